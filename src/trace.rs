@@ -1,0 +1,1042 @@
+//! The interface contract of `../shared/spec/trace-format.md`: sensor traces
+//! in (JSON Lines), the event stream out.
+//!
+//! A trace is an optional header line (it has the key `"trace"`) followed by
+//! records, one JSON object a line, each with `t` in milliseconds since the
+//! start of the trace (non-decreasing). Unknown fields are ignored; an
+//! unknown record kind, a missing or decreasing `t`, or a malformed value is
+//! an error naming the line (1-based) and the key.
+//!
+//! This module knows nothing of the Laws or of hardware: it only turns text
+//! into [`Record`]s and [`Event`]s into text.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use shakmaty::{Color, Piece, Role, Square};
+use std::fmt;
+use std::io::BufRead;
+
+/// Which sensed board a record comes from (the contract's `"board"` key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BoardId {
+    /// The instrumented board of the sighted player (default).
+    #[default]
+    Main,
+    /// The tactile peg board of a visually impaired player (2009 Appendix E).
+    Tactile,
+}
+
+impl BoardId {
+    /// The contract's name: `main` or `tactile`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BoardId::Main => "main",
+            BoardId::Tactile => "tactile",
+        }
+    }
+}
+
+/// What the board's sensors can tell about a square (header key `sensing`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sensing {
+    /// A square is empty or occupied (Hall switches, reed switches).
+    #[default]
+    Occupancy,
+    /// Linear Hall sensors: empty, a white piece or a black piece (magnet polarity).
+    Colour,
+    /// The board knows each piece (RFID or coded magnets).
+    Identity,
+}
+
+impl Sensing {
+    /// The contract's name: `occupancy`, `colour`, `identity`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sensing::Occupancy => "occupancy",
+            Sensing::Colour => "colour",
+            Sensing::Identity => "identity",
+        }
+    }
+
+    /// Parses the contract's name (`color` is accepted as a spelling of `colour`).
+    pub fn parse(s: &str) -> Option<Sensing> {
+        match s {
+            "occupancy" => Some(Sensing::Occupancy),
+            "colour" | "color" => Some(Sensing::Colour),
+            "identity" => Some(Sensing::Identity),
+            _ => None,
+        }
+    }
+}
+
+/// The trace header (first line, has the key `trace`). Every key but `trace`
+/// is optional; unknown keys are ignored.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Header {
+    /// The format version (`1`).
+    pub version: u64,
+    /// What the sensors tell (default occupancy).
+    pub sensing: Sensing,
+    /// The sensed boards, `main` first (default `["main"]`).
+    pub boards: Vec<BoardId>,
+    /// Rule profile name (`fide-2001`, `fide-2009`, `fide-2009-no`, `fide-2023`).
+    pub rules: Option<String>,
+    /// `standard`, `rapid` or `blitz`.
+    pub mode: Option<String>,
+    /// Time control in the contract's extended PGN syntax; absent: no clock runs.
+    pub time_control: Option<String>,
+    /// Start position; absent: the initial position.
+    pub start_fen: Option<String>,
+    /// White player's name ("Surname, Given").
+    pub white: Option<String>,
+    /// Black player's name.
+    pub black: Option<String>,
+    /// Event name (PGN `Event`).
+    pub event: Option<String>,
+    /// Round (PGN `Round`, e.g. `3.1`).
+    pub round: Option<String>,
+    /// Announcement language: `da`, `nb`, `de`, `en`.
+    pub language: Option<String>,
+    /// With two boards: the colour of the visually impaired player.
+    pub vi_player: Option<Color>,
+    /// Extension: the site (PGN `Site`).
+    pub site: Option<String>,
+    /// Extension: the date (PGN `Date`, `YYYY.MM.DD`).
+    pub date: Option<String>,
+}
+
+/// The kinds of claim a player can make (contract record `claim`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimKind {
+    /// §4.7 (2009) / §4.6 (2001): the opponent broke touch-move.
+    TouchMove,
+    /// §7.4 / A4c / B3c: the opponent completed an illegal move.
+    IllegalMove,
+    /// §9.2: threefold repetition.
+    Threefold,
+    /// §9.3: fifty moves without capture or pawn move.
+    FiftyMoves,
+    /// §6.8 / A4d: the opponent's flag has fallen.
+    Time,
+    /// §10.2: quickplay finish, no chance to win by normal means.
+    InsufficientLosingChances,
+}
+
+impl ClaimKind {
+    /// All kinds with their contract names.
+    pub const ALL: [(ClaimKind, &'static str); 6] = [
+        (ClaimKind::TouchMove, "touch_move"),
+        (ClaimKind::IllegalMove, "illegal_move"),
+        (ClaimKind::Threefold, "threefold"),
+        (ClaimKind::FiftyMoves, "fifty_moves"),
+        (ClaimKind::Time, "time"),
+        (ClaimKind::InsufficientLosingChances, "insufficient_losing_chances"),
+    ];
+
+    /// The contract's name.
+    pub fn as_str(self) -> &'static str {
+        ClaimKind::ALL
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map(|(_, s)| *s)
+            .unwrap_or("?")
+    }
+
+    fn parse(s: &str) -> Option<ClaimKind> {
+        ClaimKind::ALL.iter().find(|(_, n)| *n == s).map(|(k, _)| *k)
+    }
+}
+
+/// What the arbiter says through an `arbiter` record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArbiterAction {
+    /// Accept the controller's proposal in force (restore the position, apply the penalty).
+    Restore,
+    /// Accept the pending proposal (same as `restore` where a position is to be restored).
+    Accept,
+    /// Overrule the pending proposal: nothing happens, the game goes on.
+    Overrule,
+}
+
+impl ArbiterAction {
+    /// All actions with their contract names.
+    pub const ALL: [(ArbiterAction, &'static str); 3] = [
+        (ArbiterAction::Restore, "restore"),
+        (ArbiterAction::Accept, "accept"),
+        (ArbiterAction::Overrule, "overrule"),
+    ];
+
+    /// The contract's name.
+    pub fn as_str(self) -> &'static str {
+        ArbiterAction::ALL
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map(|(_, s)| *s)
+            .unwrap_or("?")
+    }
+}
+
+/// One record of a trace, without its time and board.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RecordKind {
+    /// A piece left the square (a peg left its hole on the tactile board).
+    Lift(Square),
+    /// A piece arrived on the square; `color` from a colour-sensing board,
+    /// `piece` from an identity-sensing board.
+    Place {
+        /// The square (a1 = 0).
+        square: Square,
+        /// Magnet polarity, when sensed.
+        color: Option<Color>,
+        /// The piece, when the board knows it.
+        piece: Option<Piece>,
+    },
+    /// A full occupancy snapshot: bit i is square i (a1 = 0, h8 = 63).
+    Frame(u64),
+    /// The player pressed the clock (§6.7a).
+    Press(Color),
+    /// The promotion piece chosen outside the board (`q r b n`).
+    Promote(Role),
+    /// A player's claim.
+    Claim {
+        /// What is claimed.
+        kind: ClaimKind,
+        /// The claimant.
+        by: Color,
+    },
+    /// A draw offer (§9.1).
+    Offer(Color),
+    /// A draw offer accepted.
+    Accept(Color),
+    /// A draw offer declined.
+    Decline(Color),
+    /// The player resigns (§5.1b).
+    Resign(Color),
+    /// The player declares j'adoube (§4.2) before the next lift.
+    Adjust(Color),
+    /// The arbiter acts.
+    Arbiter(ArbiterAction),
+}
+
+/// One timed record of a trace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// Milliseconds since the start of the trace.
+    pub t: u64,
+    /// The board the record comes from (only lift, place and frame name one).
+    pub board: BoardId,
+    /// What happened.
+    pub kind: RecordKind,
+}
+
+/// A malformed trace line: the 1-based line number and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct TraceError {
+    /// 1-based line number in the trace.
+    pub line: usize,
+    /// What is wrong, naming the key.
+    pub message: String,
+}
+
+/// The record kinds of the contract, by their key.
+pub const RECORD_KINDS: [&str; 12] = [
+    "lift", "place", "frame", "press", "promote", "claim", "offer", "accept", "decline", "resign",
+    "adjust", "arbiter",
+];
+
+fn err<T>(line: usize, message: impl Into<String>) -> Result<T, TraceError> {
+    Err(TraceError {
+        line,
+        message: message.into(),
+    })
+}
+
+fn get_str<'a>(obj: &'a Map<String, Value>, key: &str, line: usize) -> Result<&'a str, TraceError> {
+    match obj.get(key) {
+        Some(Value::String(s)) => Ok(s),
+        Some(other) => err(line, format!("key '{key}': expected a string, found {other}")),
+        None => err(line, format!("missing key '{key}'")),
+    }
+}
+
+fn opt_str<'a>(
+    obj: &'a Map<String, Value>,
+    key: &str,
+    line: usize,
+) -> Result<Option<&'a str>, TraceError> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => err(line, format!("key '{key}': expected a string, found {other}")),
+    }
+}
+
+fn parse_color(s: &str, key: &str, line: usize) -> Result<Color, TraceError> {
+    match s {
+        "w" => Ok(Color::White),
+        "b" => Ok(Color::Black),
+        _ => err(line, format!("key '{key}': expected \"w\" or \"b\", found \"{s}\"")),
+    }
+}
+
+fn parse_square(s: &str, key: &str, line: usize) -> Result<Square, TraceError> {
+    s.parse::<Square>().map_err(|_| TraceError {
+        line,
+        message: format!("key '{key}': \"{s}\" is not a square (a1..h8)"),
+    })
+}
+
+/// Parses the header object of line 1.
+fn parse_header(obj: &Map<String, Value>, line: usize) -> Result<Header, TraceError> {
+    let version = match obj.get("trace") {
+        Some(Value::Number(n)) => n.as_u64().ok_or_else(|| TraceError {
+            line,
+            message: format!("key 'trace': expected a positive integer, found {n}"),
+        })?,
+        Some(other) => return err(line, format!("key 'trace': expected a number, found {other}")),
+        None => return err(line, "missing key 'trace'"),
+    };
+    let mut h = Header {
+        version,
+        boards: vec![BoardId::Main],
+        ..Header::default()
+    };
+    if let Some(s) = opt_str(obj, "sensing", line)? {
+        h.sensing = Sensing::parse(s).ok_or_else(|| TraceError {
+            line,
+            message: format!(
+                "key 'sensing': \"{s}\" is not one of occupancy, colour, identity"
+            ),
+        })?;
+    }
+    if let Some(v) = obj.get("boards") {
+        let arr = v.as_array().ok_or_else(|| TraceError {
+            line,
+            message: format!("key 'boards': expected a list, found {v}"),
+        })?;
+        let mut boards = Vec::new();
+        for b in arr {
+            match b.as_str() {
+                Some("main") => boards.push(BoardId::Main),
+                Some("tactile") => boards.push(BoardId::Tactile),
+                _ => {
+                    return err(
+                        line,
+                        format!("key 'boards': {b} is not \"main\" or \"tactile\""),
+                    )
+                }
+            }
+        }
+        if boards.first() != Some(&BoardId::Main) {
+            return err(line, "key 'boards': the list must start with \"main\"");
+        }
+        h.boards = boards;
+    }
+    h.rules = opt_str(obj, "rules", line)?.map(str::to_owned);
+    if let Some(m) = opt_str(obj, "mode", line)? {
+        if !matches!(m, "standard" | "rapid" | "blitz") {
+            return err(
+                line,
+                format!("key 'mode': \"{m}\" is not one of standard, rapid, blitz"),
+            );
+        }
+        h.mode = Some(m.to_owned());
+    }
+    h.time_control = opt_str(obj, "time_control", line)?.map(str::to_owned);
+    h.start_fen = opt_str(obj, "start_fen", line)?.map(str::to_owned);
+    h.white = opt_str(obj, "white", line)?.map(str::to_owned);
+    h.black = opt_str(obj, "black", line)?.map(str::to_owned);
+    h.event = opt_str(obj, "event", line)?.map(str::to_owned);
+    h.round = match obj.get("round") {
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => opt_str(obj, "round", line)?.map(str::to_owned),
+    };
+    h.language = opt_str(obj, "language", line)?.map(str::to_owned);
+    if let Some(l) = &h.language {
+        if !matches!(l.as_str(), "da" | "nb" | "no" | "de" | "en") {
+            return err(
+                line,
+                format!("key 'language': \"{l}\" is not one of da, nb, de, en"),
+            );
+        }
+    }
+    h.vi_player = match opt_str(obj, "vi_player", line)? {
+        Some(s) => Some(parse_color(s, "vi_player", line)?),
+        None => None,
+    };
+    h.site = opt_str(obj, "site", line)?.map(str::to_owned);
+    h.date = opt_str(obj, "date", line)?.map(str::to_owned);
+    Ok(h)
+}
+
+/// Parses one record object (not the header). `line` is 1-based, for errors.
+pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, TraceError> {
+    let t = match obj.get("t") {
+        Some(Value::Number(n)) => n.as_u64().ok_or_else(|| TraceError {
+            line,
+            message: format!("key 't': expected milliseconds as a non-negative integer, found {n}"),
+        })?,
+        Some(other) => {
+            return err(
+                line,
+                format!("key 't': expected milliseconds as a number, found {other}"),
+            )
+        }
+        None => return err(line, "missing key 't' (milliseconds since the start of the trace)"),
+    };
+    let mut kinds = RECORD_KINDS.iter().filter(|k| obj.contains_key(**k));
+    let kind = match (kinds.next(), kinds.next()) {
+        (Some(k), None) => *k,
+        (Some(a), Some(b)) => {
+            return err(line, format!("record has two kinds, '{a}' and '{b}'"));
+        }
+        (None, _) => {
+            let keys: Vec<&str> = obj.keys().map(String::as_str).filter(|k| *k != "t").collect();
+            return err(
+                line,
+                format!(
+                    "unknown record kind (keys: {}); expected one of {}",
+                    if keys.is_empty() { "none".to_owned() } else { keys.join(", ") },
+                    RECORD_KINDS.join(", ")
+                ),
+            );
+        }
+    };
+    let board = match opt_str(obj, "board", line)? {
+        None | Some("main") => BoardId::Main,
+        Some("tactile") => BoardId::Tactile,
+        Some(b) => return err(line, format!("key 'board': \"{b}\" is not \"main\" or \"tactile\"")),
+    };
+    let by = |line| -> Result<Color, TraceError> { parse_color(get_str(obj, "by", line)?, "by", line) };
+    let kind = match kind {
+        "lift" => RecordKind::Lift(parse_square(get_str(obj, "lift", line)?, "lift", line)?),
+        "place" => {
+            let square = parse_square(get_str(obj, "place", line)?, "place", line)?;
+            let piece = match opt_str(obj, "piece", line)? {
+                Some(p) => {
+                    let mut chars = p.chars();
+                    match (chars.next().and_then(Piece::from_char), chars.next()) {
+                        (Some(piece), None) => Some(piece),
+                        _ => {
+                            return err(
+                                line,
+                                format!("key 'piece': \"{p}\" is not a FEN piece letter (PNBRQK pnbrqk)"),
+                            )
+                        }
+                    }
+                }
+                None => None,
+            };
+            let color = match opt_str(obj, "color", line)?.or(opt_str(obj, "colour", line)?) {
+                Some(c) => Some(parse_color(c, "color", line)?),
+                None => piece.map(|p| p.color),
+            };
+            if let (Some(c), Some(p)) = (color, piece) {
+                if c != p.color {
+                    return err(
+                        line,
+                        format!("keys 'color' and 'piece' disagree ({} vs {})", color_str(c), p.char()),
+                    );
+                }
+            }
+            RecordKind::Place {
+                square,
+                color,
+                piece,
+            }
+        }
+        "frame" => {
+            let s = get_str(obj, "frame", line)?;
+            if s.len() != 16 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return err(line, format!("key 'frame': expected 16 hex digits, found \"{s}\""));
+            }
+            RecordKind::Frame(u64::from_str_radix(s, 16).map_err(|e| TraceError {
+                line,
+                message: format!("key 'frame': {e}"),
+            })?)
+        }
+        "press" => RecordKind::Press(parse_color(get_str(obj, "press", line)?, "press", line)?),
+        "promote" => {
+            let s = get_str(obj, "promote", line)?;
+            let role = match s.to_ascii_lowercase().as_str() {
+                "q" => Role::Queen,
+                "r" => Role::Rook,
+                "b" => Role::Bishop,
+                "n" => Role::Knight,
+                _ => return err(line, format!("key 'promote': \"{s}\" is not one of q, r, b, n")),
+            };
+            RecordKind::Promote(role)
+        }
+        "claim" => {
+            let s = get_str(obj, "claim", line)?;
+            let kind = ClaimKind::parse(s).ok_or_else(|| TraceError {
+                line,
+                message: format!(
+                    "key 'claim': \"{s}\" is not one of {}",
+                    ClaimKind::ALL.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(", ")
+                ),
+            })?;
+            RecordKind::Claim { kind, by: by(line)? }
+        }
+        "offer" | "accept" | "decline" => {
+            let s = get_str(obj, kind, line)?;
+            if s != "draw" {
+                return err(line, format!("key '{kind}': \"{s}\" is not \"draw\""));
+            }
+            let by = by(line)?;
+            match kind {
+                "offer" => RecordKind::Offer(by),
+                "accept" => RecordKind::Accept(by),
+                _ => RecordKind::Decline(by),
+            }
+        }
+        "resign" => RecordKind::Resign(parse_color(get_str(obj, "resign", line)?, "resign", line)?),
+        "adjust" => RecordKind::Adjust(parse_color(get_str(obj, "adjust", line)?, "adjust", line)?),
+        "arbiter" => {
+            let s = get_str(obj, "arbiter", line)?;
+            let action = ArbiterAction::ALL
+                .iter()
+                .find(|(_, n)| *n == s)
+                .map(|(a, _)| *a)
+                .ok_or_else(|| TraceError {
+                    line,
+                    message: format!(
+                        "key 'arbiter': \"{s}\" is not one of {}",
+                        ArbiterAction::ALL.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(", ")
+                    ),
+                })?;
+            RecordKind::Arbiter(action)
+        }
+        _ => unreachable!("kind comes from RECORD_KINDS"),
+    };
+    Ok(Record { t, board, kind })
+}
+
+/// One parsed line of a trace.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Line {
+    /// The header (only as the first non-blank line).
+    Header(Header),
+    /// A record.
+    Record(Record),
+}
+
+/// Reads a trace line by line, checking the contract: the header only first,
+/// `t` non-decreasing. Blank lines are skipped.
+#[derive(Debug)]
+pub struct TraceReader<R> {
+    input: R,
+    line: usize,
+    last_t: u64,
+    seen_content: bool,
+    buf: String,
+}
+
+impl<R: BufRead> TraceReader<R> {
+    /// Wraps a buffered reader.
+    pub fn new(input: R) -> Self {
+        TraceReader {
+            input,
+            line: 0,
+            last_t: 0,
+            seen_content: false,
+            buf: String::new(),
+        }
+    }
+
+    /// The 1-based number of the last line read.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The next header or record; `None` at the end of input.
+    ///
+    /// Errors: malformed JSON, unknown record kind, bad values, a header
+    /// after the first line, `t` going backwards, unreadable input — each
+    /// naming the line.
+    pub fn next_line(&mut self) -> Option<Result<Line, TraceError>> {
+        loop {
+            self.buf.clear();
+            self.line += 1;
+            match self.input.read_line(&mut self.buf) {
+                Ok(0) => return None,
+                Ok(_) => {}
+                Err(e) => return Some(err(self.line, format!("cannot read: {e}"))),
+            }
+            let text = std::mem::take(&mut self.buf);
+            let trimmed = text.trim_start_matches('\u{feff}').trim();
+            if trimmed.is_empty() {
+                self.buf = text;
+                continue;
+            }
+            let parsed = self.parse_text(trimmed);
+            self.buf = text;
+            return Some(parsed);
+        }
+    }
+
+    fn parse_text(&mut self, text: &str) -> Result<Line, TraceError> {
+        let line = self.line;
+        let obj: Map<String, Value> = match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(m)) => m,
+            Ok(other) => return err(line, format!("expected a JSON object, found {other}")),
+            Err(e) => return err(line, format!("malformed JSON: {e}")),
+        };
+        let first = !self.seen_content;
+        self.seen_content = true;
+        if obj.contains_key("trace") {
+            if !first {
+                return err(line, "a header (key 'trace') is only allowed on the first line");
+            }
+            return parse_header(&obj, line).map(Line::Header);
+        }
+        let rec = parse_record(&obj, line)?;
+        if rec.t < self.last_t {
+            return err(
+                line,
+                format!("key 't': {} is earlier than the previous record's {}", rec.t, self.last_t),
+            );
+        }
+        self.last_t = rec.t;
+        Ok(Line::Record(rec))
+    }
+}
+
+/// A whole trace in memory.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Trace {
+    /// The header, or the defaults when the trace has none.
+    pub header: Header,
+    /// The records in order.
+    pub records: Vec<Record>,
+}
+
+impl Trace {
+    /// Reads a whole trace. Errors name the line.
+    pub fn read<R: BufRead>(input: R) -> Result<Trace, TraceError> {
+        let mut reader = TraceReader::new(input);
+        let mut trace = Trace {
+            header: Header {
+                version: 1,
+                boards: vec![BoardId::Main],
+                ..Header::default()
+            },
+            records: Vec::new(),
+        };
+        while let Some(line) = reader.next_line() {
+            match line? {
+                Line::Header(h) => trace.header = h,
+                Line::Record(r) => trace.records.push(r),
+            }
+        }
+        Ok(trace)
+    }
+
+    /// Parses a trace held in a string.
+    pub fn parse(text: &str) -> Result<Trace, TraceError> {
+        Trace::read(text.as_bytes())
+    }
+
+    /// Writes the trace as JSON Lines (header first).
+    pub fn write<W: std::io::Write>(&self, out: &mut W) -> std::io::Result<()> {
+        writeln!(out, "{}", header_json(&self.header))?;
+        for r in &self.records {
+            writeln!(out, "{}", record_json(r))?;
+        }
+        Ok(())
+    }
+
+    /// Duration in ms: the time of the last record (0 when empty).
+    pub fn duration_ms(&self) -> u64 {
+        self.records.last().map_or(0, |r| r.t)
+    }
+}
+
+/// `w` or `b`.
+pub fn color_str(c: Color) -> &'static str {
+    match c {
+        Color::White => "w",
+        Color::Black => "b",
+    }
+}
+
+/// The header as a JSON object (keys absent when unset).
+pub fn header_json(h: &Header) -> Value {
+    let mut m = Map::new();
+    m.insert("trace".into(), Value::from(h.version.max(1)));
+    m.insert("sensing".into(), Value::from(h.sensing.as_str()));
+    m.insert(
+        "boards".into(),
+        Value::from(h.boards.iter().map(|b| b.as_str()).collect::<Vec<_>>()),
+    );
+    let opt = [
+        ("rules", &h.rules),
+        ("mode", &h.mode),
+        ("time_control", &h.time_control),
+        ("start_fen", &h.start_fen),
+        ("white", &h.white),
+        ("black", &h.black),
+        ("event", &h.event),
+        ("site", &h.site),
+        ("date", &h.date),
+        ("round", &h.round),
+        ("language", &h.language),
+    ];
+    for (k, v) in opt {
+        if let Some(v) = v {
+            m.insert(k.into(), Value::from(v.as_str()));
+        }
+    }
+    if let Some(c) = h.vi_player {
+        m.insert("vi_player".into(), Value::from(color_str(c)));
+    }
+    Value::Object(m)
+}
+
+/// A record as the contract's JSON object.
+pub fn record_json(r: &Record) -> Value {
+    let mut m = Map::new();
+    m.insert("t".into(), Value::from(r.t));
+    let by = |m: &mut Map<String, Value>, c: Color| {
+        m.insert("by".into(), Value::from(color_str(c)));
+    };
+    match &r.kind {
+        RecordKind::Lift(sq) => {
+            m.insert("lift".into(), Value::from(sq.to_string()));
+        }
+        RecordKind::Place {
+            square,
+            color,
+            piece,
+        } => {
+            m.insert("place".into(), Value::from(square.to_string()));
+            if let Some(p) = piece {
+                m.insert("piece".into(), Value::from(p.char().to_string()));
+            } else if let Some(c) = color {
+                m.insert("color".into(), Value::from(color_str(*c)));
+            }
+        }
+        RecordKind::Frame(bits) => {
+            m.insert("frame".into(), Value::from(format!("{bits:016x}")));
+        }
+        RecordKind::Press(c) => {
+            m.insert("press".into(), Value::from(color_str(*c)));
+        }
+        RecordKind::Promote(role) => {
+            m.insert("promote".into(), Value::from(role.char().to_string()));
+        }
+        RecordKind::Claim { kind, by: c } => {
+            m.insert("claim".into(), Value::from(kind.as_str()));
+            by(&mut m, *c);
+        }
+        RecordKind::Offer(c) => {
+            m.insert("offer".into(), Value::from("draw"));
+            by(&mut m, *c);
+        }
+        RecordKind::Accept(c) => {
+            m.insert("accept".into(), Value::from("draw"));
+            by(&mut m, *c);
+        }
+        RecordKind::Decline(c) => {
+            m.insert("decline".into(), Value::from("draw"));
+            by(&mut m, *c);
+        }
+        RecordKind::Resign(c) => {
+            m.insert("resign".into(), Value::from(color_str(*c)));
+        }
+        RecordKind::Adjust(c) => {
+            m.insert("adjust".into(), Value::from(color_str(*c)));
+        }
+        RecordKind::Arbiter(a) => {
+            m.insert("arbiter".into(), Value::from(a.as_str()));
+        }
+    }
+    if r.board != BoardId::Main {
+        m.insert("board".into(), Value::from(r.board.as_str()));
+    }
+    Value::Object(m)
+}
+
+/// `w` / `b` in the event stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct By(pub Color);
+
+impl Serialize for By {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(color_str(self.0))
+    }
+}
+
+impl fmt::Display for By {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(color_str(self.0))
+    }
+}
+
+/// One event of the output stream: the controller's decision at trace time `t` (ms).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Event {
+    /// Trace time in ms at which the controller decided.
+    pub t: u64,
+    /// The event proper; serialised with its `type`.
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+/// The event types of the contract, plus documented extensions
+/// (`promotion_assumed`, `draw_offer`, `position_restored`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    /// A piece was lifted by the player on move (§4.3), or a peg left its hole (E2.2).
+    Touch {
+        /// The player on move.
+        by: By,
+        /// The square the piece left.
+        square: String,
+        /// FEN letter of the piece (upper case white).
+        piece: String,
+        /// The board (`main` / `tactile`).
+        board: &'static str,
+    },
+    /// A move completed (§6.7a) or made when it ends the game.
+    Move {
+        /// 1-based half-move number.
+        ply: u32,
+        /// Who moved.
+        by: By,
+        /// Standard algebraic notation with check/mate suffix.
+        san: String,
+        /// UCI (castling as king to its destination, e1g1).
+        uci: String,
+        /// FEN after the move (en passant square only when legal).
+        fen: String,
+    },
+    /// Extension: the promotion piece was not sensed nor chosen; a queen was assumed.
+    PromotionAssumed {
+        /// The promoting player.
+        by: By,
+        /// The promotion square.
+        square: String,
+        /// The piece assumed (FEN letter).
+        piece: String,
+    },
+    /// An illegal move was completed.
+    IllegalMove {
+        /// The offender.
+        by: By,
+        /// The article applied (`7.4a`, `7.5.1`, ...).
+        article: &'static str,
+        /// This player's completed illegal moves so far.
+        count: u32,
+        /// `+2 min to black`, `game lost`, `draw`, or `none`.
+        penalty: String,
+        /// Squares where the board differs from the position to reinstate.
+        squares: Vec<String>,
+    },
+    /// The move made breaks §4.
+    TouchMove {
+        /// The offender.
+        by: By,
+        /// `4.3a`, `4.3b`, `4.3c`, `4.4b`, ...
+        article: &'static str,
+        /// The touched square whose obligation was broken.
+        touched: String,
+        /// The move played (UCI).
+        played: String,
+    },
+    /// An irregularity for the arbiter.
+    Irregularity {
+        /// `wrong_initial_position`, `displaced`, `clock_pressed_without_move`, ...
+        kind: &'static str,
+        /// The article.
+        article: &'static str,
+        /// The squares concerned.
+        squares: Vec<String>,
+    },
+    /// The controller's ruling proposal on a claim.
+    Claim {
+        /// The claimant.
+        by: By,
+        /// What was claimed.
+        kind: &'static str,
+        /// Whether the claim is upheld.
+        upheld: bool,
+        /// What follows.
+        consequence: String,
+        /// The article.
+        article: &'static str,
+    },
+    /// Extension: a draw offer was made (§9.1).
+    DrawOffer {
+        /// Who offers.
+        by: By,
+    },
+    /// The player on move may claim a draw.
+    DrawClaimable {
+        /// `threefold` or `fifty_moves`.
+        kind: &'static str,
+        /// The article.
+        article: &'static str,
+    },
+    /// Both clocks, after every completed move and every adjustment (ms).
+    Clock {
+        /// White's remaining time in ms.
+        white_ms: u64,
+        /// Black's remaining time in ms.
+        black_ms: u64,
+    },
+    /// A player's time ran out (§6.8).
+    Flag {
+        /// Whose flag fell.
+        by: By,
+    },
+    /// A spoken announcement (Appendix E).
+    Announce {
+        /// The phrase.
+        text: String,
+        /// `da`, `nb`, `de`, `en`.
+        lang: String,
+    },
+    /// Extension: the board shows the position to reinstate again (§7).
+    PositionRestored {
+        /// FEN of the reinstated position.
+        fen: String,
+    },
+    /// The game is over.
+    GameEnd {
+        /// `1-0`, `0-1`, `1/2-1/2`.
+        result: &'static str,
+        /// `checkmate`, `stalemate`, `dead_position`, `resignation`, ...
+        reason: &'static str,
+        /// The article.
+        article: &'static str,
+    },
+}
+
+impl Event {
+    /// The event as one JSON line (no newline).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+
+    /// The contract's `type` name.
+    pub fn type_name(&self) -> &'static str {
+        match self.kind {
+            EventKind::Touch { .. } => "touch",
+            EventKind::Move { .. } => "move",
+            EventKind::PromotionAssumed { .. } => "promotion_assumed",
+            EventKind::IllegalMove { .. } => "illegal_move",
+            EventKind::TouchMove { .. } => "touch_move",
+            EventKind::Irregularity { .. } => "irregularity",
+            EventKind::Claim { .. } => "claim",
+            EventKind::DrawOffer { .. } => "draw_offer",
+            EventKind::DrawClaimable { .. } => "draw_claimable",
+            EventKind::Clock { .. } => "clock",
+            EventKind::Flag { .. } => "flag",
+            EventKind::Announce { .. } => "announce",
+            EventKind::PositionRestored { .. } => "position_restored",
+            EventKind::GameEnd { .. } => "game_end",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_contract_example() {
+        let text = r#"{"trace": 1, "time_control": "5400+30"}
+{"t": 1000, "lift": "e2"}
+{"t": 1400, "place": "e4"}
+{"t": 1405, "lift": "e4"}
+{"t": 1410, "place": "e4"}
+{"t": 1900, "press": "w"}
+"#;
+        let tr = Trace::parse(text).unwrap();
+        assert_eq!(tr.header.time_control.as_deref(), Some("5400+30"));
+        assert_eq!(tr.records.len(), 5);
+        assert_eq!(tr.records[0].kind, RecordKind::Lift(Square::E2));
+        assert_eq!(tr.records[4].kind, RecordKind::Press(Color::White));
+    }
+
+    #[test]
+    fn every_record_kind_round_trips() {
+        let text = r#"{"t":1,"lift":"a1","board":"tactile"}
+{"t":2,"place":"e4","color":"w"}
+{"t":3,"place":"e8","piece":"q"}
+{"t":4,"frame":"000000000000ffff"}
+{"t":5,"press":"b"}
+{"t":6,"promote":"n"}
+{"t":7,"claim":"threefold","by":"w"}
+{"t":8,"offer":"draw","by":"w"}
+{"t":9,"accept":"draw","by":"b"}
+{"t":10,"decline":"draw","by":"b"}
+{"t":11,"resign":"b"}
+{"t":12,"adjust":"w"}
+{"t":13,"arbiter":"restore"}
+"#;
+        let tr = Trace::parse(text).unwrap();
+        assert_eq!(tr.records.len(), 13);
+        let mut out = Vec::new();
+        tr.write(&mut out).unwrap();
+        let again = Trace::parse(std::str::from_utf8(&out).unwrap()).unwrap();
+        assert_eq!(again.records, tr.records);
+        assert_eq!(
+            tr.records[2].kind,
+            RecordKind::Place {
+                square: Square::E8,
+                color: Some(Color::Black),
+                piece: Some(Piece::from_char('q').unwrap())
+            }
+        );
+        assert_eq!(tr.records[0].board, BoardId::Tactile);
+        assert_eq!(tr.records[3].kind, RecordKind::Frame(0xffff));
+    }
+
+    #[test]
+    fn errors_name_the_line_and_key() {
+        let cases = [
+            ("{\"t\":1,\"jump\":\"e2\"}", 1, "unknown record kind"),
+            ("{\"t\":1,\"lift\":\"e2\"}\n{\"t\":0,\"lift\":\"e4\"}", 2, "earlier"),
+            ("{\"t\":1,\"lift\":\"e9\"}", 1, "'lift'"),
+            ("{\"lift\":\"e2\"}", 1, "missing key 't'"),
+            ("{\"t\":1,\"lift\":\"e2\"}\n\n{\"t\":1,\"press\":\"x\"}", 3, "'press'"),
+            ("{\"t\":1,\"frame\":\"ffff\"}", 1, "16 hex digits"),
+            ("{\"t\":1, \"lift\": ", 1, "malformed JSON"),
+            ("{\"t\":1,\"lift\":\"e2\"}\n{\"trace\":1}", 2, "header"),
+            ("{\"trace\":1,\"sensing\":\"sonar\"}", 1, "'sensing'"),
+            ("{\"t\":1,\"claim\":\"ugly\",\"by\":\"w\"}", 1, "'claim'"),
+            ("{\"t\":1,\"lift\":\"e2\",\"place\":\"e4\"}", 1, "two kinds"),
+            ("{\"t\":-5,\"lift\":\"e2\"}", 1, "'t'"),
+        ];
+        for (text, line, needle) in cases {
+            let e = Trace::parse(text).unwrap_err();
+            assert_eq!(e.line, line, "{text}: {e}");
+            assert!(e.to_string().contains(needle), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn unknown_fields_are_ignored() {
+        let tr = Trace::parse("{\"t\":1,\"lift\":\"e2\",\"sensor_id\":17,\"note\":\"x\"}").unwrap();
+        assert_eq!(tr.records[0].kind, RecordKind::Lift(Square::E2));
+    }
+
+    #[test]
+    fn events_serialise_with_type_after_t() {
+        let e = Event {
+            t: 1900,
+            kind: EventKind::Clock {
+                white_ms: 5_428_100,
+                black_ms: 5_400_000,
+            },
+        };
+        assert_eq!(
+            e.to_json(),
+            r#"{"t":1900,"type":"clock","white_ms":5428100,"black_ms":5400000}"#
+        );
+    }
+}
