@@ -1,12 +1,21 @@
 //! eboard: an electronic chessboard daemon.
 //!
 //! The data's way through the program, one module each:
-//! sensors ([`board`]) → board state → arbiter ([`arbiter`], move recognition
-//! in [`recognize`], the rule profiles in [`rules`]) → clock ([`clock`]) and
-//! outputs ([`pgn`] writer, the event stream of [`trace`]). The [`controller`]
-//! wires them and is the one code path for the live daemon, the demo and
-//! `eboard replay`; time is injected as the records' `t`.
-//! [`sim`] is the physical model of players' hands that turns a PGN game
-//! into a trace.
+//! sensors ([`board`]: what each square shows, debounce, lift/place history)
+//! → move recognition ([`recognize`]) → the arbiter ([`arbiter`], with the
+//! rule profiles of [`rules`]) → the clock ([`clock`]) and the outputs
+//! ([`broadcast`]: PGN; [`trace`]: the event stream). The [`controller`] is
+//! the one code path for the live daemon, the demo and `eboard replay`;
+//! time is injected as the records' `t`. [`sim`] is the physical model of
+//! players' hands that turns a PGN game ([`pgn`]) into a trace.
 
+pub mod arbiter;
+pub mod board;
+pub mod broadcast;
+pub mod clock;
+pub mod controller;
+pub mod recognize;
+pub mod rules;
 pub mod trace;
+pub mod pgn;
+pub mod sim;

@@ -1,1 +1,366 @@
-fn main() {}
+//! `eboard`: the command line. The data's way: a trace, a simulated game or
+//! (later) the sensors → [`eboard::controller::Controller`] (board state →
+//! arbiter → clock) → events, PGN and the terminal view.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use eboard::arbiter::GameConfig;
+use eboard::controller::{self, Controller};
+use eboard::trace::{Event, EventKind, Sensing, Trace};
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "eboard", version, about = "Electronic chessboard daemon: Hall sensors → FIDE arbiter → clock, broadcast and voice")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum SensingArg {
+    Occupancy,
+    Colour,
+    Identity,
+}
+
+impl From<SensingArg> for Sensing {
+    fn from(s: SensingArg) -> Sensing {
+        match s {
+            SensingArg::Occupancy => Sensing::Occupancy,
+            SensingArg::Colour => Sensing::Colour,
+            SensingArg::Identity => Sensing::Identity,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Replay a sensor trace (JSON Lines, ../shared/spec/trace-format.md) through the controller.
+    Replay {
+        /// The trace file; `-` reads standard input.
+        trace: PathBuf,
+        /// Rule profile: fide-2001, fide-2009, fide-2009-no, fide-2023 (default: the header's, else fide-2023).
+        #[arg(long)]
+        rules: Option<String>,
+        /// standard, rapid or blitz (default: the header's, else standard).
+        #[arg(long)]
+        mode: Option<String>,
+        /// Print the event stream, one JSON object a line.
+        #[arg(long)]
+        json: bool,
+        /// Write the game as PGN to FILE (`-` for standard output).
+        #[arg(long, value_name = "FILE")]
+        pgn: Option<PathBuf>,
+    },
+    /// Turn a PGN game into a sensor trace with a physical model of players' hands.
+    Simulate {
+        /// The PGN file.
+        game: PathBuf,
+        /// Which game of the file (1-based).
+        #[arg(long, default_value_t = 1)]
+        game_number: usize,
+        /// Random seed: the same seed gives the same trace.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// What the simulated board senses.
+        #[arg(long, value_enum, default_value = "occupancy")]
+        sensing: SensingArg,
+        /// Write occupancy frames instead of lift/place records.
+        #[arg(long)]
+        frames: bool,
+        /// Output file (default: standard output).
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// Play a famous master game (Morphy's Opera Game, Paris 1858) through the
+    /// whole pipeline in real time, printing each move as it is recognised.
+    Demo {
+        /// Speed factor over real time (20 = twenty times faster; 0 = no waiting).
+        #[arg(long, default_value_t = 20.0)]
+        speed: f64,
+        /// Random seed for the simulated hands.
+        #[arg(long, default_value_t = 1858)]
+        seed: u64,
+        /// What the simulated board senses.
+        #[arg(long, value_enum, default_value = "occupancy")]
+        sensing: SensingArg,
+        /// Where to leave the PGN.
+        #[arg(long, default_value = "eboard-demo.pgn")]
+        pgn: PathBuf,
+        /// A PGN file to play instead of the built-in game (its first game).
+        #[arg(long)]
+        game: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Replay {
+            trace,
+            rules,
+            mode,
+            json,
+            pgn,
+        } => cmd_replay(&trace, rules.as_deref(), mode.as_deref(), json, pgn.as_deref()),
+        Command::Simulate {
+            game,
+            game_number,
+            seed,
+            sensing,
+            frames,
+            output,
+        } => cmd_simulate(&game, game_number, seed, sensing.into(), frames, output.as_deref()),
+        Command::Demo {
+            speed,
+            seed,
+            sensing,
+            pgn,
+            game,
+        } => cmd_demo(speed, seed, sensing.into(), &pgn, game.as_deref()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("eboard: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn read_trace(path: &Path) -> Result<Trace, String> {
+    let shown = path.display();
+    if path == Path::new("-") {
+        Trace::read(std::io::stdin().lock()).map_err(|e| format!("<stdin>: {e}"))
+    } else {
+        let f = std::fs::File::open(path).map_err(|e| format!("{shown}: {e}"))?;
+        Trace::read(BufReader::new(f)).map_err(|e| format!("{shown}: {e}"))
+    }
+}
+
+fn write_to(path: &Path, text: &str) -> Result<(), String> {
+    if path == Path::new("-") {
+        std::io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("stdout: {e}"))
+    } else {
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+fn cmd_replay(
+    path: &Path,
+    rules: Option<&str>,
+    mode: Option<&str>,
+    json: bool,
+    pgn: Option<&Path>,
+) -> Result<(), String> {
+    let trace = read_trace(path)?;
+    let (game, events) = controller::replay(&trace, rules, mode).map_err(|e| {
+        if rules.is_some() || mode.is_some() {
+            format!("{e}")
+        } else {
+            format!("{}: line 1: {e}", path.display())
+        }
+    })?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        for e in &events {
+            writeln!(out, "{}", e.to_json()).map_err(|e| format!("stdout: {e}"))?;
+        }
+    } else if pgn.is_none_or(|p| p != Path::new("-")) {
+        for e in &events {
+            if let Some(line) = describe(e) {
+                writeln!(out, "{line}").map_err(|e| format!("stdout: {e}"))?;
+            }
+        }
+    }
+    drop(out);
+    if let Some(p) = pgn {
+        write_to(p, &eboard::broadcast::write_pgn(&game))?;
+    }
+    Ok(())
+}
+
+fn cmd_simulate(
+    path: &Path,
+    number: usize,
+    seed: u64,
+    sensing: Sensing,
+    frames: bool,
+    output: Option<&Path>,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let games = eboard::pgn::read_games(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let game = games.get(number.saturating_sub(1)).ok_or_else(|| {
+        format!(
+            "{}: --game-number {number}: the file has {} game(s)",
+            path.display(),
+            games.len()
+        )
+    })?;
+    let opts = eboard::sim::SimOptions {
+        seed,
+        sensing,
+        frames,
+    };
+    let trace = eboard::sim::simulate(game, &opts).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut buf = Vec::new();
+    trace.write(&mut buf).map_err(|e| e.to_string())?;
+    match output {
+        Some(p) => std::fs::write(p, &buf).map_err(|e| format!("{}: {e}", p.display())),
+        None => std::io::stdout()
+            .write_all(&buf)
+            .map_err(|e| format!("stdout: {e}")),
+    }
+}
+
+/// The built-in demo game.
+const DEMO_PGN: &str = include_str!("data/opera-game.pgn");
+
+fn cmd_demo(
+    speed: f64,
+    seed: u64,
+    sensing: Sensing,
+    pgn_path: &Path,
+    game_file: Option<&Path>,
+) -> Result<(), String> {
+    if !(speed >= 0.0 && speed.is_finite()) {
+        return Err(format!("--speed {speed}: give a factor of 0 or more"));
+    }
+    let text = match game_file {
+        Some(p) => std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,
+        None => DEMO_PGN.to_owned(),
+    };
+    let games = eboard::pgn::read_games(&text).map_err(|e| format!("demo game: {e}"))?;
+    let game = games.first().ok_or("demo game: no game in the file")?;
+    let trace = eboard::sim::simulate(
+        game,
+        &eboard::sim::SimOptions {
+            seed,
+            sensing,
+            frames: false,
+        },
+    )
+    .map_err(|e| format!("demo game: {e}"))?;
+    let cfg = GameConfig::from_header(&trace.header, None, None).map_err(|e| e.to_string())?;
+    println!(
+        "eboard demo: {} – {}, {} ({} records, {} sensing, speed ×{speed})",
+        trace.header.white.as_deref().unwrap_or("?"),
+        trace.header.black.as_deref().unwrap_or("?"),
+        trace.header.event.as_deref().unwrap_or("?"),
+        trace.records.len(),
+        sensing.as_str(),
+    );
+    let mut c = Controller::new(cfg);
+    let start = std::time::Instant::now();
+    let mut events = Vec::new();
+    // The live loop: records arrive when their time comes on the (scaled)
+    // wall clock; between records the controller is ticked so its timers run.
+    let wall_ms = |t: u64| -> u64 {
+        if speed == 0.0 {
+            0
+        } else {
+            (t as f64 / speed) as u64
+        }
+    };
+    for rec in &trace.records {
+        loop {
+            let elapsed = start.elapsed().as_millis() as u64;
+            let due = wall_ms(rec.t);
+            if elapsed >= due {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis((due - elapsed).min(50)));
+            let now_t = (start.elapsed().as_millis() as f64 * speed) as u64;
+            c.tick(now_t.min(rec.t), &mut events);
+            show(&mut events);
+        }
+        c.feed(rec, &mut events);
+        show(&mut events);
+    }
+    c.finish(trace.duration_ms(), &mut events);
+    show(&mut events);
+    let pgn = eboard::broadcast::write_pgn(c.arbiter());
+    write_to(pgn_path, &pgn)?;
+    println!("\nPGN written to {}", pgn_path.display());
+    Ok(())
+}
+
+/// Prints the decisions taken so far (moves with a board view) and clears them.
+fn show(events: &mut Vec<Event>) {
+    for e in events.drain(..) {
+        if let EventKind::Move { fen, .. } = &e.kind {
+            println!("\n{}", describe(&e).unwrap_or_default());
+            print_board(fen);
+        } else if let Some(line) = describe(&e) {
+            println!("{line}");
+        }
+    }
+}
+
+fn print_board(fen: &str) {
+    let placement = fen.split(' ').next().unwrap_or("");
+    for (i, rank) in placement.split('/').enumerate() {
+        let mut row = String::new();
+        for ch in rank.chars() {
+            match ch.to_digit(10) {
+                Some(n) => (0..n).for_each(|_| row.push_str(" .")),
+                None => {
+                    row.push(' ');
+                    row.push(ch);
+                }
+            }
+        }
+        println!("  {} {row}", 8 - i);
+    }
+    println!("     a b c d e f g h");
+}
+
+fn ms_clock(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}:{:02}.{}", s / 3600, (s / 60) % 60, s % 60, (ms % 1000) / 100)
+}
+
+/// A one-line human description of an event (None for the ones not shown).
+fn describe(e: &Event) -> Option<String> {
+    let t = format!("[{:>9}]", ms_clock(e.t));
+    Some(match &e.kind {
+        EventKind::Move { ply, by, san, .. } => {
+            let no = (ply + 1) / 2;
+            let dots = if by.0.is_white() { "." } else { "..." };
+            format!("{t} {no}{dots} {san}")
+        }
+        EventKind::Clock { white_ms, black_ms } => {
+            format!("{t}   clock  white {}  black {}", ms_clock(*white_ms), ms_clock(*black_ms))
+        }
+        EventKind::GameEnd {
+            result,
+            reason,
+            article,
+        } => format!("{t} game over: {result} ({reason}, article {article})"),
+        EventKind::IllegalMove {
+            by,
+            article,
+            count,
+            penalty,
+            squares,
+        } => format!(
+            "{t} ILLEGAL MOVE by {by} (article {article}, #{count}): {penalty}; reinstate {}",
+            squares.join(" ")
+        ),
+        EventKind::Irregularity {
+            kind,
+            article,
+            squares,
+        } => format!("{t} irregularity {kind} (article {article}) {}", squares.join(" ")),
+        EventKind::PromotionAssumed { square, piece, .. } => {
+            format!("{t} promotion on {square}: piece not sensed nor chosen, {piece} assumed")
+        }
+        EventKind::Flag { by } => format!("{t} flag fallen: {by}"),
+        EventKind::DrawOffer { by } => format!("{t} draw offered by {by}"),
+        EventKind::PositionRestored { .. } => format!("{t} position reinstated"),
+        _ => return None,
+    })
+}

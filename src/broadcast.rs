@@ -1,0 +1,102 @@
+//! Outputs for broadcast: the game in PGN (export format: the Seven Tag
+//! Roster, `TimeControl`, `[%clk h:mm:ss]` after every move when a clock ran).
+
+use crate::arbiter::Arbiter;
+use shakmaty::fen::Fen;
+use shakmaty::{Color, EnPassantMode, Position};
+
+/// `h:mm:ss` for a `[%clk]` comment; milliseconds are truncated as clocks
+/// display them.
+pub fn clk(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
+}
+
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The game as PGN (one game, export format, lines of at most 80 characters).
+pub fn write_pgn(game: &Arbiter) -> String {
+    let cfg = game.config();
+    let h = &cfg.header;
+    let result = game.outcome().map_or("*", |o| o.result);
+    let or_q = |v: &Option<String>| v.clone().filter(|s| !s.is_empty()).unwrap_or_else(|| "?".into());
+    let mut tags: Vec<(&str, String)> = vec![
+        ("Event", or_q(&h.event)),
+        ("Site", or_q(&h.site)),
+        ("Date", h.date.clone().unwrap_or_else(|| "????.??.??".into())),
+        ("Round", or_q(&h.round)),
+        ("White", or_q(&h.white)),
+        ("Black", or_q(&h.black)),
+        ("Result", result.to_owned()),
+    ];
+    tags.push((
+        "TimeControl",
+        cfg.time_control.as_ref().map_or("-".to_owned(), |tc| tc.to_string()),
+    ));
+    if cfg.start != shakmaty::Chess::default() {
+        tags.push(("SetUp", "1".into()));
+        tags.push((
+            "FEN",
+            Fen::from_position(&cfg.start, EnPassantMode::Legal).to_string(),
+        ));
+    }
+    if let Some(o) = game.outcome() {
+        let term = match o.reason {
+            "time" | "time_vs_insufficient_material" => "time forfeit",
+            "illegal_moves" => "rules infraction",
+            _ => "normal",
+        };
+        tags.push(("Termination", term.into()));
+    }
+    let mut out = String::new();
+    for (k, v) in tags {
+        out.push_str(&format!("[{k} \"{}\"]\n", escape(&v)));
+    }
+    out.push('\n');
+    let mut tokens: Vec<String> = Vec::new();
+    let start_black = cfg.start.turn() == Color::Black;
+    let first_no = cfg.start.fullmoves().get();
+    for (i, m) in game.moves().iter().enumerate() {
+        let ply = i as u32 + u32::from(start_black);
+        let no = first_no + ply / 2;
+        if m.by == Color::White {
+            tokens.push(format!("{no}."));
+        } else if i == 0 {
+            tokens.push(format!("{no}..."));
+        }
+        tokens.push(m.san.clone());
+        if let Some(ms) = m.clock_ms {
+            tokens.push(format!("{{[%clk {}]}}", clk(ms)));
+        }
+    }
+    tokens.push(result.to_owned());
+    let mut line = String::new();
+    for tok in tokens {
+        if !line.is_empty() && line.len() + 1 + tok.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&tok);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clk_format() {
+        assert_eq!(clk(5_428_100), "1:30:28");
+        assert_eq!(clk(59_999), "0:00:59");
+        assert_eq!(clk(0), "0:00:00");
+    }
+}

@@ -1,0 +1,339 @@
+//! Move recognition: which legal move explains what the board shows.
+//!
+//! Recognition looks at the sensed state at the moment of decision (a clock
+//! press, or a move that would end the game) and at the history since the
+//! last completed move, never at intermediate states. A legal move explains
+//! the board when the board shows the position after it (occupancy always;
+//! colour and identity wherever sensed). Among the moves that do, the
+//! history decides: every square the move empties (including a captured
+//! piece's square) should have been lifted and every square it fills placed
+//! on; then the move whose destination received the latest placement wins
+//! (the mover is set down last). Promotion pieces come from identity
+//! sensing, else from a `promote` choice, else a queen is assumed.
+
+use crate::board::SensedBoard;
+use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Role, Square};
+
+/// The outcome of recognition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Recognition {
+    /// The board shows the position: nothing was moved (pieces may have been
+    /// lifted and put back).
+    NoMove,
+    /// A legal move explains the board.
+    Move {
+        /// The move.
+        mv: Move,
+        /// True when it is a promotion whose piece was neither sensed nor
+        /// chosen, so a queen was assumed.
+        promotion_assumed: bool,
+        /// Squares the move changes that the history does not show handled
+        /// (0 for a fully explained move).
+        missing: u32,
+    },
+    /// No legal move explains the board.
+    NoLegalMove {
+        /// Squares where the board differs from the position to reinstate.
+        differs: Bitboard,
+    },
+}
+
+/// What a move does to the squares: the squares it empties and the pieces it puts down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Effect {
+    /// Squares left empty or whose piece leaves (from, captured piece's square).
+    pub vacated: Bitboard,
+    /// Squares that must have been cleared before the move was made (capture target).
+    pub cleared: Bitboard,
+    /// Up to two placements: (square, piece).
+    pub filled: [Option<(Square, Piece)>; 2],
+}
+
+/// The physical effect of `mv` for `side`.
+pub fn effect(mv: &Move, side: Color) -> Effect {
+    match *mv {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => Effect {
+            vacated: Bitboard::from(from),
+            cleared: if capture.is_some() {
+                Bitboard::from(to)
+            } else {
+                Bitboard::EMPTY
+            },
+            filled: [
+                Some((
+                    to,
+                    Piece {
+                        color: side,
+                        role: promotion.unwrap_or(role),
+                    },
+                )),
+                None,
+            ],
+        },
+        Move::EnPassant { from, to } => {
+            let captured = Square::from_coords(to.file(), from.rank());
+            Effect {
+                vacated: Bitboard::from(from) | Bitboard::from(captured),
+                cleared: Bitboard::from(captured),
+                filled: [
+                    Some((
+                        to,
+                        Piece {
+                            color: side,
+                            role: Role::Pawn,
+                        },
+                    )),
+                    None,
+                ],
+            }
+        }
+        Move::Castle { king, rook } => {
+            let side_ = if rook.file() > king.file() {
+                shakmaty::CastlingSide::KingSide
+            } else {
+                shakmaty::CastlingSide::QueenSide
+            };
+            let k_to = Square::from_coords(side_.king_to_file(), king.rank());
+            let r_to = Square::from_coords(side_.rook_to_file(), king.rank());
+            Effect {
+                vacated: Bitboard::from(king) | Bitboard::from(rook),
+                cleared: Bitboard::EMPTY,
+                filled: [
+                    Some((
+                        k_to,
+                        Piece {
+                            color: side,
+                            role: Role::King,
+                        },
+                    )),
+                    Some((
+                        r_to,
+                        Piece {
+                            color: side,
+                            role: Role::Rook,
+                        },
+                    )),
+                ],
+            }
+        }
+        Move::Put { to, role } => Effect {
+            vacated: Bitboard::EMPTY,
+            cleared: Bitboard::EMPTY,
+            filled: [Some((to, Piece { color: side, role })), None],
+        },
+    }
+}
+
+/// Recognises the move the board shows in `pos`. `promote` is a promotion
+/// choice given outside the board since the last completed move.
+pub fn recognize(pos: &Chess, sensed: &SensedBoard, promote: Option<Role>) -> Recognition {
+    let board = pos.board();
+    if sensed.matches(board) {
+        return Recognition::NoMove;
+    }
+    let side = pos.turn();
+    let occ = board.occupied();
+    let target = sensed.occupied();
+    let (known, white) = sensed.colors();
+    let lifted = sensed.lifted();
+    let placed = sensed.placed();
+    // (missing, -last placement on destination, index) of the best candidate.
+    let mut best: Option<((u32, i64, usize), Move, bool)> = None;
+    for (i, mv) in pos.legal_moves().into_iter().enumerate() {
+        let e = effect(&mv, side);
+        let mut filled_sq = Bitboard::EMPTY;
+        let mut filled_white = Bitboard::EMPTY;
+        for (sq, p) in e.filled.iter().flatten() {
+            filled_sq.add(*sq);
+            if p.color == Color::White {
+                filled_white.add(*sq);
+            }
+        }
+        let occ_after = (occ & !e.vacated) | filled_sq;
+        if occ_after != target {
+            continue;
+        }
+        let white_after = (board.white() & !e.vacated & !filled_sq) | filled_white;
+        if !(known & (white ^ white_after)).is_empty() {
+            continue;
+        }
+        // Identity: every sensed piece on a square the history touched must agree.
+        let mut ok = true;
+        for sq in (placed & target).into_iter() {
+            if let Some(p) = sensed.piece_at(sq) {
+                let expected = e
+                    .filled
+                    .iter()
+                    .flatten()
+                    .find(|(s, _)| *s == sq)
+                    .map(|(_, p)| *p)
+                    .or_else(|| board.piece_at(sq));
+                if expected != Some(p) {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let mut assumed = false;
+        if let Some(role) = mv.promotion() {
+            let to = mv.to();
+            if sensed.piece_at(to).is_none() {
+                match promote {
+                    Some(choice) if choice != role => continue,
+                    Some(_) => {}
+                    None if role != Role::Queen => continue,
+                    None => assumed = true,
+                }
+            }
+        }
+        let need_lift = e.vacated | e.cleared;
+        let missing = (need_lift & !lifted).count() + (filled_sq & !placed).count();
+        let dest = e.filled[0].map_or(mv.to(), |(s, _)| s);
+        let key = (missing as u32, -(sensed.last_place_seq(dest) as i64), i);
+        if best.as_ref().is_none_or(|(k, _, _)| key < *k) {
+            best = Some((key, mv, assumed));
+        }
+    }
+    match best {
+        Some(((missing, _, _), mv, promotion_assumed)) => Recognition::Move {
+            mv,
+            promotion_assumed,
+            missing,
+        },
+        None => Recognition::NoLegalMove {
+            differs: sensed.differences(board),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Change;
+    use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, EnPassantMode};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    fn run(fen: &str, steps: &[&str], promote: Option<Role>) -> Recognition {
+        let p = pos(fen);
+        let mut b = SensedBoard::new(p.board());
+        for (t, s) in steps.iter().enumerate() {
+            let ch = if let Some(x) = s.strip_prefix('-') {
+                Change::Lift(sq(x))
+            } else if let Some((x, piece)) = s.split_once('=') {
+                let pc = Piece::from_char(piece.chars().next().unwrap()).unwrap();
+                Change::Place(sq(x), Some(pc.color), Some(pc))
+            } else if let Some((x, c)) = s.split_once('@') {
+                Change::Place(sq(x), Some(if c == "w" { Color::White } else { Color::Black }), None)
+            } else {
+                Change::Place(sq(&s[1..]), None, None)
+            };
+            b.apply(ch, t as u64 * 100);
+        }
+        recognize(&p, &b, promote)
+    }
+
+    fn uci(r: &Recognition) -> String {
+        match r {
+            Recognition::Move { mv, .. } => UciMove::from_standard(*mv).to_string(),
+            other => format!("{other:?}"),
+        }
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    #[test]
+    fn quiet_move_and_slide_and_set_down_on_the_way() {
+        assert_eq!(uci(&run(START, &["-e2", "+e4"], None)), "e2e4");
+        assert_eq!(uci(&run(START, &["-e2", "+e3", "-e3", "+e4"], None)), "e2e4");
+        let p = "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            uci(&run(p, &["-f1", "+e2", "-e2", "+d3", "-d3", "+c4", "-c4", "+b5"], None)),
+            "f1b5"
+        );
+        assert_eq!(run(START, &["-e2", "+e2"], None), Recognition::NoMove);
+    }
+
+    #[test]
+    fn captures_in_both_orders_choose_the_captured_square() {
+        // Knight on f3 can take e5 or d4.
+        let p = "4k3/8/8/4p3/3p4/5N2/8/4K3 w - - 0 1";
+        assert_eq!(uci(&run(p, &["-e5", "-f3", "+e5"], None)), "f3e5");
+        assert_eq!(uci(&run(p, &["-f3", "-d4", "+d4"], None)), "f3d4");
+        // Occupancy alone cannot tell them apart at the end; the history does,
+        // even when the other target was picked up and put back first.
+        assert_eq!(uci(&run(p, &["-f3", "-d4", "+d4", "-e5", "+e5"], None)), "f3e5");
+    }
+
+    #[test]
+    fn en_passant_either_pawn_first() {
+        let p = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
+        assert_eq!(uci(&run(p, &["-d5", "-e5", "+d6"], None)), "e5d6");
+        assert_eq!(uci(&run(p, &["-e5", "+d6", "-d5"], None)), "e5d6");
+    }
+
+    #[test]
+    fn castling_king_first_and_rook_first() {
+        let p = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        assert_eq!(uci(&run(p, &["-e1", "+g1", "-h1", "+f1"], None)), "e1g1");
+        assert_eq!(uci(&run(p, &["-h1", "+f1", "-e1", "+g1"], None)), "e1g1");
+        assert_eq!(uci(&run(p, &["-e1", "+f1", "-f1", "+c1", "-a1", "+d1"], None)), "e1c1");
+    }
+
+    #[test]
+    fn promotion_sources() {
+        let p = "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+        let r = run(p, &["-a7", "+a8", "-a8", "+a8"], None);
+        assert!(matches!(r, Recognition::Move { promotion_assumed: true, .. }));
+        assert_eq!(uci(&r), "a7a8q");
+        assert_eq!(uci(&run(p, &["-a7", "+a8"], Some(Role::Knight))), "a7a8n");
+        assert_eq!(uci(&run(p, &["-a7", "a8=R"], None)), "a7a8r");
+        // Identity shows the pawn still on a8: incomplete promotion.
+        assert!(matches!(
+            run(p, &["-a7", "a8=P"], None),
+            Recognition::NoLegalMove { .. }
+        ));
+        // Capture-promotion with the new piece placed directly.
+        assert_eq!(uci(&run(p, &["-b8", "-a7", "b8=N"], None)), "a7b8n");
+    }
+
+    #[test]
+    fn colour_resolves_what_occupancy_cannot() {
+        let p = "4k3/8/8/8/8/8/8/R3K2R w - - 0 1";
+        assert_eq!(uci(&run(p, &["-a1", "a4@w"], None)), "a1a4");
+        // A black piece appearing is no legal white move.
+        assert!(matches!(
+            run(p, &["-a1", "a4@b"], None),
+            Recognition::NoLegalMove { .. }
+        ));
+    }
+
+    #[test]
+    fn illegal_move_names_the_squares() {
+        match run(START, &["-e2", "+e5"], None) {
+            Recognition::NoLegalMove { differs } => {
+                assert_eq!(differs, Bitboard::from(sq("e2")) | Bitboard::from(sq("e5")))
+            }
+            other => panic!("{other:?}"),
+        }
+        let _ = EnPassantMode::Legal;
+    }
+}

@@ -1,0 +1,126 @@
+//! Whole-game acceptance on the 2,341 real games of `../shared/data/pgn`:
+//! every game simulated with noise by the physical model, in each sensing
+//! mode and as occupancy frames, then replayed. The SAN sequence must be
+//! identical and no `illegal_move`, `touch_move` or `irregularity` may appear.
+//!
+//! Skips with a printed reason when `../shared/data` is absent (a fresh
+//! machine); under CI (`CI` set) its absence is a failure.
+
+use eboard::controller::replay;
+use eboard::pgn::{read_games, PgnGame};
+use eboard::sim::{simulate, SimOptions};
+use eboard::trace::{EventKind, Sensing};
+use std::path::PathBuf;
+
+const FILES: [&str; 4] = [
+    "lichess_db_2025-05_438games.pgn",
+    "twic1599_1110games.pgn",
+    "engine_threefold_188games.pgn",
+    "edge_cases.pgn",
+];
+
+fn data_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn");
+    if dir.is_dir() {
+        Some(dir)
+    } else if std::env::var_os("CI").is_some() {
+        panic!("{} is absent under CI: the corpus test must run", dir.display());
+    } else {
+        println!("skipped: {} is absent (fresh machine without ../shared)", dir.display());
+        None
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Variant {
+    sensing: Sensing,
+    frames: bool,
+}
+
+const VARIANTS: [Variant; 4] = [
+    Variant { sensing: Sensing::Occupancy, frames: false },
+    Variant { sensing: Sensing::Colour, frames: false },
+    Variant { sensing: Sensing::Identity, frames: false },
+    Variant { sensing: Sensing::Occupancy, frames: true },
+];
+
+/// Simulates and replays one game; returns a description of the first
+/// discrepancy, if any.
+fn check(game: &PgnGame, seed: u64, v: Variant) -> Result<usize, String> {
+    let trace = simulate(game, &SimOptions { seed, sensing: v.sensing, frames: v.frames })
+        .map_err(|e| format!("simulate: {e}"))?;
+    let (arbiter, events) = replay(&trace, None, None).map_err(|e| format!("config: {e}"))?;
+    for e in &events {
+        match &e.kind {
+            EventKind::IllegalMove { .. } | EventKind::TouchMove { .. } | EventKind::Irregularity { .. } => {
+                return Err(format!("false alarm: {}", e.to_json()));
+            }
+            _ => {}
+        }
+    }
+    let got: Vec<&str> = arbiter.moves().iter().map(|m| m.san.as_str()).collect();
+    let want: Vec<&str> = game.moves.iter().map(|m| m.san.as_str()).collect();
+    if got != want {
+        let i = got.iter().zip(&want).take_while(|(a, b)| a == b).count();
+        return Err(format!(
+            "SAN differs at ply {}: got {:?}, want {:?} ({} vs {} plies)",
+            i + 1,
+            got.get(i),
+            want.get(i),
+            got.len(),
+            want.len()
+        ));
+    }
+    Ok(trace.records.len())
+}
+
+#[test]
+fn every_real_game_replays_exactly_in_every_sensing_mode() {
+    let Some(dir) = data_dir() else { return };
+    let mut games = Vec::new();
+    for f in FILES {
+        let text = std::fs::read_to_string(dir.join(f)).expect("read PGN");
+        let gs = read_games(&text).unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert!(!gs.is_empty(), "{f} has games");
+        for (i, g) in gs.into_iter().enumerate() {
+            games.push((format!("{f} #{}", i + 1), g));
+        }
+    }
+    assert!(games.len() >= 2_341, "{} games", games.len());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let chunk = games.len().div_ceil(threads);
+    let (failures, records): (Vec<String>, usize) = std::thread::scope(|s| {
+        let handles: Vec<_> = games
+            .chunks(chunk)
+            .enumerate()
+            .map(|(ci, part)| {
+                s.spawn(move || {
+                    let mut fails = Vec::new();
+                    let mut records = 0;
+                    for (gi, (name, g)) in part.iter().enumerate() {
+                        for (vi, v) in VARIANTS.iter().enumerate() {
+                            let seed = ((ci * chunk + gi) * 4 + vi) as u64;
+                            match check(g, seed, *v) {
+                                Ok(n) => records += n,
+                                Err(e) => fails.push(format!("{name} {v:?} seed {seed}: {e}")),
+                            }
+                        }
+                    }
+                    (fails, records)
+                })
+            })
+            .collect();
+        handles.into_iter().fold((Vec::new(), 0), |(mut f, r), h| {
+            let (fails, n) = h.join().expect("worker");
+            f.extend(fails);
+            (f, r + n)
+        })
+    });
+    println!(
+        "{} games × {} variants replayed, {records} records, {} failures",
+        games.len(),
+        VARIANTS.len(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures[..failures.len().min(30)].join("\n"));
+}
