@@ -15,9 +15,7 @@ use crate::trace::{BoardId, By, Event, EventKind, Header, Record, RecordKind, Se
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{
-    Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Rank, Role,
-};
+use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Rank, Role};
 
 /// How long the board must stay unchanged before a move that ends the game
 /// (mate, stalemate, dead position) counts as made without a clock press, ms.
@@ -291,6 +289,11 @@ impl Arbiter {
             RecordKind::Promote(role) => {
                 if self.outcome.is_none() {
                     self.promote = Some(*role);
+                    // A choice given after the piece was set down still
+                    // decides a promotion that ends the game.
+                    if let Some(p) = self.pending_end.take() {
+                        self.watch_for_game_end(p.t);
+                    }
                 }
             }
             RecordKind::Resign(side) => {
@@ -370,8 +373,13 @@ impl Arbiter {
             }
             return;
         }
-        // A move that ends the game is complete when made (§6.7a exceptions):
-        // watch for one, and let it settle before it counts.
+        self.watch_for_game_end(t);
+    }
+
+    /// A move that ends the game is complete when made (§6.7a exceptions):
+    /// watch for one on the board at `t`, and let it settle before it counts.
+    fn watch_for_game_end(&mut self, t: u64) {
+        self.pending_end = None;
         if let Recognition::Move {
             mv,
             promotion_assumed,
@@ -446,7 +454,8 @@ impl Arbiter {
                 };
                 let pawn_on_last_rank = differs.into_iter().any(|sq| {
                     sq.rank() == last_rank
-                        && self.board.piece_at(sq).map(|p| (p.role, p.color)) == Some((Role::Pawn, side))
+                        && self.board.piece_at(sq).map(|p| (p.role, p.color))
+                            == Some((Role::Pawn, side))
                 });
                 let a = &self.cfg.profile.articles;
                 let article = if pawn_on_last_rank {
@@ -459,7 +468,14 @@ impl Arbiter {
         }
     }
 
-    fn illegal(&mut self, side: Color, article: &'static str, differs: Bitboard, t: u64, out: &mut Vec<Event>) {
+    fn illegal(
+        &mut self,
+        side: Color,
+        article: &'static str,
+        differs: Bitboard,
+        t: u64,
+        out: &mut Vec<Event>,
+    ) {
         let i = ci(side);
         self.illegal_counts[i] += 1;
         let count = self.illegal_counts[i];
@@ -603,7 +619,14 @@ impl Arbiter {
         }
     }
 
-    fn end(&mut self, result: &'static str, reason: &'static str, article: &'static str, t: u64, out: &mut Vec<Event>) {
+    fn end(
+        &mut self,
+        result: &'static str,
+        reason: &'static str,
+        article: &'static str,
+        t: u64,
+        out: &mut Vec<Event>,
+    ) {
         if self.outcome.is_some() {
             return;
         }

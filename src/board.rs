@@ -35,11 +35,11 @@ pub const DEFAULT_BOUNCE_MS: u64 = 25;
 #[derive(Debug, Clone)]
 pub struct SensedBoard {
     occupied: Bitboard,
-    /// Squares whose colour is known (sensed, or known from the last reset).
+    /// Squares whose colour was sensed since the last reset.
     color_known: Bitboard,
     /// Among `color_known`, the white ones.
     white: Bitboard,
-    /// Piece identities where known.
+    /// Piece identities sensed since the last reset.
     pieces: [Option<Piece>; 64],
     /// Squares lifted since the last reset.
     lifted: Bitboard,
@@ -59,7 +59,7 @@ pub struct SensedBoard {
 }
 
 impl SensedBoard {
-    /// A board showing exactly `board` (colours and pieces known).
+    /// A board showing exactly `board`.
     pub fn new(board: &Board) -> SensedBoard {
         let mut s = SensedBoard {
             occupied: Bitboard::EMPTY,
@@ -82,12 +82,14 @@ impl SensedBoard {
     /// Sets the sensed state to `board` and clears the history (after a
     /// completed move, when the board is known to show the position).
     pub fn reset_to(&mut self, board: &Board) {
+        // Colour and identity count only where the sensors reported them
+        // since the reset: a square nobody touched says nothing new, and a
+        // fast swap on one square (a capture inside one scan) must not be
+        // contradicted by what stood there before.
         self.occupied = board.occupied();
-        self.color_known = board.occupied();
-        self.white = board.white();
-        for sq in Square::ALL {
-            self.pieces[sq as usize] = board.piece_at(sq);
-        }
+        self.color_known = Bitboard::EMPTY;
+        self.white = Bitboard::EMPTY;
+        self.pieces = [None; 64];
         self.clear_history();
     }
 
@@ -249,11 +251,20 @@ mod tests {
         b.apply(Change::Lift(Square::E2), 3000);
         assert!(b.confirmed_lifts(3010, false).is_empty());
         let l = b.confirmed_lifts(3030, false);
-        assert_eq!(l, vec![Lifted { square: Square::E2, t: 3000 }]);
+        assert_eq!(
+            l,
+            vec![Lifted {
+                square: Square::E2,
+                t: 3000
+            }]
+        );
         b.apply(Change::Place(Square::E4, None, None), 3400);
         b.apply(Change::Lift(Square::E4), 3405);
         b.apply(Change::Place(Square::E4, None, None), 3410);
-        assert!(b.confirmed_lifts(4000, true).is_empty(), "e4 was empty: no piece touched there");
+        assert!(
+            b.confirmed_lifts(4000, true).is_empty(),
+            "e4 was empty: no piece touched there"
+        );
         assert!(b.lifted().contains(Square::G1));
     }
 
@@ -264,7 +275,10 @@ mod tests {
         let after = (start & !(1 << Square::E2 as u64)) | (1 << Square::E4 as u64);
         assert_eq!(
             b.frame_changes(after),
-            vec![Change::Lift(Square::E2), Change::Place(Square::E4, None, None)]
+            vec![
+                Change::Lift(Square::E2),
+                Change::Place(Square::E4, None, None)
+            ]
         );
     }
 
@@ -277,6 +291,9 @@ mod tests {
         assert_eq!(b.differences(&Board::default()), Bitboard::from(Square::E2));
         b.apply(Change::Lift(Square::E2), 20);
         b.apply(Change::Place(Square::E2, None, None), 30);
-        assert!(b.matches(&Board::default()), "colour unknown: occupancy decides");
+        assert!(
+            b.matches(&Board::default()),
+            "colour unknown: occupancy decides"
+        );
     }
 }

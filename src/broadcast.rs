@@ -21,11 +21,18 @@ pub fn write_pgn(game: &Arbiter) -> String {
     let cfg = game.config();
     let h = &cfg.header;
     let result = game.outcome().map_or("*", |o| o.result);
-    let or_q = |v: &Option<String>| v.clone().filter(|s| !s.is_empty()).unwrap_or_else(|| "?".into());
+    let or_q = |v: &Option<String>| {
+        v.clone()
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "?".into())
+    };
     let mut tags: Vec<(&str, String)> = vec![
         ("Event", or_q(&h.event)),
         ("Site", or_q(&h.site)),
-        ("Date", h.date.clone().unwrap_or_else(|| "????.??.??".into())),
+        (
+            "Date",
+            h.date.clone().unwrap_or_else(|| "????.??.??".into()),
+        ),
         ("Round", or_q(&h.round)),
         ("White", or_q(&h.white)),
         ("Black", or_q(&h.black)),
@@ -33,7 +40,9 @@ pub fn write_pgn(game: &Arbiter) -> String {
     ];
     tags.push((
         "TimeControl",
-        cfg.time_control.as_ref().map_or("-".to_owned(), |tc| tc.to_string()),
+        cfg.time_control
+            .as_ref()
+            .map_or("-".to_owned(), |tc| tc.to_string()),
     ));
     if cfg.start != shakmaty::Chess::default() {
         tags.push(("SetUp", "1".into()));

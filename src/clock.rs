@@ -59,7 +59,8 @@ impl TimeControl {
             message,
         };
         let secs = |s: &str, what: &str| -> Result<u64, TimeControlError> {
-            let ms = parse_seconds_ms(s).ok_or_else(|| bad(format!("{what} \"{s}\" is not a number of seconds")))?;
+            let ms = parse_seconds_ms(s)
+                .ok_or_else(|| bad(format!("{what} \"{s}\" is not a number of seconds")))?;
             Ok(ms)
         };
         let mut periods = Vec::new();
@@ -68,11 +69,12 @@ impl TimeControl {
             let part = part.trim();
             let (moves, rest) = match part.split_once('/') {
                 Some((m, r)) => {
-                    let n: u32 = m
-                        .parse()
-                        .ok()
-                        .filter(|n| *n > 0)
-                        .ok_or_else(|| bad(format!("period {}: move count \"{m}\" is not a positive integer", i + 1)))?;
+                    let n: u32 = m.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        bad(format!(
+                            "period {}: move count \"{m}\" is not a positive integer",
+                            i + 1
+                        ))
+                    })?;
                     (Some(n), r)
                 }
                 None => (None, part),
@@ -142,7 +144,11 @@ fn parse_seconds_ms(s: &str) -> Option<u64> {
     if frac.len() > 3 || whole.is_empty() && frac.is_empty() {
         return None;
     }
-    let w: u64 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+    let w: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
     let f: u64 = if frac.is_empty() {
         0
     } else {
@@ -155,7 +161,9 @@ fn fmt_secs(ms: u64) -> String {
     if ms % 1000 == 0 {
         (ms / 1000).to_string()
     } else {
-        format!("{}.{:03}", ms / 1000, ms % 1000).trim_end_matches('0').to_owned()
+        format!("{}.{:03}", ms / 1000, ms % 1000)
+            .trim_end_matches('0')
+            .to_owned()
     }
 }
 
@@ -315,7 +323,11 @@ impl Clock {
         }
         self.moves_done[i] += 1;
         let (next, next_period) = self.tc.period_for(self.moves_done[i]);
-        if next != pi || (period.moves.is_some() && next == self.tc.periods.len() - 1 && self.completes_repeat(i)) {
+        if next != pi
+            || (period.moves.is_some()
+                && next == self.tc.periods.len() - 1
+                && self.completes_repeat(i))
+        {
             self.remaining[i] += next_period.time_ms as i64;
         }
         self.running = Some(!side);

@@ -11,7 +11,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "eboard", version, about = "Electronic chessboard daemon: Hall sensors → FIDE arbiter → clock, broadcast and voice")]
+#[command(
+    name = "eboard",
+    version,
+    about = "Electronic chessboard daemon: Hall sensors → FIDE arbiter → clock, broadcast and voice"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -103,7 +107,13 @@ fn main() -> ExitCode {
             mode,
             json,
             pgn,
-        } => cmd_replay(&trace, rules.as_deref(), mode.as_deref(), json, pgn.as_deref()),
+        } => cmd_replay(
+            &trace,
+            rules.as_deref(),
+            mode.as_deref(),
+            json,
+            pgn.as_deref(),
+        ),
         Command::Simulate {
             game,
             game_number,
@@ -111,7 +121,14 @@ fn main() -> ExitCode {
             sensing,
             frames,
             output,
-        } => cmd_simulate(&game, game_number, seed, sensing.into(), frames, output.as_deref()),
+        } => cmd_simulate(
+            &game,
+            game_number,
+            seed,
+            sensing.into(),
+            frames,
+            output.as_deref(),
+        ),
         Command::Demo {
             speed,
             seed,
@@ -205,7 +222,8 @@ fn cmd_simulate(
         sensing,
         frames,
     };
-    let trace = eboard::sim::simulate(game, &opts).map_err(|e| format!("{}: {e}", path.display()))?;
+    let trace =
+        eboard::sim::simulate(game, &opts).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut buf = Vec::new();
     trace.write(&mut buf).map_err(|e| e.to_string())?;
     match output {
@@ -320,7 +338,13 @@ fn print_board(fen: &str) {
 
 fn ms_clock(ms: u64) -> String {
     let s = ms / 1000;
-    format!("{}:{:02}:{:02}.{}", s / 3600, (s / 60) % 60, s % 60, (ms % 1000) / 100)
+    format!(
+        "{}:{:02}:{:02}.{}",
+        s / 3600,
+        (s / 60) % 60,
+        s % 60,
+        (ms % 1000) / 100
+    )
 }
 
 /// A one-line human description of an event (None for the ones not shown).
@@ -333,7 +357,11 @@ fn describe(e: &Event) -> Option<String> {
             format!("{t} {no}{dots} {san}")
         }
         EventKind::Clock { white_ms, black_ms } => {
-            format!("{t}   clock  white {}  black {}", ms_clock(*white_ms), ms_clock(*black_ms))
+            format!(
+                "{t}   clock  white {}  black {}",
+                ms_clock(*white_ms),
+                ms_clock(*black_ms)
+            )
         }
         EventKind::GameEnd {
             result,
@@ -354,7 +382,10 @@ fn describe(e: &Event) -> Option<String> {
             kind,
             article,
             squares,
-        } => format!("{t} irregularity {kind} (article {article}) {}", squares.join(" ")),
+        } => format!(
+            "{t} irregularity {kind} (article {article}) {}",
+            squares.join(" ")
+        ),
         EventKind::PromotionAssumed { square, piece, .. } => {
             format!("{t} promotion on {square}: piece not sensed nor chosen, {piece} assumed")
         }

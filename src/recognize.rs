@@ -242,7 +242,11 @@ mod tests {
                 let pc = Piece::from_char(piece.chars().next().unwrap()).unwrap();
                 Change::Place(sq(x), Some(pc.color), Some(pc))
             } else if let Some((x, c)) = s.split_once('@') {
-                Change::Place(sq(x), Some(if c == "w" { Color::White } else { Color::Black }), None)
+                Change::Place(
+                    sq(x),
+                    Some(if c == "w" { Color::White } else { Color::Black }),
+                    None,
+                )
             } else {
                 Change::Place(sq(&s[1..]), None, None)
             };
@@ -263,10 +267,17 @@ mod tests {
     #[test]
     fn quiet_move_and_slide_and_set_down_on_the_way() {
         assert_eq!(uci(&run(START, &["-e2", "+e4"], None)), "e2e4");
-        assert_eq!(uci(&run(START, &["-e2", "+e3", "-e3", "+e4"], None)), "e2e4");
+        assert_eq!(
+            uci(&run(START, &["-e2", "+e3", "-e3", "+e4"], None)),
+            "e2e4"
+        );
         let p = "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 1";
         assert_eq!(
-            uci(&run(p, &["-f1", "+e2", "-e2", "+d3", "-d3", "+c4", "-c4", "+b5"], None)),
+            uci(&run(
+                p,
+                &["-f1", "+e2", "-e2", "+d3", "-d3", "+c4", "-c4", "+b5"],
+                None
+            )),
             "f1b5"
         );
         assert_eq!(run(START, &["-e2", "+e2"], None), Recognition::NoMove);
@@ -280,7 +291,10 @@ mod tests {
         assert_eq!(uci(&run(p, &["-f3", "-d4", "+d4"], None)), "f3d4");
         // Occupancy alone cannot tell them apart at the end; the history does,
         // even when the other target was picked up and put back first.
-        assert_eq!(uci(&run(p, &["-f3", "-d4", "+d4", "-e5", "+e5"], None)), "f3e5");
+        assert_eq!(
+            uci(&run(p, &["-f3", "-d4", "+d4", "-e5", "+e5"], None)),
+            "f3e5"
+        );
     }
 
     #[test]
@@ -295,14 +309,23 @@ mod tests {
         let p = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
         assert_eq!(uci(&run(p, &["-e1", "+g1", "-h1", "+f1"], None)), "e1g1");
         assert_eq!(uci(&run(p, &["-h1", "+f1", "-e1", "+g1"], None)), "e1g1");
-        assert_eq!(uci(&run(p, &["-e1", "+f1", "-f1", "+c1", "-a1", "+d1"], None)), "e1c1");
+        assert_eq!(
+            uci(&run(p, &["-e1", "+f1", "-f1", "+c1", "-a1", "+d1"], None)),
+            "e1c1"
+        );
     }
 
     #[test]
     fn promotion_sources() {
         let p = "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1";
         let r = run(p, &["-a7", "+a8", "-a8", "+a8"], None);
-        assert!(matches!(r, Recognition::Move { promotion_assumed: true, .. }));
+        assert!(matches!(
+            r,
+            Recognition::Move {
+                promotion_assumed: true,
+                ..
+            }
+        ));
         assert_eq!(uci(&r), "a7a8q");
         assert_eq!(uci(&run(p, &["-a7", "+a8"], Some(Role::Knight))), "a7a8n");
         assert_eq!(uci(&run(p, &["-a7", "a8=R"], None)), "a7a8r");

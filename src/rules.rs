@@ -205,7 +205,11 @@ impl Profile {
         let e = Edition::parse(edition).ok_or_else(|| {
             format!(
                 "rules: \"{edition}\" is not one of {}",
-                Edition::ALL.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(", ")
+                Edition::ALL
+                    .iter()
+                    .map(|(_, n)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         })?;
         let m = Mode::parse(mode)
@@ -237,7 +241,11 @@ mod tests {
         assert_eq!(p23r.illegal_move_bonus_ms, 60_000);
         assert_eq!(p23.articles.illegal_move, "7.5.1");
         assert_eq!(p09.articles.illegal_move, "7.4a");
-        assert!(Profile::parse("fide-1999", "standard").unwrap_err().contains("fide-2023"));
-        assert!(Profile::parse("fide-2009", "bullet").unwrap_err().contains("mode"));
+        assert!(Profile::parse("fide-1999", "standard")
+            .unwrap_err()
+            .contains("fide-2023"));
+        assert!(Profile::parse("fide-2009", "bullet")
+            .unwrap_err()
+            .contains("mode"));
     }
 }

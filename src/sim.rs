@@ -21,6 +21,7 @@
 //! Times are in ms since the start of the trace; squares are numbered
 //! a1 = 0, b1 = 1, ..., h8 = 63.
 
+use crate::clock::{Clock, TimeControl};
 use crate::pgn::PgnGame;
 use crate::trace::{BoardId, Header, Record, RecordKind, Sensing, Trace};
 use rand::{Rng, SeedableRng};
@@ -58,93 +59,6 @@ pub enum SimError {
         /// What is wrong.
         message: String,
     },
-}
-
-/// One period of a time control: `[moves/]seconds[+increment]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Period {
-    /// Moves to make in this period; `None` for the rest of the game.
-    pub moves: Option<u32>,
-    /// Time of the period in ms (added to the clock when the period starts).
-    pub base_ms: u64,
-    /// Increment in ms added after each move made in this period.
-    pub increment_ms: u64,
-}
-
-/// Parses a PGN `TimeControl` value made of periods `[moves/]seconds[+inc]`
-/// joined by `:` (`300+3`, `5400`, `40/7200:20/3600:900+30`). `-`, `?`,
-/// free text and delays give `None`. A last period with a move count repeats.
-pub fn parse_time_control(s: &str) -> Option<Vec<Period>> {
-    let s = s.trim();
-    if s.is_empty() {
-        return None;
-    }
-    let digits = |x: &str| -> Option<u64> {
-        if x.is_empty() || !x.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        x.parse().ok()
-    };
-    let mut periods = Vec::new();
-    for part in s.split(':') {
-        let (moves, rest) = match part.split_once('/') {
-            Some((m, r)) => {
-                let m = u32::try_from(digits(m)?).ok()?;
-                if m == 0 {
-                    return None;
-                }
-                (Some(m), r)
-            }
-            None => (None, part),
-        };
-        let (secs, inc) = match rest.split_once('+') {
-            Some((a, b)) => (digits(a)?, digits(b)?),
-            None => (digits(rest)?, 0),
-        };
-        periods.push(Period {
-            moves,
-            base_ms: secs.checked_mul(1000)?,
-            increment_ms: inc.checked_mul(1000)?,
-        });
-    }
-    // Only the last period may be open-ended.
-    if periods[..periods.len() - 1]
-        .iter()
-        .any(|p| p.moves.is_none())
-    {
-        return None;
-    }
-    Some(periods)
-}
-
-/// The time credited to a player's clock after his `k`-th move (1-based):
-/// the increment of the period the move belongs to, plus the next period's
-/// time when the move completes a period (a last period with a move count
-/// repeats; a period of 0 moves counts as the rest of the game).
-pub fn clock_credit_ms(periods: &[Period], k: u32) -> u64 {
-    let Some(last) = periods.len().checked_sub(1) else {
-        return 0;
-    };
-    let mut idx = 0usize;
-    let mut before = 0u32; // moves made in earlier periods
-    loop {
-        let p = periods[idx];
-        match p.moves {
-            None | Some(0) => return p.increment_ms,
-            Some(m) => {
-                let end = before.saturating_add(m);
-                if k <= end {
-                    let mut credit = p.increment_ms;
-                    if k == end {
-                        credit += periods[(idx + 1).min(last)].base_ms;
-                    }
-                    return credit;
-                }
-                before = end;
-                idx = (idx + 1).min(last);
-            }
-        }
-    }
 }
 
 /// Counts of the hand behaviours drawn (for tests and tuning).
@@ -460,12 +374,20 @@ pub(crate) fn simulate_with_stats(
         .start_position()
         .map_err(|e| SimError::StartPosition(e.message))?;
     let tc_text = known_tag(game, "TimeControl");
-    let periods = tc_text.as_deref().and_then(parse_time_control);
+    // The same clock engine as the replay's: presses are placed so that the
+    // replayed clock shows the PGN's [%clk] values, and no flag falls.
+    let mut clock = tc_text
+        .as_deref()
+        .and_then(|s| TimeControl::parse(s).ok())
+        .map(Clock::new);
+    if let Some(c) = clock.as_mut() {
+        c.start(start.turn(), 0);
+    }
     let header = Header {
         version: 1,
         sensing: opts.sensing,
         boards: vec![BoardId::Main],
-        time_control: periods.as_ref().and(tc_text),
+        time_control: clock.as_ref().and(tc_text),
         start_fen: game.tag("FEN").map(|f| f.trim().to_owned()),
         white: known_tag(game, "White"),
         black: known_tag(game, "Black"),
@@ -479,11 +401,6 @@ pub(crate) fn simulate_with_stats(
     let mut records: Vec<Record> = Vec::new();
     let mut pos = start.clone();
     let mut prev_press: u64 = 0;
-    // Per colour (white = 0): moves made, last known clock, estimated remaining time.
-    let base = periods.as_ref().map(|p| p[0].base_ms);
-    let mut moves_made = [0u32; 2];
-    let mut last_clk: [Option<u64>; 2] = [base; 2];
-    let mut remaining: [Option<i64>; 2] = [base.map(|b| b as i64); 2];
     let n = game.moves.len();
 
     for (i, pm) in game.moves.iter().enumerate() {
@@ -496,39 +413,46 @@ pub(crate) fn simulate_with_stats(
             .to_move(&pos)
             .map_err(|e| bad(format!("illegal SAN '{}': {e}", pm.san)))?;
         let c = pos.turn();
-        let ci = if c.is_white() { 0 } else { 1 };
-        moves_made[ci] += 1;
-        let k = moves_made[ci];
-        let credit = periods.as_ref().map_or(0, |p| clock_credit_ms(p, k));
+        let k = (ply as u32).div_ceil(2);
 
-        // Time spent on this ply.
-        let derived = match (last_clk[ci], pm.clk_ms) {
-            (Some(prev), Some(now)) => {
-                let d = prev as i128 + credit as i128 - now as i128;
-                u64::try_from(d).ok()
-            }
+        // Time spent on this ply: from [%clk] (time before the move plus
+        // what the press adds, minus the clock after it), else plausible;
+        // always less than the time left, so that no flag falls.
+        let before_and_credit = clock.as_ref().map(|cl| {
+            let mine = |cl: &Clock| {
+                let (w, b) = cl.remaining_at(prev_press);
+                if c.is_white() {
+                    w
+                } else {
+                    b
+                }
+            };
+            let before = mine(cl);
+            let mut probe = cl.clone();
+            probe.press(c, prev_press);
+            (before, mine(&probe).saturating_sub(before))
+        });
+        let derived = match (before_and_credit, pm.clk_ms) {
+            (Some((before, credit)), Some(now)) => (before + credit).checked_sub(now),
             _ => None,
         };
-        let spent = match derived {
+        let mut spent = match derived {
             Some(d) => {
                 stats.clk_times += 1;
                 d
             }
             None => {
                 stats.random_times += 1;
-                let mut s = random_think_ms(&mut rng, k);
-                if let Some(rem) = remaining[ci] {
-                    let cap = (rem / 12).max(2_000) as u64;
-                    s = s.min(cap);
+                let s = random_think_ms(&mut rng, k as u32);
+                match before_and_credit {
+                    Some((before, _)) => s.min((before / 12).max(2_000)),
+                    None => s,
                 }
-                s
             }
         };
-        last_clk[ci] = pm.clk_ms;
-        remaining[ci] = match pm.clk_ms {
-            Some(clk) => Some(clk as i64),
-            None => remaining[ci].map(|r| r - spent as i64 + credit as i64),
-        };
+        if let Some((before, _)) = before_and_credit {
+            spent = spent.min(before.saturating_sub(1));
+        }
 
         // The hand's work, then the delay to the press.
         let mut hand = Hand {
@@ -568,6 +492,9 @@ pub(crate) fn simulate_with_stats(
         }
         if press {
             records.push(record(press_t, RecordKind::Press(c)));
+            if let Some(cl) = clock.as_mut() {
+                cl.press(c, press_t);
+            }
         }
         prev_press = press_t;
     }
@@ -604,46 +531,25 @@ pub(crate) fn simulate_with_stats(
 }
 
 /// Replaces lift/place records by full occupancy frames: one frame at t = 0
-/// with `initial`, then one per run of changes at the same time (skipped when
-/// the occupancy did not change). Other records keep their place.
+/// with `initial`, then one after every change (a scanner faster than any
+/// hand sees each lift and placement on its own, even when the compressed
+/// timing of a fast game puts several at the same millisecond). Other
+/// records keep their place.
 fn to_frames(records: Vec<Record>, initial: u64) -> Vec<Record> {
-    let mut out = Vec::with_capacity(records.len());
+    let mut out = Vec::with_capacity(records.len() + 1);
     out.push(record(0, RecordKind::Frame(initial)));
     let mut occ = initial;
-    let mut last_frame = initial;
-    let mut pending: Option<u64> = None; // time of unflushed changes
     for r in records {
-        let change = match r.kind {
-            RecordKind::Lift(sq) => Some((sq, false)),
-            RecordKind::Place { square, .. } => Some((square, true)),
-            _ => None,
-        };
-        if let Some(t) = pending {
-            if change.is_none() || t != r.t {
-                if occ != last_frame {
-                    out.push(record(t, RecordKind::Frame(occ)));
-                    last_frame = occ;
-                }
-                pending = None;
+        let bit = |sq: Square| 1u64 << u32::from(sq);
+        match r.kind {
+            RecordKind::Lift(sq) => occ &= !bit(sq),
+            RecordKind::Place { square, .. } => occ |= bit(square),
+            _ => {
+                out.push(r);
+                continue;
             }
         }
-        match change {
-            Some((sq, on)) => {
-                let bit = 1u64 << u32::from(sq);
-                if on {
-                    occ |= bit;
-                } else {
-                    occ &= !bit;
-                }
-                pending = Some(r.t);
-            }
-            None => out.push(r),
-        }
-    }
-    if let Some(t) = pending {
-        if occ != last_frame {
-            out.push(record(t, RecordKind::Frame(occ)));
-        }
+        out.push(record(r.t, RecordKind::Frame(occ)));
     }
     out
 }
@@ -654,7 +560,10 @@ mod tests {
     use crate::pgn::{read_games, PgnGame};
     use shakmaty::CastlingMode;
 
-    const LICHESS: &str = "/work/shared/data/pgn/lichess_db_2025-05_438games.pgn";
+    const LICHESS: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/pgn/lichess_db_2025-05_438games.pgn"
+    );
 
     fn load(path: &str) -> Option<Vec<PgnGame>> {
         match std::fs::read_to_string(path) {
@@ -891,7 +800,8 @@ mod tests {
                 continue;
             };
             let clk = clk as i64;
-            if pgn_prev[ci] - clk + inc >= 0 {
+            // The simulator keeps every move inside the time left.
+            if pgn_prev[ci] - clk + inc >= 0 && clk - inc >= 1 {
                 assert_eq!(clock[ci], clk, "ply {}: replayed clock vs [%clk]", ply + 1);
                 checked += 1;
             } else {
@@ -950,57 +860,6 @@ mod tests {
             }
         }
         s
-    }
-
-    #[test]
-    fn time_controls() {
-        let p = |m, b, i| Period {
-            moves: m,
-            base_ms: b,
-            increment_ms: i,
-        };
-        assert_eq!(
-            parse_time_control("300+3"),
-            Some(vec![p(None, 300_000, 3_000)])
-        );
-        assert_eq!(
-            parse_time_control("5400"),
-            Some(vec![p(None, 5_400_000, 0)])
-        );
-        assert_eq!(
-            parse_time_control("40/7200:20/3600:900+30"),
-            Some(vec![
-                p(Some(40), 7_200_000, 0),
-                p(Some(20), 3_600_000, 0),
-                p(None, 900_000, 30_000)
-            ])
-        );
-        for bad in [
-            "-",
-            "?",
-            "",
-            "15 min. + 10 s. per move",
-            "300+d5",
-            "0/60",
-            "60:40/60",
-            "+3",
-        ] {
-            assert_eq!(parse_time_control(bad), None, "{bad}");
-        }
-        let fide = parse_time_control("40/5400+30:1800+30").unwrap();
-        assert_eq!(clock_credit_ms(&fide, 1), 30_000);
-        assert_eq!(clock_credit_ms(&fide, 40), 30_000 + 1_800_000);
-        assert_eq!(clock_credit_ms(&fide, 41), 30_000);
-        let repeat = parse_time_control("40/40+1").unwrap();
-        assert_eq!(clock_credit_ms(&repeat, 80), 1_000 + 40_000);
-        assert_eq!(clock_credit_ms(&repeat, 81), 1_000);
-        let odd = [Period {
-            moves: Some(0),
-            base_ms: 1,
-            increment_ms: 2,
-        }];
-        assert_eq!(clock_credit_ms(&odd, 5), 2);
-        assert_eq!(clock_credit_ms(&[], 5), 0);
     }
 
     #[test]

@@ -130,7 +130,10 @@ impl ClaimKind {
         (ClaimKind::Threefold, "threefold"),
         (ClaimKind::FiftyMoves, "fifty_moves"),
         (ClaimKind::Time, "time"),
-        (ClaimKind::InsufficientLosingChances, "insufficient_losing_chances"),
+        (
+            ClaimKind::InsufficientLosingChances,
+            "insufficient_losing_chances",
+        ),
     ];
 
     /// The contract's name.
@@ -143,7 +146,10 @@ impl ClaimKind {
     }
 
     fn parse(s: &str) -> Option<ClaimKind> {
-        ClaimKind::ALL.iter().find(|(_, n)| *n == s).map(|(k, _)| *k)
+        ClaimKind::ALL
+            .iter()
+            .find(|(_, n)| *n == s)
+            .map(|(k, _)| *k)
     }
 }
 
@@ -255,7 +261,10 @@ fn err<T>(line: usize, message: impl Into<String>) -> Result<T, TraceError> {
 fn get_str<'a>(obj: &'a Map<String, Value>, key: &str, line: usize) -> Result<&'a str, TraceError> {
     match obj.get(key) {
         Some(Value::String(s)) => Ok(s),
-        Some(other) => err(line, format!("key '{key}': expected a string, found {other}")),
+        Some(other) => err(
+            line,
+            format!("key '{key}': expected a string, found {other}"),
+        ),
         None => err(line, format!("missing key '{key}'")),
     }
 }
@@ -268,7 +277,10 @@ fn opt_str<'a>(
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => err(line, format!("key '{key}': expected a string, found {other}")),
+        Some(other) => err(
+            line,
+            format!("key '{key}': expected a string, found {other}"),
+        ),
     }
 }
 
@@ -276,7 +288,10 @@ fn parse_color(s: &str, key: &str, line: usize) -> Result<Color, TraceError> {
     match s {
         "w" => Ok(Color::White),
         "b" => Ok(Color::Black),
-        _ => err(line, format!("key '{key}': expected \"w\" or \"b\", found \"{s}\"")),
+        _ => err(
+            line,
+            format!("key '{key}': expected \"w\" or \"b\", found \"{s}\""),
+        ),
     }
 }
 
@@ -294,7 +309,12 @@ fn parse_header(obj: &Map<String, Value>, line: usize) -> Result<Header, TraceEr
             line,
             message: format!("key 'trace': expected a positive integer, found {n}"),
         })?,
-        Some(other) => return err(line, format!("key 'trace': expected a number, found {other}")),
+        Some(other) => {
+            return err(
+                line,
+                format!("key 'trace': expected a number, found {other}"),
+            )
+        }
         None => return err(line, "missing key 'trace'"),
     };
     let mut h = Header {
@@ -305,9 +325,7 @@ fn parse_header(obj: &Map<String, Value>, line: usize) -> Result<Header, TraceEr
     if let Some(s) = opt_str(obj, "sensing", line)? {
         h.sensing = Sensing::parse(s).ok_or_else(|| TraceError {
             line,
-            message: format!(
-                "key 'sensing': \"{s}\" is not one of occupancy, colour, identity"
-            ),
+            message: format!("key 'sensing': \"{s}\" is not one of occupancy, colour, identity"),
         })?;
     }
     if let Some(v) = obj.get("boards") {
@@ -383,7 +401,12 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
                 format!("key 't': expected milliseconds as a number, found {other}"),
             )
         }
-        None => return err(line, "missing key 't' (milliseconds since the start of the trace)"),
+        None => {
+            return err(
+                line,
+                "missing key 't' (milliseconds since the start of the trace)",
+            )
+        }
     };
     let mut kinds = RECORD_KINDS.iter().filter(|k| obj.contains_key(**k));
     let kind = match (kinds.next(), kinds.next()) {
@@ -392,12 +415,20 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
             return err(line, format!("record has two kinds, '{a}' and '{b}'"));
         }
         (None, _) => {
-            let keys: Vec<&str> = obj.keys().map(String::as_str).filter(|k| *k != "t").collect();
+            let keys: Vec<&str> = obj
+                .keys()
+                .map(String::as_str)
+                .filter(|k| *k != "t")
+                .collect();
             return err(
                 line,
                 format!(
                     "unknown record kind (keys: {}); expected one of {}",
-                    if keys.is_empty() { "none".to_owned() } else { keys.join(", ") },
+                    if keys.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        keys.join(", ")
+                    },
                     RECORD_KINDS.join(", ")
                 ),
             );
@@ -406,9 +437,15 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
     let board = match opt_str(obj, "board", line)? {
         None | Some("main") => BoardId::Main,
         Some("tactile") => BoardId::Tactile,
-        Some(b) => return err(line, format!("key 'board': \"{b}\" is not \"main\" or \"tactile\"")),
+        Some(b) => {
+            return err(
+                line,
+                format!("key 'board': \"{b}\" is not \"main\" or \"tactile\""),
+            )
+        }
     };
-    let by = |line| -> Result<Color, TraceError> { parse_color(get_str(obj, "by", line)?, "by", line) };
+    let by =
+        |line| -> Result<Color, TraceError> { parse_color(get_str(obj, "by", line)?, "by", line) };
     let kind = match kind {
         "lift" => RecordKind::Lift(parse_square(get_str(obj, "lift", line)?, "lift", line)?),
         "place" => {
@@ -418,12 +455,12 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
                     let mut chars = p.chars();
                     match (chars.next().and_then(Piece::from_char), chars.next()) {
                         (Some(piece), None) => Some(piece),
-                        _ => {
-                            return err(
-                                line,
-                                format!("key 'piece': \"{p}\" is not a FEN piece letter (PNBRQK pnbrqk)"),
-                            )
-                        }
+                        _ => return err(
+                            line,
+                            format!(
+                                "key 'piece': \"{p}\" is not a FEN piece letter (PNBRQK pnbrqk)"
+                            ),
+                        ),
                     }
                 }
                 None => None,
@@ -436,7 +473,11 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
                 if c != p.color {
                     return err(
                         line,
-                        format!("keys 'color' and 'piece' disagree ({} vs {})", color_str(c), p.char()),
+                        format!(
+                            "keys 'color' and 'piece' disagree ({} vs {})",
+                            color_str(c),
+                            p.char()
+                        ),
                     );
                 }
             }
@@ -449,7 +490,10 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
         "frame" => {
             let s = get_str(obj, "frame", line)?;
             if s.len() != 16 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return err(line, format!("key 'frame': expected 16 hex digits, found \"{s}\""));
+                return err(
+                    line,
+                    format!("key 'frame': expected 16 hex digits, found \"{s}\""),
+                );
             }
             RecordKind::Frame(u64::from_str_radix(s, 16).map_err(|e| TraceError {
                 line,
@@ -464,7 +508,12 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
                 "r" => Role::Rook,
                 "b" => Role::Bishop,
                 "n" => Role::Knight,
-                _ => return err(line, format!("key 'promote': \"{s}\" is not one of q, r, b, n")),
+                _ => {
+                    return err(
+                        line,
+                        format!("key 'promote': \"{s}\" is not one of q, r, b, n"),
+                    )
+                }
             };
             RecordKind::Promote(role)
         }
@@ -474,10 +523,17 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
                 line,
                 message: format!(
                     "key 'claim': \"{s}\" is not one of {}",
-                    ClaimKind::ALL.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(", ")
+                    ClaimKind::ALL
+                        .iter()
+                        .map(|(_, n)| *n)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             })?;
-            RecordKind::Claim { kind, by: by(line)? }
+            RecordKind::Claim {
+                kind,
+                by: by(line)?,
+            }
         }
         "offer" | "accept" | "decline" => {
             let s = get_str(obj, kind, line)?;
@@ -503,7 +559,11 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
                     line,
                     message: format!(
                         "key 'arbiter': \"{s}\" is not one of {}",
-                        ArbiterAction::ALL.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(", ")
+                        ArbiterAction::ALL
+                            .iter()
+                            .map(|(_, n)| *n)
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 })?;
             RecordKind::Arbiter(action)
@@ -587,7 +647,10 @@ impl<R: BufRead> TraceReader<R> {
         self.seen_content = true;
         if obj.contains_key("trace") {
             if !first {
-                return err(line, "a header (key 'trace') is only allowed on the first line");
+                return err(
+                    line,
+                    "a header (key 'trace') is only allowed on the first line",
+                );
             }
             return parse_header(&obj, line).map(Line::Header);
         }
@@ -595,7 +658,10 @@ impl<R: BufRead> TraceReader<R> {
         if rec.t < self.last_t {
             return err(
                 line,
-                format!("key 't': {} is earlier than the previous record's {}", rec.t, self.last_t),
+                format!(
+                    "key 't': {} is earlier than the previous record's {}",
+                    rec.t, self.last_t
+                ),
             );
         }
         self.last_t = rec.t;
@@ -1000,10 +1066,18 @@ mod tests {
     fn errors_name_the_line_and_key() {
         let cases = [
             ("{\"t\":1,\"jump\":\"e2\"}", 1, "unknown record kind"),
-            ("{\"t\":1,\"lift\":\"e2\"}\n{\"t\":0,\"lift\":\"e4\"}", 2, "earlier"),
+            (
+                "{\"t\":1,\"lift\":\"e2\"}\n{\"t\":0,\"lift\":\"e4\"}",
+                2,
+                "earlier",
+            ),
             ("{\"t\":1,\"lift\":\"e9\"}", 1, "'lift'"),
             ("{\"lift\":\"e2\"}", 1, "missing key 't'"),
-            ("{\"t\":1,\"lift\":\"e2\"}\n\n{\"t\":1,\"press\":\"x\"}", 3, "'press'"),
+            (
+                "{\"t\":1,\"lift\":\"e2\"}\n\n{\"t\":1,\"press\":\"x\"}",
+                3,
+                "'press'",
+            ),
             ("{\"t\":1,\"frame\":\"ffff\"}", 1, "16 hex digits"),
             ("{\"t\":1, \"lift\": ", 1, "malformed JSON"),
             ("{\"t\":1,\"lift\":\"e2\"}\n{\"trace\":1}", 2, "header"),

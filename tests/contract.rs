@@ -71,10 +71,22 @@ fn contract_example_gives_the_expected_events() {
 #[test]
 fn malformed_lines_are_rejected_naming_the_line() {
     for (trace, needle) in [
-        ("{\"trace\":1}\n{\"t\":5,\"lift\":\"e2\"}\n{\"t\":6,\"teleport\":\"e4\"}\n", "line 3"),
-        ("{\"t\":5,\"lift\":\"e2\"}\n{\"t\":6,\"place\":\"e4\"\n", "line 2"),
-        ("{\"t\":5,\"lift\":\"e2\"}\n{\"t\":4,\"place\":\"e4\"}\n", "line 2"),
-        ("{\"trace\":1,\"time_control\":\"forty moves\"}\n", "time_control"),
+        (
+            "{\"trace\":1}\n{\"t\":5,\"lift\":\"e2\"}\n{\"t\":6,\"teleport\":\"e4\"}\n",
+            "line 3",
+        ),
+        (
+            "{\"t\":5,\"lift\":\"e2\"}\n{\"t\":6,\"place\":\"e4\"\n",
+            "line 2",
+        ),
+        (
+            "{\"t\":5,\"lift\":\"e2\"}\n{\"t\":4,\"place\":\"e4\"}\n",
+            "line 2",
+        ),
+        (
+            "{\"trace\":1,\"time_control\":\"forty moves\"}\n",
+            "time_control",
+        ),
         ("{\"trace\":1,\"rules\":\"fide-1999\"}\n", "rules"),
     ] {
         let out = eboard(&["replay", "-", "--json"], trace);

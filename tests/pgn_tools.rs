@@ -13,7 +13,11 @@ fn tool(name: &str, candidates: &[&str]) -> Option<PathBuf> {
         let p = PathBuf::from(c);
         let ok = Command::new(&p)
             .arg(if name == "python3" { "-c" } else { "-h" })
-            .args(if name == "python3" { vec!["import chess.pgn"] } else { vec![] })
+            .args(if name == "python3" {
+                vec!["import chess.pgn"]
+            } else {
+                vec![]
+            })
             .output()
             .map(|o| name != "python3" || o.status.success())
             .unwrap_or(false);
@@ -77,7 +81,10 @@ fn make_pgns(dir: &Path) -> Vec<(PathBuf, usize, bool)> {
             "--pgn",
             pgn.to_str().unwrap(),
         ]);
-        let plies = events.lines().filter(|l| l.contains("\"type\":\"move\"")).count();
+        let plies = events
+            .lines()
+            .filter(|l| l.contains("\"type\":\"move\""))
+            .count();
         let text = std::fs::read_to_string(&pgn).unwrap();
         out.push((pgn, plies, text.contains("[%clk")));
     }
@@ -94,7 +101,10 @@ fn python_chess_and_pgn_extract_read_our_pgn() {
     let dir = std::env::temp_dir().join(format!("eboard-pgn-tools-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let pgns = make_pgns(&dir);
-    assert!(pgns.iter().any(|(_, _, clk)| *clk), "some game carries [%clk]");
+    assert!(
+        pgns.iter().any(|(_, _, clk)| *clk),
+        "some game carries [%clk]"
+    );
     for (pgn, plies, has_clk) in &pgns {
         if let Some(py) = &py {
             let script = r#"
@@ -111,7 +121,12 @@ for node in g.mainline():
         clocks += 1
 print(n, clocks)
 "#;
-            let out = Command::new(py).arg("-c").arg(script).arg(pgn).output().unwrap();
+            let out = Command::new(py)
+                .arg("-c")
+                .arg(script)
+                .arg(pgn)
+                .output()
+                .unwrap();
             assert!(
                 out.status.success(),
                 "python-chess on {}: {}",
@@ -119,10 +134,23 @@ print(n, clocks)
                 String::from_utf8_lossy(&out.stderr)
             );
             let text = String::from_utf8(out.stdout).unwrap();
-            let nums: Vec<usize> = text.split_whitespace().map(|s| s.parse().unwrap()).collect();
-            assert_eq!(nums[0], *plies, "plies read by python-chess in {}", pgn.display());
+            let nums: Vec<usize> = text
+                .split_whitespace()
+                .map(|s| s.parse().unwrap())
+                .collect();
+            assert_eq!(
+                nums[0],
+                *plies,
+                "plies read by python-chess in {}",
+                pgn.display()
+            );
             if *has_clk {
-                assert_eq!(nums[1], *plies, "every move has a clock in {}", pgn.display());
+                assert_eq!(
+                    nums[1],
+                    *plies,
+                    "every move has a clock in {}",
+                    pgn.display()
+                );
             }
         }
         if let Some(pe) = &pe {
@@ -132,9 +160,16 @@ print(n, clocks)
                 .output()
                 .unwrap();
             let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(out.status.success(), "pgn-extract on {}: {stderr}", pgn.display());
+            assert!(
+                out.status.success(),
+                "pgn-extract on {}: {stderr}",
+                pgn.display()
+            );
             let stdout = String::from_utf8_lossy(&out.stdout);
-            assert!(stdout.contains("[Result"), "pgn-extract re-emitted the game: {stdout}");
+            assert!(
+                stdout.contains("[Result"),
+                "pgn-extract re-emitted the game: {stdout}"
+            );
             assert!(
                 !stderr.to_lowercase().contains("illegal") && !stderr.contains("ailed"),
                 "pgn-extract complained on {}: {stderr}",

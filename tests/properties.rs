@@ -38,7 +38,10 @@ fn random_game(choices: &[u16]) -> PgnGame {
         });
     }
     PgnGame {
-        tags: vec![("White".into(), "Random, A".into()), ("Black".into(), "Random, B".into())],
+        tags: vec![
+            ("White".into(), "Random, A".into()),
+            ("Black".into(), "Random, B".into()),
+        ],
         moves,
         result: "*".into(),
     }
