@@ -11,7 +11,9 @@ use crate::board::{Change, SensedBoard, DEFAULT_BOUNCE_MS};
 use crate::clock::{Clock, TimeControl};
 use crate::recognize::{recognize, Recognition};
 use crate::rules::Profile;
-use crate::trace::{BoardId, By, Event, EventKind, Header, Record, RecordKind, Sensing};
+use crate::trace::{
+    ArbiterAction, BoardId, By, Event, EventKind, Header, Record, RecordKind, Sensing,
+};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -143,6 +145,8 @@ struct PendingEnd {
 pub struct Arbiter {
     cfg: GameConfig,
     pos: Chess,
+    /// The positions of the game: `history[0]` the start, `history[i]` after ply i.
+    history: Vec<Chess>,
     board: SensedBoard,
     moves: Vec<PlayedMove>,
     clock: Option<Clock>,
@@ -187,6 +191,7 @@ impl Arbiter {
         });
         Arbiter {
             cfg,
+            history: vec![pos.clone()],
             pos,
             board,
             moves: Vec::new(),
@@ -321,7 +326,10 @@ impl Arbiter {
                     self.draw_offer = None;
                 }
             }
-            RecordKind::Claim { .. } | RecordKind::Adjust(_) | RecordKind::Arbiter(_) => {
+            RecordKind::Arbiter { action, author } => {
+                self.arbiter_action(action, author.as_deref(), t, out)
+            }
+            RecordKind::Claim { .. } | RecordKind::Adjust(_) => {
                 tracing::debug!(?rec, "record noted");
             }
         }
@@ -395,6 +403,116 @@ impl Arbiter {
                     assumed: promotion_assumed,
                 });
             }
+        }
+    }
+
+    /// The arbiter's actions (the `arbiter` records and the arbiter API).
+    fn arbiter_action(
+        &mut self,
+        action: &ArbiterAction,
+        author: Option<&str>,
+        t: u64,
+        out: &mut Vec<Event>,
+    ) {
+        tracing::info!(action = action.as_str(), author, t, "arbiter action");
+        let a = self.cfg.profile.articles;
+        match action {
+            ArbiterAction::Restore | ArbiterAction::Accept | ArbiterAction::Overrule => {}
+            ArbiterAction::SetResult(result) => {
+                self.end(result, "arbiter_decision", a.arbiter, t, out);
+            }
+            ArbiterAction::SetClock { white_ms, black_ms } => {
+                if let Some(c) = self.clock.as_mut() {
+                    c.set(*white_ms, *black_ms, t);
+                    self.push_clock(t, out);
+                }
+            }
+            ArbiterAction::SetPosition(fen) => self.set_position(fen, t, out),
+            ArbiterAction::Pause => {
+                if let Some(c) = self.clock.as_mut() {
+                    c.stop(t);
+                    self.push_clock(t, out);
+                }
+            }
+            ArbiterAction::Resume => {
+                if self.outcome.is_none() {
+                    let side = self.pos.turn();
+                    if let Some(c) = self.clock.as_mut() {
+                        if c.running().is_none() {
+                            c.start(side, t);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sets up `fen`: an earlier position of this game takes the moves after
+    /// it back; before the first move it becomes the start position. Anything
+    /// else is refused with an irregularity naming the reason.
+    fn set_position(&mut self, fen: &str, t: u64, out: &mut Vec<Event>) {
+        let parsed = fen
+            .parse::<Fen>()
+            .ok()
+            .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).ok());
+        let Some(target) = parsed else {
+            out.push(Event {
+                t,
+                kind: EventKind::Irregularity {
+                    kind: "arbiter_position_rejected",
+                    article: self.cfg.profile.articles.arbiter,
+                    squares: Vec::new(),
+                },
+            });
+            return;
+        };
+        let same = |a: &Chess, b: &Chess| a.board() == b.board() && a.turn() == b.turn();
+        if let Some(ply) = self.history.iter().rposition(|p| same(p, &target)) {
+            self.history.truncate(ply + 1);
+            self.moves.truncate(ply);
+            self.pos = self.history[ply].clone();
+        } else if self.moves.is_empty() {
+            self.cfg.start = target.clone();
+            self.history = vec![target.clone()];
+            self.pos = target;
+        } else {
+            out.push(Event {
+                t,
+                kind: EventKind::Irregularity {
+                    kind: "arbiter_position_rejected",
+                    article: self.cfg.profile.articles.arbiter,
+                    squares: Vec::new(),
+                },
+            });
+            return;
+        }
+        self.outcome = None;
+        self.pending_end = None;
+        self.promote = None;
+        let turn = self.pos.turn();
+        if let Some(c) = self.clock.as_mut() {
+            if c.running().is_some() {
+                c.stop(t);
+                c.start(turn, t);
+            }
+        }
+        self.board.clear_history();
+        self.restore_pending = !self.board.matches(self.pos.board());
+        if !self.restore_pending {
+            self.board.reset_to(self.pos.board());
+        }
+    }
+
+    fn push_clock(&self, t: u64, out: &mut Vec<Event>) {
+        if let Some(c) = &self.clock {
+            let (w, b) = c.remaining_at(t);
+            out.push(Event {
+                t,
+                kind: EventKind::Clock {
+                    white_ms: w,
+                    black_ms: b,
+                },
+            });
         }
     }
 
@@ -511,15 +629,8 @@ impl Arbiter {
         self.restore_pending = !differs.is_empty();
         if let Some(c) = self.clock.as_mut() {
             c.adjust(opponent, p.illegal_move_bonus_ms as i64);
-            let (w, b) = c.remaining_at(t);
-            out.push(Event {
-                t,
-                kind: EventKind::Clock {
-                    white_ms: w,
-                    black_ms: b,
-                },
-            });
         }
+        self.push_clock(t, out);
     }
 
     /// Completes `mv`: by a press at `t`, or made and ending the game.
@@ -556,6 +667,7 @@ impl Arbiter {
                 b
             }
         });
+        self.history.push(self.pos.clone());
         self.moves.push(PlayedMove {
             san: san.clone(),
             uci: uci.clone(),
@@ -573,16 +685,7 @@ impl Arbiter {
                 fen,
             },
         });
-        if let Some(c) = &self.clock {
-            let (w, b) = c.remaining_at(t);
-            out.push(Event {
-                t,
-                kind: EventKind::Clock {
-                    white_ms: w,
-                    black_ms: b,
-                },
-            });
-        }
+        self.push_clock(t, out);
         self.board.reset_to(self.pos.board());
         self.promote = None;
         self.pending_end = None;

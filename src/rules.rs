@@ -111,6 +111,8 @@ pub struct Articles {
     pub promotion: &'static str,
     /// Wrong initial position.
     pub initial_position: &'static str,
+    /// The arbiter's decisions and penalties (result declared, clocks set).
+    pub arbiter: &'static str,
 }
 
 /// One rule profile: an edition combined with a mode. Every behavioural
@@ -153,6 +155,7 @@ impl Profile {
                 flag: "6.9",
                 promotion: "3.7e",
                 initial_position: "7.1a",
+                arbiter: "13.4",
             },
             Edition::Fide2009 | Edition::Fide2009No => Articles {
                 checkmate: "5.1a",
@@ -167,6 +170,7 @@ impl Profile {
                 flag: "6.8",
                 promotion: "4.4d",
                 initial_position: "7.1a",
+                arbiter: "13.4",
             },
             Edition::Fide2023 => Articles {
                 checkmate: "5.1.1",
@@ -181,6 +185,7 @@ impl Profile {
                 flag: "6.8",
                 promotion: "4.4.4",
                 initial_position: "7.2.1",
+                arbiter: "12.9",
             },
         };
         let (illegal_moves_to_lose, illegal_move_bonus_ms) = match (edition, mode) {

@@ -153,8 +153,11 @@ impl ClaimKind {
     }
 }
 
-/// What the arbiter says through an `arbiter` record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What the arbiter says through an `arbiter` record. The contract names
+/// `restore`; the others are documented extensions (docs/trace-extensions.md),
+/// so that every action of the arbiter API is a trace record and a journal
+/// replays it.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ArbiterAction {
     /// Accept the controller's proposal in force (restore the position, apply the penalty).
     Restore,
@@ -162,23 +165,43 @@ pub enum ArbiterAction {
     Accept,
     /// Overrule the pending proposal: nothing happens, the game goes on.
     Overrule,
+    /// Declare the result: `{"arbiter": "result", "result": "1-0"}`.
+    SetResult(&'static str),
+    /// Set both clocks, ms (§6.10b / §6.13): `{"arbiter": "clock", "white_ms": …, "black_ms": …}`.
+    SetClock {
+        /// White's time, ms.
+        white_ms: u64,
+        /// Black's time, ms.
+        black_ms: u64,
+    },
+    /// Set up a position (FEN): an earlier position of the game (the moves
+    /// after it are taken back, §7), or a new start before the first move:
+    /// `{"arbiter": "position", "fen": "…"}`.
+    SetPosition(String),
+    /// Stop both clocks (§6.12).
+    Pause,
+    /// Restart the clock of the player on move.
+    Resume,
 }
 
 impl ArbiterAction {
-    /// All actions with their contract names.
-    pub const ALL: [(ArbiterAction, &'static str); 3] = [
-        (ArbiterAction::Restore, "restore"),
-        (ArbiterAction::Accept, "accept"),
-        (ArbiterAction::Overrule, "overrule"),
+    /// The action names.
+    pub const NAMES: [&'static str; 8] = [
+        "restore", "accept", "overrule", "result", "clock", "position", "pause", "resume",
     ];
 
-    /// The contract's name.
-    pub fn as_str(self) -> &'static str {
-        ArbiterAction::ALL
-            .iter()
-            .find(|(k, _)| *k == self)
-            .map(|(_, s)| *s)
-            .unwrap_or("?")
+    /// The record's name for the action.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ArbiterAction::Restore => "restore",
+            ArbiterAction::Accept => "accept",
+            ArbiterAction::Overrule => "overrule",
+            ArbiterAction::SetResult(_) => "result",
+            ArbiterAction::SetClock { .. } => "clock",
+            ArbiterAction::SetPosition(_) => "position",
+            ArbiterAction::Pause => "pause",
+            ArbiterAction::Resume => "resume",
+        }
     }
 }
 
@@ -220,8 +243,13 @@ pub enum RecordKind {
     Resign(Color),
     /// The player declares j'adoube (§4.2) before the next lift.
     Adjust(Color),
-    /// The arbiter acts.
-    Arbiter(ArbiterAction),
+    /// The arbiter acts; `author` names who (the API's token holder), when known.
+    Arbiter {
+        /// What the arbiter does.
+        action: ArbiterAction,
+        /// Who, for the journal.
+        author: Option<String>,
+    },
 }
 
 /// One timed record of a trace.
@@ -455,12 +483,14 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
                     let mut chars = p.chars();
                     match (chars.next().and_then(Piece::from_char), chars.next()) {
                         (Some(piece), None) => Some(piece),
-                        _ => return err(
-                            line,
-                            format!(
+                        _ => {
+                            return err(
+                                line,
+                                format!(
                                 "key 'piece': \"{p}\" is not a FEN piece letter (PNBRQK pnbrqk)"
                             ),
-                        ),
+                            )
+                        }
                     }
                 }
                 None => None,
@@ -551,22 +581,53 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
         "adjust" => RecordKind::Adjust(parse_color(get_str(obj, "adjust", line)?, "adjust", line)?),
         "arbiter" => {
             let s = get_str(obj, "arbiter", line)?;
-            let action = ArbiterAction::ALL
-                .iter()
-                .find(|(_, n)| *n == s)
-                .map(|(a, _)| *a)
-                .ok_or_else(|| TraceError {
-                    line,
-                    message: format!(
-                        "key 'arbiter': \"{s}\" is not one of {}",
-                        ArbiterAction::ALL
-                            .iter()
-                            .map(|(_, n)| *n)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                })?;
-            RecordKind::Arbiter(action)
+            let ms = |key: &str| -> Result<u64, TraceError> {
+                obj.get(key)
+                    .and_then(Value::as_u64)
+                    .ok_or_else(|| TraceError {
+                        line,
+                        message: format!(
+                            "key '{key}': expected milliseconds (a non-negative integer)"
+                        ),
+                    })
+            };
+            let action = match s {
+                "restore" => ArbiterAction::Restore,
+                "accept" => ArbiterAction::Accept,
+                "overrule" => ArbiterAction::Overrule,
+                "result" => {
+                    let r = get_str(obj, "result", line)?;
+                    ArbiterAction::SetResult(match r {
+                        "1-0" => "1-0",
+                        "0-1" => "0-1",
+                        "1/2-1/2" => "1/2-1/2",
+                        _ => {
+                            return err(
+                                line,
+                                format!("key 'result': \"{r}\" is not one of 1-0, 0-1, 1/2-1/2"),
+                            )
+                        }
+                    })
+                }
+                "clock" => ArbiterAction::SetClock {
+                    white_ms: ms("white_ms")?,
+                    black_ms: ms("black_ms")?,
+                },
+                "position" => ArbiterAction::SetPosition(get_str(obj, "fen", line)?.to_owned()),
+                "pause" => ArbiterAction::Pause,
+                "resume" => ArbiterAction::Resume,
+                _ => {
+                    return err(
+                        line,
+                        format!(
+                            "key 'arbiter': \"{s}\" is not one of {}",
+                            ArbiterAction::NAMES.join(", ")
+                        ),
+                    )
+                }
+            };
+            let author = opt_str(obj, "author", line)?.map(str::to_owned);
+            RecordKind::Arbiter { action, author }
         }
         _ => unreachable!("kind comes from RECORD_KINDS"),
     };
@@ -814,8 +875,24 @@ pub fn record_json(r: &Record) -> Value {
         RecordKind::Adjust(c) => {
             m.insert("adjust".into(), Value::from(color_str(*c)));
         }
-        RecordKind::Arbiter(a) => {
-            m.insert("arbiter".into(), Value::from(a.as_str()));
+        RecordKind::Arbiter { action, author } => {
+            m.insert("arbiter".into(), Value::from(action.as_str()));
+            match action {
+                ArbiterAction::SetResult(r) => {
+                    m.insert("result".into(), Value::from(*r));
+                }
+                ArbiterAction::SetClock { white_ms, black_ms } => {
+                    m.insert("white_ms".into(), Value::from(*white_ms));
+                    m.insert("black_ms".into(), Value::from(*black_ms));
+                }
+                ArbiterAction::SetPosition(fen) => {
+                    m.insert("fen".into(), Value::from(fen.as_str()));
+                }
+                _ => {}
+            }
+            if let Some(a) = author {
+                m.insert("author".into(), Value::from(a.as_str()));
+            }
         }
     }
     if r.board != BoardId::Main {
@@ -1043,9 +1120,13 @@ mod tests {
 {"t":11,"resign":"b"}
 {"t":12,"adjust":"w"}
 {"t":13,"arbiter":"restore"}
+{"t":14,"arbiter":"clock","white_ms":60000,"black_ms":120000,"author":"IA Hansen"}
+{"t":15,"arbiter":"result","result":"1/2-1/2"}
+{"t":16,"arbiter":"position","fen":"8/8/8/8/8/8/8/K6k w - - 0 1"}
+{"t":17,"arbiter":"pause"}
 "#;
         let tr = Trace::parse(text).unwrap();
-        assert_eq!(tr.records.len(), 13);
+        assert_eq!(tr.records.len(), 17);
         let mut out = Vec::new();
         tr.write(&mut out).unwrap();
         let again = Trace::parse(std::str::from_utf8(&out).unwrap()).unwrap();
@@ -1084,6 +1165,16 @@ mod tests {
             ("{\"trace\":1,\"sensing\":\"sonar\"}", 1, "'sensing'"),
             ("{\"t\":1,\"claim\":\"ugly\",\"by\":\"w\"}", 1, "'claim'"),
             ("{\"t\":1,\"lift\":\"e2\",\"place\":\"e4\"}", 1, "two kinds"),
+            (
+                "{\"t\":1,\"arbiter\":\"clock\",\"white_ms\":5}",
+                1,
+                "'black_ms'",
+            ),
+            (
+                "{\"t\":1,\"arbiter\":\"result\",\"result\":\"2-0\"}",
+                1,
+                "'result'",
+            ),
             ("{\"t\":-5,\"lift\":\"e2\"}", 1, "'t'"),
         ];
         for (text, line, needle) in cases {

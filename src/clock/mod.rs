@@ -345,6 +345,14 @@ impl Clock {
         }
     }
 
+    /// Sets both players' remaining times at `t` (the arbiter, §6.10b / §6.13), ms;
+    /// the running side keeps running from `t`.
+    pub fn set(&mut self, white_ms: u64, black_ms: u64, t: u64) {
+        self.remaining = [white_ms as i64, black_ms as i64];
+        self.since = t;
+        self.flagged = [false, false];
+    }
+
     /// Adds (or with a negative value removes) time for `side`, ms (§6.13, penalties).
     pub fn adjust(&mut self, side: Color, delta_ms: i64) {
         self.remaining[idx(side)] += delta_ms;
