@@ -7,6 +7,8 @@
 //! and [`Arbiter::finish`] with the time of each input. Every decision names
 //! its article from the game's [`Profile`].
 
+pub mod dead;
+
 use crate::board::{Change, SensedBoard, DEFAULT_BOUNCE_MS};
 use crate::clock::{Clock, TimeControl};
 use crate::recognize::{recognize, Recognition};
