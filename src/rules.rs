@@ -40,6 +40,53 @@ impl Mode {
     }
 }
 
+/// How closely the arbiter supervises a rapid or blitz game (2009 A3/A4,
+/// B2/B3; 2023 A.4/A.5, B.2/B.3). Standard play is always adequately supervised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Supervision {
+    /// One arbiter for at most three games (rapid), one per game (blitz):
+    /// the Competition Rules apply.
+    Adequate,
+    /// Otherwise (the usual club or open event).
+    #[default]
+    Inadequate,
+}
+
+impl Supervision {
+    /// Parses `adequate` / `inadequate`.
+    pub fn parse(s: &str) -> Option<Supervision> {
+        match s {
+            "adequate" => Some(Supervision::Adequate),
+            "inadequate" => Some(Supervision::Inadequate),
+            _ => None,
+        }
+    }
+}
+
+/// Who acts on a completed illegal move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IllegalMoveRule {
+    /// The arbiter intervenes unasked (§7.4 / 7.5.5): the controller proposes
+    /// the ruling at the press.
+    Arbiter,
+    /// Only the opponent's claim before his own next move counts; the penalty
+    /// is §7.4's (2009 A4c).
+    ClaimPenalty,
+    /// Only the opponent's claim counts, and a valid claim wins (a draw when
+    /// the claimant cannot mate): 2009 B3c, 2001 C3.
+    ClaimWins,
+}
+
+/// The consequence of an incorrect draw claim (§9.5b / 9.5.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WrongClaim {
+    /// Time added to the opponent, ms.
+    OpponentBonus(u64),
+    /// 2001 §9.5b: +3 min to the opponent and the claimant's time cut
+    /// (over 2 min left: by half, at most 3 min; 1–2 min: to 1 min; under 1 min: unchanged).
+    BonusAndCut,
+}
+
 /// The editions of the Laws the product supports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Edition {
@@ -113,6 +160,28 @@ pub struct Articles {
     pub initial_position: &'static str,
     /// The arbiter's decisions and penalties (result declared, clocks set).
     pub arbiter: &'static str,
+    /// Threefold repetition claim.
+    pub threefold: &'static str,
+    /// Fifty-move claim.
+    pub fifty_moves: &'static str,
+    /// Incorrect draw claim.
+    pub wrong_claim: &'static str,
+    /// Fivefold repetition (automatic, 2023).
+    pub fivefold: &'static str,
+    /// 75 moves (automatic, 2023).
+    pub seventy_five_moves: &'static str,
+    /// j'adoube: only the player on move adjusts.
+    pub adjust: &'static str,
+    /// Displaced or knocked-over pieces.
+    pub displaced: &'static str,
+    /// Rapid/blitz illegal move with inadequate supervision (claim).
+    pub illegal_claim: &'static str,
+    /// Rapid/blitz flag with inadequate supervision (claim).
+    pub flag_claim: &'static str,
+    /// Both flags fallen.
+    pub both_flags: &'static str,
+    /// Quickplay finish claim (§10.2).
+    pub quickplay: &'static str,
 }
 
 /// One rule profile: an edition combined with a mode. Every behavioural
@@ -136,11 +205,40 @@ pub struct Profile {
     pub illegal_loss_draw_exception: bool,
     /// Whether a press with no move made counts as an illegal move (2023 7.5.3).
     pub press_without_move_is_illegal: bool,
+    /// The supervision level (rapid and blitz; standard is always adequate).
+    pub supervision: Supervision,
+    /// §4 articles.
+    pub touch: crate::arbiter::touch::TouchArticles,
+    /// Who acts on a completed illegal move.
+    pub illegal_rule: IllegalMoveRule,
+    /// Whether a flag fall ends the game only on the opponent's claim
+    /// (2009 A4d1, 2001 B6/C: the arbiter is silent).
+    pub flag_needs_claim: bool,
+    /// Whether both flags fallen draws the game (2009 A4d3 / B3a, 2001 B8 / C).
+    pub both_flags_draw: bool,
+    /// The consequence of a wrong threefold / fifty-move claim.
+    pub wrong_claim: WrongClaim,
+    /// Fivefold repetition and 75 moves draw automatically (2023 9.6).
+    pub automatic_fivefold: bool,
+    /// A resignation when the opponent cannot mate is a draw (2023 5.1.2).
+    pub resignation_needs_mating_chance: bool,
+    /// A second `promote` choice cannot replace the first (2009 §4.4d, 2023 4.4.4);
+    /// in 2001 the piece is fixed only at release.
+    pub promotion_locked_at_first_choice: bool,
+    /// Whether §10.2 claims exist in this mode (not in blitz: B3b / C4).
+    pub quickplay_claims: bool,
 }
 
 impl Profile {
-    /// The profile for an edition and mode.
+    /// The profile for an edition and mode, with the default supervision
+    /// (inadequate in rapid and blitz, the usual case).
     pub fn new(edition: Edition, mode: Mode) -> Profile {
+        Profile::with_supervision(edition, mode, Supervision::default())
+    }
+
+    /// The profile for an edition, mode and supervision level.
+    pub fn with_supervision(edition: Edition, mode: Mode, supervision: Supervision) -> Profile {
+        use crate::arbiter::touch::TouchArticles;
         let articles = match edition {
             Edition::Fide2001 => Articles {
                 checkmate: "5.1a",
@@ -156,6 +254,17 @@ impl Profile {
                 promotion: "3.7e",
                 initial_position: "7.1a",
                 arbiter: "13.4",
+                threefold: "9.2",
+                fifty_moves: "9.3",
+                wrong_claim: "9.5b",
+                fivefold: "9.2",
+                seventy_five_moves: "9.3",
+                adjust: "4.2",
+                displaced: "7.3",
+                illegal_claim: if mode == Mode::Blitz { "C3" } else { "7.4" },
+                flag_claim: if mode == Mode::Blitz { "C2" } else { "B6" },
+                both_flags: if mode == Mode::Standard { "6.12" } else { "B8" },
+                quickplay: "10.2",
             },
             Edition::Fide2009 | Edition::Fide2009No => Articles {
                 checkmate: "5.1a",
@@ -171,6 +280,21 @@ impl Profile {
                 promotion: "4.4d",
                 initial_position: "7.1a",
                 arbiter: "13.4",
+                threefold: "9.2",
+                fifty_moves: "9.3",
+                wrong_claim: "9.5b",
+                fivefold: "9.2",
+                seventy_five_moves: "9.3",
+                adjust: "4.2",
+                displaced: "7.3",
+                illegal_claim: if mode == Mode::Blitz { "B3c" } else { "A4c" },
+                flag_claim: if mode == Mode::Blitz { "B3a" } else { "A4d" },
+                both_flags: match mode {
+                    Mode::Standard => "6.11b",
+                    Mode::Rapid => "A4d3",
+                    Mode::Blitz => "B3a",
+                },
+                quickplay: "10.2",
             },
             Edition::Fide2023 => Articles {
                 checkmate: "5.1.1",
@@ -186,12 +310,52 @@ impl Profile {
                 promotion: "4.4.4",
                 initial_position: "7.2.1",
                 arbiter: "12.9",
+                threefold: "9.2",
+                fifty_moves: "9.3",
+                wrong_claim: "9.5.3",
+                fivefold: "9.6.1",
+                seventy_five_moves: "9.6.2",
+                adjust: "4.2.1",
+                displaced: "7.3",
+                illegal_claim: "A.5.2",
+                flag_claim: "A.5.3",
+                both_flags: "III.3.1",
+                quickplay: "III.5",
             },
         };
         let (illegal_moves_to_lose, illegal_move_bonus_ms) = match (edition, mode) {
             (Edition::Fide2023, Mode::Standard) => (2, 120_000),
             (Edition::Fide2023, _) => (2, 60_000),
             _ => (3, 120_000),
+        };
+        let supervision = if mode == Mode::Standard {
+            Supervision::Adequate
+        } else {
+            supervision
+        };
+        let loose = supervision == Supervision::Inadequate;
+        let illegal_rule = match (edition, mode) {
+            (_, Mode::Standard) => IllegalMoveRule::Arbiter,
+            // 2001 rapid: §7.4 through B2.
+            (Edition::Fide2001, Mode::Rapid) => IllegalMoveRule::Arbiter,
+            (Edition::Fide2001, Mode::Blitz) => IllegalMoveRule::ClaimWins,
+            // 2023 A.5.2: the arbiter who observes it applies 7.5.5; the board is his eye.
+            (Edition::Fide2023, _) => IllegalMoveRule::Arbiter,
+            (_, Mode::Rapid) if loose => IllegalMoveRule::ClaimPenalty,
+            (_, Mode::Blitz) if loose => IllegalMoveRule::ClaimWins,
+            _ => IllegalMoveRule::Arbiter,
+        };
+        let flag_needs_claim = mode != Mode::Standard
+            && match edition {
+                Edition::Fide2001 => true,
+                Edition::Fide2023 => false,
+                _ => loose,
+            };
+        let wrong_claim = match (edition, mode) {
+            (Edition::Fide2001, _) => WrongClaim::BonusAndCut,
+            (Edition::Fide2023, Mode::Standard) => WrongClaim::OpponentBonus(120_000),
+            (Edition::Fide2023, _) => WrongClaim::OpponentBonus(60_000),
+            _ => WrongClaim::OpponentBonus(180_000),
         };
         Profile {
             edition,
@@ -201,6 +365,60 @@ impl Profile {
             illegal_move_bonus_ms,
             illegal_loss_draw_exception: edition != Edition::Fide2001,
             press_without_move_is_illegal: edition == Edition::Fide2023,
+            supervision,
+            touch: match edition {
+                Edition::Fide2001 => TouchArticles::FIDE_2001,
+                Edition::Fide2023 => TouchArticles::FIDE_2023,
+                _ => TouchArticles::FIDE_2009,
+            },
+            illegal_rule,
+            flag_needs_claim,
+            both_flags_draw: flag_needs_claim && edition != Edition::Fide2023,
+            wrong_claim,
+            automatic_fivefold: edition == Edition::Fide2023,
+            resignation_needs_mating_chance: edition == Edition::Fide2023,
+            promotion_locked_at_first_choice: edition != Edition::Fide2001,
+            quickplay_claims: mode != Mode::Blitz,
+        }
+    }
+
+    /// The mode a time control falls in, per edition (2009 A1/B1: base +
+    /// 60 × increment, rapid from 15 to under 60 min, blitz under 15; 2023
+    /// A.1/B.1: blitz 10 min or less, rapid over 10 and under 60; 2001 B1/C1:
+    /// the base time only, rapid 15–60 min, blitz under 15).
+    pub fn classify(edition: Edition, tc: &crate::clock::TimeControl) -> Mode {
+        let min = 60_000;
+        match edition {
+            Edition::Fide2001 => {
+                let base = tc.periods[0].time_ms;
+                if base < 15 * min {
+                    Mode::Blitz
+                } else if base <= 60 * min {
+                    Mode::Rapid
+                } else {
+                    Mode::Standard
+                }
+            }
+            Edition::Fide2023 => {
+                let total = tc.classification_ms();
+                if total <= 10 * min {
+                    Mode::Blitz
+                } else if total < 60 * min {
+                    Mode::Rapid
+                } else {
+                    Mode::Standard
+                }
+            }
+            _ => {
+                let total = tc.classification_ms();
+                if total < 15 * min {
+                    Mode::Blitz
+                } else if total < 60 * min {
+                    Mode::Rapid
+                } else {
+                    Mode::Standard
+                }
+            }
         }
     }
 

@@ -101,6 +101,8 @@ pub struct Header {
     pub vi_player: Option<Color>,
     /// Extension: the site (PGN `Site`).
     pub site: Option<String>,
+    /// Extension: `adequate` or `inadequate` arbiter supervision (rapid, blitz).
+    pub supervision: Option<String>,
     /// Extension: the date (PGN `Date`, `YYYY.MM.DD`).
     pub date: Option<String>,
 }
@@ -412,6 +414,15 @@ fn parse_header(obj: &Map<String, Value>, line: usize) -> Result<Header, TraceEr
         None => None,
     };
     h.site = opt_str(obj, "site", line)?.map(str::to_owned);
+    if let Some(v) = opt_str(obj, "supervision", line)? {
+        if !matches!(v, "adequate" | "inadequate") {
+            return err(
+                line,
+                format!("key 'supervision': \"{v}\" is not one of adequate, inadequate"),
+            );
+        }
+        h.supervision = Some(v.to_owned());
+    }
     h.date = opt_str(obj, "date", line)?.map(str::to_owned);
     Ok(h)
 }
@@ -806,6 +817,7 @@ pub fn header_json(h: &Header) -> Value {
         ("black", &h.black),
         ("event", &h.event),
         ("site", &h.site),
+        ("supervision", &h.supervision),
         ("date", &h.date),
         ("round", &h.round),
         ("language", &h.language),

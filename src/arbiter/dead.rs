@@ -74,7 +74,10 @@ mod tests {
     use shakmaty::CastlingMode;
 
     fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
     }
 
     #[test]
@@ -90,12 +93,18 @@ mod tests {
         // Scenario S63: White K+P oversteps, Black has K+N: Black can mate.
         let p = pos("8/8/8/8/8/2k5/1nP5/K7 w - - 0 1");
         assert_eq!(can_mate(&p, Color::Black), Some(true));
-        assert_eq!(can_mate(&pos("8/8/8/8/8/2k5/8/K7 w - - 0 1"), Color::Black), Some(false));
+        assert_eq!(
+            can_mate(&pos("8/8/8/8/8/2k5/8/K7 w - - 0 1"), Color::Black),
+            Some(false)
+        );
     }
 
     #[test]
     fn unwinnability_test_vectors() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/positions/cha_unwinnability_test_vectors.txt");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/data/positions/cha_unwinnability_test_vectors.txt"
+        );
         let Ok(text) = std::fs::read_to_string(path) else {
             if std::env::var_os("CI").is_some() {
                 panic!("{path} absent under CI");
@@ -106,8 +115,12 @@ mod tests {
         let (mut n, mut wrong, mut undecided) = (0, Vec::new(), 0);
         for line in text.lines().filter(|l| l.len() > 3 && !l.starts_with('#')) {
             let (label, fen) = line.split_at(2);
-            let Ok(f) = fen.trim().parse::<Fen>() else { continue };
-            let Ok(p) = f.into_position::<Chess>(CastlingMode::Standard) else { continue };
+            let Ok(f) = fen.trim().parse::<Fen>() else {
+                continue;
+            };
+            let Ok(p) = f.into_position::<Chess>(CastlingMode::Standard) else {
+                continue;
+            };
             n += 1;
             let want_w = label.as_bytes()[0] == b'W';
             let want_b = label.as_bytes()[1] == b'B';
@@ -119,10 +132,16 @@ mod tests {
                 }
             }
             if is_dead(&p) {
-                assert!(!want_w && !want_b, "called dead but a side can mate: {line}");
+                assert!(
+                    !want_w && !want_b,
+                    "called dead but a side can mate: {line}"
+                );
             }
         }
-        println!("{n} positions, {undecided} undecided, {} wrong", wrong.len());
+        println!(
+            "{n} positions, {undecided} undecided, {} wrong",
+            wrong.len()
+        );
         assert!(n > 1700, "{n}");
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
         assert!(undecided * 100 < n, "{undecided} undecided of {n}");

@@ -7,19 +7,25 @@
 //! and [`Arbiter::finish`] with the time of each input. Every decision names
 //! its article from the game's [`Profile`].
 
+mod claims;
 pub mod dead;
+pub mod touch;
 
 use crate::board::{Change, SensedBoard, DEFAULT_BOUNCE_MS};
 use crate::clock::{Clock, TimeControl};
 use crate::recognize::{recognize, Recognition};
-use crate::rules::Profile;
+use crate::rules::{Edition, IllegalMoveRule, Mode, Profile, Supervision};
 use crate::trace::{
     ArbiterAction, BoardId, By, Event, EventKind, Header, Record, RecordKind, Sensing,
 };
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Rank, Role};
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{
+    Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square,
+};
+use touch::{Breach, Release, Touch};
 
 /// How long the board must stay unchanged before a move that ends the game
 /// (mate, stalemate, dead position) counts as made without a clock press, ms.
@@ -43,7 +49,18 @@ pub struct GameConfig {
     pub settle_ms: u64,
     /// Sensor bounce window, ms.
     pub bounce_ms: u64,
+    /// Lifts closer than this count as simultaneous (§4.3c, §4.4c), ms.
+    pub touch_window_ms: u64,
+    /// A piece standing this long on a square counts as released there
+    /// (§4.6 / 4.7; the hand is not sensed), ms.
+    pub release_ms: u64,
 }
+
+/// Default simultaneity window for touches, ms (digest §2.3: 150–300 ms).
+pub const DEFAULT_TOUCH_WINDOW_MS: u64 = 200;
+
+/// Default time after which a piece set down counts as released, ms.
+pub const DEFAULT_RELEASE_MS: u64 = 2_000;
 
 /// A bad game setting: which key, what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -56,22 +73,36 @@ pub struct ConfigError {
 }
 
 impl GameConfig {
-    /// Builds the settings from a trace header; `rules` and `mode` override
-    /// the header's (the command line wins). Defaults: `fide-2023`, standard.
+    /// Builds the settings from a trace header; `rules`, `mode` and
+    /// `supervision` override the header's (the command line wins).
+    /// Defaults: `fide-2023`; the mode classified from the time control
+    /// (standard without one); inadequate supervision in rapid and blitz.
     pub fn from_header(
         header: &Header,
         rules: Option<&str>,
         mode: Option<&str>,
     ) -> Result<GameConfig, ConfigError> {
+        GameConfig::from_header_with(header, rules, mode, None)
+    }
+
+    /// As [`GameConfig::from_header`], with a supervision override.
+    pub fn from_header_with(
+        header: &Header,
+        rules: Option<&str>,
+        mode: Option<&str>,
+        supervision: Option<&str>,
+    ) -> Result<GameConfig, ConfigError> {
         let rules = rules.or(header.rules.as_deref()).unwrap_or("fide-2023");
-        let mode = mode.or(header.mode.as_deref()).unwrap_or("standard");
-        let profile = Profile::parse(rules, mode).map_err(|m| ConfigError {
-            key: if crate::rules::Edition::parse(rules).is_none() {
-                "rules"
-            } else {
-                "mode"
-            },
-            message: m,
+        let edition = Edition::parse(rules).ok_or_else(|| ConfigError {
+            key: "rules",
+            message: format!(
+                "\"{rules}\" is not one of {}",
+                Edition::ALL
+                    .iter()
+                    .map(|(_, n)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         })?;
         let time_control = match header.time_control.as_deref() {
             None | Some("-") | Some("?") | Some("") => None,
@@ -80,6 +111,23 @@ impl GameConfig {
                 message: e.to_string(),
             })?),
         };
+        let mode = match mode.or(header.mode.as_deref()) {
+            Some(m) => Mode::parse(m).ok_or_else(|| ConfigError {
+                key: "mode",
+                message: format!("\"{m}\" is not one of standard, rapid, blitz"),
+            })?,
+            None => time_control
+                .as_ref()
+                .map_or(Mode::Standard, |tc| Profile::classify(edition, tc)),
+        };
+        let supervision = match supervision.or(header.supervision.as_deref()) {
+            Some(s) => Supervision::parse(s).ok_or_else(|| ConfigError {
+                key: "supervision",
+                message: format!("\"{s}\" is not one of adequate, inadequate"),
+            })?,
+            None => Supervision::default(),
+        };
+        let profile = Profile::with_supervision(edition, mode, supervision);
         let start = match header.start_fen.as_deref() {
             None => Chess::default(),
             Some(f) => f
@@ -102,6 +150,8 @@ impl GameConfig {
             header: header.clone(),
             settle_ms: DEFAULT_SETTLE_MS,
             bounce_ms: DEFAULT_BOUNCE_MS,
+            touch_window_ms: DEFAULT_TOUCH_WINDOW_MS,
+            release_ms: DEFAULT_RELEASE_MS,
         })
     }
 }
@@ -142,6 +192,45 @@ struct PendingEnd {
     assumed: bool,
 }
 
+/// A §4 breach the opponent may claim until he touches a piece
+/// (2009 §4.7, 2001 §4.6, 2023 4.8).
+#[derive(Debug, Clone)]
+struct PendingBreach {
+    by: Color,
+    breach: Breach,
+    played: String,
+    before: Chess,
+    touches: Vec<Touch>,
+}
+
+/// A completed illegal move waiting for the opponent's claim before his own
+/// next move (2009 A4c / B3c, 2001 C3).
+#[derive(Debug, Clone)]
+struct PendingIllegal {
+    by: Color,
+    article: &'static str,
+    differs: Bitboard,
+}
+
+/// What the player on move has done since the last completed move.
+#[derive(Debug, Clone, Default)]
+struct Turn {
+    /// Pieces touched, in order of lifting.
+    touches: Vec<Touch>,
+    /// Origin squares of own pieces in the hand (last lifted last).
+    hand: Vec<Square>,
+    /// Own pieces set down this turn: (origin, square, time).
+    placed: Vec<(Square, Square, u64)>,
+    /// Pieces released on a square as (part of) a legal move.
+    releases: Vec<Release>,
+    /// The first new piece (role) that touched the promotion square.
+    first_promotion: Option<Role>,
+    /// The promotion choice given outside the board.
+    promote: Option<Role>,
+    /// j'adoube declared: the next lift is an adjustment.
+    adjust_next: bool,
+}
+
 /// The arbiter's state for one game.
 #[derive(Debug, Clone)]
 pub struct Arbiter {
@@ -149,16 +238,23 @@ pub struct Arbiter {
     pos: Chess,
     /// The positions of the game: `history[0]` the start, `history[i]` after ply i.
     history: Vec<Chess>,
+    /// Repetition keys of `history` (FIDE identity of positions: en passant
+    /// only when legal, §9.2).
+    keys: Vec<Zobrist64>,
     board: SensedBoard,
     moves: Vec<PlayedMove>,
     clock: Option<Clock>,
     illegal_counts: [u32; 2],
-    promote: Option<Role>,
+    turn: Turn,
     pending_end: Option<PendingEnd>,
+    pending_breach: Option<PendingBreach>,
+    pending_illegal: Option<PendingIllegal>,
     restore_pending: bool,
     outcome: Option<Outcome>,
     draw_offer: Option<Color>,
     seen_main_record: bool,
+    /// Flags reported, in order.
+    flags: Vec<Color>,
     now: u64,
 }
 
@@ -180,6 +276,17 @@ fn side_name(c: Color) -> &'static str {
     }
 }
 
+fn win_for(c: Color) -> &'static str {
+    match c {
+        Color::White => "1-0",
+        Color::Black => "0-1",
+    }
+}
+
+fn key(pos: &Chess) -> Zobrist64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal)
+}
+
 impl Arbiter {
     /// A new game at its start position; White's clock starts at `t = 0` (§6.5).
     pub fn new(cfg: GameConfig) -> Arbiter {
@@ -194,17 +301,21 @@ impl Arbiter {
         Arbiter {
             cfg,
             history: vec![pos.clone()],
+            keys: vec![key(&pos)],
             pos,
             board,
             moves: Vec::new(),
             clock,
             illegal_counts: [0, 0],
-            promote: None,
+            turn: Turn::default(),
             pending_end: None,
+            pending_breach: None,
+            pending_illegal: None,
             restore_pending: false,
             outcome: None,
             draw_offer: None,
             seen_main_record: false,
+            flags: Vec::new(),
             now: 0,
         }
     }
@@ -244,6 +355,17 @@ impl Arbiter {
         &self.board
     }
 
+    /// The touches of the player on move so far (square, piece), in order.
+    pub fn touched(&self) -> Vec<Touch> {
+        self.turn.touches.clone()
+    }
+
+    /// Whether the board must be brought back to [`Arbiter::position`]
+    /// (after an illegal move, a claim upheld or an arbiter's set-up).
+    pub fn restore_pending(&self) -> bool {
+        self.restore_pending
+    }
+
     /// Processes the timers due strictly before `t` (confirmed touches, a
     /// game-ending move settling, a flag falling). Call it as time passes
     /// (the daemon ticks); [`Arbiter::record`] calls it itself.
@@ -262,10 +384,11 @@ impl Arbiter {
                 return;
             }
         }
-        if let Some((side, tf)) = self.clock.as_ref().and_then(Clock::flag_time) {
-            if tf < t {
-                self.flag(side, tf, out);
+        while let Some((side, tf)) = self.clock.as_ref().and_then(Clock::flag_time) {
+            if tf >= t || self.outcome.is_some() {
+                break;
             }
+            self.flag(side, tf, out);
         }
     }
 
@@ -293,21 +416,8 @@ impl Arbiter {
                 self.sensor(rec, out);
             }
             RecordKind::Press(side) => self.press(*side, t, out),
-            RecordKind::Promote(role) => {
-                if self.outcome.is_none() {
-                    self.promote = Some(*role);
-                    // A choice given after the piece was set down still
-                    // decides a promotion that ends the game.
-                    if let Some(p) = self.pending_end.take() {
-                        self.watch_for_game_end(p.t);
-                    }
-                }
-            }
-            RecordKind::Resign(side) => {
-                let result = if *side == Color::White { "0-1" } else { "1-0" };
-                let article = self.cfg.profile.articles.resignation;
-                self.end(result, "resignation", article, t, out);
-            }
+            RecordKind::Promote(role) => self.promote(*role),
+            RecordKind::Resign(side) => self.resign(*side, t, out),
             RecordKind::Offer(side) => {
                 if self.outcome.is_none() {
                     self.draw_offer = Some(*side);
@@ -328,12 +438,65 @@ impl Arbiter {
                     self.draw_offer = None;
                 }
             }
+            RecordKind::Adjust(side) => self.adjust(*side, t, out),
+            RecordKind::Claim { kind, by } => self.claim(*kind, *by, t, out),
             RecordKind::Arbiter { action, author } => {
                 self.arbiter_action(action, author.as_deref(), t, out)
             }
-            RecordKind::Claim { .. } | RecordKind::Adjust(_) => {
-                tracing::debug!(?rec, "record noted");
-            }
+        }
+    }
+
+    fn promote(&mut self, role: Role) {
+        if self.outcome.is_some() {
+            return;
+        }
+        // 2009 §4.4d / 2023 4.4.4: the first choice is final; 2001: the last
+        // before release counts.
+        if self.turn.promote.is_none() || !self.cfg.profile.promotion_locked_at_first_choice {
+            self.turn.promote = Some(role);
+        }
+        if self.turn.first_promotion.is_none() {
+            self.turn.first_promotion = Some(role);
+        }
+        // A choice given after the piece was set down still decides a
+        // promotion that ends the game.
+        if let Some(p) = self.pending_end.take() {
+            self.watch_for_game_end(p.t);
+        }
+    }
+
+    fn adjust(&mut self, side: Color, t: u64, out: &mut Vec<Event>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        if side == self.pos.turn() {
+            self.turn.adjust_next = true;
+        } else {
+            // Only the player having the move may adjust (§4.2 / 4.2.1).
+            out.push(Event {
+                t,
+                kind: EventKind::Irregularity {
+                    kind: "adjust_by_player_not_on_move",
+                    article: self.cfg.profile.articles.adjust,
+                    squares: Vec::new(),
+                },
+            });
+        }
+    }
+
+    fn resign(&mut self, side: Color, t: u64, out: &mut Vec<Event>) {
+        let p = self.cfg.profile;
+        // 2023 5.1.2: resigning against an opponent who cannot mate is a draw.
+        if p.resignation_needs_mating_chance && dead::can_mate(&self.pos, !side) == Some(false) {
+            self.end("1/2-1/2", "resignation", p.articles.resignation, t, out);
+        } else {
+            self.end(
+                win_for(!side),
+                "resignation",
+                p.articles.resignation,
+                t,
+                out,
+            );
         }
     }
 
@@ -366,6 +529,9 @@ impl Arbiter {
         self.seen_main_record = true;
         for ch in changes {
             self.board.apply(ch, t);
+            if self.outcome.is_none() && !self.restore_pending {
+                self.follow_hand(ch, t);
+            }
         }
         if self.outcome.is_some() {
             return;
@@ -374,6 +540,7 @@ impl Arbiter {
         if self.restore_pending {
             if self.board.matches(self.pos.board()) {
                 self.restore_pending = false;
+                self.board.reset_to(self.pos.board());
                 out.push(Event {
                     t,
                     kind: EventKind::PositionRestored {
@@ -386,6 +553,60 @@ impl Arbiter {
         self.watch_for_game_end(t);
     }
 
+    /// Follows the mover's pieces through the hand: which piece went where,
+    /// and which were released on a square as part of a legal move (§4.6).
+    fn follow_hand(&mut self, ch: Change, t: u64) {
+        let side = self.pos.turn();
+        match ch {
+            Change::Lift(sq) => {
+                if let Some(i) = self.turn.placed.iter().position(|p| p.1 == sq) {
+                    let (from, to, placed_t) = self.turn.placed.remove(i);
+                    if t.saturating_sub(placed_t) >= self.cfg.release_ms
+                        && touch::is_legal_release(&self.pos, from, to)
+                        && !self.turn.releases.iter().any(|r| r.from == from)
+                    {
+                        self.turn.releases.push(Release { from, to });
+                    }
+                    self.turn.hand.push(from);
+                } else if self.pos.board().color_at(sq) == Some(side)
+                    && !self.turn.hand.contains(&sq)
+                    && !self.turn.placed.iter().any(|p| p.0 == sq)
+                {
+                    self.turn.hand.push(sq);
+                }
+            }
+            Change::Place(sq, _, piece) => {
+                let last_rank = match side {
+                    Color::White => Rank::Eighth,
+                    Color::Black => Rank::First,
+                };
+                if let Some(p) = piece {
+                    if p.color == side
+                        && p.role != Role::Pawn
+                        && sq.rank() == last_rank
+                        && self.turn.first_promotion.is_none()
+                        && self
+                            .turn
+                            .hand
+                            .iter()
+                            .chain(self.turn.placed.iter().map(|p| &p.0))
+                            .any(|f| self.pos.board().role_at(*f) == Some(Role::Pawn))
+                    {
+                        self.turn.first_promotion = Some(p.role);
+                    }
+                }
+                match self.turn.hand.pop() {
+                    Some(from) if from == sq => {}
+                    Some(from) => self.turn.placed.push((from, sq, t)),
+                    None => {
+                        // A new piece from outside the board (promotion), or
+                        // a captured piece put back.
+                    }
+                }
+            }
+        }
+    }
+
     /// A move that ends the game is complete when made (§6.7a exceptions):
     /// watch for one on the board at `t`, and let it settle before it counts.
     fn watch_for_game_end(&mut self, t: u64) {
@@ -394,11 +615,11 @@ impl Arbiter {
             mv,
             promotion_assumed,
             missing: 0,
-        } = recognize(&self.pos, &self.board, self.promote)
+        } = recognize(&self.pos, &self.board, self.turn.promote)
         {
             let mut after = self.pos.clone();
             after.play_unchecked(mv);
-            if after.is_checkmate() || after.is_stalemate() || after.is_insufficient_material() {
+            if after.is_checkmate() || after.is_stalemate() || dead::is_dead_fast(&after) {
                 self.pending_end = Some(PendingEnd {
                     mv,
                     t,
@@ -419,7 +640,16 @@ impl Arbiter {
         tracing::info!(action = action.as_str(), author, t, "arbiter action");
         let a = self.cfg.profile.articles;
         match action {
-            ArbiterAction::Restore | ArbiterAction::Accept | ArbiterAction::Overrule => {}
+            ArbiterAction::Restore | ArbiterAction::Accept => {
+                // The proposal in force: a pending illegal move is ruled on.
+                if let Some(pi) = self.pending_illegal.take() {
+                    self.rule_illegal(pi, None, t, out);
+                }
+            }
+            ArbiterAction::Overrule => {
+                self.pending_illegal = None;
+                self.pending_breach = None;
+            }
             ArbiterAction::SetResult(result) => {
                 self.end(result, "arbiter_decision", a.arbiter, t, out);
             }
@@ -457,40 +687,47 @@ impl Arbiter {
             .parse::<Fen>()
             .ok()
             .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).ok());
-        let Some(target) = parsed else {
-            out.push(Event {
-                t,
-                kind: EventKind::Irregularity {
-                    kind: "arbiter_position_rejected",
-                    article: self.cfg.profile.articles.arbiter,
-                    squares: Vec::new(),
-                },
-            });
-            return;
-        };
         let same = |a: &Chess, b: &Chess| a.board() == b.board() && a.turn() == b.turn();
-        if let Some(ply) = self.history.iter().rposition(|p| same(p, &target)) {
-            self.history.truncate(ply + 1);
-            self.moves.truncate(ply);
-            self.pos = self.history[ply].clone();
-        } else if self.moves.is_empty() {
-            self.cfg.start = target.clone();
-            self.history = vec![target.clone()];
-            self.pos = target;
-        } else {
-            out.push(Event {
-                t,
-                kind: EventKind::Irregularity {
-                    kind: "arbiter_position_rejected",
-                    article: self.cfg.profile.articles.arbiter,
-                    squares: Vec::new(),
-                },
-            });
-            return;
+        let ply = parsed
+            .as_ref()
+            .and_then(|target| self.history.iter().rposition(|p| same(p, target)));
+        match (parsed, ply) {
+            (Some(_), Some(ply)) => {
+                self.history.truncate(ply + 1);
+                self.keys.truncate(ply + 1);
+                self.moves.truncate(ply);
+                self.pos = self.history[ply].clone();
+            }
+            (Some(target), None) if self.moves.is_empty() => {
+                self.cfg.start = target.clone();
+                self.history = vec![target.clone()];
+                self.keys = vec![key(&target)];
+                self.pos = target;
+            }
+            _ => {
+                out.push(Event {
+                    t,
+                    kind: EventKind::Irregularity {
+                        kind: "arbiter_position_rejected",
+                        article: self.cfg.profile.articles.arbiter,
+                        squares: Vec::new(),
+                    },
+                });
+                return;
+            }
         }
         self.outcome = None;
+        self.pending_illegal = None;
+        self.pending_breach = None;
+        self.take_back_state(t);
+    }
+
+    /// After the position changed under the players (take-back, set-up):
+    /// the turn starts afresh, the clock runs for the player on move and the
+    /// board is guided back to the position.
+    fn take_back_state(&mut self, t: u64) {
         self.pending_end = None;
-        self.promote = None;
+        self.turn = Turn::default();
         let turn = self.pos.turn();
         if let Some(c) = self.clock.as_mut() {
             if c.running().is_some() {
@@ -521,17 +758,36 @@ impl Arbiter {
     fn emit_touches(&mut self, t: u64, flush: bool, out: &mut Vec<Event>) {
         let by = self.pos.turn();
         for l in self.board.confirmed_lifts(t, flush) {
-            if let Some(p) = self.pos.board().piece_at(l.square) {
-                out.push(Event {
-                    t: l.t,
-                    kind: EventKind::Touch {
-                        by: By(by),
-                        square: l.square.to_string(),
-                        piece: p.char().to_string(),
-                        board: BoardId::Main.as_str(),
-                    },
-                });
+            if self.restore_pending {
+                continue;
             }
+            let Some(piece) = self.pos.board().piece_at(l.square) else {
+                continue;
+            };
+            if self.turn.adjust_next {
+                // j'adoube (§4.2): this lift is an adjustment, not a touch.
+                self.turn.adjust_next = false;
+                continue;
+            }
+            // The claimant loses the right to claim a §4 breach once he
+            // touches a piece (2009 §4.7, 2001 §4.6, 2023 4.8).
+            if self.pending_breach.as_ref().is_some_and(|b| b.by != by) {
+                self.pending_breach = None;
+            }
+            self.turn.touches.push(Touch {
+                square: l.square,
+                piece,
+                t: l.t,
+            });
+            out.push(Event {
+                t: l.t,
+                kind: EventKind::Touch {
+                    by: By(by),
+                    square: l.square.to_string(),
+                    piece: piece.char().to_string(),
+                    board: BoardId::Main.as_str(),
+                },
+            });
         }
     }
 
@@ -545,17 +801,21 @@ impl Arbiter {
             // it changes nothing (§6.7a).
             return;
         }
-        match recognize(&self.pos, &self.board, self.promote) {
+        if self.pending_illegal.as_ref().is_some_and(|p| p.by == side) {
+            // The offender presses again while the claim window is open: the
+            // clock runs for the opponent already.
+            return;
+        }
+        match recognize(&self.pos, &self.board, self.turn.promote) {
             Recognition::Move {
                 mv,
                 promotion_assumed,
                 ..
             } => self.complete(mv, promotion_assumed, t, true, out),
             Recognition::NoMove => {
-                let a = &self.cfg.profile.articles;
+                let a = self.cfg.profile.articles;
                 if self.cfg.profile.press_without_move_is_illegal {
-                    let article = a.press_without_move;
-                    self.illegal(side, article, Bitboard::EMPTY, t, out);
+                    self.illegal(side, a.press_without_move, Bitboard::EMPTY, t, out);
                 } else {
                     out.push(Event {
                         t,
@@ -577,7 +837,7 @@ impl Arbiter {
                         && self.board.piece_at(sq).map(|p| (p.role, p.color))
                             == Some((Role::Pawn, side))
                 });
-                let a = &self.cfg.profile.articles;
+                let a = self.cfg.profile.articles;
                 let article = if pawn_on_last_rank {
                     a.incomplete_promotion
                 } else {
@@ -588,6 +848,9 @@ impl Arbiter {
         }
     }
 
+    /// A completed illegal move by `side` (§7.4 / 7.5). Depending on the
+    /// profile the controller proposes the ruling at once, or waits for the
+    /// opponent's claim before his own next move.
     fn illegal(
         &mut self,
         side: Color,
@@ -596,23 +859,63 @@ impl Arbiter {
         t: u64,
         out: &mut Vec<Event>,
     ) {
+        let p = self.cfg.profile;
+        let pending = PendingIllegal {
+            by: side,
+            article,
+            differs,
+        };
+        // 2009 A4c: the arbiter intervenes unasked on an incomplete promotion.
+        let unasked = p.illegal_rule == IllegalMoveRule::Arbiter
+            || article == p.articles.incomplete_promotion && p.edition != Edition::Fide2001;
+        if unasked {
+            self.rule_illegal(pending, None, t, out);
+        } else {
+            // Only a claim before the opponent's next move counts: the clock
+            // goes over as pressed, and the board may not be corrected yet.
+            if let Some(c) = self.clock.as_mut() {
+                c.press(side, t);
+            }
+            self.pending_illegal = Some(pending);
+        }
+    }
+
+    /// Rules on a completed illegal move: the penalty (time, loss, draw, or in
+    /// blitz the claimant's win) and the position to reinstate.
+    fn rule_illegal(
+        &mut self,
+        pi: PendingIllegal,
+        claimant: Option<Color>,
+        t: u64,
+        out: &mut Vec<Event>,
+    ) {
+        let p = self.cfg.profile;
+        let side = pi.by;
+        let opponent = !side;
         let i = ci(side);
         self.illegal_counts[i] += 1;
         let count = self.illegal_counts[i];
-        let p = self.cfg.profile;
-        let opponent = !side;
-        let (penalty, end) = if count >= p.illegal_moves_to_lose {
-            if p.illegal_loss_draw_exception && self.pos.has_insufficient_material(opponent) {
+        let claim_wins = claimant.is_some() && p.illegal_rule == IllegalMoveRule::ClaimWins;
+        let (penalty, end) = if claim_wins || count >= p.illegal_moves_to_lose {
+            let exception = p.illegal_loss_draw_exception || claim_wins;
+            if exception && dead::can_mate(&self.pos, opponent) == Some(false) {
                 ("draw".to_owned(), Some("1/2-1/2"))
             } else {
-                (
-                    "game lost".to_owned(),
-                    Some(if side == Color::White { "0-1" } else { "1-0" }),
-                )
+                ("game lost".to_owned(), Some(win_for(opponent)))
             }
         } else {
-            let mins = p.illegal_move_bonus_ms / 60_000;
-            (format!("+{mins} min to {}", side_name(opponent)), None)
+            let secs = p.illegal_move_bonus_ms / 1000;
+            let amount = if secs % 60 == 0 {
+                format!("{} min", secs / 60)
+            } else {
+                format!("{secs} s")
+            };
+            (format!("+{amount} to {}", side_name(opponent)), None)
+        };
+        let article = if claimant.is_some() {
+            p.articles.illegal_claim
+        } else {
+            pi.article
         };
         out.push(Event {
             t,
@@ -621,23 +924,40 @@ impl Arbiter {
                 article,
                 count,
                 penalty,
-                squares: squares(differs),
+                squares: squares(pi.differs),
             },
         });
         if let Some(result) = end {
             self.end(result, "illegal_moves", article, t, out);
             return;
         }
-        self.restore_pending = !differs.is_empty();
         if let Some(c) = self.clock.as_mut() {
             c.adjust(opponent, p.illegal_move_bonus_ms as i64);
+            // The offender replaces the move on his own time.
+            if c.running().is_some() {
+                c.stop(t);
+                c.start(side, t);
+            }
         }
         self.push_clock(t, out);
+        self.restore_pending = !self.board.matches(self.pos.board());
+        if !self.restore_pending {
+            self.board.reset_to(self.pos.board());
+        }
     }
 
     /// Completes `mv`: by a press at `t`, or made and ending the game.
     fn complete(&mut self, mv: Move, assumed: bool, t: u64, pressed: bool, out: &mut Vec<Event>) {
         let by = self.pos.turn();
+        let before = self.pos.clone();
+        let breach = touch::check(
+            &before,
+            &touch::order(&self.turn.touches, by, self.cfg.touch_window_ms),
+            &self.turn.releases,
+            self.turn.first_promotion,
+            &mv,
+            &self.cfg.profile.touch,
+        );
         if assumed {
             out.push(Event {
                 t,
@@ -670,6 +990,7 @@ impl Arbiter {
             }
         });
         self.history.push(self.pos.clone());
+        self.keys.push(key(&self.pos));
         self.moves.push(PlayedMove {
             san: san.clone(),
             uci: uci.clone(),
@@ -683,44 +1004,133 @@ impl Arbiter {
                 ply: self.moves.len() as u32,
                 by: By(by),
                 san,
-                uci,
+                uci: uci.clone(),
                 fen,
             },
         });
         self.push_clock(t, out);
+        if let Some(b) = breach {
+            out.push(Event {
+                t,
+                kind: EventKind::TouchMove {
+                    by: By(by),
+                    article: b.article,
+                    touched: b.touched.to_string(),
+                    played: uci.clone(),
+                },
+            });
+        }
+        self.pending_breach = breach.map(|breach| PendingBreach {
+            by,
+            breach,
+            played: uci,
+            before,
+            touches: self.turn.touches.clone(),
+        });
+        // The opponent completed his move: a pending illegal move of the
+        // other side now stands (A4c / B3c: no later claim).
+        if self.pending_illegal.as_ref().is_some_and(|p| p.by != by) {
+            self.pending_illegal = None;
+        }
         self.board.reset_to(self.pos.board());
-        self.promote = None;
+        self.turn = Turn::default();
         self.pending_end = None;
         self.restore_pending = false;
         if self.draw_offer == Some(!by) {
             // Declined by playing on (§9.1).
             self.draw_offer = None;
         }
-        let a = self.cfg.profile.articles;
+        self.after_move(by, t, out);
+    }
+
+    /// The end of the game by the position (§5) and the automatic draws of
+    /// 2023 9.6; the draws the player on move may claim (§9.2, §9.3).
+    fn after_move(&mut self, by: Color, t: u64, out: &mut Vec<Event>) {
+        let p = self.cfg.profile;
+        let a = p.articles;
         if self.pos.is_checkmate() {
-            let result = if by == Color::White { "1-0" } else { "0-1" };
-            self.end(result, "checkmate", a.checkmate, t, out);
-        } else if self.pos.is_stalemate() {
-            self.end("1/2-1/2", "stalemate", a.stalemate, t, out);
-        } else if self.pos.is_insufficient_material() {
-            self.end("1/2-1/2", "dead_position", a.dead_position, t, out);
+            self.end(win_for(by), "checkmate", a.checkmate, t, out);
+            return;
         }
+        if self.pos.is_stalemate() {
+            self.end("1/2-1/2", "stalemate", a.stalemate, t, out);
+            return;
+        }
+        if dead::is_dead_fast(&self.pos) {
+            self.end("1/2-1/2", "dead_position", a.dead_position, t, out);
+            return;
+        }
+        let reps = self.repetitions();
+        if p.automatic_fivefold && reps >= 5 {
+            self.end("1/2-1/2", "fivefold", a.fivefold, t, out);
+            return;
+        }
+        if p.automatic_fivefold && self.pos.halfmoves() >= 150 {
+            self.end(
+                "1/2-1/2",
+                "seventy_five_moves",
+                a.seventy_five_moves,
+                t,
+                out,
+            );
+            return;
+        }
+        if reps >= 3 {
+            out.push(Event {
+                t,
+                kind: EventKind::DrawClaimable {
+                    kind: "threefold",
+                    article: a.threefold,
+                },
+            });
+        }
+        if self.pos.halfmoves() >= 100 {
+            out.push(Event {
+                t,
+                kind: EventKind::DrawClaimable {
+                    kind: "fifty_moves",
+                    article: a.fifty_moves,
+                },
+            });
+        }
+    }
+
+    /// How often the current position has occurred (§9.2: same player on
+    /// move, same pieces, same castling and en passant possibilities).
+    fn repetitions(&self) -> usize {
+        let k = self.keys[self.keys.len() - 1];
+        self.keys.iter().filter(|x| **x == k).count()
     }
 
     fn flag(&mut self, side: Color, t: u64, out: &mut Vec<Event>) {
         if let Some(c) = self.clock.as_mut() {
             c.set_flagged(side);
         }
+        self.flags.push(side);
         out.push(Event {
             t,
             kind: EventKind::Flag { by: By(side) },
         });
-        let a = self.cfg.profile.articles;
-        if self.pos.has_insufficient_material(!side) {
-            self.end("1/2-1/2", "time_vs_insufficient_material", a.time, t, out);
+        let p = self.cfg.profile;
+        let a = p.articles;
+        if p.flag_needs_claim {
+            // Only the opponent's claim counts (2009 A4d1, 2001 B6/C); the
+            // clocks run on, so both flags can fall.
+            if self.flags.len() >= 2 && p.both_flags_draw {
+                self.end("1/2-1/2", "both_flags", a.both_flags, t, out);
+            }
+            return;
+        }
+        self.time_forfeit(side, a.time, t, out);
+    }
+
+    /// `side` loses on time, or draws when the opponent cannot mate by any
+    /// legal sequence (§6.9).
+    fn time_forfeit(&mut self, side: Color, article: &'static str, t: u64, out: &mut Vec<Event>) {
+        if dead::can_mate(&self.pos, !side) == Some(false) {
+            self.end("1/2-1/2", "time_vs_insufficient_material", article, t, out);
         } else {
-            let result = if side == Color::White { "0-1" } else { "1-0" };
-            self.end(result, "time", a.time, t, out);
+            self.end(win_for(!side), "time", article, t, out);
         }
     }
 

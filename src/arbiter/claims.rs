@@ -1,0 +1,205 @@
+//! Players' claims and the controller's ruling proposals: touch-move (§4.7 /
+//! 2001 §4.6 / 2023 4.8), illegal moves in rapid and blitz (2009 A4c, B3c;
+//! 2001 C3), draws by repetition and fifty moves (§9.2–§9.5), flags (§6.8,
+//! A4d, B6), quickplay finish (§10.2).
+
+use super::Arbiter;
+use crate::rules::{Edition, WrongClaim};
+use crate::trace::{By, ClaimKind, Event, EventKind};
+use shakmaty::{Color, Position};
+
+impl Arbiter {
+    /// Rules on `by`'s claim of `kind` at `t`.
+    pub(super) fn claim(&mut self, kind: ClaimKind, by: Color, t: u64, out: &mut Vec<Event>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let p = self.cfg.profile;
+        let a = p.articles;
+        let (upheld, consequence, article): (bool, String, &'static str) = match kind {
+            ClaimKind::TouchMove => match self.pending_breach.take() {
+                Some(pb) if pb.by != by => {
+                    // Take the move back; the obligation stands.
+                    self.moves.pop();
+                    self.history.pop();
+                    self.keys.pop();
+                    self.pos = pb.before.clone();
+                    self.outcome = None;
+                    self.take_back_state(t);
+                    self.turn.touches = pb.touches.clone();
+                    let text = format!(
+                        "{} taken back; {} must keep the obligation on {} ({})",
+                        pb.played,
+                        super::side_name(pb.by),
+                        pb.breach.touched,
+                        pb.breach.article
+                    );
+                    (true, text, pb.breach.article)
+                }
+                other => {
+                    self.pending_breach = other;
+                    (
+                        false,
+                        "no breach of Article 4 open to this claim".into(),
+                        p.touch.claim_lost,
+                    )
+                }
+            },
+            ClaimKind::IllegalMove => match self.pending_illegal.take() {
+                Some(pi) if pi.by != by => {
+                    let article = a.illegal_claim;
+                    self.claim_event(
+                        by,
+                        kind,
+                        true,
+                        "ruled under the illegal-move rule".into(),
+                        article,
+                        t,
+                        out,
+                    );
+                    self.rule_illegal(pi, Some(by), t, out);
+                    return;
+                }
+                other => {
+                    self.pending_illegal = other;
+                    (
+                        false,
+                        "no completed illegal move open to this claim".into(),
+                        a.illegal_claim,
+                    )
+                }
+            },
+            ClaimKind::Threefold | ClaimKind::FiftyMoves => {
+                let (ok, article, reason) = if kind == ClaimKind::Threefold {
+                    (self.repetitions() >= 3, a.threefold, "threefold")
+                } else {
+                    (self.pos.halfmoves() >= 100, a.fifty_moves, "fifty_moves")
+                };
+                // 2009 §9.4 / 2023 9.4: the right is lost once the claimant
+                // touched a piece; 2001 §9.4: once he made a move.
+                let touched = !self.turn.touches.is_empty() && p.edition != Edition::Fide2001;
+                if by != self.pos.turn() {
+                    (false, "only the player on move may claim".into(), article)
+                } else if touched {
+                    (
+                        false,
+                        "the right to claim was lost on touching a piece (9.4)".into(),
+                        article,
+                    )
+                } else if ok {
+                    self.claim_event(by, kind, true, "draw".into(), article, t, out);
+                    self.end("1/2-1/2", reason, article, t, out);
+                    return;
+                } else {
+                    let text = self.wrong_claim(by, t);
+                    // An incorrect claim is also a draw offer (2009 §9.1b(3)).
+                    self.draw_offer = Some(by);
+                    self.claim_event(by, kind, false, text, a.wrong_claim, t, out);
+                    self.push_clock(t, out);
+                    return;
+                }
+            }
+            ClaimKind::Time => {
+                let fallen = |s: Color| {
+                    self.clock.as_ref().is_some_and(|c| {
+                        let (w, b) = c.remaining_at(t);
+                        c.is_flagged(s) || if s == Color::White { w == 0 } else { b == 0 }
+                    })
+                };
+                if fallen(!by) && fallen(by) {
+                    self.claim_event(
+                        by,
+                        kind,
+                        false,
+                        "both flags have fallen: draw".into(),
+                        a.both_flags,
+                        t,
+                        out,
+                    );
+                    self.end("1/2-1/2", "both_flags", a.both_flags, t, out);
+                    return;
+                } else if fallen(!by) {
+                    self.claim_event(
+                        by,
+                        kind,
+                        true,
+                        "loss on time unless the claimant cannot mate".into(),
+                        a.flag_claim,
+                        t,
+                        out,
+                    );
+                    self.time_forfeit(!by, a.time, t, out);
+                    return;
+                } else {
+                    (false, "the opponent's flag has not fallen".into(), a.flag)
+                }
+            }
+            ClaimKind::InsufficientLosingChances => {
+                if p.quickplay_claims {
+                    (
+                        false,
+                        "referred to the arbiter, whose decision is final".into(),
+                        a.quickplay,
+                    )
+                } else {
+                    (false, "not available in blitz".into(), a.quickplay)
+                }
+            }
+        };
+        self.claim_event(by, kind, upheld, consequence, article, t, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn claim_event(
+        &self,
+        by: Color,
+        kind: ClaimKind,
+        upheld: bool,
+        consequence: String,
+        article: &'static str,
+        t: u64,
+        out: &mut Vec<Event>,
+    ) {
+        out.push(Event {
+            t,
+            kind: EventKind::Claim {
+                by: By(by),
+                kind: kind.as_str(),
+                upheld,
+                consequence,
+                article,
+            },
+        });
+    }
+
+    /// Applies the consequence of an incorrect draw claim and describes it.
+    fn wrong_claim(&mut self, by: Color, t: u64) -> String {
+        let Some(c) = self.clock.as_mut() else {
+            return "incorrect claim; play continues".into();
+        };
+        let opp = super::side_name(!by);
+        match self.cfg.profile.wrong_claim {
+            WrongClaim::OpponentBonus(ms) => {
+                c.adjust(!by, ms as i64);
+                format!("incorrect claim: +{} min to {opp}", ms / 60_000)
+            }
+            WrongClaim::BonusAndCut => {
+                c.adjust(!by, 180_000);
+                let (w, b) = c.remaining_at(t);
+                let left = if by == Color::White { w } else { b } as i64;
+                let cut = if left > 120_000 {
+                    (left / 2).min(180_000)
+                } else if left >= 60_000 {
+                    left - 60_000
+                } else {
+                    0
+                };
+                c.adjust(by, -cut);
+                format!(
+                    "incorrect claim: +3 min to {opp}, claimant's time reduced by {} s",
+                    cut / 1000
+                )
+            }
+        }
+    }
+}
