@@ -67,7 +67,23 @@ pub fn write_pgn(game: &Arbiter) -> String {
     let mut tokens: Vec<String> = Vec::new();
     let start_black = cfg.start.turn() == Color::Black;
     let first_no = cfg.start.fullmoves().get();
+    let mut stood: Option<String> = None;
     for (i, m) in game.moves().iter().enumerate() {
+        if let Some(text) = stood.as_mut() {
+            // After an illegal move that stood no PGN reader can follow the
+            // moves: they go into the comment.
+            text.push(' ');
+            text.push_str(&m.san);
+            continue;
+        }
+        if m.illegal {
+            stood = Some(format!(
+                "illegal move {} by {} stood (no claim before the reply); then:",
+                m.san,
+                if m.by == Color::White { "White" } else { "Black" }
+            ));
+            continue;
+        }
         let ply = i as u32 + u32::from(start_black);
         let no = first_no + ply / 2;
         if m.by == Color::White {
@@ -79,6 +95,9 @@ pub fn write_pgn(game: &Arbiter) -> String {
         if let Some(ms) = m.clock_ms {
             tokens.push(format!("{{[%clk {}]}}", clk(ms)));
         }
+    }
+    if let Some(text) = stood {
+        tokens.push(format!("{{{}}}", text.replace('}', ")")));
     }
     tokens.push(result.to_owned());
     let mut line = String::new();

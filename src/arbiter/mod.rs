@@ -170,6 +170,9 @@ pub struct PlayedMove {
     /// The mover's remaining time after the move (increment included), ms,
     /// when a clock runs.
     pub clock_ms: Option<u64>,
+    /// An illegal move that stood (rapid or blitz, no claim before the
+    /// opponent's next move: 2009 A4c / B3c); `san` then holds `Ng1-g3`.
+    pub illegal: bool,
 }
 
 /// How the game ended.
@@ -210,6 +213,9 @@ struct PendingIllegal {
     by: Color,
     article: &'static str,
     differs: Bitboard,
+    /// The position before the illegal move, when the game went on from the
+    /// position on the board (the move stands unless claimed).
+    before: Option<Chess>,
 }
 
 /// What the player on move has done since the last completed move.
@@ -387,6 +393,12 @@ impl Arbiter {
         while let Some((side, tf)) = self.clock.as_ref().and_then(Clock::flag_time) {
             if tf >= t || self.outcome.is_some() {
                 break;
+            }
+            // A move that ends the game, made before the flag fell, ends it
+            // first (§6.9: the game ended with the mate or stalemate).
+            if let Some(p) = self.pending_end.clone().filter(|p| p.t <= tf) {
+                self.complete(p.mv, p.assumed, p.t, false, out);
+                return;
             }
             self.flag(side, tf, out);
         }
@@ -801,11 +813,6 @@ impl Arbiter {
             // it changes nothing (§6.7a).
             return;
         }
-        if self.pending_illegal.as_ref().is_some_and(|p| p.by == side) {
-            // The offender presses again while the claim window is open: the
-            // clock runs for the opponent already.
-            return;
-        }
         match recognize(&self.pos, &self.board, self.turn.promote) {
             Recognition::Move {
                 mv,
@@ -860,10 +867,11 @@ impl Arbiter {
         out: &mut Vec<Event>,
     ) {
         let p = self.cfg.profile;
-        let pending = PendingIllegal {
+        let mut pending = PendingIllegal {
             by: side,
             article,
             differs,
+            before: None,
         };
         // 2009 A4c: the arbiter intervenes unasked on an incomplete promotion.
         let unasked = p.illegal_rule == IllegalMoveRule::Arbiter
@@ -872,11 +880,37 @@ impl Arbiter {
             self.rule_illegal(pending, None, t, out);
         } else {
             // Only a claim before the opponent's next move counts: the clock
-            // goes over as pressed, and the board may not be corrected yet.
-            if let Some(c) = self.clock.as_mut() {
-                c.press(side, t);
+            // goes over as pressed and the game goes on from the position on
+            // the board, which a claim takes back.
+            if let Some((stood, text)) = self.physical_position(side) {
+                pending.before = Some(self.pos.clone());
+                let clock_ms = self.clock.as_mut().map(|c| {
+                    c.press(side, t);
+                    let (w, b) = c.remaining_at(t);
+                    if side == Color::White {
+                        w
+                    } else {
+                        b
+                    }
+                });
+                self.pos = stood;
+                self.history.push(self.pos.clone());
+                self.keys.push(key(&self.pos));
+                self.moves.push(PlayedMove {
+                    san: text,
+                    uci: String::new(),
+                    by: side,
+                    t,
+                    clock_ms,
+                    illegal: true,
+                });
+                self.board.reset_to(self.pos.board());
+                self.turn = Turn::default();
+                self.pending_illegal = Some(pending);
+            } else {
+                // The board cannot be read as a position: the arbiter must act.
+                self.rule_illegal(pending, None, t, out);
             }
-            self.pending_illegal = Some(pending);
         }
     }
 
@@ -946,6 +980,48 @@ impl Arbiter {
         }
     }
 
+    /// The position the board shows after `side` moved illegally, read from
+    /// the pieces `side` set down this turn (captures by replacement), with
+    /// a long-algebraic description (`Ng1-g3`); `None` when it cannot be read.
+    fn physical_position(&self, side: Color) -> Option<(Chess, String)> {
+        let mut setup = self.pos.to_setup(EnPassantMode::Legal);
+        let mut text = Vec::new();
+        let mut moved = Bitboard::EMPTY;
+        for (from, to, _) in &self.turn.placed {
+            let mut piece = setup.board.remove_piece_at(*from)?;
+            if let Some(sensed) = self.board.piece_at(*to) {
+                piece = sensed;
+            }
+            let capture = setup.board.piece_at(*to).is_some();
+            setup.board.set_piece_at(*to, piece);
+            moved.add(*from);
+            let letter = match piece.role {
+                Role::Pawn => String::new(),
+                r => r.upper_char().to_string(),
+            };
+            text.push(format!("{letter}{from}{}{to}", if capture { "x" } else { "-" }));
+        }
+        // Pieces of the opponent removed without a replacement (e.p.-like).
+        for sq in setup.board.occupied() & !self.board.occupied() {
+            setup.board.discard_piece_at(sq);
+        }
+        if text.is_empty() || setup.board.occupied() != self.board.occupied() {
+            return None;
+        }
+        setup.turn = !side;
+        setup.ep_square = None;
+        setup.castling_rights &= !moved;
+        setup.halfmoves = 0;
+        if side == Color::Black {
+            setup.fullmoves = setup.fullmoves.saturating_add(1);
+        }
+        let pos = <Chess as shakmaty::FromSetup>::from_setup(setup, CastlingMode::Standard)
+            .or_else(shakmaty::PositionError::ignore_invalid_castling_rights)
+            .or_else(shakmaty::PositionError::ignore_impossible_check)
+            .ok()?;
+        Some((pos, text.join(" ")))
+    }
+
     /// Completes `mv`: by a press at `t`, or made and ending the game.
     fn complete(&mut self, mv: Move, assumed: bool, t: u64, pressed: bool, out: &mut Vec<Event>) {
         let by = self.pos.turn();
@@ -997,6 +1073,7 @@ impl Arbiter {
             by,
             t,
             clock_ms,
+            illegal: false,
         });
         out.push(Event {
             t,
