@@ -4,6 +4,11 @@
 //! `t`, the trace time (replay) or monotonic time since the round started
 //! (daemon). White's clock starts at the start of the trace (§6.5).
 
+pub mod builtin;
+pub mod device;
+pub mod dgt;
+pub mod simulated;
+
 use shakmaty::Color;
 use std::fmt;
 
