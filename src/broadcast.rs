@@ -80,7 +80,11 @@ pub fn write_pgn(game: &Arbiter) -> String {
             stood = Some(format!(
                 "illegal move {} by {} stood (no claim before the reply); then:",
                 m.san,
-                if m.by == Color::White { "White" } else { "Black" }
+                if m.by == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                }
             ));
             continue;
         }

@@ -235,6 +235,8 @@ struct Turn {
     promote: Option<Role>,
     /// j'adoube declared: the next lift is an adjustment.
     adjust_next: bool,
+    /// Own pieces put back on their square after being lifted.
+    returned: Bitboard,
 }
 
 /// The arbiter's state for one game.
@@ -608,7 +610,7 @@ impl Arbiter {
                     }
                 }
                 match self.turn.hand.pop() {
-                    Some(from) if from == sq => {}
+                    Some(from) if from == sq => self.turn.returned.add(sq),
                     Some(from) => self.turn.placed.push((from, sq, t)),
                     None => {
                         // A new piece from outside the board (promotion), or
@@ -822,7 +824,7 @@ impl Arbiter {
             Recognition::NoMove => {
                 let a = self.cfg.profile.articles;
                 if self.cfg.profile.press_without_move_is_illegal {
-                    self.illegal(side, a.press_without_move, Bitboard::EMPTY, t, out);
+                    self.illegal(side, a.press_without_move, Bitboard::EMPTY, false, t, out);
                 } else {
                     out.push(Event {
                         t,
@@ -850,7 +852,7 @@ impl Arbiter {
                 } else {
                     a.illegal_move
                 };
-                self.illegal(side, article, differs, t, out);
+                self.illegal(side, article, differs, pawn_on_last_rank, t, out);
             }
         }
     }
@@ -863,6 +865,7 @@ impl Arbiter {
         side: Color,
         article: &'static str,
         differs: Bitboard,
+        incomplete_promotion: bool,
         t: u64,
         out: &mut Vec<Event>,
     ) {
@@ -875,7 +878,7 @@ impl Arbiter {
         };
         // 2009 A4c: the arbiter intervenes unasked on an incomplete promotion.
         let unasked = p.illegal_rule == IllegalMoveRule::Arbiter
-            || article == p.articles.incomplete_promotion && p.edition != Edition::Fide2001;
+            || incomplete_promotion && p.edition != Edition::Fide2001;
         if unasked {
             self.rule_illegal(pending, None, t, out);
         } else {
@@ -999,7 +1002,10 @@ impl Arbiter {
                 Role::Pawn => String::new(),
                 r => r.upper_char().to_string(),
             };
-            text.push(format!("{letter}{from}{}{to}", if capture { "x" } else { "-" }));
+            text.push(format!(
+                "{letter}{from}{}{to}",
+                if capture { "x" } else { "-" }
+            ));
         }
         // Pieces of the opponent removed without a replacement (e.p.-like).
         for sq in setup.board.occupied() & !self.board.occupied() {
@@ -1026,9 +1032,22 @@ impl Arbiter {
     fn complete(&mut self, mv: Move, assumed: bool, t: u64, pressed: bool, out: &mut Vec<Event>) {
         let by = self.pos.turn();
         let before = self.pos.clone();
+        // The lift that starts the move itself, after other pieces were
+        // touched, is the act of moving, not another touch: the obligation
+        // comes from the earlier touches (castling keeps its king-and-rook
+        // order, §4.4).
+        let mut touches = touch::order(&self.turn.touches, by, self.cfg.touch_window_ms);
+        if touches.len() > 1 && !mv.is_castle() {
+            let last = touches[touches.len() - 1];
+            if touch::destination(&mv, last.square).is_some()
+                && !self.turn.returned.contains(last.square)
+            {
+                touches.pop();
+            }
+        }
         let breach = touch::check(
             &before,
-            &touch::order(&self.turn.touches, by, self.cfg.touch_window_ms),
+            &touches,
             &self.turn.releases,
             self.turn.first_promotion,
             &mv,
