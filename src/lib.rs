@@ -19,3 +19,4 @@ pub mod recognize;
 pub mod rules;
 pub mod sim;
 pub mod trace;
+pub mod voice;

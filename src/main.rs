@@ -96,6 +96,40 @@ enum Command {
         #[arg(long)]
         game: Option<PathBuf>,
     },
+    /// Print the spoken announcement of a move (Appendix E) and, if asked,
+    /// speak it or write it as a WAV file with espeak-ng.
+    Announce {
+        /// The move in SAN with English letters, as in PGN: Nf3, exd5, O-O, e8=Q.
+        san: String,
+        /// Language: da, nb, de, en.
+        #[arg(long, default_value = "da")]
+        lang: String,
+        /// Rule profile: fide-2001, fide-2009, fide-2009-no, fide-2023.
+        #[arg(long, default_value = "fide-2023")]
+        rules: String,
+        /// The position before --moves (FEN; default: the initial position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// The moves played before, in SAN separated by spaces ("e4 e5 Nf3").
+        #[arg(long)]
+        moves: Option<String>,
+        /// Words for ranks, pieces and castling: default, national
+        /// (nb: between Scandinavian players) or german.
+        #[arg(long, default_value = "default")]
+        words: String,
+        /// Danish: the alternative file names (Bella, Cesar, David, Eva, Felix, Hector).
+        #[arg(long)]
+        alt_names: bool,
+        /// Say the departure square of every move.
+        #[arg(long)]
+        from_square: bool,
+        /// Write the announcement as speech to FILE (WAV).
+        #[arg(long, value_name = "FILE")]
+        wav: Option<PathBuf>,
+        /// Speak it on the sound device.
+        #[arg(long)]
+        speak: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -136,6 +170,29 @@ fn main() -> ExitCode {
             pgn,
             game,
         } => cmd_demo(speed, seed, sensing.into(), &pgn, game.as_deref()),
+        Command::Announce {
+            san,
+            lang,
+            rules,
+            fen,
+            moves,
+            words,
+            alt_names,
+            from_square,
+            wav,
+            speak,
+        } => cmd_announce(&AnnounceArgs {
+            san,
+            lang,
+            rules,
+            fen,
+            moves,
+            words,
+            alt_names,
+            from_square,
+            wav,
+            speak,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -303,6 +360,78 @@ fn cmd_demo(
     let pgn = eboard::broadcast::write_pgn(c.arbiter());
     write_to(pgn_path, &pgn)?;
     println!("\nPGN written to {}", pgn_path.display());
+    Ok(())
+}
+
+/// The arguments of `eboard announce`.
+struct AnnounceArgs {
+    san: String,
+    lang: String,
+    rules: String,
+    fen: Option<String>,
+    moves: Option<String>,
+    words: String,
+    alt_names: bool,
+    from_square: bool,
+    wav: Option<PathBuf>,
+    speak: bool,
+}
+
+fn cmd_announce(a: &AnnounceArgs) -> Result<(), String> {
+    use eboard::voice::{self, tts::Espeak, Lang, Vocabulary, VoiceOptions, Words};
+    use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
+    let lang = Lang::parse(&a.lang)
+        .ok_or_else(|| format!("--lang {}: unknown language (da, nb, de or en)", a.lang))?;
+    let edition = eboard::rules::Edition::parse(&a.rules).ok_or_else(|| {
+        format!(
+            "--rules {}: unknown rule profile (fide-2001, fide-2009, fide-2009-no or fide-2023)",
+            a.rules
+        )
+    })?;
+    let words = match a.words.as_str() {
+        "default" => None,
+        "national" => Some(Words::National),
+        "german" => Some(Words::German),
+        w => return Err(format!("--words {w}: use default, national or german")),
+    };
+    let options = VoiceOptions {
+        alternative_files: a.alt_names,
+        ranks: words,
+        pieces: words,
+        from_square: a.from_square,
+    };
+    let mut pos = match &a.fen {
+        None => Chess::default(),
+        Some(f) => f
+            .parse::<Fen>()
+            .map_err(|e| format!("--fen: invalid FEN ({e})"))?
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| format!("--fen: impossible position ({e})"))?,
+    };
+    // Move numbers ("1.", "12...e5") are skipped.
+    let before = a.moves.as_deref().unwrap_or("");
+    let tokens = before
+        .split_whitespace()
+        .map(|t| t.rsplit('.').next().unwrap_or(""))
+        .filter(|t| !t.is_empty());
+    for (i, t) in tokens.enumerate() {
+        let mv =
+            voice::san_to_move(&pos, t).map_err(|e| format!("--moves: move {}: {e}", i + 1))?;
+        pos.play_unchecked(mv);
+    }
+    let mv = voice::san_to_move(&pos, &a.san).map_err(|e| e.to_string())?;
+    let voc = Vocabulary::new(lang, edition, options);
+    let phrase = voice::move_phrase(&pos, &mv, &voc);
+    println!("{phrase}");
+    let tts = Espeak::new();
+    if let Some(path) = &a.wav {
+        tts.write_wav(&phrase, lang, path)
+            .map_err(|e| format!("--wav {}: {e}", path.display()))?;
+    }
+    if a.speak {
+        tts.speak(&phrase, lang)
+            .map_err(|e| format!("--speak: {e}"))?;
+    }
     Ok(())
 }
 

@@ -1,0 +1,507 @@
+//! Golden phrases per language (issue 6 item 7). The words from the
+//! source are E2.1 (seeds 002 and 003); the connecting words are ours.
+
+use super::*;
+use shakmaty::fen::Fen;
+use shakmaty::CastlingMode;
+
+const CASTLING: &str = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+const EN_PASSANT: &str = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
+const PROMOTION: &str = "8/1P5k/8/8/8/8/8/4K3 w - - 0 1";
+const PROMOTION_CAPTURE: &str = "2r1k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
+const TWO_KNIGHTS: &str = "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1";
+const TWO_ROOKS: &str = "4k3/8/8/R7/8/8/8/R3K3 w - - 0 1";
+const KINGS: &str = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+
+fn from_fen(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap()
+}
+
+fn after(moves: &str) -> Chess {
+    let mut pos = Chess::default();
+    for san in moves.split_whitespace() {
+        let mv = san_to_move(&pos, san).unwrap();
+        pos.play_unchecked(mv);
+    }
+    pos
+}
+
+/// The phrase for the last move of `moves` from the start position.
+fn said(moves: &str, voc: &Vocabulary) -> String {
+    let (before, last) = moves.rsplit_once(' ').unwrap_or(("", moves));
+    let pos = after(before);
+    move_phrase(&pos, &san_to_move(&pos, last).unwrap(), voc)
+}
+
+/// The phrase for `san` in the position `fen`.
+fn said_in(fen: &str, san: &str, voc: &Vocabulary) -> String {
+    let pos = from_fen(fen);
+    move_phrase(&pos, &san_to_move(&pos, san).unwrap(), voc)
+}
+
+fn voc(lang: Lang, edition: Edition) -> Vocabulary {
+    Vocabulary::new(lang, edition, VoiceOptions::default())
+}
+
+#[test]
+fn danish_moves() {
+    let v = voc(Lang::Da, Edition::Fide2009);
+    assert_eq!(said("Nf3", &v), "Springer Frederik tre");
+    assert_eq!(said("e4", &v), "Bonde Erik fire");
+    assert_eq!(said("e4 d5 exd5", &v), "Bonde Erik slår Dora fem");
+    assert_eq!(
+        said("e4 e5 Bc4 Nc6 Bxf7+", &v),
+        "Løber slår Frederik syv, skak"
+    );
+    assert_eq!(said("e4 f6 Qh5+", &v), "Dronning Henrik fem, skak");
+    assert_eq!(said("f3 e5 g4 Qh4#", &v), "Dronning Henrik fire, skakmat");
+    assert_eq!(said_in(CASTLING, "O-O", &v), "Kort rokade");
+    assert_eq!(said_in(CASTLING, "O-O-O", &v), "Lang rokade");
+    assert_eq!(
+        said_in(EN_PASSANT, "exd6", &v),
+        "Bonde Erik slår Dora seks en passant"
+    );
+    assert_eq!(said_in(PROMOTION, "b8=Q", &v), "Bonde Bodil otte dronning");
+    assert_eq!(said_in(PROMOTION, "b8=R", &v), "Bonde Bodil otte tårn");
+    assert_eq!(said_in(PROMOTION, "b8=B", &v), "Bonde Bodil otte løber");
+    assert_eq!(said_in(PROMOTION, "b8=N", &v), "Bonde Bodil otte springer");
+    assert_eq!(
+        said_in(PROMOTION_CAPTURE, "bxc8=Q+", &v),
+        "Bonde Bodil slår Cecilie otte dronning, skak"
+    );
+    // Appendix C10: the departure file, else the rank, only when needed.
+    assert_eq!(said_in(TWO_KNIGHTS, "Nbd2", &v), "Springer Bodil Dora to");
+    assert_eq!(said_in(TWO_ROOKS, "R1a3", &v), "Tårn et Anna tre");
+    // The 2001 list is the same (D52–D54).
+    assert_eq!(
+        said("Nf3", &voc(Lang::Da, Edition::Fide2001)),
+        "Springer Frederik tre"
+    );
+}
+
+#[test]
+fn danish_options() {
+    let alt = Vocabulary::new(
+        Lang::Da,
+        Edition::Fide2009,
+        VoiceOptions {
+            alternative_files: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(said("Nf3", &alt), "Springer Felix tre");
+    assert_eq!(said("e4 d5 exd5", &alt), "Bonde Eva slår David fem");
+    let german = Vocabulary::new(
+        Lang::Da,
+        Edition::Fide2009,
+        VoiceOptions {
+            ranks: Some(Words::German),
+            pieces: Some(Words::German),
+            ..Default::default()
+        },
+    );
+    assert_eq!(said("Nf3", &german), "Springer Frederik drei");
+    assert_eq!(
+        said("e4 e5 Bc4 Nc6 Bxf7+", &german),
+        "Läufer slår Frederik sieben, skak"
+    );
+    assert_eq!(said_in(CASTLING, "O-O", &german), "Kurze Rochade");
+    assert_eq!(said_in(PROMOTION, "b8=Q", &german), "Bauer Bodil acht Dame");
+    let ranks_only = Vocabulary::new(
+        Lang::Da,
+        Edition::Fide2009,
+        VoiceOptions {
+            ranks: Some(Words::German),
+            ..Default::default()
+        },
+    );
+    assert_eq!(said("e4", &ranks_only), "Bonde Erik vier");
+    let long = Vocabulary::new(
+        Lang::Da,
+        Edition::Fide2009,
+        VoiceOptions {
+            from_square: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(said("Nf3", &long), "Springer Gustav et Frederik tre");
+    assert_eq!(said("e4 d5 exd5", &long), "Bonde Erik fire slår Dora fem");
+    assert_eq!(said_in(CASTLING, "O-O-O", &long), "Lang rokade");
+}
+
+#[test]
+fn norwegian_moves_german_words_by_default() {
+    let v = voc(Lang::Nb, Edition::Fide2009No);
+    assert!(v.names_mandatory());
+    assert_eq!(said("Nf3", &v), "Springer Felix drei");
+    assert_eq!(said("e4", &v), "Bauer Eva vier");
+    assert_eq!(said("e4 d5 exd5", &v), "Bauer Eva slår David fünf");
+    assert_eq!(
+        said("e4 e5 Bc4 Nc6 Bxf7+", &v),
+        "Läufer slår Felix sieben, sjakk"
+    );
+    assert_eq!(said("f3 e5 g4 Qh4#", &v), "Dame Hector vier, sjakkmatt");
+    assert_eq!(said_in(CASTLING, "O-O", &v), "Kurze Rochade");
+    assert_eq!(said_in(CASTLING, "O-O-O", &v), "Lange Rochade");
+    assert_eq!(
+        said_in(EN_PASSANT, "exd6", &v),
+        "Bauer Eva slår David sechs en passant"
+    );
+    assert_eq!(said_in(PROMOTION, "b8=Q", &v), "Bauer Bella acht Dame");
+    assert_eq!(said_in(PROMOTION, "b8=R", &v), "Bauer Bella acht Turm");
+    assert_eq!(said_in(PROMOTION, "b8=B", &v), "Bauer Bella acht Läufer");
+    assert_eq!(said_in(PROMOTION, "b8=N", &v), "Bauer Bella acht Springer");
+    assert_eq!(
+        said_in(TWO_KNIGHTS, "Nbd2", &v),
+        "Springer Bella David zwei"
+    );
+    assert_eq!(
+        said_in(PROMOTION_CAPTURE, "bxc8=Q+", &v),
+        "Bauer Bella slår Cæsar acht Dame, sjakk"
+    );
+}
+
+#[test]
+fn norwegian_between_scandinavian_players() {
+    let v = Vocabulary::new(Lang::Nb, Edition::Fide2009No, VoiceOptions::scandinavian());
+    assert_eq!(said("Nf3", &v), "Springer Felix tre");
+    assert_eq!(said("e4", &v), "Bonde Eva fire");
+    assert_eq!(
+        said("e4 e5 Bc4 Nc6 Bxf7+", &v),
+        "Løper slår Felix sju, sjakk"
+    );
+    assert_eq!(said_in(CASTLING, "O-O", &v), "Kort rokade");
+    assert_eq!(said_in(CASTLING, "O-O-O", &v), "Lang rokade");
+    assert_eq!(said_in(PROMOTION, "b8=Q", &v), "Bonde Bella åtte dronning");
+    assert_eq!(said_in(PROMOTION, "b8=B", &v), "Bonde Bella åtte løper");
+}
+
+#[test]
+fn german_moves() {
+    let v = voc(Lang::De, Edition::Fide2023);
+    assert_eq!(said("Nf3", &v), "Springer Felix drei");
+    assert_eq!(said("e4 d5 exd5", &v), "Bauer Eva schlägt David fünf");
+    assert_eq!(said("e4 f6 Qh5+", &v), "Dame Hector fünf, Schach");
+    assert_eq!(said("f3 e5 g4 Qh4#", &v), "Dame Hector vier, Schachmatt");
+    assert_eq!(said_in(CASTLING, "O-O", &v), "Kurze Rochade");
+    assert_eq!(said_in(CASTLING, "O-O-O", &v), "Lange Rochade");
+    assert_eq!(
+        said_in(EN_PASSANT, "exd6", &v),
+        "Bauer Eva schlägt David sechs en passant"
+    );
+    assert_eq!(said_in(PROMOTION, "b8=Q", &v), "Bauer Bella acht Dame");
+    assert_eq!(said_in(PROMOTION, "b8=R", &v), "Bauer Bella acht Turm");
+    assert_eq!(said_in(PROMOTION, "b8=B", &v), "Bauer Bella acht Läufer");
+    assert_eq!(said_in(PROMOTION, "b8=N", &v), "Bauer Bella acht Springer");
+}
+
+#[test]
+fn english_moves() {
+    let fide = voc(Lang::En, Edition::Fide2023);
+    assert_eq!(said("Nf3", &fide), "Springer Felix drei");
+    assert_eq!(said("e4 d5 exd5", &fide), "Bauer Eva takes David fünf");
+    assert_eq!(said("f3 e5 g4 Qh4#", &fide), "Dame Hector vier, checkmate");
+    assert_eq!(said_in(CASTLING, "O-O", &fide), "Kurze Rochade");
+    let v = Vocabulary::new(
+        Lang::En,
+        Edition::Fide2023,
+        VoiceOptions {
+            ranks: Some(Words::National),
+            pieces: Some(Words::National),
+            ..Default::default()
+        },
+    );
+    assert_eq!(said("Nf3", &v), "Knight Felix three");
+    assert_eq!(said("e4 d5 exd5", &v), "Pawn Eva takes David five");
+    assert_eq!(said("e4 f6 Qh5+", &v), "Queen Hector five, check");
+    assert_eq!(said("f3 e5 g4 Qh4#", &v), "Queen Hector four, checkmate");
+    assert_eq!(said_in(CASTLING, "O-O", &v), "Short castling");
+    assert_eq!(said_in(CASTLING, "O-O-O", &v), "Long castling");
+    assert_eq!(
+        said_in(EN_PASSANT, "exd6", &v),
+        "Pawn Eva takes David six en passant"
+    );
+    assert_eq!(said_in(PROMOTION, "b8=Q", &v), "Pawn Bella eight queen");
+    assert_eq!(said_in(PROMOTION, "b8=R", &v), "Pawn Bella eight rook");
+    assert_eq!(said_in(PROMOTION, "b8=B", &v), "Pawn Bella eight bishop");
+    assert_eq!(said_in(PROMOTION, "b8=N", &v), "Pawn Bella eight knight");
+}
+
+#[test]
+fn draw_offers() {
+    assert_eq!(
+        draw_offer_phrase(Color::White, &voc(Lang::Da, Edition::Fide2009)),
+        "Hvid tilbyder remis"
+    );
+    assert_eq!(
+        draw_offer_phrase(Color::Black, &voc(Lang::Nb, Edition::Fide2009No)),
+        "Svart tilbyr remis"
+    );
+    assert_eq!(
+        draw_offer_phrase(Color::White, &voc(Lang::De, Edition::Fide2023)),
+        "Weiß bietet Remis an"
+    );
+    assert_eq!(
+        draw_offer_phrase(Color::Black, &voc(Lang::En, Edition::Fide2023)),
+        "Black offers a draw"
+    );
+}
+
+#[test]
+fn game_ends() {
+    let da = voc(Lang::Da, Edition::Fide2009);
+    assert_eq!(
+        game_end_phrase("1-0", "checkmate", &da),
+        "Hvid vinder, skakmat"
+    );
+    assert_eq!(game_end_phrase("1/2-1/2", "stalemate", &da), "Remis, pat");
+    assert_eq!(game_end_phrase("0-1", "time", &da), "Sort vinder, på tid");
+    assert_eq!(
+        game_end_phrase("1/2-1/2", "time_vs_insufficient_material", &da),
+        "Remis, tiden er overskredet, men modstanderen kan ikke sætte mat"
+    );
+    assert_eq!(game_end_phrase("1-0", "no-such-reason", &da), "Hvid vinder");
+    assert_eq!(game_end_phrase("*", "", &da), "Partiet er slut");
+    let nb = voc(Lang::Nb, Edition::Fide2009No);
+    assert_eq!(
+        game_end_phrase("1/2-1/2", "agreement", &nb),
+        "Remis, etter avtale"
+    );
+    assert_eq!(
+        game_end_phrase("0-1", "resignation", &nb),
+        "Svart vinner, oppgitt"
+    );
+    let de = voc(Lang::De, Edition::Fide2023);
+    assert_eq!(
+        game_end_phrase("0-1", "illegal_moves", &de),
+        "Schwarz gewinnt, regelwidrige Züge"
+    );
+    assert_eq!(
+        game_end_phrase("1/2-1/2", "fifty_moves", &de),
+        "Remis, 50-Züge-Regel"
+    );
+    let en = voc(Lang::En, Edition::Fide2023);
+    assert_eq!(
+        game_end_phrase("1/2-1/2", "threefold", &en),
+        "Draw, threefold repetition"
+    );
+    assert_eq!(
+        game_end_phrase("1/2-1/2", "dead_position", &en),
+        "Draw, dead position"
+    );
+    // Every reason of the trace contract has words in every language.
+    for reason in [
+        "checkmate",
+        "stalemate",
+        "dead_position",
+        "resignation",
+        "agreement",
+        "time",
+        "time_vs_insufficient_material",
+        "illegal_moves",
+        "threefold",
+        "fifty_moves",
+        "fivefold",
+        "seventy_five_moves",
+    ] {
+        for (lang, _) in Lang::ALL {
+            let v = voc(lang, Edition::Fide2023);
+            let p = game_end_phrase("1/2-1/2", reason, &v);
+            assert!(p.contains(", "), "{lang} {reason}: {p}");
+        }
+    }
+}
+
+#[test]
+fn query_moves_made() {
+    assert_eq!(
+        moves_made_phrase(45, &voc(Lang::Da, Edition::Fide2009)),
+        "22 træk spillet, sort i trækket"
+    );
+    assert_eq!(
+        moves_made_phrase(40, &voc(Lang::Nb, Edition::Fide2009No)),
+        "20 trekk spilt, hvit i trekket"
+    );
+    assert_eq!(
+        moves_made_phrase(2, &voc(Lang::De, Edition::Fide2023)),
+        "1 Zug gespielt, Weiß am Zug"
+    );
+    assert_eq!(
+        moves_made_phrase(0, &voc(Lang::En, Edition::Fide2023)),
+        "0 moves played, White to move"
+    );
+}
+
+#[test]
+fn query_clocks() {
+    assert_eq!(
+        clocks_phrase(5_345_999, 1_800_000, &voc(Lang::Da, Edition::Fide2009)),
+        "Tid tilbage: hvid 1 time 29 minutter og 5 sekunder, sort 30 minutter"
+    );
+    assert_eq!(
+        clocks_phrase(59_000, 120_000, &voc(Lang::Nb, Edition::Fide2009No)),
+        "Tid igjen: hvit 59 sekunder, svart 2 minutter"
+    );
+    assert_eq!(
+        clocks_phrase(3_600_000, 7_201_000, &voc(Lang::De, Edition::Fide2023)),
+        "Restzeit: Weiß 1 Stunde, Schwarz 2 Stunden und 1 Sekunde"
+    );
+    assert_eq!(
+        clocks_phrase(61_999, 500, &voc(Lang::En, Edition::Fide2023)),
+        "Time left: White 1 minute and 1 second, Black 0 seconds"
+    );
+}
+
+#[test]
+fn query_last_move() {
+    let pos = after("e4 e5 Nf3");
+    let mv = san_to_move(&pos, "Nc6").unwrap();
+    assert_eq!(
+        last_move_phrase(Some((&pos, &mv)), &voc(Lang::Da, Edition::Fide2009)),
+        "Sidste træk, sort: springer Cecilie seks"
+    );
+    assert_eq!(
+        last_move_phrase(Some((&pos, &mv)), &voc(Lang::Nb, Edition::Fide2009No)),
+        "Siste trekk, svart: Springer Cæsar sechs"
+    );
+    assert_eq!(
+        last_move_phrase(Some((&pos, &mv)), &voc(Lang::De, Edition::Fide2023)),
+        "Letzter Zug, Schwarz: Springer Cesar sechs"
+    );
+    assert_eq!(
+        last_move_phrase(None, &voc(Lang::Da, Edition::Fide2009)),
+        "Intet træk endnu"
+    );
+    assert_eq!(
+        last_move_phrase(None, &voc(Lang::En, Edition::Fide2023)),
+        "No move yet"
+    );
+}
+
+#[test]
+fn query_piece_squares() {
+    let start = Chess::default();
+    assert_eq!(
+        piece_squares_phrase(
+            &start,
+            Color::White,
+            Role::Knight,
+            &voc(Lang::Da, Edition::Fide2009)
+        ),
+        "Hvid: springer Bodil et og Gustav et"
+    );
+    assert_eq!(
+        piece_squares_phrase(
+            &start,
+            Color::Black,
+            Role::Queen,
+            &voc(Lang::De, Edition::Fide2023)
+        ),
+        "Schwarz: Dame David acht"
+    );
+    assert_eq!(
+        piece_squares_phrase(
+            &start,
+            Color::White,
+            Role::Pawn,
+            &voc(Lang::Nb, Edition::Fide2009No)
+        ),
+        "Hvit: Bauer Anna zwei, Bella zwei, Cæsar zwei, David zwei, Eva zwei, \
+         Felix zwei, Gustav zwei og Hector zwei"
+    );
+    let bare = from_fen(KINGS);
+    let da = voc(Lang::Da, Edition::Fide2009);
+    let de = voc(Lang::De, Edition::Fide2023);
+    assert_eq!(
+        piece_squares_phrase(&bare, Color::White, Role::Queen, &da),
+        "Hvid: ingen dronning"
+    );
+    assert_eq!(
+        piece_squares_phrase(&bare, Color::White, Role::Queen, &de),
+        "Weiß: keine Dame"
+    );
+    assert_eq!(
+        piece_squares_phrase(&bare, Color::Black, Role::Rook, &de),
+        "Schwarz: kein Turm"
+    );
+    assert_eq!(
+        piece_squares_phrase(
+            &bare,
+            Color::Black,
+            Role::King,
+            &voc(Lang::En, Edition::Fide2023)
+        ),
+        "Black: König Eva acht"
+    );
+}
+
+#[test]
+fn boards_differ() {
+    assert_eq!(
+        boards_differ_phrase(&[Square::E4, Square::E3], &voc(Lang::Da, Edition::Fide2009)),
+        "Brætterne er forskellige på Erik fire og Erik tre"
+    );
+    assert_eq!(
+        boards_differ_phrase(&[Square::D7, Square::F6], &voc(Lang::De, Edition::Fide2023)),
+        "Die Bretter unterscheiden sich auf David sieben und Felix sechs"
+    );
+    assert_eq!(
+        boards_differ_phrase(&[Square::A1], &voc(Lang::Nb, Edition::Fide2009No)),
+        "Brettene er forskjellige på Anna eins"
+    );
+    assert_eq!(
+        boards_differ_phrase(&[], &voc(Lang::En, Edition::Fide2023)),
+        "The boards agree"
+    );
+}
+
+#[test]
+fn san_input() {
+    let start = Chess::default();
+    assert!(matches!(
+        san_to_move(&start, "Zz9"),
+        Err(SanInputError::NotSan(_))
+    ));
+    let e = san_to_move(&start, "Nf6").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "Nf6: illegal in the position (white to move)"
+    );
+    assert!(matches!(
+        san_to_move(&from_fen(TWO_KNIGHTS), "Nd2"),
+        Err(SanInputError::Ambiguous(_))
+    ));
+    // Zeros as the Danish texts write castling (Appendix C), and a suffix.
+    let pos = from_fen(CASTLING);
+    assert_eq!(
+        san_to_move(&pos, "0-0-0").unwrap(),
+        san_to_move(&pos, "O-O-O+").unwrap()
+    );
+}
+
+#[test]
+fn an_illegal_move_is_described_without_panicking() {
+    let v = voc(Lang::Da, Edition::Fide2009);
+    let mv = Move::Normal {
+        role: Role::Queen,
+        from: Square::D1,
+        capture: None,
+        to: Square::D5,
+        promotion: None,
+    };
+    assert_eq!(move_phrase(&Chess::default(), &mv, &v), "Dronning Dora fem");
+}
+
+#[test]
+fn languages_parse() {
+    assert_eq!(Lang::parse("da"), Some(Lang::Da));
+    assert_eq!(Lang::parse("no"), Some(Lang::Nb));
+    assert_eq!(Lang::parse("xx"), None);
+    for (l, code) in Lang::ALL {
+        assert_eq!(Lang::parse(code), Some(l));
+        assert_eq!(l.to_string(), code);
+    }
+}
