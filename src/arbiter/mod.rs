@@ -18,6 +18,7 @@ use crate::rules::{Edition, IllegalMoveRule, Mode, Profile, Supervision};
 use crate::trace::{
     ArbiterAction, BoardId, By, Event, EventKind, Header, Record, RecordKind, Sensing,
 };
+use crate::voice::{self, Lang, Vocabulary, VoiceOptions};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -55,6 +56,10 @@ pub struct GameConfig {
     /// (§4.6 / 4.7; the hand is not sensed), ms.
     pub release_ms: u64,
 }
+
+/// How long the tactile board must show the visually impaired player's
+/// move before it is announced as made (E2.3), ms.
+pub const ANNOUNCE_SETTLE_MS: u64 = 300;
 
 /// Default simultaneity window for touches, ms (digest §2.3: 150–300 ms).
 pub const DEFAULT_TOUCH_WINDOW_MS: u64 = 200;
@@ -218,6 +223,28 @@ struct PendingIllegal {
     before: Option<Chess>,
 }
 
+/// One sensed board and what the arbiter knows of it.
+#[derive(Debug, Clone)]
+struct Slot {
+    id: BoardId,
+    sensed: SensedBoard,
+    /// The board has shown the position since the last completed move (its
+    /// owner has copied the opponent's move, E2.7); lifts before that are
+    /// copying, not touches.
+    synced: bool,
+    /// Time of the last change not yet checked for divergence, ms.
+    unchecked_since: Option<u64>,
+}
+
+/// The visually impaired player's move, made on the tactile board and
+/// announced (E2.3).
+#[derive(Debug, Clone)]
+struct Announced {
+    mv: Move,
+    t: u64,
+    done: bool,
+}
+
 /// What the player on move has done since the last completed move.
 #[derive(Debug, Clone, Default)]
 struct Turn {
@@ -237,6 +264,8 @@ struct Turn {
     adjust_next: bool,
     /// Own pieces put back on their square after being lifted.
     returned: Bitboard,
+    /// The VI player's move made on the tactile board, and whether announced.
+    announced: Option<Announced>,
 }
 
 /// The arbiter's state for one game.
@@ -249,7 +278,10 @@ pub struct Arbiter {
     /// Repetition keys of `history` (FIDE identity of positions: en passant
     /// only when legal, §9.2).
     keys: Vec<Zobrist64>,
-    board: SensedBoard,
+    /// The sensed boards: `main`, and in an Appendix E game `tactile`.
+    boards: Vec<Slot>,
+    /// The announcement vocabulary, when moves are announced (Appendix E).
+    voice: Option<Vocabulary>,
     moves: Vec<PlayedMove>,
     clock: Option<Clock>,
     illegal_counts: [u32; 2],
@@ -299,8 +331,28 @@ impl Arbiter {
     /// A new game at its start position; White's clock starts at `t = 0` (§6.5).
     pub fn new(cfg: GameConfig) -> Arbiter {
         let pos = cfg.start.clone();
-        let mut board = SensedBoard::new(pos.board());
-        board.bounce_ms = cfg.bounce_ms;
+        let boards = cfg
+            .header
+            .boards
+            .iter()
+            .map(|id| {
+                let mut sensed = SensedBoard::new(pos.board());
+                sensed.bounce_ms = cfg.bounce_ms;
+                Slot {
+                    id: *id,
+                    sensed,
+                    synced: true,
+                    unchecked_since: None,
+                }
+            })
+            .collect();
+        let two_boards = cfg.header.boards.len() > 1;
+        let voice = match cfg.header.language.as_deref() {
+            Some(l) => Lang::parse(l),
+            None if two_boards => Some(Lang::En),
+            None => None,
+        }
+        .map(|lang| Vocabulary::new(lang, cfg.profile.edition, VoiceOptions::default()));
         let clock = cfg.time_control.clone().map(|tc| {
             let mut c = Clock::new(tc);
             c.start(pos.turn(), 0);
@@ -311,7 +363,8 @@ impl Arbiter {
             history: vec![pos.clone()],
             keys: vec![key(&pos)],
             pos,
-            board,
+            boards,
+            voice,
             moves: Vec::new(),
             clock,
             illegal_counts: [0, 0],
@@ -360,7 +413,24 @@ impl Arbiter {
 
     /// The sensed main board.
     pub fn sensed(&self) -> &SensedBoard {
-        &self.board
+        &self.boards[0].sensed
+    }
+
+    /// Index in `boards` of the board the player on move plays on: the
+    /// tactile board for the visually impaired player (Appendix E).
+    fn mi(&self) -> usize {
+        self.board_of(self.pos.turn())
+    }
+
+    fn board_of(&self, side: Color) -> usize {
+        if self.cfg.header.vi_player == Some(side) {
+            self.boards
+                .iter()
+                .position(|b| b.id == BoardId::Tactile)
+                .unwrap_or(0)
+        } else {
+            0
+        }
     }
 
     /// The touches of the player on move so far (square, piece), in order.
@@ -385,6 +455,24 @@ impl Arbiter {
             return;
         }
         self.emit_touches(t.saturating_sub(1), false, out);
+        if self.boards.len() > 1 {
+            self.check_divergence(t, out);
+            if let Some(a) = self.turn.announced.clone().filter(|a| !a.done) {
+                let at = a.t + ANNOUNCE_SETTLE_MS;
+                if t > at {
+                    let text = self
+                        .voice
+                        .as_ref()
+                        .map(|v| voice::move_phrase(&self.pos, &a.mv, v));
+                    if let Some(text) = text {
+                        self.announce(text, at, out);
+                    }
+                    if let Some(x) = self.turn.announced.as_mut() {
+                        x.done = true;
+                    }
+                }
+            }
+        }
         if let Some(p) = &self.pending_end {
             if t >= p.t + self.cfg.settle_ms {
                 let p = p.clone();
@@ -516,6 +604,13 @@ impl Arbiter {
 
     fn sensor(&mut self, rec: &Record, out: &mut Vec<Event>) {
         let t = rec.t;
+        let Some(bi) = self.boards.iter().position(|b| b.id == rec.board) else {
+            tracing::debug!(
+                board = rec.board.as_str(),
+                "record for a board this game does not have"
+            );
+            return;
+        };
         let changes = match rec.kind {
             RecordKind::Lift(sq) => vec![Change::Lift(sq)],
             RecordKind::Place {
@@ -524,8 +619,8 @@ impl Arbiter {
                 piece,
             } => vec![Change::Place(square, color, piece)],
             RecordKind::Frame(bits) => {
-                let ch = self.board.frame_changes(bits);
-                if !self.seen_main_record && !ch.is_empty() && self.moves.is_empty() {
+                let ch = self.boards[bi].sensed.frame_changes(bits);
+                if bi == 0 && !self.seen_main_record && !ch.is_empty() && self.moves.is_empty() {
                     let diff = Bitboard(bits) ^ self.pos.board().occupied();
                     out.push(Event {
                         t,
@@ -540,21 +635,39 @@ impl Arbiter {
             }
             _ => Vec::new(),
         };
-        self.seen_main_record = true;
+        if bi == 0 {
+            self.seen_main_record = true;
+        }
+        let mover = bi == self.mi();
         for ch in changes {
-            self.board.apply(ch, t);
-            if self.outcome.is_none() && !self.restore_pending {
+            self.boards[bi].sensed.apply(ch, t);
+            if mover && self.boards[bi].synced && self.outcome.is_none() && !self.restore_pending {
                 self.follow_hand(ch, t);
             }
         }
         if self.outcome.is_some() {
             return;
         }
+        if self.boards.len() > 1 {
+            self.boards[bi].unchecked_since = Some(t);
+        }
+        if !self.boards[bi].synced && self.boards[bi].sensed.matches(self.pos.board()) {
+            // The owner has copied the opponent's move: from now on his
+            // lifts are touches (E2.2, §4.3).
+            let pos = self.pos.clone();
+            let slot = &mut self.boards[bi];
+            slot.synced = true;
+            slot.sensed.reset_to(pos.board());
+        }
+        if !mover {
+            return;
+        }
         self.pending_end = None;
         if self.restore_pending {
-            if self.board.matches(self.pos.board()) {
+            if self.boards[bi].sensed.matches(self.pos.board()) {
                 self.restore_pending = false;
-                self.board.reset_to(self.pos.board());
+                let pos = self.pos.clone();
+                self.boards[bi].sensed.reset_to(pos.board());
                 out.push(Event {
                     t,
                     kind: EventKind::PositionRestored {
@@ -565,6 +678,89 @@ impl Arbiter {
             return;
         }
         self.watch_for_game_end(t);
+        self.watch_vi_move(t);
+    }
+
+    /// Appendix E2.3: the visually impaired player's move is made when the
+    /// tactile board shows it; it is then announced, and only then may the
+    /// clock be started.
+    fn watch_vi_move(&mut self, t: u64) {
+        if self.cfg.header.vi_player != Some(self.pos.turn()) || self.boards.len() < 2 {
+            return;
+        }
+        let bi = self.mi();
+        match recognize(&self.pos, &self.boards[bi].sensed, self.turn.promote) {
+            Recognition::Move { mv, missing: 0, .. } => {
+                if self.turn.announced.as_ref().is_none_or(|a| a.mv != mv) {
+                    self.turn.announced = Some(Announced { mv, t, done: false });
+                }
+            }
+            _ => self.turn.announced = None,
+        }
+    }
+
+    /// Pushes an announcement in the game's language, if moves are announced.
+    fn announce(&self, text: String, t: u64, out: &mut Vec<Event>) {
+        if let Some(v) = &self.voice {
+            out.push(Event {
+                t,
+                kind: EventKind::Announce {
+                    text,
+                    lang: v.lang().code().to_owned(),
+                },
+            });
+        }
+    }
+
+    /// E2.7: as soon as a board that should show the position settles
+    /// showing something else, the arbiter and both players are told which
+    /// squares differ, so the board can be put right.
+    fn check_divergence(&mut self, t: u64, out: &mut Vec<Event>) {
+        for bi in 0..self.boards.len() {
+            let Some(since) = self.boards[bi].unchecked_since else {
+                continue;
+            };
+            if t < since + self.cfg.settle_ms {
+                continue;
+            }
+            self.boards[bi].unchecked_since = None;
+            let b = &self.boards[bi].sensed;
+            if b.matches(self.pos.board()) {
+                continue;
+            }
+            // Not yet copied: it still shows the position before the last move.
+            let previous =
+                self.history.len() >= 2 && b.matches(self.history[self.history.len() - 2].board());
+            if previous && !self.boards[bi].synced {
+                continue;
+            }
+            // The owner on move is making his move.
+            if bi == self.mi()
+                && matches!(
+                    recognize(&self.pos, b, self.turn.promote),
+                    Recognition::Move { .. }
+                )
+            {
+                continue;
+            }
+            let diff = b.differences(self.pos.board());
+            out.push(Event {
+                t: since + self.cfg.settle_ms,
+                kind: EventKind::Irregularity {
+                    kind: "boards_differ",
+                    article: "E2.7",
+                    squares: squares(diff),
+                },
+            });
+            if let Some(v) = &self.voice {
+                let sq: Vec<shakmaty::Square> = diff.into_iter().collect();
+                self.announce(
+                    voice::boards_differ_phrase(&sq, v),
+                    since + self.cfg.settle_ms,
+                    out,
+                );
+            }
+        }
     }
 
     /// Follows the mover's pieces through the hand: which piece went where,
@@ -629,7 +825,7 @@ impl Arbiter {
             mv,
             promotion_assumed,
             missing: 0,
-        } = recognize(&self.pos, &self.board, self.turn.promote)
+        } = recognize(&self.pos, &self.boards[self.mi()].sensed, self.turn.promote)
         {
             let mut after = self.pos.clone();
             after.play_unchecked(mv);
@@ -749,10 +945,14 @@ impl Arbiter {
                 c.start(turn, t);
             }
         }
-        self.board.clear_history();
-        self.restore_pending = !self.board.matches(self.pos.board());
+        let pos = self.pos.clone();
+        let bi = self.mi();
+        let b = &mut self.boards[bi];
+        b.sensed.clear_history();
+        b.synced = true;
+        self.restore_pending = !b.sensed.matches(pos.board());
         if !self.restore_pending {
-            self.board.reset_to(self.pos.board());
+            b.sensed.reset_to(pos.board());
         }
     }
 
@@ -771,7 +971,16 @@ impl Arbiter {
 
     fn emit_touches(&mut self, t: u64, flush: bool, out: &mut Vec<Event>) {
         let by = self.pos.turn();
-        for l in self.board.confirmed_lifts(t, flush) {
+        let mi = self.mi();
+        for (bi, slot) in self.boards.iter_mut().enumerate() {
+            if bi != mi || !slot.synced {
+                // Lifts on the other board, or while copying the opponent's
+                // move, are not touches of the player on move.
+                slot.sensed.confirmed_lifts(t, true);
+            }
+        }
+        let board_name = self.boards[mi].id.as_str();
+        for l in self.boards[mi].sensed.confirmed_lifts(t, flush) {
             if self.restore_pending {
                 continue;
             }
@@ -799,7 +1008,7 @@ impl Arbiter {
                     by: By(by),
                     square: l.square.to_string(),
                     piece: piece.char().to_string(),
-                    board: BoardId::Main.as_str(),
+                    board: board_name,
                 },
             });
         }
@@ -815,12 +1024,34 @@ impl Arbiter {
             // it changes nothing (§6.7a).
             return;
         }
-        match recognize(&self.pos, &self.board, self.turn.promote) {
+        let bi = self.mi();
+        match recognize(&self.pos, &self.boards[bi].sensed, self.turn.promote) {
             Recognition::Move {
                 mv,
                 promotion_assumed,
                 ..
-            } => self.complete(mv, promotion_assumed, t, true, out),
+            } => {
+                // E2.3: the visually impaired player starts the clock only
+                // after his move was made and announced.
+                if self.cfg.header.vi_player == Some(side) && self.boards.len() > 1 {
+                    let announced = self
+                        .turn
+                        .announced
+                        .as_ref()
+                        .is_some_and(|a| a.done && a.mv == mv);
+                    if !announced {
+                        out.push(Event {
+                            t,
+                            kind: EventKind::Irregularity {
+                                kind: "clock_started_before_announcement",
+                                article: "E2.3",
+                                squares: vec![mv.to().to_string()],
+                            },
+                        });
+                    }
+                }
+                self.complete(mv, promotion_assumed, t, true, out)
+            }
             Recognition::NoMove => {
                 let a = self.cfg.profile.articles;
                 if self.cfg.profile.press_without_move_is_illegal {
@@ -843,7 +1074,10 @@ impl Arbiter {
                 };
                 let pawn_on_last_rank = differs.into_iter().any(|sq| {
                     sq.rank() == last_rank
-                        && self.board.piece_at(sq).map(|p| (p.role, p.color))
+                        && self.boards[bi]
+                            .sensed
+                            .piece_at(sq)
+                            .map(|p| (p.role, p.color))
                             == Some((Role::Pawn, side))
                 });
                 let a = self.cfg.profile.articles;
@@ -896,6 +1130,7 @@ impl Arbiter {
                         b
                     }
                 });
+                let bi = self.mi();
                 self.pos = stood;
                 self.history.push(self.pos.clone());
                 self.keys.push(key(&self.pos));
@@ -907,7 +1142,8 @@ impl Arbiter {
                     clock_ms,
                     illegal: true,
                 });
-                self.board.reset_to(self.pos.board());
+                let pos = self.pos.clone();
+                self.boards[bi].sensed.reset_to(pos.board());
                 self.turn = Turn::default();
                 self.pending_illegal = Some(pending);
             } else {
@@ -977,9 +1213,11 @@ impl Arbiter {
             }
         }
         self.push_clock(t, out);
-        self.restore_pending = !self.board.matches(self.pos.board());
+        let pos = self.pos.clone();
+        let bi = self.mi();
+        self.restore_pending = !self.boards[bi].sensed.matches(pos.board());
         if !self.restore_pending {
-            self.board.reset_to(self.pos.board());
+            self.boards[bi].sensed.reset_to(pos.board());
         }
     }
 
@@ -987,12 +1225,13 @@ impl Arbiter {
     /// the pieces `side` set down this turn (captures by replacement), with
     /// a long-algebraic description (`Ng1-g3`); `None` when it cannot be read.
     fn physical_position(&self, side: Color) -> Option<(Chess, String)> {
+        let board = &self.boards[self.board_of(side)].sensed;
         let mut setup = self.pos.to_setup(EnPassantMode::Legal);
         let mut text = Vec::new();
         let mut moved = Bitboard::EMPTY;
         for (from, to, _) in &self.turn.placed {
             let mut piece = setup.board.remove_piece_at(*from)?;
-            if let Some(sensed) = self.board.piece_at(*to) {
+            if let Some(sensed) = board.piece_at(*to) {
                 piece = sensed;
             }
             let capture = setup.board.piece_at(*to).is_some();
@@ -1008,10 +1247,10 @@ impl Arbiter {
             ));
         }
         // Pieces of the opponent removed without a replacement (e.p.-like).
-        for sq in setup.board.occupied() & !self.board.occupied() {
+        for sq in setup.board.occupied() & !board.occupied() {
             setup.board.discard_piece_at(sq);
         }
-        if text.is_empty() || setup.board.occupied() != self.board.occupied() {
+        if text.is_empty() || setup.board.occupied() != board.occupied() {
             return None;
         }
         setup.turn = !side;
@@ -1068,6 +1307,16 @@ impl Arbiter {
                 },
             });
         }
+        let bi = self.mi();
+        let already_announced = self
+            .turn
+            .announced
+            .as_ref()
+            .is_some_and(|a| a.done && a.mv == mv);
+        let phrase = match &self.voice {
+            Some(v) if !already_announced => Some(voice::move_phrase(&self.pos, &mv, v)),
+            _ => None,
+        };
         let uci = UciMove::from_move(mv, CastlingMode::Standard).to_string();
         let san = SanPlus::from_move_and_play_unchecked(&mut self.pos, mv).to_string();
         let fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
@@ -1105,6 +1354,10 @@ impl Arbiter {
             },
         });
         self.push_clock(t, out);
+        if let Some(text) = phrase {
+            // Every move is announced to both players (Appendix E).
+            self.announce(text, t, out);
+        }
         if let Some(b) = breach {
             out.push(Event {
                 t,
@@ -1128,7 +1381,17 @@ impl Arbiter {
         if self.pending_illegal.as_ref().is_some_and(|p| p.by != by) {
             self.pending_illegal = None;
         }
-        self.board.reset_to(self.pos.board());
+        let pos = self.pos.clone();
+        for (i, slot) in self.boards.iter_mut().enumerate() {
+            if i == bi {
+                slot.sensed.reset_to(pos.board());
+                slot.synced = true;
+            } else {
+                // The other board's owner now copies this move (E2.7).
+                slot.sensed.clear_history();
+                slot.synced = slot.sensed.matches(pos.board());
+            }
+        }
         self.turn = Turn::default();
         self.pending_end = None;
         self.restore_pending = false;
