@@ -17,5 +17,6 @@ pub mod controller;
 pub mod pgn;
 pub mod recognize;
 pub mod rules;
+pub mod sensors;
 pub mod sim;
 pub mod trace;
