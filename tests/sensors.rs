@@ -359,3 +359,50 @@ fn virtual_board_reproduces_real_games() {
         n - skipped
     );
 }
+
+#[test]
+fn calibrate_subcommand_writes_the_file_and_refuses_without_a_backend() {
+    let exe = env!("CARGO_BIN_EXE_eboard");
+    let out = std::env::temp_dir().join(format!("eboard-cal-{}.toml", std::process::id()));
+    let hw = root().join("hw/mcp3008-hall.toml");
+    let st = std::process::Command::new(exe)
+        .args(["calibrate", "--virtual", "--hw"])
+        .arg(&hw)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let written = std::fs::read_to_string(&out).unwrap();
+    std::fs::remove_file(&out).ok();
+    assert!(String::from_utf8_lossy(&st.stderr).contains("all sensors healthy"));
+    // The committed example is what the flow writes.
+    let committed =
+        std::fs::read_to_string(root().join("calibration/virtual-mcp3008-hall.toml")).unwrap();
+    assert_eq!(written, committed);
+    let c =
+        eboard::sensors::Calibration::load(&root().join("calibration/virtual-mcp3008-hall.toml"))
+            .unwrap();
+    assert_eq!(c.design, "mcp3008-hall");
+
+    let bad = std::process::Command::new(exe)
+        .args(["calibrate", "--hw", "hw/nonexistent.toml", "--virtual"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("hw/nonexistent.toml"));
+    if !cfg!(feature = "rpi") {
+        let no_backend = std::process::Command::new(exe)
+            .args(["calibrate", "--hw"])
+            .arg(&hw)
+            .output()
+            .unwrap();
+        assert!(!no_backend.status.success());
+        assert!(String::from_utf8_lossy(&no_backend.stderr).contains("--features rpi"));
+    }
+}

@@ -172,7 +172,12 @@ impl HealthReport {
         }
         self.issues
             .iter()
-            .map(|i| format!("{:?} sensor {} ({}): {}", i.kind, i.sensor, i.square, i.detail))
+            .map(|i| {
+                format!(
+                    "{:?} sensor {} ({}): {}",
+                    i.kind, i.sensor, i.square, i.detail
+                )
+            })
             .collect::<Vec<_>>()
             .join("\n")
     }
@@ -232,9 +237,10 @@ impl Calibration {
     /// Reads a calibration file; errors name the file and key.
     pub fn load(path: &Path) -> Result<Calibration, CalError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| CalError::Io(format!("{shown}: {e}")))?;
-        let c: Calibration =
-            toml::from_str(&text).map_err(|e| CalError::File(format!("{shown}: {}", e.message())))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| CalError::Io(format!("{shown}: {e}")))?;
+        let c: Calibration = toml::from_str(&text)
+            .map_err(|e| CalError::File(format!("{shown}: {}", e.message())))?;
         if let Some(a) = &c.analog {
             for (k, v) in [
                 ("baseline", &a.baseline),
@@ -433,19 +439,32 @@ pub fn calibrate<A: SensorArray>(
         for i in 0..64 {
             let e = empty.mean(i);
             if e <= 2 || e >= i32::from(FULL_SCALE) - 2 {
-                issues.push((i as u8, IssueKind::Stuck, format!("empty board reads {e} (a rail)")));
+                issues.push((
+                    i as u8,
+                    IssueKind::Stuck,
+                    format!("empty board reads {e} (a rail)"),
+                ));
             }
         }
     } else {
         m_abs = 0;
         present_start = (0..64).fold(0u64, |a, i| a | u64::from(start.magnet(i, active_low)) << i);
-        present_lifted =
-            (0..64).fold(0u64, |a, i| a | u64::from(lifted.magnet(i, active_low)) << i);
+        present_lifted = (0..64).fold(0u64, |a, i| {
+            a | u64::from(lifted.magnet(i, active_low)) << i
+        });
         for i in 0..64 {
             if empty.magnet(i, active_low) {
-                issues.push((i as u8, IssueKind::Stuck, "sees a magnet on the empty board".into()));
+                issues.push((
+                    i as u8,
+                    IssueKind::Stuck,
+                    "sees a magnet on the empty board".into(),
+                ));
             } else if empty.flickers(i) || start.flickers(i) {
-                issues.push((i as u8, IssueKind::Noisy, "changes while nothing moves".into()));
+                issues.push((
+                    i as u8,
+                    IssueKind::Noisy,
+                    "changes while nothing moves".into(),
+                ));
             }
         }
     }
@@ -489,10 +508,18 @@ pub fn calibrate<A: SensorArray>(
         if !expected {
             untested.push(sq);
             if seen && !analog && !issues.iter().any(|x| x.0 == i as u8) {
-                issues.push((i as u8, IssueKind::Stuck, "sees a magnet on an empty square".into()));
+                issues.push((
+                    i as u8,
+                    IssueKind::Stuck,
+                    "sees a magnet on an empty square".into(),
+                ));
             }
         } else if !seen && !analog {
-            issues.push((i as u8, IssueKind::Stuck, "sees no magnet under a piece".into()));
+            issues.push((
+                i as u8,
+                IssueKind::Stuck,
+                "sees no magnet under a piece".into(),
+            ));
         }
     }
 
@@ -501,8 +528,14 @@ pub fn calibrate<A: SensorArray>(
         let delta = |i: usize| start.mean(i) - empty.mean(i);
         let is_white = |i: usize| white_start >> game_sq(i) as u32 & 1 == 1;
         let under = |i: usize| start_occ >> game_sq(i) as u32 & 1 == 1;
-        let wd: Vec<i32> = (0..64).filter(|&i| under(i) && is_white(i)).map(delta).collect();
-        let bd: Vec<i32> = (0..64).filter(|&i| under(i) && !is_white(i)).map(delta).collect();
+        let wd: Vec<i32> = (0..64)
+            .filter(|&i| under(i) && is_white(i))
+            .map(delta)
+            .collect();
+        let bd: Vec<i32> = (0..64)
+            .filter(|&i| under(i) && !is_white(i))
+            .map(delta)
+            .collect();
         let (wmed, bmed) = (median(wd), median(bd));
         let white_reads_low = wmed < bmed;
         if Some(white_reads_low) != design.bus.white_reads_low() {
@@ -524,14 +557,30 @@ pub fn calibrate<A: SensorArray>(
             let (mut w, mut k) = (wmed, bmed);
             if under(i) {
                 let mag = d.abs();
-                let right_side = if is_white(i) { (d < 0) == (wmed < 0) } else { (d < 0) == (bmed < 0) };
+                let right_side = if is_white(i) {
+                    (d < 0) == (wmed < 0)
+                } else {
+                    (d < 0) == (bmed < 0)
+                };
                 if mag * 10 < m_abs {
-                    issues.push((i as u8, IssueKind::Stuck, format!("no response to a piece ({d:+} codes)")));
+                    issues.push((
+                        i as u8,
+                        IssueKind::Stuck,
+                        format!("no response to a piece ({d:+} codes)"),
+                    ));
                 } else if !right_side {
-                    issues.push((i as u8, IssueKind::Reversed, format!("reads the other colour ({d:+} codes)")));
+                    issues.push((
+                        i as u8,
+                        IssueKind::Reversed,
+                        format!("reads the other colour ({d:+} codes)"),
+                    ));
                 } else {
                     if mag * 2 < m_abs {
-                        issues.push((i as u8, IssueKind::Weak, format!("response {mag} codes, typical {m_abs}")));
+                        issues.push((
+                            i as u8,
+                            IssueKind::Weak,
+                            format!("response {mag} codes, typical {m_abs}"),
+                        ));
                     }
                     if is_white(i) {
                         w = d;
@@ -541,12 +590,20 @@ pub fn calibrate<A: SensorArray>(
                 }
             }
             if nz * 4 > m_abs {
-                issues.push((i as u8, IssueKind::Noisy, format!("{nz} codes peak to peak on the empty board")));
+                issues.push((
+                    i as u8,
+                    IssueKind::Noisy,
+                    format!("{nz} codes peak to peak on the empty board"),
+                ));
             }
             let (lo_d, hi_d) = if white_reads_low { (w, k) } else { (k, w) };
             let margin = nz + 2;
-            let lo = (b + lo_d / 2).min(b - margin).clamp(0, i32::from(FULL_SCALE));
-            let hi = (b + hi_d / 2).max(b + margin).clamp(0, i32::from(FULL_SCALE));
+            let lo = (b + lo_d / 2)
+                .min(b - margin)
+                .clamp(0, i32::from(FULL_SCALE));
+            let hi = (b + hi_d / 2)
+                .max(b + margin)
+                .clamp(0, i32::from(FULL_SCALE));
             baseline.push(b as u16);
             low.push(lo as u16);
             high.push(hi as u16);

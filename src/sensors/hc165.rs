@@ -125,9 +125,10 @@ mod tests {
     fn pin_errors_are_reported() {
         use embedded_hal_mock::eh1::MockError;
         let spi = SpiMock::new(&[]);
-        let pin = PinMock::new(&[
-            P::set(State::Low).with_error(MockError::Io(std::io::ErrorKind::Other))
-        ]);
+        let pin =
+            PinMock::new(
+                &[P::set(State::Low).with_error(MockError::Io(std::io::ErrorKind::Other))],
+            );
         let mut chain = Hc165Chain::new(spi, pin, crate::sensors::NoDelay);
         let mut raw = RawScan::default();
         assert!(matches!(chain.read(&mut raw), Err(DriverError::Pin(_))));

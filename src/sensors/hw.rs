@@ -273,9 +273,7 @@ impl HwDesign {
                     "table 'map': give 'layout' or 'squares', not both".to_owned()
                 ))
             }
-            (None, None) => {
-                return Err(bad("table 'map': give 'layout' or 'squares'".to_owned()))
-            }
+            (None, None) => return Err(bad("table 'map': give 'layout' or 'squares'".to_owned())),
             (Some(l), None) => layout_map(l).ok_or_else(|| {
                 bad(format!(
                     "key 'map.layout': '{l}' is not one of {}",
@@ -298,9 +296,7 @@ impl HwDesign {
                         ))
                     })?;
                     if seen >> sq as u32 & 1 == 1 {
-                        return Err(bad(format!(
-                            "key 'map.squares[{i}]': {name} appears twice"
-                        )));
+                        return Err(bad(format!("key 'map.squares[{i}]': {name} appears twice")));
                     }
                     seen |= 1 << sq as u32;
                     map[i] = sq;
@@ -379,10 +375,7 @@ layout = "serpentine"
         assert!(e.to_string().contains("line "), "{e}");
         let e = HwDesign::parse(&HC.replace("occupancy", "colour"), "hw/t.toml").unwrap_err();
         assert!(e.to_string().contains("key 'sensing'"), "{e}");
-        let sq = HC.replace(
-            "layout = \"serpentine\"",
-            "squares = [\"a1\", \"i9\"]",
-        );
+        let sq = HC.replace("layout = \"serpentine\"", "squares = [\"a1\", \"i9\"]");
         let e = HwDesign::parse(&sq, "hw/t.toml").unwrap_err();
         assert!(e.to_string().contains("64 needed"), "{e}");
     }

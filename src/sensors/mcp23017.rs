@@ -57,7 +57,9 @@ impl<I: I2c> SensorArray for Mcp23017Bank<I> {
     /// inputs, all 16 pull-ups on (open-drain Hall switches pull low).
     fn init(&mut self) -> Result<(), Self::Error> {
         for &a in &self.addresses {
-            self.i2c.write(a, &[IOCON, 0x00]).map_err(DriverError::Bus)?;
+            self.i2c
+                .write(a, &[IOCON, 0x00])
+                .map_err(DriverError::Bus)?;
             self.i2c
                 .write(a, &[IODIRA, 0xFF, 0xFF])
                 .map_err(DriverError::Bus)?;

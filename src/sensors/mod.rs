@@ -14,7 +14,7 @@
 //! ```
 //!
 //! A live board and a recorded trace are thus the same input to everything
-//! above. Drivers only know embedded-hal traits: the Pi ([`rpi`], feature
+//! above. Drivers only know embedded-hal traits: the Pi (module `rpi`, feature
 //! `rpi`), linux-embedded-hal / gpiocdev, and the simulated bus
 //! ([`virtual_hw`]) are interchangeable implementations.
 

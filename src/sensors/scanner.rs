@@ -65,6 +65,8 @@ pub enum ScannerError {
     },
 }
 
+// One per scanner; boxing the thresholds would add an indirection per scan.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 enum Classifier {
     Digital {
@@ -227,7 +229,11 @@ impl<A: SensorArray> Scanner<A> {
         };
         Ok(Sample {
             occupied: self.to_squares(present),
-            white: if white == 0 { 0 } else { self.to_squares(white) },
+            white: if white == 0 {
+                0
+            } else {
+                self.to_squares(white)
+            },
         })
     }
 

@@ -339,9 +339,11 @@ impl VirtualBoard {
                 settle_us.saturating_mul(1000),
                 *row_active_low,
             )),
-            Bus::Mcp3008 { .. } => VirtualArray::Mcp3008(Mcp3008Array::new(std::array::from_fn(
-                |c| spi(SpiRole::Mcp3008(c as u8)),
-            ))),
+            Bus::Mcp3008 { .. } => {
+                VirtualArray::Mcp3008(Mcp3008Array::new(std::array::from_fn(|c| {
+                    spi(SpiRole::Mcp3008(c as u8))
+                })))
+            }
         }
     }
 }
@@ -501,13 +503,9 @@ impl i2c::I2c for VirtualI2c {
         operations: &mut [I2cOp<'_>],
     ) -> Result<(), i2c::ErrorKind> {
         let mut st = self.board.state.borrow_mut();
-        let chip = st
-            .addresses
-            .iter()
-            .position(|&a| a == address)
-            .ok_or(i2c::ErrorKind::NoAcknowledge(
-                i2c::NoAcknowledgeSource::Address,
-            ))?;
+        let chip = st.addresses.iter().position(|&a| a == address).ok_or(
+            i2c::ErrorKind::NoAcknowledge(i2c::NoAcknowledgeSource::Address),
+        )?;
         for op in operations.iter_mut() {
             match op {
                 I2cOp::Write(bytes) => {
@@ -622,7 +620,11 @@ impl digital::InputPin for VirtualPin {
                 pulled = true;
             }
         }
-        Ok(if pulled { !inactive_high } else { inactive_high })
+        Ok(if pulled {
+            !inactive_high
+        } else {
+            inactive_high
+        })
     }
 
     fn is_low(&mut self) -> Result<bool, Infallible> {
@@ -631,6 +633,8 @@ impl digital::InputPin for VirtualPin {
 }
 
 /// The design's real driver on the simulated bus (no boxing, no dynamic calls).
+// One per board; boxing would add an indirection per scan.
+#[allow(clippy::large_enum_variant)]
 pub enum VirtualArray {
     /// 74HC165 chain.
     Hc165(Hc165Chain<VirtualSpi, VirtualPin, NoDelay>),
@@ -761,7 +765,11 @@ pub fn virtual_records(
                 RecordKind::Lift(_) | RecordKind::Place { .. } | RecordKind::Frame(_)
             )
     };
-    let mut others = trace.records.iter().filter(|r| !is_board_record(r)).peekable();
+    let mut others = trace
+        .records
+        .iter()
+        .filter(|r| !is_board_record(r))
+        .peekable();
     let end = trace.duration_ms() + period * (u64::from(opts.scanner.debounce) + 2);
     let mut out = Vec::with_capacity(trace.records.len() + 16);
     let mut t = 0u64;
