@@ -455,14 +455,12 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
                     let mut chars = p.chars();
                     match (chars.next().and_then(Piece::from_char), chars.next()) {
                         (Some(piece), None) => Some(piece),
-                        _ => {
-                            return err(
-                                line,
-                                format!(
+                        _ => return err(
+                            line,
+                            format!(
                                 "key 'piece': \"{p}\" is not a FEN piece letter (PNBRQK pnbrqk)"
                             ),
-                            )
-                        }
+                        ),
                     }
                 }
                 None => None,
