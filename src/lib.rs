@@ -17,6 +17,7 @@ pub mod controller;
 pub mod pgn;
 pub mod recognize;
 pub mod rules;
+pub mod sensors;
 pub mod sim;
 pub mod trace;
 pub mod voice;

@@ -130,6 +130,23 @@ enum Command {
         #[arg(long)]
         speak: bool,
     },
+    /// Calibrate a board's sensors: empty board → baselines; initial position
+    /// and one lifted pawn → orientation and thresholds. Reports stuck, weak
+    /// and noisy sensors.
+    Calibrate {
+        /// The board design (a file in hw/).
+        #[arg(long, value_name = "HW_TOML")]
+        hw: PathBuf,
+        /// Run on the simulated board without prompts (tests and CI).
+        #[arg(long = "virtual")]
+        virtual_board: bool,
+        /// Write the calibration here (default: standard output).
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Scans averaged per step.
+        #[arg(long, default_value_t = 50)]
+        samples: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -193,6 +210,12 @@ fn main() -> ExitCode {
             wav,
             speak,
         }),
+        Command::Calibrate {
+            hw,
+            virtual_board,
+            output,
+            samples,
+        } => cmd_calibrate(&hw, virtual_board, output.as_deref(), samples),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -433,6 +456,56 @@ fn cmd_announce(a: &AnnounceArgs) -> Result<(), String> {
             .map_err(|e| format!("--speak: {e}"))?;
     }
     Ok(())
+}
+
+/// `eboard calibrate`: prompts on standard error, the file to `output`
+/// (or standard output), the health report on standard error.
+fn cmd_calibrate(
+    hw: &Path,
+    virtual_board: bool,
+    output: Option<&Path>,
+    samples: u32,
+) -> Result<(), String> {
+    use eboard::sensors::{virtual_hw, HwDesign};
+    let design = HwDesign::load(hw).map_err(|e| e.to_string())?;
+    let cal = if virtual_board {
+        let opts = virtual_hw::VirtualOptions {
+            calibration_samples: samples,
+            ..Default::default()
+        };
+        virtual_hw::calibrate_virtual(&design, &opts)
+    } else {
+        #[cfg(feature = "rpi")]
+        {
+            let mut array = eboard::sensors::rpi::open(&design).map_err(|e| e.to_string())?;
+            use eboard::sensors::calibration::{calibrate, TerminalOperator};
+            let mut op = TerminalOperator::new(std::io::stdin().lock(), std::io::stderr());
+            calibrate(&mut array, &design, &mut op, samples)
+        }
+        #[cfg(not(feature = "rpi"))]
+        {
+            return Err(format!(
+                "{}: this build has no hardware backend: build with `--features rpi` on the Pi, or use --virtual",
+                hw.display()
+            ));
+        }
+    }
+    .map_err(|e| format!("{}: {e}", hw.display()))?;
+    eprintln!(
+        "{}: orientation {:?}; {}",
+        design.shown(),
+        cal.orientation,
+        cal.health.describe().replace('\n', "\n  ")
+    );
+    let text = cal.to_toml();
+    match output {
+        Some(p) => {
+            write_to(p, &text)?;
+            eprintln!("calibration written to {}", p.display());
+            Ok(())
+        }
+        None => write_to(Path::new("-"), &text),
+    }
 }
 
 /// Prints the decisions taken so far (moves with a board view) and clears them.
