@@ -95,6 +95,14 @@ enum Command {
         /// A PGN file to play instead of the built-in game (its first game).
         #[arg(long)]
         game: Option<PathBuf>,
+        /// The board design whose drivers the simulated hands go through
+        /// (a file in hw/; default: the built-in 74HC165 chain design).
+        #[arg(long, value_name = "HW_TOML")]
+        hw: Option<PathBuf>,
+        /// Feed the simulated records straight to the controller, without
+        /// the virtual bus and drivers.
+        #[arg(long, conflicts_with = "hw")]
+        direct: bool,
     },
     /// Print the spoken announcement of a move (Appendix E) and, if asked,
     /// speak it or write it as a WAV file with espeak-ng.
@@ -150,6 +158,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Like any Unix filter: a closed pipe (`eboard replay … | head`) ends the
+    // program quietly instead of failing a write.
+    // SAFETY: setting a signal disposition to its default at start-up, before
+    // any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Replay {
@@ -186,7 +201,17 @@ fn main() -> ExitCode {
             sensing,
             pgn,
             game,
-        } => cmd_demo(speed, seed, sensing.into(), &pgn, game.as_deref()),
+            hw,
+            direct,
+        } => cmd_demo(
+            speed,
+            seed,
+            sensing.into(),
+            &pgn,
+            game.as_deref(),
+            hw.as_deref(),
+            direct,
+        ),
         Command::Announce {
             san,
             lang,
@@ -317,12 +342,17 @@ fn cmd_simulate(
 /// The built-in demo game.
 const DEMO_PGN: &str = include_str!("data/opera-game.pgn");
 
+/// The board design the demo's virtual board uses by default.
+const DEMO_HW: &str = include_str!("../hw/hc165-chain.toml");
+
 fn cmd_demo(
     speed: f64,
     seed: u64,
     sensing: Sensing,
     pgn_path: &Path,
     game_file: Option<&Path>,
+    hw: Option<&Path>,
+    direct: bool,
 ) -> Result<(), String> {
     if !(speed >= 0.0 && speed.is_finite()) {
         return Err(format!("--speed {speed}: give a factor of 0 or more"));
@@ -333,6 +363,19 @@ fn cmd_demo(
     };
     let games = eboard::pgn::read_games(&text).map_err(|e| format!("demo game: {e}"))?;
     let game = games.first().ok_or("demo game: no game in the file")?;
+    // The hands move pieces on a virtual board; its Hall sensors are read by
+    // the real drivers over a simulated bus, calibrated, scanned at 100 Hz
+    // and debounced into the records the controller gets from a real board.
+    use eboard::sensors::{virtual_hw, HwDesign};
+    let design = if direct {
+        None
+    } else {
+        Some(match hw {
+            Some(p) => HwDesign::load(p).map_err(|e| e.to_string())?,
+            None => HwDesign::parse(DEMO_HW, "hw/hc165-chain.toml").map_err(|e| e.to_string())?,
+        })
+    };
+    let sensing = design.as_ref().map_or(sensing, |d| d.sensing);
     let trace = eboard::sim::simulate(
         game,
         &eboard::sim::SimOptions {
@@ -342,14 +385,32 @@ fn cmd_demo(
         },
     )
     .map_err(|e| format!("demo game: {e}"))?;
+    let (trace, source) = match &design {
+        None => (trace, "simulated records".to_owned()),
+        Some(design) => {
+            let opts = virtual_hw::VirtualOptions {
+                seed,
+                ..Default::default()
+            };
+            let records = virtual_hw::virtual_records(&trace, design, &opts)
+                .map_err(|e| format!("{}: {e}", design.name))?;
+            (
+                Trace {
+                    header: trace.header.clone(),
+                    records,
+                },
+                format!("{} drivers on a virtual bus", design.name),
+            )
+        }
+    };
     let cfg = GameConfig::from_header(&trace.header, None, None).map_err(|e| e.to_string())?;
     println!(
-        "eboard demo: {} – {}, {} ({} records, {} sensing, speed ×{speed})",
+        "eboard demo: {} – {}, {} ({} records from {source}, {} sensing, speed ×{speed})",
         trace.header.white.as_deref().unwrap_or("?"),
         trace.header.black.as_deref().unwrap_or("?"),
         trace.header.event.as_deref().unwrap_or("?"),
         trace.records.len(),
-        sensing.as_str(),
+        trace.header.sensing.as_str(),
     );
     let mut c = Controller::new(cfg);
     let start = std::time::Instant::now();
