@@ -245,6 +245,17 @@ pub enum RecordKind {
     Resign(Color),
     /// The player declares j'adoube (§4.2) before the next lift.
     Adjust(Color),
+    /// Extension (E2.9d): a player asks for information on demand — `time`
+    /// (moves made and both clocks), `last_move`, or `piece` (where the
+    /// pieces given by `piece`, a FEN letter, stand).
+    Query {
+        /// What is asked.
+        what: QueryKind,
+        /// Who asks.
+        by: Color,
+        /// For `piece`: which piece (colour and kind).
+        piece: Option<Piece>,
+    },
     /// The arbiter acts; `author` names who (the API's token holder), when known.
     Arbiter {
         /// What the arbiter does.
@@ -252,6 +263,28 @@ pub enum RecordKind {
         /// Who, for the journal.
         author: Option<String>,
     },
+}
+
+/// What a query asks (Appendix E2.9d).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueryKind {
+    /// The number of moves made and both clocks.
+    Time,
+    /// The last move.
+    LastMove,
+    /// Where a named piece stands.
+    Piece,
+}
+
+impl QueryKind {
+    /// The record's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QueryKind::Time => "time",
+            QueryKind::LastMove => "last_move",
+            QueryKind::Piece => "piece",
+        }
+    }
 }
 
 /// One timed record of a trace.
@@ -276,9 +309,9 @@ pub struct TraceError {
 }
 
 /// The record kinds of the contract, by their key.
-pub const RECORD_KINDS: [&str; 12] = [
+pub const RECORD_KINDS: [&str; 13] = [
     "lift", "place", "frame", "press", "promote", "claim", "offer", "accept", "decline", "resign",
-    "adjust", "arbiter",
+    "adjust", "arbiter", "query",
 ];
 
 fn err<T>(line: usize, message: impl Into<String>) -> Result<T, TraceError> {
@@ -590,6 +623,44 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
         }
         "resign" => RecordKind::Resign(parse_color(get_str(obj, "resign", line)?, "resign", line)?),
         "adjust" => RecordKind::Adjust(parse_color(get_str(obj, "adjust", line)?, "adjust", line)?),
+        "query" => {
+            let q = get_str(obj, "query", line)?;
+            let what = match q {
+                "time" => QueryKind::Time,
+                "last_move" => QueryKind::LastMove,
+                "piece" => QueryKind::Piece,
+                _ => {
+                    return err(
+                        line,
+                        format!("key 'query': \"{q}\" is not one of time, last_move, piece"),
+                    )
+                }
+            };
+            let piece = match opt_str(obj, "piece", line)? {
+                Some(p) => Some(
+                    p.chars()
+                        .next()
+                        .filter(|_| p.chars().count() == 1)
+                        .and_then(Piece::from_char)
+                        .ok_or_else(|| TraceError {
+                            line,
+                            message: format!("key 'piece': \"{p}\" is not a FEN piece letter"),
+                        })?,
+                ),
+                None if what == QueryKind::Piece => {
+                    return err(
+                        line,
+                        "key 'piece': a piece query names the piece (FEN letter)",
+                    )
+                }
+                None => None,
+            };
+            RecordKind::Query {
+                what,
+                by: by(line)?,
+                piece,
+            }
+        }
         "arbiter" => {
             let s = get_str(obj, "arbiter", line)?;
             let ms = |key: &str| -> Result<u64, TraceError> {
@@ -887,6 +958,13 @@ pub fn record_json(r: &Record) -> Value {
         RecordKind::Adjust(c) => {
             m.insert("adjust".into(), Value::from(color_str(*c)));
         }
+        RecordKind::Query { what, by: c, piece } => {
+            m.insert("query".into(), Value::from(what.as_str()));
+            by(&mut m, *c);
+            if let Some(p) = piece {
+                m.insert("piece".into(), Value::from(p.char().to_string()));
+            }
+        }
         RecordKind::Arbiter { action, author } => {
             m.insert("arbiter".into(), Value::from(action.as_str()));
             match action {
@@ -1136,9 +1214,10 @@ mod tests {
 {"t":15,"arbiter":"result","result":"1/2-1/2"}
 {"t":16,"arbiter":"position","fen":"8/8/8/8/8/8/8/K6k w - - 0 1"}
 {"t":17,"arbiter":"pause"}
+{"t":18,"query":"piece","by":"b","piece":"N"}
 "#;
         let tr = Trace::parse(text).unwrap();
-        assert_eq!(tr.records.len(), 17);
+        assert_eq!(tr.records.len(), 18);
         let mut out = Vec::new();
         tr.write(&mut out).unwrap();
         let again = Trace::parse(std::str::from_utf8(&out).unwrap()).unwrap();

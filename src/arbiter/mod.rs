@@ -16,7 +16,7 @@ use crate::clock::{Clock, TimeControl};
 use crate::recognize::{recognize, Recognition};
 use crate::rules::{Edition, IllegalMoveRule, Mode, Profile, Supervision};
 use crate::trace::{
-    ArbiterAction, BoardId, By, Event, EventKind, Header, Record, RecordKind, Sensing,
+    ArbiterAction, BoardId, By, Event, EventKind, Header, QueryKind, Record, RecordKind, Sensing,
 };
 use crate::voice::{self, Lang, Vocabulary, VoiceOptions};
 use shakmaty::fen::Fen;
@@ -511,10 +511,6 @@ impl Arbiter {
         self.advance(t, out);
         match &rec.kind {
             RecordKind::Lift(_) | RecordKind::Place { .. } | RecordKind::Frame(_) => {
-                if rec.board == BoardId::Tactile {
-                    tracing::debug!("tactile board record ignored: this game has one board");
-                    return;
-                }
                 self.sensor(rec, out);
             }
             RecordKind::Press(side) => self.press(*side, t, out),
@@ -542,6 +538,7 @@ impl Arbiter {
             }
             RecordKind::Adjust(side) => self.adjust(*side, t, out),
             RecordKind::Claim { kind, by } => self.claim(*kind, *by, t, out),
+            RecordKind::Query { what, by, piece } => self.query(*what, *by, *piece, t, out),
             RecordKind::Arbiter { action, author } => {
                 self.arbiter_action(action, author.as_deref(), t, out)
             }
@@ -697,6 +694,54 @@ impl Arbiter {
             }
             _ => self.turn.announced = None,
         }
+    }
+
+    /// E2.9d: information on demand, spoken (never given unprompted).
+    fn query(
+        &self,
+        what: QueryKind,
+        by: Color,
+        piece: Option<shakmaty::Piece>,
+        t: u64,
+        out: &mut Vec<Event>,
+    ) {
+        let Some(v) = &self.voice else {
+            tracing::debug!(?what, ?by, "query in a game without announcements");
+            return;
+        };
+        let text = match what {
+            QueryKind::Time => {
+                let moves = voice::moves_made_phrase(self.moves.len() as u32, v);
+                match &self.clock {
+                    Some(c) => {
+                        let (w, b) = c.remaining_at(t);
+                        format!("{moves}. {}", voice::clocks_phrase(w, b, v))
+                    }
+                    None => moves,
+                }
+            }
+            QueryKind::LastMove => {
+                let n = self.history.len();
+                let last = self
+                    .moves
+                    .last()
+                    .filter(|m| !m.illegal && n >= 2)
+                    .and_then(|m| {
+                        let before = &self.history[n - 2];
+                        m.uci
+                            .parse::<UciMove>()
+                            .ok()
+                            .and_then(|u| u.to_move(before).ok())
+                            .map(|mv| (before, mv))
+                    });
+                voice::last_move_phrase(last.as_ref().map(|(p, m)| (*p, m)), v)
+            }
+            QueryKind::Piece => match piece {
+                Some(p) => voice::piece_squares_phrase(&self.pos, p.color, p.role, v),
+                None => return,
+            },
+        };
+        self.announce(text, t, out);
     }
 
     /// Pushes an announcement in the game's language, if moves are announced.
