@@ -110,6 +110,15 @@ impl Edition {
         (Edition::Fide2023, "fide-2023"),
     ];
 
+    /// The profile names, comma-separated (for error messages).
+    pub fn names() -> String {
+        Edition::ALL
+            .iter()
+            .map(|(_, n)| *n)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// Parses a profile name.
     pub fn parse(s: &str) -> Option<Edition> {
         Edition::ALL.iter().find(|(_, n)| *n == s).map(|(e, _)| *e)
@@ -425,16 +434,8 @@ impl Profile {
     /// Parses a profile name and mode name; the error names the bad value
     /// and what is allowed.
     pub fn parse(edition: &str, mode: &str) -> Result<Profile, String> {
-        let e = Edition::parse(edition).ok_or_else(|| {
-            format!(
-                "rules: \"{edition}\" is not one of {}",
-                Edition::ALL
-                    .iter()
-                    .map(|(_, n)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })?;
+        let e = Edition::parse(edition)
+            .ok_or_else(|| format!("rules: \"{edition}\" is not one of {}", Edition::names()))?;
         let m = Mode::parse(mode)
             .ok_or_else(|| format!("mode: \"{mode}\" is not one of standard, rapid, blitz"))?;
         Ok(Profile::new(e, m))

@@ -852,9 +852,7 @@ fn resignation_against_a_lone_king_2023() {
 #[test]
 fn s49_s55_s57_illegal_move_ruled_unasked_where_the_arbiter_supervises() {
     let illegal = "1000 lift a1\n1200 place b3\n1500 press w";
-    let h = |mode: &str, sup: &str, tc: &str| {
-        json!({"trace": 1, "start_fen": KRP, "mode": mode, "time_control": tc, "supervision": sup})
-    };
+    let h = |mode: &str, sup: &str, tc: &str| json!({"trace": 1, "start_fen": KRP, "mode": mode, "time_control": tc, "supervision": sup});
     // S49: 2009 rapid, adequate supervision: §7.4 without a claim.
     let ev = run(h("rapid", "adequate", "1500+10"), illegal, "fide-2009");
     assert_eq!(of(&ev, "illegal_move")[0]["penalty"], "+2 min to black");
@@ -872,7 +870,11 @@ fn s49_s55_s57_illegal_move_ruled_unasked_where_the_arbiter_supervises() {
 #[test]
 fn s94_an_offer_stands_until_answered() {
     for rules in ALL {
-        let ev = run(hdr(""), "1000 lift e2\n1200 place e4\n1300 offer w\n1600 press w\n5000 accept b", rules);
+        let ev = run(
+            hdr(""),
+            "1000 lift e2\n1200 place e4\n1300 offer w\n1600 press w\n5000 accept b",
+            rules,
+        );
         assert_eq!(of(&ev, "game_end")[0]["reason"], "agreement", "{rules}");
         // Black plays on instead: the offer lapses.
         let ev = run(hdr(""), "1000 lift e2\n1200 place e4\n1300 offer w\n1600 press w\n3000 mv e7e5 b\n5000 accept b", rules);
@@ -886,5 +888,9 @@ fn s98_lost_castling_right_makes_a_different_position() {
     let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
     let steps = "1000 mv e1f1 w\n2000 mv e8d8 b\n3000 mv f1e1 w\n4000 mv d8e8 b\n5000 mv e1f1 w\n6000 mv e8d8 b\n7000 mv f1e1 w\n8000 mv d8e8 b\n9000 claim threefold w";
     let ev = run(hdr(fen), steps, "fide-2009");
-    assert_eq!(of(&ev, "claim")[0]["upheld"], false, "only two identical positions: {ev:#?}");
+    assert_eq!(
+        of(&ev, "claim")[0]["upheld"],
+        false,
+        "only two identical positions: {ev:#?}"
+    );
 }

@@ -100,14 +100,7 @@ impl GameConfig {
         let rules = rules.or(header.rules.as_deref()).unwrap_or("fide-2023");
         let edition = Edition::parse(rules).ok_or_else(|| ConfigError {
             key: "rules",
-            message: format!(
-                "\"{rules}\" is not one of {}",
-                Edition::ALL
-                    .iter()
-                    .map(|(_, n)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            message: format!("\"{rules}\" is not one of {}", Edition::names()),
         })?;
         let time_control = match header.time_control.as_deref() {
             None | Some("-") | Some("?") | Some("") => None,
