@@ -29,7 +29,7 @@ pub struct Lifted {
 }
 
 /// Default bounce window, ms: a flicker shorter than this is not a touch.
-pub const DEFAULT_BOUNCE_MS: u64 = 25;
+pub const DEFAULT_BOUNCE_MS: u64 = 60;
 
 /// What the sensors show, plus the history since the last reset.
 #[derive(Debug, Clone)]
@@ -250,7 +250,7 @@ mod tests {
         assert!(b.confirmed_lifts(2000, false).is_empty());
         b.apply(Change::Lift(Square::E2), 3000);
         assert!(b.confirmed_lifts(3010, false).is_empty());
-        let l = b.confirmed_lifts(3030, false);
+        let l = b.confirmed_lifts(3070, false);
         assert_eq!(
             l,
             vec![Lifted {
