@@ -7,6 +7,7 @@
 pub mod builtin;
 pub mod device;
 pub mod dgt;
+pub mod open;
 pub mod simulated;
 
 use shakmaty::Color;
