@@ -8,6 +8,24 @@
 //! the one code path for the live daemon, the demo and `eboard replay`;
 //! time is injected as the records' `t`. [`sim`] is the physical model of
 //! players' hands that turns a PGN game ([`pgn`]) into a trace.
+//!
+//! ```
+//! // White plays 1. e4 with a bounce on e4 and presses the clock
+//! // (the example of ../shared/spec/trace-format.md).
+//! let trace = eboard::trace::Trace::parse(
+//!     r#"{"trace": 1, "time_control": "5400+30"}
+//! {"t": 1000, "lift": "e2"}
+//! {"t": 1400, "place": "e4"}
+//! {"t": 1405, "lift": "e4"}
+//! {"t": 1410, "place": "e4"}
+//! {"t": 1900, "press": "w"}"#,
+//! )
+//! .unwrap();
+//! let (game, events) = eboard::controller::replay(&trace, None, None).unwrap();
+//! assert_eq!(game.moves()[0].san, "e4");
+//! assert_eq!(game.moves()[0].clock_ms, Some(5_428_100));
+//! assert_eq!(events.iter().filter(|e| e.type_name() == "move").count(), 1);
+//! ```
 
 pub mod arbiter;
 pub mod board;
