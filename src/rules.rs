@@ -167,6 +167,8 @@ pub struct Articles {
     pub promotion: &'static str,
     /// Wrong initial position.
     pub initial_position: &'static str,
+    /// The board placed contrary to §2.1 (turned).
+    pub board_orientation: &'static str,
     /// The arbiter's decisions and penalties (result declared, clocks set).
     pub arbiter: &'static str,
     /// Threefold repetition claim.
@@ -262,6 +264,7 @@ impl Profile {
                 flag: "6.9",
                 promotion: "3.7e",
                 initial_position: "7.1a",
+                board_orientation: "7.1b",
                 arbiter: "13.4",
                 threefold: "9.2",
                 fifty_moves: "9.3",
@@ -288,6 +291,7 @@ impl Profile {
                 flag: "6.8",
                 promotion: "4.4d",
                 initial_position: "7.1a",
+                board_orientation: "7.1b",
                 arbiter: "13.4",
                 threefold: "9.2",
                 fifty_moves: "9.3",
@@ -318,6 +322,7 @@ impl Profile {
                 flag: "6.8",
                 promotion: "4.4.4",
                 initial_position: "7.2.1",
+                board_orientation: "7.2.2",
                 arbiter: "12.9",
                 threefold: "9.2",
                 fifty_moves: "9.3",

@@ -30,6 +30,7 @@ fn expand(steps: &str) -> Vec<Value> {
                 None => out.push(json!({"t": t, "place": w[2]})),
             },
             "press" => out.push(json!({"t": t, "press": w[2]})),
+            "frame" => out.push(json!({"t": t, "frame": w[2]})),
             "mv" | "cap" => {
                 let (from, to) = (&w[2][..2], &w[2][2..4]);
                 if w[1] == "cap" {
@@ -893,4 +894,28 @@ fn s98_lost_castling_right_makes_a_different_position() {
         false,
         "only two identical positions: {ev:#?}"
     );
+}
+
+#[test]
+fn board_turned_by_180_degrees_is_detected_and_remapped() {
+    // White's e2 pawn stands on the sensor square d7 of a turned board.
+    let lift_place =
+        "1000 lift d7\n1300 place d5\n1600 press w\n3000 lift d2\n3300 place d4\n3600 press b";
+    let frames = "0 frame ffff00000000ffff\n1000 frame fff700000000ffff\n1300 frame fff700080000ffff\n1600 press w";
+    for rules in ALL {
+        let ev = run(hdr(""), lift_place, rules);
+        assert_eq!(sans(&ev), ["e4", "e5"], "{rules}: {ev:#?}");
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 1);
+        assert_eq!(irr[0]["kind"], "board_orientation");
+        let want = if rules == "fide-2023" {
+            "7.2.2"
+        } else {
+            "7.1b"
+        };
+        assert_eq!(irr[0]["article"], want);
+        assert!(of(&ev, "illegal_move").is_empty());
+    }
+    let ev = run(hdr(""), frames, "fide-2009");
+    assert_eq!(sans(&ev), ["e4"], "{ev:#?}");
 }

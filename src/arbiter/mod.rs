@@ -288,6 +288,11 @@ pub struct Arbiter {
     seen_main_record: bool,
     /// Flags reported, in order.
     flags: Vec<Color>,
+    /// The main board's changes before the first completed move, to test
+    /// whether the board is turned (§7.1b / 7.2.2); `None` afterwards.
+    first_changes: Option<Vec<(u64, Change)>>,
+    /// The main board is turned by 180°: its squares are remapped.
+    turned: bool,
     now: u64,
 }
 
@@ -313,6 +318,15 @@ fn win_for(c: Color) -> &'static str {
     match c {
         Color::White => "1-0",
         Color::Black => "0-1",
+    }
+}
+
+/// A change seen on a board turned by 180°, in the real squares.
+fn turn_change(ch: Change) -> Change {
+    let turn = |sq: Square| Square::new(63 - u32::from(sq));
+    match ch {
+        Change::Lift(sq) => Change::Lift(turn(sq)),
+        Change::Place(sq, c, p) => Change::Place(turn(sq), c, p),
     }
 }
 
@@ -370,6 +384,8 @@ impl Arbiter {
             draw_offer: None,
             seen_main_record: false,
             flags: Vec::new(),
+            first_changes: Some(Vec::new()),
+            turned: false,
             now: 0,
         }
     }
@@ -609,7 +625,14 @@ impl Arbiter {
                 piece,
             } => vec![Change::Place(square, color, piece)],
             RecordKind::Frame(bits) => {
-                let ch = self.boards[bi].sensed.frame_changes(bits);
+                // On a turned board the frame's bits are turned too; the
+                // changes then come out in real squares already.
+                let real = if bi == 0 && self.turned {
+                    bits.reverse_bits()
+                } else {
+                    bits
+                };
+                let ch = self.boards[bi].sensed.frame_changes(real);
                 if bi == 0 && !self.seen_main_record && !ch.is_empty() && self.moves.is_empty() {
                     let diff = Bitboard(bits) ^ self.pos.board().occupied();
                     out.push(Event {
@@ -629,7 +652,15 @@ impl Arbiter {
             self.seen_main_record = true;
         }
         let mover = bi == self.mi();
-        for ch in changes {
+        for mut ch in changes {
+            if bi == 0 {
+                if self.turned && !matches!(rec.kind, RecordKind::Frame(_)) {
+                    ch = turn_change(ch);
+                }
+                if let Some(log) = self.first_changes.as_mut() {
+                    log.push((t, ch));
+                }
+            }
             self.boards[bi].sensed.apply(ch, t);
             if mover && self.boards[bi].synced && self.outcome.is_none() && !self.restore_pending {
                 self.follow_hand(ch, t);
@@ -735,6 +766,39 @@ impl Arbiter {
             },
         };
         self.announce(text, t, out);
+    }
+
+    /// §7.1b / 7.2.2: the board was set up turned by 180°. If the changes
+    /// since the start, turned, show a legal first move, the board is taken
+    /// as turned from now on (its squares remapped) and the arbiter told.
+    fn try_turned_board(&mut self, t: u64, out: &mut Vec<Event>) -> bool {
+        let Some(log) = self.first_changes.clone() else {
+            return false;
+        };
+        let mut probe = SensedBoard::new(self.cfg.start.board());
+        probe.bounce_ms = self.cfg.bounce_ms;
+        for (ct, ch) in &log {
+            probe.apply(turn_change(*ch), *ct);
+        }
+        if !matches!(
+            recognize(&self.pos, &probe, self.turn.promote),
+            Recognition::Move { missing: 0, .. }
+        ) {
+            return false;
+        }
+        self.turned = true;
+        self.first_changes = Some(log.iter().map(|(ct, ch)| (*ct, turn_change(*ch))).collect());
+        self.boards[0].sensed = probe;
+        self.turn = Turn::default();
+        out.push(Event {
+            t,
+            kind: EventKind::Irregularity {
+                kind: "board_orientation",
+                article: self.cfg.profile.articles.board_orientation,
+                squares: Vec::new(),
+            },
+        });
+        true
     }
 
     /// Pushes an announcement in the game's language, if moves are announced.
@@ -1105,6 +1169,11 @@ impl Arbiter {
                     });
                 }
             }
+            Recognition::NoLegalMove { .. }
+                if bi == 0 && self.moves.is_empty() && self.try_turned_board(t, out) =>
+            {
+                self.press(side, t, out);
+            }
             Recognition::NoLegalMove { differs } => {
                 let last_rank = match side {
                     Color::White => Rank::Eighth,
@@ -1371,6 +1440,7 @@ impl Arbiter {
                 b
             }
         });
+        self.first_changes = None;
         self.history.push(self.pos.clone());
         self.keys.push(key(&self.pos));
         self.moves.push(PlayedMove {
