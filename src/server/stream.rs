@@ -1,0 +1,117 @@
+//! The event streams: server-sent events and WebSocket. A new client gets
+//! the state of every game first (`{"type": "state", …}`), then the
+//! messages as they are published. A client that falls behind the channel's
+//! capacity is dropped (it reconnects and gets a fresh state); nothing a
+//! client does can hold up the board loop.
+
+use super::arbiter::authorize;
+use super::AppState;
+use crate::broadcast::delay::{Channel, Msg};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::broadcast::{self, error::RecvError};
+
+/// How long a WebSocket send may wait on a slow client before it is dropped.
+pub const WS_SEND_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// One client's subscription: the states to send first, then the channel.
+pub struct Subscription {
+    initial: VecDeque<Arc<str>>,
+    rx: broadcast::Receiver<Msg>,
+    /// Messages of updates up to this one are already in the states.
+    seen: u64,
+}
+
+impl Subscription {
+    /// Subscribes to `channel` (before reading its view, so nothing falls between).
+    pub fn new(channel: &Channel) -> Subscription {
+        let rx = channel.events.subscribe();
+        let view = channel.view.borrow().clone();
+        let seen = view.games.iter().map(|g| g.seq).max().unwrap_or(0);
+        let initial = view
+            .games
+            .iter()
+            .map(|g| Arc::from(g.state.to_string()))
+            .collect();
+        Subscription { initial, rx, seen }
+    }
+
+    /// The next message; `None` when the client lagged or the feed closed.
+    pub async fn next(&mut self) -> Option<Arc<str>> {
+        if let Some(m) = self.initial.pop_front() {
+            return Some(m);
+        }
+        loop {
+            match self.rx.recv().await {
+                Ok(m) if m.seq != 0 && m.seq <= self.seen => continue,
+                Ok(m) => return Some(m.json),
+                Err(RecvError::Lagged(n)) => {
+                    tracing::info!(missed = n, "slow stream client dropped");
+                    return None;
+                }
+                Err(RecvError::Closed) => return None,
+            }
+        }
+    }
+}
+
+fn sse(sub: Subscription) -> Response {
+    let stream = futures_util::stream::unfold(sub, |mut sub| async move {
+        let m = sub.next().await?;
+        Some((Ok::<_, Infallible>(Event::default().data(m.as_ref())), sub))
+    });
+    let mut r = Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response();
+    r.headers_mut().insert(
+        axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        axum::http::HeaderValue::from_static("*"),
+    );
+    r
+}
+
+/// `GET /events`: the public stream.
+pub async fn sse_public(State(s): State<Arc<AppState>>) -> Response {
+    sse(Subscription::new(&s.public))
+}
+
+/// `GET /arbiter/events`: every event, undelayed (token).
+pub async fn sse_arbiter(State(s): State<Arc<AppState>>, headers: HeaderMap) -> Response {
+    match authorize(&s, &headers) {
+        Ok(access) => sse(Subscription::new(&access.channel)),
+        Err(r) => r,
+    }
+}
+
+/// `GET /ws`: the public stream over WebSocket (text frames, one JSON each).
+pub async fn ws_public(State(s): State<Arc<AppState>>, ws: WebSocketUpgrade) -> Response {
+    let sub = Subscription::new(&s.public);
+    ws.max_message_size(4096)
+        .on_upgrade(move |socket| ws_session(socket, sub))
+}
+
+async fn ws_session(mut socket: WebSocket, mut sub: Subscription) {
+    loop {
+        tokio::select! {
+            m = sub.next() => {
+                let Some(m) = m else { break };
+                let send = socket.send(Message::text(m.as_ref()));
+                match tokio::time::timeout(WS_SEND_TIMEOUT, send).await {
+                    Ok(Ok(())) => {}
+                    _ => break,
+                }
+            }
+            r = socket.recv() => match r {
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                _ => {}
+            },
+        }
+    }
+}
