@@ -235,6 +235,16 @@ impl BoardLoop {
         std::mem::take(&mut self.events)
     }
 
+    /// The input has ended at `t` (a recording's end): a game-ending move
+    /// still settling counts as made, as `eboard replay` decides.
+    fn finish(&mut self, t: u64) {
+        self.events.clear();
+        self.controller.finish(t, &mut self.events);
+        if !self.events.is_empty() {
+            self.decided(t, false);
+        }
+    }
+
     /// Time passes to `t` without input.
     fn tick(&mut self, t: u64) {
         self.events.clear();
@@ -335,7 +345,7 @@ impl Daemon {
             events: Vec::new(),
         };
         let first = board.publisher.snapshot_now(board.controller.arbiter(), 0);
-        feed.publish(first);
+        feed.publish_start(first);
         // Resume: the journal's records replayed (not journaled again).
         let mut skip: Vec<Record> = Vec::new();
         if let Some(rec) = &recovered {
@@ -434,7 +444,14 @@ impl Daemon {
                     .enable_time()
                     .build()
                     .expect("a current-thread runtime");
-                rt.block_on(board_loop(board, clock, src_rx, cmd_rx, done_tx));
+                rt.block_on(board_loop(
+                    board,
+                    clock,
+                    source_is_recording,
+                    src_rx,
+                    cmd_rx,
+                    done_tx,
+                ));
             })
             .map_err(|e| format!("cannot start the board loop: {e}"))?;
         Ok(Daemon {
@@ -448,9 +465,14 @@ impl Daemon {
     }
 }
 
+/// `lookahead`: the source is a recording that can always tell its next
+/// record, so time is never ticked past a record not yet read (a resumed
+/// game catches up on the records due while the daemon was down exactly as
+/// they were recorded).
 async fn board_loop(
     mut board: BoardLoop,
     clock: RoundClock,
+    lookahead: bool,
     mut src_rx: mpsc::Receiver<Result<Record, String>>,
     mut cmd_rx: mpsc::Receiver<ArbiterCommand>,
     done: watch::Sender<bool>,
@@ -483,7 +505,9 @@ async fn board_loop(
         // Timers strictly before the next record's time only, so the live
         // loop decides exactly as a replay of its journal does.
         let tick_to = pending.as_ref().map_or(now, |r| now.min(r.t));
-        board.tick(tick_to);
+        if pending.is_some() || src_done || !lookahead {
+            board.tick(tick_to);
+        }
         done.send_if_modified(|d| {
             let now_done = src_done && pending.is_none();
             std::mem::replace(d, now_done) != now_done
@@ -507,7 +531,13 @@ async fn board_loop(
                     eprintln!("eboard: source: {e}");
                     src_done = true;
                 }
-                None => src_done = true,
+                None => {
+                    src_done = true;
+                    if lookahead {
+                        let t = board.last_t;
+                        board.finish(t);
+                    }
+                }
             },
             _ = tokio::time::sleep(wait) => {}
         }

@@ -8,13 +8,16 @@
 //! original time.
 
 use super::public::{Snapshot, Update};
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, watch};
 
 /// One message of a feed's event stream: JSON text and its publication order.
 #[derive(Debug, Clone)]
 pub struct Msg {
+    /// The channel's numbering of its messages, from 1.
+    pub id: u64,
     /// Publication order of the update that carried it (0: none).
     pub seq: u64,
     /// One JSON object.
@@ -55,7 +58,15 @@ pub struct Channel {
     pub view: watch::Sender<Arc<View>>,
     /// The messages, bounded.
     pub events: broadcast::Sender<Msg>,
+    /// The last messages, for a reader who connects later (the arbiter's
+    /// channel keeps [`BACKLOG`] so an alert raised while nobody listened,
+    /// such as a downtime, still reaches the arbiter).
+    backlog: Option<Mutex<VecDeque<Msg>>>,
+    next_id: Mutex<u64>,
 }
+
+/// How many messages the arbiter's channel keeps for late readers.
+pub const BACKLOG: usize = 256;
 
 /// How many messages a stream reader may fall behind before it is dropped.
 pub const CHANNEL_CAPACITY: usize = 1024;
@@ -72,7 +83,26 @@ impl Channel {
         Channel {
             view: watch::channel(Arc::new(View::default())).0,
             events: broadcast::channel(CHANNEL_CAPACITY).0,
+            backlog: None,
+            next_id: Mutex::new(0),
         }
+    }
+
+    /// An empty channel that keeps its last [`BACKLOG`] messages.
+    pub fn with_backlog() -> Channel {
+        Channel {
+            backlog: Some(Mutex::new(VecDeque::with_capacity(BACKLOG))),
+            ..Channel::new()
+        }
+    }
+
+    /// The kept messages (oldest first).
+    pub fn backlog(&self) -> Vec<Msg> {
+        self.backlog.as_ref().map_or_else(Vec::new, |b| {
+            b.lock()
+                .map(|b| b.iter().cloned().collect())
+                .unwrap_or_default()
+        })
     }
 
     /// Shows `snapshot` (when given), then sends `messages`.
@@ -80,12 +110,26 @@ impl Channel {
         if let Some(s) = snapshot {
             self.view.send_modify(|v| *v = Arc::new(v.with(s)));
         }
+        if messages.is_empty() {
+            return;
+        }
+        let mut next_id = self.next_id.lock().unwrap_or_else(|e| e.into_inner());
         for m in messages {
-            // No receiver is not an error: nobody listens yet.
-            let _ = self.events.send(Msg {
+            *next_id += 1;
+            let msg = Msg {
+                id: *next_id,
                 seq,
                 json: m.clone(),
-            });
+            };
+            if let Some(b) = &self.backlog {
+                let mut b = b.lock().unwrap_or_else(|e| e.into_inner());
+                if b.len() == BACKLOG {
+                    b.pop_front();
+                }
+                b.push_back(msg.clone());
+            }
+            // No receiver is not an error: nobody listens yet.
+            let _ = self.events.send(msg);
         }
     }
 }
@@ -115,10 +159,17 @@ impl Feed {
         let public = Arc::new(Channel::new());
         rt.spawn(run_delay(rx, public.clone(), delay_ms, now, speed));
         Feed {
-            arbiter: Arc::new(Channel::new()),
+            arbiter: Arc::new(Channel::with_backlog()),
             public,
             queue,
         }
+    }
+
+    /// Publishes the game's start (no move yet, nothing to hide): to both
+    /// audiences at once, so the public feeds exist from the first second.
+    pub fn publish_start(&self, u: Update) {
+        self.arbiter.publish(u.seq, u.snapshot.clone(), &u.arbiter);
+        self.public.publish(u.seq, u.snapshot, &u.public);
     }
 
     /// Publishes an update: to the arbiter now, to the public after the delay.

@@ -21,12 +21,15 @@ use tokio::sync::broadcast::{self, error::RecvError};
 /// How long a WebSocket send may wait on a slow client before it is dropped.
 pub const WS_SEND_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// One client's subscription: the states to send first, then the channel.
+/// One client's subscription: the states to send first (and the channel's
+/// backlog), then the channel.
 pub struct Subscription {
     initial: VecDeque<Arc<str>>,
     rx: broadcast::Receiver<Msg>,
     /// Messages of updates up to this one are already in the states.
     seen: u64,
+    /// Messages up to this id were sent from the backlog.
+    sent_id: u64,
 }
 
 impl Subscription {
@@ -35,12 +38,20 @@ impl Subscription {
         let rx = channel.events.subscribe();
         let view = channel.view.borrow().clone();
         let seen = view.games.iter().map(|g| g.seq).max().unwrap_or(0);
-        let initial = view
+        let mut initial: VecDeque<Arc<str>> = view
             .games
             .iter()
             .map(|g| Arc::from(g.state.to_string()))
             .collect();
-        Subscription { initial, rx, seen }
+        let backlog = channel.backlog();
+        let sent_id = backlog.last().map_or(0, |m| m.id);
+        initial.extend(backlog.into_iter().map(|m| m.json));
+        Subscription {
+            initial,
+            rx,
+            seen,
+            sent_id,
+        }
     }
 
     /// The next message; `None` when the client lagged or the feed closed.
@@ -50,7 +61,8 @@ impl Subscription {
         }
         loop {
             match self.rx.recv().await {
-                Ok(m) if m.seq != 0 && m.seq <= self.seen => continue,
+                Ok(m) if m.id <= self.sent_id => continue,
+                Ok(m) if m.seq != 0 && m.seq <= self.seen && self.sent_id == 0 => continue,
                 Ok(m) => return Some(m.json),
                 Err(RecvError::Lagged(n)) => {
                     tracing::info!(missed = n, "slow stream client dropped");
