@@ -170,9 +170,10 @@ function onMessage(m) {
 }
 
 function connect() {
-  fetch("/boards.json").then((r) => r.json()).then((list) => {
-    for (const snap of list) if (!games.has(snap.state.game)) onMessage(snap.state);
-  }).catch(() => {});
+  const initial = document.getElementById("initial-state");
+  if (initial) {
+    try { JSON.parse(initial.textContent).forEach(onMessage); } catch (err) { /* drawn from the stream instead */ }
+  }
   const es = new EventSource("/events");
   es.onopen = () => { statusEl.textContent = "Live"; };
   es.onerror = () => { statusEl.textContent = "Reconnecting…"; };
