@@ -250,7 +250,12 @@ pub struct ConfigFileError {
 
 /// 1-based line of byte offset `at`.
 fn line_of(text: &str, at: usize) -> usize {
-    text[..at.min(text.len())].matches('\n').count() + 1
+    let bytes = text.as_bytes();
+    bytes[..at.min(bytes.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
 }
 
 /// The table (`[a.b]`) in force at 1-based `line`.

@@ -462,3 +462,56 @@ fn config_errors_name_the_file_line_and_key() {
     assert!(err.contains("device"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn stuck_clients_do_not_hold_up_the_board() {
+    use std::io::Write;
+    let dir = tempdir("stuck");
+    let trace = opera_trace(&dir, 4);
+    let cfg = config(&dir, 1, 1, "");
+    let run = spawn(
+        &[
+            "run",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+            "--speed",
+            "100",
+        ],
+        &[],
+        &dir,
+    );
+    let started = std::time::Instant::now();
+    // Clients that subscribe and never read, and clients that never finish
+    // their request.
+    let mut stuck = Vec::new();
+    for i in 0..200 {
+        let mut s = std::net::TcpStream::connect(&run.addr).unwrap();
+        let req = if i % 4 == 0 {
+            "GET /events HTTP/1.1\r\nHost: x\r\nX-Slow: ".to_owned()
+        } else {
+            format!(
+                "GET /{} HTTP/1.1\r\nHost: x\r\n\r\n",
+                if i % 2 == 0 { "events" } else { "ws" }
+            )
+        };
+        s.write_all(req.as_bytes()).unwrap();
+        stuck.push(s);
+    }
+    let reader = SseReader::open(&run.addr, "/events", &[]);
+    let msgs = reader.until(30, |v| v["type"] == "game_end");
+    // The game (276 s of round time at ×100) ends on time.
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        msgs.iter().filter(|(_, v)| v["type"] == "move").count() > 0,
+        true
+    );
+    assert!(result_of(&get(&run.addr, "/games.pgn")).is_some());
+    drop(stuck);
+    std::fs::remove_dir_all(&dir).ok();
+}

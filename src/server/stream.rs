@@ -127,3 +127,36 @@ async fn ws_session(mut socket: WebSocket, mut sub: Subscription) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::broadcast::delay::CHANNEL_CAPACITY;
+
+    #[tokio::test]
+    async fn a_reader_that_falls_behind_is_dropped_and_the_sender_never_waits() {
+        let ch = Channel::new();
+        let mut slow = Subscription::new(&ch);
+        let mut fast = Subscription::new(&ch);
+        for i in 0..(CHANNEL_CAPACITY + 10) {
+            ch.publish(i as u64 + 1, None, &[Arc::from(format!("{{\"n\":{i}}}"))]);
+            if i < 5 {
+                assert!(fast.next().await.is_some());
+            }
+        }
+        assert!(slow.next().await.is_none(), "dropped");
+    }
+
+    #[tokio::test]
+    async fn the_backlog_reaches_a_late_reader_once() {
+        let ch = Channel::with_backlog();
+        ch.publish(0, None, &[Arc::from("{\"kind\":\"downtime\"}")]);
+        let mut late = Subscription::new(&ch);
+        ch.publish(1, None, &[Arc::from("{\"n\":1}")]);
+        assert_eq!(
+            late.next().await.as_deref(),
+            Some("{\"kind\":\"downtime\"}")
+        );
+        assert_eq!(late.next().await.as_deref(), Some("{\"n\":1}"));
+    }
+}
