@@ -84,6 +84,10 @@ fn a_simulated_game_through_every_feed() {
     let in_state = msgs[0].1["moves"].as_array().unwrap().len() as u64;
     assert!(first_ply <= in_state + 1);
     assert_eq!(moves.last().unwrap()["san"], "Rd8#");
+    // The same stream over WebSocket.
+    let ws: Value = serde_json::from_str(&ws_messages(&run.addr, 1)[0]).unwrap();
+    assert_eq!(ws["type"], "state");
+    assert_eq!(ws["moves"].as_array().unwrap().len(), 33);
     // The arbiter's channel has everything, touches too.
     let all = arbiter.until(30, |v| v["type"] == "game_end");
     assert!(all.iter().any(|(_, v)| v["type"] == "touch"));

@@ -321,3 +321,46 @@ print(json.dumps(out))
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
+
+/// Opens `/ws`, returns the text of the first `n` frames (server frames
+/// are unmasked; enough of RFC 6455 for a test).
+pub fn ws_messages(addr: &str, n: usize) -> Vec<String> {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let req = format!(
+        "GET /ws HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    let mut r = BufReader::new(s);
+    let mut line = String::new();
+    r.read_line(&mut line).unwrap();
+    assert!(line.contains("101"), "upgrade refused: {line}");
+    loop {
+        line.clear();
+        r.read_line(&mut line).unwrap();
+        if line == "\r\n" {
+            break;
+        }
+    }
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut h = [0u8; 2];
+        r.read_exact(&mut h).unwrap();
+        let mut len = u64::from(h[1] & 0x7f);
+        if len == 126 {
+            let mut b = [0u8; 2];
+            r.read_exact(&mut b).unwrap();
+            len = u64::from(u16::from_be_bytes(b));
+        } else if len == 127 {
+            let mut b = [0u8; 8];
+            r.read_exact(&mut b).unwrap();
+            len = u64::from_be_bytes(b);
+        }
+        let mut payload = vec![0u8; len as usize];
+        r.read_exact(&mut payload).unwrap();
+        if h[0] & 0x0f == 1 {
+            out.push(String::from_utf8(payload).unwrap());
+        }
+    }
+    out
+}
