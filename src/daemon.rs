@@ -171,6 +171,9 @@ pub struct ActionReply {
     pub events: Vec<Event>,
 }
 
+/// Called on the board loop with every event (the demo prints them).
+pub type EventObserver = Box<dyn FnMut(&Event) + Send>;
+
 /// How to run a board.
 pub struct RunOptions {
     /// The configuration.
@@ -189,7 +192,7 @@ pub struct RunOptions {
     /// Round ms per wall ms (1 live).
     pub speed: f64,
     /// Called on the board loop with every event (the demo prints them).
-    pub on_event: Option<Box<dyn FnMut(&Event) + Send>>,
+    pub on_event: Option<EventObserver>,
 }
 
 /// A running board.
@@ -214,7 +217,7 @@ struct BoardLoop {
     journal: Option<Journal>,
     feed: Arc<Feed>,
     last_t: u64,
-    on_event: Option<Box<dyn FnMut(&Event) + Send>>,
+    on_event: Option<EventObserver>,
     events: Vec<Event>,
 }
 

@@ -502,9 +502,9 @@ fn demo_served(trace: Trace, speed: f64, addr: &str, pgn_path: &Path) -> Result<
             l.local_addr().map_err(|e| e.to_string())?
         );
         let server = tokio::spawn(eboard::server::serve(l, router));
+        // The trace has ended and every record was decided (a game-ending
+        // move still settling counts as made at its end, as in replay).
         let _ = done.wait_for(|d| *d).await;
-        // The last decisions settle (a game-ending move made without a press).
-        tokio::time::sleep(std::time::Duration::from_secs_f64(2.5 / speed)).await;
         let pgn: String = arbiter_view
             .borrow()
             .games

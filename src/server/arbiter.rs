@@ -29,19 +29,30 @@ use std::sync::Arc;
 use std::time::Duration;
 use subtle::ConstantTimeEq;
 
-fn refuse(status: StatusCode, message: &str) -> Response {
-    let mut r = (status, Json(json!({ "error": message }))).into_response();
-    if status == StatusCode::UNAUTHORIZED {
-        r.headers_mut().insert(
-            header::WWW_AUTHENTICATE,
-            header::HeaderValue::from_static("Bearer realm=\"eboard arbiter\""),
-        );
+/// A refused request: the status and why.
+#[derive(Debug)]
+pub struct Refusal(StatusCode, String);
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let Refusal(status, message) = self;
+        let mut r = (status, Json(json!({ "error": message }))).into_response();
+        if status == StatusCode::UNAUTHORIZED {
+            r.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                header::HeaderValue::from_static("Bearer realm=\"eboard arbiter\""),
+            );
+        }
+        r
     }
-    r
+}
+
+fn refuse(status: StatusCode, message: &str) -> Refusal {
+    Refusal(status, message.to_owned())
 }
 
 /// The arbiter's access when the request carries the right bearer token.
-pub fn authorize<'a>(s: &'a AppState, headers: &HeaderMap) -> Result<&'a ArbiterAccess, Response> {
+pub fn authorize<'a>(s: &'a AppState, headers: &HeaderMap) -> Result<&'a ArbiterAccess, Refusal> {
     let Some(access) = s.arbiter.as_ref() else {
         return Err(refuse(StatusCode::NOT_FOUND, "no arbiter API here"));
     };
@@ -86,12 +97,12 @@ struct PositionBody {
     fen: String,
 }
 
-fn body<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, Response> {
+fn body<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, Refusal> {
     serde_json::from_slice(bytes)
         .map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, &format!("body: {e}")))
 }
 
-fn parse_action(action: &str, bytes: &[u8]) -> Result<ArbiterAction, Response> {
+fn parse_action(action: &str, bytes: &[u8]) -> Result<ArbiterAction, Refusal> {
     Ok(match action {
         "accept" => ArbiterAction::Accept,
         "overrule" => ArbiterAction::Overrule,
@@ -146,11 +157,11 @@ pub async fn act(
 ) -> Response {
     let access = match authorize(&s, &headers) {
         Ok(a) => a,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let action = match parse_action(&action, &bytes) {
         Ok(a) => a,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let (reply, rx) = tokio::sync::oneshot::channel();
     let name = action.as_str();
@@ -163,7 +174,8 @@ pub async fn act(
         return refuse(
             StatusCode::SERVICE_UNAVAILABLE,
             "the board loop has stopped",
-        );
+        )
+        .into_response();
     }
     match tokio::time::timeout(Duration::from_secs(5), rx).await {
         Ok(Ok(r)) => Json(json!({
@@ -173,7 +185,7 @@ pub async fn act(
             "events": r.events.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect::<Vec<_>>(),
         }))
         .into_response(),
-        _ => refuse(StatusCode::SERVICE_UNAVAILABLE, "the board loop did not answer"),
+        _ => refuse(StatusCode::SERVICE_UNAVAILABLE, "the board loop did not answer").into_response(),
     }
 }
 
@@ -184,6 +196,6 @@ pub async fn state(State(s): State<Arc<AppState>>, headers: HeaderMap) -> Respon
             let view = access.channel.view.borrow().clone();
             Json(serde_json::to_value(view.refs()).unwrap_or_default()).into_response()
         }
-        Err(r) => r,
+        Err(r) => r.into_response(),
     }
 }

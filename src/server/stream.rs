@@ -98,7 +98,7 @@ pub async fn sse_public(State(s): State<Arc<AppState>>) -> Response {
 pub async fn sse_arbiter(State(s): State<Arc<AppState>>, headers: HeaderMap) -> Response {
     match authorize(&s, &headers) {
         Ok(access) => sse(Subscription::new(&access.channel)),
-        Err(r) => r,
+        Err(r) => r.into_response(),
     }
 }
 
