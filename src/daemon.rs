@@ -106,16 +106,22 @@ pub struct TraceSource {
 }
 
 impl TraceSource {
-    /// Opens a trace file; `-` is standard input. Reads the header.
+    /// Opens a trace file and reads its header. `-` is standard input, read
+    /// lazily (a live producer may write its first line much later; a
+    /// header line there is skipped: the config decides the game).
     pub fn open(path: &Path) -> Result<TraceSource, String> {
         let name = path.display().to_string();
-        let input: Box<dyn BufRead + Send> = if path == Path::new("-") {
-            Box::new(std::io::BufReader::new(std::io::stdin()))
-        } else {
-            Box::new(std::io::BufReader::new(
-                std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?,
-            ))
-        };
+        if path == Path::new("-") {
+            return Ok(TraceSource {
+                reader: TraceReader::new(Box::new(std::io::BufReader::new(std::io::stdin()))),
+                name: "<stdin>".into(),
+                header: None,
+                first: None,
+            });
+        }
+        let input: Box<dyn BufRead + Send> = Box::new(std::io::BufReader::new(
+            std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?,
+        ));
         TraceSource::new(input, name)
     }
 
@@ -143,10 +149,13 @@ impl Iterator for TraceSource {
         if let Some(r) = self.first.take() {
             return Some(Ok(r));
         }
-        match self.reader.next_line()? {
-            Ok(Line::Record(r)) => Some(Ok(r)),
-            Ok(Line::Header(_)) => Some(Err(format!("{}: unexpected header", self.name))),
-            Err(e) => Some(Err(format!("{}: {e}", self.name))),
+        loop {
+            return match self.reader.next_line()? {
+                Ok(Line::Record(r)) => Some(Ok(r)),
+                // Only ever the first line (the reader checks).
+                Ok(Line::Header(_)) => continue,
+                Err(e) => Some(Err(format!("{}: {e}", self.name))),
+            };
         }
     }
 }

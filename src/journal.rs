@@ -349,7 +349,10 @@ mod tests {
         assert_eq!(rec.records, vec![r]);
         assert!(rec.torn.is_some());
         let text = std::fs::read_to_string(&p).unwrap();
-        assert!(text.ends_with("}\n") && !text.contains("{\"t\":6,"), "{text}");
+        assert!(
+            text.ends_with("}\n") && !text.contains("{\"t\":6,"),
+            "{text}"
+        );
         assert_eq!(last_event_t(&p), Some(5));
         std::fs::remove_dir_all(&dir).unwrap();
     }

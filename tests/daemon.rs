@@ -516,3 +516,20 @@ fn stuck_clients_do_not_hold_up_the_board() {
     drop(stuck);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn standard_input_is_a_source() {
+    let dir = tempdir("stdin");
+    let trace = std::fs::read_to_string(opera_trace(&dir, 5)).unwrap();
+    let cfg = config(&dir, 1, 1, "");
+    // The server is up before the first line arrives.
+    let run = spawn_with_input(
+        &["run", "--config", cfg.to_str().unwrap(), "--speed", "100"],
+        &[],
+        &dir,
+        Some(trace),
+    );
+    let pgn = final_pgn(&run.addr);
+    assert!(pgn.contains("Rd8#"), "{pgn}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -175,7 +175,9 @@ impl Feed {
     /// Publishes an update: to the arbiter now, to the public after the delay.
     pub fn publish(&self, u: Update) {
         self.arbiter.publish(u.seq, u.snapshot.clone(), &u.arbiter);
-        let _ = self.queue.send(u);
+        if u.snapshot.is_some() || !u.public.is_empty() {
+            let _ = self.queue.send(u);
+        }
     }
 }
 

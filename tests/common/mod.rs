@@ -43,6 +43,16 @@ pub fn tempdir(name: &str) -> PathBuf {
 
 /// Starts `eboard ARGS --listen 127.0.0.1:0` and waits (bounded) for its address.
 pub fn spawn(args: &[&str], envs: &[(&str, &str)], dir: &Path) -> Running {
+    spawn_with_input(args, envs, dir, None)
+}
+
+/// The same, with `input` written to its standard input once it serves.
+pub fn spawn_with_input(
+    args: &[&str],
+    envs: &[(&str, &str)],
+    dir: &Path,
+    input: Option<String>,
+) -> Running {
     let stderr = dir.join(format!(
         "stderr-{}.txt",
         Instant::now().elapsed().as_nanos()
@@ -50,7 +60,11 @@ pub fn spawn(args: &[&str], envs: &[(&str, &str)], dir: &Path) -> Running {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_eboard"));
     cmd.args(args)
         .args(["--listen", "127.0.0.1:0"])
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(std::fs::File::create(&stderr).unwrap())
         .env_remove("EBOARD_ARBITER_TOKEN");
@@ -78,6 +92,11 @@ pub fn spawn(args: &[&str], envs: &[(&str, &str)], dir: &Path) -> Running {
             );
         }
     };
+    if let (Some(text), Some(mut stdin)) = (input, child.stdin.take()) {
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(text.as_bytes());
+        });
+    }
     Running {
         child,
         addr,
