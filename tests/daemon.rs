@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use serde_json::Value;
+use std::path::Path;
 use std::process::Command;
 
 const PUBLIC_TYPES: [&str; 7] = [
@@ -43,20 +44,11 @@ fn a_simulated_game_through_every_feed() {
     let trace = opera_trace(&dir, 1);
     let cfg = config(&dir, 3, 2, "");
     let journal = dir.join("j.jsonl");
-    let run = spawn(
-        &[
-            "run",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--trace",
-            trace.to_str().unwrap(),
-            "--journal",
-            journal.to_str().unwrap(),
-            "--speed",
-            "100",
-        ],
-        &[],
+    let run = run_board(
         &dir,
+        &cfg,
+        Some(&trace),
+        &["--journal", journal.to_str().unwrap(), "--speed", "100"],
     );
     let public = SseReader::open(&run.addr, "/events", &[]);
     let arbiter = SseReader::open(
@@ -165,17 +157,7 @@ fn the_arbiter_api_needs_the_token() {
     let dir = tempdir("arbiter");
     let cfg = config(&dir, 1, 1, "");
     let journal = dir.join("j.jsonl");
-    let run = spawn(
-        &[
-            "run",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--journal",
-            journal.to_str().unwrap(),
-        ],
-        &[],
-        &dir,
-    );
+    let run = run_board(&dir, &cfg, None, &["--journal", journal.to_str().unwrap()]);
     let a = &run.addr;
     let body = r#"{"result": "1/2-1/2"}"#;
     assert_eq!(request(a, "POST", "/arbiter/result", &[], body).0, 401);
@@ -235,20 +217,11 @@ fn the_delay_holds_for_every_public_feed() {
     let trace = opera_trace(&dir, 2);
     let cfg = config(&dir, 1, 1, "");
     let (speed, delay_s) = (50.0, 100u64);
-    let run = spawn(
-        &[
-            "run",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--trace",
-            trace.to_str().unwrap(),
-            "--speed",
-            "50",
-            "--delay",
-            "100",
-        ],
-        &[],
+    let run = run_board(
         &dir,
+        &cfg,
+        Some(&trace),
+        &["--speed", "50", "--delay", "100"],
     );
     let public = SseReader::open(&run.addr, "/events", &[]);
     let arbiter = SseReader::open(
@@ -324,17 +297,7 @@ fn an_illegal_move_is_published_as_played_and_corrected() {
     )
     .unwrap();
     let cfg = config(&dir, 1, 1, "");
-    let run = spawn(
-        &[
-            "run",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--trace",
-            trace.to_str().unwrap(),
-        ],
-        &[],
-        &dir,
-    );
+    let run = run_board(&dir, &cfg, Some(&trace), &[]);
     let public = SseReader::open(&run.addr, "/events", &[]);
     let marked = poll(20, "the illegal move in the PGN", || {
         let p = get(&run.addr, "/games.pgn");
@@ -380,15 +343,10 @@ fn kill_9_then_restart_gives_the_same_game() {
     let dir = tempdir("kill");
     let trace = opera_trace(&dir, 3);
     let cfg = config(&dir, 1, 4, "");
-    let args = |journal: &str| {
+    let extra = |journal: &Path| {
         vec![
-            "run".to_owned(),
-            "--config".into(),
-            cfg.to_str().unwrap().into(),
-            "--trace".into(),
-            trace.to_str().unwrap().into(),
-            "--journal".into(),
-            journal.into(),
+            "--journal".to_owned(),
+            journal.to_str().unwrap().to_owned(),
             "--speed".into(),
             "100".into(),
             "--delay".into(),
@@ -398,15 +356,13 @@ fn kill_9_then_restart_gives_the_same_game() {
 
     // The reference: the same trace, uninterrupted.
     let ja = dir.join("a.jsonl");
-    let a = args(ja.to_str().unwrap());
-    let run = spawn(&refs(&a), &[], &dir);
+    let run = run_board(&dir, &cfg, Some(&trace), &refs(&extra(&ja)));
     let reference = final_pgn(&run.addr);
     drop(run);
 
     // Killed at a random moment of the game, a torn line added, restarted.
     let jb = dir.join("b.jsonl");
-    let b = args(jb.to_str().unwrap());
-    let mut run = spawn(&refs(&b), &[], &dir);
+    let mut run = run_board(&dir, &cfg, Some(&trace), &refs(&extra(&jb)));
     let kill_after_ms = 200 + (unix_ms() * 7919) % 2300;
     std::thread::sleep(std::time::Duration::from_millis(kill_after_ms));
     run.kill();
@@ -414,7 +370,7 @@ fn kill_9_then_restart_gives_the_same_game() {
     let mut f = std::fs::OpenOptions::new().append(true).open(&jb).unwrap();
     std::io::Write::write_all(&mut f, b"{\"t\": 99").unwrap();
     drop(f);
-    let run = spawn(&refs(&b), &[], &dir);
+    let run = run_board(&dir, &cfg, Some(&trace), &refs(&extra(&jb)));
     let arbiter = SseReader::open(
         &run.addr,
         "/arbiter/events",
@@ -473,19 +429,7 @@ fn stuck_clients_do_not_hold_up_the_board() {
     let dir = tempdir("stuck");
     let trace = opera_trace(&dir, 4);
     let cfg = config(&dir, 1, 1, "");
-    let run = spawn(
-        &[
-            "run",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--trace",
-            trace.to_str().unwrap(),
-            "--speed",
-            "100",
-        ],
-        &[],
-        &dir,
-    );
+    let run = run_board(&dir, &cfg, Some(&trace), &["--speed", "100"]);
     let started = std::time::Instant::now();
     // Clients that subscribe and never read, and clients that never finish
     // their request.

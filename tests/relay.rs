@@ -15,19 +15,7 @@ fn three_boards_merged_in_board_order() {
         std::fs::create_dir_all(&d).unwrap();
         let trace = opera_trace(&d, u64::from(b));
         let cfg = config(&d, 1, b, "");
-        boards.push(spawn(
-            &[
-                "run",
-                "--config",
-                cfg.to_str().unwrap(),
-                "--trace",
-                trace.to_str().unwrap(),
-                "--speed",
-                "60",
-            ],
-            &[],
-            &d,
-        ));
+        boards.push(run_board(&d, &cfg, Some(&trace), &["--speed", "60"]));
     }
     let urls: Vec<String> = boards
         .iter()

@@ -383,3 +383,13 @@ pub fn ws_messages(addr: &str, n: usize) -> Vec<String> {
     }
     out
 }
+
+/// `eboard run --config CFG [--trace TRACE] EXTRA…` (see [`spawn`]).
+pub fn run_board(dir: &Path, cfg: &Path, trace: Option<&Path>, extra: &[&str]) -> Running {
+    let mut args = vec!["run", "--config", cfg.to_str().unwrap()];
+    if let Some(t) = trace {
+        args.extend(["--trace", t.to_str().unwrap()]);
+    }
+    args.extend_from_slice(extra);
+    spawn(&args, &[], dir)
+}
