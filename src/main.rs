@@ -4,7 +4,10 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use eboard::arbiter::GameConfig;
+use eboard::config::{Config, SourceKind};
 use eboard::controller::{self, Controller};
+use eboard::daemon::{Daemon, RunOptions, TraceSource};
+use eboard::server::{AppState, ArbiterAccess};
 use eboard::trace::{Event, EventKind, Sensing, Trace};
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -103,6 +106,10 @@ enum Command {
         /// the virtual bus and drivers.
         #[arg(long, conflicts_with = "hw")]
         direct: bool,
+        /// Also serve the live page and the feeds on ADDR (e.g. 127.0.0.1:8080)
+        /// and keep serving after the game until Ctrl-C.
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<String>,
     },
     /// Print the spoken announcement of a move (Appendix E) and, if asked,
     /// speak it or write it as a WAV file with espeak-ng.
@@ -155,6 +162,39 @@ enum Command {
         #[arg(long, default_value_t = 50)]
         samples: u32,
     },
+    /// The board daemon: records from a trace (or standard input) through
+    /// the controller, journaled, broadcast over HTTP (feeds, live page,
+    /// arbiter API).
+    Run {
+        /// The configuration file (TOML).
+        #[arg(long, value_name = "FILE")]
+        config: PathBuf,
+        /// Address to serve on.
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+        listen: String,
+        /// Transmission delay of every public feed, seconds (default: the config's, else 0).
+        #[arg(long, value_name = "SECONDS")]
+        delay: Option<u64>,
+        /// The journal: resumed when it exists, else started.
+        #[arg(long, value_name = "FILE")]
+        journal: Option<PathBuf>,
+        /// A recorded trace replayed at wall-clock pace (default: JSON lines on standard input).
+        #[arg(long, value_name = "FILE")]
+        trace: Option<PathBuf>,
+        /// Time factor for replaying a trace (2 = twice as fast; round time, clocks and delay scale with it).
+        #[arg(long, default_value_t = 1.0)]
+        speed: f64,
+    },
+    /// One event's feed merged from many board daemons (their base URLs),
+    /// boards in order: one /games.pgn, one LiveChess tree, one event stream.
+    Relay {
+        /// The board daemons' base URLs (http://host:port).
+        #[arg(required = true)]
+        urls: Vec<String>,
+        /// Address to serve on.
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+        listen: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -203,6 +243,7 @@ fn main() -> ExitCode {
             game,
             hw,
             direct,
+            listen,
         } => cmd_demo(
             speed,
             seed,
@@ -211,6 +252,7 @@ fn main() -> ExitCode {
             game.as_deref(),
             hw.as_deref(),
             direct,
+            listen.as_deref(),
         ),
         Command::Announce {
             san,
@@ -241,6 +283,15 @@ fn main() -> ExitCode {
             output,
             samples,
         } => cmd_calibrate(&hw, virtual_board, output.as_deref(), samples),
+        Command::Run {
+            config,
+            listen,
+            delay,
+            journal,
+            trace,
+            speed,
+        } => cmd_run(&config, &listen, delay, journal, trace.as_deref(), speed),
+        Command::Relay { urls, listen } => cmd_relay(urls, &listen),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -353,6 +404,7 @@ fn cmd_demo(
     game_file: Option<&Path>,
     hw: Option<&Path>,
     direct: bool,
+    listen: Option<&str>,
 ) -> Result<(), String> {
     if !(speed >= 0.0 && speed.is_finite()) {
         return Err(format!("--speed {speed}: give a factor of 0 or more"));
@@ -412,6 +464,9 @@ fn cmd_demo(
         trace.records.len(),
         trace.header.sensing.as_str(),
     );
+    if let Some(addr) = listen {
+        return demo_served(trace, speed, addr, pgn_path);
+    }
     let mut c = Controller::new(cfg);
     let start = std::time::Instant::now();
     let mut events = Vec::new();
@@ -567,6 +622,162 @@ fn cmd_calibrate(
         }
         None => write_to(Path::new("-"), &text),
     }
+}
+
+/// The runtime of the HTTP side.
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))
+}
+
+/// Binds `addr` and prints the address actually bound (port 0 picks one).
+async fn bind(addr: &str) -> Result<tokio::net::TcpListener, String> {
+    let l = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("--listen {addr}: {e}"))?;
+    let a = l.local_addr().map_err(|e| e.to_string())?;
+    println!("eboard: serving http://{a}/");
+    Ok(l)
+}
+
+async fn serve_until_ctrl_c(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+) -> Result<(), String> {
+    tokio::select! {
+        r = eboard::server::serve(listener, router) => r.map_err(|e| e.to_string()),
+        _ = tokio::signal::ctrl_c() => Ok(()),
+    }
+}
+
+fn daemon_router(d: &Daemon, cfg: &Config) -> axum::Router {
+    eboard::server::router(AppState {
+        public: d.feed.public.clone(),
+        arbiter: Some(ArbiterAccess {
+            channel: d.feed.arbiter.clone(),
+            token: eboard::server::arbiter_token(cfg.arbiter.token.as_deref()),
+            name: cfg
+                .arbiter
+                .name
+                .clone()
+                .unwrap_or_else(|| "arbiter".to_owned()),
+            commands: d.commands.clone(),
+        }),
+    })
+}
+
+fn cmd_run(
+    config_path: &Path,
+    listen: &str,
+    delay: Option<u64>,
+    journal: Option<PathBuf>,
+    trace: Option<&Path>,
+    speed: f64,
+) -> Result<(), String> {
+    let cfg = Config::load(config_path).map_err(|e| e.to_string())?;
+    if cfg.board.source == SourceKind::Hw {
+        return Err(format!(
+            "{}: [board] source = \"hw\": the hardware source is not wired in this build; use source = \"trace\" with --trace FILE or standard input",
+            config_path.display()
+        ));
+    }
+    let delay_s = delay.or(cfg.event.delay).unwrap_or(0);
+    if delay_s > eboard::config::MAX_DELAY_S {
+        return Err(format!(
+            "--delay {delay_s}: the delay must be 0..={} seconds",
+            eboard::config::MAX_DELAY_S
+        ));
+    }
+    let src = TraceSource::open(trace.unwrap_or(Path::new("-")))?;
+    let header = src.header.clone();
+    let rt = runtime()?;
+    let daemon = Daemon::start(
+        RunOptions {
+            config: cfg.clone(),
+            delay_s,
+            journal,
+            source: Box::new(src),
+            source_header: header,
+            source_is_recording: trace.is_some(),
+            speed,
+            on_event: None,
+        },
+        rt.handle(),
+    )?;
+    for line in &daemon.report {
+        eprintln!("eboard: {line}");
+    }
+    let router = daemon_router(&daemon, &cfg);
+    rt.block_on(async {
+        let l = bind(listen).await?;
+        serve_until_ctrl_c(l, router).await
+    })
+}
+
+fn cmd_relay(urls: Vec<String>, listen: &str) -> Result<(), String> {
+    let rt = runtime()?;
+    let channel = std::sync::Arc::new(eboard::broadcast::delay::Channel::new());
+    eboard::broadcast::relay::start(rt.handle(), urls, channel.clone())?;
+    let router = eboard::server::router(AppState {
+        public: channel,
+        arbiter: None,
+    });
+    rt.block_on(async {
+        let l = bind(listen).await?;
+        serve_until_ctrl_c(l, router).await
+    })
+}
+
+/// The demo through the daemon: served on `addr`, printed as it goes.
+fn demo_served(trace: Trace, speed: f64, addr: &str, pgn_path: &Path) -> Result<(), String> {
+    let speed = if speed == 0.0 { 1000.0 } else { speed };
+    let rt = runtime()?;
+    let cfg = Config::default();
+    let daemon = Daemon::start(
+        RunOptions {
+            config: cfg.clone(),
+            delay_s: 0,
+            journal: None,
+            source: Box::new(trace.records.clone().into_iter().map(Ok)),
+            source_header: Some(trace.header.clone()),
+            source_is_recording: true,
+            speed,
+            on_event: Some(Box::new(|e: &Event| show(&mut vec![e.clone()]))),
+        },
+        rt.handle(),
+    )?;
+    let router = daemon_router(&daemon, &cfg);
+    let mut done = daemon.done.clone();
+    let arbiter_view = daemon.feed.arbiter.view.subscribe();
+    rt.block_on(async {
+        let l = bind(addr).await?;
+        println!(
+            "eboard demo: the live page is at http://{}/",
+            l.local_addr().map_err(|e| e.to_string())?
+        );
+        let server = tokio::spawn(eboard::server::serve(l, router));
+        // The trace has ended and every record was decided (a game-ending
+        // move still settling counts as made at its end, as in replay).
+        let _ = done.wait_for(|d| *d).await;
+        let pgn: String = arbiter_view
+            .borrow()
+            .games
+            .iter()
+            .map(|g| g.pgn.clone())
+            .collect();
+        write_to(pgn_path, &pgn)?;
+        println!(
+            "\nPGN written to {}; serving until Ctrl-C",
+            pgn_path.display()
+        );
+        tokio::select! {
+            r = server => r.map_err(|e| e.to_string())?.map_err(|e| e.to_string()),
+            _ = tokio::signal::ctrl_c() => Ok(()),
+        }
+    })
 }
 
 /// Prints the decisions taken so far (moves with a board view) and clears them.

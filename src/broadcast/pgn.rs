@@ -1,5 +1,6 @@
-//! Outputs for broadcast: the game in PGN (export format: the Seven Tag
-//! Roster, `TimeControl`, `[%clk h:mm:ss]` after every move when a clock ran).
+//! The game in PGN (export format: the Seven Tag Roster, `TimeControl`,
+//! `[%clk h:mm:ss]` after every move when a clock ran), with the extra tags
+//! and comments a live broadcast adds ([`PgnExtras`]).
 
 use crate::arbiter::Arbiter;
 use shakmaty::fen::Fen;
@@ -16,8 +17,27 @@ fn escape(v: &str) -> String {
     v.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// What a live broadcast adds to the game record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PgnExtras {
+    /// Replaces the header's `Round` (a broadcast writes `round.board`).
+    pub round: Option<String>,
+    /// Tags after the roster and `TimeControl` (`WhiteFideId`, `WhiteTitle`,
+    /// `WhiteClock`, ...), in order.
+    pub tags: Vec<(String, String)>,
+    /// Comments placed after the given number of completed moves (0: before
+    /// the first move), in order; `}` is replaced since PGN comments cannot
+    /// hold it.
+    pub comments: Vec<(usize, String)>,
+}
+
 /// The game as PGN (one game, export format, lines of at most 80 characters).
 pub fn write_pgn(game: &Arbiter) -> String {
+    write_pgn_with(game, &PgnExtras::default())
+}
+
+/// The game as PGN with a broadcast's extra tags and comments.
+pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
     let cfg = game.config();
     let h = &cfg.header;
     let result = game.outcome().map_or("*", |o| o.result);
@@ -33,7 +53,10 @@ pub fn write_pgn(game: &Arbiter) -> String {
             "Date",
             h.date.clone().unwrap_or_else(|| "????.??.??".into()),
         ),
-        ("Round", or_q(&h.round)),
+        (
+            "Round",
+            extras.round.clone().unwrap_or_else(|| or_q(&h.round)),
+        ),
         ("White", or_q(&h.white)),
         ("Black", or_q(&h.black)),
         ("Result", result.to_owned()),
@@ -60,14 +83,30 @@ pub fn write_pgn(game: &Arbiter) -> String {
         tags.push(("Termination", term.into()));
     }
     let mut out = String::new();
-    for (k, v) in tags {
-        out.push_str(&format!("[{k} \"{}\"]\n", escape(&v)));
+    for (k, v) in tags
+        .iter()
+        .map(|(k, v)| (*k, v.as_str()))
+        .chain(extras.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+    {
+        out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
     }
     out.push('\n');
     let mut tokens: Vec<String> = Vec::new();
     let start_black = cfg.start.turn() == Color::Black;
     let first_no = cfg.start.fullmoves().get();
     let mut stood: Option<String> = None;
+    let comment_after = |n: usize| -> Vec<String> {
+        extras
+            .comments
+            .iter()
+            .filter(|(at, _)| *at == n)
+            .map(|(_, c)| c.replace('}', ")"))
+            .collect()
+    };
+    let before = comment_after(0);
+    if !before.is_empty() {
+        tokens.push(format!("{{{}}}", before.join(" ")));
+    }
     for (i, m) in game.moves().iter().enumerate() {
         if let Some(text) = stood.as_mut() {
             // After an illegal move that stood no PGN reader can follow the
@@ -96,8 +135,14 @@ pub fn write_pgn(game: &Arbiter) -> String {
             tokens.push(format!("{no}..."));
         }
         tokens.push(m.san.clone());
-        if let Some(ms) = m.clock_ms {
-            tokens.push(format!("{{[%clk {}]}}", clk(ms)));
+        let mut comment: Vec<String> = m
+            .clock_ms
+            .map(|ms| format!("[%clk {}]", clk(ms)))
+            .into_iter()
+            .collect();
+        comment.extend(comment_after(i + 1));
+        if !comment.is_empty() {
+            tokens.push(format!("{{{}}}", comment.join(" ")));
         }
     }
     if let Some(text) = stood {

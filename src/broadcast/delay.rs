@@ -1,0 +1,203 @@
+//! The transmission delay, enforced at the source: a feed's updates wait in
+//! a queue until `delay` has passed since the decision (round time), then
+//! go to the public [`Channel`]. The arbiter's channel gets them at once.
+//!
+//! The decision times are round times (ms since the start of the round,
+//! kept across restarts by the journal), so the delay holds across a
+//! restart too: replaying the journal re-queues every update at its
+//! original time.
+
+use super::public::{Snapshot, Update};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc, watch};
+
+/// One message of a feed's event stream: JSON text and its publication order.
+#[derive(Debug, Clone)]
+pub struct Msg {
+    /// The channel's numbering of its messages, from 1.
+    pub id: u64,
+    /// Publication order of the update that carried it (0: none).
+    pub seq: u64,
+    /// One JSON object.
+    pub json: Arc<str>,
+}
+
+/// The games a channel shows, in (round, board) order.
+#[derive(Debug, Clone, Default)]
+pub struct View {
+    /// One snapshot per game.
+    pub games: Vec<Arc<Snapshot>>,
+}
+
+impl View {
+    /// The view with `snap` in place of the same game's older snapshot.
+    pub fn with(&self, snap: Arc<Snapshot>) -> View {
+        let key = (snap.info.round, snap.info.board);
+        let mut games = self.games.clone();
+        match games.binary_search_by_key(&key, |s| (s.info.round, s.info.board)) {
+            Ok(i) => games[i] = snap,
+            Err(i) => games.insert(i, snap),
+        }
+        View { games }
+    }
+
+    /// The snapshots as references, for the LiveChess builders.
+    pub fn refs(&self) -> Vec<&Snapshot> {
+        self.games.iter().map(|s| s.as_ref()).collect()
+    }
+}
+
+/// What one audience sees: the current view and the stream of messages.
+/// Slow readers of the stream lag and are dropped by the servers; the
+/// sender never waits.
+#[derive(Debug)]
+pub struct Channel {
+    /// The current view.
+    pub view: watch::Sender<Arc<View>>,
+    /// The messages, bounded.
+    pub events: broadcast::Sender<Msg>,
+    /// The last messages, for a reader who connects later (the arbiter's
+    /// channel keeps [`BACKLOG`] so an alert raised while nobody listened,
+    /// such as a downtime, still reaches the arbiter).
+    backlog: Option<Mutex<VecDeque<Msg>>>,
+    next_id: Mutex<u64>,
+}
+
+/// How many messages the arbiter's channel keeps for late readers.
+pub const BACKLOG: usize = 256;
+
+/// How many messages a stream reader may fall behind before it is dropped.
+pub const CHANNEL_CAPACITY: usize = 1024;
+
+impl Default for Channel {
+    fn default() -> Self {
+        Channel::new()
+    }
+}
+
+impl Channel {
+    /// An empty channel.
+    pub fn new() -> Channel {
+        Channel {
+            view: watch::channel(Arc::new(View::default())).0,
+            events: broadcast::channel(CHANNEL_CAPACITY).0,
+            backlog: None,
+            next_id: Mutex::new(0),
+        }
+    }
+
+    /// An empty channel that keeps its last [`BACKLOG`] messages.
+    pub fn with_backlog() -> Channel {
+        Channel {
+            backlog: Some(Mutex::new(VecDeque::with_capacity(BACKLOG))),
+            ..Channel::new()
+        }
+    }
+
+    /// The kept messages (oldest first).
+    pub fn backlog(&self) -> Vec<Msg> {
+        self.backlog.as_ref().map_or_else(Vec::new, |b| {
+            b.lock()
+                .map(|b| b.iter().cloned().collect())
+                .unwrap_or_default()
+        })
+    }
+
+    /// Shows `snapshot` (when given), then sends `messages`.
+    pub fn publish(&self, seq: u64, snapshot: Option<Arc<Snapshot>>, messages: &[Arc<str>]) {
+        if let Some(s) = snapshot {
+            self.view.send_modify(|v| *v = Arc::new(v.with(s)));
+        }
+        if messages.is_empty() {
+            return;
+        }
+        let mut next_id = self.next_id.lock().unwrap_or_else(|e| e.into_inner());
+        for m in messages {
+            *next_id += 1;
+            let msg = Msg {
+                id: *next_id,
+                seq,
+                json: m.clone(),
+            };
+            if let Some(b) = &self.backlog {
+                let mut b = b.lock().unwrap_or_else(|e| e.into_inner());
+                if b.len() == BACKLOG {
+                    b.pop_front();
+                }
+                b.push_back(msg.clone());
+            }
+            // No receiver is not an error: nobody listens yet.
+            let _ = self.events.send(msg);
+        }
+    }
+}
+
+/// The arbiter's channel and the public one, with the delay line between
+/// the board loop and the public.
+#[derive(Debug)]
+pub struct Feed {
+    /// Undelayed: every event, for the arbiter.
+    pub arbiter: Arc<Channel>,
+    /// Delayed: the public feeds.
+    pub public: Arc<Channel>,
+    queue: mpsc::UnboundedSender<Update>,
+}
+
+impl Feed {
+    /// A feed whose public side trails by `delay_ms` of round time; `now`
+    /// gives the round time (ms) and `speed` round ms per wall ms. The
+    /// delay task runs on `rt`.
+    pub fn start(
+        rt: &tokio::runtime::Handle,
+        delay_ms: u64,
+        now: Arc<dyn Fn() -> u64 + Send + Sync>,
+        speed: f64,
+    ) -> Feed {
+        let (queue, rx) = mpsc::unbounded_channel();
+        let public = Arc::new(Channel::new());
+        rt.spawn(run_delay(rx, public.clone(), delay_ms, now, speed));
+        Feed {
+            arbiter: Arc::new(Channel::with_backlog()),
+            public,
+            queue,
+        }
+    }
+
+    /// Publishes the game's start (no move yet, nothing to hide): to both
+    /// audiences at once, so the public feeds exist from the first second.
+    pub fn publish_start(&self, u: Update) {
+        self.arbiter.publish(u.seq, u.snapshot.clone(), &u.arbiter);
+        self.public.publish(u.seq, u.snapshot, &u.public);
+    }
+
+    /// Publishes an update: to the arbiter now, to the public after the delay.
+    pub fn publish(&self, u: Update) {
+        self.arbiter.publish(u.seq, u.snapshot.clone(), &u.arbiter);
+        if u.snapshot.is_some() || !u.public.is_empty() {
+            let _ = self.queue.send(u);
+        }
+    }
+}
+
+async fn run_delay(
+    mut rx: mpsc::UnboundedReceiver<Update>,
+    out: Arc<Channel>,
+    delay_ms: u64,
+    now: Arc<dyn Fn() -> u64 + Send + Sync>,
+    speed: f64,
+) {
+    while let Some(u) = rx.recv().await {
+        let due = u.t.saturating_add(delay_ms);
+        loop {
+            let n = now();
+            if n >= due {
+                break;
+            }
+            let wall_ms = ((due - n) as f64 / speed.max(1e-9)).ceil() as u64;
+            tokio::time::sleep(Duration::from_millis(wall_ms.clamp(1, 1000))).await;
+        }
+        out.publish(u.seq, u.snapshot, &u.public);
+    }
+}

@@ -1,0 +1,16 @@
+//! Outputs for broadcast: the game in PGN ([`pgn`]), the LiveChess-Cloud
+//! style JSON tree ([`livechess`]), the public view of a game with the
+//! illegal-move marking ([`public`]), the transmission delay ([`delay`]) and
+//! the merge of many boards into one event ([`relay`]).
+//!
+//! Every public output of a board is built from one [`public::Snapshot`]
+//! taken after a decision of the controller; the delay line releases
+//! snapshots and events to the public `delay` seconds after the decision.
+
+pub mod delay;
+pub mod livechess;
+pub mod pgn;
+pub mod public;
+pub mod relay;
+
+pub use pgn::{clk, write_pgn};

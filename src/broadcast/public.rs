@@ -1,0 +1,428 @@
+//! The public view of one game: what spectators may see, built after each
+//! decision of the controller as a [`Snapshot`] (PGN, LiveChess JSON and the
+//! live page's state), and the split of the event stream into the public
+//! feed and the arbiter's channel.
+//!
+//! Public: `move`, `clock`, `flag`, `game_end`, and the illegal move as
+//! played (`illegal_move`, with `played`) with its correction
+//! (`position_restored`): a broadcast must never stall on an illegal move,
+//! so the feed carries it as a marked comment on the last legal move and
+//! corrects the comment when the position is reinstated. Everything else
+//! (touches, irregularities, claims, announcements, draw offers) goes to the
+//! arbiter only (§13.7a: irregularities are reported to the arbiter).
+//!
+//! Every message carries `"game": "round.board"`.
+
+use super::livechess;
+use super::pgn::{clk, write_pgn_with, PgnExtras};
+use crate::arbiter::Arbiter;
+use crate::config::{Config, PlayerConfig};
+use crate::trace::{color_str, Event, EventKind, Header};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use shakmaty::fen::Fen;
+use shakmaty::{EnPassantMode, Position};
+use std::sync::Arc;
+
+/// What a game's feed says about itself, from the config.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameInfo {
+    /// Round number.
+    pub round: u32,
+    /// Board number.
+    pub board: u32,
+    /// Event name.
+    pub event: Option<String>,
+    /// Site.
+    pub site: Option<String>,
+    /// Country.
+    pub country: Option<String>,
+    /// Event web site.
+    pub website: Option<String>,
+    /// Date `YYYY.MM.DD`.
+    pub date: Option<String>,
+    /// `standard`, `rapid`, `blitz`.
+    pub mode: String,
+    /// PGN TimeControl text.
+    pub time_control: Option<String>,
+    /// White.
+    pub white: PlayerConfig,
+    /// Black.
+    pub black: PlayerConfig,
+    /// Unix time in ms of round time 0.
+    pub started_at_unix_ms: u64,
+    /// Round ms per wall ms (1 but when a trace is replayed faster).
+    pub speed: f64,
+    /// The transmission delay of the public feed, round ms.
+    pub delay_ms: u64,
+}
+
+impl GameInfo {
+    /// The game's info from the config and the game's header (player names
+    /// the config leaves unset come from it); round time 0 is
+    /// `started_at_unix_ms`.
+    pub fn from_config(
+        cfg: &Config,
+        h: &Header,
+        started_at_unix_ms: u64,
+        speed: f64,
+        delay_ms: u64,
+    ) -> GameInfo {
+        let h = h.clone();
+        let named = |p: &PlayerConfig, name: &Option<String>| PlayerConfig {
+            name: p.name.clone().or_else(|| name.clone()),
+            ..p.clone()
+        };
+        GameInfo {
+            round: cfg.game.round,
+            board: cfg.game.board,
+            event: h.event,
+            site: h.site,
+            country: cfg.event.country.clone(),
+            website: cfg.event.website.clone(),
+            date: h.date,
+            mode: h.mode.unwrap_or_else(|| "standard".into()),
+            time_control: h.time_control,
+            white: named(&cfg.game.white, &h.white),
+            black: named(&cfg.game.black, &h.black),
+            started_at_unix_ms,
+            speed,
+            delay_ms,
+        }
+    }
+
+    /// `round.board`.
+    pub fn id(&self) -> String {
+        format!("{}.{}", self.round, self.board)
+    }
+
+    /// Unix time in ms of round time `t` (ms).
+    pub fn unix_ms(&self, t: u64) -> u64 {
+        self.started_at_unix_ms + (t as f64 / self.speed.max(1e-9)) as u64
+    }
+}
+
+/// An illegal move as the public sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IllegalMark {
+    /// Completed moves before it.
+    pub after_ply: usize,
+    /// The offender, `w` / `b`.
+    pub by: String,
+    /// Article applied.
+    pub article: String,
+    /// The penalty text.
+    pub penalty: String,
+    /// What was played, as the board showed it (`Ke1-e3`, or the squares).
+    pub played: String,
+    /// The position was reinstated (or play went on from it).
+    pub corrected: bool,
+}
+
+impl IllegalMark {
+    /// The comment the feed shows.
+    pub fn comment(&self) -> String {
+        let side = if self.by == "w" { "White" } else { "Black" };
+        if self.corrected {
+            format!(
+                "Illegal move by {side} ({}): {} was played and taken back, position reinstated; {}",
+                self.article, self.played, self.penalty
+            )
+        } else {
+            format!(
+                "Illegal move by {side} ({}): {} played; the position before it is to be reinstated; {}",
+                self.article, self.played, self.penalty
+            )
+        }
+    }
+}
+
+/// Everything public about one game at one moment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// Publication order within the feed.
+    pub seq: u64,
+    /// Round time of the decision, ms.
+    pub t: u64,
+    /// The game's info.
+    pub info: GameInfo,
+    /// The game in PGN (with `[%clk]`, `Round "r.b"`, player tags, clocks).
+    pub pgn: String,
+    /// LiveChess `game-M.json`.
+    pub game: Value,
+    /// LiveChess pairing entry.
+    pub pairing: Value,
+    /// The live page's state message (`type: state`).
+    pub state: Value,
+}
+
+impl Snapshot {
+    /// Whether the game goes on.
+    pub fn live(&self) -> bool {
+        self.game
+            .get("live")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+}
+
+/// What one decision publishes.
+#[derive(Debug, Clone)]
+pub struct Update {
+    /// Publication order.
+    pub seq: u64,
+    /// Round time of the decision, ms.
+    pub t: u64,
+    /// The new public state, when it changed.
+    pub snapshot: Option<Arc<Snapshot>>,
+    /// Public messages (JSON, one line each).
+    pub public: Vec<Arc<str>>,
+    /// The arbiter's messages: every event.
+    pub arbiter: Vec<Arc<str>>,
+}
+
+/// Builds the public view of one game as its decisions come.
+#[derive(Debug, Clone)]
+pub struct Publisher {
+    info: GameInfo,
+    marks: Vec<IllegalMark>,
+    seq: u64,
+}
+
+fn is_public(e: &Event) -> bool {
+    matches!(
+        e.kind,
+        EventKind::Move { .. }
+            | EventKind::Clock { .. }
+            | EventKind::Flag { .. }
+            | EventKind::GameEnd { .. }
+            | EventKind::IllegalMove { .. }
+            | EventKind::PositionRestored { .. }
+    )
+}
+
+/// What the board shows of an illegal move, compared with the position.
+fn played(game: &Arbiter) -> String {
+    let pos = game.position().board();
+    let diff = game.sensed().differences(pos);
+    let vacated = diff & pos.occupied() & !game.sensed().occupied();
+    let arrived = diff & !vacated;
+    if vacated.count() == 1 && arrived.count() == 1 {
+        let from = vacated.first().expect("one square");
+        let to = arrived.first().expect("one square");
+        let letter = pos
+            .piece_at(from)
+            .map(|p| p.role.upper_char())
+            .filter(|c| *c != 'P')
+            .map(String::from)
+            .unwrap_or_default();
+        format!("{letter}{from}-{to}")
+    } else if diff.is_empty() {
+        "a move".to_owned()
+    } else {
+        let sq: Vec<String> = diff.into_iter().map(|s| s.to_string()).collect();
+        format!("a change on {}", sq.join(" "))
+    }
+}
+
+impl Publisher {
+    /// A publisher for the game described by `info`.
+    pub fn new(info: GameInfo) -> Publisher {
+        Publisher {
+            info,
+            marks: Vec::new(),
+            seq: 0,
+        }
+    }
+
+    /// The game's info.
+    pub fn info(&self) -> &GameInfo {
+        &self.info
+    }
+
+    /// A JSON message of the feed: the event with `"game": "r.b"`.
+    pub fn message(&self, e: &Event, extra: &[(&str, Value)]) -> Arc<str> {
+        let mut v = serde_json::to_value(e).unwrap_or(Value::Null);
+        if let Value::Object(m) = &mut v {
+            m.insert("game".into(), Value::from(self.info.id()));
+            for (k, x) in extra {
+                m.insert((*k).into(), x.clone());
+            }
+        }
+        Arc::from(v.to_string())
+    }
+
+    /// The state at round time `t` (the feed's first snapshot, or after a restart).
+    pub fn snapshot_now(&mut self, game: &Arbiter, t: u64) -> Update {
+        self.seq += 1;
+        let snap = Arc::new(self.snapshot(game, t));
+        let state: Arc<str> = Arc::from(snap.state.to_string());
+        Update {
+            seq: self.seq,
+            t,
+            snapshot: Some(snap),
+            public: vec![state.clone()],
+            arbiter: vec![state],
+        }
+    }
+
+    /// Publishes the decisions `events` taken at round time `t` on `game`
+    /// (after they were applied). `forced`: the arbiter acted, so the state
+    /// is sent again (a position set up takes moves back without a move
+    /// event). `None` when nothing is to be published.
+    pub fn update(
+        &mut self,
+        game: &Arbiter,
+        events: &[Event],
+        t: u64,
+        forced: bool,
+    ) -> Option<Update> {
+        if events.is_empty() && !forced {
+            return None;
+        }
+        let mut public = Vec::new();
+        let mut arbiter = Vec::new();
+        let mut changed = forced;
+        for e in events {
+            let mut extra = Vec::new();
+            match &e.kind {
+                EventKind::IllegalMove {
+                    by,
+                    article,
+                    penalty,
+                    ..
+                } => {
+                    let p = played(game);
+                    extra.push(("played", Value::from(p.clone())));
+                    self.marks.push(IllegalMark {
+                        after_ply: game.moves().len(),
+                        by: color_str(by.0).to_owned(),
+                        article: (*article).to_owned(),
+                        penalty: penalty.clone(),
+                        played: p,
+                        corrected: false,
+                    });
+                }
+                EventKind::PositionRestored { .. } | EventKind::Move { .. } => {
+                    for m in self.marks.iter_mut() {
+                        m.corrected = true;
+                    }
+                }
+                _ => {}
+            }
+            let msg = self.message(e, &extra);
+            if is_public(e) {
+                changed = true;
+                public.push(msg.clone());
+            }
+            arbiter.push(msg);
+        }
+        let n = game.moves().len();
+        self.marks.retain(|m| m.after_ply <= n);
+        if !changed {
+            self.seq += 1;
+            return Some(Update {
+                seq: self.seq,
+                t,
+                snapshot: None,
+                public,
+                arbiter,
+            });
+        }
+        self.seq += 1;
+        let snap = Arc::new(self.snapshot(game, t));
+        if forced {
+            let state: Arc<str> = Arc::from(snap.state.to_string());
+            public.push(state.clone());
+            arbiter.push(state);
+        }
+        Some(Update {
+            seq: self.seq,
+            t,
+            snapshot: Some(snap),
+            public,
+            arbiter,
+        })
+    }
+
+    fn snapshot(&self, game: &Arbiter, t: u64) -> Snapshot {
+        let info = &self.info;
+        let result = game.outcome().map_or("*", |o| o.result);
+        let mut tags: Vec<(String, String)> = Vec::new();
+        for (side, p) in [("White", &info.white), ("Black", &info.black)] {
+            if let Some(id) = p.fide_id {
+                tags.push((format!("{side}FideId"), id.to_string()));
+            }
+            if let Some(title) = &p.title {
+                tags.push((format!("{side}Title"), title.clone()));
+            }
+            if let Some(fed) = &p.federation {
+                tags.push((format!("{side}Fed"), fed.clone()));
+            }
+        }
+        let clocks = game.clock().map(|c| c.remaining_at(t));
+        if let Some((w, b)) = clocks {
+            tags.push(("WhiteClock".into(), clk(w)));
+            tags.push(("BlackClock".into(), clk(b)));
+        }
+        let comments: Vec<(usize, String)> = self
+            .marks
+            .iter()
+            .map(|m| (m.after_ply, m.comment()))
+            .collect();
+        let extras = PgnExtras {
+            round: Some(info.id()),
+            tags,
+            comments,
+        };
+        let pgn = write_pgn_with(game, &extras);
+        let comment = (!self.marks.is_empty()).then(|| {
+            self.marks
+                .iter()
+                .map(IllegalMark::comment)
+                .collect::<Vec<_>>()
+                .join(" / ")
+        });
+        let game_json = livechess::game_json(game, info, comment.as_deref(), t);
+        let pairing = livechess::pairing_json(info, result, game.outcome().is_none());
+        let outcome = game.outcome();
+        let state = json!({
+            "type": "state",
+            "game": info.id(),
+            "t": t,
+            "event": info.event,
+            "round": info.round,
+            "board": info.board,
+            "white": info.white,
+            "black": info.black,
+            "fen": Fen::from_position(game.position(), EnPassantMode::Legal).to_string(),
+            "turn": color_str(game.position().turn()),
+            "moves": game.moves().iter().map(|m| json!({
+                "san": m.san, "uci": m.uci, "by": color_str(m.by), "clock_ms": m.clock_ms,
+            })).collect::<Vec<_>>(),
+            "clock": game.clock().map(|c| {
+                let (w, b) = c.remaining_at(t);
+                json!({
+                    "white_ms": w, "black_ms": b,
+                    "running": c.running().map(color_str),
+                    "unix_ms": info.unix_ms(t),
+                })
+            }),
+            "result": outcome.map_or("*", |o| o.result),
+            "reason": outcome.map(|o| o.reason),
+            "marks": self.marks,
+            "started_at_unix_ms": info.started_at_unix_ms,
+            "speed": info.speed,
+            "delay_ms": info.delay_ms,
+        });
+        Snapshot {
+            seq: self.seq,
+            t,
+            info: info.clone(),
+            pgn,
+            game: game_json,
+            pairing,
+            state,
+        }
+    }
+}

@@ -1,0 +1,593 @@
+//! The daemon's configuration file (TOML): the event, the game on this
+//! board (round, board number, players), the rules, the transmission delay,
+//! the arbiter's token and the devices.
+//!
+//! ```toml
+//! [event]
+//! name = "DM 2026"
+//! site = "Svendborg"
+//! date = "2026.04.03"
+//! rules = "fide-2009"              # fide-2001 | fide-2009 | fide-2009-no | fide-2023
+//! mode = "standard"                # standard | rapid | blitz
+//! time_control = "40/5400+30:1800+30"
+//! delay = 900                      # transmission delay, seconds (0..=3600)
+//!
+//! [game]
+//! round = 3
+//! board = 1
+//!
+//! [game.white]
+//! name = "Larsen, Bent"
+//! fide_id = 1400000
+//! title = "GM"
+//! federation = "DEN"
+//!
+//! [game.black]
+//! name = "Hansen, Curt"
+//!
+//! [arbiter]
+//! name = "Chief arbiter"
+//! token = "…"                      # or the environment variable EBOARD_ARBITER_TOKEN
+//!
+//! [board]
+//! source = "trace"                 # trace | hw
+//! sensing = "occupancy"            # occupancy | colour | identity
+//!
+//! [clock]
+//! device = "simulated"             # simulated | dgt3000 | builtin
+//! ```
+//!
+//! Unknown keys and bad values are errors naming the file, the line, the key
+//! and what is allowed.
+
+use crate::arbiter::GameConfig;
+use crate::trace::{BoardId, Header, Sensing};
+use serde::Deserialize;
+use std::path::Path;
+
+/// The largest transmission delay, seconds (lichess accepts up to an hour).
+pub const MAX_DELAY_S: u64 = 3600;
+
+/// The FIDE titles a player tag may carry.
+pub const TITLES: [&str; 10] = [
+    "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "NM", "WNM",
+];
+
+/// The whole configuration file.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// The event.
+    #[serde(default)]
+    pub event: EventConfig,
+    /// The game on this board.
+    #[serde(default)]
+    pub game: GameSection,
+    /// The arbiter API.
+    #[serde(default)]
+    pub arbiter: ArbiterConfig,
+    /// Where the board's records come from.
+    #[serde(default)]
+    pub board: BoardConfig,
+    /// The chess clock.
+    #[serde(default)]
+    pub clock: ClockConfig,
+}
+
+/// `[event]`: what every game of the event shares.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventConfig {
+    /// The event's name (PGN `Event`).
+    pub name: Option<String>,
+    /// Where (PGN `Site`).
+    pub site: Option<String>,
+    /// The country (LiveChess `country`, e.g. `DEN`).
+    pub country: Option<String>,
+    /// The event's web site (LiveChess `website`).
+    pub website: Option<String>,
+    /// The round's date, `YYYY.MM.DD` (PGN `Date`).
+    pub date: Option<String>,
+    /// Rule profile name.
+    pub rules: Option<String>,
+    /// `standard`, `rapid` or `blitz`.
+    pub mode: Option<String>,
+    /// PGN TimeControl as FIDE events write it (`40/5400+30:1800+30`).
+    pub time_control: Option<String>,
+    /// Transmission delay of every public feed, seconds (`--delay` wins).
+    pub delay: Option<u64>,
+    /// Announcement language: `da`, `nb`, `de`, `en`.
+    pub language: Option<String>,
+    /// Arbiter supervision in rapid and blitz: `adequate` or `inadequate`.
+    pub supervision: Option<String>,
+}
+
+/// `[game]`: this board's game.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSection {
+    /// Round number, from 1.
+    #[serde(default = "one")]
+    pub round: u32,
+    /// Board number in the round, from 1.
+    #[serde(default = "one")]
+    pub board: u32,
+    /// The start position when not the initial one (FEN).
+    pub start_fen: Option<String>,
+    /// White.
+    #[serde(default)]
+    pub white: PlayerConfig,
+    /// Black.
+    #[serde(default)]
+    pub black: PlayerConfig,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl Default for GameSection {
+    fn default() -> Self {
+        GameSection {
+            round: 1,
+            board: 1,
+            start_fen: None,
+            white: PlayerConfig::default(),
+            black: PlayerConfig::default(),
+        }
+    }
+}
+
+/// A player.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerConfig {
+    /// `Surname, Given name` as PGN writes it.
+    pub name: Option<String>,
+    /// FIDE id.
+    pub fide_id: Option<u64>,
+    /// FIDE title (`GM`, `IM`, ...).
+    pub title: Option<String>,
+    /// Federation (three letters, `DEN`).
+    pub federation: Option<String>,
+}
+
+/// `[arbiter]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArbiterConfig {
+    /// Who holds the token (journaled as the author of every action).
+    pub name: Option<String>,
+    /// The bearer token of the arbiter API (`EBOARD_ARBITER_TOKEN` wins).
+    pub token: Option<String>,
+}
+
+/// Where the board's records come from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceKind {
+    /// A recorded trace (`--trace FILE`) or JSON lines on standard input.
+    #[default]
+    Trace,
+    /// The sensor hardware (wired by the board drivers).
+    Hw,
+}
+
+/// What the board senses (config spelling of [`Sensing`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SensingConfig {
+    /// Empty or not.
+    #[default]
+    Occupancy,
+    /// White, black or empty.
+    Colour,
+    /// The piece.
+    Identity,
+}
+
+impl From<SensingConfig> for Sensing {
+    fn from(s: SensingConfig) -> Sensing {
+        match s {
+            SensingConfig::Occupancy => Sensing::Occupancy,
+            SensingConfig::Colour => Sensing::Colour,
+            SensingConfig::Identity => Sensing::Identity,
+        }
+    }
+}
+
+/// `[board]`: the sensing hardware (validated and kept; the drivers use it).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardConfig {
+    /// `trace` or `hw`.
+    #[serde(default)]
+    pub source: SourceKind,
+    /// What the board senses; absent: the trace header's, else occupancy.
+    pub sensing: Option<SensingConfig>,
+    /// The hardware description file (needed with `source = "hw"`).
+    pub hw: Option<String>,
+    /// The calibration file.
+    pub calibration: Option<String>,
+}
+
+/// The clock device.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClockDevice {
+    /// The clock engine alone (presses come as records).
+    #[default]
+    Simulated,
+    /// A DGT 3000 (needs `port`).
+    Dgt3000,
+    /// The board's own buttons and display.
+    Builtin,
+}
+
+/// `[clock]` (validated and kept; the clock drivers use it).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockConfig {
+    /// Which clock.
+    #[serde(default)]
+    pub device: ClockDevice,
+    /// Serial port or bus of the device.
+    pub port: Option<String>,
+}
+
+/// A configuration error: the file, the 1-based line (when known), the key
+/// and what is wrong / allowed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}{}: key '{key}': {message}", line.map(|l| format!(":{l}")).unwrap_or_default())]
+pub struct ConfigFileError {
+    /// The file as given.
+    pub file: String,
+    /// 1-based line.
+    pub line: Option<usize>,
+    /// Dotted key (`event.delay`).
+    pub key: String,
+    /// What is wrong, and what is allowed.
+    pub message: String,
+}
+
+/// 1-based line of byte offset `at`.
+fn line_of(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    bytes[..at.min(bytes.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}
+
+/// The table (`[a.b]`) in force at 1-based `line`.
+fn table_at(text: &str, line: usize) -> String {
+    let mut table = String::new();
+    for l in text.lines().take(line) {
+        let l = l.trim();
+        if l.starts_with('[') && !l.starts_with("[[") {
+            if let Some(end) = l.find(']') {
+                table = l[1..end].trim().to_owned();
+            }
+        }
+    }
+    table
+}
+
+/// The key assigned on 1-based `line` (`key = …`).
+fn key_on_line(text: &str, line: usize) -> Option<String> {
+    let l = text.lines().nth(line.checked_sub(1)?)?;
+    let (k, _) = l.split_once('=')?;
+    let k = k.trim().trim_matches('"');
+    (!k.is_empty() && !k.starts_with('[')).then(|| k.to_owned())
+}
+
+/// The 1-based line of `key` in `[table]`.
+fn find_key(text: &str, table: &str, key: &str) -> Option<usize> {
+    let mut current = String::new();
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim();
+        if t.starts_with('[') {
+            if let Some(end) = t.find(']') {
+                current = t[1..end].trim().to_owned();
+            }
+            continue;
+        }
+        if current == table {
+            if let Some((k, _)) = t.split_once('=') {
+                if k.trim().trim_matches('"') == key {
+                    return Some(i + 1);
+                }
+            }
+        }
+    }
+    None
+}
+
+impl Config {
+    /// Reads and checks a configuration file.
+    pub fn load(path: &Path) -> Result<Config, ConfigFileError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigFileError {
+            file: path.display().to_string(),
+            line: None,
+            key: String::new(),
+            message: format!("cannot read: {e}"),
+        })?;
+        Config::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses and checks configuration text; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Config, ConfigFileError> {
+        let cfg: Config = toml::from_str(text).map_err(|e| {
+            let (line, key) = match e.span() {
+                Some(span) => {
+                    let line = line_of(text, span.start);
+                    let spanned = text.get(span.clone()).unwrap_or("").trim();
+                    let bare = !spanned.is_empty()
+                        && spanned
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                    let key = if bare && key_on_line(text, line).as_deref() == Some(spanned) {
+                        Some(spanned.to_owned())
+                    } else {
+                        key_on_line(text, line)
+                    };
+                    let table = table_at(text, line);
+                    let key = match (table.is_empty(), key) {
+                        (_, None) => table,
+                        (true, Some(k)) => k,
+                        (false, Some(k)) => format!("{table}.{k}"),
+                    };
+                    (Some(line), key)
+                }
+                None => (None, String::new()),
+            };
+            ConfigFileError {
+                file: file.to_owned(),
+                line,
+                key,
+                message: e.message().trim().to_owned(),
+            }
+        })?;
+        cfg.check()
+            .map_err(|(table, key, message)| ConfigFileError {
+                file: file.to_owned(),
+                line: find_key(text, table, key),
+                key: if table.is_empty() {
+                    key.to_owned()
+                } else {
+                    format!("{table}.{key}")
+                },
+                message,
+            })?;
+        Ok(cfg)
+    }
+
+    /// Checks the values serde cannot: (table, key, message).
+    fn check(&self) -> Result<(), (&'static str, &'static str, String)> {
+        let e = &self.event;
+        if let Some(d) = &e.date {
+            let ok = d.len() == 10
+                && d.char_indices().all(|(i, c)| {
+                    if i == 4 || i == 7 {
+                        c == '.'
+                    } else {
+                        c.is_ascii_digit() || c == '?'
+                    }
+                });
+            if !ok {
+                return Err((
+                    "event",
+                    "date",
+                    format!("\"{d}\": write the date as YYYY.MM.DD (PGN), e.g. \"2026.04.03\""),
+                ));
+            }
+        }
+        if let Some(d) = e.delay {
+            if d > MAX_DELAY_S {
+                return Err((
+                    "event",
+                    "delay",
+                    format!("{d} s: the delay must be 0..={MAX_DELAY_S} seconds"),
+                ));
+            }
+        }
+        if let Some(l) = &e.language {
+            if !["da", "nb", "de", "en"].contains(&l.as_str()) {
+                return Err((
+                    "event",
+                    "language",
+                    format!("\"{l}\": allowed are da, nb, de, en"),
+                ));
+            }
+        }
+        if self.game.round == 0 {
+            return Err(("game", "round", "rounds count from 1".into()));
+        }
+        if self.game.board == 0 {
+            return Err(("game", "board", "boards count from 1".into()));
+        }
+        for (table, p) in [
+            ("game.white", &self.game.white),
+            ("game.black", &self.game.black),
+        ] {
+            if let Some(t) = &p.title {
+                if !TITLES.contains(&t.as_str()) {
+                    return Err((
+                        table,
+                        "title",
+                        format!("\"{t}\": allowed are {}", TITLES.join(", ")),
+                    ));
+                }
+            }
+            if p.fide_id == Some(0) {
+                return Err((table, "fide_id", "a FIDE id is a positive number".into()));
+            }
+            if let Some(f) = &p.federation {
+                if f.len() != 3 || !f.chars().all(|c| c.is_ascii_uppercase()) {
+                    return Err((
+                        table,
+                        "federation",
+                        format!("\"{f}\": three capital letters (DEN, NOR, ...)"),
+                    ));
+                }
+            }
+        }
+        if self.board.source == SourceKind::Hw && self.board.hw.is_none() {
+            return Err((
+                "board",
+                "hw",
+                "source = \"hw\" needs the hardware description file: hw = \"hw/….toml\"".into(),
+            ));
+        }
+        if self.clock.device == ClockDevice::Dgt3000 && self.clock.port.is_none() {
+            return Err((
+                "clock",
+                "port",
+                "device = \"dgt3000\" needs its port, e.g. port = \"/dev/i2c-1\"".into(),
+            ));
+        }
+        // The game settings the arbiter checks itself.
+        GameConfig::from_header(&self.header(None), None, None).map_err(|err| {
+            let key = match err.key {
+                "start_fen" => return ("game", "start_fen", err.message),
+                k => k,
+            };
+            let key: &'static str = match key {
+                "rules" => "rules",
+                "mode" => "mode",
+                _ => "time_control",
+            };
+            ("event", key, err.message)
+        })?;
+        Ok(())
+    }
+
+    /// `round.board`, as DGT and lichess write the PGN `Round` tag.
+    pub fn round_board(&self) -> String {
+        format!("{}.{}", self.game.round, self.game.board)
+    }
+
+    /// The trace header of this game: the config's settings, with `base`
+    /// (a recorded trace's header) filling in what the config leaves unset.
+    pub fn header(&self, base: Option<&Header>) -> Header {
+        let b = base.cloned().unwrap_or_else(|| Header {
+            version: 1,
+            boards: vec![BoardId::Main],
+            ..Header::default()
+        });
+        let e = &self.event;
+        let g = &self.game;
+        let or = |a: &Option<String>, b: Option<String>| a.clone().or(b);
+        Header {
+            version: 1,
+            sensing: self.board.sensing.map(Sensing::from).unwrap_or(b.sensing),
+            boards: b.boards.clone(),
+            rules: or(&e.rules, b.rules),
+            mode: or(&e.mode, b.mode),
+            time_control: or(&e.time_control, b.time_control),
+            start_fen: or(&g.start_fen, b.start_fen),
+            white: or(&g.white.name, b.white),
+            black: or(&g.black.name, b.black),
+            event: or(&e.name, b.event),
+            round: Some(self.round_board()),
+            language: or(&e.language, b.language),
+            vi_player: b.vi_player,
+            site: or(&e.site, b.site),
+            date: or(&e.date, b.date),
+            supervision: or(&e.supervision, b.supervision),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, ConfigFileError> {
+        Config::parse(text, "board.toml")
+    }
+
+    #[test]
+    fn a_full_file_parses() {
+        let c = parse(
+            r#"
+[event]
+name = "DM 2026"
+date = "2026.04.03"
+rules = "fide-2009"
+time_control = "40/5400+30:1800+30"
+delay = 900
+
+[game]
+round = 3
+board = 2
+
+[game.white]
+name = "Larsen, Bent"
+fide_id = 1400000
+title = "GM"
+
+[arbiter]
+token = "s3cret"
+
+[board]
+source = "hw"
+hw = "hw/rev1.toml"
+
+[clock]
+device = "dgt3000"
+port = "/dev/i2c-1"
+"#,
+        )
+        .unwrap();
+        assert_eq!(c.round_board(), "3.2");
+        assert_eq!(c.event.delay, Some(900));
+        assert_eq!(c.clock.device, ClockDevice::Dgt3000);
+        assert_eq!(c.header(None).round.as_deref(), Some("3.2"));
+    }
+
+    #[test]
+    fn unknown_key_names_file_line_and_key() {
+        let e = parse("[event]\nname = \"x\"\n\n[clock]\ndevise = \"dgt3000\"\n").unwrap_err();
+        assert_eq!(e.line, Some(5), "{e}");
+        assert_eq!(e.key, "clock.devise", "{e}");
+        assert!(e.message.contains("device"), "says what is allowed: {e}");
+        assert!(e
+            .to_string()
+            .starts_with("board.toml:5: key 'clock.devise'"));
+    }
+
+    #[test]
+    fn bad_enum_value_lists_the_allowed_ones() {
+        let e = parse("[board]\nsource = \"usb\"\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(2), "board.source"), "{e}");
+        assert!(
+            e.message.contains("trace") && e.message.contains("hw"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn semantic_errors_name_the_key_line() {
+        let e = parse("[event]\nname = \"x\"\nrules = \"fide-1999\"\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(3), "event.rules"), "{e}");
+        let e = parse("[event]\ntime_control = \"forty moves\"\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.key.as_str()),
+            (Some(2), "event.time_control"),
+            "{e}"
+        );
+        let e = parse("[event]\ndelay = 7200\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(2), "event.delay"), "{e}");
+        let e = parse("[game.black]\ntitle = \"Dr\"\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.key.as_str()),
+            (Some(2), "game.black.title"),
+            "{e}"
+        );
+        assert!(e.message.contains("GM"));
+        let e = parse("[event]\ndelay = \"ten\"\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(2), "event.delay"), "{e}");
+    }
+}

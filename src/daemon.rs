@@ -1,0 +1,557 @@
+//! The live daemon's board loop: records from a [`RecordSource`] and from
+//! the arbiter API go through the one [`Controller`], ticked on the round
+//! clock; every record and decision is journaled; decisions are published
+//! to the arbiter at once and to the public after the transmission delay.
+//!
+//! Time is injected as round time: ms since the start of the round, from a
+//! monotonic clock ([`RoundClock`]); the journal keeps the round's start so
+//! a restarted daemon continues the same time line.
+//!
+//! The loop runs on a thread of its own (a current-thread tokio runtime),
+//! so journal `fsync`s never hold up the HTTP side and no client can hold
+//! up the board: the channels towards the clients never wait.
+
+use crate::arbiter::GameConfig;
+use crate::broadcast::delay::Feed;
+use crate::broadcast::public::{GameInfo, Publisher};
+use crate::config::Config;
+use crate::controller::Controller;
+use crate::journal::{self, Journal};
+use crate::trace::{
+    ArbiterAction, BoardId, Event, EventKind, Header, Line, Record, RecordKind, TraceReader,
+};
+use serde_json::Value;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use tokio::sync::{mpsc, oneshot, watch};
+
+/// How often the controller is ticked when no input comes, wall ms.
+pub const TICK_MS: u64 = 20;
+
+/// The Unix time now, ms.
+pub fn unix_now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Round time: ms since the start of the round on a monotonic clock,
+/// continuing across restarts (the start is kept as a Unix time).
+#[derive(Debug, Clone, Copy)]
+pub struct RoundClock {
+    origin: Instant,
+    offset_ms: u64,
+    started_at_unix_ms: u64,
+    speed: f64,
+}
+
+impl RoundClock {
+    /// A round that started at `started_at_unix_ms`; `speed` round ms pass
+    /// per wall ms (1 live; more to replay a trace faster).
+    pub fn new(started_at_unix_ms: u64, speed: f64) -> RoundClock {
+        let since = unix_now_ms().saturating_sub(started_at_unix_ms);
+        RoundClock {
+            origin: Instant::now(),
+            offset_ms: (since as f64 * speed) as u64,
+            started_at_unix_ms,
+            speed,
+        }
+    }
+
+    /// Round time now, ms.
+    pub fn now_ms(&self) -> u64 {
+        self.offset_ms + (self.origin.elapsed().as_secs_f64() * 1000.0 * self.speed) as u64
+    }
+
+    /// Unix time in ms of round time 0.
+    pub fn started_at_unix_ms(&self) -> u64 {
+        self.started_at_unix_ms
+    }
+
+    /// Round ms per wall ms.
+    pub fn speed(&self) -> f64 {
+        self.speed
+    }
+
+    /// Wall time for `round_ms` of round time.
+    pub fn wall(&self, round_ms: u64) -> Duration {
+        Duration::from_secs_f64(round_ms as f64 / 1000.0 / self.speed.max(1e-9))
+    }
+}
+
+/// Where the board's records come from: a blocking sequence of records in
+/// round time (a recorded trace, standard input, later the sensor
+/// hardware, which stamps its records with [`RoundClock::now_ms`]). It runs
+/// on a thread of its own; each record is fed when its time has come.
+pub trait RecordSource: Send {
+    /// The next record; `None` at the end of input; an error ends the input.
+    fn next_record(&mut self) -> Option<Result<Record, String>>;
+}
+
+impl<I: Iterator<Item = Result<Record, String>> + Send> RecordSource for I {
+    fn next_record(&mut self) -> Option<Result<Record, String>> {
+        self.next()
+    }
+}
+
+/// A recorded trace (a file or standard input) as a record source.
+pub struct TraceSource {
+    reader: TraceReader<Box<dyn BufRead + Send>>,
+    name: String,
+    /// The trace's header, when it has one.
+    pub header: Option<Header>,
+    first: Option<Record>,
+}
+
+impl TraceSource {
+    /// Opens a trace file and reads its header. `-` is standard input, read
+    /// lazily (a live producer may write its first line much later; a
+    /// header line there is skipped: the config decides the game).
+    pub fn open(path: &Path) -> Result<TraceSource, String> {
+        let name = path.display().to_string();
+        if path == Path::new("-") {
+            return Ok(TraceSource {
+                reader: TraceReader::new(Box::new(std::io::BufReader::new(std::io::stdin()))),
+                name: "<stdin>".into(),
+                header: None,
+                first: None,
+            });
+        }
+        let input: Box<dyn BufRead + Send> = Box::new(std::io::BufReader::new(
+            std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?,
+        ));
+        TraceSource::new(input, name)
+    }
+
+    /// A trace read from `input`, named `name` in errors.
+    pub fn new(input: Box<dyn BufRead + Send>, name: String) -> Result<TraceSource, String> {
+        let mut reader = TraceReader::new(input);
+        let (header, first) = match reader.next_line() {
+            None => (None, None),
+            Some(Ok(Line::Header(h))) => (Some(h), None),
+            Some(Ok(Line::Record(r))) => (None, Some(r)),
+            Some(Err(e)) => return Err(format!("{name}: {e}")),
+        };
+        Ok(TraceSource {
+            reader,
+            name,
+            header,
+            first,
+        })
+    }
+}
+
+impl Iterator for TraceSource {
+    type Item = Result<Record, String>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(r) = self.first.take() {
+            return Some(Ok(r));
+        }
+        loop {
+            return match self.reader.next_line()? {
+                Ok(Line::Record(r)) => Some(Ok(r)),
+                // Only ever the first line (the reader checks).
+                Ok(Line::Header(_)) => continue,
+                Err(e) => Some(Err(format!("{}: {e}", self.name))),
+            };
+        }
+    }
+}
+
+/// An arbiter action from the API, with the reply channel.
+#[derive(Debug)]
+pub struct ArbiterCommand {
+    /// What the arbiter does.
+    pub action: ArbiterAction,
+    /// The token holder's name.
+    pub author: Option<String>,
+    /// The decisions it led to.
+    pub reply: oneshot::Sender<ActionReply>,
+}
+
+/// What an arbiter action led to.
+#[derive(Debug, Clone)]
+pub struct ActionReply {
+    /// Round time of the action, ms.
+    pub t: u64,
+    /// The events it produced.
+    pub events: Vec<Event>,
+}
+
+/// Called on the board loop with every event (the demo prints them).
+pub type EventObserver = Box<dyn FnMut(&Event) + Send>;
+
+/// How to run a board.
+pub struct RunOptions {
+    /// The configuration.
+    pub config: Config,
+    /// Transmission delay of the public feeds, seconds.
+    pub delay_s: u64,
+    /// The journal file (resumed when it exists).
+    pub journal: Option<PathBuf>,
+    /// The records.
+    pub source: Box<dyn RecordSource>,
+    /// A recorded trace's header: fills in what the config leaves unset.
+    pub source_header: Option<Header>,
+    /// The source replays a recorded trace: on resuming, its records
+    /// already in the journal are skipped.
+    pub source_is_recording: bool,
+    /// Round ms per wall ms (1 live).
+    pub speed: f64,
+    /// Called on the board loop with every event (the demo prints them).
+    pub on_event: Option<EventObserver>,
+}
+
+/// A running board.
+pub struct Daemon {
+    /// The arbiter's and the public channels.
+    pub feed: Arc<Feed>,
+    /// The arbiter API's way into the board loop.
+    pub commands: mpsc::Sender<ArbiterCommand>,
+    /// The game's info.
+    pub info: GameInfo,
+    /// The round clock.
+    pub clock: RoundClock,
+    /// True once the source has ended and all its records were fed.
+    pub done: watch::Receiver<bool>,
+    /// What happened on start: resumed (records replayed), torn line, downtime.
+    pub report: Vec<String>,
+}
+
+struct BoardLoop {
+    controller: Controller,
+    publisher: Publisher,
+    journal: Option<Journal>,
+    feed: Arc<Feed>,
+    last_t: u64,
+    on_event: Option<EventObserver>,
+    events: Vec<Event>,
+}
+
+impl BoardLoop {
+    /// Feeds one record at its time (at least the last one's), journals and publishes.
+    fn record(&mut self, mut rec: Record) -> Vec<Event> {
+        rec.t = rec.t.max(self.last_t);
+        self.last_t = rec.t;
+        if let Some(j) = self.journal.as_mut() {
+            if let Err(e) = j.record(&rec) {
+                eprintln!("eboard: journal: {e}");
+            }
+        }
+        self.events.clear();
+        self.controller.feed(&rec, &mut self.events);
+        let forced = matches!(rec.kind, RecordKind::Arbiter { .. });
+        self.decided(rec.t, forced);
+        std::mem::take(&mut self.events)
+    }
+
+    /// The input has ended at `t` (a recording's end): a game-ending move
+    /// still settling counts as made, as `eboard replay` decides.
+    fn finish(&mut self, t: u64) {
+        self.events.clear();
+        self.controller.finish(t, &mut self.events);
+        if !self.events.is_empty() {
+            self.decided(t, false);
+        }
+    }
+
+    /// Time passes to `t` without input.
+    fn tick(&mut self, t: u64) {
+        self.events.clear();
+        self.controller.tick(t, &mut self.events);
+        if !self.events.is_empty() {
+            self.decided(t, false);
+        }
+    }
+
+    /// Journals, publishes and shows the decisions in `self.events`.
+    fn decided(&mut self, t: u64, forced: bool) {
+        let events = &self.events;
+        if let Some(j) = self.journal.as_mut() {
+            for e in events {
+                if let Err(err) = j.event(&e.to_json()) {
+                    eprintln!("eboard: journal: {err}");
+                }
+            }
+            let completed = events.iter().any(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::Move { .. }
+                        | EventKind::GameEnd { .. }
+                        | EventKind::IllegalMove { .. }
+                )
+            });
+            if completed || forced {
+                if let Err(err) = j.sync() {
+                    eprintln!("eboard: journal: {err}");
+                }
+            }
+        }
+        if let Some(u) = self
+            .publisher
+            .update(self.controller.arbiter(), events, t, forced)
+        {
+            self.feed.publish(u);
+        }
+        if let Some(f) = self.on_event.as_mut() {
+            for e in events {
+                f(e);
+            }
+        }
+    }
+}
+
+impl Daemon {
+    /// Starts the board loop for `opts`; the delay line runs on `rt`.
+    pub fn start(opts: RunOptions, rt: &tokio::runtime::Handle) -> Result<Daemon, String> {
+        let RunOptions {
+            config,
+            delay_s,
+            journal: journal_path,
+            mut source,
+            source_header,
+            source_is_recording,
+            speed,
+            on_event,
+        } = opts;
+        if !(speed > 0.0 && speed.is_finite()) {
+            return Err(format!("speed {speed}: give a factor above 0"));
+        }
+        let header = config.header(source_header.as_ref());
+        let mut report = Vec::new();
+        let now_unix = unix_now_ms();
+        let (journal, recovered) = match &journal_path {
+            Some(p) => {
+                let (j, r) = Journal::open(p, &header, now_unix).map_err(|e| e.to_string())?;
+                (Some(j), r)
+            }
+            None => (None, None),
+        };
+        // A resumed game keeps its journaled settings.
+        let game_header = recovered.as_ref().map_or(&header, |r| &r.header);
+        let game_cfg = GameConfig::from_header(game_header, None, None).map_err(|e| {
+            let file = match &recovered {
+                Some(_) => journal_path.as_ref().unwrap().display().to_string(),
+                None => "config".into(),
+            };
+            format!("{file}: {e}")
+        })?;
+        let started_at = recovered
+            .as_ref()
+            .and_then(|r| r.started_at_unix_ms)
+            .unwrap_or(now_unix);
+        let clock = RoundClock::new(started_at, speed);
+        let info = GameInfo::from_config(&config, game_header, started_at, speed, delay_s * 1000);
+        let now_fn: Arc<dyn Fn() -> u64 + Send + Sync> = Arc::new(move || clock.now_ms());
+        let feed = Arc::new(Feed::start(rt, delay_s * 1000, now_fn, speed));
+        let article = game_cfg.profile.articles.arbiter;
+        let mut board = BoardLoop {
+            controller: Controller::new(game_cfg),
+            publisher: Publisher::new(info.clone()),
+            journal: None,
+            feed: feed.clone(),
+            last_t: 0,
+            on_event,
+            events: Vec::new(),
+        };
+        let first = board.publisher.snapshot_now(board.controller.arbiter(), 0);
+        feed.publish_start(first);
+        // Resume: the journal's records replayed (not journaled again).
+        let mut skip: Vec<Record> = Vec::new();
+        if let Some(rec) = &recovered {
+            for r in &rec.records {
+                board.record(r.clone());
+            }
+            if source_is_recording {
+                skip = rec
+                    .records
+                    .iter()
+                    .filter(|r| {
+                        !matches!(
+                            r.kind,
+                            RecordKind::Arbiter {
+                                author: Some(_),
+                                ..
+                            }
+                        )
+                    })
+                    .cloned()
+                    .collect();
+            }
+            report.push(format!(
+                "resumed {}: {} records replayed, {} moves",
+                journal_path.as_ref().unwrap().display(),
+                rec.records.len(),
+                board.controller.arbiter().moves().len()
+            ));
+            if let Some(e) = &rec.torn {
+                report.push(format!(
+                    "{}: torn last line dropped ({e})",
+                    journal_path.as_ref().unwrap().display()
+                ));
+            }
+        }
+        board.journal = journal;
+        if let (Some(rec), Some(p)) = (&recovered, &journal_path) {
+            let since = rec
+                .records
+                .last()
+                .map_or(0, |r| r.t)
+                .max(journal::last_event_t(p).unwrap_or(0));
+            let now = clock.now_ms().max(board.last_t);
+            let e = Event {
+                t: now,
+                kind: EventKind::Irregularity {
+                    kind: "downtime",
+                    article,
+                    squares: Vec::new(),
+                },
+            };
+            let mut extra = vec![
+                ("since_t", Value::from(since)),
+                ("until_t", Value::from(now)),
+                ("downtime_ms", Value::from(now.saturating_sub(since))),
+            ];
+            if let Some(torn) = &rec.torn {
+                extra.push(("torn_line", Value::from(torn.line)));
+            }
+            let msg = board.publisher.message(&e, &extra);
+            if let Some(j) = board.journal.as_mut() {
+                let _ = j.event(&msg).and_then(|_| j.sync());
+            }
+            feed.arbiter.publish(0, None, &[msg]);
+            report.push(format!(
+                "downtime {} ms (round time {since}..{now}) reported to the arbiter",
+                now.saturating_sub(since)
+            ));
+        }
+
+        let (src_tx, src_rx) = mpsc::channel::<Result<Record, String>>(64);
+        std::thread::Builder::new()
+            .name("eboard-source".into())
+            .spawn(move || {
+                let mut skip = skip.into_iter().peekable();
+                while let Some(r) = source.next_record() {
+                    if let (Ok(rec), Some(s)) = (&r, skip.peek()) {
+                        if rec == s {
+                            skip.next();
+                            continue;
+                        }
+                    }
+                    let end = r.is_err();
+                    if src_tx.blocking_send(r).is_err() || end {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start the source thread: {e}"))?;
+        let (cmd_tx, cmd_rx) = mpsc::channel(64);
+        let (done_tx, done_rx) = watch::channel(false);
+        std::thread::Builder::new()
+            .name("eboard-board".into())
+            .spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_time()
+                    .build()
+                    .expect("a current-thread runtime");
+                rt.block_on(board_loop(
+                    board,
+                    clock,
+                    source_is_recording,
+                    src_rx,
+                    cmd_rx,
+                    done_tx,
+                ));
+            })
+            .map_err(|e| format!("cannot start the board loop: {e}"))?;
+        Ok(Daemon {
+            feed,
+            commands: cmd_tx,
+            info,
+            clock,
+            done: done_rx,
+            report,
+        })
+    }
+}
+
+/// `lookahead`: the source is a recording that can always tell its next
+/// record, so time is never ticked past a record not yet read (a resumed
+/// game catches up on the records due while the daemon was down exactly as
+/// they were recorded).
+async fn board_loop(
+    mut board: BoardLoop,
+    clock: RoundClock,
+    lookahead: bool,
+    mut src_rx: mpsc::Receiver<Result<Record, String>>,
+    mut cmd_rx: mpsc::Receiver<ArbiterCommand>,
+    done: watch::Sender<bool>,
+) {
+    let mut pending: Option<Record> = None;
+    let mut commands: std::collections::VecDeque<ArbiterCommand> = Default::default();
+    let mut src_done = false;
+    let mut cmd_closed = false;
+    loop {
+        let now = clock.now_ms();
+        // Records whose time has come first, in order; then the arbiter.
+        if pending.as_ref().is_some_and(|r| r.t <= now) {
+            let r = pending.take().expect("checked");
+            board.record(r);
+            continue;
+        }
+        if let Some(c) = commands.pop_front() {
+            let t = now.max(board.last_t);
+            let events = board.record(Record {
+                t,
+                board: BoardId::Main,
+                kind: RecordKind::Arbiter {
+                    action: c.action,
+                    author: c.author,
+                },
+            });
+            let _ = c.reply.send(ActionReply { t, events });
+            continue;
+        }
+        // Timers strictly before the next record's time only, so the live
+        // loop decides exactly as a replay of its journal does.
+        let tick_to = pending.as_ref().map_or(now, |r| now.min(r.t));
+        if pending.is_some() || src_done || !lookahead {
+            board.tick(tick_to);
+        }
+        done.send_if_modified(|d| {
+            let now_done = src_done && pending.is_none();
+            std::mem::replace(d, now_done) != now_done
+        });
+        if src_done && pending.is_none() && cmd_closed {
+            return;
+        }
+        let wait = pending
+            .as_ref()
+            .map_or(clock.wall(u64::MAX / 4), |r| clock.wall(r.t - now))
+            .min(Duration::from_millis(TICK_MS));
+        tokio::select! {
+            biased;
+            c = cmd_rx.recv(), if !cmd_closed => match c {
+                Some(c) => commands.push_back(c),
+                None => cmd_closed = true,
+            },
+            r = src_rx.recv(), if pending.is_none() && !src_done => match r {
+                Some(Ok(rec)) => pending = Some(rec),
+                Some(Err(e)) => {
+                    eprintln!("eboard: source: {e}");
+                    src_done = true;
+                }
+                None => {
+                    src_done = true;
+                    if lookahead {
+                        let t = board.last_t;
+                        board.finish(t);
+                    }
+                }
+            },
+            _ = tokio::time::sleep(wait) => {}
+        }
+    }
+}

@@ -1,0 +1,228 @@
+// eboard live page: draws the games of the feed from /boards.json and the
+// event stream /events; the arbiter's alerts from /arbiter/events (token).
+"use strict";
+
+const GLYPH = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+const NAME = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
+const FILES = "abcdefgh";
+const games = new Map();
+const gamesEl = document.getElementById("games");
+const statusEl = document.getElementById("status");
+
+function placement(fen) {
+  const squares = {};
+  fen.split(" ")[0].split("/").forEach((row, i) => {
+    let f = 0;
+    for (const ch of row) {
+      if (/\d/.test(ch)) { f += Number(ch); continue; }
+      squares[FILES[f] + (8 - i)] = ch;
+      f += 1;
+    }
+  });
+  return squares;
+}
+
+function clockText(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
+  return `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}`;
+}
+
+function playerName(p, fallback) {
+  if (!p || !p.name) return fallback;
+  return (p.title ? p.title + " " : "") + p.name;
+}
+
+function el(tag, attrs, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// The section of one game, created on first sight.
+function section(g) {
+  let s = document.getElementById("game-" + g.game);
+  if (s) return s;
+  s = el("section", { id: "game-" + g.game, class: "game", "data-game": g.game, "aria-labelledby": "h-" + g.game });
+  s.append(el("h2", { id: "h-" + g.game }));
+  const layout = el("div", { class: "layout" });
+  const left = el("div");
+  left.append(el("div", { class: "clock black", role: "timer", "aria-label": "Black's clock" }));
+  const table = el("table", { class: "board", "aria-label": "Board " + g.game });
+  for (let r = 8; r >= 1; r--) {
+    const tr = el("tr");
+    tr.append(el("th", { scope: "row" }, String(r)));
+    for (const f of FILES) tr.append(el("td", { "data-square": f + r }));
+    table.append(tr);
+  }
+  const files = el("tr");
+  files.append(el("th"));
+  for (const f of FILES) files.append(el("th", { scope: "col" }, f));
+  table.append(files);
+  left.append(table);
+  left.append(el("div", { class: "clock white", role: "timer", "aria-label": "White's clock" }));
+  const right = el("div");
+  right.append(el("h3", {}, "Moves"));
+  right.append(el("ol", { class: "moves", "aria-label": "Moves of game " + g.game }));
+  right.append(el("p", { class: "marks", "aria-live": "polite" }));
+  layout.append(left, right);
+  s.append(layout);
+  const all = [...gamesEl.children, s].sort((a, b) => order(a.dataset.game) - order(b.dataset.game));
+  all.forEach((c) => gamesEl.append(c));
+  return s;
+}
+
+function order(id) {
+  const [r, b] = id.split(".").map(Number);
+  return r * 10000 + b;
+}
+
+function render(g) {
+  const s = section(g);
+  const result = g.result && g.result !== "*" ? g.result : "";
+  s.querySelector("h2").textContent =
+    `Round ${g.round}, board ${g.board}: ${playerName(g.white, "White")} – ${playerName(g.black, "Black")} `;
+  const res = el("span", { class: "result" }, result ? result + (g.reason ? " (" + g.reason.replace(/_/g, " ") + ")" : "") : "");
+  s.querySelector("h2").append(res);
+  const pieces = placement(g.fen);
+  const last = g.moves.length ? g.moves[g.moves.length - 1].uci : "";
+  s.querySelectorAll("td[data-square]").forEach((td) => {
+    const sq = td.dataset.square;
+    const p = pieces[sq] || "";
+    td.dataset.piece = p;
+    td.textContent = p ? GLYPH[p] : "";
+    td.setAttribute("aria-label", p ? `${sq} ${p === p.toUpperCase() ? "white" : "black"} ${NAME[p.toLowerCase()]}` : `${sq} empty`);
+    td.classList.toggle("last", last.length >= 4 && (sq === last.slice(0, 2) || sq === last.slice(2, 4)));
+  });
+  const ol = s.querySelector(".moves");
+  ol.textContent = "";
+  for (let i = 0; i < g.moves.length; i += 2) {
+    const w = g.moves[i], b = g.moves[i + 1];
+    ol.append(el("li", {}, w.san + (b ? "  " + b.san : "")));
+  }
+  ol.scrollTop = ol.scrollHeight;
+  s.querySelector(".marks").textContent = (g.marks || [])
+    .map((m) => `Illegal move by ${m.by === "w" ? "White" : "Black"} (${m.article}): ${m.played}` + (m.corrected ? ", taken back." : ", to be corrected."))
+    .join(" ");
+  drawClocks(g);
+}
+
+// Round time t (ms) as Unix ms.
+function unixOf(g, t) {
+  return g.started_at_unix_ms + t / (g.speed || 1);
+}
+
+function drawClocks(g) {
+  const s = document.getElementById("game-" + g.game);
+  if (!s) return;
+  for (const side of ["white", "black"]) {
+    const c = s.querySelector(".clock." + side);
+    if (!g.clock) { c.textContent = "–"; continue; }
+    let ms = g.clock[side + "_ms"];
+    const running = g.clock.running === side[0] && (!g.result || g.result === "*");
+    if (running) {
+      // The feed is delayed: the clock is shown as it stood delay_ms ago.
+      ms -= Math.max(0, Date.now() - (g.delay_ms || 0) / (g.speed || 1) - g.clock.unix_ms) * (g.speed || 1);
+    }
+    c.textContent = clockText(ms);
+    c.classList.toggle("running", running);
+  }
+}
+
+function onMessage(m) {
+  if (m.type === "state") {
+    games.set(m.game, m);
+    render(m);
+    return;
+  }
+  const g = games.get(m.game);
+  if (!g) return;
+  switch (m.type) {
+    case "move":
+      g.fen = m.fen;
+      g.moves = g.moves.slice(0, m.ply - 1);
+      g.moves.push({ san: m.san, uci: m.uci, by: m.by });
+      g.marks = (g.marks || []).map((k) => ({ ...k, corrected: true }));
+      break;
+    case "clock":
+      g.clock = g.clock || {};
+      g.clock.white_ms = m.white_ms;
+      g.clock.black_ms = m.black_ms;
+      g.clock.unix_ms = unixOf(g, m.t);
+      g.clock.running = g.result && g.result !== "*" ? null : g.fen.split(" ")[1];
+      break;
+    case "game_end":
+      g.result = m.result;
+      g.reason = m.reason;
+      if (g.clock) g.clock.running = null;
+      break;
+    case "illegal_move":
+      g.marks = (g.marks || []).concat([{ by: m.by, article: m.article, penalty: m.penalty, played: m.played, corrected: false }]);
+      break;
+    case "position_restored":
+      g.marks = (g.marks || []).map((k) => ({ ...k, corrected: true }));
+      break;
+    default:
+      return;
+  }
+  render(g);
+}
+
+function connect() {
+  const initial = document.getElementById("initial-state");
+  if (initial) {
+    try { JSON.parse(initial.textContent).forEach(onMessage); } catch (err) { /* drawn from the stream instead */ }
+  }
+  const es = new EventSource("/events");
+  es.onopen = () => { statusEl.textContent = "Live"; };
+  es.onerror = () => { statusEl.textContent = "Reconnecting…"; };
+  es.onmessage = (e) => {
+    try { onMessage(JSON.parse(e.data)); } catch (err) { /* a malformed message is skipped */ }
+  };
+}
+
+setInterval(() => games.forEach(drawClocks), 250);
+connect();
+
+// The arbiter's alerts: the undelayed channel, read with the token.
+const ALERTS = new Set(["irregularity", "illegal_move", "touch_move", "claim", "draw_claimable", "flag", "promotion_assumed", "draw_offer"]);
+document.getElementById("arbiter-login").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const token = document.getElementById("token").value;
+  const alerts = document.getElementById("alerts");
+  let res;
+  try {
+    res = await fetch("/arbiter/events", { headers: { Authorization: "Bearer " + token } });
+  } catch (e) {
+    alerts.append(el("li", {}, "Cannot reach the arbiter channel."));
+    return;
+  }
+  if (!res.ok) {
+    alerts.append(el("li", {}, "Refused: " + res.status));
+    return;
+  }
+  alerts.append(el("li", {}, "Arbiter channel open."));
+  const reader = res.body.getReader();
+  const dec = new TextDecoder();
+  let buf = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf += dec.decode(value, { stream: true });
+    let i;
+    while ((i = buf.indexOf("\n\n")) >= 0) {
+      const block = buf.slice(0, i);
+      buf = buf.slice(i + 2);
+      const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+      if (!data) continue;
+      let m;
+      try { m = JSON.parse(data); } catch (e) { continue; }
+      if (!ALERTS.has(m.type)) continue;
+      const what = m.kind || m.type;
+      const detail = [m.by && "by " + m.by, m.article && "§" + m.article, m.penalty, m.consequence, (m.squares || []).join(" "), m.downtime_ms !== undefined && m.downtime_ms + " ms"]
+        .filter(Boolean).join(", ");
+      alerts.append(el("li", {}, `Game ${m.game}: ${what.replace(/_/g, " ")} ${detail}`));
+    }
+  }
+});

@@ -1,0 +1,134 @@
+//! The HTTP side: public feeds (PGN, LiveChess JSON tree, server-sent
+//! events and WebSocket, the live page) and the arbiter API, on axum.
+//!
+//! | path | what |
+//! |---|---|
+//! | `GET /` | the live page (board, clocks, moves, arbiter alerts) |
+//! | `GET /games.pgn` | every game of the feed, PGN, as lichess broadcasts poll it |
+//! | `GET /tournament.json`, `/round-{r}/index.json`, `/round-{r}/game-{b}.json` | the LiveChess Cloud tree |
+//! | `GET /boards.json` | the feed's snapshots (what a relay reads) |
+//! | `GET /events`, `GET /ws` | the public event stream (SSE / WebSocket) |
+//! | `GET /arbiter/events`, `GET /arbiter/state` | the arbiter's channel, undelayed (token) |
+//! | `POST /arbiter/{accept,overrule,restore,result,clock,position,pause,resume}` | arbiter actions (token) |
+//!
+//! Everything public is delayed at the source ([`crate::broadcast::delay`]).
+//! Stream clients that fall [`CHANNEL_CAPACITY`](crate::broadcast::delay::CHANNEL_CAPACITY)
+//! messages behind are dropped; request bodies are limited to
+//! [`BODY_LIMIT`] bytes and plain requests to [`REQUEST_TIMEOUT`].
+
+mod arbiter;
+mod feeds;
+mod page;
+mod stream;
+
+use crate::broadcast::delay::Channel;
+use crate::daemon::ArbiterCommand;
+use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::Router;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tower_http::timeout::TimeoutLayer;
+
+/// The largest request body, bytes.
+pub const BODY_LIMIT: usize = 16 * 1024;
+/// The longest a plain (not streaming) request may take.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The arbiter's access to a board.
+#[derive(Debug, Clone)]
+pub struct ArbiterAccess {
+    /// The undelayed channel.
+    pub channel: Arc<Channel>,
+    /// The bearer token; `None`: the API refuses everything.
+    pub token: Option<String>,
+    /// Who holds the token (journaled as the author).
+    pub name: String,
+    /// The board loop.
+    pub commands: mpsc::Sender<ArbiterCommand>,
+}
+
+/// What the handlers share.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    /// The public (delayed) channel.
+    pub public: Arc<Channel>,
+    /// The arbiter's side (a relay has none).
+    pub arbiter: Option<ArbiterAccess>,
+}
+
+/// The arbiter token: `EBOARD_ARBITER_TOKEN` when set and not empty, else the config's.
+pub fn arbiter_token(configured: Option<&str>) -> Option<String> {
+    std::env::var("EBOARD_ARBITER_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty())
+        .or_else(|| configured.filter(|t| !t.is_empty()).map(str::to_owned))
+}
+
+/// The router for a board daemon or a relay.
+pub fn router(state: AppState) -> Router {
+    let plain = Router::new()
+        .route("/", get(page::index))
+        .route("/live.js", get(page::script))
+        .route("/live.css", get(page::style))
+        .route("/games.pgn", get(feeds::games_pgn))
+        .route("/tournament.json", get(feeds::tournament))
+        .route("/boards.json", get(feeds::boards))
+        .route("/{round}/{file}", get(feeds::round_file))
+        .route("/arbiter/state", get(arbiter::state))
+        .route("/arbiter/{action}", post(arbiter::act))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ));
+    let streams = Router::new()
+        .route("/events", get(stream::sse_public))
+        .route("/ws", get(stream::ws_public))
+        .route("/arbiter/events", get(stream::sse_arbiter));
+    plain
+        .merge(streams)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(Arc::new(state))
+}
+
+/// The most connections served at once; more are closed at once.
+pub const MAX_CONNECTIONS: usize = 4096;
+/// The longest a client may take to send its request head.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Serves `router` on `listener` until the process ends (HTTP/1.1 with
+/// WebSocket upgrades). A client that does not send its request head within
+/// [`HEADER_TIMEOUT`] is dropped; at most [`MAX_CONNECTIONS`] are served.
+pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let (stream, _) = match listener.accept().await {
+            Ok(c) => c,
+            Err(e) => {
+                // Out of file descriptors and the like: wait, keep serving.
+                tracing::warn!(error = %e, "accept failed");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            continue; // dropped: too many connections
+        };
+        let _ = stream.set_nodelay(true);
+        let service = TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT);
+            let _ = http
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades()
+                .await;
+            drop(slot);
+        });
+    }
+}

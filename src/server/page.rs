@@ -1,0 +1,49 @@
+//! The live page: plain HTML, CSS and JavaScript built into the binary (no
+//! external assets). It draws every game of the feed (board, clocks, moves,
+//! the illegal-move marking) from `/boards.json` and `/events`, and, once
+//! the arbiter gives the token, the alerts of `/arbiter/events`.
+
+use super::AppState;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::IntoResponse;
+use std::sync::Arc;
+
+const HTML: &str = include_str!("assets/live.html");
+const JS: &str = include_str!("assets/live.js");
+const CSS: &str = include_str!("assets/live.css");
+
+/// `GET /`: the page with the current public states embedded, so it draws
+/// the games before its first network round trip.
+pub async fn index(State(s): State<Arc<AppState>>) -> impl IntoResponse {
+    let view = s.public.view.borrow().clone();
+    let states: Vec<&serde_json::Value> = view.games.iter().map(|g| &g.state).collect();
+    // `</` cannot end the script element from inside a JSON string.
+    let json = serde_json::to_string(&states)
+        .unwrap_or_else(|_| "[]".into())
+        .replace("</", "<\\/");
+    let html = HTML.replace(
+        "<!--STATE-->",
+        &format!("<script id=\"initial-state\" type=\"application/json\">{json}</script>"),
+    );
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        html,
+    )
+}
+
+/// `GET /live.js`.
+pub async fn script() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        JS,
+    )
+}
+
+/// `GET /live.css`.
+pub async fn style() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS)
+}

@@ -1,0 +1,395 @@
+//! Helpers for tests that run `eboard run` / `eboard relay` as a process and
+//! talk HTTP to it on loopback: plain blocking sockets, bounded waits.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running eboard process and the address it serves.
+pub struct Running {
+    pub child: Child,
+    pub addr: String,
+    pub stderr: PathBuf,
+}
+
+impl Running {
+    /// Ends the process (SIGKILL) and waits for it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A fresh temporary directory for one test.
+pub fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "eboard-test-{name}-{}-{}",
+        std::process::id(),
+        Instant::now().elapsed().as_nanos()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Starts `eboard ARGS --listen 127.0.0.1:0` and waits (bounded) for its address.
+pub fn spawn(args: &[&str], envs: &[(&str, &str)], dir: &Path) -> Running {
+    spawn_with_input(args, envs, dir, None)
+}
+
+/// The same, with `input` written to its standard input once it serves.
+pub fn spawn_with_input(
+    args: &[&str],
+    envs: &[(&str, &str)],
+    dir: &Path,
+    input: Option<String>,
+) -> Running {
+    let stderr = dir.join(format!(
+        "stderr-{}.txt",
+        Instant::now().elapsed().as_nanos()
+    ));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_eboard"));
+    cmd.args(args)
+        .args(["--listen", "127.0.0.1:0"])
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .env_remove("EBOARD_ARBITER_TOKEN");
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("start eboard");
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = BufReader::new(out).lines();
+        while let Some(Ok(l)) = lines.next() {
+            if let Some(rest) = l.strip_prefix("eboard: serving http://") {
+                let _ = tx.send(rest.trim_end_matches('/').to_owned());
+            }
+        }
+    });
+    let addr = match rx.recv_timeout(Duration::from_secs(20)) {
+        Ok(a) => a,
+        Err(_) => {
+            let _ = child.kill();
+            panic!(
+                "eboard did not start: {}",
+                std::fs::read_to_string(&stderr).unwrap_or_default()
+            );
+        }
+    };
+    if let (Some(text), Some(mut stdin)) = (input, child.stdin.take()) {
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(text.as_bytes());
+        });
+    }
+    Running {
+        child,
+        addr,
+        stderr,
+    }
+}
+
+/// One HTTP/1.0 request; returns (status, body).
+pub fn request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut req = format!(
+        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if !body.is_empty() {
+        req.push_str("Content-Type: application/json\r\n");
+    }
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    s.write_all(req.as_bytes()).unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).expect("read response");
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, body.to_owned())
+}
+
+/// GET, expecting 200.
+pub fn get(addr: &str, path: &str) -> String {
+    let (status, body) = request(addr, "GET", path, &[], "");
+    assert_eq!(status, 200, "GET {path}: {body}");
+    body
+}
+
+/// Polls `f` every 20 ms until it returns `Some`, at most `secs` seconds.
+pub fn poll<T>(secs: u64, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let end = Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(Instant::now() < end, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A server-sent-events reader on its own thread: every `data:` line with
+/// the local Unix time (ms) of its arrival.
+pub struct SseReader {
+    pub rx: std::sync::mpsc::Receiver<(u64, serde_json::Value)>,
+}
+
+pub fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+impl SseReader {
+    pub fn open(addr: &str, path: &str, headers: &[(&str, &str)]) -> SseReader {
+        let mut s = TcpStream::connect(addr).expect("connect");
+        let mut req =
+            format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n");
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("\r\n");
+        s.write_all(req.as_bytes()).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(s);
+            let mut line = String::new();
+            while r.read_line(&mut line).map(|n| n > 0).unwrap_or(false) {
+                // Chunked framing lines are not JSON; only data lines count.
+                if let Some(d) = line.trim_end().strip_prefix("data: ") {
+                    if let Ok(v) = serde_json::from_str(d) {
+                        if tx.send((unix_ms(), v)).is_err() {
+                            break;
+                        }
+                    }
+                }
+                line.clear();
+            }
+        });
+        SseReader { rx }
+    }
+
+    /// Messages until `stop` says so (the last one included), bounded in time.
+    pub fn until(
+        &self,
+        secs: u64,
+        mut stop: impl FnMut(&serde_json::Value) -> bool,
+    ) -> Vec<(u64, serde_json::Value)> {
+        let end = Instant::now() + Duration::from_secs(secs);
+        let mut out = Vec::new();
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok((at, v)) => {
+                    let done = stop(&v);
+                    out.push((at, v));
+                    if done {
+                        return out;
+                    }
+                }
+                Err(_) => panic!(
+                    "stream: timed out; got {} messages: {:?}",
+                    out.len(),
+                    out.last()
+                ),
+            }
+        }
+    }
+}
+
+/// The Opera Game simulated into a trace file in `dir`.
+pub fn opera_trace(dir: &Path, seed: u64) -> PathBuf {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/data/opera-game.pgn"
+    ))
+    .unwrap();
+    let games = eboard::pgn::read_games(&text).unwrap();
+    let trace = eboard::sim::simulate(
+        &games[0],
+        &eboard::sim::SimOptions {
+            seed,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let p = dir.join("game.jsonl");
+    let mut f = std::fs::File::create(&p).unwrap();
+    trace.write(&mut f).unwrap();
+    p
+}
+
+/// A board config in `dir`.
+pub fn config(dir: &Path, round: u32, board: u32, extra: &str) -> PathBuf {
+    let p = dir.join(format!("board{board}.toml"));
+    std::fs::write(
+        &p,
+        format!(
+            r#"[event]
+name = "DM 2026"
+site = "Odense DEN"
+date = "2026.04.03"
+time_control = "5400+30"
+
+[game]
+round = {round}
+board = {board}
+
+[game.white]
+name = "Morphy, Paul"
+fide_id = 9000001
+title = "GM"
+federation = "USA"
+
+[game.black]
+name = "Karl, Duke"
+fide_id = 9000002
+
+[arbiter]
+name = "Chief Arbiter"
+token = "right-token"
+{extra}"#
+        ),
+    )
+    .unwrap();
+    p
+}
+
+/// python3 with python-chess, when installed.
+pub fn python_chess() -> Option<&'static str> {
+    let ok = Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    ok.then_some("python3")
+}
+
+/// Parses PGN with python-chess: per game, the headers, the SAN moves, the
+/// clocks and comments (JSON).
+pub fn parse_pgn_with_python(pgn: &str) -> serde_json::Value {
+    let script = r#"
+import sys, json, io, chess.pgn
+out = []
+f = io.StringIO(sys.stdin.read())
+while True:
+    g = chess.pgn.read_game(f)
+    if g is None:
+        break
+    if g.errors:
+        raise SystemExit("errors: %r" % g.errors)
+    moves, clocks, comments = [], [], []
+    node = g
+    while node.variations:
+        node = node.variation(0)
+        moves.append(node.san())
+        clocks.append(node.clock())
+        comments.append(node.comment)
+    out.append({"headers": dict(g.headers), "moves": moves, "clocks": clocks, "comments": comments, "first_comment": g.comment})
+print(json.dumps(out))
+"#;
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(pgn.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "python-chess: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Opens `/ws`, returns the text of the first `n` frames (server frames
+/// are unmasked; enough of RFC 6455 for a test).
+pub fn ws_messages(addr: &str, n: usize) -> Vec<String> {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let req = format!(
+        "GET /ws HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    let mut r = BufReader::new(s);
+    let mut line = String::new();
+    r.read_line(&mut line).unwrap();
+    assert!(line.contains("101"), "upgrade refused: {line}");
+    loop {
+        line.clear();
+        r.read_line(&mut line).unwrap();
+        if line == "\r\n" {
+            break;
+        }
+    }
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut h = [0u8; 2];
+        r.read_exact(&mut h).unwrap();
+        let mut len = u64::from(h[1] & 0x7f);
+        if len == 126 {
+            let mut b = [0u8; 2];
+            r.read_exact(&mut b).unwrap();
+            len = u64::from(u16::from_be_bytes(b));
+        } else if len == 127 {
+            let mut b = [0u8; 8];
+            r.read_exact(&mut b).unwrap();
+            len = u64::from_be_bytes(b);
+        }
+        let mut payload = vec![0u8; len as usize];
+        r.read_exact(&mut payload).unwrap();
+        if h[0] & 0x0f == 1 {
+            out.push(String::from_utf8(payload).unwrap());
+        }
+    }
+    out
+}
+
+/// `eboard run --config CFG [--trace TRACE] EXTRA…` (see [`spawn`]).
+pub fn run_board(dir: &Path, cfg: &Path, trace: Option<&Path>, extra: &[&str]) -> Running {
+    let mut args = vec!["run", "--config", cfg.to_str().unwrap()];
+    if let Some(t) = trace {
+        args.extend(["--trace", t.to_str().unwrap()]);
+    }
+    args.extend_from_slice(extra);
+    spawn(&args, &[], dir)
+}

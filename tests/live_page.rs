@@ -1,0 +1,204 @@
+//! The live page in headless Chromium: `eboard demo --listen` plays the
+//! Opera Game; the page's DOM squares must carry the pieces of the game's
+//! position, and the screenshot must show pieces on exactly the occupied
+//! squares. Skipped (with the reason printed) when Chromium is missing,
+//! unless `CI` is set.
+
+mod common;
+
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| {
+            let out = Command::new("which").arg(name).output().ok()?;
+            out.status
+                .success()
+                .then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+        })
+}
+
+fn headless(chrome: &Path, dir: &Path, extra: &[&str], url: &str) -> std::process::Output {
+    let profile = dir.join(format!("profile-{}", unix_ms()));
+    Command::new(chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(url)
+        .output()
+        .expect("run chromium")
+}
+
+/// FEN placement → piece letter per square name.
+fn placement(fen: &str) -> std::collections::HashMap<String, String> {
+    let mut m = std::collections::HashMap::new();
+    for (i, row) in fen.split(' ').next().unwrap().split('/').enumerate() {
+        let mut f = 0u8;
+        for ch in row.chars() {
+            if let Some(n) = ch.to_digit(10) {
+                f += n as u8;
+            } else {
+                m.insert(format!("{}{}", (b'a' + f) as char, 8 - i), ch.to_string());
+                f += 1;
+            }
+        }
+    }
+    m
+}
+
+/// Decodes the PNG with Python's zlib, finds the board by its two square
+/// colours and says per square (a8..h1) whether something is drawn on it.
+const OCCUPANCY_PY: &str = r#"
+import sys, zlib, struct
+data = open(sys.argv[1], "rb").read()
+pos, idat, w, h, ct = 8, b"", 0, 0, 0
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos+8])
+    body = data[pos+8:pos+8+n]
+    if kind == b"IHDR":
+        w, h, depth, ct = struct.unpack(">IIBB", body[:10])
+        assert depth == 8 and ct in (2, 6), (depth, ct)
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+bpp = 3 if ct == 2 else 4
+raw = zlib.decompress(idat)
+stride = w * bpp
+rows, prev, i = [], bytearray(stride), 0
+for y in range(h):
+    f = raw[i]; line = bytearray(raw[i+1:i+1+stride]); i += 1 + stride
+    for x in range(stride):
+        a = line[x-bpp] if x >= bpp else 0
+        b = prev[x]
+        c = prev[x-bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p-a), abs(p-b), abs(p-c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line); prev = line
+def px(x, y):
+    r = rows[y]; return (r[x*bpp], r[x*bpp+1], r[x*bpp+2])
+LIGHT, DARK = (0xee, 0xd9, 0xb6), (0xb5, 0x88, 0x63)
+near = lambda p, q: all(abs(a-b) <= 3 for a, b in zip(p, q))
+xs, ys = [], []
+for y in range(0, h, 2):
+    for x in range(0, w, 2):
+        p = px(x, y)
+        if near(p, LIGHT) or near(p, DARK):
+            xs.append(x); ys.append(y)
+x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+sw, sh = (x1 - x0) / 8.0, (y1 - y0) / 8.0
+out = ""
+for r in range(8):
+    for f in range(8):
+        cx0, cy0 = int(x0 + f*sw + sw*0.2), int(y0 + r*sh + sh*0.2)
+        cx1, cy1 = int(x0 + f*sw + sw*0.8), int(y0 + r*sh + sh*0.8)
+        other = total = 0
+        for y in range(cy0, cy1):
+            for x in range(cx0, cx1):
+                p = px(x, y); total += 1
+                if not (near(p, LIGHT) or near(p, DARK)): other += 1
+        out += "x" if other > total * 0.03 else "."
+print(out)
+"#;
+
+#[test]
+fn the_live_page_shows_the_game() {
+    let Some(chrome) = chromium() else {
+        if std::env::var_os("CI").is_some() {
+            panic!("chromium is needed in CI (apt-get install chromium)");
+        }
+        eprintln!("skipped: chromium is not installed (apt-get install -y chromium)");
+        return;
+    };
+    let dir = tempdir("page");
+    let pgn = dir.join("demo.pgn");
+    let run = spawn(
+        &["demo", "--speed", "200", "--pgn", pgn.to_str().unwrap()],
+        &[],
+        &dir,
+    );
+    let url = format!("http://{}/", run.addr);
+    // Some moves in: the game's end, so the position holds still.
+    let fen = poll(60, "the end of the demo game", || {
+        let boards: serde_json::Value =
+            serde_json::from_str(&get(&run.addr, "/boards.json")).ok()?;
+        let state = &boards[0]["state"];
+        (state["result"] != "*").then(|| state["fen"].as_str().unwrap().to_owned())
+    });
+    let want = placement(&fen);
+    assert!(want.len() > 10);
+
+    let out = headless(&chrome, &dir, &["--dump-dom"], &url);
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let mut squares = 0;
+    for part in dom.split("data-square=\"").skip(1) {
+        let sq = &part[..2];
+        let piece = part
+            .split_once("data-piece=\"")
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .map(|(p, _)| p)
+            .unwrap_or("?");
+        let expected = want.get(sq).map_or("", String::as_str);
+        assert_eq!(piece, expected, "square {sq} in the page's DOM");
+        squares += 1;
+    }
+    assert_eq!(squares, 64, "the page shows one board: {dom}");
+    assert!(dom.contains("Rd8#"), "the move list");
+    assert!(dom.contains("1-0"), "the result");
+
+    let shot = dir.join("page.png");
+    let out = headless(
+        &chrome,
+        &dir,
+        &[
+            &format!("--screenshot={}", shot.display()),
+            "--window-size=1000,800",
+        ],
+        &url,
+    );
+    assert!(
+        shot.exists(),
+        "no screenshot: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let occ = Command::new("python3")
+        .args(["-c", OCCUPANCY_PY, shot.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        occ.status.success(),
+        "{}",
+        String::from_utf8_lossy(&occ.stderr)
+    );
+    let seen = String::from_utf8(occ.stdout).unwrap();
+    let expected: String = (1..=8)
+        .rev()
+        .flat_map(|r| {
+            let want = &want;
+            "abcdefgh".chars().map(move |f| {
+                if want.contains_key(&format!("{f}{r}")) {
+                    'x'
+                } else {
+                    '.'
+                }
+            })
+        })
+        .collect();
+    assert_eq!(seen.trim(), expected, "pieces drawn per square, a8..h1");
+    drop(run);
+    std::fs::remove_dir_all(&dir).ok();
+}
