@@ -102,6 +102,8 @@ fn main() {
                 source_is_recording: true,
                 speed,
                 on_event: None,
+                clock_device: None,
+                source_is_live: false,
             },
             rt.handle(),
         )

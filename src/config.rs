@@ -233,6 +233,51 @@ pub struct ClockConfig {
     pub device: ClockDevice,
     /// Serial port or bus of the device.
     pub port: Option<String>,
+    /// Built-in clock: White's button, BCM GPIO number.
+    pub white_pin: Option<u8>,
+    /// Built-in clock: Black's button, BCM GPIO number.
+    pub black_pin: Option<u8>,
+    /// Built-in clock: the LCD backpack's I2C address (default 0x27).
+    pub lcd_address: Option<u8>,
+}
+
+impl ClockConfig {
+    /// The device to open; errors name the missing key.
+    pub fn spec(&self, file: &str) -> Result<crate::clock::open::DeviceSpec, ConfigFileError> {
+        use crate::clock::open::DeviceSpec;
+        let missing = |key: &str, why: &str| ConfigFileError {
+            file: file.to_owned(),
+            line: None,
+            key: key.to_owned(),
+            message: why.to_owned(),
+        };
+        Ok(match self.device {
+            ClockDevice::Simulated => DeviceSpec::Simulated,
+            ClockDevice::Dgt3000 => DeviceSpec::Dgt3000 {
+                port: self.port.clone().ok_or_else(|| {
+                    missing(
+                        "clock.port",
+                        "device = \"dgt3000\" needs the serial port, e.g. \"/dev/ttyACM0\"",
+                    )
+                })?,
+            },
+            ClockDevice::Builtin => DeviceSpec::Builtin {
+                white_pin: self.white_pin.ok_or_else(|| {
+                    missing(
+                        "clock.white_pin",
+                        "device = \"builtin\" needs White's button (BCM GPIO number)",
+                    )
+                })?,
+                black_pin: self.black_pin.ok_or_else(|| {
+                    missing(
+                        "clock.black_pin",
+                        "device = \"builtin\" needs Black's button (BCM GPIO number)",
+                    )
+                })?,
+                lcd_addr: self.lcd_address.unwrap_or(0x27),
+            },
+        })
+    }
 }
 
 /// A configuration error: the file, the 1-based line (when known), the key

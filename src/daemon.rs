@@ -14,6 +14,8 @@
 use crate::arbiter::GameConfig;
 use crate::broadcast::delay::Feed;
 use crate::broadcast::public::{GameInfo, Publisher};
+use crate::clock::device::{ClockFace, ClockInput};
+use crate::clock::open::BoxedClock;
 use crate::config::Config;
 use crate::controller::Controller;
 use crate::journal::{self, Journal};
@@ -202,6 +204,11 @@ pub struct RunOptions {
     pub speed: f64,
     /// Called on the board loop with every event (the demo prints them).
     pub on_event: Option<EventObserver>,
+    /// The clock device the controller drives, if any.
+    pub clock_device: Option<BoxedClock>,
+    /// The source is live (hardware): its records are stamped with the
+    /// round clock when they arrive.
+    pub source_is_live: bool,
 }
 
 /// A running board.
@@ -228,9 +235,74 @@ struct BoardLoop {
     last_t: u64,
     on_event: Option<EventObserver>,
     events: Vec<Event>,
+    /// The physical clock the controller drives (§6.7a: its press completes
+    /// a move; the controller streams the times and the last move to it).
+    device: Option<BoxedClock>,
 }
 
 impl BoardLoop {
+    /// Streams the decisions to the clock device: the times after every
+    /// completed move and every correction, the last move on its display.
+    fn stream_to_clock(&mut self, t: u64) {
+        let Some(dev) = self.device.as_mut() else {
+            return;
+        };
+        let arbiter = self.controller.arbiter();
+        for e in &self.events {
+            let r = match &e.kind {
+                EventKind::Clock { white_ms, black_ms } => {
+                    let running = if arbiter.outcome().is_some() {
+                        None
+                    } else {
+                        arbiter.clock().and_then(|c| c.running())
+                    };
+                    dev.set_times(
+                        t,
+                        ClockFace {
+                            white_ms: *white_ms,
+                            black_ms: *black_ms,
+                            running,
+                            at_ms: e.t,
+                        },
+                    )
+                }
+                EventKind::Move { san, .. } => dev.show_move(t, san),
+                EventKind::GameEnd { .. } => dev.stop(t),
+                _ => Ok(()),
+            };
+            if let Err(err) = r {
+                eprintln!("eboard: clock {}: {err}", dev.name());
+            }
+        }
+    }
+
+    /// Polls the clock device at round time `t`; its presses are records.
+    fn poll_clock(&mut self, t: u64) {
+        let inputs = match self.device.as_mut() {
+            Some(dev) => match dev.poll(t) {
+                Ok(i) => i,
+                Err(err) => {
+                    eprintln!("eboard: clock {}: {err}", dev.name());
+                    return;
+                }
+            },
+            None => return,
+        };
+        for input in inputs {
+            match input {
+                ClockInput::Press { by, t_ms } => {
+                    self.record(Record {
+                        t: t_ms.min(t),
+                        board: BoardId::Main,
+                        kind: RecordKind::Press(by),
+                    });
+                }
+                ClockInput::Offline { reason, .. } => eprintln!("eboard: clock offline: {reason}"),
+                other => tracing::debug!(?other, "clock input"),
+            }
+        }
+    }
+
     /// Feeds one record at its time (at least the last one's), journals and publishes.
     fn record(&mut self, mut rec: Record) -> Vec<Event> {
         rec.t = rec.t.max(self.last_t);
@@ -243,6 +315,7 @@ impl BoardLoop {
         self.events.clear();
         self.controller.feed(&rec, &mut self.events);
         let forced = matches!(rec.kind, RecordKind::Arbiter { .. });
+        self.stream_to_clock(rec.t);
         self.decided(rec.t, forced);
         std::mem::take(&mut self.events)
     }
@@ -262,6 +335,7 @@ impl BoardLoop {
         self.events.clear();
         self.controller.tick(t, &mut self.events);
         if !self.events.is_empty() {
+            self.stream_to_clock(t);
             self.decided(t, false);
         }
     }
@@ -315,6 +389,8 @@ impl Daemon {
             source_is_recording,
             speed,
             on_event,
+            clock_device,
+            source_is_live,
         } = opts;
         if !(speed > 0.0 && speed.is_finite()) {
             return Err(format!("speed {speed}: give a factor above 0"));
@@ -355,6 +431,7 @@ impl Daemon {
             last_t: 0,
             on_event,
             events: Vec::new(),
+            device: clock_device,
         };
         let first = board.publisher.snapshot_now(board.controller.arbiter(), 0);
         feed.publish_start(first);
@@ -460,6 +537,7 @@ impl Daemon {
                     board,
                     clock,
                     source_is_recording,
+                    source_is_live,
                     src_rx,
                     cmd_rx,
                     done_tx,
@@ -485,6 +563,7 @@ async fn board_loop(
     mut board: BoardLoop,
     clock: RoundClock,
     lookahead: bool,
+    live: bool,
     mut src_rx: mpsc::Receiver<Result<Record, String>>,
     mut cmd_rx: mpsc::Receiver<ArbiterCommand>,
     done: watch::Sender<bool>,
@@ -495,6 +574,7 @@ async fn board_loop(
     let mut cmd_closed = false;
     loop {
         let now = clock.now_ms();
+        board.poll_clock(now.max(board.last_t));
         // Records whose time has come first, in order; then the arbiter.
         if pending.as_ref().is_some_and(|r| r.t <= now) {
             let r = pending.take().expect("checked");
@@ -538,7 +618,13 @@ async fn board_loop(
                 None => cmd_closed = true,
             },
             r = src_rx.recv(), if pending.is_none() && !src_done => match r {
-                Some(Ok(rec)) => pending = Some(rec),
+                Some(Ok(mut rec)) => {
+                    if live {
+                        // Time is injected here, once: the round clock.
+                        rec.t = clock.now_ms();
+                    }
+                    pending = Some(rec)
+                }
                 Some(Err(e)) => {
                     eprintln!("eboard: source: {e}");
                     src_done = true;

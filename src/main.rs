@@ -678,12 +678,14 @@ fn cmd_run(
     speed: f64,
 ) -> Result<(), String> {
     let cfg = Config::load(config_path).map_err(|e| e.to_string())?;
-    if cfg.board.source == SourceKind::Hw {
-        return Err(format!(
-            "{}: [board] source = \"hw\": the hardware source is not wired in this build; use source = \"trace\" with --trace FILE or standard input",
-            config_path.display()
-        ));
-    }
+    let shown = config_path.display().to_string();
+    // The clock the controller drives: its presses complete moves; it is
+    // shown the times and the last move.
+    let spec = cfg.clock.spec(&shown).map_err(|e| e.to_string())?;
+    let clock_device = match spec {
+        eboard::clock::open::DeviceSpec::Simulated => None,
+        ref s => Some(eboard::clock::open::open(s).map_err(|e| format!("{shown}: [clock]: {e}"))?),
+    };
     let delay_s = delay.or(cfg.event.delay).unwrap_or(0);
     if delay_s > eboard::config::MAX_DELAY_S {
         return Err(format!(
@@ -691,19 +693,27 @@ fn cmd_run(
             eboard::config::MAX_DELAY_S
         ));
     }
-    let src = TraceSource::open(trace.unwrap_or(Path::new("-")))?;
-    let header = src.header.clone();
+    let live = cfg.board.source == SourceKind::Hw;
+    let (source, header): (Box<dyn eboard::daemon::RecordSource>, _) = if live {
+        (hw_source(&cfg, &shown)?, None)
+    } else {
+        let src = TraceSource::open(trace.unwrap_or(Path::new("-")))?;
+        let header = src.header.clone();
+        (Box::new(src), header)
+    };
     let rt = runtime()?;
     let daemon = Daemon::start(
         RunOptions {
             config: cfg.clone(),
             delay_s,
             journal,
-            source: Box::new(src),
+            source,
             source_header: header,
-            source_is_recording: trace.is_some(),
+            source_is_recording: trace.is_some() && !live,
             speed,
             on_event: None,
+            clock_device,
+            source_is_live: live,
         },
         rt.handle(),
     )?;
@@ -715,6 +725,59 @@ fn cmd_run(
         let l = bind(listen).await?;
         serve_until_ctrl_c(l, router).await
     })
+}
+
+/// The live board of `[board] source = "hw"`: the design and calibration
+/// files the config names, scanned on the Pi (feature `rpi`).
+fn hw_source(cfg: &Config, shown: &str) -> Result<Box<dyn eboard::daemon::RecordSource>, String> {
+    use eboard::sensors::{Calibration, HwDesign};
+    let hw = cfg.board.hw.as_deref().ok_or_else(|| {
+        format!("{shown}: key 'board.hw': source = \"hw\" needs the board design file (hw/*.toml)")
+    })?;
+    let design =
+        HwDesign::load(Path::new(hw)).map_err(|e| format!("{shown}: key 'board.hw': {e}"))?;
+    let calibration = match cfg.board.calibration.as_deref() {
+        Some(c) => Some(
+            Calibration::load(Path::new(c))
+                .map_err(|e| format!("{shown}: key 'board.calibration': {e}"))?,
+        ),
+        None => None,
+    };
+    open_hw(design, calibration, shown)
+}
+
+#[cfg(feature = "rpi")]
+fn open_hw(
+    design: eboard::sensors::HwDesign,
+    calibration: Option<eboard::sensors::Calibration>,
+    _shown: &str,
+) -> Result<Box<dyn eboard::daemon::RecordSource>, String> {
+    use eboard::sensors::{live::LiveSource, Sample, Scanner, ScannerConfig};
+    let config = ScannerConfig::default();
+    let period = config.period_ms();
+    let source = LiveSource::start(
+        move || {
+            let array = eboard::sensors::rpi::open(&design).map_err(|e| e.to_string())?;
+            let start = shakmaty::Board::default();
+            let initial = Sample::from_board(&start, design.is_analog());
+            Scanner::new(array, &design, calibration.as_ref(), config, initial)
+                .map_err(|e| e.to_string())
+        },
+        period,
+    );
+    Ok(Box::new(source))
+}
+
+#[cfg(not(feature = "rpi"))]
+fn open_hw(
+    design: eboard::sensors::HwDesign,
+    _calibration: Option<eboard::sensors::Calibration>,
+    shown: &str,
+) -> Result<Box<dyn eboard::daemon::RecordSource>, String> {
+    Err(format!(
+        "{shown}: key 'board.source': \"hw\" reads {} on the Raspberry Pi: build with --features rpi (see docs/hardware.md)",
+        design.name
+    ))
 }
 
 fn cmd_relay(urls: Vec<String>, listen: &str) -> Result<(), String> {
@@ -746,6 +809,8 @@ fn demo_served(trace: Trace, speed: f64, addr: &str, pgn_path: &Path) -> Result<
             source_is_recording: true,
             speed,
             on_event: Some(Box::new(|e: &Event| show(&mut vec![e.clone()]))),
+            clock_device: None,
+            source_is_live: false,
         },
         rt.handle(),
     )?;
