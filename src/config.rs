@@ -120,6 +120,9 @@ pub struct GameSection {
     /// Black.
     #[serde(default)]
     pub black: PlayerConfig,
+    /// Appendix E: the visually impaired player's colour (`w` or `b`), who
+    /// plays on the tactile board of `[board] tactile_hw`.
+    pub vi_player: Option<String>,
 }
 
 fn one() -> u32 {
@@ -134,6 +137,7 @@ impl Default for GameSection {
             start_fen: None,
             white: PlayerConfig::default(),
             black: PlayerConfig::default(),
+            vi_player: None,
         }
     }
 }
@@ -209,6 +213,11 @@ pub struct BoardConfig {
     pub hw: Option<String>,
     /// The calibration file.
     pub calibration: Option<String>,
+    /// Appendix E: the tactile peg board's design file (a second sensor
+    /// source; needs `[game] vi_player`).
+    pub tactile_hw: Option<String>,
+    /// The tactile board's calibration file.
+    pub tactile_calibration: Option<String>,
 }
 
 /// The clock device.
@@ -446,6 +455,27 @@ impl Config {
                 ));
             }
         }
+        if let Some(v) = &e.supervision {
+            if !["adequate", "inadequate"].contains(&v.as_str()) {
+                return Err((
+                    "event",
+                    "supervision",
+                    format!("\"{v}\": allowed are adequate, inadequate"),
+                ));
+            }
+        }
+        if let Some(v) = &self.game.vi_player {
+            if !["w", "b"].contains(&v.as_str()) {
+                return Err(("game", "vi_player", format!("\"{v}\": allowed are w, b")));
+            }
+        }
+        if self.board.tactile_hw.is_some() && self.game.vi_player.is_none() {
+            return Err((
+                "board",
+                "tactile_hw",
+                "a tactile board needs [game] vi_player, the colour who plays on it".into(),
+            ));
+        }
         if self.game.round == 0 {
             return Err(("game", "round", "rounds count from 1".into()));
         }
@@ -527,7 +557,11 @@ impl Config {
         Header {
             version: 1,
             sensing: self.board.sensing.map(Sensing::from).unwrap_or(b.sensing),
-            boards: b.boards.clone(),
+            boards: if g.vi_player.is_some() || self.board.tactile_hw.is_some() {
+                vec![BoardId::Main, BoardId::Tactile]
+            } else {
+                b.boards.clone()
+            },
             rules: or(&e.rules, b.rules),
             mode: or(&e.mode, b.mode),
             time_control: or(&e.time_control, b.time_control),
@@ -537,7 +571,11 @@ impl Config {
             event: or(&e.name, b.event),
             round: Some(self.round_board()),
             language: or(&e.language, b.language),
-            vi_player: b.vi_player,
+            vi_player: match g.vi_player.as_deref() {
+                Some("w") => Some(shakmaty::Color::White),
+                Some("b") => Some(shakmaty::Color::Black),
+                _ => b.vi_player,
+            },
             site: or(&e.site, b.site),
             date: or(&e.date, b.date),
             supervision: or(&e.supervision, b.supervision),
@@ -548,6 +586,29 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn appendix_e_and_clock_keys() {
+        let c = parse("[game]\nvi_player = \"b\"\n[board]\ntactile_hw = \"hw/tactile-matrix.toml\"\n[clock]\ndevice = \"dgt3000\"\nport = \"/dev/ttyACM0\"\n").unwrap();
+        let h = c.header(None);
+        assert_eq!(h.boards, vec![BoardId::Main, BoardId::Tactile]);
+        assert_eq!(h.vi_player, Some(shakmaty::Color::Black));
+        assert!(matches!(
+            c.clock.spec("board.toml").unwrap(),
+            crate::clock::open::DeviceSpec::Dgt3000 { .. }
+        ));
+        let e = parse("[board]\ntactile_hw = \"hw/tactile-matrix.toml\"\n").unwrap_err();
+        assert_eq!(e.key, "board.tactile_hw");
+        let e = parse("[game]\nvi_player = \"x\"\n").unwrap_err();
+        assert!(e.to_string().contains("vi_player"), "{e}");
+        let c = parse("[clock]\ndevice = \"builtin\"\nwhite_pin = 17\n").unwrap();
+        assert_eq!(
+            c.clock.spec("board.toml").unwrap_err().key,
+            "clock.black_pin"
+        );
+        let e = parse("[event]\nsupervision = \"some\"\n").unwrap_err();
+        assert!(e.to_string().contains("supervision"), "{e}");
+    }
 
     fn parse(text: &str) -> Result<Config, ConfigFileError> {
         Config::parse(text, "board.toml")

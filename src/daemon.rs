@@ -98,6 +98,27 @@ impl<I: Iterator<Item = Result<Record, String>> + Send> RecordSource for I {
     }
 }
 
+/// Several live sources (the main and the tactile board) as one: each runs
+/// on its own thread and their records arrive in the order they come.
+pub fn merge_sources(
+    sources: Vec<Box<dyn RecordSource>>,
+) -> impl Iterator<Item = Result<Record, String>> + Send {
+    let (tx, rx) = std::sync::mpsc::sync_channel(256);
+    for mut src in sources {
+        let tx = tx.clone();
+        let _ = std::thread::Builder::new()
+            .name("eboard-source-part".into())
+            .spawn(move || {
+                while let Some(r) = src.next_record() {
+                    if tx.send(r).is_err() {
+                        return;
+                    }
+                }
+            });
+    }
+    rx.into_iter()
+}
+
 /// A recorded trace (a file or standard input) as a record source.
 pub struct TraceSource {
     reader: TraceReader<Box<dyn BufRead + Send>>,
