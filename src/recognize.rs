@@ -215,6 +215,52 @@ pub fn recognize(pos: &Chess, sensed: &SensedBoard, promote: Option<Role>) -> Re
     }
 }
 
+/// The legal move the board shows apart from a few displaced pieces (§7.3,
+/// §7.5): squares away from the move that changed on the board. Returns the
+/// move and those squares, when at most `max_displaced` squares differ and
+/// the move itself is fully explained by the history.
+pub fn nearest_with_displaced(
+    pos: &Chess,
+    sensed: &SensedBoard,
+    promote: Option<Role>,
+    max_displaced: u32,
+) -> Option<(Move, Bitboard)> {
+    let side = pos.turn();
+    let board = pos.board();
+    let touched = sensed.lifted() | sensed.placed();
+    let mut best: Option<(u32, Move, Bitboard)> = None;
+    for mv in pos.legal_moves() {
+        if let Some(role) = mv.promotion() {
+            if role != promote.unwrap_or(Role::Queen) {
+                continue;
+            }
+        }
+        let e = effect(&mv, side);
+        let mut filled = Bitboard::EMPTY;
+        for (sq, _) in e.filled.iter().flatten() {
+            filled.add(*sq);
+        }
+        let move_squares = e.vacated | e.cleared | filled;
+        let expected = (board.occupied() & !e.vacated) | filled;
+        let extra = expected ^ sensed.occupied();
+        let n = extra.count() as u32;
+        let evidenced = ((e.vacated | e.cleared) & !sensed.lifted()).is_empty()
+            && (filled & !sensed.placed()).is_empty();
+        if n == 0
+            || n > max_displaced
+            || !(extra & move_squares).is_empty()
+            || !(extra & !touched).is_empty()
+            || !evidenced
+        {
+            continue;
+        }
+        if best.as_ref().is_none_or(|(b, _, _)| n < *b) {
+            best = Some((n, mv, extra));
+        }
+    }
+    best.map(|(_, m, x)| (m, x))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,6 +393,27 @@ mod tests {
             run(p, &["-a1", "a4@b"], None),
             Recognition::NoLegalMove { .. }
         ));
+    }
+
+    #[test]
+    fn a_knocked_over_piece_beside_a_legal_move() {
+        let p = pos(START);
+        let mut b = SensedBoard::new(p.board());
+        b.apply(Change::Lift(sq("e2")), 0);
+        b.apply(Change::Place(sq("e4"), None, None), 100);
+        b.apply(Change::Lift(sq("a8")), 200);
+        assert!(matches!(
+            recognize(&p, &b, None),
+            Recognition::NoLegalMove { .. }
+        ));
+        let (m, extra) = nearest_with_displaced(&p, &b, None, 2).unwrap();
+        assert_eq!(UciMove::from_standard(m).to_string(), "e2e4");
+        assert_eq!(extra, Bitboard::from(sq("a8")));
+        // An illegal move is not a legal move with displaced pieces.
+        let mut b = SensedBoard::new(p.board());
+        b.apply(Change::Lift(sq("g1")), 0);
+        b.apply(Change::Place(sq("g3"), None, None), 100);
+        assert!(nearest_with_displaced(&p, &b, None, 2).is_none());
     }
 
     #[test]

@@ -919,3 +919,20 @@ fn board_turned_by_180_degrees_is_detected_and_remapped() {
     let ev = run(hdr(""), frames, "fide-2009");
     assert_eq!(sans(&ev), ["e4"], "{ev:#?}");
 }
+
+#[test]
+fn s13_s86_s87_displaced_pieces_are_put_right() {
+    for rules in ALL {
+        // White plays e4 and knocks Black's rook off a8 while pressing.
+        let steps = "1000 lift e2\n1300 place e4\n1500 lift a8\n1600 press w\n3000 place a8\n4000 mv e7e5 b";
+        let ev = run(hdr(""), steps, rules);
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(irr[0]["kind"], "displaced");
+        assert_eq!(irr[0]["article"], "7.3");
+        assert_eq!(irr[0]["squares"], json!(["a8"]));
+        assert_eq!(of(&ev, "position_restored").len(), 1, "{rules}");
+        assert_eq!(sans(&ev), ["e4", "e5"], "{rules}");
+        assert!(of(&ev, "illegal_move").is_empty());
+    }
+}

@@ -768,6 +768,46 @@ impl Arbiter {
         self.announce(text, t, out);
     }
 
+    /// §7.3 / §7.5: the board shows a legal move and, away from it, one or
+    /// two pieces knocked over or displaced. The move is completed; the
+    /// arbiter and the players are told which squares to put right, and the
+    /// board is guided back to the position.
+    fn try_displaced(&mut self, side: Color, bi: usize, t: u64, out: &mut Vec<Event>) -> bool {
+        let Some((mv, extra)) = crate::recognize::nearest_with_displaced(
+            &self.pos,
+            &self.boards[bi].sensed,
+            self.turn.promote,
+            2,
+        ) else {
+            return false;
+        };
+        let _ = side;
+        out.push(Event {
+            t,
+            kind: EventKind::Irregularity {
+                kind: "displaced",
+                article: self.cfg.profile.articles.displaced,
+                squares: squares(extra),
+            },
+        });
+        self.complete(mv, false, t, true, out);
+        if self.outcome.is_none() {
+            // The board still shows the displaced pieces: follow the sensors.
+            let pos = self.pos.clone();
+            let b = &mut self.boards[bi].sensed;
+            for sq in extra {
+                if pos.board().piece_at(sq).is_some() {
+                    b.apply(Change::Lift(sq), t);
+                } else {
+                    b.apply(Change::Place(sq, None, None), t);
+                }
+            }
+            b.clear_history();
+            self.restore_pending = true;
+        }
+        true
+    }
+
     /// §7.1b / 7.2.2: the board was set up turned by 180°. If the changes
     /// since the start, turned, show a legal first move, the board is taken
     /// as turned from now on (its squares remapped) and the arbiter told.
@@ -1174,6 +1214,7 @@ impl Arbiter {
             {
                 self.press(side, t, out);
             }
+            Recognition::NoLegalMove { .. } if self.try_displaced(side, bi, t, out) => {}
             Recognition::NoLegalMove { differs } => {
                 let last_rank = match side {
                     Color::White => Rank::Eighth,
