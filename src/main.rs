@@ -396,6 +396,7 @@ const DEMO_PGN: &str = include_str!("data/opera-game.pgn");
 /// The board design the demo's virtual board uses by default.
 const DEMO_HW: &str = include_str!("../hw/hc165-chain.toml");
 
+#[allow(clippy::too_many_arguments)] // one per command-line option
 fn cmd_demo(
     speed: f64,
     seed: u64,
@@ -891,7 +892,7 @@ fn describe(e: &Event) -> Option<String> {
     let t = format!("[{:>9}]", ms_clock(e.t));
     Some(match &e.kind {
         EventKind::Move { ply, by, san, .. } => {
-            let no = (ply + 1) / 2;
+            let no = ply.div_ceil(2);
             let dots = if by.0.is_white() { "." } else { "..." };
             format!("{t} {no}{dots} {san}")
         }

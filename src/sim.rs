@@ -443,7 +443,7 @@ pub(crate) fn simulate_with_stats(
             }
             None => {
                 stats.random_times += 1;
-                let s = random_think_ms(&mut rng, k as u32);
+                let s = random_think_ms(&mut rng, k);
                 match before_and_credit {
                     Some((before, _)) => s.min((before / 12).max(2_000)),
                     None => s,

@@ -718,6 +718,7 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
 
 /// One parsed line of a trace.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // the header comes once per trace
 pub enum Line {
     /// The header (only as the first non-blank line).
     Header(Header),

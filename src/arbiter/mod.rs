@@ -1326,7 +1326,7 @@ impl Arbiter {
             }
         } else {
             let secs = p.illegal_move_bonus_ms / 1000;
-            let amount = if secs % 60 == 0 {
+            let amount = if secs.is_multiple_of(60) {
                 format!("{} min", secs / 60)
             } else {
                 format!("{secs} s")

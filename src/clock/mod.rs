@@ -164,7 +164,7 @@ fn parse_seconds_ms(s: &str) -> Option<u64> {
 }
 
 fn fmt_secs(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         (ms / 1000).to_string()
     } else {
         format!("{}.{:03}", ms / 1000, ms % 1000)
@@ -346,7 +346,9 @@ impl Clock {
         let last = self.tc.periods.len() - 1;
         let before: u32 = self.tc.periods[..last].iter().filter_map(|p| p.moves).sum();
         match self.tc.periods[last].moves {
-            Some(n) if self.moves_done[i] > before => (self.moves_done[i] - before) % n == 0,
+            Some(n) if self.moves_done[i] > before => {
+                (self.moves_done[i] - before).is_multiple_of(n)
+            }
             _ => false,
         }
     }
