@@ -19,9 +19,7 @@ use crate::clock::open::BoxedClock;
 use crate::config::Config;
 use crate::controller::Controller;
 use crate::journal::{self, Journal};
-use crate::trace::{
-    ArbiterAction, BoardId, Event, EventKind, Header, Line, Record, RecordKind, TraceReader,
-};
+use crate::trace::{BoardId, Event, EventKind, Header, Line, Record, RecordKind, TraceReader};
 use serde_json::Value;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -186,10 +184,9 @@ impl Iterator for TraceSource {
 /// An arbiter action from the API, with the reply channel.
 #[derive(Debug)]
 pub struct ArbiterCommand {
-    /// What the arbiter does.
-    pub action: ArbiterAction,
-    /// The token holder's name.
-    pub author: Option<String>,
+    /// What the arbiter does: an `arbiter` record, or a query (E2.9d) from
+    /// the visually impaired player's device.
+    pub kind: RecordKind,
     /// The decisions it led to.
     pub reply: oneshot::Sender<ActionReply>,
 }
@@ -607,10 +604,7 @@ async fn board_loop(
             let events = board.record(Record {
                 t,
                 board: BoardId::Main,
-                kind: RecordKind::Arbiter {
-                    action: c.action,
-                    author: c.author,
-                },
+                kind: c.kind,
             });
             let _ = c.reply.send(ActionReply { t, events });
             continue;

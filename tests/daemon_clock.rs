@@ -127,3 +127,58 @@ fn presses_on_the_device_complete_moves_and_the_device_shows_the_times() {
     );
     drop(daemon);
 }
+
+#[test]
+fn the_vi_players_device_asks_for_the_time_through_the_api_channel() {
+    let mut cfg = Config::default();
+    cfg.event.time_control = Some("5400+30".into());
+    cfg.event.language = Some("da".into());
+    cfg.game.vi_player = Some("b".into());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let daemon = Daemon::start(
+        RunOptions {
+            config: cfg,
+            delay_s: 0,
+            journal: None,
+            source: Box::new(std::iter::empty()),
+            source_header: None,
+            source_is_recording: false,
+            speed: 1.0,
+            on_event: None,
+            clock_device: None,
+            source_is_live: true,
+        },
+        rt.handle(),
+    )
+    .unwrap();
+    let (reply, rx) = tokio::sync::oneshot::channel();
+    let cmd = eboard::daemon::ArbiterCommand {
+        kind: RecordKind::Query {
+            what: eboard::trace::QueryKind::Time,
+            by: Color::Black,
+            piece: None,
+        },
+        reply,
+    };
+    rt.block_on(async {
+        daemon.commands.send(cmd).await.unwrap();
+        let r = tokio::time::timeout(Duration::from_secs(10), rx)
+            .await
+            .unwrap()
+            .unwrap();
+        let ann: Vec<&Event> = r
+            .events
+            .iter()
+            .filter(|e| e.type_name() == "announce")
+            .collect();
+        assert_eq!(ann.len(), 1, "{:?}", r.events);
+        match &ann[0].kind {
+            EventKind::Announce { text, lang } => {
+                assert_eq!(lang, "da");
+                assert!(text.starts_with("0 træk spillet"), "{text}");
+                assert!(text.contains("sort 1 time og 30 minutter"), "{text}");
+            }
+            _ => unreachable!(),
+        }
+    });
+}

@@ -17,7 +17,7 @@
 
 use super::{AppState, ArbiterAccess};
 use crate::daemon::ArbiterCommand;
-use crate::trace::ArbiterAction;
+use crate::trace::{ArbiterAction, QueryKind, RecordKind};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -102,6 +102,47 @@ fn body<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, Refusal> {
         .map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, &format!("body: {e}")))
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QueryBody {
+    what: String,
+    by: String,
+    piece: Option<String>,
+}
+
+/// `POST /arbiter/query` `{"what": "time" | "last_move" | "piece", "by": "w" | "b", "piece": "N"}`:
+/// Appendix E2.9d, information on demand for the visually impaired player
+/// (his device holds a token); the answer is an `announce` event.
+fn parse_query(bytes: &[u8]) -> Result<RecordKind, Refusal> {
+    let b: QueryBody = body(bytes)?;
+    let bad = |m: &str| refuse(StatusCode::UNPROCESSABLE_ENTITY, m);
+    let what = match b.what.as_str() {
+        "time" => QueryKind::Time,
+        "last_move" => QueryKind::LastMove,
+        "piece" => QueryKind::Piece,
+        _ => return Err(bad("what: allowed are time, last_move, piece")),
+    };
+    let by = match b.by.as_str() {
+        "w" => shakmaty::Color::White,
+        "b" => shakmaty::Color::Black,
+        _ => return Err(bad("by: allowed are w, b")),
+    };
+    let piece = match b.piece.as_deref() {
+        Some(p) => Some(
+            p.chars()
+                .next()
+                .filter(|_| p.chars().count() == 1)
+                .and_then(shakmaty::Piece::from_char)
+                .ok_or_else(|| bad("piece: a FEN piece letter"))?,
+        ),
+        None if what == QueryKind::Piece => {
+            return Err(bad("piece: a piece query names the piece"))
+        }
+        None => None,
+    };
+    Ok(RecordKind::Query { what, by, piece })
+}
+
 fn parse_action(action: &str, bytes: &[u8]) -> Result<ArbiterAction, Refusal> {
     Ok(match action {
         "accept" => ArbiterAction::Accept,
@@ -142,7 +183,7 @@ fn parse_action(action: &str, bytes: &[u8]) -> Result<ArbiterAction, Refusal> {
         _ => {
             return Err(refuse(
                 StatusCode::NOT_FOUND,
-                "actions: accept, overrule, restore, result, clock, position, pause, resume",
+                "actions: accept, overrule, restore, result, clock, position, pause, resume, query",
             ))
         }
     })
@@ -159,17 +200,28 @@ pub async fn act(
         Ok(a) => a,
         Err(r) => return r.into_response(),
     };
-    let action = match parse_action(&action, &bytes) {
-        Ok(a) => a,
-        Err(r) => return r.into_response(),
+    let (kind, name) = if action == "query" {
+        match parse_query(&bytes) {
+            Ok(k) => (k, "query"),
+            Err(r) => return r.into_response(),
+        }
+    } else {
+        match parse_action(&action, &bytes) {
+            Ok(a) => {
+                let name = a.as_str();
+                (
+                    RecordKind::Arbiter {
+                        action: a,
+                        author: Some(access.name.clone()),
+                    },
+                    name,
+                )
+            }
+            Err(r) => return r.into_response(),
+        }
     };
     let (reply, rx) = tokio::sync::oneshot::channel();
-    let name = action.as_str();
-    let cmd = ArbiterCommand {
-        action,
-        author: Some(access.name.clone()),
-        reply,
-    };
+    let cmd = ArbiterCommand { kind, reply };
     if access.commands.send(cmd).await.is_err() {
         return refuse(
             StatusCode::SERVICE_UNAVAILABLE,
