@@ -100,6 +100,8 @@ pub struct EventConfig {
     pub language: Option<String>,
     /// Arbiter supervision in rapid and blitz: `adequate` or `inadequate`.
     pub supervision: Option<String>,
+    /// Speak the announcements (Appendix E) on the sound device with espeak-ng.
+    pub speak: Option<bool>,
 }
 
 /// `[game]`: this board's game.

@@ -712,7 +712,7 @@ fn cmd_run(
             source_header: header,
             source_is_recording: trace.is_some() && !live,
             speed,
-            on_event: None,
+            on_event: speaker(&cfg),
             clock_device,
             source_is_live: live,
         },
@@ -726,6 +726,33 @@ fn cmd_run(
         let l = bind(listen).await?;
         serve_until_ctrl_c(l, router).await
     })
+}
+
+/// With `[event] speak = true`: announcements are spoken by espeak-ng on a
+/// thread of their own (the board loop never waits for the sound device).
+fn speaker(cfg: &Config) -> Option<eboard::daemon::EventObserver> {
+    if cfg.event.speak != Some(true) {
+        return None;
+    }
+    let (tx, rx) = std::sync::mpsc::channel::<(String, String)>();
+    std::thread::Builder::new()
+        .name("eboard-speech".into())
+        .spawn(move || {
+            let tts = eboard::voice::tts::Espeak::new();
+            for (text, lang) in rx {
+                if let Some(l) = eboard::voice::Lang::parse(&lang) {
+                    if let Err(e) = tts.speak(&text, l) {
+                        eprintln!("eboard: speech: {e}");
+                    }
+                }
+            }
+        })
+        .ok()?;
+    Some(Box::new(move |e: &Event| {
+        if let EventKind::Announce { text, lang } = &e.kind {
+            let _ = tx.send((text.clone(), lang.clone()));
+        }
+    }))
 }
 
 /// The live board of `[board] source = "hw"`: the design and calibration
