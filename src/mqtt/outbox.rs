@@ -218,7 +218,7 @@ mod tests {
     fn entry(n: u64) -> Entry {
         Entry {
             events: format!("{{\"seq\":{n}}}"),
-            snapshot: (n % 2 == 0).then(|| format!("{{\"s\":{n}}}")),
+            snapshot: n.is_multiple_of(2).then(|| format!("{{\"s\":{n}}}")),
         }
     }
 

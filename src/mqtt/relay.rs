@@ -8,10 +8,15 @@
 //! wait for the gap to fill, at most [`GAP_WAIT`] (a message published
 //! while this relay was away never comes: the board's snapshot covers it).
 //! The retained snapshot gives a relay that starts late the game at once.
+//! When messages are skipped (published while this relay was not
+//! subscribed, e.g. a broker restart that the board reconnected to first),
+//! the stream gets the board's `state` message after the gap, so the
+//! relay's clients resynchronise as after a reconnection.
 //! Relays share nothing: several can serve the same event side by side.
 
 use super::{BrokerAddr, Wire, MAX_PACKET};
 use crate::broadcast::delay::Channel;
+use crate::broadcast::public::Snapshot;
 use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -31,6 +36,8 @@ struct BoardStream {
     done: u64,
     /// The sequence number of the snapshot shown.
     shown: u64,
+    /// The snapshot shown.
+    snapshot: Option<Arc<Snapshot>>,
     /// Messages after a gap, with their arrival time.
     early: BTreeMap<u64, (Instant, Wire)>,
 }
@@ -52,12 +59,15 @@ impl BoardStream {
             if let Some(s) = w.snapshot {
                 if w.seq > self.shown {
                     self.shown = w.seq;
-                    out.publish(0, Some(Arc::new(s)), &[]);
+                    let s = Arc::new(s);
+                    self.snapshot = Some(s.clone());
+                    out.publish(0, Some(s), &[]);
                 }
                 // Stream messages before it are in the snapshot already.
                 if w.seq > self.done {
                     self.done = w.seq;
                     self.early = self.early.split_off(&(w.seq + 1));
+                    self.resync(out);
                 }
             }
         } else if w.seq > self.done {
@@ -76,13 +86,26 @@ impl BoardStream {
                 return;
             }
             let (_, w) = self.early.remove(&seq).expect("present");
+            let skipped = seq != self.done + 1;
             self.done = seq;
             let msg: Vec<Arc<str>> = w.msg.iter().map(|m| Arc::from(m.to_string())).collect();
             let snap = w.snapshot.filter(|_| seq > self.shown).map(|s| {
                 self.shown = seq;
-                Arc::new(s)
+                let s = Arc::new(s);
+                self.snapshot = Some(s.clone());
+                s
             });
             out.publish(0, snap, &msg);
+            if skipped {
+                self.resync(out);
+            }
+        }
+    }
+
+    /// Sends the board's state (of the snapshot shown) on the stream.
+    fn resync(&self, out: &Channel) {
+        if let Some(s) = &self.snapshot {
+            out.publish(0, None, &[Arc::from(s.state.to_string())]);
         }
     }
 }
