@@ -227,3 +227,38 @@ async fn run_delay(
         out.publish(u.seq, u.snapshot, &u.public);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    #[tokio::test]
+    async fn the_tap_gets_an_update_only_when_the_public_does() {
+        let now = Arc::new(AtomicU64::new(0));
+        let n = now.clone();
+        let (tap, mut tapped) = mpsc::unbounded_channel();
+        let feed = Feed::start_tapped(
+            &tokio::runtime::Handle::current(),
+            1000,
+            Arc::new(move || n.load(Ordering::SeqCst)),
+            1.0,
+            Some(tap),
+        );
+        feed.publish(Update {
+            seq: 1,
+            t: 0,
+            snapshot: None,
+            public: vec![Arc::from("{\"type\":\"move\"}")],
+            arbiter: Vec::new(),
+        });
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        assert!(tapped.try_recv().is_err(), "not before the delay");
+        now.store(1000, Ordering::SeqCst);
+        let u = tokio::time::timeout(Duration::from_secs(5), tapped.recv())
+            .await
+            .expect("released after the delay")
+            .unwrap();
+        assert_eq!(u.seq, 1);
+    }
+}
