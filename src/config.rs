@@ -35,6 +35,15 @@
 //!
 //! [clock]
 //! device = "simulated"             # simulated | dgt3000 | builtin
+//!
+//! [mqtt]                           # optional: publish the public feed to a broker
+//! url = "mqtt://127.0.0.1:1883"
+//! topic_prefix = "eboard"          # default eboard
+//!
+//! [lichess]                        # optional: push the round's PGN to a lichess broadcast
+//! round_id = "AbCd1234"
+//! token = "…"                      # or the environment variable EBOARD_LICHESS_TOKEN
+//! base_url = "https://lichess.org" # default
 //! ```
 //!
 //! Unknown keys and bad values are errors naming the file, the line, the key
@@ -72,6 +81,32 @@ pub struct Config {
     /// The chess clock.
     #[serde(default)]
     pub clock: ClockConfig,
+    /// Publishing to an MQTT broker (absent: not published).
+    pub mqtt: Option<MqttConfig>,
+    /// Pushing the round's PGN to a lichess broadcast (absent: not pushed).
+    pub lichess: Option<LichessConfig>,
+}
+
+/// `[mqtt]`: the broker the public feed is published to (see `docs/mqtt.md`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MqttConfig {
+    /// `mqtt://host:port` (or `tcp://`; port default 1883; no TLS).
+    pub url: String,
+    /// The first topic level, default `eboard`.
+    pub topic_prefix: Option<String>,
+}
+
+/// `[lichess]`: the lichess broadcast round the PGN is pushed to.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LichessConfig {
+    /// The broadcast round's id (8 letters and digits).
+    pub round_id: String,
+    /// The OAuth token (scope `study:write`); `EBOARD_LICHESS_TOKEN` wins.
+    pub token: Option<String>,
+    /// Default `https://lichess.org`.
+    pub base_url: Option<String>,
 }
 
 /// `[event]`: what every game of the event shares.
@@ -523,6 +558,33 @@ impl Config {
                 "port",
                 "device = \"dgt3000\" needs its port, e.g. port = \"/dev/i2c-1\"".into(),
             ));
+        }
+        if let Some(m) = &self.mqtt {
+            crate::mqtt::BrokerAddr::parse(&m.url).map_err(|e| ("mqtt", "url", e))?;
+            if let Some(p) = &m.topic_prefix {
+                crate::mqtt::check_prefix(p).map_err(|e| ("mqtt", "topic_prefix", e))?;
+            }
+        }
+        if let Some(l) = &self.lichess {
+            if l.round_id.len() != 8 || !l.round_id.chars().all(|c| c.is_ascii_alphanumeric()) {
+                return Err((
+                    "lichess",
+                    "round_id",
+                    format!(
+                        "\"{}\": a lichess round id is 8 letters and digits",
+                        l.round_id
+                    ),
+                ));
+            }
+            if let Some(u) = &l.base_url {
+                if !(u.starts_with("http://") || u.starts_with("https://")) {
+                    return Err((
+                        "lichess",
+                        "base_url",
+                        format!("\"{u}\": give http(s)://host, e.g. \"https://lichess.org\""),
+                    ));
+                }
+            }
         }
         // The game settings the arbiter checks itself.
         GameConfig::from_header(&self.header(None), None, None).map_err(|err| {

@@ -243,6 +243,8 @@ pub struct Daemon {
     pub done: watch::Receiver<bool>,
     /// What happened on start: resumed (records replayed), torn line, downtime.
     pub report: Vec<String>,
+    /// The MQTT uplink's state, when the config has `[mqtt]`.
+    pub mqtt: Option<watch::Receiver<crate::mqtt::publish::UplinkStatus>>,
 }
 
 struct BoardLoop {
@@ -439,7 +441,45 @@ impl Daemon {
         let clock = RoundClock::new(started_at, speed);
         let info = GameInfo::from_config(&config, game_header, started_at, speed, delay_s * 1000);
         let now_fn: Arc<dyn Fn() -> u64 + Send + Sync> = Arc::new(move || clock.now_ms());
-        let feed = Arc::new(Feed::start(rt, delay_s * 1000, now_fn, speed));
+        // The MQTT uplink takes the public updates as the public gets them;
+        // its queue lives beside the journal (`JOURNAL.mqtt`).
+        let (tap, mqtt) = match &config.mqtt {
+            Some(m) => {
+                let broker = crate::mqtt::BrokerAddr::parse(&m.url)
+                    .map_err(|e| format!("config: [mqtt] url: {e}"))?;
+                let prefix = m
+                    .topic_prefix
+                    .clone()
+                    .unwrap_or_else(|| crate::mqtt::DEFAULT_PREFIX.to_owned());
+                let topics = crate::mqtt::BoardTopics::new(
+                    &prefix,
+                    info.event.as_deref(),
+                    info.round,
+                    info.board,
+                );
+                let queue = journal_path.as_ref().map(|p| {
+                    let mut q = p.clone().into_os_string();
+                    q.push(".mqtt");
+                    PathBuf::from(q)
+                });
+                let uplink = crate::mqtt::publish::Uplink {
+                    broker,
+                    client_id: format!(
+                        "eboard-{}-{}-{}-{:x}",
+                        crate::mqtt::slug(info.event.as_deref()),
+                        info.round,
+                        info.board,
+                        rand::random::<u32>()
+                    ),
+                    topics,
+                    epoch: started_at,
+                };
+                let (tx, status) = crate::mqtt::publish::start(rt, uplink, queue.as_deref())?;
+                (Some(tx), Some(status))
+            }
+            None => (None, None),
+        };
+        let feed = Arc::new(Feed::start_tapped(rt, delay_s * 1000, now_fn, speed, tap));
         let article = game_cfg.profile.articles.arbiter;
         let mut board = BoardLoop {
             controller: Controller::new(game_cfg),
@@ -569,6 +609,7 @@ impl Daemon {
             clock,
             done: done_rx,
             report,
+            mqtt,
         })
     }
 }

@@ -185,12 +185,26 @@ enum Command {
         #[arg(long, default_value_t = 1.0)]
         speed: f64,
     },
-    /// One event's feed merged from many board daemons (their base URLs),
-    /// boards in order: one /games.pgn, one LiveChess tree, one event stream.
+    /// One event's feed merged from many board daemons (their base URLs,
+    /// or an MQTT broker they publish to), boards in order: one /games.pgn,
+    /// one LiveChess tree, one event stream.
     Relay {
         /// The board daemons' base URLs (http://host:port).
-        #[arg(required = true)]
+        #[arg(required_unless_present = "mqtt")]
         urls: Vec<String>,
+        /// Follow the boards through this MQTT broker (mqtt://host:port) instead.
+        #[arg(long, value_name = "URL")]
+        mqtt: Option<String>,
+        /// With --mqtt: only this event (its name as in the boards' config; default: every event).
+        #[arg(long, value_name = "NAME")]
+        event: Option<String>,
+        /// With --mqtt: the first topic level.
+        #[arg(long, value_name = "PREFIX", default_value = eboard::mqtt::DEFAULT_PREFIX)]
+        topic_prefix: String,
+        /// A configuration file whose [lichess] section makes the relay push
+        /// the merged PGN to a lichess broadcast round.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
         /// Address to serve on.
         #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
         listen: String,
@@ -291,7 +305,21 @@ fn main() -> ExitCode {
             trace,
             speed,
         } => cmd_run(&config, &listen, delay, journal, trace.as_deref(), speed),
-        Command::Relay { urls, listen } => cmd_relay(urls, &listen),
+        Command::Relay {
+            urls,
+            mqtt,
+            event,
+            topic_prefix,
+            config,
+            listen,
+        } => cmd_relay(
+            urls,
+            mqtt.as_deref(),
+            event,
+            topic_prefix,
+            config.as_deref(),
+            &listen,
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -721,6 +749,7 @@ fn cmd_run(
     for line in &daemon.report {
         eprintln!("eboard: {line}");
     }
+    start_lichess_push(&rt, &cfg, config_path, &daemon.feed.public)?;
     let router = daemon_router(&daemon, &cfg);
     rt.block_on(async {
         let l = bind(listen).await?;
@@ -762,16 +791,32 @@ fn hw_source(cfg: &Config, shown: &str) -> Result<Box<dyn eboard::daemon::Record
     let hw = cfg.board.hw.as_deref().ok_or_else(|| {
         format!("{shown}: key 'board.hw': source = \"hw\" needs the board design file (hw/*.toml)")
     })?;
-    let design =
-        HwDesign::load(Path::new(hw)).map_err(|e| format!("{shown}: key 'board.hw': {e}"))?;
-    let calibration = match cfg.board.calibration.as_deref() {
-        Some(c) => Some(
-            Calibration::load(Path::new(c))
-                .map_err(|e| format!("{shown}: key 'board.calibration': {e}"))?,
-        ),
-        None => None,
+    let load = |hw: &str, cal: Option<&str>, key: &str| -> Result<_, String> {
+        let design = HwDesign::load(Path::new(hw))
+            .map_err(|e| format!("{shown}: key 'board.{key}': {e}"))?;
+        let calibration = match cal {
+            Some(c) => Some(
+                Calibration::load(Path::new(c))
+                    .map_err(|e| format!("{shown}: calibration of 'board.{key}': {e}"))?,
+            ),
+            None => None,
+        };
+        Ok((design, calibration))
     };
-    open_hw(design, calibration, shown)
+    let (design, calibration) = load(hw, cfg.board.calibration.as_deref(), "hw")?;
+    let main = open_hw(design, calibration, shown)?;
+    let Some(tactile) = cfg.board.tactile_hw.as_deref() else {
+        return Ok(main);
+    };
+    // Appendix E: the tactile peg board is a second sensor source; its
+    // design file names it `tactile`, so its records say so.
+    let (design, calibration) = load(
+        tactile,
+        cfg.board.tactile_calibration.as_deref(),
+        "tactile_hw",
+    )?;
+    let second = open_hw(design, calibration, shown)?;
+    Ok(Box::new(eboard::daemon::merge_sources(vec![main, second])))
 }
 
 #[cfg(feature = "rpi")]
@@ -808,10 +853,48 @@ fn open_hw(
     ))
 }
 
-fn cmd_relay(urls: Vec<String>, listen: &str) -> Result<(), String> {
+/// Starts pushing `public`'s PGN to lichess when `cfg` has `[lichess]`.
+fn start_lichess_push(
+    rt: &tokio::runtime::Runtime,
+    cfg: &Config,
+    config_path: &Path,
+    public: &std::sync::Arc<eboard::broadcast::delay::Channel>,
+) -> Result<(), String> {
+    use eboard::broadcast::lichess_push;
+    if let Some(l) = &cfg.lichess {
+        let target = lichess_push::PushTarget::from_config(l)
+            .map_err(|e| format!("{}: {e}", config_path.display()))?;
+        eprintln!("eboard: pushing the PGN to {}", target.url());
+        lichess_push::start(rt.handle(), target, public.clone())?;
+    }
+    Ok(())
+}
+
+fn cmd_relay(
+    urls: Vec<String>,
+    mqtt: Option<&str>,
+    event: Option<String>,
+    topic_prefix: String,
+    config: Option<&Path>,
+    listen: &str,
+) -> Result<(), String> {
     let rt = runtime()?;
     let channel = std::sync::Arc::new(eboard::broadcast::delay::Channel::new());
-    eboard::broadcast::relay::start(rt.handle(), urls, channel.clone())?;
+    match mqtt {
+        Some(url) => {
+            if !urls.is_empty() {
+                return Err("give either board URLs or --mqtt, not both".into());
+            }
+            let broker = eboard::mqtt::BrokerAddr::parse(url).map_err(|e| format!("--mqtt {e}"))?;
+            eboard::mqtt::relay::start(rt.handle(), broker, topic_prefix, event, channel.clone())
+                .map_err(|e| format!("--topic-prefix {e}"))?;
+        }
+        None => eboard::broadcast::relay::start(rt.handle(), urls, channel.clone())?,
+    }
+    if let Some(p) = config {
+        let cfg = Config::load(p).map_err(|e| e.to_string())?;
+        start_lichess_push(&rt, &cfg, p, &channel)?;
+    }
     let router = eboard::server::router(AppState {
         public: channel,
         arbiter: None,

@@ -143,6 +143,7 @@ pub struct Feed {
     /// Delayed: the public feeds.
     pub public: Arc<Channel>,
     queue: mpsc::UnboundedSender<Update>,
+    tap: Option<mpsc::UnboundedSender<Update>>,
 }
 
 impl Feed {
@@ -155,13 +156,33 @@ impl Feed {
         now: Arc<dyn Fn() -> u64 + Send + Sync>,
         speed: f64,
     ) -> Feed {
+        Feed::start_tapped(rt, delay_ms, now, speed, None)
+    }
+
+    /// [`Feed::start`], and every update the public gets, when it gets it,
+    /// also goes to `tap` (an uplink: MQTT), in order.
+    pub fn start_tapped(
+        rt: &tokio::runtime::Handle,
+        delay_ms: u64,
+        now: Arc<dyn Fn() -> u64 + Send + Sync>,
+        speed: f64,
+        tap: Option<mpsc::UnboundedSender<Update>>,
+    ) -> Feed {
         let (queue, rx) = mpsc::unbounded_channel();
         let public = Arc::new(Channel::new());
-        rt.spawn(run_delay(rx, public.clone(), delay_ms, now, speed));
+        rt.spawn(run_delay(
+            rx,
+            public.clone(),
+            delay_ms,
+            now,
+            speed,
+            tap.clone(),
+        ));
         Feed {
             arbiter: Arc::new(Channel::with_backlog()),
             public,
             queue,
+            tap,
         }
     }
 
@@ -169,6 +190,9 @@ impl Feed {
     /// audiences at once, so the public feeds exist from the first second.
     pub fn publish_start(&self, u: Update) {
         self.arbiter.publish(u.seq, u.snapshot.clone(), &u.arbiter);
+        if let Some(tap) = &self.tap {
+            let _ = tap.send(u.clone());
+        }
         self.public.publish(u.seq, u.snapshot, &u.public);
     }
 
@@ -187,6 +211,7 @@ async fn run_delay(
     delay_ms: u64,
     now: Arc<dyn Fn() -> u64 + Send + Sync>,
     speed: f64,
+    tap: Option<mpsc::UnboundedSender<Update>>,
 ) {
     while let Some(u) = rx.recv().await {
         let due = u.t.saturating_add(delay_ms);
@@ -198,6 +223,44 @@ async fn run_delay(
             let wall_ms = ((due - n) as f64 / speed.max(1e-9)).ceil() as u64;
             tokio::time::sleep(Duration::from_millis(wall_ms.clamp(1, 1000))).await;
         }
+        if let Some(tap) = &tap {
+            let _ = tap.send(u.clone());
+        }
         out.publish(u.seq, u.snapshot, &u.public);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    #[tokio::test]
+    async fn the_tap_gets_an_update_only_when_the_public_does() {
+        let now = Arc::new(AtomicU64::new(0));
+        let n = now.clone();
+        let (tap, mut tapped) = mpsc::unbounded_channel();
+        let feed = Feed::start_tapped(
+            &tokio::runtime::Handle::current(),
+            1000,
+            Arc::new(move || n.load(Ordering::SeqCst)),
+            1.0,
+            Some(tap),
+        );
+        feed.publish(Update {
+            seq: 1,
+            t: 0,
+            snapshot: None,
+            public: vec![Arc::from("{\"type\":\"move\"}")],
+            arbiter: Vec::new(),
+        });
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        assert!(tapped.try_recv().is_err(), "not before the delay");
+        now.store(1000, Ordering::SeqCst);
+        let u = tokio::time::timeout(Duration::from_secs(5), tapped.recv())
+            .await
+            .expect("released after the delay")
+            .unwrap();
+        assert_eq!(u.seq, 1);
     }
 }

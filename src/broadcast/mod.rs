@@ -1,13 +1,15 @@
 //! Outputs for broadcast: the game in PGN ([`pgn`]), the LiveChess-Cloud
 //! style JSON tree ([`livechess`]), the public view of a game with the
 //! illegal-move marking ([`public`]), the transmission delay ([`delay`]) and
-//! the merge of many boards into one event ([`relay`]).
+//! the merge of many boards into one event ([`relay`]) and the push to a
+//! lichess broadcast round ([`lichess_push`]).
 //!
 //! Every public output of a board is built from one [`public::Snapshot`]
 //! taken after a decision of the controller; the delay line releases
 //! snapshots and events to the public `delay` seconds after the decision.
 
 pub mod delay;
+pub mod lichess_push;
 pub mod livechess;
 pub mod pgn;
 pub mod public;

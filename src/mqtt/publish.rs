@@ -1,0 +1,282 @@
+//! The board's uplink: the public updates (after the transmission delay)
+//! numbered, queued on disk ([`Outbox`]) and published to the broker,
+//! QoS 1, at most [`WINDOW`] unacknowledged at a time, in order. A lost
+//! connection is retried after [`RETRY_MIN`] doubling to [`RETRY_MAX`];
+//! on every (re)connection everything not yet acknowledged is sent again,
+//! and the latest snapshot is published again retained (a broker that
+//! restarted without persistence has lost it).
+//!
+//! Sequence numbers are the index of each public message in the board's
+//! stream. A restarted daemon replays its journal, which regenerates the
+//! same stream: the messages up to [`Outbox::last_seq`] were queued before
+//! and are skipped, so nothing is lost and nothing is queued twice.
+
+use super::outbox::{Entry, Outbox};
+use super::{wire_json, BoardTopics, BrokerAddr, MAX_PACKET};
+use crate::broadcast::public::Update;
+use rumqttc::{AsyncClient, Event, EventLoop, MqttOptions, Outgoing, Packet, QoS};
+use std::collections::{HashMap, VecDeque};
+use std::path::Path;
+use std::time::Duration;
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+
+/// The most events messages unacknowledged on a connection.
+pub const WINDOW: usize = 32;
+/// The first wait before reconnecting to the broker.
+pub const RETRY_MIN: Duration = Duration::from_millis(100);
+/// The longest wait before reconnecting to the broker.
+pub const RETRY_MAX: Duration = Duration::from_secs(2);
+/// MQTT keep-alive: a silent broker is taken for lost after about 1.5× this.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(5);
+
+/// What the uplink has done, for tests and the operator.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UplinkStatus {
+    /// Connected to the broker now.
+    pub connected: bool,
+    /// Highest sequence number queued.
+    pub queued: u64,
+    /// Messages queued but not yet acknowledged.
+    pub pending: usize,
+    /// Connections made (the first one included).
+    pub connections: u64,
+}
+
+/// What to publish for one board.
+pub struct Uplink {
+    /// The broker.
+    pub broker: BrokerAddr,
+    /// The board's topics.
+    pub topics: BoardTopics,
+    /// The board's stream: the Unix time in ms its game started.
+    pub epoch: u64,
+    /// The MQTT client id (unique per board).
+    pub client_id: String,
+}
+
+/// Opens the queue (`queue`: the file beside the journal; `None`: in
+/// memory) and starts publishing the updates that come on the returned
+/// sender, on `rt`.
+pub fn start(
+    rt: &tokio::runtime::Handle,
+    uplink: Uplink,
+    queue: Option<&Path>,
+) -> Result<(mpsc::UnboundedSender<Update>, watch::Receiver<UplinkStatus>), String> {
+    let outbox = match queue {
+        Some(p) => Outbox::open(p)?,
+        None => Outbox::memory(),
+    };
+    let (tx, rx) = mpsc::unbounded_channel();
+    let (status_tx, status_rx) = watch::channel(UplinkStatus {
+        queued: outbox.last_seq(),
+        pending: outbox.pending(),
+        ..Default::default()
+    });
+    rt.spawn(run(uplink, outbox, rx, status_tx));
+    Ok((tx, status_rx))
+}
+
+fn connection(u: &Uplink) -> (AsyncClient, EventLoop) {
+    let mut o = MqttOptions::new(u.client_id.clone(), u.broker.host.clone(), u.broker.port);
+    o.set_keep_alive(KEEP_ALIVE)
+        .set_clean_session(true)
+        .set_max_packet_size(MAX_PACKET, MAX_PACKET);
+    AsyncClient::new(o, 2 * WINDOW + 8)
+}
+
+/// Numbers the public messages of updates as they come.
+struct Numbering {
+    next: u64,
+    epoch: u64,
+    skip_through: u64,
+    /// The latest snapshot's sequence number and payload (also of skipped messages).
+    latest_snapshot: Option<(u64, String)>,
+}
+
+impl Numbering {
+    /// The entries of `u` still to queue.
+    fn entries(&mut self, u: &Update) -> Vec<(u64, Entry)> {
+        let snap_json = u
+            .snapshot
+            .as_ref()
+            .and_then(|s| serde_json::to_string(s.as_ref()).ok());
+        let mut out = Vec::new();
+        let n = u.public.len().max(usize::from(snap_json.is_some()));
+        for i in 0..n {
+            let seq = self.next;
+            self.next += 1;
+            let last = i + 1 == n;
+            let snap = if last { snap_json.as_deref() } else { None };
+            let msg = u.public.get(i).map(|m| m.as_ref());
+            let snapshot_payload = snap.map(|s| {
+                format!(
+                    "{{\"seq\":{seq},\"epoch\":{},\"t\":{},\"snapshot\":{s}}}",
+                    self.epoch, u.t
+                )
+            });
+            if let Some(s) = &snapshot_payload {
+                self.latest_snapshot = Some((seq, s.clone()));
+            }
+            if seq <= self.skip_through {
+                continue;
+            }
+            out.push((
+                seq,
+                Entry {
+                    events: wire_json(seq, self.epoch, u.t, msg, snap),
+                    snapshot: snapshot_payload,
+                },
+            ));
+        }
+        out
+    }
+}
+
+async fn run(
+    uplink: Uplink,
+    mut outbox: Outbox,
+    mut rx: mpsc::UnboundedReceiver<Update>,
+    status: watch::Sender<UplinkStatus>,
+) {
+    let mut numbering = Numbering {
+        next: 1,
+        epoch: uplink.epoch,
+        skip_through: outbox.last_seq(),
+        latest_snapshot: None,
+    };
+    let (mut client, mut el) = connection(&uplink);
+    let mut connected = false;
+    let mut rx_open = true;
+    // Seq of each publish request in the order handed to the client (0: a snapshot).
+    let mut order: VecDeque<u64> = VecDeque::new();
+    let mut inflight: HashMap<u16, u64> = HashMap::new();
+    let mut outstanding = 0usize;
+    let mut next_send = 0u64;
+    let mut retry = RETRY_MIN;
+    let mut reconnect_at: Option<Instant> = None;
+    let mut connections = 0u64;
+    let mut down_reported = false;
+    let mut snapshot_sent = false;
+    loop {
+        if connected {
+            let latest = numbering.latest_snapshot.as_ref().map_or(0, |(s, _)| *s);
+            while outstanding < WINDOW {
+                let Some((seq, e)) = outbox.next_from(next_send) else {
+                    break;
+                };
+                if client
+                    .try_publish(
+                        &uplink.topics.events,
+                        QoS::AtLeastOnce,
+                        false,
+                        e.events.clone(),
+                    )
+                    .is_err()
+                {
+                    break;
+                }
+                order.push_back(seq);
+                outstanding += 1;
+                next_send = seq + 1;
+                // Only the latest snapshot is retained: older ones resent are skipped.
+                if let (Some(s), true) = (&e.snapshot, seq == latest) {
+                    if client
+                        .try_publish(&uplink.topics.snapshot, QoS::AtLeastOnce, true, s.clone())
+                        .is_ok()
+                    {
+                        order.push_back(0);
+                        snapshot_sent = true;
+                    }
+                }
+            }
+            // The latest snapshot was acknowledged on an earlier connection:
+            // sent again once everything before it is resent.
+            if let Some((seq, s)) = &numbering.latest_snapshot {
+                if !snapshot_sent
+                    && outbox.next_from(next_send).is_none_or(|(n, _)| n > *seq)
+                    && client
+                        .try_publish(&uplink.topics.snapshot, QoS::AtLeastOnce, true, s.clone())
+                        .is_ok()
+                {
+                    order.push_back(0);
+                    snapshot_sent = true;
+                }
+            }
+        }
+        status.send_if_modified(|s| {
+            let new = UplinkStatus {
+                connected,
+                queued: outbox.last_seq(),
+                pending: outbox.pending(),
+                connections,
+            };
+            std::mem::replace(s, new) != new
+        });
+        tokio::select! {
+            u = rx.recv(), if rx_open => match u {
+                Some(u) => {
+                    if let Err(e) = outbox.append(numbering.entries(&u)) {
+                        eprintln!("eboard: mqtt: {e}");
+                    }
+                }
+                None => rx_open = false,
+            },
+            _ = async {
+                match reconnect_at {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                reconnect_at = None;
+                (client, el) = connection(&uplink);
+            }
+            ev = el.poll(), if reconnect_at.is_none() => match ev {
+                Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                    connected = true;
+                    connections += 1;
+                    retry = RETRY_MIN;
+                    if down_reported {
+                        eprintln!("eboard: mqtt: connected again to {}:{}", uplink.broker.host, uplink.broker.port);
+                        down_reported = false;
+                    }
+                    order.clear();
+                    inflight.clear();
+                    outstanding = 0;
+                    next_send = 0;
+                    snapshot_sent = false;
+                }
+                Ok(Event::Outgoing(Outgoing::Publish(pkid))) => {
+                    if let Some(seq) = order.pop_front() {
+                        inflight.insert(pkid, seq);
+                    }
+                }
+                Ok(Event::Incoming(Packet::PubAck(a))) => {
+                    if let Some(seq) = inflight.remove(&a.pkid) {
+                        if seq != 0 {
+                            outstanding = outstanding.saturating_sub(1);
+                            if let Err(e) = outbox.ack(seq) {
+                                eprintln!("eboard: mqtt: {e}");
+                            }
+                        }
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    if !down_reported {
+                        eprintln!(
+                            "eboard: mqtt: broker {}:{}: {e}; {} message(s) kept queued, retrying",
+                            uplink.broker.host,
+                            uplink.broker.port,
+                            outbox.pending()
+                        );
+                        down_reported = true;
+                    }
+                    connected = false;
+                    reconnect_at = Some(Instant::now() + retry);
+                    retry = (retry * 2).min(RETRY_MAX);
+                }
+            },
+        }
+    }
+}
