@@ -372,7 +372,7 @@ fn main() {
         }
         (acked_s, got, got_s)
     });
-    println!("mqtt throughput, one uplink (queue on disk, fsync per update), {flood} messages:");
+    println!("mqtt throughput, one uplink (queue on disk, one fsync per batch of waiting updates), {flood} messages:");
     println!(
         "  all acknowledged by the broker in {acked_s:.2} s ({:.0} msg/s); relay received {got}/{flood} in {got_s:.2} s ({:.0} msg/s)",
         flood as f64 / acked_s,

@@ -23,6 +23,8 @@ use tokio::time::Instant;
 
 /// The most events messages unacknowledged on a connection.
 pub const WINDOW: usize = 32;
+/// The most updates queued with one `fsync`.
+pub const GROUP_MAX: usize = 256;
 /// The first wait before reconnecting to the broker.
 pub const RETRY_MIN: Duration = Duration::from_millis(100);
 /// The longest wait before reconnecting to the broker.
@@ -216,7 +218,13 @@ async fn run(
         tokio::select! {
             u = rx.recv(), if rx_open => match u {
                 Some(u) => {
-                    if let Err(e) = outbox.append(numbering.entries(&u)) {
+                    // Group commit: what else is waiting goes in the same fsync.
+                    let mut items = numbering.entries(&u);
+                    for _ in 0..GROUP_MAX {
+                        let Ok(u) = rx.try_recv() else { break };
+                        items.extend(numbering.entries(&u));
+                    }
+                    if let Err(e) = outbox.append(items) {
                         eprintln!("eboard: mqtt: {e}");
                     }
                 }
