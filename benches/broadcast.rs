@@ -8,49 +8,15 @@
 //! 276-second Opera Game takes about 28 s). Loads are bounded: one game per
 //! board, a fixed number of clients, a 120 s limit.
 
+mod common;
+
+use common::{env, Gated};
 use eboard::broadcast::delay::Channel;
 use eboard::config::Config;
-use eboard::daemon::{unix_now_ms, Daemon, RunOptions};
+use eboard::daemon::{Daemon, RunOptions};
 use eboard::server::{router, AppState, ArbiterAccess};
-use eboard::trace::Record;
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// A source that waits for the go, then plays the records shifted by the
-/// round time of the go.
-struct Gated {
-    go: mpsc::Receiver<u64>,
-    offset: Option<u64>,
-    records: std::vec::IntoIter<Record>,
-}
-
-impl Iterator for Gated {
-    type Item = Result<Record, String>;
-    fn next(&mut self) -> Option<Self::Item> {
-        let offset = *self
-            .offset
-            .get_or_insert_with(|| self.go.recv().unwrap_or(0));
-        let mut r = self.records.next()?;
-        r.t += offset;
-        Some(Ok(r))
-    }
-}
-
-fn percentile(sorted: &[u64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
-    sorted[i] as f64 / 1000.0
-}
 
 fn main() {
     let boards = env("EBOARD_BENCH_BOARDS", 20);
@@ -143,97 +109,18 @@ fn main() {
     ));
 
     // The clients: latency of every move at every client, µs.
-    let clocks = Arc::new(clocks);
-    let latencies = Arc::new(Mutex::new(Vec::with_capacity(moves_expected * clients)));
-    let received = Arc::new(Mutex::new(vec![0usize; clients]));
-    let connected = Arc::new(tokio::sync::Semaphore::new(0));
-    for c in 0..clients {
-        let (addr, clocks, latencies, received, connected) = (
-            relay_addr.clone(),
-            clocks.clone(),
-            latencies.clone(),
-            received.clone(),
-            connected.clone(),
-        );
-        rt.spawn(async move {
-            let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
-            s.write_all(format!("GET /events HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
-                .await
-                .unwrap();
-            let mut lines = BufReader::new(s).lines();
-            let mut mine = Vec::with_capacity(moves_expected);
-            let mut announced = false;
-            while let Ok(Some(line)) = lines.next_line().await {
-                if !announced {
-                    announced = true;
-                    connected.add_permits(1);
-                }
-                let Some(data) = line.strip_prefix("data: ") else {
-                    continue;
-                };
-                if !data.contains("\"type\":\"move\"") {
-                    continue;
-                }
-                let now_us = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .unwrap()
-                    .as_micros() as u64;
-                let v: serde_json::Value = serde_json::from_str(data).unwrap();
-                let clock = clocks[v["game"].as_str().unwrap()];
-                let t = v["t"].as_u64().unwrap();
-                let done_us =
-                    clock.started_at_unix_ms() * 1000 + (t as f64 * 1000.0 / speed) as u64;
-                mine.push(now_us.saturating_sub(done_us));
-                if mine.len() == moves_expected {
-                    break;
-                }
-            }
-            received.lock().unwrap()[c] = mine.len();
-            latencies.lock().unwrap().extend(mine);
-        });
-    }
-    rt.block_on(async {
-        let _ = tokio::time::timeout(
-            Duration::from_secs(60),
-            connected.acquire_many(clients as u32),
-        )
-        .await;
-    });
+    let sse = common::SseClients::spawn(&rt, &[relay_addr], clients, clocks, speed, moves_expected);
+    sse.wait_connected(&rt);
     // Go: every board starts its game now.
     let started = Instant::now();
     for (go, d) in gos.iter().zip(&daemons) {
         let _ = go.send(d.clock.now_ms() + 500);
     }
-    let limit = Duration::from_secs(120);
-    loop {
-        std::thread::sleep(Duration::from_millis(200));
-        let r = received.lock().unwrap();
-        let all = r.iter().filter(|n| **n > 0).count() == clients
-            && latencies.lock().unwrap().len() >= moves_expected * clients;
-        if all || started.elapsed() > limit {
-            break;
-        }
-    }
-    let mut lat = latencies.lock().unwrap().clone();
-    lat.sort_unstable();
-    let r = received.lock().unwrap().clone();
-    let complete = r.iter().filter(|n| **n == moves_expected).count();
-    println!(
-        "broadcast latency, move completed → SSE client of the relay (loopback, {} cores shared)",
-        std::thread::available_parallelism().map_or(0, |n| n.get())
-    );
-    println!(
-        "  boards {boards}, clients {clients}, speed ×{speed}, moves {moves_expected}, deliveries {} (clients complete: {complete}/{clients})",
-        lat.len()
-    );
-    println!(
-        "  median {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms; run {:.1} s; at {}",
-        percentile(&lat, 0.5),
-        percentile(&lat, 0.9),
-        percentile(&lat, 0.99),
-        lat.last().map_or(f64::NAN, |m| *m as f64 / 1000.0),
-        started.elapsed().as_secs_f64(),
-        unix_now_ms()
+    sse.wait_done(started, Duration::from_secs(120));
+    sse.report(
+        "broadcast latency, move completed → SSE client of the relay",
+        &format!("boards {boards}, clients {clients}, speed ×{speed}"),
+        started,
     );
     std::process::exit(0);
 }
