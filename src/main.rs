@@ -113,38 +113,7 @@ enum Command {
     },
     /// Print the spoken announcement of a move (Appendix E) and, if asked,
     /// speak it or write it as a WAV file with espeak-ng.
-    Announce {
-        /// The move in SAN with English letters, as in PGN: Nf3, exd5, O-O, e8=Q.
-        san: String,
-        /// Language: da, nb, de, en.
-        #[arg(long, default_value = "da")]
-        lang: String,
-        /// Rule profile: fide-2001, fide-2009, fide-2009-no, fide-2023.
-        #[arg(long, default_value = "fide-2023")]
-        rules: String,
-        /// The position before --moves (FEN; default: the initial position).
-        #[arg(long)]
-        fen: Option<String>,
-        /// The moves played before, in SAN separated by spaces ("e4 e5 Nf3").
-        #[arg(long)]
-        moves: Option<String>,
-        /// Words for ranks, pieces and castling: default, national
-        /// (nb: between Scandinavian players) or german.
-        #[arg(long, default_value = "default")]
-        words: String,
-        /// Danish: the alternative file names (Bella, Cesar, David, Eva, Felix, Hector).
-        #[arg(long)]
-        alt_names: bool,
-        /// Say the departure square of every move.
-        #[arg(long)]
-        from_square: bool,
-        /// Write the announcement as speech to FILE (WAV).
-        #[arg(long, value_name = "FILE")]
-        wav: Option<PathBuf>,
-        /// Speak it on the sound device.
-        #[arg(long)]
-        speak: bool,
-    },
+    Announce(AnnounceArgs),
     /// Calibrate a board's sensors: empty board → baselines; initial position
     /// and one lifted pawn → orientation and thresholds. Reports stuck, weak
     /// and noisy sensors.
@@ -268,29 +237,7 @@ fn main() -> ExitCode {
             direct,
             listen.as_deref(),
         ),
-        Command::Announce {
-            san,
-            lang,
-            rules,
-            fen,
-            moves,
-            words,
-            alt_names,
-            from_square,
-            wav,
-            speak,
-        } => cmd_announce(&AnnounceArgs {
-            san,
-            lang,
-            rules,
-            fen,
-            moves,
-            words,
-            alt_names,
-            from_square,
-            wav,
-            speak,
-        }),
+        Command::Announce(args) => cmd_announce(&args),
         Command::Calibrate {
             hw,
             virtual_board,
@@ -532,16 +479,37 @@ fn cmd_demo(
 }
 
 /// The arguments of `eboard announce`.
+#[derive(clap::Args)]
 struct AnnounceArgs {
+    /// The move in SAN with English letters, as in PGN: Nf3, exd5, O-O, e8=Q.
     san: String,
+    /// Language: da, nb, de, en.
+    #[arg(long, default_value = "da")]
     lang: String,
+    /// Rule profile: fide-2001, fide-2009, fide-2009-no, fide-2023.
+    #[arg(long, default_value = "fide-2023")]
     rules: String,
+    /// The position before --moves (FEN; default: the initial position).
+    #[arg(long)]
     fen: Option<String>,
+    /// The moves played before, in SAN separated by spaces ("e4 e5 Nf3").
+    #[arg(long)]
     moves: Option<String>,
+    /// Words for ranks, pieces and castling: default, national
+    /// (nb: between Scandinavian players) or german.
+    #[arg(long, default_value = "default")]
     words: String,
+    /// Danish: the alternative file names (Bella, Cesar, David, Eva, Felix, Hector).
+    #[arg(long)]
     alt_names: bool,
+    /// Say the departure square of every move.
+    #[arg(long)]
     from_square: bool,
+    /// Write the announcement as speech to FILE (WAV).
+    #[arg(long, value_name = "FILE")]
     wav: Option<PathBuf>,
+    /// Speak it on the sound device.
+    #[arg(long)]
     speak: bool,
 }
 
