@@ -22,6 +22,28 @@ pub struct Msg {
     pub seq: u64,
     /// One JSON object.
     pub json: Arc<str>,
+    /// The game it is about, (round, board), from its `"game": "r.b"`
+    /// (`None`: about no one game, e.g. a downtime alert).
+    pub game: Option<(u32, u32)>,
+}
+
+/// The game a message names in its top-level `"game": "round.board"`, read
+/// once when it is published so stream clients can filter without parsing.
+pub fn game_of(json: &str) -> Option<(u32, u32)> {
+    #[derive(serde::Deserialize)]
+    struct GameOf<'a> {
+        #[serde(borrow, default)]
+        game: Option<&'a str>,
+    }
+    let g = serde_json::from_str::<GameOf>(json).ok()?.game?;
+    parse_game_id(g)
+}
+
+/// Parses a game id `round.board` (`"1.5"` → `(1, 5)`), as DGT and lichess
+/// write the PGN `Round` tag; `None` when it is not two numbers.
+pub fn parse_game_id(id: &str) -> Option<(u32, u32)> {
+    let (r, b) = id.split_once('.')?;
+    Some((r.parse().ok()?, b.parse().ok()?))
 }
 
 /// The games a channel shows, in (round, board) order.
@@ -113,13 +135,15 @@ impl Channel {
         if messages.is_empty() {
             return;
         }
+        let games: Vec<_> = messages.iter().map(|m| game_of(m)).collect();
         let mut next_id = self.next_id.lock().unwrap_or_else(|e| e.into_inner());
-        for m in messages {
+        for (m, game) in messages.iter().zip(games) {
             *next_id += 1;
             let msg = Msg {
                 id: *next_id,
                 seq,
                 json: m.clone(),
+                game,
             };
             if let Some(b) = &self.backlog {
                 let mut b = b.lock().unwrap_or_else(|e| e.into_inner());

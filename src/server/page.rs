@@ -2,22 +2,34 @@
 //! external assets). It draws every game of the feed (board, clocks, moves,
 //! the illegal-move marking) from `/boards.json` and `/events`, and, once
 //! the arbiter gives the token, the alerts of `/arbiter/events`.
+//! `/?game=R.B` shows one game (and streams only it), `/?round=R` one round.
 
+use super::stream::FilterQuery;
 use super::AppState;
-use axum::extract::State;
-use axum::http::header;
-use axum::response::IntoResponse;
+use axum::extract::{Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 
 const HTML: &str = include_str!("assets/live.html");
 const JS: &str = include_str!("assets/live.js");
 const CSS: &str = include_str!("assets/live.css");
 
-/// `GET /`: the page with the current public states embedded, so it draws
-/// the games before its first network round trip.
-pub async fn index(State(s): State<Arc<AppState>>) -> impl IntoResponse {
+/// `GET /[?game=R.B|?round=R]`: the page with the current public states of
+/// the games it shows embedded, so it draws them before its first network
+/// round trip; 400 naming the parameter when the filter is malformed.
+pub async fn index(State(s): State<Arc<AppState>>, Query(q): Query<FilterQuery>) -> Response {
+    let filter = match q.filter() {
+        Ok(f) => f,
+        Err(e) => return (StatusCode::BAD_REQUEST, e).into_response(),
+    };
     let view = s.public.view.borrow().clone();
-    let states: Vec<&serde_json::Value> = view.games.iter().map(|g| &g.state).collect();
+    let states: Vec<&serde_json::Value> = view
+        .games
+        .iter()
+        .filter(|g| filter.follows(g.info.round, g.info.board))
+        .map(|g| &g.state)
+        .collect();
     // `</` cannot end the script element from inside a JSON string.
     let json = serde_json::to_string(&states)
         .unwrap_or_else(|_| "[]".into())
@@ -33,6 +45,7 @@ pub async fn index(State(s): State<Arc<AppState>>) -> impl IntoResponse {
         ],
         html,
     )
+        .into_response()
 }
 
 /// `GET /live.js`.

@@ -1,15 +1,19 @@
 //! The event streams: server-sent events and WebSocket. A new client gets
 //! the state of every game first (`{"type": "state", …}`), then the
-//! messages as they are published. A client that falls behind the channel's
+//! messages as they are published. `?game=R.B` follows one game and
+//! `?round=R` one round ([`GameFilter`]): a spectator of one board gets
+//! only that board's messages (and the alerts about no one game), so a
+//! relay's output grows with what its clients follow, not with the event. A client that falls behind the channel's
 //! capacity is dropped (it reconnects and gets a fresh state); nothing a
 //! client does can hold up the board loop.
 
 use super::arbiter::authorize;
 use super::AppState;
+use crate::broadcast::delay::parse_game_id;
 use crate::broadcast::delay::{Channel, Msg};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::State;
-use axum::http::HeaderMap;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use std::collections::VecDeque;
@@ -21,11 +25,65 @@ use tokio::sync::broadcast::{self, error::RecvError};
 /// How long a WebSocket send may wait on a slow client before it is dropped.
 pub const WS_SEND_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// Which games a stream client follows, from the query string:
+/// `game=R.B` (round R, board B), `round=R`, or neither (every game).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    /// Only this round.
+    pub round: Option<u32>,
+    /// Only this board (with `round`).
+    pub board: Option<u32>,
+}
+
+/// The query string of a stream or the live page (`?game=1.5`, `?round=1`).
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct FilterQuery {
+    game: Option<String>,
+    round: Option<String>,
+}
+
+impl FilterQuery {
+    /// The filter; the error names the parameter and what it must be.
+    pub fn filter(&self) -> Result<GameFilter, String> {
+        if let Some(g) = &self.game {
+            let (round, board) = parse_game_id(g)
+                .ok_or_else(|| format!("game={g}: give the game as round.board, e.g. game=1.5"))?;
+            return Ok(GameFilter {
+                round: Some(round),
+                board: Some(board),
+            });
+        }
+        if let Some(r) = &self.round {
+            let round = r
+                .parse()
+                .map_err(|_| format!("round={r}: give the round number, e.g. round=1"))?;
+            return Ok(GameFilter {
+                round: Some(round),
+                board: None,
+            });
+        }
+        Ok(GameFilter::default())
+    }
+}
+
+impl GameFilter {
+    /// Whether the game `(round, board)` is followed.
+    pub fn follows(&self, round: u32, board: u32) -> bool {
+        self.round.is_none_or(|r| r == round) && self.board.is_none_or(|b| b == board)
+    }
+
+    /// Whether a message about `game` is sent (one about no game always is).
+    fn passes(&self, game: Option<(u32, u32)>) -> bool {
+        game.is_none_or(|(r, b)| self.follows(r, b))
+    }
+}
+
 /// One client's subscription: the states to send first (and the channel's
 /// backlog), then the channel.
 pub struct Subscription {
     initial: VecDeque<Arc<str>>,
     rx: broadcast::Receiver<Msg>,
+    filter: GameFilter,
     /// Messages of updates up to this one are already in the states.
     seen: u64,
     /// Messages up to this id were sent from the backlog.
@@ -33,22 +91,30 @@ pub struct Subscription {
 }
 
 impl Subscription {
-    /// Subscribes to `channel` (before reading its view, so nothing falls between).
-    pub fn new(channel: &Channel) -> Subscription {
+    /// Subscribes to the games of `channel` that `filter` follows (before
+    /// reading its view, so nothing falls between).
+    pub fn new(channel: &Channel, filter: GameFilter) -> Subscription {
         let rx = channel.events.subscribe();
         let view = channel.view.borrow().clone();
         let seen = view.games.iter().map(|g| g.seq).max().unwrap_or(0);
         let mut initial: VecDeque<Arc<str>> = view
             .games
             .iter()
+            .filter(|g| filter.follows(g.info.round, g.info.board))
             .map(|g| Arc::from(g.state.to_string()))
             .collect();
         let backlog = channel.backlog();
         let sent_id = backlog.last().map_or(0, |m| m.id);
-        initial.extend(backlog.into_iter().map(|m| m.json));
+        initial.extend(
+            backlog
+                .into_iter()
+                .filter(|m| filter.passes(m.game))
+                .map(|m| m.json),
+        );
         Subscription {
             initial,
             rx,
+            filter,
             seen,
             sent_id,
         }
@@ -63,6 +129,7 @@ impl Subscription {
             match self.rx.recv().await {
                 Ok(m) if m.id <= self.sent_id => continue,
                 Ok(m) if m.seq != 0 && m.seq <= self.seen && self.sent_id == 0 => continue,
+                Ok(m) if !self.filter.passes(m.game) => continue,
                 Ok(m) => return Some(m.json),
                 Err(RecvError::Lagged(n)) => {
                     tracing::info!(missed = n, "slow stream client dropped");
@@ -89,22 +156,47 @@ fn sse(sub: Subscription) -> Response {
     r
 }
 
-/// `GET /events`: the public stream.
-pub async fn sse_public(State(s): State<Arc<AppState>>) -> Response {
-    sse(Subscription::new(&s.public))
+/// The filter of a request, or the 400 that names the bad parameter.
+fn filter_of(q: &FilterQuery) -> Result<GameFilter, Response> {
+    q.filter()
+        .map_err(|e| (StatusCode::BAD_REQUEST, e).into_response())
 }
 
-/// `GET /arbiter/events`: every event, undelayed (token).
-pub async fn sse_arbiter(State(s): State<Arc<AppState>>, headers: HeaderMap) -> Response {
+/// `GET /events[?game=R.B|?round=R]`: the public stream.
+pub async fn sse_public(State(s): State<Arc<AppState>>, Query(q): Query<FilterQuery>) -> Response {
+    match filter_of(&q) {
+        Ok(f) => sse(Subscription::new(&s.public, f)),
+        Err(r) => r,
+    }
+}
+
+/// `GET /arbiter/events[?game=R.B|?round=R]`: every event, undelayed (token).
+pub async fn sse_arbiter(
+    State(s): State<Arc<AppState>>,
+    headers: HeaderMap,
+    Query(q): Query<FilterQuery>,
+) -> Response {
+    let f = match filter_of(&q) {
+        Ok(f) => f,
+        Err(r) => return r,
+    };
     match authorize(&s, &headers) {
-        Ok(access) => sse(Subscription::new(&access.channel)),
+        Ok(access) => sse(Subscription::new(&access.channel, f)),
         Err(r) => r.into_response(),
     }
 }
 
-/// `GET /ws`: the public stream over WebSocket (text frames, one JSON each).
-pub async fn ws_public(State(s): State<Arc<AppState>>, ws: WebSocketUpgrade) -> Response {
-    let sub = Subscription::new(&s.public);
+/// `GET /ws[?game=R.B|?round=R]`: the public stream over WebSocket (text
+/// frames, one JSON each).
+pub async fn ws_public(
+    State(s): State<Arc<AppState>>,
+    Query(q): Query<FilterQuery>,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let sub = match filter_of(&q) {
+        Ok(f) => Subscription::new(&s.public, f),
+        Err(r) => return r,
+    };
     ws.max_message_size(4096)
         .on_upgrade(move |socket| ws_session(socket, sub))
 }
@@ -136,8 +228,8 @@ mod tests {
     #[tokio::test]
     async fn a_reader_that_falls_behind_is_dropped_and_the_sender_never_waits() {
         let ch = Channel::new();
-        let mut slow = Subscription::new(&ch);
-        let mut fast = Subscription::new(&ch);
+        let mut slow = Subscription::new(&ch, GameFilter::default());
+        let mut fast = Subscription::new(&ch, GameFilter::default());
         for i in 0..(CHANNEL_CAPACITY + 10) {
             ch.publish(i as u64 + 1, None, &[Arc::from(format!("{{\"n\":{i}}}"))]);
             if i < 5 {
@@ -151,12 +243,76 @@ mod tests {
     async fn the_backlog_reaches_a_late_reader_once() {
         let ch = Channel::with_backlog();
         ch.publish(0, None, &[Arc::from("{\"kind\":\"downtime\"}")]);
-        let mut late = Subscription::new(&ch);
+        let mut late = Subscription::new(&ch, GameFilter::default());
         ch.publish(1, None, &[Arc::from("{\"n\":1}")]);
         assert_eq!(
             late.next().await.as_deref(),
             Some("{\"kind\":\"downtime\"}")
         );
         assert_eq!(late.next().await.as_deref(), Some("{\"n\":1}"));
+    }
+
+    #[tokio::test]
+    async fn a_client_of_one_game_gets_that_game_and_the_alerts_about_no_game() {
+        let ch = Channel::new();
+        let q = FilterQuery {
+            game: Some("1.2".into()),
+            round: None,
+        };
+        let mut one = Subscription::new(&ch, q.filter().unwrap());
+        let round2 = FilterQuery {
+            game: None,
+            round: Some("2".into()),
+        };
+        let mut r2 = Subscription::new(&ch, round2.filter().unwrap());
+        for m in [
+            r#"{"type":"move","game":"1.1","ply":1}"#,
+            r#"{"type":"move","game":"1.2","ply":1}"#,
+            r#"{"type":"move","game":"2.1","ply":1}"#,
+            r#"{"kind":"downtime"}"#,
+            r#"{"type":"clock","game":"1.12","white_ms":1}"#,
+            r#"{"type":"clock","game":"1.2","white_ms":2}"#,
+        ] {
+            ch.publish(0, None, &[Arc::from(m)]);
+        }
+        drop(ch);
+        let mut got = Vec::new();
+        while let Some(m) = one.next().await {
+            got.push(m.to_string());
+        }
+        assert_eq!(
+            got,
+            [
+                r#"{"type":"move","game":"1.2","ply":1}"#,
+                r#"{"kind":"downtime"}"#,
+                r#"{"type":"clock","game":"1.2","white_ms":2}"#,
+            ]
+        );
+        assert_eq!(
+            r2.next().await.as_deref(),
+            Some(r#"{"type":"move","game":"2.1","ply":1}"#)
+        );
+        assert_eq!(r2.next().await.as_deref(), Some(r#"{"kind":"downtime"}"#));
+        assert_eq!(r2.next().await, None);
+    }
+
+    #[test]
+    fn bad_filters_name_the_parameter() {
+        for (game, round, says) in [
+            (Some("1-2"), None, "game=1-2: give the game as round.board"),
+            (Some("x.1"), None, "game=x.1"),
+            (None, Some("one"), "round=one: give the round number"),
+        ] {
+            let q = FilterQuery {
+                game: game.map(Into::into),
+                round: round.map(Into::into),
+            };
+            let e = q.filter().unwrap_err();
+            assert!(e.contains(says), "{e}");
+        }
+        assert_eq!(
+            FilterQuery::default().filter().unwrap(),
+            GameFilter::default()
+        );
     }
 }

@@ -6,6 +6,13 @@ const GLYPH = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "
 const NAME = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
 const FILES = "abcdefgh";
 const games = new Map();
+// `?game=R.B` follows one game, `?round=R` one round; the stream is asked
+// for just those.
+const FILTER = (() => {
+  const page = new URLSearchParams(location.search), q = new URLSearchParams();
+  for (const k of ["game", "round"]) if (page.get(k)) q.set(k, page.get(k));
+  return q.toString() ? "?" + q.toString() : "";
+})();
 const gamesEl = document.getElementById("games");
 const statusEl = document.getElementById("status");
 
@@ -174,7 +181,7 @@ function connect() {
   if (initial) {
     try { JSON.parse(initial.textContent).forEach(onMessage); } catch (err) { /* drawn from the stream instead */ }
   }
-  const es = new EventSource("/events");
+  const es = new EventSource("/events" + FILTER);
   es.onopen = () => { statusEl.textContent = "Live"; };
   es.onerror = () => { statusEl.textContent = "Reconnecting…"; };
   es.onmessage = (e) => {

@@ -1,0 +1,222 @@
+//! A hundred boards through one real broker: each board (a board daemon in
+//! this process, journal and MQTT queue on disk) plays a different real
+//! over-the-board game of `../shared/data` (TWIC 1599), published to a
+//! mosquitto on loopback that is killed and restarted mid-round; two
+//! `eboard relay --mqtt` processes serve the round. Each relay's
+//! `/games.pgn` must be byte-identical to the boards' own PGNs in
+//! (round, board) order, and a spectator following one game
+//! (`/events?game=1.7`) gets that game's moves in order and nothing of the
+//! other 99.
+//!
+//! Skips with a printed reason without `../shared/data` or `mosquitto`;
+//! under CI (`CI` set) either absence is a failure.
+
+mod common;
+
+use common::*;
+use eboard::config::{Config, MqttConfig};
+use eboard::daemon::{Daemon, RunOptions};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+const BOARDS: u32 = 100;
+/// Round ms per wall ms: the simulated games (about 30 min of round time
+/// each) take a few seconds.
+const SPEED: f64 = 400.0;
+
+fn skip(why: &str) {
+    if std::env::var_os("CI").is_some() {
+        panic!("{why} under CI: the 100-board test must run");
+    }
+    println!("skipped: {why}");
+}
+
+/// mosquitto on 127.0.0.1:`port`, no persistence (a restart loses the
+/// retained snapshots; the boards publish them again).
+struct Broker {
+    child: Child,
+}
+
+impl Broker {
+    fn start(bin: &Path, conf: &Path, port: u16) -> Broker {
+        let child = Command::new(bin)
+            .arg("-c")
+            .arg(conf)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start mosquitto");
+        poll(10, "mosquitto listening", || {
+            TcpStream::connect(("127.0.0.1", port)).ok()
+        });
+        Broker { child }
+    }
+}
+
+impl Drop for Broker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn moves_in(pgn: &str) -> usize {
+    pgn.matches("[%clk").count()
+}
+
+#[test]
+fn a_hundred_boards_through_a_broker_killed_mid_round_and_two_relays_serve_their_pgn() {
+    let data =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn/twic1599_1110games.pgn");
+    let Ok(text) = std::fs::read_to_string(&data) else {
+        return skip(&format!("{} is absent", data.display()));
+    };
+    let Some(bin) = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"]
+        .into_iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+    else {
+        return skip("mosquitto is not installed (apt-get install mosquitto)");
+    };
+    let games = eboard::pgn::read_games(&text).expect("TWIC reads");
+    let dir = tempdir("mqtt-100");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let conf = dir.join("mosquitto.conf");
+    std::fs::write(
+        &conf,
+        format!("listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 100000\n"),
+    )
+    .unwrap();
+    let broker = Broker::start(&bin, &conf, port);
+    let url = format!("mqtt://127.0.0.1:{port}");
+    let relay = spawn(
+        &["relay", "--mqtt", &url, "--event", "Open 2026"],
+        &[],
+        &dir,
+    );
+    let follower = SseReader::open(&relay.addr, "/events?game=1.7", &[]);
+    let (status, body) = request(&relay.addr, "GET", "/events?game=7", &[], "");
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("game=7: give the game as round.board"),
+        "{body}"
+    );
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut daemons = Vec::new();
+    for b in 1..=BOARDS {
+        let trace = eboard::sim::simulate(
+            &games[b as usize - 1],
+            &eboard::sim::SimOptions {
+                seed: u64::from(b),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let mut cfg = Config::default();
+        cfg.event.name = Some("Open 2026".into());
+        cfg.event.time_control = Some("5400+30".into());
+        cfg.game.round = 1;
+        cfg.game.board = b;
+        cfg.mqtt = Some(MqttConfig {
+            url: url.clone(),
+            ..Default::default()
+        });
+        let d = Daemon::start(
+            RunOptions {
+                config: cfg,
+                delay_s: 0,
+                journal: Some(dir.join(format!("b{b}.jsonl"))),
+                source: Box::new(trace.records.into_iter().map(Ok)),
+                source_header: Some(trace.header),
+                source_is_recording: true,
+                speed: SPEED,
+                on_event: None,
+                clock_device: None,
+                source_is_live: false,
+            },
+            rt.handle(),
+        )
+        .unwrap();
+        daemons.push(d);
+    }
+    let board_moves = |daemons: &[Daemon]| -> usize {
+        daemons
+            .iter()
+            .map(|d| {
+                let v = d.feed.public.view.borrow().clone();
+                v.games.iter().map(|g| moves_in(&g.pgn)).sum::<usize>()
+            })
+            .sum()
+    };
+
+    // Mid-round: the broker goes away while the boards play on.
+    poll(120, "500 moves at the relay", || {
+        (moves_in(&get(&relay.addr, "/games.pgn")) >= 500).then_some(())
+    });
+    drop(broker);
+    let before = board_moves(&daemons);
+    poll(120, "300 moves made while the broker is away", || {
+        (board_moves(&daemons) >= before + 300).then_some(())
+    });
+    let stalled = moves_in(&get(&relay.addr, "/games.pgn"));
+    let _broker = Broker::start(&bin, &conf, port);
+
+    // Every game over at its board: the boards' PGN, in (round, board) order.
+    poll(300, "every board's game over", || {
+        daemons.iter().all(|d| *d.done.borrow()).then_some(())
+    });
+    let board_pgn: String = daemons
+        .iter()
+        .map(|d| {
+            let v = d.feed.public.view.borrow().clone();
+            assert_eq!(v.games.len(), 1);
+            v.games[0].pgn.clone()
+        })
+        .collect();
+    assert_eq!(board_pgn.matches("[Event ").count(), BOARDS as usize);
+    let relay_pgn = poll(120, "the relay's PGN equal to the boards'", || {
+        let p = get(&relay.addr, "/games.pgn");
+        (p == board_pgn).then_some(p)
+    });
+    println!(
+        "{BOARDS} boards: {} moves in all; the relay had {stalled} when the broker came back",
+        moves_in(&relay_pgn)
+    );
+    assert!(stalled < moves_in(&relay_pgn), "the outage was mid-round");
+    // A second relay, started after the round: the retained snapshots
+    // (published again after the broker lost them) give it every game.
+    let late = spawn(&["relay", "--mqtt", &url], &[], &dir);
+    poll(60, "the late relay's PGN equal to the boards'", || {
+        (get(&late.addr, "/games.pgn") == board_pgn).then_some(())
+    });
+
+    // The follower of game 1.7: only that game, every ply once in order (a
+    // `state` after the outage resets to the moves it holds).
+    let plies_7 = {
+        let v = daemons[6].feed.public.view.borrow().clone();
+        v.games[0].state["moves"].as_array().unwrap().len() as u64
+    };
+    let msgs = follower.until(60, |v| v["type"] == "game_end");
+    let mut plies = Vec::new();
+    for (_, v) in &msgs {
+        assert_eq!(v["game"], "1.7", "another game's message: {v}");
+        match v["type"].as_str() {
+            Some("state") => plies = (1..=v["moves"].as_array().unwrap().len() as u64).collect(),
+            Some("move") => plies.push(v["ply"].as_u64().unwrap()),
+            _ => {}
+        }
+    }
+    assert_eq!(plies, (1..=plies_7).collect::<Vec<u64>>());
+    drop(daemons);
+    std::fs::remove_dir_all(&dir).ok();
+}
