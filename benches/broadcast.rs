@@ -109,7 +109,14 @@ fn main() {
     ));
 
     // The clients: latency of every move at every client, µs.
-    let sse = common::SseClients::spawn(&rt, &[relay_addr], clients, clocks, speed, moves_expected);
+    let specs = (0..clients)
+        .map(|_| common::ClientSpec {
+            addr: relay_addr.clone(),
+            path: "/events".into(),
+            moves_expected,
+        })
+        .collect();
+    let sse = common::SseClients::spawn(&rt, specs, clocks, speed);
     sse.wait_connected(&rt);
     // Go: every board starts its game now.
     let started = Instant::now();

@@ -44,42 +44,58 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
     sorted[i] as f64 / 1000.0
 }
 
-/// SSE clients of `/events`, each recording the latency of every move from
-/// its completion (round time of the game's clock) to arrival, µs.
+/// One SSE client to start: the server, the path it follows (`/events`,
+/// `/events?game=1.7`) and how many moves it must receive.
+pub struct ClientSpec {
+    pub addr: String,
+    pub path: String,
+    pub moves_expected: usize,
+}
+
+/// SSE clients, each recording the latency of every move from its
+/// completion (round time of the game's clock) to arrival, µs, and counting
+/// every message it receives.
 pub struct SseClients {
-    latencies: Arc<Mutex<Vec<u64>>>,
+    /// (arrival, Unix µs; latency, µs) of every move at every client.
+    latencies: Arc<Mutex<Vec<(u64, u64)>>>,
     received: Arc<Mutex<Vec<usize>>>,
+    messages: Arc<std::sync::atomic::AtomicU64>,
     connected: Arc<tokio::sync::Semaphore>,
-    clients: usize,
-    moves_expected: usize,
+    expected: Vec<usize>,
 }
 
 impl SseClients {
-    /// Connects `clients` clients, spread over `addrs`; `clocks` maps a
-    /// game's `"round.board"` to its daemon's round clock.
+    /// Connects one client per spec; `clocks` maps a game's `"round.board"`
+    /// to its daemon's round clock.
     pub fn spawn(
         rt: &tokio::runtime::Runtime,
-        addrs: &[String],
-        clients: usize,
+        specs: Vec<ClientSpec>,
         clocks: HashMap<String, RoundClock>,
         speed: f64,
-        moves_expected: usize,
     ) -> SseClients {
         let clocks = Arc::new(clocks);
-        let latencies = Arc::new(Mutex::new(Vec::with_capacity(moves_expected * clients)));
-        let received = Arc::new(Mutex::new(vec![0usize; clients]));
+        let total: usize = specs.iter().map(|s| s.moves_expected).sum();
+        let latencies = Arc::new(Mutex::new(Vec::with_capacity(total)));
+        let received = Arc::new(Mutex::new(vec![0usize; specs.len()]));
+        let messages = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let connected = Arc::new(tokio::sync::Semaphore::new(0));
-        for c in 0..clients {
-            let (addr, clocks, latencies, received, connected) = (
-                addrs[c % addrs.len()].clone(),
+        let expected = specs.iter().map(|s| s.moves_expected).collect();
+        for (c, spec) in specs.into_iter().enumerate() {
+            let (clocks, latencies, received, messages, connected) = (
                 clocks.clone(),
                 latencies.clone(),
                 received.clone(),
+                messages.clone(),
                 connected.clone(),
             );
             rt.spawn(async move {
+                let ClientSpec {
+                    addr,
+                    path,
+                    moves_expected,
+                } = spec;
                 let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
-                s.write_all(format!("GET /events HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+                s.write_all(format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
                     .await
                     .unwrap();
                 let mut lines = BufReader::new(s).lines();
@@ -93,6 +109,7 @@ impl SseClients {
                     let Some(data) = line.strip_prefix("data: ") else {
                         continue;
                     };
+                    messages.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     if !data.contains("\"type\":\"move\"") {
                         continue;
                     }
@@ -105,7 +122,7 @@ impl SseClients {
                     let t = v["t"].as_u64().unwrap();
                     let done_us =
                         clock.started_at_unix_ms() * 1000 + (t as f64 * 1000.0 / speed) as u64;
-                    mine.push(now_us.saturating_sub(done_us));
+                    mine.push((now_us, now_us.saturating_sub(done_us)));
                     if mine.len() == moves_expected {
                         break;
                     }
@@ -117,10 +134,15 @@ impl SseClients {
         SseClients {
             latencies,
             received,
+            messages,
             connected,
-            clients,
-            moves_expected,
+            expected,
         }
+    }
+
+    /// Messages (`data:` lines) received so far by all clients.
+    pub fn messages(&self) -> u64 {
+        self.messages.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Waits (at most 60 s) until every client has its stream open.
@@ -128,7 +150,7 @@ impl SseClients {
         rt.block_on(async {
             let _ = tokio::time::timeout(
                 Duration::from_secs(60),
-                self.connected.acquire_many(self.clients as u32),
+                self.connected.acquire_many(self.expected.len() as u32),
             )
             .await;
         });
@@ -138,7 +160,7 @@ impl SseClients {
     pub fn wait_done(&self, started: Instant, limit: Duration) {
         loop {
             std::thread::sleep(Duration::from_millis(200));
-            let done = self.latencies.lock().unwrap().len() >= self.moves_expected * self.clients;
+            let done = self.latencies.lock().unwrap().len() >= self.expected.iter().sum::<usize>();
             if done || started.elapsed() > limit {
                 break;
             }
@@ -147,24 +169,36 @@ impl SseClients {
 
     /// Prints the figures: `title`, then `what` (the set-up) with the counts.
     pub fn report(&self, title: &str, what: &str, started: Instant) {
-        let mut lat = self.latencies.lock().unwrap().clone();
+        let all = self.latencies.lock().unwrap().clone();
+        let mut lat: Vec<u64> = all.iter().map(|(_, l)| *l).collect();
         lat.sort_unstable();
+        // After the opening: every board starts at the same moment and the
+        // first moves come quickest, so the first 10 s are the burst.
+        let start_us = unix_now_ms() * 1000 - started.elapsed().as_micros() as u64;
+        let mut later: Vec<u64> = all
+            .iter()
+            .filter(|(at, _)| *at > start_us + 10_000_000)
+            .map(|(_, l)| *l)
+            .collect();
+        later.sort_unstable();
         let complete = self
             .received
             .lock()
             .unwrap()
             .iter()
-            .filter(|n| **n == self.moves_expected)
+            .zip(&self.expected)
+            .filter(|(n, e)| n == e)
             .count();
         println!(
             "{title} (loopback, {} cores shared)",
             std::thread::available_parallelism().map_or(0, |n| n.get())
         );
         println!(
-            "  {what}, moves {}, deliveries {} (clients complete: {complete}/{})",
-            self.moves_expected,
+            "  {what}: move deliveries {} of {}, messages {} (clients complete: {complete}/{})",
             lat.len(),
-            self.clients
+            self.expected.iter().sum::<usize>(),
+            self.messages(),
+            self.expected.len()
         );
         println!(
             "  median {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms; run {:.1} s; at {}",
@@ -174,6 +208,14 @@ impl SseClients {
             lat.last().map_or(f64::NAN, |m| *m as f64 / 1000.0),
             started.elapsed().as_secs_f64(),
             unix_now_ms()
+        );
+        println!(
+            "  after the first 10 s ({} deliveries): median {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+            later.len(),
+            percentile(&later, 0.5),
+            percentile(&later, 0.9),
+            percentile(&later, 0.99),
+            later.last().map_or(f64::NAN, |m| *m as f64 / 1000.0),
         );
     }
 }

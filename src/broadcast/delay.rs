@@ -8,7 +8,7 @@
 //! original time.
 
 use super::public::{Snapshot, Update};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, watch};
@@ -80,6 +80,10 @@ pub struct Channel {
     pub view: watch::Sender<Arc<View>>,
     /// The messages, bounded.
     pub events: broadcast::Sender<Msg>,
+    /// The same messages per game, (round, board), for the clients that
+    /// follow one game: a message wakes only its game's readers. Made on a
+    /// reader's first subscription; a message about no game goes to all.
+    per_game: Mutex<HashMap<(u32, u32), broadcast::Sender<Msg>>>,
     /// The last messages, for a reader who connects later (the arbiter's
     /// channel keeps [`BACKLOG`] so an alert raised while nobody listened,
     /// such as a downtime, still reaches the arbiter).
@@ -89,6 +93,11 @@ pub struct Channel {
 
 /// How many messages the arbiter's channel keeps for late readers.
 pub const BACKLOG: usize = 256;
+
+/// How many games may have their own message channel at once (each holds
+/// [`CHANNEL_CAPACITY`] slots); a reader asking for one more game reads the
+/// whole channel, filtered.
+pub const MAX_GAME_CHANNELS: usize = 256;
 
 /// How many messages a stream reader may fall behind before it is dropped.
 pub const CHANNEL_CAPACITY: usize = 1024;
@@ -105,6 +114,7 @@ impl Channel {
         Channel {
             view: watch::channel(Arc::new(View::default())).0,
             events: broadcast::channel(CHANNEL_CAPACITY).0,
+            per_game: Mutex::new(HashMap::new()),
             backlog: None,
             next_id: Mutex::new(0),
         }
@@ -116,6 +126,25 @@ impl Channel {
             backlog: Some(Mutex::new(VecDeque::with_capacity(BACKLOG))),
             ..Channel::new()
         }
+    }
+
+    /// A receiver of the messages about game `(round, board)` (and those
+    /// about no game), from now on; `None` when [`MAX_GAME_CHANNELS`] games
+    /// have readers already (the caller reads [`Channel::events`] and filters).
+    pub fn subscribe_game(&self, game: (u32, u32)) -> Option<broadcast::Receiver<Msg>> {
+        let mut per_game = self.per_game.lock().unwrap_or_else(|e| e.into_inner());
+        if !per_game.contains_key(&game) && per_game.len() >= MAX_GAME_CHANNELS {
+            per_game.retain(|_, tx| tx.receiver_count() > 0);
+            if per_game.len() >= MAX_GAME_CHANNELS {
+                return None;
+            }
+        }
+        Some(
+            per_game
+                .entry(game)
+                .or_insert_with(|| broadcast::channel(CHANNEL_CAPACITY).0)
+                .subscribe(),
+        )
     }
 
     /// The kept messages (oldest first).
@@ -137,6 +166,7 @@ impl Channel {
         }
         let games: Vec<_> = messages.iter().map(|m| game_of(m)).collect();
         let mut next_id = self.next_id.lock().unwrap_or_else(|e| e.into_inner());
+        let per_game = self.per_game.lock().unwrap_or_else(|e| e.into_inner());
         for (m, game) in messages.iter().zip(games) {
             *next_id += 1;
             let msg = Msg {
@@ -153,6 +183,18 @@ impl Channel {
                 b.push_back(msg.clone());
             }
             // No receiver is not an error: nobody listens yet.
+            match msg.game {
+                Some(g) => {
+                    if let Some(tx) = per_game.get(&g) {
+                        let _ = tx.send(msg.clone());
+                    }
+                }
+                None => {
+                    for tx in per_game.values() {
+                        let _ = tx.send(msg.clone());
+                    }
+                }
+            }
             let _ = self.events.send(msg);
         }
     }

@@ -94,7 +94,13 @@ impl Subscription {
     /// Subscribes to the games of `channel` that `filter` follows (before
     /// reading its view, so nothing falls between).
     pub fn new(channel: &Channel, filter: GameFilter) -> Subscription {
-        let rx = channel.events.subscribe();
+        // A follower of one game reads that game's channel: the other
+        // games' messages never wake it.
+        let rx = match (filter.round, filter.board) {
+            (Some(r), Some(b)) => channel.subscribe_game((r, b)),
+            _ => None,
+        }
+        .unwrap_or_else(|| channel.events.subscribe());
         let view = channel.view.borrow().clone();
         let seen = view.games.iter().map(|g| g.seq).max().unwrap_or(0);
         let mut initial: VecDeque<Arc<str>> = view
@@ -294,6 +300,30 @@ mod tests {
         );
         assert_eq!(r2.next().await.as_deref(), Some(r#"{"kind":"downtime"}"#));
         assert_eq!(r2.next().await, None);
+    }
+
+    #[tokio::test]
+    async fn past_the_game_channel_cap_a_follower_reads_the_whole_channel_filtered() {
+        use crate::broadcast::delay::MAX_GAME_CHANNELS;
+        let ch = Channel::new();
+        let held: Vec<_> = (0..MAX_GAME_CHANNELS as u32)
+            .map(|b| ch.subscribe_game((9, b)).expect("under the cap"))
+            .collect();
+        assert!(ch.subscribe_game((1, 1)).is_none(), "the cap holds");
+        let one = GameFilter {
+            round: Some(1),
+            board: Some(1),
+        };
+        let mut sub = Subscription::new(&ch, one);
+        ch.publish(0, None, &[Arc::from(r#"{"type":"move","game":"1.2"}"#)]);
+        ch.publish(0, None, &[Arc::from(r#"{"type":"move","game":"1.1"}"#)]);
+        assert_eq!(
+            sub.next().await.as_deref(),
+            Some(r#"{"type":"move","game":"1.1"}"#)
+        );
+        // Readers gone: their channels are pruned for a new game.
+        drop(held);
+        assert!(ch.subscribe_game((1, 1)).is_some());
     }
 
     #[test]
