@@ -76,36 +76,43 @@ pub fn client_config(extra: &[CertificateDer<'static>]) -> Result<Arc<ClientConf
     Ok(Arc::new(config))
 }
 
+/// The rustls error in `e` or its sources, looking inside `io::Error`s
+/// (which hide what they wrap from `source()`), however deeply nested.
+fn rustls_error<'a>(e: &'a (dyn Error + 'static)) -> Option<&'a rustls::Error> {
+    if let Some(r) = e.downcast_ref::<rustls::Error>() {
+        return Some(r);
+    }
+    if let Some(inner) = e
+        .downcast_ref::<std::io::Error>()
+        .and_then(|io| io.get_ref())
+    {
+        if let Some(r) = rustls_error(inner) {
+            return Some(r);
+        }
+    }
+    e.source().and_then(rustls_error)
+}
+
 /// Why the peer's certificate was refused, in words, when `e` (or one of
 /// its sources) is a certificate error of rustls.
 pub fn certificate_problem(e: &(dyn Error + 'static)) -> Option<String> {
     use rustls::CertificateError as C;
-    let mut cur: Option<&(dyn Error + 'static)> = Some(e);
-    while let Some(err) = cur {
-        let rustls_err = err.downcast_ref::<rustls::Error>().or_else(|| {
-            err.downcast_ref::<std::io::Error>()
-                .and_then(|io| io.get_ref())
-                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
-        });
-        if let Some(rustls::Error::InvalidCertificate(c)) = rustls_err {
-            return Some(match c {
-                C::UnknownIssuer => {
-                    "it is not signed by a certificate authority trusted here (UnknownIssuer)"
-                        .to_owned()
-                }
-                C::NotValidForName | C::NotValidForNameContext { .. } => {
-                    format!("it is not valid for this host name ({c})")
-                }
-                C::Expired | C::ExpiredContext { .. } => format!("it has expired ({c})"),
-                C::NotValidYet | C::NotValidYetContext { .. } => {
-                    format!("it is not valid yet: is this machine's clock right? ({c})")
-                }
-                other => format!("{other:?}"),
-            });
+    let rustls::Error::InvalidCertificate(c) = rustls_error(e)? else {
+        return None;
+    };
+    Some(match c {
+        C::UnknownIssuer => {
+            "it is not signed by a certificate authority trusted here (UnknownIssuer)".to_owned()
         }
-        cur = err.source();
-    }
-    None
+        C::NotValidForName | C::NotValidForNameContext { .. } => {
+            format!("it is not valid for this host name ({c})")
+        }
+        C::Expired | C::ExpiredContext { .. } => format!("it has expired ({c})"),
+        C::NotValidYet | C::NotValidYetContext { .. } => {
+            format!("it is not valid yet: is this machine's clock right? ({c})")
+        }
+        other => format!("{other:?}"),
+    })
 }
 
 /// `e` and its sources, `outer: inner: …` (the HTTP and MQTT clients'
@@ -167,10 +174,11 @@ mod tests {
 
     #[test]
     fn certificate_problems_are_found_through_io_errors() {
-        let e = std::io::Error::new(
+        // As reqwest reports it: an io::Error in an io::Error.
+        let e = std::io::Error::other(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer),
-        );
+        ));
         let why = certificate_problem(&e).unwrap();
         assert!(why.contains("UnknownIssuer"), "{why}");
         let plain = std::io::Error::other("connection refused");
