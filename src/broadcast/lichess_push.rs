@@ -158,6 +158,7 @@ async fn push(client: &reqwest::Client, target: &PushTarget, pgn: &str) -> Resul
         .body(pgn.to_owned())
         .send()
         .await
+        .map_err(|e| e.without_url()) // the message names it once, first
         .map_err(|e| match crate::tls::certificate_problem(&e) {
             Some(why) => format!(
                 "POST {}: the server's TLS certificate is refused: {why}; if it is signed by a \
