@@ -501,6 +501,7 @@ impl Config {
     }
 
     /// Parses and checks configuration text; `file` names it in errors.
+    /// The `ca_file`s it names are read and checked (errors name their key).
     pub fn parse(text: &str, file: &str) -> Result<Config, ConfigFileError> {
         let cfg: Config = toml::from_str(text).map_err(|e| {
             let (line, key) = match e.span() {

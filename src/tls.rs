@@ -25,16 +25,21 @@ pub const MAX_CA_FILE: u64 = 4 << 20;
 /// Errors name the file and say what is wrong: it cannot be read, it is
 /// not PEM, it holds no certificate, or certificate N is not valid X.509.
 pub fn load_ca_file(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
+    use std::io::Read;
     let shown = path.display();
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read \"{shown}\": {e}"))?
-        .len();
-    if size > MAX_CA_FILE {
+    let cannot = |e: std::io::Error| format!("cannot read \"{shown}\": {e}");
+    // Bounded: a device or a huge file named by mistake is an error, not a hang.
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(cannot)?
+        .take(MAX_CA_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_CA_FILE {
         return Err(format!(
-            "\"{shown}\" is {size} bytes: a CA file is at most {MAX_CA_FILE} bytes of PEM"
+            "\"{shown}\" is larger than {MAX_CA_FILE} bytes: not a CA file (PEM)"
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read \"{shown}\": {e}"))?;
     let certs = CertificateDer::pem_slice_iter(&bytes)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| format!("\"{shown}\" is not valid PEM: {e}"))?;
@@ -150,6 +155,9 @@ mod tests {
             e.contains("cannot read") && e.contains("no-such-file"),
             "{e}"
         );
+
+        let e = load_ca_file(Path::new("/dev/zero")).unwrap_err();
+        assert!(e.contains("larger than"), "{e}");
 
         let p = tmp("empty.pem", b"# nothing here\n");
         let e = load_ca_file(&p).unwrap_err();
