@@ -37,14 +37,21 @@
 //! device = "simulated"             # simulated | dgt3000 | builtin
 //!
 //! [mqtt]                           # optional: publish the public feed to a broker
-//! url = "mqtt://127.0.0.1:1883"
+//! url = "mqtts://broker.example:8883" # mqtt:// (plain TCP, port 1883) or mqtts:// (TLS, 8883)
 //! topic_prefix = "eboard"          # default eboard
+//! username = "board1"              # optional login
+//! password = "…"                   # or the environment variable EBOARD_MQTT_PASSWORD
+//! ca_file = "/etc/eboard/ca.pem"   # optional: an extra trusted CA (PEM), mqtts:// only
 //!
 //! [lichess]                        # optional: push the round's PGN to a lichess broadcast
 //! round_id = "AbCd1234"
 //! token = "…"                      # or the environment variable EBOARD_LICHESS_TOKEN
 //! base_url = "https://lichess.org" # default
+//! ca_file = "/etc/eboard/proxy-ca.pem" # optional: an extra trusted CA (PEM)
 //! ```
+//!
+//! Relative file names (`ca_file`, `board.hw`, …) are taken from the
+//! working directory.
 //!
 //! Unknown keys and bad values are errors naming the file, the line, the key
 //! and what is allowed.
@@ -64,37 +71,120 @@ pub const TITLES: [&str; 10] = [
 
 /// The whole configuration file.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "ConfigFile")]
 pub struct Config {
     /// The event.
-    #[serde(default)]
     pub event: EventConfig,
     /// The game on this board.
-    #[serde(default)]
     pub game: GameSection,
     /// The arbiter API.
-    #[serde(default)]
     pub arbiter: ArbiterConfig,
     /// Where the board's records come from.
-    #[serde(default)]
     pub board: BoardConfig,
     /// The chess clock.
-    #[serde(default)]
     pub clock: ClockConfig,
     /// Publishing to an MQTT broker (absent: not published).
     pub mqtt: Option<MqttConfig>,
+    /// `[mqtt]`'s login and trust keys (all absent without `[mqtt]`).
+    pub mqtt_security: MqttSecurity,
     /// Pushing the round's PGN to a lichess broadcast (absent: not pushed).
     pub lichess: Option<LichessConfig>,
+}
+
+/// The file as written: [`Config`] with `[mqtt]` in one table, split into
+/// [`MqttConfig`] (where to publish) and [`MqttSecurity`] (how to log in
+/// and whom to trust). Kept apart so that code building an `MqttConfig`
+/// by its two fields (the benchmarks) goes on compiling.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    #[serde(default)]
+    event: EventConfig,
+    #[serde(default)]
+    game: GameSection,
+    #[serde(default)]
+    arbiter: ArbiterConfig,
+    #[serde(default)]
+    board: BoardConfig,
+    #[serde(default)]
+    clock: ClockConfig,
+    mqtt: Option<MqttTable>,
+    lichess: Option<LichessConfig>,
+}
+
+/// `[mqtt]` as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MqttTable {
+    url: String,
+    topic_prefix: Option<String>,
+    username: Option<String>,
+    password: Option<String>,
+    ca_file: Option<String>,
+}
+
+impl From<ConfigFile> for Config {
+    fn from(f: ConfigFile) -> Config {
+        let (mqtt, mqtt_security) = match f.mqtt {
+            Some(m) => (
+                Some(MqttConfig {
+                    url: m.url,
+                    topic_prefix: m.topic_prefix,
+                }),
+                MqttSecurity {
+                    username: m.username,
+                    password: m.password,
+                    ca_file: m.ca_file,
+                },
+            ),
+            None => (None, MqttSecurity::default()),
+        };
+        Config {
+            event: f.event,
+            game: f.game,
+            arbiter: f.arbiter,
+            board: f.board,
+            clock: f.clock,
+            mqtt,
+            mqtt_security,
+            lichess: f.lichess,
+        }
+    }
 }
 
 /// `[mqtt]`: the broker the public feed is published to (see `docs/mqtt.md`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MqttConfig {
-    /// `mqtt://host:port` (or `tcp://`; port default 1883; no TLS).
+    /// `mqtt://host[:port]` (or `tcp://`; plain TCP, port default 1883) or
+    /// `mqtts://host[:port]` (TLS, port default 8883); no credentials.
     pub url: String,
     /// The first topic level, default `eboard`.
     pub topic_prefix: Option<String>,
+}
+
+/// `[mqtt]`'s `username`, `password` and `ca_file`: the broker's login and
+/// the CA its certificate is signed by.
+#[derive(Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MqttSecurity {
+    /// The MQTT username (absent: no login).
+    pub username: Option<String>,
+    /// The password; `EBOARD_MQTT_PASSWORD` wins when set and not empty.
+    pub password: Option<String>,
+    /// A PEM file of extra trusted CA certificates for `mqtts://` (the
+    /// webpki roots are always trusted), relative to the working directory.
+    pub ca_file: Option<String>,
+}
+
+impl std::fmt::Debug for MqttSecurity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MqttSecurity")
+            .field("username", &self.username)
+            .field("password", &self.password.as_ref().map(|_| "…"))
+            .field("ca_file", &self.ca_file)
+            .finish()
+    }
 }
 
 /// `[lichess]`: the lichess broadcast round the PGN is pushed to.
@@ -105,8 +195,11 @@ pub struct LichessConfig {
     pub round_id: String,
     /// The OAuth token (scope `study:write`); `EBOARD_LICHESS_TOKEN` wins.
     pub token: Option<String>,
-    /// Default `https://lichess.org`.
+    /// Default `https://lichess.org`; `http://` for a local test server.
     pub base_url: Option<String>,
+    /// A PEM file of extra trusted CA certificates (a TLS-inspecting
+    /// proxy's, a test server's); the webpki roots are always trusted.
+    pub ca_file: Option<String>,
 }
 
 /// `[event]`: what every game of the event shares.
@@ -408,6 +501,7 @@ impl Config {
     }
 
     /// Parses and checks configuration text; `file` names it in errors.
+    /// The `ca_file`s it names are read and checked (errors name their key).
     pub fn parse(text: &str, file: &str) -> Result<Config, ConfigFileError> {
         let cfg: Config = toml::from_str(text).map_err(|e| {
             let (line, key) = match e.span() {
@@ -560,7 +654,9 @@ impl Config {
             ));
         }
         if let Some(m) = &self.mqtt {
-            crate::mqtt::BrokerAddr::parse(&m.url).map_err(|e| ("mqtt", "url", e))?;
+            // The environment's password is the daemon's business, not the file's.
+            crate::mqtt::BrokerAddr::from_config(&m.url, &self.mqtt_security, None)
+                .map_err(|(key, e)| ("mqtt", key, e))?;
             if let Some(p) = &m.topic_prefix {
                 crate::mqtt::check_prefix(p).map_err(|e| ("mqtt", "topic_prefix", e))?;
             }
@@ -584,6 +680,20 @@ impl Config {
                         format!("\"{u}\": give http(s)://host, e.g. \"https://lichess.org\""),
                     ));
                 }
+            }
+            if let Some(f) = &l.ca_file {
+                let base = l
+                    .base_url
+                    .as_deref()
+                    .unwrap_or(crate::broadcast::lichess_push::DEFAULT_BASE_URL);
+                if !base.starts_with("https://") {
+                    return Err((
+                        "lichess",
+                        "ca_file",
+                        format!("\"{f}\": a CA file is for TLS: base_url must be https://"),
+                    ));
+                }
+                crate::tls::load_ca_file(Path::new(f)).map_err(|e| ("lichess", "ca_file", e))?;
             }
         }
         // The game settings the arbiter checks itself.
@@ -715,6 +825,41 @@ port = "/dev/i2c-1"
         assert_eq!(c.event.delay, Some(900));
         assert_eq!(c.clock.device, ClockDevice::Dgt3000);
         assert_eq!(c.header(None).round.as_deref(), Some("3.2"));
+    }
+
+    #[test]
+    fn mqtt_login_and_ca_files_name_their_keys() {
+        let c = parse("[mqtt]\nurl = \"mqtts://broker\"\nusername = \"b1\"\npassword = \"pw\"\n")
+            .unwrap();
+        assert_eq!(c.mqtt.as_ref().unwrap().url, "mqtts://broker");
+        assert_eq!(c.mqtt_security.username.as_deref(), Some("b1"));
+        assert_eq!(c.mqtt_security.password.as_deref(), Some("pw"));
+        assert!(!format!("{:?}", c.mqtt_security).contains("pw"));
+        let e = parse("[mqtt]\nurl = \"mqtts://broker:70000\"\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(2), "mqtt.url"), "{e}");
+        let e = parse("[mqtt]\nurl = \"mqtt://u:p@broker\"\n").unwrap_err();
+        assert!(e.message.contains("logs"), "says why: {e}");
+        let e = parse("[mqtt]\nurl = \"mqtts://broker\"\n\nca_file = \"/nonexistent/ca.pem\"\n")
+            .unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(4), "mqtt.ca_file"), "{e}");
+        assert!(e.message.contains("/nonexistent/ca.pem"), "{e}");
+        let e = parse("[mqtt]\nurl = \"mqtt://broker\"\npassword = \"x\"\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(3), "mqtt.password"), "{e}");
+        let e = parse("[mqtt]\nurl = \"mqtt://broker\"\npasword = \"x\"\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(3), "mqtt.pasword"), "{e}");
+        assert!(e.message.contains("password"), "lists the keys: {e}");
+        let e = parse("[lichess]\nround_id = \"AbCd1234\"\nca_file = \"/nonexistent/ca.pem\"\n")
+            .unwrap_err();
+        assert_eq!(
+            (e.line, e.key.as_str()),
+            (Some(3), "lichess.ca_file"),
+            "{e}"
+        );
+        let e = parse(
+            "[lichess]\nround_id = \"AbCd1234\"\nbase_url = \"http://h\"\nca_file = \"x.pem\"\n",
+        )
+        .unwrap_err();
+        assert!(e.message.contains("https://"), "{e}");
     }
 
     #[test]

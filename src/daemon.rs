@@ -445,8 +445,12 @@ impl Daemon {
         // its queue lives beside the journal (`JOURNAL.mqtt`).
         let (tap, mqtt) = match &config.mqtt {
             Some(m) => {
-                let broker = crate::mqtt::BrokerAddr::parse(&m.url)
-                    .map_err(|e| format!("config: [mqtt] url: {e}"))?;
+                let broker = crate::mqtt::BrokerAddr::from_config(
+                    &m.url,
+                    &config.mqtt_security,
+                    std::env::var(crate::mqtt::PASSWORD_ENV).ok(),
+                )
+                .map_err(|(key, e)| format!("config: [mqtt] {key}: {e}"))?;
                 let prefix = m
                     .topic_prefix
                     .clone()

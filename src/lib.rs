@@ -42,5 +42,6 @@ pub mod rules;
 pub mod sensors;
 pub mod server;
 pub mod sim;
+pub mod tls;
 pub mod trace;
 pub mod voice;

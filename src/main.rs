@@ -157,27 +157,46 @@ enum Command {
     /// One event's feed merged from many board daemons (their base URLs,
     /// or an MQTT broker they publish to), boards in order: one /games.pgn,
     /// one LiveChess tree, one event stream.
-    Relay {
-        /// The board daemons' base URLs (http://host:port).
-        #[arg(required_unless_present = "mqtt")]
-        urls: Vec<String>,
-        /// Follow the boards through this MQTT broker (mqtt://host:port) instead.
-        #[arg(long, value_name = "URL")]
-        mqtt: Option<String>,
-        /// With --mqtt: only this event (its name as in the boards' config; default: every event).
-        #[arg(long, value_name = "NAME")]
-        event: Option<String>,
-        /// With --mqtt: the first topic level.
-        #[arg(long, value_name = "PREFIX", default_value = eboard::mqtt::DEFAULT_PREFIX)]
-        topic_prefix: String,
-        /// A configuration file whose [lichess] section makes the relay push
-        /// the merged PGN to a lichess broadcast round.
-        #[arg(long, value_name = "FILE")]
-        config: Option<PathBuf>,
-        /// Address to serve on.
-        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
-        listen: String,
-    },
+    Relay(RelayArgs),
+}
+
+/// `eboard relay`'s arguments.
+#[derive(clap::Args)]
+struct RelayArgs {
+    /// The board daemons' base URLs (http://host:port).
+    #[arg(required_unless_present_any = ["mqtt", "config"])]
+    urls: Vec<String>,
+    /// Follow the boards through this MQTT broker instead: mqtt://host[:port]
+    /// (plain TCP, port 1883) or mqtts://host[:port] (TLS, port 8883); no
+    /// credentials in the URL (default: the --config file's [mqtt] url,
+    /// when no board URLs are given).
+    #[arg(long, value_name = "URL")]
+    mqtt: Option<String>,
+    /// With --mqtt: the username to log in with (default: the --config
+    /// file's [mqtt] username). The password comes from the environment
+    /// variable EBOARD_MQTT_PASSWORD or the --config file's [mqtt] password
+    /// (never from the command line, which other users can see).
+    #[arg(long, value_name = "USER")]
+    mqtt_username: Option<String>,
+    /// With mqtts://: a PEM file of CA certificates to trust besides the
+    /// built-in webpki roots (default: the --config file's [mqtt] ca_file).
+    #[arg(long, value_name = "FILE")]
+    mqtt_ca_file: Option<String>,
+    /// With --mqtt: only this event (its name as in the boards' config; default: every event).
+    #[arg(long, value_name = "NAME")]
+    event: Option<String>,
+    /// With --mqtt: the first topic level (default: the --config file's
+    /// [mqtt] topic_prefix, else eboard).
+    #[arg(long, value_name = "PREFIX")]
+    topic_prefix: Option<String>,
+    /// A configuration file: its [lichess] section makes the relay push the
+    /// merged PGN to a lichess broadcast round; its [mqtt] section gives the
+    /// broker, the login and the CA file (the flags win).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Address to serve on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    listen: String,
 }
 
 fn main() -> ExitCode {
@@ -252,21 +271,7 @@ fn main() -> ExitCode {
             trace,
             speed,
         } => cmd_run(&config, &listen, delay, journal, trace.as_deref(), speed),
-        Command::Relay {
-            urls,
-            mqtt,
-            event,
-            topic_prefix,
-            config,
-            listen,
-        } => cmd_relay(
-            urls,
-            mqtt.as_deref(),
-            event,
-            topic_prefix,
-            config.as_deref(),
-            &listen,
-        ),
+        Command::Relay(args) => cmd_relay(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -838,37 +843,98 @@ fn start_lichess_push(
     Ok(())
 }
 
-fn cmd_relay(
-    urls: Vec<String>,
-    mqtt: Option<&str>,
-    event: Option<String>,
-    topic_prefix: String,
-    config: Option<&Path>,
-    listen: &str,
-) -> Result<(), String> {
+fn cmd_relay(args: RelayArgs) -> Result<(), String> {
+    let RelayArgs {
+        urls,
+        mqtt,
+        mqtt_username,
+        mqtt_ca_file,
+        event,
+        topic_prefix,
+        config,
+        listen,
+    } = args;
+    let cfg = match &config {
+        Some(p) => Some(Config::load(p).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let shown = config
+        .as_deref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let file_mqtt = cfg.as_ref().and_then(|c| c.mqtt.as_ref());
+    // The broker: --mqtt, else the config's [mqtt] url when no board URLs are given.
+    let url = match (&mqtt, file_mqtt) {
+        (Some(u), _) => Some(u.clone()),
+        (None, Some(m)) if urls.is_empty() => Some(m.url.clone()),
+        _ => None,
+    };
     let rt = runtime()?;
     let channel = std::sync::Arc::new(eboard::broadcast::delay::Channel::new());
-    match mqtt {
+    match url {
         Some(url) => {
             if !urls.is_empty() {
                 return Err("give either board URLs or --mqtt, not both".into());
             }
-            let broker = eboard::mqtt::BrokerAddr::parse(url).map_err(|e| format!("--mqtt {e}"))?;
-            eboard::mqtt::relay::start(rt.handle(), broker, topic_prefix, event, channel.clone())
-                .map_err(|e| format!("--topic-prefix {e}"))?;
+            let mut security = cfg
+                .as_ref()
+                .map(|c| c.mqtt_security.clone())
+                .unwrap_or_default();
+            if let Some(u) = &mqtt_username {
+                security.username = Some(u.clone());
+            }
+            if let Some(f) = &mqtt_ca_file {
+                security.ca_file = Some(f.clone());
+            }
+            let broker = eboard::mqtt::BrokerAddr::from_config(
+                &url,
+                &security,
+                std::env::var(eboard::mqtt::PASSWORD_ENV).ok(),
+            )
+            .map_err(|(key, e)| {
+                let flag = match key {
+                    "url" => mqtt.as_ref().map(|_| "--mqtt"),
+                    "username" => mqtt_username.as_ref().map(|_| "--mqtt-username"),
+                    "ca_file" => mqtt_ca_file.as_ref().map(|_| "--mqtt-ca-file"),
+                    _ => None,
+                };
+                match flag {
+                    Some(f) => format!("{f}: {e}"),
+                    None if config.is_some() => format!("{shown}: [mqtt] {key}: {e}"),
+                    None => format!("[mqtt] {key}: {e}"),
+                }
+            })?;
+            let prefix = topic_prefix
+                .or_else(|| file_mqtt.and_then(|m| m.topic_prefix.clone()))
+                .unwrap_or_else(|| eboard::mqtt::DEFAULT_PREFIX.to_owned());
+            eboard::mqtt::check_prefix(&prefix).map_err(|e| format!("--topic-prefix {e}"))?;
+            eprintln!("eboard: relay: following {broker}");
+            eboard::mqtt::relay::start(rt.handle(), broker, prefix, event, channel.clone())
+                .map_err(|e| format!("--mqtt: {e}"))?;
         }
-        None => eboard::broadcast::relay::start(rt.handle(), urls, channel.clone())?,
+        None => {
+            if mqtt_username.is_some() || mqtt_ca_file.is_some() || topic_prefix.is_some() {
+                return Err(
+                    "--mqtt-username, --mqtt-ca-file and --topic-prefix are for --mqtt".into(),
+                );
+            }
+            if urls.is_empty() {
+                return Err(format!(
+                    "{shown}: no [mqtt] section: give board URLs or --mqtt URL"
+                ));
+            }
+            eboard::broadcast::relay::start(rt.handle(), urls, channel.clone())?
+        }
     }
-    if let Some(p) = config {
-        let cfg = Config::load(p).map_err(|e| e.to_string())?;
-        start_lichess_push(&rt, &cfg, p, &channel)?;
+    if let (Some(cfg), Some(p)) = (&cfg, &config) {
+        start_lichess_push(&rt, cfg, p, &channel)?;
     }
     let router = eboard::server::router(AppState {
         public: channel,
         arbiter: None,
     });
     rt.block_on(async {
-        let l = bind(listen).await?;
+        let l = bind(&listen).await?;
         serve_until_ctrl_c(l, router).await
     })
 }

@@ -1,7 +1,12 @@
 //! The MQTT uplink with a real broker (Debian's `mosquitto`, started by the
 //! test on a free loopback port): boards publishing, relays serving, the
 //! broker killed and restarted mid-game, a board killed and restarted from
-//! its journal; and the lichess push against a local fake endpoint.
+//! its journal, MQTT over TLS with passwords (a refused password, an
+//! untrusted certificate); and the lichess push against a local fake
+//! endpoint, over plain HTTP and over TLS.
+//!
+//! The TLS tests make their own CA (rcgen) and a certificate it signs for
+//! 127.0.0.1 and localhost.
 //!
 //! Without `mosquitto` the broker tests are skipped with a message, unless
 //! `CI` is set (then they fail).
@@ -29,15 +34,28 @@ fn mosquitto() -> Option<PathBuf> {
         .find(|p| p.exists())
 }
 
-/// The broker, or `None` (skipped) when mosquitto is not installed.
-fn broker(dir: &Path) -> Option<Broker> {
-    let Some(_) = mosquitto() else {
+/// `None` with a message (the test is skipped) when mosquitto is not
+/// installed; a failure when `CI` is set.
+fn mosquitto_or_skip() -> Option<PathBuf> {
+    let found = mosquitto();
+    if found.is_none() {
         if std::env::var_os("CI").is_some() {
             panic!("mosquitto is not installed (apt-get install mosquitto)");
         }
         eprintln!("SKIPPED: mosquitto is not installed (apt-get install mosquitto)");
-        return None;
-    };
+    }
+    found
+}
+
+/// The broker, or `None` (skipped) when mosquitto is not installed.
+fn broker(dir: &Path) -> Option<Broker> {
+    broker_with(dir, "allow_anonymous true\n")
+}
+
+/// The broker with `listener_conf` (the listener's options: TLS, login)
+/// after its `listener` line.
+fn broker_with(dir: &Path, listener_conf: &str) -> Option<Broker> {
+    mosquitto_or_skip()?;
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -46,7 +64,7 @@ fn broker(dir: &Path) -> Option<Broker> {
     let conf = dir.join("mosquitto.conf");
     std::fs::write(
         &conf,
-        format!("listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 10000\n"),
+        format!("listener {port} 127.0.0.1\n{listener_conf}persistence false\nmax_queued_messages 10000\n"),
     )
     .unwrap();
     let mut b = Broker {
@@ -83,6 +101,14 @@ impl Broker {
 
     fn url(&self) -> String {
         format!("mqtt://127.0.0.1:{}", self.port)
+    }
+
+    /// SIGHUP: mosquitto reads its password file again.
+    fn reload(&self) {
+        let pid = self.child.as_ref().expect("running").id();
+        // SAFETY: kill(2) on the broker process this test started.
+        let rc = unsafe { libc::kill(pid as libc::pid_t, libc::SIGHUP) };
+        assert_eq!(rc, 0, "SIGHUP to mosquitto");
     }
 }
 
@@ -251,16 +277,74 @@ fn a_board_killed_and_restarted_from_its_journal_loses_and_repeats_nothing() {
 #[test]
 fn config_errors_name_the_mqtt_and_lichess_keys() {
     let dir = tempdir("mqtt-config");
-    for (extra, key) in [
-        ("[mqtt]\nurl = \"mqtts://h:8883\"\n", "mqtt.url"),
+    let no_cert = dir.join("no-cert.pem");
+    std::fs::write(&no_cert, "not a certificate\n").unwrap();
+    let missing = dir.join("missing.pem");
+    for (extra, key, says) in [
         (
-            "[mqtt]\nurl = \"mqtt://h\"\ntopic_prefix = \"a/#\"\n",
-            "mqtt.topic_prefix",
+            "[mqtt]\nurl = \"mqtts://h:70000\"\n".to_owned(),
+            "mqtt.url",
+            "1..=65535",
         ),
-        ("[lichess]\nround_id = \"short\"\n", "lichess.round_id"),
-        ("[mqtt]\nurl = \"mqtt://h\"\nqos = 2\n", "mqtt.qos"),
+        (
+            "[mqtt]\nurl = \"mqtts://u:pw@h\"\n".to_owned(),
+            "mqtt.url",
+            "logs",
+        ),
+        (
+            "[mqtt]\nurl = \"mqtt://h\"\ntopic_prefix = \"a/#\"\n".to_owned(),
+            "mqtt.topic_prefix",
+            "",
+        ),
+        (
+            format!(
+                "[mqtt]\nurl = \"mqtts://h\"\nca_file = \"{}\"\n",
+                missing.display()
+            ),
+            "mqtt.ca_file",
+            "cannot read",
+        ),
+        (
+            format!(
+                "[mqtt]\nurl = \"mqtts://h\"\nca_file = \"{}\"\n",
+                no_cert.display()
+            ),
+            "mqtt.ca_file",
+            "no certificate",
+        ),
+        (
+            "[mqtt]\nurl = \"mqtts://h\"\npassword = \"x\"\n".to_owned(),
+            "mqtt.password",
+            "username",
+        ),
+        (
+            "[lichess]\nround_id = \"short\"\n".to_owned(),
+            "lichess.round_id",
+            "",
+        ),
+        (
+            format!(
+                "[lichess]\nround_id = \"AbCd1234\"\nca_file = \"{}\"\n",
+                no_cert.display()
+            ),
+            "lichess.ca_file",
+            "no certificate",
+        ),
+        (
+            "[mqtt]\nurl = \"mqtt://h\"\nqos = 2\n".to_owned(),
+            "mqtt.qos",
+            "",
+        ),
     ] {
-        let cfg = config(&dir, 1, 1, extra);
+        let cfg = config(&dir, 1, 1, &extra);
+        // The line of the key in the file written.
+        let text = std::fs::read_to_string(&cfg).unwrap();
+        let name = key.rsplit('.').next().unwrap();
+        let line = text
+            .lines()
+            .position(|l| l.starts_with(&format!("{name} =")))
+            .unwrap()
+            + 1;
         let out = Command::new(env!("CARGO_BIN_EXE_eboard"))
             .args(["run", "--config", cfg.to_str().unwrap()])
             .stdin(Stdio::null())
@@ -268,8 +352,12 @@ fn config_errors_name_the_mqtt_and_lichess_keys() {
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success());
-        assert!(err.contains(&format!("key '{key}'")), "{key}: {err}");
-        assert!(err.contains("board1.toml:"), "{err}");
+        assert!(
+            err.contains(&format!("board1.toml:{line}: key '{key}'")),
+            "{key} on line {line}: {err}"
+        );
+        assert!(err.contains(says), "{key}: says {says}: {err}");
+        assert!(!err.contains("pw@"), "no credentials echoed: {err}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -364,5 +452,367 @@ fn the_round_pgn_is_pushed_to_lichess_with_retries_and_only_when_changed() {
     }
     drop(r);
     drop(board);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A test CA and a server certificate it signs (for 127.0.0.1 and
+/// localhost), as PEM files and DER.
+struct TestPki {
+    /// The CA's certificate (PEM): what `ca_file` names.
+    ca: PathBuf,
+    /// The server's certificate and key (PEM), for mosquitto.
+    cert: PathBuf,
+    key: PathBuf,
+    cert_der: Vec<u8>,
+    key_der: Vec<u8>,
+}
+
+fn test_pki(dir: &Path) -> TestPki {
+    use rcgen::{
+        BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose,
+        IsCa, KeyPair, KeyUsagePurpose,
+    };
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(DnType::CommonName, "eboard test CA");
+    ca_params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
+    let mut params =
+        CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()]).unwrap();
+    params
+        .distinguished_name
+        .push(DnType::CommonName, "localhost");
+    params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+    let key = KeyPair::generate().unwrap();
+    let cert = params.signed_by(&key, &ca).unwrap();
+    let pki = TestPki {
+        ca: dir.join("ca.pem"),
+        cert: dir.join("server.pem"),
+        key: dir.join("server.key"),
+        cert_der: cert.der().to_vec(),
+        key_der: key.serialize_der(),
+    };
+    std::fs::write(&pki.ca, ca.pem()).unwrap();
+    std::fs::write(&pki.cert, cert.pem()).unwrap();
+    std::fs::write(&pki.key, key.serialize_pem()).unwrap();
+    pki
+}
+
+/// Sets `user`'s password in mosquitto's password file (`create`: a new file).
+fn mosquitto_passwd(file: &Path, user: &str, password: &str, create: bool) {
+    let mut cmd = Command::new("mosquitto_passwd");
+    cmd.arg("-b");
+    if create {
+        cmd.arg("-c");
+    }
+    let out = cmd
+        .arg(file)
+        .args([user, password])
+        .output()
+        .expect("mosquitto_passwd (Debian package mosquitto)");
+    assert!(
+        out.status.success(),
+        "mosquitto_passwd: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The process's standard error so far.
+fn stderr_of(r: &Running) -> String {
+    std::fs::read_to_string(&r.stderr).unwrap_or_default()
+}
+
+/// Still running (not exited, not panicked).
+fn alive(r: &mut Running) -> bool {
+    r.child.try_wait().unwrap().is_none()
+}
+
+#[test]
+fn boards_publish_over_tls_with_passwords_and_refusals_are_reported() {
+    let dir = tempdir("mqtt-tls");
+    let pki = test_pki(&dir);
+    let passwd = dir.join("passwd");
+    mosquitto_passwd(&passwd, "relay", "relay-pw", true);
+    mosquitto_passwd(&passwd, "board1", "board1-pw", false);
+    mosquitto_passwd(&passwd, "board2", "the-old-one", false);
+    let Some(broker) = broker_with(
+        &dir,
+        &format!(
+            "certfile {}\nkeyfile {}\nrequire_certificate false\npassword_file {}\nallow_anonymous false\n",
+            pki.cert.display(),
+            pki.key.display(),
+            passwd.display()
+        ),
+    ) else {
+        return;
+    };
+    let port = broker.port;
+    let ca = pki.ca.to_str().unwrap();
+    // The relay: login by flag, password from the environment, CA by flag,
+    // the broker by name (the certificate is checked against "localhost").
+    let relay = spawn(
+        &[
+            "relay",
+            "--mqtt",
+            &format!("mqtts://localhost:{port}"),
+            "--mqtt-username",
+            "relay",
+            "--mqtt-ca-file",
+            ca,
+        ],
+        &[("EBOARD_MQTT_PASSWORD", "relay-pw")],
+        &dir,
+    );
+    let board = |b: u32, mqtt: String, envs: &[(&str, &str)]| {
+        let d = dir.join(format!("b{b}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let trace = opera_trace(&d, u64::from(b));
+        let cfg = config(&d, 1, b, &mqtt);
+        let args = board_args(&cfg, &trace, &d.join("j.jsonl"), "30");
+        (spawn(&strs(&args), envs, &d), d)
+    };
+    // Board 1: the right password, the test CA trusted.
+    let (b1, _) = board(
+        1,
+        format!(
+            "[mqtt]\nurl = \"mqtts://127.0.0.1:{port}\"\nusername = \"board1\"\npassword = \"board1-pw\"\nca_file = \"{ca}\"\n"
+        ),
+        &[],
+    );
+    // Board 2: EBOARD_MQTT_PASSWORD wins over the file's password, and the
+    // broker does not know it yet.
+    let (mut b2, d2) = board(
+        2,
+        format!(
+            "[mqtt]\nurl = \"mqtts://127.0.0.1:{port}\"\nusername = \"board2\"\npassword = \"the-old-one\"\nca_file = \"{ca}\"\n"
+        ),
+        &[("EBOARD_MQTT_PASSWORD", "the-new-one")],
+    );
+    // Board 3: the right password, but the test CA is not trusted.
+    mosquitto_passwd(&passwd, "board3", "board3-pw", false);
+    broker.reload();
+    let (mut b3, _) = board(
+        3,
+        format!(
+            "[mqtt]\nurl = \"mqtts://127.0.0.1:{port}\"\nusername = \"board3\"\npassword = \"board3-pw\"\n"
+        ),
+        &[],
+    );
+
+    // The refused password: said once, clearly; the board plays on and queues.
+    let said = poll(30, "board 2 reporting the refused credentials", || {
+        let e = stderr_of(&b2);
+        e.contains("refused the credentials of user \"board2\"")
+            .then_some(e)
+    });
+    assert!(said.contains("EBOARD_MQTT_PASSWORD"), "{said}");
+    assert!(
+        !said.contains("the-new-one"),
+        "no password in messages: {said}"
+    );
+    assert!(!said.contains("panicked"), "{said}");
+    poll(60, "board 2 playing while refused", || {
+        (moves_in(&get(&b2.addr, "/games.pgn")) >= 6).then_some(())
+    });
+    assert!(alive(&mut b2));
+    let queue = std::fs::read_to_string(d2.join("j.jsonl.mqtt")).unwrap();
+    assert!(
+        queue.lines().filter(|l| l.starts_with("E\t")).count() >= 6,
+        "board 2's messages kept queued: {queue}"
+    );
+    assert!(
+        !queue.lines().any(|l| l.starts_with("A\t")),
+        "none acknowledged: {queue}"
+    );
+    assert!(
+        !get(&relay.addr, "/games.pgn").contains("[Round \"1.2\"]"),
+        "nothing of board 2 got through"
+    );
+    assert_eq!(
+        said.matches("refused the credentials").count(),
+        1,
+        "reported once, not once per retry: {said}"
+    );
+
+    // The untrusted certificate: said clearly, pointing to ca_file.
+    let said = poll(30, "board 3 reporting the untrusted certificate", || {
+        let e = stderr_of(&b3);
+        e.contains("certificate is refused").then_some(e)
+    });
+    assert!(
+        said.contains("UnknownIssuer") && said.contains("[mqtt] ca_file"),
+        "{said}"
+    );
+    assert!(alive(&mut b3));
+    drop(b3);
+
+    // The broker learns board 2's new password: the queue goes out, nothing lost.
+    mosquitto_passwd(&passwd, "board2", "the-new-one", false);
+    broker.reload();
+    let board_pgn = final_pgn(&b1.addr) + &final_pgn(&b2.addr);
+    poll(60, "the relay's PGN equal to the boards'", || {
+        (get(&relay.addr, "/games.pgn") == board_pgn).then_some(())
+    });
+    assert!(stderr_of(&b2).contains("mqtt: connected to 127.0.0.1"));
+    drop((b1, b2, relay, broker));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A TLS listener for axum: handshakes that fail are recorded, not served.
+struct TlsListener {
+    tcp: tokio::net::TcpListener,
+    acceptor: tokio_rustls::TlsAcceptor,
+    failed: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl axum::serve::Listener for TlsListener {
+    type Io = tokio_rustls::server::TlsStream<tokio::net::TcpStream>;
+    type Addr = std::net::SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        loop {
+            let Ok((tcp, addr)) = self.tcp.accept().await else {
+                continue;
+            };
+            match self.acceptor.accept(tcp).await {
+                Ok(tls) => return (tls, addr),
+                Err(e) => self.failed.lock().unwrap().push(e.to_string()),
+            }
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<Self::Addr> {
+        self.tcp.local_addr()
+    }
+}
+
+#[test]
+fn the_pgn_is_pushed_to_lichess_over_tls_trusting_only_the_ca_file() {
+    use axum::extract::{Path as UrlPath, State};
+    use axum::http::HeaderMap;
+    use std::sync::{Arc, Mutex};
+    use tokio_rustls::rustls;
+    let dir = tempdir("lichess-tls");
+    let pki = test_pki(&dir);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let server = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_no_client_auth()
+    .with_single_cert(
+        vec![pki.cert_der.clone().into()],
+        rustls::pki_types::PrivatePkcs8KeyDer::from(pki.key_der.clone()).into(),
+    )
+    .unwrap();
+    let failed = Arc::new(Mutex::new(Vec::new()));
+    let listener = TlsListener {
+        tcp: rt
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap(),
+        acceptor: tokio_rustls::TlsAcceptor::from(Arc::new(server)),
+        failed: failed.clone(),
+    };
+    let port = listener.tcp.local_addr().unwrap().port();
+    let received = Arc::new(Mutex::new(Received::default()));
+    let app = axum::Router::new()
+        .route(
+            "/api/broadcast/round/{id}/push",
+            axum::routing::post(
+                |State(r): State<Arc<Mutex<Received>>>,
+                 UrlPath(id): UrlPath<String>,
+                 headers: HeaderMap,
+                 body: String| async move {
+                    let h = |k: &str| {
+                        headers
+                            .get(k)
+                            .and_then(|v| v.to_str().ok())
+                            .unwrap_or("")
+                            .to_owned()
+                    };
+                    r.lock()
+                        .unwrap()
+                        .calls
+                        .push((id, h("authorization"), h("content-type"), body));
+                    "{\"games\":[]}"
+                },
+            ),
+        )
+        .with_state(received.clone());
+    rt.spawn(async move { axum::serve(listener, app).await });
+
+    // Board 1 trusts the test CA (ca_file) and names the server "localhost";
+    // board 2 does not trust it.
+    let run = |b: u32, lichess: String, envs: &[(&str, &str)]| {
+        let d = dir.join(format!("b{b}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let trace = opera_trace(&d, u64::from(b));
+        let cfg = config(&d, 1, b, &lichess);
+        let args = [
+            "run",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+            "--speed",
+            "60",
+        ];
+        spawn(&args, envs, &d)
+    };
+    let trusted = run(
+        1,
+        format!(
+            "[lichess]\nround_id = \"TlsOk123\"\ntoken = \"lip_tls\"\nbase_url = \"https://localhost:{port}\"\nca_file = \"{}\"\n",
+            pki.ca.display()
+        ),
+        &[],
+    );
+    let mut untrusted = run(
+        2,
+        format!("[lichess]\nround_id = \"NoCa1234\"\nbase_url = \"https://127.0.0.1:{port}\"\n"),
+        &[("EBOARD_LICHESS_TOKEN", "lip_other")],
+    );
+
+    let pgn = final_pgn(&trusted.addr);
+    poll(60, "the final PGN pushed over TLS", || {
+        let r = received.lock().unwrap();
+        r.calls
+            .iter()
+            .rev()
+            .find(|c| c.0 == "TlsOk123")
+            .is_some_and(|c| c.3 == pgn)
+            .then_some(())
+    });
+    for (id, auth, ctype, _) in &received.lock().unwrap().calls {
+        assert_eq!(id, "TlsOk123", "only the board trusting the CA got through");
+        assert_eq!(auth, "Bearer lip_tls");
+        assert!(ctype.starts_with("text/plain"), "{ctype}");
+    }
+
+    // The untrusted server: each attempt fails in the handshake, is
+    // reported (once, saying why and what to do) and retried.
+    poll(30, "the untrusted push retried", || {
+        (failed.lock().unwrap().len() >= 2).then_some(())
+    });
+    let said = stderr_of(&untrusted);
+    assert!(
+        said.contains("lichess push: POST https://127.0.0.1:")
+            && said.contains("certificate is refused")
+            && said.contains("UnknownIssuer")
+            && said.contains("[lichess] ca_file"),
+        "{said}"
+    );
+    assert_eq!(said.matches("certificate is refused").count(), 1, "{said}");
+    assert!(!said.contains("panicked"), "{said}");
+    assert!(alive(&mut untrusted));
+    assert!(get(&untrusted.addr, "/games.pgn").contains("[Round \"1.2\"]"));
+    drop((trusted, untrusted));
     std::fs::remove_dir_all(&dir).ok();
 }

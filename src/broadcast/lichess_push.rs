@@ -9,10 +9,15 @@
 //! after [`RETRY_MIN`], doubling up to [`RETRY_MAX`]. The channel is the
 //! public (delayed) one, so the delay holds on this uplink too.
 //!
-//! This build's HTTP client has no TLS: an `https://` base URL is refused
-//! at start (`lichess.org` needs a build with a TLS feature of `reqwest`).
+//! `https://` is spoken with rustls (ring provider, [`crate::tls`]): the
+//! server's certificate must chain to the webpki roots built into the
+//! binary or to a certificate of `[lichess] ca_file` (for an organiser
+//! behind a TLS-inspecting proxy, or a test server). A refused certificate
+//! is a failed push like any other: reported on standard error and in
+//! [`PushStatus::last_error`], saying why and naming `ca_file`, and retried.
 
 use super::delay::Channel;
+use rustls::pki_types::CertificateDer;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
@@ -29,14 +34,27 @@ pub const MAX_GAMES: usize = 100;
 pub const DEFAULT_BASE_URL: &str = "https://lichess.org";
 
 /// Where to push.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct PushTarget {
-    /// `https://lichess.org` or a test server's `http://127.0.0.1:port`.
+    /// `https://lichess.org` or a test server's `http(s)://127.0.0.1:port`.
     pub base_url: String,
     /// The broadcast round's id.
     pub round_id: String,
     /// The OAuth token (scope `study:write`).
     pub token: String,
+    /// Trusted for `https://` besides the webpki roots (`ca_file`), DER.
+    pub extra_roots: Vec<CertificateDer<'static>>,
+}
+
+impl std::fmt::Debug for PushTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PushTarget")
+            .field("base_url", &self.base_url)
+            .field("round_id", &self.round_id)
+            .field("token", &"…")
+            .field("extra_roots", &self.extra_roots.len())
+            .finish()
+    }
 }
 
 /// What the uplink has done, for tests and the operator.
@@ -54,7 +72,8 @@ pub struct PushStatus {
 
 impl PushTarget {
     /// The target from `[lichess]`: the token from `EBOARD_LICHESS_TOKEN`
-    /// when set and not empty, else the config's.
+    /// when set and not empty, else the config's; `base_url` default
+    /// [`DEFAULT_BASE_URL`], `http://` or `https://`; `ca_file` read.
     pub fn from_config(c: &crate::config::LichessConfig) -> Result<PushTarget, String> {
         let token = std::env::var("EBOARD_LICHESS_TOKEN")
             .ok()
@@ -67,15 +86,21 @@ impl PushTarget {
             .unwrap_or(DEFAULT_BASE_URL)
             .trim_end_matches('/')
             .to_owned();
-        if !base_url.starts_with("http://") {
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
             return Err(format!(
-                "[lichess] base_url {base_url}: this build pushes over plain http only (no TLS compiled in)"
+                "[lichess] base_url {base_url}: give http(s)://host, e.g. {DEFAULT_BASE_URL}"
             ));
         }
+        let extra_roots = match &c.ca_file {
+            Some(f) => crate::tls::load_ca_file(std::path::Path::new(f))
+                .map_err(|e| format!("[lichess] ca_file: {e}"))?,
+            None => Vec::new(),
+        };
         Ok(PushTarget {
             base_url,
             round_id: c.round_id.clone(),
             token,
+            extra_roots,
         })
     }
 
@@ -106,10 +131,20 @@ pub fn start(
     target: PushTarget,
     channel: Arc<Channel>,
 ) -> Result<watch::Receiver<PushStatus>, String> {
-    let client = reqwest::Client::builder()
+    let mut builder = reqwest::Client::builder()
         .timeout(TIMEOUT)
-        .build()
-        .map_err(|e| format!("lichess push: cannot make the HTTP client: {e}"))?;
+        .tls_built_in_root_certs(true);
+    for der in &target.extra_roots {
+        let cert = reqwest::Certificate::from_der(der)
+            .map_err(|e| format!("lichess push: [lichess] ca_file: {e}"))?;
+        builder = builder.add_root_certificate(cert);
+    }
+    let client = builder.build().map_err(|e| {
+        format!(
+            "lichess push: cannot make the HTTP client: {}",
+            crate::tls::error_chain(&e)
+        )
+    })?;
     let (tx, rx) = watch::channel(PushStatus::default());
     rt.spawn(run(client, target, channel, tx));
     Ok(rx)
@@ -123,7 +158,17 @@ async fn push(client: &reqwest::Client, target: &PushTarget, pgn: &str) -> Resul
         .body(pgn.to_owned())
         .send()
         .await
-        .map_err(|e| format!("POST {}: {e}", target.url()))?;
+        .map_err(|e| e.without_url()) // the message names it once, first
+        .map_err(|e| match crate::tls::certificate_problem(&e) {
+            Some(why) => format!(
+                "POST {}: the server's TLS certificate is refused: {why}; if it is signed by a \
+                 private CA (or a TLS-inspecting proxy's), give that CA's certificate (PEM) as \
+                 [lichess] ca_file ({})",
+                target.url(),
+                crate::tls::error_chain(&e)
+            ),
+            None => format!("POST {}: {}", target.url(), crate::tls::error_chain(&e)),
+        })?;
     let status = r.status();
     if status.is_success() {
         return Ok(());
@@ -145,6 +190,8 @@ async fn run(
     let mut view = channel.view.subscribe();
     let mut last: Option<Arc<str>> = None;
     let mut retry = RETRY_MIN;
+    // The failure last reported on standard error (again only when it changes).
+    let mut reported: Option<String> = None;
     loop {
         view.mark_unchanged();
         let pgn = round_pgn(&channel);
@@ -152,6 +199,9 @@ async fn run(
             match push(&client, &target, &pgn).await {
                 Ok(()) => {
                     retry = RETRY_MIN;
+                    if reported.take().is_some() {
+                        eprintln!("eboard: lichess push: pushed to {}", target.url());
+                    }
                     last = Some(pgn.clone());
                     status.send_modify(|s| {
                         s.pushed += 1;
@@ -159,7 +209,10 @@ async fn run(
                     });
                 }
                 Err(e) => {
-                    tracing::warn!(error = %e, "lichess push failed");
+                    if reported.as_deref() != Some(e.as_str()) {
+                        eprintln!("eboard: lichess push: {e}; retrying (after {retry:?}, doubling up to {RETRY_MAX:?})");
+                        reported = Some(e.clone());
+                    }
                     status.send_modify(|s| {
                         s.failures += 1;
                         s.last_error = Some(e);
@@ -173,5 +226,49 @@ async fn run(
         if view.changed().await.is_err() {
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::LichessConfig;
+
+    #[test]
+    fn lichess_itself_over_https_is_accepted() {
+        let c = LichessConfig {
+            round_id: "AbCd1234".into(),
+            token: Some("lip_x".into()),
+            ..Default::default()
+        };
+        let t = PushTarget::from_config(&c).unwrap();
+        assert_eq!(
+            t.url(),
+            "https://lichess.org/api/broadcast/round/AbCd1234/push"
+        );
+        assert!(
+            !format!("{t:?}").contains("lip_x"),
+            "the token is not printed"
+        );
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        // The HTTP client with TLS can be made (no request is sent: the channel is empty).
+        assert!(start(rt.handle(), t, Arc::new(Channel::new())).is_ok());
+        let bad = LichessConfig {
+            base_url: Some("ftp://lichess.org".into()),
+            ..c.clone()
+        };
+        assert!(PushTarget::from_config(&bad).is_err());
+        let missing = LichessConfig {
+            ca_file: Some("/nonexistent/ca.pem".into()),
+            ..c
+        };
+        let e = PushTarget::from_config(&missing).unwrap_err();
+        assert!(
+            e.contains("[lichess] ca_file") && e.contains("cannot read"),
+            "{e}"
+        );
     }
 }

@@ -32,28 +32,109 @@ pub const DEFAULT_PREFIX: &str = "eboard";
 /// The largest MQTT packet sent or accepted, bytes (a snapshot is a few KiB).
 pub const MAX_PACKET: usize = 1 << 20;
 
-/// A broker's address from an `mqtt://host:port` URL.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The default port of `mqtt://` (plain TCP).
+pub const DEFAULT_PORT: u16 = 1883;
+/// The default port of `mqtts://` (TLS).
+pub const DEFAULT_TLS_PORT: u16 = 8883;
+/// The environment variable whose password wins over `[mqtt] password`
+/// (when set and not empty).
+pub const PASSWORD_ENV: &str = "EBOARD_MQTT_PASSWORD";
+
+/// The broker to connect to: host, port and transport from its URL
+/// ([`BrokerAddr::parse`]), the login and the extra trusted roots from the
+/// configuration ([`BrokerAddr::from_config`]). [`BrokerAddr::options`] turns
+/// it into the MQTT client's options, for the uplink and the relay alike.
+#[derive(Clone, PartialEq, Eq)]
 pub struct BrokerAddr {
-    /// Host name or IP address.
+    /// Host name or IP address (with TLS, the name the broker's certificate
+    /// must be valid for).
     pub host: String,
-    /// TCP port (default 1883).
+    /// TCP port (default 1883, with TLS 8883).
     pub port: u16,
+    /// `mqtts://`: TLS, the broker's certificate checked against the webpki
+    /// roots and [`BrokerAddr::ca`].
+    pub tls: bool,
+    /// The username and password sent in CONNECT (never from the URL).
+    pub login: Option<Login>,
+    /// Extra trusted roots for TLS (`[mqtt] ca_file`), DER.
+    pub ca: Vec<rustls::pki_types::CertificateDer<'static>>,
+}
+
+/// An MQTT username and password (the password is never printed).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Login {
+    /// The username.
+    pub username: String,
+    /// The password (may be empty: then none is sent).
+    pub password: String,
+}
+
+impl std::fmt::Debug for Login {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Login")
+            .field("username", &self.username)
+            .field("password", &"…")
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for BrokerAddr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BrokerAddr")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("tls", &self.tls)
+            .field("login", &self.login)
+            .field("ca", &self.ca.len())
+            .finish()
+    }
+}
+
+impl std::fmt::Display for BrokerAddr {
+    /// `host:port`, with ` (TLS)` for `mqtts://`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.host, self.port)?;
+        if self.tls {
+            f.write_str(" (TLS)")?;
+        }
+        Ok(())
+    }
 }
 
 impl BrokerAddr {
-    /// Parses `mqtt://host[:port]` or `tcp://host[:port]` (no TLS, no credentials).
+    /// Parses `mqtt://host[:port]` or `tcp://host[:port]` (plain TCP, port
+    /// default 1883) or `mqtts://host[:port]` (TLS, port default 8883).
+    /// Credentials in the URL are refused: URLs end up in logs, process
+    /// lists and error messages; they go in `[mqtt] username` and
+    /// `password` (or `EBOARD_MQTT_PASSWORD`).
     pub fn parse(url: &str) -> Result<BrokerAddr, String> {
         let bad = |why: &str| {
-            format!("\"{url}\": {why}; give mqtt://host:port, e.g. mqtt://127.0.0.1:1883")
+            format!(
+                "\"{url}\": {why}; give mqtt://host:port or mqtts://host:port, e.g. mqtt://127.0.0.1:1883"
+            )
         };
-        let rest = url
+        let (rest, tls) = if let Some(r) = url.strip_prefix("mqtts://") {
+            (r, true)
+        } else if let Some(r) = url
             .strip_prefix("mqtt://")
             .or_else(|| url.strip_prefix("tcp://"))
-            .ok_or_else(|| bad("only mqtt:// (plain TCP) is supported"))?;
+        {
+            (r, false)
+        } else {
+            return Err(bad(
+                "only mqtt:// (or tcp://, plain TCP) and mqtts:// (TLS) are supported",
+            ));
+        };
         let rest = rest.trim_end_matches('/');
-        if rest.contains('/') || rest.contains('@') || rest.contains('?') {
-            return Err(bad("no path, credentials or options"));
+        if rest.contains('@') {
+            return Err(format!(
+                "\"{}\": credentials in the URL are refused (the URL ends up in logs and \
+                 process lists): give [mqtt] username and password, or the password in {PASSWORD_ENV}",
+                redact_userinfo(url)
+            ));
+        }
+        if rest.contains('/') || rest.contains('?') {
+            return Err(bad("no path or options"));
         }
         let (host, port) = match rest.rsplit_once(':') {
             Some((h, p)) => (
@@ -63,7 +144,7 @@ impl BrokerAddr {
                     .filter(|p| *p > 0)
                     .ok_or_else(|| bad("the port is a number 1..=65535"))?,
             ),
-            None => (rest, 1883),
+            None => (rest, if tls { DEFAULT_TLS_PORT } else { DEFAULT_PORT }),
         };
         if host.is_empty() {
             return Err(bad("no host"));
@@ -71,7 +152,122 @@ impl BrokerAddr {
         Ok(BrokerAddr {
             host: host.to_owned(),
             port,
+            tls,
+            login: None,
+            ca: Vec::new(),
         })
+    }
+
+    /// The broker of `[mqtt]`: its URL, its login (`password` replaced by
+    /// `env_password` when that is set and not empty: the daemon passes
+    /// `EBOARD_MQTT_PASSWORD`) and its `ca_file` read.
+    ///
+    /// Errors are (key, what is wrong): `url`, `username`, `password`,
+    /// `ca_file` (unreadable, no certificate, or given without TLS).
+    pub fn from_config(
+        url: &str,
+        security: &crate::config::MqttSecurity,
+        env_password: Option<String>,
+    ) -> Result<BrokerAddr, (&'static str, String)> {
+        let mut b = BrokerAddr::parse(url).map_err(|e| ("url", e))?;
+        let password = env_password
+            .filter(|p| !p.is_empty())
+            .or_else(|| security.password.clone());
+        match (&security.username, password) {
+            (Some(u), _) if u.is_empty() => {
+                return Err((
+                    "username",
+                    "an empty username: give one or leave the key out".into(),
+                ))
+            }
+            (Some(u), p) => {
+                b.login = Some(Login {
+                    username: u.clone(),
+                    password: p.unwrap_or_default(),
+                })
+            }
+            (None, Some(_)) => {
+                return Err((
+                    "password",
+                    format!(
+                        "a password ([mqtt] password or {PASSWORD_ENV}) needs a username \
+                         ([mqtt] username, or the relay's --mqtt-username)"
+                    ),
+                ))
+            }
+            (None, None) => {}
+        }
+        if let Some(f) = &security.ca_file {
+            if !b.tls {
+                return Err((
+                    "ca_file",
+                    format!("\"{f}\": a CA file is for TLS: the url must be mqtts://host:port"),
+                ));
+            }
+            b.ca = crate::tls::load_ca_file(std::path::Path::new(f)).map_err(|e| ("ca_file", e))?;
+        }
+        Ok(b)
+    }
+
+    /// The MQTT client's options for this broker, for the uplink and the
+    /// relay alike: client id, keep-alive [`publish::KEEP_ALIVE`], a clean
+    /// session, packets up to [`MAX_PACKET`], the login, and with `mqtts://`
+    /// TLS trusting the webpki roots and [`BrokerAddr::ca`] (ring provider).
+    pub fn options(&self, client_id: String) -> Result<rumqttc::MqttOptions, String> {
+        let mut o = rumqttc::MqttOptions::new(client_id, self.host.clone(), self.port);
+        o.set_keep_alive(publish::KEEP_ALIVE)
+            .set_clean_session(true)
+            .set_max_packet_size(MAX_PACKET, MAX_PACKET);
+        if let Some(l) = &self.login {
+            o.set_credentials(l.username.clone(), l.password.clone());
+        }
+        if self.tls {
+            let config = crate::tls::client_config(&self.ca)?;
+            o.set_transport(rumqttc::Transport::tls_with_config(
+                rumqttc::TlsConfiguration::Rustls(config),
+            ));
+        }
+        Ok(o)
+    }
+
+    /// What a connection error means for the operator: a refused login
+    /// names the username and where the password comes from, a refused
+    /// certificate says why and points to `ca_file`; anything else is the
+    /// error with its causes.
+    pub fn explain(&self, e: &rumqttc::ConnectionError) -> String {
+        use rumqttc::ConnectReturnCode as Code;
+        match e {
+            rumqttc::ConnectionError::ConnectionRefused(
+                code @ (Code::BadUserNamePassword | Code::NotAuthorized),
+            ) => match &self.login {
+                Some(l) => format!(
+                    "the broker refused the credentials of user \"{}\" ({code:?}): check [mqtt] \
+                     username and password (or {PASSWORD_ENV}) against the broker's password file",
+                    l.username
+                ),
+                None => format!(
+                    "the broker refused the connection without credentials ({code:?}): \
+                     give [mqtt] username and password"
+                ),
+            },
+            _ => match crate::tls::certificate_problem(e) {
+                Some(why) => format!(
+                    "the broker's TLS certificate is refused: {why}; if the broker's \
+                     certificate is signed by a private CA, give that CA's certificate \
+                     (PEM) as [mqtt] ca_file ({})",
+                    crate::tls::error_chain(e)
+                ),
+                None => crate::tls::error_chain(e),
+            },
+        }
+    }
+}
+
+/// `url` with anything between `://` and `@` replaced by `…`.
+fn redact_userinfo(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => format!("{}…{}", &url[..s + 3], &url[at..]),
+        _ => url.to_owned(),
     }
 }
 
@@ -163,18 +359,111 @@ mod tests {
 
     #[test]
     fn broker_urls() {
-        assert_eq!(
-            BrokerAddr::parse("mqtt://127.0.0.1:1884").unwrap(),
-            BrokerAddr {
-                host: "127.0.0.1".into(),
-                port: 1884
-            }
-        );
+        let b = BrokerAddr::parse("mqtt://127.0.0.1:1884").unwrap();
+        assert_eq!((b.host.as_str(), b.port, b.tls), ("127.0.0.1", 1884, false));
         assert_eq!(BrokerAddr::parse("tcp://broker/").unwrap().port, 1883);
-        assert!(BrokerAddr::parse("mqtts://h:8883").is_err());
+        let b = BrokerAddr::parse("mqtts://broker.example").unwrap();
+        assert_eq!((b.port, b.tls), (8883, true));
+        assert_eq!(BrokerAddr::parse("mqtts://h:8884").unwrap().port, 8884);
+        assert_eq!(b.to_string(), "broker.example:8883 (TLS)");
+        assert!(BrokerAddr::parse("ssl://h:8883").is_err());
         assert!(BrokerAddr::parse("mqtt://h:0").is_err());
+        let e = BrokerAddr::parse("mqtts://h:65536").unwrap_err();
+        assert!(e.contains("1..=65535"), "{e}");
         assert!(BrokerAddr::parse("mqtt://:1883").is_err());
-        assert!(BrokerAddr::parse("mqtt://u:p@h:1883").is_err());
+        let e = BrokerAddr::parse("mqtt://u:secret@h:1883").unwrap_err();
+        assert!(e.contains("credentials in the URL are refused"), "{e}");
+        assert!(e.contains("logs") && !e.contains("secret"), "{e}");
+    }
+
+    #[test]
+    fn logins_and_options() {
+        use crate::config::MqttSecurity;
+        let sec = |u: Option<&str>, p: Option<&str>| MqttSecurity {
+            username: u.map(str::to_owned),
+            password: p.map(str::to_owned),
+            ca_file: None,
+        };
+        let b =
+            BrokerAddr::from_config("mqtts://h", &sec(Some("board"), Some("cfg")), None).unwrap();
+        assert_eq!(b.login.as_ref().unwrap().password, "cfg");
+        assert!(
+            !format!("{b:?}").contains("cfg"),
+            "the password is not printed"
+        );
+        // The environment's password wins when set and not empty.
+        let b = BrokerAddr::from_config(
+            "mqtts://h",
+            &sec(Some("board"), Some("cfg")),
+            Some("env".into()),
+        )
+        .unwrap();
+        assert_eq!(b.login.unwrap().password, "env");
+        let b = BrokerAddr::from_config(
+            "mqtt://h",
+            &sec(Some("board"), Some("cfg")),
+            Some(String::new()),
+        )
+        .unwrap();
+        assert_eq!(b.login.unwrap().password, "cfg");
+        assert_eq!(
+            BrokerAddr::from_config("mqtt://h", &sec(None, Some("p")), None)
+                .unwrap_err()
+                .0,
+            "password"
+        );
+        assert_eq!(
+            BrokerAddr::from_config("mqtt://h", &sec(Some(""), None), None)
+                .unwrap_err()
+                .0,
+            "username"
+        );
+        let ca = MqttSecurity {
+            ca_file: Some("/nonexistent/ca.pem".into()),
+            ..Default::default()
+        };
+        let e = BrokerAddr::from_config("mqtt://h", &ca, None).unwrap_err();
+        assert_eq!(e.0, "ca_file");
+        assert!(e.1.contains("mqtts://"), "{}", e.1);
+        let e = BrokerAddr::from_config("mqtts://h", &ca, None).unwrap_err();
+        assert!(e.1.contains("cannot read"), "{}", e.1);
+
+        let o = BrokerAddr::from_config("mqtts://h", &sec(Some("u"), Some("p")), None)
+            .unwrap()
+            .options("id".into())
+            .unwrap();
+        assert_eq!(o.broker_address(), ("h".to_owned(), 8883));
+        assert!(matches!(o.transport(), rumqttc::Transport::Tls(_)));
+        assert_eq!(o.credentials(), Some(rumqttc::Login::new("u", "p")));
+        let o = BrokerAddr::parse("mqtt://h")
+            .unwrap()
+            .options("id".into())
+            .unwrap();
+        assert!(matches!(o.transport(), rumqttc::Transport::Tcp));
+        assert!(o.credentials().is_none());
+    }
+
+    #[test]
+    fn refusals_are_explained() {
+        use rumqttc::{ConnectReturnCode, ConnectionError};
+        let mut b = BrokerAddr::parse("mqtts://h").unwrap();
+        b.login = Some(Login {
+            username: "board".into(),
+            password: "x".into(),
+        });
+        let m = b.explain(&ConnectionError::ConnectionRefused(
+            ConnectReturnCode::NotAuthorized,
+        ));
+        assert!(
+            m.contains("refused the credentials of user \"board\""),
+            "{m}"
+        );
+        let tls = ConnectionError::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer),
+        ));
+        let m = b.explain(&tls);
+        assert!(m.contains("certificate") && m.contains("ca_file"), "{m}");
     }
 
     #[test]

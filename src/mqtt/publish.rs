@@ -6,15 +6,23 @@
 //! and the latest snapshot is published again retained (a broker that
 //! restarted without persistence has lost it).
 //!
+//! A refused login or a refused TLS certificate is reported (on standard
+//! error, and in [`UplinkStatus::problem`]) and retried like a lost broker:
+//! the queue is kept, and everything goes out once the broker takes the
+//! connection (e.g. after its password file is fixed).
+//!
 //! Sequence numbers are the index of each public message in the board's
 //! stream. A restarted daemon replays its journal, which regenerates the
 //! same stream: the messages up to [`Outbox::last_seq`] were queued before
 //! and are skipped, so nothing is lost and nothing is queued twice.
 
 use super::outbox::{Entry, Outbox};
-use super::{wire_json, BoardTopics, BrokerAddr, MAX_PACKET};
+use super::{wire_json, BoardTopics, BrokerAddr};
 use crate::broadcast::public::Update;
-use rumqttc::{AsyncClient, Event, EventLoop, MqttOptions, Outgoing, Packet, QoS};
+use rumqttc::{
+    AsyncClient, ConnectReturnCode, ConnectionError, Event, EventLoop, MqttOptions, Outgoing,
+    Packet, QoS,
+};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::time::Duration;
@@ -43,11 +51,37 @@ pub struct UplinkStatus {
     pub pending: usize,
     /// Connections made (the first one included).
     pub connections: u64,
+    /// Why the last attempt to reach the broker failed (`None` once connected).
+    pub problem: Option<LinkProblem>,
+}
+
+/// Why the broker could not be reached (the message on standard error says more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkProblem {
+    /// The broker refused the username and password (or their absence).
+    Credentials,
+    /// The broker's TLS certificate is not trusted (or not valid for its name).
+    Certificate,
+    /// Anything else: no route, refused, lost, timed out.
+    Network,
+}
+
+impl LinkProblem {
+    /// The kind of `e`.
+    pub fn of(e: &ConnectionError) -> LinkProblem {
+        match e {
+            ConnectionError::ConnectionRefused(
+                ConnectReturnCode::BadUserNamePassword | ConnectReturnCode::NotAuthorized,
+            ) => LinkProblem::Credentials,
+            _ if crate::tls::certificate_problem(e).is_some() => LinkProblem::Certificate,
+            _ => LinkProblem::Network,
+        }
+    }
 }
 
 /// What to publish for one board.
 pub struct Uplink {
-    /// The broker.
+    /// The broker (address, TLS, login: [`BrokerAddr::options`]).
     pub broker: BrokerAddr,
     /// The board's topics.
     pub topics: BoardTopics,
@@ -59,12 +93,13 @@ pub struct Uplink {
 
 /// Opens the queue (`queue`: the file beside the journal; `None`: in
 /// memory) and starts publishing the updates that come on the returned
-/// sender, on `rt`.
+/// sender, on `rt`. Errors: the queue cannot be opened, or the TLS set-up.
 pub fn start(
     rt: &tokio::runtime::Handle,
     uplink: Uplink,
     queue: Option<&Path>,
 ) -> Result<(mpsc::UnboundedSender<Update>, watch::Receiver<UplinkStatus>), String> {
+    let options = uplink.broker.options(uplink.client_id.clone())?;
     let outbox = match queue {
         Some(p) => Outbox::open(p)?,
         None => Outbox::memory(),
@@ -75,16 +110,12 @@ pub fn start(
         pending: outbox.pending(),
         ..Default::default()
     });
-    rt.spawn(run(uplink, outbox, rx, status_tx));
+    rt.spawn(run(uplink, options, outbox, rx, status_tx));
     Ok((tx, status_rx))
 }
 
-fn connection(u: &Uplink) -> (AsyncClient, EventLoop) {
-    let mut o = MqttOptions::new(u.client_id.clone(), u.broker.host.clone(), u.broker.port);
-    o.set_keep_alive(KEEP_ALIVE)
-        .set_clean_session(true)
-        .set_max_packet_size(MAX_PACKET, MAX_PACKET);
-    AsyncClient::new(o, 2 * WINDOW + 8)
+fn connection(o: &MqttOptions) -> (AsyncClient, EventLoop) {
+    AsyncClient::new(o.clone(), 2 * WINDOW + 8)
 }
 
 /// Numbers the public messages of updates as they come.
@@ -137,6 +168,7 @@ impl Numbering {
 
 async fn run(
     uplink: Uplink,
+    options: MqttOptions,
     mut outbox: Outbox,
     mut rx: mpsc::UnboundedReceiver<Update>,
     status: watch::Sender<UplinkStatus>,
@@ -147,7 +179,7 @@ async fn run(
         skip_through: outbox.last_seq(),
         latest_snapshot: None,
     };
-    let (mut client, mut el) = connection(&uplink);
+    let (mut client, mut el) = connection(&options);
     let mut connected = false;
     let mut rx_open = true;
     // Seq of each publish request in the order handed to the client (0: a snapshot).
@@ -158,7 +190,9 @@ async fn run(
     let mut retry = RETRY_MIN;
     let mut reconnect_at: Option<Instant> = None;
     let mut connections = 0u64;
-    let mut down_reported = false;
+    // The failure last reported (reported again only when it changes).
+    let mut down_reported: Option<String> = None;
+    let mut problem: Option<LinkProblem> = None;
     let mut snapshot_sent = false;
     loop {
         if connected {
@@ -212,6 +246,7 @@ async fn run(
                 queued: outbox.last_seq(),
                 pending: outbox.pending(),
                 connections,
+                problem,
             };
             std::mem::replace(s, new) != new
         });
@@ -237,17 +272,17 @@ async fn run(
                 }
             } => {
                 reconnect_at = None;
-                (client, el) = connection(&uplink);
+                (client, el) = connection(&options);
             }
             ev = el.poll(), if reconnect_at.is_none() => match ev {
                 Ok(Event::Incoming(Packet::ConnAck(_))) => {
                     connected = true;
                     connections += 1;
                     retry = RETRY_MIN;
-                    if down_reported {
-                        eprintln!("eboard: mqtt: connected again to {}:{}", uplink.broker.host, uplink.broker.port);
-                        down_reported = false;
+                    if down_reported.take().is_some() {
+                        eprintln!("eboard: mqtt: connected to {}", uplink.broker);
                     }
+                    problem = None;
                     order.clear();
                     inflight.clear();
                     outstanding = 0;
@@ -271,15 +306,16 @@ async fn run(
                 }
                 Ok(_) => {}
                 Err(e) => {
-                    if !down_reported {
+                    let why = uplink.broker.explain(&e);
+                    if down_reported.as_deref() != Some(why.as_str()) {
                         eprintln!(
-                            "eboard: mqtt: broker {}:{}: {e}; {} message(s) kept queued, retrying",
-                            uplink.broker.host,
-                            uplink.broker.port,
+                            "eboard: mqtt: broker {}: {why}; {} message(s) kept queued, retrying",
+                            uplink.broker,
                             outbox.pending()
                         );
-                        down_reported = true;
+                        down_reported = Some(why);
                     }
+                    problem = Some(LinkProblem::of(&e));
                     connected = false;
                     reconnect_at = Some(Instant::now() + retry);
                     retry = (retry * 2).min(RETRY_MAX);

@@ -14,10 +14,10 @@
 //! relay's clients resynchronise as after a reconnection.
 //! Relays share nothing: several can serve the same event side by side.
 
-use super::{BrokerAddr, Wire, MAX_PACKET};
+use super::{BrokerAddr, Wire};
 use crate::broadcast::delay::Channel;
 use crate::broadcast::public::Snapshot;
-use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
+use rumqttc::{AsyncClient, Event, Packet, QoS};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
@@ -125,7 +125,11 @@ fn board_of<'a>(prefix: &str, topic: &'a str) -> Option<((String, u32, u32), &'a
 }
 
 /// Starts following `{prefix}/{event}/#` (every event when `event` is
-/// `None`; `event` is a name, made topic-safe) on `broker` into `out`, on `rt`.
+/// `None`; `event` is a name, made topic-safe) on `broker` (its address,
+/// TLS and login: [`BrokerAddr::options`]) into `out`, on `rt`. Errors: a
+/// bad prefix, or the TLS set-up. A broker that cannot be reached, refuses
+/// the login or the certificate is reported on standard error (again when
+/// the reason changes) and retried every [`RETRY`].
 pub fn start(
     rt: &tokio::runtime::Handle,
     broker: BrokerAddr,
@@ -143,22 +147,19 @@ pub fn start(
         std::process::id(),
         rand::random::<u32>()
     );
-    let mut o = MqttOptions::new(client_id, broker.host.clone(), broker.port);
-    o.set_keep_alive(super::publish::KEEP_ALIVE)
-        .set_clean_session(true)
-        .set_max_packet_size(MAX_PACKET, MAX_PACKET);
+    let o = broker.options(client_id)?;
     rt.spawn(async move {
         let (client, mut el) = AsyncClient::new(o, 16);
         let mut boards: HashMap<(String, u32, u32), BoardStream> = HashMap::new();
         let mut tick = tokio::time::interval(GAP_WAIT / 4);
-        let mut down = false;
+        // The failure last reported (reported again only when it changes).
+        let mut down: Option<String> = None;
         loop {
             tokio::select! {
                 ev = el.poll() => match ev {
                     Ok(Event::Incoming(Packet::ConnAck(_))) => {
-                        if down {
-                            eprintln!("eboard: relay: connected again to {}:{}", broker.host, broker.port);
-                            down = false;
+                        if down.take().is_some() {
+                            eprintln!("eboard: relay: connected to {broker}");
                         }
                         if let Err(e) = client.try_subscribe(filter.clone(), QoS::AtLeastOnce) {
                             eprintln!("eboard: relay: cannot subscribe to {filter}: {e}");
@@ -178,9 +179,10 @@ pub fn start(
                     }
                     Ok(_) => {}
                     Err(e) => {
-                        if !down {
-                            eprintln!("eboard: relay: broker {}:{}: {e}; retrying", broker.host, broker.port);
-                            down = true;
+                        let why = broker.explain(&e);
+                        if down.as_deref() != Some(why.as_str()) {
+                            eprintln!("eboard: relay: broker {broker}: {why}; retrying");
+                            down = Some(why);
                         }
                         tokio::time::sleep(RETRY).await;
                     }
