@@ -71,89 +71,31 @@ pub const TITLES: [&str; 10] = [
 
 /// The whole configuration file.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(from = "ConfigFile")]
+#[serde(deny_unknown_fields)]
 pub struct Config {
     /// The event.
+    #[serde(default)]
     pub event: EventConfig,
     /// The game on this board.
+    #[serde(default)]
     pub game: GameSection,
     /// The arbiter API.
+    #[serde(default)]
     pub arbiter: ArbiterConfig,
     /// Where the board's records come from.
+    #[serde(default)]
     pub board: BoardConfig,
     /// The chess clock.
+    #[serde(default)]
     pub clock: ClockConfig,
     /// Publishing to an MQTT broker (absent: not published).
     pub mqtt: Option<MqttConfig>,
-    /// `[mqtt]`'s login and trust keys (all absent without `[mqtt]`).
-    pub mqtt_security: MqttSecurity,
     /// Pushing the round's PGN to a lichess broadcast (absent: not pushed).
     pub lichess: Option<LichessConfig>,
 }
 
-/// The file as written: [`Config`] with `[mqtt]` in one table, split into
-/// [`MqttConfig`] (where to publish) and [`MqttSecurity`] (how to log in
-/// and whom to trust). Kept apart so that code building an `MqttConfig`
-/// by its two fields (the benchmarks) goes on compiling.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ConfigFile {
-    #[serde(default)]
-    event: EventConfig,
-    #[serde(default)]
-    game: GameSection,
-    #[serde(default)]
-    arbiter: ArbiterConfig,
-    #[serde(default)]
-    board: BoardConfig,
-    #[serde(default)]
-    clock: ClockConfig,
-    mqtt: Option<MqttTable>,
-    lichess: Option<LichessConfig>,
-}
-
-/// `[mqtt]` as written.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MqttTable {
-    url: String,
-    topic_prefix: Option<String>,
-    username: Option<String>,
-    password: Option<String>,
-    ca_file: Option<String>,
-}
-
-impl From<ConfigFile> for Config {
-    fn from(f: ConfigFile) -> Config {
-        let (mqtt, mqtt_security) = match f.mqtt {
-            Some(m) => (
-                Some(MqttConfig {
-                    url: m.url,
-                    topic_prefix: m.topic_prefix,
-                }),
-                MqttSecurity {
-                    username: m.username,
-                    password: m.password,
-                    ca_file: m.ca_file,
-                },
-            ),
-            None => (None, MqttSecurity::default()),
-        };
-        Config {
-            event: f.event,
-            game: f.game,
-            arbiter: f.arbiter,
-            board: f.board,
-            clock: f.clock,
-            mqtt,
-            mqtt_security,
-            lichess: f.lichess,
-        }
-    }
-}
-
 /// `[mqtt]`: the broker the public feed is published to (see `docs/mqtt.md`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MqttConfig {
     /// `mqtt://host[:port]` (or `tcp://`; plain TCP, port default 1883) or
@@ -161,12 +103,39 @@ pub struct MqttConfig {
     pub url: String,
     /// The first topic level, default `eboard`.
     pub topic_prefix: Option<String>,
+    /// The MQTT username (absent: no login).
+    pub username: Option<String>,
+    /// The password; `EBOARD_MQTT_PASSWORD` wins when set and not empty.
+    pub password: Option<String>,
+    /// A PEM file of extra trusted CA certificates for `mqtts://` (the
+    /// webpki roots are always trusted), relative to the working directory.
+    pub ca_file: Option<String>,
 }
 
-/// `[mqtt]`'s `username`, `password` and `ca_file`: the broker's login and
-/// the CA its certificate is signed by.
-#[derive(Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+impl MqttConfig {
+    /// The login and trust keys.
+    pub fn security(&self) -> MqttSecurity {
+        MqttSecurity {
+            username: self.username.clone(),
+            password: self.password.clone(),
+            ca_file: self.ca_file.clone(),
+        }
+    }
+}
+
+impl std::fmt::Debug for MqttConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MqttConfig")
+            .field("url", &self.url)
+            .field("topic_prefix", &self.topic_prefix)
+            .field("security", &self.security())
+            .finish()
+    }
+}
+
+/// `[mqtt]`'s `username`, `password` and `ca_file` (or `eboard relay`'s
+/// flags): the broker's login and the CA its certificate is signed by.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct MqttSecurity {
     /// The MQTT username (absent: no login).
     pub username: Option<String>,
@@ -655,7 +624,7 @@ impl Config {
         }
         if let Some(m) = &self.mqtt {
             // The environment's password is the daemon's business, not the file's.
-            crate::mqtt::BrokerAddr::from_config(&m.url, &self.mqtt_security, None)
+            crate::mqtt::BrokerAddr::from_config(&m.url, &m.security(), None)
                 .map_err(|(key, e)| ("mqtt", key, e))?;
             if let Some(p) = &m.topic_prefix {
                 crate::mqtt::check_prefix(p).map_err(|e| ("mqtt", "topic_prefix", e))?;
@@ -832,9 +801,10 @@ port = "/dev/i2c-1"
         let c = parse("[mqtt]\nurl = \"mqtts://broker\"\nusername = \"b1\"\npassword = \"pw\"\n")
             .unwrap();
         assert_eq!(c.mqtt.as_ref().unwrap().url, "mqtts://broker");
-        assert_eq!(c.mqtt_security.username.as_deref(), Some("b1"));
-        assert_eq!(c.mqtt_security.password.as_deref(), Some("pw"));
-        assert!(!format!("{:?}", c.mqtt_security).contains("pw"));
+        let m = c.mqtt.as_ref().unwrap();
+        assert_eq!(m.username.as_deref(), Some("b1"));
+        assert_eq!(m.password.as_deref(), Some("pw"));
+        assert!(!format!("{c:?}").contains("pw"));
         let e = parse("[mqtt]\nurl = \"mqtts://broker:70000\"\n").unwrap_err();
         assert_eq!((e.line, e.key.as_str()), (Some(2), "mqtt.url"), "{e}");
         let e = parse("[mqtt]\nurl = \"mqtt://u:p@broker\"\n").unwrap_err();

@@ -447,7 +447,7 @@ impl Daemon {
             Some(m) => {
                 let broker = crate::mqtt::BrokerAddr::from_config(
                     &m.url,
-                    &config.mqtt_security,
+                    &m.security(),
                     std::env::var(crate::mqtt::PASSWORD_ENV).ok(),
                 )
                 .map_err(|(key, e)| format!("config: [mqtt] {key}: {e}"))?;

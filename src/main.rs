@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use eboard::arbiter::GameConfig;
-use eboard::config::{Config, SourceKind};
+use eboard::config::{Config, MqttConfig, SourceKind};
 use eboard::controller::{self, Controller};
 use eboard::daemon::{Daemon, RunOptions, TraceSource};
 use eboard::server::{AppState, ArbiterAccess};
@@ -878,7 +878,7 @@ fn cmd_relay(args: RelayArgs) -> Result<(), String> {
             }
             let mut security = cfg
                 .as_ref()
-                .map(|c| c.mqtt_security.clone())
+                .and_then(|c| c.mqtt.as_ref().map(MqttConfig::security))
                 .unwrap_or_default();
             if let Some(u) = &mqtt_username {
                 security.username = Some(u.clone());

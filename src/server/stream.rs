@@ -162,17 +162,16 @@ fn sse(sub: Subscription) -> Response {
     r
 }
 
-/// The filter of a request, or the 400 that names the bad parameter.
-fn filter_of(q: &FilterQuery) -> Result<GameFilter, Response> {
-    q.filter()
-        .map_err(|e| (StatusCode::BAD_REQUEST, e).into_response())
+/// The 400 that names the bad filter parameter.
+fn bad_filter(e: String) -> Response {
+    (StatusCode::BAD_REQUEST, e).into_response()
 }
 
 /// `GET /events[?game=R.B|?round=R]`: the public stream.
 pub async fn sse_public(State(s): State<Arc<AppState>>, Query(q): Query<FilterQuery>) -> Response {
-    match filter_of(&q) {
+    match q.filter() {
         Ok(f) => sse(Subscription::new(&s.public, f)),
-        Err(r) => r,
+        Err(e) => bad_filter(e),
     }
 }
 
@@ -182,9 +181,9 @@ pub async fn sse_arbiter(
     headers: HeaderMap,
     Query(q): Query<FilterQuery>,
 ) -> Response {
-    let f = match filter_of(&q) {
+    let f = match q.filter() {
         Ok(f) => f,
-        Err(r) => return r,
+        Err(e) => return bad_filter(e),
     };
     match authorize(&s, &headers) {
         Ok(access) => sse(Subscription::new(&access.channel, f)),
@@ -199,9 +198,9 @@ pub async fn ws_public(
     Query(q): Query<FilterQuery>,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let sub = match filter_of(&q) {
+    let sub = match q.filter() {
         Ok(f) => Subscription::new(&s.public, f),
-        Err(r) => return r,
+        Err(e) => return bad_filter(e),
     };
     ws.max_message_size(4096)
         .on_upgrade(move |socket| ws_session(socket, sub))
