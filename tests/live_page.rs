@@ -159,6 +159,26 @@ fn the_live_page_shows_the_game() {
     assert_eq!(squares, 64, "the page shows one board: {dom}");
     assert!(dom.contains("Rd8#"), "the move list");
     assert!(dom.contains("1-0"), "the result");
+    // Each game links to its own page; that page shows it, another game's
+    // page does not.
+    let game = serde_json::from_str::<serde_json::Value>(&get(&run.addr, "/boards.json")).unwrap()
+        [0]["state"]["game"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(dom.contains(&format!("href=\"/?game={game}\"")), "{dom}");
+    let own = headless(
+        &chrome,
+        &dir,
+        &["--dump-dom"],
+        &format!("{url}?game={game}"),
+    );
+    let own = String::from_utf8_lossy(&own.stdout);
+    assert_eq!(own.matches("data-square=\"").count(), 64, "{own}");
+    assert!(own.contains("Rd8#") && !own.contains("follow this game"));
+    let other = headless(&chrome, &dir, &["--dump-dom"], &format!("{url}?game=9.9"));
+    let other = String::from_utf8_lossy(&other.stdout);
+    assert_eq!(other.matches("data-square=\"").count(), 0, "{other}");
 
     let shot = dir.join("page.png");
     let out = headless(

@@ -92,6 +92,9 @@ function render(g) {
     `Round ${g.round}, board ${g.board}: ${playerName(g.white, "White")} – ${playerName(g.black, "Black")} `;
   const res = el("span", { class: "result" }, result ? result + (g.reason ? " (" + g.reason.replace(/_/g, " ") + ")" : "") : "");
   s.querySelector("h2").append(res);
+  // On the page of every game, each game links to its own page (a
+  // spectator's phone then streams just that board).
+  if (!FILTER) s.querySelector("h2").append(" ", el("a", { href: "/?game=" + encodeURIComponent(g.game), class: "follow" }, "follow this game"));
   const pieces = placement(g.fen);
   const last = g.moves.length ? g.moves[g.moves.length - 1].uci : "";
   s.querySelectorAll("td[data-square]").forEach((td) => {
