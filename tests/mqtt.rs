@@ -13,110 +13,12 @@
 
 mod common;
 
+use common::mosquitto::*;
 use common::*;
 use serde_json::Value;
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-
-/// A mosquitto process on 127.0.0.1:`port` (no persistence: a restart
-/// loses the retained messages, which the boards publish again).
-struct Broker {
-    child: Option<Child>,
-    port: u16,
-    conf: PathBuf,
-}
-
-fn mosquitto() -> Option<PathBuf> {
-    ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-}
-
-/// `None` with a message (the test is skipped) when mosquitto is not
-/// installed; a failure when `CI` is set.
-fn mosquitto_or_skip() -> Option<PathBuf> {
-    let found = mosquitto();
-    if found.is_none() {
-        if std::env::var_os("CI").is_some() {
-            panic!("mosquitto is not installed (apt-get install mosquitto)");
-        }
-        eprintln!("SKIPPED: mosquitto is not installed (apt-get install mosquitto)");
-    }
-    found
-}
-
-/// The broker, or `None` (skipped) when mosquitto is not installed.
-fn broker(dir: &Path) -> Option<Broker> {
-    broker_with(dir, "allow_anonymous true\n")
-}
-
-/// The broker with `listener_conf` (the listener's options: TLS, login)
-/// after its `listener` line.
-fn broker_with(dir: &Path, listener_conf: &str) -> Option<Broker> {
-    mosquitto_or_skip()?;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let conf = dir.join("mosquitto.conf");
-    std::fs::write(
-        &conf,
-        format!("listener {port} 127.0.0.1\n{listener_conf}persistence false\nmax_queued_messages 10000\n"),
-    )
-    .unwrap();
-    let mut b = Broker {
-        child: None,
-        port,
-        conf,
-    };
-    b.start();
-    Some(b)
-}
-
-impl Broker {
-    fn start(&mut self) {
-        let child = Command::new(mosquitto().unwrap())
-            .arg("-c")
-            .arg(&self.conf)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start mosquitto");
-        self.child = Some(child);
-        let port = self.port;
-        poll(10, "mosquitto listening", || {
-            TcpStream::connect(("127.0.0.1", port)).ok()
-        });
-    }
-
-    fn kill(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-
-    fn url(&self) -> String {
-        format!("mqtt://127.0.0.1:{}", self.port)
-    }
-
-    /// SIGHUP: mosquitto reads its password file again.
-    fn reload(&self) {
-        let pid = self.child.as_ref().expect("running").id();
-        // SAFETY: kill(2) on the broker process this test started.
-        let rc = unsafe { libc::kill(pid as libc::pid_t, libc::SIGHUP) };
-        assert_eq!(rc, 0, "SIGHUP to mosquitto");
-    }
-}
-
-impl Drop for Broker {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 
 fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
@@ -368,11 +270,43 @@ struct Received {
     calls: Vec<(String, String, String, String)>,
 }
 
-#[test]
-fn the_round_pgn_is_pushed_to_lichess_with_retries_and_only_when_changed() {
+/// A fake lichess broadcast push endpoint recording every call (round id,
+/// `Authorization`, `Content-Type`, body); the first `fail_first` calls
+/// get 503 (the uplink must retry).
+fn fake_lichess(received: Arc<Mutex<Received>>, fail_first: usize) -> axum::Router {
     use axum::extract::{Path as UrlPath, State};
     use axum::http::{HeaderMap, StatusCode};
-    use std::sync::{Arc, Mutex};
+    axum::Router::new()
+        .route(
+            "/api/broadcast/round/{id}/push",
+            axum::routing::post(
+                move |State(r): State<Arc<Mutex<Received>>>,
+                      UrlPath(id): UrlPath<String>,
+                      headers: HeaderMap,
+                      body: String| async move {
+                    let mut r = r.lock().unwrap();
+                    let h = |k: &str| {
+                        headers
+                            .get(k)
+                            .and_then(|v| v.to_str().ok())
+                            .unwrap_or("")
+                            .to_owned()
+                    };
+                    r.calls
+                        .push((id, h("authorization"), h("content-type"), body));
+                    if r.calls.len() <= fail_first {
+                        (StatusCode::SERVICE_UNAVAILABLE, "busy".to_owned())
+                    } else {
+                        (StatusCode::OK, "{\"games\":[]}".to_owned())
+                    }
+                },
+            ),
+        )
+        .with_state(received)
+}
+
+#[test]
+fn the_round_pgn_is_pushed_to_lichess_with_retries_and_only_when_changed() {
     let dir = tempdir("lichess");
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
@@ -384,34 +318,7 @@ fn the_round_pgn_is_pushed_to_lichess_with_retries_and_only_when_changed() {
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = axum::Router::new()
-        .route(
-            "/api/broadcast/round/{id}/push",
-            axum::routing::post(
-                |State(r): State<Arc<Mutex<Received>>>,
-                 UrlPath(id): UrlPath<String>,
-                 headers: HeaderMap,
-                 body: String| async move {
-                    let mut r = r.lock().unwrap();
-                    let h = |k: &str| {
-                        headers
-                            .get(k)
-                            .and_then(|v| v.to_str().ok())
-                            .unwrap_or("")
-                            .to_owned()
-                    };
-                    r.calls
-                        .push((id, h("authorization"), h("content-type"), body));
-                    // The first two attempts fail: the uplink retries.
-                    if r.calls.len() <= 2 {
-                        (StatusCode::SERVICE_UNAVAILABLE, "busy".to_owned())
-                    } else {
-                        (StatusCode::OK, "{\"games\":[]}".to_owned())
-                    }
-                },
-            ),
-        )
-        .with_state(received.clone());
+    let app = fake_lichess(received.clone(), 2);
     rt.spawn(async move { axum::serve(listener, app).await });
 
     let trace = opera_trace(&dir, 9);
@@ -690,9 +597,6 @@ impl axum::serve::Listener for TlsListener {
 
 #[test]
 fn the_pgn_is_pushed_to_lichess_over_tls_trusting_only_the_ca_file() {
-    use axum::extract::{Path as UrlPath, State};
-    use axum::http::HeaderMap;
-    use std::sync::{Arc, Mutex};
     use tokio_rustls::rustls;
     let dir = tempdir("lichess-tls");
     let pki = test_pki(&dir);
@@ -722,30 +626,7 @@ fn the_pgn_is_pushed_to_lichess_over_tls_trusting_only_the_ca_file() {
     };
     let port = listener.tcp.local_addr().unwrap().port();
     let received = Arc::new(Mutex::new(Received::default()));
-    let app = axum::Router::new()
-        .route(
-            "/api/broadcast/round/{id}/push",
-            axum::routing::post(
-                |State(r): State<Arc<Mutex<Received>>>,
-                 UrlPath(id): UrlPath<String>,
-                 headers: HeaderMap,
-                 body: String| async move {
-                    let h = |k: &str| {
-                        headers
-                            .get(k)
-                            .and_then(|v| v.to_str().ok())
-                            .unwrap_or("")
-                            .to_owned()
-                    };
-                    r.lock()
-                        .unwrap()
-                        .calls
-                        .push((id, h("authorization"), h("content-type"), body));
-                    "{\"games\":[]}"
-                },
-            ),
-        )
-        .with_state(received.clone());
+    let app = fake_lichess(received.clone(), 0);
     rt.spawn(async move { axum::serve(listener, app).await });
 
     // Board 1 trusts the test CA (ca_file) and names the server "localhost";

@@ -9,16 +9,16 @@
 //! other 99.
 //!
 //! Skips with a printed reason without `../shared/data` or `mosquitto`;
-//! under CI (`CI` set) either absence is a failure.
+//! under CI (`CI` set) either absence is a failure. The broker is
+//! `common::mosquitto`'s (max 10,000 queued messages per client).
 
 mod common;
 
+use common::mosquitto::broker;
 use common::*;
 use eboard::config::{Config, MqttConfig};
 use eboard::daemon::{Daemon, RunOptions};
-use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::PathBuf;
 
 const BOARDS: u32 = 100;
 /// Round ms per wall ms: the simulated games (about 30 min of round time
@@ -32,35 +32,6 @@ fn skip(why: &str) {
     println!("skipped: {why}");
 }
 
-/// mosquitto on 127.0.0.1:`port`, no persistence (a restart loses the
-/// retained snapshots; the boards publish them again).
-struct Broker {
-    child: Child,
-}
-
-impl Broker {
-    fn start(bin: &Path, conf: &Path, port: u16) -> Broker {
-        let child = Command::new(bin)
-            .arg("-c")
-            .arg(conf)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start mosquitto");
-        poll(10, "mosquitto listening", || {
-            TcpStream::connect(("127.0.0.1", port)).ok()
-        });
-        Broker { child }
-    }
-}
-
-impl Drop for Broker {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn moves_in(pgn: &str) -> usize {
     pgn.matches("[%clk").count()
 }
@@ -72,28 +43,12 @@ fn a_hundred_boards_through_a_broker_killed_mid_round_and_two_relays_serve_their
     let Ok(text) = std::fs::read_to_string(&data) else {
         return skip(&format!("{} is absent", data.display()));
     };
-    let Some(bin) = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"]
-        .into_iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-    else {
-        return skip("mosquitto is not installed (apt-get install mosquitto)");
-    };
     let games = eboard::pgn::read_games(&text).expect("TWIC reads");
     let dir = tempdir("mqtt-100");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let conf = dir.join("mosquitto.conf");
-    std::fs::write(
-        &conf,
-        format!("listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 100000\n"),
-    )
-    .unwrap();
-    let broker = Broker::start(&bin, &conf, port);
-    let url = format!("mqtt://127.0.0.1:{port}");
+    let Some(mut broker) = broker(&dir) else {
+        return;
+    };
+    let url = broker.url();
     let relay = spawn(
         &["relay", "--mqtt", &url, "--event", "Open 2026"],
         &[],
@@ -163,13 +118,13 @@ fn a_hundred_boards_through_a_broker_killed_mid_round_and_two_relays_serve_their
     poll(120, "500 moves at the relay", || {
         (moves_in(&get(&relay.addr, "/games.pgn")) >= 500).then_some(())
     });
-    drop(broker);
+    broker.kill();
     let before = board_moves(&daemons);
     poll(120, "300 moves made while the broker is away", || {
         (board_moves(&daemons) >= before + 300).then_some(())
     });
     let stalled = moves_in(&get(&relay.addr, "/games.pgn"));
-    let _broker = Broker::start(&bin, &conf, port);
+    broker.start();
 
     // Every game over at its board: the boards' PGN, in (round, board) order.
     poll(300, "every board's game over", || {

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+pub mod mosquitto;
+
 /// A running eboard process and the address it serves.
 pub struct Running {
     pub child: Child,
@@ -29,12 +31,19 @@ impl Drop for Running {
     }
 }
 
+/// A number not given out before in this process (file and directory
+/// names of concurrent tests and processes must not collide).
+fn unique() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A fresh temporary directory for one test.
 pub fn tempdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!(
         "eboard-test-{name}-{}-{}",
         std::process::id(),
-        Instant::now().elapsed().as_nanos()
+        unique()
     ));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
@@ -53,10 +62,7 @@ pub fn spawn_with_input(
     dir: &Path,
     input: Option<String>,
 ) -> Running {
-    let stderr = dir.join(format!(
-        "stderr-{}.txt",
-        Instant::now().elapsed().as_nanos()
-    ));
+    let stderr = dir.join(format!("stderr-{}.txt", unique()));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_eboard"));
     cmd.args(args)
         .args(["--listen", "127.0.0.1:0"])

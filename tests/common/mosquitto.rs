@@ -1,0 +1,107 @@
+//! A mosquitto broker on loopback for the MQTT tests (Debian's package,
+//! started by the test on a free port with its own config, killed when
+//! dropped).
+
+use super::poll;
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+/// A mosquitto process on 127.0.0.1:`port` (no persistence: a restart
+/// loses the retained messages, which the boards publish again).
+pub struct Broker {
+    child: Option<Child>,
+    pub port: u16,
+    conf: PathBuf,
+}
+
+pub fn mosquitto() -> Option<PathBuf> {
+    ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+}
+
+/// `None` with a message (the test is skipped) when mosquitto is not
+/// installed; a failure when `CI` is set.
+pub fn mosquitto_or_skip() -> Option<PathBuf> {
+    let found = mosquitto();
+    if found.is_none() {
+        if std::env::var_os("CI").is_some() {
+            panic!("mosquitto is not installed (apt-get install mosquitto)");
+        }
+        eprintln!("SKIPPED: mosquitto is not installed (apt-get install mosquitto)");
+    }
+    found
+}
+
+/// The broker, or `None` (skipped) when mosquitto is not installed.
+pub fn broker(dir: &Path) -> Option<Broker> {
+    broker_with(dir, "allow_anonymous true\n")
+}
+
+/// The broker with `listener_conf` (the listener's options: TLS, login)
+/// after its `listener` line.
+pub fn broker_with(dir: &Path, listener_conf: &str) -> Option<Broker> {
+    mosquitto_or_skip()?;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let conf = dir.join("mosquitto.conf");
+    std::fs::write(
+        &conf,
+        format!("listener {port} 127.0.0.1\n{listener_conf}persistence false\nmax_queued_messages 10000\n"),
+    )
+    .unwrap();
+    let mut b = Broker {
+        child: None,
+        port,
+        conf,
+    };
+    b.start();
+    Some(b)
+}
+
+impl Broker {
+    pub fn start(&mut self) {
+        let child = Command::new(mosquitto().unwrap())
+            .arg("-c")
+            .arg(&self.conf)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start mosquitto");
+        self.child = Some(child);
+        let port = self.port;
+        poll(10, "mosquitto listening", || {
+            TcpStream::connect(("127.0.0.1", port)).ok()
+        });
+    }
+
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("mqtt://127.0.0.1:{}", self.port)
+    }
+
+    /// SIGHUP: mosquitto reads its password file again.
+    pub fn reload(&self) {
+        let pid = self.child.as_ref().expect("running").id();
+        // SAFETY: kill(2) on the broker process this test started.
+        let rc = unsafe { libc::kill(pid as libc::pid_t, libc::SIGHUP) };
+        assert_eq!(rc, 0, "SIGHUP to mosquitto");
+    }
+}
+
+impl Drop for Broker {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
