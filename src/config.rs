@@ -57,6 +57,7 @@
 //! and what is allowed.
 
 use crate::arbiter::GameConfig;
+use crate::model::{Edition, Lang, Mode, Supervision};
 use crate::trace::{BoardId, Header, Sensing};
 use serde::Deserialize;
 use std::path::Path;
@@ -186,17 +187,17 @@ pub struct EventConfig {
     /// The round's date, `YYYY.MM.DD` (PGN `Date`).
     pub date: Option<String>,
     /// Rule profile name.
-    pub rules: Option<String>,
+    pub rules: Option<Edition>,
     /// `standard`, `rapid` or `blitz`.
-    pub mode: Option<String>,
+    pub mode: Option<Mode>,
     /// PGN TimeControl as FIDE events write it (`40/5400+30:1800+30`).
     pub time_control: Option<String>,
     /// Transmission delay of every public feed, seconds (`--delay` wins).
     pub delay: Option<u64>,
-    /// Announcement language: `da`, `nb`, `de`, `en`.
-    pub language: Option<String>,
+    /// Announcement language: `da`, `nb` (also `no`), `de`, `en`.
+    pub language: Option<Lang>,
     /// Arbiter supervision in rapid and blitz: `adequate` or `inadequate`.
-    pub supervision: Option<String>,
+    pub supervision: Option<Supervision>,
     /// Speak the announcements (Appendix E) on the sound device with espeak-ng.
     pub speak: Option<bool>,
 }
@@ -546,24 +547,6 @@ impl Config {
                 ));
             }
         }
-        if let Some(l) = &e.language {
-            if !["da", "nb", "de", "en"].contains(&l.as_str()) {
-                return Err((
-                    "event",
-                    "language",
-                    format!("\"{l}\": allowed are da, nb, de, en"),
-                ));
-            }
-        }
-        if let Some(v) = &e.supervision {
-            if !["adequate", "inadequate"].contains(&v.as_str()) {
-                return Err((
-                    "event",
-                    "supervision",
-                    format!("\"{v}\": allowed are adequate, inadequate"),
-                ));
-            }
-        }
         if let Some(v) = &self.game.vi_player {
             if !["w", "b"].contains(&v.as_str()) {
                 return Err(("game", "vi_player", format!("\"{v}\": allowed are w, b")));
@@ -705,15 +688,15 @@ impl Config {
             } else {
                 b.boards.clone()
             },
-            rules: or(&e.rules, b.rules),
-            mode: or(&e.mode, b.mode),
+            rules: e.rules.or(b.rules),
+            mode: e.mode.or(b.mode),
             time_control: or(&e.time_control, b.time_control),
             start_fen: or(&g.start_fen, b.start_fen),
             white: or(&g.white.name, b.white),
             black: or(&g.black.name, b.black),
             event: or(&e.name, b.event),
             round: Some(self.round_board()),
-            language: or(&e.language, b.language),
+            language: e.language.or(b.language),
             vi_player: match g.vi_player.as_deref() {
                 Some("w") => Some(shakmaty::Color::White),
                 Some("b") => Some(shakmaty::Color::Black),
@@ -721,7 +704,7 @@ impl Config {
             },
             site: or(&e.site, b.site),
             date: or(&e.date, b.date),
-            supervision: or(&e.supervision, b.supervision),
+            supervision: e.supervision.or(b.supervision),
         }
     }
 }

@@ -3,6 +3,7 @@
 //! passes. Only the time source differs (the wall clock, or the trace's `t`).
 
 use crate::arbiter::{Arbiter, ConfigError, GameConfig};
+use crate::model::{Edition, Mode};
 use crate::trace::{Event, Record, Trace};
 
 /// Drives one game: records in, events out.
@@ -51,8 +52,8 @@ impl Controller {
 /// Returns the final game state and the event stream.
 pub fn replay(
     trace: &Trace,
-    rules: Option<&str>,
-    mode: Option<&str>,
+    rules: Option<Edition>,
+    mode: Option<Mode>,
 ) -> Result<(Arbiter, Vec<Event>), ConfigError> {
     let cfg = GameConfig::from_header(&trace.header, rules, mode)?;
     let mut c = Controller::new(cfg);

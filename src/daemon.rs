@@ -19,6 +19,7 @@ use crate::clock::open::BoxedClock;
 use crate::config::Config;
 use crate::controller::Controller;
 use crate::journal::{self, Journal};
+use crate::model::IrregularityKind;
 use crate::trace::{BoardId, Event, EventKind, Header, Line, Record, RecordKind, TraceReader};
 use serde_json::Value;
 use std::io::BufRead;
@@ -543,7 +544,7 @@ impl Daemon {
             let e = Event {
                 t: now,
                 kind: EventKind::Irregularity {
-                    kind: "downtime",
+                    kind: IrregularityKind::Downtime,
                     article,
                     squares: Vec::new(),
                 },

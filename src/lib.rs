@@ -35,6 +35,7 @@ pub mod config;
 pub mod controller;
 pub mod daemon;
 pub mod journal;
+pub mod model;
 pub mod mqtt;
 pub mod pgn;
 pub mod recognize;

@@ -310,6 +310,14 @@ fn cmd_replay(
     pgn: Option<&Path>,
 ) -> Result<(), String> {
     let trace = read_trace(path)?;
+    let rules = rules
+        .map(str::parse::<eboard::model::Edition>)
+        .transpose()
+        .map_err(|e| format!("--rules: {e}"))?;
+    let mode = mode
+        .map(str::parse::<eboard::model::Mode>)
+        .transpose()
+        .map_err(|e| format!("--mode: {e}"))?;
     let (game, events) = controller::replay(&trace, rules, mode).map_err(|e| {
         if rules.is_some() || mode.is_some() {
             format!("{e}")
@@ -521,9 +529,11 @@ struct AnnounceArgs {
 fn cmd_announce(a: &AnnounceArgs) -> Result<(), String> {
     use eboard::voice::{self, tts::Espeak, Lang, Vocabulary, VoiceOptions, Words};
     use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
-    let lang = Lang::parse(&a.lang)
-        .ok_or_else(|| format!("--lang {}: unknown language (da, nb, de or en)", a.lang))?;
-    let edition = eboard::rules::Edition::parse(&a.rules).ok_or_else(|| {
+    let lang: Lang = a
+        .lang
+        .parse()
+        .map_err(|_| format!("--lang {}: unknown language (da, nb, de or en)", a.lang))?;
+    let edition: eboard::model::Edition = a.rules.parse().map_err(|_| {
         format!(
             "--rules {}: unknown rule profile (fide-2001, fide-2009, fide-2009-no or fide-2023)",
             a.rules
@@ -736,23 +746,21 @@ fn speaker(cfg: &Config) -> Option<eboard::daemon::EventObserver> {
     if cfg.event.speak != Some(true) {
         return None;
     }
-    let (tx, rx) = std::sync::mpsc::channel::<(String, String)>();
+    let (tx, rx) = std::sync::mpsc::channel::<(String, eboard::model::Lang)>();
     std::thread::Builder::new()
         .name("eboard-speech".into())
         .spawn(move || {
             let tts = eboard::voice::tts::Espeak::new();
             for (text, lang) in rx {
-                if let Some(l) = eboard::voice::Lang::parse(&lang) {
-                    if let Err(e) = tts.speak(&text, l) {
-                        eprintln!("eboard: speech: {e}");
-                    }
+                if let Err(e) = tts.speak(&text, lang) {
+                    eprintln!("eboard: speech: {e}");
                 }
             }
         })
         .ok()?;
     Some(Box::new(move |e: &Event| {
         if let EventKind::Announce { text, lang } = &e.kind {
-            let _ = tx.send((text.clone(), lang.clone()));
+            let _ = tx.send((text.clone(), *lang));
         }
     }))
 }

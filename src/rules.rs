@@ -5,63 +5,7 @@
 //! A [`Profile`] is built once per game from its name and the mode; the
 //! arbiter reads its fields and never asks which edition it is.
 
-use std::fmt;
-
-/// The playing mode (§ rapid: 2009 App. A, 2001 App. B; blitz: 2009 App. B, 2001 App. C).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Mode {
-    /// Standard play (the Laws proper).
-    #[default]
-    Standard,
-    /// Rapid play.
-    Rapid,
-    /// Blitz.
-    Blitz,
-}
-
-impl Mode {
-    /// Parses `standard`, `rapid`, `blitz`.
-    pub fn parse(s: &str) -> Option<Mode> {
-        match s {
-            "standard" => Some(Mode::Standard),
-            "rapid" => Some(Mode::Rapid),
-            "blitz" => Some(Mode::Blitz),
-            _ => None,
-        }
-    }
-
-    /// The contract's name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Standard => "standard",
-            Mode::Rapid => "rapid",
-            Mode::Blitz => "blitz",
-        }
-    }
-}
-
-/// How closely the arbiter supervises a rapid or blitz game (2009 A3/A4,
-/// B2/B3; 2023 A.4/A.5, B.2/B.3). Standard play is always adequately supervised.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Supervision {
-    /// One arbiter for at most three games (rapid), one per game (blitz):
-    /// the Competition Rules apply.
-    Adequate,
-    /// Otherwise (the usual club or open event).
-    #[default]
-    Inadequate,
-}
-
-impl Supervision {
-    /// Parses `adequate` / `inadequate`.
-    pub fn parse(s: &str) -> Option<Supervision> {
-        match s {
-            "adequate" => Some(Supervision::Adequate),
-            "inadequate" => Some(Supervision::Inadequate),
-            _ => None,
-        }
-    }
-}
+pub use crate::model::{Edition, Mode, Supervision};
 
 /// Who acts on a completed illegal move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,59 +29,6 @@ pub enum WrongClaim {
     /// 2001 §9.5b: +3 min to the opponent and the claimant's time cut
     /// (over 2 min left: by half, at most 3 min; 1–2 min: to 1 min; under 1 min: unchanged).
     BonusAndCut,
-}
-
-/// The editions of the Laws the product supports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Edition {
-    /// FIDE Laws as adopted in Denmark 2001 (seed 000).
-    Fide2001,
-    /// FIDE Laws 2009, Danish text (seeds 001/002).
-    Fide2009,
-    /// FIDE Laws 2009, Norwegian text (seed 003).
-    Fide2009No,
-    /// FIDE Laws in force since 1 January 2023 (the default for new events).
-    #[default]
-    Fide2023,
-}
-
-impl Edition {
-    /// All editions with their profile names.
-    pub const ALL: [(Edition, &'static str); 4] = [
-        (Edition::Fide2001, "fide-2001"),
-        (Edition::Fide2009, "fide-2009"),
-        (Edition::Fide2009No, "fide-2009-no"),
-        (Edition::Fide2023, "fide-2023"),
-    ];
-
-    /// The profile names, comma-separated (for error messages).
-    pub fn names() -> String {
-        Edition::ALL
-            .iter()
-            .map(|(_, n)| *n)
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-
-    /// Parses a profile name.
-    pub fn parse(s: &str) -> Option<Edition> {
-        Edition::ALL.iter().find(|(_, n)| *n == s).map(|(e, _)| *e)
-    }
-
-    /// The profile name.
-    pub fn name(self) -> &'static str {
-        Edition::ALL
-            .iter()
-            .find(|(e, _)| *e == self)
-            .map(|(_, n)| *n)
-            .unwrap_or("?")
-    }
-}
-
-impl fmt::Display for Edition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
 }
 
 /// The article numbers the arbiter cites, per edition.
@@ -425,10 +316,8 @@ impl Profile {
     /// Parses a profile name and mode name; the error names the bad value
     /// and what is allowed.
     pub fn parse(edition: &str, mode: &str) -> Result<Profile, String> {
-        let e = Edition::parse(edition)
-            .ok_or_else(|| format!("rules: \"{edition}\" is not one of {}", Edition::names()))?;
-        let m = Mode::parse(mode)
-            .ok_or_else(|| format!("mode: \"{mode}\" is not one of standard, rapid, blitz"))?;
+        let e: Edition = edition.parse().map_err(|e| format!("rules: {e}"))?;
+        let m: Mode = mode.parse().map_err(|e| format!("mode: {e}"))?;
         Ok(Profile::new(e, m))
     }
 }

@@ -16,58 +16,13 @@ use shakmaty::{Color, Piece, Role, Square};
 use std::fmt;
 use std::io::BufRead;
 
-/// Which sensed board a record comes from (the contract's `"board"` key).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum BoardId {
-    /// The instrumented board of the sighted player (default).
-    #[default]
-    Main,
-    /// The tactile peg board of a visually impaired player (2009 Appendix E).
-    Tactile,
-}
-
-impl BoardId {
-    /// The contract's name: `main` or `tactile`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BoardId::Main => "main",
-            BoardId::Tactile => "tactile",
-        }
-    }
-}
-
-/// What the board's sensors can tell about a square (header key `sensing`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Sensing {
-    /// A square is empty or occupied (Hall switches, reed switches).
-    #[default]
-    Occupancy,
-    /// Linear Hall sensors: empty, a white piece or a black piece (magnet polarity).
-    Colour,
-    /// The board knows each piece (RFID or coded magnets).
-    Identity,
-}
-
-impl Sensing {
-    /// The contract's name: `occupancy`, `colour`, `identity`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Sensing::Occupancy => "occupancy",
-            Sensing::Colour => "colour",
-            Sensing::Identity => "identity",
-        }
-    }
-
-    /// Parses the contract's name (`color` is accepted as a spelling of `colour`).
-    pub fn parse(s: &str) -> Option<Sensing> {
-        match s {
-            "occupancy" => Some(Sensing::Occupancy),
-            "colour" | "color" => Some(Sensing::Colour),
-            "identity" => Some(Sensing::Identity),
-            _ => None,
-        }
-    }
-}
+pub use crate::model::color_str;
+use crate::model::{
+    parse_result, Edition, EndReason, IrregularityKind, KnownOutcome, Lang, Mode, Penalty,
+    Supervision, UnknownName,
+};
+pub use crate::model::{BoardId, ClaimKind, QueryKind, Sensing};
+use std::str::FromStr;
 
 /// The trace header (first line, has the key `trace`). Every key but `trace`
 /// is optional; unknown keys are ignored.
@@ -79,10 +34,10 @@ pub struct Header {
     pub sensing: Sensing,
     /// The sensed boards, `main` first (default `["main"]`).
     pub boards: Vec<BoardId>,
-    /// Rule profile name (`fide-2001`, `fide-2009`, `fide-2009-no`, `fide-2023`).
-    pub rules: Option<String>,
+    /// Rule profile (`fide-2001`, `fide-2009`, `fide-2009-no`, `fide-2023`).
+    pub rules: Option<Edition>,
     /// `standard`, `rapid` or `blitz`.
-    pub mode: Option<String>,
+    pub mode: Option<Mode>,
     /// Time control in the contract's extended PGN syntax; absent: no clock runs.
     pub time_control: Option<String>,
     /// Start position; absent: the initial position.
@@ -95,64 +50,16 @@ pub struct Header {
     pub event: Option<String>,
     /// Round (PGN `Round`, e.g. `3.1`).
     pub round: Option<String>,
-    /// Announcement language: `da`, `nb`, `de`, `en`.
-    pub language: Option<String>,
+    /// Announcement language: `da`, `nb` (also written `no`), `de`, `en`.
+    pub language: Option<Lang>,
     /// With two boards: the colour of the visually impaired player.
     pub vi_player: Option<Color>,
     /// Extension: the site (PGN `Site`).
     pub site: Option<String>,
     /// Extension: `adequate` or `inadequate` arbiter supervision (rapid, blitz).
-    pub supervision: Option<String>,
+    pub supervision: Option<Supervision>,
     /// Extension: the date (PGN `Date`, `YYYY.MM.DD`).
     pub date: Option<String>,
-}
-
-/// The kinds of claim a player can make (contract record `claim`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClaimKind {
-    /// §4.7 (2009) / §4.6 (2001): the opponent broke touch-move.
-    TouchMove,
-    /// §7.4 / A4c / B3c: the opponent completed an illegal move.
-    IllegalMove,
-    /// §9.2: threefold repetition.
-    Threefold,
-    /// §9.3: fifty moves without capture or pawn move.
-    FiftyMoves,
-    /// §6.8 / A4d: the opponent's flag has fallen.
-    Time,
-    /// §10.2: quickplay finish, no chance to win by normal means.
-    InsufficientLosingChances,
-}
-
-impl ClaimKind {
-    /// All kinds with their contract names.
-    pub const ALL: [(ClaimKind, &'static str); 6] = [
-        (ClaimKind::TouchMove, "touch_move"),
-        (ClaimKind::IllegalMove, "illegal_move"),
-        (ClaimKind::Threefold, "threefold"),
-        (ClaimKind::FiftyMoves, "fifty_moves"),
-        (ClaimKind::Time, "time"),
-        (
-            ClaimKind::InsufficientLosingChances,
-            "insufficient_losing_chances",
-        ),
-    ];
-
-    /// The contract's name.
-    pub fn as_str(self) -> &'static str {
-        ClaimKind::ALL
-            .iter()
-            .find(|(k, _)| *k == self)
-            .map(|(_, s)| *s)
-            .unwrap_or("?")
-    }
-
-    fn parse(s: &str) -> Option<ClaimKind> {
-        ClaimKind::ALL
-            .iter()
-            .find(|(_, n)| *n == s)
-            .map(|(k, _)| *k)
-    }
 }
 
 /// What the arbiter says through an `arbiter` record. The contract names
@@ -168,7 +75,7 @@ pub enum ArbiterAction {
     /// Overrule the pending proposal: nothing happens, the game goes on.
     Overrule,
     /// Declare the result: `{"arbiter": "result", "result": "1-0"}`.
-    SetResult(&'static str),
+    SetResult(KnownOutcome),
     /// Set both clocks, ms (§6.10b / §6.13): `{"arbiter": "clock", "white_ms": …, "black_ms": …}`.
     SetClock {
         /// White's time, ms.
@@ -265,28 +172,6 @@ pub enum RecordKind {
     },
 }
 
-/// What a query asks (Appendix E2.9d).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum QueryKind {
-    /// The number of moves made and both clocks.
-    Time,
-    /// The last move.
-    LastMove,
-    /// Where a named piece stands.
-    Piece,
-}
-
-impl QueryKind {
-    /// The record's name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            QueryKind::Time => "time",
-            QueryKind::LastMove => "last_move",
-            QueryKind::Piece => "piece",
-        }
-    }
-}
-
 /// One timed record of a trace.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
@@ -347,6 +232,35 @@ fn opt_str<'a>(
     }
 }
 
+/// An optional key whose value is one of a [`crate::model`] enum's names.
+fn opt_named<T: FromStr<Err = UnknownName>>(
+    obj: &Map<String, Value>,
+    key: &str,
+    line: usize,
+) -> Result<Option<T>, TraceError> {
+    match opt_str(obj, key, line)? {
+        None => Ok(None),
+        Some(s) => s.parse().map(Some).map_err(|e: UnknownName| TraceError {
+            line,
+            message: format!("key '{key}': {e}"),
+        }),
+    }
+}
+
+/// A required key whose value is one of a [`crate::model`] enum's names.
+fn get_named<T: FromStr<Err = UnknownName>>(
+    obj: &Map<String, Value>,
+    key: &str,
+    line: usize,
+) -> Result<T, TraceError> {
+    get_str(obj, key, line)?
+        .parse()
+        .map_err(|e: UnknownName| TraceError {
+            line,
+            message: format!("key '{key}': {e}"),
+        })
+}
+
 fn parse_color(s: &str, key: &str, line: usize) -> Result<Color, TraceError> {
     match s {
         "w" => Ok(Color::White),
@@ -385,11 +299,8 @@ fn parse_header(obj: &Map<String, Value>, line: usize) -> Result<Header, TraceEr
         boards: vec![BoardId::Main],
         ..Header::default()
     };
-    if let Some(s) = opt_str(obj, "sensing", line)? {
-        h.sensing = Sensing::parse(s).ok_or_else(|| TraceError {
-            line,
-            message: format!("key 'sensing': \"{s}\" is not one of occupancy, colour, identity"),
-        })?;
+    if let Some(s) = opt_named(obj, "sensing", line)? {
+        h.sensing = s;
     }
     if let Some(v) = obj.get("boards") {
         let arr = v.as_array().ok_or_else(|| TraceError {
@@ -398,9 +309,8 @@ fn parse_header(obj: &Map<String, Value>, line: usize) -> Result<Header, TraceEr
         })?;
         let mut boards = Vec::new();
         for b in arr {
-            match b.as_str() {
-                Some("main") => boards.push(BoardId::Main),
-                Some("tactile") => boards.push(BoardId::Tactile),
+            match b.as_str().map(str::parse::<BoardId>) {
+                Some(Ok(id)) => boards.push(id),
                 _ => {
                     return err(
                         line,
@@ -414,16 +324,8 @@ fn parse_header(obj: &Map<String, Value>, line: usize) -> Result<Header, TraceEr
         }
         h.boards = boards;
     }
-    h.rules = opt_str(obj, "rules", line)?.map(str::to_owned);
-    if let Some(m) = opt_str(obj, "mode", line)? {
-        if !matches!(m, "standard" | "rapid" | "blitz") {
-            return err(
-                line,
-                format!("key 'mode': \"{m}\" is not one of standard, rapid, blitz"),
-            );
-        }
-        h.mode = Some(m.to_owned());
-    }
+    h.rules = opt_named(obj, "rules", line)?;
+    h.mode = opt_named(obj, "mode", line)?;
     h.time_control = opt_str(obj, "time_control", line)?.map(str::to_owned);
     h.start_fen = opt_str(obj, "start_fen", line)?.map(str::to_owned);
     h.white = opt_str(obj, "white", line)?.map(str::to_owned);
@@ -433,29 +335,13 @@ fn parse_header(obj: &Map<String, Value>, line: usize) -> Result<Header, TraceEr
         Some(Value::Number(n)) => Some(n.to_string()),
         _ => opt_str(obj, "round", line)?.map(str::to_owned),
     };
-    h.language = opt_str(obj, "language", line)?.map(str::to_owned);
-    if let Some(l) = &h.language {
-        if !matches!(l.as_str(), "da" | "nb" | "no" | "de" | "en") {
-            return err(
-                line,
-                format!("key 'language': \"{l}\" is not one of da, nb, de, en"),
-            );
-        }
-    }
+    h.language = opt_named(obj, "language", line)?;
     h.vi_player = match opt_str(obj, "vi_player", line)? {
         Some(s) => Some(parse_color(s, "vi_player", line)?),
         None => None,
     };
     h.site = opt_str(obj, "site", line)?.map(str::to_owned);
-    if let Some(v) = opt_str(obj, "supervision", line)? {
-        if !matches!(v, "adequate" | "inadequate") {
-            return err(
-                line,
-                format!("key 'supervision': \"{v}\" is not one of adequate, inadequate"),
-            );
-        }
-        h.supervision = Some(v.to_owned());
-    }
+    h.supervision = opt_named(obj, "supervision", line)?;
     h.date = opt_str(obj, "date", line)?.map(str::to_owned);
     Ok(h)
 }
@@ -480,6 +366,19 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
             )
         }
     };
+    let (board, kind) = parse_kind(obj, line)?;
+    Ok(Record { t, board, kind })
+}
+
+/// A record's content without its time (`{"arbiter": "result", "result":
+/// "1-0"}`): the one parser of every record kind, used by the trace reader,
+/// the journal and the arbiter API. The error names the key and what is
+/// allowed.
+pub fn parse_record_kind(obj: &Map<String, Value>) -> Result<(BoardId, RecordKind), String> {
+    parse_kind(obj, 0).map_err(|e| e.message)
+}
+
+fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordKind), TraceError> {
     let mut kinds = RECORD_KINDS.iter().filter(|k| obj.contains_key(**k));
     let kind = match (kinds.next(), kinds.next()) {
         (Some(k), None) => *k,
@@ -506,16 +405,7 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
             );
         }
     };
-    let board = match opt_str(obj, "board", line)? {
-        None | Some("main") => BoardId::Main,
-        Some("tactile") => BoardId::Tactile,
-        Some(b) => {
-            return err(
-                line,
-                format!("key 'board': \"{b}\" is not \"main\" or \"tactile\""),
-            )
-        }
-    };
+    let board = opt_named(obj, "board", line)?.unwrap_or_default();
     let by =
         |line| -> Result<Color, TraceError> { parse_color(get_str(obj, "by", line)?, "by", line) };
     let kind = match kind {
@@ -592,18 +482,7 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
             RecordKind::Promote(role)
         }
         "claim" => {
-            let s = get_str(obj, "claim", line)?;
-            let kind = ClaimKind::parse(s).ok_or_else(|| TraceError {
-                line,
-                message: format!(
-                    "key 'claim': \"{s}\" is not one of {}",
-                    ClaimKind::ALL
-                        .iter()
-                        .map(|(_, n)| *n)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            })?;
+            let kind = get_named(obj, "claim", line)?;
             RecordKind::Claim {
                 kind,
                 by: by(line)?,
@@ -624,18 +503,7 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
         "resign" => RecordKind::Resign(parse_color(get_str(obj, "resign", line)?, "resign", line)?),
         "adjust" => RecordKind::Adjust(parse_color(get_str(obj, "adjust", line)?, "adjust", line)?),
         "query" => {
-            let q = get_str(obj, "query", line)?;
-            let what = match q {
-                "time" => QueryKind::Time,
-                "last_move" => QueryKind::LastMove,
-                "piece" => QueryKind::Piece,
-                _ => {
-                    return err(
-                        line,
-                        format!("key 'query': \"{q}\" is not one of time, last_move, piece"),
-                    )
-                }
-            };
+            let what = get_named(obj, "query", line)?;
             let piece = match opt_str(obj, "piece", line)? {
                 Some(p) => Some(
                     p.chars()
@@ -679,23 +547,22 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
                 "overrule" => ArbiterAction::Overrule,
                 "result" => {
                     let r = get_str(obj, "result", line)?;
-                    ArbiterAction::SetResult(match r {
-                        "1-0" => "1-0",
-                        "0-1" => "0-1",
-                        "1/2-1/2" => "1/2-1/2",
-                        _ => {
-                            return err(
-                                line,
-                                format!("key 'result': \"{r}\" is not one of 1-0, 0-1, 1/2-1/2"),
-                            )
-                        }
-                    })
+                    ArbiterAction::SetResult(parse_result(r).map_err(|e| TraceError {
+                        line,
+                        message: format!("key 'result': {e}"),
+                    })?)
                 }
                 "clock" => ArbiterAction::SetClock {
                     white_ms: ms("white_ms")?,
                     black_ms: ms("black_ms")?,
                 },
-                "position" => ArbiterAction::SetPosition(get_str(obj, "fen", line)?.to_owned()),
+                "position" => {
+                    let fen = get_str(obj, "fen", line)?;
+                    if fen.parse::<shakmaty::fen::Fen>().is_err() {
+                        return err(line, format!("key 'fen': \"{fen}\" is not a FEN"));
+                    }
+                    ArbiterAction::SetPosition(fen.to_owned())
+                }
                 "pause" => ArbiterAction::Pause,
                 "resume" => ArbiterAction::Resume,
                 _ => {
@@ -711,9 +578,9 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
             let author = opt_str(obj, "author", line)?.map(str::to_owned);
             RecordKind::Arbiter { action, author }
         }
-        _ => unreachable!("kind comes from RECORD_KINDS"),
+        other => return err(line, format!("unknown record kind '{other}'")),
     };
-    Ok(Record { t, board, kind })
+    Ok((board, kind))
 }
 
 /// One parsed line of a trace.
@@ -863,14 +730,6 @@ impl Trace {
     }
 }
 
-/// `w` or `b`.
-pub fn color_str(c: Color) -> &'static str {
-    match c {
-        Color::White => "w",
-        Color::Black => "b",
-    }
-}
-
 /// The header as a JSON object (keys absent when unset).
 pub fn header_json(h: &Header) -> Value {
     let mut m = Map::new();
@@ -880,23 +739,23 @@ pub fn header_json(h: &Header) -> Value {
         "boards".into(),
         Value::from(h.boards.iter().map(|b| b.as_str()).collect::<Vec<_>>()),
     );
-    let opt = [
-        ("rules", &h.rules),
-        ("mode", &h.mode),
-        ("time_control", &h.time_control),
-        ("start_fen", &h.start_fen),
-        ("white", &h.white),
-        ("black", &h.black),
-        ("event", &h.event),
-        ("site", &h.site),
-        ("supervision", &h.supervision),
-        ("date", &h.date),
-        ("round", &h.round),
-        ("language", &h.language),
+    let opt: [(&str, Option<&str>); 12] = [
+        ("rules", h.rules.map(Edition::as_str)),
+        ("mode", h.mode.map(Mode::as_str)),
+        ("time_control", h.time_control.as_deref()),
+        ("start_fen", h.start_fen.as_deref()),
+        ("white", h.white.as_deref()),
+        ("black", h.black.as_deref()),
+        ("event", h.event.as_deref()),
+        ("site", h.site.as_deref()),
+        ("supervision", h.supervision.map(Supervision::as_str)),
+        ("date", h.date.as_deref()),
+        ("round", h.round.as_deref()),
+        ("language", h.language.map(Lang::as_str)),
     ];
     for (k, v) in opt {
         if let Some(v) = v {
-            m.insert(k.into(), Value::from(v.as_str()));
+            m.insert(k.into(), Value::from(v));
         }
     }
     if let Some(c) = h.vi_player {
@@ -970,7 +829,7 @@ pub fn record_json(r: &Record) -> Value {
             m.insert("arbiter".into(), Value::from(action.as_str()));
             match action {
                 ArbiterAction::SetResult(r) => {
-                    m.insert("result".into(), Value::from(*r));
+                    m.insert("result".into(), Value::from(r.as_str()));
                 }
                 ArbiterAction::SetClock { white_ms, black_ms } => {
                     m.insert("white_ms".into(), Value::from(*white_ms));
@@ -1064,8 +923,9 @@ pub enum EventKind {
         article: &'static str,
         /// This player's completed illegal moves so far.
         count: u32,
-        /// `+2 min to black`, `game lost`, `draw`, or `none`.
-        penalty: String,
+        /// `+2 min to black`, `game lost`, `draw`, or `none` (a value,
+        /// written as text).
+        penalty: Penalty,
         /// Squares where the board differs from the position to reinstate.
         squares: Vec<String>,
     },
@@ -1083,7 +943,7 @@ pub enum EventKind {
     /// An irregularity for the arbiter.
     Irregularity {
         /// `wrong_initial_position`, `displaced`, `clock_pressed_without_move`, ...
-        kind: &'static str,
+        kind: IrregularityKind,
         /// The article.
         article: &'static str,
         /// The squares concerned.
@@ -1094,7 +954,7 @@ pub enum EventKind {
         /// The claimant.
         by: By,
         /// What was claimed.
-        kind: &'static str,
+        kind: ClaimKind,
         /// Whether the claim is upheld.
         upheld: bool,
         /// What follows.
@@ -1110,7 +970,7 @@ pub enum EventKind {
     /// The player on move may claim a draw.
     DrawClaimable {
         /// `threefold` or `fifty_moves`.
-        kind: &'static str,
+        kind: ClaimKind,
         /// The article.
         article: &'static str,
     },
@@ -1131,7 +991,7 @@ pub enum EventKind {
         /// The phrase.
         text: String,
         /// `da`, `nb`, `de`, `en`.
-        lang: String,
+        lang: Lang,
     },
     /// Extension: the board shows the position to reinstate again (§7).
     PositionRestored {
@@ -1141,9 +1001,10 @@ pub enum EventKind {
     /// The game is over.
     GameEnd {
         /// `1-0`, `0-1`, `1/2-1/2`.
-        result: &'static str,
+        #[serde(with = "crate::model::serde_result")]
+        result: KnownOutcome,
         /// `checkmate`, `stalemate`, `dead_position`, `resignation`, ...
-        reason: &'static str,
+        reason: EndReason,
         /// The article.
         article: &'static str,
     },

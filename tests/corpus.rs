@@ -92,8 +92,8 @@ fn check(game: &PgnGame, seed: u64, var: Variant) -> Result<usize, String> {
         frames: var.frames,
     };
     let trace = simulate(game, &opts).map_err(|e| format!("simulate: {e}"))?;
-    let (arbiter, events) =
-        replay(&trace, Some(var.rules), None).map_err(|e| format!("config: {e}"))?;
+    let (arbiter, events) = replay(&trace, Some(var.rules.parse().expect("profile")), None)
+        .map_err(|e| format!("config: {e}"))?;
     for e in &events {
         if matches!(
             e.kind,
@@ -112,7 +112,7 @@ fn check(game: &PgnGame, seed: u64, var: Variant) -> Result<usize, String> {
     if let Some(o) = arbiter.outcome() {
         if want.starts_with(&got) && got.len() < want.len() {
             let pos = arbiter.position();
-            let justified = match o.reason {
+            let justified = match o.reason.as_str() {
                 "dead_position" => eboard::arbiter::dead::is_dead(pos),
                 "fivefold" => repetitions(game, got.len()) >= 5,
                 "seventy_five_moves" => pos.halfmoves() >= 150,

@@ -132,7 +132,7 @@ fn presses_on_the_device_complete_moves_and_the_device_shows_the_times() {
 fn the_vi_players_device_asks_for_the_time_through_the_api_channel() {
     let mut cfg = Config::default();
     cfg.event.time_control = Some("5400+30".into());
-    cfg.event.language = Some("da".into());
+    cfg.event.language = Some(eboard::model::Lang::Da);
     cfg.game.vi_player = Some("b".into());
     let rt = tokio::runtime::Runtime::new().unwrap();
     let daemon = Daemon::start(
@@ -174,7 +174,7 @@ fn the_vi_players_device_asks_for_the_time_through_the_api_channel() {
         assert_eq!(ann.len(), 1, "{:?}", r.events);
         match &ann[0].kind {
             EventKind::Announce { text, lang } => {
-                assert_eq!(lang, "da");
+                assert_eq!(lang.as_str(), "da");
                 assert!(text.starts_with("0 træk spillet"), "{text}");
                 assert!(text.contains("sort 1 time og 30 minutter"), "{text}");
             }

@@ -67,7 +67,7 @@ fn run(header: Value, steps: &str, rules: &str) -> Vec<Value> {
         text.push('\n');
     }
     let trace = Trace::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    let (_, events) = replay(&trace, Some(rules), None).expect("config");
+    let (_, events) = replay(&trace, Some(rules.parse().expect("profile")), None).expect("config");
     events
         .iter()
         .map(|e| serde_json::from_str(&e.to_json()).unwrap())

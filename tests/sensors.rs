@@ -233,7 +233,7 @@ fn through_with(
     // the Laws even when the players went on.
     if arbiter
         .outcome()
-        .is_some_and(|o| o.reason == "dead_position")
+        .is_some_and(|o| o.reason.as_str() == "dead_position")
         && want.starts_with(&got)
         && arbiter.position().is_insufficient_material()
     {

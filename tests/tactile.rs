@@ -37,7 +37,7 @@ fn run(header: Value, steps: &str, rules: &str) -> Vec<Value> {
         text.push('\n');
     }
     let trace = Trace::parse(&text).unwrap();
-    let (_, events) = replay(&trace, Some(rules), None).unwrap();
+    let (_, events) = replay(&trace, Some(rules.parse().unwrap()), None).unwrap();
     events
         .iter()
         .map(|e| serde_json::from_str(&e.to_json()).unwrap())

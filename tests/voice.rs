@@ -91,7 +91,7 @@ fn time_to_audio_start() {
         return;
     }
     let tts = Espeak::new();
-    for (lang, _) in Lang::ALL {
+    for &lang in Lang::ALL {
         let text = phrase(lang, Edition::Fide2023, "e4");
         let s = tts.synthesize(&text, lang).unwrap();
         let sound = s.first_sound.expect("some sound");

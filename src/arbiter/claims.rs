@@ -4,6 +4,7 @@
 //! A4d, B6), quickplay finish (§10.2).
 
 use super::Arbiter;
+use crate::model::{EndReason, KnownOutcome};
 use crate::rules::{Edition, WrongClaim};
 use crate::trace::{By, ClaimKind, Event, EventKind};
 use shakmaty::{Color, Position};
@@ -71,9 +72,13 @@ impl Arbiter {
             },
             ClaimKind::Threefold | ClaimKind::FiftyMoves => {
                 let (ok, article, reason) = if kind == ClaimKind::Threefold {
-                    (self.repetitions() >= 3, a.threefold, "threefold")
+                    (self.repetitions() >= 3, a.threefold, EndReason::Threefold)
                 } else {
-                    (self.pos.halfmoves() >= 100, a.fifty_moves, "fifty_moves")
+                    (
+                        self.pos.halfmoves() >= 100,
+                        a.fifty_moves,
+                        EndReason::FiftyMoves,
+                    )
                 };
                 // 2009 §9.4 / 2023 9.4: the right is lost once the claimant
                 // touched a piece; 2001 §9.4: once he made a move.
@@ -88,7 +93,7 @@ impl Arbiter {
                     )
                 } else if ok {
                     self.claim_event(by, kind, true, "draw".into(), article, t, out);
-                    self.end("1/2-1/2", reason, article, t, out);
+                    self.end(KnownOutcome::Draw, reason, article, t, out);
                     return;
                 } else {
                     let text = self.wrong_claim(by, t);
@@ -116,7 +121,13 @@ impl Arbiter {
                         t,
                         out,
                     );
-                    self.end("1/2-1/2", "both_flags", a.both_flags, t, out);
+                    self.end(
+                        KnownOutcome::Draw,
+                        EndReason::BothFlags,
+                        a.both_flags,
+                        t,
+                        out,
+                    );
                     return;
                 } else if fallen(!by) {
                     self.claim_event(
@@ -164,7 +175,7 @@ impl Arbiter {
             t,
             kind: EventKind::Claim {
                 by: By(by),
-                kind: kind.as_str(),
+                kind,
                 upheld,
                 consequence,
                 article,

@@ -13,10 +13,14 @@ pub mod touch;
 
 use crate::board::{Change, SensedBoard, DEFAULT_BOUNCE_MS};
 use crate::clock::{Clock, TimeControl};
+use crate::model::{
+    side_name, square_names, win_for, EndReason, IrregularityKind, KnownOutcome, Penalty,
+};
 use crate::recognize::{recognize, Recognition};
 use crate::rules::{Edition, IllegalMoveRule, Mode, Profile, Supervision};
 use crate::trace::{
-    ArbiterAction, BoardId, By, Event, EventKind, Header, QueryKind, Record, RecordKind, Sensing,
+    ArbiterAction, BoardId, By, ClaimKind, Event, EventKind, Header, QueryKind, Record, RecordKind,
+    Sensing,
 };
 use crate::voice::{self, Lang, Vocabulary, VoiceOptions};
 use shakmaty::fen::Fen;
@@ -84,8 +88,8 @@ impl GameConfig {
     /// (standard without one); inadequate supervision in rapid and blitz.
     pub fn from_header(
         header: &Header,
-        rules: Option<&str>,
-        mode: Option<&str>,
+        rules: Option<Edition>,
+        mode: Option<Mode>,
     ) -> Result<GameConfig, ConfigError> {
         GameConfig::from_header_with(header, rules, mode, None)
     }
@@ -93,15 +97,11 @@ impl GameConfig {
     /// As [`GameConfig::from_header`], with a supervision override.
     pub fn from_header_with(
         header: &Header,
-        rules: Option<&str>,
-        mode: Option<&str>,
-        supervision: Option<&str>,
+        rules: Option<Edition>,
+        mode: Option<Mode>,
+        supervision: Option<Supervision>,
     ) -> Result<GameConfig, ConfigError> {
-        let rules = rules.or(header.rules.as_deref()).unwrap_or("fide-2023");
-        let edition = Edition::parse(rules).ok_or_else(|| ConfigError {
-            key: "rules",
-            message: format!("\"{rules}\" is not one of {}", Edition::names()),
-        })?;
+        let edition = rules.or(header.rules).unwrap_or_default();
         let time_control = match header.time_control.as_deref() {
             None | Some("-") | Some("?") | Some("") => None,
             Some(s) => Some(TimeControl::parse(s).map_err(|e| ConfigError {
@@ -109,22 +109,13 @@ impl GameConfig {
                 message: e.to_string(),
             })?),
         };
-        let mode = match mode.or(header.mode.as_deref()) {
-            Some(m) => Mode::parse(m).ok_or_else(|| ConfigError {
-                key: "mode",
-                message: format!("\"{m}\" is not one of standard, rapid, blitz"),
-            })?,
+        let mode = match mode.or(header.mode) {
+            Some(m) => m,
             None => time_control
                 .as_ref()
                 .map_or(Mode::Standard, |tc| Profile::classify(edition, tc)),
         };
-        let supervision = match supervision.or(header.supervision.as_deref()) {
-            Some(s) => Supervision::parse(s).ok_or_else(|| ConfigError {
-                key: "supervision",
-                message: format!("\"{s}\" is not one of adequate, inadequate"),
-            })?,
-            None => Supervision::default(),
-        };
+        let supervision = supervision.or(header.supervision).unwrap_or_default();
         let profile = Profile::with_supervision(edition, mode, supervision);
         let start = match header.start_fen.as_deref() {
             None => Chess::default(),
@@ -177,9 +168,9 @@ pub struct PlayedMove {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Outcome {
     /// `1-0`, `0-1`, `1/2-1/2`.
-    pub result: &'static str,
+    pub result: KnownOutcome,
     /// The contract's reason (`checkmate`, `resignation`, ...).
-    pub reason: &'static str,
+    pub reason: EndReason,
     /// The article.
     pub article: &'static str,
     /// Trace time, ms.
@@ -304,21 +295,7 @@ fn ci(c: Color) -> usize {
 }
 
 fn squares(bb: Bitboard) -> Vec<String> {
-    bb.into_iter().map(|s| s.to_string()).collect()
-}
-
-fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-fn win_for(c: Color) -> &'static str {
-    match c {
-        Color::White => "1-0",
-        Color::Black => "0-1",
-    }
+    square_names(bb)
 }
 
 /// A change seen on a board turned by 180°, in the real squares.
@@ -354,8 +331,8 @@ impl Arbiter {
             })
             .collect();
         let two_boards = cfg.header.boards.len() > 1;
-        let voice = match cfg.header.language.as_deref() {
-            Some(l) => Lang::parse(l),
+        let voice = match cfg.header.language {
+            Some(l) => Some(l),
             None if two_boards => Some(Lang::En),
             None => None,
         }
@@ -537,7 +514,7 @@ impl Arbiter {
             RecordKind::Accept(side) => {
                 if self.draw_offer == Some(!*side) {
                     let article = self.cfg.profile.articles.agreement;
-                    self.end("1/2-1/2", "agreement", article, t, out);
+                    self.end(KnownOutcome::Draw, EndReason::Agreement, article, t, out);
                 }
             }
             RecordKind::Decline(side) => {
@@ -584,7 +561,7 @@ impl Arbiter {
             out.push(Event {
                 t,
                 kind: EventKind::Irregularity {
-                    kind: "adjust_by_player_not_on_move",
+                    kind: IrregularityKind::AdjustByPlayerNotOnMove,
                     article: self.cfg.profile.articles.adjust,
                     squares: Vec::new(),
                 },
@@ -596,11 +573,17 @@ impl Arbiter {
         let p = self.cfg.profile;
         // 2023 5.1.2: resigning against an opponent who cannot mate is a draw.
         if p.resignation_needs_mating_chance && dead::can_mate(&self.pos, !side) == Some(false) {
-            self.end("1/2-1/2", "resignation", p.articles.resignation, t, out);
+            self.end(
+                KnownOutcome::Draw,
+                EndReason::Resignation,
+                p.articles.resignation,
+                t,
+                out,
+            );
         } else {
             self.end(
                 win_for(!side),
-                "resignation",
+                EndReason::Resignation,
                 p.articles.resignation,
                 t,
                 out,
@@ -638,7 +621,7 @@ impl Arbiter {
                     out.push(Event {
                         t,
                         kind: EventKind::Irregularity {
-                            kind: "wrong_initial_position",
+                            kind: IrregularityKind::WrongInitialPosition,
                             article: self.cfg.profile.articles.initial_position,
                             squares: squares(diff),
                         },
@@ -785,7 +768,7 @@ impl Arbiter {
         out.push(Event {
             t,
             kind: EventKind::Irregularity {
-                kind: "displaced",
+                kind: IrregularityKind::Displaced,
                 article: self.cfg.profile.articles.displaced,
                 squares: squares(extra),
             },
@@ -833,7 +816,7 @@ impl Arbiter {
         out.push(Event {
             t,
             kind: EventKind::Irregularity {
-                kind: "board_orientation",
+                kind: IrregularityKind::BoardOrientation,
                 article: self.cfg.profile.articles.board_orientation,
                 squares: Vec::new(),
             },
@@ -848,7 +831,7 @@ impl Arbiter {
                 t,
                 kind: EventKind::Announce {
                     text,
-                    lang: v.lang().code().to_owned(),
+                    lang: v.lang(),
                 },
             });
         }
@@ -889,7 +872,7 @@ impl Arbiter {
             out.push(Event {
                 t: since + self.cfg.settle_ms,
                 kind: EventKind::Irregularity {
-                    kind: "boards_differ",
+                    kind: IrregularityKind::BoardsDiffer,
                     article: "E2.7",
                     squares: squares(diff),
                 },
@@ -1003,7 +986,7 @@ impl Arbiter {
                 self.pending_breach = None;
             }
             ArbiterAction::SetResult(result) => {
-                self.end(result, "arbiter_decision", a.arbiter, t, out);
+                self.end(*result, EndReason::ArbiterDecision, a.arbiter, t, out);
             }
             ArbiterAction::SetClock { white_ms, black_ms } => {
                 if let Some(c) = self.clock.as_mut() {
@@ -1060,7 +1043,7 @@ impl Arbiter {
                 out.push(Event {
                     t,
                     kind: EventKind::Irregularity {
-                        kind: "arbiter_position_rejected",
+                        kind: IrregularityKind::ArbiterPositionRejected,
                         article: self.cfg.profile.articles.arbiter,
                         squares: Vec::new(),
                     },
@@ -1185,7 +1168,7 @@ impl Arbiter {
                         out.push(Event {
                             t,
                             kind: EventKind::Irregularity {
-                                kind: "clock_started_before_announcement",
+                                kind: IrregularityKind::ClockStartedBeforeAnnouncement,
                                 article: "E2.3",
                                 squares: vec![mv.to().to_string()],
                             },
@@ -1202,7 +1185,7 @@ impl Arbiter {
                     out.push(Event {
                         t,
                         kind: EventKind::Irregularity {
-                            kind: "clock_pressed_without_move",
+                            kind: IrregularityKind::ClockPressedWithoutMove,
                             article: a.press_without_move,
                             squares: Vec::new(),
                         },
@@ -1320,18 +1303,16 @@ impl Arbiter {
         let (penalty, end) = if claim_wins || count >= p.illegal_moves_to_lose {
             let exception = p.illegal_loss_draw_exception || claim_wins;
             if exception && dead::can_mate(&self.pos, opponent) == Some(false) {
-                ("draw".to_owned(), Some("1/2-1/2"))
+                (Penalty::Draw, Some(KnownOutcome::Draw))
             } else {
-                ("game lost".to_owned(), Some(win_for(opponent)))
+                (Penalty::GameLost, Some(win_for(opponent)))
             }
         } else {
-            let secs = p.illegal_move_bonus_ms / 1000;
-            let amount = if secs.is_multiple_of(60) {
-                format!("{} min", secs / 60)
-            } else {
-                format!("{secs} s")
+            let penalty = Penalty::TimeAdded {
+                to: opponent,
+                ms: p.illegal_move_bonus_ms,
             };
-            (format!("+{amount} to {}", side_name(opponent)), None)
+            (penalty, None)
         };
         let article = if claimant.is_some() {
             p.articles.illegal_claim
@@ -1349,7 +1330,7 @@ impl Arbiter {
             },
         });
         if let Some(result) = end {
-            self.end(result, "illegal_moves", article, t, out);
+            self.end(result, EndReason::IllegalMoves, article, t, out);
             return;
         }
         if let Some(c) = self.clock.as_mut() {
@@ -1557,26 +1538,38 @@ impl Arbiter {
         let p = self.cfg.profile;
         let a = p.articles;
         if self.pos.is_checkmate() {
-            self.end(win_for(by), "checkmate", a.checkmate, t, out);
+            self.end(win_for(by), EndReason::Checkmate, a.checkmate, t, out);
             return;
         }
         if self.pos.is_stalemate() {
-            self.end("1/2-1/2", "stalemate", a.stalemate, t, out);
+            self.end(
+                KnownOutcome::Draw,
+                EndReason::Stalemate,
+                a.stalemate,
+                t,
+                out,
+            );
             return;
         }
         if dead::is_dead_fast(&self.pos) {
-            self.end("1/2-1/2", "dead_position", a.dead_position, t, out);
+            self.end(
+                KnownOutcome::Draw,
+                EndReason::DeadPosition,
+                a.dead_position,
+                t,
+                out,
+            );
             return;
         }
         let reps = self.repetitions();
         if p.automatic_fivefold && reps >= 5 {
-            self.end("1/2-1/2", "fivefold", a.fivefold, t, out);
+            self.end(KnownOutcome::Draw, EndReason::Fivefold, a.fivefold, t, out);
             return;
         }
         if p.automatic_fivefold && self.pos.halfmoves() >= 150 {
             self.end(
-                "1/2-1/2",
-                "seventy_five_moves",
+                KnownOutcome::Draw,
+                EndReason::SeventyFiveMoves,
                 a.seventy_five_moves,
                 t,
                 out,
@@ -1587,7 +1580,7 @@ impl Arbiter {
             out.push(Event {
                 t,
                 kind: EventKind::DrawClaimable {
-                    kind: "threefold",
+                    kind: ClaimKind::Threefold,
                     article: a.threefold,
                 },
             });
@@ -1596,7 +1589,7 @@ impl Arbiter {
             out.push(Event {
                 t,
                 kind: EventKind::DrawClaimable {
-                    kind: "fifty_moves",
+                    kind: ClaimKind::FiftyMoves,
                     article: a.fifty_moves,
                 },
             });
@@ -1625,7 +1618,13 @@ impl Arbiter {
             // Only the opponent's claim counts (2009 A4d1, 2001 B6/C); the
             // clocks run on, so both flags can fall.
             if self.flags.len() >= 2 && p.both_flags_draw {
-                self.end("1/2-1/2", "both_flags", a.both_flags, t, out);
+                self.end(
+                    KnownOutcome::Draw,
+                    EndReason::BothFlags,
+                    a.both_flags,
+                    t,
+                    out,
+                );
             }
             return;
         }
@@ -1636,16 +1635,22 @@ impl Arbiter {
     /// legal sequence (§6.9).
     fn time_forfeit(&mut self, side: Color, article: &'static str, t: u64, out: &mut Vec<Event>) {
         if dead::can_mate(&self.pos, !side) == Some(false) {
-            self.end("1/2-1/2", "time_vs_insufficient_material", article, t, out);
+            self.end(
+                KnownOutcome::Draw,
+                EndReason::TimeVsInsufficientMaterial,
+                article,
+                t,
+                out,
+            );
         } else {
-            self.end(win_for(!side), "time", article, t, out);
+            self.end(win_for(!side), EndReason::Time, article, t, out);
         }
     }
 
     fn end(
         &mut self,
-        result: &'static str,
-        reason: &'static str,
+        result: KnownOutcome,
+        reason: EndReason,
         article: &'static str,
         t: u64,
         out: &mut Vec<Event>,

@@ -3,6 +3,7 @@
 //! and comments a live broadcast adds ([`PgnExtras`]).
 
 use crate::arbiter::Arbiter;
+use crate::model::EndReason;
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode, Position};
 
@@ -40,7 +41,7 @@ pub fn write_pgn(game: &Arbiter) -> String {
 pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
     let cfg = game.config();
     let h = &cfg.header;
-    let result = game.outcome().map_or("*", |o| o.result);
+    let result = game.outcome().map_or("*", |o| o.result.as_str());
     let or_q = |v: &Option<String>| {
         v.clone()
             .filter(|s| !s.is_empty())
@@ -76,8 +77,8 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
     }
     if let Some(o) = game.outcome() {
         let term = match o.reason {
-            "time" | "time_vs_insufficient_material" => "time forfeit",
-            "illegal_moves" => "rules infraction",
+            EndReason::Time | EndReason::TimeVsInsufficientMaterial => "time forfeit",
+            EndReason::IllegalMoves => "rules infraction",
             _ => "normal",
         };
         tags.push(("Termination", term.into()));

@@ -17,6 +17,7 @@ use super::livechess;
 use super::pgn::{clk, write_pgn_with, PgnExtras};
 use crate::arbiter::Arbiter;
 use crate::config::{Config, PlayerConfig};
+use crate::model::Mode;
 use crate::trace::{color_str, Event, EventKind, Header};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -42,7 +43,7 @@ pub struct GameInfo {
     /// Date `YYYY.MM.DD`.
     pub date: Option<String>,
     /// `standard`, `rapid`, `blitz`.
-    pub mode: String,
+    pub mode: Mode,
     /// PGN TimeControl text.
     pub time_control: Option<String>,
     /// White.
@@ -81,7 +82,7 @@ impl GameInfo {
             country: cfg.event.country.clone(),
             website: cfg.event.website.clone(),
             date: h.date,
-            mode: h.mode.unwrap_or_else(|| "standard".into()),
+            mode: h.mode.unwrap_or_default(),
             time_control: h.time_control,
             white: named(&cfg.game.white, &h.white),
             black: named(&cfg.game.black, &h.black),
@@ -298,7 +299,7 @@ impl Publisher {
                         after_ply: game.moves().len(),
                         by: color_str(by.0).to_owned(),
                         article: (*article).to_owned(),
-                        penalty: penalty.clone(),
+                        penalty: penalty.to_string(),
                         played: p,
                         corrected: false,
                     });
@@ -347,7 +348,7 @@ impl Publisher {
 
     fn snapshot(&self, game: &Arbiter, t: u64) -> Snapshot {
         let info = &self.info;
-        let result = game.outcome().map_or("*", |o| o.result);
+        let result = game.outcome().map_or("*", |o| o.result.as_str());
         let mut tags: Vec<(String, String)> = Vec::new();
         for (side, p) in [("White", &info.white), ("Black", &info.black)] {
             if let Some(id) = p.fide_id {
@@ -408,7 +409,7 @@ impl Publisher {
                     "unix_ms": info.unix_ms(t),
                 })
             }),
-            "result": outcome.map_or("*", |o| o.result),
+            "result": outcome.map_or("*", |o| o.result.as_str()),
             "reason": outcome.map(|o| o.reason),
             "marks": self.marks,
             "started_at_unix_ms": info.started_at_unix_ms,

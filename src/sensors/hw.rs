@@ -204,8 +204,8 @@ impl HwDesign {
                 .unwrap_or_default();
             bad(format!("{at}{msg}"))
         })?;
-        let sensing = match Sensing::parse(&raw.sensing) {
-            Some(s @ (Sensing::Occupancy | Sensing::Colour)) => s,
+        let sensing = match raw.sensing.parse::<Sensing>() {
+            Ok(s @ (Sensing::Occupancy | Sensing::Colour)) => s,
             _ => {
                 return Err(bad(format!(
                     "key 'sensing': '{}' is not 'occupancy' or 'colour'",

@@ -17,14 +17,13 @@
 
 use super::{AppState, ArbiterAccess};
 use crate::daemon::ArbiterCommand;
-use crate::trace::{ArbiterAction, QueryKind, RecordKind};
+use crate::trace::{parse_record_kind, RecordKind};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use std::sync::Arc;
 use std::time::Duration;
 use subtle::ConstantTimeEq;
@@ -78,115 +77,64 @@ pub fn authorize<'a>(s: &'a AppState, headers: &HeaderMap) -> Result<&'a Arbiter
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ResultBody {
-    result: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClockBody {
-    white_ms: u64,
-    black_ms: u64,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PositionBody {
-    fen: String,
-}
-
-fn body<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, Refusal> {
-    serde_json::from_slice(bytes)
-        .map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, &format!("body: {e}")))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct QueryBody {
-    what: String,
-    by: String,
-    piece: Option<String>,
-}
-
-/// `POST /arbiter/query` `{"what": "time" | "last_move" | "piece", "by": "w" | "b", "piece": "N"}`:
-/// Appendix E2.9d, information on demand for the visually impaired player
-/// (his device holds a token); the answer is an `announce` event.
-fn parse_query(bytes: &[u8]) -> Result<RecordKind, Refusal> {
-    let b: QueryBody = body(bytes)?;
-    let bad = |m: &str| refuse(StatusCode::UNPROCESSABLE_ENTITY, m);
-    let what = match b.what.as_str() {
-        "time" => QueryKind::Time,
-        "last_move" => QueryKind::LastMove,
-        "piece" => QueryKind::Piece,
-        _ => return Err(bad("what: allowed are time, last_move, piece")),
-    };
-    let by = match b.by.as_str() {
-        "w" => shakmaty::Color::White,
-        "b" => shakmaty::Color::Black,
-        _ => return Err(bad("by: allowed are w, b")),
-    };
-    let piece = match b.piece.as_deref() {
-        Some(p) => Some(
-            p.chars()
-                .next()
-                .filter(|_| p.chars().count() == 1)
-                .and_then(shakmaty::Piece::from_char)
-                .ok_or_else(|| bad("piece: a FEN piece letter"))?,
-        ),
-        None if what == QueryKind::Piece => {
-            return Err(bad("piece: a piece query names the piece"))
-        }
-        None => None,
-    };
-    Ok(RecordKind::Query { what, by, piece })
-}
-
-fn parse_action(action: &str, bytes: &[u8]) -> Result<ArbiterAction, Refusal> {
-    Ok(match action {
-        "accept" => ArbiterAction::Accept,
-        "overrule" => ArbiterAction::Overrule,
-        "restore" => ArbiterAction::Restore,
-        "pause" => ArbiterAction::Pause,
-        "resume" => ArbiterAction::Resume,
-        "result" => {
-            let b: ResultBody = body(bytes)?;
-            let r = ["1-0", "0-1", "1/2-1/2"]
-                .into_iter()
-                .find(|r| *r == b.result)
-                .ok_or_else(|| {
-                    refuse(
-                        StatusCode::UNPROCESSABLE_ENTITY,
-                        "result: allowed are 1-0, 0-1, 1/2-1/2",
-                    )
-                })?;
-            ArbiterAction::SetResult(r)
-        }
-        "clock" => {
-            let b: ClockBody = body(bytes)?;
-            ArbiterAction::SetClock {
-                white_ms: b.white_ms,
-                black_ms: b.black_ms,
-            }
-        }
-        "position" => {
-            let b: PositionBody = body(bytes)?;
-            if b.fen.parse::<shakmaty::fen::Fen>().is_err() {
-                return Err(refuse(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    &format!("fen: \"{}\" is not a FEN", b.fen),
-                ));
-            }
-            ArbiterAction::SetPosition(b.fen)
-        }
-        _ => {
-            return Err(refuse(
-                StatusCode::NOT_FOUND,
-                "actions: accept, overrule, restore, result, clock, position, pause, resume, query",
-            ))
-        }
+/// The body keys each action takes (besides the record's own key).
+fn body_keys(action: &str) -> Option<&'static [&'static str]> {
+    Some(match action {
+        "accept" | "overrule" | "restore" | "pause" | "resume" => &[],
+        "result" => &["result"],
+        "clock" => &["white_ms", "black_ms"],
+        "position" => &["fen"],
+        "query" => &["what", "by", "piece"],
+        _ => return None,
     })
+}
+
+/// `POST /arbiter/{action}` with its JSON body, read by the trace codec's
+/// one parser of record kinds ([`crate::trace::parse_record_kind`]): the
+/// action becomes `{"arbiter": action, …body}`, a query `{"query": what,
+/// "by": …, "piece": …}` (Appendix E2.9d, information on demand for the
+/// visually impaired player; the answer is an `announce` event). Unknown
+/// actions are 404, bad bodies 422 naming the key.
+fn parse_request(action: &str, bytes: &[u8]) -> Result<RecordKind, Refusal> {
+    let unprocessable = |m: &str| refuse(StatusCode::UNPROCESSABLE_ENTITY, m);
+    let Some(keys) = body_keys(action) else {
+        return Err(refuse(
+            StatusCode::NOT_FOUND,
+            "actions: accept, overrule, restore, result, clock, position, pause, resume, query",
+        ));
+    };
+    let mut obj = if bytes.iter().all(u8::is_ascii_whitespace) {
+        Map::new()
+    } else {
+        match serde_json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(m)) => m,
+            Ok(other) => {
+                return Err(unprocessable(&format!(
+                    "body: expected an object, found {other}"
+                )))
+            }
+            Err(e) => return Err(unprocessable(&format!("body: {e}"))),
+        }
+    };
+    if let Some(k) = obj.keys().find(|k| !keys.contains(&k.as_str())) {
+        return Err(unprocessable(&format!(
+            "body: unknown key '{k}'; {action} takes {}",
+            if keys.is_empty() {
+                "no body".to_owned()
+            } else {
+                keys.join(", ")
+            }
+        )));
+    }
+    if action == "query" {
+        let what = obj.remove("what").unwrap_or(Value::Null);
+        obj.insert("query".into(), what);
+    } else {
+        obj.insert("arbiter".into(), Value::from(action));
+    }
+    let (_, kind) = parse_record_kind(&obj)
+        .map_err(|e| unprocessable(&e.replacen("key 'query'", "key 'what'", 1)))?;
+    Ok(kind)
 }
 
 /// `POST /arbiter/{action}`.
@@ -200,25 +148,19 @@ pub async fn act(
         Ok(a) => a,
         Err(r) => return r.into_response(),
     };
-    let (kind, name) = if action == "query" {
-        match parse_query(&bytes) {
-            Ok(k) => (k, "query"),
-            Err(r) => return r.into_response(),
+    let (kind, name) = match parse_request(&action, &bytes) {
+        Ok(RecordKind::Arbiter { action, .. }) => {
+            let name = action.as_str();
+            (
+                RecordKind::Arbiter {
+                    action,
+                    author: Some(access.name.clone()),
+                },
+                name,
+            )
         }
-    } else {
-        match parse_action(&action, &bytes) {
-            Ok(a) => {
-                let name = a.as_str();
-                (
-                    RecordKind::Arbiter {
-                        action: a,
-                        author: Some(access.name.clone()),
-                    },
-                    name,
-                )
-            }
-            Err(r) => return r.into_response(),
-        }
+        Ok(query) => (query, "query"),
+        Err(r) => return r.into_response(),
     };
     let (reply, rx) = tokio::sync::oneshot::channel();
     let cmd = ArbiterCommand { kind, reply };

@@ -33,52 +33,7 @@ use shakmaty::san::{San, SanError};
 use shakmaty::{CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square};
 use std::fmt;
 
-/// The announcement languages (the trace header's `language`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Lang {
-    /// Danish (seed 002, E2.1: the Danish list).
-    Da,
-    /// Norwegian Bokmål (seed 003, E2.1: the Norwegian list).
-    Nb,
-    /// German (the FIDE list: Anna … Hector, eins … acht, König …).
-    De,
-    /// English (the FIDE list with English connecting words).
-    En,
-}
-
-impl Lang {
-    /// All languages with their codes.
-    pub const ALL: [(Lang, &'static str); 4] = [
-        (Lang::Da, "da"),
-        (Lang::Nb, "nb"),
-        (Lang::De, "de"),
-        (Lang::En, "en"),
-    ];
-
-    /// Parses `da`, `nb` (also `no`), `de`, `en`.
-    pub fn parse(s: &str) -> Option<Lang> {
-        match s {
-            "no" => Some(Lang::Nb),
-            _ => Lang::ALL.iter().find(|(_, c)| *c == s).map(|(l, _)| *l),
-        }
-    }
-
-    /// The code (`da`, `nb`, `de`, `en`), as in the `announce` event.
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::Da => "da",
-            Lang::Nb => "nb",
-            Lang::De => "de",
-            Lang::En => "en",
-        }
-    }
-}
-
-impl fmt::Display for Lang {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
+pub use crate::model::Lang;
 
 /// Which word list a part of the vocabulary takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

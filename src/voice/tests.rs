@@ -307,7 +307,7 @@ fn game_ends() {
         "fivefold",
         "seventy_five_moves",
     ] {
-        for (lang, _) in Lang::ALL {
+        for &lang in Lang::ALL {
             let v = voc(lang, Edition::Fide2023);
             let p = game_end_phrase("1/2-1/2", reason, &v);
             assert!(p.contains(", "), "{lang} {reason}: {p}");
@@ -497,11 +497,11 @@ fn an_illegal_move_is_described_without_panicking() {
 
 #[test]
 fn languages_parse() {
-    assert_eq!(Lang::parse("da"), Some(Lang::Da));
-    assert_eq!(Lang::parse("no"), Some(Lang::Nb));
-    assert_eq!(Lang::parse("xx"), None);
-    for (l, code) in Lang::ALL {
-        assert_eq!(Lang::parse(code), Some(l));
+    assert_eq!("da".parse::<Lang>(), Ok(Lang::Da));
+    assert_eq!("no".parse::<Lang>(), Ok(Lang::Nb));
+    assert!("xx".parse::<Lang>().is_err());
+    for (&l, &code) in Lang::ALL.iter().zip(Lang::NAMES) {
+        assert_eq!(code.parse::<Lang>(), Ok(l));
         assert_eq!(l.to_string(), code);
     }
 }

@@ -1,0 +1,530 @@
+//! The game's vocabulary as types, shared by every layer.
+//!
+//! Each value that crosses a module boundary — a result, why a game ended, an
+//! irregularity, a claim, a penalty, a language, a mode, a rule profile —
+//! is an enum here with its contract name (`as_str`, [`FromStr`],
+//! [`Display`], serde by name), so that the trace codec, the config, the
+//! arbiter API and the outputs parse and print it in one place. Names are the
+//! ones of `../shared/spec/trace-format.md` and `docs/trace-extensions.md`.
+//!
+//! Results are shakmaty's [`KnownOutcome`] (`1-0`, `0-1`, `1/2-1/2`), with
+//! [`serde_result`] to write them by name.
+//!
+//! This module depends on nothing of the product; everything else may
+//! depend on it.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+pub use shakmaty::KnownOutcome;
+use shakmaty::{Color, Square};
+use std::fmt::{self, Display};
+use std::str::FromStr;
+
+/// A value that is not one of the names a key allows: what was given and
+/// what is allowed. Displays as `"x" is not one of a, b, c`, the form every
+/// error of the config, the trace codec and the API uses.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{given}\" is not one of {allowed}")]
+pub struct UnknownName {
+    /// The text given.
+    pub given: String,
+    /// The allowed names, comma-separated.
+    pub allowed: String,
+}
+
+impl UnknownName {
+    fn new(given: &str, names: &[&str]) -> UnknownName {
+        UnknownName {
+            given: given.to_owned(),
+            allowed: names.join(", "),
+        }
+    }
+}
+
+/// Defines an enum of named values: `ALL`, `NAMES`, `as_str`, `FromStr`
+/// (with aliases), `Display` and serde by name.
+macro_rules! named {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $(
+                $(#[$vmeta:meta])*
+                $variant:ident = $text:literal $(| $alias:literal)*
+            ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )+
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// The names, in declaration order.
+            pub const NAMES: &'static [&'static str] = &[$($text),+];
+
+            /// The contract's name.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)+
+                }
+            }
+
+            /// The names, comma-separated (for error messages).
+            pub fn names() -> String {
+                $name::NAMES.join(", ")
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = UnknownName;
+            fn from_str(s: &str) -> Result<$name, UnknownName> {
+                match s {
+                    $($text $(| $alias)* => Ok($name::$variant),)+
+                    _ => Err(UnknownName::new(s, $name::NAMES)),
+                }
+            }
+        }
+
+        impl Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<$name, D::Error> {
+                let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                s.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+named! {
+    /// Which sensed board a record comes from (the contract's `"board"` key).
+    #[derive(Default)]
+    pub enum BoardId {
+        /// The instrumented board of the sighted player (default).
+        #[default]
+        Main = "main",
+        /// The tactile peg board of a visually impaired player (2009 Appendix E).
+        Tactile = "tactile",
+    }
+}
+
+named! {
+    /// What the board's sensors can tell about a square (header key `sensing`).
+    #[derive(Default)]
+    pub enum Sensing {
+        /// A square is empty or occupied (Hall switches, reed switches).
+        #[default]
+        Occupancy = "occupancy",
+        /// Linear Hall sensors: empty, a white piece or a black piece (magnet
+        /// polarity). `color` is accepted as a spelling.
+        Colour = "colour" | "color",
+        /// The board knows each piece (RFID or coded magnets).
+        Identity = "identity",
+    }
+}
+
+named! {
+    /// The playing mode (rapid: 2009 App. A, 2001 App. B; blitz: 2009 App. B,
+    /// 2001 App. C).
+    #[derive(Default)]
+    pub enum Mode {
+        /// Standard play (the Laws proper).
+        #[default]
+        Standard = "standard",
+        /// Rapid play.
+        Rapid = "rapid",
+        /// Blitz.
+        Blitz = "blitz",
+    }
+}
+
+named! {
+    /// How closely the arbiter supervises a rapid or blitz game (2009 A3/A4,
+    /// B2/B3; 2023 A.4/A.5, B.2/B.3). Standard play is always adequately
+    /// supervised.
+    #[derive(Default)]
+    pub enum Supervision {
+        /// One arbiter for at most three games (rapid), one per game (blitz):
+        /// the Competition Rules apply.
+        Adequate = "adequate",
+        /// Otherwise (the usual club or open event).
+        #[default]
+        Inadequate = "inadequate",
+    }
+}
+
+named! {
+    /// The editions of the Laws the product supports: the rule profile names.
+    #[derive(Default)]
+    pub enum Edition {
+        /// FIDE Laws as adopted in Denmark 2001 (seed 000).
+        Fide2001 = "fide-2001",
+        /// FIDE Laws 2009, Danish text (seeds 001/002).
+        Fide2009 = "fide-2009",
+        /// FIDE Laws 2009, Norwegian text (seed 003).
+        Fide2009No = "fide-2009-no",
+        /// FIDE Laws in force since 1 January 2023 (the default for new events).
+        #[default]
+        Fide2023 = "fide-2023",
+    }
+}
+
+impl Edition {
+    /// The profile name (same as [`Edition::as_str`]).
+    pub const fn name(self) -> &'static str {
+        self.as_str()
+    }
+}
+
+named! {
+    /// An announcement language (Appendix E2.1). `no` (Norwegian) is accepted
+    /// as a spelling of `nb` everywhere: trace header, config and command line.
+    pub enum Lang {
+        /// Danish (seed 002, E2.1: the Danish list).
+        Da = "da",
+        /// Norwegian Bokmål (seed 003, E2.1: the Norwegian list).
+        Nb = "nb" | "no",
+        /// German (the FIDE list: Anna … Hector, eins … acht, König …).
+        De = "de",
+        /// English (the FIDE list with English connecting words).
+        En = "en",
+    }
+}
+
+impl Lang {
+    /// The code (`da`, `nb`, `de`, `en`), as in the `announce` event.
+    pub const fn code(self) -> &'static str {
+        self.as_str()
+    }
+}
+
+named! {
+    /// The kinds of claim a player can make (contract record `claim`, event
+    /// `claim`; `threefold` and `fifty_moves` also in `draw_claimable`).
+    pub enum ClaimKind {
+        /// §4.7 (2009) / §4.6 (2001) / 4.8 (2023): the opponent broke touch-move.
+        TouchMove = "touch_move",
+        /// §7.4 / A4c / B3c: the opponent completed an illegal move.
+        IllegalMove = "illegal_move",
+        /// §9.2: threefold repetition.
+        Threefold = "threefold",
+        /// §9.3: fifty moves without capture or pawn move.
+        FiftyMoves = "fifty_moves",
+        /// §6.8 / A4d: the opponent's flag has fallen.
+        Time = "time",
+        /// §10.2: quickplay finish, no chance to win by normal means.
+        InsufficientLosingChances = "insufficient_losing_chances",
+    }
+}
+
+named! {
+    /// What a player asks on demand (extension, Appendix E2.9d).
+    pub enum QueryKind {
+        /// The number of moves made and both clocks.
+        Time = "time",
+        /// The last move.
+        LastMove = "last_move",
+        /// Where a named piece stands.
+        Piece = "piece",
+    }
+}
+
+named! {
+    /// Why the game ended (event `game_end`, key `reason`).
+    pub enum EndReason {
+        /// §5.1a: checkmate.
+        Checkmate = "checkmate",
+        /// §5.2a: stalemate.
+        Stalemate = "stalemate",
+        /// §5.2b: a dead position.
+        DeadPosition = "dead_position",
+        /// §5.1b: a player resigned.
+        Resignation = "resignation",
+        /// §5.2c / 9.1: draw by agreement.
+        Agreement = "agreement",
+        /// §6.9: a flag fell and the opponent can mate.
+        Time = "time",
+        /// §6.9: a flag fell, the opponent cannot mate by any legal sequence.
+        TimeVsInsufficientMaterial = "time_vs_insufficient_material",
+        /// §7.4b / 7.5.5: the second completed illegal move (or a blitz claim).
+        IllegalMoves = "illegal_moves",
+        /// §9.2: a correct threefold claim.
+        Threefold = "threefold",
+        /// §9.3: a correct fifty-move claim.
+        FiftyMoves = "fifty_moves",
+        /// 2023 9.6.1: the same position a fifth time.
+        Fivefold = "fivefold",
+        /// 2023 9.6.2: seventy-five moves without capture or pawn move.
+        SeventyFiveMoves = "seventy_five_moves",
+        /// Both flags fell and it cannot be told which first (2009 §6.9 / A4d).
+        BothFlags = "both_flags",
+        /// The arbiter declared the result.
+        ArbiterDecision = "arbiter_decision",
+        /// §10.2: a quickplay-finish claim upheld.
+        InsufficientLosingChances = "insufficient_losing_chances",
+    }
+}
+
+named! {
+    /// An irregularity for the arbiter (event `irregularity`, key `kind`).
+    pub enum IrregularityKind {
+        /// §7.1a / 2023 7.2.1: the initial position was wrong.
+        WrongInitialPosition = "wrong_initial_position",
+        /// §7.1b / 2023 7.2.2: the board is placed wrongly.
+        BoardOrientation = "board_orientation",
+        /// §7.3 / 7.5: pieces displaced.
+        Displaced = "displaced",
+        /// Appendix E2.7: the two boards differ.
+        BoardsDiffer = "boards_differ",
+        /// §6.7 / 6.2: the clock was pressed without a move.
+        ClockPressedWithoutMove = "clock_pressed_without_move",
+        /// E2.3: the clock was started before the move was announced.
+        ClockStartedBeforeAnnouncement = "clock_started_before_announcement",
+        /// §4.2: j'adoube declared by the player not on move.
+        AdjustByPlayerNotOnMove = "adjust_by_player_not_on_move",
+        /// The arbiter set a position the game cannot take.
+        ArbiterPositionRejected = "arbiter_position_rejected",
+        /// The daemon was down for a while (resumed from its journal).
+        Downtime = "downtime",
+    }
+}
+
+/// The colour in the contract's spelling: `w` or `b`.
+pub const fn color_str(c: Color) -> &'static str {
+    match c {
+        Color::White => "w",
+        Color::Black => "b",
+    }
+}
+
+/// Parses `w` / `b` (also `white` / `black`).
+pub fn parse_color(s: &str) -> Result<Color, UnknownName> {
+    match s {
+        "w" | "white" => Ok(Color::White),
+        "b" | "black" => Ok(Color::Black),
+        _ => Err(UnknownName::new(s, &["w", "b"])),
+    }
+}
+
+/// The colour's name in English prose (`white` / `black`).
+pub const fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// The win for `c` (`1-0` / `0-1`).
+pub const fn win_for(c: Color) -> KnownOutcome {
+    KnownOutcome::Decisive { winner: c }
+}
+
+/// Parses a result `1-0`, `0-1`, `1/2-1/2`.
+pub fn parse_result(s: &str) -> Result<KnownOutcome, UnknownName> {
+    s.parse()
+        .map_err(|_| UnknownName::new(s, &["1-0", "0-1", "1/2-1/2"]))
+}
+
+/// serde for a [`KnownOutcome`] by its name (`1-0`, `0-1`, `1/2-1/2`):
+/// `#[serde(with = "crate::model::serde_result")]`.
+pub mod serde_result {
+    use super::*;
+
+    /// Writes the result's name.
+    pub fn serialize<S: Serializer>(r: &KnownOutcome, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(r.as_str())
+    }
+
+    /// Reads a result's name.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<KnownOutcome, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        parse_result(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A duration or a point on the round's clock, in milliseconds.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct Millis(pub u64);
+
+impl Millis {
+    /// Whole seconds (rounded down).
+    pub const fn secs(self) -> u64 {
+        self.0 / 1000
+    }
+}
+
+impl Display for Millis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ms", self.0)
+    }
+}
+
+impl From<u64> for Millis {
+    fn from(ms: u64) -> Millis {
+        Millis(ms)
+    }
+}
+
+/// A game of an event: round and board (`3.1` = round 3, board 1), as the
+/// broadcast topics and stream filters (`?game=R.B`) name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GameId {
+    /// The round, from 1.
+    pub round: u32,
+    /// The board, from 1.
+    pub board: u32,
+}
+
+impl Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.round, self.board)
+    }
+}
+
+/// A game id that is not `R.B` with two whole numbers.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{0}\" is not a game (round.board, e.g. 3.1)")]
+pub struct BadGameId(pub String);
+
+impl FromStr for GameId {
+    type Err = BadGameId;
+    fn from_str(s: &str) -> Result<GameId, BadGameId> {
+        let bad = || BadGameId(s.to_owned());
+        let (r, b) = s.split_once('.').ok_or_else(bad)?;
+        Ok(GameId {
+            round: r.parse().map_err(|_| bad())?,
+            board: b.parse().map_err(|_| bad())?,
+        })
+    }
+}
+
+/// What a ruling on an illegal move costs (event `illegal_move`, key
+/// `penalty`): a value with its article, rendered to text only at the edge
+/// ([`Penalty::to_string`]: `+2 min to black`, `game lost`, `draw`, `none`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Penalty {
+    /// Time added to the opponent of the offender (§7.4b / 7.5.5).
+    TimeAdded {
+        /// Who gets the time.
+        to: Color,
+        /// How much, ms.
+        ms: u64,
+    },
+    /// The offender loses the game.
+    GameLost,
+    /// The game is drawn (the opponent cannot mate).
+    Draw,
+    /// Nothing (a claim too late, an overruled proposal).
+    None,
+}
+
+impl Display for Penalty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Penalty::TimeAdded { to, ms } => {
+                let secs = ms / 1000;
+                if secs % 60 == 0 {
+                    write!(f, "+{} min to {}", secs / 60, side_name(to))
+                } else {
+                    write!(f, "+{secs} s to {}", side_name(to))
+                }
+            }
+            Penalty::GameLost => f.write_str("game lost"),
+            Penalty::Draw => f.write_str("draw"),
+            Penalty::None => f.write_str("none"),
+        }
+    }
+}
+
+impl Serialize for Penalty {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Squares in the contract's spelling (`e4`), in a1 = 0 order.
+pub fn square_names(squares: impl IntoIterator<Item = Square>) -> Vec<String> {
+    squares.into_iter().map(|s| s.to_string()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_errors_name_the_choices() {
+        for l in Lang::ALL {
+            assert_eq!(l.as_str().parse::<Lang>(), Ok(*l));
+        }
+        assert_eq!("no".parse::<Lang>(), Ok(Lang::Nb));
+        assert_eq!(
+            "sv".parse::<Lang>().unwrap_err().to_string(),
+            "\"sv\" is not one of da, nb, de, en"
+        );
+        assert_eq!("color".parse::<Sensing>(), Ok(Sensing::Colour));
+        assert_eq!(
+            Edition::names(),
+            "fide-2001, fide-2009, fide-2009-no, fide-2023"
+        );
+        for r in EndReason::ALL {
+            assert_eq!(r.as_str().parse::<EndReason>(), Ok(*r));
+            assert_eq!(serde_json::to_string(r).unwrap(), format!("\"{r}\""));
+        }
+        for k in IrregularityKind::ALL {
+            assert_eq!(k.to_string().parse::<IrregularityKind>(), Ok(*k));
+        }
+        assert_eq!(
+            serde_json::from_str::<Mode>("\"blitz\"").unwrap(),
+            Mode::Blitz
+        );
+        assert!(serde_json::from_str::<Mode>("\"bullet\"").is_err());
+    }
+
+    #[test]
+    fn penalties_render_as_the_contract_writes_them() {
+        let two_min = Penalty::TimeAdded {
+            to: Color::Black,
+            ms: 120_000,
+        };
+        assert_eq!(two_min.to_string(), "+2 min to black");
+        let ninety = Penalty::TimeAdded {
+            to: Color::White,
+            ms: 90_000,
+        };
+        assert_eq!(ninety.to_string(), "+90 s to white");
+        assert_eq!(Penalty::GameLost.to_string(), "game lost");
+        assert_eq!(serde_json::to_string(&Penalty::Draw).unwrap(), "\"draw\"");
+    }
+
+    #[test]
+    fn results_and_games_parse() {
+        assert_eq!(parse_result("1/2-1/2"), Ok(KnownOutcome::Draw));
+        assert_eq!(win_for(Color::Black).as_str(), "0-1");
+        assert!(parse_result("1:0").is_err());
+        assert_eq!(
+            "3.12".parse::<GameId>(),
+            Ok(GameId {
+                round: 3,
+                board: 12
+            })
+        );
+        assert!("3".parse::<GameId>().is_err());
+        assert!("3.x".parse::<GameId>().is_err());
+        assert_eq!(GameId { round: 1, board: 7 }.to_string(), "1.7");
+    }
+}
