@@ -406,58 +406,69 @@ pub struct ConfigFileError {
 
 /// 1-based line of byte offset `at`.
 fn line_of(text: &str, at: usize) -> usize {
-    let bytes = text.as_bytes();
-    bytes[..at.min(bytes.len())]
+    text.as_bytes()[..at.min(text.len())]
         .iter()
         .filter(|b| **b == b'\n')
         .count()
         + 1
 }
 
-/// The table (`[a.b]`) in force at 1-based `line`.
-fn table_at(text: &str, line: usize) -> String {
-    let mut table = String::new();
-    for l in text.lines().take(line) {
-        let l = l.trim();
-        if l.starts_with('[') && !l.starts_with("[[") {
-            if let Some(end) = l.find(']') {
-                table = l[1..end].trim().to_owned();
-            }
+/// The document as toml itself parses it, with the span of every key and
+/// value: where a dotted key stands, and which key an error's span falls in.
+struct Located<'i> {
+    text: &'i str,
+    doc: Option<toml::Spanned<toml::de::DeTable<'i>>>,
+}
+
+impl<'i> Located<'i> {
+    fn new(text: &'i str) -> Located<'i> {
+        Located {
+            text,
+            doc: toml::de::DeTable::parse(text).ok(),
         }
     }
-    table
-}
 
-/// The key assigned on 1-based `line` (`key = …`).
-fn key_on_line(text: &str, line: usize) -> Option<String> {
-    let l = text.lines().nth(line.checked_sub(1)?)?;
-    let (k, _) = l.split_once('=')?;
-    let k = k.trim().trim_matches('"');
-    (!k.is_empty() && !k.starts_with('[')).then(|| k.to_owned())
-}
-
-/// The 1-based line of `key` in `[table]`.
-fn find_key(text: &str, table: &str, key: &str) -> Option<usize> {
-    let mut current = String::new();
-    for (i, l) in text.lines().enumerate() {
-        let t = l.trim();
-        if t.starts_with('[') {
-            if let Some(end) = t.find(']') {
-                current = t[1..end].trim().to_owned();
+    /// The 1-based line of the dotted `key` (`event.delay`), when present.
+    fn line_of_key(&self, key: &str) -> Option<usize> {
+        let mut table = self.doc.as_ref()?.get_ref();
+        let mut parts = key.split('.').peekable();
+        while let Some(part) = parts.next() {
+            let (k, v) = table.iter().find(|(k, _)| k.get_ref().as_ref() == part)?;
+            if parts.peek().is_none() {
+                return Some(line_of(self.text, k.span().start));
             }
-            continue;
+            match v.get_ref() {
+                toml::de::DeValue::Table(t) => table = t,
+                _ => return None,
+            }
         }
-        if current == table {
-            if let Some((k, _)) = t.split_once('=') {
-                if k.trim().trim_matches('"') == key {
-                    return Some(i + 1);
+        None
+    }
+
+    /// The dotted key whose key or value holds byte offset `at` (the
+    /// deepest such key), e.g. `event.rules` for an error in its value.
+    fn key_at(&self, at: usize) -> Option<String> {
+        // A table's own span is its header (`[clock]`), so its keys are
+        // searched before the header.
+        fn walk(table: &toml::de::DeTable<'_>, at: usize) -> Option<Vec<String>> {
+            for (k, v) in table {
+                let name = k.get_ref().to_string();
+                if let toml::de::DeValue::Table(t) = v.get_ref() {
+                    if let Some(mut inner) = walk(t, at) {
+                        inner.insert(0, name);
+                        return Some(inner);
+                    }
+                }
+                let (ks, vs) = (k.span(), v.span());
+                if ks.contains(&at) || vs.contains(&at) {
+                    return Some(vec![name]);
                 }
             }
+            None
         }
+        walk(self.doc.as_ref()?.get_ref(), at).map(|p| p.join("."))
     }
-    None
 }
-
 impl Config {
     /// Reads and checks a configuration file.
     pub fn load(path: &Path) -> Result<Config, ConfigFileError> {
@@ -473,28 +484,13 @@ impl Config {
     /// Parses and checks configuration text; `file` names it in errors.
     /// The `ca_file`s it names are read and checked (errors name their key).
     pub fn parse(text: &str, file: &str) -> Result<Config, ConfigFileError> {
+        let located = Located::new(text);
         let cfg: Config = toml::from_str(text).map_err(|e| {
             let (line, key) = match e.span() {
-                Some(span) => {
-                    let line = line_of(text, span.start);
-                    let spanned = text.get(span.clone()).unwrap_or("").trim();
-                    let bare = !spanned.is_empty()
-                        && spanned
-                            .chars()
-                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-                    let key = if bare && key_on_line(text, line).as_deref() == Some(spanned) {
-                        Some(spanned.to_owned())
-                    } else {
-                        key_on_line(text, line)
-                    };
-                    let table = table_at(text, line);
-                    let key = match (table.is_empty(), key) {
-                        (_, None) => table,
-                        (true, Some(k)) => k,
-                        (false, Some(k)) => format!("{table}.{k}"),
-                    };
-                    (Some(line), key)
-                }
+                Some(span) => (
+                    Some(line_of(text, span.start)),
+                    located.key_at(span.start).unwrap_or_default(),
+                ),
                 None => (None, String::new()),
             };
             ConfigFileError {
@@ -504,17 +500,19 @@ impl Config {
                 message: e.message().trim().to_owned(),
             }
         })?;
-        cfg.check()
-            .map_err(|(table, key, message)| ConfigFileError {
+        cfg.check().map_err(|(table, key, message)| {
+            let key = if table.is_empty() {
+                key.to_owned()
+            } else {
+                format!("{table}.{key}")
+            };
+            ConfigFileError {
                 file: file.to_owned(),
-                line: find_key(text, table, key),
-                key: if table.is_empty() {
-                    key.to_owned()
-                } else {
-                    format!("{table}.{key}")
-                },
+                line: located.line_of_key(&key),
+                key,
                 message,
-            })?;
+            }
+        })?;
         Ok(cfg)
     }
 
