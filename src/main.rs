@@ -208,6 +208,7 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
+    eboard::logging::init();
     let result = match cli.command {
         Command::Replay {
             trace,
