@@ -291,7 +291,7 @@ impl BoardLoop {
                 _ => Ok(()),
             };
             if let Err(err) = r {
-                eprintln!("eboard: clock {}: {err}", dev.name());
+                tracing::warn!("clock {}: {err}", dev.name());
             }
         }
     }
@@ -302,7 +302,7 @@ impl BoardLoop {
             Some(dev) => match dev.poll(t) {
                 Ok(i) => i,
                 Err(err) => {
-                    eprintln!("eboard: clock {}: {err}", dev.name());
+                    tracing::warn!("clock {}: {err}", dev.name());
                     return;
                 }
             },
@@ -317,7 +317,7 @@ impl BoardLoop {
                         kind: RecordKind::Press(by),
                     });
                 }
-                ClockInput::Offline { reason, .. } => eprintln!("eboard: clock offline: {reason}"),
+                ClockInput::Offline { reason, .. } => tracing::warn!("clock offline: {reason}"),
                 other => tracing::debug!(?other, "clock input"),
             }
         }
@@ -329,7 +329,7 @@ impl BoardLoop {
         self.last_t = rec.t;
         if let Some(j) = self.journal.as_mut() {
             if let Err(e) = j.record(&rec) {
-                eprintln!("eboard: journal: {e}");
+                tracing::error!("journal: {e}");
             }
         }
         self.events.clear();
@@ -366,7 +366,7 @@ impl BoardLoop {
         if let Some(j) = self.journal.as_mut() {
             for e in events {
                 if let Err(err) = j.event(&e.to_json()) {
-                    eprintln!("eboard: journal: {err}");
+                    tracing::error!("journal: {err}");
                 }
             }
             let completed = events.iter().any(|e| {
@@ -379,7 +379,7 @@ impl BoardLoop {
             });
             if completed || forced {
                 if let Err(err) = j.sync() {
-                    eprintln!("eboard: journal: {err}");
+                    tracing::error!("journal: {err}");
                 }
             }
         }
@@ -686,7 +686,7 @@ async fn board_loop(
                     pending = Some(rec)
                 }
                 Some(Err(e)) => {
-                    eprintln!("eboard: source: {e}");
+                    tracing::error!("source: {e}; no more records are read");
                     src_done = true;
                 }
                 None => {
