@@ -1021,15 +1021,9 @@ fn print_board(fen: &str) {
     println!("     a b c d e f g h");
 }
 
+/// `H:MM:SS.d`: the clock time with tenths of a second.
 fn ms_clock(ms: u64) -> String {
-    let s = ms / 1000;
-    format!(
-        "{}:{:02}:{:02}.{}",
-        s / 3600,
-        (s / 60) % 60,
-        s % 60,
-        (ms % 1000) / 100
-    )
+    format!("{}.{}", eboard::clock::fmt_hms(ms), ms % 1000 / 100)
 }
 
 /// A one-line human description of an event (None for the ones not shown).
