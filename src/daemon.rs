@@ -292,7 +292,7 @@ impl BoardLoop {
                 _ => Ok(()),
             };
             if let Err(err) = r {
-                eprintln!("eboard: clock {}: {err}", dev.name());
+                tracing::warn!("clock {}: {err}", dev.name());
             }
         }
     }
@@ -303,7 +303,7 @@ impl BoardLoop {
             Some(dev) => match dev.poll(t) {
                 Ok(i) => i,
                 Err(err) => {
-                    eprintln!("eboard: clock {}: {err}", dev.name());
+                    tracing::warn!("clock {}: {err}", dev.name());
                     return;
                 }
             },
@@ -318,7 +318,7 @@ impl BoardLoop {
                         kind: RecordKind::Press(by),
                     });
                 }
-                ClockInput::Offline { reason, .. } => eprintln!("eboard: clock offline: {reason}"),
+                ClockInput::Offline { reason, .. } => tracing::warn!("clock offline: {reason}"),
                 other => tracing::debug!(?other, "clock input"),
             }
         }
@@ -330,7 +330,7 @@ impl BoardLoop {
         self.last_t = rec.t;
         if let Some(j) = self.journal.as_mut() {
             if let Err(e) = j.record(&rec) {
-                eprintln!("eboard: journal: {e}");
+                tracing::error!("journal: {e}");
             }
         }
         self.events.clear();
@@ -367,7 +367,7 @@ impl BoardLoop {
         if let Some(j) = self.journal.as_mut() {
             for e in events {
                 if let Err(err) = j.event(&e.to_json()) {
-                    eprintln!("eboard: journal: {err}");
+                    tracing::error!("journal: {err}");
                 }
             }
             let completed = events.iter().any(|e| {
@@ -380,7 +380,7 @@ impl BoardLoop {
             });
             if completed || forced {
                 if let Err(err) = j.sync() {
-                    eprintln!("eboard: journal: {err}");
+                    tracing::error!("journal: {err}");
                 }
             }
         }
@@ -687,7 +687,7 @@ async fn board_loop(
                     pending = Some(rec)
                 }
                 Some(Err(e)) => {
-                    eprintln!("eboard: source: {e}");
+                    tracing::error!("source: {e}; no more records are read");
                     src_done = true;
                 }
                 None => {

@@ -2,6 +2,7 @@
 //! (later) the sensors → [`eboard::controller::Controller`] (board state →
 //! arbiter → clock) → events, PGN and the terminal view.
 
+use anyhow::{anyhow, bail, Context};
 use clap::{Parser, Subcommand, ValueEnum};
 use eboard::arbiter::GameConfig;
 use eboard::config::{Config, MqttConfig, SourceKind};
@@ -208,6 +209,7 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
+    eboard::logging::init();
     let result = match cli.command {
         Command::Replay {
             trace,
@@ -276,29 +278,47 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("eboard: {e}");
+            // The CLI's own last word: the error with its context, one line.
+            eprintln!("eboard: {e:#}");
             ExitCode::from(2)
         }
     }
 }
 
-fn read_trace(path: &Path) -> Result<Trace, String> {
-    let shown = path.display();
-    if path == Path::new("-") {
-        Trace::read(std::io::stdin().lock()).map_err(|e| format!("<stdin>: {e}"))
-    } else {
-        let f = std::fs::File::open(path).map_err(|e| format!("{shown}: {e}"))?;
-        Trace::read(BufReader::new(f)).map_err(|e| format!("{shown}: {e}"))
+/// The library's errors as anyhow errors of one message each: their text
+/// names the cause already (`"{what}: {source}"`), so the chain is not
+/// walked again; the command adds where (`with_context`).
+trait Anyhow<T> {
+    fn anyhow(self) -> anyhow::Result<T>;
+}
+
+impl<T, E: std::fmt::Display> Anyhow<T> for Result<T, E> {
+    fn anyhow(self) -> anyhow::Result<T> {
+        self.map_err(|e| anyhow!("{e}"))
     }
 }
 
-fn write_to(path: &Path, text: &str) -> Result<(), String> {
+fn read_trace(path: &Path) -> anyhow::Result<Trace> {
+    let shown = path.display();
+    if path == Path::new("-") {
+        Trace::read(std::io::stdin().lock())
+            .anyhow()
+            .context("<stdin>")
+    } else {
+        let f = std::fs::File::open(path).with_context(|| shown.to_string())?;
+        Trace::read(BufReader::new(f))
+            .anyhow()
+            .with_context(|| shown.to_string())
+    }
+}
+
+fn write_to(path: &Path, text: &str) -> anyhow::Result<()> {
     if path == Path::new("-") {
         std::io::stdout()
             .write_all(text.as_bytes())
-            .map_err(|e| format!("stdout: {e}"))
+            .context("stdout")
     } else {
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+        std::fs::write(path, text).with_context(|| path.display().to_string())
     }
 }
 
@@ -308,32 +328,34 @@ fn cmd_replay(
     mode: Option<&str>,
     json: bool,
     pgn: Option<&Path>,
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
     let trace = read_trace(path)?;
     let rules = rules
         .map(str::parse::<eboard::model::Edition>)
         .transpose()
-        .map_err(|e| format!("--rules: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("--rules: {e}"))?;
     let mode = mode
         .map(str::parse::<eboard::model::Mode>)
         .transpose()
-        .map_err(|e| format!("--mode: {e}"))?;
-    let (game, events) = controller::replay(&trace, rules, mode).map_err(|e| {
-        if rules.is_some() || mode.is_some() {
-            format!("{e}")
-        } else {
-            format!("{}: line 1: {e}", path.display())
-        }
-    })?;
+        .map_err(|e| anyhow::anyhow!("--mode: {e}"))?;
+    let (game, events) = controller::replay(&trace, rules, mode)
+        .anyhow()
+        .map_err(|e| {
+            if rules.is_some() || mode.is_some() {
+                e // it names the option
+            } else {
+                e.context(format!("{}: line 1", path.display()))
+            }
+        })?;
     let mut out = std::io::stdout().lock();
     if json {
         for e in &events {
-            writeln!(out, "{}", e.to_json()).map_err(|e| format!("stdout: {e}"))?;
+            writeln!(out, "{}", e.to_json()).context("stdout")?;
         }
     } else if pgn.is_none_or(|p| p != Path::new("-")) {
         for e in &events {
             if let Some(line) = describe(e) {
-                writeln!(out, "{line}").map_err(|e| format!("stdout: {e}"))?;
+                writeln!(out, "{line}").context("stdout")?;
             }
         }
     }
@@ -351,10 +373,13 @@ fn cmd_simulate(
     sensing: Sensing,
     frames: bool,
     output: Option<&Path>,
-) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let games = eboard::pgn::read_games(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let game = games.get(number.saturating_sub(1)).ok_or_else(|| {
+) -> anyhow::Result<()> {
+    let shown = || path.display().to_string();
+    let text = std::fs::read_to_string(path).with_context(shown)?;
+    let games = eboard::pgn::read_games(&text)
+        .anyhow()
+        .with_context(shown)?;
+    let game = games.get(number.saturating_sub(1)).with_context(|| {
         format!(
             "{}: --game-number {number}: the file has {} game(s)",
             path.display(),
@@ -366,15 +391,14 @@ fn cmd_simulate(
         sensing,
         frames,
     };
-    let trace =
-        eboard::sim::simulate(game, &opts).map_err(|e| format!("{}: {e}", path.display()))?;
+    let trace = eboard::sim::simulate(game, &opts)
+        .anyhow()
+        .with_context(shown)?;
     let mut buf = Vec::new();
-    trace.write(&mut buf).map_err(|e| e.to_string())?;
+    trace.write(&mut buf).anyhow()?;
     match output {
-        Some(p) => std::fs::write(p, &buf).map_err(|e| format!("{}: {e}", p.display())),
-        None => std::io::stdout()
-            .write_all(&buf)
-            .map_err(|e| format!("stdout: {e}")),
+        Some(p) => std::fs::write(p, &buf).with_context(|| p.display().to_string()),
+        None => std::io::stdout().write_all(&buf).context("stdout"),
     }
 }
 
@@ -394,16 +418,18 @@ fn cmd_demo(
     hw: Option<&Path>,
     direct: bool,
     listen: Option<&str>,
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
     if !(speed >= 0.0 && speed.is_finite()) {
-        return Err(format!("--speed {speed}: give a factor of 0 or more"));
+        bail!("--speed {speed}: give a factor of 0 or more");
     }
     let text = match game_file {
-        Some(p) => std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,
+        Some(p) => std::fs::read_to_string(p).with_context(|| p.display().to_string())?,
         None => DEMO_PGN.to_owned(),
     };
-    let games = eboard::pgn::read_games(&text).map_err(|e| format!("demo game: {e}"))?;
-    let game = games.first().ok_or("demo game: no game in the file")?;
+    let games = eboard::pgn::read_games(&text)
+        .anyhow()
+        .context("demo game")?;
+    let game = games.first().context("demo game: no game in the file")?;
     // The hands move pieces on a virtual board; its Hall sensors are read by
     // the real drivers over a simulated bus, calibrated, scanned at 100 Hz
     // and debounced into the records the controller gets from a real board.
@@ -412,8 +438,8 @@ fn cmd_demo(
         None
     } else {
         Some(match hw {
-            Some(p) => HwDesign::load(p).map_err(|e| e.to_string())?,
-            None => HwDesign::parse(DEMO_HW, "hw/hc165-chain.toml").map_err(|e| e.to_string())?,
+            Some(p) => HwDesign::load(p).anyhow()?,
+            None => HwDesign::parse(DEMO_HW, "hw/hc165-chain.toml").anyhow()?,
         })
     };
     let sensing = design.as_ref().map_or(sensing, |d| d.sensing);
@@ -425,7 +451,8 @@ fn cmd_demo(
             frames: false,
         },
     )
-    .map_err(|e| format!("demo game: {e}"))?;
+    .anyhow()
+    .context("demo game")?;
     let (trace, source) = match &design {
         None => (trace, "simulated records".to_owned()),
         Some(design) => {
@@ -434,7 +461,8 @@ fn cmd_demo(
                 ..Default::default()
             };
             let records = virtual_hw::virtual_records(&trace, design, &opts)
-                .map_err(|e| format!("{}: {e}", design.name))?;
+                .anyhow()
+                .with_context(|| design.name.clone())?;
             (
                 Trace {
                     header: trace.header.clone(),
@@ -444,7 +472,7 @@ fn cmd_demo(
             )
         }
     };
-    let cfg = GameConfig::from_header(&trace.header, None, None).map_err(|e| e.to_string())?;
+    let cfg = GameConfig::from_header(&trace.header, None, None).anyhow()?;
     println!(
         "eboard demo: {} – {}, {} ({} records from {source}, {} sensing, speed ×{speed})",
         trace.header.white.as_deref().unwrap_or("?"),
@@ -526,14 +554,15 @@ struct AnnounceArgs {
     speak: bool,
 }
 
-fn cmd_announce(a: &AnnounceArgs) -> Result<(), String> {
+fn cmd_announce(a: &AnnounceArgs) -> anyhow::Result<()> {
     use eboard::voice::{self, tts::Espeak, Lang, Vocabulary, VoiceOptions, Words};
     use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
     let lang: Lang = a
         .lang
         .parse()
-        .map_err(|_| format!("--lang {}: unknown language (da, nb, de or en)", a.lang))?;
-    let edition: eboard::model::Edition = a.rules.parse().map_err(|_| {
+        .ok()
+        .with_context(|| format!("--lang {}: unknown language (da, nb, de or en)", a.lang))?;
+    let edition: eboard::model::Edition = a.rules.parse().ok().with_context(|| {
         format!(
             "--rules {}: unknown rule profile (fide-2001, fide-2009, fide-2009-no or fide-2023)",
             a.rules
@@ -543,7 +572,7 @@ fn cmd_announce(a: &AnnounceArgs) -> Result<(), String> {
         "default" => None,
         "national" => Some(Words::National),
         "german" => Some(Words::German),
-        w => return Err(format!("--words {w}: use default, national or german")),
+        w => bail!("--words {w}: use default, national or german"),
     };
     let options = VoiceOptions {
         alternative_files: a.alt_names,
@@ -555,9 +584,9 @@ fn cmd_announce(a: &AnnounceArgs) -> Result<(), String> {
         None => Chess::default(),
         Some(f) => f
             .parse::<Fen>()
-            .map_err(|e| format!("--fen: invalid FEN ({e})"))?
+            .map_err(|e| anyhow!("--fen: invalid FEN ({e})"))?
             .into_position(CastlingMode::Standard)
-            .map_err(|e| format!("--fen: impossible position ({e})"))?,
+            .map_err(|e| anyhow!("--fen: impossible position ({e})"))?,
     };
     // Move numbers ("1.", "12...e5") are skipped.
     let before = a.moves.as_deref().unwrap_or("");
@@ -566,22 +595,23 @@ fn cmd_announce(a: &AnnounceArgs) -> Result<(), String> {
         .map(|t| t.rsplit('.').next().unwrap_or(""))
         .filter(|t| !t.is_empty());
     for (i, t) in tokens.enumerate() {
-        let mv =
-            voice::san_to_move(&pos, t).map_err(|e| format!("--moves: move {}: {e}", i + 1))?;
+        let mv = voice::san_to_move(&pos, t)
+            .anyhow()
+            .with_context(|| format!("--moves: move {}", i + 1))?;
         pos.play_unchecked(mv);
     }
-    let mv = voice::san_to_move(&pos, &a.san).map_err(|e| e.to_string())?;
+    let mv = voice::san_to_move(&pos, &a.san).anyhow()?;
     let voc = Vocabulary::new(lang, edition, options);
     let phrase = voice::move_phrase(&pos, &mv, &voc);
     println!("{phrase}");
     let tts = Espeak::new();
     if let Some(path) = &a.wav {
         tts.write_wav(&phrase, lang, path)
-            .map_err(|e| format!("--wav {}: {e}", path.display()))?;
+            .anyhow()
+            .with_context(|| format!("--wav {}", path.display()))?;
     }
     if a.speak {
-        tts.speak(&phrase, lang)
-            .map_err(|e| format!("--speak: {e}"))?;
+        tts.speak(&phrase, lang).anyhow().context("--speak")?;
     }
     Ok(())
 }
@@ -593,9 +623,9 @@ fn cmd_calibrate(
     virtual_board: bool,
     output: Option<&Path>,
     samples: u32,
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
     use eboard::sensors::{virtual_hw, HwDesign};
-    let design = HwDesign::load(hw).map_err(|e| e.to_string())?;
+    let design = HwDesign::load(hw).anyhow()?;
     let cal = if virtual_board {
         let opts = virtual_hw::VirtualOptions {
             calibration_samples: samples,
@@ -605,20 +635,22 @@ fn cmd_calibrate(
     } else {
         #[cfg(feature = "rpi")]
         {
-            let mut array = eboard::sensors::rpi::open(&design).map_err(|e| e.to_string())?;
+            let mut array = eboard::sensors::rpi::open(&design).anyhow()?;
             use eboard::sensors::calibration::{calibrate, TerminalOperator};
             let mut op = TerminalOperator::new(std::io::stdin().lock(), std::io::stderr());
             calibrate(&mut array, &design, &mut op, samples)
         }
         #[cfg(not(feature = "rpi"))]
         {
-            return Err(format!(
+            bail!(
                 "{}: this build has no hardware backend: build with `--features rpi` on the Pi, or use --virtual",
                 hw.display()
-            ));
+            );
         }
     }
-    .map_err(|e| format!("{}: {e}", hw.display()))?;
+    .anyhow()
+    .with_context(|| hw.display().to_string())?;
+    // The command's dialogue with the user (its report), not a log line.
     eprintln!(
         "{}: orientation {:?}; {}",
         design.shown(),
@@ -629,6 +661,7 @@ fn cmd_calibrate(
     match output {
         Some(p) => {
             write_to(p, &text)?;
+            // The command's dialogue with the user, not a log line.
             eprintln!("calibration written to {}", p.display());
             Ok(())
         }
@@ -637,20 +670,20 @@ fn cmd_calibrate(
 }
 
 /// The runtime of the HTTP side.
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))
+        .context("cannot start the runtime")
 }
 
 /// Binds `addr` and prints the address actually bound (port 0 picks one).
-async fn bind(addr: &str) -> Result<tokio::net::TcpListener, String> {
+async fn bind(addr: &str) -> anyhow::Result<tokio::net::TcpListener> {
     let l = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|e| format!("--listen {addr}: {e}"))?;
-    let a = l.local_addr().map_err(|e| e.to_string())?;
+        .with_context(|| format!("--listen {addr}"))?;
+    let a = l.local_addr().with_context(|| format!("--listen {addr}"))?;
     println!("eboard: serving http://{a}/");
     Ok(l)
 }
@@ -658,9 +691,9 @@ async fn bind(addr: &str) -> Result<tokio::net::TcpListener, String> {
 async fn serve_until_ctrl_c(
     listener: tokio::net::TcpListener,
     router: axum::Router,
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
     tokio::select! {
-        r = eboard::server::serve(listener, router) => r.map_err(|e| e.to_string()),
+        r = eboard::server::serve(listener, router) => r.anyhow(),
         _ = tokio::signal::ctrl_c() => Ok(()),
     }
 }
@@ -688,28 +721,32 @@ fn cmd_run(
     journal: Option<PathBuf>,
     trace: Option<&Path>,
     speed: f64,
-) -> Result<(), String> {
-    let cfg = Config::load(config_path).map_err(|e| e.to_string())?;
+) -> anyhow::Result<()> {
+    let cfg = Config::load(config_path).anyhow()?;
     let shown = config_path.display().to_string();
     // The clock the controller drives: its presses complete moves; it is
     // shown the times and the last move.
-    let spec = cfg.clock.spec(&shown).map_err(|e| e.to_string())?;
+    let spec = cfg.clock.spec(&shown).anyhow()?;
     let clock_device = match spec {
         eboard::clock::open::DeviceSpec::Simulated => None,
-        ref s => Some(eboard::clock::open::open(s).map_err(|e| format!("{shown}: [clock]: {e}"))?),
+        ref s => Some(
+            eboard::clock::open::open(s)
+                .anyhow()
+                .with_context(|| format!("{shown}: [clock]"))?,
+        ),
     };
     let delay_s = delay.or(cfg.event.delay).unwrap_or(0);
     if delay_s > eboard::config::MAX_DELAY_S {
-        return Err(format!(
+        bail!(
             "--delay {delay_s}: the delay must be 0..={} seconds",
             eboard::config::MAX_DELAY_S
-        ));
+        );
     }
     let live = cfg.board.source == SourceKind::Hw;
     let (source, header): (Box<dyn eboard::daemon::RecordSource>, _) = if live {
         (hw_source(&cfg, &shown)?, None)
     } else {
-        let src = TraceSource::open(trace.unwrap_or(Path::new("-")))?;
+        let src = TraceSource::open(trace.unwrap_or(Path::new("-"))).anyhow()?;
         let header = src.header.clone();
         (Box::new(src), header)
     };
@@ -728,9 +765,10 @@ fn cmd_run(
             source_is_live: live,
         },
         rt.handle(),
-    )?;
+    )
+    .anyhow()?;
     for line in &daemon.report {
-        eprintln!("eboard: {line}");
+        tracing::info!("{line}");
     }
     start_lichess_push(&rt, &cfg, config_path, &daemon.feed.public)?;
     let router = daemon_router(&daemon, &cfg);
@@ -753,7 +791,7 @@ fn speaker(cfg: &Config) -> Option<eboard::daemon::EventObserver> {
             let tts = eboard::voice::tts::Espeak::new();
             for (text, lang) in rx {
                 if let Err(e) = tts.speak(&text, lang) {
-                    eprintln!("eboard: speech: {e}");
+                    tracing::warn!("speech: {e}");
                 }
             }
         })
@@ -767,18 +805,20 @@ fn speaker(cfg: &Config) -> Option<eboard::daemon::EventObserver> {
 
 /// The live board of `[board] source = "hw"`: the design and calibration
 /// files the config names, scanned on the Pi (feature `rpi`).
-fn hw_source(cfg: &Config, shown: &str) -> Result<Box<dyn eboard::daemon::RecordSource>, String> {
+fn hw_source(cfg: &Config, shown: &str) -> anyhow::Result<Box<dyn eboard::daemon::RecordSource>> {
     use eboard::sensors::{Calibration, HwDesign};
-    let hw = cfg.board.hw.as_deref().ok_or_else(|| {
+    let hw = cfg.board.hw.as_deref().with_context(|| {
         format!("{shown}: key 'board.hw': source = \"hw\" needs the board design file (hw/*.toml)")
     })?;
-    let load = |hw: &str, cal: Option<&str>, key: &str| -> Result<_, String> {
+    let load = |hw: &str, cal: Option<&str>, key: &str| -> anyhow::Result<_> {
         let design = HwDesign::load(Path::new(hw))
-            .map_err(|e| format!("{shown}: key 'board.{key}': {e}"))?;
+            .anyhow()
+            .with_context(|| format!("{shown}: key 'board.{key}'"))?;
         let calibration = match cal {
             Some(c) => Some(
                 Calibration::load(Path::new(c))
-                    .map_err(|e| format!("{shown}: calibration of 'board.{key}': {e}"))?,
+                    .anyhow()
+                    .with_context(|| format!("{shown}: calibration of 'board.{key}'"))?,
             ),
             None => None,
         };
@@ -805,7 +845,7 @@ fn open_hw(
     design: eboard::sensors::HwDesign,
     calibration: Option<eboard::sensors::Calibration>,
     _shown: &str,
-) -> Result<Box<dyn eboard::daemon::RecordSource>, String> {
+) -> anyhow::Result<Box<dyn eboard::daemon::RecordSource>> {
     use eboard::sensors::{live::LiveSource, Sample, Scanner, ScannerConfig};
     let config = ScannerConfig::default();
     let period = config.period_ms();
@@ -827,11 +867,11 @@ fn open_hw(
     design: eboard::sensors::HwDesign,
     _calibration: Option<eboard::sensors::Calibration>,
     shown: &str,
-) -> Result<Box<dyn eboard::daemon::RecordSource>, String> {
-    Err(format!(
+) -> anyhow::Result<Box<dyn eboard::daemon::RecordSource>> {
+    bail!(
         "{shown}: key 'board.source': \"hw\" reads {} on the Raspberry Pi: build with --features rpi (see docs/hardware.md)",
         design.name
-    ))
+    )
 }
 
 /// Starts pushing `public`'s PGN to lichess when `cfg` has `[lichess]`.
@@ -840,18 +880,19 @@ fn start_lichess_push(
     cfg: &Config,
     config_path: &Path,
     public: &std::sync::Arc<eboard::broadcast::delay::Channel>,
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
     use eboard::broadcast::lichess_push;
     if let Some(l) = &cfg.lichess {
         let target = lichess_push::PushTarget::from_config(l)
-            .map_err(|e| format!("{}: {e}", config_path.display()))?;
-        eprintln!("eboard: pushing the PGN to {}", target.url());
-        lichess_push::start(rt.handle(), target, public.clone())?;
+            .anyhow()
+            .with_context(|| config_path.display().to_string())?;
+        tracing::info!("pushing the PGN to {}", target.url());
+        lichess_push::start(rt.handle(), target, public.clone()).anyhow()?;
     }
     Ok(())
 }
 
-fn cmd_relay(args: RelayArgs) -> Result<(), String> {
+fn cmd_relay(args: RelayArgs) -> anyhow::Result<()> {
     let RelayArgs {
         urls,
         mqtt,
@@ -863,7 +904,7 @@ fn cmd_relay(args: RelayArgs) -> Result<(), String> {
         listen,
     } = args;
     let cfg = match &config {
-        Some(p) => Some(Config::load(p).map_err(|e| e.to_string())?),
+        Some(p) => Some(Config::load(p).anyhow()?),
         None => None,
     };
     let shown = config
@@ -882,7 +923,7 @@ fn cmd_relay(args: RelayArgs) -> Result<(), String> {
     match url {
         Some(url) => {
             if !urls.is_empty() {
-                return Err("give either board URLs or --mqtt, not both".into());
+                bail!("give either board URLs or --mqtt, not both");
             }
             let mut security = cfg
                 .as_ref()
@@ -907,31 +948,28 @@ fn cmd_relay(args: RelayArgs) -> Result<(), String> {
                     _ => None,
                 };
                 match flag {
-                    Some(f) => format!("{f}: {e}"),
-                    None if config.is_some() => format!("{shown}: [mqtt] {key}: {e}"),
-                    None => format!("[mqtt] {key}: {e}"),
+                    Some(f) => anyhow!("{f}: {e}"),
+                    None if config.is_some() => anyhow!("{shown}: [mqtt] {key}: {e}"),
+                    None => anyhow!("[mqtt] {key}: {e}"),
                 }
             })?;
             let prefix = topic_prefix
                 .or_else(|| file_mqtt.and_then(|m| m.topic_prefix.clone()))
                 .unwrap_or_else(|| eboard::mqtt::DEFAULT_PREFIX.to_owned());
-            eboard::mqtt::check_prefix(&prefix).map_err(|e| format!("--topic-prefix {e}"))?;
-            eprintln!("eboard: relay: following {broker}");
+            eboard::mqtt::check_prefix(&prefix).map_err(|e| anyhow!("--topic-prefix {e}"))?;
+            tracing::info!("relay: following {broker}");
             eboard::mqtt::relay::start(rt.handle(), broker, prefix, event, channel.clone())
-                .map_err(|e| format!("--mqtt: {e}"))?;
+                .anyhow()
+                .context("--mqtt")?;
         }
         None => {
             if mqtt_username.is_some() || mqtt_ca_file.is_some() || topic_prefix.is_some() {
-                return Err(
-                    "--mqtt-username, --mqtt-ca-file and --topic-prefix are for --mqtt".into(),
-                );
+                bail!("--mqtt-username, --mqtt-ca-file and --topic-prefix are for --mqtt");
             }
             if urls.is_empty() {
-                return Err(format!(
-                    "{shown}: no [mqtt] section: give board URLs or --mqtt URL"
-                ));
+                bail!("{shown}: no [mqtt] section: give board URLs or --mqtt URL");
             }
-            eboard::broadcast::relay::start(rt.handle(), urls, channel.clone())?
+            eboard::broadcast::relay::start(rt.handle(), urls, channel.clone()).anyhow()?
         }
     }
     if let (Some(cfg), Some(p)) = (&cfg, &config) {
@@ -948,7 +986,7 @@ fn cmd_relay(args: RelayArgs) -> Result<(), String> {
 }
 
 /// The demo through the daemon: served on `addr`, printed as it goes.
-fn demo_served(trace: Trace, speed: f64, addr: &str, pgn_path: &Path) -> Result<(), String> {
+fn demo_served(trace: Trace, speed: f64, addr: &str, pgn_path: &Path) -> anyhow::Result<()> {
     let speed = if speed == 0.0 { 1000.0 } else { speed };
     let rt = runtime()?;
     let cfg = Config::default();
@@ -966,7 +1004,8 @@ fn demo_served(trace: Trace, speed: f64, addr: &str, pgn_path: &Path) -> Result<
             source_is_live: false,
         },
         rt.handle(),
-    )?;
+    )
+    .anyhow()?;
     let router = daemon_router(&daemon, &cfg);
     let mut done = daemon.done.clone();
     let arbiter_view = daemon.feed.arbiter.view.subscribe();
@@ -974,7 +1013,7 @@ fn demo_served(trace: Trace, speed: f64, addr: &str, pgn_path: &Path) -> Result<
         let l = bind(addr).await?;
         println!(
             "eboard demo: the live page is at http://{}/",
-            l.local_addr().map_err(|e| e.to_string())?
+            l.local_addr().context("the demo's address")?
         );
         let server = tokio::spawn(eboard::server::serve(l, router));
         // The trace has ended and every record was decided (a game-ending
@@ -992,7 +1031,7 @@ fn demo_served(trace: Trace, speed: f64, addr: &str, pgn_path: &Path) -> Result<
             pgn_path.display()
         );
         tokio::select! {
-            r = server => r.map_err(|e| e.to_string())?.map_err(|e| e.to_string()),
+            r = server => r.anyhow()?.anyhow(),
             _ = tokio::signal::ctrl_c() => Ok(()),
         }
     })
@@ -1028,15 +1067,9 @@ fn print_board(fen: &str) {
     println!("     a b c d e f g h");
 }
 
+/// `H:MM:SS.d`: the clock time with tenths of a second.
 fn ms_clock(ms: u64) -> String {
-    let s = ms / 1000;
-    format!(
-        "{}:{:02}:{:02}.{}",
-        s / 3600,
-        (s / 60) % 60,
-        s % 60,
-        (ms % 1000) / 100
-    )
+    format!("{}.{}", eboard::clock::fmt_hms(ms), ms % 1000 / 100)
 }
 
 /// A one-line human description of an event (None for the ones not shown).

@@ -6,17 +6,20 @@
 //! The whole PGN is sent each time, so a resend is idempotent; only the
 //! latest PGN is ever sent (one that changed while a push was failing
 //! replaces it). A failed push (network error, non-2xx status) is retried
-//! after [`RETRY_MIN`], doubling up to [`RETRY_MAX`]. The channel is the
+//! after [`RETRY_MIN`], doubling up to [`RETRY_MAX`], with jitter
+//! ([`crate::retry::Backoff`]). The channel is the
 //! public (delayed) one, so the delay holds on this uplink too.
 //!
 //! `https://` is spoken with rustls (ring provider, [`crate::tls`]): the
 //! server's certificate must chain to the webpki roots built into the
 //! binary or to a certificate of `[lichess] ca_file` (for an organiser
 //! behind a TLS-inspecting proxy, or a test server). A refused certificate
-//! is a failed push like any other: reported on standard error and in
+//! is a failed push like any other: reported in the log (once per reason:
+//! [`crate::retry::Outage`]) and in
 //! [`PushStatus::last_error`], saying why and naming `ca_file`, and retried.
 
 use super::delay::Channel;
+use crate::retry::{Backoff, Outage};
 use rustls::pki_types::CertificateDer;
 use std::sync::Arc;
 use std::time::Duration;
@@ -189,18 +192,17 @@ async fn run(
 ) {
     let mut view = channel.view.subscribe();
     let mut last: Option<Arc<str>> = None;
-    let mut retry = RETRY_MIN;
-    // The failure last reported on standard error (again only when it changes).
-    let mut reported: Option<String> = None;
+    let mut backoff = Backoff::new(RETRY_MIN, RETRY_MAX);
+    let mut outage = Outage::default();
     loop {
         view.mark_unchanged();
         let pgn = round_pgn(&channel);
         if !pgn.is_empty() && last.as_deref() != Some(&*pgn) {
             match push(&client, &target, &pgn).await {
                 Ok(()) => {
-                    retry = RETRY_MIN;
-                    if reported.take().is_some() {
-                        eprintln!("eboard: lichess push: pushed to {}", target.url());
+                    backoff.reset();
+                    if outage.recovered() {
+                        tracing::info!("lichess push: pushed to {}", target.url());
                     }
                     last = Some(pgn.clone());
                     status.send_modify(|s| {
@@ -209,16 +211,17 @@ async fn run(
                     });
                 }
                 Err(e) => {
-                    if reported.as_deref() != Some(e.as_str()) {
-                        eprintln!("eboard: lichess push: {e}; retrying (after {retry:?}, doubling up to {RETRY_MAX:?})");
-                        reported = Some(e.clone());
+                    let wait = backoff.next_wait();
+                    if outage.failed(&e) {
+                        tracing::warn!(
+                            "lichess push: {e}; retrying (after {wait:.1?}, doubling up to {RETRY_MAX:?})"
+                        );
                     }
                     status.send_modify(|s| {
                         s.failures += 1;
                         s.last_error = Some(e);
                     });
-                    tokio::time::sleep(retry).await;
-                    retry = (retry * 2).min(RETRY_MAX);
+                    tokio::time::sleep(wait).await;
                     continue;
                 }
             }

@@ -15,4 +15,4 @@ pub mod pgn;
 pub mod public;
 pub mod relay;
 
-pub use pgn::{clk, write_pgn};
+pub use pgn::write_pgn;

@@ -3,16 +3,10 @@
 //! and comments a live broadcast adds ([`PgnExtras`]).
 
 use crate::arbiter::Arbiter;
+use crate::clock::fmt_hms;
 use crate::model::EndReason;
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode, Position};
-
-/// `h:mm:ss` for a `[%clk]` comment; milliseconds are truncated as clocks
-/// display them.
-pub fn clk(ms: u64) -> String {
-    let s = ms / 1000;
-    format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
-}
 
 fn escape(v: &str) -> String {
     v.replace('\\', "\\\\").replace('"', "\\\"")
@@ -138,7 +132,7 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
         tokens.push(m.san.clone());
         let mut comment: Vec<String> = m
             .clock_ms
-            .map(|ms| format!("[%clk {}]", clk(ms)))
+            .map(|ms| format!("[%clk {}]", fmt_hms(ms)))
             .into_iter()
             .collect();
         comment.extend(comment_after(i + 1));
@@ -173,8 +167,8 @@ mod tests {
 
     #[test]
     fn clk_format() {
-        assert_eq!(clk(5_428_100), "1:30:28");
-        assert_eq!(clk(59_999), "0:00:59");
-        assert_eq!(clk(0), "0:00:00");
+        assert_eq!(fmt_hms(5_428_100), "1:30:28");
+        assert_eq!(fmt_hms(59_999), "0:00:59");
+        assert_eq!(fmt_hms(0), "0:00:00");
     }
 }

@@ -14,8 +14,9 @@
 //! Every message carries `"game": "round.board"`.
 
 use super::livechess;
-use super::pgn::{clk, write_pgn_with, PgnExtras};
+use super::pgn::{write_pgn_with, PgnExtras};
 use crate::arbiter::Arbiter;
+use crate::clock::fmt_hms;
 use crate::config::{Config, PlayerConfig};
 use crate::model::Mode;
 use crate::trace::{color_str, Event, EventKind, Header};
@@ -363,8 +364,8 @@ impl Publisher {
         }
         let clocks = game.clock().map(|c| c.remaining_at(t));
         if let Some((w, b)) = clocks {
-            tags.push(("WhiteClock".into(), clk(w)));
-            tags.push(("BlackClock".into(), clk(b)));
+            tags.push(("WhiteClock".into(), fmt_hms(w)));
+            tags.push(("BlackClock".into(), fmt_hms(b)));
         }
         let comments: Vec<(usize, String)> = self
             .marks

@@ -207,10 +207,10 @@ impl Default for BuiltinConfig {
     }
 }
 
-/// `H:MM:SS` for `ms` rounded up to whole seconds, capped at 9:59:59.
+/// `H:MM:SS` for `ms` rounded up to whole seconds, capped at 9:59:59
+/// ([`super::MAX_DISPLAY_S`]; formatted by [`super::fmt_hms`]).
 pub fn hms_text(ms: u64) -> String {
-    let s = ms.div_ceil(1000).min(9 * 3600 + 59 * 60 + 59);
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    super::fmt_hms(ms.div_ceil(1000).min(super::MAX_DISPLAY_S) * 1000)
 }
 
 /// Row 0 of the screen for `face` at `now_ms` (module docs).

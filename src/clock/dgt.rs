@@ -151,13 +151,14 @@ impl Hms {
     /// past 9:59:59, the most a DGT 3000 shows.
     pub fn from_ms_ceil(ms: u64) -> Option<Hms> {
         let secs = ms.div_ceil(1000);
-        if secs > 9 * 3600 + 59 * 60 + 59 {
+        if secs > super::MAX_DISPLAY_S {
             return None;
         }
+        let (h, m, s) = super::split_hms(secs);
         Some(Hms {
-            h: (secs / 3600) as u8,
-            m: (secs / 60 % 60) as u8,
-            s: (secs % 60) as u8,
+            h: h as u8,
+            m: m as u8,
+            s: s as u8,
         })
     }
 

@@ -195,6 +195,24 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// The most a clock's display shows, seconds: 9:59:59 (the DGT 3000 and
+/// the built-in clock's LCD).
+pub const MAX_DISPLAY_S: u64 = 9 * 3600 + 59 * 60 + 59;
+
+/// Hours, minutes (0–59) and seconds (0–59) of `secs` seconds.
+pub fn split_hms(secs: u64) -> (u64, u64, u64) {
+    (secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+/// `H:MM:SS` of `ms` milliseconds, truncated to whole seconds as a clock
+/// shows them and PGN's `[%clk]` writes them: `5_428_100` → `1:30:28`,
+/// `59_999` → `0:00:59`. Hours are neither padded nor capped. The one
+/// formatter of clock times (PGN, the clock devices, the terminal view).
+pub fn fmt_hms(ms: u64) -> String {
+    let (h, m, s) = split_hms(ms / 1000);
+    format!("{h}:{m:02}:{s:02}")
+}
+
 fn idx(c: Color) -> usize {
     match c {
         Color::White => 0,
@@ -378,6 +396,16 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hms_text() {
+        assert_eq!(fmt_hms(5_428_100), "1:30:28");
+        assert_eq!(fmt_hms(59_999), "0:00:59");
+        assert_eq!(fmt_hms(0), "0:00:00");
+        assert_eq!(fmt_hms(36_000_000 + 61_000), "10:01:01", "hours not capped");
+        assert_eq!(split_hms(MAX_DISPLAY_S), (9, 59, 59));
+        assert_eq!(split_hms(3_599), (0, 59, 59));
+    }
 
     #[test]
     fn parses_and_prints_fide_controls() {

@@ -91,9 +91,13 @@ impl std::fmt::Debug for BrokerAddr {
 }
 
 impl std::fmt::Display for BrokerAddr {
-    /// `host:port`, with ` (TLS)` for `mqtts://`.
+    /// `host:port` (`[v6 address]:port`), with ` (TLS)` for `mqtts://`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}", self.host, self.port)?;
+        if self.host.contains(':') {
+            write!(f, "[{}]:{}", self.host, self.port)?;
+        } else {
+            write!(f, "{}:{}", self.host, self.port)?;
+        }
         if self.tls {
             f.write_str(" (TLS)")?;
         }
@@ -103,54 +107,67 @@ impl std::fmt::Display for BrokerAddr {
 
 impl BrokerAddr {
     /// Parses `mqtt://host[:port]` or `tcp://host[:port]` (plain TCP, port
-    /// default 1883) or `mqtts://host[:port]` (TLS, port default 8883).
+    /// default 1883) or `mqtts://host[:port]` (TLS, port default 8883),
+    /// with the `url` crate (host names, IPv4 and `[IPv6]` addresses). A
+    /// trailing `/` is allowed; a path, query or fragment is not.
     /// Credentials in the URL are refused: URLs end up in logs, process
     /// lists and error messages; they go in `[mqtt] username` and
     /// `password` (or `EBOARD_MQTT_PASSWORD`).
+    ///
+    /// Errors quote the URL (its credentials replaced by `…`) and say which
+    /// part is wrong and what a good URL looks like.
     pub fn parse(url: &str) -> Result<BrokerAddr, String> {
+        let shown = redact_userinfo(url);
         let bad = |why: &str| {
             format!(
-                "\"{url}\": {why}; give mqtt://host:port or mqtts://host:port, e.g. mqtt://127.0.0.1:1883"
+                "\"{shown}\": {why}; give mqtt://host:port or mqtts://host:port, e.g. mqtt://127.0.0.1:1883"
             )
         };
-        let (rest, tls) = if let Some(r) = url.strip_prefix("mqtts://") {
-            (r, true)
-        } else if let Some(r) = url
-            .strip_prefix("mqtt://")
-            .or_else(|| url.strip_prefix("tcp://"))
-        {
-            (r, false)
-        } else {
-            return Err(bad(
-                "only mqtt:// (or tcp://, plain TCP) and mqtts:// (TLS) are supported",
-            ));
+        let u = url::Url::parse(url.trim()).map_err(|e| match e {
+            url::ParseError::InvalidPort => bad("the port is a number 1..=65535"),
+            url::ParseError::EmptyHost => bad("no host"),
+            url::ParseError::RelativeUrlWithoutBase => bad("no scheme"),
+            e => bad(&format!("the host: {e}")),
+        })?;
+        let tls = match u.scheme() {
+            "mqtts" => true,
+            "mqtt" | "tcp" => false,
+            _ => {
+                return Err(bad(
+                    "only mqtt:// (or tcp://, plain TCP) and mqtts:// (TLS) are supported",
+                ))
+            }
         };
-        let rest = rest.trim_end_matches('/');
-        if rest.contains('@') {
+        if !u.username().is_empty() || u.password().is_some() {
             return Err(format!(
-                "\"{}\": credentials in the URL are refused (the URL ends up in logs and \
-                 process lists): give [mqtt] username and password, or the password in {PASSWORD_ENV}",
-                redact_userinfo(url)
+                "\"{shown}\": credentials in the URL are refused (the URL ends up in logs and \
+                 process lists): give [mqtt] username and password, or the password in {PASSWORD_ENV}"
             ));
         }
-        if rest.contains('/') || rest.contains('?') {
+        let host = match u.host() {
+            // An mqtt:// host is opaque to the URL standard: anything not
+            // ASCII comes back percent-encoded, not as an IDNA name.
+            Some(url::Host::Domain(d)) if d.contains('%') => {
+                return Err(bad(
+                    "the host: a name beyond ASCII is given in its xn-- (punycode) form",
+                ))
+            }
+            Some(url::Host::Domain(d)) if !d.is_empty() => d.to_owned(),
+            Some(url::Host::Ipv4(a)) => a.to_string(),
+            Some(url::Host::Ipv6(a)) => a.to_string(),
+            _ => return Err(bad("no host")),
+        };
+        if !matches!(u.path(), "" | "/") || u.query().is_some() || u.fragment().is_some() {
             return Err(bad("no path or options"));
         }
-        let (host, port) = match rest.rsplit_once(':') {
-            Some((h, p)) => (
-                h,
-                p.parse::<u16>()
-                    .ok()
-                    .filter(|p| *p > 0)
-                    .ok_or_else(|| bad("the port is a number 1..=65535"))?,
-            ),
-            None => (rest, if tls { DEFAULT_TLS_PORT } else { DEFAULT_PORT }),
+        let port = match u.port() {
+            Some(0) => return Err(bad("the port is a number 1..=65535")),
+            Some(p) => p,
+            None if tls => DEFAULT_TLS_PORT,
+            None => DEFAULT_PORT,
         };
-        if host.is_empty() {
-            return Err(bad("no host"));
-        }
         Ok(BrokerAddr {
-            host: host.to_owned(),
+            host,
             port,
             tls,
             login: None,
@@ -374,6 +391,39 @@ mod tests {
         let e = BrokerAddr::parse("mqtt://u:secret@h:1883").unwrap_err();
         assert!(e.contains("credentials in the URL are refused"), "{e}");
         assert!(e.contains("logs") && !e.contains("secret"), "{e}");
+        // Each error names the URL and the part that is wrong.
+        for (url, part) in [
+            ("ssl://h:8883", "only mqtt://"),
+            ("mqtt://h:0", "1..=65535"),
+            ("mqtt://h:port", "1..=65535"),
+            ("mqtt://", "no host"),
+            ("mqtt:h", "no host"),
+            ("broker:1883", "only mqtt://"),
+            ("127.0.0.1:1883", "no scheme"),
+            ("mqtt://h/topic", "no path or options"),
+            ("mqtt://h?client_id=x", "no path or options"),
+            ("mqtt://h#x", "no path or options"),
+            ("mqtt://bro ker", "the host"),
+            ("mqtt://bücher.example", "xn--"),
+        ] {
+            let e = BrokerAddr::parse(url).unwrap_err();
+            assert!(e.contains(&format!("\"{url}\"")), "{url}: {e}");
+            assert!(e.contains(part), "{url}: {e}");
+            assert!(e.contains("e.g. mqtt://127.0.0.1:1883"), "{url}: {e}");
+        }
+        // A password is never echoed, whatever else is wrong.
+        for url in ["ssl://u:pw@h", "mqtt://u:pw@h:99999", "mqtt://:pw@h/x"] {
+            let e = BrokerAddr::parse(url).unwrap_err();
+            assert!(!e.contains("pw"), "{url}: {e}");
+        }
+        let b = BrokerAddr::parse("mqtts://[::1]:8884").unwrap();
+        assert_eq!((b.host.as_str(), b.port), ("::1", 8884));
+        assert_eq!(b.to_string(), "[::1]:8884 (TLS)");
+        let b = BrokerAddr::parse("MQTT://Broker.Example:1884").unwrap();
+        assert_eq!(
+            (b.host.as_str(), b.port, b.tls),
+            ("Broker.Example", 1884, false)
+        );
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! The board's uplink: the public updates (after the transmission delay)
 //! numbered, queued on disk ([`Outbox`]) and published to the broker,
 //! QoS 1, at most [`WINDOW`] unacknowledged at a time, in order. A lost
-//! connection is retried after [`RETRY_MIN`] doubling to [`RETRY_MAX`];
+//! connection is retried after [`RETRY_MIN`] doubling to [`RETRY_MAX`]
+//! (with jitter: [`crate::retry::Backoff`]);
 //! on every (re)connection everything not yet acknowledged is sent again,
 //! and the latest snapshot is published again retained (a broker that
 //! restarted without persistence has lost it).
 //!
-//! A refused login or a refused TLS certificate is reported (on standard
-//! error, and in [`UplinkStatus::problem`]) and retried like a lost broker:
+//! A refused login or a refused TLS certificate is reported (in the log,
+//! once per reason: [`crate::retry::Outage`], and in
+//! [`UplinkStatus::problem`]) and retried like a lost broker:
 //! the queue is kept, and everything goes out once the broker takes the
 //! connection (e.g. after its password file is fixed).
 //!
@@ -19,6 +21,7 @@
 use super::outbox::{Entry, Outbox};
 use super::{wire_json, BoardTopics, BrokerAddr};
 use crate::broadcast::public::Update;
+use crate::retry::{Backoff, Outage};
 use rumqttc::{
     AsyncClient, ConnectReturnCode, ConnectionError, Event, EventLoop, MqttOptions, Outgoing,
     Packet, QoS,
@@ -55,7 +58,7 @@ pub struct UplinkStatus {
     pub problem: Option<LinkProblem>,
 }
 
-/// Why the broker could not be reached (the message on standard error says more).
+/// Why the broker could not be reached (the message in the log says more).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LinkProblem {
     /// The broker refused the username and password (or their absence).
@@ -187,11 +190,10 @@ async fn run(
     let mut inflight: HashMap<u16, u64> = HashMap::new();
     let mut outstanding = 0usize;
     let mut next_send = 0u64;
-    let mut retry = RETRY_MIN;
+    let mut backoff = Backoff::new(RETRY_MIN, RETRY_MAX);
     let mut reconnect_at: Option<Instant> = None;
     let mut connections = 0u64;
-    // The failure last reported (reported again only when it changes).
-    let mut down_reported: Option<String> = None;
+    let mut outage = Outage::default();
     let mut problem: Option<LinkProblem> = None;
     let mut snapshot_sent = false;
     loop {
@@ -260,7 +262,7 @@ async fn run(
                         items.extend(numbering.entries(&u));
                     }
                     if let Err(e) = outbox.append(items) {
-                        eprintln!("eboard: mqtt: {e}");
+                        tracing::error!("mqtt: {e}");
                     }
                 }
                 None => rx_open = false,
@@ -278,9 +280,9 @@ async fn run(
                 Ok(Event::Incoming(Packet::ConnAck(_))) => {
                     connected = true;
                     connections += 1;
-                    retry = RETRY_MIN;
-                    if down_reported.take().is_some() {
-                        eprintln!("eboard: mqtt: connected to {}", uplink.broker);
+                    backoff.reset();
+                    if outage.recovered() {
+                        tracing::info!("mqtt: connected to {}", uplink.broker);
                     }
                     problem = None;
                     order.clear();
@@ -299,7 +301,7 @@ async fn run(
                         if seq != 0 {
                             outstanding = outstanding.saturating_sub(1);
                             if let Err(e) = outbox.ack(seq) {
-                                eprintln!("eboard: mqtt: {e}");
+                                tracing::error!("mqtt: {e}");
                             }
                         }
                     }
@@ -307,18 +309,16 @@ async fn run(
                 Ok(_) => {}
                 Err(e) => {
                     let why = uplink.broker.explain(&e);
-                    if down_reported.as_deref() != Some(why.as_str()) {
-                        eprintln!(
-                            "eboard: mqtt: broker {}: {why}; {} message(s) kept queued, retrying",
+                    if outage.failed(&why) {
+                        tracing::warn!(
+                            "mqtt: broker {}: {why}; {} message(s) kept queued, retrying",
                             uplink.broker,
                             outbox.pending()
                         );
-                        down_reported = Some(why);
                     }
                     problem = Some(LinkProblem::of(&e));
                     connected = false;
-                    reconnect_at = Some(Instant::now() + retry);
-                    retry = (retry * 2).min(RETRY_MAX);
+                    reconnect_at = Some(Instant::now() + backoff.next_wait());
                 }
             },
         }

@@ -17,6 +17,7 @@
 use super::{BrokerAddr, Wire};
 use crate::broadcast::delay::Channel;
 use crate::broadcast::public::Snapshot;
+use crate::retry::{Backoff, Outage};
 use rumqttc::{AsyncClient, Event, Packet, QoS};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -25,8 +26,10 @@ use tokio::time::Instant;
 
 /// How long a message waits for an earlier one missing before the gap is skipped.
 pub const GAP_WAIT: Duration = Duration::from_secs(2);
-/// The wait before reconnecting to the broker.
-pub const RETRY: Duration = Duration::from_millis(500);
+/// The first wait before reconnecting to the broker.
+pub const RETRY_MIN: Duration = Duration::from_millis(500);
+/// The longest wait before reconnecting to the broker.
+pub const RETRY_MAX: Duration = Duration::from_secs(5);
 
 /// One board's stream as rebuilt so far.
 #[derive(Debug, Default)]
@@ -128,8 +131,9 @@ fn board_of<'a>(prefix: &str, topic: &'a str) -> Option<((String, u32, u32), &'a
 /// `None`; `event` is a name, made topic-safe) on `broker` (its address,
 /// TLS and login: [`BrokerAddr::options`]) into `out`, on `rt`. Errors: a
 /// bad prefix, or the TLS set-up. A broker that cannot be reached, refuses
-/// the login or the certificate is reported on standard error (again when
-/// the reason changes) and retried every [`RETRY`].
+/// the login or the certificate is reported in the log (again when the
+/// reason changes: [`Outage`]) and retried after [`RETRY_MIN`] doubling up
+/// to [`RETRY_MAX`] ([`Backoff`]).
 pub fn start(
     rt: &tokio::runtime::Handle,
     broker: BrokerAddr,
@@ -152,17 +156,18 @@ pub fn start(
         let (client, mut el) = AsyncClient::new(o, 16);
         let mut boards: HashMap<(String, u32, u32), BoardStream> = HashMap::new();
         let mut tick = tokio::time::interval(GAP_WAIT / 4);
-        // The failure last reported (reported again only when it changes).
-        let mut down: Option<String> = None;
+        let mut outage = Outage::default();
+        let mut backoff = Backoff::new(RETRY_MIN, RETRY_MAX);
         loop {
             tokio::select! {
                 ev = el.poll() => match ev {
                     Ok(Event::Incoming(Packet::ConnAck(_))) => {
-                        if down.take().is_some() {
-                            eprintln!("eboard: relay: connected to {broker}");
+                        backoff.reset();
+                        if outage.recovered() {
+                            tracing::info!("relay: connected to {broker}");
                         }
                         if let Err(e) = client.try_subscribe(filter.clone(), QoS::AtLeastOnce) {
-                            eprintln!("eboard: relay: cannot subscribe to {filter}: {e}");
+                            tracing::error!("relay: cannot subscribe to {filter}: {e}");
                         }
                     }
                     Ok(Event::Incoming(Packet::Publish(p))) => {
@@ -180,11 +185,10 @@ pub fn start(
                     Ok(_) => {}
                     Err(e) => {
                         let why = broker.explain(&e);
-                        if down.as_deref() != Some(why.as_str()) {
-                            eprintln!("eboard: relay: broker {broker}: {why}; retrying");
-                            down = Some(why);
+                        if outage.failed(&why) {
+                            tracing::warn!("relay: broker {broker}: {why}; retrying");
                         }
-                        tokio::time::sleep(RETRY).await;
+                        tokio::time::sleep(backoff.next_wait()).await;
                     }
                 },
                 _ = tick.tick() => {

@@ -1,0 +1,159 @@
+//! The binary's log reaches standard error: a `tracing::warn!` of the
+//! library (the journal's events file found with a torn last line) is
+//! written as a plain line with a timestamp, as a journald line with its
+//! priority when systemd's `JOURNAL_STREAM` names standard error, and not
+//! at all when `RUST_LOG` asks for errors only.
+
+mod common;
+
+use common::*;
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+const TORN: &str = "torn last line of the events file dropped";
+
+/// A board run with a journal in `dir`, stopped once its events file has
+/// some lines: (config, trace, journal).
+fn journaled_board(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let trace = opera_trace(dir, 3);
+    let cfg = config(dir, 1, 1, "");
+    let journal = dir.join("j.jsonl");
+    let mut run = run_board(
+        dir,
+        &cfg,
+        Some(&trace),
+        &["--journal", journal.to_str().unwrap(), "--speed", "50"],
+    );
+    let events = eboard::journal::events_path(&journal);
+    poll(60, "events journaled", || {
+        let text = std::fs::read_to_string(&events).unwrap_or_default();
+        (text.lines().count() >= 5).then_some(())
+    });
+    run.kill();
+    (cfg, trace, journal)
+}
+
+/// Tears the last line of the journal's events file (a write cut short).
+fn tear(journal: &Path) {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(eboard::journal::events_path(journal))
+        .unwrap();
+    f.write_all(b"{\"t\":99,\"type\":\"mo").unwrap();
+}
+
+/// Resumes the board from `journal` with `env`, standard error into a file
+/// of `dir`, and returns that standard error once the board serves.
+fn resume(
+    dir: &Path,
+    (cfg, trace, journal): &(PathBuf, PathBuf, PathBuf),
+    env: &[(&str, String)],
+    name: &str,
+) -> String {
+    let stderr_path = dir.join(format!("{name}.stderr"));
+    let stderr = std::fs::File::create(&stderr_path).unwrap();
+    let id = stderr.metadata().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_eboard"));
+    cmd.args(["run", "--config", cfg.to_str().unwrap()])
+        .args(["--trace", trace.to_str().unwrap()])
+        .args(["--journal", journal.to_str().unwrap()])
+        .args(["--listen", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .env_remove("RUST_LOG")
+        .env_remove("JOURNAL_STREAM")
+        .env_remove("EBOARD_ARBITER_TOKEN");
+    for (k, v) in env {
+        // `{stderr}` stands for the device:inode of the standard error file.
+        cmd.env(
+            k,
+            v.replace("{stderr}", &format!("{}:{}", id.dev(), id.ino())),
+        );
+    }
+    let mut child = cmd.spawn().expect("start eboard");
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(out).lines().map_while(Result::ok) {
+            if l.starts_with("eboard: serving http://") {
+                let _ = tx.send(());
+            }
+        }
+    });
+    let served = rx.recv_timeout(Duration::from_secs(20));
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = std::fs::read_to_string(&stderr_path).unwrap();
+    assert!(served.is_ok(), "{name}: eboard did not start: {text}");
+    text
+}
+
+#[test]
+fn library_warnings_reach_standard_error() {
+    let dir = tempdir("logging");
+    let board = journaled_board(&dir);
+
+    // A terminal or a file: a timestamped WARN line.
+    tear(&board.2);
+    let plain = resume(&dir, &board, &[], "plain");
+    let line = plain
+        .lines()
+        .find(|l| l.contains(TORN))
+        .unwrap_or_else(|| panic!("the warning on standard error: {plain}"));
+    assert!(line.contains(" WARN "), "{line}");
+    assert!(
+        line.as_bytes()[..4].iter().all(u8::is_ascii_digit) && line.contains('T'),
+        "a timestamp first: {line}"
+    );
+    assert!(line.contains("j.jsonl.events"), "the file named: {line}");
+    assert!(!plain.contains('\u{1b}'), "no colours into a file: {plain}");
+    // The daemon's report is logged too (info, the default level).
+    assert!(plain.contains("INFO resumed"), "{plain}");
+
+    // Under systemd: no timestamp, the syslog priority first.
+    tear(&board.2);
+    let journald = resume(
+        &dir,
+        &board,
+        &[("JOURNAL_STREAM", "{stderr}".to_owned())],
+        "journald",
+    );
+    assert!(
+        journald.lines().any(|l| l
+            == format!("<4> WARN {TORN} file={}", {
+                eboard::journal::events_path(&board.2).display()
+            })),
+        "{journald}"
+    );
+    assert!(
+        journald.lines().all(|l| l.starts_with('<')),
+        "every line with its priority: {journald}"
+    );
+
+    // JOURNAL_STREAM inherited but naming another stream: plain lines.
+    tear(&board.2);
+    let inherited = resume(
+        &dir,
+        &board,
+        &[("JOURNAL_STREAM", "1:2".to_owned())],
+        "inherited",
+    );
+    assert!(
+        inherited
+            .lines()
+            .any(|l| l.contains(TORN) && !l.starts_with('<')),
+        "{inherited}"
+    );
+
+    // RUST_LOG=error: the warning is filtered out.
+    tear(&board.2);
+    let quiet = resume(&dir, &board, &[("RUST_LOG", "error".to_owned())], "quiet");
+    assert!(!quiet.contains(TORN), "{quiet}");
+    assert!(!quiet.contains("INFO"), "{quiet}");
+    std::fs::remove_dir_all(&dir).ok();
+}
