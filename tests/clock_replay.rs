@@ -2,6 +2,9 @@
 //! games): every `clock` event must equal an independent model of the time
 //! control to the millisecond, and the PGN's own clock readings.
 
+mod common;
+
+use common::skip_or_fail_under_ci;
 use eboard::controller::replay;
 use eboard::pgn::read_games;
 use eboard::sim::{simulate, SimOptions};
@@ -32,10 +35,7 @@ fn lichess_clocks_to_the_millisecond() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data/pgn/lichess_db_2025-05_438games.pgn");
     let Ok(text) = std::fs::read_to_string(&path) else {
-        if std::env::var_os("CI").is_some() {
-            panic!("{} absent under CI", path.display());
-        }
-        println!("skipped: {} absent", path.display());
+        skip_or_fail_under_ci(&format!("{} absent", path.display()));
         return;
     };
     let games = read_games(&text).unwrap();

@@ -1,31 +1,16 @@
 //! The trace contract driven through the `eboard` binary, as an external
 //! acceptance test would: hand-written traces in, events / PGN / errors out.
 
+mod common;
+
+use common::{eboard_with_input, of, TraceBuilder};
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
 
-fn eboard(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_eboard"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run eboard");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
+/// `eboard replay - --json EXTRA…` of `trace`: the event stream.
 fn events(trace: &str, extra: &[&str]) -> Vec<Value> {
     let mut args = vec!["replay", "-", "--json"];
     args.extend_from_slice(extra);
-    let out = eboard(&args, trace);
+    let out = eboard_with_input(&args, trace);
     assert!(
         out.status.success(),
         "replay failed: {}",
@@ -36,10 +21,6 @@ fn events(trace: &str, extra: &[&str]) -> Vec<Value> {
         .lines()
         .map(|l| serde_json::from_str(l).expect("each line is JSON"))
         .collect()
-}
-
-fn of_type<'a>(ev: &'a [Value], ty: &str) -> Vec<&'a Value> {
-    ev.iter().filter(|e| e["type"] == ty).collect()
 }
 
 #[test]
@@ -89,15 +70,15 @@ fn malformed_lines_are_rejected_naming_the_line() {
         ),
         ("{\"trace\":1,\"rules\":\"fide-1999\"}\n", "rules"),
     ] {
-        let out = eboard(&["replay", "-", "--json"], trace);
+        let out = eboard_with_input(&["replay", "-", "--json"], trace);
         assert!(!out.status.success(), "{trace}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(err.lines().count(), 1, "one-line error: {err}");
         assert!(err.contains(needle), "{needle} in {err}");
     }
-    let out = eboard(&["replay", "/nonexistent/trace.jsonl"], "");
+    let out = eboard_with_input(&["replay", "/nonexistent/trace.jsonl"], "");
     assert!(!out.status.success());
-    let out = eboard(&["replay", "-", "--rules", "fide-1999"], "");
+    let out = eboard_with_input(&["replay", "-", "--rules", "fide-1999"], "");
     assert!(!out.status.success());
 }
 
@@ -109,35 +90,37 @@ fn unknown_fields_are_ignored_and_the_option_beats_the_header() {
 {"t": 1900, "press": "w"}
 "#;
     let ev = events(trace, &[]);
-    assert_eq!(of_type(&ev, "illegal_move")[0]["article"], "7.4a");
+    assert_eq!(of(&ev, "illegal_move")[0]["article"], "7.4a");
     let ev = events(trace, &["--rules", "fide-2023"]);
-    assert_eq!(of_type(&ev, "illegal_move")[0]["article"], "7.5.1");
+    assert_eq!(of(&ev, "illegal_move")[0]["article"], "7.5.1");
 }
 
 #[test]
 fn illegal_move_then_reinstated_and_replaced() {
-    let trace = r#"{"trace": 1, "time_control": "5400+30", "rules": "fide-2009"}
-{"t": 1000, "lift": "e2"}
-{"t": 1400, "place": "e5"}
-{"t": 1900, "press": "w"}
-{"t": 5000, "lift": "e5"}
-{"t": 5200, "place": "e2"}
-{"t": 6000, "lift": "e2"}
-{"t": 6400, "place": "e4"}
-{"t": 6900, "press": "w"}
-"#;
-    let ev = events(trace, &[]);
-    let ill = of_type(&ev, "illegal_move");
+    let trace = TraceBuilder::new()
+        .header("time_control", "5400+30")
+        .header("rules", "fide-2009")
+        .lift(1000, "e2")
+        .place(1400, "e5")
+        .press(1900, "w")
+        .lift(5000, "e5")
+        .place(5200, "e2")
+        .lift(6000, "e2")
+        .place(6400, "e4")
+        .press(6900, "w")
+        .text();
+    let ev = events(&trace, &[]);
+    let ill = of(&ev, "illegal_move");
     assert_eq!(ill.len(), 1);
     assert_eq!(ill[0]["by"], "w");
     assert_eq!(ill[0]["count"], 1);
     assert_eq!(ill[0]["penalty"], "+2 min to black");
     assert_eq!(ill[0]["squares"], serde_json::json!(["e2", "e5"]));
-    assert_eq!(of_type(&ev, "position_restored").len(), 1);
-    let mv = of_type(&ev, "move");
+    assert_eq!(of(&ev, "position_restored").len(), 1);
+    let mv = of(&ev, "move");
     assert_eq!(mv.len(), 1);
     assert_eq!(mv[0]["san"], "e4");
-    let clocks = of_type(&ev, "clock");
+    let clocks = of(&ev, "clock");
     // +2 min to Black at the illegal move; White's clock ran on until 6.9 s.
     assert_eq!(clocks[0]["black_ms"], 5_520_000);
     assert_eq!(clocks[1]["white_ms"], 5_400_000 - 6_900 + 30_000);
@@ -146,26 +129,26 @@ fn illegal_move_then_reinstated_and_replaced() {
 #[test]
 fn checkmate_ends_the_game_without_a_press() {
     // Fool's mate; the last move is made and never pressed.
-    let trace = r#"{"trace": 1}
-{"t": 1000, "lift": "f2"}
-{"t": 1200, "place": "f3"}
-{"t": 1500, "press": "w"}
-{"t": 2000, "lift": "e7"}
-{"t": 2200, "place": "e5"}
-{"t": 2500, "press": "b"}
-{"t": 3000, "lift": "g2"}
-{"t": 3200, "place": "g4"}
-{"t": 3500, "press": "w"}
-{"t": 4000, "lift": "d8"}
-{"t": 4100, "place": "g5"}
-{"t": 4150, "lift": "g5"}
-{"t": 4300, "place": "h4"}
-"#;
-    let ev = events(trace, &[]);
-    let mv = of_type(&ev, "move");
+    let trace = TraceBuilder::new()
+        .lift(1000, "f2")
+        .place(1200, "f3")
+        .press(1500, "w")
+        .lift(2000, "e7")
+        .place(2200, "e5")
+        .press(2500, "b")
+        .lift(3000, "g2")
+        .place(3200, "g4")
+        .press(3500, "w")
+        .lift(4000, "d8")
+        .place(4100, "g5")
+        .lift(4150, "g5")
+        .place(4300, "h4")
+        .text();
+    let ev = events(&trace, &[]);
+    let mv = of(&ev, "move");
     assert_eq!(mv.len(), 4);
     assert_eq!(mv[3]["san"], "Qh4#");
-    let end = of_type(&ev, "game_end");
+    let end = of(&ev, "game_end");
     assert_eq!(end.len(), 1);
     assert_eq!(end[0]["result"], "0-1");
     assert_eq!(end[0]["reason"], "checkmate");
@@ -174,16 +157,21 @@ fn checkmate_ends_the_game_without_a_press() {
 
 #[test]
 fn pgn_has_the_seven_tag_roster_and_clocks() {
-    let trace = r#"{"trace": 1, "time_control": "40/5400+30:1800+30", "white": "Larsen, Bent", "black": "Hansen, Curt", "event": "DM 2026", "round": "3.1"}
-{"t": 1000, "lift": "e2"}
-{"t": 1400, "place": "e4"}
-{"t": 1900, "press": "w"}
-{"t": 61900, "lift": "c7"}
-{"t": 62400, "place": "c5"}
-{"t": 62900, "press": "b"}
-{"t": 63000, "resign": "w"}
-"#;
-    let out = eboard(&["replay", "-", "--pgn", "-"], trace);
+    let trace = TraceBuilder::new()
+        .header("time_control", "40/5400+30:1800+30")
+        .header("white", "Larsen, Bent")
+        .header("black", "Hansen, Curt")
+        .header("event", "DM 2026")
+        .header("round", "3.1")
+        .lift(1000, "e2")
+        .place(1400, "e4")
+        .press(1900, "w")
+        .lift(61900, "c7")
+        .place(62400, "c5")
+        .press(62900, "b")
+        .resign(63000, "w")
+        .text();
+    let out = eboard_with_input(&["replay", "-", "--pgn", "-"], &trace);
     assert!(out.status.success());
     let pgn = String::from_utf8(out.stdout).unwrap();
     for tag in [

@@ -6,12 +6,14 @@
 //! Skips with a printed reason when `../shared/data` is absent (a fresh
 //! machine); under CI (`CI` set) its absence is a failure.
 
+mod common;
+
+use common::{false_alarm, shared_pgn_dir_or_skip};
 use eboard::controller::replay;
 use eboard::pgn::{read_games, PgnGame};
 use eboard::sim::{simulate, SimOptions};
-use eboard::trace::{EventKind, Sensing};
+use eboard::trace::Sensing;
 use shakmaty::Position;
-use std::path::PathBuf;
 
 const FILES: [&str; 4] = [
     "lichess_db_2025-05_438games.pgn",
@@ -19,24 +21,6 @@ const FILES: [&str; 4] = [
     "engine_threefold_188games.pgn",
     "edge_cases.pgn",
 ];
-
-fn data_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn");
-    if dir.is_dir() {
-        Some(dir)
-    } else if std::env::var_os("CI").is_some() {
-        panic!(
-            "{} is absent under CI: the corpus test must run",
-            dir.display()
-        );
-    } else {
-        println!(
-            "skipped: {} is absent (fresh machine without ../shared)",
-            dir.display()
-        );
-        None
-    }
-}
 
 #[derive(Clone, Copy, Debug)]
 struct Variant {
@@ -94,15 +78,8 @@ fn check(game: &PgnGame, seed: u64, var: Variant) -> Result<usize, String> {
     let trace = simulate(game, &opts).map_err(|e| format!("simulate: {e}"))?;
     let (arbiter, events) = replay(&trace, Some(var.rules.parse().expect("profile")), None)
         .map_err(|e| format!("config: {e}"))?;
-    for e in &events {
-        if matches!(
-            e.kind,
-            EventKind::IllegalMove { .. }
-                | EventKind::TouchMove { .. }
-                | EventKind::Irregularity { .. }
-        ) {
-            return Err(format!("false alarm: {}", e.to_json()));
-        }
+    if let Some(e) = false_alarm(&events) {
+        return Err(format!("false alarm: {}", e.to_json()));
     }
     let got: Vec<&str> = arbiter.moves().iter().map(|m| m.san.as_str()).collect();
     let want: Vec<&str> = game.moves.iter().map(|m| m.san.as_str()).collect();
@@ -144,7 +121,9 @@ fn check(game: &PgnGame, seed: u64, var: Variant) -> Result<usize, String> {
 
 #[test]
 fn every_real_game_replays_exactly_in_every_sensing_mode() {
-    let Some(dir) = data_dir() else { return };
+    let Some(dir) = shared_pgn_dir_or_skip() else {
+        return;
+    };
     let mut games = Vec::new();
     for f in FILES {
         let text = std::fs::read_to_string(dir.join(f)).expect("read PGN");

@@ -7,7 +7,6 @@ mod common;
 use common::*;
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
 const PUBLIC_TYPES: [&str; 7] = [
     "state",
@@ -99,10 +98,8 @@ fn a_simulated_game_through_every_feed() {
         assert_eq!(h["BlackFideId"], "9000002");
         assert_eq!(h["Result"], "1-0");
         assert!(h["WhiteClock"].is_string() && h["BlackClock"].is_string());
-    } else if std::env::var_os("CI").is_some() {
-        panic!("python-chess is needed in CI");
     } else {
-        eprintln!("skipped the python-chess check: python-chess is not installed");
+        skip_or_fail_under_ci("the python-chess check: python-chess is not installed");
     }
 
     // The LiveChess tree.
@@ -136,16 +133,7 @@ fn a_simulated_game_through_every_feed() {
     );
 
     // The journal is a trace: replaying it gives the same moves.
-    let out = Command::new(env!("CARGO_BIN_EXE_eboard"))
-        .args(["replay", journal.to_str().unwrap(), "--pgn", "-"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let replayed = String::from_utf8(out.stdout).unwrap();
+    let replayed = eboard_ok(&["replay", journal.to_str().unwrap(), "--pgn", "-"]);
     assert_eq!(movetext(&replayed), movetext(&pgn));
     let events = std::fs::read_to_string(eboard::journal::events_path(&journal)).unwrap();
     assert!(events.lines().any(|l| l.contains("\"game_end\"")));
@@ -282,20 +270,18 @@ fn the_delay_holds_for_every_public_feed() {
 fn an_illegal_move_is_published_as_played_and_corrected() {
     let dir = tempdir("illegal");
     let trace = dir.join("t.jsonl");
-    std::fs::write(
-        &trace,
-        r#"{"trace": 1, "time_control": "5400+30"}
-{"t": 100, "lift": "e2"}
-{"t": 300, "place": "e5"}
-{"t": 500, "press": "w"}
-{"t": 2500, "lift": "e5"}
-{"t": 2700, "place": "e2"}
-{"t": 4500, "lift": "e2"}
-{"t": 4700, "place": "e4"}
-{"t": 4900, "press": "w"}
-"#,
-    )
-    .unwrap();
+    let text = TraceBuilder::new()
+        .header("time_control", "5400+30")
+        .lift(100, "e2")
+        .place(300, "e5")
+        .press(500, "w")
+        .lift(2500, "e5")
+        .place(2700, "e2")
+        .lift(4500, "e2")
+        .place(4700, "e4")
+        .press(4900, "w")
+        .text();
+    std::fs::write(&trace, text).unwrap();
     let cfg = config(&dir, 1, 1, "");
     let run = run_board(&dir, &cfg, Some(&trace), &[]);
     let public = SseReader::open(&run.addr, "/events", &[]);
@@ -412,10 +398,7 @@ fn config_errors_name_the_file_line_and_key() {
         "[event]\nname = \"x\"\n\n[clock]\ndevise = \"dgt3000\"\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_eboard"))
-        .args(["run", "--config", p.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = eboard(&["run", "--config", p.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.toml:5: key 'clock.devise'"), "{err}");

@@ -2,19 +2,16 @@
 //! (a crash can tear its last line) and the daemon's config. No input may
 //! make them panic; a journal cut anywhere loses nothing before the cut.
 
+mod common;
+
+use common::opera_game;
 use eboard::config::Config;
 use eboard::journal::read_journal;
 use eboard::sim::{simulate, SimOptions};
 use proptest::prelude::*;
 
 fn journal_text() -> (String, usize) {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/src/data/opera-game.pgn"
-    ))
-    .unwrap();
-    let games = eboard::pgn::read_games(&text).unwrap();
-    let trace = simulate(&games[0], &SimOptions::default()).unwrap();
+    let trace = simulate(&opera_game(), &SimOptions::default()).unwrap();
     let mut buf = Vec::new();
     trace.write(&mut buf).unwrap();
     (String::from_utf8(buf).unwrap(), trace.records.len())

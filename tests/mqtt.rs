@@ -17,7 +17,7 @@ use common::mosquitto::*;
 use common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 fn strs(v: &[String]) -> Vec<&str> {
@@ -247,11 +247,7 @@ fn config_errors_name_the_mqtt_and_lichess_keys() {
             .position(|l| l.starts_with(&format!("{name} =")))
             .unwrap()
             + 1;
-        let out = Command::new(env!("CARGO_BIN_EXE_eboard"))
-            .args(["run", "--config", cfg.to_str().unwrap()])
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
+        let out = eboard(&["run", "--config", cfg.to_str().unwrap()]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success());
         assert!(
@@ -328,18 +324,12 @@ fn the_round_pgn_is_pushed_to_lichess_with_retries_and_only_when_changed() {
         1,
         &format!("[lichess]\nround_id = \"AbCd1234\"\nbase_url = \"http://{addr}\"\n"),
     );
-    let board = spawn(
-        &[
-            "run",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--trace",
-            trace.to_str().unwrap(),
-            "--speed",
-            "60",
-        ],
-        &[("EBOARD_LICHESS_TOKEN", "lip_test")],
+    let board = run_board_with_env(
         &dir,
+        &cfg,
+        Some(&trace),
+        &["--speed", "60"],
+        &[("EBOARD_LICHESS_TOKEN", "lip_test")],
     );
     let pgn = final_pgn(&board.addr);
     poll(60, "the final PGN pushed", || {
@@ -636,16 +626,7 @@ fn the_pgn_is_pushed_to_lichess_over_tls_trusting_only_the_ca_file() {
         std::fs::create_dir_all(&d).unwrap();
         let trace = opera_trace(&d, u64::from(b));
         let cfg = config(&d, 1, b, &lichess);
-        let args = [
-            "run",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--trace",
-            trace.to_str().unwrap(),
-            "--speed",
-            "60",
-        ];
-        spawn(&args, envs, &d)
+        run_board_with_env(&d, &cfg, Some(&trace), &["--speed", "60"], envs)
     };
     let trusted = run(
         1,

@@ -5,6 +5,9 @@
 //!
 //! Without the tools the test skips with a printed reason, except under CI.
 
+mod common;
+
+use common::{eboard_ok, skip_or_fail_under_ci, tempdir};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -25,24 +28,8 @@ fn tool(name: &str, candidates: &[&str]) -> Option<PathBuf> {
             return Some(p);
         }
     }
-    if std::env::var_os("CI").is_some() {
-        panic!("{name} is missing under CI (.ci/run installs it)");
-    }
-    println!("skipped: {name} not installed (.ci/run installs it)");
+    skip_or_fail_under_ci(&format!("{name} not installed (.ci/run installs it)"));
     None
-}
-
-fn eboard(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_eboard"))
-        .args(args)
-        .output()
-        .expect("run eboard");
-    assert!(
-        out.status.success(),
-        "eboard {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 /// Simulates and replays games; returns (PGN file, expected (plies, clocks)).
@@ -64,7 +51,7 @@ fn make_pgns(dir: &Path) -> Vec<(PathBuf, usize, bool)> {
     for (i, (src, n)) in sources.iter().enumerate() {
         let trace = dir.join(format!("g{i}.jsonl"));
         let pgn = dir.join(format!("g{i}.pgn"));
-        eboard(&[
+        eboard_ok(&[
             "simulate",
             src.to_str().unwrap(),
             "--game-number",
@@ -74,7 +61,7 @@ fn make_pgns(dir: &Path) -> Vec<(PathBuf, usize, bool)> {
             "-o",
             trace.to_str().unwrap(),
         ]);
-        let events = eboard(&[
+        let events = eboard_ok(&[
             "replay",
             trace.to_str().unwrap(),
             "--json",
@@ -98,8 +85,7 @@ fn python_chess_and_pgn_extract_read_our_pgn() {
     if py.is_none() && pe.is_none() {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("eboard-pgn-tools-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempdir("pgn-tools");
     let pgns = make_pgns(&dir);
     assert!(
         pgns.iter().any(|(_, _, clk)| *clk),

@@ -7,13 +7,16 @@
 //! The real-game part skips with a printed reason when
 //! `../shared/data/pgn` is absent; under CI (`CI` set) that is a failure.
 
+mod common;
+
+use common::{eboard_command, false_alarm, opera_game, shared_pgn_dir_or_skip};
 use eboard::controller::replay;
 use eboard::pgn::{read_games, PgnGame};
 use eboard::sensors::calibration::{IssueKind, Orientation};
 use eboard::sensors::virtual_hw::{calibrate_virtual, scannable, Fault, VirtualBoard};
 use eboard::sensors::{virtual_records, HwDesign, Sample, Scanner, ScannerConfig, VirtualOptions};
 use eboard::sim::{simulate, SimOptions};
-use eboard::trace::{EventKind, Sensing, Trace};
+use eboard::trace::{Sensing, Trace};
 use shakmaty::Position;
 use std::path::{Path, PathBuf};
 
@@ -217,15 +220,8 @@ fn through_with(
         records,
     };
     let (arbiter, events) = replay(&scanned, None, None).map_err(|e| e.to_string())?;
-    for e in &events {
-        if matches!(
-            e.kind,
-            EventKind::IllegalMove { .. }
-                | EventKind::TouchMove { .. }
-                | EventKind::Irregularity { .. }
-        ) {
-            return Err(format!("{}: false alarm {}", d.name, e.to_json()));
-        }
+    if let Some(e) = false_alarm(&events) {
+        return Err(format!("{}: false alarm {}", d.name, e.to_json()));
     }
     let got: Vec<&str> = arbiter.moves().iter().map(|m| m.san.as_str()).collect();
     let want: Vec<&str> = game.moves.iter().map(|m| m.san.as_str()).collect();
@@ -256,8 +252,7 @@ fn through_with(
 fn every_scan_of_a_game_without_idle_skipping() {
     // 100 Hz over the whole game, noise on: the scans the idle skipping
     // leaves out must not change anything.
-    let text = std::fs::read_to_string(root().join("src/data/opera-game.pgn")).unwrap();
-    let game = &read_games(&text).unwrap()[0];
+    let game = &opera_game();
     for name in ["mcp3008-hall", "gpio-matrix"] {
         let d = design(name);
         let sensing = if d.is_analog() {
@@ -287,8 +282,7 @@ fn every_scan_of_a_game_without_idle_skipping() {
 
 #[test]
 fn virtual_board_reproduces_the_opera_game_on_every_design() {
-    let text = std::fs::read_to_string(root().join("src/data/opera-game.pgn")).unwrap();
-    let game = &read_games(&text).unwrap()[0];
+    let game = &opera_game();
     for name in DESIGNS {
         if name == "tactile-matrix" {
             continue; // two-board games are the arbiter's business; see below
@@ -297,27 +291,11 @@ fn virtual_board_reproduces_the_opera_game_on_every_design() {
     }
 }
 
-fn data_dir() -> Option<PathBuf> {
-    let dir = root().join("../shared/data/pgn");
-    if dir.is_dir() {
-        Some(dir)
-    } else if std::env::var_os("CI").is_some() {
-        panic!(
-            "{} is absent under CI: the real-game test must run",
-            dir.display()
-        );
-    } else {
-        println!(
-            "skipped: {} is absent (fresh machine without ../shared)",
-            dir.display()
-        );
-        None
-    }
-}
-
 #[test]
 fn virtual_board_reproduces_real_games() {
-    let Some(dir) = data_dir() else { return };
+    let Some(dir) = shared_pgn_dir_or_skip() else {
+        return;
+    };
     let file =
         std::env::var("EBOARD_SENSOR_PGN").unwrap_or_else(|_| "twic1599_1110games.pgn".to_owned());
     let text = std::fs::read_to_string(Path::new(&dir).join(&file)).unwrap();
@@ -362,10 +340,9 @@ fn virtual_board_reproduces_real_games() {
 
 #[test]
 fn calibrate_subcommand_writes_the_file_and_refuses_without_a_backend() {
-    let exe = env!("CARGO_BIN_EXE_eboard");
     let out = std::env::temp_dir().join(format!("eboard-cal-{}.toml", std::process::id()));
     let hw = root().join("hw/mcp3008-hall.toml");
-    let st = std::process::Command::new(exe)
+    let st = eboard_command()
         .args(["calibrate", "--virtual", "--hw"])
         .arg(&hw)
         .arg("-o")
@@ -389,7 +366,7 @@ fn calibrate_subcommand_writes_the_file_and_refuses_without_a_backend() {
             .unwrap();
     assert_eq!(c.design, "mcp3008-hall");
 
-    let bad = std::process::Command::new(exe)
+    let bad = eboard_command()
         .args(["calibrate", "--hw", "hw/nonexistent.toml", "--virtual"])
         .current_dir(root())
         .output()
@@ -397,7 +374,7 @@ fn calibrate_subcommand_writes_the_file_and_refuses_without_a_backend() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("hw/nonexistent.toml"));
     if !cfg!(feature = "rpi") {
-        let no_backend = std::process::Command::new(exe)
+        let no_backend = eboard_command()
             .args(["calibrate", "--hw"])
             .arg(&hw)
             .output()

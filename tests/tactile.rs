@@ -2,52 +2,15 @@
 //! a visually impaired player on the tactile peg board, one game record.
 //! Scenarios S109–S117 of `../shared/rules/digest.md` §8 K.
 
-use eboard::controller::replay;
-use eboard::trace::Trace;
+mod common;
+
+use common::{of, replay_steps};
 use serde_json::{json, Value};
 
-/// Steps: `T [tactile] lift|place SQ`, `T press C`, `T query KIND C [P]`.
-fn run(header: Value, steps: &str, rules: &str) -> Vec<Value> {
-    let mut text = header.to_string() + "\n";
-    for line in steps.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let mut w: Vec<&str> = line.split_whitespace().collect();
-        let t: u64 = w.remove(0).parse().unwrap();
-        let board = if w[0] == "tactile" {
-            w.remove(0);
-            Some("tactile")
-        } else {
-            None
-        };
-        let mut v = match w[0] {
-            "lift" | "place" => json!({"t": t, w[0]: w[1]}),
-            "press" => json!({"t": t, "press": w[1]}),
-            "query" => {
-                let mut q = json!({"t": t, "query": w[1], "by": w[2]});
-                if let Some(p) = w.get(3) {
-                    q["piece"] = json!(p);
-                }
-                q
-            }
-            other => panic!("step {other}"),
-        };
-        if let Some(b) = board {
-            v["board"] = json!(b);
-        }
-        text.push_str(&v.to_string());
-        text.push('\n');
-    }
-    let trace = Trace::parse(&text).unwrap();
-    let (_, events) = replay(&trace, Some(rules.parse().unwrap()), None).unwrap();
-    events
-        .iter()
-        .map(|e| serde_json::from_str(&e.to_json()).unwrap())
-        .collect()
-}
+// Steps in the step language of `tests/common/trace.rs`:
+// `T [tactile] lift|place SQ`, `T press C`, `T query KIND C [P]`.
 
-fn of<'a>(ev: &'a [Value], ty: &str) -> Vec<&'a Value> {
-    ev.iter().filter(|e| e["type"] == ty).collect()
-}
-
+/// A two-board game's header: Black plays on the tactile board.
 fn hdr(lang: &str) -> Value {
     json!({"trace": 1, "boards": ["main", "tactile"], "vi_player": "b", "language": lang, "time_control": "5400+30"})
 }
@@ -70,7 +33,7 @@ fn s111_moves_made_on_both_boards_are_announced_to_both() {
         ("da", "fide-2009", "Erik fire", "Erik fem"),
         ("nb", "fide-2009-no", "Eva vier", "Eva fünf"),
     ] {
-        let ev = run(hdr(lang), OPENING, rules);
+        let ev = replay_steps(hdr(lang), OPENING, rules);
         let moves: Vec<&str> = of(&ev, "move")
             .iter()
             .map(|m| m["san"].as_str().unwrap())
@@ -111,7 +74,7 @@ fn s111_moves_made_on_both_boards_are_announced_to_both() {
 #[test]
 fn e2_3_clock_started_before_the_announcement_is_flagged() {
     let steps = OPENING.replace("5000 press b", "4350 press b");
-    let ev = run(hdr("da"), &steps, "fide-2009");
+    let ev = replay_steps(hdr("da"), &steps, "fide-2009");
     let irr = of(&ev, "irregularity");
     assert_eq!(irr.len(), 1, "{ev:#?}");
     assert_eq!(irr[0]["kind"], "clock_started_before_announcement");
@@ -123,7 +86,7 @@ fn e2_3_clock_started_before_the_announcement_is_flagged() {
 fn s113_s114_boards_differ_as_soon_as_a_copy_settles_wrong() {
     // White copies Black's e5 onto the main board as e6.
     let steps = format!("{OPENING}\n6000 lift e7\n6300 place e6");
-    let ev = run(hdr("da"), &format!("{steps}\n9000 lift g1"), "fide-2009");
+    let ev = replay_steps(hdr("da"), &format!("{steps}\n9000 lift g1"), "fide-2009");
     let irr = of(&ev, "irregularity");
     assert_eq!(irr.len(), 1, "{ev:#?}");
     assert_eq!(irr[0]["kind"], "boards_differ");
@@ -133,7 +96,7 @@ fn s113_s114_boards_differ_as_soon_as_a_copy_settles_wrong() {
     assert!(last["text"].as_str().unwrap().contains("Erik"), "{last}");
     // Copied correctly: nothing to report.
     let ok = format!("{OPENING}\n6000 lift e7\n6300 place e5\n9000 lift g1");
-    assert!(of(&run(hdr("da"), &ok, "fide-2009"), "irregularity").is_empty());
+    assert!(of(&replay_steps(hdr("da"), &ok, "fide-2009"), "irregularity").is_empty());
 }
 
 #[test]
@@ -150,7 +113,7 @@ fn s109_peg_pulled_is_a_touch() {
         4000 tactile lift e7
         4300 tactile place e5
         5000 press b";
-    let ev = run(hdr("da"), steps, "fide-2009");
+    let ev = replay_steps(hdr("da"), steps, "fide-2009");
     let tm = of(&ev, "touch_move");
     assert_eq!(tm.len(), 1, "{ev:#?}");
     assert_eq!(tm[0]["touched"], "g8");
@@ -159,7 +122,7 @@ fn s109_peg_pulled_is_a_touch() {
 
 #[test]
 fn s117_time_is_told_only_on_request() {
-    let ev = run(
+    let ev = replay_steps(
         hdr("da"),
         &format!("{OPENING}\n6000 query time b"),
         "fide-2009",
@@ -167,7 +130,7 @@ fn s117_time_is_told_only_on_request() {
     let ann = of(&ev, "announce");
     assert_eq!(ann.len(), 3, "two moves, then the answer");
     assert_eq!(ann[2]["t"], 6000);
-    let ev = run(
+    let ev = replay_steps(
         hdr("en"),
         &format!("{OPENING}\n6000 query piece b N\n6100 query last_move b"),
         "fide-2023",

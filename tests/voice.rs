@@ -7,6 +7,9 @@
 //! except under CI (`CI` set), where they fail. Debian packages: `espeak-ng`
 //! and `sox`.
 
+mod common;
+
+use common::skip_or_fail_under_ci;
 use eboard::rules::Edition;
 use eboard::voice::tts::{Espeak, TtsError};
 use eboard::voice::{move_phrase, san_to_move, Lang, Vocabulary, VoiceOptions};
@@ -22,10 +25,9 @@ fn have(program: &str) -> bool {
         .map(|o| o.status.success())
         .unwrap_or(false);
     if !ok {
-        if std::env::var_os("CI").is_some() {
-            panic!("{program} is missing under CI: apt-get install -y espeak-ng sox");
-        }
-        println!("skipped: {program} not installed (apt-get install -y espeak-ng sox)");
+        skip_or_fail_under_ci(&format!(
+            "{program} not installed (apt-get install -y espeak-ng sox)"
+        ));
     }
     ok
 }
@@ -123,11 +125,9 @@ fn a_missing_espeak_is_a_clear_error() {
     );
 }
 
+/// `eboard ARGS`: (exit code, standard output, standard error).
 fn eboard(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_eboard"))
-        .args(args)
-        .output()
-        .expect("run eboard");
+    let out = common::eboard(args);
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),

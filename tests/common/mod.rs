@@ -1,35 +1,31 @@
-//! Helpers for tests that run `eboard run` / `eboard relay` as a process and
-//! talk HTTP to it on loopback: plain blocking sockets, bounded waits.
-#![allow(dead_code)]
+//! Helpers shared by the integration tests (each test binary compiles this
+//! module on its own, hence `allow(dead_code)`):
+//!
+//! - [`trace`]: the one step language for hand-written traces
+//!   ([`TraceBuilder`]) and in-process replay to the event stream;
+//! - [`process`]: the `eboard` binary run once ([`eboard`], [`eboard_ok`]) or
+//!   as a daemon on loopback ([`spawn`], [`run_board`]);
+//! - [`skip`]: skipping (or failing under CI) without a program or the corpus;
+//! - [`mosquitto`]: a broker on loopback for the MQTT tests;
+//! - here: temporary directories, HTTP / SSE / WebSocket clients on plain
+//!   blocking sockets with bounded waits, the Opera Game as a trace, a
+//!   board config, python-chess as a PGN reader.
+#![allow(dead_code, unused_imports)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub mod mosquitto;
+pub mod process;
+pub mod skip;
+pub mod trace;
 
-/// A running eboard process and the address it serves.
-pub struct Running {
-    pub child: Child,
-    pub addr: String,
-    pub stderr: PathBuf,
-}
-
-impl Running {
-    /// Ends the process (SIGKILL) and waits for it.
-    pub fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
+pub use process::*;
+pub use skip::*;
+pub use trace::*;
 
 /// A number not given out before in this process (file and directory
 /// names of concurrent tests and processes must not collide).
@@ -48,66 +44,6 @@ pub fn tempdir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-/// Starts `eboard ARGS --listen 127.0.0.1:0` and waits (bounded) for its address.
-pub fn spawn(args: &[&str], envs: &[(&str, &str)], dir: &Path) -> Running {
-    spawn_with_input(args, envs, dir, None)
-}
-
-/// The same, with `input` written to its standard input once it serves.
-pub fn spawn_with_input(
-    args: &[&str],
-    envs: &[(&str, &str)],
-    dir: &Path,
-    input: Option<String>,
-) -> Running {
-    let stderr = dir.join(format!("stderr-{}.txt", unique()));
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_eboard"));
-    cmd.args(args)
-        .args(["--listen", "127.0.0.1:0"])
-        .stdin(if input.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&stderr).unwrap())
-        .env_remove("EBOARD_ARBITER_TOKEN");
-    for (k, v) in envs {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("start eboard");
-    let out = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut lines = BufReader::new(out).lines();
-        while let Some(Ok(l)) = lines.next() {
-            if let Some(rest) = l.strip_prefix("eboard: serving http://") {
-                let _ = tx.send(rest.trim_end_matches('/').to_owned());
-            }
-        }
-    });
-    let addr = match rx.recv_timeout(Duration::from_secs(20)) {
-        Ok(a) => a,
-        Err(_) => {
-            let _ = child.kill();
-            panic!(
-                "eboard did not start: {}",
-                std::fs::read_to_string(&stderr).unwrap_or_default()
-            );
-        }
-    };
-    if let (Some(text), Some(mut stdin)) = (input, child.stdin.take()) {
-        std::thread::spawn(move || {
-            let _ = stdin.write_all(text.as_bytes());
-        });
-    }
-    Running {
-        child,
-        addr,
-        stderr,
-    }
 }
 
 /// One HTTP/1.0 request; returns (status, body).
@@ -234,16 +170,20 @@ impl SseReader {
     }
 }
 
-/// The Opera Game simulated into a trace file in `dir`.
-pub fn opera_trace(dir: &Path, seed: u64) -> PathBuf {
+/// The Opera Game (Morphy, Paris 1858), from `src/data/opera-game.pgn`.
+pub fn opera_game() -> eboard::pgn::PgnGame {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/src/data/opera-game.pgn"
     ))
     .unwrap();
-    let games = eboard::pgn::read_games(&text).unwrap();
+    eboard::pgn::read_games(&text).unwrap().remove(0)
+}
+
+/// The Opera Game simulated into a trace file in `dir`.
+pub fn opera_trace(dir: &Path, seed: u64) -> PathBuf {
     let trace = eboard::sim::simulate(
-        &games[0],
+        &opera_game(),
         &eboard::sim::SimOptions {
             seed,
             ..Default::default()
@@ -388,14 +328,4 @@ pub fn ws_messages(addr: &str, n: usize) -> Vec<String> {
         }
     }
     out
-}
-
-/// `eboard run --config CFG [--trace TRACE] EXTRA…` (see [`spawn`]).
-pub fn run_board(dir: &Path, cfg: &Path, trace: Option<&Path>, extra: &[&str]) -> Running {
-    let mut args = vec!["run", "--config", cfg.to_str().unwrap()];
-    if let Some(t) = trace {
-        args.extend(["--trace", t.to_str().unwrap()]);
-    }
-    args.extend_from_slice(extra);
-    spawn(&args, &[], dir)
 }

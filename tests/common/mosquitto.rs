@@ -27,10 +27,7 @@ pub fn mosquitto() -> Option<PathBuf> {
 pub fn mosquitto_or_skip() -> Option<PathBuf> {
     let found = mosquitto();
     if found.is_none() {
-        if std::env::var_os("CI").is_some() {
-            panic!("mosquitto is not installed (apt-get install mosquitto)");
-        }
-        eprintln!("SKIPPED: mosquitto is not installed (apt-get install mosquitto)");
+        super::skip_or_fail_under_ci("mosquitto is not installed (apt-get install mosquitto)");
     }
     found
 }

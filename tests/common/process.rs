@@ -1,0 +1,156 @@
+//! The `eboard` binary run by the tests: once, to completion
+//! ([`eboard`], [`eboard_with_input`], [`eboard_ok`]), or as a daemon
+//! serving HTTP on loopback ([`spawn`], [`run_board`]).
+
+use super::unique;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+/// The `eboard` binary Cargo built for these tests, not yet started.
+pub fn eboard_command() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_eboard"))
+}
+
+/// Runs `eboard ARGS` to completion with standard input closed; its exit
+/// status, standard output and standard error.
+pub fn eboard(args: &[&str]) -> Output {
+    eboard_command()
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run eboard")
+}
+
+/// Runs `eboard ARGS` with `input` as its standard input.
+pub fn eboard_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = eboard_command()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run eboard");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Runs `eboard ARGS`, asserts it succeeded (naming the arguments and its
+/// standard error if not) and returns its standard output.
+pub fn eboard_ok(args: &[&str]) -> String {
+    let out = eboard(args);
+    assert!(
+        out.status.success(),
+        "eboard {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A running eboard process and the address it serves.
+pub struct Running {
+    pub child: Child,
+    pub addr: String,
+    pub stderr: PathBuf,
+}
+
+impl Running {
+    /// Ends the process (SIGKILL) and waits for it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Starts `eboard ARGS --listen 127.0.0.1:0` and waits (bounded) for its address.
+pub fn spawn(args: &[&str], envs: &[(&str, &str)], dir: &Path) -> Running {
+    spawn_with_input(args, envs, dir, None)
+}
+
+/// The same, with `input` written to its standard input once it serves.
+pub fn spawn_with_input(
+    args: &[&str],
+    envs: &[(&str, &str)],
+    dir: &Path,
+    input: Option<String>,
+) -> Running {
+    let stderr = dir.join(format!("stderr-{}.txt", unique()));
+    let mut cmd = eboard_command();
+    cmd.args(args)
+        .args(["--listen", "127.0.0.1:0"])
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .env_remove("EBOARD_ARBITER_TOKEN");
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("start eboard");
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = BufReader::new(out).lines();
+        while let Some(Ok(l)) = lines.next() {
+            if let Some(rest) = l.strip_prefix("eboard: serving http://") {
+                let _ = tx.send(rest.trim_end_matches('/').to_owned());
+            }
+        }
+    });
+    let addr = match rx.recv_timeout(Duration::from_secs(20)) {
+        Ok(a) => a,
+        Err(_) => {
+            let _ = child.kill();
+            panic!(
+                "eboard did not start: {}",
+                std::fs::read_to_string(&stderr).unwrap_or_default()
+            );
+        }
+    };
+    if let (Some(text), Some(mut stdin)) = (input, child.stdin.take()) {
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(text.as_bytes());
+        });
+    }
+    Running {
+        child,
+        addr,
+        stderr,
+    }
+}
+
+/// `eboard run --config CFG [--trace TRACE] EXTRA…` (see [`spawn`]).
+pub fn run_board(dir: &Path, cfg: &Path, trace: Option<&Path>, extra: &[&str]) -> Running {
+    run_board_with_env(dir, cfg, trace, extra, &[])
+}
+
+/// [`run_board`] with the environment variables `envs` set.
+pub fn run_board_with_env(
+    dir: &Path,
+    cfg: &Path,
+    trace: Option<&Path>,
+    extra: &[&str],
+    envs: &[(&str, &str)],
+) -> Running {
+    let mut args = vec!["run", "--config", cfg.to_str().unwrap()];
+    if let Some(t) = trace {
+        args.extend(["--trace", t.to_str().unwrap()]);
+    }
+    args.extend_from_slice(extra);
+    spawn(&args, envs, dir)
+}

@@ -1,0 +1,293 @@
+//! One way to write a trace by hand: [`TraceBuilder`], with a method a
+//! record kind of `../shared/spec/trace-format.md` and a one-line-a-step text
+//! form ([`TraceBuilder::steps`]) for scenarios. The builder writes JSON
+//! text (it knows nothing of the crate's types); [`TraceBuilder::trace`] and
+//! [`replay_events`] are the one place where the tests hand that text to
+//! `eboard::trace` and `eboard::controller`.
+//!
+//! Times `t` are milliseconds since the start of the trace.
+
+use eboard::controller::replay;
+use eboard::trace::Trace;
+use serde_json::{json, Value};
+
+/// A trace under construction: the header object and the records in order,
+/// each a JSON object as the trace contract writes it.
+#[derive(Clone, Debug)]
+pub struct TraceBuilder {
+    header: Value,
+    records: Vec<Value>,
+}
+
+impl Default for TraceBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TraceBuilder {
+    /// The header `{"trace": 1}` and no records.
+    pub fn new() -> Self {
+        Self::with_header(json!({"trace": 1}))
+    }
+
+    /// `header` as given: a JSON object with the key `trace` and any header
+    /// keys (`start_fen`, `time_control`, `rules`, `mode`, `sensing`,
+    /// `boards`, `vi_player`, `language`, `supervision`, names …).
+    pub fn with_header(header: Value) -> Self {
+        assert!(header.is_object(), "a trace header is an object: {header}");
+        TraceBuilder {
+            header,
+            records: Vec::new(),
+        }
+    }
+
+    /// Sets one header key.
+    pub fn header(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.header[key] = value.into();
+        self
+    }
+
+    /// Appends a record as given (for fields no method below writes).
+    pub fn record(mut self, record: Value) -> Self {
+        self.records.push(record);
+        self
+    }
+
+    /// `{"t", "lift": square}`: a piece (or a peg) left `square`.
+    pub fn lift(self, t: u64, square: &str) -> Self {
+        self.record(json!({"t": t, "lift": square}))
+    }
+
+    /// `{"t", "place": square}`: a piece arrived on `square` (occupancy).
+    pub fn place(self, t: u64, square: &str) -> Self {
+        self.record(json!({"t": t, "place": square}))
+    }
+
+    /// `{"t", "place", "color"}` on a colour-sensing board (`w` or `b`).
+    pub fn place_color(self, t: u64, square: &str, color: &str) -> Self {
+        self.record(json!({"t": t, "place": square, "color": color}))
+    }
+
+    /// `{"t", "place", "piece"}` on an identity-sensing board (FEN letter).
+    pub fn place_piece(self, t: u64, square: &str, piece: &str) -> Self {
+        self.record(json!({"t": t, "place": square, "piece": piece}))
+    }
+
+    /// `{"t", "frame": hex}`: an occupancy snapshot, 16 hex digits.
+    pub fn frame(self, t: u64, hex: &str) -> Self {
+        self.record(json!({"t": t, "frame": hex}))
+    }
+
+    /// `{"t", "press": by}`: `by` (`w` or `b`) pressed the clock.
+    pub fn press(self, t: u64, by: &str) -> Self {
+        self.record(json!({"t": t, "press": by}))
+    }
+
+    /// `{"t", "promote": piece}`: a promotion choice off the board (`q r b n`).
+    pub fn promote(self, t: u64, piece: &str) -> Self {
+        self.record(json!({"t": t, "promote": piece}))
+    }
+
+    /// `{"t", "claim": kind, "by"}`.
+    pub fn claim(self, t: u64, kind: &str, by: &str) -> Self {
+        self.record(json!({"t": t, "claim": kind, "by": by}))
+    }
+
+    /// `{"t", "offer": "draw", "by"}`.
+    pub fn offer(self, t: u64, by: &str) -> Self {
+        self.draw(t, "offer", by)
+    }
+
+    /// `{"t", "accept": "draw", "by"}`.
+    pub fn accept(self, t: u64, by: &str) -> Self {
+        self.draw(t, "accept", by)
+    }
+
+    /// `{"t", "decline": "draw", "by"}`.
+    pub fn decline(self, t: u64, by: &str) -> Self {
+        self.draw(t, "decline", by)
+    }
+
+    fn draw(self, t: u64, verb: &str, by: &str) -> Self {
+        self.record(json!({"t": t, verb: "draw", "by": by}))
+    }
+
+    /// `{"t", "resign": by}`.
+    pub fn resign(self, t: u64, by: &str) -> Self {
+        self.record(json!({"t": t, "resign": by}))
+    }
+
+    /// `{"t", "adjust": by}`: j'adoube.
+    pub fn adjust(self, t: u64, by: &str) -> Self {
+        self.record(json!({"t": t, "adjust": by}))
+    }
+
+    /// `{"t", "arbiter": action}`.
+    pub fn arbiter(self, t: u64, action: &str) -> Self {
+        self.record(json!({"t": t, "arbiter": action}))
+    }
+
+    /// `{"t", "arbiter": action, "fen"}` (the arbiter sets up a position).
+    pub fn arbiter_fen(self, t: u64, action: &str, fen: &str) -> Self {
+        self.record(json!({"t": t, "arbiter": action, "fen": fen}))
+    }
+
+    /// `{"t", "query": kind, "by"}`: a player asks (Appendix E).
+    pub fn query(self, t: u64, kind: &str, by: &str) -> Self {
+        self.record(json!({"t": t, "query": kind, "by": by}))
+    }
+
+    /// `{"t", "query": kind, "by", "piece"}`.
+    pub fn query_piece(self, t: u64, kind: &str, by: &str, piece: &str) -> Self {
+        self.record(json!({"t": t, "query": kind, "by": by, "piece": piece}))
+    }
+
+    /// Marks the last record as made on `board` (`"tactile"`).
+    pub fn on(mut self, board: &str) -> Self {
+        let last = self.records.last_mut().expect("a record to put on a board");
+        last["board"] = json!(board);
+        self
+    }
+
+    /// A whole move by `by`: lift the piece at `t + 100`, place it at
+    /// `t + 300`, press the clock at `t + 600` (`uci` gives the squares).
+    pub fn mv(self, t: u64, uci: &str, by: &str) -> Self {
+        let (from, to) = (&uci[..2], &uci[2..4]);
+        self.lift(t + 100, from)
+            .place(t + 300, to)
+            .press(t + 600, by)
+    }
+
+    /// A capture: the captured piece lifted from the target square at `t`,
+    /// then [`TraceBuilder::mv`].
+    pub fn cap(self, t: u64, uci: &str, by: &str) -> Self {
+        self.lift(t, &uci[2..4]).mv(t, uci, by)
+    }
+
+    /// Appends steps written one a line (blank lines skipped):
+    ///
+    /// - `T lift SQ`, `T place SQ [w|b|PIECE]`, `T frame HEX`, `T press C`
+    /// - `T mv UCI C`, `T cap UCI C` ([`TraceBuilder::mv`], [`TraceBuilder::cap`])
+    /// - `T claim KIND C`, `T offer|accept|decline C` (a draw), `T resign C`,
+    ///   `T adjust C`, `T promote P`
+    /// - `T arbiter ACTION [FEN…]`
+    /// - `T query KIND C [PIECE]`
+    ///
+    /// `T` is the time in ms; a board name (`main`, `tactile`) after it puts
+    /// the step's records on that board: `3000 tactile lift e2`.
+    pub fn steps(mut self, text: &str) -> Self {
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            self = self.step(line);
+        }
+        self
+    }
+
+    fn step(self, line: &str) -> Self {
+        let mut w: Vec<&str> = line.split_whitespace().collect();
+        let t: u64 = w[0]
+            .parse()
+            .unwrap_or_else(|_| panic!("step {line:?}: the time in ms first"));
+        let board = match w.get(1) {
+            Some(&b) if b == "main" || b == "tactile" => Some(w.remove(1)),
+            _ => None,
+        };
+        let arg = |i: usize| -> &str {
+            w.get(i)
+                .copied()
+                .unwrap_or_else(|| panic!("step {line:?}: word {} missing", i + 1))
+        };
+        let before = self.records.len();
+        let mut b = match arg(1) {
+            "lift" => self.lift(t, arg(2)),
+            "place" => match w.get(3) {
+                Some(&c) if c == "w" || c == "b" => self.place_color(t, arg(2), c),
+                Some(&p) => self.place_piece(t, arg(2), p),
+                None => self.place(t, arg(2)),
+            },
+            "frame" => self.frame(t, arg(2)),
+            "press" => self.press(t, arg(2)),
+            "mv" => self.mv(t, arg(2), arg(3)),
+            "cap" => self.cap(t, arg(2), arg(3)),
+            "claim" => self.claim(t, arg(2), arg(3)),
+            "offer" => self.offer(t, arg(2)),
+            "accept" => self.accept(t, arg(2)),
+            "decline" => self.decline(t, arg(2)),
+            "resign" => self.resign(t, arg(2)),
+            "adjust" => self.adjust(t, arg(2)),
+            "promote" => self.promote(t, arg(2)),
+            "arbiter" if w.len() > 3 => self.arbiter_fen(t, arg(2), &w[3..].join(" ")),
+            "arbiter" => self.arbiter(t, arg(2)),
+            "query" => match w.get(4) {
+                Some(p) => self.query_piece(t, arg(2), arg(3), p),
+                None => self.query(t, arg(2), arg(3)),
+            },
+            other => panic!("step {line:?}: unknown step {other}"),
+        };
+        if let Some(board) = board {
+            for r in &mut b.records[before..] {
+                r["board"] = json!(board);
+            }
+        }
+        b
+    }
+
+    /// The trace as JSONL: the header line, then one line a record, each
+    /// line ending in `\n`.
+    pub fn text(&self) -> String {
+        let mut text = self.header.to_string();
+        text.push('\n');
+        for r in &self.records {
+            text.push_str(&r.to_string());
+            text.push('\n');
+        }
+        text
+    }
+
+    /// [`TraceBuilder::text`] parsed by `eboard::trace::Trace::parse`;
+    /// panics with the parser's error and the text.
+    pub fn trace(&self) -> Trace {
+        let text = self.text();
+        Trace::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    }
+}
+
+/// Replays `trace` in-process under the rule profile `rules`
+/// (`fide-2009`, …): the event stream, one JSON object an event, as
+/// `eboard replay --json` writes it.
+pub fn replay_events(trace: &TraceBuilder, rules: &str) -> Vec<Value> {
+    let rules = rules
+        .parse()
+        .unwrap_or_else(|e| panic!("rule profile {rules}: {e}"));
+    let (_, events) = replay(&trace.trace(), Some(rules), None).expect("config");
+    events
+        .iter()
+        .map(|e| serde_json::from_str(&e.to_json()).unwrap())
+        .collect()
+}
+
+/// [`replay_events`] of `header` (a JSON object) followed by `steps`
+/// (the step language of [`TraceBuilder::steps`]).
+pub fn replay_steps(header: Value, steps: &str, rules: &str) -> Vec<Value> {
+    replay_events(&TraceBuilder::with_header(header).steps(steps), rules)
+}
+
+/// The events of type `ty`, in order.
+pub fn of<'a>(events: &'a [Value], ty: &str) -> Vec<&'a Value> {
+    events.iter().filter(|e| e["type"] == ty).collect()
+}
+
+/// The first event that a correctly played game must never give: an
+/// `illegal_move`, a `touch_move` or an `irregularity` (the whole-game
+/// tests replay real and random games and expect none).
+pub fn false_alarm(events: &[eboard::trace::Event]) -> Option<&eboard::trace::Event> {
+    use eboard::trace::EventKind;
+    events.iter().find(|e| {
+        matches!(
+            e.kind,
+            EventKind::IllegalMove { .. }
+                | EventKind::TouchMove { .. }
+                | EventKind::Irregularity { .. }
+        )
+    })
+}
