@@ -7,11 +7,8 @@
 mod common;
 
 use common::*;
-use std::io::{BufRead, BufReader};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Duration;
 
 const TORN: &str = "torn last line of the events file dropped";
 
@@ -57,13 +54,10 @@ fn resume(
     let stderr_path = dir.join(format!("{name}.stderr"));
     let stderr = std::fs::File::create(&stderr_path).unwrap();
     let id = stderr.metadata().unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_eboard"));
+    let mut cmd = eboard_command();
     cmd.args(["run", "--config", cfg.to_str().unwrap()])
         .args(["--trace", trace.to_str().unwrap()])
         .args(["--journal", journal.to_str().unwrap()])
-        .args(["--listen", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
         .stderr(stderr)
         .env_remove("RUST_LOG")
         .env_remove("JOURNAL_STREAM")
@@ -75,21 +69,9 @@ fn resume(
             v.replace("{stderr}", &format!("{}:{}", id.dev(), id.ino())),
         );
     }
-    let mut child = cmd.spawn().expect("start eboard");
-    let out = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for l in BufReader::new(out).lines().map_while(Result::ok) {
-            if l.starts_with("eboard: serving http://") {
-                let _ = tx.send(());
-            }
-        }
-    });
-    let served = rx.recv_timeout(Duration::from_secs(20));
-    let _ = child.kill();
-    let _ = child.wait();
+    // Stopped as soon as it serves: the start-up log is complete by then.
+    drop(spawn_command(cmd, stderr_path.clone(), None));
     let text = std::fs::read_to_string(&stderr_path).unwrap();
-    assert!(served.is_ok(), "{name}: eboard did not start: {text}");
     text
 }
 

@@ -89,18 +89,26 @@ pub fn spawn_with_input(
     let stderr = dir.join(format!("stderr-{}.txt", unique()));
     let mut cmd = eboard_command();
     cmd.args(args)
-        .args(["--listen", "127.0.0.1:0"])
-        .stdin(if input.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
         .stderr(std::fs::File::create(&stderr).unwrap())
         .env_remove("EBOARD_ARBITER_TOKEN");
     for (k, v) in envs {
         cmd.env(k, v);
     }
+    spawn_command(cmd, stderr, input)
+}
+
+/// Starts `cmd` (an [`eboard_command`] with its arguments and environment,
+/// its standard error going to the file `stderr`) with
+/// `--listen 127.0.0.1:0`, and waits (bounded, 20 s) for the address it
+/// serves; `input`, if any, is written to its standard input then.
+pub fn spawn_command(mut cmd: Command, stderr: PathBuf, input: Option<String>) -> Running {
+    cmd.args(["--listen", "127.0.0.1:0"])
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped());
     let mut child = cmd.spawn().expect("start eboard");
     let out = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
