@@ -71,8 +71,7 @@ fn resume(
     }
     // Stopped as soon as it serves: the start-up log is complete by then.
     drop(spawn_command(cmd, stderr_path.clone(), None));
-    let text = std::fs::read_to_string(&stderr_path).unwrap();
-    text
+    std::fs::read_to_string(&stderr_path).unwrap()
 }
 
 #[test]
