@@ -39,10 +39,6 @@ pub struct GameConfig {
     pub release_ms: u64,
 }
 
-/// How long the tactile board must show the visually impaired player's
-/// move before it is announced as made (E2.3), ms.
-pub const ANNOUNCE_SETTLE_MS: u64 = 300;
-
 /// Default simultaneity window for touches, ms (digest §2.3: 150–300 ms).
 pub const DEFAULT_TOUCH_WINDOW_MS: u64 = 200;
 

@@ -28,9 +28,10 @@
 
 pub mod tts;
 
+use crate::model::{EndReason, KnownOutcome};
 use crate::rules::Edition;
 use shakmaty::san::{San, SanError};
-use shakmaty::{CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square};
+use shakmaty::{Bitboard, CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square};
 use std::fmt;
 
 pub use crate::model::Lang;
@@ -462,21 +463,19 @@ pub fn draw_offer_phrase(by: Color, voc: &Vocabulary) -> String {
     })
 }
 
-/// The game's end: the result (`1-0`, `0-1`, `1/2-1/2`) and the contract's
-/// reason (`checkmate`, `stalemate`, `dead_position`, `resignation`,
-/// `agreement`, `time`, `time_vs_insufficient_material`, `illegal_moves`,
-/// `threefold`, `fifty_moves`, `fivefold`, `seventy_five_moves`; articles
-/// §5, §6.9, §7.4b, §9), e.g. `Hvid vinder, skakmat`. An unknown reason is
-/// left out; an unknown result is said as "the game is over".
-pub fn game_end_phrase(result: &str, reason: &str, voc: &Vocabulary) -> String {
+/// The game's end: the result (`None`: not known, said as "the game is
+/// over") and why (`None`: not said), e.g. `Hvid vinder, skakmat` (articles
+/// §5, §6.9, §7.4b, §9). The reasons without words of their own (both flags,
+/// the arbiter's decision, §10.2) are left out.
+pub fn game_end_phrase(
+    result: Option<KnownOutcome>,
+    reason: Option<EndReason>,
+    voc: &Vocabulary,
+) -> String {
     let l = voc.lang;
     let head = match result {
-        "1-0" | "0-1" => {
-            let c = voc.colour(if result == "1-0" {
-                Color::White
-            } else {
-                Color::Black
-            });
+        Some(KnownOutcome::Decisive { winner }) => {
+            let c = voc.colour(winner);
             match l {
                 Lang::Da => format!("{c} vinder"),
                 Lang::Nb => format!("{c} vinner"),
@@ -484,13 +483,13 @@ pub fn game_end_phrase(result: &str, reason: &str, voc: &Vocabulary) -> String {
                 Lang::En => format!("{c} wins"),
             }
         }
-        "1/2-1/2" => match l {
+        Some(KnownOutcome::Draw) => match l {
             Lang::Da | Lang::Nb => "remis",
             Lang::De => "Remis",
             Lang::En => "draw",
         }
         .to_owned(),
-        _ => match l {
+        None => match l {
             Lang::Da => "partiet er slut",
             Lang::Nb => "partiet er slutt",
             Lang::De => "die Partie ist beendet",
@@ -498,61 +497,63 @@ pub fn game_end_phrase(result: &str, reason: &str, voc: &Vocabulary) -> String {
         }
         .to_owned(),
     };
-    let why: Option<[&str; 4]> = match reason {
-        "checkmate" => Some(["skakmat", "sjakkmatt", "Schachmatt", "checkmate"]),
-        "stalemate" => Some(["pat", "patt", "Patt", "stalemate"]),
-        "dead_position" => Some([
+    let why: Option<[&str; 4]> = reason.and_then(|reason| match reason {
+        EndReason::Checkmate => Some(["skakmat", "sjakkmatt", "Schachmatt", "checkmate"]),
+        EndReason::Stalemate => Some(["pat", "patt", "Patt", "stalemate"]),
+        EndReason::DeadPosition => Some([
             "død stilling",
             "død stilling",
             "tote Stellung",
             "dead position",
         ]),
-        "resignation" => Some(["opgivet", "oppgitt", "Aufgabe", "resignation"]),
-        "agreement" => Some([
+        EndReason::Resignation => Some(["opgivet", "oppgitt", "Aufgabe", "resignation"]),
+        EndReason::Agreement => Some([
             "efter aftale",
             "etter avtale",
             "nach Vereinbarung",
             "by agreement",
         ]),
-        "time" => Some(["på tid", "på tid", "durch Zeitüberschreitung", "on time"]),
-        "time_vs_insufficient_material" => Some([
+        EndReason::Time => Some(["på tid", "på tid", "durch Zeitüberschreitung", "on time"]),
+        EndReason::TimeVsInsufficientMaterial => Some([
             "tiden er overskredet, men modstanderen kan ikke sætte mat",
             "tiden er ute, men motstanderen kan ikke sette matt",
             "Zeit überschritten, aber der Gegner kann nicht mattsetzen",
             "flag fell, but the opponent cannot checkmate",
         ]),
-        "illegal_moves" => Some([
+        EndReason::IllegalMoves => Some([
             "ulovlige træk",
             "ulovlige trekk",
             "regelwidrige Züge",
             "illegal moves",
         ]),
-        "threefold" => Some([
+        EndReason::Threefold => Some([
             "trefold gentagelse",
             "trekkgjentakelse",
             "dreifache Stellungswiederholung",
             "threefold repetition",
         ]),
-        "fifty_moves" => Some([
+        EndReason::FiftyMoves => Some([
             "50-træksreglen",
             "50-trekksregelen",
             "50-Züge-Regel",
             "fifty-move rule",
         ]),
-        "fivefold" => Some([
+        EndReason::Fivefold => Some([
             "femfold gentagelse",
             "femdobbel trekkgjentakelse",
             "fünffache Stellungswiederholung",
             "fivefold repetition",
         ]),
-        "seventy_five_moves" => Some([
+        EndReason::SeventyFiveMoves => Some([
             "75-træksreglen",
             "75-trekksregelen",
             "75-Züge-Regel",
             "seventy-five-move rule",
         ]),
-        _ => None,
-    };
+        EndReason::BothFlags
+        | EndReason::ArbiterDecision
+        | EndReason::InsufficientLosingChances => None,
+    });
     sentence(match why {
         Some(w) => {
             let i = match l {
@@ -659,6 +660,17 @@ pub fn clocks_phrase(white_ms: u64, black_ms: u64, voc: &Vocabulary) -> String {
     sentence(format!("{head}: {w} {wt}, {b} {bt}"))
 }
 
+/// On-demand query E2.9d "time": the moves made and, when a clock runs, both
+/// clocks (`(white, black)` ms left), e.g. `23 træk spillet, sort i
+/// trækket. Tid tilbage: hvid …, sort …`.
+pub fn time_phrase(plies: u32, clocks: Option<(u64, u64)>, voc: &Vocabulary) -> String {
+    let moves = moves_made_phrase(plies, voc);
+    match clocks {
+        Some((w, b)) => format!("{moves}. {}", clocks_phrase(w, b, voc)),
+        None => moves,
+    }
+}
+
 /// On-demand query: the last move, `mv` played in `pos_before` (its mover
 /// is the side to move there), e.g. `Sidste træk, sort: springer Frederik
 /// seks`. `None` (no move yet) says so.
@@ -688,10 +700,18 @@ pub fn last_move_phrase(last: Option<(&Chess, &Move)>, voc: &Vocabulary) -> Stri
 /// h8, e.g. `Hvid: springer Bodil et og Gustav et`, or `Hvid: ingen dronning`.
 pub fn piece_squares_phrase(pos: &Chess, color: Color, role: Role, voc: &Vocabulary) -> String {
     let board = pos.board();
-    let squares: Vec<String> = (board.by_color(color) & board.by_role(role))
-        .into_iter()
-        .map(|sq| voc.square(sq))
-        .collect();
+    pieces_on_phrase(
+        color,
+        role,
+        board.by_color(color) & board.by_role(role),
+        voc,
+    )
+}
+
+/// As [`piece_squares_phrase`], with the squares given: the pieces of
+/// `color` and `role` stand on `on` (empty: none on the board).
+pub fn pieces_on_phrase(color: Color, role: Role, on: Bitboard, voc: &Vocabulary) -> String {
+    let squares: Vec<String> = on.into_iter().map(|sq| voc.square(sq)).collect();
     let c = voc.colour(color);
     let p = voc.piece(role);
     sentence(if squares.is_empty() {
