@@ -2,7 +2,7 @@
 //! source are E2.1 (seeds 002 and 003); the connecting words are ours.
 
 use super::*;
-use crate::model::win_for;
+use crate::model::{win_for, EndReason, KnownOutcome};
 use shakmaty::fen::Fen;
 use shakmaty::CastlingMode;
 
