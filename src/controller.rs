@@ -1,23 +1,38 @@
 //! The one code path from records to events: the live daemon, the demo and
 //! `eboard replay` all feed [`Controller`] timed records and tick it as time
 //! passes. Only the time source differs (the wall clock, or the trace's `t`).
+//!
+//! The arbiter decides; the controller presents: it puts each
+//! [`Announcement`] into words in the game's language ([`phrase`]) and emits
+//! it as the contract's `announce` event at its place in the stream.
 
-use crate::arbiter::{Arbiter, ConfigError, GameConfig};
+use crate::arbiter::{Announcement, Arbiter, ConfigError, Decision, Decisions, GameConfig};
 use crate::model::{Edition, Mode};
-use crate::trace::{Event, Record, Trace};
+use crate::trace::{Event, EventKind, Record, Trace};
+use crate::voice::{self, Vocabulary, VoiceOptions};
 
 /// Drives one game: records in, events out.
 #[derive(Debug, Clone)]
 pub struct Controller {
     arbiter: Arbiter,
+    /// The words of the announcements, when the game announces (Appendix E,
+    /// or a language given).
+    voice: Option<Vocabulary>,
+    /// The arbiter's decisions not yet rendered (empty between calls).
+    decisions: Decisions,
     last_t: u64,
 }
 
 impl Controller {
     /// A controller for a game with these settings.
     pub fn new(cfg: GameConfig) -> Controller {
+        let voice = cfg
+            .announcement_lang()
+            .map(|lang| Vocabulary::new(lang, cfg.profile.edition, VoiceOptions::default()));
         Controller {
             arbiter: Arbiter::new(cfg),
+            voice,
+            decisions: Decisions::new(),
             last_t: 0,
         }
     }
@@ -26,24 +41,68 @@ impl Controller {
     /// decisions to `out`.
     pub fn feed(&mut self, rec: &Record, out: &mut Vec<Event>) {
         self.last_t = self.last_t.max(rec.t);
-        self.arbiter.record(rec, out);
+        self.arbiter.record(rec, &mut self.decisions);
+        self.render(out);
     }
 
     /// Time has passed up to `t` (ms) with no input; timers fire.
     pub fn tick(&mut self, t: u64, out: &mut Vec<Event>) {
         self.last_t = self.last_t.max(t);
-        self.arbiter.advance(t, out);
+        self.arbiter.advance(t, &mut self.decisions);
+        self.render(out);
     }
 
     /// The input has ended at `t` (ms).
     pub fn finish(&mut self, t: u64, out: &mut Vec<Event>) {
         self.last_t = self.last_t.max(t);
-        self.arbiter.finish(self.last_t, out);
+        self.arbiter.finish(self.last_t, &mut self.decisions);
+        self.render(out);
     }
 
     /// The game state.
     pub fn arbiter(&self) -> &Arbiter {
         &self.arbiter
+    }
+
+    /// Moves the arbiter's decisions to `out`, announcements put into words.
+    fn render(&mut self, out: &mut Vec<Event>) {
+        for d in self.decisions.drain() {
+            match d {
+                Decision::Event(e) => out.push(e),
+                Decision::Announce { t, what } => {
+                    if let Some(v) = &self.voice {
+                        out.push(Event {
+                            t,
+                            kind: EventKind::Announce {
+                                text: phrase(&what, v),
+                                lang: v.lang(),
+                            },
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The words of an announcement in `voc`'s language (Appendix E2.1; the
+/// phrase grammar is [`crate::voice`]'s).
+pub fn phrase(what: &Announcement, voc: &Vocabulary) -> String {
+    match what {
+        Announcement::Move { before, mv } => voice::move_phrase(before, mv, voc),
+        Announcement::BoardsDiffer { squares } => {
+            let squares: Vec<shakmaty::Square> = squares.into_iter().collect();
+            voice::boards_differ_phrase(&squares, voc)
+        }
+        Announcement::Time { plies, clocks } => voice::time_phrase(*plies, *clocks, voc),
+        Announcement::LastMove(last) => {
+            voice::last_move_phrase(last.as_ref().map(|(pos, mv)| (pos, mv)), voc)
+        }
+        Announcement::PieceSquares {
+            color,
+            role,
+            squares,
+        } => voice::pieces_on_phrase(*color, *role, *squares, voc),
     }
 }
 

@@ -3,16 +3,34 @@
 //! 2001 C3), draws by repetition and fifty moves (§9.2–§9.5), flags (§6.8,
 //! A4d, B6), quickplay finish (§10.2).
 
+use super::announce::Decisions;
+use super::touch::{Breach, Touch};
 use super::Arbiter;
-use crate::model::{EndReason, KnownOutcome};
+use crate::model::{side_name, EndReason, KnownOutcome};
 use crate::rules::{Edition, WrongClaim};
 use crate::trace::{By, ClaimKind, Event, EventKind};
-use shakmaty::{Color, Position};
+use shakmaty::{Chess, Color, Position};
+
+/// A §4 breach the opponent may claim until he touches a piece
+/// (2009 §4.7, 2001 §4.6, 2023 4.8).
+#[derive(Debug, Clone)]
+pub(super) struct PendingBreach {
+    /// Who broke the rule.
+    pub(super) by: Color,
+    /// The obligation broken.
+    pub(super) breach: Breach,
+    /// The move played instead (UCI).
+    pub(super) played: String,
+    /// The position before it, reinstated when the claim is upheld.
+    pub(super) before: Chess,
+    /// The touches that created the obligation, which stands again.
+    pub(super) touches: Vec<Touch>,
+}
 
 impl Arbiter {
     /// Rules on `by`'s claim of `kind` at `t`.
-    pub(super) fn claim(&mut self, kind: ClaimKind, by: Color, t: u64, out: &mut Vec<Event>) {
-        if self.outcome.is_some() {
+    pub(super) fn claim(&mut self, kind: ClaimKind, by: Color, t: u64, out: &mut Decisions) {
+        if self.ended() {
             return;
         }
         let p = self.cfg.profile;
@@ -25,13 +43,12 @@ impl Arbiter {
                     self.history.pop();
                     self.keys.pop();
                     self.pos = pb.before.clone();
-                    self.outcome = None;
                     self.take_back_state(t);
                     self.turn.touches = pb.touches.clone();
                     let text = format!(
                         "{} taken back; {} must keep the obligation on {} ({})",
                         pb.played,
-                        super::side_name(pb.by),
+                        side_name(pb.by),
                         pb.breach.touched,
                         pb.breach.article
                     );
@@ -169,7 +186,7 @@ impl Arbiter {
         consequence: String,
         article: &'static str,
         t: u64,
-        out: &mut Vec<Event>,
+        out: &mut Decisions,
     ) {
         out.push(Event {
             t,
@@ -188,7 +205,7 @@ impl Arbiter {
         let Some(c) = self.clock.as_mut() else {
             return "incorrect claim; play continues".into();
         };
-        let opp = super::side_name(!by);
+        let opp = side_name(!by);
         match self.cfg.profile.wrong_claim {
             WrongClaim::OpponentBonus(ms) => {
                 c.adjust(!by, ms as i64);

@@ -2,6 +2,7 @@
 //! source are E2.1 (seeds 002 and 003); the connecting words are ours.
 
 use super::*;
+use crate::model::{win_for, EndReason, KnownOutcome};
 use shakmaty::fen::Fen;
 use shakmaty::CastlingMode;
 
@@ -254,62 +255,88 @@ fn draw_offers() {
 fn game_ends() {
     let da = voc(Lang::Da, Edition::Fide2009);
     assert_eq!(
-        game_end_phrase("1-0", "checkmate", &da),
+        game_end_phrase(Some(win_for(Color::White)), Some(EndReason::Checkmate), &da),
         "Hvid vinder, skakmat"
     );
-    assert_eq!(game_end_phrase("1/2-1/2", "stalemate", &da), "Remis, pat");
-    assert_eq!(game_end_phrase("0-1", "time", &da), "Sort vinder, på tid");
     assert_eq!(
-        game_end_phrase("1/2-1/2", "time_vs_insufficient_material", &da),
+        game_end_phrase(Some(KnownOutcome::Draw), Some(EndReason::Stalemate), &da),
+        "Remis, pat"
+    );
+    assert_eq!(
+        game_end_phrase(Some(win_for(Color::Black)), Some(EndReason::Time), &da),
+        "Sort vinder, på tid"
+    );
+    assert_eq!(
+        game_end_phrase(
+            Some(KnownOutcome::Draw),
+            Some(EndReason::TimeVsInsufficientMaterial),
+            &da
+        ),
         "Remis, tiden er overskredet, men modstanderen kan ikke sætte mat"
     );
-    assert_eq!(game_end_phrase("1-0", "no-such-reason", &da), "Hvid vinder");
-    assert_eq!(game_end_phrase("*", "", &da), "Partiet er slut");
+    assert_eq!(
+        game_end_phrase(Some(win_for(Color::White)), None, &da),
+        "Hvid vinder"
+    );
+    assert_eq!(game_end_phrase(None, None, &da), "Partiet er slut");
+    // The reasons without words of their own are left out.
+    assert_eq!(
+        game_end_phrase(Some(KnownOutcome::Draw), Some(EndReason::BothFlags), &da),
+        "Remis"
+    );
     let nb = voc(Lang::Nb, Edition::Fide2009No);
     assert_eq!(
-        game_end_phrase("1/2-1/2", "agreement", &nb),
+        game_end_phrase(Some(KnownOutcome::Draw), Some(EndReason::Agreement), &nb),
         "Remis, etter avtale"
     );
     assert_eq!(
-        game_end_phrase("0-1", "resignation", &nb),
+        game_end_phrase(
+            Some(win_for(Color::Black)),
+            Some(EndReason::Resignation),
+            &nb
+        ),
         "Svart vinner, oppgitt"
     );
     let de = voc(Lang::De, Edition::Fide2023);
     assert_eq!(
-        game_end_phrase("0-1", "illegal_moves", &de),
+        game_end_phrase(
+            Some(win_for(Color::Black)),
+            Some(EndReason::IllegalMoves),
+            &de
+        ),
         "Schwarz gewinnt, regelwidrige Züge"
     );
     assert_eq!(
-        game_end_phrase("1/2-1/2", "fifty_moves", &de),
+        game_end_phrase(Some(KnownOutcome::Draw), Some(EndReason::FiftyMoves), &de),
         "Remis, 50-Züge-Regel"
     );
     let en = voc(Lang::En, Edition::Fide2023);
     assert_eq!(
-        game_end_phrase("1/2-1/2", "threefold", &en),
+        game_end_phrase(Some(KnownOutcome::Draw), Some(EndReason::Threefold), &en),
         "Draw, threefold repetition"
     );
     assert_eq!(
-        game_end_phrase("1/2-1/2", "dead_position", &en),
+        game_end_phrase(Some(KnownOutcome::Draw), Some(EndReason::DeadPosition), &en),
         "Draw, dead position"
     );
     // Every reason of the trace contract has words in every language.
     for reason in [
-        "checkmate",
-        "stalemate",
-        "dead_position",
-        "resignation",
-        "agreement",
-        "time",
-        "time_vs_insufficient_material",
-        "illegal_moves",
-        "threefold",
-        "fifty_moves",
-        "fivefold",
-        "seventy_five_moves",
+        EndReason::Checkmate,
+        EndReason::Stalemate,
+        EndReason::DeadPosition,
+        EndReason::Resignation,
+        EndReason::Agreement,
+        EndReason::Time,
+        EndReason::TimeVsInsufficientMaterial,
+        EndReason::IllegalMoves,
+        EndReason::Threefold,
+        EndReason::FiftyMoves,
+        EndReason::Fivefold,
+        EndReason::SeventyFiveMoves,
     ] {
         for &lang in Lang::ALL {
             let v = voc(lang, Edition::Fide2023);
-            let p = game_end_phrase("1/2-1/2", reason, &v);
+            let p = game_end_phrase(Some(KnownOutcome::Draw), Some(reason), &v);
             assert!(p.contains(", "), "{lang} {reason}: {p}");
         }
     }
@@ -504,4 +531,18 @@ fn languages_parse() {
         assert_eq!(code.parse::<Lang>(), Ok(l));
         assert_eq!(l.to_string(), code);
     }
+}
+
+#[test]
+fn query_time_joins_moves_and_clocks() {
+    let da = voc(Lang::Da, Edition::Fide2009);
+    assert_eq!(time_phrase(45, None, &da), moves_made_phrase(45, &da));
+    assert_eq!(
+        time_phrase(45, Some((59_000, 120_000)), &da),
+        format!(
+            "{}. {}",
+            moves_made_phrase(45, &da),
+            clocks_phrase(59_000, 120_000, &da)
+        )
+    );
 }

@@ -1,0 +1,147 @@
+//! The clock (§6): the press that completes a move, the flags, and the
+//! clock times reported after each change.
+
+use super::announce::Decisions;
+use super::{Arbiter, CompletedMove, Completion};
+use crate::clock::Clock;
+use crate::model::{EndReason, IrregularityKind, KnownOutcome};
+use crate::recognize::{recognize, Recognition};
+use crate::trace::{By, Event, EventKind};
+use shakmaty::{Bitboard, Color, Position, Rank, Role};
+
+impl Arbiter {
+    /// `side` presses his clock (§6.2): it completes the move the board
+    /// shows, or is an illegal move, or an irregularity.
+    pub(super) fn press(&mut self, side: Color, t: u64, out: &mut Decisions) {
+        if self.ended() {
+            return;
+        }
+        self.emit_touches(t, true, out);
+        if side != self.pos.turn() {
+            // The clock of the player not on move is not running: a press on
+            // it changes nothing (§6.7a).
+            return;
+        }
+        let bi = self.mi();
+        match recognize(&self.pos, &self.boards[bi].sensed, self.turn.promote) {
+            Recognition::Move {
+                mv,
+                promotion_assumed,
+                ..
+            } => {
+                // E2.3: the visually impaired player starts the clock only
+                // after his move was made and announced.
+                self.check_press_after_announcement(side, &mv, t, out);
+                let completed = CompletedMove {
+                    mv,
+                    how: Completion::Pressed,
+                    promotion_assumed,
+                };
+                self.complete(completed, t, out)
+            }
+            Recognition::NoMove => {
+                let a = self.cfg.profile.articles;
+                if self.cfg.profile.press_without_move_is_illegal {
+                    self.illegal(side, a.press_without_move, Bitboard::EMPTY, false, t, out);
+                } else {
+                    out.push(Event {
+                        t,
+                        kind: EventKind::Irregularity {
+                            kind: IrregularityKind::ClockPressedWithoutMove,
+                            article: a.press_without_move,
+                            squares: Vec::new(),
+                        },
+                    });
+                }
+            }
+            Recognition::NoLegalMove { .. }
+                if bi == 0 && self.moves.is_empty() && self.try_turned_board(t, out) =>
+            {
+                self.press(side, t, out);
+            }
+            Recognition::NoLegalMove { .. } if self.try_displaced(side, bi, t, out) => {}
+            Recognition::NoLegalMove { differs } => {
+                let last_rank = match side {
+                    Color::White => Rank::Eighth,
+                    Color::Black => Rank::First,
+                };
+                let pawn_on_last_rank = differs.into_iter().any(|sq| {
+                    sq.rank() == last_rank
+                        && self.boards[bi]
+                            .sensed
+                            .piece_at(sq)
+                            .map(|p| (p.role, p.color))
+                            == Some((Role::Pawn, side))
+                });
+                let a = self.cfg.profile.articles;
+                let article = if pawn_on_last_rank {
+                    a.incomplete_promotion
+                } else {
+                    a.illegal_move
+                };
+                self.illegal(side, article, differs, pawn_on_last_rank, t, out);
+            }
+        }
+    }
+
+    /// The flags that fall before `t` (§6.8). A move that ends the game,
+    /// made before the flag fell, ends it first (§6.9: the game ended with
+    /// the mate or stalemate).
+    pub(super) fn fall_flags(&mut self, t: u64, out: &mut Decisions) {
+        while let Some((side, tf)) = self.clock.as_ref().and_then(Clock::flag_time) {
+            if tf >= t || self.ended() {
+                break;
+            }
+            if let Some(p) = self.phase.pending_end().filter(|p| p.t <= tf) {
+                let (completed, at) = (p.completed(), p.t);
+                self.complete(completed, at, out);
+                return;
+            }
+            self.flag(side, tf, out);
+        }
+    }
+
+    /// `side`'s flag falls at `t` (§6.8): a loss, a draw (§6.9), or only
+    /// reported where the opponent must claim.
+    pub(super) fn flag(&mut self, side: Color, t: u64, out: &mut Decisions) {
+        if let Some(c) = self.clock.as_mut() {
+            c.set_flagged(side);
+        }
+        self.flags.push(side);
+        out.push(Event {
+            t,
+            kind: EventKind::Flag { by: By(side) },
+        });
+        let p = self.cfg.profile;
+        let a = p.articles;
+        if p.flag_needs_claim {
+            // Only the opponent's claim counts (2009 A4d1, 2001 B6/C); the
+            // clocks run on, so both flags can fall.
+            if self.flags.len() >= 2 && p.both_flags_draw {
+                self.end(
+                    KnownOutcome::Draw,
+                    EndReason::BothFlags,
+                    a.both_flags,
+                    t,
+                    out,
+                );
+            }
+            return;
+        }
+        self.time_forfeit(side, a.time, t, out);
+    }
+
+    /// Reports both clocks at `t`.
+    pub(super) fn push_clock(&self, t: u64, out: &mut Decisions) {
+        if let Some(c) = &self.clock {
+            let (w, b) = c.remaining_at(t);
+            out.push(Event {
+                t,
+                kind: EventKind::Clock {
+                    white_ms: w,
+                    black_ms: b,
+                },
+            });
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! The end of the game: by the position after a move (§5: checkmate,
+//! stalemate, a dead position; 2023 9.6: fivefold, seventy-five moves), by
+//! resignation, on time (§6.9), and the draws the player on move may claim
+//! then (§9.2, §9.3). A move that ends the game counts as made without a
+//! clock press once it settles on the board ([`Phase::Settling`](super::Phase::Settling)).
+
+use super::announce::Decisions;
+use super::phase::PendingEnd;
+use super::{dead, Arbiter};
+use crate::model::{win_for, ClaimKind, EndReason, KnownOutcome};
+use crate::recognize::{recognize, Recognition};
+use crate::trace::{Event, EventKind};
+use shakmaty::{Color, Position};
+
+/// How the game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub result: KnownOutcome,
+    /// The contract's reason (`checkmate`, `resignation`, ...).
+    pub reason: EndReason,
+    /// The article.
+    pub article: &'static str,
+    /// Trace time, ms.
+    pub t: u64,
+}
+
+impl Arbiter {
+    /// `side` resigns (§5.1b; 2023 5.1.2: a draw against an opponent who
+    /// cannot mate).
+    pub(super) fn resign(&mut self, side: Color, t: u64, out: &mut Decisions) {
+        let p = self.cfg.profile;
+        // 2023 5.1.2: resigning against an opponent who cannot mate is a draw.
+        if p.resignation_needs_mating_chance && dead::can_mate(&self.pos, !side) == Some(false) {
+            self.end(
+                KnownOutcome::Draw,
+                EndReason::Resignation,
+                p.articles.resignation,
+                t,
+                out,
+            );
+        } else {
+            self.end(
+                win_for(!side),
+                EndReason::Resignation,
+                p.articles.resignation,
+                t,
+                out,
+            );
+        }
+    }
+
+    /// A move that ends the game is complete when made (§6.7a exceptions):
+    /// watch for one on the board at `t`, and let it settle before it counts.
+    pub(super) fn watch_for_game_end(&mut self, t: u64) {
+        self.cancel_pending_end();
+        if let Recognition::Move {
+            mv,
+            promotion_assumed,
+            missing: 0,
+        } = recognize(&self.pos, &self.boards[self.mi()].sensed, self.turn.promote)
+        {
+            let mut after = self.pos.clone();
+            after.play_unchecked(mv);
+            if after.is_checkmate() || after.is_stalemate() || dead::is_dead_fast(&after) {
+                self.settle(PendingEnd {
+                    mv,
+                    t,
+                    promotion_assumed,
+                });
+            }
+        }
+    }
+
+    /// The end of the game by the position (§5) and the automatic draws of
+    /// 2023 9.6; the draws the player on move may claim (§9.2, §9.3).
+    pub(super) fn after_move(&mut self, by: Color, t: u64, out: &mut Decisions) {
+        let p = self.cfg.profile;
+        let a = p.articles;
+        if self.pos.is_checkmate() {
+            self.end(win_for(by), EndReason::Checkmate, a.checkmate, t, out);
+            return;
+        }
+        if self.pos.is_stalemate() {
+            self.end(
+                KnownOutcome::Draw,
+                EndReason::Stalemate,
+                a.stalemate,
+                t,
+                out,
+            );
+            return;
+        }
+        if dead::is_dead_fast(&self.pos) {
+            self.end(
+                KnownOutcome::Draw,
+                EndReason::DeadPosition,
+                a.dead_position,
+                t,
+                out,
+            );
+            return;
+        }
+        let reps = self.repetitions();
+        if p.automatic_fivefold && reps >= 5 {
+            self.end(KnownOutcome::Draw, EndReason::Fivefold, a.fivefold, t, out);
+            return;
+        }
+        if p.automatic_fivefold && self.pos.halfmoves() >= 150 {
+            self.end(
+                KnownOutcome::Draw,
+                EndReason::SeventyFiveMoves,
+                a.seventy_five_moves,
+                t,
+                out,
+            );
+            return;
+        }
+        if reps >= 3 {
+            out.push(Event {
+                t,
+                kind: EventKind::DrawClaimable {
+                    kind: ClaimKind::Threefold,
+                    article: a.threefold,
+                },
+            });
+        }
+        if self.pos.halfmoves() >= 100 {
+            out.push(Event {
+                t,
+                kind: EventKind::DrawClaimable {
+                    kind: ClaimKind::FiftyMoves,
+                    article: a.fifty_moves,
+                },
+            });
+        }
+    }
+
+    /// How often the current position has occurred (§9.2: same player on
+    /// move, same pieces, same castling and en passant possibilities).
+    pub(super) fn repetitions(&self) -> usize {
+        let k = self.keys[self.keys.len() - 1];
+        self.keys.iter().filter(|x| **x == k).count()
+    }
+
+    /// `side` loses on time, or draws when the opponent cannot mate by any
+    /// legal sequence (§6.9).
+    pub(super) fn time_forfeit(
+        &mut self,
+        side: Color,
+        article: &'static str,
+        t: u64,
+        out: &mut Decisions,
+    ) {
+        if dead::can_mate(&self.pos, !side) == Some(false) {
+            self.end(
+                KnownOutcome::Draw,
+                EndReason::TimeVsInsufficientMaterial,
+                article,
+                t,
+                out,
+            );
+        } else {
+            self.end(win_for(!side), EndReason::Time, article, t, out);
+        }
+    }
+
+    /// Ends the game (the first end stands): the clock stops and `game_end`
+    /// is reported.
+    pub(super) fn end(
+        &mut self,
+        result: KnownOutcome,
+        reason: EndReason,
+        article: &'static str,
+        t: u64,
+        out: &mut Decisions,
+    ) {
+        let outcome = Outcome {
+            result,
+            reason,
+            article,
+            t,
+        };
+        if !self.enter_ended(outcome) {
+            return;
+        }
+        if let Some(c) = self.clock.as_mut() {
+            c.stop(t);
+        }
+        out.push(Event {
+            t,
+            kind: EventKind::GameEnd {
+                result,
+                reason,
+                article,
+            },
+        });
+    }
+}

@@ -1,0 +1,208 @@
+//! The player's hand on the board (§4): which pieces he touched, which he
+//! set down or released where, his promotion choice and his adjustments;
+//! and, when his move is completed, whether it keeps the obligations his
+//! touches created. The rules themselves are in [`touch`]; this file feeds
+//! them what the sensors show.
+
+use super::announce::Decisions;
+use super::tactile::Announced;
+use super::touch::{self, Breach, Release, Touch};
+use super::Arbiter;
+use crate::board::Change;
+use crate::model::IrregularityKind;
+use crate::trace::{By, Event, EventKind};
+use shakmaty::{Bitboard, Color, Move, Position, Rank, Role, Square};
+
+/// What the player on move has done since the last completed move.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Turn {
+    /// Pieces touched, in order of lifting.
+    pub(super) touches: Vec<Touch>,
+    /// Origin squares of own pieces in the hand (last lifted last).
+    pub(super) hand: Vec<Square>,
+    /// Own pieces set down this turn: (origin, square, time).
+    pub(super) placed: Vec<(Square, Square, u64)>,
+    /// Pieces released on a square as (part of) a legal move.
+    pub(super) releases: Vec<Release>,
+    /// The first new piece (role) that touched the promotion square.
+    pub(super) first_promotion: Option<Role>,
+    /// The promotion choice given outside the board.
+    pub(super) promote: Option<Role>,
+    /// j'adoube declared: the next lift is an adjustment.
+    pub(super) adjust_next: bool,
+    /// Own pieces put back on their square after being lifted.
+    pub(super) returned: Bitboard,
+    /// The VI player's move made on the tactile board, and whether announced.
+    pub(super) announced: Option<Announced>,
+}
+
+impl Arbiter {
+    /// The promotion piece chosen outside the board (§4.4d / 4.4.4).
+    pub(super) fn promote(&mut self, role: Role) {
+        if self.ended() {
+            return;
+        }
+        // 2009 §4.4d / 2023 4.4.4: the first choice is final; 2001: the last
+        // before release counts.
+        if self.turn.promote.is_none() || !self.cfg.profile.promotion_locked_at_first_choice {
+            self.turn.promote = Some(role);
+        }
+        if self.turn.first_promotion.is_none() {
+            self.turn.first_promotion = Some(role);
+        }
+        // A choice given after the piece was set down still decides a
+        // promotion that ends the game.
+        if let Some(since) = self.phase.pending_end().map(|p| p.t) {
+            self.watch_for_game_end(since);
+        }
+    }
+
+    /// j'adoube declared by `side` (§4.2 / 4.2.1).
+    pub(super) fn adjust(&mut self, side: Color, t: u64, out: &mut Decisions) {
+        if self.ended() {
+            return;
+        }
+        if side == self.pos.turn() {
+            self.turn.adjust_next = true;
+        } else {
+            // Only the player having the move may adjust (§4.2 / 4.2.1).
+            out.push(Event {
+                t,
+                kind: EventKind::Irregularity {
+                    kind: IrregularityKind::AdjustByPlayerNotOnMove,
+                    article: self.cfg.profile.articles.adjust,
+                    squares: Vec::new(),
+                },
+            });
+        }
+    }
+
+    /// Follows the mover's pieces through the hand: which piece went where,
+    /// and which were released on a square as part of a legal move (§4.6).
+    pub(super) fn follow_hand(&mut self, ch: Change, t: u64) {
+        let side = self.pos.turn();
+        match ch {
+            Change::Lift(sq) => {
+                if let Some(i) = self.turn.placed.iter().position(|p| p.1 == sq) {
+                    let (from, to, placed_t) = self.turn.placed.remove(i);
+                    if t.saturating_sub(placed_t) >= self.cfg.release_ms
+                        && touch::is_legal_release(&self.pos, from, to)
+                        && !self.turn.releases.iter().any(|r| r.from == from)
+                    {
+                        self.turn.releases.push(Release { from, to });
+                    }
+                    self.turn.hand.push(from);
+                } else if self.pos.board().color_at(sq) == Some(side)
+                    && !self.turn.hand.contains(&sq)
+                    && !self.turn.placed.iter().any(|p| p.0 == sq)
+                {
+                    self.turn.hand.push(sq);
+                }
+            }
+            Change::Place(sq, _, piece) => {
+                let last_rank = match side {
+                    Color::White => Rank::Eighth,
+                    Color::Black => Rank::First,
+                };
+                if let Some(p) = piece {
+                    if p.color == side
+                        && p.role != Role::Pawn
+                        && sq.rank() == last_rank
+                        && self.turn.first_promotion.is_none()
+                        && self
+                            .turn
+                            .hand
+                            .iter()
+                            .chain(self.turn.placed.iter().map(|p| &p.0))
+                            .any(|f| self.pos.board().role_at(*f) == Some(Role::Pawn))
+                    {
+                        self.turn.first_promotion = Some(p.role);
+                    }
+                }
+                match self.turn.hand.pop() {
+                    Some(from) if from == sq => self.turn.returned.add(sq),
+                    Some(from) => self.turn.placed.push((from, sq, t)),
+                    None => {
+                        // A new piece from outside the board (promotion), or
+                        // a captured piece put back.
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reports the lifts confirmed up to `t` (all of them when `flush`) as
+    /// touches of the player on move (§4.3), unless they are adjustments,
+    /// copying the opponent's move (E2.2) or restoring the position.
+    pub(super) fn emit_touches(&mut self, t: u64, flush: bool, out: &mut Decisions) {
+        let by = self.pos.turn();
+        let mi = self.mi();
+        for (bi, slot) in self.boards.iter_mut().enumerate() {
+            if bi != mi || !slot.synced {
+                // Lifts on the other board, or while copying the opponent's
+                // move, are not touches of the player on move.
+                slot.sensed.confirmed_lifts(t, true);
+            }
+        }
+        let board_name = self.boards[mi].id.as_str();
+        for l in self.boards[mi].sensed.confirmed_lifts(t, flush) {
+            if self.phase.is_restoring() {
+                continue;
+            }
+            let Some(piece) = self.pos.board().piece_at(l.square) else {
+                continue;
+            };
+            if self.turn.adjust_next {
+                // j'adoube (§4.2): this lift is an adjustment, not a touch.
+                self.turn.adjust_next = false;
+                continue;
+            }
+            // The claimant loses the right to claim a §4 breach once he
+            // touches a piece (2009 §4.7, 2001 §4.6, 2023 4.8).
+            if self.pending_breach.as_ref().is_some_and(|b| b.by != by) {
+                self.pending_breach = None;
+            }
+            self.turn.touches.push(Touch {
+                square: l.square,
+                piece,
+                t: l.t,
+            });
+            out.push(Event {
+                t: l.t,
+                kind: EventKind::Touch {
+                    by: By(by),
+                    square: l.square.to_string(),
+                    piece: piece.char().to_string(),
+                    board: board_name,
+                },
+            });
+        }
+    }
+
+    /// The §4 breach, if any, of completing `mv` after this turn's touches
+    /// and releases.
+    pub(super) fn touch_breach(&self, mv: &Move) -> Option<Breach> {
+        let by = self.pos.turn();
+        // The lift that starts the move itself, after other pieces were
+        // touched, is the act of moving, not another touch: the obligation
+        // comes from the earlier touches (castling keeps its king-and-rook
+        // order, §4.4).
+        let mut touches = touch::order(&self.turn.touches, by, self.cfg.touch_window_ms);
+        if touches.len() > 1 && !mv.is_castle() {
+            let last = touches[touches.len() - 1];
+            if touch::destination(mv, last.square).is_some()
+                && !self.turn.returned.contains(last.square)
+            {
+                touches.pop();
+            }
+        }
+        touch::check(
+            &self.pos,
+            &touches,
+            &self.turn.releases,
+            self.turn.first_promotion,
+            mv,
+            &self.cfg.profile.touch,
+        )
+    }
+}
