@@ -110,7 +110,7 @@ pub struct Profile {
     /// The supervision level (rapid and blitz; standard is always adequate).
     pub supervision: Supervision,
     /// §4 articles.
-    pub touch: crate::arbiter::touch::TouchArticles,
+    pub touch: TouchArticles,
     /// Who acts on a completed illegal move.
     pub illegal_rule: IllegalMoveRule,
     /// Whether a flag fall ends the game only on the opponent's claim
@@ -140,7 +140,6 @@ impl Profile {
 
     /// The profile for an edition, mode and supervision level.
     pub fn with_supervision(edition: Edition, mode: Mode, supervision: Supervision) -> Profile {
-        use crate::arbiter::touch::TouchArticles;
         // The 2009 numbering; 2001 differs only where it renumbered §6 and
         // in its rapid/blitz appendices (B, C instead of A, B).
         let articles_2009 = Articles {
@@ -326,6 +325,68 @@ impl Default for Profile {
     fn default() -> Self {
         Profile::new(Edition::default(), Mode::default())
     }
+}
+
+/// The articles of §4 in one edition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TouchArticles {
+    /// Own piece touched: move the first that can move.
+    pub own: &'static str,
+    /// Opponent's piece touched: capture the first that can be captured.
+    pub opponent: &'static str,
+    /// Pieces of both colours touched.
+    pub both: &'static str,
+    /// King then rook: castle on that side.
+    pub king_rook: &'static str,
+    /// Rook then king: no castling on that side.
+    pub rook_king: &'static str,
+    /// Castling intended but illegal: another king move.
+    pub castling_illegal: &'static str,
+    /// Promotion piece final once it touched the square (absent in 2001).
+    pub promotion_final: Option<&'static str>,
+    /// A piece released on a square as a legal move cannot go elsewhere.
+    pub released: &'static str,
+    /// Losing the right to claim a §4 breach.
+    pub claim_lost: &'static str,
+}
+
+impl TouchArticles {
+    /// 2001 (seed 000).
+    pub const FIDE_2001: TouchArticles = TouchArticles {
+        own: "4.3a",
+        opponent: "4.3b",
+        both: "4.3c",
+        king_rook: "4.4a",
+        rook_king: "4.4b",
+        castling_illegal: "4.4c",
+        promotion_final: None,
+        released: "4.7",
+        claim_lost: "4.6",
+    };
+    /// 2009 (seeds 001/002/003).
+    pub const FIDE_2009: TouchArticles = TouchArticles {
+        own: "4.3a",
+        opponent: "4.3b",
+        both: "4.3c",
+        king_rook: "4.4a",
+        rook_king: "4.4b",
+        castling_illegal: "4.4c",
+        promotion_final: Some("4.4d"),
+        released: "4.6",
+        claim_lost: "4.7",
+    };
+    /// 2023.
+    pub const FIDE_2023: TouchArticles = TouchArticles {
+        own: "4.3.1",
+        opponent: "4.3.2",
+        both: "4.3.3",
+        king_rook: "4.4.1",
+        rook_king: "4.4.2",
+        castling_illegal: "4.4.3",
+        promotion_final: Some("4.4.4"),
+        released: "4.7",
+        claim_lost: "4.8",
+    };
 }
 
 #[cfg(test)]
