@@ -336,11 +336,13 @@ fn hand_actions(
 fn time_control_of(game: &PgnGame) -> Option<TimeControl> {
     let tc = TimeControl::from_pgn_tag(&known_tag(game, "TimeControl")?).ok()?;
     let site = game.tag("Site").unwrap_or("").to_ascii_lowercase();
-    Some(if site.contains("lichess.org") || site.contains("chess.com") {
-        tc.with_start(ClockStart::Base)
-    } else {
-        tc
-    })
+    Some(
+        if site.contains("lichess.org") || site.contains("chess.com") {
+            tc.with_start(ClockStart::Base)
+        } else {
+            tc
+        },
+    )
 }
 
 /// A tag's value unless it is empty or only `?`, `-`, `.` (unknown).

@@ -627,7 +627,11 @@ mod tests {
             ("180+2", "180+2"),
             ("40/7200:20/3600:900+30", "40/7200:20/3600:900+30"),
         ] {
-            assert_eq!(TimeControl::from_pgn_tag(tag).unwrap().to_string(), want, "{tag}");
+            assert_eq!(
+                TimeControl::from_pgn_tag(tag).unwrap().to_string(),
+                want,
+                "{tag}"
+            );
         }
         for bad in [
             "15 min + 10 s from move 41",
@@ -651,7 +655,10 @@ mod tests {
         for s in ["900+10@base", "40/5400+30:1800+30@base", "300d5@base"] {
             assert_eq!(TimeControl::parse(s).unwrap().to_string(), s);
         }
-        assert_eq!(TimeControl::parse("900+10@base+inc").unwrap().to_string(), "900+10");
+        assert_eq!(
+            TimeControl::parse("900+10@base+inc").unwrap().to_string(),
+            "900+10"
+        );
         assert_eq!(online.pgn_tag(), "900+10");
         for bad in ["900+10@", "900+10@online", "@base", "900+10@base@base"] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
@@ -727,7 +734,12 @@ mod tests {
     #[test]
     fn increment_from_a_later_period() {
         for (text, at_start, after_60, after_61) in [
-            ("40/7200:20/3600:900+30", 7_200_000, 900_000 + 30_000, 30_000),
+            (
+                "40/7200:20/3600:900+30",
+                7_200_000,
+                900_000 + 30_000,
+                30_000,
+            ),
             ("40/7200:20/3600:900+30@base", 7_200_000, 900_000, 30_000),
         ] {
             let mut c = Clock::new(TimeControl::parse(text).unwrap());
