@@ -3,7 +3,7 @@
 //! the times after every completed move and the last move to the device.
 
 use eboard::clock::device::{ClockDevice, ClockDeviceError, ClockFace, ClockInput};
-use eboard::clock::simulated::SimulatedClock;
+use eboard::clock::simulated::{Shown, SimulatedClock};
 use eboard::config::Config;
 use eboard::daemon::{Daemon, RunOptions};
 use eboard::trace::{BoardId, Event, EventKind, Record, RecordKind};
@@ -115,6 +115,15 @@ fn presses_on_the_device_complete_moves_and_the_device_shows_the_times() {
         }
     }
     let c = clock.lock().unwrap();
+    // Before move 1 the device was set to the start: 5:02 each over the
+    // board (base + increment), White's clock running.
+    match c.shown().first() {
+        Some(Shown::Times { face, .. }) => assert_eq!(
+            (face.white_ms, face.black_ms, face.running),
+            (302_000, 302_000, Some(Color::White))
+        ),
+        other => panic!("first shown: {other:?}"),
+    }
     assert_eq!(c.last_move(), Some("e5"));
     let face = c.face().expect("times shown");
     assert_eq!((face.white_ms, face.black_ms), clocks[1]);
