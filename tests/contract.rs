@@ -214,10 +214,24 @@ fn pgn_has_the_seven_tag_roster_and_clocks() {
     ] {
         assert!(pgn.contains(tag), "{tag} in\n{pgn}");
     }
-    // Over the board both clocks start at 1:30:30: White 1.9 s used + 30 s,
-    // Black 61 s used + 30 s.
+    // Over the board both clocks start at 1:30:30: White 1.9 s used + 30 s
+    // (1:30:58.1, shown as the clock shows it, rounded up), Black 61 s used
+    // + 30 s.
     assert!(
-        pgn.contains("1. e4 {[%clk 1:30:58]} c5 {[%clk 1:29:59]} 0-1"),
+        pgn.contains("1. e4 {[%clk 1:30:59]} c5 {[%clk 1:29:59]} 0-1"),
+        "{pgn}"
+    );
+    // Online style: the clocks start at 1:30:00; the tag stays PGN's.
+    let online = trace.replace("40/5400+30:1800+30", "40/5400+30:1800+30@base");
+    let out = eboard(&["replay", "-", "--pgn", "-"], &online);
+    assert!(out.status.success());
+    let pgn = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        pgn.contains("[TimeControl \"40/5400+30:1800+30\"]"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("1. e4 {[%clk 1:30:29]} c5 {[%clk 1:29:29]} 0-1"),
         "{pgn}"
     );
 }

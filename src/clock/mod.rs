@@ -378,6 +378,15 @@ pub fn fmt_hms(ms: u64) -> String {
     format!("{h}:{m:02}:{s:02}")
 }
 
+/// `H:MM:SS` of `ms` milliseconds as a clock *shows* them after a press:
+/// rounded up to whole seconds (a clock shows 0:00:00 only when the time is
+/// up), as eboard's DGT 3000 driver and built-in LCD show them and as DGT
+/// clocks do in FIDE broadcasts (docs/clock.md): `5_458_100` → `1:30:59`,
+/// `0` → `0:00:00`. PGN's `[%clk]` is written with it.
+pub fn fmt_shown(ms: u64) -> String {
+    fmt_hms(ms.div_ceil(1000) * 1000)
+}
+
 fn idx(c: Color) -> usize {
     match c {
         Color::White => 0,
@@ -585,6 +594,10 @@ mod tests {
         assert_eq!(fmt_hms(36_000_000 + 61_000), "10:01:01", "hours not capped");
         assert_eq!(split_hms(MAX_DISPLAY_S), (9, 59, 59));
         assert_eq!(split_hms(3_599), (0, 59, 59));
+        assert_eq!(fmt_shown(5_458_100), "1:30:59");
+        assert_eq!(fmt_shown(5_458_000), "1:30:58");
+        assert_eq!(fmt_shown(1), "0:00:01");
+        assert_eq!(fmt_shown(0), "0:00:00");
     }
 
     #[test]
