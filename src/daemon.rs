@@ -297,6 +297,24 @@ impl BoardLoop {
         }
     }
 
+    /// Shows the clock's current times on the device (at the start: base +
+    /// increment over the board, `docs/clock.md`), before any move is made.
+    fn show_clock_now(&mut self, t: u64) {
+        let (Some(dev), Some(c)) = (self.device.as_mut(), self.controller.arbiter().clock()) else {
+            return;
+        };
+        let (white_ms, black_ms) = c.remaining_at(t);
+        let face = ClockFace {
+            white_ms,
+            black_ms,
+            running: c.running(),
+            at_ms: t,
+        };
+        if let Err(err) = dev.set_times(t, face) {
+            tracing::warn!("clock {}: {err}", dev.name());
+        }
+    }
+
     /// Polls the clock device at round time `t`; its presses are records.
     fn poll_clock(&mut self, t: u64) {
         let inputs = match self.device.as_mut() {
@@ -534,6 +552,7 @@ impl Daemon {
             }
         }
         board.journal = journal;
+        board.show_clock_now(board.last_t);
         if let (Some(rec), Some(p)) = (&recovered, &journal_path) {
             let since = rec
                 .records

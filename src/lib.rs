@@ -23,8 +23,23 @@
 //! .unwrap();
 //! let (game, events) = eboard::controller::replay(&trace, None, None).unwrap();
 //! assert_eq!(game.moves()[0].san, "e4");
-//! assert_eq!(game.moves()[0].clock_ms, Some(5_428_100));
+//! // Over the board (the default) the clock started at 1:30:30 (base +
+//! // increment, as FIDE events run their clocks; docs/clock.md): 1.9 s
+//! // used, + 30 s.
+//! assert_eq!(game.moves()[0].clock_ms, Some(5_458_100));
 //! assert_eq!(events.iter().filter(|e| e.type_name() == "move").count(), 1);
+//!
+//! // The online style (`@base`, what lichess records) starts at 1:30:00:
+//! // the spec's example numbers.
+//! let online = eboard::trace::Trace::parse(
+//!     r#"{"trace": 1, "time_control": "5400+30@base"}
+//! {"t": 1000, "lift": "e2"}
+//! {"t": 1400, "place": "e4"}
+//! {"t": 1900, "press": "w"}"#,
+//! )
+//! .unwrap();
+//! let (game, _) = eboard::controller::replay(&online, None, None).unwrap();
+//! assert_eq!(game.moves()[0].clock_ms, Some(5_428_100));
 //! ```
 
 pub mod arbiter;

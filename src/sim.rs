@@ -21,7 +21,7 @@
 //! Times are in ms since the start of the trace; squares are numbered
 //! a1 = 0, b1 = 1, ..., h8 = 63.
 
-use crate::clock::{Clock, TimeControl};
+use crate::clock::{Clock, ClockStart, TimeControl};
 use crate::pgn::PgnGame;
 use crate::trace::{BoardId, Header, Record, RecordKind, Sensing, Trace};
 use rand::{Rng, SeedableRng};
@@ -329,6 +329,22 @@ fn hand_actions(
     Ok(())
 }
 
+/// The game's time control from its `TimeControl` tag (the standard form or
+/// a FIDE broadcast's prose, [`TimeControl::from_pgn_tag`]), with the clock
+/// convention of its source: online style (`@base`) for a game played on
+/// lichess or chess.com (`Site`), over the board otherwise (docs/clock.md).
+fn time_control_of(game: &PgnGame) -> Option<TimeControl> {
+    let tc = TimeControl::from_pgn_tag(&known_tag(game, "TimeControl")?).ok()?;
+    let site = game.tag("Site").unwrap_or("").to_ascii_lowercase();
+    Some(
+        if site.contains("lichess.org") || site.contains("chess.com") {
+            tc.with_start(ClockStart::Base)
+        } else {
+            tc
+        },
+    )
+}
+
 /// A tag's value unless it is empty or only `?`, `-`, `.` (unknown).
 fn known_tag(game: &PgnGame, name: &str) -> Option<String> {
     let v = game.tag(name)?.trim();
@@ -373,13 +389,10 @@ pub(crate) fn simulate_with_stats(
     let start = game
         .start_position()
         .map_err(|e| SimError::StartPosition(e.message))?;
-    let tc_text = known_tag(game, "TimeControl");
+    let tc = time_control_of(game);
     // The same clock engine as the replay's: presses are placed so that the
     // replayed clock shows the PGN's [%clk] values, and no flag falls.
-    let mut clock = tc_text
-        .as_deref()
-        .and_then(|s| TimeControl::parse(s).ok())
-        .map(Clock::new);
+    let mut clock = tc.clone().map(Clock::new);
     if let Some(c) = clock.as_mut() {
         c.start(start.turn(), 0);
     }
@@ -387,7 +400,7 @@ pub(crate) fn simulate_with_stats(
         version: 1,
         sensing: opts.sensing,
         boards: vec![BoardId::Main],
-        time_control: clock.as_ref().and(tc_text),
+        time_control: tc.map(|tc| tc.to_string()),
         start_fen: game.tag("FEN").map(|f| f.trim().to_owned()),
         white: known_tag(game, "White"),
         black: known_tag(game, "Black"),
@@ -776,14 +789,19 @@ mod tests {
     /// checks them against every `[%clk]` that the clock could have produced.
     /// Returns (checked, skipped).
     fn check_clock(game: &PgnGame, trace: &Trace) -> (usize, usize) {
-        let tc = trace.header.time_control.as_deref().unwrap_or("");
-        let Some((base, inc)) = tc.split_once('+') else {
+        let Some(tc) = trace.header.time_control.as_deref() else {
             return (0, 0);
         };
-        let (base, inc): (i64, i64) = (
-            base.parse::<i64>().unwrap() * 1000,
-            inc.parse::<i64>().unwrap() * 1000,
-        );
+        let tc = TimeControl::parse(tc).unwrap();
+        let crate::clock::Bonus::Increment(inc) = tc.periods[0].bonus else {
+            return (0, 0);
+        };
+        if tc.periods.len() > 1 {
+            return (0, 0);
+        }
+        // The clock before move 1: the base, + the increment over the board.
+        let base = (tc.periods[0].time_ms + tc.start_credit_ms()) as i64;
+        let inc = inc as i64;
         let mut clock = [base; 2];
         let mut pgn_prev = [base; 2];
         let mut last = 0u64;
@@ -893,7 +911,11 @@ mod tests {
         assert_eq!(t.header.black.as_deref(), g.tag("Black"));
         assert_eq!(t.header.site.as_deref(), g.tag("Site"));
         assert_eq!(t.header.date.as_deref(), g.tag("Date"));
-        assert_eq!(t.header.time_control.as_deref(), g.tag("TimeControl"));
+        // lichess: the online clock convention (starts at the base).
+        assert_eq!(
+            t.header.time_control,
+            g.tag("TimeControl").map(|tc| format!("{tc}@base"))
+        );
         assert_eq!(t.header.round, None, "lichess writes Round \"-\"");
         assert_eq!(t.header.rules, None);
         assert_eq!(t.header.mode, None);

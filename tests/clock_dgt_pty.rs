@@ -540,3 +540,89 @@ fn unplugged_port_is_an_error() {
     assert!(matches!(err, ClockDeviceError::Io { .. }), "{err}");
     assert!(!r.clock.is_online());
 }
+
+/// The times eboard sends follow the clock convention, and the clock then
+/// shows them: over the board "15 min + 10 s from move 1" is 0:15:10 on both
+/// sides before move 1 and 0:15:18 after White's 2-second first move (a DGT
+/// 3000 in Fischer mode; docs/clock.md); online style (`@base`) 0:15:00 and
+/// 0:15:08. The engine runs on injected time (the press at 2 s); the
+/// driver, the line and the fake clock are real.
+#[test]
+fn sent_times_follow_the_clock_convention() {
+    use eboard::clock::{Clock, TimeControl};
+    for (tc, start, after) in [
+        ("900+10", [0u8, 15, 10], [0u8, 15, 18]),
+        ("900+10@base", [0, 15, 0], [0, 15, 8]),
+    ] {
+        let (mut r, fake, _pty) = rig(Script::default());
+        assert!(r
+            .until(2000, |i| matches!(i, ClockInput::Online { .. }))
+            .is_some());
+        r.settle(2000);
+        // Set-up: the lever down on Black's side (White's clock to run).
+        fake.act(Act::Lever { right_down: true });
+        assert!(r.until(2000, is_press(Color::Black)).is_some());
+
+        let mut engine = Clock::new(TimeControl::parse(tc).unwrap());
+        engine.start(Color::White, 0);
+        let face = |c: &Clock, engine_t: u64, at_ms: u64| {
+            let (white_ms, black_ms) = c.remaining_at(engine_t);
+            ClockFace {
+                white_ms,
+                black_ms,
+                running: c.running(),
+                at_ms,
+            }
+        };
+        let setnrun = |l: [u8; 3], rt: [u8; 3], flags: u8| {
+            vec![
+                0x2b, 0x0a, 0x03, 0x0a, l[0], l[1], l[2], rt[0], rt[1], rt[2], flags, 0x00,
+            ]
+        };
+        let secs = |h: [u8; 3]| (h[0] as u64 * 3600 + h[1] as u64 * 60 + h[2] as u64) * 1000;
+
+        // Before move 1: both sides at the start, White (left) running.
+        let now = r.now();
+        r.clock.set_times(now, face(&engine, 0, now)).unwrap();
+        r.settle(2000);
+        assert_eq!(
+            fake.clock_frames().last().unwrap(),
+            &setnrun(start, start, 0x01),
+            "{tc}: start"
+        );
+        let (w, b) = (secs(start), secs(start));
+        assert!(
+            r.until(
+                2000,
+                |i| matches!(i, ClockInput::Shown { white_ms, black_ms, .. }
+                if *white_ms == w && *black_ms == b)
+            )
+            .is_some(),
+            "{tc}: the clock shows the start times"
+        );
+
+        // White moves and presses: 2 s used on the engine's clock.
+        fake.act(Act::Lever { right_down: false });
+        assert!(r.until(2000, is_press(Color::White)).is_some(), "{tc}");
+        engine.press(Color::White, 2_000);
+        let now = r.now();
+        r.clock.set_times(now, face(&engine, 2_000, now)).unwrap();
+        r.settle(2000);
+        assert_eq!(
+            fake.clock_frames().last().unwrap(),
+            &setnrun(after, start, 0x02),
+            "{tc}: after 1. e4"
+        );
+        let (w, b) = (secs(after), secs(start));
+        assert!(
+            r.until(
+                2000,
+                |i| matches!(i, ClockInput::Shown { white_ms, black_ms, .. }
+                if *white_ms == w && *black_ms == b)
+            )
+            .is_some(),
+            "{tc}: the clock shows White's time with the increment"
+        );
+        assert!(!r.offline_seen(), "{tc}: {:?}", r.seen);
+    }
+}

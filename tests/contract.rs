@@ -23,28 +23,43 @@ fn events(trace: &str, extra: &[&str]) -> Vec<Value> {
         .collect()
 }
 
+/// The spec's example. Its clock numbers (5428100 / 5400000) are the online
+/// style, a clock started at the base: they hold with `@base`. Over the
+/// board, the default, the clock started at base + increment (1:30:30, as
+/// FIDE events' DGT clocks do; docs/clock.md), so each side has 30 s more.
 #[test]
 fn contract_example_gives_the_expected_events() {
-    let trace = r#"{"trace": 1, "time_control": "5400+30"}
-{"t": 1000, "lift": "e2"}
+    let moves = r#"{"t": 1000, "lift": "e2"}
 {"t": 1400, "place": "e4"}
 {"t": 1405, "lift": "e4"}
 {"t": 1410, "place": "e4"}
 {"t": 1900, "press": "w"}
 "#;
-    let ev = events(trace, &[]);
-    let expected: Vec<Value> = [
-        r#"{"t": 1000, "type": "touch", "by": "w", "square": "e2", "piece": "P"}"#,
-        r#"{"t": 1900, "type": "move", "ply": 1, "by": "w", "san": "e4", "uci": "e2e4", "fen": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"}"#,
-        r#"{"t": 1900, "type": "clock", "white_ms": 5428100, "black_ms": 5400000}"#,
-    ]
-    .iter()
-    .map(|s| serde_json::from_str(s).unwrap())
-    .collect();
-    assert_eq!(ev.len(), 3, "{ev:?}");
-    for (got, want) in ev.iter().zip(&expected) {
-        for (k, v) in want.as_object().unwrap() {
-            assert_eq!(&got[k], v, "key {k} of {got}");
+    for (tc, clock) in [
+        (
+            "5400+30@base",
+            r#"{"t": 1900, "type": "clock", "white_ms": 5428100, "black_ms": 5400000}"#,
+        ),
+        (
+            "5400+30",
+            r#"{"t": 1900, "type": "clock", "white_ms": 5458100, "black_ms": 5430000}"#,
+        ),
+    ] {
+        let trace = format!("{{\"trace\": 1, \"time_control\": \"{tc}\"}}\n{moves}");
+        let ev = events(&trace, &[]);
+        let expected: Vec<Value> = [
+            r#"{"t": 1000, "type": "touch", "by": "w", "square": "e2", "piece": "P"}"#,
+            r#"{"t": 1900, "type": "move", "ply": 1, "by": "w", "san": "e4", "uci": "e2e4", "fen": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"}"#,
+            clock,
+        ]
+        .iter()
+        .map(|s| serde_json::from_str(s).unwrap())
+        .collect();
+        assert_eq!(ev.len(), 3, "{tc}: {ev:?}");
+        for (got, want) in ev.iter().zip(&expected) {
+            for (k, v) in want.as_object().unwrap() {
+                assert_eq!(&got[k], v, "{tc}: key {k} of {got}");
+            }
         }
     }
 }
@@ -122,8 +137,9 @@ fn illegal_move_then_reinstated_and_replaced() {
     assert_eq!(mv[0]["san"], "e4");
     let clocks = of(&ev, "clock");
     // +2 min to Black at the illegal move; White's clock ran on until 6.9 s.
-    assert_eq!(clocks[0]["black_ms"], 5_520_000);
-    assert_eq!(clocks[1]["white_ms"], 5_400_000 - 6_900 + 30_000);
+    // Both clocks started at 1:30:30 (over the board: base + increment).
+    assert_eq!(clocks[0]["black_ms"], 5_430_000 + 120_000);
+    assert_eq!(clocks[1]["white_ms"], 5_430_000 - 6_900 + 30_000);
 }
 
 #[test]
@@ -186,8 +202,24 @@ fn pgn_has_the_seven_tag_roster_and_clocks() {
     ] {
         assert!(pgn.contains(tag), "{tag} in\n{pgn}");
     }
+    // Over the board both clocks start at 1:30:30: White 1.9 s used + 30 s
+    // (1:30:58.1, shown as the clock shows it, rounded up), Black 61 s used
+    // + 30 s.
     assert!(
-        pgn.contains("1. e4 {[%clk 1:30:28]} c5 {[%clk 1:29:29]} 0-1"),
+        pgn.contains("1. e4 {[%clk 1:30:59]} c5 {[%clk 1:29:59]} 0-1"),
+        "{pgn}"
+    );
+    // Online style: the clocks start at 1:30:00; the tag stays PGN's.
+    let online = trace.replace("40/5400+30:1800+30", "40/5400+30:1800+30@base");
+    let out = eboard_with_input(&["replay", "-", "--pgn", "-"], &online);
+    assert!(out.status.success());
+    let pgn = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        pgn.contains("[TimeControl \"40/5400+30:1800+30\"]"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("1. e4 {[%clk 1:30:29]} c5 {[%clk 1:29:29]} 0-1"),
         "{pgn}"
     );
 }

@@ -3,7 +3,7 @@
 //! the times after every completed move and the last move to the device.
 
 use eboard::clock::device::{ClockDevice, ClockDeviceError, ClockFace, ClockInput};
-use eboard::clock::simulated::SimulatedClock;
+use eboard::clock::simulated::{Shown, SimulatedClock};
 use eboard::config::Config;
 use eboard::daemon::{Daemon, RunOptions};
 use eboard::trace::{BoardId, Event, EventKind, Record, RecordKind};
@@ -115,15 +115,25 @@ fn presses_on_the_device_complete_moves_and_the_device_shows_the_times() {
         }
     }
     let c = clock.lock().unwrap();
+    // Before move 1 the device was set to the start: 5:02 each over the
+    // board (base + increment), White's clock running.
+    match c.shown().first() {
+        Some(Shown::Times { face, .. }) => assert_eq!(
+            (face.white_ms, face.black_ms, face.running),
+            (302_000, 302_000, Some(Color::White))
+        ),
+        other => panic!("first shown: {other:?}"),
+    }
     assert_eq!(c.last_move(), Some("e5"));
     let face = c.face().expect("times shown");
     assert_eq!((face.white_ms, face.black_ms), clocks[1]);
     assert_eq!(face.running, Some(Color::White));
-    // The press times came from the device: White used 1.6 s, Black 2.0 s (+2 s each).
-    assert_eq!(clocks[0], (300_000 - 1_600 + 2_000, 300_000));
+    // The press times came from the device: White used 1.6 s, Black 2.0 s
+    // (+2 s each); over the board both clocks started at 5:02 (base + increment).
+    assert_eq!(clocks[0], (302_000 - 1_600 + 2_000, 302_000));
     assert_eq!(
         clocks[1],
-        (300_000 - 1_600 + 2_000, 300_000 - 2_000 + 2_000)
+        (302_000 - 1_600 + 2_000, 302_000 - 2_000 + 2_000)
     );
     drop(daemon);
 }
@@ -176,7 +186,11 @@ fn the_vi_players_device_asks_for_the_time_through_the_api_channel() {
             EventKind::Announce { text, lang } => {
                 assert_eq!(lang.as_str(), "da");
                 assert!(text.starts_with("0 træk spillet"), "{text}");
-                assert!(text.contains("sort 1 time og 30 minutter"), "{text}");
+                // Over the board the clock shows 1:30:30 before move 1.
+                assert!(
+                    text.contains("sort 1 time 30 minutter og 30 sekunder"),
+                    "{text}"
+                );
             }
             _ => unreachable!(),
         }

@@ -429,9 +429,10 @@ fn s37_s38_s39_nth_illegal_move() {
         assert_eq!(ill.len(), 2, "{rules}");
         assert_eq!(ill[1]["count"], 2);
         assert_eq!(ill[1]["penalty"], "+2 min to black", "S37 {rules}");
+        // Black's clock started at 1:30:30 (over the board: base + increment).
         assert_eq!(
             of(&ev, "clock").last().unwrap()["black_ms"],
-            5_400_000 + 240_000
+            5_430_000 + 240_000
         );
         let ev = replay_steps(tc(kr), &illegal_king_moves(3), rules);
         assert_eq!(
@@ -674,7 +675,8 @@ fn s97_s99_s102_s103_draw_claims() {
         let ev = replay_steps(tc.clone(), "1000 mv e2e4 w\n2000 claim threefold b", rules);
         let c = of(&ev, "claim");
         assert_eq!(c[0]["upheld"], false, "{rules}");
-        let black_before = 5_400_000;
+        // Both clocks started at 1:30:30 (over the board: base + increment).
+        let black_before = 5_430_000;
         let white = of(&ev, "clock").last().unwrap()["white_ms"]
             .as_u64()
             .unwrap();
@@ -682,15 +684,15 @@ fn s97_s99_s102_s103_draw_claims() {
             .as_u64()
             .unwrap();
         match rules {
-            "fide-2023" => assert_eq!(white, 5_400_000 - 1_600 + 30_000 + 120_000),
+            "fide-2023" => assert_eq!(white, 5_430_000 - 1_600 + 30_000 + 120_000),
             "fide-2001" => {
-                assert_eq!(white, 5_400_000 - 1_600 + 30_000 + 180_000);
+                assert_eq!(white, 5_430_000 - 1_600 + 30_000 + 180_000);
                 assert!(
                     black < black_before - 170_000,
                     "2001 cuts the claimant's time"
                 );
             }
-            _ => assert_eq!(white, 5_400_000 - 1_600 + 30_000 + 180_000, "{rules}"),
+            _ => assert_eq!(white, 5_430_000 - 1_600 + 30_000 + 180_000, "{rules}"),
         }
         // S103: the incorrect claim is a draw offer the opponent may accept.
         let ev = replay_steps(

@@ -3,7 +3,7 @@
 //! and comments a live broadcast adds ([`PgnExtras`]).
 
 use crate::arbiter::Arbiter;
-use crate::clock::fmt_hms;
+use crate::clock::fmt_shown;
 use crate::model::EndReason;
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode, Position};
@@ -60,7 +60,7 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
         "TimeControl",
         cfg.time_control
             .as_ref()
-            .map_or("-".to_owned(), |tc| tc.to_string()),
+            .map_or("-".to_owned(), |tc| tc.pgn_tag()),
     ));
     if cfg.start != shakmaty::Chess::default() {
         tags.push(("SetUp", "1".into()));
@@ -130,9 +130,10 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
             tokens.push(format!("{no}..."));
         }
         tokens.push(m.san.clone());
+        // What the clock shows after the press: rounded up (docs/clock.md).
         let mut comment: Vec<String> = m
             .clock_ms
-            .map(|ms| format!("[%clk {}]", fmt_hms(ms)))
+            .map(|ms| format!("[%clk {}]", fmt_shown(ms)))
             .into_iter()
             .collect();
         comment.extend(comment_after(i + 1));
@@ -164,11 +165,16 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::fmt_hms;
 
     #[test]
     fn clk_format() {
         assert_eq!(fmt_hms(5_428_100), "1:30:28");
         assert_eq!(fmt_hms(59_999), "0:00:59");
         assert_eq!(fmt_hms(0), "0:00:00");
+        // [%clk] is what the clock shows: rounded up.
+        assert_eq!(fmt_shown(5_428_100), "1:30:29");
+        assert_eq!(fmt_shown(59_999), "0:01:00");
+        assert_eq!(fmt_shown(0), "0:00:00");
     }
 }

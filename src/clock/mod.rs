@@ -26,6 +26,37 @@ pub enum Bonus {
     Bronstein(u64),
 }
 
+/// When a Fischer increment is credited: the two conventions in use.
+///
+/// Sources and measurements: `docs/clock.md`. Delays (`dN`, `bN`) are the
+/// same under both: no delay is credited before move 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClockStart {
+    /// Over the board, as FIDE events run their clocks (DGT 2010/3000 in
+    /// Fischer mode; the FIDE Laws' glossary: the increment is added "from
+    /// the start" before each move): the clock shows base + increment
+    /// before move 1, and each press credits the increment for the
+    /// player's next move. `900+10` shows 0:15:10 at the start and 0:15:18
+    /// after a 2-second first move. The default.
+    #[default]
+    BasePlusIncrement,
+    /// Online servers (lichess): the clock starts at the base and each press
+    /// credits the increment of the move just completed. `900+10` shows
+    /// 0:15:00 at the start and 0:15:08 after a 2-second first move.
+    /// Written `@base` after the periods (`180+2@base`).
+    Base,
+}
+
+impl ClockStart {
+    /// The suffix word after `@` (`base`, `base+inc`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClockStart::BasePlusIncrement => "base+inc",
+            ClockStart::Base => "base",
+        }
+    }
+}
+
 /// One period of a time control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Period {
@@ -39,11 +70,15 @@ pub struct Period {
 
 /// A time control: one or more periods (the contract's `time_control`,
 /// e.g. `40/5400+30:1800+30`, or the Danish championship control
-/// `40/6000+30:20/3000+30:900+30`).
+/// `40/6000+30:20/3000+30:900+30`), and when the increment is credited
+/// (an optional `@base` / `@base+inc` suffix, [`ClockStart`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimeControl {
     /// The periods in order; the last one repeats when it has a move count.
     pub periods: Vec<Period>,
+    /// When the increment is credited; over-the-board (base + increment at
+    /// the start) unless the text ends in `@base`.
+    pub start: ClockStart,
 }
 
 /// A malformed time control: what is wrong.
@@ -57,12 +92,30 @@ pub struct TimeControlError {
 }
 
 impl TimeControl {
-    /// Parses `[moves/]seconds[+inc|dN|bN]` periods joined by `:`.
-    /// Seconds may carry a fraction (`0.5`); the result is exact in ms.
+    /// Parses `[moves/]seconds[+inc|dN|bN]` periods joined by `:`, then
+    /// optionally `@base` (online style: the clock starts at the base) or
+    /// `@base+inc` (over the board, the default: the clock starts at base +
+    /// increment; [`ClockStart`]). Seconds may carry a fraction (`0.5`); the
+    /// result is exact in ms.
     pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
         let bad = |message: String| TimeControlError {
             text: text.to_owned(),
             message,
+        };
+        let (text_periods, start) = match text.trim().split_once('@') {
+            None => (text.trim(), ClockStart::default()),
+            Some((p, word)) => {
+                let start = match word.trim() {
+                    "base" => ClockStart::Base,
+                    "base+inc" => ClockStart::BasePlusIncrement,
+                    other => {
+                        return Err(bad(format!(
+                            "clock start \"@{other}\" is not \"@base\" (online style) or \"@base+inc\" (over the board)"
+                        )))
+                    }
+                };
+                (p.trim(), start)
+            }
         };
         let secs = |s: &str, what: &str| -> Result<u64, TimeControlError> {
             let ms = parse_seconds_ms(s)
@@ -70,7 +123,7 @@ impl TimeControl {
             Ok(ms)
         };
         let mut periods = Vec::new();
-        let parts: Vec<&str> = text.trim().split(':').collect();
+        let parts: Vec<&str> = text_periods.split(':').collect();
         for (i, part) in parts.iter().enumerate() {
             let part = part.trim();
             let (moves, rest) = match part.split_once('/') {
@@ -114,7 +167,44 @@ impl TimeControl {
         if periods.is_empty() || periods[0].time_ms == 0 && periods.len() == 1 {
             return Err(bad("no time given".into()));
         }
-        Ok(TimeControl { periods })
+        Ok(TimeControl { periods, start })
+    }
+
+    /// Reads a PGN `TimeControl` tag: the standard form [`TimeControl::parse`]
+    /// reads, or the prose FIDE broadcasts write for one period with an
+    /// increment, e.g. `15 min. + 10 s. per move` or `15 minutes + 10 seconds
+    /// increment per move, starting from move 1` (FIDE Women's World Rapid
+    /// 2024), also `90 min + 30 sec`. Minutes or hours, then seconds; the
+    /// increment must run from move 1. The result has the default
+    /// [`ClockStart`]. Errors: the tag read neither way.
+    pub fn from_pgn_tag(tag: &str) -> Result<TimeControl, TimeControlError> {
+        let strict = match TimeControl::parse(tag) {
+            Ok(tc) => return Ok(tc),
+            Err(e) => e,
+        };
+        parse_prose(tag).ok_or(strict)
+    }
+
+    /// The time control with the other [`ClockStart`].
+    pub fn with_start(mut self, start: ClockStart) -> TimeControl {
+        self.start = start;
+        self
+    }
+
+    /// The PGN `TimeControl` tag: the periods only, without the `@` suffix
+    /// (`40/5400+30:1800+30`; lichess writes `180+2` for its online style).
+    pub fn pgn_tag(&self) -> String {
+        self.clone().with_start(ClockStart::default()).to_string()
+    }
+
+    /// The increment credited before move 1: the first period's Fischer
+    /// increment over the board ([`ClockStart::BasePlusIncrement`]), else 0
+    /// (online style, and delays under both conventions), ms.
+    pub fn start_credit_ms(&self) -> u64 {
+        match (self.start, self.periods[0].bonus) {
+            (ClockStart::BasePlusIncrement, Bonus::Increment(i)) => i,
+            _ => 0,
+        }
     }
 
     /// The period in force for a player who has completed `moves_done` moves.
@@ -139,6 +229,75 @@ impl TimeControl {
         };
         p.time_ms + 60 * inc
     }
+}
+
+/// `N min[utes|.] + M s[ec|econds|.] [increment] [per move][, starting] [from move 1]`
+/// (also `h`/`hours` for the base): the base and increment in ms.
+fn parse_prose(tag: &str) -> Option<TimeControl> {
+    let text = tag.to_ascii_lowercase().replace(',', " ");
+    let (base, rest) = text.split_once('+')?;
+    let amount = |s: &str, units: &[(&str, u64)]| -> Option<u64> {
+        let s = s.trim();
+        let end = s
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(s.len());
+        let (num, unit) = s.split_at(end);
+        let unit = unit.trim().trim_end_matches('.');
+        let scale = units.iter().find(|(u, _)| *u == unit)?.1;
+        parse_seconds_ms(num)?.checked_mul(scale)
+    };
+    let base_ms = amount(
+        base,
+        &[
+            ("min", 60),
+            ("mins", 60),
+            ("minute", 60),
+            ("minutes", 60),
+            ("h", 3600),
+            ("hour", 3600),
+            ("hours", 3600),
+        ],
+    )?;
+    let mut words = rest.split_whitespace();
+    let first = words.next()?;
+    // "10 s" or "10s": the number, then its unit.
+    let (num_unit, tail): (String, Vec<&str>) = if first.ends_with(|c: char| c.is_ascii_digit()) {
+        let unit = words.next()?;
+        (format!("{first}{unit}"), words.collect())
+    } else {
+        (first.to_owned(), words.collect())
+    };
+    let inc_ms = amount(
+        &num_unit,
+        &[
+            ("s", 1),
+            ("sec", 1),
+            ("secs", 1),
+            ("second", 1),
+            ("seconds", 1),
+        ],
+    )?;
+    // What may follow: "increment", "per move", "starting from move 1".
+    let mut i = 0;
+    while i < tail.len() {
+        match tail[i] {
+            "increment" | "per" | "move" | "starting" | "from" | "bonus" => {}
+            "1" if i > 0 && tail[i - 1] == "move" => {}
+            _ => return None,
+        }
+        i += 1;
+    }
+    if base_ms == 0 {
+        return None;
+    }
+    Some(TimeControl {
+        periods: vec![Period {
+            moves: None,
+            time_ms: base_ms,
+            bonus: Bonus::Increment(inc_ms),
+        }],
+        start: ClockStart::default(),
+    })
 }
 
 fn parse_seconds_ms(s: &str) -> Option<u64> {
@@ -174,7 +333,10 @@ fn fmt_secs(ms: u64) -> String {
 }
 
 impl fmt::Display for TimeControl {
-    /// The PGN TimeControl tag as FIDE events write it (`40/5400+30:1800+30`).
+    /// The time control as [`TimeControl::parse`] reads it: the periods as
+    /// FIDE events write them (`40/5400+30:1800+30`), then `@base` for the
+    /// online style (nothing for the default). [`TimeControl::pgn_tag`] is
+    /// the PGN tag.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, p) in self.periods.iter().enumerate() {
             if i > 0 {
@@ -190,6 +352,9 @@ impl fmt::Display for TimeControl {
                 Bonus::UsDelay(d) => write!(f, "d{}", fmt_secs(d))?,
                 Bonus::Bronstein(d) => write!(f, "b{}", fmt_secs(d))?,
             }
+        }
+        if self.start != ClockStart::default() {
+            write!(f, "@{}", self.start.as_str())?;
         }
         Ok(())
     }
@@ -211,6 +376,15 @@ pub fn split_hms(secs: u64) -> (u64, u64, u64) {
 pub fn fmt_hms(ms: u64) -> String {
     let (h, m, s) = split_hms(ms / 1000);
     format!("{h}:{m:02}:{s:02}")
+}
+
+/// `H:MM:SS` of `ms` milliseconds as a clock *shows* them after a press:
+/// rounded up to whole seconds (a clock shows 0:00:00 only when the time is
+/// up), as eboard's DGT 3000 driver and built-in LCD show them and as DGT
+/// clocks do in FIDE broadcasts (docs/clock.md): `5_458_100` → `1:30:59`,
+/// `0` → `0:00:00`. PGN's `[%clk]` is written with it.
+pub fn fmt_shown(ms: u64) -> String {
+    fmt_hms(ms.div_ceil(1000) * 1000)
 }
 
 fn idx(c: Color) -> usize {
@@ -235,9 +409,11 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// A clock set to the time control's first period, stopped.
+    /// A clock set to the time control's first period, stopped: the base,
+    /// plus the first increment over the board ([`ClockStart`]; `900+10`
+    /// shows 0:15:10 before move 1, `900+10@base` 0:15:00).
     pub fn new(tc: TimeControl) -> Clock {
-        let base = tc.periods[0].time_ms as i64;
+        let base = (tc.periods[0].time_ms + tc.start_credit_ms()) as i64;
         Clock {
             tc,
             remaining: [base, base],
@@ -325,6 +501,12 @@ impl Clock {
     /// `side` completes a move at `t` (§6.7a): charge the time used, add the
     /// increment or give back the Bronstein delay, add the next period's time
     /// when this move completes a period, and start the opponent's clock.
+    ///
+    /// The increment credited: over the board ([`ClockStart::BasePlusIncrement`])
+    /// the one for the player's *next* move (the first was credited at the
+    /// start), so a period whose increment begins later ("+30 s from move
+    /// 61") credits it together with its time at the press of move 60;
+    /// online ([`ClockStart::Base`]) the one of the move just completed.
     pub fn press(&mut self, side: Color, t: u64) {
         let i = idx(side);
         let used = if self.running == Some(side) {
@@ -341,12 +523,19 @@ impl Clock {
         let bonus = period.bonus;
         self.remaining[i] -= used as i64;
         match bonus {
-            Bonus::Increment(inc) => self.remaining[i] += inc as i64,
+            Bonus::Increment(inc) if self.tc.start == ClockStart::Base => {
+                self.remaining[i] += inc as i64
+            }
             Bonus::Bronstein(d) => self.remaining[i] += elapsed.min(d) as i64,
-            Bonus::UsDelay(_) | Bonus::None => {}
+            Bonus::Increment(_) | Bonus::UsDelay(_) | Bonus::None => {}
         }
         self.moves_done[i] += 1;
         let (next, next_period) = self.tc.period_for(self.moves_done[i]);
+        if let (ClockStart::BasePlusIncrement, Bonus::Increment(inc)) =
+            (self.tc.start, next_period.bonus)
+        {
+            self.remaining[i] += inc as i64;
+        }
         if next != pi
             || (period.moves.is_some()
                 && next == self.tc.periods.len() - 1
@@ -405,6 +594,10 @@ mod tests {
         assert_eq!(fmt_hms(36_000_000 + 61_000), "10:01:01", "hours not capped");
         assert_eq!(split_hms(MAX_DISPLAY_S), (9, 59, 59));
         assert_eq!(split_hms(3_599), (0, 59, 59));
+        assert_eq!(fmt_shown(5_458_100), "1:30:59");
+        assert_eq!(fmt_shown(5_458_000), "1:30:58");
+        assert_eq!(fmt_shown(1), "0:00:01");
+        assert_eq!(fmt_shown(0), "0:00:00");
     }
 
     #[test]
@@ -435,39 +628,164 @@ mod tests {
     }
 
     #[test]
+    fn reads_the_prose_of_fide_broadcast_tags() {
+        for (tag, want) in [
+            ("15 min. + 10 s. per move", "900+10"),
+            (
+                "15 minutes + 10 seconds increment per move, starting from move 1",
+                "900+10",
+            ),
+            ("90 min + 30 sec", "5400+30"),
+            ("1 h + 30 s per move from move 1", "3600+30"),
+            ("180+2", "180+2"),
+            ("40/7200:20/3600:900+30", "40/7200:20/3600:900+30"),
+        ] {
+            assert_eq!(
+                TimeControl::from_pgn_tag(tag).unwrap().to_string(),
+                want,
+                "{tag}"
+            );
+        }
+        for bad in [
+            "15 min + 10 s from move 41",
+            "15 minutes",
+            "15 parsecs + 10 s",
+            "-",
+            "?",
+        ] {
+            assert!(TimeControl::from_pgn_tag(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn clock_start_suffix() {
+        let otb = TimeControl::parse("900+10").unwrap();
+        assert_eq!(otb.start, ClockStart::BasePlusIncrement);
+        assert_eq!(TimeControl::parse("900+10@base+inc").unwrap(), otb);
+        let online = TimeControl::parse("900+10@base").unwrap();
+        assert_eq!(online.start, ClockStart::Base);
+        assert_eq!(online.periods, otb.periods);
+        for s in ["900+10@base", "40/5400+30:1800+30@base", "300d5@base"] {
+            assert_eq!(TimeControl::parse(s).unwrap().to_string(), s);
+        }
+        assert_eq!(
+            TimeControl::parse("900+10@base+inc").unwrap().to_string(),
+            "900+10"
+        );
+        assert_eq!(online.pgn_tag(), "900+10");
+        for bad in ["900+10@", "900+10@online", "@base", "900+10@base@base"] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+        let e = TimeControl::parse("900+10@fide").unwrap_err().to_string();
+        assert!(e.contains("@fide") && e.contains("@base"), "{e}");
+    }
+
+    /// The issue's example: "15 min + 10 s from move 1" shows 0:15:10 before
+    /// the first move and 0:15:18 after a 2-second first move (FWWRC 2024
+    /// broadcasts); online, 0:15:00 and 0:15:08.
+    #[test]
+    fn over_the_board_starts_with_the_increment() {
+        let mut c = Clock::new(TimeControl::parse("900+10").unwrap());
+        c.start(Color::White, 0);
+        assert_eq!(c.remaining_at(0), (910_000, 910_000));
+        c.press(Color::White, 2_000);
+        assert_eq!(c.remaining_at(2_000), (918_000, 910_000));
+        let mut o = Clock::new(TimeControl::parse("900+10@base").unwrap());
+        o.start(Color::White, 0);
+        assert_eq!(o.remaining_at(0), (900_000, 900_000));
+        o.press(Color::White, 2_000);
+        assert_eq!(o.remaining_at(2_000), (908_000, 900_000));
+    }
+
+    #[test]
     fn contract_example_increment_from_move_one() {
-        let mut c = Clock::new(TimeControl::parse("5400+30").unwrap());
+        // Online style: the contract's example numbers.
+        let mut c = Clock::new(TimeControl::parse("5400+30@base").unwrap());
         c.start(Color::White, 0);
         c.press(Color::White, 1900);
         assert_eq!(c.remaining_at(1900), (5_428_100, 5_400_000));
+        assert_eq!(c.running(), Some(Color::Black));
+        // Over the board: one increment more on each side, all game.
+        let mut c = Clock::new(TimeControl::parse("5400+30").unwrap());
+        c.start(Color::White, 0);
+        c.press(Color::White, 1900);
+        assert_eq!(c.remaining_at(1900), (5_458_100, 5_430_000));
         assert_eq!(c.running(), Some(Color::Black));
     }
 
     #[test]
     fn danish_championship_control_adds_periods_at_moves_40_and_60() {
-        let mut c = Clock::new(TimeControl::parse("40/6000+30:20/3000+30:900+30").unwrap());
-        c.start(Color::White, 0);
-        let mut t = 0;
-        for mv in 1..=61u64 {
-            t += 10_000;
-            c.press(Color::White, t);
-            t += 10_000;
-            c.press(Color::Black, t);
-            let (w, b) = c.remaining_at(t);
-            let mut expect = 6_000_000i64 + 20_000 * mv as i64;
-            if mv >= 40 {
-                expect += 3_000_000;
+        for (text, first) in [
+            ("40/6000+30:20/3000+30:900+30@base", 0),
+            ("40/6000+30:20/3000+30:900+30", 30_000),
+        ] {
+            let mut c = Clock::new(TimeControl::parse(text).unwrap());
+            c.start(Color::White, 0);
+            let mut t = 0;
+            for mv in 1..=61u64 {
+                t += 10_000;
+                c.press(Color::White, t);
+                t += 10_000;
+                c.press(Color::Black, t);
+                let (w, b) = c.remaining_at(t);
+                let mut expect = 6_000_000i64 + first + 20_000 * mv as i64;
+                if mv >= 40 {
+                    expect += 3_000_000;
+                }
+                if mv >= 60 {
+                    expect += 900_000;
+                }
+                assert_eq!(w as i64, expect, "{text}: white after move {mv}");
+                assert_eq!(b as i64, expect, "{text}: black after move {mv}");
             }
-            if mv >= 60 {
-                expect += 900_000;
+        }
+    }
+
+    /// "40/7200:20/3600:900+30" (World Championship 2023: +30 s from move
+    /// 61): over the board the increment for move 61 comes with the third
+    /// period's time at the press of move 60; online after move 61.
+    #[test]
+    fn increment_from_a_later_period() {
+        for (text, at_start, after_60, after_61) in [
+            (
+                "40/7200:20/3600:900+30",
+                7_200_000,
+                900_000 + 30_000,
+                30_000,
+            ),
+            ("40/7200:20/3600:900+30@base", 7_200_000, 900_000, 30_000),
+        ] {
+            let mut c = Clock::new(TimeControl::parse(text).unwrap());
+            c.start(Color::White, 0);
+            assert_eq!(c.remaining_at(0).0, at_start, "{text}");
+            let mut t = 0;
+            let mut w_before = 0;
+            for mv in 1..=61u64 {
+                w_before = c.remaining_at(t).0 as i64;
+                t += 10_000;
+                c.press(Color::White, t);
+                let w = c.remaining_at(t).0 as i64;
+                let gain = w - w_before + 10_000;
+                match mv {
+                    40 => assert_eq!(gain, 3_600_000, "{text}"),
+                    60 => assert_eq!(gain, after_60, "{text}"),
+                    61 => assert_eq!(gain, after_61, "{text}"),
+                    _ => assert_eq!(gain, 0, "{text}: move {mv}"),
+                }
+                t += 10_000;
+                c.press(Color::Black, t);
             }
-            assert_eq!(w as i64, expect, "white after move {mv}");
-            assert_eq!(b as i64, expect, "black after move {mv}");
+            let _ = w_before;
         }
     }
 
     #[test]
     fn delays() {
+        // No delay is credited before move 1 under either convention.
+        for text in ["300d5", "300b5", "300d5@base", "300b5@base"] {
+            let c = Clock::new(TimeControl::parse(text).unwrap());
+            assert_eq!(c.remaining_at(0), (300_000, 300_000), "{text}");
+        }
         let mut us = Clock::new(TimeControl::parse("300d5").unwrap());
         us.start(Color::White, 0);
         assert_eq!(us.remaining_at(4_000).0, 300_000);
@@ -483,10 +801,15 @@ mod tests {
 
     #[test]
     fn flag_time_is_exact() {
-        let mut c = Clock::new(TimeControl::parse("60+1").unwrap());
+        let mut c = Clock::new(TimeControl::parse("60+1@base").unwrap());
         c.start(Color::White, 0);
         c.press(Color::White, 10_000);
         assert_eq!(c.flag_time(), Some((Color::Black, 70_000)));
+        let mut c = Clock::new(TimeControl::parse("60+1").unwrap());
+        c.start(Color::White, 0);
+        assert_eq!(c.flag_time(), Some((Color::White, 61_000)));
+        c.press(Color::White, 10_000);
+        assert_eq!(c.flag_time(), Some((Color::Black, 71_000)));
         let mut d = Clock::new(TimeControl::parse("60d5").unwrap());
         d.start(Color::White, 1_000);
         assert_eq!(d.flag_time(), Some((Color::White, 66_000)));

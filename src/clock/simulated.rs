@@ -169,9 +169,10 @@ mod tests {
         };
         s.set_times(1900, face).unwrap();
         s.show_move(1900, "e4").unwrap();
-        assert_eq!(s.display_at(2900), Some((5_428_100, 5_399_000)));
+        // Over the board: 1:30:30 at the start, + 30 s at the press.
+        assert_eq!(s.display_at(2900), Some((5_458_100, 5_429_000)));
         s.stop(2900).unwrap();
-        assert_eq!(s.display_at(9000), Some((5_428_100, 5_399_000)));
+        assert_eq!(s.display_at(9000), Some((5_458_100, 5_429_000)));
         assert_eq!(s.shown().len(), 3);
         assert_eq!(s.last_move(), Some("e4"));
         assert_eq!(s.poll(5000).unwrap().len(), 1);
