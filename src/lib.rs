@@ -27,13 +27,13 @@
 //! assert_eq!(events.iter().filter(|e| e.type_name() == "move").count(), 1);
 //! ```
 
+pub mod app;
 pub mod arbiter;
 pub mod board;
 pub mod broadcast;
 pub mod clock;
 pub mod config;
 pub mod controller;
-pub mod daemon;
 pub mod journal;
 pub mod logging;
 pub mod model;
@@ -48,3 +48,6 @@ pub mod sim;
 pub mod tls;
 pub mod trace;
 pub mod voice;
+
+/// The board loop, where it has always been found ([`app::daemon`]).
+pub use app::daemon;

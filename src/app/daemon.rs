@@ -10,7 +10,15 @@
 //! The loop runs on a thread of its own (a current-thread tokio runtime),
 //! so journal `fsync`s never hold up the HTTP side and no client can hold
 //! up the board: the channels towards the clients never wait.
+//!
+//! [`Daemon::stop`] ends it: the source is no longer read, the records
+//! already read whose time has come are fed and journaled (those of a
+//! recording read ahead of their time have not happened yet and are left),
+//! queued arbiter actions are answered, the journal is synced and closed,
+//! and the source and board threads are joined.
 
+use super::settings::{self, MqttUplink};
+use super::shutdown::Joinable;
 use crate::arbiter::GameConfig;
 use crate::broadcast::delay::Feed;
 use crate::broadcast::public::{GameInfo, Publisher};
@@ -22,11 +30,14 @@ use crate::journal::{self, Journal};
 use crate::model::IrregularityKind;
 use crate::trace::{BoardId, Event, EventKind, Header, Line, Record, RecordKind, TraceReader};
 use serde_json::Value;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, watch};
+
+pub use crate::server::{ActionReply, ArbiterCommand};
 
 /// How often the controller is ticked when no input comes, wall ms.
 pub const TICK_MS: u64 = 20;
@@ -125,6 +136,56 @@ pub struct TraceSource {
     /// The trace's header, when it has one.
     pub header: Option<Header>,
     first: Option<Record>,
+    stop: Option<Arc<AtomicBool>>,
+}
+
+/// Standard input read so that a stop can end a read that waits for a
+/// producer: `poll(2)` with a [`STDIN_POLL_MS`] bound between looks at the
+/// stop flag; a stop reads as the end of the input.
+struct StoppableStdin {
+    stop: Arc<AtomicBool>,
+}
+
+/// How often a read of standard input that waits looks at its stop flag, ms.
+pub const STDIN_POLL_MS: i32 = 50;
+
+impl Read for StoppableStdin {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return Ok(0);
+            }
+            let mut fd = libc::pollfd {
+                fd: libc::STDIN_FILENO,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd for the duration of the call.
+            let ready = unsafe { libc::poll(&mut fd, 1, STDIN_POLL_MS) };
+            if ready < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(e);
+            }
+            if ready == 0 {
+                continue;
+            }
+            // Readable, closed or failed: read(2) tells which. Nothing else
+            // of this process reads standard input (no std buffer between).
+            // SAFETY: `buf` is valid for `buf.len()` bytes.
+            let n = unsafe { libc::read(libc::STDIN_FILENO, buf.as_mut_ptr().cast(), buf.len()) };
+            if n < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(e);
+            }
+            return Ok(n as usize);
+        }
+    }
 }
 
 impl TraceSource {
@@ -134,11 +195,14 @@ impl TraceSource {
     pub fn open(path: &Path) -> Result<TraceSource, String> {
         let name = path.display().to_string();
         if path == Path::new("-") {
+            let stop = Arc::new(AtomicBool::new(false));
+            let stdin = StoppableStdin { stop: stop.clone() };
             return Ok(TraceSource {
-                reader: TraceReader::new(Box::new(std::io::BufReader::new(std::io::stdin()))),
+                reader: TraceReader::new(Box::new(std::io::BufReader::new(stdin))),
                 name: "<stdin>".into(),
                 header: None,
                 first: None,
+                stop: Some(stop),
             });
         }
         let input: Box<dyn BufRead + Send> = Box::new(std::io::BufReader::new(
@@ -161,7 +225,15 @@ impl TraceSource {
             name,
             header,
             first,
+            stop: None,
         })
+    }
+
+    /// For standard input: the flag that ends a read waiting for the
+    /// producer (give it to [`Lifecycle::source_stop`]); `None` for a file,
+    /// whose reads do not wait.
+    pub fn stop_handle(&self) -> Option<Arc<AtomicBool>> {
+        self.stop.clone()
     }
 }
 
@@ -180,25 +252,6 @@ impl Iterator for TraceSource {
             };
         }
     }
-}
-
-/// An arbiter action from the API, with the reply channel.
-#[derive(Debug)]
-pub struct ArbiterCommand {
-    /// What the arbiter does: an `arbiter` record, or a query (E2.9d) from
-    /// the visually impaired player's device.
-    pub kind: RecordKind,
-    /// The decisions it led to.
-    pub reply: oneshot::Sender<ActionReply>,
-}
-
-/// What an arbiter action led to.
-#[derive(Debug, Clone)]
-pub struct ActionReply {
-    /// Round time of the action, ms.
-    pub t: u64,
-    /// The events it produced.
-    pub events: Vec<Event>,
 }
 
 /// Called on the board loop with every event (the demo prints them).
@@ -230,6 +283,18 @@ pub struct RunOptions {
     pub source_is_live: bool,
 }
 
+/// How a board's run begins and ends, beside [`RunOptions`].
+#[derive(Debug, Default)]
+pub struct Lifecycle {
+    /// The board loop ends by itself once the source has ended and its
+    /// records were decided, without ticking time on (the demo); otherwise
+    /// it runs until [`Daemon::stop`].
+    pub end_with_source: bool,
+    /// Set by [`Daemon::stop`] to end a source read that waits (standard
+    /// input: [`TraceSource::stop_handle`]).
+    pub source_stop: Option<Arc<AtomicBool>>,
+}
+
 /// A running board.
 pub struct Daemon {
     /// The arbiter's and the public channels.
@@ -246,6 +311,10 @@ pub struct Daemon {
     pub report: Vec<String>,
     /// The MQTT uplink's state, when the config has `[mqtt]`.
     pub mqtt: Option<watch::Receiver<crate::mqtt::publish::UplinkStatus>>,
+    stop: watch::Sender<bool>,
+    source_stop: Arc<AtomicBool>,
+    board_thread: Joinable<Controller>,
+    source_thread: Joinable<()>,
 }
 
 struct BoardLoop {
@@ -361,6 +430,83 @@ impl BoardLoop {
         }
     }
 
+    /// An arbiter action at round time `now` (at least the last record's),
+    /// answered with the decisions it led to.
+    fn act(&mut self, now: u64, c: ArbiterCommand) {
+        let t = now.max(self.last_t);
+        let events = self.record(Record {
+            t,
+            board: BoardId::Main,
+            kind: c.kind,
+        });
+        let _ = c.reply.send(ActionReply { t, events });
+    }
+
+    /// Syncs and closes the journal; the controller is what is left.
+    fn close(mut self) -> Controller {
+        if let Some(mut j) = self.journal.take() {
+            if let Err(e) = j.sync() {
+                tracing::error!("journal: {e}");
+            }
+        }
+        self.controller
+    }
+
+    /// The stop: what was read is decided (records whose time has come at
+    /// `now`, in order, and the queued arbiter actions), then the journal
+    /// is closed. A recording's records read ahead of their time have not
+    /// happened and are left.
+    fn drain(mut self, from: DrainFrom) -> Controller {
+        let DrainFrom {
+            now,
+            live,
+            pending,
+            mut commands,
+            mut src_rx,
+            mut cmd_rx,
+        } = from;
+        src_rx.close();
+        cmd_rx.close();
+        let mut read: Vec<Record> = pending.into_iter().collect();
+        while let Ok(r) = src_rx.try_recv() {
+            match r {
+                Ok(mut rec) => {
+                    if live {
+                        rec.t = now;
+                    }
+                    read.push(rec);
+                }
+                Err(e) => {
+                    tracing::error!("source: {e}");
+                    break;
+                }
+            }
+        }
+        while let Ok(c) = cmd_rx.try_recv() {
+            commands.push_back(c);
+        }
+        let due = read.iter().take_while(|r| r.t <= now).count();
+        let ahead = read.len() - due;
+        for r in read.into_iter().take(due) {
+            self.record(r);
+        }
+        for c in commands {
+            self.act(now, c);
+        }
+        let journaled = self.journal.is_some();
+        let controller = self.close();
+        tracing::info!(
+            "board stopped at round time {now} ms: {due} record(s) read were decided while \
+             stopping, {ahead} read ahead of their time left{}",
+            if journaled {
+                "; journal synced and closed"
+            } else {
+                ""
+            }
+        );
+        controller
+    }
+
     /// Journals, publishes and shows the decisions in `self.events`.
     fn decided(&mut self, t: u64, forced: bool) {
         let events = &self.events;
@@ -399,8 +545,23 @@ impl BoardLoop {
 }
 
 impl Daemon {
-    /// Starts the board loop for `opts`; the delay line runs on `rt`.
+    /// Starts the board loop for `opts`; the delay line runs on `rt`. The
+    /// MQTT broker of `opts.config`'s `[mqtt]` is resolved here (its
+    /// `ca_file` read); the loop runs until [`Daemon::stop`].
     pub fn start(opts: RunOptions, rt: &tokio::runtime::Handle) -> Result<Daemon, String> {
+        let mqtt = settings::mqtt_uplink(&opts.config).map_err(|e| e.to_string())?;
+        Daemon::launch(opts, mqtt, Lifecycle::default(), rt)
+    }
+
+    /// Starts the board loop for `opts` with the MQTT uplink `mqtt` resolved
+    /// at start-up ([`settings::mqtt_uplink`]) and the ending of `life`;
+    /// the delay line and the uplink run on `rt`.
+    pub fn launch(
+        opts: RunOptions,
+        mqtt: Option<MqttUplink>,
+        life: Lifecycle,
+        rt: &tokio::runtime::Handle,
+    ) -> Result<Daemon, String> {
         let RunOptions {
             config,
             delay_s,
@@ -416,7 +577,7 @@ impl Daemon {
         if !(speed > 0.0 && speed.is_finite()) {
             return Err(format!("speed {speed}: give a factor above 0"));
         }
-        let header = config.header(source_header.as_ref());
+        let header = settings::game_header(&config, source_header.as_ref());
         let mut report = Vec::new();
         let now_unix = unix_now_ms();
         let (journal, recovered) = match &journal_path {
@@ -431,7 +592,7 @@ impl Daemon {
         let game_cfg = GameConfig::from_header(game_header, None, None).map_err(|e| {
             let file = match &recovered {
                 Some(_) => journal_path.as_ref().unwrap().display().to_string(),
-                None => "config".into(),
+                None => config.file().to_owned(),
             };
             format!("{file}: {e}")
         })?;
@@ -440,22 +601,12 @@ impl Daemon {
             .and_then(|r| r.started_at_unix_ms)
             .unwrap_or(now_unix);
         let clock = RoundClock::new(started_at, speed);
-        let info = GameInfo::from_config(&config, game_header, started_at, speed, delay_s * 1000);
+        let info = settings::game_info(&config, game_header, started_at, speed, delay_s * 1000);
         let now_fn: Arc<dyn Fn() -> u64 + Send + Sync> = Arc::new(move || clock.now_ms());
         // The MQTT uplink takes the public updates as the public gets them;
         // its queue lives beside the journal (`JOURNAL.mqtt`).
-        let (tap, mqtt) = match &config.mqtt {
-            Some(m) => {
-                let broker = crate::mqtt::BrokerAddr::from_config(
-                    &m.url,
-                    &m.security(),
-                    std::env::var(crate::mqtt::PASSWORD_ENV).ok(),
-                )
-                .map_err(|(key, e)| format!("config: [mqtt] {key}: {e}"))?;
-                let prefix = m
-                    .topic_prefix
-                    .clone()
-                    .unwrap_or_else(|| crate::mqtt::DEFAULT_PREFIX.to_owned());
+        let (tap, mqtt) = match mqtt {
+            Some(MqttUplink { broker, prefix }) => {
                 let topics = crate::mqtt::BoardTopics::new(
                     &prefix,
                     info.event.as_deref(),
@@ -569,44 +720,55 @@ impl Daemon {
         }
 
         let (src_tx, src_rx) = mpsc::channel::<Result<Record, String>>(64);
-        std::thread::Builder::new()
-            .name("eboard-source".into())
-            .spawn(move || {
-                let mut skip = skip.into_iter().peekable();
-                while let Some(r) = source.next_record() {
-                    if let (Ok(rec), Some(s)) = (&r, skip.peek()) {
-                        if rec == s {
-                            skip.next();
-                            continue;
-                        }
-                    }
-                    let end = r.is_err();
-                    if src_tx.blocking_send(r).is_err() || end {
-                        break;
+        let source_stop = life
+            .source_stop
+            .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+        let stopped = source_stop.clone();
+        let source_thread = Joinable::spawn("eboard-source", move || {
+            let mut skip = skip.into_iter().peekable();
+            while !stopped.load(Ordering::SeqCst) {
+                let Some(r) = source.next_record() else {
+                    break;
+                };
+                if let (Ok(rec), Some(s)) = (&r, skip.peek()) {
+                    if rec == s {
+                        skip.next();
+                        continue;
                     }
                 }
-            })
-            .map_err(|e| format!("cannot start the source thread: {e}"))?;
+                let end = r.is_err();
+                if src_tx.blocking_send(r).is_err() || end {
+                    break;
+                }
+            }
+        })
+        .map_err(|e| format!("cannot start the source thread: {e}"))?;
         let (cmd_tx, cmd_rx) = mpsc::channel(64);
         let (done_tx, done_rx) = watch::channel(false);
-        std::thread::Builder::new()
-            .name("eboard-board".into())
-            .spawn(move || {
-                let rt = tokio::runtime::Builder::new_current_thread()
-                    .enable_time()
-                    .build()
-                    .expect("a current-thread runtime");
-                rt.block_on(board_loop(
-                    board,
-                    clock,
-                    source_is_recording,
-                    source_is_live,
-                    src_rx,
-                    cmd_rx,
-                    done_tx,
-                ));
-            })
-            .map_err(|e| format!("cannot start the board loop: {e}"))?;
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let inputs = LoopInputs {
+            clock,
+            lookahead: source_is_recording,
+            live: source_is_live,
+            end_with_source: life.end_with_source,
+            src_rx,
+            cmd_rx,
+            done: done_tx,
+            stop: stop_rx,
+        };
+        let board_thread = Joinable::spawn("eboard-board", move || {
+            match tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+            {
+                Ok(rt) => rt.block_on(board_loop(board, inputs)),
+                Err(e) => {
+                    tracing::error!("the board loop's runtime cannot start: {e}");
+                    board.close()
+                }
+            }
+        })
+        .map_err(|e| format!("cannot start the board loop: {e}"))?;
         Ok(Daemon {
             feed,
             commands: cmd_tx,
@@ -615,28 +777,104 @@ impl Daemon {
             done: done_rx,
             report,
             mqtt,
+            stop: stop_tx,
+            source_stop,
+            board_thread,
+            source_thread,
         })
+    }
+
+    /// Stops the board by `deadline`: the source is no longer read; the
+    /// records already read whose time has come are fed and journaled, the
+    /// queued arbiter actions answered; the journal is synced and closed;
+    /// the board and source threads are joined. Returns the game's
+    /// controller as the loop left it; an error when the board thread did
+    /// not end by `deadline` (a source stuck in a read that cannot be
+    /// interrupted is left to the process's exit, logged).
+    pub fn stop(self, deadline: Instant) -> Result<Controller, String> {
+        self.source_stop.store(true, Ordering::SeqCst);
+        self.stop.send_replace(true);
+        let controller = self
+            .board_thread
+            .join_by(deadline)
+            .ok_or("the board loop did not stop in time")?;
+        // The loop has dropped its receiver: a source thread blocked on a
+        // full channel ends now, one reading ends at its next record.
+        self.source_thread.join_by(deadline);
+        Ok(controller)
     }
 }
 
-/// `lookahead`: the source is a recording that can always tell its next
-/// record, so time is never ticked past a record not yet read (a resumed
-/// game catches up on the records due while the daemon was down exactly as
-/// they were recorded).
-async fn board_loop(
-    mut board: BoardLoop,
-    clock: RoundClock,
-    lookahead: bool,
+/// What the board loop holds when it is stopped.
+struct DrainFrom {
+    /// Round time of the stop, ms.
+    now: u64,
+    /// The source is live (its records are stamped with `now`).
     live: bool,
-    mut src_rx: mpsc::Receiver<Result<Record, String>>,
-    mut cmd_rx: mpsc::Receiver<ArbiterCommand>,
+    /// The record in hand.
+    pending: Option<Record>,
+    /// Arbiter actions taken but not yet done.
+    commands: std::collections::VecDeque<ArbiterCommand>,
+    /// The records read and not yet taken.
+    src_rx: mpsc::Receiver<Result<Record, String>>,
+    /// The actions sent and not yet taken.
+    cmd_rx: mpsc::Receiver<ArbiterCommand>,
+}
+
+/// What the board loop runs on.
+struct LoopInputs {
+    /// The round clock.
+    clock: RoundClock,
+    /// The source is a recording that can always tell its next record, so
+    /// time is never ticked past a record not yet read (a resumed game
+    /// catches up on the records due while the daemon was down exactly as
+    /// they were recorded).
+    lookahead: bool,
+    /// The source is live: its records are stamped on arrival.
+    live: bool,
+    /// End once the source has ended and its records were decided.
+    end_with_source: bool,
+    /// The source's records.
+    src_rx: mpsc::Receiver<Result<Record, String>>,
+    /// The arbiter API's actions.
+    cmd_rx: mpsc::Receiver<ArbiterCommand>,
+    /// Set once the source has ended and all its records were fed.
     done: watch::Sender<bool>,
-) {
+    /// Set by [`Daemon::stop`].
+    stop: watch::Receiver<bool>,
+}
+
+/// Runs the board until the source and the API are both gone, the source
+/// has ended with [`LoopInputs::end_with_source`], or a stop; returns the
+/// controller with the journal closed.
+async fn board_loop(mut board: BoardLoop, inputs: LoopInputs) -> Controller {
+    let LoopInputs {
+        clock,
+        lookahead,
+        live,
+        end_with_source,
+        mut src_rx,
+        mut cmd_rx,
+        done,
+        mut stop,
+    } = inputs;
     let mut pending: Option<Record> = None;
     let mut commands: std::collections::VecDeque<ArbiterCommand> = Default::default();
     let mut src_done = false;
     let mut cmd_closed = false;
+    // The stop's sender gone (a dropped Daemon): no stop will come.
+    let mut stop_gone = false;
     loop {
+        if *stop.borrow() {
+            return board.drain(DrainFrom {
+                now: clock.now_ms(),
+                live,
+                pending,
+                commands,
+                src_rx,
+                cmd_rx,
+            });
+        }
         let now = clock.now_ms();
         board.poll_clock(now.max(board.last_t));
         // Records whose time has come first, in order; then the arbiter.
@@ -646,14 +884,12 @@ async fn board_loop(
             continue;
         }
         if let Some(c) = commands.pop_front() {
-            let t = now.max(board.last_t);
-            let events = board.record(Record {
-                t,
-                board: BoardId::Main,
-                kind: c.kind,
-            });
-            let _ = c.reply.send(ActionReply { t, events });
+            board.act(now, c);
             continue;
+        }
+        if end_with_source && src_done && pending.is_none() {
+            done.send_replace(true);
+            return board.close();
         }
         // Timers strictly before the next record's time only, so the live
         // loop decides exactly as a replay of its journal does.
@@ -666,7 +902,7 @@ async fn board_loop(
             std::mem::replace(d, now_done) != now_done
         });
         if src_done && pending.is_none() && cmd_closed {
-            return;
+            return board.close();
         }
         let wait = pending
             .as_ref()
@@ -674,6 +910,11 @@ async fn board_loop(
             .min(Duration::from_millis(TICK_MS));
         tokio::select! {
             biased;
+            r = stop.changed(), if !stop_gone => {
+                if r.is_err() {
+                    stop_gone = true;
+                }
+            }
             c = cmd_rx.recv(), if !cmd_closed => match c {
                 Some(c) => commands.push_back(c),
                 None => cmd_closed = true,
