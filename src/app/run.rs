@@ -229,7 +229,7 @@ fn hw_source(cfg: &Config, shown: &str) -> anyhow::Result<Box<dyn RecordSource>>
         "tactile_hw",
     )?;
     let second = open_hw(design, calibration, shown)?;
-    Ok(Box::new(crate::daemon::merge_sources(vec![main, second])))
+    Ok(Box::new(super::daemon::merge_sources(vec![main, second])))
 }
 
 #[cfg(feature = "rpi")]
