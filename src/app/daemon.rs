@@ -42,6 +42,10 @@ pub use crate::server::{ActionReply, ArbiterCommand};
 /// How often the controller is ticked when no input comes, wall ms.
 pub const TICK_MS: u64 = 20;
 
+/// How long [`Daemon::stop`] waits for the source thread after the board
+/// loop has ended.
+pub const SOURCE_JOIN: Duration = Duration::from_millis(250);
+
 /// The Unix time now, ms.
 pub fn unix_now_ms() -> u64 {
     SystemTime::now()
@@ -274,7 +278,9 @@ pub struct RunOptions {
     pub source_is_recording: bool,
     /// Round ms per wall ms (1 live).
     pub speed: f64,
-    /// Called on the board loop with every event (the demo prints them).
+    /// Called on the board loop with every event decided from now on (the
+    /// demo prints them, the daemon logs its moves, the speaker speaks);
+    /// not with those of a resumed journal's replay (said and shown then).
     pub on_event: Option<EventObserver>,
     /// The clock device the controller drives, if any.
     pub clock_device: Option<BoxedClock>,
@@ -643,7 +649,7 @@ impl Daemon {
             journal: None,
             feed: feed.clone(),
             last_t: 0,
-            on_event,
+            on_event: None,
             events: Vec::new(),
             device: clock_device,
         };
@@ -685,6 +691,7 @@ impl Daemon {
             }
         }
         board.journal = journal;
+        board.on_event = on_event;
         if let (Some(rec), Some(p)) = (&recovered, &journal_path) {
             let since = rec
                 .records
@@ -797,10 +804,16 @@ impl Daemon {
         let controller = self
             .board_thread
             .join_by(deadline)
-            .ok_or("the board loop did not stop in time")?;
+            .map_err(|e| format!("the board loop: {e}"))?;
         // The loop has dropped its receiver: a source thread blocked on a
-        // full channel ends now, one reading ends at its next record.
-        self.source_thread.join_by(deadline);
+        // full channel ends now, one reading standard input within
+        // STDIN_POLL_MS. One waiting in a read nobody can interrupt (a
+        // sensor scan that reports only changes) is left to the exit:
+        // nothing it could still read would be decided.
+        let soon = Instant::now() + SOURCE_JOIN;
+        if let Err(e) = self.source_thread.join_by(deadline.min(soon)) {
+            tracing::debug!("the record source: {e}");
+        }
         Ok(controller)
     }
 }

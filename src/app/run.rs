@@ -127,7 +127,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let stopped = daemon.stop(deadline);
     close_runtime(rt, Duration::from_millis(200));
     if let Some(s) = speech {
-        s.join_by(deadline);
+        // It ends after the announcement it is speaking.
+        if let Err(e) = s.join_by(deadline) {
+            tracing::warn!("speech: {e}");
+        }
     }
     served?;
     stopped.anyhow()?;

@@ -121,25 +121,29 @@ impl<T: Send + 'static> Joinable<T> {
         })
     }
 
-    /// The thread's result when it ends by `deadline`; `None` (logged) when
-    /// it is still running then (it is left to the process's exit) or it
-    /// panicked.
-    pub fn join_by(self, deadline: Instant) -> Option<T> {
+    /// The thread's result when it ends by `deadline`; an error when it
+    /// panicked or is still running then (it is left to the process's exit).
+    pub fn join_by(self, deadline: Instant) -> Result<T, Unjoined> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.ended.recv_timeout(left) {
-            Err(RecvTimeoutError::Disconnected) => match self.handle.join() {
-                Ok(v) => Some(v),
-                Err(_) => {
-                    tracing::error!("thread {} panicked", self.name);
-                    None
-                }
-            },
-            Ok(()) | Err(RecvTimeoutError::Timeout) => {
-                tracing::warn!("thread {} did not end in time; left to the exit", self.name);
-                None
-            }
+            Err(RecvTimeoutError::Disconnected) => self
+                .handle
+                .join()
+                .map_err(|_| Unjoined::Panicked(self.name)),
+            Ok(()) | Err(RecvTimeoutError::Timeout) => Err(Unjoined::Running(self.name)),
         }
     }
+}
+
+/// A [`Joinable`] thread that could not be joined: its name and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unjoined {
+    /// It panicked.
+    #[error("thread {0} panicked")]
+    Panicked(String),
+    /// It was still running at the deadline (left to the process's exit).
+    #[error("thread {0} did not end in time; left to the exit")]
+    Running(String),
 }
 
 #[cfg(test)]
@@ -149,11 +153,19 @@ mod tests {
     #[test]
     fn a_thread_is_joined_by_its_deadline_or_left() {
         let t = Joinable::spawn("quick", || 7).unwrap();
-        assert_eq!(t.join_by(Instant::now() + Duration::from_secs(5)), Some(7));
+        assert_eq!(t.join_by(Instant::now() + Duration::from_secs(5)), Ok(7));
         let (tx, rx) = mpsc::channel::<()>();
         let stuck = Joinable::spawn("stuck", move || rx.recv().is_ok()).unwrap();
-        assert_eq!(stuck.join_by(Instant::now()), None);
+        assert_eq!(
+            stuck.join_by(Instant::now()),
+            Err(Unjoined::Running("stuck".into()))
+        );
         drop(tx);
+        let panics = Joinable::spawn("panics", || panic!("on purpose")).unwrap();
+        assert_eq!(
+            panics.join_by(Instant::now() + Duration::from_secs(5)),
+            Err(Unjoined::Panicked("panics".into()))
+        );
     }
 
     #[tokio::test]
