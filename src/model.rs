@@ -431,7 +431,7 @@ impl FromStr for GameId {
 
 /// What a ruling on an illegal move costs (event `illegal_move`, key
 /// `penalty`): a value with its article, rendered to text only at the edge
-/// ([`Penalty::to_string`]: `+2 min to black`, `game lost`, `draw`, `none`).
+/// (its `Display`: `+2 min to black`, `game lost`, `draw`, `none`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Penalty {
     /// Time added to the opponent of the offender (§7.4b / 7.5.5).

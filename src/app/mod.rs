@@ -19,12 +19,15 @@
 //! voice) depend on the model and never on each other; only `app` (and
 //! `main`) see both (`scripts/deps.sh` checks that there is no cycle).
 
+mod board_loop;
 pub mod daemon;
 mod demo;
 mod relay;
+pub mod round_clock;
 mod run;
 pub mod settings;
 pub mod shutdown;
+pub mod source;
 mod tools;
 mod view;
 
