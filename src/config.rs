@@ -55,11 +55,18 @@
 //!
 //! Unknown keys and bad values are errors naming the file, the line, the key
 //! and what is allowed.
+//!
+//! This module turns the TOML into its own section structs and checks what
+//! it can see in the text alone; it depends on [`crate::model`] only. The
+//! sections become each consumer's settings (the MQTT broker, the lichess
+//! target, the clock device, the arbiter's game settings) at start-up in
+//! [`crate::app::settings`], which reads the files they name (`ca_file`) and
+//! names this file, the line and the key in its errors
+//! ([`Config::error_at`]).
 
-use crate::arbiter::GameConfig;
-use crate::model::{Edition, Lang, Mode, Supervision};
-use crate::trace::{BoardId, Header, Sensing};
+use crate::model::{Edition, Lang, Mode, Player, Sensing, Supervision};
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The largest transmission delay, seconds (lichess accepts up to an hour).
@@ -93,6 +100,20 @@ pub struct Config {
     pub mqtt: Option<MqttConfig>,
     /// Pushing the round's PGN to a lichess broadcast (absent: not pushed).
     pub lichess: Option<LichessConfig>,
+    /// Where each key stands in the file, for errors found after parsing.
+    #[serde(skip)]
+    pub source: KeyLines,
+}
+
+/// The file a [`Config`] was read from and the 1-based line of each of its
+/// dotted keys (`mqtt.ca_file` → 4): start-up errors about a value name
+/// where it stands ([`Config::error_at`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KeyLines {
+    /// The file as given (empty for a default config).
+    pub file: String,
+    /// Dotted key → line.
+    pub lines: BTreeMap<String, usize>,
 }
 
 /// `[mqtt]`: the broker the public feed is published to (see `docs/mqtt.md`).
@@ -113,43 +134,11 @@ pub struct MqttConfig {
     pub ca_file: Option<String>,
 }
 
-impl MqttConfig {
-    /// The login and trust keys.
-    pub fn security(&self) -> MqttSecurity {
-        MqttSecurity {
-            username: self.username.clone(),
-            password: self.password.clone(),
-            ca_file: self.ca_file.clone(),
-        }
-    }
-}
-
 impl std::fmt::Debug for MqttConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MqttConfig")
             .field("url", &self.url)
             .field("topic_prefix", &self.topic_prefix)
-            .field("security", &self.security())
-            .finish()
-    }
-}
-
-/// `[mqtt]`'s `username`, `password` and `ca_file` (or `eboard relay`'s
-/// flags): the broker's login and the CA its certificate is signed by.
-#[derive(Clone, Default, PartialEq, Eq)]
-pub struct MqttSecurity {
-    /// The MQTT username (absent: no login).
-    pub username: Option<String>,
-    /// The password; `EBOARD_MQTT_PASSWORD` wins when set and not empty.
-    pub password: Option<String>,
-    /// A PEM file of extra trusted CA certificates for `mqtts://` (the
-    /// webpki roots are always trusted), relative to the working directory.
-    pub ca_file: Option<String>,
-}
-
-impl std::fmt::Debug for MqttSecurity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MqttSecurity")
             .field("username", &self.username)
             .field("password", &self.password.as_ref().map(|_| "…"))
             .field("ca_file", &self.ca_file)
@@ -216,10 +205,10 @@ pub struct GameSection {
     pub start_fen: Option<String>,
     /// White.
     #[serde(default)]
-    pub white: PlayerConfig,
+    pub white: Player,
     /// Black.
     #[serde(default)]
-    pub black: PlayerConfig,
+    pub black: Player,
     /// Appendix E: the visually impaired player's colour (`w` or `b`), who
     /// plays on the tactile board of `[board] tactile_hw`.
     pub vi_player: Option<String>,
@@ -235,25 +224,11 @@ impl Default for GameSection {
             round: 1,
             board: 1,
             start_fen: None,
-            white: PlayerConfig::default(),
-            black: PlayerConfig::default(),
+            white: Player::default(),
+            black: Player::default(),
             vi_player: None,
         }
     }
-}
-
-/// A player.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlayerConfig {
-    /// `Surname, Given name` as PGN writes it.
-    pub name: Option<String>,
-    /// FIDE id.
-    pub fide_id: Option<u64>,
-    /// FIDE title (`GM`, `IM`, ...).
-    pub title: Option<String>,
-    /// Federation (three letters, `DEN`).
-    pub federation: Option<String>,
 }
 
 /// `[arbiter]`.
@@ -350,45 +325,6 @@ pub struct ClockConfig {
     pub lcd_address: Option<u8>,
 }
 
-impl ClockConfig {
-    /// The device to open; errors name the missing key.
-    pub fn spec(&self, file: &str) -> Result<crate::clock::open::DeviceSpec, ConfigFileError> {
-        use crate::clock::open::DeviceSpec;
-        let missing = |key: &str, why: &str| ConfigFileError {
-            file: file.to_owned(),
-            line: None,
-            key: key.to_owned(),
-            message: why.to_owned(),
-        };
-        Ok(match self.device {
-            ClockDevice::Simulated => DeviceSpec::Simulated,
-            ClockDevice::Dgt3000 => DeviceSpec::Dgt3000 {
-                port: self.port.clone().ok_or_else(|| {
-                    missing(
-                        "clock.port",
-                        "device = \"dgt3000\" needs the serial port, e.g. \"/dev/ttyACM0\"",
-                    )
-                })?,
-            },
-            ClockDevice::Builtin => DeviceSpec::Builtin {
-                white_pin: self.white_pin.ok_or_else(|| {
-                    missing(
-                        "clock.white_pin",
-                        "device = \"builtin\" needs White's button (BCM GPIO number)",
-                    )
-                })?,
-                black_pin: self.black_pin.ok_or_else(|| {
-                    missing(
-                        "clock.black_pin",
-                        "device = \"builtin\" needs Black's button (BCM GPIO number)",
-                    )
-                })?,
-                lcd_addr: self.lcd_address.unwrap_or(0x27),
-            },
-        })
-    }
-}
-
 /// A configuration error: the file, the 1-based line (when known), the key
 /// and what is wrong / allowed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -426,6 +362,33 @@ impl<'i> Located<'i> {
             text,
             doc: toml::de::DeTable::parse(text).ok(),
         }
+    }
+
+    /// Every dotted key of the document with its 1-based line.
+    fn key_lines(&self) -> BTreeMap<String, usize> {
+        fn walk(
+            table: &toml::de::DeTable<'_>,
+            prefix: &str,
+            text: &str,
+            out: &mut BTreeMap<String, usize>,
+        ) {
+            for (k, v) in table {
+                let name = if prefix.is_empty() {
+                    k.get_ref().to_string()
+                } else {
+                    format!("{prefix}.{}", k.get_ref())
+                };
+                out.insert(name.clone(), line_of(text, k.span().start));
+                if let toml::de::DeValue::Table(t) = v.get_ref() {
+                    walk(t, &name, text, out);
+                }
+            }
+        }
+        let mut out = BTreeMap::new();
+        if let Some(doc) = &self.doc {
+            walk(doc.get_ref(), "", self.text, &mut out);
+        }
+        out
     }
 
     /// The 1-based line of the dotted `key` (`event.delay`), when present.
@@ -482,10 +445,11 @@ impl Config {
     }
 
     /// Parses and checks configuration text; `file` names it in errors.
-    /// The `ca_file`s it names are read and checked (errors name their key).
+    /// No file it names is read here: that is start-up's business
+    /// ([`crate::app::settings`]), whose errors name the key's line too.
     pub fn parse(text: &str, file: &str) -> Result<Config, ConfigFileError> {
         let located = Located::new(text);
-        let cfg: Config = toml::from_str(text).map_err(|e| {
+        let mut cfg: Config = toml::from_str(text).map_err(|e| {
             let (line, key) = match e.span() {
                 Some(span) => (
                     Some(line_of(text, span.start)),
@@ -513,7 +477,31 @@ impl Config {
                 message,
             }
         })?;
+        cfg.source = KeyLines {
+            file: file.to_owned(),
+            lines: located.key_lines(),
+        };
         Ok(cfg)
+    }
+
+    /// An error about the value of dotted `key` found after parsing (at
+    /// start-up): it names this file and the key's line, as parse errors do.
+    pub fn error_at(&self, key: &str, message: impl Into<String>) -> ConfigFileError {
+        ConfigFileError {
+            file: self.source.file.clone(),
+            line: self.source.lines.get(key).copied(),
+            key: key.to_owned(),
+            message: message.into(),
+        }
+    }
+
+    /// The file this config was read from (`config` for a default one).
+    pub fn file(&self) -> &str {
+        if self.source.file.is_empty() {
+            "config"
+        } else {
+            &self.source.file
+        }
     }
 
     /// Checks the values serde cannot: (table, key, message).
@@ -603,14 +591,6 @@ impl Config {
                 "device = \"dgt3000\" needs its port, e.g. port = \"/dev/i2c-1\"".into(),
             ));
         }
-        if let Some(m) = &self.mqtt {
-            // The environment's password is the daemon's business, not the file's.
-            crate::mqtt::BrokerAddr::from_config(&m.url, &m.security(), None)
-                .map_err(|(key, e)| ("mqtt", key, e))?;
-            if let Some(p) = &m.topic_prefix {
-                crate::mqtt::check_prefix(p).map_err(|e| ("mqtt", "topic_prefix", e))?;
-            }
-        }
         if let Some(l) = &self.lichess {
             if l.round_id.len() != 8 || !l.round_id.chars().all(|c| c.is_ascii_alphanumeric()) {
                 return Err((
@@ -631,79 +611,13 @@ impl Config {
                     ));
                 }
             }
-            if let Some(f) = &l.ca_file {
-                let base = l
-                    .base_url
-                    .as_deref()
-                    .unwrap_or(crate::broadcast::lichess_push::DEFAULT_BASE_URL);
-                if !base.starts_with("https://") {
-                    return Err((
-                        "lichess",
-                        "ca_file",
-                        format!("\"{f}\": a CA file is for TLS: base_url must be https://"),
-                    ));
-                }
-                crate::tls::load_ca_file(Path::new(f)).map_err(|e| ("lichess", "ca_file", e))?;
-            }
         }
-        // The game settings the arbiter checks itself.
-        GameConfig::from_header(&self.header(None), None, None).map_err(|err| {
-            let key = match err.key {
-                "start_fen" => return ("game", "start_fen", err.message),
-                k => k,
-            };
-            let key: &'static str = match key {
-                "rules" => "rules",
-                "mode" => "mode",
-                _ => "time_control",
-            };
-            ("event", key, err.message)
-        })?;
         Ok(())
     }
 
     /// `round.board`, as DGT and lichess write the PGN `Round` tag.
     pub fn round_board(&self) -> String {
         format!("{}.{}", self.game.round, self.game.board)
-    }
-
-    /// The trace header of this game: the config's settings, with `base`
-    /// (a recorded trace's header) filling in what the config leaves unset.
-    pub fn header(&self, base: Option<&Header>) -> Header {
-        let b = base.cloned().unwrap_or_else(|| Header {
-            version: 1,
-            boards: vec![BoardId::Main],
-            ..Header::default()
-        });
-        let e = &self.event;
-        let g = &self.game;
-        let or = |a: &Option<String>, b: Option<String>| a.clone().or(b);
-        Header {
-            version: 1,
-            sensing: self.board.sensing.map(Sensing::from).unwrap_or(b.sensing),
-            boards: if g.vi_player.is_some() || self.board.tactile_hw.is_some() {
-                vec![BoardId::Main, BoardId::Tactile]
-            } else {
-                b.boards.clone()
-            },
-            rules: e.rules.or(b.rules),
-            mode: e.mode.or(b.mode),
-            time_control: or(&e.time_control, b.time_control),
-            start_fen: or(&g.start_fen, b.start_fen),
-            white: or(&g.white.name, b.white),
-            black: or(&g.black.name, b.black),
-            event: or(&e.name, b.event),
-            round: Some(self.round_board()),
-            language: e.language.or(b.language),
-            vi_player: match g.vi_player.as_deref() {
-                Some("w") => Some(shakmaty::Color::White),
-                Some("b") => Some(shakmaty::Color::Black),
-                _ => b.vi_player,
-            },
-            site: or(&e.site, b.site),
-            date: or(&e.date, b.date),
-            supervision: e.supervision.or(b.supervision),
-        }
     }
 }
 
@@ -713,23 +627,13 @@ mod tests {
 
     #[test]
     fn appendix_e_and_clock_keys() {
+        // The header and the clock device these keys make: app::settings' tests.
         let c = parse("[game]\nvi_player = \"b\"\n[board]\ntactile_hw = \"hw/tactile-matrix.toml\"\n[clock]\ndevice = \"dgt3000\"\nport = \"/dev/ttyACM0\"\n").unwrap();
-        let h = c.header(None);
-        assert_eq!(h.boards, vec![BoardId::Main, BoardId::Tactile]);
-        assert_eq!(h.vi_player, Some(shakmaty::Color::Black));
-        assert!(matches!(
-            c.clock.spec("board.toml").unwrap(),
-            crate::clock::open::DeviceSpec::Dgt3000 { .. }
-        ));
+        assert_eq!(c.game.vi_player.as_deref(), Some("b"));
         let e = parse("[board]\ntactile_hw = \"hw/tactile-matrix.toml\"\n").unwrap_err();
         assert_eq!(e.key, "board.tactile_hw");
         let e = parse("[game]\nvi_player = \"x\"\n").unwrap_err();
         assert!(e.to_string().contains("vi_player"), "{e}");
-        let c = parse("[clock]\ndevice = \"builtin\"\nwhite_pin = 17\n").unwrap();
-        assert_eq!(
-            c.clock.spec("board.toml").unwrap_err().key,
-            "clock.black_pin"
-        );
         let e = parse("[event]\nsupervision = \"some\"\n").unwrap_err();
         assert!(e.to_string().contains("supervision"), "{e}");
     }
@@ -774,11 +678,14 @@ port = "/dev/i2c-1"
         assert_eq!(c.round_board(), "3.2");
         assert_eq!(c.event.delay, Some(900));
         assert_eq!(c.clock.device, ClockDevice::Dgt3000);
-        assert_eq!(c.header(None).round.as_deref(), Some("3.2"));
+        assert_eq!(c.source.lines.get("game.white.title"), Some(&16));
+        assert_eq!(c.error_at("clock.port", "x").line, Some(27));
     }
 
     #[test]
-    fn mqtt_login_and_ca_files_name_their_keys() {
+    fn mqtt_login_keys_parse_and_the_password_is_not_printed() {
+        // The broker's URL, login and CA file are checked at start-up, with
+        // these keys' lines: app::settings' tests.
         let c = parse("[mqtt]\nurl = \"mqtts://broker\"\nusername = \"b1\"\npassword = \"pw\"\n")
             .unwrap();
         assert_eq!(c.mqtt.as_ref().unwrap().url, "mqtts://broker");
@@ -786,31 +693,10 @@ port = "/dev/i2c-1"
         assert_eq!(m.username.as_deref(), Some("b1"));
         assert_eq!(m.password.as_deref(), Some("pw"));
         assert!(!format!("{c:?}").contains("pw"));
-        let e = parse("[mqtt]\nurl = \"mqtts://broker:70000\"\n").unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (Some(2), "mqtt.url"), "{e}");
-        let e = parse("[mqtt]\nurl = \"mqtt://u:p@broker\"\n").unwrap_err();
-        assert!(e.message.contains("logs"), "says why: {e}");
-        let e = parse("[mqtt]\nurl = \"mqtts://broker\"\n\nca_file = \"/nonexistent/ca.pem\"\n")
-            .unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (Some(4), "mqtt.ca_file"), "{e}");
-        assert!(e.message.contains("/nonexistent/ca.pem"), "{e}");
-        let e = parse("[mqtt]\nurl = \"mqtt://broker\"\npassword = \"x\"\n").unwrap_err();
-        assert_eq!((e.line, e.key.as_str()), (Some(3), "mqtt.password"), "{e}");
+        assert_eq!(c.error_at("mqtt.password", "x").line, Some(4));
         let e = parse("[mqtt]\nurl = \"mqtt://broker\"\npasword = \"x\"\n").unwrap_err();
         assert_eq!((e.line, e.key.as_str()), (Some(3), "mqtt.pasword"), "{e}");
         assert!(e.message.contains("password"), "lists the keys: {e}");
-        let e = parse("[lichess]\nround_id = \"AbCd1234\"\nca_file = \"/nonexistent/ca.pem\"\n")
-            .unwrap_err();
-        assert_eq!(
-            (e.line, e.key.as_str()),
-            (Some(3), "lichess.ca_file"),
-            "{e}"
-        );
-        let e = parse(
-            "[lichess]\nround_id = \"AbCd1234\"\nbase_url = \"http://h\"\nca_file = \"x.pem\"\n",
-        )
-        .unwrap_err();
-        assert!(e.message.contains("https://"), "{e}");
     }
 
     #[test]
@@ -838,12 +724,6 @@ port = "/dev/i2c-1"
     fn semantic_errors_name_the_key_line() {
         let e = parse("[event]\nname = \"x\"\nrules = \"fide-1999\"\n").unwrap_err();
         assert_eq!((e.line, e.key.as_str()), (Some(3), "event.rules"), "{e}");
-        let e = parse("[event]\ntime_control = \"forty moves\"\n").unwrap_err();
-        assert_eq!(
-            (e.line, e.key.as_str()),
-            (Some(2), "event.time_control"),
-            "{e}"
-        );
         let e = parse("[event]\ndelay = 7200\n").unwrap_err();
         assert_eq!((e.line, e.key.as_str()), (Some(2), "event.delay"), "{e}");
         let e = parse("[game.black]\ntitle = \"Dr\"\n").unwrap_err();

@@ -42,13 +42,13 @@
 //! assert_eq!(game.moves()[0].clock_ms, Some(5_428_100));
 //! ```
 
+pub mod app;
 pub mod arbiter;
 pub mod board;
 pub mod broadcast;
 pub mod clock;
 pub mod config;
 pub mod controller;
-pub mod daemon;
 pub mod journal;
 pub mod logging;
 pub mod model;
@@ -63,3 +63,6 @@ pub mod sim;
 pub mod tls;
 pub mod trace;
 pub mod voice;
+
+/// The board loop, where it has always been found ([`app::daemon`]).
+pub use app::daemon;

@@ -380,6 +380,22 @@ impl From<u64> for Millis {
     }
 }
 
+/// A player of a game as the broadcast names them (PGN tags `White`,
+/// `WhiteFideId`, `WhiteTitle`; LiveChess pairings): every part optional.
+/// The config's `[game.white]` / `[game.black]` deserialise into it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    /// `Surname, Given name` as PGN writes it.
+    pub name: Option<String>,
+    /// FIDE id.
+    pub fide_id: Option<u64>,
+    /// FIDE title (`GM`, `IM`, ...).
+    pub title: Option<String>,
+    /// Federation (three letters, `DEN`).
+    pub federation: Option<String>,
+}
+
 /// A game of an event: round and board (`3.1` = round 3, board 1), as the
 /// broadcast topics and stream filters (`?game=R.B`) name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -415,7 +431,7 @@ impl FromStr for GameId {
 
 /// What a ruling on an illegal move costs (event `illegal_move`, key
 /// `penalty`): a value with its article, rendered to text only at the edge
-/// ([`Penalty::to_string`]: `+2 min to black`, `game lost`, `draw`, `none`).
+/// (its `Display`: `+2 min to black`, `game lost`, `draw`, `none`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Penalty {
     /// Time added to the opponent of the offender (§7.4b / 7.5.5).

@@ -73,35 +73,75 @@ pub struct PushStatus {
     pub last_error: Option<String>,
 }
 
+/// The settings of a push: `[lichess]`'s keys as the composition root
+/// ([`crate::app`]) hands them over.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// The broadcast round's id.
+    pub round_id: String,
+    /// The OAuth token (`EBOARD_LICHESS_TOKEN` wins when set and not empty).
+    pub token: Option<String>,
+    /// Default [`DEFAULT_BASE_URL`]; `http://` or `https://`.
+    pub base_url: Option<String>,
+    /// A PEM file of extra trusted CA certificates, for `https://` only.
+    pub ca_file: Option<String>,
+}
+
+/// A [`Settings`] value that cannot make a target: the key (`base_url`,
+/// `ca_file`, `token`) and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("[lichess] {key}: {message}")]
+pub struct SettingsError {
+    /// The key of `[lichess]`.
+    pub key: &'static str,
+    /// What is wrong and what is allowed.
+    pub message: String,
+}
+
 impl PushTarget {
-    /// The target from `[lichess]`: the token from `EBOARD_LICHESS_TOKEN`
-    /// when set and not empty, else the config's; `base_url` default
-    /// [`DEFAULT_BASE_URL`], `http://` or `https://`; `ca_file` read.
-    pub fn from_config(c: &crate::config::LichessConfig) -> Result<PushTarget, String> {
-        let token = std::env::var("EBOARD_LICHESS_TOKEN")
-            .ok()
-            .filter(|t| !t.is_empty())
-            .or_else(|| c.token.clone().filter(|t| !t.is_empty()))
-            .ok_or("[lichess]: no token: set token or EBOARD_LICHESS_TOKEN")?;
-        let base_url = c
+    /// The target of `s`: `base_url` default [`DEFAULT_BASE_URL`],
+    /// `http://` or `https://`; `ca_file` (https only) read — file I/O, so
+    /// this is called at start-up; the token from `EBOARD_LICHESS_TOKEN`
+    /// when set and not empty, else the settings'.
+    pub fn from_settings(s: &Settings) -> Result<PushTarget, SettingsError> {
+        let err = |key, message: String| SettingsError { key, message };
+        let base_url = s
             .base_url
             .as_deref()
             .unwrap_or(DEFAULT_BASE_URL)
             .trim_end_matches('/')
             .to_owned();
         if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-            return Err(format!(
-                "[lichess] base_url {base_url}: give http(s)://host, e.g. {DEFAULT_BASE_URL}"
+            return Err(err(
+                "base_url",
+                format!("{base_url}: give http(s)://host, e.g. {DEFAULT_BASE_URL}"),
             ));
         }
-        let extra_roots = match &c.ca_file {
-            Some(f) => crate::tls::load_ca_file(std::path::Path::new(f))
-                .map_err(|e| format!("[lichess] ca_file: {e}"))?,
+        let extra_roots = match &s.ca_file {
+            Some(f) if !base_url.starts_with("https://") => {
+                return Err(err(
+                    "ca_file",
+                    format!("\"{f}\": a CA file is for TLS: base_url must be https://"),
+                ))
+            }
+            Some(f) => {
+                crate::tls::load_ca_file(std::path::Path::new(f)).map_err(|e| err("ca_file", e))?
+            }
             None => Vec::new(),
         };
+        let token = std::env::var("EBOARD_LICHESS_TOKEN")
+            .ok()
+            .filter(|t| !t.is_empty())
+            .or_else(|| s.token.clone().filter(|t| !t.is_empty()))
+            .ok_or_else(|| {
+                err(
+                    "token",
+                    "none given: set token or EBOARD_LICHESS_TOKEN".into(),
+                )
+            })?;
         Ok(PushTarget {
             base_url,
-            round_id: c.round_id.clone(),
+            round_id: s.round_id.clone(),
             token,
             extra_roots,
         })
@@ -235,16 +275,15 @@ async fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::LichessConfig;
 
     #[test]
     fn lichess_itself_over_https_is_accepted() {
-        let c = LichessConfig {
+        let c = Settings {
             round_id: "AbCd1234".into(),
             token: Some("lip_x".into()),
             ..Default::default()
         };
-        let t = PushTarget::from_config(&c).unwrap();
+        let t = PushTarget::from_settings(&c).unwrap();
         assert_eq!(
             t.url(),
             "https://lichess.org/api/broadcast/round/AbCd1234/push"
@@ -259,16 +298,16 @@ mod tests {
             .unwrap();
         // The HTTP client with TLS can be made (no request is sent: the channel is empty).
         assert!(start(rt.handle(), t, Arc::new(Channel::new())).is_ok());
-        let bad = LichessConfig {
+        let bad = Settings {
             base_url: Some("ftp://lichess.org".into()),
             ..c.clone()
         };
-        assert!(PushTarget::from_config(&bad).is_err());
-        let missing = LichessConfig {
+        assert!(PushTarget::from_settings(&bad).is_err());
+        let missing = Settings {
             ca_file: Some("/nonexistent/ca.pem".into()),
             ..c
         };
-        let e = PushTarget::from_config(&missing).unwrap_err();
+        let e = PushTarget::from_settings(&missing).unwrap_err().to_string();
         assert!(
             e.contains("[lichess] ca_file") && e.contains("cannot read"),
             "{e}"

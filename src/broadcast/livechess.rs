@@ -15,12 +15,12 @@
 
 use super::public::{GameInfo, Snapshot};
 use crate::arbiter::Arbiter;
-use crate::config::PlayerConfig;
+use crate::model::Player;
 use serde_json::{json, Value};
 
 /// A player as a LiveChess pairing entry; `Surname, Given` is split into
 /// `lname` / `fname`.
-pub fn player_json(p: &PlayerConfig) -> Value {
+pub fn player_json(p: &Player) -> Value {
     let (fname, lname) = match p.name.as_deref() {
         Some(n) => match n.split_once(',') {
             Some((last, first)) => (Some(first.trim().to_owned()), Some(last.trim().to_owned())),

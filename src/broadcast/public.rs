@@ -17,16 +17,16 @@ use super::livechess;
 use super::pgn::{write_pgn_with, PgnExtras};
 use crate::arbiter::Arbiter;
 use crate::clock::fmt_hms;
-use crate::config::{Config, PlayerConfig};
-use crate::model::Mode;
-use crate::trace::{color_str, Event, EventKind, Header};
+use crate::model::{Mode, Player};
+use crate::trace::{color_str, Event, EventKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
 use std::sync::Arc;
 
-/// What a game's feed says about itself, from the config.
+/// What a game's feed says about itself (the composition root,
+/// [`crate::app`], fills it in from the config and the game's header).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameInfo {
     /// Round number.
@@ -48,9 +48,9 @@ pub struct GameInfo {
     /// PGN TimeControl text.
     pub time_control: Option<String>,
     /// White.
-    pub white: PlayerConfig,
+    pub white: Player,
     /// Black.
-    pub black: PlayerConfig,
+    pub black: Player,
     /// Unix time in ms of round time 0.
     pub started_at_unix_ms: u64,
     /// Round ms per wall ms (1 but when a trace is replayed faster).
@@ -60,39 +60,6 @@ pub struct GameInfo {
 }
 
 impl GameInfo {
-    /// The game's info from the config and the game's header (player names
-    /// the config leaves unset come from it); round time 0 is
-    /// `started_at_unix_ms`.
-    pub fn from_config(
-        cfg: &Config,
-        h: &Header,
-        started_at_unix_ms: u64,
-        speed: f64,
-        delay_ms: u64,
-    ) -> GameInfo {
-        let h = h.clone();
-        let named = |p: &PlayerConfig, name: &Option<String>| PlayerConfig {
-            name: p.name.clone().or_else(|| name.clone()),
-            ..p.clone()
-        };
-        GameInfo {
-            round: cfg.game.round,
-            board: cfg.game.board,
-            event: h.event,
-            site: h.site,
-            country: cfg.event.country.clone(),
-            website: cfg.event.website.clone(),
-            date: h.date,
-            mode: h.mode.unwrap_or_default(),
-            time_control: h.time_control,
-            white: named(&cfg.game.white, &h.white),
-            black: named(&cfg.game.black, &h.black),
-            started_at_unix_ms,
-            speed,
-            delay_ms,
-        }
-    }
-
     /// `round.board`.
     pub fn id(&self) -> String {
         format!("{}.{}", self.round, self.board)

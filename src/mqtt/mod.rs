@@ -40,9 +40,33 @@ pub const DEFAULT_TLS_PORT: u16 = 8883;
 /// (when set and not empty).
 pub const PASSWORD_ENV: &str = "EBOARD_MQTT_PASSWORD";
 
+/// The login and trust settings of a broker connection: `[mqtt]`'s
+/// `username`, `password` and `ca_file`, or `eboard relay`'s flags (the
+/// composition root, [`crate::app`], fills it in from either).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Security {
+    /// The MQTT username (absent: no login).
+    pub username: Option<String>,
+    /// The password; [`PASSWORD_ENV`] wins when set and not empty.
+    pub password: Option<String>,
+    /// A PEM file of extra trusted CA certificates for `mqtts://` (the
+    /// webpki roots are always trusted), relative to the working directory.
+    pub ca_file: Option<String>,
+}
+
+impl std::fmt::Debug for Security {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Security")
+            .field("username", &self.username)
+            .field("password", &self.password.as_ref().map(|_| "…"))
+            .field("ca_file", &self.ca_file)
+            .finish()
+    }
+}
+
 /// The broker to connect to: host, port and transport from its URL
 /// ([`BrokerAddr::parse`]), the login and the extra trusted roots from the
-/// configuration ([`BrokerAddr::from_config`]). [`BrokerAddr::options`] turns
+/// [`Security`] settings ([`BrokerAddr::from_settings`]). [`BrokerAddr::options`] turns
 /// it into the MQTT client's options, for the uplink and the relay alike.
 #[derive(Clone, PartialEq, Eq)]
 pub struct BrokerAddr {
@@ -175,15 +199,16 @@ impl BrokerAddr {
         })
     }
 
-    /// The broker of `[mqtt]`: its URL, its login (`password` replaced by
-    /// `env_password` when that is set and not empty: the daemon passes
-    /// `EBOARD_MQTT_PASSWORD`) and its `ca_file` read.
+    /// The broker of `url` with `security`: its login (`password` replaced
+    /// by `env_password` when that is set and not empty: the daemon passes
+    /// `EBOARD_MQTT_PASSWORD`) and its `ca_file` read (file I/O: called at
+    /// start-up).
     ///
     /// Errors are (key, what is wrong): `url`, `username`, `password`,
     /// `ca_file` (unreadable, no certificate, or given without TLS).
-    pub fn from_config(
+    pub fn from_settings(
         url: &str,
-        security: &crate::config::MqttSecurity,
+        security: &Security,
         env_password: Option<String>,
     ) -> Result<BrokerAddr, (&'static str, String)> {
         let mut b = BrokerAddr::parse(url).map_err(|e| ("url", e))?;
@@ -428,28 +453,27 @@ mod tests {
 
     #[test]
     fn logins_and_options() {
-        use crate::config::MqttSecurity;
-        let sec = |u: Option<&str>, p: Option<&str>| MqttSecurity {
+        let sec = |u: Option<&str>, p: Option<&str>| Security {
             username: u.map(str::to_owned),
             password: p.map(str::to_owned),
             ca_file: None,
         };
         let b =
-            BrokerAddr::from_config("mqtts://h", &sec(Some("board"), Some("cfg")), None).unwrap();
+            BrokerAddr::from_settings("mqtts://h", &sec(Some("board"), Some("cfg")), None).unwrap();
         assert_eq!(b.login.as_ref().unwrap().password, "cfg");
         assert!(
             !format!("{b:?}").contains("cfg"),
             "the password is not printed"
         );
         // The environment's password wins when set and not empty.
-        let b = BrokerAddr::from_config(
+        let b = BrokerAddr::from_settings(
             "mqtts://h",
             &sec(Some("board"), Some("cfg")),
             Some("env".into()),
         )
         .unwrap();
         assert_eq!(b.login.unwrap().password, "env");
-        let b = BrokerAddr::from_config(
+        let b = BrokerAddr::from_settings(
             "mqtt://h",
             &sec(Some("board"), Some("cfg")),
             Some(String::new()),
@@ -457,28 +481,28 @@ mod tests {
         .unwrap();
         assert_eq!(b.login.unwrap().password, "cfg");
         assert_eq!(
-            BrokerAddr::from_config("mqtt://h", &sec(None, Some("p")), None)
+            BrokerAddr::from_settings("mqtt://h", &sec(None, Some("p")), None)
                 .unwrap_err()
                 .0,
             "password"
         );
         assert_eq!(
-            BrokerAddr::from_config("mqtt://h", &sec(Some(""), None), None)
+            BrokerAddr::from_settings("mqtt://h", &sec(Some(""), None), None)
                 .unwrap_err()
                 .0,
             "username"
         );
-        let ca = MqttSecurity {
+        let ca = Security {
             ca_file: Some("/nonexistent/ca.pem".into()),
             ..Default::default()
         };
-        let e = BrokerAddr::from_config("mqtt://h", &ca, None).unwrap_err();
+        let e = BrokerAddr::from_settings("mqtt://h", &ca, None).unwrap_err();
         assert_eq!(e.0, "ca_file");
         assert!(e.1.contains("mqtts://"), "{}", e.1);
-        let e = BrokerAddr::from_config("mqtts://h", &ca, None).unwrap_err();
+        let e = BrokerAddr::from_settings("mqtts://h", &ca, None).unwrap_err();
         assert!(e.1.contains("cannot read"), "{}", e.1);
 
-        let o = BrokerAddr::from_config("mqtts://h", &sec(Some("u"), Some("p")), None)
+        let o = BrokerAddr::from_settings("mqtts://h", &sec(Some("u"), Some("p")), None)
             .unwrap()
             .options("id".into())
             .unwrap();

@@ -15,8 +15,8 @@
 //!
 //! The reply: `{"t": round ms, "action": …, "author": …, "events": [the decisions]}`.
 
+use super::ArbiterCommand;
 use super::{AppState, ArbiterAccess};
-use crate::daemon::ArbiterCommand;
 use crate::trace::{parse_record_kind, RecordKind};
 use axum::body::Bytes;
 use axum::extract::{Path, State};

@@ -22,20 +22,40 @@ mod page;
 mod stream;
 
 use crate::broadcast::delay::Channel;
-use crate::daemon::ArbiterCommand;
+use crate::trace::{Event, RecordKind};
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::Router;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tower_http::timeout::TimeoutLayer;
 
 /// The largest request body, bytes.
 pub const BODY_LIMIT: usize = 16 * 1024;
 /// The longest a plain (not streaming) request may take.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// An arbiter action from the API, with the reply channel: what the
+/// server hands to the board loop ([`crate::app::daemon`]).
+#[derive(Debug)]
+pub struct ArbiterCommand {
+    /// What the arbiter does: an `arbiter` record, or a query (E2.9d) from
+    /// the visually impaired player's device.
+    pub kind: RecordKind,
+    /// The decisions it led to.
+    pub reply: oneshot::Sender<ActionReply>,
+}
+
+/// What an arbiter action led to.
+#[derive(Debug, Clone)]
+pub struct ActionReply {
+    /// Round time of the action, ms.
+    pub t: u64,
+    /// The events it produced.
+    pub events: Vec<Event>,
+}
 
 /// The arbiter's access to a board.
 #[derive(Debug, Clone)]

@@ -1,0 +1,386 @@
+//! The live daemon's board loop: records from a [`RecordSource`] and from
+//! the arbiter API go through the one [`Controller`], ticked on the round
+//! clock; every record and decision is journaled; decisions are published
+//! to the arbiter at once and to the public after the transmission delay.
+//!
+//! Time is injected as round time: ms since the start of the round, from a
+//! monotonic clock ([`RoundClock`]); the journal keeps the round's start so
+//! a restarted daemon continues the same time line.
+//!
+//! This module starts a board ([`Daemon::launch`]: the journal resumed,
+//! the feed, the MQTT uplink, the source and loop threads) and stops it;
+//! the loop itself is `board_loop.rs`, the sources `source.rs`.
+//!
+//! The loop runs on a thread of its own (a current-thread tokio runtime),
+//! so journal `fsync`s never hold up the HTTP side and no client can hold
+//! up the board: the channels towards the clients never wait.
+//!
+//! [`Daemon::stop`] ends it: the source is no longer read, the records
+//! already read whose time has come are fed and journaled (those of a
+//! recording read ahead of their time have not happened yet and are left),
+//! queued arbiter actions are answered, the journal is synced and closed,
+//! and the source and board threads are joined.
+
+use super::board_loop::{board_loop, BoardLoop, LoopInputs};
+use super::settings::{self, MqttUplink};
+use super::shutdown::Joinable;
+use crate::arbiter::GameConfig;
+use crate::broadcast::delay::Feed;
+use crate::broadcast::public::{GameInfo, Publisher};
+use crate::clock::open::BoxedClock;
+use crate::config::Config;
+use crate::controller::Controller;
+use crate::journal::{self, Journal};
+use crate::model::IrregularityKind;
+use crate::trace::{Event, EventKind, Header, Record, RecordKind};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, watch};
+
+pub use super::round_clock::{unix_now_ms, RoundClock};
+pub use super::source::{merge_sources, RecordSource, TraceSource, STDIN_POLL_MS};
+pub use crate::server::{ActionReply, ArbiterCommand};
+
+/// How often the controller is ticked when no input comes, wall ms.
+pub const TICK_MS: u64 = 20;
+
+/// How long [`Daemon::stop`] waits for the source thread after the board
+/// loop has ended.
+pub const SOURCE_JOIN: Duration = Duration::from_millis(250);
+
+/// Called on the board loop with every event (the demo prints them).
+pub type EventObserver = Box<dyn FnMut(&Event) + Send>;
+
+/// How to run a board.
+pub struct RunOptions {
+    /// The configuration.
+    pub config: Config,
+    /// Transmission delay of the public feeds, seconds.
+    pub delay_s: u64,
+    /// The journal file (resumed when it exists).
+    pub journal: Option<PathBuf>,
+    /// The records.
+    pub source: Box<dyn RecordSource>,
+    /// A recorded trace's header: fills in what the config leaves unset.
+    pub source_header: Option<Header>,
+    /// The source replays a recorded trace: on resuming, its records
+    /// already in the journal are skipped.
+    pub source_is_recording: bool,
+    /// Round ms per wall ms (1 live).
+    pub speed: f64,
+    /// Called on the board loop with every event decided from now on (the
+    /// demo prints them, the daemon logs its moves, the speaker speaks);
+    /// not with those of a resumed journal's replay (said and shown then).
+    pub on_event: Option<EventObserver>,
+    /// The clock device the controller drives, if any.
+    pub clock_device: Option<BoxedClock>,
+    /// The source is live (hardware): its records are stamped with the
+    /// round clock when they arrive.
+    pub source_is_live: bool,
+}
+
+/// How a board's run begins and ends, beside [`RunOptions`].
+#[derive(Debug, Default)]
+pub struct Lifecycle {
+    /// The board loop ends by itself once the source has ended and its
+    /// records were decided, without ticking time on (the demo); otherwise
+    /// it runs until [`Daemon::stop`].
+    pub end_with_source: bool,
+    /// Set by [`Daemon::stop`] to end a source read that waits (standard
+    /// input: [`TraceSource::stop_handle`]).
+    pub source_stop: Option<Arc<AtomicBool>>,
+}
+
+/// A running board.
+pub struct Daemon {
+    /// The arbiter's and the public channels.
+    pub feed: Arc<Feed>,
+    /// The arbiter API's way into the board loop.
+    pub commands: mpsc::Sender<ArbiterCommand>,
+    /// The game's info.
+    pub info: GameInfo,
+    /// The round clock.
+    pub clock: RoundClock,
+    /// True once the source has ended and all its records were fed.
+    pub done: watch::Receiver<bool>,
+    /// What happened on start: resumed (records replayed), torn line, downtime.
+    pub report: Vec<String>,
+    /// The MQTT uplink's state, when the config has `[mqtt]`.
+    pub mqtt: Option<watch::Receiver<crate::mqtt::publish::UplinkStatus>>,
+    stop: watch::Sender<bool>,
+    source_stop: Arc<AtomicBool>,
+    board_thread: Joinable<Controller>,
+    source_thread: Joinable<()>,
+}
+
+impl Daemon {
+    /// Starts the board loop for `opts`; the delay line runs on `rt`. The
+    /// MQTT broker of `opts.config`'s `[mqtt]` is resolved here (its
+    /// `ca_file` read); the loop runs until [`Daemon::stop`].
+    pub fn start(opts: RunOptions, rt: &tokio::runtime::Handle) -> Result<Daemon, String> {
+        let mqtt = settings::mqtt_uplink(&opts.config).map_err(|e| e.to_string())?;
+        Daemon::launch(opts, mqtt, Lifecycle::default(), rt)
+    }
+
+    /// Starts the board loop for `opts` with the MQTT uplink `mqtt` resolved
+    /// at start-up ([`settings::mqtt_uplink`]) and the ending of `life`;
+    /// the delay line and the uplink run on `rt`.
+    pub fn launch(
+        opts: RunOptions,
+        mqtt: Option<MqttUplink>,
+        life: Lifecycle,
+        rt: &tokio::runtime::Handle,
+    ) -> Result<Daemon, String> {
+        let RunOptions {
+            config,
+            delay_s,
+            journal: journal_path,
+            mut source,
+            source_header,
+            source_is_recording,
+            speed,
+            on_event,
+            clock_device,
+            source_is_live,
+        } = opts;
+        if !(speed > 0.0 && speed.is_finite()) {
+            return Err(format!("speed {speed}: give a factor above 0"));
+        }
+        let header = settings::game_header(&config, source_header.as_ref());
+        let mut report = Vec::new();
+        let now_unix = unix_now_ms();
+        let (journal, recovered) = match &journal_path {
+            Some(p) => {
+                let (j, r) = Journal::open(p, &header, now_unix).map_err(|e| e.to_string())?;
+                (Some(j), r)
+            }
+            None => (None, None),
+        };
+        // A resumed game keeps its journaled settings.
+        let game_header = recovered.as_ref().map_or(&header, |r| &r.header);
+        let game_cfg = GameConfig::from_header(game_header, None, None).map_err(|e| {
+            let file = match &recovered {
+                Some(_) => journal_path.as_ref().unwrap().display().to_string(),
+                None => config.file().to_owned(),
+            };
+            format!("{file}: {e}")
+        })?;
+        let started_at = recovered
+            .as_ref()
+            .and_then(|r| r.started_at_unix_ms)
+            .unwrap_or(now_unix);
+        let clock = RoundClock::new(started_at, speed);
+        let info = settings::game_info(&config, game_header, started_at, speed, delay_s * 1000);
+        let now_fn: Arc<dyn Fn() -> u64 + Send + Sync> = Arc::new(move || clock.now_ms());
+        // The MQTT uplink takes the public updates as the public gets them;
+        // its queue lives beside the journal (`JOURNAL.mqtt`).
+        let (tap, mqtt) = match mqtt {
+            Some(MqttUplink { broker, prefix }) => {
+                let topics = crate::mqtt::BoardTopics::new(
+                    &prefix,
+                    info.event.as_deref(),
+                    info.round,
+                    info.board,
+                );
+                let queue = journal_path.as_ref().map(|p| {
+                    let mut q = p.clone().into_os_string();
+                    q.push(".mqtt");
+                    PathBuf::from(q)
+                });
+                let uplink = crate::mqtt::publish::Uplink {
+                    broker,
+                    client_id: format!(
+                        "eboard-{}-{}-{}-{:x}",
+                        crate::mqtt::slug(info.event.as_deref()),
+                        info.round,
+                        info.board,
+                        rand::random::<u32>()
+                    ),
+                    topics,
+                    epoch: started_at,
+                };
+                let (tx, status) = crate::mqtt::publish::start(rt, uplink, queue.as_deref())?;
+                (Some(tx), Some(status))
+            }
+            None => (None, None),
+        };
+        let feed = Arc::new(Feed::start_tapped(rt, delay_s * 1000, now_fn, speed, tap));
+        let article = game_cfg.profile.articles.arbiter;
+        let mut board = BoardLoop {
+            controller: Controller::new(game_cfg),
+            publisher: Publisher::new(info.clone()),
+            journal: None,
+            feed: feed.clone(),
+            last_t: 0,
+            on_event: None,
+            events: Vec::new(),
+            device: clock_device,
+        };
+        let first = board.publisher.snapshot_now(board.controller.arbiter(), 0);
+        feed.publish_start(first);
+        // Resume: the journal's records replayed (not journaled again).
+        let mut skip: Vec<Record> = Vec::new();
+        if let Some(rec) = &recovered {
+            for r in &rec.records {
+                board.record(r.clone());
+            }
+            if source_is_recording {
+                skip = rec
+                    .records
+                    .iter()
+                    .filter(|r| {
+                        !matches!(
+                            r.kind,
+                            RecordKind::Arbiter {
+                                author: Some(_),
+                                ..
+                            }
+                        )
+                    })
+                    .cloned()
+                    .collect();
+            }
+            report.push(format!(
+                "resumed {}: {} records replayed, {} moves",
+                journal_path.as_ref().unwrap().display(),
+                rec.records.len(),
+                board.controller.arbiter().moves().len()
+            ));
+            if let Some(e) = &rec.torn {
+                report.push(format!(
+                    "{}: torn last line dropped ({e})",
+                    journal_path.as_ref().unwrap().display()
+                ));
+            }
+        }
+        board.journal = journal;
+        board.on_event = on_event;
+        board.show_clock_now(board.last_t);
+        if let (Some(rec), Some(p)) = (&recovered, &journal_path) {
+            let since = rec
+                .records
+                .last()
+                .map_or(0, |r| r.t)
+                .max(journal::last_event_t(p).unwrap_or(0));
+            let now = clock.now_ms().max(board.last_t);
+            let e = Event {
+                t: now,
+                kind: EventKind::Irregularity {
+                    kind: IrregularityKind::Downtime,
+                    article,
+                    squares: Vec::new(),
+                },
+            };
+            let mut extra = vec![
+                ("since_t", Value::from(since)),
+                ("until_t", Value::from(now)),
+                ("downtime_ms", Value::from(now.saturating_sub(since))),
+            ];
+            if let Some(torn) = &rec.torn {
+                extra.push(("torn_line", Value::from(torn.line)));
+            }
+            let msg = board.publisher.message(&e, &extra);
+            if let Some(j) = board.journal.as_mut() {
+                let _ = j.event(&msg).and_then(|_| j.sync());
+            }
+            feed.arbiter.publish(0, None, &[msg]);
+            report.push(format!(
+                "downtime {} ms (round time {since}..{now}) reported to the arbiter",
+                now.saturating_sub(since)
+            ));
+        }
+
+        let (src_tx, src_rx) = mpsc::channel::<Result<Record, String>>(64);
+        let source_stop = life
+            .source_stop
+            .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+        let stopped = source_stop.clone();
+        let source_thread = Joinable::spawn("eboard-source", move || {
+            let mut skip = skip.into_iter().peekable();
+            while !stopped.load(Ordering::SeqCst) {
+                let Some(r) = source.next_record() else {
+                    break;
+                };
+                if let (Ok(rec), Some(s)) = (&r, skip.peek()) {
+                    if rec == s {
+                        skip.next();
+                        continue;
+                    }
+                }
+                let end = r.is_err();
+                if src_tx.blocking_send(r).is_err() || end {
+                    break;
+                }
+            }
+        })
+        .map_err(|e| format!("cannot start the source thread: {e}"))?;
+        let (cmd_tx, cmd_rx) = mpsc::channel(64);
+        let (done_tx, done_rx) = watch::channel(false);
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let inputs = LoopInputs {
+            clock,
+            lookahead: source_is_recording,
+            live: source_is_live,
+            end_with_source: life.end_with_source,
+            src_rx,
+            cmd_rx,
+            done: done_tx,
+            stop: stop_rx,
+        };
+        let board_thread = Joinable::spawn("eboard-board", move || {
+            match tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+            {
+                Ok(rt) => rt.block_on(board_loop(board, inputs)),
+                Err(e) => {
+                    tracing::error!("the board loop's runtime cannot start: {e}");
+                    board.close()
+                }
+            }
+        })
+        .map_err(|e| format!("cannot start the board loop: {e}"))?;
+        Ok(Daemon {
+            feed,
+            commands: cmd_tx,
+            info,
+            clock,
+            done: done_rx,
+            report,
+            mqtt,
+            stop: stop_tx,
+            source_stop,
+            board_thread,
+            source_thread,
+        })
+    }
+
+    /// Stops the board by `deadline`: the source is no longer read; the
+    /// records already read whose time has come are fed and journaled, the
+    /// queued arbiter actions answered; the journal is synced and closed;
+    /// the board and source threads are joined. Returns the game's
+    /// controller as the loop left it; an error when the board thread did
+    /// not end by `deadline` (a source stuck in a read that cannot be
+    /// interrupted is left to the process's exit, logged).
+    pub fn stop(self, deadline: Instant) -> Result<Controller, String> {
+        self.source_stop.store(true, Ordering::SeqCst);
+        self.stop.send_replace(true);
+        let controller = self
+            .board_thread
+            .join_by(deadline)
+            .map_err(|e| format!("the board loop: {e}"))?;
+        // The loop has dropped its receiver: a source thread blocked on a
+        // full channel ends now, one reading standard input within
+        // STDIN_POLL_MS. One waiting in a read nobody can interrupt (a
+        // sensor scan that reports only changes) is left to the exit:
+        // nothing it could still read would be decided.
+        let soon = Instant::now() + SOURCE_JOIN;
+        if let Err(e) = self.source_thread.join_by(deadline.min(soon)) {
+            tracing::debug!("the record source: {e}");
+        }
+        Ok(controller)
+    }
+}

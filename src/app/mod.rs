@@ -1,0 +1,123 @@
+//! The composition root: the one place that sees both the configuration
+//! and the parts it configures, and wires them into the program's commands.
+//! `main.rs` parses the command line and calls one function here.
+//!
+//! - [`run`] (`eboard run`): a board daemon — a record source (a trace,
+//!   standard input or the sensors) through the board loop ([`daemon`]),
+//!   journaled, served over HTTP, pushed to MQTT and lichess;
+//! - [`demo`] (`eboard demo`): the same board loop fed by simulated hands
+//!   (through the virtual sensor hardware) on a scaled clock;
+//! - [`relay`] (`eboard relay`): many boards' feeds merged (HTTP or MQTT);
+//! - [`replay`], [`simulate`], [`announce`], [`calibrate`]: the offline tools.
+//!
+//! Start-up turns the config into each consumer's settings
+//! ([`settings`]); one [`shutdown::Shutdown`] (SIGTERM, Ctrl-C) stops
+//! everything in order and joins every thread.
+//!
+//! The dependency rule this module keeps: `model ← arbiter ← controller ←
+//! app`; the config and the outputs (mqtt, broadcast, server, clock devices,
+//! voice) depend on the model and never on each other; only `app` (and
+//! `main`) see both (`scripts/deps.sh` checks that there is no cycle).
+
+mod board_loop;
+pub mod daemon;
+mod demo;
+mod relay;
+pub mod round_clock;
+mod run;
+pub mod settings;
+pub mod shutdown;
+pub mod source;
+mod tools;
+mod view;
+
+pub use demo::{demo, DemoArgs};
+pub use relay::{relay, RelayArgs};
+pub use run::{run, RunArgs};
+pub use tools::{
+    announce, calibrate, replay, simulate, AnnounceArgs, CalibrateArgs, ReplayArgs, SensingArg,
+    SimulateArgs,
+};
+
+use anyhow::{anyhow, Context};
+use std::io::{BufReader, Write};
+use std::path::Path;
+
+/// The library's errors as anyhow errors of one message each: their text
+/// names the cause already (`"{what}: {source}"`), so the chain is not
+/// walked again; the command adds where (`with_context`).
+trait Anyhow<T> {
+    fn anyhow(self) -> anyhow::Result<T>;
+}
+
+impl<T, E: std::fmt::Display> Anyhow<T> for Result<T, E> {
+    fn anyhow(self) -> anyhow::Result<T> {
+        self.map_err(|e| anyhow!("{e}"))
+    }
+}
+
+/// Reads a trace file; `-` is standard input.
+fn read_trace(path: &Path) -> anyhow::Result<crate::trace::Trace> {
+    use crate::trace::Trace;
+    let shown = path.display();
+    if path == Path::new("-") {
+        Trace::read(std::io::stdin().lock())
+            .anyhow()
+            .context("<stdin>")
+    } else {
+        let f = std::fs::File::open(path).with_context(|| shown.to_string())?;
+        Trace::read(BufReader::new(f))
+            .anyhow()
+            .with_context(|| shown.to_string())
+    }
+}
+
+/// Writes `text` to `path`; `-` is standard output.
+fn write_to(path: &Path, text: &str) -> anyhow::Result<()> {
+    if path == Path::new("-") {
+        std::io::stdout()
+            .write_all(text.as_bytes())
+            .context("stdout")
+    } else {
+        std::fs::write(path, text).with_context(|| path.display().to_string())
+    }
+}
+
+/// The runtime of the HTTP side, the delay lines and the uplinks.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("eboard-io")
+        .enable_all()
+        .build()
+        .context("cannot start the runtime")
+}
+
+/// Binds `addr` and prints the address actually bound (port 0 picks one).
+async fn bind(addr: &str) -> anyhow::Result<tokio::net::TcpListener> {
+    let l = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("--listen {addr}"))?;
+    let a = l.local_addr().with_context(|| format!("--listen {addr}"))?;
+    println!("eboard: serving http://{a}/");
+    Ok(l)
+}
+
+/// Serves `router` on `listener` until `stop` (then the listener is
+/// closed; open connections end when the runtime is shut down).
+async fn serve_until(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    mut stop: shutdown::ShutdownSignal,
+) -> anyhow::Result<()> {
+    tokio::select! {
+        r = crate::server::serve(listener, router) => r.anyhow(),
+        _ = stop.wait() => Ok(()),
+    }
+}
+
+/// Ends the runtime: its tasks (servers, connections, delay lines,
+/// uplinks) are dropped; what still runs after `within` is left to the exit.
+fn close_runtime(rt: tokio::runtime::Runtime, within: std::time::Duration) {
+    rt.shutdown_timeout(within);
+}

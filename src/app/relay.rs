@@ -1,0 +1,155 @@
+//! `eboard relay`: one event's feed merged from many board daemons (their
+//! base URLs, or an MQTT broker they publish to), boards in order: one
+//! `/games.pgn`, one LiveChess tree, one event stream; with `[lichess]` the
+//! merged PGN is pushed to a lichess broadcast round.
+
+use super::settings;
+use super::shutdown::Shutdown;
+use super::{bind, close_runtime, runtime, serve_until, Anyhow};
+use crate::config::Config;
+use crate::server::AppState;
+use anyhow::{anyhow, bail, Context};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The arguments of `eboard relay`.
+#[derive(Debug, clap::Args)]
+pub struct RelayArgs {
+    /// The board daemons' base URLs (http://host:port).
+    #[arg(required_unless_present_any = ["mqtt", "config"])]
+    urls: Vec<String>,
+    /// Follow the boards through this MQTT broker instead: mqtt://host[:port]
+    /// (plain TCP, port 1883) or mqtts://host[:port] (TLS, port 8883); no
+    /// credentials in the URL (default: the --config file's [mqtt] url,
+    /// when no board URLs are given).
+    #[arg(long, value_name = "URL")]
+    mqtt: Option<String>,
+    /// With --mqtt: the username to log in with (default: the --config
+    /// file's [mqtt] username). The password comes from the environment
+    /// variable EBOARD_MQTT_PASSWORD or the --config file's [mqtt] password
+    /// (never from the command line, which other users can see).
+    #[arg(long, value_name = "USER")]
+    mqtt_username: Option<String>,
+    /// With mqtts://: a PEM file of CA certificates to trust besides the
+    /// built-in webpki roots (default: the --config file's [mqtt] ca_file).
+    #[arg(long, value_name = "FILE")]
+    mqtt_ca_file: Option<String>,
+    /// With --mqtt: only this event (its name as in the boards' config; default: every event).
+    #[arg(long, value_name = "NAME")]
+    event: Option<String>,
+    /// With --mqtt: the first topic level (default: the --config file's
+    /// [mqtt] topic_prefix, else eboard).
+    #[arg(long, value_name = "PREFIX")]
+    topic_prefix: Option<String>,
+    /// A configuration file: its [lichess] section makes the relay push the
+    /// merged PGN to a lichess broadcast round; its [mqtt] section gives the
+    /// broker, the login and the CA file (the flags win).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Address to serve on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    listen: String,
+}
+
+/// `eboard relay`: the boards' feeds (their HTTP streams, or their MQTT
+/// topics) merged into one channel and served until SIGTERM or Ctrl-C; with
+/// `[lichess]` in `--config`, the merged PGN is pushed there too.
+pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
+    let RelayArgs {
+        urls,
+        mqtt,
+        mqtt_username,
+        mqtt_ca_file,
+        event,
+        topic_prefix,
+        config,
+        listen,
+    } = args;
+    let cfg = match &config {
+        Some(p) => Some(Config::load(p).anyhow()?),
+        None => None,
+    };
+    let shown = config
+        .as_deref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let file_mqtt = cfg.as_ref().and_then(|c| c.mqtt.as_ref());
+    // The broker: --mqtt, else the config's [mqtt] url when no board URLs are given.
+    let url = match (&mqtt, file_mqtt) {
+        (Some(u), _) => Some(u.clone()),
+        (None, Some(m)) if urls.is_empty() => Some(m.url.clone()),
+        _ => None,
+    };
+    let rt = runtime()?;
+    let shutdown = Shutdown::new();
+    shutdown
+        .on_signals(rt.handle())
+        .context("cannot install the SIGTERM/SIGINT handlers")?;
+    let channel = std::sync::Arc::new(crate::broadcast::delay::Channel::new());
+    match url {
+        Some(url) => {
+            if !urls.is_empty() {
+                bail!("give either board URLs or --mqtt, not both");
+            }
+            let mut security = file_mqtt.map(settings::mqtt_security).unwrap_or_default();
+            if let Some(u) = &mqtt_username {
+                security.username = Some(u.clone());
+            }
+            if let Some(f) = &mqtt_ca_file {
+                security.ca_file = Some(f.clone());
+            }
+            let broker = crate::mqtt::BrokerAddr::from_settings(
+                &url,
+                &security,
+                std::env::var(crate::mqtt::PASSWORD_ENV).ok(),
+            )
+            .map_err(|(key, e)| {
+                let flag = match key {
+                    "url" => mqtt.as_ref().map(|_| "--mqtt"),
+                    "username" => mqtt_username.as_ref().map(|_| "--mqtt-username"),
+                    "ca_file" => mqtt_ca_file.as_ref().map(|_| "--mqtt-ca-file"),
+                    _ => None,
+                };
+                match (flag, &cfg) {
+                    (Some(f), _) => anyhow!("{f}: {e}"),
+                    (None, Some(c)) => anyhow!("{}", c.error_at(&format!("mqtt.{key}"), e)),
+                    (None, None) => anyhow!("[mqtt] {key}: {e}"),
+                }
+            })?;
+            let prefix = topic_prefix
+                .or_else(|| file_mqtt.and_then(|m| m.topic_prefix.clone()))
+                .unwrap_or_else(|| crate::mqtt::DEFAULT_PREFIX.to_owned());
+            crate::mqtt::check_prefix(&prefix).map_err(|e| anyhow!("--topic-prefix {e}"))?;
+            tracing::info!("relay: following {broker}");
+            crate::mqtt::relay::start(rt.handle(), broker, prefix, event, channel.clone())
+                .anyhow()
+                .context("--mqtt")?;
+        }
+        None => {
+            if mqtt_username.is_some() || mqtt_ca_file.is_some() || topic_prefix.is_some() {
+                bail!("--mqtt-username, --mqtt-ca-file and --topic-prefix are for --mqtt");
+            }
+            if urls.is_empty() {
+                bail!("{shown}: no [mqtt] section: give board URLs or --mqtt URL");
+            }
+            crate::broadcast::relay::start(rt.handle(), urls, channel.clone()).anyhow()?
+        }
+    }
+    if let Some(cfg) = &cfg {
+        if let Some(target) = settings::lichess_target(cfg).anyhow()? {
+            tracing::info!("pushing the PGN to {}", target.url());
+            crate::broadcast::lichess_push::start(rt.handle(), target, channel.clone()).anyhow()?;
+        }
+    }
+    let router = crate::server::router(AppState {
+        public: channel,
+        arbiter: None,
+    });
+    let signal = shutdown.signal();
+    let served = rt.block_on(async {
+        let l = bind(&listen).await?;
+        serve_until(l, router, signal).await
+    });
+    close_runtime(rt, Duration::from_millis(200));
+    served
+}

@@ -1,0 +1,270 @@
+//! `eboard run`: the board daemon wired — the config resolved at start-up
+//! ([`super::settings`]), the record source (a trace, standard input or
+//! the sensors), the clock device, the board loop ([`super::daemon`]), the
+//! HTTP server, the MQTT and lichess uplinks, the speech thread; and one
+//! stop for all of them on SIGTERM or Ctrl-C.
+
+use super::daemon::{Daemon, EventObserver, Lifecycle, RecordSource, RunOptions, TraceSource};
+use super::settings::Startup;
+use super::shutdown::{Joinable, Shutdown, GRACE};
+use super::{bind, close_runtime, runtime, serve_until, Anyhow};
+use crate::config::{Config, SourceKind, MAX_DELAY_S};
+use crate::model::Lang;
+use crate::server::{AppState, ArbiterAccess};
+use crate::trace::{Event, EventKind};
+use anyhow::{bail, Context};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The arguments of `eboard run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The configuration file (TOML).
+    #[arg(long, value_name = "FILE")]
+    pub config: PathBuf,
+    /// Address to serve on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub listen: String,
+    /// Transmission delay of every public feed, seconds (default: the config's, else 0).
+    #[arg(long, value_name = "SECONDS")]
+    pub delay: Option<u64>,
+    /// The journal: resumed when it exists, else started.
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<PathBuf>,
+    /// A recorded trace replayed at wall-clock pace (default: JSON lines on standard input).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Time factor for replaying a trace (2 = twice as fast; round time, clocks and delay scale with it).
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
+}
+
+/// `eboard run`: serves the board until SIGTERM or Ctrl-C, then stops in
+/// order within [`GRACE`]: the source, the board loop (drained, journal
+/// synced and closed), the server and the uplinks, the threads.
+pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    let RunArgs {
+        config: config_path,
+        listen,
+        delay,
+        journal,
+        trace,
+        speed,
+    } = args;
+    let cfg = Config::load(&config_path).anyhow()?;
+    let shown = config_path.display().to_string();
+    let startup = Startup::resolve(&cfg).anyhow()?;
+    let delay_s = delay.or(cfg.event.delay).unwrap_or(0);
+    if delay_s > MAX_DELAY_S {
+        bail!("--delay {delay_s}: the delay must be 0..={MAX_DELAY_S} seconds");
+    }
+    // The clock the controller drives: its presses complete moves; it is
+    // shown the times and the last move.
+    let clock_device = match &startup.clock {
+        crate::clock::open::DeviceSpec::Simulated => None,
+        s => Some(
+            crate::clock::open::open(s)
+                .anyhow()
+                .with_context(|| format!("{shown}: [clock]"))?,
+        ),
+    };
+    let live = cfg.board.source == SourceKind::Hw;
+    let mut source_stop = None;
+    let (source, header): (Box<dyn RecordSource>, _) = if live {
+        (hw_source(&cfg, &shown)?, None)
+    } else {
+        let src = TraceSource::open(trace.as_deref().unwrap_or(Path::new("-"))).anyhow()?;
+        source_stop = src.stop_handle();
+        let header = src.header.clone();
+        (Box::new(src), header)
+    };
+    let rt = runtime()?;
+    let shutdown = Shutdown::new();
+    shutdown
+        .on_signals(rt.handle())
+        .context("cannot install the SIGTERM/SIGINT handlers")?;
+    let (speech, speaker) = match speaker(&cfg) {
+        Some((thread, observer)) => (Some(thread), Some(observer)),
+        None => (None, None),
+    };
+    let daemon = Daemon::launch(
+        RunOptions {
+            config: cfg.clone(),
+            delay_s,
+            journal,
+            source,
+            source_header: header,
+            source_is_recording: trace.is_some() && !live,
+            speed,
+            on_event: Some(reporter(speaker)),
+            clock_device,
+            source_is_live: live,
+        },
+        startup.mqtt,
+        Lifecycle {
+            end_with_source: false,
+            source_stop,
+        },
+        rt.handle(),
+    )
+    .anyhow()?;
+    for line in &daemon.report {
+        tracing::info!("{line}");
+    }
+    if let Some(target) = startup.lichess {
+        tracing::info!("pushing the PGN to {}", target.url());
+        crate::broadcast::lichess_push::start(rt.handle(), target, daemon.feed.public.clone())
+            .anyhow()?;
+    }
+    let router = daemon_router(&daemon, &cfg);
+    let signal = shutdown.signal();
+    let served = rt.block_on(async {
+        let l = bind(&listen).await?;
+        serve_until(l, router, signal).await
+    });
+    // The stop, in order; it must be over within GRACE of the signal.
+    let deadline = Instant::now() + GRACE;
+    let stopped = daemon.stop(deadline);
+    close_runtime(rt, Duration::from_millis(200));
+    if let Some(s) = speech {
+        // It ends after the announcement it is speaking.
+        if let Err(e) = s.join_by(deadline) {
+            tracing::warn!("speech: {e}");
+        }
+    }
+    served?;
+    stopped.anyhow()?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// The daemon's own report of its decisions in the log (one line per move
+/// and per game end, as they are journaled), then `then` (the speaker).
+fn reporter(mut then: Option<EventObserver>) -> EventObserver {
+    Box::new(move |e: &Event| {
+        match &e.kind {
+            EventKind::Move { ply, san, .. } => tracing::info!("move {ply}: {san}"),
+            EventKind::GameEnd { result, reason, .. } => {
+                tracing::info!("game over: {result} ({reason})")
+            }
+            _ => {}
+        }
+        if let Some(f) = then.as_mut() {
+            f(e);
+        }
+    })
+}
+
+/// With `[event] speak = true`: announcements are spoken by espeak-ng on a
+/// thread of their own (the board loop never waits for the sound device).
+/// The thread ends when the observer is dropped (the board loop's end).
+fn speaker(cfg: &Config) -> Option<(Joinable<()>, EventObserver)> {
+    if cfg.event.speak != Some(true) {
+        return None;
+    }
+    let (tx, rx) = std::sync::mpsc::channel::<(String, Lang)>();
+    let thread = Joinable::spawn("eboard-speech", move || {
+        let tts = crate::voice::tts::Espeak::new();
+        for (text, lang) in rx {
+            if let Err(e) = tts.speak(&text, lang) {
+                tracing::warn!("speech: {e}");
+            }
+        }
+    })
+    .map_err(|e| tracing::warn!("speech: cannot start its thread: {e}"))
+    .ok()?;
+    let observer: EventObserver = Box::new(move |e: &Event| {
+        if let EventKind::Announce { text, lang } = &e.kind {
+            let _ = tx.send((text.clone(), *lang));
+        }
+    });
+    Some((thread, observer))
+}
+
+/// The router of a board: the public feed and the arbiter API.
+pub(super) fn daemon_router(d: &Daemon, cfg: &Config) -> axum::Router {
+    crate::server::router(AppState {
+        public: d.feed.public.clone(),
+        arbiter: Some(ArbiterAccess {
+            channel: d.feed.arbiter.clone(),
+            token: crate::server::arbiter_token(cfg.arbiter.token.as_deref()),
+            name: cfg
+                .arbiter
+                .name
+                .clone()
+                .unwrap_or_else(|| "arbiter".to_owned()),
+            commands: d.commands.clone(),
+        }),
+    })
+}
+
+/// The live board of `[board] source = "hw"`: the design and calibration
+/// files the config names, scanned on the Pi (feature `rpi`).
+fn hw_source(cfg: &Config, shown: &str) -> anyhow::Result<Box<dyn RecordSource>> {
+    use crate::sensors::{Calibration, HwDesign};
+    let hw = cfg.board.hw.as_deref().with_context(|| {
+        format!("{shown}: key 'board.hw': source = \"hw\" needs the board design file (hw/*.toml)")
+    })?;
+    let load = |hw: &str, cal: Option<&str>, key: &str| -> anyhow::Result<_> {
+        let design = HwDesign::load(Path::new(hw))
+            .anyhow()
+            .with_context(|| format!("{shown}: key 'board.{key}'"))?;
+        let calibration = match cal {
+            Some(c) => Some(
+                Calibration::load(Path::new(c))
+                    .anyhow()
+                    .with_context(|| format!("{shown}: calibration of 'board.{key}'"))?,
+            ),
+            None => None,
+        };
+        Ok((design, calibration))
+    };
+    let (design, calibration) = load(hw, cfg.board.calibration.as_deref(), "hw")?;
+    let main = open_hw(design, calibration, shown)?;
+    let Some(tactile) = cfg.board.tactile_hw.as_deref() else {
+        return Ok(main);
+    };
+    // Appendix E: the tactile peg board is a second sensor source; its
+    // design file names it `tactile`, so its records say so.
+    let (design, calibration) = load(
+        tactile,
+        cfg.board.tactile_calibration.as_deref(),
+        "tactile_hw",
+    )?;
+    let second = open_hw(design, calibration, shown)?;
+    Ok(Box::new(super::daemon::merge_sources(vec![main, second])))
+}
+
+#[cfg(feature = "rpi")]
+fn open_hw(
+    design: crate::sensors::HwDesign,
+    calibration: Option<crate::sensors::Calibration>,
+    _shown: &str,
+) -> anyhow::Result<Box<dyn RecordSource>> {
+    use crate::sensors::{live::LiveSource, Sample, Scanner, ScannerConfig};
+    let config = ScannerConfig::default();
+    let period = config.period_ms();
+    let source = LiveSource::start(
+        move || {
+            let array = crate::sensors::rpi::open(&design).map_err(|e| e.to_string())?;
+            let start = shakmaty::Board::default();
+            let initial = Sample::from_board(&start, design.is_analog());
+            Scanner::new(array, &design, calibration.as_ref(), config, initial)
+                .map_err(|e| e.to_string())
+        },
+        period,
+    );
+    Ok(Box::new(source))
+}
+
+#[cfg(not(feature = "rpi"))]
+fn open_hw(
+    design: crate::sensors::HwDesign,
+    _calibration: Option<crate::sensors::Calibration>,
+    shown: &str,
+) -> anyhow::Result<Box<dyn RecordSource>> {
+    bail!(
+        "{shown}: key 'board.source': \"hw\" reads {} on the Raspberry Pi: build with --features rpi (see docs/hardware.md)",
+        design.name
+    )
+}

@@ -1,0 +1,307 @@
+//! Start-up: the config's sections become each consumer's settings — the
+//! arbiter's [`GameConfig`] (through the game's [`Header`]), the feed's
+//! [`GameInfo`], the clock's [`DeviceSpec`], the MQTT broker
+//! ([`BrokerAddr`]) and the lichess target ([`PushTarget`]). This is where
+//! the files the config names are read (`ca_file`) and the environment's
+//! secrets looked up; every error names the config file, the key's line
+//! and the key, as the config's own parse errors do
+//! (`board.toml:4: key 'mqtt.ca_file': …`).
+//!
+//! Only this module and the rest of [`crate::app`] see both the config and
+//! the consumers (the dependency rule of `docs/architecture.md`).
+
+use crate::arbiter::GameConfig;
+use crate::broadcast::lichess_push::{self, PushTarget};
+use crate::broadcast::public::GameInfo;
+use crate::clock::open::DeviceSpec;
+use crate::config::{ClockDevice, Config, ConfigFileError, MqttConfig};
+use crate::model::{BoardId, Player};
+use crate::mqtt::{self, BrokerAddr};
+use crate::trace::Header;
+
+/// What `eboard run` needs from the config beyond the game itself, resolved
+/// (files read, secrets looked up) before anything starts.
+#[derive(Debug, Clone)]
+pub struct Startup {
+    /// The clock device to open.
+    pub clock: DeviceSpec,
+    /// The MQTT uplink, when the config has `[mqtt]`.
+    pub mqtt: Option<MqttUplink>,
+    /// The lichess push, when the config has `[lichess]`.
+    pub lichess: Option<PushTarget>,
+}
+
+/// The broker a board publishes to and the first topic level.
+#[derive(Debug, Clone)]
+pub struct MqttUplink {
+    /// The broker with its login and extra trusted roots.
+    pub broker: BrokerAddr,
+    /// The first topic level (default [`mqtt::DEFAULT_PREFIX`]).
+    pub prefix: String,
+}
+
+impl Startup {
+    /// Checks and resolves `cfg`'s consumers' settings: the game settings
+    /// (rules, mode, time control, start position), the MQTT broker (its
+    /// URL, login and `ca_file`, read), the lichess target (`ca_file` read,
+    /// the token) and the clock device.
+    pub fn resolve(cfg: &Config) -> Result<Startup, ConfigFileError> {
+        let mqtt = mqtt_uplink(cfg)?;
+        let lichess = lichess_target(cfg)?;
+        game_config(cfg, None)?;
+        let clock = clock_device(cfg)?;
+        Ok(Startup {
+            clock,
+            mqtt,
+            lichess,
+        })
+    }
+}
+
+/// The trace header of `cfg`'s game: the config's settings, with `base`
+/// (a recorded trace's header) filling in what the config leaves unset.
+pub fn game_header(cfg: &Config, base: Option<&Header>) -> Header {
+    let b = base.cloned().unwrap_or_else(|| Header {
+        version: 1,
+        boards: vec![BoardId::Main],
+        ..Header::default()
+    });
+    let e = &cfg.event;
+    let g = &cfg.game;
+    let or = |a: &Option<String>, b: Option<String>| a.clone().or(b);
+    Header {
+        version: 1,
+        sensing: cfg.board.sensing.map(Into::into).unwrap_or(b.sensing),
+        boards: if g.vi_player.is_some() || cfg.board.tactile_hw.is_some() {
+            vec![BoardId::Main, BoardId::Tactile]
+        } else {
+            b.boards.clone()
+        },
+        rules: e.rules.or(b.rules),
+        mode: e.mode.or(b.mode),
+        time_control: or(&e.time_control, b.time_control),
+        start_fen: or(&g.start_fen, b.start_fen),
+        white: or(&g.white.name, b.white),
+        black: or(&g.black.name, b.black),
+        event: or(&e.name, b.event),
+        round: Some(cfg.round_board()),
+        language: e.language.or(b.language),
+        vi_player: match g.vi_player.as_deref() {
+            Some("w") => Some(shakmaty::Color::White),
+            Some("b") => Some(shakmaty::Color::Black),
+            _ => b.vi_player,
+        },
+        site: or(&e.site, b.site),
+        date: or(&e.date, b.date),
+        supervision: e.supervision.or(b.supervision),
+    }
+}
+
+/// The arbiter's settings of `cfg`'s game (with `base` as in
+/// [`game_header`]); errors name the config key (`event.time_control`, …).
+pub fn game_config(cfg: &Config, base: Option<&Header>) -> Result<GameConfig, ConfigFileError> {
+    GameConfig::from_header(&game_header(cfg, base), None, None).map_err(|err| {
+        let key = match err.key {
+            "start_fen" => "game.start_fen",
+            "rules" => "event.rules",
+            "mode" => "event.mode",
+            _ => "event.time_control",
+        };
+        cfg.error_at(key, err.message)
+    })
+}
+
+/// The feed's description of the game: `cfg`'s round, board, event and
+/// players, with the game's header `h` filling in the names the config
+/// leaves unset; round time 0 is `started_at_unix_ms`.
+pub fn game_info(
+    cfg: &Config,
+    h: &Header,
+    started_at_unix_ms: u64,
+    speed: f64,
+    delay_ms: u64,
+) -> GameInfo {
+    let h = h.clone();
+    let named = |p: &Player, name: &Option<String>| Player {
+        name: p.name.clone().or_else(|| name.clone()),
+        ..p.clone()
+    };
+    GameInfo {
+        round: cfg.game.round,
+        board: cfg.game.board,
+        event: h.event,
+        site: h.site,
+        country: cfg.event.country.clone(),
+        website: cfg.event.website.clone(),
+        date: h.date,
+        mode: h.mode.unwrap_or_default(),
+        time_control: h.time_control,
+        white: named(&cfg.game.white, &h.white),
+        black: named(&cfg.game.black, &h.black),
+        started_at_unix_ms,
+        speed,
+        delay_ms,
+    }
+}
+
+/// The clock device `[clock]` names; errors name the missing key.
+pub fn clock_device(cfg: &Config) -> Result<DeviceSpec, ConfigFileError> {
+    let c = &cfg.clock;
+    let missing = |key: &str, why: &str| cfg.error_at(key, why);
+    Ok(match c.device {
+        ClockDevice::Simulated => DeviceSpec::Simulated,
+        ClockDevice::Dgt3000 => DeviceSpec::Dgt3000 {
+            port: c.port.clone().ok_or_else(|| {
+                missing(
+                    "clock.port",
+                    "device = \"dgt3000\" needs the serial port, e.g. \"/dev/ttyACM0\"",
+                )
+            })?,
+        },
+        ClockDevice::Builtin => DeviceSpec::Builtin {
+            white_pin: c.white_pin.ok_or_else(|| {
+                missing(
+                    "clock.white_pin",
+                    "device = \"builtin\" needs White's button (BCM GPIO number)",
+                )
+            })?,
+            black_pin: c.black_pin.ok_or_else(|| {
+                missing(
+                    "clock.black_pin",
+                    "device = \"builtin\" needs Black's button (BCM GPIO number)",
+                )
+            })?,
+            lcd_addr: c.lcd_address.unwrap_or(0x27),
+        },
+    })
+}
+
+/// `[mqtt]`'s login and trust keys as the MQTT client's settings.
+pub fn mqtt_security(m: &MqttConfig) -> mqtt::Security {
+    mqtt::Security {
+        username: m.username.clone(),
+        password: m.password.clone(),
+        ca_file: m.ca_file.clone(),
+    }
+}
+
+/// The broker of `[mqtt]` (its `ca_file` read, the password of
+/// [`mqtt::PASSWORD_ENV`] winning) and the topic prefix; `None` without
+/// `[mqtt]`.
+pub fn mqtt_uplink(cfg: &Config) -> Result<Option<MqttUplink>, ConfigFileError> {
+    let Some(m) = &cfg.mqtt else {
+        return Ok(None);
+    };
+    let broker = BrokerAddr::from_settings(
+        &m.url,
+        &mqtt_security(m),
+        std::env::var(mqtt::PASSWORD_ENV).ok(),
+    )
+    .map_err(|(key, e)| cfg.error_at(&format!("mqtt.{key}"), e))?;
+    let prefix = match &m.topic_prefix {
+        Some(p) => {
+            mqtt::check_prefix(p).map_err(|e| cfg.error_at("mqtt.topic_prefix", e))?;
+            p.clone()
+        }
+        None => mqtt::DEFAULT_PREFIX.to_owned(),
+    };
+    Ok(Some(MqttUplink { broker, prefix }))
+}
+
+/// The lichess target of `[lichess]` (its `ca_file` read, the token of
+/// `EBOARD_LICHESS_TOKEN` winning); `None` without `[lichess]`.
+pub fn lichess_target(cfg: &Config) -> Result<Option<PushTarget>, ConfigFileError> {
+    let Some(l) = &cfg.lichess else {
+        return Ok(None);
+    };
+    let settings = lichess_push::Settings {
+        round_id: l.round_id.clone(),
+        token: l.token.clone(),
+        base_url: l.base_url.clone(),
+        ca_file: l.ca_file.clone(),
+    };
+    PushTarget::from_settings(&settings)
+        .map(Some)
+        .map_err(|e| cfg.error_at(&format!("lichess.{}", e.key), e.message))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The checks that need more than the config's text (the files it
+    //! names, the consumers' own rules), moved here from `config`'s tests
+    //! with the same inputs and assertions.
+    use super::*;
+
+    fn parse(text: &str) -> Config {
+        Config::parse(text, "board.toml").unwrap()
+    }
+
+    fn resolve(text: &str) -> Result<Startup, ConfigFileError> {
+        Startup::resolve(&parse(text))
+    }
+
+    #[test]
+    fn appendix_e_header_and_clock_device() {
+        let c = parse("[game]\nvi_player = \"b\"\n[board]\ntactile_hw = \"hw/tactile-matrix.toml\"\n[clock]\ndevice = \"dgt3000\"\nport = \"/dev/ttyACM0\"\n");
+        let h = game_header(&c, None);
+        assert_eq!(h.boards, vec![BoardId::Main, BoardId::Tactile]);
+        assert_eq!(h.vi_player, Some(shakmaty::Color::Black));
+        assert!(matches!(
+            clock_device(&c).unwrap(),
+            DeviceSpec::Dgt3000 { .. }
+        ));
+        let c = parse("[clock]\ndevice = \"builtin\"\nwhite_pin = 17\n");
+        assert_eq!(clock_device(&c).unwrap_err().key, "clock.black_pin");
+    }
+
+    #[test]
+    fn a_full_file_makes_the_round_header() {
+        let c = parse("[event]\nname = \"DM 2026\"\n\n[game]\nround = 3\nboard = 2\n");
+        assert_eq!(game_header(&c, None).round.as_deref(), Some("3.2"));
+        assert_eq!(game_header(&c, None).event.as_deref(), Some("DM 2026"));
+    }
+
+    #[test]
+    fn mqtt_login_and_ca_files_name_their_keys() {
+        let e = resolve("[mqtt]\nurl = \"mqtts://broker:70000\"\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(2), "mqtt.url"), "{e}");
+        let e = resolve("[mqtt]\nurl = \"mqtt://u:p@broker\"\n").unwrap_err();
+        assert!(e.message.contains("logs"), "says why: {e}");
+        let e = resolve("[mqtt]\nurl = \"mqtts://broker\"\n\nca_file = \"/nonexistent/ca.pem\"\n")
+            .unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(4), "mqtt.ca_file"), "{e}");
+        assert!(e.message.contains("/nonexistent/ca.pem"), "{e}");
+        assert!(e
+            .to_string()
+            .starts_with("board.toml:4: key 'mqtt.ca_file': "));
+        if std::env::var_os(mqtt::PASSWORD_ENV).is_none() {
+            let e = resolve("[mqtt]\nurl = \"mqtt://broker\"\npassword = \"x\"\n").unwrap_err();
+            assert_eq!((e.line, e.key.as_str()), (Some(3), "mqtt.password"), "{e}");
+        }
+        let e = resolve("[lichess]\nround_id = \"AbCd1234\"\nca_file = \"/nonexistent/ca.pem\"\n")
+            .unwrap_err();
+        assert_eq!(
+            (e.line, e.key.as_str()),
+            (Some(3), "lichess.ca_file"),
+            "{e}"
+        );
+        assert!(e
+            .to_string()
+            .starts_with("board.toml:3: key 'lichess.ca_file': "));
+        let e = resolve(
+            "[lichess]\nround_id = \"AbCd1234\"\nbase_url = \"http://h\"\nca_file = \"x.pem\"\n",
+        )
+        .unwrap_err();
+        assert!(e.message.contains("https://"), "{e}");
+    }
+
+    #[test]
+    fn game_settings_errors_name_the_key_line() {
+        let e = resolve("[event]\ntime_control = \"forty moves\"\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.key.as_str()),
+            (Some(2), "event.time_control"),
+            "{e}"
+        );
+    }
+}
