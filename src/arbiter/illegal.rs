@@ -198,13 +198,15 @@ impl Arbiter {
     pub(super) fn watch_claimant_reply(&mut self, t: u64) {
         let turn = self.pos.turn();
         let bi = self.mi();
-        let Some(pi) = self.pending_illegal.as_ref().filter(|p| p.stood && p.by != turn) else {
+        let Some(pi) = self
+            .pending_illegal
+            .as_ref()
+            .filter(|p| p.stood && p.by != turn)
+        else {
             return;
         };
         let shown = match recognize(&self.pos, &self.boards[bi].sensed, self.turn.promote) {
-            Recognition::Move {
-                mv, missing: 0, ..
-            } => Some(mv),
+            Recognition::Move { mv, missing: 0, .. } => Some(mv),
             _ => None,
         };
         let reply = match (shown, pi.reply) {
