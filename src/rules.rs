@@ -84,6 +84,16 @@ pub struct Articles {
     pub both_flags: &'static str,
     /// Quickplay finish claim (§10.2).
     pub quickplay: &'static str,
+    /// A draw offer lapses when the opponent touches a piece with the
+    /// intention of moving or capturing it (2001 §9.1a, 2009 §9.1b(1),
+    /// 2023 9.1.2.1).
+    pub draw_offer_lapses: &'static str,
+    /// Blind and visually impaired players: the clock is started only after
+    /// the move is made and announced (2001 F2.3, 2009 E2.3, 2023 D.2.4).
+    pub vi_clock_after_announcement: &'static str,
+    /// Blind and visually impaired players: the two boards differ (2001
+    /// F2.7, 2009 E2.7, 2023 D.2.9).
+    pub vi_boards_differ: &'static str,
 }
 
 /// One rule profile: an edition combined with a mode. Every behavioural
@@ -113,6 +123,21 @@ pub struct Profile {
     pub touch: TouchArticles,
     /// Who acts on a completed illegal move.
     pub illegal_rule: IllegalMoveRule,
+    /// Where only a claim counts ([`IllegalMoveRule::ClaimPenalty`]), the
+    /// arbiter still intervenes unasked when both kings are in check or a
+    /// promotion is incomplete: 2009 A4c, "Dog skal dommeren om muligt
+    /// gribe ind, dersom begge konger står i skak eller en
+    /// bondeforvandling ikke er fuldført" (seed 002). Not in blitz (2009
+    /// B3b: "§10.2 og A4c gælder ikke"), not in 2001 (B and C have no such
+    /// clause).
+    pub illegal_positions_ruled_unasked: bool,
+    /// Whether a piece released on a square as (part of) a legal move binds
+    /// the move replacing an illegal one, besides the touches: 2009 §7.4a
+    /// "§ 4.3 og § 4.6 gælder for det træk der erstatter det ulovlige træk"
+    /// (seed 002), 2023 7.5.1 "Articles 4.3 and 4.7 apply to the move
+    /// replacing the illegal move"; 2001 §7.4a names 4.3 only ("4.3 gælder
+    /// for det træk der erstatter det ulovlige træk", seed 000).
+    pub release_binds_replacement: bool,
     /// Whether a flag fall ends the game only on the opponent's claim
     /// (2009 A4d1, 2001 B6/C: the arbiter is silent).
     pub flag_needs_claim: bool,
@@ -172,6 +197,9 @@ impl Profile {
                 Mode::Blitz => "B3a",
             },
             quickplay: "10.2",
+            draw_offer_lapses: "9.1b(1)",
+            vi_clock_after_announcement: "E2.3",
+            vi_boards_differ: "E2.7",
         };
         let articles = match edition {
             Edition::Fide2001 => Articles {
@@ -182,6 +210,10 @@ impl Profile {
                 illegal_claim: if mode == Mode::Blitz { "C3" } else { "7.4" },
                 flag_claim: if mode == Mode::Blitz { "C2" } else { "B6" },
                 both_flags: if mode == Mode::Standard { "6.12" } else { "B8" },
+                draw_offer_lapses: "9.1a",
+                // 2001: the blind and visually impaired are Appendix F.
+                vi_clock_after_announcement: "F2.3",
+                vi_boards_differ: "F2.7",
                 ..articles_2009
             },
             Edition::Fide2009 | Edition::Fide2009No => articles_2009,
@@ -211,6 +243,10 @@ impl Profile {
                 flag_claim: "A.5.3",
                 both_flags: "III.3.1",
                 quickplay: "III.5",
+                draw_offer_lapses: "9.1.2.1",
+                // 2023: the blind and visually disabled are Appendix D.
+                vi_clock_after_announcement: "D.2.4",
+                vi_boards_differ: "D.2.9",
             },
         };
         let (illegal_moves_to_lose, illegal_move_bonus_ms) = match (edition, mode) {
@@ -262,6 +298,9 @@ impl Profile {
                 _ => TouchArticles::FIDE_2009,
             },
             illegal_rule,
+            release_binds_replacement: edition != Edition::Fide2001,
+            illegal_positions_ruled_unasked: illegal_rule == IllegalMoveRule::ClaimPenalty
+                && edition != Edition::Fide2001,
             flag_needs_claim,
             both_flags_draw: flag_needs_claim && edition != Edition::Fide2023,
             wrong_claim,

@@ -1,6 +1,18 @@
 //! Draw offers (§9.1): made, accepted (the game is drawn by agreement),
-//! declined, or declined by playing on (see `Arbiter::complete`). A draw offer
-//! is a fact beside the game's phase: it stands while the game goes on.
+//! declined, lapsed by the opponent's touch, or declined by playing on (see
+//! `Arbiter::complete`). A draw offer is a fact beside the game's phase: it
+//! stands while the game goes on.
+//!
+//! When an offer lapses (2009 §9.1b(1), seed 002): "I begge tilfælde kan
+//! tilbuddet ikke trækkes tilbage og gælder indtil modstanderen modtager det,
+//! afslår det mundtligt, afslår det ved at røre en brik i den hensigt at
+//! flytte eller slå den, eller partiet afsluttes på anden vis" (2001 §9.1a,
+//! seed 000, the same words; 2023 9.1.2.1: "… rejects it by touching a piece
+//! with the intention of moving or capturing it …"). A touch here is a lift
+//! the arbiter counts as the player on move's touch (§4.3; not an
+//! adjustment, §4.2): the offer then lapses, and an acceptance after it is
+//! no agreement. The event stream shows the `touch` and nothing for the
+//! late `accept` (no `game_end`); the lapse is logged with its article.
 
 use super::announce::Decisions;
 use super::Arbiter;
@@ -33,6 +45,20 @@ impl Arbiter {
     pub(super) fn decline_draw(&mut self, side: Color) {
         if self.draw_offer == Some(!side) {
             self.draw_offer = None;
+        }
+    }
+
+    /// `by`, on move, touched a piece with the intention of moving or
+    /// capturing it: the opponent's offer lapses (2001 §9.1a, 2009
+    /// §9.1b(1), 2023 9.1.2.1).
+    pub(super) fn lapse_offer_on_touch(&mut self, by: Color) {
+        if self.draw_offer == Some(!by) {
+            self.draw_offer = None;
+            tracing::info!(
+                article = self.cfg.profile.articles.draw_offer_lapses,
+                by = crate::model::side_name(by),
+                "draw offer rejected by touching a piece"
+            );
         }
     }
 

@@ -30,6 +30,16 @@ pub(super) struct Turn {
     pub(super) promote: Option<Role>,
     /// j'adoube declared: the next lift is an adjustment.
     pub(super) adjust_next: bool,
+    /// j'adoube declared by the player not on move (§4.2 forbids it; it is
+    /// logged for the arbiter): the next lift of one of his own pieces is
+    /// his, not a touch by the player on move.
+    pub(super) adjust_by_other: bool,
+    /// Squares of the player not on move's pieces lifted by him to adjust
+    /// them (after his declaration): their lift is not the mover's touch.
+    pub(super) adjusted_by_other: Bitboard,
+    /// Of those, the pieces still off their square: their return is not
+    /// the mover's placing.
+    pub(super) held_by_other: Bitboard,
     /// Own pieces put back on their square after being lifted.
     pub(super) returned: Bitboard,
     /// The VI player's move made on the tactile board, and whether announced.
@@ -65,7 +75,12 @@ impl Arbiter {
         if side == self.pos.turn() {
             self.turn.adjust_next = true;
         } else {
-            // Only the player having the move may adjust (§4.2 / 4.2.1).
+            // Only the player having the move may adjust (§4.2 / 4.2.1):
+            // "Kun den spiller, der er i trækket, må rette …" (2009 §4.2,
+            // seed 002; 2023 4.2.1 "Only the player having the move may
+            // adjust …"). The arbiter is told; the declarer's next lift of
+            // his own piece is his, never a touch by the player on move.
+            self.turn.adjust_by_other = true;
             out.push(Event {
                 t,
                 kind: EventKind::Irregularity {
@@ -82,6 +97,21 @@ impl Arbiter {
     pub(super) fn follow_hand(&mut self, ch: Change, t: u64) {
         let side = self.pos.turn();
         match ch {
+            Change::Lift(sq)
+                if self.turn.adjust_by_other
+                    && self.pos.board().color_at(sq) == Some(!side)
+                    && !self.turn.placed.iter().any(|p| p.1 == sq) =>
+            {
+                // The player not on move lifts his own piece after his
+                // j'adoube: his adjustment, not the mover's touch.
+                self.turn.adjust_by_other = false;
+                self.turn.adjusted_by_other.add(sq);
+                self.turn.held_by_other.add(sq);
+            }
+            Change::Place(sq, _, _) if self.turn.held_by_other.contains(sq) => {
+                // The adjusted piece put back on its square.
+                self.turn.held_by_other.discard(sq);
+            }
             Change::Lift(sq) => {
                 if let Some(i) = self.turn.placed.iter().position(|p| p.1 == sq) {
                     let (from, to, placed_t) = self.turn.placed.remove(i);
@@ -152,11 +182,19 @@ impl Arbiter {
             let Some(piece) = self.pos.board().piece_at(l.square) else {
                 continue;
             };
+            if self.turn.adjusted_by_other.contains(l.square) && piece.color != by {
+                // The player not on move adjusting his own piece (§4.2,
+                // logged when declared): not a touch by the player on move.
+                self.turn.adjusted_by_other.discard(l.square);
+                continue;
+            }
             if self.turn.adjust_next {
                 // j'adoube (§4.2): this lift is an adjustment, not a touch.
                 self.turn.adjust_next = false;
                 continue;
             }
+            // The opponent's draw offer lapses (2009 §9.1b(1)).
+            self.lapse_offer_on_touch(by);
             // The claimant loses the right to claim a §4 breach once he
             // touches a piece (2009 §4.7, 2001 §4.6, 2023 4.8).
             if self.pending_breach.as_ref().is_some_and(|b| b.by != by) {

@@ -5,33 +5,110 @@
 
 use super::announce::Decisions;
 use super::hand::Turn;
+use super::touch::{self, Release};
 use super::{
     ci, dead, key, square_list, turn_change, Arbiter, CompletedMove, Completion, PlayedMove,
 };
 use crate::board::{Change, SensedBoard};
 use crate::model::{win_for, EndReason, IrregularityKind, KnownOutcome, Penalty};
 use crate::recognize::{recognize, Recognition};
-use crate::rules::{Edition, IllegalMoveRule};
+use crate::rules::IllegalMoveRule;
 use crate::trace::{By, Event, EventKind};
 use shakmaty::fen::Fen;
-use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Position, Role};
+use shakmaty::uci::UciMove;
+use shakmaty::{Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
 
 /// A completed illegal move waiting for the opponent's claim before his own
-/// next move (2009 A4c / B3c, 2001 C3).
+/// next move is made (2009 A4c / B3c, 2001 C3), or being ruled on.
 #[derive(Debug, Clone)]
 pub(super) struct PendingIllegal {
     pub(super) by: Color,
     pub(super) article: &'static str,
     pub(super) differs: Bitboard,
-    /// The position before the illegal move, when the game went on from the
-    /// position on the board (the move stands unless claimed).
-    pub(super) before: Option<Chess>,
+    /// The position immediately before the illegal move: a ruling
+    /// reinstates it (§7.4a, "Stillingen umiddelbart før
+    /// uregelmæssigheden skal genetableres", seed 002; 2023 7.5.1).
+    pub(super) before: Chess,
+    /// Whether the game went on from the position on the board: it was a
+    /// position the game can be played from ([`Arbiter::position`] is it and
+    /// the move is in the record, `illegal: true`). Otherwise the position
+    /// on the board (the mover's own king left in check, a pawn left on the
+    /// last rank) is kept as `on_board` only, and the arbiter holds at
+    /// `before` until the opponent claims or the arbiter sets a position.
+    pub(super) stood: bool,
+    /// The pieces on the board after the illegal move: the position on the
+    /// board, which need not be a legal position.
+    pub(super) on_board: Board,
+    /// The mover's touches and releases of the illegal move's turn: they
+    /// bind the move that replaces it (§7.4a, "…og reglerne i §4.3 og §4.6
+    /// gælder for det træk, der erstatter det ulovlige træk"; 2023 7.5.1:
+    /// "Articles 4.3 and 4.7 apply to the move replacing the illegal move").
+    pub(super) turn: Turn,
+    /// The claimant's own move shown on the board, and since when (ms): once
+    /// it has stood for the release time it is made (released on its
+    /// square), and the claim window closes (A4c "før kravstilleren selv
+    /// udfører sit træk", B3c "før han har udført sit eget træk").
+    pub(super) reply: Option<(Move, u64)>,
+}
+
+/// Whether both kings stand in check on `board` (2009 A4c: the arbiter
+/// intervenes unasked).
+fn both_kings_in_check(board: &Board) -> bool {
+    [Color::White, Color::Black].into_iter().all(|c| {
+        board
+            .king_of(c)
+            .is_some_and(|k| board.attacks_to(k, !c, board.occupied()).any())
+    })
 }
 
 impl Arbiter {
+    /// The pieces on the board after a completed illegal move that is open
+    /// to a claim, as the board part of a FEN (e.g. `4k3/4r3/8/8/8/3B4/8/4K3`),
+    /// also when it is no legal position (the mover's own king left in
+    /// check, a pawn on the last rank); `None` when no such move is open.
+    pub fn illegal_position_on_board(&self) -> Option<String> {
+        self.pending_illegal
+            .as_ref()
+            .map(|p| p.on_board.to_string())
+    }
+
+    /// The obligations of this turn that bind the move replacing an illegal
+    /// one (§7.4a: §4.3 and §4.6; 2023 7.5.1: 4.3 and 4.7): the touches,
+    /// the pieces released on a square as (part of) a legal move (a king
+    /// released on g1 in an attempted castling, a pawn released on the last
+    /// rank), and the promotion piece placed first (§4.4d).
+    fn binding_turn(&self) -> Turn {
+        if !self.cfg.profile.release_binds_replacement {
+            // 2001 §7.4a: only 4.3 binds the replacement.
+            return Turn {
+                touches: self.turn.touches.clone(),
+                ..Turn::default()
+            };
+        }
+        let mut releases = self.turn.releases.clone();
+        let board = &self.boards[self.mi()].sensed;
+        for (from, to, _) in &self.turn.placed {
+            if board.occupied().contains(*to)
+                && touch::is_legal_release(&self.pos, *from, *to)
+                && !releases.iter().any(|r| r.from == *from)
+            {
+                releases.push(Release {
+                    from: *from,
+                    to: *to,
+                });
+            }
+        }
+        Turn {
+            touches: self.turn.touches.clone(),
+            releases,
+            first_promotion: self.turn.first_promotion,
+            ..Turn::default()
+        }
+    }
+
     /// A completed illegal move by `side` (§7.4 / 7.5). Depending on the
     /// profile the controller proposes the ruling at once, or waits for the
-    /// opponent's claim before his own next move.
+    /// opponent's claim before his own next move is made.
     pub(super) fn illegal(
         &mut self,
         side: Color,
@@ -42,57 +119,125 @@ impl Arbiter {
         out: &mut Decisions,
     ) {
         let p = self.cfg.profile;
+        let physical = self.physical_position(side);
         let mut pending = PendingIllegal {
             by: side,
             article,
             differs,
-            before: None,
+            before: self.pos.clone(),
+            stood: false,
+            on_board: physical
+                .as_ref()
+                .map(|(b, _, _)| b.clone())
+                .unwrap_or_else(|| self.pos.board().clone()),
+            turn: self.binding_turn(),
+            reply: None,
         };
-        // 2009 A4c: the arbiter intervenes unasked on an incomplete promotion.
+        // 2009 A4c: where only a claim counts, the arbiter still intervenes
+        // unasked on both kings in check or an incomplete promotion (not in
+        // blitz, B3b; not in 2001).
+        let listed = incomplete_promotion
+            || physical
+                .as_ref()
+                .is_some_and(|(b, _, _)| both_kings_in_check(b));
         let unasked = p.illegal_rule == IllegalMoveRule::Arbiter
-            || incomplete_promotion && p.edition != Edition::Fide2001;
-        if unasked {
+            || p.illegal_positions_ruled_unasked && listed;
+        let Some((_, text, stood)) = physical.filter(|_| !unasked) else {
+            // Ruled at once; or the board cannot be read as a position: the
+            // arbiter must act.
             self.rule_illegal(pending, None, t, out);
-        } else {
-            // Only a claim before the opponent's next move counts: the clock
-            // goes over as pressed and the game goes on from the position on
-            // the board, which a claim takes back.
-            if let Some((stood, text)) = self.physical_position(side) {
-                pending.before = Some(self.pos.clone());
-                let clock_ms = self.clock.as_mut().map(|c| {
-                    c.press(side, t);
-                    let (w, b) = c.remaining_at(t);
-                    if side == Color::White {
-                        w
-                    } else {
-                        b
-                    }
-                });
-                let bi = self.mi();
-                self.pos = stood;
-                self.history.push(self.pos.clone());
-                self.keys.push(key(&self.pos));
-                self.moves.push(PlayedMove {
-                    san: text,
-                    uci: String::new(),
-                    by: side,
-                    t,
-                    clock_ms,
-                    illegal: true,
-                });
-                let pos = self.pos.clone();
-                self.boards[bi].sensed.reset_to(pos.board());
-                self.turn = Turn::default();
-                self.pending_illegal = Some(pending);
+            return;
+        };
+        // Only a claim before the opponent's own move is made counts: the
+        // clock goes over as pressed, and the game goes on from the position
+        // on the board, which a claim takes back.
+        let clock_ms = self.clock.as_mut().map(|c| {
+            c.press(side, t);
+            let (w, b) = c.remaining_at(t);
+            if side == Color::White {
+                w
             } else {
-                // The board cannot be read as a position: the arbiter must act.
-                self.rule_illegal(pending, None, t, out);
+                b
+            }
+        });
+        let bi = self.mi();
+        if let Some(stood) = stood {
+            pending.stood = true;
+            self.pos = stood;
+            self.history.push(self.pos.clone());
+            self.keys.push(key(&self.pos));
+            self.moves.push(PlayedMove {
+                san: text,
+                uci: String::new(),
+                by: side,
+                t,
+                clock_ms,
+                illegal: true,
+            });
+            let pos = self.pos.clone();
+            self.boards[bi].sensed.reset_to(pos.board());
+        } else {
+            // No position the game can go on from (the mover's own king left
+            // in check, a pawn on the last rank): the position on the board
+            // is kept as it stands, unruled; the board is not followed as
+            // moves until a claim or the arbiter's set-up. No ruling unasked.
+            tracing::info!(
+                by = crate::model::side_name(side),
+                illegal = %text,
+                "illegal move leaves no legal position; waiting for a claim"
+            );
+            self.set_restoring(true);
+        }
+        self.turn = Turn::default();
+        self.pending_illegal = Some(pending);
+    }
+
+    /// The claimant (the player on move after a standing illegal move)
+    /// shows his own move on the board: when it stays for the release time,
+    /// it is made and the claim window closes ([`Arbiter::close_claim_window`]).
+    pub(super) fn watch_claimant_reply(&mut self, t: u64) {
+        let turn = self.pos.turn();
+        let bi = self.mi();
+        let Some(pi) = self
+            .pending_illegal
+            .as_ref()
+            .filter(|p| p.stood && p.by != turn)
+        else {
+            return;
+        };
+        let shown = match recognize(&self.pos, &self.boards[bi].sensed, self.turn.promote) {
+            Recognition::Move { mv, missing: 0, .. } => Some(mv),
+            _ => None,
+        };
+        let reply = match (shown, pi.reply) {
+            (Some(mv), Some((old, since))) if old == mv => Some((mv, since)),
+            (Some(mv), _) => Some((mv, t)),
+            (None, _) => None,
+        };
+        if let Some(pi) = self.pending_illegal.as_mut() {
+            pi.reply = reply;
+        }
+    }
+
+    /// A4c / B3c / C3: the claimant's own move, shown on the board before
+    /// `t` for the release time, is made: the illegal move stands and can no
+    /// longer be claimed.
+    pub(super) fn close_claim_window(&mut self, t: u64) {
+        let release = self.cfg.release_ms;
+        if let Some((mv, since)) = self.pending_illegal.as_ref().and_then(|p| p.reply) {
+            if since + release < t {
+                tracing::info!(
+                    reply = %UciMove::from_move(mv, CastlingMode::Standard),
+                    "the claimant's own move is made: the illegal move stands"
+                );
+                self.pending_illegal = None;
             }
         }
     }
 
     /// Rules on a completed illegal move: the penalty (time, loss, draw, or in
-    /// blitz the claimant's win) and the position to reinstate.
+    /// blitz the claimant's win) and the position to reinstate, the one
+    /// immediately before the illegal move (§7.4a).
     pub(super) fn rule_illegal(
         &mut self,
         pi: PendingIllegal,
@@ -140,6 +285,15 @@ impl Arbiter {
             self.end(result, EndReason::IllegalMoves, article, t, out);
             return;
         }
+        if pi.stood {
+            // The game went on from the position on the board: take the
+            // illegal move out of the record.
+            self.moves.pop();
+            self.history.pop();
+            self.keys.pop();
+        }
+        self.pos = pi.before;
+        self.turn = pi.turn;
         if let Some(c) = self.clock.as_mut() {
             c.adjust(opponent, p.illegal_move_bonus_ms as i64);
             // The offender replaces the move on his own time.
@@ -159,9 +313,12 @@ impl Arbiter {
     }
 
     /// The position the board shows after `side` moved illegally, read from
-    /// the pieces `side` set down this turn (captures by replacement), with
-    /// a long-algebraic description (`Ng1-g3`); `None` when it cannot be read.
-    fn physical_position(&self, side: Color) -> Option<(Chess, String)> {
+    /// the pieces `side` set down this turn (captures by replacement): the
+    /// pieces on the board, a long-algebraic description (`Ng1-g3`), and the
+    /// position the game can go on from when it is one (not when the mover's
+    /// own king is left in check or a pawn stands on the last rank); `None`
+    /// when the board cannot be read.
+    fn physical_position(&self, side: Color) -> Option<(Board, String, Option<Chess>)> {
         let board = &self.boards[self.board_of(side)].sensed;
         let mut setup = self.pos.to_setup(EnPassantMode::Legal);
         let mut text = Vec::new();
@@ -197,11 +354,12 @@ impl Arbiter {
         if side == Color::Black {
             setup.fullmoves = setup.fullmoves.saturating_add(1);
         }
+        let on_board = setup.board.clone();
         let pos = <Chess as shakmaty::FromSetup>::from_setup(setup, CastlingMode::Standard)
             .or_else(shakmaty::PositionError::ignore_invalid_castling_rights)
             .or_else(shakmaty::PositionError::ignore_impossible_check)
-            .ok()?;
-        Some((pos, text.join(" ")))
+            .ok();
+        Some((on_board, text.join(" "), pos))
     }
 
     /// §7.3 / §7.5: the board shows a legal move and, away from it, one or

@@ -319,6 +319,7 @@ impl Arbiter {
             return;
         }
         self.emit_touches(t.saturating_sub(1), false, out);
+        self.close_claim_window(t);
         if self.boards.len() > 1 {
             self.check_divergence(t, out);
             self.announce_settled_vi_move(t, out);
@@ -445,6 +446,7 @@ impl Arbiter {
         }
         self.watch_for_game_end(t);
         self.watch_vi_move(t);
+        self.watch_claimant_reply(t);
     }
 
     /// Completes a move at `t`: records it, reports it (with the clock, the

@@ -86,7 +86,7 @@ impl Arbiter {
                 t,
                 kind: EventKind::Irregularity {
                     kind: IrregularityKind::ClockStartedBeforeAnnouncement,
-                    article: "E2.3",
+                    article: self.cfg.profile.articles.vi_clock_after_announcement,
                     squares: vec![mv.to().to_string()],
                 },
             });
@@ -129,7 +129,7 @@ impl Arbiter {
                 t: since + self.cfg.settle_ms,
                 kind: EventKind::Irregularity {
                     kind: IrregularityKind::BoardsDiffer,
-                    article: "E2.7",
+                    article: self.cfg.profile.articles.vi_boards_differ,
                     squares: square_list(diff),
                 },
             });
