@@ -7,7 +7,8 @@
 //!
 //! A first reading that differs from the start position only by one or two
 //! pieces in a hand (a daemon reading its first scan while the first piece
-//! is lifted) is a lift: the hand is followed as usual. A wrong initial
+//! is lifted), or only by a legal first move already made, is a lift: the
+//! hand is followed as usual. A wrong initial
 //! position is raised only when a move is completed from a position that
 //! was never right, naming the squares where it was wrong.
 
@@ -16,7 +17,7 @@ use super::hand::Turn;
 use super::{square_list, Arbiter, CompletedMove, Completion};
 use crate::board::{Change, SensedBoard};
 use crate::model::IrregularityKind;
-use crate::recognize::effect;
+use crate::recognize::{effect, recognize, Recognition};
 use crate::trace::{Event, EventKind};
 use shakmaty::{Bitboard, Board, Color, Position};
 
@@ -26,7 +27,7 @@ pub(super) enum SetUp {
     /// No reading of the main board yet.
     Unseen,
     /// The first reading differed from the start position only by these
-    /// pieces in a hand: a lift. The hand is followed; the position counts
+    /// pieces in a hand, or showed a first move made: a lift. The hand is followed; the position counts
     /// as right unless a move is completed with these squares still wrong.
     Lifted(Bitboard),
     /// The board has not shown the start position yet: the last guidance
@@ -119,8 +120,14 @@ impl Arbiter {
                 if g.is_empty() {
                     self.setup = SetUp::Done;
                     false
-                } else if g.in_hand(&start, side) {
-                    tracing::debug!(squares = ?square_list(g.missing), "first reading: pieces in hand");
+                } else if g.in_hand(&start, side)
+                    || matches!(
+                        recognize(&self.pos, &probe, self.turn.promote),
+                        Recognition::Move { .. }
+                    )
+                {
+                    // Pieces in hand, or the first move already made.
+                    tracing::debug!(squares = ?square_list(g.squares()), "first reading: a lift");
                     self.setup = SetUp::Lifted(g.missing);
                     false
                 } else {

@@ -340,14 +340,18 @@ pub fn setup_phrase(
             "the board is set up",
         ),
     };
-    let parts: Vec<String> = [(missing, missing_on), (extra, extra_on), (misplaced, wrong_on)]
-        .into_iter()
-        .filter(|(bb, _)| !bb.is_empty())
-        .map(|(bb, head)| {
-            let named: Vec<String> = bb.into_iter().map(|s| voc.square(s)).collect();
-            format!("{head} {}", voc.list(&named))
-        })
-        .collect();
+    let parts: Vec<String> = [
+        (missing, missing_on),
+        (extra, extra_on),
+        (misplaced, wrong_on),
+    ]
+    .into_iter()
+    .filter(|(bb, _)| !bb.is_empty())
+    .map(|(bb, head)| {
+        let named: Vec<String> = bb.into_iter().map(|s| voc.square(s)).collect();
+        format!("{head} {}", voc.list(&named))
+    })
+    .collect();
     sentence(if parts.is_empty() {
         ready.to_owned()
     } else {
