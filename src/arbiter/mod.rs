@@ -412,7 +412,8 @@ impl Arbiter {
                     log.push((t, *ch));
                 }
             }
-            if !self.ended() && self.watch_setup(&changes, t, out) {
+            let frame = matches!(rec.kind, RecordKind::Frame(_));
+            if !self.ended() && self.watch_setup(&changes, frame, t, out) {
                 // The board is being set up: applied, not followed.
                 return;
             }

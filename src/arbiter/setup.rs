@@ -93,10 +93,27 @@ impl Arbiter {
     /// Watches the set-up on the main board before `changes` are applied
     /// (at `t`). Returns `true` while the board is being set up: the changes
     /// are then applied by this method and not followed as the hand.
-    pub(super) fn watch_setup(&mut self, changes: &[Change], t: u64, out: &mut Decisions) -> bool {
+    ///
+    /// Only a reading of the board is compared with the start position at
+    /// first: a frame, or a piece sensed on a square already occupied (a
+    /// colour or identity reading, which no hand can make). A first lift, or
+    /// a piece set on an empty square, is a hand on a board that showed the
+    /// start position.
+    pub(super) fn watch_setup(
+        &mut self,
+        changes: &[Change],
+        frame: bool,
+        t: u64,
+        out: &mut Decisions,
+    ) -> bool {
         if self.setup.is_done() {
             return false;
         }
+        let occupied = self.boards[0].sensed.occupied();
+        let reading = frame
+            || changes
+                .iter()
+                .any(|ch| matches!(ch, Change::Place(sq, _, _) if occupied.contains(*sq)));
         if !self.moves.is_empty() {
             self.setup = SetUp::Done;
             return false;
@@ -117,7 +134,13 @@ impl Arbiter {
             }
             SetUp::Unseen => {
                 let side = self.pos.turn();
-                if g.is_empty() {
+                if !reading {
+                    // A lift, or a piece set on an empty square: a hand on
+                    // a board that showed the start position (the
+                    // contract: it does at t = 0).
+                    self.setup = SetUp::Done;
+                    false
+                } else if g.is_empty() {
                     self.setup = SetUp::Done;
                     false
                 } else if g.in_hand(&start, side)
