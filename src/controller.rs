@@ -94,6 +94,11 @@ pub fn phrase(what: &Announcement, voc: &Vocabulary) -> String {
             let squares: Vec<shakmaty::Square> = squares.into_iter().collect();
             voice::boards_differ_phrase(&squares, voc)
         }
+        Announcement::SetUp {
+            missing,
+            extra,
+            misplaced,
+        } => voice::setup_phrase(*missing, *extra, *misplaced, voc),
         Announcement::Time { plies, clocks } => voice::time_phrase(*plies, *clocks, voc),
         Announcement::LastMove(last) => {
             voice::last_move_phrase(last.as_ref().map(|(pos, mv)| (pos, mv)), voc)

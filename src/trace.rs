@@ -878,7 +878,7 @@ pub struct Event {
 }
 
 /// The event types of the contract, plus documented extensions
-/// (`promotion_assumed`, `draw_offer`, `position_restored`).
+/// (`promotion_assumed`, `draw_offer`, `position_restored`, `setup`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventKind {
@@ -998,6 +998,18 @@ pub enum EventKind {
         /// FEN of the reinstated position.
         fen: String,
     },
+    /// Extension: set-up guidance before the first move (§7.1a / 7.2.1):
+    /// what the main board lacks to show the start position, reported each
+    /// time it changes; all three empty once the board shows it (the game
+    /// starts).
+    Setup {
+        /// Squares that should hold a piece and are empty.
+        missing: Vec<String>,
+        /// Squares that hold a piece and should be empty.
+        extra: Vec<String>,
+        /// Squares holding a piece of the wrong colour or kind (as sensed).
+        misplaced: Vec<String>,
+    },
     /// The game is over.
     GameEnd {
         /// `1-0`, `0-1`, `1/2-1/2`.
@@ -1032,6 +1044,7 @@ impl Event {
             EventKind::Flag { .. } => "flag",
             EventKind::Announce { .. } => "announce",
             EventKind::PositionRestored { .. } => "position_restored",
+            EventKind::Setup { .. } => "setup",
             EventKind::GameEnd { .. } => "game_end",
         }
     }

@@ -97,6 +97,8 @@ impl Arbiter {
                 return;
             }
         }
+        // The arbiter has set the position: the set-up guidance is over.
+        self.setup = super::SetUp::Done;
         // A take-back reopens a game that had ended.
         self.resume_play();
         self.pending_illegal = None;

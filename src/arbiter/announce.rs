@@ -30,6 +30,16 @@ pub enum Announcement {
         /// Where they differ.
         squares: Bitboard,
     },
+    /// Set-up guidance before the first move: the squares to put right
+    /// (all empty: the board shows the start position).
+    SetUp {
+        /// Squares that should hold a piece and are empty.
+        missing: Bitboard,
+        /// Squares that hold a piece and should be empty.
+        extra: Bitboard,
+        /// Squares holding a piece of the wrong colour or kind.
+        misplaced: Bitboard,
+    },
     /// E2.9d, asked: the number of half-moves played and, when a clock runs,
     /// both clocks (white, black; ms left).
     Time {

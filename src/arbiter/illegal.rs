@@ -471,20 +471,6 @@ impl Arbiter {
         self.set_restoring(restore);
     }
 
-    /// §7.1a / 7.2.1: the first frame of the main board does not show the
-    /// initial position (`bits`: the occupied squares as sensed).
-    pub(super) fn wrong_initial_position(&self, bits: Bitboard, t: u64, out: &mut Decisions) {
-        let diff = bits ^ self.pos.board().occupied();
-        out.push(Event {
-            t,
-            kind: EventKind::Irregularity {
-                kind: IrregularityKind::WrongInitialPosition,
-                article: self.cfg.profile.articles.initial_position,
-                squares: square_list(diff),
-            },
-        });
-    }
-
     /// `Restoring → Playing` once the mover's board `bi` shows the position
     /// again (`position_restored`).
     pub(super) fn check_restored(&mut self, bi: usize, t: u64, out: &mut Decisions) {

@@ -28,6 +28,7 @@
 //! | `end.rs` | the end of the game (§5, §6.9, 2023 9.6), resignation |
 //! | `clock.rs` | the press (§6.2), the flags (§6.8), clock reports |
 //! | `actions.rs` | the arbiter's actions: rulings, results, set-ups, pause |
+//! | `setup.rs` | the set-up before the first move: guidance, a wrong initial position (§7.1a / 7.2.1) |
 //! | `dead.rs` | dead positions and mating material (§5.2b, §6.9) |
 
 mod actions;
@@ -41,6 +42,7 @@ mod end;
 mod hand;
 mod illegal;
 mod phase;
+mod setup;
 mod tactile;
 pub mod touch;
 
@@ -53,6 +55,7 @@ pub use config::{
 };
 pub use end::Outcome;
 pub use phase::{PendingEnd, Phase, Stage};
+pub use setup::Guidance;
 pub use tactile::ANNOUNCE_SETTLE_MS;
 
 use crate::board::{Change, SensedBoard};
@@ -62,6 +65,7 @@ use crate::trace::{BoardId, By, Event, EventKind, Record, RecordKind};
 use claims::PendingBreach;
 use hand::Turn;
 use illegal::PendingIllegal;
+use setup::SetUp;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -160,9 +164,9 @@ pub struct Arbiter {
     pending_illegal: Option<PendingIllegal>,
     /// The side whose draw offer stands (§9.1).
     draw_offer: Option<Color>,
-    /// A record of the main board has been seen (the first frame is checked
-    /// against the initial position, §7.1a / 7.2.1).
-    seen_main_record: bool,
+    /// The set-up before the first move: the main board compared with the
+    /// start position (§7.1a / 7.2.1).
+    setup: SetUp,
     /// Flags reported, in order.
     flags: Vec<Color>,
     /// The set-up window: the main board's changes before the first
@@ -237,7 +241,7 @@ impl Arbiter {
             pending_breach: None,
             pending_illegal: None,
             draw_offer: None,
-            seen_main_record: false,
+            setup: SetUp::Unseen,
             flags: Vec::new(),
             setup_log: Some(Vec::new()),
             turned: false,
@@ -394,27 +398,28 @@ impl Arbiter {
                 } else {
                     bits
                 };
-                let ch = self.boards[bi].sensed.frame_changes(real);
-                if bi == 0 && !self.seen_main_record && !ch.is_empty() && self.moves.is_empty() {
-                    self.wrong_initial_position(Bitboard(bits), t, out);
-                }
-                ch
+                self.boards[bi].sensed.frame_changes(real)
             }
             _ => Vec::new(),
         };
-        if bi == 0 {
-            self.seen_main_record = true;
-        }
         let mover = bi == self.mi();
-        for mut ch in changes {
-            if bi == 0 {
+        let mut changes = changes;
+        if bi == 0 {
+            for ch in changes.iter_mut() {
                 if self.turned && !matches!(rec.kind, RecordKind::Frame(_)) {
-                    ch = turn_change(ch);
+                    *ch = turn_change(*ch);
                 }
                 if let Some(log) = self.setup_log.as_mut() {
-                    log.push((t, ch));
+                    log.push((t, *ch));
                 }
             }
+            let frame = matches!(rec.kind, RecordKind::Frame(_));
+            if !self.ended() && self.watch_setup(&changes, frame, t, out) {
+                // The board is being set up: applied, not followed.
+                return;
+            }
+        }
+        for ch in changes {
             self.boards[bi].sensed.apply(ch, t);
             if mover && self.boards[bi].synced && !self.ended() && !self.phase.is_restoring() {
                 self.follow_hand(ch, t);
@@ -494,6 +499,7 @@ impl Arbiter {
             }
         });
         self.setup_log = None;
+        self.setup = SetUp::Done;
         self.history.push(self.pos.clone());
         self.keys.push(key(&self.pos));
         self.moves.push(PlayedMove {

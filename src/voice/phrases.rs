@@ -303,3 +303,58 @@ pub fn boards_differ_phrase(squares: &[Square], voc: &Vocabulary) -> String {
         format!("{head} {}", voc.list(&named))
     })
 }
+
+/// Set-up guidance before the first move: the squares where a piece is
+/// missing, extra, or of the wrong colour or kind, e.g. `Missing on a7,
+/// extra on e4.` (squares in the vocabulary's spelling); all empty says the
+/// board is set up.
+pub fn setup_phrase(
+    missing: Bitboard,
+    extra: Bitboard,
+    misplaced: Bitboard,
+    voc: &Vocabulary,
+) -> String {
+    let (missing_on, extra_on, wrong_on, ready) = match voc.lang {
+        Lang::Da => (
+            "mangler på",
+            "overtallig på",
+            "forkert brik på",
+            "brættet er stillet op",
+        ),
+        Lang::Nb => (
+            "mangler på",
+            "til overs på",
+            "feil brikke på",
+            "brettet er satt opp",
+        ),
+        Lang::De => (
+            "fehlt auf",
+            "zu viel auf",
+            "falsche Figur auf",
+            "das Brett ist aufgebaut",
+        ),
+        Lang::En => (
+            "missing on",
+            "extra on",
+            "wrong piece on",
+            "the board is set up",
+        ),
+    };
+    let parts: Vec<String> = [
+        (missing, missing_on),
+        (extra, extra_on),
+        (misplaced, wrong_on),
+    ]
+    .into_iter()
+    .filter(|(bb, _)| !bb.is_empty())
+    .map(|(bb, head)| {
+        let named: Vec<String> = bb.into_iter().map(|s| voc.square(s)).collect();
+        format!("{head} {}", voc.list(&named))
+    })
+    .collect();
+    sentence(if parts.is_empty() {
+        ready.to_owned()
+    } else {
+        parts.join(", ")
+    })
+}
