@@ -91,12 +91,17 @@ pub enum ArbiterAction {
     Pause,
     /// Restart the clock of the player on move.
     Resume,
+    /// Extension: pick one reading of a held press after an
+    /// `ambiguous_move` alert (UCI of one candidate):
+    /// `{"arbiter": "choose", "uci": "d1d5"}`.
+    Choose(String),
 }
 
 impl ArbiterAction {
     /// The action names.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "restore", "accept", "overrule", "result", "clock", "position", "pause", "resume",
+        "choose",
     ];
 
     /// The record's name for the action.
@@ -110,6 +115,7 @@ impl ArbiterAction {
             ArbiterAction::SetPosition(_) => "position",
             ArbiterAction::Pause => "pause",
             ArbiterAction::Resume => "resume",
+            ArbiterAction::Choose(_) => "choose",
         }
     }
 }
@@ -565,6 +571,13 @@ fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordK
                 }
                 "pause" => ArbiterAction::Pause,
                 "resume" => ArbiterAction::Resume,
+                "choose" => {
+                    let uci = get_str(obj, "uci", line)?;
+                    if uci.parse::<shakmaty::uci::UciMove>().is_err() {
+                        return err(line, format!("key 'uci': \"{uci}\" is not a UCI move"));
+                    }
+                    ArbiterAction::Choose(uci.to_owned())
+                }
                 _ => {
                     return err(
                         line,
@@ -838,6 +851,9 @@ pub fn record_json(r: &Record) -> Value {
                 ArbiterAction::SetPosition(fen) => {
                     m.insert("fen".into(), Value::from(fen.as_str()));
                 }
+                ArbiterAction::Choose(uci) => {
+                    m.insert("uci".into(), Value::from(uci.as_str()));
+                }
                 _ => {}
             }
             if let Some(a) = author {
@@ -849,6 +865,15 @@ pub fn record_json(r: &Record) -> Value {
         m.insert("board".into(), Value::from(r.board.as_str()));
     }
     Value::Object(m)
+}
+
+/// One candidate of an `ambiguous_move` alert.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveChoice {
+    /// UCI (castling as king to its destination).
+    pub uci: String,
+    /// SAN with check or mate suffix.
+    pub san: String,
 }
 
 /// `w` / `b` in the event stream.
@@ -998,6 +1023,19 @@ pub enum EventKind {
         /// FEN of the reinstated position.
         fen: String,
     },
+    /// Extension: a press whose board fits several legal moves, still open
+    /// at the next completed move (or left unexplained by every reading):
+    /// the game is held until the arbiter picks one (`choose`).
+    AmbiguousMove {
+        /// Who made the move.
+        by: By,
+        /// The 1-based half-move number of the ambiguous move.
+        ply: u32,
+        /// The moves that explain what the board showed, in move-generation order.
+        candidates: Vec<MoveChoice>,
+        /// The article (the arbiter's decisions).
+        article: &'static str,
+    },
     /// The game is over.
     GameEnd {
         /// `1-0`, `0-1`, `1/2-1/2`.
@@ -1032,6 +1070,7 @@ impl Event {
             EventKind::Flag { .. } => "flag",
             EventKind::Announce { .. } => "announce",
             EventKind::PositionRestored { .. } => "position_restored",
+            EventKind::AmbiguousMove { .. } => "ambiguous_move",
             EventKind::GameEnd { .. } => "game_end",
         }
     }
