@@ -77,6 +77,11 @@ enum Command {
         /// Write occupancy frames instead of lift/place records.
         #[arg(long)]
         frames: bool,
+        /// With --frames: read the board only every MS milliseconds (and at
+        /// each press), as a slow or overloaded scanner does; changes inside
+        /// one interval are merged.
+        #[arg(long, value_name = "MS", requires = "frames")]
+        scan_ms: Option<u64>,
         /// Output file (default: standard output).
         #[arg(long, short)]
         output: Option<PathBuf>,
@@ -230,6 +235,7 @@ fn main() -> ExitCode {
             seed,
             sensing,
             frames,
+            scan_ms,
             output,
         } => cmd_simulate(
             &game,
@@ -237,6 +243,7 @@ fn main() -> ExitCode {
             seed,
             sensing.into(),
             frames,
+            scan_ms,
             output.as_deref(),
         ),
         Command::Demo {
@@ -372,6 +379,7 @@ fn cmd_simulate(
     seed: u64,
     sensing: Sensing,
     frames: bool,
+    scan_ms: Option<u64>,
     output: Option<&Path>,
 ) -> anyhow::Result<()> {
     let shown = || path.display().to_string();
@@ -391,9 +399,12 @@ fn cmd_simulate(
         sensing,
         frames,
     };
-    let trace = eboard::sim::simulate(game, &opts)
+    let mut trace = eboard::sim::simulate(game, &opts)
         .anyhow()
         .with_context(shown)?;
+    if let Some(ms) = scan_ms {
+        trace.records = eboard::sim::sample_frames(std::mem::take(&mut trace.records), ms);
+    }
     let mut buf = Vec::new();
     trace.write(&mut buf).anyhow()?;
     match output {

@@ -427,6 +427,61 @@ mod tests {
         assert!(nearest_with_displaced(&p, &b, None, 2).is_none());
     }
 
+    fn tied(r: &Recognition) -> Vec<String> {
+        match r {
+            Recognition::Move { mv, tied, .. } => {
+                let mut v: Vec<String> = std::iter::once(mv)
+                    .chain(tied)
+                    .map(|m| UciMove::from_standard(*m).to_string())
+                    .collect();
+                v.sort();
+                v
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_capture_whose_target_never_read_empty_is_a_tie() {
+        // Knight on f3 can take e5 or d4; the slow scan saw only f3 empty.
+        let p = "4k3/8/8/4p3/3p4/5N2/8/4K3 w - - 0 1";
+        assert_eq!(tied(&run(p, &["-f3"], None)), ["f3d4", "f3e5"]);
+        // Three targets, three readings.
+        let p = "4k3/8/8/4p1p1/3p4/5N2/8/4K3 w - - 0 1";
+        assert_eq!(tied(&run(p, &["-f3"], None)), ["f3d4", "f3e5", "f3g5"]);
+        // The history that tells them apart leaves no tie.
+        for steps in [
+            &["-e5", "-f3", "+e5"][..],
+            &["-f3", "-d4", "+d4"],
+            &["-f3", "-d4", "+d4", "-e5", "+e5"],
+        ] {
+            match run("4k3/8/8/4p3/3p4/5N2/8/4K3 w - - 0 1", steps, None) {
+                Recognition::Move { tied, .. } => assert!(tied.is_empty(), "{steps:?}"),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_tie_needs_the_same_evidence_not_only_the_same_occupancy() {
+        // Occupancy fits both captures, but e5 was lifted and placed on:
+        // Nxe5 is fully explained, no tie.
+        let p = "4k3/8/8/4p3/3p4/5N2/8/4K3 w - - 0 1";
+        match run(p, &["-f3", "-e5", "+e5"], None) {
+            Recognition::Move { mv, tied, missing, .. } => {
+                assert_eq!(UciMove::from_standard(mv).to_string(), "f3e5");
+                assert_eq!(missing, 0);
+                assert!(tied.is_empty());
+            }
+            other => panic!("{other:?}"),
+        }
+        // A quiet move is never tied.
+        match run(START, &["-e2", "+e4"], None) {
+            Recognition::Move { tied, .. } => assert!(tied.is_empty()),
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn illegal_move_names_the_squares() {
         match run(START, &["-e2", "+e5"], None) {
