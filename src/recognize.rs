@@ -468,7 +468,9 @@ mod tests {
         // Nxe5 is fully explained, no tie.
         let p = "4k3/8/8/4p3/3p4/5N2/8/4K3 w - - 0 1";
         match run(p, &["-f3", "-e5", "+e5"], None) {
-            Recognition::Move { mv, tied, missing, .. } => {
+            Recognition::Move {
+                mv, tied, missing, ..
+            } => {
                 assert_eq!(UciMove::from_standard(mv).to_string(), "f3e5");
                 assert_eq!(missing, 0);
                 assert!(tied.is_empty());

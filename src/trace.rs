@@ -100,8 +100,7 @@ pub enum ArbiterAction {
 impl ArbiterAction {
     /// The action names.
     pub const NAMES: [&'static str; 9] = [
-        "restore", "accept", "overrule", "result", "clock", "position", "pause", "resume",
-        "choose",
+        "restore", "accept", "overrule", "result", "clock", "position", "pause", "resume", "choose",
     ];
 
     /// The record's name for the action.

@@ -33,8 +33,12 @@ fn sans(ev: &[Value]) -> Vec<String> {
 
 /// The first penalty or irregularity of the stream.
 fn false_alarm_json(ev: &[Value]) -> Option<&Value> {
-    ev.iter()
-        .find(|e| matches!(e["type"].as_str(), Some("illegal_move" | "touch_move" | "irregularity")))
+    ev.iter().find(|e| {
+        matches!(
+            e["type"].as_str(),
+            Some("illegal_move" | "touch_move" | "irregularity")
+        )
+    })
 }
 
 fn arbiter_article(rules: &str) -> &'static str {
@@ -125,7 +129,10 @@ fn still_open_at_the_next_completed_move_the_arbiter_chooses() {
             );
             // Nothing of the held reading was decided before the ruling;
             // then the game goes on from the chosen move, the reply re-read.
-            let alert_at = ev.iter().position(|e| e["type"] == "ambiguous_move").unwrap();
+            let alert_at = ev
+                .iter()
+                .position(|e| e["type"] == "ambiguous_move")
+                .unwrap();
             assert!(of(&ev[..alert_at], "move").is_empty(), "{rules}: {ev:#?}");
             assert_eq!(sans(&ev), [want, "Kd8"], "{rules}: {ev:#?}");
             assert!(false_alarm_json(&ev).is_none(), "{rules}: {ev:#?}");

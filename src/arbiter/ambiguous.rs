@@ -112,11 +112,9 @@ impl Arbiter {
         {
             return false;
         }
-        let Recognition::Move { mv, tied, .. } = recognize(
-            &self.pos,
-            &self.boards[self.mi()].sensed,
-            self.turn.promote,
-        ) else {
+        let Recognition::Move { mv, tied, .. } =
+            recognize(&self.pos, &self.boards[self.mi()].sensed, self.turn.promote)
+        else {
             return false;
         };
         if tied.is_empty() {
@@ -282,9 +280,5 @@ impl Arbiter {
 
 /// An arbiter `choose` record when nothing is held: logged, nothing happens.
 pub(super) fn choose_without_hold(u: &str, t: u64) {
-    tracing::info!(
-        uci = u,
-        t,
-        "choose: no reading is held; nothing to choose"
-    );
+    tracing::info!(uci = u, t, "choose: no reading is held; nothing to choose");
 }
