@@ -589,12 +589,24 @@ pub fn sample_frames(records: Vec<Record>, scan_ms: u64) -> Vec<Record> {
             next_read = r.t.div_ceil(scan_ms) * scan_ms;
         }
         match r.kind {
-            RecordKind::Frame(bits) => state = Some(bits),
+            RecordKind::Frame(bits) => {
+                state = Some(bits);
+                // The scanner's first read is the board before any hand.
+                if shown.is_none() {
+                    read(r.t, state, &mut shown, &mut out);
+                    next_read = r.t + scan_ms;
+                }
+            }
             _ => {
                 read(r.t, state, &mut shown, &mut out);
                 out.push(r);
             }
         }
+    }
+    // The read after the last change.
+    let last_t = out.last().map_or(0, |r| r.t);
+    while next_read < last_t {
+        next_read += scan_ms;
     }
     read(next_read, state, &mut shown, &mut out);
     out

@@ -278,6 +278,53 @@ impl Arbiter {
     }
 }
 
+impl Arbiter {
+    /// At the end of the input: a game-ending move the board may show but
+    /// does not evidence (tied with other readings, or a capture whose
+    /// target never read empty), so never completed without a press, is
+    /// alerted to the arbiter rather than dropped silently or guessed.
+    pub(super) fn alert_tied_game_end(&mut self, t: u64, out: &mut Decisions) {
+        if self.ended() || self.phase.is_restoring() || self.phase.pending_end().is_some() {
+            return;
+        }
+        let Recognition::Move {
+            mv, tied, missing, ..
+        } = recognize(&self.pos, &self.boards[self.mi()].sensed, self.turn.promote)
+        else {
+            return;
+        };
+        // Tied, or a capture whose target never read empty (the piece may
+        // as well still be in the hand over it): not evidenced.
+        if tied.is_empty() && !(missing > 0 && mv.is_capture()) {
+            return;
+        }
+        let candidates: Vec<Move> = std::iter::once(mv).chain(tied).collect();
+        let ends = |m: &Move| {
+            let mut after = self.pos.clone();
+            after.play_unchecked(*m);
+            after.is_checkmate() || after.is_stalemate() || super::dead::is_dead_fast(&after)
+        };
+        if !candidates.iter().any(ends) {
+            return;
+        }
+        out.push(Event {
+            t,
+            kind: EventKind::AmbiguousMove {
+                by: By(self.pos.turn()),
+                ply: self.moves.len() as u32 + 1,
+                candidates: candidates
+                    .iter()
+                    .map(|m| MoveChoice {
+                        uci: uci(*m),
+                        san: SanPlus::from_move(self.pos.clone(), *m).to_string(),
+                    })
+                    .collect(),
+                article: self.cfg.profile.articles.arbiter,
+            },
+        });
+    }
+}
+
 /// An arbiter `choose` record when nothing is held: logged, nothing happens.
 pub(super) fn choose_without_hold(u: &str, t: u64) {
     tracing::info!(uci = u, t, "choose: no reading is held; nothing to choose");

@@ -360,6 +360,7 @@ impl Arbiter {
             let (completed, at) = (p.completed(), t.max(p.t));
             self.complete(completed, at, out);
         }
+        self.alert_tied_game_end(t, out);
     }
 
     /// Processes one record at its time `rec.t`.
