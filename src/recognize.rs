@@ -30,6 +30,11 @@ pub enum Recognition {
         /// Squares the move changes that the history does not show handled
         /// (0 for a fully explained move).
         missing: u32,
+        /// Other legal moves that explain the board exactly as well (same
+        /// `missing`, same latest placement on the destination): the board
+        /// does not tell them from `mv`, which is only the first in
+        /// move-generation order. Empty when the reading is unique.
+        tied: Vec<Move>,
     },
     /// No legal move explains the board.
     NoLegalMove {
@@ -143,9 +148,9 @@ pub fn recognize(pos: &Chess, sensed: &SensedBoard, promote: Option<Role>) -> Re
     let (known, white) = sensed.colors();
     let lifted = sensed.lifted();
     let placed = sensed.placed();
-    // (missing, -last placement on destination, index) of the best candidate.
-    let mut best: Option<((u32, i64, usize), Move, bool)> = None;
-    for (i, mv) in pos.legal_moves().into_iter().enumerate() {
+    // Every candidate: ((missing, -last placement on destination), move, assumed).
+    let mut fits: Vec<((u32, i64), Move, bool)> = Vec::new();
+    for mv in pos.legal_moves() {
         let e = effect(&mv, side);
         let mut filled_sq = Bitboard::EMPTY;
         let mut filled_white = Bitboard::EMPTY;
@@ -198,16 +203,22 @@ pub fn recognize(pos: &Chess, sensed: &SensedBoard, promote: Option<Role>) -> Re
         let need_lift = e.vacated | e.cleared;
         let missing = (need_lift & !lifted).count() + (filled_sq & !placed).count();
         let dest = e.filled[0].map_or(mv.to(), |(s, _)| s);
-        let key = (missing as u32, -(sensed.last_place_seq(dest) as i64), i);
-        if best.as_ref().is_none_or(|(k, _, _)| key < *k) {
-            best = Some((key, mv, assumed));
-        }
+        let key = (missing as u32, -(sensed.last_place_seq(dest) as i64));
+        fits.push((key, mv, assumed));
     }
-    match best {
-        Some(((missing, _, _), mv, promotion_assumed)) => Recognition::Move {
+    // The best key; among equals, the first in move-generation order, the
+    // others reported as tied (never chosen silently by the caller).
+    let best = fits.iter().map(|(k, _, _)| *k).min();
+    let mut tied_moves = fits
+        .into_iter()
+        .filter(|(k, _, _)| Some(*k) == best)
+        .map(|(k, mv, a)| (k.0, mv, a));
+    match tied_moves.next() {
+        Some((missing, mv, promotion_assumed)) => Recognition::Move {
             mv,
             promotion_assumed,
             missing,
+            tied: tied_moves.map(|(_, m, _)| m).collect(),
         },
         None => Recognition::NoLegalMove {
             differs: sensed.differences(board),
@@ -414,6 +425,63 @@ mod tests {
         b.apply(Change::Lift(sq("g1")), 0);
         b.apply(Change::Place(sq("g3"), None, None), 100);
         assert!(nearest_with_displaced(&p, &b, None, 2).is_none());
+    }
+
+    fn tied(r: &Recognition) -> Vec<String> {
+        match r {
+            Recognition::Move { mv, tied, .. } => {
+                let mut v: Vec<String> = std::iter::once(mv)
+                    .chain(tied)
+                    .map(|m| UciMove::from_standard(*m).to_string())
+                    .collect();
+                v.sort();
+                v
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_capture_whose_target_never_read_empty_is_a_tie() {
+        // Knight on f3 can take e5 or d4; the slow scan saw only f3 empty.
+        let p = "4k3/8/8/4p3/3p4/5N2/8/4K3 w - - 0 1";
+        assert_eq!(tied(&run(p, &["-f3"], None)), ["f3d4", "f3e5"]);
+        // Three targets, three readings.
+        let p = "4k3/8/8/4p1p1/3p4/5N2/8/4K3 w - - 0 1";
+        assert_eq!(tied(&run(p, &["-f3"], None)), ["f3d4", "f3e5", "f3g5"]);
+        // The history that tells them apart leaves no tie.
+        for steps in [
+            &["-e5", "-f3", "+e5"][..],
+            &["-f3", "-d4", "+d4"],
+            &["-f3", "-d4", "+d4", "-e5", "+e5"],
+        ] {
+            match run("4k3/8/8/4p3/3p4/5N2/8/4K3 w - - 0 1", steps, None) {
+                Recognition::Move { tied, .. } => assert!(tied.is_empty(), "{steps:?}"),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_tie_needs_the_same_evidence_not_only_the_same_occupancy() {
+        // Occupancy fits both captures, but e5 was lifted and placed on:
+        // Nxe5 is fully explained, no tie.
+        let p = "4k3/8/8/4p3/3p4/5N2/8/4K3 w - - 0 1";
+        match run(p, &["-f3", "-e5", "+e5"], None) {
+            Recognition::Move {
+                mv, tied, missing, ..
+            } => {
+                assert_eq!(UciMove::from_standard(mv).to_string(), "f3e5");
+                assert_eq!(missing, 0);
+                assert!(tied.is_empty());
+            }
+            other => panic!("{other:?}"),
+        }
+        // A quiet move is never tied.
+        match run(START, &["-e2", "+e4"], None) {
+            Recognition::Move { tied, .. } => assert!(tied.is_empty()),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -91,12 +91,16 @@ pub enum ArbiterAction {
     Pause,
     /// Restart the clock of the player on move.
     Resume,
+    /// Extension: pick one reading of a held press after an
+    /// `ambiguous_move` alert (UCI of one candidate):
+    /// `{"arbiter": "choose", "uci": "d1d5"}`.
+    Choose(String),
 }
 
 impl ArbiterAction {
     /// The action names.
-    pub const NAMES: [&'static str; 8] = [
-        "restore", "accept", "overrule", "result", "clock", "position", "pause", "resume",
+    pub const NAMES: [&'static str; 9] = [
+        "restore", "accept", "overrule", "result", "clock", "position", "pause", "resume", "choose",
     ];
 
     /// The record's name for the action.
@@ -110,6 +114,7 @@ impl ArbiterAction {
             ArbiterAction::SetPosition(_) => "position",
             ArbiterAction::Pause => "pause",
             ArbiterAction::Resume => "resume",
+            ArbiterAction::Choose(_) => "choose",
         }
     }
 }
@@ -565,6 +570,13 @@ fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordK
                 }
                 "pause" => ArbiterAction::Pause,
                 "resume" => ArbiterAction::Resume,
+                "choose" => {
+                    let uci = get_str(obj, "uci", line)?;
+                    if uci.parse::<shakmaty::uci::UciMove>().is_err() {
+                        return err(line, format!("key 'uci': \"{uci}\" is not a UCI move"));
+                    }
+                    ArbiterAction::Choose(uci.to_owned())
+                }
                 _ => {
                     return err(
                         line,
@@ -838,6 +850,9 @@ pub fn record_json(r: &Record) -> Value {
                 ArbiterAction::SetPosition(fen) => {
                     m.insert("fen".into(), Value::from(fen.as_str()));
                 }
+                ArbiterAction::Choose(uci) => {
+                    m.insert("uci".into(), Value::from(uci.as_str()));
+                }
                 _ => {}
             }
             if let Some(a) = author {
@@ -849,6 +864,15 @@ pub fn record_json(r: &Record) -> Value {
         m.insert("board".into(), Value::from(r.board.as_str()));
     }
     Value::Object(m)
+}
+
+/// One candidate of an `ambiguous_move` alert.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveChoice {
+    /// UCI (castling as king to its destination).
+    pub uci: String,
+    /// SAN with check or mate suffix.
+    pub san: String,
 }
 
 /// `w` / `b` in the event stream.
@@ -1010,6 +1034,19 @@ pub enum EventKind {
         /// Squares holding a piece of the wrong colour or kind (as sensed).
         misplaced: Vec<String>,
     },
+    /// Extension: a press whose board fits several legal moves, still open
+    /// at the next completed move (or left unexplained by every reading):
+    /// the game is held until the arbiter picks one (`choose`).
+    AmbiguousMove {
+        /// Who made the move.
+        by: By,
+        /// The 1-based half-move number of the ambiguous move.
+        ply: u32,
+        /// The moves that explain what the board showed, in move-generation order.
+        candidates: Vec<MoveChoice>,
+        /// The article (the arbiter's decisions).
+        article: &'static str,
+    },
     /// The game is over.
     GameEnd {
         /// `1-0`, `0-1`, `1/2-1/2`.
@@ -1045,6 +1082,7 @@ impl Event {
             EventKind::Announce { .. } => "announce",
             EventKind::PositionRestored { .. } => "position_restored",
             EventKind::Setup { .. } => "setup",
+            EventKind::AmbiguousMove { .. } => "ambiguous_move",
             EventKind::GameEnd { .. } => "game_end",
         }
     }

@@ -181,3 +181,140 @@ fn every_real_game_replays_exactly_in_every_sensing_mode() {
         failures[..failures.len().min(30)].join("\n")
     );
 }
+
+/// Issue 13 §3: occupancy frames read by a slow scanner (100, 150, 200 and
+/// 250 ms between reads, and a read at each press). A capture whose target
+/// never read empty fits several moves: the arbiter must never record a
+/// wrong move (the SAN sequence equals the game's, or the game is held for
+/// the arbiter with a correct prefix) and never give a penalty.
+#[test]
+fn slow_scans_never_record_a_wrong_move_nor_an_undeserved_penalty() {
+    use eboard::sim::sample_frames;
+    use eboard::trace::EventKind;
+    let Some(dir) = shared_pgn_dir_or_skip() else {
+        return;
+    };
+    let mut games = Vec::new();
+    for f in FILES {
+        let text = std::fs::read_to_string(dir.join(f)).expect("read PGN");
+        let gs = read_games(&text).unwrap_or_else(|e| panic!("{f}: {e}"));
+        for (i, g) in gs.into_iter().enumerate() {
+            games.push((format!("{f} #{}", i + 1), g));
+        }
+    }
+    const SCANS: [u64; 4] = [100, 150, 200, 250];
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let chunk = games.len().div_ceil(threads);
+    // Per scan: (games, held for the arbiter, settled by later evidence, failures).
+    type Tally = ([usize; 4], [usize; 4], [usize; 4], Vec<String>);
+    let (n, held, settled, failures): Tally = std::thread::scope(|s| {
+        let handles: Vec<_> = games
+            .chunks(chunk)
+            .enumerate()
+            .map(|(ci, part)| {
+                s.spawn(move || {
+                    let (mut n, mut held, mut settled) = ([0; 4], [0; 4], [0; 4]);
+                    let mut fails = Vec::new();
+                    for (gi, (name, g)) in part.iter().enumerate() {
+                        for (si, ms) in SCANS.iter().enumerate() {
+                            let seed = ((ci * chunk + gi) * SCANS.len() + si) as u64;
+                            let opts = SimOptions {
+                                seed,
+                                sensing: Sensing::Occupancy,
+                                frames: true,
+                            };
+                            let mut trace = match simulate(g, &opts) {
+                                Ok(t) => t,
+                                Err(e) => {
+                                    fails.push(format!("{name} {ms} ms: simulate: {e}"));
+                                    continue;
+                                }
+                            };
+                            trace.records = sample_frames(std::mem::take(&mut trace.records), *ms);
+                            let (arbiter, events) = match replay(&trace, None, None) {
+                                Ok(x) => x,
+                                Err(e) => {
+                                    fails.push(format!("{name} {ms} ms: config: {e}"));
+                                    continue;
+                                }
+                            };
+                            n[si] += 1;
+                            let fail = |m: String| format!("{name} {ms} ms seed {seed}: {m}");
+                            if let Some(e) = false_alarm(&events) {
+                                fails.push(fail(format!("penalty: {}", e.to_json())));
+                                continue;
+                            }
+                            let alerted = events
+                                .iter()
+                                .any(|e| matches!(e.kind, EventKind::AmbiguousMove { .. }));
+                            let got: Vec<&str> =
+                                arbiter.moves().iter().map(|m| m.san.as_str()).collect();
+                            let want: Vec<&str> = g.moves.iter().map(|m| m.san.as_str()).collect();
+                            if !want.starts_with(&got) {
+                                let i = got.iter().zip(&want).take_while(|(a, b)| a == b).count();
+                                fails.push(fail(format!(
+                                    "wrong move at ply {}: got {:?}, want {:?}",
+                                    i + 1,
+                                    got.get(i),
+                                    want.get(i)
+                                )));
+                                continue;
+                            }
+                            // A tied game-ending move at the end of the
+                            // input (no press) is alerted, not completed.
+                            let open_at_end = events.last().is_some_and(|e| {
+                                matches!(e.kind, EventKind::AmbiguousMove { ply, .. }
+                                    if ply as usize == got.len() + 1)
+                            });
+                            if arbiter.ambiguity_held() || open_at_end {
+                                if !alerted {
+                                    fails.push(fail("held without an alert".into()));
+                                }
+                                held[si] += 1;
+                                continue;
+                            }
+                            if alerted {
+                                settled[si] += 1;
+                            }
+                            if got.len() < want.len() && arbiter.outcome().is_none() {
+                                fails.push(fail(format!(
+                                    "stopped at ply {} of {}",
+                                    got.len(),
+                                    want.len()
+                                )));
+                            }
+                        }
+                    }
+                    (n, held, settled, fails)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .fold(([0; 4], [0; 4], [0; 4], Vec::new()), |mut acc, h| {
+                let (n, held, settled, fails) = h.join().expect("worker");
+                for i in 0..4 {
+                    acc.0[i] += n[i];
+                    acc.1[i] += held[i];
+                    acc.2[i] += settled[i];
+                }
+                acc.3.extend(fails);
+                acc
+            })
+    });
+    for (i, ms) in SCANS.iter().enumerate() {
+        println!(
+            "scan {ms} ms: {} games, {} held for the arbiter (ambiguous_move open at the end), {} alerted then settled by later evidence",
+            n[i], held[i], settled[i]
+        );
+    }
+    for f in &failures {
+        println!("{f}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures[..failures.len().min(30)].join("\n")
+    );
+}

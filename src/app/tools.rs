@@ -66,6 +66,11 @@ pub struct SimulateArgs {
     /// Write occupancy frames instead of lift/place records.
     #[arg(long)]
     frames: bool,
+    /// With --frames: read the board only every MS milliseconds (and at
+    /// each press), as a slow or overloaded scanner does; changes inside
+    /// one interval are merged.
+    #[arg(long, value_name = "MS", requires = "frames")]
+    scan_ms: Option<u64>,
     /// Output file (default: standard output).
     #[arg(long, short)]
     output: Option<PathBuf>,
@@ -183,6 +188,7 @@ pub fn simulate(args: SimulateArgs) -> anyhow::Result<()> {
         seed,
         sensing,
         frames,
+        scan_ms,
         output,
     } = args;
     let (path, sensing) = (path.as_path(), Sensing::from(sensing));
@@ -201,9 +207,12 @@ pub fn simulate(args: SimulateArgs) -> anyhow::Result<()> {
         sensing,
         frames,
     };
-    let trace = crate::sim::simulate(game, &opts)
+    let mut trace = crate::sim::simulate(game, &opts)
         .anyhow()
         .with_context(shown)?;
+    if let Some(ms) = scan_ms {
+        trace.records = crate::sim::sample_frames(std::mem::take(&mut trace.records), ms);
+    }
     let mut buf = Vec::new();
     trace.write(&mut buf).anyhow()?;
     match output {

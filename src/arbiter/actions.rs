@@ -3,7 +3,7 @@
 //! pausing and resuming the clock.
 
 use super::announce::Decisions;
-use super::{key, Arbiter};
+use super::{ambiguous, key, Arbiter};
 use crate::model::{EndReason, IrregularityKind};
 use crate::trace::{ArbiterAction, Event, EventKind};
 use shakmaty::fen::Fen;
@@ -41,6 +41,7 @@ impl Arbiter {
                 }
             }
             ArbiterAction::SetPosition(fen) => self.set_position(fen, t, out),
+            ArbiterAction::Choose(u) => ambiguous::choose_without_hold(u, t),
             ArbiterAction::Pause => {
                 if let Some(c) = self.clock.as_mut() {
                     c.stop(t);

@@ -25,10 +25,17 @@ impl Arbiter {
         let bi = self.mi();
         match recognize(&self.pos, &self.boards[bi].sensed, self.turn.promote) {
             Recognition::Move {
-                mv,
-                promotion_assumed,
+                mut mv,
+                mut promotion_assumed,
+                tied,
                 ..
             } => {
+                // A held reading's candidate (ambiguous.rs): the board fits it
+                // as well as the first.
+                if let Some(f) = self.forced.take().filter(|f| tied.contains(f)) {
+                    promotion_assumed &= f.is_promotion();
+                    mv = f;
+                }
                 // E2.3: the visually impaired player starts the clock only
                 // after his move was made and announced.
                 self.check_press_after_announcement(side, &mv, t, out);

@@ -58,8 +58,14 @@ impl Arbiter {
             mv,
             promotion_assumed,
             missing: 0,
+            tied,
         } = recognize(&self.pos, &self.boards[self.mi()].sensed, self.turn.promote)
         {
+            // A reading that fits several moves is never a guess: it waits
+            // for the press (src/arbiter/ambiguous.rs).
+            if !tied.is_empty() {
+                return;
+            }
             let mut after = self.pos.clone();
             after.play_unchecked(mv);
             if after.is_checkmate() || after.is_stalemate() || dead::is_dead_fast(&after) {

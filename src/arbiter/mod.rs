@@ -30,8 +30,10 @@
 //! | `actions.rs` | the arbiter's actions: rulings, results, set-ups, pause |
 //! | `setup.rs` | the set-up before the first move: guidance, a wrong initial position (§7.1a / 7.2.1) |
 //! | `dead.rs` | dead positions and mating material (§5.2b, §6.9) |
+//! | `ambiguous.rs` | a press whose board fits several moves: held readings, `ambiguous_move`, `choose` |
 
 mod actions;
+mod ambiguous;
 mod announce;
 mod claims;
 mod clock;
@@ -176,6 +178,12 @@ pub struct Arbiter {
     /// The main board is turned by 180°: its squares are remapped.
     turned: bool,
     now: u64,
+    /// A press whose board fits several moves, held with one reading per
+    /// candidate (`ambiguous.rs`); the fields above are the game before it.
+    held: Option<Box<ambiguous::Held>>,
+    /// The reading this copy of the game takes at its next press (a held
+    /// reading's candidate).
+    forced: Option<Move>,
 }
 
 fn ci(c: Color) -> usize {
@@ -246,6 +254,8 @@ impl Arbiter {
             setup_log: Some(Vec::new()),
             turned: false,
             now: 0,
+            held: None,
+            forced: None,
         }
     }
 
@@ -316,6 +326,10 @@ impl Arbiter {
     /// game-ending move settling, a flag falling). Call it as time passes
     /// (the daemon ticks); [`Arbiter::record`] calls it itself.
     pub fn advance(&mut self, t: u64, out: &mut Decisions) {
+        if self.held.is_some() {
+            self.advance_held(t, out);
+            return;
+        }
         if t > self.now {
             self.now = t;
         }
@@ -342,15 +356,27 @@ impl Arbiter {
     /// End of input at `t` (the end of a trace): a game-ending move still
     /// settling counts as made.
     pub fn finish(&mut self, t: u64, out: &mut Decisions) {
+        if self.held.is_some() {
+            self.finish_held(t, out);
+            return;
+        }
         self.advance(t, out);
         if let Some(p) = self.phase.pending_end() {
             let (completed, at) = (p.completed(), t.max(p.t));
             self.complete(completed, at, out);
         }
+        self.alert_tied_game_end(t, out);
     }
 
     /// Processes one record at its time `rec.t`.
     pub fn record(&mut self, rec: &Record, out: &mut Decisions) {
+        if self.held.is_some() {
+            self.record_held(rec, out);
+            return;
+        }
+        if self.hold_if_ambiguous(rec, out) {
+            return;
+        }
         let t = rec.t;
         self.advance(t, out);
         match &rec.kind {

@@ -85,6 +85,7 @@ fn body_keys(action: &str) -> Option<&'static [&'static str]> {
         "clock" => &["white_ms", "black_ms"],
         "position" => &["fen"],
         "query" => &["what", "by", "piece"],
+        "choose" => &["uci"],
         _ => return None,
     })
 }
@@ -100,7 +101,7 @@ fn parse_request(action: &str, bytes: &[u8]) -> Result<RecordKind, Refusal> {
     let Some(keys) = body_keys(action) else {
         return Err(refuse(
             StatusCode::NOT_FOUND,
-            "actions: accept, overrule, restore, result, clock, position, pause, resume, query",
+            "actions: accept, overrule, restore, result, clock, position, pause, resume, query, choose",
         ));
     };
     let mut obj = if bytes.iter().all(u8::is_ascii_whitespace) {
