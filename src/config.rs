@@ -2,6 +2,10 @@
 //! board (round, board number, players), the rules, the transmission delay,
 //! the arbiter's token and the devices.
 //!
+//! Length: the TOML sections, their syntactic checks and their tests (a
+//! sixth of the file) belong together; the conversion into each consumer's
+//! settings is in `app::settings`.
+//!
 //! ```toml
 //! [event]
 //! name = "DM 2026"

@@ -1,5 +1,8 @@
 //! The physical model of players' hands: a PGN game becomes a sensor trace.
 //!
+//! Length: one physical model (hands, noise, timing from `[%clk]`, slow
+//! scans) with its tests, which are half the file.
+//!
 //! Every ply occupies the span from the previous clock press (or `t = 0`) to
 //! its own press. The player thinks first; the hand actions (lifts, places,
 //! a promotion choice) come at the end of the span, and the press ends it.

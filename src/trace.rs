@@ -1,6 +1,9 @@
 //! The interface contract of `../shared/spec/trace-format.md`: sensor traces
 //! in (JSON Lines), the event stream out.
 //!
+//! Length: the contract's one codec — header, every record kind, every
+//! event kind — kept in one file so that the contract is read in one place.
+//!
 //! A trace is an optional header line (it has the key `"trace"`) followed by
 //! records, one JSON object a line, each with `t` in milliseconds since the
 //! start of the trace (non-decreasing). Unknown fields are ignored; an

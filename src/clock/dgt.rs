@@ -1,6 +1,9 @@
 //! A DGT 3000 clock attached to a DGT e-board, over the board's serial line
 //! (USB `ttyACM*`/`ttyUSB*`, or Bluetooth `rfcomm*`).
 //!
+//! Length: one device protocol (framing, commands, acknowledgements, the
+//! lever and button decoding) in one place, with its byte-level tests.
+//!
 //! # Sources
 //!
 //! DGT's board protocol header `dgtbrd.h` ($Id dgtbrd.h 2962, ©DGT

@@ -1,5 +1,8 @@
 //! Time controls and the chess clock engine (§6), on injected time.
 //!
+//! Length: the time-control grammar and the engine it drives are read
+//! together (periods, increments, delays); a third of the file is tests.
+//!
 //! Times are milliseconds. The engine never reads a clock: every call takes
 //! `t`, the trace time (replay) or monotonic time since the round started
 //! (daemon). White's clock starts at the start of the trace (§6.5).

@@ -1,5 +1,8 @@
 //! Calibration and sensor health.
 //!
+//! Length: one file because the calibration flow, its file format and the
+//! health report share one data model; about a fifth is tests.
+//!
 //! The flow ([`calibrate`]), one prompt per step:
 //! 1. **Empty board**: every sensor's resting reading. ADC boards: the
 //!    baseline and the noise (max − min over the samples); digital boards:

@@ -3,6 +3,9 @@
 //! so the real drivers, calibration and debounce run end to end without a
 //! Pi.
 //!
+//! Length: one simulated board with every bus the drivers use (SPI, I2C,
+//! GPIO) and its tests; splitting per bus would scatter one model.
+//!
 //! The [`VirtualBoard`] shows either a fixed position (set by a
 //! [`VirtualOperator`] during calibration) or follows a trace over time
 //! ([`VirtualBoard::follow`]); the buses read it like the chips would:
