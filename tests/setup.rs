@@ -87,8 +87,15 @@ fn first_scan_with_the_first_piece_in_hand_is_a_lift() {
         ),
         // The first move already on the board at the first scan.
         format!("0 frame {}\n600 press w", frame(&[E2], &[E4])),
+        // The pawn set down on the way (e3) at the first scan.
+        format!(
+            "0 frame {}\n200 frame {}\n300 frame {}\n600 press w",
+            frame(&[E2], &[20]),
+            frame(&[E2], &[]),
+            frame(&[E2], &[E4])
+        ),
     ];
-    let want: [&[&str]; 3] = [&["e4", "e5"], &["Nf3"], &["e4"]];
+    let want: [&[&str]; 4] = [&["e4", "e5"], &["Nf3"], &["e4"], &["e4"]];
     for rules in ALL {
         for (steps, want) in cases.iter().zip(want) {
             let ev = replay_steps(json!({"trace": 1}), steps, rules);
@@ -96,6 +103,18 @@ fn first_scan_with_the_first_piece_in_hand_is_a_lift() {
             assert!(alarms(&ev).is_empty(), "{rules}: {ev:#?}");
             assert!(of(&ev, "setup").is_empty(), "{rules}: {ev:#?}");
         }
+    }
+    // A piece in hand at the first scan then moved illegally: an illegal
+    // move, not a wrong set-up.
+    let illegal = format!(
+        "0 frame {}\n300 frame {}\n600 press w",
+        frame(&[G1], &[]),
+        frame(&[G1], &[22])
+    );
+    for rules in ALL {
+        let ev = replay_steps(json!({"trace": 1}), &illegal, rules);
+        assert_eq!(of(&ev, "illegal_move").len(), 1, "{rules}: {ev:#?}");
+        assert!(of(&ev, "irregularity").is_empty(), "{rules}: {ev:#?}");
     }
     // The lift in the first scan is the touch of the piece moved.
     let ev = replay_steps(json!({"trace": 1}), &cases[1], "fide-2023");
@@ -184,6 +203,28 @@ fn a_missing_pawn_with_occupancy_gets_guidance_then_the_irregularity() {
         assert_eq!(irr[0]["kind"], "wrong_initial_position");
         assert_eq!(irr[0]["article"], article(rules));
         assert_eq!(irr[0]["squares"], json!(["h2"]));
+        assert!(of(&ev, "illegal_move").is_empty(), "{rules}: {ev:#?}");
+        assert_eq!(sans(&ev), ["e4"], "{rules}: {ev:#?}");
+    }
+}
+
+#[test]
+fn a_pawn_on_the_wrong_square_reads_as_a_hand_until_a_move_is_completed() {
+    // White's d-pawn stands on d3 at the first scan (by occupancy, a pawn
+    // set down on the way); White then plays e4 with it still there.
+    let steps = format!(
+        "0 frame {}\n1000 frame {}\n1300 frame {}\n1600 press w",
+        frame(&[11], &[19]),
+        frame(&[11, E2], &[19]),
+        frame(&[11, E2], &[19, E4]),
+    );
+    for rules in ALL {
+        let ev = replay_steps(json!({"trace": 1}), &steps, rules);
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(irr[0]["kind"], "wrong_initial_position");
+        assert_eq!(irr[0]["article"], article(rules));
+        assert_eq!(irr[0]["squares"], json!(["d2", "d3"]));
         assert!(of(&ev, "illegal_move").is_empty(), "{rules}: {ev:#?}");
         assert_eq!(sans(&ev), ["e4"], "{rules}: {ev:#?}");
     }

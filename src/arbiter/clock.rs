@@ -66,9 +66,10 @@ impl Arbiter {
             {
                 self.press(side, t, out);
             }
-            Recognition::NoLegalMove { .. } if bi == 0 && self.setup_unsettled() => {
-                self.move_from_wrong_setup(side, t, out);
-            }
+            Recognition::NoLegalMove { .. }
+                if bi == 0
+                    && self.setup_unsettled()
+                    && self.move_from_wrong_setup(side, t, out) => {}
             Recognition::NoLegalMove { .. } if self.try_displaced(side, bi, t, out) => {}
             Recognition::NoLegalMove { differs } => {
                 let last_rank = match side {

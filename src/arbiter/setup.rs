@@ -7,8 +7,9 @@
 //!
 //! A first reading that differs from the start position only by one or two
 //! pieces in a hand (a daemon reading its first scan while the first piece
-//! is lifted), or only by a legal first move already made, is a lift: the
-//! hand is followed as usual. A wrong initial
+//! is lifted, or set down on the way), or only by a legal first move
+//! already made, is a lift: the hand is followed as usual. If a move is then
+//! completed with such a square still wrong, the position was never right. A wrong initial
 //! position is raised only when a move is completed from a position that
 //! was never right, naming the squares where it was wrong.
 
@@ -26,8 +27,8 @@ use shakmaty::{Bitboard, Board, Color, Position};
 pub(super) enum SetUp {
     /// No reading of the main board yet.
     Unseen,
-    /// The first reading differed from the start position only by these
-    /// pieces in a hand, or showed a first move made: a lift. The hand is followed; the position counts
+    /// The first reading differed from the start position only on these
+    /// squares, by pieces in a hand or a first move made: a lift. The hand is followed; the position counts
     /// as right unless a move is completed with these squares still wrong.
     Lifted(Bitboard),
     /// The board has not shown the start position yet: the last guidance
@@ -72,10 +73,11 @@ impl Guidance {
     }
 
     /// Whether only one or two pieces are missing, at least one of them the
-    /// mover's (`side`): pieces in a hand, the start of a move.
+    /// mover's (`side`), and at most one piece stands on a square that should
+    /// be empty: pieces in a hand, or set down on the way, a move being made.
     fn in_hand(&self, start: &Board, side: Color) -> bool {
         let n = self.missing.count();
-        self.extra.is_empty()
+        self.extra.count() <= 1
             && self.misplaced.is_empty()
             && (1..=2).contains(&n)
             && !(self.missing & start.by_color(side)).is_empty()
@@ -151,7 +153,7 @@ impl Arbiter {
                 {
                     // Pieces in hand, or the first move already made.
                     tracing::debug!(squares = ?square_list(g.squares()), "first reading: a lift");
-                    self.setup = SetUp::Lifted(g.missing);
+                    self.setup = SetUp::Lifted(g.squares());
                     false
                 } else {
                     self.setup = SetUp::Guiding(g);
@@ -209,9 +211,8 @@ impl Arbiter {
 
     /// Whether a press on the main board now completes a move from a
     /// position that may never have been right.
-    /// After a first reading with pieces in hand, only when a square of
-    /// that reading is still empty and no piece from it was set down
-    /// elsewhere (the piece never was in a hand: it was missing).
+    /// After a first reading with pieces in hand, only when a square that
+    /// reading showed wrong is still wrong (the piece never was in a hand).
     pub(super) fn setup_unsettled(&self) -> bool {
         if !self.moves.is_empty() {
             return false;
@@ -219,8 +220,8 @@ impl Arbiter {
         match self.setup {
             SetUp::Guiding(_) => true,
             SetUp::Lifted(squares) => {
-                let moved: Bitboard = self.turn.placed.iter().map(|p| p.0).collect();
-                !(squares & !self.boards[0].sensed.occupied() & !moved).is_empty()
+                let wrong = self.boards[0].sensed.differences(self.pos.board());
+                !(squares & wrong).is_empty()
             }
             SetUp::Unseen | SetUp::Done => false,
         }
@@ -233,10 +234,20 @@ impl Arbiter {
     /// squares, the move is completed, and the board is guided back to the
     /// position (the arbiter decides on the game). Without such a move the
     /// irregularity names every square to put right.
-    pub(super) fn move_from_wrong_setup(&mut self, side: Color, t: u64, out: &mut Decisions) {
+    ///
+    /// Returns `false` (nothing done) after a first reading with pieces in
+    /// hand when no legal move was made: the press is then judged as any
+    /// other (an illegal move, a press without a move).
+    pub(super) fn move_from_wrong_setup(
+        &mut self,
+        side: Color,
+        t: u64,
+        out: &mut Decisions,
+    ) -> bool {
         let sensed = self.boards[0].sensed.clone();
         let (lifted, placed) = (sensed.lifted(), sensed.placed());
-        let mut best: Option<(u32, shakmaty::Move, Bitboard)> = None;
+        // (wrong squares left, the destination's last placement, reversed).
+        let mut best: Option<((u32, i64), shakmaty::Move, Bitboard)> = None;
         for mv in self.pos.legal_moves() {
             let e = effect(&mv, side);
             let filled: Bitboard = e.filled.iter().flatten().map(|(sq, _)| *sq).collect();
@@ -247,13 +258,20 @@ impl Arbiter {
             let mut after = self.pos.clone();
             after.play_unchecked(mv);
             let residual = sensed.differences(after.board());
-            let n = residual.count() as u32;
-            if best.as_ref().is_none_or(|(bn, _, _)| n < *bn) {
-                best = Some((n, mv, residual));
+            let dest = e.filled[0].map_or(mv.to(), |(sq, _)| sq);
+            let key = (
+                residual.count() as u32,
+                -i64::from(sensed.last_place_seq(dest)),
+            );
+            if best.as_ref().is_none_or(|(k, _, _)| key < *k) {
+                best = Some((key, mv, residual));
             }
         }
         let article = self.cfg.profile.articles.initial_position;
         let Some((_, mv, residual)) = best else {
+            if matches!(self.setup, SetUp::Lifted(_)) {
+                return false;
+            }
             let g = Guidance::between(&sensed, self.pos.board());
             out.push(Event {
                 t,
@@ -263,7 +281,7 @@ impl Arbiter {
                     squares: square_list(g.squares()),
                 },
             });
-            return;
+            return true;
         };
         out.push(Event {
             t,
@@ -292,5 +310,6 @@ impl Arbiter {
             }
             self.set_restoring(restore);
         }
+        true
     }
 }
