@@ -284,6 +284,9 @@ named! {
         WrongInitialPosition = "wrong_initial_position",
         /// §7.1b / 2023 7.2.2: the board is placed wrongly.
         BoardOrientation = "board_orientation",
+        /// §7.2 / 2023 7.3: the game started with colours reversed (the
+        /// board set up turned 180°).
+        ColoursReversed = "colours_reversed",
         /// §7.3 / 7.5: pieces displaced.
         Displaced = "displaced",
         /// Appendix E2.7: the two boards differ.

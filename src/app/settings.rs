@@ -14,6 +14,7 @@ use crate::arbiter::GameConfig;
 use crate::broadcast::lichess_push::{self, PushTarget};
 use crate::broadcast::public::GameInfo;
 use crate::clock::open::DeviceSpec;
+use crate::clock::TimeControl;
 use crate::config::{ClockDevice, Config, ConfigFileError, MqttConfig};
 use crate::model::{BoardId, Player};
 use crate::mqtt::{self, BrokerAddr};
@@ -135,7 +136,12 @@ pub fn game_info(
         website: cfg.event.website.clone(),
         date: h.date,
         mode: h.mode.unwrap_or_default(),
-        time_control: h.time_control,
+        // The feeds carry the PGN tag (the periods, without eboard's own
+        // `@base` start suffix, which no consumer reads); text that does not
+        // parse (validated before, see `game_config`) is passed on as is.
+        time_control: h
+            .time_control
+            .map(|tc| TimeControl::parse(&tc).map_or(tc, |parsed| parsed.pgn_tag())),
         white: named(&cfg.game.white, &h.white),
         black: named(&cfg.game.black, &h.black),
         started_at_unix_ms,
@@ -238,6 +244,20 @@ mod tests {
 
     fn resolve(text: &str) -> Result<Startup, ConfigFileError> {
         Startup::resolve(&parse(text))
+    }
+
+    #[test]
+    fn the_feeds_carry_the_pgn_time_control_without_the_start_suffix() {
+        // `@base` (online style) is eboard's own; the live page and the
+        // LiveChess feed get the PGN tag, as the PGN writes it.
+        for (text, tag) in [
+            ("5400+30@base", "5400+30"),
+            ("40/5400+30:1800+30", "40/5400+30:1800+30"),
+        ] {
+            let c = parse(&format!("[event]\ntime_control = \"{text}\"\n"));
+            let info = game_info(&c, &game_header(&c, None), 0, 1.0, 0);
+            assert_eq!(info.time_control.as_deref(), Some(tag), "{text}");
+        }
     }
 
     #[test]

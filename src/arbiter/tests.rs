@@ -3,7 +3,7 @@
 use super::*;
 use crate::model::{EndReason, KnownOutcome, Lang};
 use crate::trace::{ArbiterAction, Header, QueryKind};
-use shakmaty::Piece;
+use shakmaty::{Piece, Square};
 
 /// A one-board game under the default profile (standard play, fide-2023),
 /// with the time control `tc` when given.
