@@ -304,6 +304,16 @@ named! {
     }
 }
 
+/// The most time a clock may be set to or a period may give, ms: 24 h.
+/// The longest controls of the Laws give some seven hours a game; a larger
+/// value is an input error (named where it was read), never arithmetic that
+/// wraps.
+pub const MAX_CLOCK_MS: u64 = 24 * 3_600_000;
+
+/// The latest trace time accepted, ms since the start of the trace: 30
+/// days (a game with adjournments stays far below).
+pub const MAX_TRACE_MS: u64 = 30 * 24 * 3_600_000;
+
 /// The colour in the contract's spelling: `w` or `b`.
 pub const fn color_str(c: Color) -> &'static str {
     match c {
