@@ -140,9 +140,12 @@ pub fn init() {
     );
 }
 
-/// Installs the log with `style` and `filter` (see [`init`]).
+/// Installs the log with `style` and `filter` (see [`init`]). Records of
+/// the `log` crate (rumqttc, rustls and other dependencies log through it)
+/// are forwarded into the same subscriber, under the same filter.
 pub fn init_with(style: LogStyle, filter: EnvFilter) {
-    let _ = tracing::subscriber::set_global_default(subscriber(style, filter, std::io::stderr));
+    use tracing_subscriber::util::SubscriberInitExt;
+    let _ = subscriber(style, filter, std::io::stderr).try_init();
 }
 
 /// The subscriber [`init_with`] installs, writing to `writer`.

@@ -20,12 +20,12 @@ use std::fmt;
 use std::io::BufRead;
 
 pub use crate::model::color_str;
-use crate::model::{MAX_CLOCK_MS, MAX_TRACE_MS};
 use crate::model::{
     parse_result, Edition, EndReason, IrregularityKind, KnownOutcome, Lang, Mode, Penalty,
     Supervision, UnknownName,
 };
 pub use crate::model::{BoardId, ClaimKind, QueryKind, Sensing};
+use crate::model::{MAX_CLOCK_MS, MAX_TRACE_MS};
 use std::str::FromStr;
 
 /// The trace header (first line, has the key `trace`). Every key but `trace`
@@ -360,12 +360,12 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
     let t = match obj.get("t") {
         Some(Value::Number(n)) => match n.as_u64() {
             Some(t) if t <= MAX_TRACE_MS => t,
-            Some(_) => {
-                return err(
-                    line,
-                    format!("key 't': {n} ms is past the latest trace time ({MAX_TRACE_MS} ms, 30 days)"),
-                )
-            }
+            Some(_) => return err(
+                line,
+                format!(
+                    "key 't': {n} ms is past the latest trace time ({MAX_TRACE_MS} ms, 30 days)"
+                ),
+            ),
             None => {
                 return err(
                     line,
@@ -1264,7 +1264,11 @@ mod tests {
         let e = r.next_line().unwrap().unwrap_err();
         assert_eq!(e.line, 1, "{e}");
         assert!(e.message.contains("longer than 65536 bytes"), "{e}");
-        assert!(r.buf.capacity() <= 2 * MAX_LINE_BYTES, "{}", r.buf.capacity());
+        assert!(
+            r.buf.capacity() <= 2 * MAX_LINE_BYTES,
+            "{}",
+            r.buf.capacity()
+        );
         match r.next_line() {
             Some(Ok(Line::Record(rec))) => assert_eq!((rec.t, r.line()), (5, 2)),
             other => panic!("{other:?}"),
@@ -1272,7 +1276,10 @@ mod tests {
         assert!(r.next_line().is_none());
         // A line just at the limit is read (as what it is: bad JSON here).
         let text = format!("{}\n", " ".repeat(MAX_LINE_BYTES - 2) + "{}");
-        let e = TraceReader::new(text.as_bytes()).next_line().unwrap().unwrap_err();
+        let e = TraceReader::new(text.as_bytes())
+            .next_line()
+            .unwrap()
+            .unwrap_err();
         assert!(e.message.contains("missing key 't'"), "{e}");
         // Bytes that are not UTF-8 name the line.
         let e = TraceReader::new(&b"{\"t\":1}\n\xff\xfe\n"[..]).next_line();

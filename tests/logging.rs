@@ -2,7 +2,8 @@
 //! library (the journal's events file found with a torn last line) is
 //! written as a plain line with a timestamp, as a journald line with its
 //! priority when systemd's `JOURNAL_STREAM` names standard error, and not
-//! at all when `RUST_LOG` asks for errors only.
+//! at all when `RUST_LOG` asks for errors only. Records of the `log` crate
+//! (rumqttc and rustls log through it) reach the same subscriber.
 
 mod common;
 
@@ -137,4 +138,42 @@ fn library_warnings_reach_standard_error() {
     assert!(!quiet.contains(TORN), "{quiet}");
     assert!(!quiet.contains("INFO"), "{quiet}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A writer into a shared buffer.
+#[derive(Clone, Default)]
+struct Buffer(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Buffer {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn records_of_the_log_crate_reach_the_subscriber() {
+    use eboard::logging::{filter, init_with, subscriber, LogStyle};
+    // What the binary installs (this test process has no other subscriber).
+    init_with(LogStyle::Plain { ansi: false }, filter(Some("info")));
+    let buf = Buffer::default();
+    let out = buf.clone();
+    let s = subscriber(
+        LogStyle::Plain { ansi: false },
+        filter(Some("info")),
+        move || out.clone(),
+    );
+    tracing::subscriber::with_default(s, || {
+        log::warn!(target: "rumqttc::eventloop", "connection refused by the broker");
+        log::debug!(target: "rustls::client", "not shown at info");
+    });
+    let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+    assert!(
+        text.contains("WARN connection refused by the broker"),
+        "{text:?}"
+    );
+    assert!(!text.contains("not shown"), "{text:?}");
 }
