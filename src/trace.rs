@@ -360,12 +360,14 @@ pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, Tra
     let t = match obj.get("t") {
         Some(Value::Number(n)) => match n.as_u64() {
             Some(t) if t <= MAX_TRACE_MS => t,
-            Some(_) => return err(
-                line,
-                format!(
+            Some(_) => {
+                return err(
+                    line,
+                    format!(
                     "key 't': {n} ms is past the latest trace time ({MAX_TRACE_MS} ms, 30 days)"
                 ),
-            ),
+                )
+            }
             None => {
                 return err(
                     line,

@@ -140,37 +140,22 @@ fn library_warnings_reach_standard_error() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// A writer into a shared buffer.
-#[derive(Clone, Default)]
-struct Buffer(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Buffer {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[test]
 fn records_of_the_log_crate_reach_the_subscriber() {
-    use eboard::logging::{filter, init_with, subscriber, LogStyle};
+    use eboard::logging::{filter, init_with, subscriber, LogStyle, MemoryWriter};
     // What the binary installs (this test process has no other subscriber).
     init_with(LogStyle::Plain { ansi: false }, filter(Some("info")));
-    let buf = Buffer::default();
-    let out = buf.clone();
+    let buf = MemoryWriter::default();
     let s = subscriber(
         LogStyle::Plain { ansi: false },
         filter(Some("info")),
-        move || out.clone(),
+        buf.clone(),
     );
     tracing::subscriber::with_default(s, || {
         log::warn!(target: "rumqttc::eventloop", "connection refused by the broker");
         log::debug!(target: "rustls::client", "not shown at info");
     });
-    let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+    let text = buf.text();
     assert!(
         text.contains("WARN connection refused by the broker"),
         "{text:?}"
