@@ -121,6 +121,25 @@ named! {
 }
 
 named! {
+    /// When White's clock first runs (§6.5 / 2023 6.5: "at the time
+    /// determined for the start of the game White's clock is started").
+    /// Config key `clock.start_at`.
+    #[derive(Default)]
+    pub enum ClockStartAt {
+        /// At round time 0: a trace's `t = 0` is the start of the game (the
+        /// trace contract), the daemon's start for a recording or stdin.
+        #[default]
+        RoundStart = "round_start",
+        /// When the game is started: the arbiter resumes the clocks, or the
+        /// player not on move presses his clock before the first move (at the
+        /// arbiter's word, starting his opponent's), or the first move is
+        /// completed (White's clock then starts at his press). The set-up
+        /// before costs no one time. The default for a board on its sensors.
+        ArbiterOrPress = "arbiter_or_press",
+    }
+}
+
+named! {
     /// What the board's sensors can tell about a square (header key `sensing`).
     #[derive(Default)]
     pub enum Sensing {

@@ -16,7 +16,7 @@ use crate::broadcast::public::GameInfo;
 use crate::clock::open::DeviceSpec;
 use crate::clock::TimeControl;
 use crate::config::{ClockDevice, Config, ConfigFileError, MqttConfig};
-use crate::model::{BoardId, Player};
+use crate::model::{BoardId, ClockStartAt, Player};
 use crate::mqtt::{self, BrokerAddr};
 use crate::trace::Header;
 
@@ -109,6 +109,19 @@ pub fn game_config(cfg: &Config, base: Option<&Header>) -> Result<GameConfig, Co
             _ => "event.time_control",
         };
         cfg.error_at(key, err.message)
+    })
+}
+
+/// When White's clock first runs (§6.5): the config's `clock.start_at`, or
+/// for a board on its sensors (`live`) when the game is started (the
+/// arbiter resumes the clocks or the first press: a board switched on
+/// before the round costs no one time), and for a recording or standard
+/// input at the daemon's start (their `t = 0`).
+pub fn clock_start_at(cfg: &Config, live: bool) -> ClockStartAt {
+    cfg.clock.start_at.unwrap_or(if live {
+        ClockStartAt::ArbiterOrPress
+    } else {
+        ClockStartAt::RoundStart
     })
 }
 
@@ -244,6 +257,18 @@ mod tests {
 
     fn resolve(text: &str) -> Result<Startup, ConfigFileError> {
         Startup::resolve(&parse(text))
+    }
+
+    #[test]
+    fn the_clock_waits_for_the_start_on_the_sensors_unless_configured() {
+        let none = parse("");
+        assert_eq!(clock_start_at(&none, true), ClockStartAt::ArbiterOrPress);
+        assert_eq!(clock_start_at(&none, false), ClockStartAt::RoundStart);
+        let set = parse("[clock]\nstart_at = \"round_start\"\n");
+        assert_eq!(clock_start_at(&set, true), ClockStartAt::RoundStart);
+        let e = Config::parse("[clock]\nstart_at = \"soon\"\n", "board.toml").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(2), "clock.start_at"), "{e}");
+        assert!(e.message.contains("arbiter_or_press"), "{e}");
     }
 
     #[test]

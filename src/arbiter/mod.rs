@@ -64,7 +64,7 @@ pub use tactile::ANNOUNCE_SETTLE_MS;
 
 use crate::board::{Change, Orientation, SensedBoard};
 use crate::clock::Clock;
-use crate::model::square_names;
+use crate::model::{square_names, ClockStartAt};
 use crate::trace::{BoardId, By, Event, EventKind, Record, RecordKind};
 use claims::PendingBreach;
 use hand::Turn;
@@ -180,6 +180,9 @@ pub struct Arbiter {
     /// How the main board stands turned relative to its wiring: its
     /// sensed squares are remapped through this (`orientation.rs`).
     turned: Orientation,
+    /// The game's clock has been started (§6.5): at round time 0, or by the
+    /// arbiter or the first press (`GameConfig::clock_start_at`).
+    clock_started: bool,
     now: u64,
     /// A press whose board fits several moves, held with one reading per
     /// candidate (`ambiguous.rs`); the fields above are the game before it.
@@ -206,7 +209,9 @@ fn key(pos: &Chess) -> Zobrist64 {
 }
 
 impl Arbiter {
-    /// A new game at its start position; White's clock starts at `t = 0` (§6.5).
+    /// A new game at its start position; White's clock starts at `t = 0`
+    /// (§6.5), or waits for the start of the game
+    /// ([`ClockStartAt::ArbiterOrPress`]).
     pub fn new(cfg: GameConfig) -> Arbiter {
         let pos = cfg.start.clone();
         let boards = cfg
@@ -224,9 +229,12 @@ impl Arbiter {
                 }
             })
             .collect();
+        let clock_started = cfg.clock_start_at == ClockStartAt::RoundStart;
         let clock = cfg.time_control.clone().map(|tc| {
             let mut c = Clock::new(tc);
-            c.start(pos.turn(), 0);
+            if clock_started {
+                c.start(pos.turn(), 0);
+            }
             c
         });
         Arbiter {
@@ -247,6 +255,7 @@ impl Arbiter {
             flags: Vec::new(),
             setup_log: Some(Vec::new()),
             turned: Orientation::Identity,
+            clock_started,
             now: 0,
             held: None,
             forced: None,
