@@ -280,6 +280,17 @@ pub fn last_event_t(journal: &Path) -> Option<u64> {
         .find_map(|v| v.get("t")?.as_u64())
 }
 
+/// The Unix time of round time 0 set by the last resume whose wall clock
+/// could not be trusted (the `epoch_unix_ms` of the last `downtime` event
+/// carrying one in the events file), ms; `None`: the header's start holds.
+pub fn last_epoch(journal: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(events_path(journal)).ok()?;
+    text.lines()
+        .rev()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find_map(|v| v.get("epoch_unix_ms")?.as_u64())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

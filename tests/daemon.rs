@@ -466,3 +466,69 @@ fn standard_input_is_a_source() {
     assert!(pgn.contains("Rd8#"), "{pgn}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A Pi has no real-time clock: on a restart its wall clock may have jumped
+/// (here the journal's start moved an hour back, which is what a jump
+/// forward looks like). The round goes on from the journal's last time:
+/// the 900 s delay still holds back every move, and the clocks stay stopped
+/// for the arbiter instead of charging White an hour (10 min each: a flag).
+#[test]
+fn a_wall_clock_jump_on_restart_releases_nothing_early_and_forfeits_no_one() {
+    let dir = tempdir("clockjump");
+    let trace = opera_trace(&dir, 5);
+    let cfg = config(&dir, 1, 5, "");
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(&cfg, text.replace("5400+30", "600+0")).unwrap();
+    let journal = dir.join("j.jsonl");
+    let args = [
+        "--journal",
+        journal.to_str().unwrap(),
+        "--speed",
+        "50",
+        "--delay",
+        "900",
+    ];
+    let mut run = run_board(&dir, &cfg, Some(&trace), &args);
+    let events = eboard::journal::events_path(&journal);
+    poll(60, "the game's moves journaled", || {
+        let text = std::fs::read_to_string(&events).unwrap_or_default();
+        (text.matches("\"type\":\"move\"").count() >= 10).then_some(())
+    });
+    run.kill();
+    drop(run);
+    // The wall clock jumped: the journal's start now lies an hour further back.
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let mut header: Value = serde_json::from_str(head).unwrap();
+    let start = header["journal"]["started_at_unix_ms"].as_u64().unwrap();
+    header["journal"]["started_at_unix_ms"] = Value::from(start - 3_600_000);
+    std::fs::write(&journal, format!("{header}\n{rest}")).unwrap();
+
+    let run = run_board(&dir, &cfg, Some(&trace), &args);
+    let public = get(&run.addr, "/games.pgn");
+    assert!(!public.contains("1. e4"), "released early: {public}");
+    let arbiter = SseReader::open(
+        &run.addr,
+        "/arbiter/events",
+        &[("Authorization", "Bearer right-token")],
+    );
+    let msgs = arbiter.until(20, |v| v["kind"] == "downtime");
+    let downtime = &msgs.last().unwrap().1;
+    assert_eq!(downtime["clocks_stopped"], true, "{downtime}");
+    assert!(
+        downtime["wall_gap_ms"].as_i64().unwrap() >= 3_500_000,
+        "{downtime}"
+    );
+    assert!(
+        downtime["downtime_ms"].as_u64().unwrap() < 60_000,
+        "no hour of round time: {downtime}"
+    );
+    let journaled = std::fs::read_to_string(&events).unwrap();
+    assert!(
+        !journaled.contains("\"type\":\"flag\""),
+        "no flag: {journaled}"
+    );
+    let err = std::fs::read_to_string(&run.stderr).unwrap();
+    assert!(err.contains("clocks stay stopped"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

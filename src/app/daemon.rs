@@ -31,8 +31,8 @@ use crate::clock::open::BoxedClock;
 use crate::config::Config;
 use crate::controller::Controller;
 use crate::journal::{self, Journal};
-use crate::model::IrregularityKind;
-use crate::trace::{Event, EventKind, Header, Record, RecordKind};
+use crate::model::{BoardId, IrregularityKind};
+use crate::trace::{ArbiterAction, Event, EventKind, Header, Record, RecordKind};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -173,8 +173,25 @@ impl Daemon {
             .as_ref()
             .and_then(|r| r.started_at_unix_ms)
             .unwrap_or(now_unix);
-        let clock = RoundClock::new(started_at, speed);
-        let info = settings::game_info(&config, game_header, started_at, speed, delay_s * 1000);
+        // A resumed game: the round time goes on from the journal's last
+        // time plus the downtime, when the wall clock can be trusted to
+        // measure it; else from the journal's last time, the clocks stopped
+        // for the arbiter (`resume_round`).
+        let resume = match (&recovered, &journal_path) {
+            (Some(rec), Some(p)) => Some(resume_round(rec, p, started_at, now_unix, speed)),
+            _ => None,
+        };
+        let clock = match &resume {
+            Some(r) => r.clock,
+            None => RoundClock::new(started_at, speed),
+        };
+        let info = settings::game_info(
+            &config,
+            game_header,
+            clock.started_at_unix_ms(),
+            speed,
+            delay_s * 1000,
+        );
         let now_fn: Arc<dyn Fn() -> u64 + Send + Sync> = Arc::new(move || clock.now_ms());
         // The MQTT uplink takes the public updates as the public gets them;
         // its queue lives beside the journal (`JOURNAL.mqtt`).
@@ -260,13 +277,22 @@ impl Daemon {
         board.journal = journal;
         board.on_event = on_event;
         board.show_clock_now(board.last_t);
-        if let (Some(rec), Some(p)) = (&recovered, &journal_path) {
-            let since = rec
-                .records
-                .last()
-                .map_or(0, |r| r.t)
-                .max(journal::last_event_t(p).unwrap_or(0));
+        if let (Some(rec), Some(resume)) = (&recovered, &resume) {
+            let since = resume.last_t;
             let now = clock.now_ms().max(board.last_t);
+            if !resume.trusted {
+                // The downtime is not measured: the clocks stay stopped
+                // until the arbiter resumes them (journaled, so a later
+                // restart keeps them stopped).
+                board.record(Record {
+                    t: now,
+                    board: BoardId::Main,
+                    kind: RecordKind::Arbiter {
+                        action: ArbiterAction::Pause,
+                        author: Some(DOWNTIME_AUTHOR.to_owned()),
+                    },
+                });
+            }
             let e = Event {
                 t: now,
                 kind: EventKind::Irregularity {
@@ -283,6 +309,11 @@ impl Daemon {
             if let Some(torn) = &rec.torn {
                 extra.push(("torn_line", Value::from(torn.line)));
             }
+            extra.push(("wall_gap_ms", Value::from(resume.wall_gap_ms)));
+            extra.push(("clocks_stopped", Value::from(!resume.trusted)));
+            if !resume.trusted {
+                extra.push(("epoch_unix_ms", Value::from(clock.started_at_unix_ms())));
+            }
             let msg = board.publisher.message(&e, &extra);
             if let Some(j) = board.journal.as_mut() {
                 let _ = j.event(&msg).and_then(|_| j.sync());
@@ -292,6 +323,16 @@ impl Daemon {
                 "downtime {} ms (round time {since}..{now}) reported to the arbiter",
                 now.saturating_sub(since)
             ));
+            if !resume.trusted {
+                tracing::warn!(
+                    wall_gap_ms = resume.wall_gap_ms,
+                    "the wall clock cannot measure the downtime: round time goes on from {since} ms, the clocks stay stopped until the arbiter resumes them"
+                );
+                report.push(format!(
+                    "wall clock gap {} ms not trusted: clocks stopped until the arbiter resumes them",
+                    resume.wall_gap_ms
+                ));
+            }
         }
 
         let (src_tx, src_rx) = mpsc::channel::<Result<Record, String>>(64);
@@ -383,5 +424,63 @@ impl Daemon {
             tracing::debug!("the record source: {e}");
         }
         Ok(controller)
+    }
+}
+
+/// The author of the pause a resume with an untrusted wall clock journals.
+pub const DOWNTIME_AUTHOR: &str = "eboard (downtime)";
+
+/// The longest downtime (wall ms) a resume charges to the running clock by
+/// itself: a restart by the watchdog or a quick power cycle. A longer gap,
+/// or a wall clock that went back, is left to the arbiter (§6.12 / 2023
+/// 6.11: the arbiter sets the clocks after an interruption).
+pub const MAX_MEASURED_DOWNTIME_MS: i64 = 30_000;
+
+/// How a resumed game's round time goes on.
+struct Resume {
+    clock: RoundClock,
+    /// The journal's last round time (records and events), ms.
+    last_t: u64,
+    /// Wall ms between the journal's last time and now (negative: the wall
+    /// clock went back).
+    wall_gap_ms: i64,
+    /// The gap is a downtime the running clock is charged with.
+    trusted: bool,
+}
+
+/// The round time of a resumed journal `rec` (file `path`, round 0 at
+/// `started_at` Unix ms or at the epoch a previous untrusted resume set)
+/// at `now_unix`: trusted when the wall clock moved forward by at most
+/// [`MAX_MEASURED_DOWNTIME_MS`] since the last journaled time; otherwise
+/// the round goes on from that time, whatever the wall clock says, so the
+/// delay line still holds back every decision of the last `delay` seconds
+/// of journaled round time, and no clock is charged an unknown gap.
+fn resume_round(
+    rec: &journal::Recovered,
+    path: &std::path::Path,
+    started_at: u64,
+    now_unix: u64,
+    speed: f64,
+) -> Resume {
+    let last_t = rec
+        .records
+        .last()
+        .map_or(0, |r| r.t)
+        .max(journal::last_event_t(path).unwrap_or(0));
+    let epoch = journal::last_epoch(path).unwrap_or(started_at);
+    let last_wall = epoch as i128 + (last_t as f64 / speed.max(1e-9)) as i128;
+    let wall_gap_ms =
+        (now_unix as i128 - last_wall).clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+    let trusted = (0..=MAX_MEASURED_DOWNTIME_MS).contains(&wall_gap_ms);
+    let clock = if trusted {
+        RoundClock::new(epoch, speed)
+    } else {
+        RoundClock::resume_at(last_t, speed)
+    };
+    Resume {
+        clock,
+        last_t,
+        wall_gap_ms,
+        trusted,
     }
 }

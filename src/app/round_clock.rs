@@ -34,6 +34,19 @@ impl RoundClock {
         }
     }
 
+    /// A round resumed at round time `at_ms` now, whatever the wall clock
+    /// says: its time 0 is put `at_ms` before now (a resumed journal whose
+    /// downtime cannot be measured on a trusted wall clock).
+    pub fn resume_at(at_ms: u64, speed: f64) -> RoundClock {
+        let wall_ms = (at_ms as f64 / speed.max(1e-9)) as u64;
+        RoundClock {
+            origin: Instant::now(),
+            offset_ms: at_ms,
+            started_at_unix_ms: unix_now_ms().saturating_sub(wall_ms),
+            speed,
+        }
+    }
+
     /// Round time now, ms.
     pub fn now_ms(&self) -> u64 {
         self.offset_ms + (self.origin.elapsed().as_secs_f64() * 1000.0 * self.speed) as u64
