@@ -23,7 +23,24 @@ impl Arbiter {
             return;
         }
         let bi = self.mi();
-        match recognize(&self.pos, &self.boards[bi].sensed, self.turn.promote) {
+        let reading = recognize(&self.pos, &self.reading(bi), self.turn.promote);
+        if !self.boards[bi].synced && matches!(reading, Recognition::Move { .. }) {
+            // A copy error on the mover's board, corrected from the record
+            // (E2.7): his move stands; the squares are named.
+            self.watch_copy_error(bi, t, out);
+        }
+        match reading {
+            Recognition::Move {
+                mv,
+                promotion_assumed: true,
+                ..
+            } if self.plays_tactile(side) && self.forced.is_none() => {
+                // E2.3: the move is not made before it is announced, and it
+                // is not announced with a piece assumed: it waits for the
+                // player's answer.
+                self.ask_promotion_piece(side, &mv, t, out);
+                self.check_press_after_announcement(side, &mv, t, out);
+            }
             Recognition::Move {
                 mut mv,
                 mut promotion_assumed,
