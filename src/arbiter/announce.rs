@@ -162,6 +162,12 @@ impl Decisions {
 }
 
 impl Arbiter {
+    /// The positions of the game: the start, then the position after each
+    /// completed move (`positions()[ply]` after ply `ply`).
+    pub fn positions(&self) -> &[Chess] {
+        &self.history
+    }
+
     /// Each side's thinking time up to `t`, ms (white, black): the time
     /// between the completed moves, the side on move's running since the
     /// last one (White's clock starts at 0, §6.5).

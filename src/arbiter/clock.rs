@@ -10,6 +10,26 @@ use crate::trace::{By, Event, EventKind};
 use shakmaty::{Bitboard, Color, Position, Rank, Role};
 
 impl Arbiter {
+    /// The timers due strictly before `t`, in the order the game takes
+    /// them ([`Arbiter::advance`] puts their decisions in time order).
+    pub(super) fn fire_timers(&mut self, t: u64, out: &mut Decisions) {
+        self.emit_touches(t.saturating_sub(1), false, out);
+        self.close_claim_window(t);
+        if self.boards.len() > 1 {
+            self.check_divergence(t, out);
+            self.announce_settled_vi_move(t, out);
+        }
+        if let Some(p) = self.phase.pending_end() {
+            let settled_at = p.t + self.cfg.settle_ms;
+            if t >= settled_at {
+                let completed = p.completed();
+                self.complete(completed, settled_at, out);
+                return;
+            }
+        }
+        self.fall_flags(t, out);
+    }
+
     /// `side` presses his clock (§6.2): it completes the move the board
     /// shows, or is an illegal move, or an irregularity.
     pub(super) fn press(&mut self, side: Color, t: u64, out: &mut Decisions) {

@@ -335,24 +335,6 @@ impl Arbiter {
         out.sort_tail_by_time(from);
     }
 
-    fn fire_timers(&mut self, t: u64, out: &mut Decisions) {
-        self.emit_touches(t.saturating_sub(1), false, out);
-        self.close_claim_window(t);
-        if self.boards.len() > 1 {
-            self.check_divergence(t, out);
-            self.announce_settled_vi_move(t, out);
-        }
-        if let Some(p) = self.phase.pending_end() {
-            let settled_at = p.t + self.cfg.settle_ms;
-            if t >= settled_at {
-                let completed = p.completed();
-                self.complete(completed, settled_at, out);
-                return;
-            }
-        }
-        self.fall_flags(t, out);
-    }
-
     /// End of input at `t` (the end of a trace): a game-ending move still
     /// settling counts as made.
     pub fn finish(&mut self, t: u64, out: &mut Decisions) {
