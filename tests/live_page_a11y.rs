@@ -120,9 +120,10 @@ fn a_screen_reader_follows_the_live_page() {
     let dir = tempdir("page-a11y");
     let cfg = config(&dir, 1, 1, "");
     // A Danish event.
-    let text = std::fs::read_to_string(&cfg)
-        .unwrap()
-        .replace("time_control = \"5400+30\"", "time_control = \"5400+30\"\nlanguage = \"da\"\nrules = \"fide-2009\"");
+    let text = std::fs::read_to_string(&cfg).unwrap().replace(
+        "time_control = \"5400+30\"",
+        "time_control = \"5400+30\"\nlanguage = \"da\"\nrules = \"fide-2009\"",
+    );
     std::fs::write(&cfg, text).unwrap();
     let trace = opera_trace(&dir, 7);
     let run = run_board(&dir, &cfg, Some(&trace), &["--speed", "100"]);
@@ -171,7 +172,10 @@ fn a_screen_reader_follows_the_live_page() {
     let said = text_under(nodes, moves["nodeId"].as_str().unwrap());
     assert!(said.contains(&last_spoken), "{said}");
     assert!(said.contains("Erik fire"), "1. e4 in Danish: {said}");
-    assert!(!said.contains("Rd8#"), "the SAN is hidden from the reader: {said}");
+    assert!(
+        !said.contains("Rd8#"),
+        "the SAN is hidden from the reader: {said}"
+    );
     // The result: a polite status.
     let result = named("Result of game 1.1");
     assert_eq!(value(result, "role"), "status");

@@ -69,23 +69,41 @@ fn the_players_device_may_ask_but_never_act_as_the_arbiter() {
 
     // Every arbiter action, the arbiter's channel and state: 403.
     for action in [
-        "accept", "overrule", "restore", "result", "clock", "position", "pause", "resume",
-        "choose",
+        "accept", "overrule", "restore", "result", "clock", "position", "pause", "resume", "choose",
     ] {
         let (s, b) = request(a, "POST", &format!("/arbiter/{action}"), &PLAYER, "");
         assert_eq!(s, 403, "{action}: {b}");
     }
-    let (s, _) = request(a, "POST", "/arbiter/result", &PLAYER, r#"{"result": "0-1"}"#);
+    let (s, _) = request(
+        a,
+        "POST",
+        "/arbiter/result",
+        &PLAYER,
+        r#"{"result": "0-1"}"#,
+    );
     assert_eq!(s, 403);
     assert_eq!(request(a, "GET", "/arbiter/state", &PLAYER, "").0, 403);
     assert_eq!(request(a, "GET", "/arbiter/events", &PLAYER, "").0, 403);
     // His own side only.
-    let (s, b) = request(a, "POST", "/arbiter/query", &PLAYER, r#"{"what": "time", "by": "w"}"#);
+    let (s, b) = request(
+        a,
+        "POST",
+        "/arbiter/query",
+        &PLAYER,
+        r#"{"what": "time", "by": "w"}"#,
+    );
     assert_eq!(s, 403, "{b}");
     // A wrong token is still 401.
     let wrong = [("Authorization", "Bearer nobody")];
     assert_eq!(
-        request(a, "POST", "/arbiter/query", &wrong, r#"{"what": "time", "by": "b"}"#).0,
+        request(
+            a,
+            "POST",
+            "/arbiter/query",
+            &wrong,
+            r#"{"what": "time", "by": "b"}"#
+        )
+        .0,
         401
     );
 
@@ -110,7 +128,10 @@ fn the_players_device_may_ask_but_never_act_as_the_arbiter() {
     );
     assert!(position.contains("Sort: konge Erik otte"), "{position}");
     let time = q("time");
-    assert!(time.contains("tid brugt") || time.contains("Tid brugt"), "{time}");
+    assert!(
+        time.contains("tid brugt") || time.contains("Tid brugt"),
+        "{time}"
+    );
     assert!(time.contains("tilbage"), "{time}");
     assert_eq!(q("turn"), "Hvid i trækket, træk 1");
     assert_eq!(q("move_number"), "Hvid i trækket, træk 1");
@@ -137,7 +158,10 @@ fn the_players_device_may_ask_but_never_act_as_the_arbiter() {
         r#"{"what": "turn", "by": "b"}"#,
     );
     assert_eq!(s, 200, "{b}");
-    assert_eq!(serde_json::from_str::<Value>(&b).unwrap()["author"], "Chief Arbiter");
+    assert_eq!(
+        serde_json::from_str::<Value>(&b).unwrap()["author"],
+        "Chief Arbiter"
+    );
     drop(run);
     std::fs::remove_dir_all(&dir).ok();
 }

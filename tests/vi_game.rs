@@ -204,16 +204,26 @@ fn copy_errors_in_a_real_game_are_corrected_from_the_record_without_penalty() {
         .collect();
     assert_eq!(moves.len(), sans.len(), "{:#?}", of(&ev, "irregularity"));
     assert_eq!(moves, sans.iter().map(String::as_str).collect::<Vec<_>>());
-    assert!(of(&ev, "illegal_move").is_empty(), "{:#?}", of(&ev, "illegal_move"));
+    assert!(
+        of(&ev, "illegal_move").is_empty(),
+        "{:#?}",
+        of(&ev, "illegal_move")
+    );
     assert_eq!(
         of(&ev, "move").last().unwrap()["fen"],
-        shakmaty::fen::Fen::from_position(positions.last().unwrap(), shakmaty::EnPassantMode::Legal)
-            .to_string()
+        shakmaty::fen::Fen::from_position(
+            positions.last().unwrap(),
+            shakmaty::EnPassantMode::Legal
+        )
+        .to_string()
     );
     // The boards differing, reported twice with the squares to put right,
     // each followed by its announcement naming them in Danish.
     let irr = of(&ev, "irregularity");
-    let differ: Vec<&&Value> = irr.iter().filter(|e| e["kind"] == "boards_differ").collect();
+    let differ: Vec<&&Value> = irr
+        .iter()
+        .filter(|e| e["kind"] == "boards_differ")
+        .collect();
     assert_eq!(differ.len(), 2, "{irr:#?}");
     assert!(
         irr.iter().all(|e| e["kind"] == "boards_differ"),
@@ -246,7 +256,11 @@ fn copy_errors_in_a_real_game_are_corrected_from_the_record_without_penalty() {
         .text()
         .lines()
         .filter(|l| l.contains("\"press\""))
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["t"].as_u64().unwrap())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["t"]
+                .as_u64()
+                .unwrap()
+        })
         .collect();
     assert!(differ[0]["t"].as_u64().unwrap() < presses[injected.wrong.0 + 1]);
     assert!(differ[1]["t"].as_u64().unwrap() < presses[injected.forgotten.0 + 1]);
@@ -265,7 +279,10 @@ fn copy_errors_in_a_real_game_are_corrected_from_the_record_without_penalty() {
     assert_eq!(moves_said, sans.len());
     // In time order.
     let ts: Vec<u64> = ev.iter().map(|e| e["t"].as_u64().unwrap()).collect();
-    assert!(ts.windows(2).all(|w| w[0] <= w[1]), "events out of time order");
+    assert!(
+        ts.windows(2).all(|w| w[0] <= w[1]),
+        "events out of time order"
+    );
     let _ = Color::White;
 }
 
@@ -313,7 +330,10 @@ fn e2_3_an_assumed_promotion_piece_is_never_announced_the_player_is_asked() {
         .collect();
     assert_eq!(
         kinds,
-        ["promotion_piece_unnamed", "clock_started_before_announcement"]
+        [
+            "promotion_piece_unnamed",
+            "clock_started_before_announcement"
+        ]
     );
     let mv = of(&ev, "move");
     assert_eq!(mv.len(), 2);

@@ -190,7 +190,9 @@ fn player_device(cfg: &Config) -> Option<crate::server::PlayerDevice> {
         Some("w") => shakmaty::Color::White,
         Some("b") => shakmaty::Color::Black,
         _ => {
-            tracing::warn!("[player] token set but no [game] vi_player: the player's device is off");
+            tracing::warn!(
+                "[player] token set but no [game] vi_player: the player's device is off"
+            );
             return None;
         }
     };

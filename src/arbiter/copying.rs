@@ -81,9 +81,7 @@ impl Slot {
     pub(super) fn position_changed(&mut self, board: &Board) {
         self.sensed.clear_history();
         self.synced = self.sensed.matches(board);
-        self.copying = (!self.synced).then(|| {
-            Box::new(Copying { log: Vec::new() })
-        });
+        self.copying = (!self.synced).then(|| Box::new(Copying { log: Vec::new() }));
     }
 
     /// Logs a change applied to the sensed board while it is being copied.

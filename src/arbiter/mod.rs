@@ -23,7 +23,8 @@
 //! | `illegal.rs` | illegal moves, displaced pieces, a turned board, restoring (§7) |
 //! | `claims.rs` | claims: touch-move, illegal moves, §9 draws, flags, §10.2 |
 //! | `draw.rs` | draw offers (§9.1) |
-//! | `tactile.rs` | Appendix E: the tactile board, announcing the VI player's move, E2.7 |
+//! | `tactile.rs` | Appendix E: the tactile board, announcing the VI player's move (E2.3), E2.7 |
+//! | `copying.rs` | E2.7 / E2.8: the boards' slots; a copy gone wrong or forgotten, read from the record |
 //! | `announce.rs` | [`Decisions`], [`Announcement`]s and the E2.9d queries |
 //! | `end.rs` | the end of the game (§5, §6.9, 2023 9.6), resignation |
 //! | `clock.rs` | the press (§6.2), the flags (§6.8), clock reports |

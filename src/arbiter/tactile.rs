@@ -137,7 +137,13 @@ impl Arbiter {
     /// E2.1 / E2.3: the pawn stands on the last rank with no piece named or
     /// sensed: the player is asked which piece (once per square), the
     /// arbiter told; the move waits for the answer.
-    pub(super) fn ask_promotion_piece(&mut self, side: Color, mv: &Move, t: u64, out: &mut Decisions) {
+    pub(super) fn ask_promotion_piece(
+        &mut self,
+        side: Color,
+        mv: &Move,
+        t: u64,
+        out: &mut Decisions,
+    ) {
         let square = mv.to();
         if self.turn.promotion_asked == Some(square) {
             return;
@@ -158,12 +164,7 @@ impl Arbiter {
     /// before `t` is announced (once); it counts as announced when the
     /// announcement has been heard ([`SpeechTime`]).
     pub(super) fn announce_settled_vi_move(&mut self, t: u64, out: &mut Decisions) {
-        let Some(a) = self
-            .turn
-            .announced
-            .clone()
-            .filter(|a| a.heard_at.is_none())
-        else {
+        let Some(a) = self.turn.announced.clone().filter(|a| a.heard_at.is_none()) else {
             return;
         };
         let at = a.t + ANNOUNCE_SETTLE_MS;

@@ -22,12 +22,12 @@ use super::pgn::{write_pgn_with, PgnExtras};
 use crate::arbiter::Arbiter;
 use crate::clock::fmt_hms;
 use crate::model::{Edition, Lang, Mode, Player};
-use crate::voice::{Vocabulary, VoiceOptions};
-use shakmaty::uci::UciMove;
 use crate::trace::{color_str, Event, EventKind};
+use crate::voice::{Vocabulary, VoiceOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
 use shakmaty::{EnPassantMode, Position};
 use std::sync::Arc;
 
@@ -171,11 +171,12 @@ pub struct Publisher {
 /// for the Norwegian one, English for 2023).
 pub fn spoken_lang(game: &Arbiter) -> Lang {
     let cfg = game.config();
-    cfg.announcement_lang().unwrap_or(match cfg.profile.edition {
-        Edition::Fide2001 | Edition::Fide2009 => Lang::Da,
-        Edition::Fide2009No => Lang::Nb,
-        Edition::Fide2023 => Lang::En,
-    })
+    cfg.announcement_lang()
+        .unwrap_or(match cfg.profile.edition {
+            Edition::Fide2001 | Edition::Fide2009 => Lang::Da,
+            Edition::Fide2009No => Lang::Nb,
+            Edition::Fide2023 => Lang::En,
+        })
 }
 
 /// The words of ply `ply` (1-based) of `game` in `voc`'s language, when the

@@ -206,7 +206,9 @@ pub async fn act(
                 name,
             )
         }
-        Ok(RecordKind::Query { what, by, piece, .. }) => {
+        Ok(RecordKind::Query {
+            what, by, piece, ..
+        }) => {
             if let Caller::Player(p) = caller {
                 if by != p.side {
                     return refuse(

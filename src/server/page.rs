@@ -44,9 +44,9 @@ pub async fn index(State(s): State<Arc<AppState>>, Query(q): Query<FilterQuery>)
     let html = HTML
         .replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1)
         .replace(
-        "<!--STATE-->",
-        &format!("<script id=\"initial-state\" type=\"application/json\">{json}</script>"),
-    );
+            "<!--STATE-->",
+            &format!("<script id=\"initial-state\" type=\"application/json\">{json}</script>"),
+        );
     (
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),

@@ -4,7 +4,7 @@
 //! grammar; an arbiter must approve them (E2.9). Kept apart from
 //! `phrases.rs` so the two grow independently.
 
-use super::{moves_made_phrase, clocks_phrase, duration_phrase, sentence, Lang, Vocabulary};
+use super::{clocks_phrase, duration_phrase, moves_made_phrase, sentence, Lang, Vocabulary};
 use shakmaty::{Board, Color, Role, Square};
 
 /// The order a player reads a diagram in: king, queen, rooks, bishops,
@@ -27,8 +27,9 @@ pub fn position_phrase(board: &Board, voc: &Vocabulary) -> String {
     for color in [Color::White, Color::Black] {
         let mut parts = Vec::new();
         for role in DIAGRAM_ORDER {
-            let mut squares: Vec<Square> =
-                (board.by_color(color) & board.by_role(role)).into_iter().collect();
+            let mut squares: Vec<Square> = (board.by_color(color) & board.by_role(role))
+                .into_iter()
+                .collect();
             if squares.is_empty() {
                 continue;
             }
@@ -133,7 +134,10 @@ pub fn draw_offer_query_phrase(
             "the offer no longer stands",
         ),
     };
-    sentence(format!("{head}, {}", if standing { stands } else { lapsed }))
+    sentence(format!(
+        "{head}, {}",
+        if standing { stands } else { lapsed }
+    ))
 }
 
 /// E2.1 / E2.3: the question for the promotion piece, e.g. `Hvilken brik
@@ -145,5 +149,81 @@ pub fn promotion_question_phrase(square: Square, voc: &Vocabulary) -> String {
         Lang::Nb => format!("Hvilken brikke på {sq}?"),
         Lang::De => format!("Welche Figur auf {sq}?"),
         Lang::En => format!("Which piece on {sq}?"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Edition;
+    use crate::voice::VoiceOptions;
+    use shakmaty::{Chess, Position};
+
+    fn voc(lang: Lang) -> Vocabulary {
+        let edition = match lang {
+            Lang::Nb => Edition::Fide2009No,
+            Lang::Da => Edition::Fide2009,
+            _ => Edition::Fide2023,
+        };
+        Vocabulary::new(lang, edition, VoiceOptions::default())
+    }
+
+    #[test]
+    fn each_language_answers_every_query() {
+        let start = Chess::default();
+        for (lang, position, turn, used, none, offered, question) in [
+            (
+                Lang::Da,
+                "Hvid: konge Erik et, dronning Dora et",
+                "Sort i trækket, træk 3",
+                "Tid brugt: hvid 1 minut og 5 sekunder, sort 2 sekunder",
+                "Sort har ikke tilbudt remis",
+                "Sort tilbød remis i træk 2, tilbuddet gælder",
+                "Hvilken brik på Erik otte?",
+            ),
+            (
+                Lang::Nb,
+                "Hvit: König Eva eins",
+                "Svart i trekket, trekk 3",
+                "Tid brukt: hvit 1 minutt og 5 sekunder, svart 2 sekunder",
+                "Svart har ikke tilbudt remis",
+                "Svart tilbød remis i trekk 2, tilbudet gjelder",
+                "Hvilken brikke på",
+            ),
+            (
+                Lang::De,
+                "Weiß: König",
+                "Schwarz am Zug, Zug 3",
+                "Verbrauchte Zeit: Weiß 1 Minute und 5 Sekunden, Schwarz 2 Sekunden",
+                "Schwarz hat kein Remis angeboten",
+                "Schwarz hat im Zug 2 Remis angeboten, das Angebot steht",
+                "Welche Figur auf",
+            ),
+            (
+                Lang::En,
+                "White: König Eva eins",
+                "Black to move, move 3",
+                "Time used: White 1 minute and 5 seconds, Black 2 seconds",
+                "Black has not offered a draw",
+                "Black offered a draw at move 2, the offer stands",
+                "Which piece on",
+            ),
+        ] {
+            let v = voc(lang);
+            let p = position_phrase(start.board(), &v);
+            assert!(p.starts_with(position), "{lang:?}: {p}");
+            // White's side first, then Black's: the diagram's order.
+            assert_eq!(p.matches(". ").count(), 1, "{lang:?}: {p}");
+            assert_eq!(turn_phrase(5, &v), turn, "{lang:?}");
+            let t = time_used_phrase(5, Some((65_000, 2_000)), Some((1_000, 2_000)), &v);
+            assert!(t.contains(used), "{lang:?}: {t}");
+            assert_eq!(draw_offer_query_phrase(Color::Black, None, &v), none);
+            assert_eq!(
+                draw_offer_query_phrase(Color::Black, Some((3, true)), &v),
+                offered
+            );
+            let q = promotion_question_phrase(Square::E8, &v);
+            assert!(q.starts_with(question), "{lang:?}: {q}");
+        }
     }
 }
