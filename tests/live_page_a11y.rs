@@ -26,8 +26,10 @@ fn chromium() -> Option<PathBuf> {
 }
 
 /// Drives Chromium over the DevTools pipe (fds 3 and 4, messages ended by
-/// NUL): opens the page, waits until the result region shows a result,
-/// then prints `{"lang": …, "nodes": [the AX tree's nodes]}` as JSON.
+/// NUL): opens the page (with a MutationObserver counting the changes of
+/// the live regions from the document's start), waits until the result
+/// region shows a result, then prints `{"lang": …, "nodes": [the AX tree's
+/// nodes], "mutations": {…}}` as JSON.
 const CDP_PY: &str = r#"
 import json, os, subprocess, sys, time
 chrome, url, profile = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -62,9 +64,27 @@ def reply(i):
         buf += chunk
 def call(method, params=None, session=None):
     return reply(send(method, params, session))
+# Counts, from the document's start, every change of the three live regions.
+OBSERVE = '''
+window.__mut = {moves_added: 0, moves_removed: 0, result: 0, marks: 0};
+new MutationObserver((rs) => {
+  for (const r of rs) {
+    const t = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+    const live = t && t.closest(".moves, .result-live, .marks");
+    if (!live) continue;
+    if (live.classList.contains("moves")) {
+      if (r.target === live) { __mut.moves_added += r.addedNodes.length; __mut.moves_removed += r.removedNodes.length; }
+    } else if (live.classList.contains("result-live")) __mut.result += 1;
+    else __mut.marks += 1;
+  }
+}).observe(document, {subtree: true, childList: true, characterData: true});
+'''
 try:
-    target = call("Target.createTarget", {"url": url})["targetId"]
+    target = call("Target.createTarget", {"url": "about:blank"})["targetId"]
     s = call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+    call("Page.enable", session=s)
+    call("Page.addScriptToEvaluateOnNewDocument", {"source": OBSERVE}, s)
+    call("Page.navigate", {"url": url}, s)
     call("Runtime.enable", session=s)
     deadline = time.time() + 60
     while True:
@@ -74,9 +94,12 @@ try:
         if time.time() > deadline: raise SystemExit("no result on the page")
         time.sleep(0.2)
     lang = call("Runtime.evaluate", {"expression": "document.documentElement.lang", "returnByValue": True}, s)["result"]["value"]
+    # A second and a half of clock ticks and renders: the regions stay put.
+    time.sleep(1.5)
+    mut = call("Runtime.evaluate", {"expression": "JSON.stringify(window.__mut)", "returnByValue": True}, s)["result"]["value"]
     call("Accessibility.enable", session=s)
     nodes = call("Accessibility.getFullAXTree", {}, s)["nodes"]
-    print(json.dumps({"lang": lang, "nodes": nodes}))
+    print(json.dumps({"lang": lang, "nodes": nodes, "mutations": json.loads(mut)}))
 finally:
     p.kill()
 "#;
@@ -126,8 +149,24 @@ fn a_screen_reader_follows_the_live_page() {
     );
     std::fs::write(&cfg, text).unwrap();
     let trace = opera_trace(&dir, 7);
-    let run = run_board(&dir, &cfg, Some(&trace), &["--speed", "100"]);
-    let state = poll(60, "the end of the game", || {
+    // Slow enough that the page opens while the game is played: its moves
+    // then arrive live over the delayed public stream.
+    let run = run_board(&dir, &cfg, Some(&trace), &["--speed", "25"]);
+    let url = format!("http://{}/", run.addr);
+    let profile = dir.join("profile");
+    let browser = Command::new("python3")
+        .args([
+            "-c",
+            CDP_PY,
+            chrome.to_str().unwrap(),
+            &url,
+            profile.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let state = poll(90, "the end of the game", || {
         let boards: Value = serde_json::from_str(&get(&run.addr, "/boards.json")).ok()?;
         let state = boards[0]["state"].clone();
         (state["result"] != "*").then_some(state)
@@ -138,19 +177,7 @@ fn a_screen_reader_follows_the_live_page() {
         .unwrap()
         .to_owned();
     assert!(last_spoken.starts_with("Tårn Dora otte"), "{last_spoken}");
-
-    let url = format!("http://{}/", run.addr);
-    let profile = dir.join("profile");
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            CDP_PY,
-            chrome.to_str().unwrap(),
-            &url,
-            profile.to_str().unwrap(),
-        ])
-        .output()
-        .expect("python3");
+    let out = browser.wait_with_output().unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -186,6 +213,17 @@ fn a_screen_reader_follows_the_live_page() {
     let marks = named("Illegal moves in game 1.1");
     assert_eq!(value(marks, "role"), "status");
     assert_eq!(property(marks, "live"), Some(&Value::from("polite")));
+    // Each region changed only when its words did: every move added once,
+    // none taken away and added again, the result said once, the empty
+    // illegal-move region never touched (the page renders on every event
+    // and clock tick).
+    let plies = state["moves"].as_array().unwrap().len();
+    let m = &tree["mutations"];
+    println!("live-region changes: {m}");
+    assert_eq!(m["moves_added"], plies, "{m}");
+    assert_eq!(m["moves_removed"], 0, "{m}");
+    assert_eq!(m["result"], 1, "{m}");
+    assert_eq!(m["marks"], 0, "{m}");
     drop(run);
     std::fs::remove_dir_all(&dir).ok();
 }
