@@ -164,6 +164,8 @@ pub struct Publisher {
     seq: u64,
     /// The words of the moves, once the game's settings are seen.
     voice: Option<Vocabulary>,
+    /// Each ply's UCI and spoken words so far (made once per ply).
+    spoken: Vec<(String, Option<String>)>,
 }
 
 /// The language the page and the spoken moves take: the game's announcement
@@ -232,6 +234,7 @@ impl Publisher {
             marks: Vec::new(),
             seq: 0,
             voice: None,
+            spoken: Vec::new(),
         }
     }
 
@@ -252,20 +255,34 @@ impl Publisher {
         Arc::from(v.to_string())
     }
 
-    /// The vocabulary of `game`'s spoken moves (made once).
-    fn voice(&mut self, game: &Arbiter) -> &Vocabulary {
-        self.voice.get_or_insert_with(|| {
+    /// Brings the spoken words of `game`'s moves up to date: a ply whose
+    /// move changed (taken back, set up anew) is said again, a new one said
+    /// once.
+    fn refresh_spoken(&mut self, game: &Arbiter) {
+        let voc = self.voice.get_or_insert_with(|| {
             Vocabulary::new(
                 spoken_lang(game),
                 game.config().profile.edition,
                 VoiceOptions::default(),
             )
-        })
+        });
+        let moves = game.moves();
+        let keep = self
+            .spoken
+            .iter()
+            .zip(moves)
+            .take_while(|((uci, _), m)| *uci == m.uci)
+            .count();
+        self.spoken.truncate(keep);
+        for (i, m) in moves.iter().enumerate().skip(keep) {
+            self.spoken
+                .push((m.uci.clone(), spoken_move(game, i + 1, voc)));
+        }
     }
 
     /// The state at round time `t` (the feed's first snapshot, or after a restart).
     pub fn snapshot_now(&mut self, game: &Arbiter, t: u64) -> Update {
-        self.voice(game);
+        self.refresh_spoken(game);
         self.seq += 1;
         let snap = Arc::new(self.snapshot(game, t));
         let state: Arc<str> = Arc::from(snap.state.to_string());
@@ -295,7 +312,8 @@ impl Publisher {
         let mut public = Vec::new();
         let mut arbiter = Vec::new();
         let mut changed = forced;
-        let voc = self.voice(game).clone();
+        self.refresh_spoken(game);
+        let lang = self.voice.as_ref().map(|v| v.lang().as_str());
         for e in events {
             let mut extra = Vec::new();
             match &e.kind {
@@ -303,9 +321,13 @@ impl Publisher {
                     for m in self.marks.iter_mut() {
                         m.corrected = true;
                     }
-                    if let Some(words) = spoken_move(game, *ply as usize, &voc) {
+                    let said = (*ply as usize)
+                        .checked_sub(1)
+                        .and_then(|i| self.spoken.get(i))
+                        .and_then(|(_, w)| w.clone());
+                    if let (Some(words), Some(lang)) = (said, lang) {
                         extra.push(("spoken", Value::from(words)));
-                        extra.push(("lang", Value::from(voc.lang().as_str())));
+                        extra.push(("lang", Value::from(lang)));
                     }
                 }
                 EventKind::IllegalMove {
@@ -422,7 +444,7 @@ impl Publisher {
             "lang": self.voice.as_ref().map(|v| v.lang().as_str()),
             "moves": game.moves().iter().enumerate().map(|(i, m)| json!({
                 "san": m.san, "uci": m.uci, "by": color_str(m.by), "clock_ms": m.clock_ms,
-                "spoken": self.voice.as_ref().and_then(|v| spoken_move(game, i + 1, v)),
+                "spoken": self.spoken.get(i).and_then(|(_, w)| w.as_deref()),
             })).collect::<Vec<_>>(),
             "clock": game.clock().map(|c| {
                 let (w, b) = c.remaining_at(t);
