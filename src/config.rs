@@ -765,5 +765,10 @@ port = "/dev/i2c-1"
         assert!(e.message.contains("GM"));
         let e = parse("[event]\ndelay = \"ten\"\n").unwrap_err();
         assert_eq!((e.line, e.key.as_str()), (Some(2), "event.delay"), "{e}");
+        // The player's device needs the game's VI player.
+        let e = parse("[player]\nname = \"Karl\"\ntoken = \"t\"\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(3), "player.token"), "{e}");
+        let c = parse("[game]\nvi_player = \"b\"\n[player]\ntoken = \"t\"\n").unwrap();
+        assert_eq!(c.player.token.as_deref(), Some("t"));
     }
 }
