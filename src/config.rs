@@ -43,6 +43,8 @@
 //!
 //! [clock]
 //! device = "simulated"             # simulated | dgt3000 | builtin
+//! start_at = "arbiter_or_press"    # or round_start; default: arbiter_or_press on
+//!                                  # the sensors, round_start for a recording / stdin
 //!
 //! [mqtt]                           # optional: publish the public feed to a broker
 //! url = "mqtts://broker.example:8883" # mqtt:// (plain TCP, port 1883) or mqtts:// (TLS, 8883)
@@ -72,7 +74,7 @@
 //! names this file, the line and the key in its errors
 //! ([`Config::error_at`]).
 
-use crate::model::{Edition, Lang, Mode, Player, Sensing, Supervision};
+use crate::model::{ClockStartAt, Edition, Lang, Mode, Player, Sensing, Supervision};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -346,6 +348,10 @@ pub struct ClockConfig {
     pub black_pin: Option<u8>,
     /// Built-in clock: the LCD backpack's I2C address (default 0x27).
     pub lcd_address: Option<u8>,
+    /// When White's clock first runs (§6.5): `round_start` (when the daemon
+    /// starts) or `arbiter_or_press` (when the arbiter starts the clocks or
+    /// the first press; the default for a board on its sensors).
+    pub start_at: Option<ClockStartAt>,
 }
 
 /// A configuration error: the file, the 1-based line (when known), the key

@@ -140,9 +140,12 @@ pub fn init() {
     );
 }
 
-/// Installs the log with `style` and `filter` (see [`init`]).
+/// Installs the log with `style` and `filter` (see [`init`]). Records of
+/// the `log` crate (rumqttc, rustls and other dependencies log through it)
+/// are forwarded into the same subscriber, under the same filter.
 pub fn init_with(style: LogStyle, filter: EnvFilter) {
-    let _ = tracing::subscriber::set_global_default(subscriber(style, filter, std::io::stderr));
+    use tracing_subscriber::util::SubscriberInitExt;
+    let _ = subscriber(style, filter, std::io::stderr).try_init();
 }
 
 /// The subscriber [`init_with`] installs, writing to `writer`.
@@ -172,6 +175,38 @@ where
                     .finish(),
             )
         }
+    }
+}
+
+/// A log writer into memory, shared by its clones: the lines a subscriber
+/// built with it wrote, for tests and tools that show the log.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryWriter(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl MemoryWriter {
+    /// What was written so far (invalid UTF-8 replaced).
+    pub fn text(&self) -> String {
+        let bytes = self.0.lock().map(|b| b.clone()).unwrap_or_default();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+impl std::io::Write for MemoryWriter {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        if let Ok(mut buf) = self.0.lock() {
+            buf.extend_from_slice(b);
+        }
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> MakeWriter<'a> for MemoryWriter {
+    type Writer = MemoryWriter;
+    fn make_writer(&'a self) -> MemoryWriter {
+        self.clone()
     }
 }
 
@@ -222,30 +257,14 @@ mod tests {
         );
     }
 
-    /// A writer into a shared buffer.
-    #[derive(Clone, Default)]
-    struct Buffer(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-    impl std::io::Write for Buffer {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
     fn render(style: LogStyle, rust_log: &str) -> String {
-        let buf = Buffer::default();
-        let out = buf.clone();
-        let s = subscriber(style, filter(Some(rust_log)), move || out.clone());
+        let buf = MemoryWriter::default();
+        let s = subscriber(style, filter(Some(rust_log)), buf.clone());
         tracing::subscriber::with_default(s, || {
             tracing::warn!(file = "j.jsonl.events", "torn last line dropped");
             tracing::debug!("not shown at info");
         });
-        let text = buf.0.lock().unwrap().clone();
-        String::from_utf8(text).unwrap()
+        buf.text()
     }
 
     #[test]

@@ -121,6 +121,25 @@ named! {
 }
 
 named! {
+    /// When White's clock first runs (§6.5 / 2023 6.5: "at the time
+    /// determined for the start of the game White's clock is started").
+    /// Config key `clock.start_at`.
+    #[derive(Default)]
+    pub enum ClockStartAt {
+        /// At round time 0: a trace's `t = 0` is the start of the game (the
+        /// trace contract), the daemon's start for a recording or stdin.
+        #[default]
+        RoundStart = "round_start",
+        /// When the game is started: the arbiter resumes the clocks, or the
+        /// player not on move presses his clock before the first move (at the
+        /// arbiter's word, starting his opponent's), or the first move is
+        /// completed (White's clock then starts at his press). The set-up
+        /// before costs no one time. The default for a board on its sensors.
+        ArbiterOrPress = "arbiter_or_press",
+    }
+}
+
+named! {
     /// What the board's sensors can tell about a square (header key `sensing`).
     #[derive(Default)]
     pub enum Sensing {
@@ -294,6 +313,9 @@ named! {
         WrongInitialPosition = "wrong_initial_position",
         /// §7.1b / 2023 7.2.2: the board is placed wrongly.
         BoardOrientation = "board_orientation",
+        /// §7.2 / 2023 7.3: the game started with colours reversed (the
+        /// board set up turned 180°).
+        ColoursReversed = "colours_reversed",
         /// §7.3 / 7.5: pieces displaced.
         Displaced = "displaced",
         /// Appendix E2.7: the two boards differ.
@@ -318,6 +340,16 @@ named! {
         Downtime = "downtime",
     }
 }
+
+/// The most time a clock may be set to or a period may give, ms: 24 h.
+/// The longest controls of the Laws give some seven hours a game; a larger
+/// value is an input error (named where it was read), never arithmetic that
+/// wraps.
+pub const MAX_CLOCK_MS: u64 = 24 * 3_600_000;
+
+/// The latest trace time accepted, ms since the start of the trace: 30
+/// days (a game with adjournments stays far below).
+pub const MAX_TRACE_MS: u64 = 30 * 24 * 3_600_000;
 
 /// The colour in the contract's spelling: `w` or `b`.
 pub const fn color_str(c: Color) -> &'static str {

@@ -58,8 +58,11 @@ pub struct Articles {
     pub promotion: &'static str,
     /// Wrong initial position.
     pub initial_position: &'static str,
-    /// The board placed contrary to §2.1 (turned).
+    /// The board placed contrary to §2.1 (turned 90°).
     pub board_orientation: &'static str,
+    /// The game started with colours reversed (for the board: set up turned
+    /// 180°, White at the end the wiring gives Black).
+    pub colours_reversed: &'static str,
     /// The arbiter's decisions and penalties (result declared, clocks set).
     pub arbiter: &'static str,
     /// Threefold repetition claim.
@@ -181,6 +184,7 @@ impl Profile {
             promotion: "4.4d",
             initial_position: "7.1a",
             board_orientation: "7.1b",
+            colours_reversed: "7.2",
             arbiter: "13.4",
             threefold: "9.2",
             fifty_moves: "9.3",
@@ -231,6 +235,8 @@ impl Profile {
                 promotion: "4.4.4",
                 initial_position: "7.2.1",
                 board_orientation: "7.2.2",
+                // Changed in 2017: fewer than ten moves by both → new game.
+                colours_reversed: "7.3",
                 arbiter: "12.9",
                 threefold: "9.2",
                 fifty_moves: "9.3",
@@ -238,7 +244,7 @@ impl Profile {
                 fivefold: "9.6.1",
                 seventy_five_moves: "9.6.2",
                 adjust: "4.2.1",
-                displaced: "7.3",
+                displaced: "7.4.1",
                 illegal_claim: "A.5.2",
                 flag_claim: "A.5.3",
                 both_flags: "III.3.1",

@@ -25,6 +25,7 @@ use crate::model::{
     Supervision, UnknownName,
 };
 pub use crate::model::{BoardId, ClaimKind, QueryKind, Sensing};
+use crate::model::{MAX_CLOCK_MS, MAX_TRACE_MS};
 use std::str::FromStr;
 
 /// The trace header (first line, has the key `trace`). Every key but `trace`
@@ -360,10 +361,23 @@ fn parse_header(obj: &Map<String, Value>, line: usize) -> Result<Header, TraceEr
 /// Parses one record object (not the header). `line` is 1-based, for errors.
 pub fn parse_record(obj: &Map<String, Value>, line: usize) -> Result<Record, TraceError> {
     let t = match obj.get("t") {
-        Some(Value::Number(n)) => n.as_u64().ok_or_else(|| TraceError {
-            line,
-            message: format!("key 't': expected milliseconds as a non-negative integer, found {n}"),
-        })?,
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(t) if t <= MAX_TRACE_MS => t,
+            Some(_) => {
+                return err(
+                    line,
+                    format!(
+                    "key 't': {n} ms is past the latest trace time ({MAX_TRACE_MS} ms, 30 days)"
+                ),
+                )
+            }
+            None => {
+                return err(
+                    line,
+                    format!("key 't': expected milliseconds as a non-negative integer, found {n}"),
+                )
+            }
+        },
         Some(other) => {
             return err(
                 line,
@@ -544,14 +558,21 @@ fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordK
         "arbiter" => {
             let s = get_str(obj, "arbiter", line)?;
             let ms = |key: &str| -> Result<u64, TraceError> {
-                obj.get(key)
-                    .and_then(Value::as_u64)
-                    .ok_or_else(|| TraceError {
+                let v = obj.get(key).ok_or_else(|| TraceError {
+                    line,
+                    message: format!("missing key '{key}' (milliseconds)"),
+                })?;
+                match v.as_u64() {
+                    Some(ms) if ms <= MAX_CLOCK_MS => Ok(ms),
+                    Some(_) => err(
                         line,
-                        message: format!(
-                            "key '{key}': expected milliseconds (a non-negative integer)"
-                        ),
-                    })
+                        format!("key '{key}': {v} ms is more than a clock can be set to ({MAX_CLOCK_MS} ms, 24 h)"),
+                    ),
+                    None => err(
+                        line,
+                        format!("key '{key}': expected milliseconds (a non-negative integer), found {v}"),
+                    ),
+                }
             };
             let action = match s {
                 "restore" => ArbiterAction::Restore,
@@ -620,7 +641,75 @@ pub struct TraceReader<R> {
     line: usize,
     last_t: u64,
     seen_content: bool,
-    buf: String,
+    buf: Vec<u8>,
+    /// The rest of an overlong line is being skipped (up to its newline).
+    skipping: bool,
+}
+
+/// The longest trace line read, bytes (without its newline): 64 KiB. The
+/// longest real line is a header with long player and event names, well
+/// under 2 KiB; a longer line is an error naming it, and only this much of
+/// it is ever held in memory (an endless line without a newline, on
+/// standard input or in a file, cannot exhaust the memory).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// How one bounded line read ended.
+enum LineRead {
+    /// The end of the input.
+    End,
+    /// A whole line is in the buffer.
+    Whole,
+    /// The line is longer than the limit: the buffer holds its start.
+    TooLong,
+}
+
+/// Reads the next line of `input` into `buf` (without the newline), keeping
+/// at most `max` bytes; with `skip`, first discards the rest of a line
+/// already reported too long.
+fn read_line_bounded<R: BufRead>(
+    input: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+    skip: &mut bool,
+) -> std::io::Result<LineRead> {
+    buf.clear();
+    let mut any = false;
+    loop {
+        let (used, newline) = {
+            let avail = match input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                *skip = false;
+                return Ok(if any { LineRead::Whole } else { LineRead::End });
+            }
+            let end = avail.iter().position(|&b| b == b'\n');
+            let take = end.unwrap_or(avail.len());
+            if !*skip {
+                any = true;
+                let room = max.saturating_sub(buf.len());
+                buf.extend_from_slice(&avail[..take.min(room)]);
+                if take > room {
+                    // Over the limit: report now, skip the rest later.
+                    let used = if end.is_some() { take + 1 } else { take };
+                    *skip = end.is_none();
+                    input.consume(used);
+                    return Ok(LineRead::TooLong);
+                }
+            }
+            (end.map_or(take, |e| e + 1), end.is_some())
+        };
+        input.consume(used);
+        if newline {
+            if *skip {
+                *skip = false;
+                continue;
+            }
+            return Ok(LineRead::Whole);
+        }
+    }
 }
 
 impl<R: BufRead> TraceReader<R> {
@@ -631,7 +720,8 @@ impl<R: BufRead> TraceReader<R> {
             line: 0,
             last_t: 0,
             seen_content: false,
-            buf: String::new(),
+            buf: Vec::new(),
+            skipping: false,
         }
     }
 
@@ -647,22 +737,36 @@ impl<R: BufRead> TraceReader<R> {
     /// naming the line.
     pub fn next_line(&mut self) -> Option<Result<Line, TraceError>> {
         loop {
-            self.buf.clear();
             self.line += 1;
-            match self.input.read_line(&mut self.buf) {
-                Ok(0) => return None,
-                Ok(_) => {}
+            match read_line_bounded(
+                &mut self.input,
+                &mut self.buf,
+                MAX_LINE_BYTES,
+                &mut self.skipping,
+            ) {
+                Ok(LineRead::End) => return None,
+                Ok(LineRead::Whole) => {}
+                Ok(LineRead::TooLong) => {
+                    return Some(err(
+                        self.line,
+                        format!("longer than {MAX_LINE_BYTES} bytes: not a trace record"),
+                    ))
+                }
                 Err(e) => return Some(err(self.line, format!("cannot read: {e}"))),
             }
-            let text = std::mem::take(&mut self.buf);
-            let trimmed = text.trim_start_matches('\u{feff}').trim();
-            if trimmed.is_empty() {
-                self.buf = text;
-                continue;
+            let buf = std::mem::take(&mut self.buf);
+            let parsed = match std::str::from_utf8(&buf) {
+                Err(e) => Some(err(self.line, format!("not UTF-8 text: {e}"))),
+                Ok(text) => {
+                    let trimmed = text.trim_start_matches('\u{feff}').trim();
+                    (!trimmed.is_empty()).then(|| self.parse_text(trimmed))
+                }
+            };
+            self.buf = buf;
+            match parsed {
+                Some(p) => return Some(p),
+                None => continue,
             }
-            let parsed = self.parse_text(trimmed);
-            self.buf = text;
-            return Some(parsed);
         }
     }
 
@@ -1163,6 +1267,44 @@ mod tests {
     }
 
     #[test]
+    fn an_endless_line_is_an_error_naming_it_and_memory_stays_bounded() {
+        // 20 MB without a newline (an endless line on stdin), then a good
+        // record: line 1 is refused as soon as it passes the limit, the
+        // record after it is read as line 2, and the reader never holds
+        // more than the limit.
+        let endless = std::io::Read::take(std::io::repeat(b'x'), 20_000_000);
+        let rest = std::io::Read::chain(endless, &b"\n{\"t\":5,\"lift\":\"e2\"}\n"[..]);
+        let mut r = TraceReader::new(std::io::BufReader::new(rest));
+        let e = r.next_line().unwrap().unwrap_err();
+        assert_eq!(e.line, 1, "{e}");
+        assert!(e.message.contains("longer than 65536 bytes"), "{e}");
+        assert!(
+            r.buf.capacity() <= 2 * MAX_LINE_BYTES,
+            "{}",
+            r.buf.capacity()
+        );
+        match r.next_line() {
+            Some(Ok(Line::Record(rec))) => assert_eq!((rec.t, r.line()), (5, 2)),
+            other => panic!("{other:?}"),
+        }
+        assert!(r.next_line().is_none());
+        // A line just at the limit is read (as what it is: bad JSON here).
+        let text = format!("{}\n", " ".repeat(MAX_LINE_BYTES - 2) + "{}");
+        let e = TraceReader::new(text.as_bytes())
+            .next_line()
+            .unwrap()
+            .unwrap_err();
+        assert!(e.message.contains("missing key 't'"), "{e}");
+        // Bytes that are not UTF-8 name the line.
+        let e = TraceReader::new(&b"{\"t\":1}\n\xff\xfe\n"[..]).next_line();
+        assert!(e.is_some());
+        let mut r = TraceReader::new(&b"\n\xff\xfe\n"[..]);
+        let e = r.next_line().unwrap().unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("not UTF-8"), "{e}");
+    }
+
+    #[test]
     fn errors_name_the_line_and_key() {
         let cases = [
             ("{\"t\":1,\"jump\":\"e2\"}", 1, "unknown record kind"),
@@ -1188,6 +1330,16 @@ mod tests {
                 "{\"t\":1,\"arbiter\":\"clock\",\"white_ms\":5}",
                 1,
                 "'black_ms'",
+            ),
+            (
+                "{\"t\":1,\"arbiter\":\"clock\",\"white_ms\":9223372036854775808,\"black_ms\":5}",
+                1,
+                "key 'white_ms': 9223372036854775808 ms is more than a clock",
+            ),
+            (
+                "{\"t\":18446744073709551615,\"lift\":\"e2\"}",
+                1,
+                "key 't': 18446744073709551615 ms is past the latest",
             ),
             (
                 "{\"t\":1,\"arbiter\":\"result\",\"result\":\"2-0\"}",

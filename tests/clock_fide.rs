@@ -16,6 +16,9 @@
 //! Skips with a printed reason when `../shared/data` is absent; fails under
 //! CI (env `CI` set).
 
+mod common;
+
+use common::skip_or_fail_under_ci;
 use eboard::controller::replay;
 use eboard::pgn::{read_games, PgnGame};
 use eboard::sim::{simulate, SimOptions};
@@ -29,10 +32,7 @@ fn load(name: &str) -> Option<Vec<PgnGame>> {
     match std::fs::read_to_string(&path) {
         Ok(text) => Some(read_games(&text).expect("the shared PGN parses")),
         Err(e) => {
-            if std::env::var_os("CI").is_some() {
-                panic!("{} absent under CI: {e}", path.display());
-            }
-            println!("skipped: {} absent ({e})", path.display());
+            skip_or_fail_under_ci(&format!("{} absent ({e})", path.display()));
             None
         }
     }
@@ -60,25 +60,6 @@ fn presses(trace: &Trace) -> Vec<(u64, bool)> {
             _ => None,
         })
         .collect()
-}
-
-/// The FIDE-event clock, independently: both sides start at base + inc,
-/// each press charges the time since the last press and adds inc.
-fn fide_model(base_ms: i64, inc_ms: i64, presses: &[(u64, bool)]) -> Vec<(i64, i64)> {
-    let (mut w, mut b) = (base_ms + inc_ms, base_ms + inc_ms);
-    let mut last = 0u64;
-    let mut out = Vec::new();
-    for &(t, white) in presses {
-        let used = (t - last) as i64;
-        last = t;
-        if white {
-            w += inc_ms - used;
-        } else {
-            b += inc_ms - used;
-        }
-        out.push((w, b));
-    }
-    out
 }
 
 fn clock_events(events: &[eboard::trace::Event]) -> Vec<(i64, i64)> {
@@ -126,7 +107,8 @@ fn fide_rapid_games_replay_the_real_clocks() {
         let (game, events) = replay(&trace, None, None).unwrap();
 
         // 1. Every clock event is the FIDE clock, to the ms.
-        let want = fide_model(base, inc, &presses);
+        // The FIDE-event clock: both sides start at base + inc.
+        let want = common::clock::fischer(base + inc, inc, &presses);
         let got = clock_events(&events);
         // One per press, unless the game ended before the record does (one
         // game here reaches a fivefold repetition, 9.6.1, and the players

@@ -11,25 +11,6 @@ use eboard::sim::{simulate, SimOptions};
 use eboard::trace::{EventKind, RecordKind, Sensing};
 use std::path::PathBuf;
 
-/// The independent model: Fischer increment `base+inc` (seconds), presses
-/// in order; returns (white, black) after each press, ms.
-fn model(base_ms: i64, inc_ms: i64, presses: &[(u64, bool)]) -> Vec<(i64, i64)> {
-    let (mut w, mut b) = (base_ms, base_ms);
-    let mut last = 0u64;
-    let mut out = Vec::new();
-    for &(t, white) in presses {
-        let used = (t - last) as i64;
-        last = t;
-        if white {
-            w += inc_ms - used;
-        } else {
-            b += inc_ms - used;
-        }
-        out.push((w, b));
-    }
-    out
-}
-
 #[test]
 fn lichess_clocks_to_the_millisecond() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -70,7 +51,8 @@ fn lichess_clocks_to_the_millisecond() {
                 _ => None,
             })
             .collect();
-        let want = model(base * 1000, inc * 1000, &presses);
+        // Lichess (online style): both sides start at the base.
+        let want = common::clock::fischer(base * 1000, inc * 1000, &presses);
         let (arbiter, events) = replay(&trace, None, None).unwrap();
         let clocks: Vec<(i64, i64)> = events
             .iter()

@@ -158,6 +158,12 @@ fn the_arbiter_api_needs_the_token() {
     assert_eq!(s, 422, "{b}");
     let big = format!("{{\"fen\": \"{}\"}}", "x".repeat(40_000));
     assert_eq!(request(a, "POST", "/arbiter/position", &right, &big).0, 413);
+    // A clock value past any clock (2^63 ms once wrapped the clocks to 0/0
+    // and ended the game on time): refused, naming the key; nothing changes.
+    let huge = r#"{"white_ms": 9223372036854775808, "black_ms": 60000}"#;
+    let (s, b) = request(a, "POST", "/arbiter/clock", &right, huge);
+    assert_eq!(s, 422, "{b}");
+    assert!(b.contains("white_ms"), "{b}");
     let (s, b) = request(a, "POST", "/arbiter/result", &right, body);
     assert_eq!(s, 200, "{b}");
     let reply: Value = serde_json::from_str(&b).unwrap();

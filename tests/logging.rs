@@ -2,7 +2,8 @@
 //! library (the journal's events file found with a torn last line) is
 //! written as a plain line with a timestamp, as a journald line with its
 //! priority when systemd's `JOURNAL_STREAM` names standard error, and not
-//! at all when `RUST_LOG` asks for errors only.
+//! at all when `RUST_LOG` asks for errors only. Records of the `log` crate
+//! (rumqttc and rustls log through it) reach the same subscriber.
 
 mod common;
 
@@ -137,4 +138,27 @@ fn library_warnings_reach_standard_error() {
     assert!(!quiet.contains(TORN), "{quiet}");
     assert!(!quiet.contains("INFO"), "{quiet}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn records_of_the_log_crate_reach_the_subscriber() {
+    use eboard::logging::{filter, init_with, subscriber, LogStyle, MemoryWriter};
+    // What the binary installs (this test process has no other subscriber).
+    init_with(LogStyle::Plain { ansi: false }, filter(Some("info")));
+    let buf = MemoryWriter::default();
+    let s = subscriber(
+        LogStyle::Plain { ansi: false },
+        filter(Some("info")),
+        buf.clone(),
+    );
+    tracing::subscriber::with_default(s, || {
+        log::warn!(target: "rumqttc::eventloop", "connection refused by the broker");
+        log::debug!(target: "rustls::client", "not shown at info");
+    });
+    let text = buf.text();
+    assert!(
+        text.contains("WARN connection refused by the broker"),
+        "{text:?}"
+    );
+    assert!(!text.contains("not shown"), "{text:?}");
 }

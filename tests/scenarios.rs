@@ -840,8 +840,10 @@ fn s98_lost_castling_right_makes_a_different_position() {
 }
 
 #[test]
-fn board_turned_by_180_degrees_is_detected_and_remapped() {
-    // White's e2 pawn stands on the sensor square d7 of a turned board.
+fn board_turned_by_180_degrees_is_colours_reversed_and_remapped() {
+    // White's e2 pawn stands on the sensor square d7 of a turned board. A
+    // half turn breaks no rule of placement (§2.1): for the board, White
+    // sits at the wired Black end, colours reversed (§7.2 / 2023 7.3).
     let lift_place =
         "1000 lift d7\n1300 place d5\n1600 press w\n3000 lift d2\n3300 place d4\n3600 press b";
     let frames = "0 frame ffff00000000ffff\n1000 frame fff700000000ffff\n1300 frame fff700080000ffff\n1600 press w";
@@ -850,12 +852,8 @@ fn board_turned_by_180_degrees_is_detected_and_remapped() {
         assert_eq!(sans(&ev), ["e4", "e5"], "{rules}: {ev:#?}");
         let irr = of(&ev, "irregularity");
         assert_eq!(irr.len(), 1);
-        assert_eq!(irr[0]["kind"], "board_orientation");
-        let want = if rules == "fide-2023" {
-            "7.2.2"
-        } else {
-            "7.1b"
-        };
+        assert_eq!(irr[0]["kind"], "colours_reversed");
+        let want = if rules == "fide-2023" { "7.3" } else { "7.2" };
         assert_eq!(irr[0]["article"], want);
         assert!(of(&ev, "illegal_move").is_empty());
     }
@@ -872,7 +870,8 @@ fn s13_s86_s87_displaced_pieces_are_put_right() {
         let irr = of(&ev, "irregularity");
         assert_eq!(irr.len(), 1, "{rules}: {ev:#?}");
         assert_eq!(irr[0]["kind"], "displaced");
-        assert_eq!(irr[0]["article"], "7.3");
+        let want = if rules == "fide-2023" { "7.4.1" } else { "7.3" };
+        assert_eq!(irr[0]["article"], want, "{rules}");
         assert_eq!(irr[0]["squares"], json!(["a8"]));
         assert_eq!(of(&ev, "position_restored").len(), 1, "{rules}");
         assert_eq!(sans(&ev), ["e4", "e5"], "{rules}");

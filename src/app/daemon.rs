@@ -161,13 +161,14 @@ impl Daemon {
         };
         // A resumed game keeps its journaled settings.
         let game_header = recovered.as_ref().map_or(&header, |r| &r.header);
-        let game_cfg = GameConfig::from_header(game_header, None, None).map_err(|e| {
+        let mut game_cfg = GameConfig::from_header(game_header, None, None).map_err(|e| {
             let file = match &recovered {
                 Some(_) => journal_path.as_ref().unwrap().display().to_string(),
                 None => config.file().to_owned(),
             };
             format!("{file}: {e}")
         })?;
+        game_cfg.clock_start_at = settings::clock_start_at(&config, source_is_live);
         let started_at = recovered
             .as_ref()
             .and_then(|r| r.started_at_unix_ms)

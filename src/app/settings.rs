@@ -14,8 +14,9 @@ use crate::arbiter::GameConfig;
 use crate::broadcast::lichess_push::{self, PushTarget};
 use crate::broadcast::public::GameInfo;
 use crate::clock::open::DeviceSpec;
+use crate::clock::TimeControl;
 use crate::config::{ClockDevice, Config, ConfigFileError, MqttConfig};
-use crate::model::{BoardId, Player};
+use crate::model::{BoardId, ClockStartAt, Player};
 use crate::mqtt::{self, BrokerAddr};
 use crate::trace::Header;
 
@@ -111,6 +112,19 @@ pub fn game_config(cfg: &Config, base: Option<&Header>) -> Result<GameConfig, Co
     })
 }
 
+/// When White's clock first runs (§6.5): the config's `clock.start_at`, or
+/// for a board on its sensors (`live`) when the game is started (the
+/// arbiter resumes the clocks or the first press: a board switched on
+/// before the round costs no one time), and for a recording or standard
+/// input at the daemon's start (their `t = 0`).
+pub fn clock_start_at(cfg: &Config, live: bool) -> ClockStartAt {
+    cfg.clock.start_at.unwrap_or(if live {
+        ClockStartAt::ArbiterOrPress
+    } else {
+        ClockStartAt::RoundStart
+    })
+}
+
 /// The feed's description of the game: `cfg`'s round, board, event and
 /// players, with the game's header `h` filling in the names the config
 /// leaves unset; round time 0 is `started_at_unix_ms`.
@@ -135,7 +149,12 @@ pub fn game_info(
         website: cfg.event.website.clone(),
         date: h.date,
         mode: h.mode.unwrap_or_default(),
-        time_control: h.time_control,
+        // The feeds carry the PGN tag (the periods, without eboard's own
+        // `@base` start suffix, which no consumer reads); text that does not
+        // parse (validated before, see `game_config`) is passed on as is.
+        time_control: h
+            .time_control
+            .map(|tc| TimeControl::parse(&tc).map_or(tc, |parsed| parsed.pgn_tag())),
         white: named(&cfg.game.white, &h.white),
         black: named(&cfg.game.black, &h.black),
         started_at_unix_ms,
@@ -238,6 +257,32 @@ mod tests {
 
     fn resolve(text: &str) -> Result<Startup, ConfigFileError> {
         Startup::resolve(&parse(text))
+    }
+
+    #[test]
+    fn the_clock_waits_for_the_start_on_the_sensors_unless_configured() {
+        let none = parse("");
+        assert_eq!(clock_start_at(&none, true), ClockStartAt::ArbiterOrPress);
+        assert_eq!(clock_start_at(&none, false), ClockStartAt::RoundStart);
+        let set = parse("[clock]\nstart_at = \"round_start\"\n");
+        assert_eq!(clock_start_at(&set, true), ClockStartAt::RoundStart);
+        let e = Config::parse("[clock]\nstart_at = \"soon\"\n", "board.toml").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(2), "clock.start_at"), "{e}");
+        assert!(e.message.contains("arbiter_or_press"), "{e}");
+    }
+
+    #[test]
+    fn the_feeds_carry_the_pgn_time_control_without_the_start_suffix() {
+        // `@base` (online style) is eboard's own; the live page and the
+        // LiveChess feed get the PGN tag, as the PGN writes it.
+        for (text, tag) in [
+            ("5400+30@base", "5400+30"),
+            ("40/5400+30:1800+30", "40/5400+30:1800+30"),
+        ] {
+            let c = parse(&format!("[event]\ntime_control = \"{text}\"\n"));
+            let info = game_info(&c, &game_header(&c, None), 0, 1.0, 0);
+            assert_eq!(info.time_control.as_deref(), Some(tag), "{text}");
+        }
     }
 
     #[test]

@@ -50,6 +50,8 @@ impl Arbiter {
             }
             ArbiterAction::Resume => {
                 if !self.ended() {
+                    // Also the start of the game (§6.5) when the clocks wait for it.
+                    self.clock_started = true;
                     let side = self.pos.turn();
                     if let Some(c) = self.clock.as_mut() {
                         if c.running().is_none() {

@@ -37,6 +37,17 @@ impl Arbiter {
             return;
         }
         self.emit_touches(t, true, out);
+        if !self.clock_started && self.clock.is_some() && self.moves.is_empty() {
+            // §6.5: the game starts. The player not on move presses at the
+            // arbiter's word (his opponent's clock starts), or the player on
+            // move completes his first move (his clock starts at the press:
+            // the set-up cost him nothing).
+            self.start_clocks(t);
+            if side != self.pos.turn() {
+                self.push_clock(t, out);
+                return;
+            }
+        }
         if side != self.pos.turn() {
             // The clock of the player not on move is not running: a press on
             // it changes nothing (§6.7a).
@@ -190,6 +201,20 @@ impl Arbiter {
                     black_ms: b,
                 },
             });
+        }
+    }
+
+    /// Starts the game's clock for the player on move at `t` (§6.5), once.
+    pub(super) fn start_clocks(&mut self, t: u64) {
+        if self.clock_started {
+            return;
+        }
+        self.clock_started = true;
+        let side = self.pos.turn();
+        if let Some(c) = self.clock.as_mut() {
+            if c.running().is_none() {
+                c.start(side, t);
+            }
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::board::DEFAULT_BOUNCE_MS;
 use crate::clock::TimeControl;
-use crate::model::Lang;
+use crate::model::{ClockStartAt, Lang};
 use crate::rules::{Edition, Mode, Profile, Supervision};
 use crate::trace::{Header, Sensing};
 use shakmaty::fen::Fen;
@@ -37,6 +37,9 @@ pub struct GameConfig {
     /// A piece standing this long on a square counts as released there
     /// (§4.6 / 4.7; the hand is not sensed), ms.
     pub release_ms: u64,
+    /// When White's clock first runs (§6.5); a trace's default is its
+    /// `t = 0`.
+    pub clock_start_at: ClockStartAt,
 }
 
 /// Default simultaneity window for touches, ms (digest §2.3: 150–300 ms).
@@ -115,6 +118,7 @@ impl GameConfig {
             bounce_ms: DEFAULT_BOUNCE_MS,
             touch_window_ms: DEFAULT_TOUCH_WINDOW_MS,
             release_ms: DEFAULT_RELEASE_MS,
+            clock_start_at: ClockStartAt::default(),
         })
     }
 }

@@ -1,15 +1,13 @@
 //! Article 7, irregularities: illegal moves (§7.4 / 7.5; in rapid and blitz
 //! claimed by the opponent, 2009 A4c / B3c, 2001 C3), displaced pieces
-//! (§7.3), a board set up turned (§7.1b / 7.2.2), and restoring the position
+//! (§7.3), and restoring the position
 //! on the board afterwards ([`Phase::Restoring`](super::Phase::Restoring)).
 
 use super::announce::Decisions;
 use super::hand::Turn;
 use super::touch::{self, Release};
-use super::{
-    ci, dead, key, square_list, turn_change, Arbiter, CompletedMove, Completion, PlayedMove,
-};
-use crate::board::{Change, SensedBoard};
+use super::{ci, dead, key, square_list, Arbiter, CompletedMove, Completion, PlayedMove};
+use crate::board::Change;
 use crate::model::{win_for, EndReason, IrregularityKind, KnownOutcome, Penalty};
 use crate::recognize::{recognize, Recognition};
 use crate::rules::IllegalMoveRule;
@@ -410,39 +408,6 @@ impl Arbiter {
             b.clear_history();
             self.set_restoring(true);
         }
-        true
-    }
-
-    /// §7.1b / 7.2.2: the board was set up turned by 180°. If the changes
-    /// since the start, turned, show a legal first move, the board is taken
-    /// as turned from now on (its squares remapped) and the arbiter told.
-    pub(super) fn try_turned_board(&mut self, t: u64, out: &mut Decisions) -> bool {
-        let Some(log) = self.setup_log.clone() else {
-            return false;
-        };
-        let mut probe = SensedBoard::new(self.cfg.start.board());
-        probe.bounce_ms = self.cfg.bounce_ms;
-        for (ct, ch) in &log {
-            probe.apply(turn_change(*ch), *ct);
-        }
-        if !matches!(
-            recognize(&self.pos, &probe, self.turn.promote),
-            Recognition::Move { missing: 0, .. }
-        ) {
-            return false;
-        }
-        self.turned = true;
-        self.setup_log = Some(log.iter().map(|(ct, ch)| (*ct, turn_change(*ch))).collect());
-        self.boards[0].sensed = probe;
-        self.turn = Turn::default();
-        out.push(Event {
-            t,
-            kind: EventKind::Irregularity {
-                kind: IrregularityKind::BoardOrientation,
-                article: self.cfg.profile.articles.board_orientation,
-                squares: Vec::new(),
-            },
-        });
         true
     }
 

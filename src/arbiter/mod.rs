@@ -20,7 +20,8 @@
 //! | `config.rs` | [`GameConfig`]: the game's settings from the header |
 //! | `hand.rs` | the hand on the board: touches, releases, promotion choice, j'adoube (§4) |
 //! | `touch.rs` | the touch-move obligations and their breaches (§4) |
-//! | `illegal.rs` | illegal moves, displaced pieces, a turned board, restoring (§7) |
+//! | `illegal.rs` | illegal moves, displaced pieces, restoring (§7) |
+//! | `orientation.rs` | a board set up turned: 90° (§7.1b / 7.2.2), 180° (colours reversed, §7.2 / 7.3) |
 //! | `claims.rs` | claims: touch-move, illegal moves, §9 draws, flags, §10.2 |
 //! | `draw.rs` | draw offers (§9.1) |
 //! | `tactile.rs` | Appendix E: the tactile board, announcing the VI player's move (E2.3), E2.7 |
@@ -45,6 +46,7 @@ mod draw;
 mod end;
 mod hand;
 mod illegal;
+mod orientation;
 mod phase;
 mod setup;
 mod tactile;
@@ -62,9 +64,9 @@ pub use phase::{PendingEnd, Phase, Stage};
 pub use setup::Guidance;
 pub use tactile::{SpeechTime, ANNOUNCE_SETTLE_MS};
 
-use crate::board::{Change, SensedBoard};
+use crate::board::{Change, Orientation, SensedBoard};
 use crate::clock::Clock;
-use crate::model::square_names;
+use crate::model::{square_names, ClockStartAt};
 use crate::trace::{BoardId, By, Event, EventKind, Record, RecordKind};
 use claims::PendingBreach;
 use copying::Slot;
@@ -75,7 +77,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role, Square};
+use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
 use touch::Touch;
 
 /// One completed move of the game record.
@@ -165,8 +167,12 @@ pub struct Arbiter {
     /// completed move, to test whether the board is turned (§7.1b / 7.2.2);
     /// `None` once a move was completed.
     setup_log: Option<Vec<(u64, Change)>>,
-    /// The main board is turned by 180°: its squares are remapped.
-    turned: bool,
+    /// How the main board stands turned relative to its wiring: its
+    /// sensed squares are remapped through this (`orientation.rs`).
+    turned: Orientation,
+    /// The game's clock has been started (§6.5): at round time 0, or by the
+    /// arbiter or the first press (`GameConfig::clock_start_at`).
+    clock_started: bool,
     now: u64,
     /// A press whose board fits several moves, held with one reading per
     /// candidate (`ambiguous.rs`); the fields above are the game before it.
@@ -193,21 +199,14 @@ fn square_list(bb: Bitboard) -> Vec<String> {
     square_names(bb)
 }
 
-/// A change seen on a board turned by 180°, in the real squares.
-fn turn_change(ch: Change) -> Change {
-    let turn = |sq: Square| Square::new(63 - u32::from(sq));
-    match ch {
-        Change::Lift(sq) => Change::Lift(turn(sq)),
-        Change::Place(sq, c, p) => Change::Place(turn(sq), c, p),
-    }
-}
-
 fn key(pos: &Chess) -> Zobrist64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal)
 }
 
 impl Arbiter {
-    /// A new game at its start position; White's clock starts at `t = 0` (§6.5).
+    /// A new game at its start position; White's clock starts at `t = 0`
+    /// (§6.5), or waits for the start of the game
+    /// ([`ClockStartAt::ArbiterOrPress`]).
     pub fn new(cfg: GameConfig) -> Arbiter {
         let pos = cfg.start.clone();
         let boards = cfg
@@ -220,9 +219,12 @@ impl Arbiter {
                 Slot::new(*id, sensed)
             })
             .collect();
+        let clock_started = cfg.clock_start_at == ClockStartAt::RoundStart;
         let clock = cfg.time_control.clone().map(|tc| {
             let mut c = Clock::new(tc);
-            c.start(pos.turn(), 0);
+            if clock_started {
+                c.start(pos.turn(), 0);
+            }
             c
         });
         Arbiter {
@@ -242,7 +244,8 @@ impl Arbiter {
             setup: SetUp::Unseen,
             flags: Vec::new(),
             setup_log: Some(Vec::new()),
-            turned: false,
+            turned: Orientation::Identity,
+            clock_started,
             now: 0,
             held: None,
             forced: None,
@@ -400,38 +403,33 @@ impl Arbiter {
             );
             return;
         };
-        let changes = match rec.kind {
-            RecordKind::Lift(sq) => vec![Change::Lift(sq)],
+        // The main board's squares as the game knows them (a board set up
+        // turned is remapped, `orientation.rs`).
+        let o = if bi == 0 {
+            self.turned
+        } else {
+            Orientation::Identity
+        };
+        let mut changes = match rec.kind {
+            RecordKind::Lift(sq) => vec![Change::Lift(o.apply(sq))],
             RecordKind::Place {
                 square,
                 color,
                 piece,
-            } => vec![Change::Place(square, color, piece)],
-            RecordKind::Frame(bits) => {
-                // On a turned board the frame's bits are turned too; the
-                // changes then come out in real squares already.
-                let real = if bi == 0 && self.turned {
-                    bits.reverse_bits()
-                } else {
-                    bits
-                };
-                self.boards[bi].sensed.frame_changes(real)
-            }
+            } => vec![Change::Place(o.apply(square), color, piece)],
+            RecordKind::Frame(bits) => self.boards[bi].sensed.frame_changes(o.apply_bits(bits)),
             _ => Vec::new(),
         };
         let mover = bi == self.mi();
-        let mut changes = changes;
         if bi == 0 {
-            for ch in changes.iter_mut() {
-                if self.turned && !matches!(rec.kind, RecordKind::Frame(_)) {
-                    *ch = turn_change(*ch);
-                }
-                if let Some(log) = self.setup_log.as_mut() {
-                    log.push((t, *ch));
-                }
+            if let Some(log) = self.setup_log.as_mut() {
+                // Logged as sensed (unturned): `orientation.rs` replays
+                // them under another orientation.
+                let back = o.inverse();
+                log.extend(changes.iter().map(|ch| (t, back.apply_change(*ch))));
             }
             let frame = matches!(rec.kind, RecordKind::Frame(_));
-            if !self.ended() && self.watch_setup(&changes, frame, t, out) {
+            if !self.ended() && self.watch_setup(&mut changes, frame, t, out) {
                 // The board is being set up: applied, not followed.
                 return;
             }

@@ -115,7 +115,9 @@ impl Arbiter {
             Phase::Restoring => Stage::Restoring,
             Phase::Settling(_) => Stage::Settling,
             Phase::Playing => {
-                if self.clock.as_ref().is_some_and(|c| c.running().is_none()) {
+                if !self.clock_started && self.moves.is_empty() {
+                    Stage::SetUp
+                } else if self.clock.as_ref().is_some_and(|c| c.running().is_none()) {
                     Stage::Paused
                 } else if self.setup_log.is_some() {
                     Stage::SetUp

@@ -75,7 +75,7 @@ impl Guidance {
     /// Whether only one or two pieces are missing, at least one of them the
     /// mover's (`side`), and at most one piece stands on a square that should
     /// be empty: pieces in a hand, or set down on the way, a move being made.
-    fn in_hand(&self, start: &Board, side: Color) -> bool {
+    pub(super) fn in_hand(&self, start: &Board, side: Color) -> bool {
         let n = self.missing.count();
         self.extra.count() <= 1
             && self.misplaced.is_empty()
@@ -101,9 +101,13 @@ impl Arbiter {
     /// colour or identity reading, which no hand can make). A first lift, or
     /// a piece set on an empty square, is a hand on a board that showed the
     /// start position.
+    ///
+    /// A reading that shows the start position turned (or, at first, turned
+    /// with pieces in a hand) takes the board as turned (`orientation.rs`):
+    /// `changes` are then rewritten into the game's squares.
     pub(super) fn watch_setup(
         &mut self,
-        changes: &[Change],
+        changes: &mut Vec<Change>,
         frame: bool,
         t: u64,
         out: &mut Decisions,
@@ -121,7 +125,7 @@ impl Arbiter {
             return false;
         }
         let mut probe = self.boards[0].sensed.clone();
-        for ch in changes {
+        for ch in changes.iter() {
             probe.apply(*ch, t);
         }
         let start = self.pos.board().clone();
@@ -155,7 +159,12 @@ impl Arbiter {
                     tracing::debug!(squares = ?square_list(g.squares()), "first reading: a lift");
                     self.setup = SetUp::Lifted(g.squares());
                     false
+                } else if let Some(o) = self.turn_fitting(&probe, true) {
+                    // §7.1b / 7.2.2, §7.2 / 7.3: set up turned.
+                    self.take_as_turned(o, &probe, changes, t, out);
+                    false
                 } else {
+                    let g = self.best_guidance(&probe);
                     self.setup = SetUp::Guiding(g);
                     self.guide(g, t, out);
                     self.apply_setup_changes(changes, t);
@@ -168,11 +177,21 @@ impl Arbiter {
                     // The game starts: the board shows the start position.
                     self.setup = SetUp::Done;
                     self.boards[0].sensed.reset_to(&start);
+                    self.setup_log = Some(Vec::new());
                     self.turn = Turn::default();
                     self.guide(g, t, out);
-                } else if g != last {
-                    self.setup = SetUp::Guiding(g);
-                    self.guide(g, t, out);
+                } else if let Some(o) = self.turn_fitting(&probe, false) {
+                    // §7.1b / 7.2.2, §7.2 / 7.3: set up turned. The
+                    // players are told the board now shows the start.
+                    self.take_as_turned(o, &probe, changes, t, out);
+                    self.guide(Guidance::default(), t, out);
+                    return false;
+                } else {
+                    let g = self.best_guidance(&probe);
+                    if g != last {
+                        self.setup = SetUp::Guiding(g);
+                        self.guide(g, t, out);
+                    }
                 }
                 true
             }

@@ -3,7 +3,7 @@
 use super::*;
 use crate::model::{EndReason, KnownOutcome, Lang};
 use crate::trace::{ArbiterAction, Header, QueryKind};
-use shakmaty::Piece;
+use shakmaty::{Piece, Square};
 
 /// A one-board game under the default profile (standard play, fide-2023),
 /// with the time control `tc` when given.
@@ -277,4 +277,70 @@ fn moves_are_announced_as_data_after_the_clock() {
         }] => assert_eq!(*squares, Bitboard::from(Square::B1) | Square::G1),
         other => panic!("expected a piece answer, got {other:?}"),
     }
+}
+
+/// A game whose clock waits for the start (§6.5, `arbiter_or_press`).
+fn waiting_game(tc: &str) -> Arbiter {
+    let header = Header {
+        boards: vec![BoardId::Main],
+        time_control: Some(tc.to_owned()),
+        ..Header::default()
+    };
+    let mut cfg = GameConfig::from_header(&header, None, None).expect("valid header");
+    cfg.clock_start_at = ClockStartAt::ArbiterOrPress;
+    Arbiter::new(cfg)
+}
+
+fn advance(a: &mut Arbiter, t: u64) -> Vec<Decision> {
+    let mut out = Decisions::new();
+    a.advance(t, &mut out);
+    out.drain().collect()
+}
+
+#[test]
+fn a_board_switched_on_before_the_round_costs_no_one_time() {
+    // 60+0, the board on for two minutes before the round: no flag, the
+    // game in its set-up stage; Black presses at the arbiter's word at
+    // 120 s, and White's clock runs from then: his flag falls at 180 s.
+    let mut a = waiting_game("60");
+    assert!(events(&advance(&mut a, 120_000)).is_empty());
+    assert_eq!(a.stage(), Stage::SetUp);
+    let d = feed(&mut a, &[press(120_000, Color::Black)]);
+    assert_eq!(events(&d), ["clock"], "the start, no irregularity");
+    assert_eq!(a.clock().and_then(|c| c.running()), Some(Color::White));
+    assert!(events(&advance(&mut a, 179_000)).is_empty());
+    assert!(events(&advance(&mut a, 180_001)).contains(&"flag"));
+
+    // Or White's first move completes the start: his clock starts at his
+    // press, so the set-up cost him nothing (60 s left, then Black's runs).
+    let mut a = waiting_game("60");
+    assert!(events(&advance(&mut a, 90_000)).is_empty());
+    let d = feed(&mut a, &play(90_000, Color::White, Square::E2, Square::E4));
+    assert!(events(&d).contains(&"move"), "{:?}", events(&d));
+    let clock = d.iter().find_map(|d| match d {
+        Decision::Event(Event {
+            kind: EventKind::Clock { white_ms, .. },
+            ..
+        }) => Some(*white_ms),
+        _ => None,
+    });
+    assert_eq!(clock, Some(60_000));
+
+    // Or the arbiter starts the clocks (resume).
+    let mut a = waiting_game("60");
+    feed(
+        &mut a,
+        &[rec(
+            30_000,
+            RecordKind::Arbiter {
+                action: ArbiterAction::Resume,
+                author: None,
+            },
+        )],
+    );
+    assert!(events(&advance(&mut a, 90_001)).contains(&"flag"));
+
+    // As wired for traces: White's clock runs from t = 0.
+    let mut a = game(Some("60"));
+    assert!(events(&advance(&mut a, 60_001)).contains(&"flag"));
 }

@@ -20,7 +20,7 @@
 use super::livechess;
 use super::pgn::{write_pgn_with, PgnExtras};
 use crate::arbiter::Arbiter;
-use crate::clock::fmt_hms;
+use crate::clock::fmt_shown;
 use crate::model::{Edition, Lang, Mode, Player};
 use crate::trace::{color_str, Event, EventKind};
 use crate::voice::{Vocabulary, VoiceOptions};
@@ -406,8 +406,9 @@ impl Publisher {
         }
         let clocks = game.clock().map(|c| c.remaining_at(t));
         if let Some((w, b)) = clocks {
-            tags.push(("WhiteClock".into(), fmt_hms(w)));
-            tags.push(("BlackClock".into(), fmt_hms(b)));
+            // As the clock shows them: rounded up to the second, as `[%clk]`.
+            tags.push(("WhiteClock".into(), fmt_shown(w)));
+            tags.push(("BlackClock".into(), fmt_shown(b)));
         }
         let comments: Vec<(usize, String)> = self
             .marks

@@ -13,6 +13,7 @@ pub mod dgt;
 pub mod open;
 pub mod simulated;
 
+use crate::model::MAX_CLOCK_MS;
 use shakmaty::Color;
 use std::fmt;
 
@@ -94,6 +95,10 @@ pub struct TimeControlError {
     pub message: String,
 }
 
+/// The most moves a period may count (`40/5400`): far above any control
+/// of the Laws, low enough that period arithmetic cannot overflow.
+pub const MAX_PERIOD_MOVES: u32 = 1000;
+
 impl TimeControl {
     /// Parses `[moves/]seconds[+inc|dN|bN]` periods joined by `:`, then
     /// optionally `@base` (online style: the clock starts at the base) or
@@ -123,6 +128,12 @@ impl TimeControl {
         let secs = |s: &str, what: &str| -> Result<u64, TimeControlError> {
             let ms = parse_seconds_ms(s)
                 .ok_or_else(|| bad(format!("{what} \"{s}\" is not a number of seconds")))?;
+            if ms > MAX_CLOCK_MS {
+                return Err(bad(format!(
+                    "{what} \"{s}\" is more than a clock can give ({} s, 24 h)",
+                    MAX_CLOCK_MS / 1000
+                )));
+            }
             Ok(ms)
         };
         let mut periods = Vec::new();
@@ -131,12 +142,16 @@ impl TimeControl {
             let part = part.trim();
             let (moves, rest) = match part.split_once('/') {
                 Some((m, r)) => {
-                    let n: u32 = m.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
-                        bad(format!(
-                            "period {}: move count \"{m}\" is not a positive integer",
-                            i + 1
-                        ))
-                    })?;
+                    let n: u32 = m
+                        .parse()
+                        .ok()
+                        .filter(|n| (1..=MAX_PERIOD_MOVES).contains(n))
+                        .ok_or_else(|| {
+                            bad(format!(
+                                "period {}: move count \"{m}\" is not a whole number from 1 to {MAX_PERIOD_MOVES}",
+                                i + 1
+                            ))
+                        })?;
                     (Some(n), r)
                 }
                 None => (None, part),
@@ -588,6 +603,20 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_controls_past_any_clock_are_errors_not_wrapping_arithmetic() {
+        for (text, part) in [
+            ("99999999999999999+0", "base time"),
+            ("5400+86401", "increment"),
+            ("4294967295/5400:1800", "move count"),
+            ("0/5400:1800", "move count"),
+        ] {
+            let e = TimeControl::parse(text).unwrap_err();
+            assert!(e.to_string().contains(part), "{text}: {e}");
+        }
+        assert!(TimeControl::parse("1000/86400+30:1800").is_ok());
+    }
 
     #[test]
     fn hms_text() {

@@ -27,79 +27,11 @@ use super::hw::HwDesign;
 use super::mcp3008::FULL_SCALE;
 use super::{RawScan, ReadingKind, SensorArray};
 use serde::{Deserialize, Serialize};
-use shakmaty::{Bitboard, Board, Square};
+use shakmaty::{Board, Square};
 use std::io::{BufRead, Write};
 use std::path::Path;
 
-/// One of the eight symmetries of the square: how sensed squares (after the
-/// hw map) turn into the squares of the game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Orientation {
-    /// As wired.
-    #[default]
-    Identity,
-    /// Turned a quarter clockwise.
-    Rot90,
-    /// Turned 180° (White sits at the black end).
-    Rot180,
-    /// Turned a quarter anticlockwise.
-    Rot270,
-    /// Files mirrored (a ↔ h).
-    FlipFiles,
-    /// Ranks mirrored (1 ↔ 8).
-    FlipRanks,
-    /// Mirrored on the a1–h8 diagonal.
-    Transpose,
-    /// Mirrored on the h1–a8 diagonal.
-    AntiTranspose,
-}
-
-impl Orientation {
-    /// All eight.
-    pub const ALL: [Orientation; 8] = [
-        Orientation::Identity,
-        Orientation::Rot90,
-        Orientation::Rot180,
-        Orientation::Rot270,
-        Orientation::FlipFiles,
-        Orientation::FlipRanks,
-        Orientation::Transpose,
-        Orientation::AntiTranspose,
-    ];
-
-    /// The image of `sq`.
-    pub fn apply(self, sq: Square) -> Square {
-        let (f, r) = (sq as u32 % 8, sq as u32 / 8);
-        let (f2, r2) = match self {
-            Orientation::Identity => (f, r),
-            Orientation::Rot90 => (r, 7 - f),
-            Orientation::Rot180 => (7 - f, 7 - r),
-            Orientation::Rot270 => (7 - r, f),
-            Orientation::FlipFiles => (7 - f, r),
-            Orientation::FlipRanks => (f, 7 - r),
-            Orientation::Transpose => (r, f),
-            Orientation::AntiTranspose => (7 - r, 7 - f),
-        };
-        Square::new(r2 * 8 + f2)
-    }
-
-    /// The symmetry that undoes this one.
-    pub fn inverse(self) -> Orientation {
-        match self {
-            Orientation::Rot90 => Orientation::Rot270,
-            Orientation::Rot270 => Orientation::Rot90,
-            o => o,
-        }
-    }
-
-    /// The image of a set of squares.
-    pub fn apply_bits(self, bits: u64) -> u64 {
-        Bitboard(bits)
-            .into_iter()
-            .fold(0, |acc, sq| acc | 1 << self.apply(sq) as u32)
-    }
-}
+pub use crate::board::Orientation;
 
 /// What is wrong with a sensor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

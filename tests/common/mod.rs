@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+pub mod clock;
 pub mod mosquitto;
 pub mod process;
 pub mod skip;

@@ -222,7 +222,14 @@ setInterval(() => games.forEach(drawClocks), 250);
 connect();
 
 // The arbiter's alerts: the undelayed channel, read with the token.
-const ALERTS = new Set(["irregularity", "illegal_move", "touch_move", "claim", "draw_claimable", "flag", "promotion_assumed", "draw_offer"]);
+const ALERTS = new Set(["irregularity", "illegal_move", "touch_move", "claim", "draw_claimable", "flag", "promotion_assumed", "draw_offer", "setup", "ambiguous_move"]);
+// Set-up guidance (`setup`): the squares to put right, or that the board shows the start.
+function setupDetail(m) {
+  if (m.type !== "setup") return "";
+  const parts = [["missing", m.missing], ["extra", m.extra], ["misplaced", m.misplaced]]
+    .filter(([, sq]) => sq && sq.length).map(([w, sq]) => w + " " + sq.join(" "));
+  return parts.length ? parts.join("; ") : "the board shows the start position";
+}
 document.getElementById("arbiter-login").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const token = document.getElementById("token").value;
@@ -256,7 +263,7 @@ document.getElementById("arbiter-login").addEventListener("submit", async (ev) =
       try { m = JSON.parse(data); } catch (e) { continue; }
       if (!ALERTS.has(m.type)) continue;
       const what = m.kind || m.type;
-      const detail = [m.by && "by " + m.by, m.article && "§" + m.article, m.penalty, m.consequence, (m.squares || []).join(" "), m.downtime_ms !== undefined && m.downtime_ms + " ms"]
+      const detail = [m.by && "by " + m.by, m.article && "§" + m.article, m.penalty, m.consequence, (m.squares || []).join(" "), m.downtime_ms !== undefined && m.downtime_ms + " ms", setupDetail(m), (m.candidates || []).map((c) => c.san).join(" or ")]
         .filter(Boolean).join(", ");
       alerts.append(el("li", {}, `Game ${m.game}: ${what.replace(/_/g, " ")} ${detail}`));
     }
