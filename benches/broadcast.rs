@@ -81,6 +81,7 @@ fn main() {
                 token: None,
                 name: "bench".into(),
                 commands: d.commands.clone(),
+                player: None,
             }),
         });
         let l = rt

@@ -33,6 +33,10 @@
 //! name = "Chief arbiter"
 //! token = "…"                      # or the environment variable EBOARD_ARBITER_TOKEN
 //!
+//! [player]                         # the VI player's own device: queries only (E2.9d)
+//! name = "Larsen, Bent"
+//! token = "…"                      # or the environment variable EBOARD_PLAYER_TOKEN
+//!
 //! [board]
 //! source = "trace"                 # trace | hw
 //! sensing = "occupancy"            # occupancy | colour | identity
@@ -96,6 +100,9 @@ pub struct Config {
     /// The arbiter API.
     #[serde(default)]
     pub arbiter: ArbiterConfig,
+    /// The visually impaired player's own device (E2.9d queries).
+    #[serde(default)]
+    pub player: PlayerDeviceConfig,
     /// Where the board's records come from.
     #[serde(default)]
     pub board: BoardConfig,
@@ -244,6 +251,18 @@ pub struct ArbiterConfig {
     /// Who holds the token (journaled as the author of every action).
     pub name: Option<String>,
     /// The bearer token of the arbiter API (`EBOARD_ARBITER_TOKEN` wins).
+    pub token: Option<String>,
+}
+
+/// `[player]`: the visually impaired player's own device (Appendix E2.9d):
+/// its token may ask for information (`POST /arbiter/query`) and repeat
+/// his announcements, never act as the arbiter. Needs `[game] vi_player`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerDeviceConfig {
+    /// The player's name (journaled as the author of his queries).
+    pub name: Option<String>,
+    /// The device's bearer token (`EBOARD_PLAYER_TOKEN` wins).
     pub token: Option<String>,
 }
 
@@ -555,6 +574,13 @@ impl Config {
                 "a tactile board needs [game] vi_player, the colour who plays on it".into(),
             ));
         }
+        if self.player.token.is_some() && self.game.vi_player.is_none() {
+            return Err((
+                "player",
+                "token",
+                "the player's device needs [game] vi_player, the colour who uses it".into(),
+            ));
+        }
         if self.game.round == 0 {
             return Err(("game", "round", "rounds count from 1".into()));
         }
@@ -745,5 +771,10 @@ port = "/dev/i2c-1"
         assert!(e.message.contains("GM"));
         let e = parse("[event]\ndelay = \"ten\"\n").unwrap_err();
         assert_eq!((e.line, e.key.as_str()), (Some(2), "event.delay"), "{e}");
+        // The player's device needs the game's VI player.
+        let e = parse("[player]\nname = \"Karl\"\ntoken = \"t\"\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(3), "player.token"), "{e}");
+        let c = parse("[game]\nvi_player = \"b\"\n[player]\ntoken = \"t\"\n").unwrap();
+        assert_eq!(c.player.token.as_deref(), Some("t"));
     }
 }

@@ -21,6 +21,9 @@ pub struct Controller {
     /// The arbiter's decisions not yet rendered (empty between calls).
     decisions: Decisions,
     last_t: u64,
+    /// The last announcement's words and language, said again on a
+    /// `repeat` query.
+    last_said: Option<(String, crate::model::Lang)>,
 }
 
 impl Controller {
@@ -34,6 +37,7 @@ impl Controller {
             voice,
             decisions: Decisions::new(),
             last_t: 0,
+            last_said: None,
         }
     }
 
@@ -43,6 +47,28 @@ impl Controller {
         self.last_t = self.last_t.max(rec.t);
         self.arbiter.record(rec, &mut self.decisions);
         self.render(out);
+        if let (
+            crate::trace::RecordKind::Query {
+                what: crate::trace::QueryKind::Repeat,
+                ..
+            },
+            Some((text, lang)),
+        ) = (&rec.kind, &self.last_said)
+        {
+            out.push(Event {
+                t: rec.t,
+                kind: EventKind::Announce {
+                    text: text.clone(),
+                    lang: *lang,
+                },
+            });
+        }
+    }
+
+    /// Sets how long each announcement takes to be heard (E2.3c): the
+    /// instant the visually impaired player's move counts as announced.
+    pub fn set_speech_time(&mut self, s: crate::arbiter::SpeechTime) {
+        self.arbiter.set_speech_time(s);
     }
 
     /// Time has passed up to `t` (ms) with no input; timers fire.
@@ -71,10 +97,12 @@ impl Controller {
                 Decision::Event(e) => out.push(e),
                 Decision::Announce { t, what } => {
                     if let Some(v) = &self.voice {
+                        let text = phrase(&what, v);
+                        self.last_said = Some((text.clone(), v.lang()));
                         out.push(Event {
                             t,
                             kind: EventKind::Announce {
-                                text: phrase(&what, v),
+                                text,
                                 lang: v.lang(),
                             },
                         });
@@ -99,7 +127,19 @@ pub fn phrase(what: &Announcement, voc: &Vocabulary) -> String {
             extra,
             misplaced,
         } => voice::setup_phrase(*missing, *extra, *misplaced, voc),
-        Announcement::Time { plies, clocks } => voice::time_phrase(*plies, *clocks, voc),
+        Announcement::Time {
+            plies,
+            clocks,
+            used,
+        } => voice::time_used_phrase(*plies, *used, *clocks, voc),
+        Announcement::Position(board) => voice::position_phrase(board, voc),
+        Announcement::Turn { plies } => voice::turn_phrase(*plies, voc),
+        Announcement::LastDrawOffer { by, offered } => {
+            voice::draw_offer_query_phrase(*by, *offered, voc)
+        }
+        Announcement::PromotionPiece { square, .. } => {
+            voice::promotion_question_phrase(*square, voc)
+        }
         Announcement::LastMove(last) => {
             voice::last_move_phrase(last.as_ref().map(|(pos, mv)| (pos, mv)), voc)
         }

@@ -251,12 +251,22 @@ named! {
 named! {
     /// What a player asks on demand (extension, Appendix E2.9d).
     pub enum QueryKind {
-        /// The number of moves made and both clocks.
+        /// The number of moves made, the time used and left on both clocks.
         Time = "time",
         /// The last move.
         LastMove = "last_move",
         /// Where a named piece stands.
         Piece = "piece",
+        /// The whole position, both sides' pieces in diagram order.
+        Position = "position",
+        /// The number of the move being played (and whose move it is).
+        MoveNumber = "move_number",
+        /// Whose move it is (and the move number).
+        Turn = "turn",
+        /// The opponent's last draw offer, and whether it stands.
+        DrawOffer = "draw_offer",
+        /// The last announcement again (the controller repeats it).
+        Repeat = "repeat",
     }
 }
 
@@ -314,6 +324,14 @@ named! {
         ClockPressedWithoutMove = "clock_pressed_without_move",
         /// E2.3: the clock was started before the move was announced.
         ClockStartedBeforeAnnouncement = "clock_started_before_announcement",
+        /// E2.3: the visually impaired player moved a piece again after his
+        /// move was announced (the arbiter decides).
+        MovedAfterAnnouncement = "moved_after_announcement",
+        /// E2.3 / E2.1: a pawn reached the last rank on the tactile board
+        /// with no piece named or sensed; the move cannot be announced
+        /// until the player names it (he is asked; a `promote` record or
+        /// the piece sensed answers).
+        PromotionPieceUnnamed = "promotion_piece_unnamed",
         /// §4.2: j'adoube declared by the player not on move.
         AdjustByPlayerNotOnMove = "adjust_by_player_not_on_move",
         /// The arbiter set a position the game cannot take.

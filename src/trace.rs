@@ -171,6 +171,9 @@ pub enum RecordKind {
         by: Color,
         /// For `piece`: which piece (colour and kind).
         piece: Option<Piece>,
+        /// Who asked, for the journal (the player's device writes its
+        /// holder's name), when known.
+        author: Option<String>,
     },
     /// The arbiter acts; `author` names who (the API's token holder), when known.
     Arbiter {
@@ -549,6 +552,7 @@ fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordK
                 what,
                 by: by(line)?,
                 piece,
+                author: opt_str(obj, "author", line)?.map(str::to_owned),
             }
         }
         "arbiter" => {
@@ -937,11 +941,19 @@ pub fn record_json(r: &Record) -> Value {
         RecordKind::Adjust(c) => {
             m.insert("adjust".into(), Value::from(color_str(*c)));
         }
-        RecordKind::Query { what, by: c, piece } => {
+        RecordKind::Query {
+            what,
+            by: c,
+            piece,
+            author,
+        } => {
             m.insert("query".into(), Value::from(what.as_str()));
             by(&mut m, *c);
             if let Some(p) = piece {
                 m.insert("piece".into(), Value::from(p.char().to_string()));
+            }
+            if let Some(a) = author {
+                m.insert("author".into(), Value::from(a.as_str()));
             }
         }
         RecordKind::Arbiter { action, author } => {

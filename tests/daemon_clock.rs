@@ -167,6 +167,7 @@ fn the_vi_players_device_asks_for_the_time_through_the_api_channel() {
             what: eboard::trace::QueryKind::Time,
             by: Color::Black,
             piece: None,
+            author: None,
         },
         reply,
     };

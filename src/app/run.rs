@@ -181,6 +181,31 @@ fn speaker(cfg: &Config) -> Option<(Joinable<()>, EventObserver)> {
     Some((thread, observer))
 }
 
+/// The visually impaired player's own device (`[player]`, E2.9d), when a
+/// token is configured (`EBOARD_PLAYER_TOKEN` wins) and the game has a VI
+/// player.
+fn player_device(cfg: &Config) -> Option<crate::server::PlayerDevice> {
+    let token = crate::server::player_token(cfg.player.token.as_deref())?;
+    let side = match cfg.game.vi_player.as_deref() {
+        Some("w") => shakmaty::Color::White,
+        Some("b") => shakmaty::Color::Black,
+        _ => {
+            tracing::warn!(
+                "[player] token set but no [game] vi_player: the player's device is off"
+            );
+            return None;
+        }
+    };
+    let name = cfg.player.name.clone().unwrap_or_else(|| {
+        match side {
+            shakmaty::Color::White => cfg.game.white.name.clone(),
+            shakmaty::Color::Black => cfg.game.black.name.clone(),
+        }
+        .unwrap_or_else(|| "player".to_owned())
+    });
+    Some(crate::server::PlayerDevice { token, name, side })
+}
+
 /// The router of a board: the public feed and the arbiter API.
 pub(super) fn daemon_router(d: &Daemon, cfg: &Config) -> axum::Router {
     crate::server::router(AppState {
@@ -194,6 +219,7 @@ pub(super) fn daemon_router(d: &Daemon, cfg: &Config) -> axum::Router {
                 .clone()
                 .unwrap_or_else(|| "arbiter".to_owned()),
             commands: d.commands.clone(),
+            player: player_device(cfg),
         }),
     })
 }

@@ -11,7 +11,7 @@
 use super::Arbiter;
 use crate::trace::{Event, QueryKind};
 use shakmaty::uci::UciMove;
-use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Role};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Piece, Position, Role, Square};
 
 /// An announcement the Laws call for, as data; the controller puts it into
 /// words.
@@ -41,12 +41,41 @@ pub enum Announcement {
         misplaced: Bitboard,
     },
     /// E2.9d, asked: the number of half-moves played and, when a clock runs,
-    /// both clocks (white, black; ms left).
+    /// the time each player has used and both clocks (white, black; ms).
     Time {
         /// Half-moves completed since the start position.
         plies: u32,
         /// `(white, black)` remaining, ms; `None` without a clock.
         clocks: Option<(u64, u64)>,
+        /// `(white, black)` used (E2.9d: "the time used by both
+        /// players"), ms: each side's thinking time from the moves'
+        /// times (pauses by the arbiter included); `None` without a clock.
+        used: Option<(u64, u64)>,
+    },
+    /// Asked: the whole position (both sides' pieces, in diagram order).
+    Position(Board),
+    /// Asked: whose move it is and the move number (`plies` half-moves
+    /// made since the start position).
+    Turn {
+        /// Half-moves made.
+        plies: u32,
+    },
+    /// Asked: the opponent's last draw offer.
+    LastDrawOffer {
+        /// The opponent (whose offer).
+        by: Color,
+        /// Half-moves made when he offered, and whether the offer still
+        /// stands; `None`: he has offered none.
+        offered: Option<(u32, bool)>,
+    },
+    /// E2.1 / E2.3: the visually impaired player's pawn stands on the last
+    /// rank and no piece was named or sensed: he is asked which piece (the
+    /// move is not announced with a piece assumed).
+    PromotionPiece {
+        /// Who promotes.
+        by: Color,
+        /// The promotion square.
+        square: Square,
     },
     /// Asked: the last move with the position it was played in; `None`
     /// before the first move (or after an illegal move that stood).
@@ -110,6 +139,17 @@ impl Decisions {
         self.items.drain(..)
     }
 
+    /// Puts the decisions from index `from` on in time order (stable: the
+    /// same time keeps the order they were taken in).
+    pub(super) fn sort_tail_by_time(&mut self, from: usize) {
+        if let Some(tail) = self.items.get_mut(from..) {
+            tail.sort_by_key(|d| match d {
+                Decision::Event(e) => e.t,
+                Decision::Announce { t, .. } => *t,
+            });
+        }
+    }
+
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
@@ -122,6 +162,28 @@ impl Decisions {
 }
 
 impl Arbiter {
+    /// The positions of the game: the start, then the position after each
+    /// completed move (`positions()[ply]` after ply `ply`).
+    pub fn positions(&self) -> &[Chess] {
+        &self.history
+    }
+
+    /// Each side's thinking time up to `t`, ms (white, black): the time
+    /// between the completed moves, the side on move's running since the
+    /// last one (White's clock starts at 0, §6.5).
+    pub fn time_used(&self, t: u64) -> (u64, u64) {
+        let mut used = [0u64; 2];
+        let mut prev = 0;
+        for m in &self.moves {
+            used[super::ci(m.by)] += m.t.saturating_sub(prev);
+            prev = m.t;
+        }
+        if !self.ended() {
+            used[super::ci(self.pos.turn())] += t.saturating_sub(prev);
+        }
+        (used[0], used[1])
+    }
+
     /// Whether this game announces (Appendix E, or a language given).
     pub(super) fn announces(&self) -> bool {
         self.cfg.announcement_lang().is_some()
@@ -151,7 +213,19 @@ impl Arbiter {
             QueryKind::Time => Announcement::Time {
                 plies: self.moves.len() as u32,
                 clocks: self.clock.as_ref().map(|c| c.remaining_at(t)),
+                used: self.clock.as_ref().map(|_| self.time_used(t)),
             },
+            QueryKind::Position => Announcement::Position(self.pos.board().clone()),
+            QueryKind::MoveNumber | QueryKind::Turn => Announcement::Turn {
+                plies: self.moves.len() as u32,
+            },
+            QueryKind::DrawOffer => Announcement::LastDrawOffer {
+                by: !by,
+                offered: self.last_offers[super::ci(!by)]
+                    .map(|plies| (plies, self.draw_offer == Some(!by))),
+            },
+            // The controller says the last announcement again.
+            QueryKind::Repeat => return,
             QueryKind::LastMove => {
                 let n = self.history.len();
                 let last = self

@@ -10,6 +10,26 @@ use crate::trace::{By, Event, EventKind};
 use shakmaty::{Bitboard, Color, Position, Rank, Role};
 
 impl Arbiter {
+    /// The timers due strictly before `t`, in the order the game takes
+    /// them ([`Arbiter::advance`] puts their decisions in time order).
+    pub(super) fn fire_timers(&mut self, t: u64, out: &mut Decisions) {
+        self.emit_touches(t.saturating_sub(1), false, out);
+        self.close_claim_window(t);
+        if self.boards.len() > 1 {
+            self.check_divergence(t, out);
+            self.announce_settled_vi_move(t, out);
+        }
+        if let Some(p) = self.phase.pending_end() {
+            let settled_at = p.t + self.cfg.settle_ms;
+            if t >= settled_at {
+                let completed = p.completed();
+                self.complete(completed, settled_at, out);
+                return;
+            }
+        }
+        self.fall_flags(t, out);
+    }
+
     /// `side` presses his clock (§6.2): it completes the move the board
     /// shows, or is an illegal move, or an irregularity.
     pub(super) fn press(&mut self, side: Color, t: u64, out: &mut Decisions) {
@@ -34,7 +54,24 @@ impl Arbiter {
             return;
         }
         let bi = self.mi();
-        match recognize(&self.pos, &self.boards[bi].sensed, self.turn.promote) {
+        let reading = recognize(&self.pos, &self.reading(bi), self.turn.promote);
+        if !self.boards[bi].synced && matches!(reading, Recognition::Move { .. }) {
+            // A copy error on the mover's board, corrected from the record
+            // (E2.7): his move stands; the squares are named.
+            self.watch_copy_error(bi, t, out);
+        }
+        match reading {
+            Recognition::Move {
+                mv,
+                promotion_assumed: true,
+                ..
+            } if self.plays_tactile(side) && self.forced.is_none() => {
+                // E2.3: the move is not made before it is announced, and it
+                // is not announced with a piece assumed: it waits for the
+                // player's answer.
+                self.ask_promotion_piece(side, &mv, t, out);
+                self.check_press_after_announcement(side, &mv, t, out);
+            }
             Recognition::Move {
                 mut mv,
                 mut promotion_assumed,

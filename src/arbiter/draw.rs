@@ -27,6 +27,7 @@ impl Arbiter {
             return;
         }
         self.draw_offer = Some(side);
+        self.last_offers[super::ci(side)] = Some(self.moves.len() as u32);
         out.push(Event {
             t,
             kind: EventKind::DrawOffer { by: By(side) },

@@ -59,11 +59,12 @@ impl Arbiter {
             promotion_assumed,
             missing: 0,
             tied,
-        } = recognize(&self.pos, &self.boards[self.mi()].sensed, self.turn.promote)
+        } = recognize(&self.pos, &self.reading(self.mi()), self.turn.promote)
         {
             // A reading that fits several moves is never a guess: it waits
-            // for the press (src/arbiter/ambiguous.rs).
-            if !tied.is_empty() {
+            // for the press (src/arbiter/ambiguous.rs); a promotion on the
+            // tactile board waits for the piece to be named (E2.3).
+            if !tied.is_empty() || (promotion_assumed && self.plays_tactile(self.pos.turn())) {
                 return;
             }
             let mut after = self.pos.clone();

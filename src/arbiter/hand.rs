@@ -44,6 +44,9 @@ pub(super) struct Turn {
     pub(super) returned: Bitboard,
     /// The VI player's move made on the tactile board, and whether announced.
     pub(super) announced: Option<Announced>,
+    /// The promotion square the visually impaired player was asked to name
+    /// the piece for (E2.1 / E2.3), once asked.
+    pub(super) promotion_asked: Option<Square>,
 }
 
 impl Arbiter {

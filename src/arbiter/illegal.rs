@@ -429,6 +429,7 @@ impl Arbiter {
         let b = &mut self.boards[bi];
         b.sensed.clear_history();
         b.synced = true;
+        b.copying = None;
         let restore = !b.sensed.matches(pos.board());
         if !restore {
             b.sensed.reset_to(pos.board());

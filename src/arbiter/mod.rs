@@ -24,7 +24,8 @@
 //! | `orientation.rs` | a board set up turned: 90° (§7.1b / 7.2.2), 180° (colours reversed, §7.2 / 7.3) |
 //! | `claims.rs` | claims: touch-move, illegal moves, §9 draws, flags, §10.2 |
 //! | `draw.rs` | draw offers (§9.1) |
-//! | `tactile.rs` | Appendix E: the tactile board, announcing the VI player's move, E2.7 |
+//! | `tactile.rs` | Appendix E: the tactile board, announcing the VI player's move (E2.3), E2.7 |
+//! | `copying.rs` | E2.7 / E2.8: the boards' slots; a copy gone wrong or forgotten, read from the record |
 //! | `announce.rs` | [`Decisions`], [`Announcement`]s and the E2.9d queries |
 //! | `end.rs` | the end of the game (§5, §6.9, 2023 9.6), resignation |
 //! | `clock.rs` | the press (§6.2), the flags (§6.8), clock reports |
@@ -39,6 +40,7 @@ mod announce;
 mod claims;
 mod clock;
 mod config;
+mod copying;
 pub mod dead;
 mod draw;
 mod end;
@@ -60,13 +62,14 @@ pub use config::{
 pub use end::Outcome;
 pub use phase::{PendingEnd, Phase, Stage};
 pub use setup::Guidance;
-pub use tactile::ANNOUNCE_SETTLE_MS;
+pub use tactile::{SpeechTime, ANNOUNCE_SETTLE_MS};
 
 use crate::board::{Change, Orientation, SensedBoard};
 use crate::clock::Clock;
 use crate::model::{square_names, ClockStartAt};
 use crate::trace::{BoardId, By, Event, EventKind, Record, RecordKind};
 use claims::PendingBreach;
+use copying::Slot;
 use hand::Turn;
 use illegal::PendingIllegal;
 use setup::SetUp;
@@ -129,19 +132,6 @@ impl PendingEnd {
     }
 }
 
-/// One sensed board and what the arbiter knows of it.
-#[derive(Debug, Clone)]
-struct Slot {
-    id: BoardId,
-    sensed: SensedBoard,
-    /// The board has shown the position since the last completed move (its
-    /// owner has copied the opponent's move, E2.7); lifts before that are
-    /// copying, not touches.
-    synced: bool,
-    /// Time of the last change not yet checked for divergence, ms.
-    unchecked_since: Option<u64>,
-}
-
 /// The arbiter's state for one game.
 #[derive(Debug, Clone)]
 pub struct Arbiter {
@@ -190,6 +180,11 @@ pub struct Arbiter {
     /// The reading this copy of the game takes at its next press (a held
     /// reading's candidate).
     forced: Option<Move>,
+    /// How long announcements take to be heard (E2.3c).
+    speech: tactile::SpeechTime,
+    /// Each side's last draw offer (white, black): the half moves made
+    /// when it was offered (E2.9d queries).
+    last_offers: [Option<u32>; 2],
 }
 
 fn ci(c: Color) -> usize {
@@ -221,12 +216,7 @@ impl Arbiter {
             .map(|id| {
                 let mut sensed = SensedBoard::new(pos.board());
                 sensed.bounce_ms = cfg.bounce_ms;
-                Slot {
-                    id: *id,
-                    sensed,
-                    synced: true,
-                    unchecked_since: None,
-                }
+                Slot::new(*id, sensed)
             })
             .collect();
         let clock_started = cfg.clock_start_at == ClockStartAt::RoundStart;
@@ -259,6 +249,8 @@ impl Arbiter {
             now: 0,
             held: None,
             forced: None,
+            speech: tactile::SpeechTime::default(),
+            last_offers: [None, None],
         }
     }
 
@@ -339,21 +331,12 @@ impl Arbiter {
         if self.ended() {
             return;
         }
-        self.emit_touches(t.saturating_sub(1), false, out);
-        self.close_claim_window(t);
-        if self.boards.len() > 1 {
-            self.check_divergence(t, out);
-            self.announce_settled_vi_move(t, out);
-        }
-        if let Some(p) = self.phase.pending_end() {
-            let settled_at = p.t + self.cfg.settle_ms;
-            if t >= settled_at {
-                let completed = p.completed();
-                self.complete(completed, settled_at, out);
-                return;
-            }
-        }
-        self.fall_flags(t, out);
+        // The timers below fire at their own times, which may interleave
+        // (a touch, a board that settled differing, an announcement): their
+        // decisions go out in time order.
+        let from = out.len();
+        self.fire_timers(t, out);
+        out.sort_tail_by_time(from);
     }
 
     /// End of input at `t` (the end of a trace): a game-ending move still
@@ -387,14 +370,22 @@ impl Arbiter {
                 self.sensor(rec, out);
             }
             RecordKind::Press(side) => self.press(*side, t, out),
-            RecordKind::Promote(role) => self.promote(*role),
+            RecordKind::Promote(role) => {
+                self.promote(*role);
+                // The answer to the question for the promotion piece (E2.3).
+                if !self.ended() && !self.phase.is_restoring() {
+                    self.watch_vi_move(t, out);
+                }
+            }
             RecordKind::Resign(side) => self.resign(*side, t, out),
             RecordKind::Offer(side) => self.offer_draw(*side, t, out),
             RecordKind::Accept(side) => self.accept_draw(*side, t, out),
             RecordKind::Decline(side) => self.decline_draw(*side),
             RecordKind::Adjust(side) => self.adjust(*side, t, out),
             RecordKind::Claim { kind, by } => self.claim(*kind, *by, t, out),
-            RecordKind::Query { what, by, piece } => self.query(*what, *by, *piece, t, out),
+            RecordKind::Query {
+                what, by, piece, ..
+            } => self.query(*what, *by, *piece, t, out),
             RecordKind::Arbiter { action, author } => {
                 self.arbiter_action(action, author.as_deref(), t, out)
             }
@@ -445,6 +436,7 @@ impl Arbiter {
         }
         for ch in changes {
             self.boards[bi].sensed.apply(ch, t);
+            self.boards[bi].log(t, ch);
             if mover && self.boards[bi].synced && !self.ended() && !self.phase.is_restoring() {
                 self.follow_hand(ch, t);
             }
@@ -459,9 +451,8 @@ impl Arbiter {
             // The owner has copied the opponent's move: from now on his
             // lifts are touches (E2.2, §4.3).
             let pos = self.pos.clone();
-            let slot = &mut self.boards[bi];
-            slot.synced = true;
-            slot.sensed.reset_to(pos.board());
+            self.boards[bi].in_step(pos.board());
+            self.boards_agree_again(bi, t, out);
         }
         if !mover {
             return;
@@ -473,8 +464,11 @@ impl Arbiter {
             self.check_restored(bi, t, out);
             return;
         }
+        if !self.boards[bi].synced {
+            self.watch_copy_error(bi, t, out);
+        }
         self.watch_for_game_end(t);
-        self.watch_vi_move(t);
+        self.watch_vi_move(t, out);
         self.watch_claimant_reply(t);
     }
 
@@ -578,13 +572,13 @@ impl Arbiter {
         }
         let pos = self.pos.clone();
         for (i, slot) in self.boards.iter_mut().enumerate() {
-            if i == bi {
-                slot.sensed.reset_to(pos.board());
-                slot.synced = true;
+            if i == bi && (slot.copying.is_none() || slot.sensed.matches(pos.board())) {
+                slot.in_step(pos.board());
             } else {
-                // The other board's owner now copies this move (E2.7).
-                slot.sensed.clear_history();
-                slot.synced = slot.sensed.matches(pos.board());
+                // The other board's owner now copies this move; a mover's
+                // board read from the record still has squares to put right
+                // (E2.7).
+                slot.position_changed(pos.board());
             }
         }
         self.turn = Turn::default();

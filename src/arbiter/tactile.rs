@@ -9,57 +9,174 @@ use super::{square_list, Arbiter};
 use crate::model::IrregularityKind;
 use crate::recognize::{recognize, Recognition};
 use crate::trace::{Event, EventKind};
-use shakmaty::{Color, Move, Position};
+use shakmaty::{Bitboard, Color, Move, Position};
+use std::sync::Arc;
 
 /// How long the tactile board must show the visually impaired player's
-/// move before it is announced as made (E2.3), ms.
+/// move before its announcement starts, ms.
 pub const ANNOUNCE_SETTLE_MS: u64 = 300;
+
+/// How long an announcement takes to be heard, ms: the one place the instant
+/// "the move has been announced" (E2.3c) comes from. The default is 0 (the
+/// move counts as announced when its announcement starts,
+/// [`ANNOUNCE_SETTLE_MS`] after the board showed it); the controller sets
+/// the real speech duration of the rendered words
+/// ([`Arbiter::set_speech_time`]). Must be a pure function of the
+/// announcement (replay and daemon give the same stream).
+#[derive(Clone)]
+pub struct SpeechTime(Arc<dyn Fn(&Announcement) -> u64 + Send + Sync>);
+
+impl SpeechTime {
+    /// Every announcement takes `ms`.
+    pub fn fixed(ms: u64) -> SpeechTime {
+        SpeechTime(Arc::new(move |_| ms))
+    }
+
+    /// The duration of each announcement from `f` (ms).
+    pub fn new(f: impl Fn(&Announcement) -> u64 + Send + Sync + 'static) -> SpeechTime {
+        SpeechTime(Arc::new(f))
+    }
+
+    /// How long `a` takes to be heard, ms.
+    pub fn of(&self, a: &Announcement) -> u64 {
+        (self.0)(a)
+    }
+}
+
+impl Default for SpeechTime {
+    fn default() -> SpeechTime {
+        SpeechTime::fixed(0)
+    }
+}
+
+impl std::fmt::Debug for SpeechTime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SpeechTime(..)")
+    }
+}
 
 /// The visually impaired player's move, made on the tactile board and
 /// announced (E2.3).
 #[derive(Debug, Clone)]
 pub(super) struct Announced {
     pub(super) mv: Move,
+    /// When the board showed it, ms.
     pub(super) t: u64,
-    pub(super) done: bool,
+    /// When its announcement has been heard (E2.3c), ms; `None` before it
+    /// is spoken.
+    pub(super) heard_at: Option<u64>,
 }
 
 impl Arbiter {
     /// Whether `side` is the visually impaired player of a two-board game.
-    fn plays_tactile(&self, side: Color) -> bool {
+    pub(super) fn plays_tactile(&self, side: Color) -> bool {
         self.cfg.header.vi_player == Some(side) && self.boards.len() > 1
+    }
+
+    /// Sets how long announcements take to be heard (E2.3c): the instant
+    /// the visually impaired player's move counts as announced.
+    pub fn set_speech_time(&mut self, s: SpeechTime) {
+        self.speech = s;
     }
 
     /// Appendix E2.3: the visually impaired player's move is made when the
     /// tactile board shows it; it is then announced, and only then may the
-    /// clock be started.
-    pub(super) fn watch_vi_move(&mut self, t: u64) {
-        if !self.plays_tactile(self.pos.turn()) {
+    /// clock be started. A move shown again differently after its
+    /// announcement is flagged to the arbiter; a promotion whose piece is
+    /// neither sensed nor named is not announced: the player is asked.
+    pub(super) fn watch_vi_move(&mut self, t: u64, out: &mut Decisions) {
+        let side = self.pos.turn();
+        if !self.plays_tactile(side) {
             return;
         }
         let bi = self.mi();
-        match recognize(&self.pos, &self.boards[bi].sensed, self.turn.promote) {
-            Recognition::Move { mv, missing: 0, .. } => {
-                if self.turn.announced.as_ref().is_none_or(|a| a.mv != mv) {
-                    self.turn.announced = Some(Announced { mv, t, done: false });
+        let shown = match recognize(&self.pos, &self.reading(bi), self.turn.promote) {
+            Recognition::Move {
+                mv,
+                missing: 0,
+                promotion_assumed,
+                ..
+            } => Some((mv, promotion_assumed)),
+            _ => None,
+        };
+        let was = self.turn.announced.clone();
+        if let Some(a) = was.as_ref().filter(|a| a.heard_at.is_some()) {
+            if shown.as_ref().is_none_or(|(mv, _)| *mv != a.mv) {
+                let mut squares = Bitboard::from(a.mv.to());
+                if let Some(from) = a.mv.from() {
+                    squares.add(from);
+                }
+                out.push(Event {
+                    t,
+                    kind: EventKind::Irregularity {
+                        kind: IrregularityKind::MovedAfterAnnouncement,
+                        article: self.cfg.profile.articles.vi_clock_after_announcement,
+                        squares: square_list(squares),
+                    },
+                });
+            }
+        }
+        match shown {
+            Some((mv, true)) => {
+                self.turn.announced = None;
+                self.ask_promotion_piece(side, &mv, t, out);
+            }
+            Some((mv, false)) => {
+                if was.as_ref().is_none_or(|a| a.mv != mv) {
+                    self.turn.announced = Some(Announced {
+                        mv,
+                        t,
+                        heard_at: None,
+                    });
                 }
             }
-            _ => self.turn.announced = None,
+            None => self.turn.announced = None,
         }
     }
 
+    /// E2.1 / E2.3: the pawn stands on the last rank with no piece named or
+    /// sensed: the player is asked which piece (once per square), the
+    /// arbiter told; the move waits for the answer.
+    pub(super) fn ask_promotion_piece(
+        &mut self,
+        side: Color,
+        mv: &Move,
+        t: u64,
+        out: &mut Decisions,
+    ) {
+        let square = mv.to();
+        if self.turn.promotion_asked == Some(square) {
+            return;
+        }
+        self.turn.promotion_asked = Some(square);
+        out.push(Event {
+            t,
+            kind: EventKind::Irregularity {
+                kind: IrregularityKind::PromotionPieceUnnamed,
+                article: self.cfg.profile.articles.vi_clock_after_announcement,
+                squares: vec![square.to_string()],
+            },
+        });
+        self.announce(Announcement::PromotionPiece { by: side, square }, t, out);
+    }
+
     /// E2.3: the move shown on the tactile board for [`ANNOUNCE_SETTLE_MS`]
-    /// before `t` is announced (once).
+    /// before `t` is announced (once); it counts as announced when the
+    /// announcement has been heard ([`SpeechTime`]).
     pub(super) fn announce_settled_vi_move(&mut self, t: u64, out: &mut Decisions) {
-        let Some(a) = self.turn.announced.clone().filter(|a| !a.done) else {
+        let Some(a) = self.turn.announced.clone().filter(|a| a.heard_at.is_none()) else {
             return;
         };
         let at = a.t + ANNOUNCE_SETTLE_MS;
         if t > at {
-            let before = self.pos.clone();
-            self.announce(Announcement::Move { before, mv: a.mv }, at, out);
+            let what = Announcement::Move {
+                before: self.pos.clone(),
+                mv: a.mv,
+            };
+            let heard_at = at + self.speech.of(&what);
+            self.announce(what, at, out);
             if let Some(x) = self.turn.announced.as_mut() {
-                x.done = true;
+                x.heard_at = Some(heard_at);
             }
         }
     }
@@ -69,11 +186,11 @@ impl Arbiter {
         self.turn
             .announced
             .as_ref()
-            .is_some_and(|a| a.done && a.mv == *mv)
+            .is_some_and(|a| a.heard_at.is_some() && a.mv == *mv)
     }
 
-    /// E2.3: the visually impaired player started the clock before his
-    /// move `mv` was announced.
+    /// E2.3: the visually impaired player started the clock at `t` before
+    /// his move `mv` was announced (or before its announcement was heard).
     pub(super) fn check_press_after_announcement(
         &self,
         side: Color,
@@ -81,7 +198,13 @@ impl Arbiter {
         t: u64,
         out: &mut Decisions,
     ) {
-        if self.plays_tactile(side) && !self.announced_before_press(mv) {
+        let heard = self
+            .turn
+            .announced
+            .as_ref()
+            .and_then(|a| a.heard_at.filter(|_| a.mv == *mv))
+            .is_some_and(|at| at <= t);
+        if self.plays_tactile(side) && !heard {
             out.push(Event {
                 t,
                 kind: EventKind::Irregularity {
@@ -115,29 +238,20 @@ impl Arbiter {
             if previous && !self.boards[bi].synced {
                 continue;
             }
-            // The owner on move is making his move.
+            // The owner on move is making his move (on a board read from
+            // the record, its squares were reported as it showed).
             if bi == self.mi()
-                && matches!(
+                && (matches!(
                     recognize(&self.pos, b, self.turn.promote),
                     Recognition::Move { .. }
-                )
+                ) || self.boards[bi]
+                    .copy_reading(&self.pos, self.turn.promote)
+                    .is_some())
             {
                 continue;
             }
             let diff = b.differences(self.pos.board());
-            out.push(Event {
-                t: since + self.cfg.settle_ms,
-                kind: EventKind::Irregularity {
-                    kind: IrregularityKind::BoardsDiffer,
-                    article: self.cfg.profile.articles.vi_boards_differ,
-                    squares: square_list(diff),
-                },
-            });
-            self.announce(
-                Announcement::BoardsDiffer { squares: diff },
-                since + self.cfg.settle_ms,
-                out,
-            );
+            self.report_boards_differ(bi, diff, since + self.cfg.settle_ms, out);
         }
     }
 }

@@ -262,6 +262,7 @@ fn moves_are_announced_as_data_after_the_clock() {
             color: Color::White,
             role: Role::Knight,
         }),
+        author: None,
     };
     let d = feed(&mut a, &[rec(2_000, q)]);
     match &d[..] {

@@ -11,17 +11,23 @@
 //! (touches, irregularities, claims, announcements, draw offers) goes to the
 //! arbiter only (§13.7a: irregularities are reported to the arbiter).
 //!
-//! Every message carries `"game": "round.board"`.
+//! Every message carries `"game": "round.board"`. For blind spectators
+//! (Appendix E's words, issue 14) each `move` also carries `spoken`, the
+//! move as the announcement says it, and `lang`, the event's language; the
+//! state carries `lang` and each move's `spoken` too. The words are the
+//! voice's phrase grammar ([`crate::voice::move_phrase`]), read-only.
 
 use super::livechess;
 use super::pgn::{write_pgn_with, PgnExtras};
 use crate::arbiter::Arbiter;
 use crate::clock::fmt_shown;
-use crate::model::{Mode, Player};
+use crate::model::{Edition, Lang, Mode, Player};
 use crate::trace::{color_str, Event, EventKind};
+use crate::voice::{Vocabulary, VoiceOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
 use shakmaty::{EnPassantMode, Position};
 use std::sync::Arc;
 
@@ -156,6 +162,32 @@ pub struct Publisher {
     info: GameInfo,
     marks: Vec<IllegalMark>,
     seq: u64,
+    /// The words of the moves, once the game's settings are seen.
+    voice: Option<Vocabulary>,
+    /// Each ply's UCI and spoken words so far (made once per ply).
+    spoken: Vec<(String, Option<String>)>,
+}
+
+/// The language the page and the spoken moves take: the game's announcement
+/// language, else the profile's own (Danish for the Danish texts, Norwegian
+/// for the Norwegian one, English for 2023).
+pub fn spoken_lang(game: &Arbiter) -> Lang {
+    let cfg = game.config();
+    cfg.announcement_lang()
+        .unwrap_or(match cfg.profile.edition {
+            Edition::Fide2001 | Edition::Fide2009 => Lang::Da,
+            Edition::Fide2009No => Lang::Nb,
+            Edition::Fide2023 => Lang::En,
+        })
+}
+
+/// The words of ply `ply` (1-based) of `game` in `voc`'s language, when the
+/// move is a legal one of the record.
+fn spoken_move(game: &Arbiter, ply: usize, voc: &Vocabulary) -> Option<String> {
+    let before = game.positions().get(ply.checked_sub(1)?)?;
+    let m = game.moves().get(ply - 1).filter(|m| !m.illegal)?;
+    let mv = m.uci.parse::<UciMove>().ok()?.to_move(before).ok()?;
+    Some(crate::voice::move_phrase(before, &mv, voc))
 }
 
 fn is_public(e: &Event) -> bool {
@@ -201,6 +233,8 @@ impl Publisher {
             info,
             marks: Vec::new(),
             seq: 0,
+            voice: None,
+            spoken: Vec::new(),
         }
     }
 
@@ -221,8 +255,34 @@ impl Publisher {
         Arc::from(v.to_string())
     }
 
+    /// Brings the spoken words of `game`'s moves up to date: a ply whose
+    /// move changed (taken back, set up anew) is said again, a new one said
+    /// once.
+    fn refresh_spoken(&mut self, game: &Arbiter) {
+        let voc = self.voice.get_or_insert_with(|| {
+            Vocabulary::new(
+                spoken_lang(game),
+                game.config().profile.edition,
+                VoiceOptions::default(),
+            )
+        });
+        let moves = game.moves();
+        let keep = self
+            .spoken
+            .iter()
+            .zip(moves)
+            .take_while(|((uci, _), m)| *uci == m.uci)
+            .count();
+        self.spoken.truncate(keep);
+        for (i, m) in moves.iter().enumerate().skip(keep) {
+            self.spoken
+                .push((m.uci.clone(), spoken_move(game, i + 1, voc)));
+        }
+    }
+
     /// The state at round time `t` (the feed's first snapshot, or after a restart).
     pub fn snapshot_now(&mut self, game: &Arbiter, t: u64) -> Update {
+        self.refresh_spoken(game);
         self.seq += 1;
         let snap = Arc::new(self.snapshot(game, t));
         let state: Arc<str> = Arc::from(snap.state.to_string());
@@ -252,9 +312,24 @@ impl Publisher {
         let mut public = Vec::new();
         let mut arbiter = Vec::new();
         let mut changed = forced;
+        self.refresh_spoken(game);
+        let lang = self.voice.as_ref().map(|v| v.lang().as_str());
         for e in events {
             let mut extra = Vec::new();
             match &e.kind {
+                EventKind::Move { ply, .. } => {
+                    for m in self.marks.iter_mut() {
+                        m.corrected = true;
+                    }
+                    let said = (*ply as usize)
+                        .checked_sub(1)
+                        .and_then(|i| self.spoken.get(i))
+                        .and_then(|(_, w)| w.clone());
+                    if let (Some(words), Some(lang)) = (said, lang) {
+                        extra.push(("spoken", Value::from(words)));
+                        extra.push(("lang", Value::from(lang)));
+                    }
+                }
                 EventKind::IllegalMove {
                     by,
                     article,
@@ -272,7 +347,7 @@ impl Publisher {
                         corrected: false,
                     });
                 }
-                EventKind::PositionRestored { .. } | EventKind::Move { .. } => {
+                EventKind::PositionRestored { .. } => {
                     for m in self.marks.iter_mut() {
                         m.corrected = true;
                     }
@@ -367,8 +442,10 @@ impl Publisher {
             "black": info.black,
             "fen": Fen::from_position(game.position(), EnPassantMode::Legal).to_string(),
             "turn": color_str(game.position().turn()),
-            "moves": game.moves().iter().map(|m| json!({
+            "lang": self.voice.as_ref().map(|v| v.lang().as_str()),
+            "moves": game.moves().iter().enumerate().map(|(i, m)| json!({
                 "san": m.san, "uci": m.uci, "by": color_str(m.by), "clock_ms": m.clock_ms,
+                "spoken": self.spoken.get(i).and_then(|(_, w)| w.as_deref()),
             })).collect::<Vec<_>>(),
             "clock": game.clock().map(|c| {
                 let (w, b) = c.remaining_at(t);

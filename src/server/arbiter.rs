@@ -16,7 +16,7 @@
 //! The reply: `{"t": round ms, "action": …, "author": …, "events": [the decisions]}`.
 
 use super::ArbiterCommand;
-use super::{AppState, ArbiterAccess};
+use super::{AppState, ArbiterAccess, PlayerDevice};
 use crate::trace::{parse_record_kind, RecordKind};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -50,8 +50,44 @@ fn refuse(status: StatusCode, message: &str) -> Refusal {
     Refusal(status, message.to_owned())
 }
 
-/// The arbiter's access when the request carries the right bearer token.
+/// Who called: the arbiter, or the visually impaired player's own device.
+#[derive(Debug, Clone, Copy)]
+pub enum Caller<'a> {
+    /// The arbiter's token: every action.
+    Arbiter,
+    /// The player's device token: queries for his side only (E2.9d).
+    Player(&'a PlayerDevice),
+}
+
+/// The arbiter's access when the request carries the arbiter's bearer token;
+/// the player's device token is refused here (403: not the arbiter).
 pub fn authorize<'a>(s: &'a AppState, headers: &HeaderMap) -> Result<&'a ArbiterAccess, Refusal> {
+    match authorize_caller(s, headers)? {
+        (access, Caller::Arbiter) => Ok(access),
+        (_, Caller::Player(_)) => Err(refuse(
+            StatusCode::FORBIDDEN,
+            "the player's device may only ask (POST /arbiter/query), never act as the arbiter",
+        )),
+    }
+}
+
+/// The bearer token of the request, empty when none.
+fn bearer(headers: &HeaderMap) -> &str {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .unwrap_or("")
+}
+
+/// Who calls: the arbiter's token or the player device's token (each
+/// compared in constant time). 404 without an arbiter API, 403 when no
+/// arbiter token is configured, 401 for any other token.
+pub fn authorize_caller<'a>(
+    s: &'a AppState,
+    headers: &HeaderMap,
+) -> Result<(&'a ArbiterAccess, Caller<'a>), Refusal> {
     let Some(access) = s.arbiter.as_ref() else {
         return Err(refuse(StatusCode::NOT_FOUND, "no arbiter API here"));
     };
@@ -61,20 +97,19 @@ pub fn authorize<'a>(s: &'a AppState, headers: &HeaderMap) -> Result<&'a Arbiter
             "the arbiter API is off: no token configured ([arbiter] token or EBOARD_ARBITER_TOKEN)",
         ));
     };
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
-        .unwrap_or("");
+    let given = bearer(headers);
     if bool::from(given.as_bytes().ct_eq(token.as_bytes())) {
-        Ok(access)
-    } else {
-        Err(refuse(
-            StatusCode::UNAUTHORIZED,
-            "a valid bearer token is needed",
-        ))
+        return Ok((access, Caller::Arbiter));
     }
+    if let Some(p) = access.player.as_ref() {
+        if bool::from(given.as_bytes().ct_eq(p.token.as_bytes())) {
+            return Ok((access, Caller::Player(p)));
+        }
+    }
+    Err(refuse(
+        StatusCode::UNAUTHORIZED,
+        "a valid bearer token is needed",
+    ))
 }
 
 /// The body keys each action takes (besides the record's own key).
@@ -145,22 +180,54 @@ pub async fn act(
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Response {
-    let access = match authorize(&s, &headers) {
+    let (access, caller) = match authorize_caller(&s, &headers) {
         Ok(a) => a,
         Err(r) => return r.into_response(),
     };
+    let author = match caller {
+        Caller::Arbiter => access.name.clone(),
+        Caller::Player(p) => p.name.clone(),
+    };
+    if matches!(caller, Caller::Player(_)) && action != "query" {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            "the player's device may only ask (POST /arbiter/query), never act as the arbiter",
+        )
+        .into_response();
+    }
     let (kind, name) = match parse_request(&action, &bytes) {
         Ok(RecordKind::Arbiter { action, .. }) => {
             let name = action.as_str();
             (
                 RecordKind::Arbiter {
                     action,
-                    author: Some(access.name.clone()),
+                    author: Some(author.clone()),
                 },
                 name,
             )
         }
-        Ok(query) => (query, "query"),
+        Ok(RecordKind::Query {
+            what, by, piece, ..
+        }) => {
+            if let Caller::Player(p) = caller {
+                if by != p.side {
+                    return refuse(
+                        StatusCode::FORBIDDEN,
+                        "the player's device asks for its own side only (body key 'by')",
+                    )
+                    .into_response();
+                }
+            }
+            let author = Some(author.clone());
+            let query = RecordKind::Query {
+                what,
+                by,
+                piece,
+                author,
+            };
+            (query, "query")
+        }
+        Ok(other) => (other, "query"),
         Err(r) => return r.into_response(),
     };
     let (reply, rx) = tokio::sync::oneshot::channel();
@@ -176,7 +243,7 @@ pub async fn act(
         Ok(Ok(r)) => Json(json!({
             "t": r.t,
             "action": name,
-            "author": access.name,
+            "author": author,
             "events": r.events.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect::<Vec<_>>(),
         }))
         .into_response(),

@@ -9,7 +9,8 @@
 //! | `GET /boards.json` | the feed's snapshots (what a relay reads) |
 //! | `GET /events`, `GET /ws` | the public event stream (SSE / WebSocket) |
 //! | `GET /arbiter/events`, `GET /arbiter/state` | the arbiter's channel, undelayed (token) |
-//! | `POST /arbiter/{accept,overrule,restore,result,clock,position,pause,resume}` | arbiter actions (token) |
+//! | `POST /arbiter/{accept,overrule,restore,result,clock,position,pause,resume,choose}` | arbiter actions (token) |
+//! | `POST /arbiter/query` | E2.9d information on demand (the arbiter's token, or the VI player's device token for his side only) |
 //!
 //! Everything public is delayed at the source ([`crate::broadcast::delay`]).
 //! Stream clients that fall [`CHANNEL_CAPACITY`](crate::broadcast::delay::CHANNEL_CAPACITY)
@@ -68,6 +69,21 @@ pub struct ArbiterAccess {
     pub name: String,
     /// The board loop.
     pub commands: mpsc::Sender<ArbiterCommand>,
+    /// The visually impaired player's own device, when configured: its
+    /// token may only ask (E2.9d) and repeat his announcements.
+    pub player: Option<PlayerDevice>,
+}
+
+/// The visually impaired player's own device (Appendix E2.9d): a token with
+/// rights limited to queries for his side; never the arbiter's actions.
+#[derive(Debug, Clone)]
+pub struct PlayerDevice {
+    /// The device's bearer token (not empty).
+    pub token: String,
+    /// The player's name (journaled as the author of his queries).
+    pub name: String,
+    /// His colour (the game's `vi_player`).
+    pub side: shakmaty::Color,
 }
 
 /// What the handlers share.
@@ -82,6 +98,14 @@ pub struct AppState {
 /// The arbiter token: `EBOARD_ARBITER_TOKEN` when set and not empty, else the config's.
 pub fn arbiter_token(configured: Option<&str>) -> Option<String> {
     std::env::var("EBOARD_ARBITER_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty())
+        .or_else(|| configured.filter(|t| !t.is_empty()).map(str::to_owned))
+}
+
+/// The player device's token: `EBOARD_PLAYER_TOKEN` when set and not empty, else the config's.
+pub fn player_token(configured: Option<&str>) -> Option<String> {
+    std::env::var("EBOARD_PLAYER_TOKEN")
         .ok()
         .filter(|t| !t.is_empty())
         .or_else(|| configured.filter(|t| !t.is_empty()).map(str::to_owned))

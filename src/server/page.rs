@@ -34,10 +34,19 @@ pub async fn index(State(s): State<Arc<AppState>>, Query(q): Query<FilterQuery>)
     let json = serde_json::to_string(&states)
         .unwrap_or_else(|_| "[]".into())
         .replace("</", "<\\/");
-    let html = HTML.replace(
-        "<!--STATE-->",
-        &format!("<script id=\"initial-state\" type=\"application/json\">{json}</script>"),
-    );
+    // The page's language: the event's (every game shown speaks it), else English.
+    let lang = states
+        .iter()
+        .filter_map(|st| st["lang"].as_str())
+        .reduce(|a, b| if a == b { a } else { "" })
+        .filter(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphabetic()))
+        .unwrap_or("en");
+    let html = HTML
+        .replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1)
+        .replace(
+            "<!--STATE-->",
+            &format!("<script id=\"initial-state\" type=\"application/json\">{json}</script>"),
+        );
     (
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),

@@ -27,6 +27,7 @@
 //! daemon allows before the speech starts.
 
 mod phrases;
+mod queries;
 pub mod tts;
 
 use crate::rules::Edition;
@@ -39,6 +40,10 @@ pub use phrases::{
     boards_differ_phrase, clocks_phrase, draw_offer_phrase, duration_phrase, game_end_phrase,
     last_move_phrase, moves_made_phrase, piece_squares_phrase, pieces_on_phrase, setup_phrase,
     time_phrase,
+};
+pub use queries::{
+    draw_offer_query_phrase, position_phrase, promotion_question_phrase, time_used_phrase,
+    turn_phrase,
 };
 
 /// Which word list a part of the vocabulary takes.

@@ -70,9 +70,13 @@ function section(g) {
   left.append(table);
   left.append(el("div", { class: "clock white", role: "timer", "aria-label": "White's clock" }));
   const right = el("div");
+  // For screen readers: the moves, the result and the illegal-move marking
+  // are polite live regions; each move is read in the event's words
+  // (`spoken`, in the language `lang`), new moves only.
   right.append(el("h3", {}, "Moves"));
-  right.append(el("ol", { class: "moves", "aria-label": "Moves of game " + g.game }));
-  right.append(el("p", { class: "marks", "aria-live": "polite" }));
+  right.append(el("ol", { class: "moves", role: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": "Moves of game " + g.game }));
+  right.append(el("p", { class: "result-live", role: "status", "aria-live": "polite", "aria-atomic": "true", "aria-label": "Result of game " + g.game }));
+  right.append(el("p", { class: "marks", role: "status", "aria-live": "polite", "aria-atomic": "true", "aria-label": "Illegal moves in game " + g.game }));
   layout.append(left, right);
   s.append(layout);
   const all = [...gamesEl.children, s].sort((a, b) => order(a.dataset.game) - order(b.dataset.game));
@@ -105,17 +109,38 @@ function render(g) {
     td.setAttribute("aria-label", p ? `${sq} ${p === p.toUpperCase() ? "white" : "black"} ${NAME[p.toLowerCase()]}` : `${sq} empty`);
     td.classList.toggle("last", last.length >= 4 && (sq === last.slice(0, 2) || sq === last.slice(2, 4)));
   });
-  const ol = s.querySelector(".moves");
-  ol.textContent = "";
-  for (let i = 0; i < g.moves.length; i += 2) {
-    const w = g.moves[i], b = g.moves[i + 1];
-    ol.append(el("li", {}, w.san + (b ? "  " + b.san : "")));
+  if (g.lang) document.documentElement.lang = g.lang;
+  drawMoves(s.querySelector(".moves"), g);
+  // Live regions change only when their words change (a screen reader
+  // reads every change).
+  setText(s.querySelector(".result-live"), result ? result + (g.reason ? " (" + g.reason.replace(/_/g, " ") + ")" : "") : "");
+  setText(s.querySelector(".marks"), (g.marks || [])
+    .map((m) => `Illegal move by ${m.by === "w" ? "White" : "Black"} (${m.article}): ${m.played}` + (m.corrected ? ", taken back." : ", to be corrected."))
+    .join(" "));
+  drawClocks(g);
+}
+
+function setText(e, text) {
+  if (e.textContent !== text) e.textContent = text;
+}
+
+// The move list, one item a ply: the SAN shown, the spoken words read (in
+// the event's language). Only new plies are added, so the live region reads
+// each move once; a take-back redraws from where the game goes on.
+function drawMoves(ol, g) {
+  while (ol.children.length > g.moves.length ||
+         (ol.children.length && ol.lastElementChild.dataset.san !== g.moves[ol.children.length - 1].san)) {
+    ol.lastElementChild.remove();
+  }
+  for (let i = ol.children.length; i < g.moves.length; i++) {
+    const m = g.moves[i];
+    const li = el("li", { "data-ply": String(i + 1), "data-san": m.san });
+    const num = Math.floor(i / 2) + 1 + (i % 2 ? "… " : ". ");
+    li.append(el("span", { class: "san", "aria-hidden": m.spoken ? "true" : "false" }, num + m.san));
+    if (m.spoken) li.append(el("span", { class: "spoken", lang: g.lang || "" }, m.spoken));
+    ol.append(li);
   }
   ol.scrollTop = ol.scrollHeight;
-  s.querySelector(".marks").textContent = (g.marks || [])
-    .map((m) => `Illegal move by ${m.by === "w" ? "White" : "Black"} (${m.article}): ${m.played}` + (m.corrected ? ", taken back." : ", to be corrected."))
-    .join(" ");
-  drawClocks(g);
 }
 
 // Round time t (ms) as Unix ms.
@@ -152,7 +177,8 @@ function onMessage(m) {
     case "move":
       g.fen = m.fen;
       g.moves = g.moves.slice(0, m.ply - 1);
-      g.moves.push({ san: m.san, uci: m.uci, by: m.by });
+      g.moves.push({ san: m.san, uci: m.uci, by: m.by, spoken: m.spoken });
+      if (m.lang) g.lang = m.lang;
       g.marks = (g.marks || []).map((k) => ({ ...k, corrected: true }));
       break;
     case "clock":

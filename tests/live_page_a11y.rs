@@ -1,0 +1,229 @@
+//! The live page as a blind spectator's screen reader meets it: headless
+//! Chromium driven over the DevTools protocol (`--remote-debugging-pipe`),
+//! its accessibility tree read with `Accessibility.getFullAXTree`. `eboard
+//! run` replays the Opera Game in a Danish event: the move list, the result
+//! and the illegal-move marking must be polite live regions with their
+//! names, each move read in Danish words (the delayed public stream's
+//! `spoken`), the page's `lang` the event's. Skipped (with the reason
+//! printed) when Chromium is missing, unless `CI` is set.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| {
+            let out = Command::new("which").arg(name).output().ok()?;
+            out.status
+                .success()
+                .then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+        })
+}
+
+/// Drives Chromium over the DevTools pipe (fds 3 and 4, messages ended by
+/// NUL): opens the page (with a MutationObserver counting the changes of
+/// the live regions from the document's start), waits until the result
+/// region shows a result, then prints `{"lang": …, "nodes": [the AX tree's
+/// nodes], "mutations": {…}}` as JSON.
+const CDP_PY: &str = r#"
+import json, os, subprocess, sys, time
+chrome, url, profile = sys.argv[1], sys.argv[2], sys.argv[3]
+to_chrome_r, to_chrome_w = os.pipe()
+from_chrome_r, from_chrome_w = os.pipe()
+def child():
+    os.dup2(to_chrome_r, 3); os.dup2(from_chrome_w, 4)
+p = subprocess.Popen([chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--remote-debugging-pipe", "--user-data-dir=" + profile, "about:blank"],
+    pass_fds=(3, 4), preexec_fn=child, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+os.close(to_chrome_r); os.close(from_chrome_w)
+out = os.fdopen(to_chrome_w, "wb"); inp = os.fdopen(from_chrome_r, "rb")
+buf = b""; n = [0]
+def send(method, params=None, session=None):
+    n[0] += 1
+    msg = {"id": n[0], "method": method, "params": params or {}}
+    if session: msg["sessionId"] = session
+    out.write(json.dumps(msg).encode() + b"\0"); out.flush()
+    return n[0]
+def reply(i):
+    global buf
+    while True:
+        while b"\0" in buf:
+            raw, buf = buf.split(b"\0", 1)
+            m = json.loads(raw)
+            if m.get("id") == i:
+                if "error" in m: raise SystemExit("CDP error: %r" % m["error"])
+                return m["result"]
+        chunk = os.read(inp.fileno(), 1 << 16)
+        if not chunk: raise SystemExit("chromium closed the pipe")
+        buf += chunk
+def call(method, params=None, session=None):
+    return reply(send(method, params, session))
+# Counts, from the document's start, every change of the three live regions.
+OBSERVE = '''
+window.__mut = {moves_added: 0, moves_removed: 0, result: 0, marks: 0};
+new MutationObserver((rs) => {
+  for (const r of rs) {
+    const t = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+    const live = t && t.closest(".moves, .result-live, .marks");
+    if (!live) continue;
+    if (live.classList.contains("moves")) {
+      if (r.target === live) { __mut.moves_added += r.addedNodes.length; __mut.moves_removed += r.removedNodes.length; }
+    } else if (live.classList.contains("result-live")) __mut.result += 1;
+    else __mut.marks += 1;
+  }
+}).observe(document, {subtree: true, childList: true, characterData: true});
+'''
+try:
+    target = call("Target.createTarget", {"url": "about:blank"})["targetId"]
+    s = call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+    call("Page.enable", session=s)
+    call("Page.addScriptToEvaluateOnNewDocument", {"source": OBSERVE}, s)
+    call("Page.navigate", {"url": url}, s)
+    call("Runtime.enable", session=s)
+    deadline = time.time() + 60
+    while True:
+        r = call("Runtime.evaluate", {"expression":
+            "(document.querySelector('.result-live') || {}).textContent || ''", "returnByValue": True}, s)
+        if r["result"].get("value"): break
+        if time.time() > deadline: raise SystemExit("no result on the page")
+        time.sleep(0.2)
+    lang = call("Runtime.evaluate", {"expression": "document.documentElement.lang", "returnByValue": True}, s)["result"]["value"]
+    # A second and a half of clock ticks and renders: the regions stay put.
+    time.sleep(1.5)
+    mut = call("Runtime.evaluate", {"expression": "JSON.stringify(window.__mut)", "returnByValue": True}, s)["result"]["value"]
+    call("Accessibility.enable", session=s)
+    nodes = call("Accessibility.getFullAXTree", {}, s)["nodes"]
+    print(json.dumps({"lang": lang, "nodes": nodes, "mutations": json.loads(mut)}))
+finally:
+    p.kill()
+"#;
+
+/// A node's value of `key` (`role`, `name`) as the tree reports it.
+fn value<'a>(node: &'a Value, key: &str) -> &'a str {
+    node[key]["value"].as_str().unwrap_or("")
+}
+
+/// A node's property `name` (`live`, `atomic`, …).
+fn property<'a>(node: &'a Value, name: &str) -> Option<&'a Value> {
+    node["properties"]
+        .as_array()?
+        .iter()
+        .find(|p| p["name"] == name)
+        .map(|p| &p["value"]["value"])
+}
+
+/// All text under node `id` (its subtree's names and static texts).
+fn text_under(nodes: &[Value], id: &str) -> String {
+    let Some(n) = nodes.iter().find(|n| n["nodeId"] == id) else {
+        return String::new();
+    };
+    let mut s = String::new();
+    if value(n, "role") == "StaticText" || value(n, "role") == "InlineTextBox" {
+        s.push_str(value(n, "name"));
+        s.push(' ');
+    }
+    for c in n["childIds"].as_array().into_iter().flatten() {
+        s.push_str(&text_under(nodes, c.as_str().unwrap_or("")));
+    }
+    s
+}
+
+#[test]
+fn a_screen_reader_follows_the_live_page() {
+    let Some(chrome) = chromium() else {
+        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+        return;
+    };
+    let dir = tempdir("page-a11y");
+    let cfg = config(&dir, 1, 1, "");
+    // A Danish event.
+    let text = std::fs::read_to_string(&cfg).unwrap().replace(
+        "time_control = \"5400+30\"",
+        "time_control = \"5400+30\"\nlanguage = \"da\"\nrules = \"fide-2009\"",
+    );
+    std::fs::write(&cfg, text).unwrap();
+    let trace = opera_trace(&dir, 7);
+    // Slow enough that the page opens while the game is played: its moves
+    // then arrive live over the delayed public stream.
+    let run = run_board(&dir, &cfg, Some(&trace), &["--speed", "25"]);
+    let url = format!("http://{}/", run.addr);
+    let profile = dir.join("profile");
+    let browser = Command::new("python3")
+        .args([
+            "-c",
+            CDP_PY,
+            chrome.to_str().unwrap(),
+            &url,
+            profile.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let state = poll(90, "the end of the game", || {
+        let boards: Value = serde_json::from_str(&get(&run.addr, "/boards.json")).ok()?;
+        let state = boards[0]["state"].clone();
+        (state["result"] != "*").then_some(state)
+    });
+    assert_eq!(state["lang"], "da");
+    let last_spoken = state["moves"].as_array().unwrap().last().unwrap()["spoken"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(last_spoken.starts_with("Tårn Dora otte"), "{last_spoken}");
+    let out = browser.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(tree["lang"], "da", "the page's lang is the event's");
+    let nodes = tree["nodes"].as_array().unwrap();
+    let named = |name: &str| {
+        nodes
+            .iter()
+            .find(|n| value(n, "name") == name)
+            .unwrap_or_else(|| panic!("no node named {name:?} in the accessibility tree"))
+    };
+    // The move list: a log, polite, read move by move in Danish.
+    let moves = named("Moves of game 1.1");
+    assert_eq!(value(moves, "role"), "log");
+    assert_eq!(property(moves, "live"), Some(&Value::from("polite")));
+    let said = text_under(nodes, moves["nodeId"].as_str().unwrap());
+    assert!(said.contains(&last_spoken), "{said}");
+    assert!(said.contains("Erik fire"), "1. e4 in Danish: {said}");
+    assert!(
+        !said.contains("Rd8#"),
+        "the SAN is hidden from the reader: {said}"
+    );
+    // The result: a polite status.
+    let result = named("Result of game 1.1");
+    assert_eq!(value(result, "role"), "status");
+    assert_eq!(property(result, "live"), Some(&Value::from("polite")));
+    let said = text_under(nodes, result["nodeId"].as_str().unwrap());
+    assert!(said.contains("1-0"), "{said}");
+    // The illegal-move marking: a polite status too (empty in this game).
+    let marks = named("Illegal moves in game 1.1");
+    assert_eq!(value(marks, "role"), "status");
+    assert_eq!(property(marks, "live"), Some(&Value::from("polite")));
+    // Each region changed only when its words did: every move added once,
+    // none taken away and added again, the result said once, the empty
+    // illegal-move region never touched (the page renders on every event
+    // and clock tick).
+    let plies = state["moves"].as_array().unwrap().len();
+    let m = &tree["mutations"];
+    println!("live-region changes: {m}");
+    assert_eq!(m["moves_added"], plies, "{m}");
+    assert_eq!(m["moves_removed"], 0, "{m}");
+    assert_eq!(m["result"], 1, "{m}");
+    assert_eq!(m["marks"], 0, "{m}");
+    drop(run);
+    std::fs::remove_dir_all(&dir).ok();
+}
