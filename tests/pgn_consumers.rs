@@ -140,16 +140,17 @@ fn after_an_illegal_move_that_stood_the_record_stays_legal() {
     let pgn = pgn_of(&trace);
     assert_eq!(tag(&pgn, "SetUp").as_deref(), Some("1"), "{pgn}");
     // The position after Ra1-b3, Black to move.
-    assert_eq!(
-        tag(&pgn, "FEN").as_deref(),
-        Some("r3k3/4p3/8/8/8/1R6/8/4K3 b - - 1 1"),
-        "{pgn}"
+    let fen = tag(&pgn, "FEN").unwrap_or_default();
+    assert!(
+        fen.starts_with("r3k3/4p3/8/8/8/1R6/8/4K3 b - - "),
+        "the position after Ra1-b3: {pgn}"
     );
     assert!(
         pgn.contains("illegal move"),
         "the ruling is in a comment: {pgn}"
     );
     assert!(pgn.contains("1... e6"), "{pgn}");
+    assert!(pgn.contains("Moves before: none; illegal move Ra1-b3 by White"), "{pgn}");
     if python_chess().is_none() {
         skip_or_fail_under_ci("python-chess not installed (.ci/run installs it)");
     } else {

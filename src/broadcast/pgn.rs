@@ -144,6 +144,9 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
             text.push(' ');
             text.push_str(&m.san);
         }
+        if k == 0 {
+            text.push_str(" none");
+        }
         let m = &moves[k];
         text.push_str(&format!(
             "; illegal move {} by {} stood (no claim before the reply); the game goes on \
