@@ -5,6 +5,10 @@
 //!
 //! No sleeps: the driver's reads time out after 10 ms, the fake waits with
 //! `poll(2)`, and every wait has a deadline.
+//!
+//! Length: one fake board-and-clock and every conversation with it
+//! (PicoChess's handshake, END after SETNRUN, garbled times); split, each
+//! file would carry its own copy of the fake.
 
 use eboard::clock::device::{ClockDevice, ClockDeviceError, ClockFace, ClockInput};
 use eboard::clock::dgt::{DgtClock, DgtConfig};

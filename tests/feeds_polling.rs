@@ -48,9 +48,7 @@ fn http(
 }
 
 fn header<'a>(hs: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    hs.iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
+    hs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
 }
 
 fn gunzip(bytes: &[u8]) -> Option<Vec<u8>> {
@@ -90,7 +88,9 @@ fn a_poller_gets_304s_gzip_and_cors() {
         assert!(!body.is_empty());
         let tag = header(&hs, "etag").unwrap_or_else(|| panic!("{path}: no ETag"));
         assert!(tag.starts_with('"') && tag.ends_with('"'), "strong: {tag}");
-        let modified = header(&hs, "last-modified").expect("Last-Modified").to_owned();
+        let modified = header(&hs, "last-modified")
+            .expect("Last-Modified")
+            .to_owned();
         assert!(modified.ends_with(" GMT"), "{modified}");
         assert_eq!(header(&hs, "access-control-allow-origin"), Some("*"));
         // The same content: the same tag.
@@ -119,7 +119,12 @@ fn a_poller_gets_304s_gzip_and_cors() {
     let (status, hs, zipped) = http(&addr, "GET", "/games.pgn", &[("Accept-Encoding", "gzip")]);
     assert_eq!(status, 200);
     assert_eq!(header(&hs, "content-encoding"), Some("gzip"), "{hs:?}");
-    assert!(zipped.len() < plain.len(), "{} !< {}", zipped.len(), plain.len());
+    assert!(
+        zipped.len() < plain.len(),
+        "{} !< {}",
+        zipped.len(),
+        plain.len()
+    );
     match gunzip(&zipped) {
         Some(text) => assert_eq!(text, plain),
         None => skip_or_fail_under_ci("gzip (the program) not installed"),

@@ -150,7 +150,10 @@ fn after_an_illegal_move_that_stood_the_record_stays_legal() {
         "the ruling is in a comment: {pgn}"
     );
     assert!(pgn.contains("1... e6"), "{pgn}");
-    assert!(pgn.contains("Moves before: none; illegal move Ra1-b3 by White"), "{pgn}");
+    assert!(
+        pgn.contains("Moves before: none; illegal move Ra1-b3 by White"),
+        "{pgn}"
+    );
     if python_chess().is_none() {
         skip_or_fail_under_ci("python-chess not installed (.ci/run installs it)");
     } else {

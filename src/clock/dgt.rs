@@ -22,9 +22,13 @@
 //!
 //! Board commands are one byte. We use `DGT_SEND_UPDATE_NICE` `0x4b` at
 //! start (the board then relays clock messages and acks: "Clock commands
-//! return an ACK message if mode is UPDATE or UPDATE_NICE", `dgt/util.py`)
-//! and `DGT_SEND_CLK` `0x41` as a keep-alive (the board answers one
-//! `BWTIME`).
+//! return an ACK message if mode is UPDATE or UPDATE_NICE", `dgt/util.py`),
+//! then `DGT_SEND_VERSION` `0x4d` (PicoChess's handshake; the board answers
+//! `0x93 0x00 0x05 major minor`), and `DGT_SEND_CLK` `0x41` as a keep-alive
+//! (the board answers one `BWTIME`). After every `SETNRUN` an `END` follows
+//! ([`DgtConfig::end_after_setnrun`], PicoChess `dgt/hw.py`), and the times
+//! of a `BWTIME` are checked ([`TimeFilter`]) before its lever is read
+//! (`docs/clock.md`, "As PicoChess drives it").
 //!
 //! A clock command is wrapped as
 //! `0x2b len 0x03 cmd data… 0x00` where `0x2b` is `DGT_CLOCK_MESSAGE`,
