@@ -8,8 +8,11 @@
 //! Neither sleeps nor reads a clock: a loop asks [`Backoff::next_wait`] how
 //! long to wait and waits with its own timer (`tokio::time::sleep`), so the
 //! policy is tested without time passing ([`Backoff::next_wait_with`] takes
-//! the random draw as an argument).
+//! the random draw as an argument, [`Backoff::seeded`] draws from a seeded
+//! generator so a whole retry sequence is reproducible).
 
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
 
 /// Exponential backoff with a cap and jitter: the first wait is `min`, each
@@ -28,6 +31,9 @@ pub struct Backoff {
     jitter: f64,
     /// The un-jittered wait the next failure gets.
     next: Duration,
+    /// The draws of the jitter when seeded ([`Backoff::seeded`]); else the
+    /// thread's generator.
+    rng: Option<ChaCha8Rng>,
 }
 
 /// The jitter of [`Backoff::new`]: waits are 75–100 % of the doubling base.
@@ -42,7 +48,15 @@ impl Backoff {
             max: max.max(min),
             jitter: DEFAULT_JITTER,
             next: min,
+            rng: None,
         }
+    }
+
+    /// The same with the jitter drawn from a generator seeded with `seed`
+    /// (tests: the same seed gives the same waits), not the thread's.
+    pub fn seeded(mut self, seed: u64) -> Backoff {
+        self.rng = Some(ChaCha8Rng::seed_from_u64(seed));
+        self
     }
 
     /// The same with `fraction` of jitter (clamped to 0.0..=1.0; 0: none).
@@ -58,7 +72,11 @@ impl Backoff {
     /// The wait before the next attempt, after a failure (jittered by a
     /// random draw); the one after it doubles, up to the cap.
     pub fn next_wait(&mut self) -> Duration {
-        self.next_wait_with(rand::random::<f64>())
+        let unit = match &mut self.rng {
+            Some(r) => r.random::<f64>(),
+            None => rand::random::<f64>(),
+        };
+        self.next_wait_with(unit)
     }
 
     /// [`Backoff::next_wait`] with the random draw given: `unit` in
@@ -154,6 +172,22 @@ mod tests {
                 "#{i}: {w:?} of {base:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_seeded_backoff_repeats_its_waits_and_they_differ() {
+        let waits = |seed| {
+            let mut b = Backoff::new(MS(1000), MS(60_000)).seeded(seed);
+            (0..8).map(|_| b.next_wait()).collect::<Vec<_>>()
+        };
+        assert_eq!(waits(7), waits(7), "the same seed, the same waits");
+        // A hundred boards recovering together do not retry in step.
+        let firsts: std::collections::BTreeSet<_> = (0..100).map(|s| waits(s)[0]).collect();
+        assert!(firsts.len() > 90, "{} distinct first waits", firsts.len());
+        for w in waits(3) {
+            assert!(w <= MS(60_000));
+        }
+        assert!(waits(3)[0] >= MS(750) && waits(3)[0] <= MS(1000));
     }
 
     #[test]

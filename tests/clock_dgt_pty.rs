@@ -5,6 +5,10 @@
 //!
 //! No sleeps: the driver's reads time out after 10 ms, the fake waits with
 //! `poll(2)`, and every wait has a deadline.
+//!
+//! Length: one fake board-and-clock and every conversation with it
+//! (PicoChess's handshake, END after SETNRUN, garbled times); split, each
+//! file would carry its own copy of the fake.
 
 use eboard::clock::device::{ClockDevice, ClockDeviceError, ClockFace, ClockInput};
 use eboard::clock::dgt::{DgtClock, DgtConfig};
@@ -85,6 +89,8 @@ enum Act {
     },
     /// Close the master side (the cable is pulled).
     Unplug,
+    /// Send these bytes as they are (a garbled message).
+    Raw(Vec<u8>),
 }
 
 #[derive(Default)]
@@ -208,6 +214,7 @@ fn fake_main(mut master: File, script: Script, rx: Receiver<Act>, log: Arc<Mutex
             Ok(Act::Button { code }) => {
                 send(&mut master, &ack_message(0x10, 0x88, 0x05, code));
             }
+            Ok(Act::Raw(bytes)) => send(&mut master, &bytes),
             Ok(Act::Unplug) | Err(TryRecvError::Disconnected) => return,
             Err(TryRecvError::Empty) => {}
         }
@@ -252,6 +259,10 @@ fn fake_main(mut master: File, script: Script, rx: Receiver<Act>, log: Arc<Mutex
                 if first == 0x41 || first == 0x4b {
                     send(&mut master, &times_message(&st));
                 }
+                if first == 0x4d {
+                    // DGT_MSG_VERSION: 0x93, length 5, version 1.2.
+                    send(&mut master, &[0x93, 0x00, 0x05, 0x01, 0x02]);
+                }
             }
         }
     }
@@ -265,6 +276,9 @@ fn config() -> DgtConfig {
         keepalive_ms: 200,
         offline_after_ms: 1000,
         move_text_ms: 300,
+        // The tests above count frames without it; END after SETNRUN has
+        // its own test (`end_follows_setnrun_as_picochess_sends_it`).
+        end_after_setnrun: false,
     }
 }
 
@@ -625,4 +639,141 @@ fn sent_times_follow_the_clock_convention() {
         );
         assert!(!r.offline_seen(), "{tc}: {:?}", r.seen);
     }
+}
+
+/// PicoChess's start-up (`dgt/board.py`): UPDATE_NICE, the board's VERSION
+/// (answered `0x93 0x00 0x05 major minor`), the clock's VERSION; and END
+/// after every SETNRUN (`dgt/hw.py`, "needed for some(!) clocks").
+#[test]
+fn end_follows_setnrun_as_picochess_sends_it() {
+    let Pty {
+        master,
+        _slave: _pty,
+        path,
+    } = openpty();
+    let fake = spawn_fake(master, Script::default());
+    let cfg = DgtConfig {
+        end_after_setnrun: true,
+        ..config()
+    };
+    let mut r = Rig {
+        clock: DgtClock::open(&path, cfg).expect("open pty slave"),
+        start: Instant::now(),
+        seen: Vec::new(),
+    };
+    assert!(r
+        .until(2000, |i| matches!(i, ClockInput::Online { .. }))
+        .is_some());
+    r.settle(2000);
+    assert_eq!(
+        &fake.board_cmds()[..2],
+        &[0x4b, 0x4d],
+        "UPDATE_NICE, SEND_VERSION"
+    );
+    let deadline = r.now() + 2000;
+    while r.clock.stats().board_version.is_none() {
+        assert!(r.now() < deadline, "the board's version never read");
+        let now = r.now();
+        r.seen.extend(r.clock.poll(now).unwrap());
+    }
+    assert_eq!(r.clock.stats().board_version, Some((1, 2)));
+    let now = r.now();
+    r.clock.set_times(now, face_black_runs(now)).unwrap();
+    r.settle(2000);
+    let frames = fake.clock_frames();
+    let end = vec![0x2b, 0x03, 0x03, 0x03, 0x00];
+    assert_eq!(
+        frames[frames.len() - 2..],
+        [SETNRUN_BYTES.to_vec(), end],
+        "SETNRUN, then END once it is acked"
+    );
+    assert_eq!(r.clock.stats().given_up, 0);
+}
+
+/// A garbled time message presses nothing: its digits decode, but a time
+/// went up (7 h where 1:30 was) or fell by more than an hour, and its
+/// lever bit is flipped. A real press afterwards still counts.
+#[test]
+fn a_garbled_time_message_presses_nothing() {
+    let (mut r, fake, _pty) = rig(Script::default());
+    assert!(r
+        .until(2000, |i| matches!(i, ClockInput::Online { .. }))
+        .is_some());
+    r.settle(2000);
+    let now = r.now();
+    r.clock.set_times(now, face_black_runs(now)).unwrap();
+    r.settle(2000);
+    assert!(r
+        .until(2000, |i| matches!(
+            i,
+            ClockInput::Shown {
+                white_ms: 5_429_000,
+                ..
+            }
+        ))
+        .is_some());
+    // Right (Black) 1:30:00, left (White) 1:30:29; lever up on the right.
+    // Garbled: right 7:30:00 with the lever down on the right (status 0x03).
+    let garbled_up = vec![0x8d, 0x00, 0x0a, 0x07, 0x30, 0x00, 0x01, 0x30, 0x29, 0x03];
+    // Garbled: left 0:00:29 (a fall of 1:30), lever down on the right.
+    let garbled_down = vec![0x8d, 0x00, 0x0a, 0x01, 0x30, 0x00, 0x00, 0x00, 0x29, 0x03];
+    // Between them the real clock, lever unchanged.
+    let real = vec![0x8d, 0x00, 0x0a, 0x01, 0x29, 0x59, 0x01, 0x30, 0x29, 0x01];
+    for msg in [garbled_up, real.clone(), garbled_down, real] {
+        fake.act(Act::Raw(msg));
+        let seen_before = r.seen.len();
+        let deadline = r.now() + 300;
+        while r.now() < deadline {
+            let now = r.now();
+            r.seen.extend(r.clock.poll(now).unwrap());
+        }
+        assert!(r.seen.len() >= seen_before);
+    }
+    let presses: Vec<_> = r
+        .seen
+        .iter()
+        .filter(|i| matches!(i, ClockInput::Press { .. }))
+        .collect();
+    assert!(presses.is_empty(), "a garbled message pressed: {presses:?}");
+    assert_eq!(
+        r.clock.stats().implausible_times,
+        2,
+        "{:?}",
+        r.clock.stats()
+    );
+    // The real lever still works.
+    fake.act(Act::Lever { right_down: true });
+    assert!(r.until(2000, is_press(Color::Black)).is_some());
+}
+
+/// A clock that did not answer VERSION at start (switched on late) is asked
+/// again once its times arrive (PicoChess restarts the clock set-up then).
+#[test]
+fn a_late_clock_is_asked_its_version_again() {
+    let script = Script {
+        drop_acks: 3,
+        ..Script::default()
+    };
+    let (mut r, fake, _pty) = rig(script);
+    let version = vec![0x2b, 0x03, 0x03, 0x09, 0x00];
+    let deadline = r.now() + 4000;
+    while fake
+        .clock_frames()
+        .iter()
+        .filter(|f| **f == version)
+        .count()
+        < 4
+    {
+        assert!(
+            r.now() < deadline,
+            "VERSION not asked again: {:?}",
+            fake.clock_frames()
+        );
+        let now = r.now();
+        r.seen.extend(r.clock.poll(now).unwrap());
+    }
+    r.settle(2000);
+    assert_eq!(r.clock.stats().given_up, 1);
+    assert!(r.clock.stats().acked >= 1, "{:?}", r.clock.stats());
+    assert!(r.clock.is_online());
 }

@@ -113,8 +113,18 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     }
     if let Some(target) = startup.lichess {
         tracing::info!("pushing the PGN to {}", target.url());
-        crate::broadcast::lichess_push::start(rt.handle(), target, daemon.feed.public.clone())
-            .anyhow()?;
+        // Rejected games and a stopped push are alerts to the arbiter.
+        let options = crate::broadcast::lichess_push::Options {
+            alerts: Some(daemon.feed.arbiter.clone()),
+            ..Default::default()
+        };
+        crate::broadcast::lichess_push::start_with(
+            rt.handle(),
+            target,
+            daemon.feed.public.clone(),
+            options,
+        )
+        .anyhow()?;
     }
     let router = daemon_router(&daemon, &cfg);
     let signal = shutdown.signal();

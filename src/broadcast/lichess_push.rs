@@ -5,10 +5,18 @@
 //!
 //! The whole PGN is sent each time, so a resend is idempotent; only the
 //! latest PGN is ever sent (one that changed while a push was failing
-//! replaces it). A failed push (network error, non-2xx status) is retried
-//! after [`RETRY_MIN`], doubling up to [`RETRY_MAX`], with jitter
-//! ([`crate::retry::Backoff`]). The channel is the
-//! public (delayed) one, so the delay holds on this uplink too.
+//! replaces it). lichess answers 200 with a verdict per game
+//! ([`super::lichess_reply`]): every rejected game is an alert (to the
+//! arbiter's channel when given, [`Options::alerts`], and in the log) and
+//! is not sent again until the round changes; a network error, 408, 429 or
+//! 5xx is retried after [`RETRY_MIN`], doubling up to [`RETRY_MAX`], with
+//! jitter ([`crate::retry::Backoff`]) and at least the server's
+//! `Retry-After`; 401, 403, 404 and a round with a source URL stop the push
+//! for good (alerted). A game without player names is filled in from the
+//! pairing or withheld, alerted; a round over [`MAX_BODY`] is split into
+//! several pushes. Every request says `User-Agent: eboard/<version>`. The
+//! channel is the public (delayed) one, so the delay holds on this uplink
+//! too.
 //!
 //! `https://` is spoken with rustls (ring provider, [`crate::tls`]): the
 //! server's certificate must chain to the webpki roots built into the
@@ -19,8 +27,11 @@
 //! [`PushStatus::last_error`], saying why and naming `ca_file`, and retried.
 
 use super::delay::Channel;
+use super::lichess_reply::{prepare, verdict, Verdict};
+pub use super::lichess_reply::{Rejection, Withheld, MAX_BODY, MAX_GAMES};
 use crate::retry::{Backoff, Outage};
 use rustls::pki_types::CertificateDer;
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
@@ -31,8 +42,6 @@ pub const RETRY_MIN: Duration = Duration::from_secs(1);
 pub const RETRY_MAX: Duration = Duration::from_secs(60);
 /// The longest one push may take.
 pub const TIMEOUT: Duration = Duration::from_secs(10);
-/// The most games lichess takes in one push.
-pub const MAX_GAMES: usize = 100;
 /// The default lichess server.
 pub const DEFAULT_BASE_URL: &str = "https://lichess.org";
 
@@ -71,6 +80,17 @@ pub struct PushStatus {
     pub last_pgn: Option<Arc<str>>,
     /// The last failure.
     pub last_error: Option<String>,
+    /// Games and moves lichess took at the last push.
+    pub games: usize,
+    /// See `games`.
+    pub moves: u64,
+    /// The games lichess rejected at the last push (its per-game errors).
+    pub rejected: Vec<Rejection>,
+    /// The games not sent (no player names, too big).
+    pub withheld: Vec<Withheld>,
+    /// Why pushing stopped for good (a refused token, no such round, a
+    /// round with a source URL).
+    pub stopped: Option<String>,
 }
 
 /// The settings of a push: `[lichess]`'s keys as the composition root
@@ -156,26 +176,59 @@ impl PushTarget {
     }
 }
 
-/// The PGN of `channel`'s games, as `/games.pgn` serves it.
-fn round_pgn(channel: &Channel) -> Arc<str> {
-    let view = channel.view.borrow().clone();
-    let text: String = view
-        .games
-        .iter()
-        .take(MAX_GAMES)
-        .map(|g| g.pgn.as_str())
-        .collect();
-    Arc::from(text)
+/// How a push runs besides its target (tests shorten the waits and seed
+/// the jitter).
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Where alerts for the arbiter go (the daemon's undelayed channel);
+    /// `None`: the log only (a relay has no arbiter).
+    pub alerts: Option<Arc<Channel>>,
+    /// The first wait after a failed push ([`RETRY_MIN`]).
+    pub retry_min: Duration,
+    /// The longest wait ([`RETRY_MAX`]).
+    pub retry_max: Duration,
+    /// Seeds the retry jitter (`None`: the thread's generator).
+    pub jitter_seed: Option<u64>,
+    /// The most bytes of one push ([`MAX_BODY`]).
+    pub max_body: usize,
 }
 
-/// Starts pushing `channel`'s PGN to `target` on `rt`.
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            alerts: None,
+            retry_min: RETRY_MIN,
+            retry_max: RETRY_MAX,
+            jitter_seed: None,
+            max_body: MAX_BODY,
+        }
+    }
+}
+
+/// The `User-Agent` of every push: `eboard/<version>`.
+pub const USER_AGENT: &str = concat!("eboard/", env!("CARGO_PKG_VERSION"));
+
+/// Starts pushing `channel`'s PGN to `target` on `rt` (alerts in the log
+/// only; see [`start_with`]).
 pub fn start(
     rt: &tokio::runtime::Handle,
     target: PushTarget,
     channel: Arc<Channel>,
 ) -> Result<watch::Receiver<PushStatus>, String> {
+    start_with(rt, target, channel, Options::default())
+}
+
+/// Starts pushing `channel`'s PGN to `target` on `rt`, with `options`.
+/// Errors: the HTTP client cannot be made (a bad `ca_file` certificate).
+pub fn start_with(
+    rt: &tokio::runtime::Handle,
+    target: PushTarget,
+    channel: Arc<Channel>,
+    options: Options,
+) -> Result<watch::Receiver<PushStatus>, String> {
     let mut builder = reqwest::Client::builder()
         .timeout(TIMEOUT)
+        .user_agent(USER_AGENT)
         .tls_built_in_root_certs(true);
     for der in &target.extra_roots {
         let cert = reqwest::Certificate::from_der(der)
@@ -189,12 +242,13 @@ pub fn start(
         )
     })?;
     let (tx, rx) = watch::channel(PushStatus::default());
-    rt.spawn(run(client, target, channel, tx));
+    rt.spawn(run(client, target, channel, tx, options));
     Ok(rx)
 }
 
-async fn push(client: &reqwest::Client, target: &PushTarget, pgn: &str) -> Result<(), String> {
-    let r = client
+/// One POST; a transport failure is a [`Verdict::Retry`].
+async fn push(client: &reqwest::Client, target: &PushTarget, pgn: &str) -> Verdict {
+    let sent = client
         .post(target.url())
         .header("content-type", "text/plain; charset=utf-8")
         .bearer_auth(&target.token)
@@ -211,17 +265,49 @@ async fn push(client: &reqwest::Client, target: &PushTarget, pgn: &str) -> Resul
                 crate::tls::error_chain(&e)
             ),
             None => format!("POST {}: {}", target.url(), crate::tls::error_chain(&e)),
-        })?;
-    let status = r.status();
-    if status.is_success() {
-        return Ok(());
+        });
+    let r = match sent {
+        Ok(r) => r,
+        Err(why) => return Verdict::Retry { why, after: None },
+    };
+    let status = r.status().as_u16();
+    let retry_after = r
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    match r.text().await {
+        Ok(body) => verdict(status, retry_after.as_deref(), &body, &target.url()),
+        Err(e) => Verdict::Retry {
+            why: format!(
+                "POST {}: HTTP {status}: the answer broke off: {e}",
+                target.url()
+            ),
+            after: None,
+        },
     }
-    let body = r.text().await.unwrap_or_default();
-    Err(format!(
-        "POST {}: HTTP {status}: {}",
-        target.url(),
-        body.chars().take(200).collect::<String>()
-    ))
+}
+
+/// Says `what` to the arbiter (when there is a channel for it) and in the
+/// log: `{"type": "uplink_alert", "uplink": "lichess", "game"?, "error",
+/// "action"}` (docs/trace-extensions.md).
+fn alert(alerts: &Option<Arc<Channel>>, game: Option<&str>, error: &str, action: &str) {
+    tracing::warn!(
+        game = game.unwrap_or("-"),
+        "lichess push: {error}; {action}"
+    );
+    if let Some(ch) = alerts {
+        let mut m = serde_json::json!({
+            "type": "uplink_alert",
+            "uplink": "lichess",
+            "error": error,
+            "action": action,
+        });
+        if let Some(g) = game {
+            m["game"] = g.into();
+        }
+        ch.publish(0, None, &[Arc::from(m.to_string())]);
+    }
 }
 
 async fn run(
@@ -229,42 +315,125 @@ async fn run(
     target: PushTarget,
     channel: Arc<Channel>,
     status: watch::Sender<PushStatus>,
+    options: Options,
 ) {
     let mut view = channel.view.subscribe();
-    let mut last: Option<Arc<str>> = None;
-    let mut backoff = Backoff::new(RETRY_MIN, RETRY_MAX);
+    let mut last: Option<String> = None;
+    let mut backoff = Backoff::new(options.retry_min, options.retry_max);
+    if let Some(seed) = options.jitter_seed {
+        backoff = backoff.seeded(seed);
+    }
     let mut outage = Outage::default();
+    // Each (game, reason) is alerted once, not at every push.
+    let mut alerted: HashSet<(String, String)> = HashSet::new();
+    let mut once = |game: &str, why: &str| alerted.insert((game.to_owned(), why.to_owned()));
     loop {
         view.mark_unchanged();
-        let pgn = round_pgn(&channel);
-        if !pgn.is_empty() && last.as_deref() != Some(&*pgn) {
-            match push(&client, &target, &pgn).await {
-                Ok(()) => {
-                    backoff.reset();
-                    if outage.recovered() {
-                        tracing::info!("lichess push: pushed to {}", target.url());
+        let snaps = channel.view.borrow().clone();
+        let prepared = prepare(&snaps.refs(), options.max_body);
+        for w in &prepared.withheld {
+            if once(&w.game, &w.why) {
+                alert(
+                    &options.alerts,
+                    Some(&w.game),
+                    &w.why,
+                    "not pushed to lichess",
+                );
+            }
+        }
+        status.send_modify(|s| s.withheld = prepared.withheld.clone());
+        let all: String = prepared.bodies.concat();
+        if !all.is_empty() && last.as_deref() != Some(&all) {
+            let mut retry = None;
+            let mut rejected = Vec::new();
+            let mut refused = None;
+            let mut taken = (0, 0);
+            for body in &prepared.bodies {
+                match push(&client, &target, body).await {
+                    Verdict::Accepted {
+                        games,
+                        moves,
+                        rejected: r,
+                    } => {
+                        taken.0 += games;
+                        taken.1 += moves;
+                        rejected.extend(r);
                     }
-                    last = Some(pgn.clone());
-                    status.send_modify(|s| {
-                        s.pushed += 1;
-                        s.last_pgn = Some(pgn);
-                    });
-                }
-                Err(e) => {
-                    let wait = backoff.next_wait();
-                    if outage.failed(&e) {
-                        tracing::warn!(
-                            "lichess push: {e}; retrying (after {wait:.1?}, doubling up to {RETRY_MAX:?})"
-                        );
+                    Verdict::Retry { why, after } => {
+                        retry = Some((why, after));
+                        break;
                     }
-                    status.send_modify(|s| {
-                        s.failures += 1;
-                        s.last_error = Some(e);
-                    });
-                    tokio::time::sleep(wait).await;
-                    continue;
+                    Verdict::Refused { why } => refused = Some(why),
+                    Verdict::Stop { why } => {
+                        alert(&options.alerts, None, &why, "pushing stopped");
+                        status.send_modify(|s| {
+                            s.failures += 1;
+                            s.stopped = Some(why.clone());
+                            s.last_error = Some(why);
+                        });
+                        return;
+                    }
                 }
             }
+            if let Some((why, after)) = retry {
+                let wait = backoff.next_wait().max(after.unwrap_or_default());
+                if outage.failed(&why) {
+                    tracing::warn!(
+                        "lichess push: {why}; retrying (after {wait:.1?}, doubling up to {:?})",
+                        options.retry_max
+                    );
+                }
+                status.send_modify(|s| {
+                    s.failures += 1;
+                    s.last_error = Some(why);
+                });
+                tokio::time::sleep(wait).await;
+                continue;
+            }
+            backoff.reset();
+            if outage.recovered() {
+                tracing::info!("lichess push: pushed to {}", target.url());
+            }
+            for r in &rejected {
+                let game = r.game.clone().unwrap_or_else(|| "?".into());
+                let why = format!(
+                    "lichess rejected game {game} ({} – {}): {}",
+                    r.white.as_deref().unwrap_or("?"),
+                    r.black.as_deref().unwrap_or("?"),
+                    r.error
+                );
+                if once(&game, &r.error) {
+                    alert(
+                        &options.alerts,
+                        r.game.as_deref(),
+                        &why,
+                        "lichess is asked again at the round's next change",
+                    );
+                }
+            }
+            if let Some(why) = &refused {
+                if once("", why) {
+                    alert(
+                        &options.alerts,
+                        None,
+                        why,
+                        "not sent again until the round changes",
+                    );
+                }
+            }
+            let pgn: Arc<str> = Arc::from(all.as_str());
+            last = Some(all);
+            status.send_modify(|s| {
+                if let Some(why) = refused {
+                    s.failures += 1;
+                    s.last_error = Some(why);
+                } else {
+                    s.pushed += 1;
+                    s.last_pgn = Some(pgn);
+                }
+                (s.games, s.moves) = taken;
+                s.rejected = rejected;
+            });
         }
         if view.changed().await.is_err() {
             return;

@@ -49,9 +49,12 @@ pub fn pairing_json(info: &GameInfo, result: &str, live: bool) -> Value {
     })
 }
 
-/// An empty pairing: a board of the round this feed does not carry.
+/// An empty pairing: a board of the round this feed does not carry. Its
+/// result is `"*"`, not null: lila (`modules/relay/src/main/DgtJson.scala`,
+/// `finishedGameIndexes`: `pairing.result.forall(_ != "*")`) takes a
+/// pairing without a result as a finished game.
 pub fn empty_pairing() -> Value {
-    json!({"white": null, "black": null, "result": null, "live": false})
+    json!({"white": null, "black": null, "result": "*", "live": false})
 }
 
 /// `game-M.json` for the game; `comment` is the public marking of illegal
@@ -138,4 +141,18 @@ pub fn round_index_json(games: &[&Snapshot], round: u32) -> Option<Value> {
         .collect();
     let date = here[0].info.date.as_ref().map(|d| d.replace('.', "-"));
     Some(json!({"date": date, "pairings": pairings}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_placeholder_board_is_not_finished_for_lila() {
+        let p = empty_pairing();
+        // lila: finished = result.forall(_ != "*"); a null result is finished.
+        let finished = p["result"].as_str().is_none_or(|r| r != "*");
+        assert!(!finished, "{p}");
+        assert_eq!(p["live"], false);
+    }
 }

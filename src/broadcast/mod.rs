@@ -10,6 +10,7 @@
 
 pub mod delay;
 pub mod lichess_push;
+pub mod lichess_reply;
 pub mod livechess;
 pub mod pgn;
 pub mod public;

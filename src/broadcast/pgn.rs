@@ -1,9 +1,25 @@
 //! The game in PGN (export format: the Seven Tag Roster, `TimeControl`,
 //! `[%clk h:mm:ss]` after every move when a clock ran), with the extra tags
 //! and comments a live broadcast adds ([`PgnExtras`]).
+//!
+//! `TimeControl` is written as the PGN standard (§9.6.1) and its readers
+//! take it ([`standard_time_control`]): whole seconds, `moves/seconds` and
+//! `seconds+increment` periods joined by `:`. python-chess
+//! (`chess.pgn.parse_time_control`) reads every such tag; lila
+//! (`Clock.readPgnConfig`: one `init+inc`) reads a one-period tag and
+//! takes no clock from a multi-period one (the game is still taken). A
+//! delay (US or Bronstein) has no standard form: the standard tag then
+//! carries the periods without it, and eboard's own tag
+//! `EboardTimeControl` carries the whole control as eboard writes it
+//! (`5400d5`, `@base`), only when it differs.
+//!
+//! After an illegal move that stood (rapid and blitz without a claim) no
+//! reader can follow the moves from the start: the record then starts at
+//! the position after it (`SetUp`, `FEN`), its moves legal from there, and
+//! a first comment gives the ruling and the moves before it.
 
 use crate::arbiter::Arbiter;
-use crate::clock::fmt_shown;
+use crate::clock::{fmt_shown, TimeControl};
 use crate::model::EndReason;
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode, Position};
@@ -56,17 +72,33 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
         ("Black", or_q(&h.black)),
         ("Result", result.to_owned()),
     ];
-    tags.push((
-        "TimeControl",
-        cfg.time_control
-            .as_ref()
-            .map_or("-".to_owned(), |tc| tc.pgn_tag()),
-    ));
-    if cfg.start != shakmaty::Chess::default() {
+    let standard_tc = cfg
+        .time_control
+        .as_ref()
+        .map_or("-".to_owned(), standard_time_control);
+    tags.push(("TimeControl", standard_tc.clone()));
+    if let Some(tc) = &cfg.time_control {
+        let own = tc.to_string();
+        if own != standard_tc {
+            tags.push(("EboardTimeControl", own));
+        }
+    }
+    // After an illegal move that stood the record starts after it.
+    let moves = game.moves();
+    let stood_at = moves
+        .iter()
+        .rposition(|m| m.illegal)
+        .filter(|_| game.positions().len() == moves.len() + 1);
+    let first = stood_at.map_or(0, |k| k + 1);
+    let start = match stood_at {
+        Some(k) => &game.positions()[k + 1],
+        None => &cfg.start,
+    };
+    if *start != shakmaty::Chess::default() {
         tags.push(("SetUp", "1".into()));
         tags.push((
             "FEN",
-            Fen::from_position(&cfg.start, EnPassantMode::Legal).to_string(),
+            Fen::from_position(start, EnPassantMode::Legal).to_string(),
         ));
     }
     if let Some(o) = game.outcome() {
@@ -87,9 +119,6 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
     }
     out.push('\n');
     let mut tokens: Vec<String> = Vec::new();
-    let start_black = cfg.start.turn() == Color::Black;
-    let first_no = cfg.start.fullmoves().get();
-    let mut stood: Option<String> = None;
     let comment_after = |n: usize| -> Vec<String> {
         extras
             .comments
@@ -98,14 +127,51 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
             .map(|(_, c)| c.replace('}', ")"))
             .collect()
     };
-    let before = comment_after(0);
-    if !before.is_empty() {
-        tokens.push(format!("{{{}}}", before.join(" ")));
+    let side = |c: Color| if c == Color::White { "White" } else { "Black" };
+    let mut before = comment_after(0);
+    if let Some(k) = stood_at {
+        // The moves before, the ruling, and the comments of that stretch.
+        let mut text = String::from("Moves before:");
+        let start_black = cfg.start.turn() == Color::Black;
+        for (i, m) in moves[..k].iter().enumerate() {
+            let ply = i as u32 + u32::from(start_black);
+            let no = cfg.start.fullmoves().get() + ply / 2;
+            if m.by == Color::White {
+                text.push_str(&format!(" {no}."));
+            } else if i == 0 {
+                text.push_str(&format!(" {no}..."));
+            }
+            text.push(' ');
+            text.push_str(&m.san);
+        }
+        if k == 0 {
+            text.push_str(" none");
+        }
+        let m = &moves[k];
+        text.push_str(&format!(
+            "; illegal move {} by {} stood (no claim before the reply); the game goes on \
+             from the position after it (FEN)",
+            m.san,
+            side(m.by)
+        ));
+        if let Some(ms) = m.clock_ms {
+            text.push_str(&format!(" [%clk {}]", fmt_shown(ms)));
+        }
+        before = vec![text];
+        for n in 1..=first {
+            before.extend(comment_after(n));
+        }
     }
-    for (i, m) in game.moves().iter().enumerate() {
+    if !before.is_empty() {
+        tokens.push(format!("{{{}}}", before.join(" ").replace('}', ")")));
+    }
+    let start_black = start.turn() == Color::Black;
+    let first_no = start.fullmoves().get();
+    let mut stood: Option<String> = None;
+    for (i, m) in moves.iter().enumerate().skip(first) {
         if let Some(text) = stood.as_mut() {
-            // After an illegal move that stood no PGN reader can follow the
-            // moves: they go into the comment.
+            // Another illegal move that stood after the one the record
+            // starts from cannot be: the record starts after the last.
             text.push(' ');
             text.push_str(&m.san);
             continue;
@@ -114,19 +180,15 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
             stood = Some(format!(
                 "illegal move {} by {} stood (no claim before the reply); then:",
                 m.san,
-                if m.by == Color::White {
-                    "White"
-                } else {
-                    "Black"
-                }
+                side(m.by)
             ));
             continue;
         }
-        let ply = i as u32 + u32::from(start_black);
+        let ply = (i - first) as u32 + u32::from(start_black);
         let no = first_no + ply / 2;
         if m.by == Color::White {
             tokens.push(format!("{no}."));
-        } else if i == 0 {
+        } else if i == first {
             tokens.push(format!("{no}..."));
         }
         tokens.push(m.san.clone());
@@ -162,10 +224,47 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
     out
 }
 
+/// `tc` as the PGN standard's `TimeControl` (PGN spec §9.6.1: whole
+/// seconds; `moves/seconds`, `seconds+increment`, periods joined by `:`),
+/// which python-chess reads whole and lila reads when it is one period;
+/// a delay (no standard form) is left out, the base kept.
+pub fn standard_time_control(tc: &TimeControl) -> String {
+    use crate::clock::Bonus;
+    tc.periods
+        .iter()
+        .map(|p| {
+            let mut s = String::new();
+            if let Some(n) = p.moves {
+                s.push_str(&format!("{n}/"));
+            }
+            s.push_str(&(p.time_ms / 1000).to_string());
+            if let Bonus::Increment(i) = p.bonus {
+                s.push_str(&format!("+{}", i / 1000));
+            }
+            s
+        })
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::clock::fmt_hms;
+
+    #[test]
+    fn time_controls_in_the_standard_form() {
+        let std = |t: &str| standard_time_control(&TimeControl::parse(t).unwrap());
+        assert_eq!(std("40/5400+30:1800+30"), "40/5400+30:1800+30");
+        assert_eq!(
+            std("40/6000+30:20/3000+30:900+30"),
+            "40/6000+30:20/3000+30:900+30"
+        );
+        assert_eq!(std("900+10@base"), "900+10");
+        assert_eq!(std("5400d5"), "5400", "no delay in the standard");
+        assert_eq!(std("40/7200:3600b10"), "40/7200:3600");
+        assert_eq!(std("300"), "300");
+    }
 
     #[test]
     fn clk_format() {

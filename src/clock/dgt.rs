@@ -22,9 +22,13 @@
 //!
 //! Board commands are one byte. We use `DGT_SEND_UPDATE_NICE` `0x4b` at
 //! start (the board then relays clock messages and acks: "Clock commands
-//! return an ACK message if mode is UPDATE or UPDATE_NICE", `dgt/util.py`)
-//! and `DGT_SEND_CLK` `0x41` as a keep-alive (the board answers one
-//! `BWTIME`).
+//! return an ACK message if mode is UPDATE or UPDATE_NICE", `dgt/util.py`),
+//! then `DGT_SEND_VERSION` `0x4d` (PicoChess's handshake; the board answers
+//! `0x93 0x00 0x05 major minor`), and `DGT_SEND_CLK` `0x41` as a keep-alive
+//! (the board answers one `BWTIME`). After every `SETNRUN` an `END` follows
+//! ([`DgtConfig::end_after_setnrun`], PicoChess `dgt/hw.py`), and the times
+//! of a `BWTIME` are checked ([`TimeFilter`]) before its lever is read
+//! (`docs/clock.md`, "As PicoChess drives it").
 //!
 //! A clock command is wrapped as
 //! `0x2b len 0x03 cmd data… 0x00` where `0x2b` is `DGT_CLOCK_MESSAGE`,
@@ -78,6 +82,10 @@
 //! player on the side that went down has pressed (*unverified* on real
 //! hardware; PicoChess emits a lever event on the same change).
 
+mod plausible;
+
+pub use plausible::TimeFilter;
+
 use super::device::{ClockButton, ClockDevice, ClockDeviceError, ClockFace, ClockInput};
 use shakmaty::Color;
 use std::collections::VecDeque;
@@ -88,6 +96,12 @@ use std::time::Duration;
 pub const DGT_SEND_CLK: u8 = 0x41;
 /// `DGT_SEND_UPDATE_NICE`: field updates, and clock messages when they change.
 pub const DGT_SEND_UPDATE_NICE: u8 = 0x4b;
+/// `DGT_SEND_VERSION`: the board answers `DGT_MSG_VERSION` (PicoChess's
+/// start-up handshake sends it right after `UPDATE_NICE`).
+pub const DGT_SEND_VERSION: u8 = 0x4d;
+/// Message id of `DGT_MSG_VERSION` (`0x80 | 0x13`): the board's version,
+/// two data bytes (major, minor).
+pub const MSG_VERSION: u8 = 0x93;
 /// `DGT_CLOCK_MESSAGE`: a clock command follows.
 pub const DGT_CLOCK_MESSAGE: u8 = 0x2b;
 /// Starts the clock message inside a `0x2b` frame.
@@ -337,6 +351,9 @@ pub struct DgtConfig {
     /// How long a move's text stays on the display before the times come
     /// back, ms; 0 shows no move text.
     pub move_text_ms: u64,
+    /// Send `END` after every `SETNRUN` (PicoChess `dgt/hw.py`: "this is
+    /// needed for some(!) clocks", unless its `disable_end` option).
+    pub end_after_setnrun: bool,
 }
 
 impl Default for DgtConfig {
@@ -348,6 +365,7 @@ impl Default for DgtConfig {
             keepalive_ms: 1000,
             offline_after_ms: 5000,
             move_text_ms: 2000,
+            end_after_setnrun: true,
         }
     }
 }
@@ -371,6 +389,12 @@ pub struct DgtStats {
     pub given_up: u64,
     /// Acks that matched no command in flight (late or duplicate).
     pub stray_acks: u64,
+    /// Time messages that cannot be real (a time going up, a fall of over
+    /// an hour: [`TimeFilter`]); their lever was not read.
+    pub implausible_times: u64,
+    /// The board's version (`DGT_MSG_VERSION`: major, minor), once it
+    /// answered the handshake.
+    pub board_version: Option<(u8, u8)>,
 }
 
 /// A clock command waiting to be sent; frames are built at send time so the
@@ -430,6 +454,9 @@ pub struct DgtClock<P> {
     end_text_at: Option<u64>,
     stats: DgtStats,
     out: Vec<ClockInput>,
+    times: TimeFilter,
+    /// The clock answered `VERSION` (PicoChess `enable_ser_clock`).
+    clock_found: bool,
 }
 
 impl DgtClock<Box<dyn serialport::SerialPort>> {
@@ -471,6 +498,8 @@ impl<P: Read + Write> DgtClock<P> {
             end_text_at: None,
             stats: DgtStats::default(),
             out: Vec::new(),
+            times: TimeFilter::default(),
+            clock_found: false,
         }
     }
 
@@ -528,7 +557,14 @@ impl<P: Read + Write> DgtClock<P> {
         if let Job::Text(_) = job {
             self.queue.retain(|j| *j != Job::EndText);
         }
+        let face = job == Job::Face;
         self.queue.push_back(job);
+        // END after SETNRUN, unless a move's text is up: its own END
+        // comes when it has been shown.
+        if face && self.cfg.end_after_setnrun && self.end_text_at.is_none() {
+            self.queue.retain(|j| *j != Job::EndText);
+            self.queue.push_back(Job::EndText);
+        }
     }
 
     fn frame_for(&self, job: &Job, now: u64) -> Result<Vec<u8>, ClockDeviceError> {
@@ -581,6 +617,19 @@ impl<P: Read + Write> DgtClock<P> {
     fn send(&mut self, job: Job, attempts: u32, now: u64) -> Result<(), ClockDeviceError> {
         let frame = self.frame_for(&job, now)?;
         self.write(&frame, &format!("writing {}", job.name()))?;
+        if job == Job::Face {
+            // The clock may show up to these from now on (frame: 2b 0a 03
+            // 0a lh lm ls rh rm rs flags 00).
+            let ms = |h: &[u8]| {
+                Hms {
+                    h: h[0],
+                    m: h[1],
+                    s: h[2],
+                }
+                .to_ms()
+            };
+            self.times.sent(ms(&frame[4..7]), ms(&frame[7..10]));
+        }
         self.stats.commands_sent += 1;
         self.in_flight = Some(InFlight {
             job,
@@ -594,6 +643,10 @@ impl<P: Read + Write> DgtClock<P> {
     fn handle_frame(&mut self, f: Frame, now: u64) {
         self.stats.frames += 1;
         self.last_rx_ms = now;
+        if f.id == MSG_VERSION && f.data.len() == 2 {
+            self.stats.board_version = Some((f.data[0], f.data[1]));
+            return;
+        }
         if f.id != MSG_BWTIME {
             return;
         }
@@ -615,7 +668,24 @@ impl<P: Read + Write> DgtClock<P> {
                     self.lever_right_down = None;
                     return;
                 }
+                // Checked before anything of the message is used: a garbled
+                // message presses nothing (PicoChess's order too).
+                if self.times.check(t.left_ms, t.right_ms).is_err() {
+                    self.stats.implausible_times += 1;
+                    return;
+                }
                 self.set_online(now);
+                // The clock talks but never answered VERSION (switched on
+                // late): ask again (PicoChess `startup_serial_clock`).
+                if !self.clock_found
+                    && !self.queue.contains(&Job::Version)
+                    && self
+                        .in_flight
+                        .as_ref()
+                        .is_none_or(|f| f.job != Job::Version)
+                {
+                    self.queue.push_front(Job::Version);
+                }
                 let (white_ms, black_ms) = if self.cfg.white_on_left {
                     (t.left_ms, t.right_ms)
                 } else {
@@ -679,6 +749,9 @@ impl<P: Read + Write> DgtClock<P> {
         }
         match &self.in_flight {
             Some(f) if f.job.code() == a.ack1 => {
+                if f.job == Job::Version {
+                    self.clock_found = true;
+                }
                 self.in_flight = None;
                 self.stats.acked += 1;
             }
@@ -723,7 +796,10 @@ impl<P: Read + Write> DgtClock<P> {
             self.started = true;
             self.last_rx_ms = now;
             self.last_keepalive_ms = now;
+            // PicoChess's start-up: UPDATE_NICE, the board's VERSION, the
+            // clock's VERSION.
             self.write(&[DGT_SEND_UPDATE_NICE], "writing UPDATE_NICE")?;
+            self.write(&[DGT_SEND_VERSION], "writing SEND_VERSION")?;
             self.queue.push_front(Job::Version);
         }
         self.read_available(now)?;

@@ -117,10 +117,8 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(page::index))
         .route("/live.js", get(page::script))
         .route("/live.css", get(page::style))
-        .route("/games.pgn", get(feeds::games_pgn))
-        .route("/tournament.json", get(feeds::tournament))
-        .route("/boards.json", get(feeds::boards))
-        .route("/{round}/{file}", get(feeds::round_file))
+        // The polled feeds: conditional GET, gzip, CORS preflight.
+        .merge(feeds::routes())
         .route("/arbiter/state", get(arbiter::state))
         .route("/arbiter/{action}", post(arbiter::act))
         .layer(TimeoutLayer::with_status_code(
@@ -128,7 +126,7 @@ pub fn router(state: AppState) -> Router {
             REQUEST_TIMEOUT,
         ));
     let streams = Router::new()
-        .route("/events", get(stream::sse_public))
+        .route("/events", get(stream::sse_public).options(feeds::preflight))
         .route("/ws", get(stream::ws_public))
         .route("/arbiter/events", get(stream::sse_arbiter));
     plain
