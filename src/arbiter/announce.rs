@@ -163,7 +163,9 @@ impl Decisions {
 
 impl Arbiter {
     /// The positions of the game: the start, then the position after each
-    /// completed move (`positions()[ply]` after ply `ply`).
+    /// completed move (`positions()[ply]` after ply `ply`; `moves().len() +
+    /// 1` of them), an illegal move that stood included (the PGN writer
+    /// starts the record after it).
     pub fn positions(&self) -> &[Chess] {
         &self.history
     }

@@ -264,13 +264,6 @@ impl Arbiter {
         &self.moves
     }
 
-    /// The positions of the game: the start, then the one after each
-    /// completed move (`moves().len() + 1` of them), an illegal move that
-    /// stood included (the PGN writer starts the record after it).
-    pub fn positions(&self) -> &[Chess] {
-        &self.history
-    }
-
     /// The game's settings.
     pub fn config(&self) -> &GameConfig {
         &self.cfg
