@@ -41,6 +41,12 @@ enum Command {
     /// or an MQTT broker they publish to), boards in order: one /games.pgn,
     /// one LiveChess tree, one event stream.
     Relay(app::RelayArgs),
+    /// Check what round 1 would otherwise find out: the config, the
+    /// sensors against their calibration, the clock device, the broker and
+    /// lichess with the credentials, the journal's disk, the system time's
+    /// synchronisation, the audio for a visually impaired player. Exit 1
+    /// when a check fails.
+    Doctor(app::DoctorArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +67,11 @@ fn main() -> ExitCode {
         Command::Calibrate(args) => app::calibrate(args),
         Command::Run(args) => app::run(args),
         Command::Relay(args) => app::relay(args),
+        Command::Doctor(args) => match app::doctor(args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
