@@ -63,7 +63,11 @@ fn a_good_config_passes_and_the_table_says_so() {
     assert_eq!(row(&v, "config").0, "ok");
     assert_eq!(row(&v, "disk").0, "ok");
     assert_eq!(row(&v, "time").0, "skip");
-    assert_eq!(row(&v, "sensors").0, "skip", "a trace source has no sensors");
+    assert_eq!(
+        row(&v, "sensors").0,
+        "skip",
+        "a trace source has no sensors"
+    );
     // The table: one row a check, the verdict last.
     let out = eboard(&[
         "doctor",
@@ -78,7 +82,10 @@ fn a_good_config_passes_and_the_table_says_so() {
     assert!(out.status.success(), "{text}");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 9, "{text}");
-    assert!(lines[0].starts_with("config ") && lines[0].contains(" ok "), "{text}");
+    assert!(
+        lines[0].starts_with("config ") && lines[0].contains(" ok "),
+        "{text}"
+    );
     assert_eq!(lines[8], "eboard doctor: all checks passed");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -179,7 +186,10 @@ fn the_broker_is_checked_with_the_configured_login() {
             assert!(out.status.success());
             broker_with(
                 &dir,
-                &format!("password_file {}\nallow_anonymous false\n", passwd.display()),
+                &format!(
+                    "password_file {}\nallow_anonymous false\n",
+                    passwd.display()
+                ),
             )
         }
     }) else {
@@ -200,7 +210,10 @@ fn the_broker_is_checked_with_the_configured_login() {
     assert_eq!(code, 1);
     let (status, detail) = row(&v, "mqtt");
     assert_eq!(status, "fail");
-    assert!(detail.contains("refused the credentials of user \"board1\""), "{detail}");
+    assert!(
+        detail.contains("refused the credentials of user \"board1\""),
+        "{detail}"
+    );
 
     // Unreachable: the broker stopped.
     broker.kill();
@@ -209,7 +222,10 @@ fn the_broker_is_checked_with_the_configured_login() {
     assert_eq!(code, 1);
     let (status, detail) = row(&v, "mqtt");
     assert_eq!(status, "fail");
-    assert!(detail.contains(&format!("127.0.0.1:{}", broker.port)), "{detail}");
+    assert!(
+        detail.contains(&format!("127.0.0.1:{}", broker.port)),
+        "{detail}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -218,5 +234,8 @@ fn an_unknown_check_to_skip_is_an_error() {
     let out = eboard(&["doctor", "--config", "/nonexistent", "--skip", "tiem"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--skip tiem: not one of config, sensors"), "{err}");
+    assert!(
+        err.contains("--skip tiem: not one of config, sensors"),
+        "{err}"
+    );
 }

@@ -19,11 +19,18 @@ fn generate_writes_man_pages_and_completions() {
     for cmd in ["", "-run", "-doctor", "-replay", "-calibrate", "-relay"] {
         let p = dir.join(format!("man1/eboard{cmd}.1"));
         let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-        assert!(text.starts_with(".ie") || text.contains("\n.TH "), "{}", p.display());
+        assert!(
+            text.starts_with(".ie") || text.contains("\n.TH "),
+            "{}",
+            p.display()
+        );
     }
     let doctor = std::fs::read_to_string(dir.join("man1/eboard-doctor.1")).unwrap();
     assert!(doctor.contains("json"), "the options are in the page");
-    assert!(!dir.join("man1/eboard-generate.1").exists(), "generate is hidden");
+    assert!(
+        !dir.join("man1/eboard-generate.1").exists(),
+        "generate is hidden"
+    );
     let bash = std::fs::read_to_string(dir.join("completions/eboard.bash")).unwrap();
     assert!(bash.contains("doctor") && bash.contains("--journal-dir"));
     assert!(dir.join("completions/_eboard").exists());
@@ -37,7 +44,11 @@ fn preinst(dir: &Path, active: bool, env: &[(&str, &str)]) -> Output {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let fake = bin.join("systemctl");
-    std::fs::write(&fake, format!("#!/bin/sh\nexit {}\n", if active { 0 } else { 3 })).unwrap();
+    std::fs::write(
+        &fake,
+        format!("#!/bin/sh\nexit {}\n", if active { 0 } else { 3 }),
+    )
+    .unwrap();
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
     let mut cmd = Command::new("sh");
