@@ -126,7 +126,8 @@ fn signal(pid: u32, sig: i32) {
     assert_eq!(unsafe { libc::kill(pid as i32, sig) }, 0);
 }
 
-const WATCHDOG_USEC: &str = "400000";
+/// 1 s: WATCHDOG=1 every 500 ms, each due within the second.
+const WATCHDOG_USEC: &str = "1000000";
 
 fn start(dir: &Path, sd: &FakeSystemd, journal: &Path, speed: &str) -> Running {
     let cfg = config(dir, 1, 1, "");
@@ -164,12 +165,12 @@ fn ready_watchdog_and_stopping_reach_the_notify_socket() {
         "{head}"
     );
 
-    // WATCHDOG=1 keeps coming, about every half of WATCHDOG_USEC (200 ms):
-    // five of them within 5 s, each within the interval of the one before.
+    // WATCHDOG=1 keeps coming, about every half of WATCHDOG_USEC: five of
+    // them, each within the interval of the one before.
     for i in 0..5 {
         let m = sd
-            .next(Duration::from_millis(400))
-            .unwrap_or_else(|| panic!("watchdog {i}: nothing within the 400 ms interval"));
+            .next(Duration::from_millis(1000))
+            .unwrap_or_else(|| panic!("watchdog {i}: nothing within the 1 s interval"));
         assert_eq!(m, "WATCHDOG=1");
     }
 
@@ -178,7 +179,7 @@ fn ready_watchdog_and_stopping_reach_the_notify_socket() {
     signal(run.child.id(), libc::SIGSTOP);
     // A message sent just before the stop may still be queued.
     let mut quiet = 0;
-    while sd.next(Duration::from_millis(600)).is_some() {
+    while sd.next(Duration::from_millis(1500)).is_some() {
         quiet += 1;
         assert!(quiet < 3, "a stopped process kept feeding the watchdog");
     }
@@ -233,5 +234,52 @@ fn a_killed_daemon_is_ready_again_with_its_game_resumed() {
         "{records_before} → {records_after}"
     );
     drop(run2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_finished_game_is_rotated_when_the_service_starts_again() {
+    let dir = tempdir("rotate");
+    let state = dir.join("state");
+    let cfg = config(&dir, 1, 1, "");
+    let trace = opera_trace(&dir, 7);
+    let sd = FakeSystemd::bind(&dir);
+    let env = [("NOTIFY_SOCKET", sd.path.to_str().unwrap())];
+    let jd = ["--journal-dir", state.to_str().unwrap()];
+    let mut args = jd.to_vec();
+    args.extend(["--speed", "100"]);
+    let run = run_board_with_env(&dir, &cfg, Some(&trace), &args, &env);
+    let events = state.join("board.jsonl.events");
+    poll(60, "the game's end in the journal", || {
+        std::fs::read_to_string(&events)
+            .ok()?
+            .contains("\"type\":\"game_end\"")
+            .then_some(())
+    });
+    drop(run);
+    // The next start (the next round): the finished game is archived, a
+    // new journal begun, and the daemon is ready.
+    let run = run_board_with_env(&dir, &cfg, None, &jd, &env);
+    sd.until("READY=1", 20);
+    let games: Vec<PathBuf> = std::fs::read_dir(state.join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    assert_eq!(games.len(), 1, "{games:?}");
+    let pgn = eboard_ok(&["replay", games[0].to_str().unwrap(), "--pgn", "-"]);
+    assert!(
+        pgn.contains("17. Rd8#") && pgn.contains("[Result \"1-0\"]"),
+        "{pgn}"
+    );
+    let current = std::fs::read_to_string(state.join("board.jsonl")).unwrap();
+    assert_eq!(
+        current.lines().count(),
+        1,
+        "a new game: the header only\n{current}"
+    );
+    let log = std::fs::read_to_string(&run.stderr).unwrap();
+    assert!(log.contains("the last game has ended"), "{log}");
+    drop(run);
     std::fs::remove_dir_all(&dir).unwrap();
 }
