@@ -5,8 +5,10 @@
 //!
 //! - `JOURNAL` (e.g. `board1.jsonl`) is a trace in the contract's format:
 //!   the header first (with the extension key `journal`:
-//!   `{"started_at_unix_ms": …}`, the Unix time of round time 0, which the
-//!   reader of the contract ignores), then every record the controller was
+//!   `{"version": 1, "started_at_unix_ms": …}`: the journal format's
+//!   version ([`JOURNAL_VERSION`]; absent in journals written before it,
+//!   read as version 0, the same lines) and the Unix time of round time 0,
+//!   which the reader of the contract ignores), then every record the controller was
 //!   fed — from the board and from the arbiter API (`arbiter` records with
 //!   `author`) — at its round time. `eboard replay JOURNAL` replays the game.
 //! - `JOURNAL.events` (e.g. `board1.jsonl.events`) holds the decisions: the
@@ -27,6 +29,13 @@ use std::fs::{File, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+/// The journal format this build writes (`journal.version` in the
+/// header) and the newest it reads. Version 0 is a journal written before
+/// the key existed (the same lines, read the same way). A journal of a
+/// newer version is refused with a message rather than misread (a
+/// downgrade during a game; `docs/service.md`).
+pub const JOURNAL_VERSION: u64 = 1;
+
 /// The sibling file holding the events of `journal`.
 pub fn events_path(journal: &Path) -> PathBuf {
     let mut s = journal.as_os_str().to_owned();
@@ -41,6 +50,8 @@ pub struct Recovered {
     pub header: Header,
     /// Unix time in ms of round time 0.
     pub started_at_unix_ms: Option<u64>,
+    /// The journal format's version (`journal.version`; 0 when absent).
+    pub version: u64,
     /// Every record, in order.
     pub records: Vec<Record>,
     /// A torn last line that was dropped: its line number and the error.
@@ -90,14 +101,34 @@ pub fn read_journal(text: &str) -> Result<Option<Recovered>, TraceError> {
     let Some(header) = header else {
         return Ok(None);
     };
-    let started_at_unix_ms = text
+    let ext = text
         .lines()
         .find(|l| !l.trim().is_empty())
         .and_then(|l| serde_json::from_str::<Value>(l.trim_start_matches('\u{feff}')).ok())
-        .and_then(|v| v.get("journal")?.get("started_at_unix_ms")?.as_u64());
+        .and_then(|mut v| v.get_mut("journal").map(Value::take));
+    let started_at_unix_ms = ext
+        .as_ref()
+        .and_then(|j| j.get("started_at_unix_ms")?.as_u64());
+    let version = match ext.as_ref().and_then(|j| j.get("version")) {
+        None => 0,
+        Some(v) => match v.as_u64() {
+            Some(n) if n <= JOURNAL_VERSION => n,
+            _ => {
+                return Err(TraceError {
+                    line: 1,
+                    message: format!(
+                        "key 'journal.version': {v} is not a journal version this eboard reads \
+                         (0..={JOURNAL_VERSION}); it was written by a newer eboard: finish the \
+                         game with that version, or start a new journal"
+                    ),
+                })
+            }
+        },
+    };
     Ok(Some(Recovered {
         header,
         started_at_unix_ms,
+        version,
         records,
         torn,
         good_len,
@@ -205,7 +236,10 @@ impl Journal {
                 if let Value::Object(m) = &mut h {
                     m.insert(
                         "journal".into(),
-                        serde_json::json!({ "started_at_unix_ms": started_at_unix_ms }),
+                        serde_json::json!({
+                            "version": JOURNAL_VERSION,
+                            "started_at_unix_ms": started_at_unix_ms,
+                        }),
                     );
                 }
                 j.write_line(false, &h.to_string())?;
@@ -291,6 +325,86 @@ pub fn last_epoch(journal: &Path) -> Option<u64> {
         .find_map(|v| v.get("epoch_unix_ms")?.as_u64())
 }
 
+/// The current game's journal in a journal directory (`eboard run
+/// --journal-dir DIR`): `DIR/board.jsonl`.
+pub const CURRENT: &str = "board.jsonl";
+
+/// Where finished games go in a journal directory: `DIR/games/`.
+pub const ARCHIVE: &str = "games";
+
+/// Archived games kept by default (a game's journal is tens of kB,
+/// `docs/service.md`).
+pub const KEEP_GAMES: usize = 50;
+
+/// Whether the game of `journal` has ended: its events file holds a
+/// `game_end` event.
+pub fn game_ended(journal: &Path) -> bool {
+    std::fs::read_to_string(events_path(journal)).is_ok_and(|t| {
+        t.lines().any(|l| {
+            serde_json::from_str::<Value>(l)
+                .is_ok_and(|v| v.get("type").and_then(Value::as_str) == Some("game_end"))
+        })
+    })
+}
+
+/// The journal rotated per game: when the game of `dir/board.jsonl` has
+/// ended ([`game_ended`]), the journal and its events file move to
+/// `dir/games/game-<started_at_unix_ms>.jsonl` (and `.events`), so the next
+/// start begins a new game; of the archived games only the newest `keep`
+/// stay (older ones are removed, the disk use stays bounded). Returns the
+/// archived journal's path, `None` when nothing was rotated. A game in
+/// progress is never moved (it is resumed). Errors name the file.
+pub fn rotate(dir: &Path, keep: usize) -> Result<Option<PathBuf>, JournalError> {
+    let current = dir.join(CURRENT);
+    if !current.exists() || !game_ended(&current) {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&current).map_err(io_err(&current))?;
+    let started = read_journal(&text)
+        .ok()
+        .flatten()
+        .and_then(|r| r.started_at_unix_ms)
+        .unwrap_or(0);
+    let games = dir.join(ARCHIVE);
+    std::fs::create_dir_all(&games).map_err(io_err(&games))?;
+    let mut to = games.join(format!("game-{started:013}.jsonl"));
+    let mut n = 1;
+    while to.exists() {
+        to = games.join(format!("game-{started:013}-{n}.jsonl"));
+        n += 1;
+    }
+    // The records first (the game is in them; the events can be had again
+    // by replaying them), then the events; the directories synced.
+    std::fs::rename(&current, &to).map_err(io_err(&current))?;
+    let ev = events_path(&current);
+    if ev.exists() {
+        std::fs::rename(&ev, events_path(&to)).map_err(io_err(&ev))?;
+    }
+    for d in [dir, games.as_path()] {
+        File::open(d)
+            .and_then(|f| f.sync_all())
+            .map_err(io_err(d))?;
+    }
+    prune(&games, keep)?;
+    Ok(Some(to))
+}
+
+/// Removes all but the newest `keep` archived games of `games`.
+fn prune(games: &Path, keep: usize) -> Result<(), JournalError> {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(games)
+        .map_err(io_err(games))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    names.sort();
+    let extra = names.len().saturating_sub(keep);
+    for p in names.into_iter().take(extra) {
+        std::fs::remove_file(&p).map_err(io_err(&p))?;
+        let _ = std::fs::remove_file(events_path(&p));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,6 +434,27 @@ mod tests {
         let text = GOOD.replace("{\"t\":10,\"lift\":\"e2\"}", "{\"t\":10,\"lift\"");
         let e = read_journal(&text).unwrap_err();
         assert_eq!(e.line, 2);
+    }
+
+    #[test]
+    fn a_journal_before_the_version_key_is_version_0() {
+        // GOOD has no `journal.version`: written before it existed.
+        assert_eq!(read_journal(GOOD).unwrap().unwrap().version, 0);
+        let v1 = GOOD.replace("{\"started_at", "{\"version\":1,\"started_at");
+        let r = read_journal(&v1).unwrap().unwrap();
+        assert_eq!((r.version, r.records.len()), (1, 2));
+        assert_eq!(r.started_at_unix_ms, Some(1_700_000_000_000));
+    }
+
+    #[test]
+    fn a_journal_of_a_newer_version_is_refused_by_name() {
+        let v9 = GOOD.replace("{\"started_at", "{\"version\":9,\"started_at");
+        let e = read_journal(&v9).unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(
+            e.message.contains("journal.version") && e.message.contains("newer"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -357,6 +492,7 @@ mod tests {
         let (_j, rec) = Journal::open(&p, &h, 0).unwrap();
         let rec = rec.unwrap();
         assert_eq!(rec.started_at_unix_ms, Some(42));
+        assert_eq!(rec.version, JOURNAL_VERSION);
         assert_eq!(rec.records, vec![r]);
         assert!(rec.torn.is_some());
         let text = std::fs::read_to_string(&p).unwrap();
@@ -365,6 +501,60 @@ mod tests {
             "{text}"
         );
         assert_eq!(last_event_t(&p), Some(5));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_finished_game_is_rotated_and_the_archive_bounded() {
+        let dir = std::env::temp_dir().join(format!("eboard-rotate-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let cur = dir.join(CURRENT);
+        let h = Header {
+            version: 1,
+            boards: vec![crate::trace::BoardId::Main],
+            ..Header::default()
+        };
+        // A game in progress stays.
+        let (mut j, _) = Journal::open(&cur, &h, 1_000).unwrap();
+        j.event("{\"t\":5,\"type\":\"move\"}").unwrap();
+        j.sync().unwrap();
+        drop(j);
+        assert_eq!(rotate(&dir, 2).unwrap(), None);
+        assert!(cur.exists());
+        // Games that ended move to games/, the newest two kept.
+        for start in [1_000u64, 2_000, 3_000] {
+            if start > 1_000 {
+                let (j, rec) = Journal::open(&cur, &h, start).unwrap();
+                assert!(rec.is_none(), "a rotated journal starts anew");
+                drop(j);
+            }
+            let mut f = OpenOptions::new()
+                .append(true)
+                .open(events_path(&cur))
+                .unwrap();
+            f.write_all(b"{\"t\":9,\"type\":\"game_end\",\"result\":\"1-0\"}\n")
+                .unwrap();
+            drop(f);
+            let to = rotate(&dir, 2).unwrap().unwrap();
+            assert_eq!(to, dir.join(format!("games/game-{start:013}.jsonl")));
+            assert!(!cur.exists() && !events_path(&cur).exists());
+            assert!(game_ended(&to));
+        }
+        let mut left: Vec<_> = std::fs::read_dir(dir.join(ARCHIVE))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                "game-0000000002000.jsonl",
+                "game-0000000002000.jsonl.events",
+                "game-0000000003000.jsonl",
+                "game-0000000003000.jsonl.events"
+            ]
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -59,6 +59,7 @@ pub mod retry;
 pub mod rules;
 pub mod sensors;
 pub mod server;
+pub mod service;
 pub mod sim;
 pub mod tls;
 pub mod trace;

@@ -2,7 +2,7 @@
 //! composition root, [`eboard::app`], which wires each command; the last
 //! line of a failed command is its error with the context, and exit 2.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use eboard::app;
 use std::process::ExitCode;
 
@@ -41,6 +41,21 @@ enum Command {
     /// or an MQTT broker they publish to), boards in order: one /games.pgn,
     /// one LiveChess tree, one event stream.
     Relay(app::RelayArgs),
+    /// Check what round 1 would otherwise find out: the config, the
+    /// sensors against their calibration, the clock device, the broker and
+    /// lichess with the credentials, the journal's disk, the system time's
+    /// synchronisation, the audio for a visually impaired player. Exit 1
+    /// when a check fails.
+    Doctor(app::DoctorArgs),
+    /// Write the man pages (clap_mangen: eboard.1 and one page a command,
+    /// eboard-run.1, …) into DIR/man1 and the shell completions
+    /// (clap_complete: bash, zsh, fish) into DIR/completions; the Debian
+    /// package installs them (docs/service.md).
+    #[command(hide = true)]
+    Generate {
+        /// The output directory.
+        dir: std::path::PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -61,6 +76,12 @@ fn main() -> ExitCode {
         Command::Calibrate(args) => app::calibrate(args),
         Command::Run(args) => app::run(args),
         Command::Relay(args) => app::relay(args),
+        Command::Generate { dir } => generate(&dir),
+        Command::Doctor(args) => match app::doctor(args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -70,4 +91,27 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `eboard generate DIR`: the man pages and shell completions of this CLI.
+fn generate(dir: &std::path::Path) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let man = dir.join("man1");
+    let comp = dir.join("completions");
+    for d in [&man, &comp] {
+        std::fs::create_dir_all(d).with_context(|| d.display().to_string())?;
+    }
+    let cmd = Cli::command();
+    // eboard.1 and eboard-SUBCOMMAND.1 for each visible subcommand.
+    clap_mangen::generate_to(cmd.clone(), &man).with_context(|| man.display().to_string())?;
+    let mut cmd = cmd;
+    for shell in [
+        clap_complete::Shell::Bash,
+        clap_complete::Shell::Zsh,
+        clap_complete::Shell::Fish,
+    ] {
+        clap_complete::generate_to(shell, &mut cmd, "eboard", &comp)
+            .with_context(|| comp.display().to_string())?;
+    }
+    Ok(())
 }

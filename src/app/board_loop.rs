@@ -298,6 +298,9 @@ pub(super) struct LoopInputs {
     pub(super) done: watch::Sender<bool>,
     /// Set by [`Daemon::stop`].
     pub(super) stop: watch::Receiver<bool>,
+    /// systemd's watchdog, fed at every turn of the loop (at least every
+    /// [`TICK_MS`]); a hung loop stops feeding it.
+    pub(super) watchdog: Option<crate::service::notify::Watchdog>,
 }
 
 /// Runs the board until the source and the API are both gone, the source
@@ -313,6 +316,7 @@ pub(super) async fn board_loop(mut board: BoardLoop, inputs: LoopInputs) -> Cont
         mut cmd_rx,
         done,
         mut stop,
+        mut watchdog,
     } = inputs;
     let mut pending: Option<Record> = None;
     let mut commands: std::collections::VecDeque<ArbiterCommand> = Default::default();
@@ -321,6 +325,9 @@ pub(super) async fn board_loop(mut board: BoardLoop, inputs: LoopInputs) -> Cont
     // The stop's sender gone (a dropped Daemon): no stop will come.
     let mut stop_gone = false;
     loop {
+        if let Some(w) = watchdog.as_mut() {
+            w.feed(std::time::Instant::now());
+        }
         if *stop.borrow() {
             return board.drain(DrainFrom {
                 now: clock.now_ms(),

@@ -92,6 +92,9 @@ pub struct Lifecycle {
     /// Set by [`Daemon::stop`] to end a source read that waits (standard
     /// input: [`TraceSource::stop_handle`]).
     pub source_stop: Option<Arc<AtomicBool>>,
+    /// systemd's watchdog (`WatchdogSec=`), fed from the board loop: a
+    /// loop that hangs stops feeding it and systemd restarts the service.
+    pub watchdog: Option<crate::service::notify::Watchdog>,
 }
 
 /// A running board.
@@ -371,6 +374,7 @@ impl Daemon {
             cmd_rx,
             done: done_tx,
             stop: stop_rx,
+            watchdog: life.watchdog,
         };
         let board_thread = Joinable::spawn("eboard-board", move || {
             match tokio::runtime::Builder::new_current_thread()

@@ -103,6 +103,7 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<()> {
         Lifecycle {
             end_with_source: true,
             source_stop: None,
+            watchdog: None,
         },
         rt.handle(),
     )

@@ -22,6 +22,7 @@
 mod board_loop;
 pub mod daemon;
 mod demo;
+pub mod doctor;
 mod relay;
 pub mod round_clock;
 mod run;
@@ -32,6 +33,7 @@ mod tools;
 mod view;
 
 pub use demo::{demo, DemoArgs};
+pub use doctor::{doctor, DoctorArgs};
 pub use relay::{relay, RelayArgs};
 pub use run::{run, RunArgs};
 pub use tools::{

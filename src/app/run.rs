@@ -29,8 +29,16 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECONDS")]
     pub delay: Option<u64>,
     /// The journal: resumed when it exists, else started.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "journal_dir")]
     pub journal: Option<PathBuf>,
+    /// A journal directory (the service's /var/lib/eboard): the game's
+    /// journal is DIR/board.jsonl, rotated per game to DIR/games/ when its
+    /// game has ended (the newest --keep-games kept).
+    #[arg(long, value_name = "DIR")]
+    pub journal_dir: Option<PathBuf>,
+    /// Finished games kept in DIR/games/ with --journal-dir.
+    #[arg(long, value_name = "N", default_value_t = crate::journal::KEEP_GAMES)]
+    pub keep_games: usize,
     /// A recorded trace replayed at wall-clock pace (default: JSON lines on standard input).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
@@ -48,10 +56,16 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         listen,
         delay,
         journal,
+        journal_dir,
+        keep_games,
         trace,
         speed,
     } = args;
     let cfg = Config::load(&config_path).anyhow()?;
+    let journal = match journal_dir {
+        Some(dir) => Some(journal_in(&dir, keep_games)?),
+        None => journal,
+    };
     let shown = config_path.display().to_string();
     let startup = Startup::resolve(&cfg).anyhow()?;
     let delay_s = delay.or(cfg.event.delay).unwrap_or(0);
@@ -104,6 +118,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         Lifecycle {
             end_with_source: false,
             source_stop,
+            watchdog: crate::service::notify::Watchdog::from_env(),
         },
         rt.handle(),
     )
@@ -128,10 +143,28 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     }
     let router = daemon_router(&daemon, &cfg);
     let signal = shutdown.signal();
+    // systemd (Type=notify): ready once the journal is resumed, the
+    // sensors have answered (the source opened) and the server listens.
+    let notifier = crate::service::notify::Notifier::from_env()
+        .map_err(|e| tracing::warn!("NOTIFY_SOCKET: {e}"))
+        .ok()
+        .flatten();
     let served = rt.block_on(async {
         let l = bind(&listen).await?;
+        if let Some(n) = &notifier {
+            n.tell(&format!(
+                "READY=1\nSTATUS=board {} round {}: serving {}",
+                daemon.info.board,
+                daemon.info.round,
+                l.local_addr().map_or(listen.clone(), |a| a.to_string())
+            ));
+        }
+        tracing::info!("ready");
         serve_until(l, router, signal).await
     });
+    if let Some(n) = &notifier {
+        n.tell("STOPPING=1");
+    }
     // The stop, in order; it must be over within GRACE of the signal.
     let deadline = Instant::now() + GRACE;
     let stopped = daemon.stop(deadline);
@@ -146,6 +179,19 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     stopped.anyhow()?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The journal of a journal directory, the finished game rotated away
+/// first ([`crate::journal::rotate`]).
+fn journal_in(dir: &Path, keep: usize) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(dir).with_context(|| format!("--journal-dir {}", dir.display()))?;
+    if let Some(to) = crate::journal::rotate(dir, keep).anyhow()? {
+        tracing::info!(
+            "the last game has ended: its journal moved to {}",
+            to.display()
+        );
+    }
+    Ok(dir.join(crate::journal::CURRENT))
 }
 
 /// The daemon's own report of its decisions in the log (one line per move
@@ -271,6 +317,10 @@ fn hw_source(cfg: &Config, shown: &str) -> anyhow::Result<Box<dyn RecordSource>>
     Ok(Box::new(super::daemon::merge_sources(vec![main, second])))
 }
 
+/// How long start-up waits for the sensor bus to open.
+#[cfg(feature = "rpi")]
+const SENSORS_ANSWER: Duration = Duration::from_secs(10);
+
 #[cfg(feature = "rpi")]
 fn open_hw(
     design: crate::sensors::HwDesign,
@@ -280,17 +330,33 @@ fn open_hw(
     use crate::sensors::{live::LiveSource, Sample, Scanner, ScannerConfig};
     let config = ScannerConfig::default();
     let period = config.period_ms();
+    let name = design.name.clone();
+    // The sensors have answered once the bus is open and the scanner made
+    // (systemd's READY=1 waits for it, `docs/service.md`).
+    let (answered_tx, answered) = std::sync::mpsc::channel::<Result<(), String>>();
     let source = LiveSource::start(
         move || {
-            let array = crate::sensors::rpi::open(&design).map_err(|e| e.to_string())?;
-            let start = shakmaty::Board::default();
-            let initial = Sample::from_board(&start, design.is_analog());
-            Scanner::new(array, &design, calibration.as_ref(), config, initial)
+            let opened = crate::sensors::rpi::open(&design)
                 .map_err(|e| e.to_string())
+                .and_then(|array| {
+                    let start = shakmaty::Board::default();
+                    let initial = Sample::from_board(&start, design.is_analog());
+                    Scanner::new(array, &design, calibration.as_ref(), config, initial)
+                        .map_err(|e| e.to_string())
+                });
+            let _ = answered_tx.send(opened.as_ref().map(|_| ()).map_err(Clone::clone));
+            opened
         },
         period,
     );
-    Ok(Box::new(source))
+    match answered.recv_timeout(SENSORS_ANSWER) {
+        Ok(Ok(())) => Ok(Box::new(source)),
+        Ok(Err(e)) => bail!("{_shown}: the sensors of {name}: {e}"),
+        Err(_) => bail!(
+            "{_shown}: the sensors of {name} did not answer within {} s",
+            SENSORS_ANSWER.as_secs()
+        ),
+    }
 }
 
 #[cfg(not(feature = "rpi"))]

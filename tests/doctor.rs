@@ -1,0 +1,241 @@
+//! `eboard doctor` on real things: a config with a bad key (file, line,
+//! key named), a real mosquitto with a password file (accepted, refused,
+//! unreachable), a full disk (a free-space threshold above what there is),
+//! a calibration file with a dead sensor; the table, `--json` and the exit
+//! status (0 all passed, 1 a check failed).
+
+mod common;
+
+use common::mosquitto::broker_with;
+use common::*;
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// `eboard doctor --json` with the journal dir in `dir`; the time check is
+/// left out (this machine's clock synchronisation is not the test's) and
+/// the exit code and JSON are returned.
+fn doctor(dir: &Path, cfg: &Path, extra: &[&str]) -> (i32, Value, Output) {
+    let jd = dir.join("var");
+    let mut args = vec![
+        "doctor",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--journal-dir",
+        jd.to_str().unwrap(),
+        "--skip",
+        "time",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let out = eboard(&args);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "doctor --json: {e}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap_or(-1), v, out)
+}
+
+/// The row of `check`: (status, detail).
+fn row(v: &Value, check: &str) -> (String, String) {
+    let r = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["check"] == check)
+        .unwrap_or_else(|| panic!("no row {check}: {v}"));
+    (
+        r["status"].as_str().unwrap().to_owned(),
+        r["detail"].as_str().unwrap().to_owned(),
+    )
+}
+
+#[test]
+fn a_good_config_passes_and_the_table_says_so() {
+    let dir = tempdir("doctor-good");
+    let cfg = config(&dir, 1, 1, "");
+    let (code, v, _) = doctor(&dir, &cfg, &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["ok"], true);
+    assert_eq!(row(&v, "config").0, "ok");
+    assert_eq!(row(&v, "disk").0, "ok");
+    assert_eq!(row(&v, "time").0, "skip");
+    assert_eq!(
+        row(&v, "sensors").0,
+        "skip",
+        "a trace source has no sensors"
+    );
+    // The table: one row a check, the verdict last.
+    let out = eboard(&[
+        "doctor",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--journal-dir",
+        dir.to_str().unwrap(),
+        "--skip",
+        "time",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 9, "{text}");
+    assert!(
+        lines[0].starts_with("config ") && lines[0].contains(" ok "),
+        "{text}"
+    );
+    assert_eq!(lines[8], "eboard doctor: all checks passed");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bad_config_names_file_line_and_key() {
+    let dir = tempdir("doctor-badcfg");
+    let cfg = config(&dir, 1, 1, "\n[clock]\ndevise = \"dgt3000\"\n");
+    let (code, v, _) = doctor(&dir, &cfg, &[]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["ok"], false);
+    let (status, detail) = row(&v, "config");
+    assert_eq!(status, "fail");
+    let line = std::fs::read_to_string(&cfg)
+        .unwrap()
+        .lines()
+        .position(|l| l.starts_with("devise"))
+        .unwrap()
+        + 1;
+    assert!(
+        detail.contains(cfg.to_str().unwrap())
+            && detail.contains(&format!("{line}"))
+            && detail.contains("devise"),
+        "line {line}: {detail}"
+    );
+    assert_eq!(row(&v, "mqtt").0, "skip");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_full_disk_fails() {
+    let dir = tempdir("doctor-disk");
+    let cfg = config(&dir, 1, 1, "");
+    // More than any disk here has: the journal's disk counts as full.
+    let (code, v, _) = doctor(&dir, &cfg, &["--min-free-mb", "1000000000"]);
+    assert_eq!(code, 1, "{v}");
+    let (status, detail) = row(&v, "disk");
+    assert_eq!(status, "fail");
+    assert!(detail.contains("need 1000000000 MB"), "{detail}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_dead_sensor_in_the_calibration_fails() {
+    let dir = tempdir("doctor-cal");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let cal_text =
+        std::fs::read_to_string(format!("{root}/calibration/virtual-mcp3008-hall.toml")).unwrap();
+    let good = dir.join("good.toml");
+    std::fs::write(&good, &cal_text).unwrap();
+    let dead = dir.join("dead.toml");
+    std::fs::write(
+        &dead,
+        cal_text.replace(
+            "issues = []",
+            "issues = [{ sensor = 12, square = \"e2\", kind = \"stuck\", detail = \"reads 1023 with and without a piece\" }]",
+        ),
+    )
+    .unwrap();
+    let hw = format!("{root}/hw/mcp3008-hall.toml");
+    let board = |cal: &Path| {
+        format!(
+            "\n[board]\nsource = \"hw\"\nsensing = \"colour\"\nhw = \"{hw}\"\ncalibration = \"{}\"\n",
+            cal.display()
+        )
+    };
+    let cfg = config(&dir, 1, 1, &board(&good));
+    let (_, v, _) = doctor(&dir, &cfg, &[]);
+    let (status, detail) = row(&v, "sensors");
+    assert_eq!(status, "ok", "{detail}");
+    assert!(detail.contains("calibration healthy"), "{detail}");
+    let cfg = config(&dir, 1, 1, &board(&dead));
+    let (code, v, _) = doctor(&dir, &cfg, &[]);
+    assert_eq!(code, 1, "{v}");
+    let (status, detail) = row(&v, "sensors");
+    assert_eq!(status, "fail");
+    assert!(
+        detail.contains("Stuck sensor 12 (e2)") && detail.contains("dead.toml"),
+        "{detail}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_broker_is_checked_with_the_configured_login() {
+    let dir = tempdir("doctor-mqtt");
+    let passwd = dir.join("passwd");
+    let Some(mut broker) = ({
+        if common::mosquitto::mosquitto_or_skip().is_none() {
+            None
+        } else {
+            let out = Command::new("mosquitto_passwd")
+                .args(["-b", "-c"])
+                .arg(&passwd)
+                .args(["board1", "board1-pw"])
+                .output()
+                .expect("mosquitto_passwd (Debian package mosquitto)");
+            assert!(out.status.success());
+            broker_with(
+                &dir,
+                &format!(
+                    "password_file {}\nallow_anonymous false\n",
+                    passwd.display()
+                ),
+            )
+        }
+    }) else {
+        return;
+    };
+    let url = broker.url();
+    let mqtt = |pw: &str| {
+        format!("\n[mqtt]\nurl = \"{url}\"\nusername = \"board1\"\npassword = \"{pw}\"\n")
+    };
+    let cfg = config(&dir, 1, 1, &mqtt("board1-pw"));
+    let (code, v, _) = doctor(&dir, &cfg, &[]);
+    assert_eq!(row(&v, "mqtt").0, "ok", "{v}");
+    assert!(row(&v, "mqtt").1.contains("user \"board1\""), "{v}");
+    assert_eq!(code, 0, "{v}");
+
+    let cfg = config(&dir, 1, 1, &mqtt("wrong"));
+    let (code, v, _) = doctor(&dir, &cfg, &[]);
+    assert_eq!(code, 1);
+    let (status, detail) = row(&v, "mqtt");
+    assert_eq!(status, "fail");
+    assert!(
+        detail.contains("refused the credentials of user \"board1\""),
+        "{detail}"
+    );
+
+    // Unreachable: the broker stopped.
+    broker.kill();
+    let cfg = config(&dir, 1, 1, &mqtt("board1-pw"));
+    let (code, v, _) = doctor(&dir, &cfg, &["--timeout", "3"]);
+    assert_eq!(code, 1);
+    let (status, detail) = row(&v, "mqtt");
+    assert_eq!(status, "fail");
+    assert!(
+        detail.contains(&format!("127.0.0.1:{}", broker.port)),
+        "{detail}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_unknown_check_to_skip_is_an_error() {
+    let out = eboard(&["doctor", "--config", "/nonexistent", "--skip", "tiem"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--skip tiem: not one of config, sensors"),
+        "{err}"
+    );
+}

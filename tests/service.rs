@@ -1,0 +1,285 @@
+//! Running under systemd (docs/service.md): the unit file passes
+//! `systemd-analyze verify`, and the real `eboard run` speaks systemd's
+//! notification protocol to a Unix datagram socket standing in for
+//! systemd's `NOTIFY_SOCKET`: READY=1 once the journal is resumed and the
+//! server listens, WATCHDOG=1 from the board loop every half of
+//! `WATCHDOG_USEC`, nothing while the process is frozen, STOPPING=1 on
+//! SIGTERM; a killed daemon started again is ready again with its game
+//! resumed from the journal.
+
+mod common;
+
+use common::*;
+use std::os::unix::net::UnixDatagram;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const UNIT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/debian/eboard.service");
+
+/// systemd-analyze verify on the unit with ExecStart pointing at the
+/// binary under test (verify checks that the command exists); `--man=no`
+/// (the man pages are checked in the package). Any message is a failure:
+/// verify exits 0 on an unknown key and only says so.
+fn verify(unit_text: &str, dir: &Path) -> (bool, String) {
+    let p = dir.join("eboard.service");
+    std::fs::write(
+        &p,
+        unit_text.replace("/usr/bin/eboard", env!("CARGO_BIN_EXE_eboard")),
+    )
+    .unwrap();
+    let out = Command::new("systemd-analyze")
+        .args(["verify", "--man=no"])
+        .arg(&p)
+        .output()
+        .expect("systemd-analyze");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success() && text.trim().is_empty(), text)
+}
+
+#[test]
+fn the_unit_file_passes_systemd_analyze_verify() {
+    if Command::new("systemd-analyze")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        skip_or_fail_under_ci("systemd-analyze is not installed (package systemd)");
+        return;
+    }
+    let dir = tempdir("unit");
+    let text = std::fs::read_to_string(UNIT).unwrap();
+    for key in [
+        "Type=notify",
+        "WatchdogSec=",
+        "Restart=on-failure",
+        "ProtectSystem=strict",
+        "ReadWritePaths=/var/lib/eboard",
+        "NoNewPrivileges=yes",
+        "DevicePolicy=closed",
+    ] {
+        assert!(text.lines().any(|l| l.starts_with(key)), "{UNIT}: no {key}");
+    }
+    let (ok, msg) = verify(&text, &dir);
+    assert!(ok, "{UNIT}: systemd-analyze verify: {msg}");
+    // The check can fail: a misspelt key is reported.
+    let (ok, msg) = verify(&text.replace("WatchdogSec=", "WatchdogSecs="), &dir);
+    assert!(!ok && msg.contains("WatchdogSecs"), "{msg}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The stand-in for systemd: a bound datagram socket.
+struct FakeSystemd {
+    socket: UnixDatagram,
+    path: PathBuf,
+}
+
+impl FakeSystemd {
+    fn bind(dir: &Path) -> FakeSystemd {
+        let path = dir.join("notify.sock");
+        let socket = UnixDatagram::bind(&path).unwrap();
+        FakeSystemd { socket, path }
+    }
+
+    /// The next message within `within`, or `None`.
+    fn next(&self, within: Duration) -> Option<String> {
+        self.socket.set_read_timeout(Some(within)).unwrap();
+        let mut buf = [0u8; 1024];
+        match self.socket.recv(&mut buf) {
+            Ok(n) => Some(String::from_utf8_lossy(&buf[..n]).into_owned()),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                None
+            }
+            Err(e) => panic!("notify socket: {e}"),
+        }
+    }
+
+    /// Messages until one starts with `first`, within `secs`; all of them.
+    fn until(&self, first: &str, secs: u64) -> Vec<String> {
+        let end = Instant::now() + Duration::from_secs(secs);
+        let mut got = Vec::new();
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            let Some(m) = self.next(left.max(Duration::from_millis(1))) else {
+                panic!("no {first} within {secs} s; got {got:?}");
+            };
+            let done = m.lines().next() == Some(first);
+            got.push(m);
+            if done {
+                return got;
+            }
+        }
+    }
+}
+
+fn signal(pid: u32, sig: i32) {
+    // SAFETY: kill(2) on a child this test started and has not reaped.
+    assert_eq!(unsafe { libc::kill(pid as i32, sig) }, 0);
+}
+
+/// 1 s: WATCHDOG=1 every 500 ms, each due within the second.
+const WATCHDOG_USEC: &str = "1000000";
+
+fn start(dir: &Path, sd: &FakeSystemd, journal: &Path, speed: &str) -> Running {
+    let cfg = config(dir, 1, 1, "");
+    let trace = opera_trace(dir, 7);
+    run_board_with_env(
+        dir,
+        &cfg,
+        Some(&trace),
+        &["--journal", journal.to_str().unwrap(), "--speed", speed],
+        &[
+            ("NOTIFY_SOCKET", sd.path.to_str().unwrap()),
+            ("WATCHDOG_USEC", WATCHDOG_USEC),
+        ],
+    )
+}
+
+#[test]
+fn ready_watchdog_and_stopping_reach_the_notify_socket() {
+    let dir = tempdir("notify");
+    let sd = FakeSystemd::bind(&dir);
+    let journal = dir.join("board.jsonl");
+    let mut run = start(&dir, &sd, &journal, "1");
+
+    // READY=1 with a status line; the journal exists by then (resumed or
+    // started before the daemon says it is ready).
+    let got = sd.until("READY=1", 20);
+    let ready = got.last().unwrap();
+    assert!(
+        ready.contains("\nSTATUS=board 1 round 1: serving "),
+        "{ready}"
+    );
+    let head = std::fs::read_to_string(&journal).unwrap();
+    assert!(
+        head.contains("\"trace\":1") && head.contains("\"journal\":{"),
+        "{head}"
+    );
+
+    // WATCHDOG=1 keeps coming, about every half of WATCHDOG_USEC: five of
+    // them, each within the interval of the one before.
+    for i in 0..5 {
+        let m = sd
+            .next(Duration::from_millis(1000))
+            .unwrap_or_else(|| panic!("watchdog {i}: nothing within the 1 s interval"));
+        assert_eq!(m, "WATCHDOG=1");
+    }
+
+    // A frozen process feeds nothing (systemd would kill it after the
+    // interval); thawed, the loop feeds again.
+    signal(run.child.id(), libc::SIGSTOP);
+    // A message sent just before the stop may still be queued.
+    let mut quiet = 0;
+    while sd.next(Duration::from_millis(1500)).is_some() {
+        quiet += 1;
+        assert!(quiet < 3, "a stopped process kept feeding the watchdog");
+    }
+    signal(run.child.id(), libc::SIGCONT);
+    assert_eq!(
+        sd.next(Duration::from_secs(2)).as_deref(),
+        Some("WATCHDOG=1")
+    );
+
+    // SIGTERM: STOPPING=1, then a clean exit.
+    signal(run.child.id(), libc::SIGTERM);
+    let got = sd.until("STOPPING=1", 10);
+    assert!(
+        got.iter().all(|m| m == "WATCHDOG=1" || m == "STOPPING=1"),
+        "{got:?}"
+    );
+    let status = run.child.wait().unwrap();
+    assert!(
+        status.success(),
+        "{status}: {}",
+        std::fs::read_to_string(&run.stderr).unwrap_or_default()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_killed_daemon_is_ready_again_with_its_game_resumed() {
+    let dir = tempdir("notify-resume");
+    let sd = FakeSystemd::bind(&dir);
+    let journal = dir.join("board.jsonl");
+    let mut run = start(&dir, &sd, &journal, "20");
+    sd.until("READY=1", 20);
+    // Wait (bounded) for a few moves to be journaled, then kill -9, as the
+    // watchdog's SIGABRT or a crash would.
+    poll(30, "a journaled move", || {
+        let ev = std::fs::read_to_string(eboard::journal::events_path(&journal)).ok()?;
+        ev.contains("\"type\":\"move\"").then_some(())
+    });
+    run.kill();
+    let records_before = std::fs::read_to_string(&journal).unwrap().lines().count();
+    let run2 = start(&dir, &sd, &journal, "20");
+    let got = sd.until("READY=1", 20);
+    assert!(got.last().unwrap().starts_with("READY=1"));
+    let log = poll(10, "the resume report", || {
+        let log = std::fs::read_to_string(&run2.stderr).ok()?;
+        log.contains("ready").then_some(log)
+    });
+    assert!(log.contains("resumed"), "{log}");
+    let records_after = std::fs::read_to_string(&journal).unwrap().lines().count();
+    assert!(
+        records_after >= records_before,
+        "{records_before} → {records_after}"
+    );
+    drop(run2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_finished_game_is_rotated_when_the_service_starts_again() {
+    let dir = tempdir("rotate");
+    let state = dir.join("state");
+    let cfg = config(&dir, 1, 1, "");
+    let trace = opera_trace(&dir, 7);
+    let sd = FakeSystemd::bind(&dir);
+    let env = [("NOTIFY_SOCKET", sd.path.to_str().unwrap())];
+    let jd = ["--journal-dir", state.to_str().unwrap()];
+    let mut args = jd.to_vec();
+    args.extend(["--speed", "100"]);
+    let run = run_board_with_env(&dir, &cfg, Some(&trace), &args, &env);
+    let events = state.join("board.jsonl.events");
+    poll(60, "the game's end in the journal", || {
+        std::fs::read_to_string(&events)
+            .ok()?
+            .contains("\"type\":\"game_end\"")
+            .then_some(())
+    });
+    drop(run);
+    // The next start (the next round): the finished game is archived, a
+    // new journal begun, and the daemon is ready.
+    let run = run_board_with_env(&dir, &cfg, None, &jd, &env);
+    sd.until("READY=1", 20);
+    let games: Vec<PathBuf> = std::fs::read_dir(state.join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    assert_eq!(games.len(), 1, "{games:?}");
+    let pgn = eboard_ok(&["replay", games[0].to_str().unwrap(), "--pgn", "-"]);
+    assert!(
+        pgn.contains("17. Rd8#") && pgn.contains("[Result \"1-0\"]"),
+        "{pgn}"
+    );
+    let current = std::fs::read_to_string(state.join("board.jsonl")).unwrap();
+    assert_eq!(
+        current.lines().count(),
+        1,
+        "a new game: the header only\n{current}"
+    );
+    let log = std::fs::read_to_string(&run.stderr).unwrap();
+    assert!(log.contains("the last game has ended"), "{log}");
+    drop(run);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
