@@ -68,7 +68,7 @@
 //! names this file, the line and the key in its errors
 //! ([`Config::error_at`]).
 
-use crate::model::{Edition, Lang, Mode, Player, Sensing, Supervision};
+use crate::model::{Edition, Lang, Mode, Player, Sensing, Supervision, WordChoice};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -216,6 +216,9 @@ pub struct GameSection {
     /// Appendix E: the visually impaired player's colour (`w` or `b`), who
     /// plays on the tactile board of `[board] tactile_hw`.
     pub vi_player: Option<String>,
+    /// The announcements' words for this game (E2.1's last sentence):
+    /// `appendix` (default), `national` (also `scandinavian`) or `german`.
+    pub words: Option<WordChoice>,
 }
 
 fn one() -> u32 {
@@ -231,6 +234,7 @@ impl Default for GameSection {
             white: Player::default(),
             black: Player::default(),
             vi_player: None,
+            words: None,
         }
     }
 }

@@ -174,7 +174,7 @@ fn speaker(cfg: &Config) -> Option<(Joinable<()>, EventObserver)> {
     .map_err(|e| tracing::warn!("speech: cannot start its thread: {e}"))
     .ok()?;
     let observer: EventObserver = Box::new(move |e: &Event| {
-        if let EventKind::Announce { text, lang } = &e.kind {
+        if let EventKind::Announce { text, lang, .. } = &e.kind {
             let _ = tx.send((text.clone(), *lang));
         }
     });

@@ -94,6 +94,7 @@ pub fn game_header(cfg: &Config, base: Option<&Header>) -> Header {
         site: or(&e.site, b.site),
         date: or(&e.date, b.date),
         supervision: e.supervision.or(b.supervision),
+        words: g.words.or(b.words),
     }
 }
 

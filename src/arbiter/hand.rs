@@ -194,7 +194,7 @@ impl Arbiter {
                 continue;
             }
             // The opponent's draw offer lapses (2009 §9.1b(1)).
-            self.lapse_offer_on_touch(by);
+            self.lapse_offer_on_touch(by, t, out);
             // The claimant loses the right to claim a §4 breach once he
             // touches a piece (2009 §4.7, 2001 §4.6, 2023 4.8).
             if self.pending_breach.as_ref().is_some_and(|b| b.by != by) {
