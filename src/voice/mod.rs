@@ -26,6 +26,7 @@
 //! microseconds (`cargo bench --bench voice`), far below the millisecond the
 //! daemon allows before the speech starts.
 
+pub mod output;
 mod phrases;
 mod rulings;
 mod ssml;
