@@ -104,6 +104,10 @@ pub struct Config {
     pub mqtt: Option<MqttConfig>,
     /// Pushing the round's PGN to a lichess broadcast (absent: not pushed).
     pub lichess: Option<LichessConfig>,
+    /// Where each listener hears the announcements (`[voice.white]`,
+    /// `[voice.black]`, `[voice.arbiter]`; see `docs/voice.md`).
+    #[serde(default)]
+    pub voice: VoiceConfig,
     /// Where each key stands in the file, for errors found after parsing.
     #[serde(skip)]
     pub source: KeyLines,
@@ -118,6 +122,37 @@ pub struct KeyLines {
     pub file: String,
     /// Dotted key → line.
     pub lines: BTreeMap<String, usize>,
+}
+
+/// `[voice]`: one audio output per listener (Appendix E: the announcements
+/// in each player's headphones; `docs/voice.md`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VoiceConfig {
+    /// White's output.
+    pub white: Option<ListenerConfig>,
+    /// Black's output.
+    pub black: Option<ListenerConfig>,
+    /// The arbiter's output: hears every announcement.
+    pub arbiter: Option<ListenerConfig>,
+}
+
+/// `[voice.white]` and the others: one listener's output.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListenerConfig {
+    /// The ALSA device (`aplay -D`), e.g. `plughw:CARD=Headset,DEV=0`;
+    /// absent: the default device.
+    pub device: Option<String>,
+    /// `both` (default), `left` or `right`: a stereo pair shared by both
+    /// players is split left and right.
+    pub channel: Option<String>,
+    /// Words per minute (espeak-ng `-s`, 80..=450; default 175).
+    pub speed: Option<u32>,
+    /// Volume in per cent, 0..=200 (default 100).
+    pub volume: Option<u32>,
+    /// espeak-ng voice variant added to the game's voice (`f3`, `m2`, …).
+    pub variant: Option<String>,
 }
 
 /// `[mqtt]`: the broker the public feed is published to (see `docs/mqtt.md`).
@@ -552,6 +587,33 @@ impl Config {
                 "tactile_hw",
                 "a tactile board needs [game] vi_player, the colour who plays on it".into(),
             ));
+        }
+        for (table, l) in [
+            ("voice.white", &self.voice.white),
+            ("voice.black", &self.voice.black),
+            ("voice.arbiter", &self.voice.arbiter),
+        ] {
+            let Some(l) = l else { continue };
+            if let Some(c) = &l.channel {
+                if !["both", "left", "right"].contains(&c.as_str()) {
+                    return Err((table, "channel", format!("\"{c}\": allowed are both, left, right")));
+                }
+            }
+            if let Some(s) = l.speed {
+                if !(80..=450).contains(&s) {
+                    return Err((table, "speed", format!("{s}: espeak-ng speaks 80..=450 words per minute")));
+                }
+            }
+            if let Some(v) = l.volume {
+                if v > 200 {
+                    return Err((table, "volume", format!("{v}: the volume is 0..=200 per cent")));
+                }
+            }
+            if let Some(v) = &l.variant {
+                if v.is_empty() || !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+                    return Err((table, "variant", format!("\"{v}\": a variant name such as f3 or m2")));
+                }
+            }
         }
         if self.game.round == 0 {
             return Err(("game", "round", "rounds count from 1".into()));
