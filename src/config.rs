@@ -596,22 +596,42 @@ impl Config {
             let Some(l) = l else { continue };
             if let Some(c) = &l.channel {
                 if !["both", "left", "right"].contains(&c.as_str()) {
-                    return Err((table, "channel", format!("\"{c}\": allowed are both, left, right")));
+                    return Err((
+                        table,
+                        "channel",
+                        format!("\"{c}\": allowed are both, left, right"),
+                    ));
                 }
             }
             if let Some(s) = l.speed {
                 if !(80..=450).contains(&s) {
-                    return Err((table, "speed", format!("{s}: espeak-ng speaks 80..=450 words per minute")));
+                    return Err((
+                        table,
+                        "speed",
+                        format!("{s}: espeak-ng speaks 80..=450 words per minute"),
+                    ));
                 }
             }
             if let Some(v) = l.volume {
                 if v > 200 {
-                    return Err((table, "volume", format!("{v}: the volume is 0..=200 per cent")));
+                    return Err((
+                        table,
+                        "volume",
+                        format!("{v}: the volume is 0..=200 per cent"),
+                    ));
                 }
             }
             if let Some(v) = &l.variant {
-                if v.is_empty() || !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-                    return Err((table, "variant", format!("\"{v}\": a variant name such as f3 or m2")));
+                if v.is_empty()
+                    || !v
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                {
+                    return Err((
+                        table,
+                        "variant",
+                        format!("\"{v}\": a variant name such as f3 or m2"),
+                    ));
                 }
             }
         }

@@ -162,7 +162,8 @@ fn reporter(mut then: Option<EventObserver>) -> EventObserver {
 
 /// Where the speaker reports each announcement's end: the board loop's
 /// command channel, set once the daemon runs.
-type SpokenSink = std::sync::Arc<std::sync::Mutex<Option<tokio::sync::mpsc::Sender<ArbiterCommand>>>>;
+type SpokenSink =
+    std::sync::Arc<std::sync::Mutex<Option<tokio::sync::mpsc::Sender<ArbiterCommand>>>>;
 
 /// One announcement queued for the speaker.
 struct Queued {

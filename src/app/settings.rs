@@ -329,7 +329,11 @@ pub fn voice_routing(cfg: &Config) -> crate::voice::output::Routing {
     Routing {
         white: listener(&cfg.voice.white),
         black: listener(&cfg.voice.black),
-        arbiter: cfg.voice.arbiter.as_ref().map(|_| listener(&cfg.voice.arbiter)),
+        arbiter: cfg
+            .voice
+            .arbiter
+            .as_ref()
+            .map(|_| listener(&cfg.voice.arbiter)),
     }
 }
 
