@@ -96,6 +96,14 @@ impl Controller {
     /// decisions to `out`.
     pub fn feed(&mut self, rec: &Record, out: &mut Vec<Event>) {
         self.last_t = self.last_t.max(rec.t);
+        if self.voice.is_some() {
+            // Time passes up to the record first (as the daemon's ticks
+            // do), so that an announcement due before it is given and its
+            // end (estimated, or the `spoken` record) known to the arbiter
+            // before the record.
+            self.arbiter.advance(rec.t, &mut self.decisions);
+            self.render(out);
+        }
         self.finish_playing(rec.t);
         if let RecordKind::Spoken(n) = rec.kind {
             self.played(n, rec.t);
@@ -290,4 +298,77 @@ pub fn replay(
     }
     c.finish(trace.duration_ms(), &mut events);
     Ok((c.arbiter, events))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Square;
+
+    const OPENING: &str = r#"{"trace": 1, "boards": ["main", "tactile"], "vi_player": "b", "language": "nb", "time_control": "300+0"}
+{"t": 1000, "lift": "e2"}
+{"t": 1300, "place": "e4"}
+{"t": 1600, "press": "w"}
+{"t": 3000, "lift": "e2", "board": "tactile"}
+{"t": 3200, "place": "e4", "board": "tactile"}
+{"t": 4000, "lift": "e7", "board": "tactile"}
+{"t": 4300, "place": "e5", "board": "tactile"}
+"#;
+
+    fn run(extra: &str) -> (Controller, Vec<Event>) {
+        let trace = Trace::parse(&format!("{OPENING}{extra}")).unwrap();
+        let cfg = GameConfig::from_header(&trace.header, Some(Edition::Fide2009No), None).unwrap();
+        let mut c = Controller::new(cfg);
+        if trace
+            .records
+            .iter()
+            .any(|r| matches!(r.kind, RecordKind::Spoken(_)))
+        {
+            c.set_speech_timing(SpeechTiming::Reported, voice::DEFAULT_WPM);
+        }
+        let mut out = Vec::new();
+        for r in &trace.records {
+            c.feed(r, &mut out);
+        }
+        (c, out)
+    }
+
+    fn e7e5() -> Move {
+        Move::Normal {
+            role: shakmaty::Role::Pawn,
+            from: Square::E7,
+            capture: None,
+            to: Square::E5,
+            promotion: None,
+        }
+    }
+
+    #[test]
+    fn e2_3c_the_move_counts_as_announced_when_its_speech_has_played() {
+        // Estimated: the announcement at 4600 plus the length of its text.
+        let (c, out) = run("{\"t\": 9000, \"lift\": \"g1\"}\n");
+        let ann = out
+            .iter()
+            .find_map(|e| match &e.kind {
+                EventKind::Announce { text, ms, n: 2, .. } => Some((e.t, text.clone(), *ms)),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(ann.0, 4600);
+        assert_eq!(ann.1, "Bauer Eva fünf");
+        assert_eq!(ann.2, voice::speech_ms_estimate("Bauer Eva fünf", 175));
+        assert_eq!(c.arbiter().move_announced_at(&e7e5()), Some(4600 + ann.2));
+        // Still playing: not yet announced.
+        let (c, _) = run("{\"t\": 4700, \"lift\": \"g1\"}\n");
+        assert_eq!(c.arbiter().move_announced_at(&e7e5()), None);
+        // Reported by the speaker: its record's time.
+        let (c, _) = run("{\"t\": 5321, \"spoken\": 2}\n");
+        assert_eq!(c.arbiter().move_announced_at(&e7e5()), Some(5321));
+        let (c, _) = run("{\"t\": 5321, \"spoken\": 1}\n");
+        assert_eq!(
+            c.arbiter().move_announced_at(&e7e5()),
+            None,
+            "n 1 is White's move"
+        );
+    }
 }
