@@ -13,8 +13,8 @@ fn hdr() -> Value {
     json!({"trace": 1, "boards": ["main", "tactile"], "vi_player": "b", "time_control": "300+0"})
 }
 
-/// 1. e4 e5 (Black on the tactile board), White copies e5, offers a draw
-/// and plays 2. Nf3; Black copies it and touches b8: the offer lapses; he
+/// The moves e4 e5 (Black on the tactile board); White copies e5, offers a
+/// draw and plays Nf3; Black copies it and touches b8: the offer lapses; he
 /// plays Nc6. The arbiter pauses and restarts the clock; Black asks for the
 /// last announcement again and for the time; White resigns.
 const GAME: &str = "

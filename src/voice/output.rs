@@ -137,7 +137,9 @@ impl Routing {
     /// Renders `u` for every device that has a listener of it (devices in
     /// the order white, black, arbiter).
     pub fn render(&self, tts: &Espeak, u: &Utterance<'_>) -> Result<Vec<DeviceAudio>, TtsError> {
-        let mut devices: Vec<(Option<String>, Vec<(Vec<i16>, Channel)>, u32)> = Vec::new();
+        // Per device: its listeners' samples with their channels, the rate.
+        type Parts = Vec<(Vec<i16>, Channel)>;
+        let mut devices: Vec<(Option<String>, Parts, u32)> = Vec::new();
         for (l, channel) in self.hearers(u.to) {
             let mut e = tts.clone();
             e.speed_wpm = l.speed_wpm.or(tts.speed_wpm);
