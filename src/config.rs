@@ -728,6 +728,38 @@ mod tests {
         assert!(e.to_string().contains("supervision"), "{e}");
     }
 
+    #[test]
+    fn voice_outputs_per_listener() {
+        let c = parse(
+            "[game]\nwords = \"scandinavian\"\n\
+             [voice.white]\ndevice = \"pair\"\nchannel = \"left\"\n\
+             [voice.black]\ndevice = \"pair\"\nchannel = \"right\"\nspeed = 220\nvolume = 140\nvariant = \"f3\"\n\
+             [voice.arbiter]\n",
+        )
+        .unwrap();
+        assert_eq!(c.game.words, Some(WordChoice::National));
+        let b = c.voice.black.as_ref().unwrap();
+        assert_eq!(
+            (b.speed, b.volume, b.variant.as_deref()),
+            (Some(220), Some(140), Some("f3"))
+        );
+        assert!(c.voice.arbiter.is_some());
+        let e = parse("[voice.white]\nchannel = \"middle\"\n").unwrap_err();
+        assert_eq!(e.key, "voice.white.channel");
+        assert_eq!(e.line, Some(2));
+        assert!(e.to_string().contains("both, left, right"), "{e}");
+        let e = parse("[voice.black]\nvolume = 300\n").unwrap_err();
+        assert_eq!(e.key, "voice.black.volume");
+        let e = parse("[voice.black]\nspeed = 10\n").unwrap_err();
+        assert_eq!(e.key, "voice.black.speed");
+        let e = parse("[voice.black]\nvariant = \"f3; rm\"\n").unwrap_err();
+        assert_eq!(e.key, "voice.black.variant");
+        assert!(
+            parse("[voice.black]\nloudness = 3\n").is_err(),
+            "unknown key"
+        );
+    }
+
     fn parse(text: &str) -> Result<Config, ConfigFileError> {
         Config::parse(text, "board.toml")
     }
