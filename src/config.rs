@@ -74,7 +74,7 @@
 //! names this file, the line and the key in its errors
 //! ([`Config::error_at`]).
 
-use crate::model::{ClockStartAt, Edition, Lang, Mode, Player, Sensing, Supervision};
+use crate::model::{ClockStartAt, Edition, Lang, Mode, Player, Sensing, Supervision, WordChoice};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -113,6 +113,10 @@ pub struct Config {
     pub mqtt: Option<MqttConfig>,
     /// Pushing the round's PGN to a lichess broadcast (absent: not pushed).
     pub lichess: Option<LichessConfig>,
+    /// Where each listener hears the announcements (`[voice.white]`,
+    /// `[voice.black]`, `[voice.arbiter]`; see `docs/voice.md`).
+    #[serde(default)]
+    pub voice: VoiceConfig,
     /// Where each key stands in the file, for errors found after parsing.
     #[serde(skip)]
     pub source: KeyLines,
@@ -127,6 +131,37 @@ pub struct KeyLines {
     pub file: String,
     /// Dotted key → line.
     pub lines: BTreeMap<String, usize>,
+}
+
+/// `[voice]`: one audio output per listener (Appendix E: the announcements
+/// in each player's headphones; `docs/voice.md`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VoiceConfig {
+    /// White's output.
+    pub white: Option<ListenerConfig>,
+    /// Black's output.
+    pub black: Option<ListenerConfig>,
+    /// The arbiter's output: hears every announcement.
+    pub arbiter: Option<ListenerConfig>,
+}
+
+/// `[voice.white]` and the others: one listener's output.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListenerConfig {
+    /// The ALSA device (`aplay -D`), e.g. `plughw:CARD=Headset,DEV=0`;
+    /// absent: the default device.
+    pub device: Option<String>,
+    /// `both` (default), `left` or `right`: a stereo pair shared by both
+    /// players is split left and right.
+    pub channel: Option<String>,
+    /// Words per minute (espeak-ng `-s`, 80..=450; default 175).
+    pub speed: Option<u32>,
+    /// Volume in per cent, 0..=200 (default 100).
+    pub volume: Option<u32>,
+    /// espeak-ng voice variant added to the game's voice (`f3`, `m2`, …).
+    pub variant: Option<String>,
 }
 
 /// `[mqtt]`: the broker the public feed is published to (see `docs/mqtt.md`).
@@ -225,6 +260,9 @@ pub struct GameSection {
     /// Appendix E: the visually impaired player's colour (`w` or `b`), who
     /// plays on the tactile board of `[board] tactile_hw`.
     pub vi_player: Option<String>,
+    /// The announcements' words for this game (E2.1's last sentence):
+    /// `appendix` (default), `national` (also `scandinavian`) or `german`.
+    pub words: Option<WordChoice>,
 }
 
 fn one() -> u32 {
@@ -240,6 +278,7 @@ impl Default for GameSection {
             white: Player::default(),
             black: Player::default(),
             vi_player: None,
+            words: None,
         }
     }
 }
@@ -581,6 +620,53 @@ impl Config {
                 "the player's device needs [game] vi_player, the colour who uses it".into(),
             ));
         }
+        for (table, l) in [
+            ("voice.white", &self.voice.white),
+            ("voice.black", &self.voice.black),
+            ("voice.arbiter", &self.voice.arbiter),
+        ] {
+            let Some(l) = l else { continue };
+            if let Some(c) = &l.channel {
+                if !["both", "left", "right"].contains(&c.as_str()) {
+                    return Err((
+                        table,
+                        "channel",
+                        format!("\"{c}\": allowed are both, left, right"),
+                    ));
+                }
+            }
+            if let Some(s) = l.speed {
+                if !(80..=450).contains(&s) {
+                    return Err((
+                        table,
+                        "speed",
+                        format!("{s}: espeak-ng speaks 80..=450 words per minute"),
+                    ));
+                }
+            }
+            if let Some(v) = l.volume {
+                if v > 200 {
+                    return Err((
+                        table,
+                        "volume",
+                        format!("{v}: the volume is 0..=200 per cent"),
+                    ));
+                }
+            }
+            if let Some(v) = &l.variant {
+                if v.is_empty()
+                    || !v
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                {
+                    return Err((
+                        table,
+                        "variant",
+                        format!("\"{v}\": a variant name such as f3 or m2"),
+                    ));
+                }
+            }
+        }
         if self.game.round == 0 {
             return Err(("game", "round", "rounds count from 1".into()));
         }
@@ -672,6 +758,38 @@ mod tests {
         assert!(e.to_string().contains("vi_player"), "{e}");
         let e = parse("[event]\nsupervision = \"some\"\n").unwrap_err();
         assert!(e.to_string().contains("supervision"), "{e}");
+    }
+
+    #[test]
+    fn voice_outputs_per_listener() {
+        let c = parse(
+            "[game]\nwords = \"scandinavian\"\n\
+             [voice.white]\ndevice = \"pair\"\nchannel = \"left\"\n\
+             [voice.black]\ndevice = \"pair\"\nchannel = \"right\"\nspeed = 220\nvolume = 140\nvariant = \"f3\"\n\
+             [voice.arbiter]\n",
+        )
+        .unwrap();
+        assert_eq!(c.game.words, Some(WordChoice::National));
+        let b = c.voice.black.as_ref().unwrap();
+        assert_eq!(
+            (b.speed, b.volume, b.variant.as_deref()),
+            (Some(220), Some(140), Some("f3"))
+        );
+        assert!(c.voice.arbiter.is_some());
+        let e = parse("[voice.white]\nchannel = \"middle\"\n").unwrap_err();
+        assert_eq!(e.key, "voice.white.channel");
+        assert_eq!(e.line, Some(2));
+        assert!(e.to_string().contains("both, left, right"), "{e}");
+        let e = parse("[voice.black]\nvolume = 300\n").unwrap_err();
+        assert_eq!(e.key, "voice.black.volume");
+        let e = parse("[voice.black]\nspeed = 10\n").unwrap_err();
+        assert_eq!(e.key, "voice.black.speed");
+        let e = parse("[voice.black]\nvariant = \"f3; rm\"\n").unwrap_err();
+        assert_eq!(e.key, "voice.black.variant");
+        assert!(
+            parse("[voice.black]\nloudness = 3\n").is_err(),
+            "unknown key"
+        );
     }
 
     fn parse(text: &str) -> Result<Config, ConfigFileError> {

@@ -208,6 +208,25 @@ impl Edition {
 }
 
 named! {
+    /// Which words a game's announcements take for the ranks, the pieces
+    /// and castling (E2.1). Norwegian E2.1's last sentence (seed 003):
+    /// "Mellom skandinaviske spillere brukes i stedet skandinaviske ord og
+    /// uttrykk"; the Danish text lists Danish words with German in brackets.
+    #[derive(Default)]
+    pub enum WordChoice {
+        /// The profile's and language's default (Danish: Danish words;
+        /// Norwegian, German, English: the German words of E2.1).
+        #[default]
+        Appendix = "appendix",
+        /// The language's own words (a Norwegian game between Scandinavian
+        /// players: Scandinavian words, en … åtte, konge …, kort rokade).
+        National = "national" | "scandinavian",
+        /// The German words (eins … acht, König …, Kurze / Lange Rochade).
+        German = "german",
+    }
+}
+
+named! {
     /// An announcement language (Appendix E2.1). `no` (Norwegian) is accepted
     /// as a spelling of `nb` everywhere: trace header, config and command line.
     pub enum Lang {
@@ -265,7 +284,7 @@ named! {
         Turn = "turn",
         /// The opponent's last draw offer, and whether it stands.
         DrawOffer = "draw_offer",
-        /// The last announcement again (the controller repeats it).
+        /// The last announcement to the asker, again (issue 14: repeat-last).
         Repeat = "repeat",
     }
 }

@@ -22,7 +22,7 @@ use std::io::BufRead;
 pub use crate::model::color_str;
 use crate::model::{
     parse_result, Edition, EndReason, IrregularityKind, KnownOutcome, Lang, Mode, Penalty,
-    Supervision, UnknownName,
+    Supervision, UnknownName, WordChoice,
 };
 pub use crate::model::{BoardId, ClaimKind, QueryKind, Sensing};
 use crate::model::{MAX_CLOCK_MS, MAX_TRACE_MS};
@@ -64,6 +64,9 @@ pub struct Header {
     pub supervision: Option<Supervision>,
     /// Extension: the date (PGN `Date`, `YYYY.MM.DD`).
     pub date: Option<String>,
+    /// Extension: the announcements' words (E2.1's last sentence):
+    /// `appendix` (default), `national` (also `scandinavian`) or `german`.
+    pub words: Option<WordChoice>,
 }
 
 /// What the arbiter says through an `arbiter` record. The contract names
@@ -175,6 +178,11 @@ pub enum RecordKind {
         /// holder's name), when known.
         author: Option<String>,
     },
+    /// Extension (E2.3c): the announcement numbered `n` in the event stream
+    /// (the `announce` event's `n`) has finished playing at this record's
+    /// time: `{"t": …, "spoken": n}`. Written by the daemon's speaker, so a
+    /// replay of its journal times the announcements as they were heard.
+    Spoken(u64),
     /// The arbiter acts; `author` names who (the API's token holder), when known.
     Arbiter {
         /// What the arbiter does.
@@ -206,9 +214,9 @@ pub struct TraceError {
 }
 
 /// The record kinds of the contract, by their key.
-pub const RECORD_KINDS: [&str; 13] = [
+pub const RECORD_KINDS: [&str; 14] = [
     "lift", "place", "frame", "press", "promote", "claim", "offer", "accept", "decline", "resign",
-    "adjust", "arbiter", "query",
+    "adjust", "arbiter", "query", "spoken",
 ];
 
 fn err<T>(line: usize, message: impl Into<String>) -> Result<T, TraceError> {
@@ -355,6 +363,7 @@ fn parse_header(obj: &Map<String, Value>, line: usize) -> Result<Header, TraceEr
     h.site = opt_str(obj, "site", line)?.map(str::to_owned);
     h.supervision = opt_named(obj, "supervision", line)?;
     h.date = opt_str(obj, "date", line)?.map(str::to_owned);
+    h.words = opt_named(obj, "words", line)?;
     Ok(h)
 }
 
@@ -555,6 +564,13 @@ fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordK
                 author: opt_str(obj, "author", line)?.map(str::to_owned),
             }
         }
+        "spoken" => RecordKind::Spoken(obj.get("spoken").and_then(Value::as_u64).ok_or_else(
+            || TraceError {
+                line,
+                message: "key 'spoken': expected the announcement's number n (a non-negative integer)"
+                    .to_owned(),
+            },
+        )?),
         "arbiter" => {
             let s = get_str(obj, "arbiter", line)?;
             let ms = |key: &str| -> Result<u64, TraceError> {
@@ -862,7 +878,7 @@ pub fn header_json(h: &Header) -> Value {
         "boards".into(),
         Value::from(h.boards.iter().map(|b| b.as_str()).collect::<Vec<_>>()),
     );
-    let opt: [(&str, Option<&str>); 12] = [
+    let opt: [(&str, Option<&str>); 13] = [
         ("rules", h.rules.map(Edition::as_str)),
         ("mode", h.mode.map(Mode::as_str)),
         ("time_control", h.time_control.as_deref()),
@@ -875,6 +891,7 @@ pub fn header_json(h: &Header) -> Value {
         ("date", h.date.as_deref()),
         ("round", h.round.as_deref()),
         ("language", h.language.map(Lang::as_str)),
+        ("words", h.words.map(WordChoice::as_str)),
     ];
     for (k, v) in opt {
         if let Some(v) = v {
@@ -955,6 +972,9 @@ pub fn record_json(r: &Record) -> Value {
             if let Some(a) = author {
                 m.insert("author".into(), Value::from(a.as_str()));
             }
+        }
+        RecordKind::Spoken(n) => {
+            m.insert("spoken".into(), Value::from(*n));
         }
         RecordKind::Arbiter { action, author } => {
             m.insert("arbiter".into(), Value::from(action.as_str()));
@@ -1135,6 +1155,20 @@ pub enum EventKind {
         text: String,
         /// `da`, `nb`, `de`, `en`.
         lang: Lang,
+        /// Extension: the announcement's number in the game, from 1 (a
+        /// `spoken` record names it when it has finished playing).
+        n: u64,
+        /// Extension: the player it is for (an answer on demand, a repeat);
+        /// absent: both players.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        to: Option<By>,
+        /// Extension: the phrase as SSML for `espeak-ng -m` when it mixes
+        /// languages (each word in the voice of its language).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ssml: Option<String>,
+        /// Extension: how long it takes to say, ms (estimated from the text,
+        /// `docs/voice.md`).
+        ms: u64,
     },
     /// Extension: the board shows the position to reinstate again (§7).
     PositionRestored {

@@ -184,7 +184,7 @@ fn the_vi_players_device_asks_for_the_time_through_the_api_channel() {
             .collect();
         assert_eq!(ann.len(), 1, "{:?}", r.events);
         match &ann[0].kind {
-            EventKind::Announce { text, lang } => {
+            EventKind::Announce { text, lang, .. } => {
                 assert_eq!(lang.as_str(), "da");
                 assert!(text.starts_with("0 træk spillet"), "{text}");
                 // Over the board the clock shows 1:30:30 before move 1.

@@ -16,7 +16,8 @@ fn hdr(lang: &str) -> Value {
 }
 
 /// White plays e4 on the main board; Black copies it on the tactile board
-/// and answers e5 there, waits for the announcement, presses.
+/// and answers e5 there, waits until the announcement has been spoken
+/// (E2.3c; about 2.5 s of speech, estimated from the words), presses.
 const OPENING: &str = "
     1000 lift e2
     1300 place e4
@@ -25,7 +26,7 @@ const OPENING: &str = "
     3200 tactile place e4
     4000 tactile lift e7
     4300 tactile place e5
-    5000 press b";
+    8000 press b";
 
 #[test]
 fn s111_moves_made_on_both_boards_are_announced_to_both() {
@@ -73,7 +74,7 @@ fn s111_moves_made_on_both_boards_are_announced_to_both() {
 
 #[test]
 fn e2_3_clock_started_before_the_announcement_is_flagged() {
-    let steps = OPENING.replace("5000 press b", "4350 press b");
+    let steps = OPENING.replace("8000 press b", "4350 press b");
     let ev = replay_steps(hdr("da"), &steps, "fide-2009");
     let irr = of(&ev, "irregularity");
     assert_eq!(irr.len(), 1, "{ev:#?}");
@@ -85,8 +86,8 @@ fn e2_3_clock_started_before_the_announcement_is_flagged() {
 #[test]
 fn s113_s114_boards_differ_as_soon_as_a_copy_settles_wrong() {
     // White copies Black's e5 onto the main board as e6.
-    let steps = format!("{OPENING}\n6000 lift e7\n6300 place e6");
-    let ev = replay_steps(hdr("da"), &format!("{steps}\n9000 lift g1"), "fide-2009");
+    let steps = format!("{OPENING}\n9000 lift e7\n9300 place e6");
+    let ev = replay_steps(hdr("da"), &format!("{steps}\n12000 lift g1"), "fide-2009");
     let irr = of(&ev, "irregularity");
     assert_eq!(irr.len(), 1, "{ev:#?}");
     assert_eq!(irr[0]["kind"], "boards_differ");
@@ -95,7 +96,7 @@ fn s113_s114_boards_differ_as_soon_as_a_copy_settles_wrong() {
     let last = of(&ev, "announce").pop().unwrap();
     assert!(last["text"].as_str().unwrap().contains("Erik"), "{last}");
     // Copied correctly: nothing to report.
-    let ok = format!("{OPENING}\n6000 lift e7\n6300 place e5\n9000 lift g1");
+    let ok = format!("{OPENING}\n9000 lift e7\n9300 place e5\n12000 lift g1");
     assert!(of(&replay_steps(hdr("da"), &ok, "fide-2009"), "irregularity").is_empty());
 }
 
@@ -124,15 +125,15 @@ fn s109_peg_pulled_is_a_touch() {
 fn s117_time_is_told_only_on_request() {
     let ev = replay_steps(
         hdr("da"),
-        &format!("{OPENING}\n6000 query time b"),
+        &format!("{OPENING}\n9000 query time b"),
         "fide-2009",
     );
     let ann = of(&ev, "announce");
     assert_eq!(ann.len(), 3, "two moves, then the answer");
-    assert_eq!(ann[2]["t"], 6000);
+    assert_eq!(ann[2]["t"], 9000);
     let ev = replay_steps(
         hdr("en"),
-        &format!("{OPENING}\n6000 query piece b N\n6100 query last_move b"),
+        &format!("{OPENING}\n9000 query piece b N\n9100 query last_move b"),
         "fide-2023",
     );
     let ann = of(&ev, "announce");

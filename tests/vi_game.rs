@@ -376,9 +376,13 @@ fn e2_3_a_piece_moved_again_after_its_announcement_is_flagged() {
 }
 
 #[test]
-fn e2_3_the_announced_instant_comes_from_the_speech_duration() {
-    use eboard::arbiter::{Announcement, GameConfig, SpeechTime};
-    use eboard::controller::Controller;
+fn e2_3_the_announced_instant_is_when_the_speech_has_played() {
+    // The speaker reports each announcement's end (`spoken` records): a
+    // press before the move's words have played is flagged (E2.3), one
+    // after is not.
+    use eboard::arbiter::GameConfig;
+    use eboard::controller::{Controller, SpeechTiming};
+    use eboard::trace::{BoardId, Event, EventKind, Record, RecordKind};
     let tb = TraceBuilder::with_header(json!({"trace": 1, "boards": ["main", "tactile"],
         "vi_player": "b", "language": "da", "time_control": "5400+30"}))
     .steps(
@@ -388,19 +392,43 @@ fn e2_3_the_announced_instant_comes_from_the_speech_duration() {
          2000 tactile lift e2
          2200 tactile place e4
          3000 tactile lift e7
-         3300 tactile place e5
-         4500 press b",
+         3300 tactile place e5",
     );
     let trace = tb.trace();
-    let run = |ms: u64| {
+    let run = |end: u64| {
         let cfg = GameConfig::from_header(&trace.header, None, None).unwrap();
         let mut c = Controller::new(cfg);
-        c.set_speech_time(SpeechTime::new(move |a| match a {
-            Announcement::Move { .. } => ms,
-            _ => 0,
-        }));
-        let mut out = Vec::new();
+        c.set_speech_timing(SpeechTiming::Reported, 175);
+        let mut out: Vec<Event> = Vec::new();
         for r in &trace.records {
+            c.feed(r, &mut out);
+        }
+        c.tick(4000, &mut out);
+        // The announcement of Black's e5 (the last one given).
+        let n = out
+            .iter()
+            .rev()
+            .find_map(|e| match &e.kind {
+                EventKind::Announce { n, text, .. } if text.contains("Erik fem") => Some(*n),
+                _ => None,
+            })
+            .expect("e5 announced");
+        let spoken = Record {
+            t: end,
+            board: BoardId::Main,
+            kind: RecordKind::Spoken(n),
+        };
+        let press = Record {
+            t: 4500,
+            board: BoardId::Main,
+            kind: RecordKind::Press(shakmaty::Color::Black),
+        };
+        let order = if end <= 4500 {
+            [spoken, press]
+        } else {
+            [press, spoken]
+        };
+        for r in &order {
             c.feed(r, &mut out);
         }
         c.finish(5000, &mut out);
@@ -408,7 +436,9 @@ fn e2_3_the_announced_instant_comes_from_the_speech_duration() {
             .filter(|e| e.to_json().contains("clock_started_before_announcement"))
             .count()
     };
-    // Spoken at 3600: heard by 4500 if it takes 900 ms, not if 901 ms.
-    assert_eq!(run(900), 0);
-    assert_eq!(run(901), 1);
+    // Played by 4500: the press at 4500 is after the announcement.
+    assert_eq!(run(4400), 0);
+    assert_eq!(run(4500), 0);
+    // Still playing at the press.
+    assert_eq!(run(4501), 1);
 }

@@ -240,6 +240,13 @@ impl Daemon {
             events: Vec::new(),
             device: clock_device,
         };
+        if config.event.speak == Some(true) {
+            // The speaker reports each announcement's end (`spoken`).
+            board.controller.set_speech_timing(
+                crate::controller::SpeechTiming::Reported,
+                settings::voice_wpm(&config),
+            );
+        }
         let first = board.publisher.snapshot_now(board.controller.arbiter(), 0);
         feed.publish_start(first);
         // Resume: the journal's records replayed (not journaled again).

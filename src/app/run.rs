@@ -10,7 +10,7 @@ use super::shutdown::{Joinable, Shutdown, GRACE};
 use super::{bind, close_runtime, runtime, serve_until, Anyhow};
 use crate::config::{Config, SourceKind, MAX_DELAY_S};
 use crate::model::Lang;
-use crate::server::{AppState, ArbiterAccess};
+use crate::server::{AppState, ArbiterAccess, ArbiterCommand};
 use crate::trace::{Event, EventKind};
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
@@ -97,9 +97,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     shutdown
         .on_signals(rt.handle())
         .context("cannot install the SIGTERM/SIGINT handlers")?;
-    let (speech, speaker) = match speaker(&cfg) {
-        Some((thread, observer)) => (Some(thread), Some(observer)),
-        None => (None, None),
+    let (speech, speaker, spoken_sink) = match speaker(&cfg) {
+        Some((thread, observer, sink)) => (Some(thread), Some(observer), Some(sink)),
+        None => (None, None, None),
     };
     let daemon = Daemon::launch(
         RunOptions {
@@ -123,6 +123,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         rt.handle(),
     )
     .anyhow()?;
+    if let Some(sink) = spoken_sink {
+        if let Ok(mut s) = sink.lock() {
+            *s = Some(daemon.commands.clone());
+        }
+    }
     for line in &daemon.report {
         tracing::info!("{line}");
     }
@@ -211,30 +216,83 @@ fn reporter(mut then: Option<EventObserver>) -> EventObserver {
     })
 }
 
+/// Where the speaker reports each announcement's end: the board loop's
+/// command channel, set once the daemon runs.
+type SpokenSink =
+    std::sync::Arc<std::sync::Mutex<Option<tokio::sync::mpsc::Sender<ArbiterCommand>>>>;
+
+/// One announcement queued for the speaker.
+struct Queued {
+    n: u64,
+    text: String,
+    ssml: Option<String>,
+    lang: Lang,
+    to: Option<shakmaty::Color>,
+}
+
 /// With `[event] speak = true`: announcements are spoken by espeak-ng on a
-/// thread of their own (the board loop never waits for the sound device).
-/// The thread ends when the observer is dropped (the board loop's end).
-fn speaker(cfg: &Config) -> Option<(Joinable<()>, EventObserver)> {
+/// thread of their own (the board loop never waits for the sound device),
+/// each to its listeners' outputs (`[voice]`, [`crate::voice::output`]).
+/// When one has finished playing (or failed), a `spoken` record goes back
+/// to the board loop through `sink` (E2.3c: the move counts as announced
+/// then; the journal keeps it, so a replay times it as heard). The thread
+/// ends when the observer is dropped (the board loop's end).
+fn speaker(cfg: &Config) -> Option<(Joinable<()>, EventObserver, SpokenSink)> {
     if cfg.event.speak != Some(true) {
         return None;
     }
-    let (tx, rx) = std::sync::mpsc::channel::<(String, Lang)>();
+    let routing = super::settings::voice_routing(cfg);
+    let sink: SpokenSink = Default::default();
+    let reports = sink.clone();
+    let (tx, rx) = std::sync::mpsc::channel::<Queued>();
     let thread = Joinable::spawn("eboard-speech", move || {
         let tts = crate::voice::tts::Espeak::new();
-        for (text, lang) in rx {
-            if let Err(e) = tts.speak(&text, lang) {
-                tracing::warn!("speech: {e}");
+        for q in rx {
+            let u = crate::voice::output::Utterance {
+                text: &q.text,
+                ssml: q.ssml.as_deref(),
+                lang: q.lang,
+                to: q.to,
+            };
+            match routing.play(&tts, &u) {
+                Ok(len) => tracing::debug!(n = q.n, ms = len.as_millis() as u64, "spoken"),
+                Err(e) => tracing::warn!("speech: {e}"),
+            }
+            let sender = reports.lock().ok().and_then(|s| s.clone());
+            if let Some(s) = sender {
+                let (reply, _) = tokio::sync::oneshot::channel();
+                let cmd = ArbiterCommand {
+                    kind: crate::trace::RecordKind::Spoken(q.n),
+                    reply,
+                };
+                if let Err(e) = s.try_send(cmd) {
+                    tracing::warn!("speech: cannot report the end of announcement {}: {e}", q.n);
+                }
             }
         }
     })
     .map_err(|e| tracing::warn!("speech: cannot start its thread: {e}"))
     .ok()?;
     let observer: EventObserver = Box::new(move |e: &Event| {
-        if let EventKind::Announce { text, lang } = &e.kind {
-            let _ = tx.send((text.clone(), *lang));
+        if let EventKind::Announce {
+            text,
+            lang,
+            n,
+            to,
+            ssml,
+            ..
+        } = &e.kind
+        {
+            let _ = tx.send(Queued {
+                n: *n,
+                text: text.clone(),
+                ssml: ssml.clone(),
+                lang: *lang,
+                to: to.map(|b| b.0),
+            });
         }
     });
-    Some((thread, observer))
+    Some((thread, observer, sink))
 }
 
 /// The visually impaired player's own device (`[player]`, E2.9d), when a

@@ -95,6 +95,7 @@ pub fn game_header(cfg: &Config, base: Option<&Header>) -> Header {
         site: or(&e.site, b.site),
         date: or(&e.date, b.date),
         supervision: e.supervision.or(b.supervision),
+        words: g.words.or(b.words),
     }
 }
 
@@ -242,6 +243,46 @@ pub fn lichess_target(cfg: &Config) -> Result<Option<PushTarget>, ConfigFileErro
     PushTarget::from_settings(&settings)
         .map(Some)
         .map_err(|e| cfg.error_at(&format!("lichess.{}", e.key), e.message))
+}
+
+/// The listeners' outputs of `[voice]` (`docs/voice.md`): each player's
+/// device, channel, speed, volume and variant; the arbiter's, if set.
+/// The values were checked when the config was read.
+pub fn voice_routing(cfg: &Config) -> crate::voice::output::Routing {
+    use crate::voice::output::{Channel, Listener, Routing};
+    let listener = |l: &Option<crate::config::ListenerConfig>| {
+        let l = l.clone().unwrap_or_default();
+        Listener {
+            device: l.device,
+            channel: l
+                .channel
+                .as_deref()
+                .and_then(|c| c.parse::<Channel>().ok())
+                .unwrap_or_default(),
+            speed_wpm: l.speed,
+            volume_percent: l.volume.unwrap_or(100),
+            variant: l.variant,
+        }
+    };
+    Routing {
+        white: listener(&cfg.voice.white),
+        black: listener(&cfg.voice.black),
+        arbiter: cfg
+            .voice
+            .arbiter
+            .as_ref()
+            .map(|_| listener(&cfg.voice.arbiter)),
+    }
+}
+
+/// The speech rate the controller's estimate assumes: the slowest
+/// player's configured speed (default 175 words per minute).
+pub fn voice_wpm(cfg: &Config) -> u32 {
+    [&cfg.voice.white, &cfg.voice.black]
+        .into_iter()
+        .filter_map(|l| l.as_ref().and_then(|l| l.speed))
+        .min()
+        .unwrap_or(crate::voice::DEFAULT_WPM)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! rulings on proposals, results, clock settings, set-ups and take-backs,
 //! pausing and resuming the clock.
 
-use super::announce::Decisions;
+use super::announce::{Announcement, Decisions};
 use super::{ambiguous, key, Arbiter};
 use crate::model::{EndReason, IrregularityKind};
 use crate::trace::{ArbiterAction, Event, EventKind};
@@ -46,6 +46,7 @@ impl Arbiter {
                 if let Some(c) = self.clock.as_mut() {
                     c.stop(t);
                     self.push_clock(t, out);
+                    self.announce(Announcement::ClockPaused, t, out);
                 }
             }
             ArbiterAction::Resume => {
@@ -56,6 +57,7 @@ impl Arbiter {
                     if let Some(c) = self.clock.as_mut() {
                         if c.running().is_none() {
                             c.start(side, t);
+                            self.announce(Announcement::ClockResumed, t, out);
                         }
                     }
                 }

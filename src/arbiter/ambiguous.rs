@@ -270,10 +270,7 @@ impl Arbiter {
         *self = *b.game;
         let mut kept = b.out;
         for d in kept.drain() {
-            match d {
-                Decision::Event(e) => out.push(e),
-                Decision::Announce { t, what } => out.announce(t, what),
-            }
+            out.push_decision(d);
         }
     }
 }

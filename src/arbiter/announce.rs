@@ -89,6 +89,21 @@ pub enum Announcement {
         /// Where they stand (empty: none on the board).
         squares: Bitboard,
     },
+    /// A draw offer ended without agreement (§9.1): declined, declined by
+    /// playing on, or lapsed when the opponent touched a piece (2009
+    /// §9.1b(1), 2023 9.1.2.1).
+    DrawOfferEnded {
+        /// Who had offered.
+        by: Color,
+        /// Lapsed by a touch (`true`), or declined (in words or by playing on).
+        lapsed: bool,
+    },
+    /// The arbiter stopped the clocks (§6.12; `arbiter: pause`).
+    ClockPaused,
+    /// The arbiter restarted the clocks (`arbiter: resume`).
+    ClockResumed,
+    /// Asked (`query: repeat`): the last announcement to the asker, again.
+    Repeat,
 }
 
 /// One decision of the arbiter: a contract event, or an announcement at
@@ -103,6 +118,8 @@ pub enum Decision {
         t: u64,
         /// What to announce.
         what: Announcement,
+        /// The one player it is for (an answer on demand); `None`: both.
+        to: Option<Color>,
     },
 }
 
@@ -124,9 +141,23 @@ impl Decisions {
         self.items.push(Decision::Event(e));
     }
 
-    /// Appends an announcement at `t` (ms).
+    /// Appends an announcement to both players at `t` (ms).
     pub fn announce(&mut self, t: u64, what: Announcement) {
-        self.items.push(Decision::Announce { t, what });
+        self.items.push(Decision::Announce { t, what, to: None });
+    }
+
+    /// Appends an announcement at `t` (ms) for the player `to` alone.
+    pub fn announce_to(&mut self, t: u64, to: Color, what: Announcement) {
+        self.items.push(Decision::Announce {
+            t,
+            what,
+            to: Some(to),
+        });
+    }
+
+    /// Appends a decision as it is.
+    pub fn push_decision(&mut self, d: Decision) {
+        self.items.push(d);
     }
 
     /// The decisions so far, in order.
@@ -212,6 +243,7 @@ impl Arbiter {
             return;
         }
         let answer = match what {
+            QueryKind::Repeat => Announcement::Repeat,
             QueryKind::Time => Announcement::Time {
                 plies: self.moves.len() as u32,
                 clocks: self.clock.as_ref().map(|c| c.remaining_at(t)),
@@ -226,8 +258,6 @@ impl Arbiter {
                 offered: self.last_offers[super::ci(!by)]
                     .map(|plies| (plies, self.draw_offer == Some(!by))),
             },
-            // The controller says the last announcement again.
-            QueryKind::Repeat => return,
             QueryKind::LastMove => {
                 let n = self.history.len();
                 let last = self
@@ -256,6 +286,26 @@ impl Arbiter {
                 None => return,
             },
         };
-        self.announce(answer, t, out);
+        // The answer is for the player who asked (E2.9d).
+        out.announce_to(t, by, answer);
+    }
+
+    /// E2.3c: the announcement of the move `mv` has finished playing at
+    /// `t` (ms, trace time): the instant the move counts as announced. The
+    /// controller reports it, from the speaker's `spoken` record or, in a
+    /// replay without one, from the estimated length of the speech
+    /// (`docs/voice.md`). The latest report stands.
+    pub fn move_announcement_played(&mut self, mv: &Move, t: u64) {
+        self.speech_played = Some((*mv, t));
+    }
+
+    /// E2.3c: when the announcement of `mv` finished playing, if it has
+    /// (see [`Arbiter::move_announcement_played`]); `None` while it is
+    /// still being spoken or was never announced.
+    pub fn move_announced_at(&self, mv: &Move) -> Option<u64> {
+        self.speech_played
+            .as_ref()
+            .filter(|(m, _)| m == mv)
+            .map(|(_, t)| *t)
     }
 }

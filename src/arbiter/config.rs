@@ -131,13 +131,28 @@ impl GameConfig {
     }
 
     /// The language moves are announced in, when they are: the header's
-    /// `language`, or English in a two-board game (Appendix E: every move
-    /// is announced to both players); `None`: nothing is announced.
+    /// `language`, or in a two-board game (Appendix E: every move is
+    /// announced to both players) the language of the profile's text
+    /// ([`profile_lang`]); `None`: nothing is announced.
     pub fn announcement_lang(&self) -> Option<Lang> {
         match self.header.language {
             Some(l) => Some(l),
-            None if self.two_boards() => Some(Lang::En),
+            None if self.two_boards() => Some(profile_lang(self.profile.edition)),
             None => None,
         }
+    }
+}
+
+/// The language of a profile's text, spoken when a game announces and sets
+/// no language: `fide-2009-no` Norwegian (seed 003), `fide-2001` and
+/// `fide-2009` Danish (seeds 000, 002), `fide-2023` English (the FIDE text
+/// is the authentic one; its Appendix D words are the FIDE list and German
+/// numbers, pieces and castling).
+pub fn profile_lang(edition: crate::model::Edition) -> Lang {
+    use crate::model::Edition;
+    match edition {
+        Edition::Fide2009No => Lang::Nb,
+        Edition::Fide2001 | Edition::Fide2009 => Lang::Da,
+        Edition::Fide2023 => Lang::En,
     }
 }

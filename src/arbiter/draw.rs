@@ -14,7 +14,7 @@
 //! no agreement. The event stream shows the `touch` and nothing for the
 //! late `accept` (no `game_end`); the lapse is logged with its article.
 
-use super::announce::Decisions;
+use super::announce::{Announcement, Decisions};
 use super::Arbiter;
 use crate::model::{EndReason, KnownOutcome};
 use crate::trace::{By, Event, EventKind};
@@ -43,18 +43,28 @@ impl Arbiter {
     }
 
     /// `side` declines the opponent's offer.
-    pub(super) fn decline_draw(&mut self, side: Color) {
+    pub(super) fn decline_draw(&mut self, side: Color, t: u64, out: &mut Decisions) {
         if self.draw_offer == Some(!side) {
             self.draw_offer = None;
+            let what = Announcement::DrawOfferEnded {
+                by: !side,
+                lapsed: false,
+            };
+            self.announce(what, t, out);
         }
     }
 
     /// `by`, on move, touched a piece with the intention of moving or
     /// capturing it: the opponent's offer lapses (2001 §9.1a, 2009
     /// §9.1b(1), 2023 9.1.2.1).
-    pub(super) fn lapse_offer_on_touch(&mut self, by: Color) {
+    pub(super) fn lapse_offer_on_touch(&mut self, by: Color, t: u64, out: &mut Decisions) {
         if self.draw_offer == Some(!by) {
             self.draw_offer = None;
+            let what = Announcement::DrawOfferEnded {
+                by: !by,
+                lapsed: true,
+            };
+            self.announce(what, t, out);
             tracing::info!(
                 article = self.cfg.profile.articles.draw_offer_lapses,
                 by = crate::model::side_name(by),
@@ -65,9 +75,14 @@ impl Arbiter {
 
     /// `by` completed a move: an offer of the opponent is declined by
     /// playing on (§9.1).
-    pub(super) fn decline_by_playing_on(&mut self, by: Color) {
+    pub(super) fn decline_by_playing_on(&mut self, by: Color, t: u64, out: &mut Decisions) {
         if self.draw_offer == Some(!by) {
             self.draw_offer = None;
+            let what = Announcement::DrawOfferEnded {
+                by: !by,
+                lapsed: false,
+            };
+            self.announce(what, t, out);
         }
     }
 }

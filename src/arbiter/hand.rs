@@ -196,8 +196,6 @@ impl Arbiter {
                 self.turn.adjust_next = false;
                 continue;
             }
-            // The opponent's draw offer lapses (2009 §9.1b(1)).
-            self.lapse_offer_on_touch(by);
             // The claimant loses the right to claim a §4 breach once he
             // touches a piece (2009 §4.7, 2001 §4.6, 2023 4.8).
             if self.pending_breach.as_ref().is_some_and(|b| b.by != by) {
@@ -217,6 +215,9 @@ impl Arbiter {
                     board: board_name,
                 },
             });
+            // The opponent's draw offer lapses (2009 §9.1b(1)), said after
+            // the touch that ends it.
+            self.lapse_offer_on_touch(by, l.t, out);
         }
     }
 

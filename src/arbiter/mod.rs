@@ -57,7 +57,8 @@ mod tests;
 
 pub use announce::{Announcement, Decision, Decisions};
 pub use config::{
-    ConfigError, GameConfig, DEFAULT_RELEASE_MS, DEFAULT_SETTLE_MS, DEFAULT_TOUCH_WINDOW_MS,
+    profile_lang, ConfigError, GameConfig, DEFAULT_RELEASE_MS, DEFAULT_SETTLE_MS,
+    DEFAULT_TOUCH_WINDOW_MS,
 };
 pub use end::Outcome;
 pub use phase::{PendingEnd, Phase, Stage};
@@ -153,6 +154,11 @@ pub struct Arbiter {
     turn: Turn,
     /// A §4 breach the opponent may still claim (open claim).
     pending_breach: Option<PendingBreach>,
+    /// E2.3c: the last move whose announcement finished playing, and when
+    /// (ms); see `Arbiter::move_announcement_played`.
+    speech_played: Option<(Move, u64)>,
+    /// The end of each announcement is reported (`set_speech_tracked`).
+    speech_tracked: bool,
     /// An illegal move that stood, claimable before the opponent's next move
     /// (open claim).
     pending_illegal: Option<PendingIllegal>,
@@ -239,6 +245,8 @@ impl Arbiter {
             illegal_counts: [0, 0],
             turn: Turn::default(),
             pending_breach: None,
+            speech_played: None,
+            speech_tracked: false,
             pending_illegal: None,
             draw_offer: None,
             setup: SetUp::Unseen,
@@ -380,12 +388,15 @@ impl Arbiter {
             RecordKind::Resign(side) => self.resign(*side, t, out),
             RecordKind::Offer(side) => self.offer_draw(*side, t, out),
             RecordKind::Accept(side) => self.accept_draw(*side, t, out),
-            RecordKind::Decline(side) => self.decline_draw(*side),
+            RecordKind::Decline(side) => self.decline_draw(*side, t, out),
             RecordKind::Adjust(side) => self.adjust(*side, t, out),
             RecordKind::Claim { kind, by } => self.claim(*kind, *by, t, out),
             RecordKind::Query {
                 what, by, piece, ..
             } => self.query(*what, *by, *piece, t, out),
+            // The end of an announcement: the controller reports it
+            // (`move_announcement_played`); nothing else to decide.
+            RecordKind::Spoken(_) => {}
             RecordKind::Arbiter { action, author } => {
                 self.arbiter_action(action, author.as_deref(), t, out)
             }
@@ -583,7 +594,7 @@ impl Arbiter {
         }
         self.turn = Turn::default();
         self.resume_play();
-        self.decline_by_playing_on(by);
+        self.decline_by_playing_on(by, t, out);
         self.after_move(by, t, out);
     }
 }

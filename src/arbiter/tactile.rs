@@ -79,6 +79,13 @@ impl Arbiter {
         self.speech = s;
     }
 
+    /// Whether the end of each announcement is reported
+    /// ([`Arbiter::move_announcement_played`], by the controller that
+    /// renders them): the E2.3 press check then waits for it.
+    pub fn set_speech_tracked(&mut self, tracked: bool) {
+        self.speech_tracked = tracked;
+    }
+
     /// Appendix E2.3: the visually impaired player's move is made when the
     /// tactile board shows it; it is then announced, and only then may the
     /// clock be started. A move shown again differently after its
@@ -203,7 +210,10 @@ impl Arbiter {
             .announced
             .as_ref()
             .and_then(|a| a.heard_at.filter(|_| a.mv == *mv))
-            .is_some_and(|at| at <= t);
+            .is_some_and(|at| at <= t)
+            // Where the controller follows the speech (`SpeechTiming`), the
+            // move counts as announced when its words have been played.
+            && (!self.speech_tracked || self.move_announced_at(mv).is_some_and(|end| end <= t));
         if self.plays_tactile(side) && !heard {
             out.push(Event {
                 t,

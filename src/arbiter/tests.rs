@@ -247,6 +247,7 @@ fn moves_are_announced_as_data_after_the_clock() {
         Decision::Announce {
             t,
             what: Announcement::Move { before, mv },
+            to: None,
         } => {
             assert_eq!(*t, 1_002);
             assert_eq!(before, &Chess::default());

@@ -26,8 +26,11 @@
 //! microseconds (`cargo bench --bench voice`), far below the millisecond the
 //! daemon allows before the speech starts.
 
+pub mod output;
 mod phrases;
 mod queries;
+mod rulings;
+mod ssml;
 pub mod tts;
 
 use crate::rules::Edition;
@@ -42,9 +45,16 @@ pub use phrases::{
     time_phrase,
 };
 pub use queries::{
-    draw_offer_query_phrase, position_phrase, promotion_question_phrase, time_used_phrase,
+    draw_offer_query_phrase, position_phrase, promotion_piece_question_phrase, time_used_phrase,
     turn_phrase,
 };
+pub use rulings::{
+    ambiguous_move_phrase, claim_kind_words, claim_phrase, clock_paused_phrase,
+    draw_claimable_phrase, draw_offer_end_phrase, flag_phrase, illegal_move_phrase,
+    irregularity_phrase, nothing_to_repeat_phrase, penalty_words, position_restored_phrase,
+    promotion_question_phrase, touch_move_phrase,
+};
+pub use ssml::{escape as xml_escape, Segment};
 
 /// Which word list a part of the vocabulary takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +96,24 @@ impl VoiceOptions {
     }
 }
 
+impl VoiceOptions {
+    /// The options of a game's word choice (the header's or config's
+    /// `words`): `appendix` the defaults, `national` the language's own
+    /// words ([`VoiceOptions::scandinavian`]), `german` the German words.
+    pub fn from_choice(choice: crate::model::WordChoice) -> VoiceOptions {
+        use crate::model::WordChoice;
+        match choice {
+            WordChoice::Appendix => VoiceOptions::default(),
+            WordChoice::National => VoiceOptions::scandinavian(),
+            WordChoice::German => VoiceOptions {
+                ranks: Some(Words::German),
+                pieces: Some(Words::German),
+                ..VoiceOptions::default()
+            },
+        }
+    }
+}
+
 /// The connecting words of one language (all our design, see the module doc).
 struct Lexicon {
     captures: &'static str,
@@ -100,7 +128,8 @@ struct Lexicon {
 const DA: Lexicon = Lexicon {
     captures: "slår",
     check: "skak",
-    mate: "skakmat",
+    // Seed 002, Appendix C13: "++ eller # mat".
+    mate: "mat",
     en_passant: "en passant",
     white: "hvid",
     black: "sort",
@@ -109,7 +138,8 @@ const DA: Lexicon = Lexicon {
 const NB: Lexicon = Lexicon {
     captures: "slår",
     check: "sjakk",
-    mate: "sjakkmatt",
+    // Seed 003, Appendix C13: "++ eller # = matt".
+    mate: "matt",
     en_passant: "en passant",
     white: "hvit",
     black: "svart",
@@ -145,6 +175,12 @@ const FILES_DA_ALT: [&str; 8] = [
 /// E2.1 Norwegian list (Cæsar with æ).
 const FILES_NB: [&str; 8] = [
     "Anna", "Bella", "Cæsar", "David", "Eva", "Felix", "Gustav", "Hector",
+];
+/// The German text's list (Anhang F2.1 / E2.1 as the DSB and the DBSB
+/// publish it: "A-Anna B-Bella C-Cäsar D-David E-Eva F-Felix G-Gustav
+/// H-Hector"; Cäsar with ä, Hector with c, see `docs/voice.md`).
+const FILES_DE: [&str; 8] = [
+    "Anna", "Bella", "Cäsar", "David", "Eva", "Felix", "Gustav", "Hector",
 ];
 /// The FIDE (English) text's list (2009 E2.1, 2023 D.2.1).
 const FILES_FIDE: [&str; 8] = [
@@ -209,7 +245,8 @@ impl Vocabulary {
     /// - `nb`: the Norwegian list (Anna, Bella, Cæsar …), German ranks and
     ///   pieces, "Kurze/Lange Rochade", as 2009-NO E2.1 "skal" requires;
     ///   [`VoiceOptions::scandinavian`] switches to Norwegian words.
-    /// - `de`: the FIDE list, German words (national = German).
+    /// - `de`: the German text's list (Anna, Bella, Cäsar … Hector), German
+    ///   words (national = German).
     /// - `en`: the FIDE list with German ranks and pieces as the English
     ///   FIDE text has them; national = English words (our addition).
     pub fn new(lang: Lang, edition: Edition, options: VoiceOptions) -> Vocabulary {
@@ -223,7 +260,8 @@ impl Vocabulary {
             Lang::Da if options.alternative_files => &FILES_DA_ALT,
             Lang::Da => &FILES_DA,
             Lang::Nb => &FILES_NB,
-            Lang::De | Lang::En => &FILES_FIDE,
+            Lang::De => &FILES_DE,
+            Lang::En => &FILES_FIDE,
         };
         let national_ranks = match lang {
             Lang::Da => &RANKS_DA,
@@ -421,6 +459,22 @@ fn move_words(pos: &Chess, mv: &Move, voc: &Vocabulary) -> String {
 /// described (without check or mate); it never panics.
 pub fn move_phrase(pos_before: &Chess, mv: &Move, voc: &Vocabulary) -> String {
     sentence(move_words(pos_before, mv, voc))
+}
+
+/// espeak-ng's default speed, words per minute (`-s`).
+pub const DEFAULT_WPM: u32 = 175;
+
+/// How long espeak-ng takes to say `text` at `wpm` words per minute, ms:
+/// 350 ms plus 70 ms a character at 175 wpm, scaled by 175 / `wpm`. Fitted
+/// to espeak-ng 1.51's WAV output (samples / rate) for move and ruling
+/// phrases of 11 to 92 characters in da, nb, de and en: it overestimates
+/// the Danish voice by up to 25 % and is within 10 % for the others
+/// (`docs/voice.md`). A replay without the speaker's `spoken` records times
+/// E2.3c with it.
+pub fn speech_ms_estimate(text: &str, wpm: u32) -> u64 {
+    let chars = text.chars().count() as u64;
+    let at_default = 350 + 70 * chars;
+    at_default * u64::from(DEFAULT_WPM) / u64::from(wpm.max(1))
 }
 
 /// What is wrong with a move given in SAN.

@@ -19,7 +19,7 @@ pub fn draw_offer_phrase(by: Color, voc: &Vocabulary) -> String {
 }
 
 /// The game's end: the result (`None`: not known, said as "the game is
-/// over") and why (`None`: not said), e.g. `Hvid vinder, skakmat` (articles
+/// over") and why (`None`: not said), e.g. `Hvid vinder, mat` (articles
 /// §5, §6.9, §7.4b, §9). The reasons without words of their own (both flags,
 /// the arbiter's decision, §10.2) are left out.
 pub fn game_end_phrase(
@@ -53,7 +53,7 @@ pub fn game_end_phrase(
         .to_owned(),
     };
     let why: Option<[&str; 4]> = reason.and_then(|reason| match reason {
-        EndReason::Checkmate => Some(["skakmat", "sjakkmatt", "Schachmatt", "checkmate"]),
+        EndReason::Checkmate => Some(["mat", "matt", "Schachmatt", "checkmate"]),
         EndReason::Stalemate => Some(["pat", "patt", "Patt", "stalemate"]),
         EndReason::DeadPosition => Some([
             "død stilling",

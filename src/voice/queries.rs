@@ -142,7 +142,7 @@ pub fn draw_offer_query_phrase(
 
 /// E2.1 / E2.3: the question for the promotion piece, e.g. `Hvilken brik
 /// på Erik otte?` (the move is announced once the piece is named).
-pub fn promotion_question_phrase(square: Square, voc: &Vocabulary) -> String {
+pub fn promotion_piece_question_phrase(square: Square, voc: &Vocabulary) -> String {
     let sq = voc.square(square);
     match voc.lang() {
         Lang::Da => format!("Hvilken brik på {sq}?"),
@@ -222,7 +222,7 @@ mod tests {
                 draw_offer_query_phrase(Color::Black, Some((3, true)), &v),
                 offered
             );
-            let q = promotion_question_phrase(Square::E8, &v);
+            let q = promotion_piece_question_phrase(Square::E8, &v);
             assert!(q.starts_with(question), "{lang:?}: {q}");
         }
     }

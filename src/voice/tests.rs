@@ -58,7 +58,7 @@ fn danish_moves() {
         "Løber slår Frederik syv, skak"
     );
     assert_eq!(said("e4 f6 Qh5+", &v), "Dronning Henrik fem, skak");
-    assert_eq!(said("f3 e5 g4 Qh4#", &v), "Dronning Henrik fire, skakmat");
+    assert_eq!(said("f3 e5 g4 Qh4#", &v), "Dronning Henrik fire, mat");
     assert_eq!(said_in(CASTLING, "O-O", &v), "Kort rokade");
     assert_eq!(said_in(CASTLING, "O-O-O", &v), "Lang rokade");
     assert_eq!(
@@ -144,7 +144,7 @@ fn norwegian_moves_german_words_by_default() {
         said("e4 e5 Bc4 Nc6 Bxf7+", &v),
         "Läufer slår Felix sieben, sjakk"
     );
-    assert_eq!(said("f3 e5 g4 Qh4#", &v), "Dame Hector vier, sjakkmatt");
+    assert_eq!(said("f3 e5 g4 Qh4#", &v), "Dame Hector vier, matt");
     assert_eq!(said_in(CASTLING, "O-O", &v), "Kurze Rochade");
     assert_eq!(said_in(CASTLING, "O-O-O", &v), "Lange Rochade");
     assert_eq!(
@@ -256,7 +256,7 @@ fn game_ends() {
     let da = voc(Lang::Da, Edition::Fide2009);
     assert_eq!(
         game_end_phrase(Some(win_for(Color::White)), Some(EndReason::Checkmate), &da),
-        "Hvid vinder, skakmat"
+        "Hvid vinder, mat"
     );
     assert_eq!(
         game_end_phrase(Some(KnownOutcome::Draw), Some(EndReason::Stalemate), &da),
@@ -396,7 +396,7 @@ fn query_last_move() {
     );
     assert_eq!(
         last_move_phrase(Some((&pos, &mv)), &voc(Lang::De, Edition::Fide2023)),
-        "Letzter Zug, Schwarz: Springer Cesar sechs"
+        "Letzter Zug, Schwarz: Springer Cäsar sechs"
     );
     assert_eq!(
         last_move_phrase(None, &voc(Lang::Da, Edition::Fide2009)),

@@ -108,6 +108,15 @@ pub struct Synthesis {
 }
 
 impl Synthesis {
+    /// The 16-bit mono samples.
+    pub fn pcm(&self) -> Vec<i16> {
+        let start = wav_data_offset(&self.wav).unwrap_or(self.wav.len());
+        self.wav[start..]
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect()
+    }
+
     /// The length of the audio.
     pub fn audio_length(&self) -> Duration {
         if self.sample_rate == 0 {
@@ -125,6 +134,9 @@ pub struct Espeak {
     pub speed_wpm: Option<u32>,
     /// The sound device (`-d`); `None` is the default device.
     pub device: Option<String>,
+    /// A voice variant added to the language's voice (`-v nb+f3`), e.g.
+    /// `f3`, `m2` (espeak-ng-data/voices/!v).
+    pub variant: Option<String>,
 }
 
 impl Default for Espeak {
@@ -145,6 +157,7 @@ impl Espeak {
             program: program.into(),
             speed_wpm: None,
             device: None,
+            variant: None,
         }
     }
 
@@ -182,7 +195,10 @@ impl Espeak {
             return Err(TtsError::EmptyText);
         }
         let mut cmd = Command::new(&self.program);
-        cmd.arg("-v").arg(voice(lang));
+        match &self.variant {
+            Some(v) => cmd.arg("-v").arg(format!("{}+{v}", voice(lang))),
+            None => cmd.arg("-v").arg(voice(lang)),
+        };
         if let Some(s) = self.speed_wpm {
             cmd.arg("-s").arg(s.to_string());
         }
@@ -291,8 +307,22 @@ impl Espeak {
     /// Synthesises `text` (`espeak-ng --stdout`) and measures the time to
     /// the first output and to the first sound (see [`Synthesis`]).
     pub fn synthesize(&self, text: &str, lang: Lang) -> Result<Synthesis, TtsError> {
+        self.synthesize_with(text, lang, false)
+    }
+
+    /// As [`Espeak::synthesize`], with `ssml` (a `<speak>` document, see
+    /// [`crate::voice::Vocabulary::ssml`]) read as SSML (`-m`).
+    pub fn synthesize_ssml(&self, ssml: &str, lang: Lang) -> Result<Synthesis, TtsError> {
+        self.synthesize_with(ssml, lang, true)
+    }
+
+    fn synthesize_with(&self, text: &str, lang: Lang, markup: bool) -> Result<Synthesis, TtsError> {
         let started = Instant::now();
-        let mut child = self.start(text, lang, &["--stdout".as_ref()])?;
+        let mut args: Vec<&std::ffi::OsStr> = vec!["--stdout".as_ref()];
+        if markup {
+            args.push("-m".as_ref());
+        }
+        let mut child = self.start(text, lang, &args)?;
         let mut stderr = child.stderr.take();
         let err_reader = std::thread::spawn(move || {
             let mut buf = Vec::new();

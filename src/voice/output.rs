@@ -1,0 +1,345 @@
+//! One audio output per listener (issue 14 item 6): each player hears the
+//! announcements meant for him in his own headphones — two ALSA devices
+//! (two USB headsets), or one stereo device split left and right — with his
+//! own speed, volume and voice variant; the arbiter's device, when there is
+//! one, hears everything.
+//!
+//! An announcement is synthesised once per listener (espeak-ng `--stdout`,
+//! 16-bit mono), scaled to his volume and placed on his channels of a
+//! 16-bit stereo WAV per device; every device's WAV is played by `aplay
+//! -D DEVICE` (package `alsa-utils`) at once. The real length of the speech
+//! is the longest device's audio (frames / rate): E2.3c's "announced"
+//! instant is its start plus this length.
+
+use super::tts::{Espeak, TtsError};
+use super::Lang;
+use shakmaty::Color;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Which channels of a stereo device a listener hears on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Channel {
+    /// Both (a device of his own).
+    #[default]
+    Both,
+    /// The left channel (a stereo pair shared with the other player).
+    Left,
+    /// The right channel.
+    Right,
+}
+
+impl Channel {
+    fn left(self) -> bool {
+        self != Channel::Right
+    }
+    fn right(self) -> bool {
+        self != Channel::Left
+    }
+}
+
+impl FromStr for Channel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Channel, String> {
+        match s {
+            "both" => Ok(Channel::Both),
+            "left" => Ok(Channel::Left),
+            "right" => Ok(Channel::Right),
+            _ => Err(format!("\"{s}\" is not one of both, left, right")),
+        }
+    }
+}
+
+/// One listener's output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listener {
+    /// The ALSA device (`aplay -D`, e.g. `plughw:CARD=Headset,DEV=0`);
+    /// `None`: the default device.
+    pub device: Option<String>,
+    /// The channels he hears on.
+    pub channel: Channel,
+    /// Speed, words per minute (espeak-ng `-s`; default 175).
+    pub speed_wpm: Option<u32>,
+    /// Volume in per cent of espeak-ng's level, 0 to 200 (samples scaled,
+    /// clipped at full scale).
+    pub volume_percent: u32,
+    /// espeak-ng voice variant (`f3`, `m2`, …) added to the game's voice.
+    pub variant: Option<String>,
+}
+
+impl Default for Listener {
+    fn default() -> Listener {
+        Listener {
+            device: None,
+            channel: Channel::Both,
+            speed_wpm: None,
+            volume_percent: 100,
+            variant: None,
+        }
+    }
+}
+
+/// Who listens where: the two players and, optionally, the arbiter.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Routing {
+    /// White's output.
+    pub white: Listener,
+    /// Black's output.
+    pub black: Listener,
+    /// The arbiter's output (hears every announcement on both channels).
+    pub arbiter: Option<Listener>,
+}
+
+/// One announcement to play: the `announce` event's fields.
+#[derive(Debug, Clone, Copy)]
+pub struct Utterance<'a> {
+    /// The phrase.
+    pub text: &'a str,
+    /// Its SSML when it mixes languages (spoken instead of `text`).
+    pub ssml: Option<&'a str>,
+    /// The game's language.
+    pub lang: Lang,
+    /// The one player it is for; `None`: both.
+    pub to: Option<Color>,
+}
+
+/// The audio of one device: a 16-bit stereo WAV.
+#[derive(Debug, Clone)]
+pub struct DeviceAudio {
+    /// The device (`None`: default).
+    pub device: Option<String>,
+    /// The WAV file's bytes.
+    pub wav: Vec<u8>,
+    /// Its length.
+    pub length: Duration,
+}
+
+impl Routing {
+    /// The listeners of `to`, with whether each hears on its own channel
+    /// setting (`false`: the arbiter, on both).
+    fn hearers(&self, to: Option<Color>) -> Vec<(&Listener, Channel)> {
+        let mut v = Vec::with_capacity(3);
+        if to != Some(Color::Black) {
+            v.push((&self.white, self.white.channel));
+        }
+        if to != Some(Color::White) {
+            v.push((&self.black, self.black.channel));
+        }
+        if let Some(a) = &self.arbiter {
+            v.push((a, Channel::Both));
+        }
+        v
+    }
+
+    /// Renders `u` for every device that has a listener of it (devices in
+    /// the order white, black, arbiter).
+    pub fn render(&self, tts: &Espeak, u: &Utterance<'_>) -> Result<Vec<DeviceAudio>, TtsError> {
+        // Per device: its listeners' samples with their channels, the rate.
+        type Parts = Vec<(Vec<i16>, Channel)>;
+        let mut devices: Vec<(Option<String>, Parts, u32)> = Vec::new();
+        for (l, channel) in self.hearers(u.to) {
+            let mut e = tts.clone();
+            e.speed_wpm = l.speed_wpm.or(tts.speed_wpm);
+            e.variant = l.variant.clone().or_else(|| tts.variant.clone());
+            let syn = match u.ssml {
+                Some(m) => e.synthesize_ssml(m, u.lang)?,
+                None => e.synthesize(u.text, u.lang)?,
+            };
+            let gain = f64::from(l.volume_percent.min(200)) / 100.0;
+            let pcm: Vec<i16> = syn
+                .pcm()
+                .into_iter()
+                .map(|s| (f64::from(s) * gain).round().clamp(-32768.0, 32767.0) as i16)
+                .collect();
+            match devices.iter_mut().find(|d| d.0 == l.device) {
+                Some(d) => d.1.push((pcm, channel)),
+                None => devices.push((l.device.clone(), vec![(pcm, channel)], syn.sample_rate)),
+            }
+        }
+        Ok(devices
+            .into_iter()
+            .map(|(device, parts, rate)| {
+                let frames = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
+                let mut lr = vec![[0i32; 2]; frames];
+                for (pcm, ch) in &parts {
+                    for (i, s) in pcm.iter().enumerate() {
+                        if ch.left() {
+                            lr[i][0] += i32::from(*s);
+                        }
+                        if ch.right() {
+                            lr[i][1] += i32::from(*s);
+                        }
+                    }
+                }
+                let wav = stereo_wav(&lr, rate);
+                let length = if rate == 0 {
+                    Duration::ZERO
+                } else {
+                    Duration::from_secs_f64(frames as f64 / f64::from(rate))
+                };
+                DeviceAudio {
+                    device,
+                    wav,
+                    length,
+                }
+            })
+            .collect())
+    }
+
+    /// Renders `u` and plays it on every device at once with `aplay`;
+    /// returns when all have finished, with the speech's real length (the
+    /// longest device's audio).
+    pub fn play(&self, tts: &Espeak, u: &Utterance<'_>) -> Result<Duration, TtsError> {
+        let audio = self.render(tts, u)?;
+        let mut children = Vec::with_capacity(audio.len());
+        for a in &audio {
+            children.push(aplay(a)?);
+        }
+        let mut first_err = None;
+        for (child, a) in children.into_iter().zip(&audio) {
+            let r = child.wait_with_output();
+            match r {
+                Ok(out) if out.status.success() => {}
+                Ok(out) => {
+                    first_err.get_or_insert(TtsError::NoAudioDevice {
+                        detail: format!(
+                            "aplay -D {}: {}",
+                            a.device.as_deref().unwrap_or("default"),
+                            String::from_utf8_lossy(&out.stderr).trim()
+                        ),
+                    });
+                }
+                Err(e) => {
+                    first_err.get_or_insert(TtsError::Io {
+                        what: "aplay".into(),
+                        source: e,
+                    });
+                }
+            }
+        }
+        match first_err {
+            Some(e) => Err(e),
+            None => Ok(audio.iter().map(|a| a.length).max().unwrap_or_default()),
+        }
+    }
+}
+
+/// Starts `aplay` on the device with the WAV on its standard input.
+fn aplay(a: &DeviceAudio) -> Result<std::process::Child, TtsError> {
+    let mut cmd = Command::new("aplay");
+    cmd.arg("-q");
+    if let Some(d) = &a.device {
+        cmd.arg("-D").arg(d);
+    }
+    cmd.arg("-t")
+        .arg("wav")
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            TtsError::NotInstalled {
+                program: "aplay (apt-get install alsa-utils)".into(),
+            }
+        } else {
+            TtsError::Io {
+                what: "aplay".into(),
+                source: e,
+            }
+        }
+    })?;
+    if let Some(mut stdin) = child.stdin.take() {
+        if let Err(e) = stdin.write_all(&a.wav) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(TtsError::Io {
+                what: "aplay standard input".into(),
+                source: e,
+            });
+        }
+    }
+    Ok(child)
+}
+
+/// A 16-bit stereo PCM WAV of `frames` ([left, right], clipped) at `rate`.
+pub fn stereo_wav(frames: &[[i32; 2]], rate: u32) -> Vec<u8> {
+    let data_len = (frames.len() * 4) as u32;
+    let mut w = Vec::with_capacity(44 + frames.len() * 4);
+    w.extend_from_slice(b"RIFF");
+    w.extend_from_slice(&(36 + data_len).to_le_bytes());
+    w.extend_from_slice(b"WAVEfmt ");
+    w.extend_from_slice(&16u32.to_le_bytes());
+    w.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    w.extend_from_slice(&2u16.to_le_bytes()); // channels
+    w.extend_from_slice(&rate.to_le_bytes());
+    w.extend_from_slice(&(rate * 4).to_le_bytes()); // bytes per second
+    w.extend_from_slice(&4u16.to_le_bytes()); // block align
+    w.extend_from_slice(&16u16.to_le_bytes()); // bits per sample
+    w.extend_from_slice(b"data");
+    w.extend_from_slice(&data_len.to_le_bytes());
+    for [l, r] in frames {
+        for s in [l, r] {
+            let s = (*s).clamp(-32768, 32767) as i16;
+            w.extend_from_slice(&s.to_le_bytes());
+        }
+    }
+    w
+}
+
+impl DeviceAudio {
+    /// Writes the WAV to `path`.
+    pub fn write(&self, path: &Path) -> Result<(), TtsError> {
+        std::fs::write(path, &self.wav).map_err(|e| TtsError::Io {
+            what: path.display().to_string(),
+            source: e,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stereo_header_is_well_formed() {
+        let w = stereo_wav(&[[1, -1], [40_000, -40_000]], 22_050);
+        assert_eq!(w.len(), 44 + 8);
+        assert_eq!(&w[0..4], b"RIFF");
+        assert_eq!(u32::from_le_bytes([w[24], w[25], w[26], w[27]]), 22_050);
+        // Clipped at full scale.
+        assert_eq!(i16::from_le_bytes([w[48], w[49]]), 32767);
+        assert_eq!(i16::from_le_bytes([w[50], w[51]]), -32768);
+    }
+
+    #[test]
+    fn who_hears_what() {
+        let r = Routing {
+            white: Listener {
+                channel: Channel::Left,
+                ..Listener::default()
+            },
+            black: Listener {
+                channel: Channel::Right,
+                ..Listener::default()
+            },
+            arbiter: Some(Listener {
+                device: Some("arbiter".into()),
+                ..Listener::default()
+            }),
+        };
+        assert_eq!(r.hearers(None).len(), 3);
+        let to_black = r.hearers(Some(Color::Black));
+        assert_eq!(to_black.len(), 2);
+        assert_eq!(to_black[0].1, Channel::Right);
+        assert_eq!(to_black[1].1, Channel::Both);
+        assert_eq!("left".parse::<Channel>(), Ok(Channel::Left));
+        assert!("middle"
+            .parse::<Channel>()
+            .unwrap_err()
+            .contains("both, left, right"));
+    }
+}
