@@ -153,17 +153,18 @@ fn game_trace(sans: &[String]) -> (TraceBuilder, Injected, Vec<Chess>) {
         for (k, ch) in changes(&positions[i], mv).into_iter().enumerate() {
             tb = push(tb, t + 100 * k as u64, ch, own);
         }
-        // The VI player presses after his move was announced (E2.3).
-        tb = tb.press(t + 1500, by);
+        // The VI player presses after his move was announced (E2.3: its
+        // words played, some 2–4 s of speech).
+        tb = tb.press(t + 5000, by);
         if let Some((board, fix)) = fix_after_press.take() {
             for (k, ch) in fix.into_iter().enumerate() {
-                tb = push(tb, t + 1600 + 100 * k as u64, ch, board);
+                tb = push(tb, t + 5100 + 100 * k as u64, ch, board);
             }
         }
         // The other player copies the move at once; his own move follows
         // 200 ms later (no pause of 2 s).
         let copy = changes(&positions[i], mv);
-        let ct = t + 1800;
+        let ct = t + 5300;
         if i == wi {
             let from = mv.from().unwrap();
             tb = push(tb, ct, ("lift", from), other);
@@ -305,7 +306,7 @@ const PROMO_OPENING: &str = "
 #[test]
 fn e2_3_an_assumed_promotion_piece_is_never_announced_the_player_is_asked() {
     // He names the knight, the move is announced, he presses.
-    let steps = format!("{PROMO_OPENING}\n4000 promote n\n5500 press b");
+    let steps = format!("{PROMO_OPENING}\n4000 promote n\n8000 press b");
     let ev = replay_steps(promo_header(), &steps, "fide-2009");
     let irr = of(&ev, "irregularity");
     assert_eq!(irr.len(), 1, "{irr:#?}");
@@ -322,7 +323,8 @@ fn e2_3_an_assumed_promotion_piece_is_never_announced_the_player_is_asked() {
     assert_eq!(mv[1]["san"], "b1=N");
     assert!(of(&ev, "promotion_assumed").is_empty());
     // Pressed before answering: the move waits; flagged; no queen said.
-    let steps = format!("{PROMO_OPENING}\n4000 press b\n4500 promote r\n5500 press b");
+    // (The flag's words, then the rook's, are played before the press at 14 s.)
+    let steps = format!("{PROMO_OPENING}\n4000 press b\n4500 promote r\n14000 press b");
     let ev = replay_steps(promo_header(), &steps, "fide-2009");
     let kinds: Vec<&str> = of(&ev, "irregularity")
         .iter()
@@ -338,7 +340,7 @@ fn e2_3_an_assumed_promotion_piece_is_never_announced_the_player_is_asked() {
     let mv = of(&ev, "move");
     assert_eq!(mv.len(), 2);
     assert_eq!(mv[1]["san"], "b1=R");
-    assert_eq!(mv[1]["t"], 5500);
+    assert_eq!(mv[1]["t"], 14000);
     assert!(of(&ev, "announce")
         .iter()
         .all(|a| !a["text"].as_str().unwrap().contains("dronning")));
@@ -356,7 +358,7 @@ fn e2_3_a_piece_moved_again_after_its_announcement_is_flagged() {
         3300 tactile place e5
         4000 tactile lift e5
         4200 tactile place e6
-        5000 press b";
+        12000 press b";
     let ev = replay_steps(
         json!({"trace": 1, "boards": ["main", "tactile"], "vi_player": "b", "language": "da", "time_control": "5400+30"}),
         steps,
@@ -368,10 +370,13 @@ fn e2_3_a_piece_moved_again_after_its_announcement_is_flagged() {
     assert_eq!(irr[0]["article"], "E2.3");
     assert_eq!(irr[0]["t"], 4000);
     assert_eq!(irr[0]["squares"], json!(["e5", "e7"]));
-    // The move the board shows at the press counts, announced as well.
+    // The move the board shows at the press counts, announced as well
+    // (after the irregularity's words: speech is played in turn, so the
+    // press waits for both).
     let ann = of(&ev, "announce");
     assert!(ann[1]["text"].as_str().unwrap().contains("Erik fem"));
-    assert!(ann[2]["text"].as_str().unwrap().contains("Erik seks"));
+    assert!(ann[2]["text"].as_str().unwrap().contains("brik flyttet"));
+    assert!(ann[3]["text"].as_str().unwrap().contains("Erik seks"));
     assert_eq!(of(&ev, "move")[1]["san"], "e6");
 }
 

@@ -41,7 +41,7 @@ pub fn spoken_kind(kind: &EventKind) -> Result<Audience, Silent> {
     match kind {
         EventKind::Move { .. } | EventKind::Setup { .. } => Err(Silent::AnnouncedByTheArbiter),
         EventKind::Irregularity {
-            kind: IrregularityKind::BoardsDiffer,
+            kind: IrregularityKind::BoardsDiffer | IrregularityKind::PromotionPieceUnnamed,
             ..
         } => Err(Silent::AnnouncedByTheArbiter),
         EventKind::Touch { .. } | EventKind::Clock { .. } | EventKind::Announce { .. } => {
