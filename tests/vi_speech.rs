@@ -25,23 +25,23 @@ const GAME: &str = "
     3200 tactile place e4
     4000 tactile lift e7
     4300 tactile place e5
-    5000 press b
-    6000 lift e7
-    6300 place e5
-    7000 offer w
-    7500 lift g1
-    7800 place f3
-    8000 press w
-    9000 tactile lift g1
-    9200 tactile place f3
-    10000 tactile lift b8
-    10300 tactile place c6
-    11000 press b
-    12000 arbiter pause
-    13000 arbiter resume
-    14000 query repeat b
-    15000 query time b
-    16000 resign w";
+    8000 press b
+    9000 lift e7
+    9300 place e5
+    10000 offer w
+    10500 lift g1
+    10800 place f3
+    11000 press w
+    12000 tactile lift g1
+    12200 tactile place f3
+    13000 tactile lift b8
+    13300 tactile place c6
+    17000 press b
+    18000 arbiter pause
+    19000 arbiter resume
+    20000 query repeat b
+    21000 query time b
+    22000 resign w";
 
 fn spoken(ev: &[Value]) -> Vec<(u64, String, Option<String>)> {
     of(ev, "announce")
@@ -191,9 +191,12 @@ fn claims_and_flags_are_spoken() {
 #[test]
 fn a_replay_with_the_speakers_reports_keeps_them() {
     // The daemon's journal holds a `spoken` record per announcement; its
-    // replay reads them (and gives the same announcements).
+    // replay reads them (and gives the same announcements). The moves'
+    // words are reported played before each press (E2.3).
     let mut steps = GAME.to_owned();
-    steps = steps.replace("    5000 press b", "    4700 spoken 2\n    5000 press b");
+    steps = steps
+        .replace("    8000 press b", "    4700 spoken 2\n    8000 press b")
+        .replace("    17000 press b", "    16500 spoken 6\n    17000 press b");
     let with = common::TraceBuilder::with_header(hdr()).steps(&steps);
     let text = with.text();
     assert!(text.contains("\"spoken\":2"), "{text}");
@@ -206,11 +209,12 @@ fn a_replay_with_the_speakers_reports_keeps_them() {
         .filter(|e| e.type_name() == "announce")
         .map(|e| serde_json::from_str(&e.to_json()).unwrap())
         .collect();
-    assert_eq!(
-        announced,
-        of(&plain, "announce")
-            .into_iter()
-            .cloned()
-            .collect::<Vec<_>>()
-    );
+    let plain: Vec<Value> = of(&plain, "announce").into_iter().cloned().collect();
+    let texts = |v: &[Value]| -> Vec<String> {
+        v.iter()
+            .map(|a| format!("{} {} {}", a["t"], a["n"], a["text"]))
+            .collect()
+    };
+    assert_eq!(texts(&announced), texts(&plain));
+    assert_eq!(announced, plain);
 }
