@@ -47,6 +47,39 @@ fn http(
     (status, hs, body)
 }
 
+/// The status and headers of a stream that does not end (read up to the
+/// end of the head only).
+fn stream_head(addr: &str, path: &str, headers: &[(&str, &str)]) -> (u16, Vec<(String, String)>) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut req = format!("GET {path} HTTP/1.0\r\nHost: {addr}\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    s.write_all(req.as_bytes()).unwrap();
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 512];
+    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = s.read(&mut chunk).expect("read the head");
+        assert!(n > 0, "the stream closed before its head ended");
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    let head = String::from_utf8_lossy(&buf).into_owned();
+    let head = head.split("\r\n\r\n").next().unwrap_or("");
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let hs = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    (status, hs)
+}
+
 fn header<'a>(hs: &'a [(String, String)], name: &str) -> Option<&'a str> {
     hs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
 }
@@ -159,6 +192,18 @@ fn a_poller_gets_304s_gzip_and_cors() {
     let (status, hs, _) = http(&addr, "OPTIONS", "/arbiter/pause", &pre);
     assert_ne!(status, 204, "no preflight for the arbiter API");
     assert_eq!(header(&hs, "access-control-allow-origin"), None);
+    // The streams: the public one readable from any page, the arbiter's
+    // channel from none (it once answered `*`).
+    let (status, hs) = stream_head(&addr, "/events", &[]);
+    assert_eq!(status, 200);
+    assert_eq!(header(&hs, "access-control-allow-origin"), Some("*"));
+    let token = [
+        ("Authorization", "Bearer right-token"),
+        ("Origin", "https://example.org"),
+    ];
+    let (status, hs) = stream_head(&addr, "/arbiter/events", &token);
+    assert_eq!(status, 200);
+    assert_eq!(header(&hs, "access-control-allow-origin"), None, "{hs:?}");
     drop(board);
     std::fs::remove_dir_all(&dir).ok();
 }

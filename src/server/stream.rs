@@ -147,7 +147,10 @@ impl Subscription {
     }
 }
 
-fn sse(sub: Subscription) -> Response {
+/// An SSE response; `public`: readable by a page of any origin (CORS `*`).
+/// The arbiter's channel is not: its page is served by the board itself, and
+/// no other site's script may read it with a token it holds.
+fn sse(sub: Subscription, public: bool) -> Response {
     let stream = futures_util::stream::unfold(sub, |mut sub| async move {
         let m = sub.next().await?;
         Some((Ok::<_, Infallible>(Event::default().data(m.as_ref())), sub))
@@ -155,10 +158,12 @@ fn sse(sub: Subscription) -> Response {
     let mut r = Sse::new(stream)
         .keep_alive(KeepAlive::default())
         .into_response();
-    r.headers_mut().insert(
-        axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        axum::http::HeaderValue::from_static("*"),
-    );
+    if public {
+        r.headers_mut().insert(
+            axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            axum::http::HeaderValue::from_static("*"),
+        );
+    }
     r
 }
 
@@ -170,7 +175,7 @@ fn bad_filter(e: String) -> Response {
 /// `GET /events[?game=R.B|?round=R]`: the public stream.
 pub async fn sse_public(State(s): State<Arc<AppState>>, Query(q): Query<FilterQuery>) -> Response {
     match q.filter() {
-        Ok(f) => sse(Subscription::new(&s.public, f)),
+        Ok(f) => sse(Subscription::new(&s.public, f), true),
         Err(e) => bad_filter(e),
     }
 }
@@ -186,7 +191,7 @@ pub async fn sse_arbiter(
         Err(e) => return bad_filter(e),
     };
     match authorize(&s, &headers) {
-        Ok(access) => sse(Subscription::new(&access.channel, f)),
+        Ok(access) => sse(Subscription::new(&access.channel, f), false),
         Err(r) => r.into_response(),
     }
 }
