@@ -307,22 +307,24 @@ impl Journal {
 
 /// The round time of the last line of an events file (for the downtime).
 pub fn last_event_t(journal: &Path) -> Option<u64> {
-    let text = std::fs::read_to_string(events_path(journal)).ok()?;
-    text.lines()
-        .rev()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .find_map(|v| v.get("t")?.as_u64())
+    last_event_u64(journal, "t")
 }
 
 /// The Unix time of round time 0 set by the last resume whose wall clock
 /// could not be trusted (the `epoch_unix_ms` of the last `downtime` event
 /// carrying one in the events file), ms; `None`: the header's start holds.
 pub fn last_epoch(journal: &Path) -> Option<u64> {
+    last_event_u64(journal, "epoch_unix_ms")
+}
+
+/// The number under `key` in the last line of `journal`'s events file that
+/// has one.
+fn last_event_u64(journal: &Path, key: &str) -> Option<u64> {
     let text = std::fs::read_to_string(events_path(journal)).ok()?;
     text.lines()
         .rev()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .find_map(|v| v.get("epoch_unix_ms")?.as_u64())
+        .find_map(|v| v.get(key)?.as_u64())
 }
 
 /// The current game's journal in a journal directory (`eboard run

@@ -32,8 +32,13 @@ fn http(
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
         .expect("a response head");
-    let head = String::from_utf8_lossy(&buf[..split]).into_owned();
-    let body = buf[split + 4..].to_vec();
+    let (status, hs) = parse_head(&buf[..split]);
+    (status, hs, buf[split + 4..].to_vec())
+}
+
+/// The status and the headers (names lower-cased) of a response head.
+fn parse_head(head: &[u8]) -> (u16, Vec<(String, String)>) {
+    let head = String::from_utf8_lossy(head);
     let mut lines = head.lines();
     let status = lines
         .next()
@@ -44,7 +49,7 @@ fn http(
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
         .collect();
-    (status, hs, body)
+    (status, hs)
 }
 
 /// The status and headers of a stream that does not end (read up to the
@@ -65,19 +70,11 @@ fn stream_head(addr: &str, path: &str, headers: &[(&str, &str)]) -> (u16, Vec<(S
         assert!(n > 0, "the stream closed before its head ended");
         buf.extend_from_slice(&chunk[..n]);
     }
-    let head = String::from_utf8_lossy(&buf).into_owned();
-    let head = head.split("\r\n\r\n").next().unwrap_or("");
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let hs = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    (status, hs)
+    let end = buf
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or(buf.len());
+    parse_head(&buf[..end])
 }
 
 fn header<'a>(hs: &'a [(String, String)], name: &str) -> Option<&'a str> {

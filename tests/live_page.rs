@@ -7,19 +7,8 @@
 mod common;
 
 use common::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| {
-            let out = Command::new("which").arg(name).output().ok()?;
-            out.status
-                .success()
-                .then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
-        })
-}
 
 fn headless(chrome: &Path, dir: &Path, extra: &[&str], url: &str) -> std::process::Output {
     let profile = dir.join(format!("profile-{}", unix_ms()));

@@ -11,19 +11,7 @@ mod common;
 
 use common::*;
 use serde_json::Value;
-use std::path::PathBuf;
 use std::process::Command;
-
-fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| {
-            let out = Command::new("which").arg(name).output().ok()?;
-            out.status
-                .success()
-                .then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
-        })
-}
 
 /// Drives Chromium over the DevTools pipe (fds 3 and 4, messages ended by
 /// NUL): opens the page (with a MutationObserver counting the changes of

@@ -29,6 +29,23 @@ pub enum SpeechTiming {
     Reported,
 }
 
+impl SpeechTiming {
+    /// How a recorded trace times its announcements: as reported when it
+    /// holds `spoken` records (the journal of a daemon that spoke), else
+    /// estimated.
+    pub fn of(trace: &Trace) -> SpeechTiming {
+        if trace
+            .records
+            .iter()
+            .any(|r| matches!(r.kind, RecordKind::Spoken(_)))
+        {
+            SpeechTiming::Reported
+        } else {
+            SpeechTiming::Estimated
+        }
+    }
+}
+
 /// An announcement given and not yet known to have finished playing.
 #[derive(Debug, Clone)]
 struct Playing {
@@ -298,14 +315,7 @@ pub fn replay(
 ) -> Result<(Arbiter, Vec<Event>), ConfigError> {
     let cfg = GameConfig::from_header(&trace.header, rules, mode)?;
     let mut c = Controller::new(cfg);
-    // A journal of a daemon that spoke times the announcements as heard.
-    if trace
-        .records
-        .iter()
-        .any(|r| matches!(r.kind, RecordKind::Spoken(_)))
-    {
-        c.set_speech_timing(SpeechTiming::Reported, voice::DEFAULT_WPM);
-    }
+    c.set_speech_timing(SpeechTiming::of(trace), voice::DEFAULT_WPM);
     let mut events = Vec::with_capacity(trace.records.len());
     for r in &trace.records {
         c.feed(r, &mut events);
@@ -333,13 +343,7 @@ mod tests {
         let trace = Trace::parse(&format!("{OPENING}{extra}")).unwrap();
         let cfg = GameConfig::from_header(&trace.header, Some(Edition::Fide2009No), None).unwrap();
         let mut c = Controller::new(cfg);
-        if trace
-            .records
-            .iter()
-            .any(|r| matches!(r.kind, RecordKind::Spoken(_)))
-        {
-            c.set_speech_timing(SpeechTiming::Reported, voice::DEFAULT_WPM);
-        }
+        c.set_speech_timing(SpeechTiming::of(&trace), voice::DEFAULT_WPM);
         let mut out = Vec::new();
         for r in &trace.records {
             c.feed(r, &mut out);

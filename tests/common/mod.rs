@@ -233,6 +233,18 @@ token = "right-token"
     p
 }
 
+/// Headless Chromium's path, when installed (the live page's tests).
+pub fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| {
+            let out = Command::new("which").arg(name).output().ok()?;
+            out.status
+                .success()
+                .then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+        })
+}
+
 /// python3 with python-chess, when installed.
 pub fn python_chess() -> Option<&'static str> {
     let ok = Command::new("python3")
