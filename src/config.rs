@@ -45,6 +45,7 @@
 //! device = "simulated"             # simulated | dgt3000 | builtin
 //! start_at = "arbiter_or_press"    # or round_start; default: arbiter_or_press on
 //!                                  # the sensors, round_start for a recording / stdin
+//! wall_clock = "ntp"               # or rtc: may a restart trust the wall clock (docs/clock.md)
 //!
 //! [server]                         # optional: the HTTP listener (docs/server.md)
 //! tls = "auto"                     # auto (self-signed, kept) | files | off
@@ -427,6 +428,13 @@ pub struct ClockConfig {
     /// starts) or `arbiter_or_press` (when the arbiter starts the clocks or
     /// the first press; the default for a board on its sensors).
     pub start_at: Option<ClockStartAt>,
+    /// Whether the wall clock may measure a downtime on restart (issue 18
+    /// §3, `docs/clock.md`): `ntp` (default: only when the kernel says the
+    /// time is synchronised, adjtimex) or `rtc` (always: a real-time clock
+    /// module or the hypervisor keeps the time though no NTP daemon
+    /// disciplines the kernel). Either way a backward or implausible jump
+    /// is never charged to a clock.
+    pub wall_clock: Option<String>,
 }
 
 /// A configuration error: the file, the 1-based line (when known), the key
@@ -648,6 +656,11 @@ impl Config {
                 "tactile_hw",
                 "a tactile board needs [game] vi_player, the colour who plays on it".into(),
             ));
+        }
+        if let Some(w) = &self.clock.wall_clock {
+            if !["ntp", "rtc"].contains(&w.as_str()) {
+                return Err(("clock", "wall_clock", format!("\"{w}\": allowed are ntp, rtc")));
+            }
         }
         let sv = &self.server;
         if let Some(t) = &sv.tls {

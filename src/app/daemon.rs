@@ -181,7 +181,14 @@ impl Daemon {
         // measure it; else from the journal's last time, the clocks stopped
         // for the arbiter (`resume_round`).
         let resume = match (&recovered, &journal_path) {
-            (Some(rec), Some(p)) => Some(resume_round(rec, p, started_at, now_unix, speed)),
+            (Some(rec), Some(p)) => Some(resume_round(
+                rec,
+                p,
+                started_at,
+                now_unix,
+                speed,
+                wall_clock_synchronised(&config),
+            )),
             _ => None,
         };
         let clock = match &resume {
@@ -321,6 +328,9 @@ impl Daemon {
             }
             extra.push(("wall_gap_ms", Value::from(resume.wall_gap_ms)));
             extra.push(("clocks_stopped", Value::from(!resume.trusted)));
+            if let Some(synced) = resume.synchronised {
+                extra.push(("wall_clock_synchronised", Value::from(synced)));
+            }
             if !resume.trusted {
                 extra.push(("epoch_unix_ms", Value::from(clock.started_at_unix_ms())));
             }
@@ -336,6 +346,7 @@ impl Daemon {
             if !resume.trusted {
                 tracing::warn!(
                     wall_gap_ms = resume.wall_gap_ms,
+                    wall_clock_synchronised = ?resume.synchronised,
                     "the wall clock cannot measure the downtime: round time goes on from {since} ms, the clocks stay stopped until the arbiter resumes them"
                 );
                 report.push(format!(
@@ -457,6 +468,8 @@ struct Resume {
     wall_gap_ms: i64,
     /// The gap is a downtime the running clock is charged with.
     trusted: bool,
+    /// The kernel's word on the time's synchronisation (None: not asked, `rtc`).
+    synchronised: Option<bool>,
 }
 
 /// The round time of a resumed journal `rec` (file `path`, round 0 at
@@ -472,6 +485,7 @@ fn resume_round(
     started_at: u64,
     now_unix: u64,
     speed: f64,
+    synchronised: Option<bool>,
 ) -> Resume {
     let last_t = rec
         .records
@@ -482,7 +496,8 @@ fn resume_round(
     let last_wall = epoch as i128 + (last_t as f64 / speed.max(1e-9)) as i128;
     let wall_gap_ms =
         (now_unix as i128 - last_wall).clamp(i64::MIN as i128, i64::MAX as i128) as i64;
-    let trusted = (0..=MAX_MEASURED_DOWNTIME_MS).contains(&wall_gap_ms);
+    let plausible = (0..=MAX_MEASURED_DOWNTIME_MS).contains(&wall_gap_ms);
+    let trusted = plausible && synchronised != Some(false);
     let clock = if trusted {
         RoundClock::new(epoch, speed)
     } else {
@@ -493,5 +508,23 @@ fn resume_round(
         last_t,
         wall_gap_ms,
         trusted,
+        synchronised,
     }
+}
+
+/// Whether the wall clock is synchronised, as far as a restart must ask
+/// (`[clock] wall_clock`): `None` with `rtc` (trusted as kept), else the
+/// kernel's word (adjtimex; a failed call counts as not synchronised).
+fn wall_clock_synchronised(config: &Config) -> Option<bool> {
+    if config.clock.wall_clock.as_deref() == Some("rtc") {
+        return None;
+    }
+    use crate::service::checks::{is_synchronised, kernel_time_status};
+    Some(match kernel_time_status() {
+        Ok((status, state)) => is_synchronised(status, state),
+        Err(e) => {
+            tracing::warn!(error = %e, "adjtimex: the time's synchronisation is unknown");
+            false
+        }
+    })
 }
