@@ -12,14 +12,29 @@
 //! - `A seq` the broker acknowledged `seq`;
 //! - `N seq` every message up to `seq` was queued (written on compaction).
 //!
-//! On opening, the file is compacted (written anew, then renamed over): only
-//! the unacknowledged entries and the high-water mark stay; a torn last
-//! line (a crash while writing) is dropped. It is compacted again when
+//! Every line is built whole and written with one `write` call; a failed or
+//! short write is cut off again and retried, in order, before the next line
+//! ([`crate::disk::RecordFile`]): the file never holds a part of a line in
+//! its middle. A failing disk loses the restart safety, not the messages
+//! (they stay in memory).
+//!
+//! On opening, the file is read bounded (a line of at most
+//! [`crate::trace::MAX_LINE_BYTES`] plus the snapshot's) and compacted (written
+//! anew, then renamed over): only the unacknowledged entries and the
+//! high-water mark stay; a torn last line (a crash while writing) is
+//! dropped. A line cut short in the middle (a disk that failed under an
+//! older eboard, a bad byte) is detected, never skipped silently: its
+//! message (by its sequence number, or the gap it leaves among the numbers
+//! that must follow each other) is re-queued when the journal's replay
+//! regenerates it ([`Outbox::lost`], [`Outbox::requeue`]), logged as a
+//! warning at opening and as it is recovered. A whole record that follows a
+//! cut one on the same line is read. The file is compacted again when
 //! every entry is acknowledged and [`COMPACT_AFTER`] lines were written.
 
-use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use crate::disk::{os_opener, Health, Opener, RecordFile};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Lines written before an emptied queue's file is compacted.
@@ -34,14 +49,155 @@ pub struct Entry {
     pub snapshot: Option<String>,
 }
 
+/// The longest queue line read, bytes: an events message and a snapshot,
+/// each bounded like a trace line, with room to spare.
+pub const MAX_QUEUE_LINE: usize = 8 * crate::trace::MAX_LINE_BYTES;
+
 /// The queue: in memory, and in its file when it has one.
-#[derive(Debug)]
 pub struct Outbox {
     path: Option<PathBuf>,
-    file: Option<File>,
+    file: Option<RecordFile>,
+    opener: Opener,
     entries: BTreeMap<u64, Entry>,
     last_seq: u64,
     lines: usize,
+    /// Messages whose line was cut: re-queued when regenerated.
+    lost: BTreeSet<u64>,
+}
+
+impl std::fmt::Debug for Outbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Outbox")
+            .field("path", &self.path)
+            .field("last_seq", &self.last_seq)
+            .field("pending", &self.entries.len())
+            .field("lost", &self.lost)
+            .finish()
+    }
+}
+
+/// One line of the queue file, parsed whole.
+#[derive(Debug, PartialEq)]
+enum QLine {
+    E(u64, Entry),
+    A(u64),
+    N(u64),
+}
+
+/// Parses a whole queue line (without its newline); `None`: cut or damaged.
+fn parse_line(line: &[u8]) -> Option<QLine> {
+    let line = std::str::from_utf8(line).ok()?;
+    let mut parts = line.splitn(4, '\t');
+    let kind = parts.next()?;
+    let seq_text = parts.next()?;
+    if seq_text.is_empty() || !seq_text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let seq = seq_text.parse::<u64>().ok()?;
+    let json_ok =
+        |s: &str| serde_json::from_str::<serde_json::Value>(s).is_ok_and(|v| v.is_object());
+    match (kind, parts.next(), parts.next()) {
+        ("E", Some(events), Some(snap))
+            if json_ok(events) && (snap.is_empty() || json_ok(snap)) =>
+        {
+            Some(QLine::E(
+                seq,
+                Entry {
+                    events: events.to_owned(),
+                    snapshot: (!snap.is_empty()).then(|| snap.to_owned()),
+                },
+            ))
+        }
+        ("A", None, None) => Some(QLine::A(seq)),
+        ("N", None, None) => Some(QLine::N(seq)),
+        _ => None,
+    }
+}
+
+/// What the lines read so far say.
+#[derive(Default)]
+struct ReadState {
+    entries: BTreeMap<u64, Entry>,
+    last_seq: u64,
+    high_water: u64,
+    acked: BTreeSet<u64>,
+    lost: BTreeSet<u64>,
+    prev_e: u64,
+}
+
+/// Takes in one whole line.
+fn take(q: QLine, st: &mut ReadState) {
+    match q {
+        QLine::E(seq, e) => {
+            st.last_seq = st.last_seq.max(seq);
+            st.prev_e = st.prev_e.max(seq);
+            st.lost.remove(&seq);
+            st.entries.insert(seq, e);
+        }
+        QLine::A(seq) => {
+            st.acked.insert(seq);
+            st.entries.remove(&seq);
+        }
+        QLine::N(seq) => {
+            st.last_seq = st.last_seq.max(seq);
+            st.high_water = st.high_water.max(seq);
+        }
+    }
+}
+
+/// The sequence number a cut `E` line still shows (`E\t<seq>\t…`).
+fn cut_seq(line: &[u8]) -> Option<u64> {
+    let rest = line.strip_prefix(b"E\t")?;
+    let end = rest.iter().position(|b| *b == b'\t')?;
+    std::str::from_utf8(&rest[..end]).ok()?.parse().ok()
+}
+
+/// A whole record that follows a cut one on the same line (the cut one's
+/// newline lost): the last `E\t`/`A\t` from which the rest parses.
+fn trailing_record(line: &[u8]) -> Option<QLine> {
+    (1..line.len())
+        .rev()
+        .filter(|&i| matches!(&line[i..], [b'E' | b'A', b'\t', ..]))
+        .find_map(|i| parse_line(&line[i..]))
+}
+
+/// Reads the lines of `input`, each at most `max` bytes (a longer one is
+/// returned cut to `max`, flagged), with whether it ended with a newline.
+fn bounded_lines<R: BufRead>(mut input: R, max: usize, mut f: impl FnMut(&[u8], bool, bool)) {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let mut over = false;
+        let newline = loop {
+            let (used, nl) = {
+                let avail = match input.fill_buf() {
+                    Ok(b) => b,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(_) => &[][..],
+                };
+                if avail.is_empty() {
+                    break false;
+                }
+                let end = avail.iter().position(|&b| b == b'\n');
+                let take = end.unwrap_or(avail.len());
+                let room = max.saturating_sub(buf.len());
+                over |= take > room;
+                buf.extend_from_slice(&avail[..take.min(room)]);
+                (end.map_or(take, |e| e + 1), end.is_some())
+            };
+            input.consume(used);
+            if nl {
+                break true;
+            }
+        };
+        if buf.is_empty() && !newline && !over {
+            return;
+        }
+        f(&buf, newline, over);
+        if !newline {
+            return;
+        }
+    }
 }
 
 fn err(path: &Path, what: &str, e: std::io::Error) -> String {
@@ -55,64 +211,125 @@ impl Outbox {
         Outbox {
             path: None,
             file: None,
+            opener: os_opener(),
             entries: BTreeMap::new(),
             last_seq: 0,
             lines: 0,
+            lost: BTreeSet::new(),
         }
     }
 
     /// Opens (or creates) the queue file at `path` and compacts it.
     pub fn open(path: &Path) -> Result<Outbox, String> {
-        let mut entries = BTreeMap::new();
-        let mut last_seq = 0u64;
+        Outbox::open_with(path, os_opener())
+    }
+
+    /// [`Outbox::open`] with the file opened for appending by `opener`
+    /// (tests inject faults). Errors: the file exists and cannot be read.
+    pub fn open_with(path: &Path, opener: Opener) -> Result<Outbox, String> {
+        let mut st = ReadState::default();
+        // Damage whose number is unknown: (line, the E seq before it).
+        let mut unknown: Vec<(usize, u64)> = Vec::new();
+        let mut lines = Vec::new();
         match File::open(path) {
-            Ok(f) => {
-                for line in BufReader::new(f).lines() {
-                    let Ok(line) = line else { break }; // torn (not UTF-8): dropped
-                    let mut parts = line.splitn(4, '\t');
-                    let kind = parts.next().unwrap_or("");
-                    let Some(seq) = parts.next().and_then(|s| s.parse::<u64>().ok()) else {
-                        continue; // a torn last line
-                    };
-                    match kind {
-                        "E" => {
-                            let (Some(events), Some(snap)) = (parts.next(), parts.next()) else {
-                                continue;
-                            };
-                            if serde_json::from_str::<serde_json::Value>(events).is_err()
-                                || (!snap.is_empty()
-                                    && serde_json::from_str::<serde_json::Value>(snap).is_err())
-                            {
-                                continue; // torn
-                            }
-                            last_seq = last_seq.max(seq);
-                            entries.insert(
-                                seq,
-                                Entry {
-                                    events: events.to_owned(),
-                                    snapshot: (!snap.is_empty()).then(|| snap.to_owned()),
-                                },
-                            );
+            Ok(f) => bounded_lines(BufReader::new(f), MAX_QUEUE_LINE, |l, nl, over| {
+                lines.push((l.to_vec(), nl, over));
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(err(path, "cannot read the MQTT queue", e)),
+        }
+        let count = lines.len();
+        for (i, (line, newline, over)) in lines.into_iter().enumerate() {
+            let n = i + 1;
+            let last = n == count;
+            match (!over).then(|| parse_line(&line)).flatten() {
+                // An `A`/`N` without its newline may have lost digits.
+                Some(QLine::A(_) | QLine::N(_)) if !newline => {}
+                Some(q) => take(q, &mut st),
+                None if last && !newline => {
+                    // A torn last line: a crash while writing; its message
+                    // is regenerated by the journal's replay (above the
+                    // high-water mark, or re-queued below).
+                    if let Some(seq) = cut_seq(&line) {
+                        st.lost.insert(seq);
+                    }
+                }
+                None => {
+                    let seq = cut_seq(&line);
+                    tracing::warn!(
+                        file = %path.display(),
+                        "MQTT queue line {n} cut short{}: {}",
+                        seq.map(|s| format!(" (message {s})")).unwrap_or_default(),
+                        if seq.is_some() {
+                            "it is queued again from the journal's replay"
+                        } else {
+                            "the messages it may have held are queued again from the journal's replay"
                         }
-                        "A" => {
-                            entries.remove(&seq);
+                    );
+                    match seq {
+                        Some(s) => {
+                            st.lost.insert(s);
                         }
-                        "N" => last_seq = last_seq.max(seq),
-                        _ => {}
+                        None => unknown.push((n, st.prev_e)),
+                    }
+                    if let Some(q) = trailing_record(&line) {
+                        take(q, &mut st);
                     }
                 }
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(err(path, "cannot read the MQTT queue", e)),
+        }
+        let ReadState {
+            entries,
+            last_seq,
+            high_water,
+            acked,
+            mut lost,
+            ..
+        } = st;
+        // The numbers after the high-water mark follow each other: a gap
+        // not acknowledged is a message whose line was cut.
+        let gaps: Vec<u64> = (high_water + 1..=last_seq)
+            .filter(|s| !entries.contains_key(s) && !acked.contains(s))
+            .collect();
+        lost.extend(gaps);
+        // A cut line of unknown number below the high-water mark: every
+        // number between its neighbours not queued (a resend is idempotent).
+        for (_, before) in unknown {
+            let after = entries
+                .range(before + 1..)
+                .next()
+                .map_or(high_water, |(s, _)| *s);
+            lost.extend(
+                (before + 1..after.min(high_water + 1)).filter(|s| !entries.contains_key(s)),
+            );
+        }
+        lost.retain(|s| !entries.contains_key(s) && !acked.contains(s) && *s <= last_seq);
+        if !lost.is_empty() {
+            tracing::warn!(
+                file = %path.display(),
+                "MQTT queue: {} message(s) cut short ({}); queued again as the journal's replay \
+                 regenerates them",
+                lost.len(),
+                fmt_seqs(&lost)
+            );
         }
         let mut o = Outbox {
             path: Some(path.to_owned()),
             file: None,
+            opener,
             entries,
             last_seq,
             lines: 0,
+            lost,
         };
-        o.compact()?;
+        if let Err(e) = o.compact() {
+            // A disk that refuses the compaction: the queue goes on in
+            // memory and in the file as it is (its damage read again on
+            // the next start).
+            tracing::error!("mqtt: {e}; the queue is kept in memory");
+            let end = whole_len(path);
+            o.file = RecordFile::open(path, &o.opener, end).ok();
+        }
         Ok(o)
     }
 
@@ -137,13 +354,60 @@ impl Outbox {
             }
         }
         self.file = Some(
-            OpenOptions::new()
-                .append(true)
-                .open(&path)
+            RecordFile::open(&path, &self.opener, text.len() as u64)
                 .map_err(|e| err(&path, "cannot open", e))?,
         );
         self.lines = 1 + self.entries.len();
         Ok(())
+    }
+
+    /// Messages whose line was found cut, not yet queued again.
+    pub fn lost(&self) -> &BTreeSet<u64> {
+        &self.lost
+    }
+
+    /// Queues again `seq`, whose line was found cut ([`Outbox::lost`]),
+    /// regenerated by the journal's replay; written like [`Outbox::append`].
+    pub fn requeue(&mut self, seq: u64, e: Entry) -> Result<(), String> {
+        if !self.lost.remove(&seq) {
+            return Ok(());
+        }
+        tracing::info!("mqtt: message {seq}, cut short in the queue, recovered and queued again");
+        let text = line(seq, &e);
+        self.entries.insert(seq, e);
+        self.lines += 1;
+        self.write(vec![text.into_bytes()], true)
+    }
+
+    /// Writes `lines` (one write each), synced when `sync`; an error only
+    /// when the disk starts failing (the lines wait in memory and are
+    /// retried before the next ones).
+    fn write(&mut self, lines: Vec<Vec<u8>>, sync: bool) -> Result<(), String> {
+        let Some(f) = self.file.as_mut() else {
+            return Ok(());
+        };
+        let mut first_failure = None;
+        for l in lines {
+            match f.append(l) {
+                Health::Failing {
+                    error, first: true, ..
+                } => first_failure = Some(error),
+                Health::Recovered { written } => tracing::warn!(
+                    "mqtt: the queue's disk takes lines again: {written} waiting line(s) written"
+                ),
+                _ => {}
+            }
+        }
+        if sync && f.waiting() == 0 {
+            f.sync()?;
+        }
+        match first_failure {
+            Some(e) => Err(format!(
+                "cannot append to the MQTT queue: {e}; the messages stay in memory and are \
+                 written when the disk takes them"
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The highest sequence number ever queued (0: none).
@@ -169,20 +433,15 @@ impl Outbox {
         if items.is_empty() {
             return Ok(());
         }
-        let mut text = String::new();
+        let mut lines = Vec::with_capacity(items.len());
         for (seq, e) in items {
             debug_assert!(seq > self.last_seq);
-            text.push_str(&line(seq, &e));
+            lines.push(line(seq, &e).into_bytes());
             self.last_seq = self.last_seq.max(seq);
             self.entries.insert(seq, e);
             self.lines += 1;
         }
-        if let (Some(f), Some(p)) = (self.file.as_mut(), self.path.as_ref()) {
-            f.write_all(text.as_bytes())
-                .and_then(|_| f.sync_data())
-                .map_err(|e| err(p, "cannot append to the MQTT queue", e))?;
-        }
-        Ok(())
+        self.write(lines, true)
     }
 
     /// The broker acknowledged `seq` (not synced: a lost acknowledgement
@@ -191,16 +450,53 @@ impl Outbox {
         if self.entries.remove(&seq).is_none() {
             return Ok(());
         }
-        if let (Some(f), Some(p)) = (self.file.as_mut(), self.path.as_ref()) {
-            f.write_all(format!("A\t{seq}\n").as_bytes())
-                .map_err(|e| err(p, "cannot append to the MQTT queue", e))?;
-            self.lines += 1;
-        }
-        if self.entries.is_empty() && self.lines >= COMPACT_AFTER {
+        self.lines += 1;
+        self.write(vec![format!("A\t{seq}\n").into_bytes()], false)?;
+        if self.entries.is_empty()
+            && self.lines >= COMPACT_AFTER
+            && self.file.as_ref().is_some_and(|f| f.waiting() == 0)
+        {
             self.compact()?;
         }
         Ok(())
     }
+}
+
+/// The length of `path` up to the end of its last whole line.
+fn whole_len(path: &Path) -> u64 {
+    let Ok(f) = File::open(path) else {
+        return 0;
+    };
+    let mut end = 0u64;
+    let mut pos = 0u64;
+    for b in BufReader::new(f).bytes() {
+        let Ok(b) = b else { break };
+        pos += 1;
+        if b == b'\n' {
+            end = pos;
+        }
+    }
+    end
+}
+
+/// `1, 2, 5..9` for the log.
+fn fmt_seqs(s: &BTreeSet<u64>) -> String {
+    let v: Vec<u64> = s.iter().copied().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        out.push(if j > i {
+            format!("{}..{}", v[i], v[j])
+        } else {
+            v[i].to_string()
+        });
+        i = j + 1;
+    }
+    out.join(", ")
 }
 
 fn line(seq: u64, e: &Entry) -> String {
@@ -214,6 +510,7 @@ fn line(seq: u64, e: &Entry) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::OpenOptions;
 
     fn entry(n: u64) -> Entry {
         Entry {

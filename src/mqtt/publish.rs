@@ -126,6 +126,9 @@ struct Numbering {
     next: u64,
     epoch: u64,
     skip_through: u64,
+    /// Messages at or below `skip_through` whose queue line was cut: queued
+    /// again as they are regenerated ([`Outbox::lost`]).
+    lost: std::collections::BTreeSet<u64>,
     /// The latest snapshot's sequence number and payload (also of skipped messages).
     latest_snapshot: Option<(u64, String)>,
 }
@@ -154,7 +157,7 @@ impl Numbering {
             if let Some(s) = &snapshot_payload {
                 self.latest_snapshot = Some((seq, s.clone()));
             }
-            if seq <= self.skip_through {
+            if seq <= self.skip_through && !self.lost.contains(&seq) {
                 continue;
             }
             out.push((
@@ -180,6 +183,7 @@ async fn run(
         next: 1,
         epoch: uplink.epoch,
         skip_through: outbox.last_seq(),
+        lost: outbox.lost().clone(),
         latest_snapshot: None,
     };
     let (mut client, mut el) = connection(&options);
@@ -260,6 +264,18 @@ async fn run(
                     for _ in 0..GROUP_MAX {
                         let Ok(u) = rx.try_recv() else { break };
                         items.extend(numbering.entries(&u));
+                    }
+                    // Messages found cut in the queue, regenerated now.
+                    let (again, items): (Vec<_>, Vec<_>) =
+                        items.into_iter().partition(|(seq, _)| *seq <= outbox.last_seq());
+                    for (seq, e) in again {
+                        numbering.lost.remove(&seq);
+                        // Sent on this connection too (a resend of what
+                        // follows it is idempotent for the consumers).
+                        next_send = next_send.min(seq);
+                        if let Err(e) = outbox.requeue(seq, e) {
+                            tracing::error!("mqtt: {e}");
+                        }
                     }
                     if let Err(e) = outbox.append(items) {
                         tracing::error!("mqtt: {e}");
