@@ -6,8 +6,11 @@
 use crate::trace::Header;
 use std::path::Path;
 
+/// How one key of the header is read.
+type Key = fn(&Header) -> Option<&str>;
+
 /// The header keys that name a game, and how each is read.
-const KEYS: [(&str, fn(&Header) -> Option<&str>); 5] = [
+const KEYS: [(&str, Key); 5] = [
     ("event", |h| h.event.as_deref()),
     ("round", |h| h.round.as_deref()),
     ("white", |h| h.white.as_deref()),

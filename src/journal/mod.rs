@@ -333,6 +333,20 @@ impl Journal {
                         }),
                     }
                 }
+                // A queue left by an earlier game's stream (the new game's
+                // stream starts at message 1 under a new epoch): moved
+                // aside, or its high-water mark would swallow the new
+                // game's first messages.
+                let queue = mqtt_path(path);
+                if queue.exists() {
+                    let to = sibling(&queue, &format!(".old-{}", unix_s()));
+                    std::fs::rename(&queue, &to).map_err(io_err(&queue))?;
+                    tracing::warn!(
+                        "the MQTT queue {} belongs to an earlier game's stream: moved to {}",
+                        queue.display(),
+                        to.display()
+                    );
+                }
                 File::create(path).map_err(io_err(path))?;
                 File::create(&events).map_err(io_err(&events))?;
                 let game_id = identity::new_game_id();

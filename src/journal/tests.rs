@@ -233,6 +233,12 @@ fn an_empty_journal_starts_a_new_game_and_says_so() {
     assert!(rec.is_none());
     assert!(matches!(j.take_alerts()[..], [Alert::Empty { .. }]));
     assert_ne!(j.game_id(), first.game_id.as_deref());
+    // A queue of an earlier stream goes aside (its high-water mark would
+    // swallow the new game's first messages).
+    std::fs::write(mqtt_path(&p), "N\t40\n").unwrap();
+    std::fs::write(&p, "").unwrap();
+    let _ = Journal::open(&p, &header(), 9).unwrap();
+    assert!(!mqtt_path(&p).exists());
     // A missing journal is no alert.
     let (mut j, _) = Journal::open(&dir.join("new.jsonl"), &header(), 8).unwrap();
     assert!(j.take_alerts().is_empty());

@@ -19,7 +19,7 @@
 //! (they stay in memory).
 //!
 //! On opening, the file is read bounded (a line of at most
-//! [`crate::trace::MAX_LINE_BYTES`] plus the snapshot's) and compacted (written
+//! [`MAX_QUEUE_LINE`]) and compacted (written
 //! anew, then renamed over): only the unacknowledged entries and the
 //! high-water mark stay; a torn last line (a crash while writing) is
 //! dropped. A line cut short in the middle (a disk that failed under an
@@ -49,9 +49,10 @@ pub struct Entry {
     pub snapshot: Option<String>,
 }
 
-/// The longest queue line read, bytes: an events message and a snapshot,
-/// each bounded like a trace line, with room to spare.
-pub const MAX_QUEUE_LINE: usize = 8 * crate::trace::MAX_LINE_BYTES;
+/// The longest queue line read, bytes (512 KiB): an events message and a
+/// snapshot with room to spare; a longer line is damage, and only this much
+/// of it is held.
+pub const MAX_QUEUE_LINE: usize = 512 * 1024;
 
 /// The queue: in memory, and in its file when it has one.
 pub struct Outbox {
