@@ -4,7 +4,10 @@
 //! eboard) runs, alerts the arbiter (`journal_alert`, which line, where the
 //! file went) and ends the game exactly as an uninterrupted run does; a
 //! journal of another round is refused with exit 78 and a message naming
-//! the file to move; an empty journal starts a new game with a warning.
+//! the file to move; an empty journal starts a new game with a warning; a
+//! real disk-full for the process (`RLIMIT_FSIZE`, raised again with
+//! `prlimit(2)`) mid-game: alerted both ways, the game goes on, the journal
+//! replays exactly as an uninterrupted run's.
 
 mod common;
 
@@ -159,6 +162,117 @@ fn another_rounds_journal_is_refused_with_exit_78_and_an_empty_one_warned() {
     let head: Value =
         serde_json::from_str(std::fs::read_to_string(&j).unwrap().lines().next().unwrap()).unwrap();
     assert!(head["journal"]["game_id"].is_string(), "{head}");
+    drop(run);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The file-size limit the board starts under, bytes: the journal's
+/// header and its first records fit, the rest of the game does not.
+const FSIZE_LIMIT: u64 = 2_500;
+
+#[test]
+fn a_disk_that_fills_mid_game_and_empties_keeps_the_game_whole() {
+    // A real "disk full" for one process: RLIMIT_FSIZE (writes past the
+    // limit are short, then fail with EFBIG; SIGXFSZ ignored), raised
+    // again from outside (prlimit(2)) as if space were freed.
+    let dir = tempdir("jfull");
+    let trace = opera_trace(&dir, 7);
+    let cfg = config(&dir, 1, 4, "");
+    let ja = dir.join("a.jsonl");
+    let reference = {
+        let run = run_board(&dir, &cfg, Some(&trace), &refs(&args(&ja)));
+        final_pgn(&run.addr)
+    };
+    let j = dir.join("j.jsonl");
+    let mut a = vec![
+        "run".to_owned(),
+        "--config".into(),
+        cfg.to_str().unwrap().into(),
+        "--trace".into(),
+        trace.to_str().unwrap().into(),
+    ];
+    a.extend(args(&j));
+    let a: Vec<&str> = refs(&a);
+    let a: Vec<&str> = a
+        .iter()
+        .map(|s| if *s == "100" { "20" } else { s })
+        .collect();
+    let mut cmd = eboard_command();
+    cmd.args(&a).env_remove("EBOARD_ARBITER_TOKEN");
+    // SAFETY: async-signal-safe calls only (setrlimit, signal) in the child
+    // before exec.
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let lim = libc::rlimit {
+                rlim_cur: FSIZE_LIMIT as libc::rlim_t,
+                rlim_max: libc::RLIM_INFINITY,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let stderr = dir.join("stderr-full.txt");
+    cmd.stderr(std::fs::File::create(&stderr).unwrap());
+    let run = spawn_command(cmd, stderr, None);
+    let arbiter = SseReader::open(
+        &run.addr,
+        "/arbiter/events",
+        &[("Authorization", "Bearer right-token")],
+    );
+    let msgs = arbiter.until(60, |v| v["problem"] == "write_failed");
+    let failed = &msgs.last().unwrap().1;
+    assert_eq!(failed["type"], "journal_alert", "{failed}");
+    assert!(
+        failed["error"].as_str().unwrap().contains("large")
+            || failed["error"].as_str().unwrap().contains("short"),
+        "{failed}"
+    );
+    // Whatever the limit cut, the files hold whole lines only.
+    for f in [j.clone(), eboard::journal::events_path(&j)] {
+        let text = std::fs::read_to_string(&f).unwrap();
+        assert!(text.ends_with('\n'), "{}: {text}", f.display());
+    }
+    // Space again.
+    let unlimited = libc::rlimit {
+        rlim_cur: libc::RLIM_INFINITY,
+        rlim_max: libc::RLIM_INFINITY,
+    };
+    // SAFETY: prlimit(2) on the child this test started.
+    let rc = unsafe {
+        libc::prlimit(
+            run.child.id() as libc::pid_t,
+            libc::RLIMIT_FSIZE,
+            &unlimited,
+            std::ptr::null_mut(),
+        )
+    };
+    assert_eq!(rc, 0, "prlimit: {}", std::io::Error::last_os_error());
+    let msgs = arbiter.until(60, |v| v["problem"] == "write_recovered");
+    assert!(!msgs.is_empty());
+    let pgn = final_pgn(&run.addr);
+    assert_eq!(pgn, reference, "the game went on");
+    // The journal holds the whole game: replayed, the same moves.
+    let replay = |p: &Path| {
+        let out = eboard_command()
+            .args(["replay", p.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let whole = replay(&ja);
+    assert!(whole.matches("Rd8#").count() >= 1, "{whole}");
+    poll(30, "every waiting line written", || {
+        (replay(&j) == whole).then_some(())
+    });
     drop(run);
     std::fs::remove_dir_all(&dir).ok();
 }
