@@ -290,18 +290,30 @@ impl Journal {
                     }
                     Some(d) => {
                         let aside = set_aside(path)?;
-                        copy_prefix(&aside, path, rec.good_len as u64)?;
                         File::create(&events).map_err(io_err(&events))?;
                         sync_dir(path);
                         alerts.push(Alert::Damaged {
                             file: path.to_owned(),
                             line: d.error.line,
                             error: d.error.message.clone(),
-                            set_aside: aside,
+                            set_aside: aside.clone(),
                             records_kept: rec.records.len(),
                             lines_set_aside: d.lines_after + 1,
                         });
-                        Journal::on_files(path, opener, rec.good_len as u64, rec.game_id.clone())?
+                        // The good part to the fresh journal in one write
+                        // (whole or not at all); a disk still full keeps it
+                        // in memory like any line it refuses.
+                        File::create(path).map_err(io_err(path))?;
+                        let mut good = Vec::with_capacity(rec.good_len);
+                        File::open(&aside)
+                            .and_then(|f| f.take(rec.good_len as u64).read_to_end(&mut good))
+                            .map_err(io_err(&aside))?;
+                        let mut j = Journal::on_files(path, opener, 0, rec.game_id.clone())?;
+                        j.put(false, good);
+                        if let Err(e) = j.sync() {
+                            tracing::error!("journal: {e}");
+                        }
+                        j
                     }
                 };
                 if rec.needs_newline {
@@ -533,14 +545,6 @@ fn file_len(path: &Path) -> Result<u64, JournalError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(0),
         Err(e) => Err(io_err(path)(e)),
     }
-}
-
-/// Writes the first `len` bytes of `from` to a new file `to` (synced).
-fn copy_prefix(from: &Path, to: &Path, len: u64) -> Result<(), JournalError> {
-    let mut src = File::open(from).map_err(io_err(from))?.take(len);
-    let mut dst = File::create(to).map_err(io_err(to))?;
-    std::io::copy(&mut src, &mut dst).map_err(io_err(to))?;
-    dst.sync_all().map_err(io_err(to))
 }
 
 /// Cuts a torn last line off an events file (read from its end, bounded).

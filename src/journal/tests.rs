@@ -408,3 +408,39 @@ fn a_finished_game_is_rotated_and_the_archive_bounded() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_damaged_journal_on_a_disk_still_full_resumes_and_writes_when_it_can() {
+    use crate::disk::{FaultPlan, FaultyFile};
+    use std::sync::{Arc, Mutex};
+    let dir = tmp("damagedfull");
+    let p = dir.join("j.jsonl");
+    let (mut j, _) = Journal::open(&p, &header(), 7).unwrap();
+    for t in [1, 2, 3] {
+        j.record(&press(t)).unwrap();
+    }
+    drop(j);
+    let text = std::fs::read_to_string(&p).unwrap();
+    let damaged = text.replacen("{\"press\":\"w\",\"t\":2}", "{\"pr", 1);
+    std::fs::write(&p, &damaged).unwrap();
+    let plan = Arc::new(Mutex::new(FaultPlan {
+        space: Some(0),
+        ..Default::default()
+    }));
+    let (mut j, rec) =
+        Journal::open_with(&p, &header(), 9, &FaultyFile::opener(plan.clone())).unwrap();
+    assert_eq!(rec.unwrap().records, vec![press(1)]);
+    let kinds: Vec<&str> = j.take_alerts().iter().map(Alert::problem).collect();
+    assert_eq!(kinds, ["damaged", "write_failed"]);
+    assert_eq!(std::fs::metadata(&p).unwrap().len(), 0, "nothing torn");
+    plan.lock().unwrap().space = None;
+    j.record(&press(4)).unwrap();
+    let kinds: Vec<&str> = j.take_alerts().iter().map(Alert::problem).collect();
+    assert_eq!(kinds, ["write_recovered"]);
+    drop(j);
+    let r = read_journal(&std::fs::read_to_string(&p).unwrap())
+        .unwrap()
+        .unwrap();
+    assert_eq!(r.records, vec![press(1), press(4)]);
+    assert_eq!(r.started_at_unix_ms, Some(7));
+}
