@@ -44,15 +44,19 @@ use crate::disk::{os_opener, Health, Opener, RecordFile};
 use crate::trace::{header_json, Header, Record, TraceError};
 use serde_json::Value;
 use std::fs::{File, OpenOptions};
-use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
 pub mod alert;
+mod files;
 pub mod identity;
 pub mod read;
+mod rotate;
 
 pub use alert::Alert;
+use files::{file_len, repair_events, set_aside, sync_dir, unix_s};
 pub use read::{read_journal, scan, Damage, Recovered, Scan};
+pub use rotate::{game_ended, rotate, ARCHIVE, CURRENT, KEEP_GAMES};
 
 /// The journal format this build writes (`journal.version` in the
 /// header) and the newest it reads. Version 0 is a journal written before
@@ -145,50 +149,6 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> JournalError + '_ {
         path: path.display().to_string(),
         source,
     }
-}
-
-/// Seconds since the Unix epoch (names of the files set aside).
-fn unix_s() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
-/// `path.damaged-<unix s>` (with `-n` when taken).
-fn aside_name(path: &Path) -> PathBuf {
-    let stamp = unix_s();
-    let mut to = sibling(path, &format!(".damaged-{stamp}"));
-    let mut n = 1;
-    while to.exists() {
-        to = sibling(path, &format!(".damaged-{stamp}-{n}"));
-        n += 1;
-    }
-    to
-}
-
-fn sync_dir(path: &Path) {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-    }
-}
-
-/// Moves `path` and its events and MQTT queue files aside
-/// (`path.damaged-<unix s>`, `….events`, `….mqtt`); returns the new name.
-fn set_aside(path: &Path) -> Result<PathBuf, JournalError> {
-    let to = aside_name(path);
-    std::fs::rename(path, &to).map_err(io_err(path))?;
-    for (from, dest) in [
-        (events_path(path), events_path(&to)),
-        (mqtt_path(path), mqtt_path(&to)),
-    ] {
-        if from.exists() {
-            std::fs::rename(&from, &dest).map_err(io_err(&from))?;
-        }
-    }
-    sync_dir(path);
-    Ok(to)
 }
 
 /// Reads `path` bounded ([`scan`]); `None`: no such file.
@@ -539,44 +499,6 @@ impl Journal {
     }
 }
 
-fn file_len(path: &Path) -> Result<u64, JournalError> {
-    match std::fs::metadata(path) {
-        Ok(m) => Ok(m.len()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(0),
-        Err(e) => Err(io_err(path)(e)),
-    }
-}
-
-/// Cuts a torn last line off an events file (read from its end, bounded).
-fn repair_events(p: &Path) -> Result<(), JournalError> {
-    let mut f = match OpenOptions::new().read(true).write(true).open(p) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(io_err(p)(e)),
-    };
-    let len = f.metadata().map_err(io_err(p))?.len();
-    let mut end = len;
-    let mut buf = vec![0u8; 64 * 1024];
-    let keep = loop {
-        if end == 0 {
-            break 0;
-        }
-        let n = (end.min(buf.len() as u64)) as usize;
-        f.seek(SeekFrom::Start(end - n as u64)).map_err(io_err(p))?;
-        f.read_exact(&mut buf[..n]).map_err(io_err(p))?;
-        if end == len && buf[n - 1] == b'\n' {
-            return Ok(());
-        }
-        if let Some(i) = buf[..n].iter().rposition(|b| *b == b'\n') {
-            break end - n as u64 + i as u64 + 1;
-        }
-        end -= n as u64;
-    };
-    tracing::warn!(file = %p.display(), "torn last line of the events file dropped");
-    f.set_len(keep).map_err(io_err(p))?;
-    Ok(())
-}
-
 /// The round time of the last line of an events file (for the downtime).
 pub fn last_event_t(journal: &Path) -> Option<u64> {
     last_event_u64(journal, "t")
@@ -603,89 +525,6 @@ fn last_event_u64(journal: &Path, key: &str) -> Option<u64> {
         }
     });
     found
-}
-
-/// The current game's journal in a journal directory (`eboard run
-/// --journal-dir DIR`): `DIR/board.jsonl`.
-pub const CURRENT: &str = "board.jsonl";
-
-/// Where finished games go in a journal directory: `DIR/games/`.
-pub const ARCHIVE: &str = "games";
-
-/// Archived games kept by default (a game's journal is tens of kB,
-/// `docs/service.md`).
-pub const KEEP_GAMES: usize = 50;
-
-/// Whether the game of `journal` has ended: its events file holds a
-/// `game_end` event.
-pub fn game_ended(journal: &Path) -> bool {
-    let Ok(f) = File::open(events_path(journal)) else {
-        return false;
-    };
-    let mut ended = false;
-    read::for_each_line(BufReader::new(f), |l| {
-        ended = ended
-            || serde_json::from_str::<Value>(l)
-                .is_ok_and(|v| v.get("type").and_then(Value::as_str) == Some("game_end"));
-    });
-    ended
-}
-
-/// The journal rotated per game: when the game of `dir/board.jsonl` has
-/// ended ([`game_ended`]), the journal and its events file move to
-/// `dir/games/game-<started_at_unix_ms>.jsonl` (and `.events`), so the next
-/// start begins a new game; of the archived games only the newest `keep`
-/// stay (older ones are removed, the disk use stays bounded). Returns the
-/// archived journal's path, `None` when nothing was rotated. A game in
-/// progress is never moved (it is resumed). Errors name the file.
-pub fn rotate(dir: &Path, keep: usize) -> Result<Option<PathBuf>, JournalError> {
-    let current = dir.join(CURRENT);
-    if !current.exists() || !game_ended(&current) {
-        return Ok(None);
-    }
-    let started = scan_file(&current)
-        .ok()
-        .flatten()
-        .and_then(|s| s.recovered?.started_at_unix_ms)
-        .unwrap_or(0);
-    let games = dir.join(ARCHIVE);
-    std::fs::create_dir_all(&games).map_err(io_err(&games))?;
-    let mut to = games.join(format!("game-{started:013}.jsonl"));
-    let mut n = 1;
-    while to.exists() {
-        to = games.join(format!("game-{started:013}-{n}.jsonl"));
-        n += 1;
-    }
-    // The records first (the game is in them; the events can be had again
-    // by replaying them), then the events; the directories synced.
-    std::fs::rename(&current, &to).map_err(io_err(&current))?;
-    let ev = events_path(&current);
-    if ev.exists() {
-        std::fs::rename(&ev, events_path(&to)).map_err(io_err(&ev))?;
-    }
-    for d in [dir, games.as_path()] {
-        File::open(d)
-            .and_then(|f| f.sync_all())
-            .map_err(io_err(d))?;
-    }
-    prune(&games, keep)?;
-    Ok(Some(to))
-}
-
-/// Removes all but the newest `keep` archived games of `games`.
-fn prune(games: &Path, keep: usize) -> Result<(), JournalError> {
-    let mut names: Vec<PathBuf> = std::fs::read_dir(games)
-        .map_err(io_err(games))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    names.sort();
-    let extra = names.len().saturating_sub(keep);
-    for p in names.into_iter().take(extra) {
-        std::fs::remove_file(&p).map_err(io_err(&p))?;
-        let _ = std::fs::remove_file(events_path(&p));
-    }
-    Ok(())
 }
 
 #[cfg(test)]
