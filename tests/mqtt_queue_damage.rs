@@ -117,6 +117,18 @@ fn a_cut_queue_line_is_sent_again_never_lost_silently() {
     broker.start();
     let received = subscriber(port, "club/boards");
     let board = spawn(&args, &[], &dir);
+    let arbiter = SseReader::open(
+        &board.addr,
+        "/arbiter/events",
+        &[("Authorization", "Bearer right-token")],
+    );
+    let alert = arbiter.until(20, |v| v["type"] == "uplink_alert");
+    let alert = &alert.last().unwrap().1;
+    assert_eq!(alert["uplink"], "mqtt", "{alert}");
+    assert!(
+        alert["error"].as_str().unwrap().contains("cut short"),
+        "{alert}"
+    );
     let mut got = BTreeSet::new();
     poll(90, "every queued message at the subscriber", || {
         while let Ok(s) = received.try_recv() {

@@ -373,6 +373,20 @@ impl Daemon {
             feed.arbiter.publish(0, None, &[Arc::from(msg)]);
         }
         board.journal_alerts(board.last_t);
+        // Messages found cut short in the MQTT queue: the arbiter is told
+        // (they are queued again from the replay, logged by the uplink).
+        if let Some(cut) = mqtt.as_ref().map(|s| s.borrow().cut_at_open) {
+            if cut > 0 {
+                let msg = serde_json::json!({
+                    "type": "uplink_alert",
+                    "uplink": "mqtt",
+                    "error": format!("{cut} queued message(s) found cut short in the MQTT queue"),
+                    "action": "queued again from the journal's replay",
+                })
+                .to_string();
+                feed.arbiter.publish(0, None, &[Arc::from(msg)]);
+            }
+        }
 
         let (src_tx, src_rx) = mpsc::channel::<Result<Record, String>>(64);
         let source_stop = life

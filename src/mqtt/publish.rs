@@ -56,6 +56,10 @@ pub struct UplinkStatus {
     pub connections: u64,
     /// Why the last attempt to reach the broker failed (`None` once connected).
     pub problem: Option<LinkProblem>,
+    /// Messages found cut short in the queue file when it was opened
+    /// ([`Outbox::lost`]), queued again as the journal's replay regenerates
+    /// them.
+    pub cut_at_open: usize,
 }
 
 /// Why the broker could not be reached (the message in the log says more).
@@ -108,9 +112,11 @@ pub fn start(
         None => Outbox::memory(),
     };
     let (tx, rx) = mpsc::unbounded_channel();
+    let cut_at_open = outbox.lost().len();
     let (status_tx, status_rx) = watch::channel(UplinkStatus {
         queued: outbox.last_seq(),
         pending: outbox.pending(),
+        cut_at_open,
         ..Default::default()
     });
     rt.spawn(run(uplink, options, outbox, rx, status_tx));
@@ -253,6 +259,7 @@ async fn run(
                 pending: outbox.pending(),
                 connections,
                 problem,
+                cut_at_open: s.cut_at_open,
             };
             std::mem::replace(s, new) != new
         });
