@@ -154,6 +154,7 @@ impl Daemon {
         }
         let header = settings::game_header(&config, source_header.as_ref());
         let mut report = Vec::new();
+        let mut pending_alerts: Vec<journal::Alert> = Vec::new();
         let now_unix = unix_now_ms();
         let (journal, recovered) = match &journal_path {
             Some(p) => {
@@ -162,7 +163,9 @@ impl Daemon {
             }
             None => (None, None),
         };
-        // A resumed game keeps its journaled settings.
+        let damaged = recovered.as_ref().is_some_and(|r| r.damage.is_some());
+        // A resumed game keeps its journaled settings (the same game's:
+        // `Journal::open` refuses another game's journal).
         let game_header = recovered.as_ref().map_or(&header, |r| &r.header);
         let mut game_cfg = GameConfig::from_header(game_header, None, None).map_err(|e| {
             let file = match &recovered {
@@ -213,11 +216,7 @@ impl Daemon {
                     info.round,
                     info.board,
                 );
-                let queue = journal_path.as_ref().map(|p| {
-                    let mut q = p.clone().into_os_string();
-                    q.push(".mqtt");
-                    PathBuf::from(q)
-                });
+                let queue = journal_path.as_deref().map(journal::mqtt_path);
                 let uplink = crate::mqtt::publish::Uplink {
                     broker,
                     client_id: format!(
@@ -228,7 +227,11 @@ impl Daemon {
                         rand::random::<u32>()
                     ),
                     topics,
-                    epoch: started_at,
+                    // A journal resumed up to damage regenerates a shorter
+                    // stream than the one sent: a new epoch, so consumers
+                    // start the board's stream again (its old queue was set
+                    // aside with the damaged journal).
+                    epoch: if damaged { now_unix } else { started_at },
                 };
                 let (tx, status) = crate::mqtt::publish::start(rt, uplink, queue.as_deref())?;
                 (Some(tx), Some(status))
@@ -258,9 +261,15 @@ impl Daemon {
         feed.publish_start(first);
         // Resume: the journal's records replayed (not journaled again).
         let mut skip: Vec<Record> = Vec::new();
+        // The events of a journal resumed up to damage are written anew
+        // (its events file went aside with it).
+        let mut replayed_events: Vec<Event> = Vec::new();
         if let Some(rec) = &recovered {
             for r in &rec.records {
-                board.record(r.clone());
+                let events = board.record(r.clone());
+                if damaged {
+                    replayed_events.extend(events);
+                }
             }
             if source_is_recording {
                 skip = rec
@@ -292,6 +301,16 @@ impl Daemon {
             }
         }
         board.journal = journal;
+        if let Some(j) = board.journal.as_mut() {
+            for e in &replayed_events {
+                let _ = j.event(&e.to_json());
+            }
+            for a in j.take_alerts() {
+                report.push(format!("journal: {}", a.to_json(board.last_t)));
+                // Back for the board loop to publish and journal below.
+                pending_alerts.push(a);
+            }
+        }
         board.on_event = on_event;
         board.show_clock_now(board.last_t);
         if let (Some(rec), Some(resume)) = (&recovered, &resume) {
@@ -353,6 +372,30 @@ impl Daemon {
                     "wall clock gap {} ms not trusted: clocks stopped until the arbiter resumes them",
                     resume.wall_gap_ms
                 ));
+            }
+        }
+        // What the journal found on opening (damage set aside, an empty
+        // journal): to the arbiter, and into the events file.
+        for a in pending_alerts {
+            let msg = a.to_json(board.last_t);
+            if let Some(j) = board.journal.as_mut() {
+                let _ = j.event(&msg);
+            }
+            feed.arbiter.publish(0, None, &[Arc::from(msg)]);
+        }
+        board.journal_alerts(board.last_t);
+        // Messages found cut short in the MQTT queue: the arbiter is told
+        // (they are queued again from the replay, logged by the uplink).
+        if let Some(cut) = mqtt.as_ref().map(|s| s.borrow().cut_at_open) {
+            if cut > 0 {
+                let msg = serde_json::json!({
+                    "type": "uplink_alert",
+                    "uplink": "mqtt",
+                    "error": format!("{cut} queued message(s) found cut short in the MQTT queue"),
+                    "action": "queued again from the journal's replay",
+                })
+                .to_string();
+                feed.arbiter.publish(0, None, &[Arc::from(msg)]);
             }
         }
 

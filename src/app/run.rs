@@ -92,6 +92,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         let header = src.header.clone();
         (Box::new(src), header)
     };
+    // A journal of another game than the config's is refused before
+    // anything starts, with the message naming the file to move (exit
+    // EX_CONFIG: systemd does not restart it in a loop, docs/journal.md).
+    if let Some(j) = &journal {
+        let game = super::settings::game_header(&cfg, header.as_ref());
+        crate::journal::check_identity(j, &game).map_err(anyhow::Error::new)?;
+    }
     let rt = runtime()?;
     let shutdown = Shutdown::new();
     shutdown
