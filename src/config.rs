@@ -659,7 +659,11 @@ impl Config {
         }
         if let Some(w) = &self.clock.wall_clock {
             if !["ntp", "rtc"].contains(&w.as_str()) {
-                return Err(("clock", "wall_clock", format!("\"{w}\": allowed are ntp, rtc")));
+                return Err((
+                    "clock",
+                    "wall_clock",
+                    format!("\"{w}\": allowed are ntp, rtc"),
+                ));
             }
         }
         let sv = &self.server;
