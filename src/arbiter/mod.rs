@@ -63,7 +63,7 @@ pub use config::{
 pub use end::Outcome;
 pub use phase::{PendingEnd, Phase, Stage};
 pub use setup::Guidance;
-pub use tactile::{SpeechTime, ANNOUNCE_SETTLE_MS};
+pub use tactile::ANNOUNCE_SETTLE_MS;
 
 use crate::board::{Change, Orientation, SensedBoard};
 use crate::clock::Clock;
@@ -187,7 +187,6 @@ pub struct Arbiter {
     /// reading's candidate).
     forced: Option<Move>,
     /// How long announcements take to be heard (E2.3c).
-    speech: tactile::SpeechTime,
     /// Each side's last draw offer (white, black): the half moves made
     /// when it was offered (E2.9d queries).
     last_offers: [Option<u32>; 2],
@@ -257,7 +256,6 @@ impl Arbiter {
             now: 0,
             held: None,
             forced: None,
-            speech: tactile::SpeechTime::default(),
             last_offers: [None, None],
         }
     }

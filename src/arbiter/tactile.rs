@@ -10,50 +10,10 @@ use crate::model::IrregularityKind;
 use crate::recognize::{recognize, Recognition};
 use crate::trace::{Event, EventKind};
 use shakmaty::{Bitboard, Color, Move, Position};
-use std::sync::Arc;
 
 /// How long the tactile board must show the visually impaired player's
 /// move before its announcement starts, ms.
 pub const ANNOUNCE_SETTLE_MS: u64 = 300;
-
-/// How long an announcement takes to be heard, ms: the one place the instant
-/// "the move has been announced" (E2.3c) comes from. The default is 0 (the
-/// move counts as announced when its announcement starts,
-/// [`ANNOUNCE_SETTLE_MS`] after the board showed it); the controller sets
-/// the real speech duration of the rendered words
-/// ([`Arbiter::set_speech_time`]). Must be a pure function of the
-/// announcement (replay and daemon give the same stream).
-#[derive(Clone)]
-pub struct SpeechTime(Arc<dyn Fn(&Announcement) -> u64 + Send + Sync>);
-
-impl SpeechTime {
-    /// Every announcement takes `ms`.
-    pub fn fixed(ms: u64) -> SpeechTime {
-        SpeechTime(Arc::new(move |_| ms))
-    }
-
-    /// The duration of each announcement from `f` (ms).
-    pub fn new(f: impl Fn(&Announcement) -> u64 + Send + Sync + 'static) -> SpeechTime {
-        SpeechTime(Arc::new(f))
-    }
-
-    /// How long `a` takes to be heard, ms.
-    pub fn of(&self, a: &Announcement) -> u64 {
-        (self.0)(a)
-    }
-}
-
-impl Default for SpeechTime {
-    fn default() -> SpeechTime {
-        SpeechTime::fixed(0)
-    }
-}
-
-impl std::fmt::Debug for SpeechTime {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SpeechTime(..)")
-    }
-}
 
 /// The visually impaired player's move, made on the tactile board and
 /// announced (E2.3).
@@ -62,8 +22,10 @@ pub(super) struct Announced {
     pub(super) mv: Move,
     /// When the board showed it, ms.
     pub(super) t: u64,
-    /// When its announcement has been heard (E2.3c), ms; `None` before it
-    /// is spoken.
+    /// When its announcement started (E2.3c), ms; `None` before it is
+    /// spoken. Where the controller follows the speech
+    /// ([`Arbiter::set_speech_tracked`]) the move counts as announced only
+    /// when its words have been played.
     pub(super) heard_at: Option<u64>,
 }
 
@@ -71,12 +33,6 @@ impl Arbiter {
     /// Whether `side` is the visually impaired player of a two-board game.
     pub(super) fn plays_tactile(&self, side: Color) -> bool {
         self.cfg.header.vi_player == Some(side) && self.boards.len() > 1
-    }
-
-    /// Sets how long announcements take to be heard (E2.3c): the instant
-    /// the visually impaired player's move counts as announced.
-    pub fn set_speech_time(&mut self, s: SpeechTime) {
-        self.speech = s;
     }
 
     /// Whether the end of each announcement is reported
@@ -168,8 +124,8 @@ impl Arbiter {
     }
 
     /// E2.3: the move shown on the tactile board for [`ANNOUNCE_SETTLE_MS`]
-    /// before `t` is announced (once); it counts as announced when the
-    /// announcement has been heard ([`SpeechTime`]).
+    /// before `t` is announced (once); without tracked speech it counts
+    /// as announced when the announcement starts.
     pub(super) fn announce_settled_vi_move(&mut self, t: u64, out: &mut Decisions) {
         let Some(a) = self.turn.announced.clone().filter(|a| a.heard_at.is_none()) else {
             return;
@@ -180,10 +136,9 @@ impl Arbiter {
                 before: self.pos.clone(),
                 mv: a.mv,
             };
-            let heard_at = at + self.speech.of(&what);
             self.announce(what, at, out);
             if let Some(x) = self.turn.announced.as_mut() {
-                x.heard_at = Some(heard_at);
+                x.heard_at = Some(at);
             }
         }
     }
