@@ -52,6 +52,9 @@
 //! username = "board1"              # optional login
 //! password = "…"                   # or the environment variable EBOARD_MQTT_PASSWORD
 //! ca_file = "/etc/eboard/ca.pem"   # optional: an extra trusted CA (PEM), mqtts:// only
+//! board_config = true              # optional: round, players, time control from
+//!                                  # `eboard event` (docs/event.md)
+//! board_config_wait = 10           # seconds start-up waits for it (default 10)
 //!
 //! [lichess]                        # optional: push the round's PGN to a lichess broadcast
 //! round_id = "AbCd1234"
@@ -180,6 +183,13 @@ pub struct MqttConfig {
     /// A PEM file of extra trusted CA certificates for `mqtts://` (the
     /// webpki roots are always trusted), relative to the working directory.
     pub ca_file: Option<String>,
+    /// Take the round, the players and the time control from the retained
+    /// `{prefix}/{event}/board/{board}/config` that `eboard event`
+    /// publishes (`docs/event.md`); `[game] board` is this table's number.
+    pub board_config: Option<bool>,
+    /// With `board_config`: how long start-up waits for it, seconds
+    /// (0..=600, default 10); none by then: the file's `[game]`.
+    pub board_config_wait: Option<u64>,
 }
 
 impl std::fmt::Debug for MqttConfig {
@@ -190,6 +200,8 @@ impl std::fmt::Debug for MqttConfig {
             .field("username", &self.username)
             .field("password", &self.password.as_ref().map(|_| "…"))
             .field("ca_file", &self.ca_file)
+            .field("board_config", &self.board_config)
+            .field("board_config_wait", &self.board_config_wait)
             .finish()
     }
 }
@@ -712,6 +724,15 @@ impl Config {
                 "port",
                 "device = \"dgt3000\" needs its port, e.g. port = \"/dev/i2c-1\"".into(),
             ));
+        }
+        if let Some(w) = self.mqtt.as_ref().and_then(|m| m.board_config_wait) {
+            if w > 600 {
+                return Err((
+                    "mqtt",
+                    "board_config_wait",
+                    format!("{w} s: start-up waits 0..=600 seconds"),
+                ));
+            }
         }
         if let Some(l) = &self.lichess {
             if l.round_id.len() != 8 || !l.round_id.chars().all(|c| c.is_ascii_alphanumeric()) {
