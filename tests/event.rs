@@ -501,3 +501,86 @@ fn a_board_without_a_broker_takes_its_config_file() {
         "{err}"
     );
 }
+
+#[test]
+fn the_vi_player_hears_who_plays_on_the_board() {
+    let have = |p: &str| {
+        std::process::Command::new(p)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success() || !o.stdout.is_empty())
+    };
+    if !have("espeak-ng") || !have("sox") || !have("aplay") {
+        common::skip::skip_or_fail_under_ci(
+            "espeak-ng, sox or aplay (alsa-utils) is not installed",
+        );
+        return;
+    }
+    let dir = tempdir("event-vi");
+    let out = dir.join("round4");
+    eboard_ok(&[
+        "event",
+        TRF_FILE,
+        "--round",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // Each player's device is a WAV file (ALSA's file plugin).
+    let mut conf = String::new();
+    for name in ["white", "black"] {
+        conf.push_str(&format!(
+            "pcm.{name} {{\n type file\n slave.pcm \"null\"\n file \"{}\"\n format \"wav\"\n}}\n",
+            dir.join(format!("{name}.wav")).display()
+        ));
+    }
+    let rc = dir.join("asoundrc");
+    std::fs::write(&rc, conf).unwrap();
+    let cfg = dir.join("board3.toml");
+    std::fs::write(
+        &cfg,
+        "[event]\nname = \"DM 2026\"\nrules = \"fide-2009\"\nspeak = true\n\
+         [game]\nboard = 3\nvi_player = \"b\"\n\
+         [voice.white]\ndevice = \"white\"\n[voice.black]\ndevice = \"black\"\n",
+    )
+    .unwrap();
+    let alsa = format!("/usr/share/alsa/alsa.conf:{}", rc.display());
+    let frag = out.join("board-3.toml");
+    // No records: the pairing is all there is to say.
+    let b = run_board_with_env(
+        &dir,
+        &cfg,
+        None,
+        &["--pairing", frag.to_str().unwrap()],
+        &[("ALSA_CONFIG_PATH", alsa.as_str())],
+    );
+    let log = poll(20, "the pairing said", || {
+        let l = std::fs::read_to_string(&b.stderr).unwrap();
+        l.contains("saying the pairing").then_some(l)
+    });
+    // fide-2009 speaks Danish; names as said, given name first.
+    assert!(
+        log.contains("saying the pairing: Runde 4, bræt 3. Hvid: Ola Berg. Sort: Anders Holm."),
+        "{log}"
+    );
+    let black = dir.join("black.wav");
+    let level = poll(30, "Black's audio", || {
+        let o = std::process::Command::new("sox")
+            .arg(&black)
+            .args(["-n", "stat"])
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&o.stderr).to_string();
+        let rms: f64 = text
+            .lines()
+            .find(|l| l.starts_with("RMS     amplitude"))?
+            .split(':')
+            .nth(1)?
+            .trim()
+            .parse()
+            .ok()?;
+        (rms > 0.02).then_some(rms)
+    });
+    assert!(level > 0.02);
+    assert!(dir.join("white.wav").exists(), "both players hear it");
+}

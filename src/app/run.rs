@@ -190,6 +190,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         // Appendix E: a player who cannot read the pairing list hears it.
         if let (Some(say), Some(_)) = (&say, &cfg.game.vi_player) {
             if let Some((text, lang)) = pairing::spoken(&cfg, a) {
+                tracing::info!("saying the pairing: {text}");
                 let _ = say.send(Queued {
                     n: 0,
                     text,
