@@ -55,6 +55,9 @@
 //! board_config = true              # optional: round, players, time control from
 //!                                  # `eboard event` (docs/event.md)
 //! board_config_wait = 10           # seconds start-up waits for it (default 10)
+//! command_keys = ["…64 hex…"]      # optional: Ed25519 keys whose signed rulings
+//!                                  # this board takes over MQTT (docs/event.md)
+//! command_window = 60              # seconds a ruling's issue time may be off
 //!
 //! [lichess]                        # optional: push the round's PGN to a lichess broadcast
 //! round_id = "AbCd1234"
@@ -190,6 +193,13 @@ pub struct MqttConfig {
     /// With `board_config`: how long start-up waits for it, seconds
     /// (0..=600, default 10); none by then: the file's `[game]`.
     pub board_config_wait: Option<u64>,
+    /// The Ed25519 public keys (64 hex digits each) whose signed rulings
+    /// this board takes on `{prefix}/{event}/board/{board}/command`
+    /// (`docs/event.md`); absent or empty: no command channel.
+    pub command_keys: Option<Vec<String>>,
+    /// How far a ruling's issue time may be from the board's clock,
+    /// seconds (1..=3600, default 60).
+    pub command_window: Option<u64>,
 }
 
 impl std::fmt::Debug for MqttConfig {
@@ -202,6 +212,8 @@ impl std::fmt::Debug for MqttConfig {
             .field("ca_file", &self.ca_file)
             .field("board_config", &self.board_config)
             .field("board_config_wait", &self.board_config_wait)
+            .field("command_keys", &self.command_keys)
+            .field("command_window", &self.command_window)
             .finish()
     }
 }
@@ -732,6 +744,26 @@ impl Config {
                     "board_config_wait",
                     format!("{w} s: start-up waits 0..=600 seconds"),
                 ));
+            }
+        }
+        if let Some(m) = &self.mqtt {
+            for k in m.command_keys.iter().flatten() {
+                if k.len() != 64 || !k.chars().all(|c| c.is_ascii_hexdigit()) {
+                    return Err((
+                        "mqtt",
+                        "command_keys",
+                        format!("\"{k}\": an Ed25519 public key is 64 hex digits (eboard rule --keygen prints one)"),
+                    ));
+                }
+            }
+            if let Some(w) = m.command_window {
+                if !(1..=3600).contains(&w) {
+                    return Err((
+                        "mqtt",
+                        "command_window",
+                        format!("{w} s: the window is 1..=3600 seconds"),
+                    ));
+                }
             }
         }
         if let Some(l) = &self.lichess {

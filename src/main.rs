@@ -46,6 +46,10 @@ enum Command {
     /// round, players and time control published retained over MQTT and/or
     /// written as config files (docs/event.md).
     Event(app::EventArgs),
+    /// Send a board a ruling over MQTT, signed with the console's Ed25519
+    /// key (the board verifies it against [mqtt] command_keys), and print
+    /// the board's reply; or make a key (--keygen) (docs/event.md).
+    Rule(app::RuleArgs),
     /// Check what round 1 would otherwise find out: the config, the
     /// sensors against their calibration, the clock device, the broker and
     /// lichess with the credentials, the journal's disk, the system time's
@@ -82,6 +86,11 @@ fn main() -> ExitCode {
         Command::Run(args) => app::run(args),
         Command::Relay(args) => app::relay(args),
         Command::Event(args) => app::event(args),
+        Command::Rule(args) => match app::rule(args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
         Command::Generate { dir } => generate(&dir),
         Command::Doctor(args) => match app::doctor(args) {
             Ok(true) => Ok(()),

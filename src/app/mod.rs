@@ -22,6 +22,7 @@
 //! `main`) see both (`scripts/deps.sh` checks that there is no cycle).
 
 mod board_loop;
+mod commands;
 pub mod daemon;
 mod demo;
 pub mod doctor;
@@ -29,6 +30,7 @@ mod event;
 pub mod pairing;
 mod relay;
 pub mod round_clock;
+mod rule;
 mod run;
 pub mod settings;
 pub mod shutdown;
@@ -40,6 +42,7 @@ pub use demo::{demo, DemoArgs};
 pub use doctor::{doctor, DoctorArgs};
 pub use event::{event, pairing_list, EventArgs};
 pub use relay::{relay, RelayArgs};
+pub use rule::{rule, RuleArgs};
 pub use run::{run, RunArgs};
 pub use tools::{
     announce, calibrate, replay, simulate, AnnounceArgs, CalibrateArgs, ReplayArgs, SensingArg,

@@ -146,6 +146,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         }
         None => (None, None, None, None),
     };
+    // The signed rulings' channel, resolved before the board starts.
+    let rulings = command_channel(&cfg, startup.mqtt.as_ref(), journal.as_deref())?;
     let daemon = Daemon::launch(
         RunOptions {
             config: cfg.clone(),
@@ -201,6 +203,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
                 });
             }
         }
+    }
+    if let Some(ch) = rulings {
+        tracing::info!("rulings: signed commands on {}", ch.command_topic);
+        super::commands::start(rt.handle(), ch, daemon.commands.clone()).anyhow()?;
     }
     if let Some((up, topic)) = config_topic {
         let current = taken
@@ -270,6 +276,47 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     stopped.anyhow()?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The signed rulings' channel of `[mqtt] command_keys`, if any.
+fn command_channel(
+    cfg: &Config,
+    up: Option<&super::settings::MqttUplink>,
+    journal: Option<&Path>,
+) -> anyhow::Result<Option<super::commands::CommandChannel>> {
+    let (Some(up), Some(m)) = (up, &cfg.mqtt) else {
+        return Ok(None);
+    };
+    let keys = m
+        .command_keys
+        .iter()
+        .flatten()
+        .map(|k| crate::mqtt::command::parse_public_key(k))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| anyhow!("{}", cfg.error_at("mqtt.command_keys", e)))?;
+    if keys.is_empty() {
+        return Ok(None);
+    }
+    let event = crate::mqtt::slug(cfg.event.name.as_deref());
+    let (command_topic, reply_topic) =
+        crate::mqtt::command::topics(&up.prefix, &event, cfg.game.board);
+    Ok(Some(super::commands::CommandChannel {
+        uplink: up.clone(),
+        command_topic,
+        reply_topic,
+        board: cfg.game.board,
+        event,
+        keys,
+        window_ms: m
+            .command_window
+            .unwrap_or(crate::mqtt::command::DEFAULT_WINDOW_S)
+            * 1000,
+        seen_file: journal.map(|j| {
+            let mut p = j.as_os_str().to_owned();
+            p.push(".rulings");
+            PathBuf::from(p)
+        }),
+    }))
 }
 
 /// The journal of a journal directory, the finished game rotated away

@@ -22,6 +22,8 @@ mod feeds;
 mod page;
 mod stream;
 
+pub use arbiter::parse_ruling;
+
 use crate::broadcast::delay::Channel;
 use crate::trace::{Event, RecordKind};
 use axum::extract::DefaultBodyLimit;
