@@ -156,6 +156,12 @@ fn bad_trf_lines_are_named_with_line_and_columns() {
         (Some(13), "round 1 result (column 99)"),
         "{e}"
     );
+    // Names beyond ASCII keep their columns (counted in characters).
+    let t = TRF.replace("Holm,Anders", "Hølm,Änders");
+    let r = event::read_round(&t, "open.trf", 4).unwrap();
+    let a = event::assignments(&r, None, None);
+    assert_eq!(a[2].black.name.as_deref(), Some("Hølm,Änders"));
+    assert_eq!(a[2].black.fide_id, Some(1400008));
     // The same start rank twice.
     let t = format!("{TRF}{}\n", TRF.lines().nth(12).unwrap());
     let e = event::read_round(&t, "open.trf", 4).unwrap_err();

@@ -2,7 +2,7 @@
 //! `C04Annex2_TRF16.pdf`), as Swiss-Manager and Vega export it: the round's
 //! pairings from the player records (`001`), the event's name from `012`.
 //!
-//! A `001` record is fixed columns (1-based, inclusive; `docs/event.md`
+//! A `001` record is fixed columns (1-based, inclusive, characters; `docs/event.md`
 //! has the table and the sources):
 //!
 //! | columns | field |
@@ -49,11 +49,13 @@ struct Record {
     rounds: Vec<(u32, char, char)>,
 }
 
-fn col(line: &str, from: usize, to: usize) -> &str {
-    // Columns are 1-based and inclusive; a short line is blank beyond its end.
-    let b = line.as_bytes();
-    let (s, e) = ((from - 1).min(b.len()), to.min(b.len()));
-    std::str::from_utf8(&b[s..e]).unwrap_or("")
+/// Columns `from..=to` (1-based) of a line as characters; a short line is
+/// blank beyond its end. Characters, not bytes: a Latin-1 file (read as
+/// such) and a UTF-8 file padded by characters keep their columns with
+/// names such as `Müller,Jörg`.
+fn col(line: &[char], from: usize, to: usize) -> String {
+    let (s, e) = ((from - 1).min(line.len()), to.min(line.len()));
+    line[s..e].iter().collect()
 }
 
 /// The TRF-16 title codes.
@@ -94,27 +96,23 @@ fn record(line: &str, n: usize, file: &str) -> Result<Record, PairingError> {
         field: field.to_owned(),
         message,
     };
-    if !line.is_ascii() {
-        // Fixed columns count bytes: a name in UTF-8 shifts the columns
-        // after it. TRF-16 is ASCII (Swiss-Manager writes names transliterated).
-        let c = line.chars().find(|c| !c.is_ascii()).unwrap_or('?');
-        return Err(err(
-            "name (columns 15-47)",
-            format!("'{c}' is not ASCII: TRF-16 columns count bytes; export the file as ASCII"),
-        ));
-    }
-    let rank_text = col(line, 5, 8).trim();
+    let line: Vec<char> = line.chars().collect();
+    let line = line.as_slice();
+    let rank_text = col(line, 5, 8);
+    let rank_text = rank_text.trim();
     let rank: u32 = rank_text.parse().ok().filter(|r| *r > 0).ok_or_else(|| {
         err(
             "start rank (columns 5-8)",
             format!("\"{rank_text}\" is not a start rank (a number from 1)"),
         )
     })?;
-    let name = col(line, 15, 47).trim();
+    let name = col(line, 15, 47);
+    let name = name.trim();
     if name.is_empty() {
         return Err(err("name (columns 15-47)", "no name".into()));
     }
-    let t = col(line, 11, 13).trim();
+    let t = col(line, 11, 13);
+    let t = t.trim();
     let title = if t.is_empty() {
         None
     } else {
@@ -130,7 +128,8 @@ fn record(line: &str, n: usize, file: &str) -> Result<Record, PairingError> {
         )
     };
     let num = |from: usize, to: usize, what: &str| -> Result<Option<u64>, PairingError> {
-        let s = col(line, from, to).trim();
+        let s = col(line, from, to);
+        let s = s.trim();
         if s.is_empty() {
             return Ok(None);
         }
@@ -145,7 +144,8 @@ fn record(line: &str, n: usize, file: &str) -> Result<Record, PairingError> {
     };
     let rating = num(49, 52, "rating")?.map(|r| r as u32);
     let fide_id = num(58, 68, "FIDE id")?;
-    let fed = col(line, 54, 56).trim();
+    let fed = col(line, 54, 56);
+    let fed = fed.trim();
     let federation = if fed.is_empty() {
         None
     } else if fed.len() == 3 && fed.chars().all(|c| c.is_ascii_alphabetic()) {
@@ -160,7 +160,8 @@ fn record(line: &str, n: usize, file: &str) -> Result<Record, PairingError> {
     let mut r = 1;
     while block_start(r) <= line.len() {
         let s = block_start(r);
-        let opp_text = col(line, s, s + 3).trim();
+        let opp_text = col(line, s, s + 3);
+        let opp_text = opp_text.trim();
         let opp = if opp_text.is_empty() {
             0
         } else {
