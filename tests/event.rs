@@ -590,3 +590,73 @@ fn the_vi_player_hears_who_plays_on_the_board() {
     assert!(level > 0.02);
     assert!(dir.join("white.wav").exists(), "both players hear it");
 }
+
+/// GET that tolerates a board not listening (it restarts).
+fn try_get(addr: &str, path: &str) -> Option<String> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).ok()?;
+    s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .ok()?;
+    write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").ok()?;
+    let mut buf = String::new();
+    s.read_to_string(&mut buf).ok()?;
+    let (head, body) = buf.split_once("\r\n\r\n")?;
+    head.contains(" 200 ").then(|| body.to_owned())
+}
+
+#[test]
+fn a_board_switched_on_before_the_pairing_takes_it_when_it_comes() {
+    let dir = tempdir("event-early");
+    let Some(broker) = broker(&dir) else {
+        return;
+    };
+    let url = broker.url();
+    let mqtt = format!("[mqtt]\nurl = \"{url}\"\nboard_config = true\nboard_config_wait = 1\n");
+    let cfg = config(&dir, 1, 2, &mqtt);
+    let journal = dir.join("j.jsonl");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let log = dir.join("stderr.txt");
+    // Nothing on the broker yet: the board starts with its file's game.
+    let mut child = eboard_command()
+        .args(["run", "--config", cfg.to_str().unwrap(), "--journal"])
+        .arg(&journal)
+        .args(["--listen", &addr])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let game = |want: &'static str| {
+        let addr = addr.clone();
+        move || {
+            let v: Value = serde_json::from_str(&try_get(&addr, "/boards.json")?).ok()?;
+            let s = v.as_array()?.first()?.clone();
+            (format!("{}.{}", s["info"]["round"], s["info"]["board"]) == want).then_some(s)
+        }
+    };
+    let s = poll(30, "the file's game", game("1.2"));
+    assert_eq!(s["info"]["white"]["name"], "Morphy, Paul");
+    // The pairing comes before any record: the board restarts with it.
+    eboard_ok(&[
+        "event", TRF_FILE, "--round", "4", "--event", "DM 2026", "--mqtt", &url,
+    ]);
+    let s = poll(30, "the pairing's game", game("4.2"));
+    assert_eq!(s["info"]["white"]["name"], "Frandsen,Lars");
+    assert_eq!(s["info"]["black"]["fide_id"], 1400001);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("restarting to take the new pairing"),
+        "{text}"
+    );
+    assert!(
+        dir.join("j.jsonl.unplayed").exists(),
+        "the unbegun journal set aside"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -272,9 +272,38 @@ pub fn alert(arbiter: &Channel, game: &str, error: &str, action: &str) {
     arbiter.publish(0, None, &[Arc::from(m.to_string())]);
 }
 
+/// How a board that has not begun its game takes a new assignment: it
+/// stops (the `shutdown`, `requested` set) and starts again as the same
+/// process ([`restart`]), which takes it at start-up.
+pub struct Restart {
+    /// The journal: its game has begun once it has a record.
+    pub journal: std::path::PathBuf,
+    /// The process's stop.
+    pub shutdown: super::shutdown::Shutdown,
+    /// Set before the stop: `eboard run` then restarts instead of ending.
+    pub requested: Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// Starts this program again in this process (`exec`, the same arguments,
+/// environment and process id: systemd and a supervisor see the same
+/// service); returns only when that fails, with why.
+pub fn restart() -> anyhow::Error {
+    use std::os::unix::process::CommandExt;
+    tracing::info!("restarting to take the new pairing");
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => return anyhow!("cannot restart to take the new pairing: {e}"),
+    };
+    let e = std::process::Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .exec();
+    anyhow!("cannot restart to take the new pairing: {e}")
+}
+
 /// Follows this board's config topic while the board runs: an assignment
 /// other than `current` (the game being played) is refused and alerted,
-/// never applied (the board takes it at its next start).
+/// never applied; but when the journal has no record yet (the game has not
+/// begun) and `restart` is given, the board restarts to take it.
 pub fn watch(
     rt: &tokio::runtime::Handle,
     uplink: &MqttUplink,
@@ -282,6 +311,7 @@ pub fn watch(
     current: BoardAssignment,
     refused: Option<BoardAssignment>,
     arbiter: Arc<Channel>,
+    restart: Option<Restart>,
 ) -> Result<(), String> {
     use rumqttc::{AsyncClient, Event, Packet, QoS};
     let id = format!("eboard-config-{:x}", rand::random::<u32>());
@@ -305,6 +335,25 @@ pub fn watch(
                         Ok(Some(a)) if !a.same_game(&current) => {
                             if last_refused.as_ref().is_some_and(|l| l.same_game(&a)) {
                                 continue;
+                            }
+                            let begun = restart.as_ref().is_none_or(|r| {
+                                journaled_game(&r.journal).is_none_or(|(_, records)| records > 0)
+                            });
+                            if let (false, Some(r)) = (begun, &restart) {
+                                alert(
+                                    &arbiter,
+                                    &current.game(),
+                                    &format!(
+                                        "a new pairing for this board: game {} ({} - {})",
+                                        a.game(),
+                                        a.white.name.as_deref().unwrap_or("?"),
+                                        a.black.name.as_deref().unwrap_or("?"),
+                                    ),
+                                    "taking it: game not begun (no record yet); the board restarts with it",
+                                );
+                                r.requested.store(true, std::sync::atomic::Ordering::SeqCst);
+                                r.shutdown.trigger();
+                                return;
                             }
                             alert(
                                 &arbiter,

@@ -77,6 +77,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     // The game from `eboard event`: a fragment file, then the broker's
     // retained configuration (docs/event.md); never over a journaled game.
     let mut taken = pairing::Taken::default();
+    // Set when a new pairing arrives before this board's game has begun:
+    // the board stops and starts again with it (`pairing::restart`).
+    let taking = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     if let Some(p) = &pairing_file {
         let a = pairing::load_fragment(p)?;
         taken
@@ -148,6 +151,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     };
     // The signed rulings' channel, resolved before the board starts.
     let rulings = command_channel(&cfg, startup.mqtt.as_ref(), journal.as_deref())?;
+    let journal_path = journal.clone();
     let daemon = Daemon::launch(
         RunOptions {
             config: cfg.clone(),
@@ -220,6 +224,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             current,
             taken.refused.clone(),
             daemon.feed.arbiter.clone(),
+            journal_path.map(|j| pairing::Restart {
+                journal: j,
+                shutdown: shutdown.clone(),
+                requested: taking.clone(),
+            }),
         )
         .anyhow()?;
     }
@@ -259,8 +268,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         tracing::info!("ready");
         serve_until(l, router, signal).await
     });
+    let restarting = taking.load(std::sync::atomic::Ordering::SeqCst);
     if let Some(n) = &notifier {
-        n.tell("STOPPING=1");
+        // A restart to take a new pairing is a reload to systemd.
+        n.tell(if restarting {
+            "RELOADING=1"
+        } else {
+            "STOPPING=1"
+        });
     }
     // The stop, in order; it must be over within GRACE of the signal.
     let deadline = Instant::now() + GRACE;
@@ -274,6 +289,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     }
     served?;
     stopped.anyhow()?;
+    if restarting {
+        return Err(pairing::restart());
+    }
     tracing::info!("stopped");
     Ok(())
 }
