@@ -336,6 +336,19 @@ pub fn watch(
                             if last_refused.as_ref().is_some_and(|l| l.same_game(&a)) {
                                 continue;
                             }
+                            if a.board != current.board {
+                                alert(
+                                    &arbiter,
+                                    &current.game(),
+                                    &format!(
+                                        "{topic}: a pairing for board {}, this is board {}",
+                                        a.board, current.board
+                                    ),
+                                    "ignored",
+                                );
+                                last_refused = Some(a);
+                                continue;
+                            }
                             let begun = restart.as_ref().is_none_or(|r| {
                                 journaled_game(&r.journal).is_none_or(|(_, records)| records > 0)
                             });

@@ -99,6 +99,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
                             format!("{topic}: {e}"),
                             "not applied".into(),
                         ));
+                        // Not taken again while this board runs.
+                        taken.refused = Some(a);
                     }
                 }
                 Ok(None) => tracing::warn!(
