@@ -11,11 +11,13 @@
 
 use super::daemon::unix_now_ms;
 use super::settings::MqttUplink;
+use crate::config::Config;
 use crate::mqtt::command::{verify, SeenIds};
 use crate::server::ArbiterCommand;
 use crate::trace::RecordKind;
+use anyhow::anyhow;
 use serde_json::{json, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -166,4 +168,45 @@ pub fn start(
         }
     });
     Ok(())
+}
+
+/// The signed rulings' channel of `[mqtt] command_keys`, if any.
+pub fn command_channel(
+    cfg: &Config,
+    up: Option<&MqttUplink>,
+    journal: Option<&Path>,
+) -> anyhow::Result<Option<CommandChannel>> {
+    let (Some(up), Some(m)) = (up, &cfg.mqtt) else {
+        return Ok(None);
+    };
+    let keys = m
+        .command_keys
+        .iter()
+        .flatten()
+        .map(|k| crate::mqtt::command::parse_public_key(k))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| anyhow!("{}", cfg.error_at("mqtt.command_keys", e)))?;
+    if keys.is_empty() {
+        return Ok(None);
+    }
+    let event = crate::mqtt::slug(cfg.event.name.as_deref());
+    let (command_topic, reply_topic) =
+        crate::mqtt::command::topics(&up.prefix, &event, cfg.game.board);
+    Ok(Some(CommandChannel {
+        uplink: up.clone(),
+        command_topic,
+        reply_topic,
+        board: cfg.game.board,
+        event,
+        keys,
+        window_ms: m
+            .command_window
+            .unwrap_or(crate::mqtt::command::DEFAULT_WINDOW_S)
+            * 1000,
+        seen_file: journal.map(|j| {
+            let mut p = j.as_os_str().to_owned();
+            p.push(".rulings");
+            PathBuf::from(p)
+        }),
+    }))
 }

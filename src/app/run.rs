@@ -140,6 +140,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         let header = src.header.clone();
         (Box::new(src), header)
     };
+    // A journal of another game than the config's is refused before
+    // anything starts, with the message naming the file to move (exit
+    // EX_CONFIG: systemd does not restart it in a loop, docs/journal.md).
+    if let Some(j) = &journal {
+        let game = super::settings::game_header(&cfg, header.as_ref());
+        crate::journal::check_identity(j, &game).map_err(anyhow::Error::new)?;
+    }
     let rt = runtime()?;
     let shutdown = Shutdown::new();
     shutdown
@@ -152,8 +159,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         None => (None, None, None, None),
     };
     // The signed rulings' channel, resolved before the board starts.
-    let rulings = command_channel(&cfg, startup.mqtt.as_ref(), journal.as_deref())?;
+    let rulings =
+        super::commands::command_channel(&cfg, startup.mqtt.as_ref(), journal.as_deref())?;
     let journal_path = journal.clone();
+    let journal_parent = journal
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf);
     let daemon = Daemon::launch(
         RunOptions {
             config: cfg.clone(),
@@ -250,6 +262,19 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         .anyhow()?;
     }
     let router = daemon_router(&daemon, &cfg);
+    // A made certificate is kept with the journal (the service's state
+    // directory), else beside the config.
+    let cert_dir = journal_parent
+        .as_deref()
+        .or_else(|| config_path.parent())
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        });
+    let listening = super::settings::listening(Some(&cfg), cert_dir).anyhow()?;
     let signal = shutdown.signal();
     // systemd (Type=notify): ready once the journal is resumed, the
     // sensors have answered (the source opened) and the server listens.
@@ -258,7 +283,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         .ok()
         .flatten();
     let served = rt.block_on(async {
-        let l = bind(&listen).await?;
+        let l = bind(&listen, &listening).await?;
         if let Some(n) = &notifier {
             n.tell(&format!(
                 "READY=1\nSTATUS=board {} round {}: serving {}",
@@ -268,7 +293,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             ));
         }
         tracing::info!("ready");
-        serve_until(l, router, signal).await
+        serve_until(l, router, listening, signal).await
     });
     let restarting = taking.load(std::sync::atomic::Ordering::SeqCst);
     if let Some(n) = &notifier {
@@ -296,47 +321,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     }
     tracing::info!("stopped");
     Ok(())
-}
-
-/// The signed rulings' channel of `[mqtt] command_keys`, if any.
-fn command_channel(
-    cfg: &Config,
-    up: Option<&super::settings::MqttUplink>,
-    journal: Option<&Path>,
-) -> anyhow::Result<Option<super::commands::CommandChannel>> {
-    let (Some(up), Some(m)) = (up, &cfg.mqtt) else {
-        return Ok(None);
-    };
-    let keys = m
-        .command_keys
-        .iter()
-        .flatten()
-        .map(|k| crate::mqtt::command::parse_public_key(k))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| anyhow!("{}", cfg.error_at("mqtt.command_keys", e)))?;
-    if keys.is_empty() {
-        return Ok(None);
-    }
-    let event = crate::mqtt::slug(cfg.event.name.as_deref());
-    let (command_topic, reply_topic) =
-        crate::mqtt::command::topics(&up.prefix, &event, cfg.game.board);
-    Ok(Some(super::commands::CommandChannel {
-        uplink: up.clone(),
-        command_topic,
-        reply_topic,
-        board: cfg.game.board,
-        event,
-        keys,
-        window_ms: m
-            .command_window
-            .unwrap_or(crate::mqtt::command::DEFAULT_WINDOW_S)
-            * 1000,
-        seen_file: journal.map(|j| {
-            let mut p = j.as_os_str().to_owned();
-            p.push(".rulings");
-            PathBuf::from(p)
-        }),
-    }))
 }
 
 /// The journal of a journal directory, the finished game rotated away
