@@ -57,6 +57,12 @@
 //! username = "board1"              # optional login
 //! password = "…"                   # or the environment variable EBOARD_MQTT_PASSWORD
 //! ca_file = "/etc/eboard/ca.pem"   # optional: an extra trusted CA (PEM), mqtts:// only
+//! board_config = true              # optional: round, players, time control from
+//!                                  # `eboard event` (docs/event.md)
+//! board_config_wait = 10           # seconds start-up waits for it (default 10)
+//! command_keys = ["…64 hex…"]      # optional: Ed25519 keys whose signed rulings
+//!                                  # this board takes over MQTT (docs/event.md)
+//! command_window = 60              # seconds a ruling's issue time may be off
 //!
 //! [lichess]                        # optional: push the round's PGN to a lichess broadcast
 //! round_id = "AbCd1234"
@@ -188,6 +194,20 @@ pub struct MqttConfig {
     /// A PEM file of extra trusted CA certificates for `mqtts://` (the
     /// webpki roots are always trusted), relative to the working directory.
     pub ca_file: Option<String>,
+    /// Take the round, the players and the time control from the retained
+    /// `{prefix}/{event}/board/{board}/config` that `eboard event`
+    /// publishes (`docs/event.md`); `[game] board` is this table's number.
+    pub board_config: Option<bool>,
+    /// With `board_config`: how long start-up waits for it, seconds
+    /// (0..=600, default 10); none by then: the file's `[game]`.
+    pub board_config_wait: Option<u64>,
+    /// The Ed25519 public keys (64 hex digits each) whose signed rulings
+    /// this board takes on `{prefix}/{event}/board/{board}/command`
+    /// (`docs/event.md`); absent or empty: no command channel.
+    pub command_keys: Option<Vec<String>>,
+    /// How far a ruling's issue time may be from the board's clock,
+    /// seconds (1..=3600, default 60).
+    pub command_window: Option<u64>,
 }
 
 impl std::fmt::Debug for MqttConfig {
@@ -198,6 +218,10 @@ impl std::fmt::Debug for MqttConfig {
             .field("username", &self.username)
             .field("password", &self.password.as_ref().map(|_| "…"))
             .field("ca_file", &self.ca_file)
+            .field("board_config", &self.board_config)
+            .field("board_config_wait", &self.board_config_wait)
+            .field("command_keys", &self.command_keys)
+            .field("command_window", &self.command_window)
             .finish()
     }
 }
@@ -815,6 +839,35 @@ impl Config {
                 "port",
                 "device = \"dgt3000\" needs its port, e.g. port = \"/dev/i2c-1\"".into(),
             ));
+        }
+        if let Some(w) = self.mqtt.as_ref().and_then(|m| m.board_config_wait) {
+            if w > 600 {
+                return Err((
+                    "mqtt",
+                    "board_config_wait",
+                    format!("{w} s: start-up waits 0..=600 seconds"),
+                ));
+            }
+        }
+        if let Some(m) = &self.mqtt {
+            for k in m.command_keys.iter().flatten() {
+                if k.len() != 64 || !k.chars().all(|c| c.is_ascii_hexdigit()) {
+                    return Err((
+                        "mqtt",
+                        "command_keys",
+                        format!("\"{k}\": an Ed25519 public key is 64 hex digits (eboard rule --keygen prints one)"),
+                    ));
+                }
+            }
+            if let Some(w) = m.command_window {
+                if !(1..=3600).contains(&w) {
+                    return Err((
+                        "mqtt",
+                        "command_window",
+                        format!("{w} s: the window is 1..=3600 seconds"),
+                    ));
+                }
+            }
         }
         if let Some(l) = &self.lichess {
             if l.round_id.len() != 8 || !l.round_id.chars().all(|c| c.is_ascii_alphanumeric()) {

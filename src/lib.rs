@@ -50,6 +50,7 @@ pub mod clock;
 pub mod config;
 pub mod controller;
 pub mod disk;
+pub mod event;
 pub mod journal;
 pub mod logging;
 pub mod model;

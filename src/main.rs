@@ -41,6 +41,15 @@ enum Command {
     /// or an MQTT broker they publish to), boards in order: one /games.pgn,
     /// one LiveChess tree, one event stream.
     Relay(app::RelayArgs),
+    /// Set up a round from its pairings (FIDE TRF-16 from Swiss-Manager or
+    /// Vega, or a CSV): boards numbered as the pairing says, each board's
+    /// round, players and time control published retained over MQTT and/or
+    /// written as config files (docs/event.md).
+    Event(app::EventArgs),
+    /// Send a board a ruling over MQTT, signed with the console's Ed25519
+    /// key (the board verifies it against [mqtt] command_keys), and print
+    /// the board's reply; or make a key (--keygen) (docs/event.md).
+    Rule(app::RuleArgs),
     /// Check what round 1 would otherwise find out: the config, the
     /// sensors against their calibration, the clock device, the broker and
     /// lichess with the credentials, the journal's disk, the system time's
@@ -76,6 +85,12 @@ fn main() -> ExitCode {
         Command::Calibrate(args) => app::calibrate(args),
         Command::Run(args) => app::run(args),
         Command::Relay(args) => app::relay(args),
+        Command::Event(args) => app::event(args),
+        Command::Rule(args) => match app::rule(args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
         Command::Generate { dir } => generate(&dir),
         Command::Doctor(args) => match app::doctor(args) {
             Ok(true) => Ok(()),

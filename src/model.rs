@@ -463,6 +463,10 @@ pub struct Player {
     pub title: Option<String>,
     /// Federation (three letters, `DEN`).
     pub federation: Option<String>,
+    /// FIDE rating (PGN `WhiteElo`); absent: unrated or not given. Not
+    /// serialised when absent (the feeds' JSON stays as it was).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<u32>,
 }
 
 /// A game of an event: round and board (`3.1` = round 3, board 1), as the

@@ -1,5 +1,6 @@
 //! Fuzzing the readers of untrusted or damaged input: the journal reader
-//! (a crash can tear its last line) and the daemon's config. No input may
+//! (a crash can tear its last line), the daemon's config and the pairing
+//! files of `eboard event` (TRF-16, CSV). No input may
 //! make them panic; a journal cut anywhere loses nothing before the cut.
 
 mod common;
@@ -97,4 +98,31 @@ proptest! {
             prop_assert!(e.to_string().starts_with("board.toml"));
         }
     }
+
+    #[test]
+    fn the_pairing_readers_never_panic(
+        flips in proptest::collection::vec((any::<usize>(), "[ -~\n]"), 0..8),
+        junk in "\\PC{0,200}",
+        round in 0u32..7,
+    ) {
+        let _ = eboard::event::read_round(&junk, "junk", round);
+        let _ = eboard::event::csv::read_round(&junk, "junk.csv", round);
+        let _ = eboard::event::trf::read_round(&junk, "junk.trf", round);
+        for text in [TRF, CSV] {
+            let mut s: Vec<char> = text.chars().collect();
+            for (at, c) in &flips {
+                let i = at % s.len();
+                s[i] = c.chars().next().unwrap();
+            }
+            let s: String = s.into_iter().collect();
+            if let Err(e) = eboard::event::read_round(&s, "round.txt", round) {
+                prop_assert!(e.to_string().starts_with("round.txt"), "{}", e);
+            }
+        }
+    }
 }
+
+const TRF: &str = include_str!("data/pairings-open-2026.trf");
+const CSV: &str = "round,board,white,white_fide_id,white_title,black,black_rating\n\
+                   4,1,\"Larsen, Bent\",1400000,GM,\"Hansen, Curt\",2400\n\
+                   4,2,\"Berg, Ola\",,,\"Dahl, Ingrid\",\n";

@@ -8,6 +8,8 @@
 //! - [`demo`] (`eboard demo`): the same board loop fed by simulated hands
 //!   (through the virtual sensor hardware) on a scaled clock;
 //! - [`relay`] (`eboard relay`): many boards' feeds merged (HTTP or MQTT);
+//! - [`event`] (`eboard event`): a round's pairings sent to the boards
+//!   ([`pairing`]: the board's side);
 //! - [`replay`], [`simulate`], [`announce`], [`calibrate`]: the offline tools.
 //!
 //! Start-up turns the config into each consumer's settings
@@ -20,11 +22,15 @@
 //! `main`) see both (`scripts/deps.sh` checks that there is no cycle).
 
 mod board_loop;
+mod commands;
 pub mod daemon;
 mod demo;
 pub mod doctor;
+mod event;
+pub mod pairing;
 mod relay;
 pub mod round_clock;
+mod rule;
 mod run;
 pub mod settings;
 pub mod shutdown;
@@ -34,7 +40,9 @@ mod view;
 
 pub use demo::{demo, DemoArgs};
 pub use doctor::{doctor, DoctorArgs};
+pub use event::{event, pairing_list, EventArgs};
 pub use relay::{relay, RelayArgs};
+pub use rule::{rule, RuleArgs};
 pub use run::{run, RunArgs};
 pub use tools::{
     announce, calibrate, replay, simulate, AnnounceArgs, CalibrateArgs, ReplayArgs, SensingArg,

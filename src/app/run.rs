@@ -5,6 +5,7 @@
 //! stop for all of them on SIGTERM or Ctrl-C.
 
 use super::daemon::{Daemon, EventObserver, Lifecycle, RecordSource, RunOptions, TraceSource};
+use super::pairing;
 use super::settings::Startup;
 use super::shutdown::{Joinable, Shutdown, GRACE};
 use super::{bind, close_runtime, runtime, serve_until, Anyhow};
@@ -12,7 +13,7 @@ use crate::config::{Config, SourceKind, MAX_DELAY_S};
 use crate::model::Lang;
 use crate::server::{AppState, ArbiterAccess, ArbiterCommand};
 use crate::trace::{Event, EventKind};
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -45,6 +46,11 @@ pub struct RunArgs {
     /// Time factor for replaying a trace (2 = twice as fast; round time, clocks and delay scale with it).
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
+    /// This board's game from `eboard event --out`: a board-N.toml
+    /// fragment (round, board, players, time control) set over the
+    /// config's [game] (docs/event.md).
+    #[arg(long, value_name = "FILE")]
+    pub pairing: Option<PathBuf>,
 }
 
 /// `eboard run`: serves the board until SIGTERM or Ctrl-C, then stops in
@@ -60,13 +66,55 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         keep_games,
         trace,
         speed,
+        pairing: pairing_file,
     } = args;
-    let cfg = Config::load(&config_path).anyhow()?;
+    let mut cfg = Config::load(&config_path).anyhow()?;
     let journal = match journal_dir {
         Some(dir) => Some(journal_in(&dir, keep_games)?),
         None => journal,
     };
     let shown = config_path.display().to_string();
+    // The game from `eboard event`: a fragment file, then the broker's
+    // retained configuration (docs/event.md); never over a journaled game.
+    let mut taken = pairing::Taken::default();
+    // Set when a new pairing arrives before this board's game has begun:
+    // the board stops and starts again with it (`pairing::restart`).
+    let taking = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    if let Some(p) = &pairing_file {
+        let a = pairing::load_fragment(p)?;
+        taken
+            .take(&mut cfg, a, journal.as_deref())
+            .map_err(|e| anyhow!("--pairing {}: {e}", p.display()))?;
+    }
+    let first = Startup::resolve(&cfg).anyhow()?;
+    let config_topic = match (&first.mqtt, &cfg.mqtt) {
+        (Some(up), Some(m)) if m.board_config == Some(true) => {
+            let topic = pairing::topic(&cfg, &up.prefix);
+            let wait = Duration::from_secs(m.board_config_wait.unwrap_or(pairing::DEFAULT_WAIT_S));
+            match pairing::fetch(up, &topic, wait) {
+                Ok(Some(a)) => {
+                    if let Err(e) = taken.take(&mut cfg, a.clone(), journal.as_deref()) {
+                        taken.notices.push((
+                            a.game(),
+                            format!("{topic}: {e}"),
+                            "not applied".into(),
+                        ));
+                        // Not taken again while this board runs.
+                        taken.refused = Some(a);
+                    }
+                }
+                Ok(None) => tracing::warn!(
+                    "no board configuration on {topic} within {} s: the game of {shown}'s [game]",
+                    wait.as_secs()
+                ),
+                Err(e) => {
+                    tracing::warn!("board configuration {topic}: {e}; the game of {shown}'s [game]")
+                }
+            }
+            Some((up.clone(), topic))
+        }
+        _ => None,
+    };
     let startup = Startup::resolve(&cfg).anyhow()?;
     let delay_s = delay.or(cfg.event.delay).unwrap_or(0);
     if delay_s > MAX_DELAY_S {
@@ -104,10 +152,16 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     shutdown
         .on_signals(rt.handle())
         .context("cannot install the SIGTERM/SIGINT handlers")?;
-    let (speech, speaker, spoken_sink) = match speaker(&cfg) {
-        Some((thread, observer, sink)) => (Some(thread), Some(observer), Some(sink)),
-        None => (None, None, None),
+    let (speech, speaker, spoken_sink, say) = match speaker(&cfg) {
+        Some((thread, observer, sink, say)) => {
+            (Some(thread), Some(observer), Some(sink), Some(say))
+        }
+        None => (None, None, None, None),
     };
+    // The signed rulings' channel, resolved before the board starts.
+    let rulings =
+        super::commands::command_channel(&cfg, startup.mqtt.as_ref(), journal.as_deref())?;
+    let journal_path = journal.clone();
     let journal_parent = journal
         .as_deref()
         .and_then(Path::parent)
@@ -141,6 +195,56 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     }
     for line in &daemon.report {
         tracing::info!("{line}");
+    }
+    for (game, error, action) in &taken.notices {
+        pairing::alert(&daemon.feed.arbiter, game, error, action);
+    }
+    if let Some(a) = &taken.applied {
+        tracing::info!(
+            "game {}: {} - {} ({})",
+            a.game(),
+            a.white.name.as_deref().unwrap_or("?"),
+            a.black.name.as_deref().unwrap_or("?"),
+            taken.from
+        );
+        // Appendix E: a player who cannot read the pairing list hears it.
+        if let (Some(say), Some(_)) = (&say, &cfg.game.vi_player) {
+            if let Some((text, lang)) = pairing::spoken(&cfg, a) {
+                tracing::info!("saying the pairing: {text}");
+                let _ = say.send(Queued {
+                    n: 0,
+                    text,
+                    ssml: None,
+                    lang,
+                    to: None,
+                    report: false,
+                });
+            }
+        }
+    }
+    if let Some(ch) = rulings {
+        tracing::info!("rulings: signed commands on {}", ch.command_topic);
+        super::commands::start(rt.handle(), ch, daemon.commands.clone()).anyhow()?;
+    }
+    if let Some((up, topic)) = config_topic {
+        let current = taken
+            .applied
+            .clone()
+            .unwrap_or_else(|| pairing::from_config(&cfg));
+        pairing::watch(
+            rt.handle(),
+            &up,
+            topic,
+            current,
+            taken.refused.clone(),
+            daemon.feed.arbiter.clone(),
+            journal_path.map(|j| pairing::Restart {
+                journal: j,
+                shutdown: shutdown.clone(),
+                requested: taking.clone(),
+            }),
+        )
+        .anyhow()?;
     }
     if let Some(target) = startup.lichess {
         tracing::info!("pushing the PGN to {}", target.url());
@@ -191,8 +295,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         tracing::info!("ready");
         serve_until(l, router, listening, signal).await
     });
+    let restarting = taking.load(std::sync::atomic::Ordering::SeqCst);
     if let Some(n) = &notifier {
-        n.tell("STOPPING=1");
+        // A restart to take a new pairing is a reload to systemd.
+        n.tell(if restarting {
+            "RELOADING=1"
+        } else {
+            "STOPPING=1"
+        });
     }
     // The stop, in order; it must be over within GRACE of the signal.
     let deadline = Instant::now() + GRACE;
@@ -206,6 +316,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     }
     served?;
     stopped.anyhow()?;
+    if restarting {
+        return Err(pairing::restart());
+    }
     tracing::info!("stopped");
     Ok(())
 }
@@ -252,6 +365,9 @@ struct Queued {
     ssml: Option<String>,
     lang: Lang,
     to: Option<shakmaty::Color>,
+    /// Report its end to the board loop (`spoken`: an announcement of the
+    /// controller's); false for words of the daemon's own (the pairing).
+    report: bool,
 }
 
 /// With `[event] speak = true`: announcements are spoken by espeak-ng on a
@@ -261,7 +377,14 @@ struct Queued {
 /// to the board loop through `sink` (E2.3c: the move counts as announced
 /// then; the journal keeps it, so a replay times it as heard). The thread
 /// ends when the observer is dropped (the board loop's end).
-fn speaker(cfg: &Config) -> Option<(Joinable<()>, EventObserver, SpokenSink)> {
+fn speaker(
+    cfg: &Config,
+) -> Option<(
+    Joinable<()>,
+    EventObserver,
+    SpokenSink,
+    std::sync::mpsc::Sender<Queued>,
+)> {
     if cfg.event.speak != Some(true) {
         return None;
     }
@@ -282,6 +405,9 @@ fn speaker(cfg: &Config) -> Option<(Joinable<()>, EventObserver, SpokenSink)> {
                 Ok(len) => tracing::debug!(n = q.n, ms = len.as_millis() as u64, "spoken"),
                 Err(e) => tracing::warn!("speech: {e}"),
             }
+            if !q.report {
+                continue;
+            }
             let sender = reports.lock().ok().and_then(|s| s.clone());
             if let Some(s) = sender {
                 let (reply, _) = tokio::sync::oneshot::channel();
@@ -297,6 +423,7 @@ fn speaker(cfg: &Config) -> Option<(Joinable<()>, EventObserver, SpokenSink)> {
     })
     .map_err(|e| tracing::warn!("speech: cannot start its thread: {e}"))
     .ok()?;
+    let say = tx.clone();
     let observer: EventObserver = Box::new(move |e: &Event| {
         if let EventKind::Announce {
             text,
@@ -313,10 +440,11 @@ fn speaker(cfg: &Config) -> Option<(Joinable<()>, EventObserver, SpokenSink)> {
                 ssml: ssml.clone(),
                 lang: *lang,
                 to: to.map(|b| b.0),
+                report: true,
             });
         }
     });
-    Some((thread, observer, sink))
+    Some((thread, observer, sink, say))
 }
 
 /// The visually impaired player's own device (`[player]`, E2.9d), when a

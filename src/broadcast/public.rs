@@ -403,6 +403,9 @@ impl Publisher {
             if let Some(fed) = &p.federation {
                 tags.push((format!("{side}Fed"), fed.clone()));
             }
+            if let Some(elo) = p.rating {
+                tags.push((format!("{side}Elo"), elo.to_string()));
+            }
         }
         let clocks = game.clock().map(|c| c.remaining_at(t));
         if let Some((w, b)) = clocks {

@@ -14,10 +14,15 @@
 //!   latest snapshot (PGN in `snapshot.pgn`, the live page's JSON state in
 //!   `snapshot.state`), so a late subscriber has the game at once.
 //!
+//! Per table (`docs/event.md`): `{prefix}/{event}/board/{board}/config`
+//! (retained: the board's game from `eboard event`), `…/command` and
+//! `…/reply` (signed rulings and their answers: [`command`]).
+//!
 //! `{event}` is the event's name made topic-safe by [`slug`]. Only what the
 //! public feeds show is published: the messages are taken after the
 //! transmission delay.
 
+pub mod command;
 pub mod outbox;
 pub mod publish;
 pub mod relay;

@@ -261,3 +261,19 @@ pub async fn state(State(s): State<Arc<AppState>>, headers: HeaderMap) -> Respon
         Err(r) => r.into_response(),
     }
 }
+
+/// A ruling's action and JSON body (`body`: an object, or null for none)
+/// as the `arbiter` record of the same `POST /arbiter/{action}`, by the one
+/// parser of this API ([`parse_request`]); the MQTT command channel's path
+/// in (`docs/event.md`, "Rulings over MQTT"). `query` is not a ruling.
+/// Errors say what is wrong with the action or the body.
+pub fn parse_ruling(action: &str, body: &Value) -> Result<RecordKind, String> {
+    if action == "query" {
+        return Err("query is the player's device's, not a ruling".into());
+    }
+    let bytes = match body {
+        Value::Null => Vec::new(),
+        b => serde_json::to_vec(b).map_err(|e| e.to_string())?,
+    };
+    parse_request(action, &bytes).map_err(|Refusal(_, m)| m)
+}

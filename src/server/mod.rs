@@ -28,6 +28,8 @@ pub mod listener;
 mod page;
 mod stream;
 
+pub use arbiter::parse_ruling;
+
 use crate::broadcast::delay::Channel;
 use crate::trace::{Event, RecordKind};
 use axum::extract::DefaultBodyLimit;

@@ -41,8 +41,8 @@ use std::fmt;
 pub use crate::model::Lang;
 pub use phrases::{
     boards_differ_phrase, clocks_phrase, draw_offer_phrase, duration_phrase, game_end_phrase,
-    last_move_phrase, moves_made_phrase, piece_squares_phrase, pieces_on_phrase, setup_phrase,
-    time_phrase,
+    last_move_phrase, moves_made_phrase, pairing_phrase, piece_squares_phrase, pieces_on_phrase,
+    setup_phrase, time_phrase,
 };
 pub use queries::{
     draw_offer_query_phrase, position_phrase, promotion_piece_question_phrase, time_used_phrase,

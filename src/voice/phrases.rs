@@ -7,6 +7,40 @@ use super::{move_words, sentence, Lang, Vocabulary};
 use crate::model::{EndReason, KnownOutcome};
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
+/// Who plays on this board, said before the game to a player who cannot
+/// read the pairing list (issue 15 item 4): the round, the board and both
+/// players, each name `Surname, Given` said as `Given Surname`, e.g.
+/// `Runde 3, bræt 2. Hvid: Bent Larsen. Sort: Curt Hansen.`
+pub fn pairing_phrase(
+    round: u32,
+    board: u32,
+    white: &str,
+    black: &str,
+    voc: &Vocabulary,
+) -> String {
+    let spoken = |n: &str| match n.split_once(',') {
+        Some((last, first)) if !first.trim().is_empty() => {
+            format!("{} {}", first.trim(), last.trim())
+        }
+        _ => n.trim().to_owned(),
+    };
+    let (w, b) = (
+        sentence(voc.colour(Color::White).to_owned()),
+        sentence(voc.colour(Color::Black).to_owned()),
+    );
+    let (r, bd) = match voc.lang {
+        Lang::Da => ("Runde", "bræt"),
+        Lang::Nb => ("Runde", "brett"),
+        Lang::De => ("Runde", "Brett"),
+        Lang::En => ("Round", "board"),
+    };
+    format!(
+        "{r} {round}, {bd} {board}. {w}: {}. {b}: {}.",
+        spoken(white),
+        spoken(black)
+    )
+}
+
 /// A draw offer (§9.1b; recorded "(=)", Appendix C13): e.g. `Hvid tilbyder remis`.
 pub fn draw_offer_phrase(by: Color, voc: &Vocabulary) -> String {
     let c = voc.colour(by);

@@ -1,0 +1,212 @@
+//! A board's MQTT command channel (issue 15 item 2, `docs/event.md`,
+//! "Rulings over MQTT"): signed rulings from `{prefix}/{event}/board/{N}/
+//! command` verified ([`crate::mqtt::command::verify`]: the keys of
+//! `[mqtt] command_keys`, the window), each id taken once
+//! ([`SeenIds`], beside the journal), parsed by the arbiter API's own
+//! parser ([`crate::server::parse_ruling`]) into the same `arbiter` record
+//! as `POST /arbiter/…`, authored by the ruling's arbiter, and fed to the
+//! board loop; every ruling's outcome is published on `…/reply`:
+//! `{"id", "board", "status": "applied" | "duplicate" | "rejected" |
+//! "refused", …}`. Refusals are logged at warn.
+
+use super::daemon::unix_now_ms;
+use super::settings::MqttUplink;
+use crate::config::Config;
+use crate::mqtt::command::{verify, SeenIds};
+use crate::server::ArbiterCommand;
+use crate::trace::RecordKind;
+use anyhow::anyhow;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// How long a ruling waits for the board loop's answer.
+pub const LOOP_ANSWER: Duration = Duration::from_secs(5);
+
+/// A board's command channel, resolved from its config.
+pub struct CommandChannel {
+    /// The broker.
+    pub uplink: MqttUplink,
+    /// `…/command`.
+    pub command_topic: String,
+    /// `…/reply`.
+    pub reply_topic: String,
+    /// This board's number.
+    pub board: u32,
+    /// The event's topic level (signed with every ruling).
+    pub event: String,
+    /// The public keys whose rulings are taken.
+    pub keys: Vec<[u8; 32]>,
+    /// The window, ms.
+    pub window_ms: u64,
+    /// The ids seen (`JOURNAL.rulings`, or in memory without a journal).
+    pub seen_file: Option<PathBuf>,
+}
+
+/// What came of one command message: the reply's JSON.
+async fn handle(
+    ch: &CommandChannel,
+    seen: &mut SeenIds,
+    commands: &mpsc::Sender<ArbiterCommand>,
+    payload: &[u8],
+    now_ms: u64,
+) -> Value {
+    let board = ch.board;
+    let ruling = match verify(payload, &ch.event, board, &ch.keys, now_ms, ch.window_ms) {
+        Ok(r) => r,
+        Err((id, why)) => {
+            tracing::warn!(id = id.as_deref().unwrap_or("-"), "ruling refused: {why}");
+            return json!({"id": id, "board": board, "status": "refused", "reason": why.to_string()});
+        }
+    };
+    let id = ruling.id.clone();
+    if let Some(outcome) = seen.get(&id) {
+        tracing::warn!(id, "ruling seen before: not applied again (duplicate)");
+        return json!({"id": id, "board": board, "status": "duplicate", "outcome": outcome});
+    }
+    let rejected = |seen: &mut SeenIds, reason: String| {
+        tracing::warn!(id, "ruling rejected: {reason}");
+        let outcome = json!({"status": "rejected", "reason": reason});
+        if let Err(e) = seen.record(&id, outcome.clone()) {
+            tracing::error!("rulings: {e}");
+        }
+        json!({"id": id, "board": board, "status": "rejected", "reason": reason})
+    };
+    let kind = match crate::server::parse_ruling(&ruling.action, &ruling.body) {
+        Ok(RecordKind::Arbiter { action, .. }) => RecordKind::Arbiter {
+            action,
+            author: Some(ruling.arbiter.clone()),
+        },
+        Ok(_) => return rejected(seen, format!("{}: not a ruling", ruling.action)),
+        Err(e) => return rejected(seen, e),
+    };
+    // Kept before it is applied: a board stopped in between answers it as
+    // a duplicate, never applies it twice.
+    if let Err(e) = seen.record(&id, Value::from("pending")) {
+        tracing::error!("rulings: {e}");
+        return json!({"id": id, "board": board, "status": "refused", "reason": format!("cannot keep its id: {e}")});
+    }
+    let (reply, rx) = tokio::sync::oneshot::channel();
+    if commands.send(ArbiterCommand { kind, reply }).await.is_err() {
+        return json!({"id": id, "board": board, "status": "refused", "reason": "the board loop has stopped"});
+    }
+    let outcome = match tokio::time::timeout(LOOP_ANSWER, rx).await {
+        Ok(Ok(r)) => json!({
+            "status": "applied",
+            "t": r.t,
+            "action": ruling.action,
+            "arbiter": ruling.arbiter,
+            "events": r.events.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect::<Vec<_>>(),
+        }),
+        _ => json!({"status": "pending", "reason": "the board loop did not answer"}),
+    };
+    tracing::info!(
+        id,
+        arbiter = ruling.arbiter,
+        action = ruling.action,
+        "ruling applied"
+    );
+    if let Err(e) = seen.record(&id, outcome.clone()) {
+        tracing::error!("rulings: {e}");
+    }
+    let mut reply = outcome;
+    reply["id"] = Value::from(id);
+    reply["board"] = Value::from(board);
+    reply
+}
+
+/// Starts following the command topic on `rt`, feeding verified rulings
+/// to `commands` (the board loop's channel). Errors: the seen-ids file or
+/// the broker's options.
+pub fn start(
+    rt: &tokio::runtime::Handle,
+    ch: CommandChannel,
+    commands: mpsc::Sender<ArbiterCommand>,
+) -> Result<(), String> {
+    use rumqttc::{AsyncClient, Event, Packet, QoS};
+    let mut seen = SeenIds::open(ch.seen_file.as_deref())?;
+    let id = format!("eboard-command-{}-{:x}", ch.board, rand::random::<u32>());
+    let options = ch.uplink.broker.options(id)?;
+    rt.spawn(async move {
+        let (client, mut el) = AsyncClient::new(options, 16);
+        let mut outage = crate::retry::Outage::default();
+        loop {
+            match el.poll().await {
+                Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                    if outage.recovered() {
+                        tracing::info!("rulings: connected to {}", ch.uplink.broker);
+                    }
+                    if let Err(e) = client.try_subscribe(ch.command_topic.clone(), QoS::AtLeastOnce)
+                    {
+                        tracing::warn!("rulings: cannot subscribe to {}: {e}", ch.command_topic);
+                    }
+                }
+                Ok(Event::Incoming(Packet::Publish(p))) if p.topic == ch.command_topic => {
+                    let reply = handle(&ch, &mut seen, &commands, &p.payload, unix_now_ms()).await;
+                    if let Err(e) = client
+                        .publish(
+                            ch.reply_topic.clone(),
+                            QoS::AtLeastOnce,
+                            false,
+                            reply.to_string(),
+                        )
+                        .await
+                    {
+                        tracing::warn!("rulings: cannot reply on {}: {e}", ch.reply_topic);
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    let why = ch.uplink.broker.explain(&e);
+                    if outage.failed(&why) {
+                        tracing::warn!("rulings: broker {}: {why}; retrying", ch.uplink.broker);
+                    }
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            }
+        }
+    });
+    Ok(())
+}
+
+/// The signed rulings' channel of `[mqtt] command_keys`, if any.
+pub fn command_channel(
+    cfg: &Config,
+    up: Option<&MqttUplink>,
+    journal: Option<&Path>,
+) -> anyhow::Result<Option<CommandChannel>> {
+    let (Some(up), Some(m)) = (up, &cfg.mqtt) else {
+        return Ok(None);
+    };
+    let keys = m
+        .command_keys
+        .iter()
+        .flatten()
+        .map(|k| crate::mqtt::command::parse_public_key(k))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| anyhow!("{}", cfg.error_at("mqtt.command_keys", e)))?;
+    if keys.is_empty() {
+        return Ok(None);
+    }
+    let event = crate::mqtt::slug(cfg.event.name.as_deref());
+    let (command_topic, reply_topic) =
+        crate::mqtt::command::topics(&up.prefix, &event, cfg.game.board);
+    Ok(Some(CommandChannel {
+        uplink: up.clone(),
+        command_topic,
+        reply_topic,
+        board: cfg.game.board,
+        event,
+        keys,
+        window_ms: m
+            .command_window
+            .unwrap_or(crate::mqtt::command::DEFAULT_WINDOW_S)
+            * 1000,
+        seen_file: journal.map(|j| {
+            let mut p = j.as_os_str().to_owned();
+            p.push(".rulings");
+            PathBuf::from(p)
+        }),
+    }))
+}

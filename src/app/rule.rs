@@ -1,0 +1,187 @@
+//! `eboard rule`: a ruling sent to one board over MQTT, signed with the
+//! console's Ed25519 key ([`crate::mqtt::command`]), and the board's reply
+//! printed (exit 0: applied or a duplicate of one; 1: refused or
+//! rejected); `--keygen FILE` makes a key. What the arbiter's console does
+//! for each ruling, for an arbiter without one and for the tests.
+
+use crate::mqtt::command::{topics, Ruling, SigningKey};
+use crate::mqtt::{self, BrokerAddr};
+use anyhow::{anyhow, bail, Context};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The arguments of `eboard rule`.
+#[derive(Debug, clap::Args)]
+pub struct RuleArgs {
+    /// Write a new signing key (its seed, hex) to FILE, readable by its
+    /// owner only, and print its public key for the boards' [mqtt]
+    /// command_keys.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["key", "mqtt"])]
+    pub keygen: Option<PathBuf>,
+    /// The signing key file (from --keygen).
+    #[arg(long, value_name = "FILE", requires_all = ["mqtt", "board", "action", "arbiter"])]
+    pub key: Option<PathBuf>,
+    /// The broker: mqtt://host[:port] or mqtts://host[:port] (the password
+    /// from EBOARD_MQTT_PASSWORD).
+    #[arg(long, value_name = "URL")]
+    pub mqtt: Option<String>,
+    /// With --mqtt: the username.
+    #[arg(long, value_name = "USER")]
+    pub mqtt_username: Option<String>,
+    /// With mqtts://: a PEM file of extra CA certificates to trust.
+    #[arg(long, value_name = "FILE")]
+    pub mqtt_ca_file: Option<String>,
+    /// The first topic level (default eboard).
+    #[arg(long, value_name = "PREFIX", default_value = mqtt::DEFAULT_PREFIX)]
+    pub topic_prefix: String,
+    /// The event's name (as in the boards' config).
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
+    /// The board (table) number.
+    #[arg(long, value_name = "N")]
+    pub board: Option<u32>,
+    /// The action, as the arbiter API's: accept, overrule, restore, result,
+    /// clock, position, pause, resume, choose.
+    #[arg(long, value_name = "ACTION")]
+    pub action: Option<String>,
+    /// The action's JSON body, e.g. '{"result": "1-0"}'.
+    #[arg(long, value_name = "JSON")]
+    pub body: Option<String>,
+    /// The arbiter who rules (journaled as the author).
+    #[arg(long, value_name = "NAME")]
+    pub arbiter: Option<String>,
+    /// The ruling's id (default: a new random one); the same id again is
+    /// answered as a duplicate, not applied twice.
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
+    /// The issue time, Unix ms (default: now). For tests of the window.
+    #[arg(long, value_name = "MS", hide = true)]
+    pub issued_ms: Option<u64>,
+    /// How long to wait for the board's reply, seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
+    pub wait: u64,
+}
+
+/// `eboard rule`: Ok(true) when the board applied it (or had applied it).
+pub fn rule(args: RuleArgs) -> anyhow::Result<bool> {
+    if let Some(path) = &args.keygen {
+        let (key, seed) = SigningKey::generate();
+        write_private(path, &format!("{seed}\n"))?;
+        println!("{}", key.public_hex());
+        return Ok(true);
+    }
+    let Some(key_path) = &args.key else {
+        bail!("give --key FILE (or --keygen FILE to make one)");
+    };
+    let text = std::fs::read_to_string(key_path).with_context(|| key_path.display().to_string())?;
+    let key =
+        SigningKey::from_seed_hex(&text).map_err(|e| anyhow!("{}: {e}", key_path.display()))?;
+    let url = args.mqtt.clone().unwrap_or_default();
+    let security = mqtt::Security {
+        username: args.mqtt_username.clone(),
+        password: None,
+        ca_file: args.mqtt_ca_file.clone(),
+    };
+    let broker = BrokerAddr::from_settings(&url, &security, std::env::var(mqtt::PASSWORD_ENV).ok())
+        .map_err(|(k, e)| anyhow!("--mqtt {k}: {e}"))?;
+    let body = match &args.body {
+        Some(b) => serde_json::from_str(b).map_err(|e| anyhow!("--body: {e}"))?,
+        None => serde_json::Value::Null,
+    };
+    let board = args.board.unwrap_or(1);
+    let ruling = Ruling {
+        board,
+        action: args.action.clone().unwrap_or_default(),
+        body,
+        arbiter: args.arbiter.clone().unwrap_or_default(),
+        id: args
+            .id
+            .clone()
+            .unwrap_or_else(|| format!("{:016x}", rand::random::<u64>())),
+        issued_ms: args.issued_ms.unwrap_or_else(super::daemon::unix_now_ms),
+    };
+    let id = ruling.id.clone();
+    let event = mqtt::slug(args.event.as_deref());
+    let signed = key.sign(&event, ruling);
+    let (command, reply) = topics(&args.topic_prefix, &event, board);
+    let payload = serde_json::to_vec(&signed).context("the ruling as JSON")?;
+    let answer = send_and_wait(
+        &broker,
+        &command,
+        &reply,
+        payload,
+        &id,
+        Duration::from_secs(args.wait),
+    )?;
+    println!("{answer}");
+    Ok(matches!(answer["status"].as_str(), Some("applied"))
+        || (answer["status"] == "duplicate" && answer["outcome"]["status"] == "applied"))
+}
+
+/// Subscribes to `reply`, publishes `payload` on `command` (QoS 1) and
+/// waits for the reply with `id`.
+fn send_and_wait(
+    broker: &BrokerAddr,
+    command: &str,
+    reply: &str,
+    payload: Vec<u8>,
+    id: &str,
+    wait: Duration,
+) -> anyhow::Result<serde_json::Value> {
+    use rumqttc::{Event, Packet, QoS};
+    let options = broker
+        .options(format!("eboard-rule-{:x}", rand::random::<u32>()))
+        .map_err(|e| anyhow!("{broker}: {e}"))?;
+    let (client, mut conn) = rumqttc::Client::new(options, 8);
+    let deadline = Instant::now() + wait;
+    let mut payload = Some(payload);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            bail!(
+                "no reply from the board on {reply} within {} s",
+                wait.as_secs()
+            );
+        }
+        match conn.recv_timeout(left) {
+            Ok(Ok(Event::Incoming(Packet::ConnAck(_)))) => {
+                client
+                    .try_subscribe(reply, QoS::AtLeastOnce)
+                    .map_err(|e| anyhow!("{reply}: {e}"))?;
+            }
+            Ok(Ok(Event::Incoming(Packet::SubAck(_)))) => {
+                if let Some(p) = payload.take() {
+                    client
+                        .try_publish(command, QoS::AtLeastOnce, false, p)
+                        .map_err(|e| anyhow!("{command}: {e}"))?;
+                }
+            }
+            Ok(Ok(Event::Incoming(Packet::Publish(p)))) => {
+                let Ok(v) = serde_json::from_slice::<serde_json::Value>(&p.payload) else {
+                    continue;
+                };
+                if v["id"] == id {
+                    let _ = client.disconnect();
+                    return Ok(v);
+                }
+            }
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => bail!("{broker}: {}", broker.explain(&e)),
+            Err(_) => {}
+        }
+    }
+}
+
+/// Writes a secret: created readable and writable by its owner only.
+fn write_private(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .with_context(|| format!("--keygen {}", path.display()))?;
+    f.write_all(text.as_bytes())
+        .with_context(|| path.display().to_string())
+}

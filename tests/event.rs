@@ -1,0 +1,662 @@
+//! `eboard event` (issue 15 item 4): a round's pairings read from a TRF-16
+//! file and a CSV, the boards numbered as the pairing list prints them,
+//! bad files refused with their line; the boards configured over a real
+//! broker (mosquitto) and from config files, showing their players in
+//! `/boards.json` and the PGN.
+//!
+//! `tests/data/pairings-open-2026.trf` is a tournament written for this
+//! test in the layout of FIDE's TRF-16 (columns as in the Handbook's
+//! C.04 Annex 2 and FIDE's own example file, `docs/event.md`): nine
+//! players, four rounds (round 4 paired, not yet played), a bye every
+//! round, a forfeit in round 3, a half-point bye in round 4. Its pairings
+//! follow the Dutch system's colour rules loosely; what is tested is the
+//! board order of the published list, derived by hand below from the rule
+//! (C.04.1 F.1: the higher player's score, the sum of scores, the higher
+//! player's rank), which is what Swiss-Manager prints.
+
+mod common;
+
+use common::mosquitto::broker;
+use common::*;
+use eboard::event::{self, order_boards};
+use serde_json::Value;
+use std::path::Path;
+
+const TRF: &str = include_str!("data/pairings-open-2026.trf");
+const TRF_FILE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/pairings-open-2026.trf"
+);
+
+/// Each board of `round` as (White's start rank, Black's), in board order.
+fn boards(round: u32) -> Vec<(u32, u32)> {
+    let r = event::trf::read_round(TRF, "open.trf", round).unwrap();
+    order_boards(&r.pairings)
+        .iter()
+        .map(|(_, p)| (p.white_rank, p.black_rank))
+        .collect()
+}
+
+#[test]
+fn trf_rounds_are_numbered_as_the_fide_rule_says() {
+    // Round 1: every score 0; the higher player of each pairing is the one
+    // with the smaller pairing number: 1, 2, 3, 4.
+    assert_eq!(boards(1), [(1, 5), (6, 2), (3, 7), (8, 4)]);
+    // Round 2, scores before it: 1, 4, 7, 9 have 1; 2, 6 have ½.
+    // 7-1 (higher 1: 1 pt, sum 2), 4-9 (higher 4: 1 pt, sum 2: rank 4 after
+    // rank 1), 2-3 (higher 2: ½, sum ½), 5-6 (higher 6: ½, sum ½: rank 6
+    // after rank 2).
+    assert_eq!(boards(2), [(7, 1), (4, 9), (2, 3), (5, 6)]);
+    // Round 3: 1-2 (higher 1: 2 pts) first; 9-6 (higher 6: 1½, sum 3)
+    // before 4-7 (higher 4: 1½, sum 2½): the sum comes before the rank.
+    // 8-5 was forfeited (8 did not come): no board.
+    assert_eq!(boards(3), [(1, 2), (9, 6), (4, 7)]);
+    // Round 4 (paired, not played): 9-4 (higher 4: 2½, sum 5) before 6-1
+    // (higher 1: 2½, sum 4) though player 1 ranks higher; then 2-8 (2),
+    // 5-3 (1, sum 2).
+    assert_eq!(boards(4), [(9, 4), (6, 1), (2, 8), (5, 3)]);
+
+    let r3 = event::trf::read_round(TRF, "open.trf", 3).unwrap();
+    let unplayed: Vec<(String, char, &str)> = r3
+        .unplayed
+        .iter()
+        .map(|u| (u.player.name.clone().unwrap(), u.code, u.what))
+        .collect();
+    assert_eq!(
+        unplayed,
+        [
+            ("Christensen,Jonas".into(), 'U', "pairing-allocated bye"),
+            ("Eriksen,Peter".into(), '+', "forfeit win"),
+        ]
+    );
+    let r4 = event::trf::read_round(TRF, "open.trf", 4).unwrap();
+    assert_eq!(r4.event.as_deref(), Some("Eboard Open 2026"));
+    assert_eq!(r4.unplayed.len(), 1);
+    assert_eq!(
+        (r4.unplayed[0].code, r4.unplayed[0].what),
+        ('H', "half-point bye")
+    );
+    assert_eq!(r4.unplayed[0].line, 19);
+    // The players as the boards get them.
+    let a = event::assignments(&r4, None, Some("90+30"));
+    assert_eq!(a[0].game(), "4.1");
+    let w = &a[0].white;
+    assert_eq!(w.name.as_deref(), Some("Iversen,Emil"));
+    assert_eq!(
+        (w.fide_id, w.rating, w.title.as_deref()),
+        (Some(1400009), Some(1900), None)
+    );
+    let b = &a[0].black;
+    assert_eq!(
+        (
+            b.title.as_deref(),
+            b.federation.as_deref(),
+            b.fide_id,
+            b.rating
+        ),
+        (Some("WGM"), Some("NOR"), Some(1500004), Some(2350))
+    );
+    assert_eq!(a[1].black.title.as_deref(), Some("GM"));
+    assert!(event::trf::read_round(TRF, "open.trf", 5)
+        .unwrap_err()
+        .to_string()
+        .contains("round 5 has no pairings"));
+}
+
+/// `TRF` with line `n` (1-based) changed by `f`.
+fn with_line(n: usize, f: impl Fn(&str) -> String) -> String {
+    TRF.lines()
+        .enumerate()
+        .map(|(i, l)| if i + 1 == n { f(l) } else { l.to_owned() })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn bad_trf_lines_are_named_with_line_and_columns() {
+    // Line 13 is player 1. Its start rank is not a number.
+    let t = with_line(13, |l| format!("001 abcd{}", &l[8..]));
+    let e = event::read_round(&t, "open.trf", 4).unwrap_err();
+    assert_eq!(e.line, Some(13));
+    assert!(
+        e.to_string()
+            .starts_with("open.trf:13: start rank (columns 5-8): \"abcd\""),
+        "{e}"
+    );
+    // A title TRF does not know.
+    let t = with_line(16, |l| format!("{}  x{}", &l[..10], &l[13..]));
+    let e = event::read_round(&t, "open.trf", 4).unwrap_err();
+    assert_eq!(
+        (e.line, e.field.as_str()),
+        (Some(16), "title (columns 11-13)"),
+        "{e}"
+    );
+    // Player 1's round-4 opponent changed to 2: 2 is paired against 8.
+    let t = with_line(13, |l| l.replace("     6 b", "     2 b"));
+    let e = event::read_round(&t, "open.trf", 4).unwrap_err();
+    assert_eq!(e.line, Some(13), "{e}");
+    assert!(
+        e.to_string()
+            .contains("opponent 2 (line 14) is paired against 8"),
+        "{e}"
+    );
+    // A colour both players have.
+    let t = with_line(21, |l| l.replace("     4 w", "     4 b"));
+    let e = event::read_round(&t, "open.trf", 4).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("colour 'b' but opponent 9 (line 21) has 'b'"),
+        "{e}"
+    );
+    // An unknown result code.
+    let t = with_line(13, |l| l.replace("     5 w 1", "     5 w X"));
+    let e = event::read_round(&t, "open.trf", 1).unwrap_err();
+    assert_eq!(
+        (e.line, e.field.as_str()),
+        (Some(13), "round 1 result (column 99)"),
+        "{e}"
+    );
+    // Names beyond ASCII keep their columns (counted in characters).
+    let t = TRF.replace("Holm,Anders", "Hølm,Änders");
+    let r = event::read_round(&t, "open.trf", 4).unwrap();
+    let a = event::assignments(&r, None, None);
+    assert_eq!(a[2].black.name.as_deref(), Some("Hølm,Änders"));
+    assert_eq!(a[2].black.fide_id, Some(1400008));
+    // The same start rank twice.
+    let t = format!("{TRF}{}\n", TRF.lines().nth(12).unwrap());
+    let e = event::read_round(&t, "open.trf", 4).unwrap_err();
+    assert!(
+        e.to_string().contains("also the start rank of line 13"),
+        "{e}"
+    );
+}
+
+#[test]
+fn csv_pairings_and_their_errors() {
+    let csv = "# round 2 of the club championship\n\
+               Board;White;White FIDE id;White title;White federation;Black;Black rating\n\
+               2;\"Hansen, Curt\";1400002;IM;DEN;\"Larsen, Bent\";2500\n\
+               1;\"Berg, Ola\";;;NOR;\"Dahl, Ingrid\";\n\
+               ;\"Holm, Anders\";;;;;\n";
+    // The file has no round column: every row is the round's.
+    let r = event::read_round(csv, "r2.csv", 2).unwrap();
+    let a = event::assignments(&r, Some("Club 2026"), None);
+    assert_eq!(a.len(), 2);
+    assert_eq!(
+        (a[0].board, a[0].white.name.as_deref()),
+        (1, Some("Berg, Ola"))
+    );
+    assert_eq!(a[1].white.title.as_deref(), Some("IM"));
+    assert_eq!(a[1].black.rating, Some(2500));
+    assert_eq!(a[1].event.as_deref(), Some("Club 2026"));
+    assert_eq!(r.unplayed[0].player.name.as_deref(), Some("Holm, Anders"));
+    assert_eq!(r.unplayed[0].line, 5);
+
+    // Without board numbers the rows' order is the board order; rows of
+    // other rounds are skipped.
+    let csv = "round,white,black\n1,A,B\n2,C,D\n2,E,F\n";
+    let r = event::read_round(csv, "r.csv", 2).unwrap();
+    let names: Vec<_> = event::assignments(&r, None, None)
+        .iter()
+        .map(|a| (a.board, a.white.name.clone().unwrap()))
+        .collect();
+    assert_eq!(names, [(1, "C".to_owned()), (2, "E".to_owned())]);
+
+    for (text, line, field, says) in [
+        (
+            "white,blak\nA,B\n",
+            Some(1),
+            "column 2",
+            "\"blak\" is not a column",
+        ),
+        (
+            "round,white,black\n2,A,B\n",
+            None,
+            "",
+            "no games of round 1",
+        ),
+        (
+            "white,black,white_fide_id\nA,B,x\n",
+            Some(2),
+            "white_fide_id",
+            "\"x\" is not a number",
+        ),
+        (
+            "white,black,black_title\nA,B,Dr\n",
+            Some(2),
+            "black_title",
+            "allowed are GM",
+        ),
+        (
+            "white,black,board\nA,B,1\nC,D,1\n",
+            Some(3),
+            "board",
+            "board 1 is also on line 2",
+        ),
+        (
+            "white,black,board\nA,B,1\nC,D,\n",
+            Some(3),
+            "board",
+            "give all or none",
+        ),
+        ("white,black\n\"A,B\n", Some(2), "", "quote is not closed"),
+        ("white\nA\n", Some(1), "header", "no \"black\" column"),
+    ] {
+        let e = event::read_round(text, "r.csv", 1).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (line, field), "{text}: {e}");
+        assert!(e.message.contains(says), "{text}: {e}");
+    }
+}
+
+#[test]
+fn the_command_prints_the_list_and_writes_config_files() {
+    let dir = tempdir("event-files");
+    let out = dir.join("round4");
+    let list = eboard_ok(&[
+        "event",
+        TRF_FILE,
+        "--round",
+        "4",
+        "--time-control",
+        "40/5400+30:1800+30",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        list.starts_with("Eboard Open 2026 round 4: 4 boards\n"),
+        "{list}"
+    );
+    assert!(
+        list.contains("   1  Iversen,Emil (1900) - WGM Dahl,Ingrid (2350)  [2.5 - 2.5]"),
+        "{list}"
+    );
+    assert!(
+        list.contains("   -  WFM Gundersen,Kari (2150): half-point bye (H), line 19"),
+        "{list}"
+    );
+    let frag = std::fs::read_to_string(out.join("board-2.toml")).unwrap();
+    assert!(
+        frag.contains("round = 4") && frag.contains("board = 2"),
+        "{frag}"
+    );
+    assert!(frag.contains("name = \"Andersen,Mads\""), "{frag}");
+
+    // Whole configs from a base: each one the board's own.
+    let base = config(&dir, 1, 1, "");
+    let whole = dir.join("whole");
+    eboard_ok(&[
+        "event",
+        TRF_FILE,
+        "--round",
+        "4",
+        "--event",
+        "DM 2026",
+        "--out",
+        whole.to_str().unwrap(),
+        "--base",
+        base.to_str().unwrap(),
+    ]);
+    let c = eboard::config::Config::load(&whole.join("board-3.toml")).unwrap();
+    assert_eq!(c.round_board(), "4.3");
+    assert_eq!(c.game.white.name.as_deref(), Some("Berg,Ola"));
+    assert_eq!(c.game.black.fide_id, Some(1400008));
+    assert_eq!(c.event.name.as_deref(), Some("DM 2026"));
+    assert_eq!(
+        c.arbiter.token.as_deref(),
+        Some("right-token"),
+        "the base's other keys kept"
+    );
+
+    // A bad file: the CLI's error names the file and line.
+    let bad = dir.join("bad.trf");
+    std::fs::write(&bad, with_line(13, |l| format!("001 abcd{}", &l[8..]))).unwrap();
+    let o = eboard(&["event", bad.to_str().unwrap(), "--round", "4"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad.trf:13: start rank (columns 5-8)"),
+        "{err}"
+    );
+}
+
+/// The board's snapshot in `/boards.json` once the game has its `round`.
+fn snapshot(addr: &str, game: &str) -> Value {
+    poll(30, "the board's snapshot", || {
+        let v: Value = serde_json::from_str(&get(addr, "/boards.json")).ok()?;
+        v.as_array()?
+            .iter()
+            .find(|s| {
+                s["info"]["round"]
+                    .as_u64()
+                    .map(|r| format!("{r}.{}", s["info"]["board"]))
+                    == Some(game.to_owned())
+            })
+            .cloned()
+    })
+}
+
+fn board_dir(dir: &Path, b: u32) -> std::path::PathBuf {
+    let d = dir.join(format!("b{b}"));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn boards_started_after_the_pairing_show_their_players_from_the_broker() {
+    let dir = tempdir("event-mqtt");
+    let Some(broker) = broker(&dir) else {
+        return;
+    };
+    let url = broker.url();
+    // A stale configuration of a board beyond this round: cleared by --boards.
+    let out = eboard_ok(&[
+        "event",
+        TRF_FILE,
+        "--round",
+        "4",
+        "--event",
+        "DM 2026",
+        "--time-control",
+        "40/5400+30:1800+30",
+        "--mqtt",
+        &url,
+        "--boards",
+        "6",
+    ]);
+    assert!(out.contains("published 4 board configurations"), "{out}");
+
+    let mqtt = format!("[mqtt]\nurl = \"{url}\"\nboard_config = true\nboard_config_wait = 10\n");
+    let mut boards = Vec::new();
+    for b in [1u32, 2] {
+        let d = board_dir(&dir, b);
+        let trace = opera_trace(&d, u64::from(b));
+        // The file says round 1 and Morphy - Karl: the broker's pairing wins.
+        let cfg = config(&d, 1, b, &mqtt);
+        let j = d.join("j.jsonl");
+        boards.push(run_board(
+            &d,
+            &cfg,
+            Some(&trace),
+            &["--journal", j.to_str().unwrap(), "--speed", "30"],
+        ));
+    }
+    let s1 = snapshot(&boards[0].addr, "4.1");
+    assert_eq!(s1["info"]["white"]["name"], "Iversen,Emil");
+    assert_eq!(s1["info"]["white"]["fide_id"], 1400009);
+    assert_eq!(s1["info"]["black"]["title"], "WGM");
+    assert_eq!(s1["info"]["black"]["rating"], 2350);
+    assert_eq!(s1["info"]["time_control"], "40/5400+30:1800+30");
+    let s2 = snapshot(&boards[1].addr, "4.2");
+    assert_eq!(s2["info"]["white"]["name"], "Frandsen,Lars");
+    assert_eq!(s2["info"]["black"]["name"], "Andersen,Mads");
+    // The PGN and the LiveChess tree carry the same players.
+    let pgn = get(&boards[1].addr, "/games.pgn");
+    for tag in [
+        "[Round \"4.2\"]",
+        "[White \"Frandsen,Lars\"]",
+        "[Black \"Andersen,Mads\"]",
+        "[BlackFideId \"1400001\"]",
+        "[BlackTitle \"GM\"]",
+        "[BlackElo \"2560\"]",
+        "[WhiteElo \"2210\"]",
+        "[TimeControl \"40/5400+30:1800+30\"]",
+    ] {
+        assert!(pgn.contains(tag), "{tag} in {pgn}");
+    }
+    let index: Value = serde_json::from_str(&get(&boards[0].addr, "/round-4/index.json")).unwrap();
+    assert_eq!(index["pairings"][0]["black"]["lname"], "Dahl");
+    assert_eq!(index["pairings"][0]["black"]["fideid"], 1500004);
+
+    // The next round published while the games go on: alerted to the
+    // arbiter, never applied to the game in progress.
+    poll(60, "moves on board 1", || {
+        (get(&boards[0].addr, "/games.pgn").matches("[%clk").count() >= 4).then_some(())
+    });
+    let alerts = SseReader::open(
+        &boards[0].addr,
+        "/arbiter/events",
+        &[("Authorization", "Bearer right-token")],
+    );
+    eboard_ok(&[
+        "event", TRF_FILE, "--round", "3", "--event", "DM 2026", "--mqtt", &url,
+    ]);
+    let got = alerts.until(30, |v| v["type"] == "pairing_alert");
+    let (_, alert) = got
+        .iter()
+        .find(|(_, v)| v["type"] == "pairing_alert")
+        .unwrap();
+    assert_eq!(alert["game"], "4.1");
+    assert!(
+        alert["error"].as_str().unwrap().contains("game 3.1"),
+        "{alert}"
+    );
+    assert!(
+        alert["action"].as_str().unwrap().contains("not applied"),
+        "{alert}"
+    );
+    let pgn = get(&boards[0].addr, "/games.pgn");
+    assert!(
+        pgn.contains("[White \"Iversen,Emil\"]") && pgn.contains("[Round \"4.1\"]"),
+        "{pgn}"
+    );
+    let log = std::fs::read_to_string(&boards[0].stderr).unwrap();
+    assert!(log.contains("WARN") && log.contains("pairing:"), "{log}");
+
+    // A restarted board keeps its journaled game (4.1), though the broker
+    // now has round 3's pairing: refused and alerted, never mixed.
+    drop(boards);
+    let d = board_dir(&dir, 1);
+    let cfg = d.join("board1.toml");
+    let j = d.join("j.jsonl");
+    let again = run_board(&d, &cfg, None, &["--journal", j.to_str().unwrap()]);
+    let s = snapshot(&again.addr, "4.1");
+    assert_eq!(s["info"]["white"]["name"], "Iversen,Emil");
+    let log = poll(20, "the refusal in the log", || {
+        let l = std::fs::read_to_string(&again.stderr).unwrap();
+        l.contains("the journal holds game 4.1").then_some(l)
+    });
+    assert!(log.contains("the pairing is game 3.1"), "{log}");
+}
+
+#[test]
+fn a_board_without_a_broker_takes_its_config_file() {
+    let dir = tempdir("event-file-board");
+    let out = dir.join("round4");
+    eboard_ok(&[
+        "event",
+        TRF_FILE,
+        "--round",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let d = board_dir(&dir, 3);
+    let cfg = config(&d, 1, 3, "");
+    let trace = opera_trace(&d, 3);
+    let frag = out.join("board-3.toml");
+    let b = run_board(
+        &d,
+        &cfg,
+        Some(&trace),
+        &["--pairing", frag.to_str().unwrap(), "--speed", "30"],
+    );
+    let s = snapshot(&b.addr, "4.3");
+    assert_eq!(s["info"]["white"]["name"], "Berg,Ola");
+    assert_eq!(s["info"]["black"]["name"], "Holm,Anders");
+    let pgn = get(&b.addr, "/games.pgn");
+    assert!(
+        pgn.contains("[WhiteFideId \"1500002\"]") && pgn.contains("[WhiteTitle \"IM\"]"),
+        "{pgn}"
+    );
+    // Another board's file is refused, naming both numbers.
+    let d = board_dir(&dir, 4);
+    let cfg = config(&d, 1, 4, "");
+    let o = eboard(&[
+        "run",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--pairing",
+        frag.to_str().unwrap(),
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("the pairing is for board 3, this board is [game] board = 4"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_vi_player_hears_who_plays_on_the_board() {
+    let have = |p: &str| {
+        std::process::Command::new(p)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success() || !o.stdout.is_empty())
+    };
+    if !have("espeak-ng") || !have("sox") || !have("aplay") {
+        common::skip::skip_or_fail_under_ci(
+            "espeak-ng, sox or aplay (alsa-utils) is not installed",
+        );
+        return;
+    }
+    let dir = tempdir("event-vi");
+    let out = dir.join("round4");
+    eboard_ok(&[
+        "event",
+        TRF_FILE,
+        "--round",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // Each player's device is a WAV file (ALSA's file plugin).
+    let mut conf = String::new();
+    for name in ["white", "black"] {
+        conf.push_str(&format!(
+            "pcm.{name} {{\n type file\n slave.pcm \"null\"\n file \"{}\"\n format \"wav\"\n}}\n",
+            dir.join(format!("{name}.wav")).display()
+        ));
+    }
+    let rc = dir.join("asoundrc");
+    std::fs::write(&rc, conf).unwrap();
+    let cfg = dir.join("board3.toml");
+    std::fs::write(
+        &cfg,
+        "[event]\nname = \"DM 2026\"\nrules = \"fide-2009\"\nspeak = true\n\
+         [game]\nboard = 3\nvi_player = \"b\"\n\
+         [voice.white]\ndevice = \"white\"\n[voice.black]\ndevice = \"black\"\n",
+    )
+    .unwrap();
+    let alsa = format!("/usr/share/alsa/alsa.conf:{}", rc.display());
+    let frag = out.join("board-3.toml");
+    // No records: the pairing is all there is to say.
+    let b = run_board_with_env(
+        &dir,
+        &cfg,
+        None,
+        &["--pairing", frag.to_str().unwrap()],
+        &[("ALSA_CONFIG_PATH", alsa.as_str())],
+    );
+    let log = poll(20, "the pairing said", || {
+        let l = std::fs::read_to_string(&b.stderr).unwrap();
+        l.contains("saying the pairing").then_some(l)
+    });
+    // fide-2009 speaks Danish; names as said, given name first.
+    assert!(
+        log.contains("saying the pairing: Runde 4, bræt 3. Hvid: Ola Berg. Sort: Anders Holm."),
+        "{log}"
+    );
+    let black = dir.join("black.wav");
+    let level = poll(30, "Black's audio", || {
+        let o = std::process::Command::new("sox")
+            .arg(&black)
+            .args(["-n", "stat"])
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&o.stderr).to_string();
+        let rms: f64 = text
+            .lines()
+            .find(|l| l.starts_with("RMS     amplitude"))?
+            .split(':')
+            .nth(1)?
+            .trim()
+            .parse()
+            .ok()?;
+        (rms > 0.02).then_some(rms)
+    });
+    assert!(level > 0.02);
+    assert!(dir.join("white.wav").exists(), "both players hear it");
+}
+
+/// GET that tolerates a board not listening (it restarts).
+fn try_get(addr: &str, path: &str) -> Option<String> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).ok()?;
+    s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .ok()?;
+    write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").ok()?;
+    let mut buf = String::new();
+    s.read_to_string(&mut buf).ok()?;
+    let (head, body) = buf.split_once("\r\n\r\n")?;
+    head.contains(" 200 ").then(|| body.to_owned())
+}
+
+#[test]
+fn a_board_switched_on_before_the_pairing_takes_it_when_it_comes() {
+    let dir = tempdir("event-early");
+    let Some(broker) = broker(&dir) else {
+        return;
+    };
+    let url = broker.url();
+    let mqtt = format!("[mqtt]\nurl = \"{url}\"\nboard_config = true\nboard_config_wait = 1\n");
+    let cfg = config(&dir, 1, 2, &mqtt);
+    let journal = dir.join("j.jsonl");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let log = dir.join("stderr.txt");
+    // Nothing on the broker yet: the board starts with its file's game.
+    let mut child = eboard_command()
+        .args(["run", "--config", cfg.to_str().unwrap(), "--journal"])
+        .arg(&journal)
+        .args(["--listen", &addr])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let game = |want: &'static str| {
+        let addr = addr.clone();
+        move || {
+            let v: Value = serde_json::from_str(&try_get(&addr, "/boards.json")?).ok()?;
+            let s = v.as_array()?.first()?.clone();
+            (format!("{}.{}", s["info"]["round"], s["info"]["board"]) == want).then_some(s)
+        }
+    };
+    let s = poll(30, "the file's game", game("1.2"));
+    assert_eq!(s["info"]["white"]["name"], "Morphy, Paul");
+    // The pairing comes before any record: the board restarts with it.
+    eboard_ok(&[
+        "event", TRF_FILE, "--round", "4", "--event", "DM 2026", "--mqtt", &url,
+    ]);
+    let s = poll(30, "the pairing's game", game("4.2"));
+    assert_eq!(s["info"]["white"]["name"], "Frandsen,Lars");
+    assert_eq!(s["info"]["black"]["fide_id"], 1400001);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("restarting to take the new pairing"),
+        "{text}"
+    );
+    assert!(
+        dir.join("j.jsonl.unplayed").exists(),
+        "the unbegun journal set aside"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -1,0 +1,238 @@
+//! Rulings over MQTT, authenticated end to end (issue 15 item 2), with a
+//! real broker (mosquitto): a ruling signed by the console's key is applied
+//! and journaled with the arbiter's name; the same id again is a duplicate
+//! (also after the board restarts); an unsigned, a forged (another key),
+//! an altered and a stale (outside the window) ruling are refused and
+//! logged at warn. The broker lets anyone publish: the board's check is
+//! the only one.
+
+mod common;
+
+use common::mosquitto::broker;
+use common::*;
+use serde_json::Value;
+use std::path::Path;
+
+fn rule(args: &[&str]) -> (Option<i32>, Value, String) {
+    let o = eboard(args);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let v = serde_json::from_str(out.trim()).unwrap_or(Value::Null);
+    (
+        o.status.code(),
+        v,
+        String::from_utf8_lossy(&o.stderr).to_string(),
+    )
+}
+
+/// The journal's arbiter records authored by `who`.
+fn authored(journal: &Path, who: &str) -> Vec<Value> {
+    std::fs::read_to_string(journal)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["author"] == who)
+        .collect()
+}
+
+/// Publishes `payload` on `topic` and returns the first reply on `reply`.
+fn raw_publish(port: u16, topic: &str, reply: &str, payload: String) -> Value {
+    use rumqttc::{Client, Event, MqttOptions, Packet, QoS};
+    let (client, mut conn) = Client::new(MqttOptions::new("test-raw", "127.0.0.1", port), 8);
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut payload = Some(payload);
+    while std::time::Instant::now() < end {
+        match conn.recv_timeout(std::time::Duration::from_secs(1)) {
+            Ok(Ok(Event::Incoming(Packet::ConnAck(_)))) => {
+                client.subscribe(reply, QoS::AtLeastOnce).unwrap();
+            }
+            Ok(Ok(Event::Incoming(Packet::SubAck(_)))) => {
+                if let Some(p) = payload.take() {
+                    client.publish(topic, QoS::AtLeastOnce, false, p).unwrap();
+                }
+            }
+            Ok(Ok(Event::Incoming(Packet::Publish(p)))) => {
+                return serde_json::from_slice(&p.payload).unwrap();
+            }
+            _ => {}
+        }
+    }
+    panic!("no reply on {reply}");
+}
+
+#[test]
+fn signed_rulings_are_applied_once_and_nothing_else_is() {
+    let dir = tempdir("rulings");
+    let Some(broker) = broker(&dir) else {
+        return;
+    };
+    let url = broker.url();
+    let key = dir.join("console.key");
+    let pk = eboard_ok(&["rule", "--keygen", key.to_str().unwrap()]);
+    let pk = pk.trim();
+    assert_eq!(pk.len(), 64);
+    let forger = dir.join("forger.key");
+    eboard_ok(&["rule", "--keygen", forger.to_str().unwrap()]);
+    let cfg = config(
+        &dir,
+        1,
+        2,
+        &format!("[mqtt]\nurl = \"{url}\"\ncommand_keys = [\"{pk}\"]\ncommand_window = 60\n"),
+    );
+    let trace = opera_trace(&dir, 2);
+    let journal = dir.join("j.jsonl");
+    let j = journal.to_str().unwrap();
+    let board = run_board(&dir, &cfg, Some(&trace), &["--journal", j]);
+    poll(20, "the command channel", || {
+        std::fs::read_to_string(&board.stderr)
+            .unwrap()
+            .contains("rulings: signed commands on eboard/dm-2026/board/2/command")
+            .then_some(())
+    });
+    let send = |key: &Path, id: &str, extra: &[&str]| {
+        let mut a = vec![
+            "rule",
+            "--key",
+            key.to_str().unwrap(),
+            "--mqtt",
+            &url,
+            "--event",
+            "DM 2026",
+            "--board",
+            "2",
+            "--action",
+            "pause",
+            "--arbiter",
+            "Hansen, IA",
+            "--id",
+            id,
+        ];
+        a.extend_from_slice(extra);
+        rule(&a)
+    };
+
+    // Signed by the console: applied, journaled with the arbiter's name.
+    let (code, reply, err) = send(&key, "r-1", &[]);
+    assert_eq!(code, Some(0), "{reply} {err}");
+    assert_eq!(reply["status"], "applied", "{reply}");
+    assert_eq!(reply["arbiter"], "Hansen, IA");
+    let recs = authored(&journal, "Hansen, IA");
+    assert_eq!(recs.len(), 1, "{recs:?}");
+    assert_eq!(recs[0]["arbiter"], "pause");
+
+    // The same id again: a duplicate, acknowledged, not applied twice.
+    let (code, reply, _) = send(&key, "r-1", &[]);
+    assert_eq!(code, Some(0));
+    assert_eq!(reply["status"], "duplicate", "{reply}");
+    assert_eq!(reply["outcome"]["status"], "applied");
+    assert_eq!(authored(&journal, "Hansen, IA").len(), 1);
+
+    // Another key: refused.
+    let (code, reply, _) = send(&forger, "r-2", &[]);
+    assert_eq!(code, Some(1));
+    assert_eq!(reply["status"], "refused", "{reply}");
+    assert!(
+        reply["reason"].as_str().unwrap().contains("not signed"),
+        "{reply}"
+    );
+    // Issued ten minutes ago: outside the window.
+    let old = (unix_ms() - 600_000).to_string();
+    let (code, reply, _) = send(&key, "r-3", &["--issued-ms", &old]);
+    assert_eq!(code, Some(1));
+    assert!(
+        reply["reason"]
+            .as_str()
+            .unwrap()
+            .contains("outside the window"),
+        "{reply}"
+    );
+    // A bad body, signed: rejected (and kept: the same id is a duplicate).
+    let (code, reply, _) = send(&key, "r-4", &["--body", "{\"minutes\": 5}"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(reply["status"], "rejected", "{reply}");
+    assert!(
+        reply["reason"]
+            .as_str()
+            .unwrap()
+            .contains("unknown key 'minutes'"),
+        "{reply}"
+    );
+
+    // Straight to the broker: unsigned, and signed but altered (the name).
+    let topic = "eboard/dm-2026/board/2/command";
+    let reply_topic = "eboard/dm-2026/board/2/reply";
+    let now = unix_ms();
+    let unsigned = serde_json::json!({"board": 2, "action": "resume", "body": {}, "arbiter": "Broker User", "id": "r-5", "issued_ms": now});
+    let r = raw_publish(broker.port, topic, reply_topic, unsigned.to_string());
+    assert_eq!(
+        (r["id"].as_str(), r["status"].as_str()),
+        (Some("r-5"), Some("refused")),
+        "{r}"
+    );
+    let signed = eboard::mqtt::command::SigningKey::from_seed_hex(
+        &std::fs::read_to_string(&forger).unwrap(),
+    )
+    .unwrap()
+    .sign(
+        "dm-2026",
+        eboard::mqtt::command::Ruling {
+            board: 2,
+            action: "resume".into(),
+            body: Value::Null,
+            arbiter: "Hansen, IA".into(),
+            id: "r-6".into(),
+            issued_ms: now,
+        },
+    );
+    let mut altered = serde_json::to_value(&signed).unwrap();
+    altered["arbiter"] = "Broker User".into();
+    let r = raw_publish(broker.port, topic, reply_topic, altered.to_string());
+    assert_eq!(r["status"], "refused", "{r}");
+    assert!(authored(&journal, "Broker User").is_empty());
+    let log = std::fs::read_to_string(&board.stderr).unwrap();
+    assert!(
+        log.contains("WARN") && log.contains("ruling refused: not signed"),
+        "{log}"
+    );
+    assert!(
+        log.contains("ruling refused: issued") && log.contains("outside the window"),
+        "{log}"
+    );
+    assert!(
+        log.contains("ruling seen before: not applied again"),
+        "{log}"
+    );
+
+    // A restarted board still knows r-1.
+    drop(board);
+    let again = run_board(&dir, &cfg, None, &["--journal", j]);
+    poll(20, "the command channel again", || {
+        std::fs::read_to_string(&again.stderr)
+            .unwrap()
+            .contains("rulings: signed commands")
+            .then_some(())
+    });
+    let (code, reply, err) = send(&key, "r-1", &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(reply["status"], "duplicate", "{reply}");
+    assert_eq!(authored(&journal, "Hansen, IA").len(), 1);
+    // And a new ruling from the console is taken after the restart.
+    let (code, reply, _) = rule(&[
+        "rule",
+        "--key",
+        key.to_str().unwrap(),
+        "--mqtt",
+        &url,
+        "--event",
+        "DM 2026",
+        "--board",
+        "2",
+        "--action",
+        "resume",
+        "--arbiter",
+        "Jensen, FA",
+        "--id",
+        "r-7",
+    ]);
+    assert_eq!(code, Some(0), "{reply}");
+    assert_eq!(authored(&journal, "Jensen, FA")[0]["arbiter"], "resume");
+}
