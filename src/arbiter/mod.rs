@@ -40,6 +40,7 @@ mod announce;
 mod claims;
 mod clock;
 mod config;
+mod confirm;
 mod copying;
 pub mod dead;
 mod draw;
@@ -60,6 +61,7 @@ pub use config::{
     profile_lang, ConfigError, GameConfig, DEFAULT_RELEASE_MS, DEFAULT_SETTLE_MS,
     DEFAULT_TOUCH_WINDOW_MS,
 };
+pub use confirm::Confirmation;
 pub use end::Outcome;
 pub use phase::{PendingEnd, Phase, Stage};
 pub use setup::Guidance;
@@ -191,6 +193,8 @@ pub struct Arbiter {
     /// Each side's last draw offer (white, black): the half moves made
     /// when it was offered (E2.9d queries).
     last_offers: [Option<u32>; 2],
+    /// The arbiter's confirmation of the result (DSU 004 §15), once given.
+    confirmation: Option<Confirmation>,
 }
 
 fn ci(c: Color) -> usize {
@@ -259,6 +263,7 @@ impl Arbiter {
             forced: None,
             speech: tactile::SpeechTime::default(),
             last_offers: [None, None],
+            confirmation: None,
         }
     }
 

@@ -47,6 +47,9 @@ pub fn spoken_kind(kind: &EventKind) -> Result<Audience, Silent> {
         EventKind::Touch { .. } | EventKind::Clock { .. } | EventKind::Announce { .. } => {
             Err(Silent::NotNews)
         }
+        // Administrative: the result's confirmation and the ruling's author
+        // (a corrected result is spoken from its own `game_end`).
+        EventKind::ResultConfirmed { .. } | EventKind::Ruling { .. } => Err(Silent::NotNews),
         EventKind::PromotionAssumed { .. }
         | EventKind::IllegalMove { .. }
         | EventKind::TouchMove { .. }
@@ -100,7 +103,9 @@ pub fn event_phrase(kind: &EventKind, voc: &Vocabulary) -> Option<(String, Audie
         | EventKind::Setup { .. }
         | EventKind::Touch { .. }
         | EventKind::Clock { .. }
-        | EventKind::Announce { .. } => return None,
+        | EventKind::Announce { .. }
+        | EventKind::ResultConfirmed { .. }
+        | EventKind::Ruling { .. } => return None,
     };
     Some((text, audience))
 }

@@ -11,13 +11,22 @@
 //! | `GET /arbiter/events`, `GET /arbiter/state` | the arbiter's channel, undelayed (token) |
 //! | `POST /arbiter/{accept,overrule,restore,result,clock,position,pause,resume,choose}` | arbiter actions (token) |
 //! | `POST /arbiter/query` | E2.9d information on demand (the arbiter's token, or the VI player's device token for his side only) |
+//! | `POST /arbiter/{confirm,forfeit}` | the result confirmed or corrected (DSU 004 §15), a forfeit |
+//! | `POST /arbiter/command` | one ruling as `{board, action, body, arbiter, id}`, applied once per id ([`console`]) |
+//! | `GET /console`, `/console/*` | the arbiter's console: login, alert queue, acknowledgements ([`console`]) |
+//!
+//! Nothing under `/arbiter/` or `/console/` sends CORS headers: only the
+//! pages this server serves may read them.
 //!
 //! Everything public is delayed at the source ([`crate::broadcast::delay`]).
 //! Stream clients that fall [`CHANNEL_CAPACITY`](crate::broadcast::delay::CHANNEL_CAPACITY)
 //! messages behind are dropped; request bodies are limited to
 //! [`BODY_LIMIT`] bytes and plain requests to [`REQUEST_TIMEOUT`].
 
+pub mod access;
+pub mod alerts;
 mod arbiter;
+pub mod console;
 mod feeds;
 mod page;
 mod stream;
@@ -93,6 +102,20 @@ pub struct AppState {
     pub public: Arc<Channel>,
     /// The arbiter's side (a relay has none).
     pub arbiter: Option<ArbiterAccess>,
+    /// The arbiter's console: accounts, sessions, the alert queue (a relay's
+    /// also forwards rulings to the boards).
+    pub console: Option<Arc<console::Console>>,
+}
+
+impl AppState {
+    /// The undelayed channel the arbiter reads: the board's, or the relay's
+    /// merge of every board's.
+    pub fn arbiter_channel(&self) -> Option<&Channel> {
+        self.arbiter
+            .as_ref()
+            .map(|a| a.channel.as_ref())
+            .or_else(|| self.console.as_ref().map(|c| c.channel.as_ref()))
+    }
 }
 
 /// The arbiter token: `EBOARD_ARBITER_TOKEN` when set and not empty, else the config's.
@@ -120,7 +143,16 @@ pub fn router(state: AppState) -> Router {
         // The polled feeds: conditional GET, gzip, CORS preflight.
         .merge(feeds::routes())
         .route("/arbiter/state", get(arbiter::state))
+        .route("/arbiter/command", post(console::command))
         .route("/arbiter/{action}", post(arbiter::act))
+        .route("/console", get(console::page))
+        .route("/console.js", get(console::script))
+        .route("/console.css", get(console::style))
+        .route("/console/login", post(console::login))
+        .route("/console/logout", post(console::logout))
+        .route("/console/me", get(console::me))
+        .route("/console/alerts", get(console::alerts))
+        .route("/console/ack", post(console::ack))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
@@ -148,7 +180,7 @@ pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io
     use hyper_util::service::TowerToHyperService;
     let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
-        let (stream, _) = match listener.accept().await {
+        let (stream, peer) = match listener.accept().await {
             Ok(c) => c,
             Err(e) => {
                 // Out of file descriptors and the like: wait, keep serving.
@@ -161,7 +193,14 @@ pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io
             continue; // dropped: too many connections
         };
         let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(router.clone());
+        // The peer's address for the handlers (failed-login back-off per address).
+        let service = TowerToHyperService::new(tower::util::MapRequest::new(
+            router.clone(),
+            move |mut r: axum::http::Request<hyper::body::Incoming>| {
+                r.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+                r
+            },
+        ));
         tokio::spawn(async move {
             let mut http = hyper::server::conn::http1::Builder::new();
             http.timer(TokioTimer::new())
