@@ -23,6 +23,10 @@ impl Arbiter {
         let mut article = a.arbiter;
         match action {
             ArbiterAction::Restore | ArbiterAction::Accept => {
+                // The board is to be brought back after an illegal move (§7).
+                if self.phase().is_restoring() {
+                    article = a.illegal_move;
+                }
                 // The proposal in force: a pending illegal move is ruled on.
                 if let Some(pi) = self.pending_illegal.take() {
                     article = a.illegal_move;

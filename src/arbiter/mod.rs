@@ -1,6 +1,9 @@
 //! The game as the Laws see it: touched pieces, moves made and completed,
 //! illegal moves, irregularities and the end of the game.
 //!
+//! Length: the arbiter's state in one struct with its constructor and the
+//! record dispatch; every concern is its own file (table below).
+//!
 //! [`Arbiter`] is a pure state machine: `(state, record, t) → (state,
 //! decisions)`. It reads no clock and does no I/O; the live daemon, the demo
 //! and `eboard replay` drive it through the controller
@@ -30,6 +33,7 @@
 //! | `end.rs` | the end of the game (§5, §6.9, 2023 9.6), resignation |
 //! | `clock.rs` | the press (§6.2), the flags (§6.8), clock reports |
 //! | `actions.rs` | the arbiter's actions: rulings, results, set-ups, pause |
+//! | `confirm.rs` | results provisional until confirmed or corrected, forfeits (DSU 004 §15) |
 //! | `setup.rs` | the set-up before the first move: guidance, a wrong initial position (§7.1a / 7.2.1) |
 //! | `dead.rs` | dead positions and mating material (§5.2b, §6.9) |
 //! | `ambiguous.rs` | a press whose board fits several moves: held readings, `ambiguous_move`, `choose` |

@@ -207,6 +207,17 @@ mod tests {
                 reason: EndReason::Checkmate,
                 article: "5.1a",
             },
+            EventKind::ResultConfirmed {
+                result: KnownOutcome::Draw,
+                corrected: false,
+                forfeit: false,
+                article: "12.9",
+            },
+            EventKind::Ruling {
+                action: "restore",
+                author: "IA Hansen".into(),
+                article: "7.5.1",
+            },
         ];
         for k in IrregularityKind::ALL {
             v.push(EventKind::Irregularity {
@@ -236,9 +247,11 @@ mod tests {
             EventKind::Setup { .. } => 13,
             EventKind::AmbiguousMove { .. } => 14,
             EventKind::GameEnd { .. } => 15,
+            EventKind::ResultConfirmed { .. } => 16,
+            EventKind::Ruling { .. } => 17,
         }
     }
-    const KINDS: usize = 16;
+    const KINDS: usize = 18;
 
     /// Words that give English away in another language's phrase.
     const ENGLISH: [&str; 8] = [

@@ -8,7 +8,8 @@
 //! ([`ALERT_TYPES`]): illegal moves, touch-move breaches, irregularities
 //! (boards that differ, Appendix E, among them), claims, flags, ambiguous
 //! readings, a game's end (its result to confirm), and the relay's
-//! `board_offline` / `board_resumed`.
+//! `board_offline` / `board_resumed`. The same message twice (a board's
+//! backlog sent again when the relay reconnects) is one alert.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -84,6 +85,11 @@ impl AlertQueue {
             return None;
         }
         let mut q = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        // A board's backlog is sent again on every reconnection: the same
+        // message is one alert.
+        if q.alerts.iter().any(|a| a.event == v) {
+            return None;
+        }
         q.next += 1;
         let alert = Alert {
             id: q.next,
