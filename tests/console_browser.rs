@@ -22,7 +22,7 @@ const RELAY_TOKEN: &str = "c157a79031e1c40f85931829bc5fc552";
 /// move alert of board 1.2, press its "Restore position", wait for the
 /// reply; then log out, log in as the deputy (`argv[6]`/`argv[7]`) and press
 /// it again. Prints `{"announce", "reply", "deputy_reply", "who"}` as JSON.
-const CDP_PY: &str = r#"
+const CDP_PY: &str = r##"
 import json, os, subprocess, sys, time
 chrome, url, profile, name, secret, dname, dsecret = sys.argv[1:8]
 to_chrome_r, to_chrome_w = os.pipe()
@@ -63,9 +63,10 @@ def js(expr):
 def wait(expr, what, secs=60):
     deadline = time.time() + secs
     while True:
-        v = js(expr)
+        # The page may still be loading: a missing element is "not yet".
+        v = js("(() => { try { return " + expr + "; } catch (e) { return null; } })()")
         if v: return v
-        if time.time() > deadline: raise SystemExit("timed out waiting for " + what + "; page: " + (js("document.body.innerText") or ""))
+        if time.time() > deadline: raise SystemExit("timed out waiting for " + what + "; page: " + (js("document.body ? document.body.innerText : ''") or ""))
         time.sleep(0.2)
 def click(selector):
     click_el("document.querySelector(%s)" % json.dumps(selector))
@@ -80,7 +81,7 @@ def type_into(selector, text):
     js("document.querySelector(%s).value = ''" % json.dumps(selector))
     call("Input.insertText", {"text": text}, s)
 def log_in(who, secret):
-    wait("!document.getElementById('login').hidden && document.getElementById('name')", "the login form")
+    wait("!document.getElementById('login').hidden && !!document.getElementById('name')", "the login form")
     type_into("#name", who); type_into("#secret", secret)
     click("#login-button")
     wait("document.getElementById('who').textContent.includes(%s)" % json.dumps(who), "the login of " + who)
@@ -115,7 +116,7 @@ try:
         "marked_squares": marked, "live": live_attr, "deputy_who": dwho, "deputy_reply": refused}))
 finally:
     p.kill()
-"#;
+"##;
 
 #[test]
 fn an_arbiter_rules_from_the_relays_console_in_chromium() {
