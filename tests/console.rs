@@ -117,10 +117,16 @@ fn accounts_sessions_deputies_and_the_back_off() {
     let (s, _, b) = http(a, "GET", "/console/me", &me, "");
     assert_eq!(s, 200, "{b}");
     let v: Value = serde_json::from_str(&b).unwrap();
-    assert_eq!((v["name"].as_str(), v["role"].as_str()), (Some("IA Hansen"), Some("arbiter")));
+    assert_eq!(
+        (v["name"].as_str(), v["role"].as_str()),
+        (Some("IA Hansen"), Some("arbiter"))
+    );
     // No CORS on the arbiter's side.
     let (_, head, _) = http(a, "GET", "/arbiter/state", &me, "");
-    assert!(!head.to_lowercase().contains("access-control-allow-origin"), "{head}");
+    assert!(
+        !head.to_lowercase().contains("access-control-allow-origin"),
+        "{head}"
+    );
 
     // One ruling, sent twice with the same id: applied once, by his name.
     let cmd = json!({"board": "1.1", "action": "pause", "body": null, "id": "cmd-1"}).to_string();
@@ -192,7 +198,10 @@ fn accounts_sessions_deputies_and_the_back_off() {
     assert_eq!(http(a, "POST", "/console/login", &[], &good).0, 429);
     assert_eq!(http(a, "GET", "/arbiter/state", &dep, "").0, 429);
     let stderr = std::fs::read_to_string(&run.stderr).unwrap();
-    assert!(stderr.contains("WARN") && stderr.contains("login failed"), "{stderr}");
+    assert!(
+        stderr.contains("WARN") && stderr.contains("login failed"),
+        "{stderr}"
+    );
     assert!(stderr.contains("address blocked"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -244,7 +253,12 @@ fn results_are_provisional_until_confirmed_corrected_or_forfeited() {
     std::fs::create_dir_all(&d1).unwrap();
     std::fs::create_dir_all(&d2).unwrap();
     let trace = opera_trace(&d1, 11);
-    let played = run_board(&d1, &config(&d1, 1, 1, ""), Some(&trace), &["--speed", "60"]);
+    let played = run_board(
+        &d1,
+        &config(&d1, 1, 1, ""),
+        Some(&trace),
+        &["--speed", "60"],
+    );
     let empty = run_board(&d2, &config(&d2, 1, 2, ""), None, &[]);
     let auth = format!("Bearer {ARBITER_TOKEN}");
     let right = [("Authorization", auth.as_str())];
@@ -274,7 +288,13 @@ fn results_are_provisional_until_confirmed_corrected_or_forfeited() {
     });
     assert_eq!(tag(&pgn, "Result"), Some("1-0"));
     // Corrected: the arbiter's result replaces the board's everywhere.
-    let (s, b) = request(a, "POST", "/arbiter/confirm", &right, r#"{"result": "1/2-1/2"}"#);
+    let (s, b) = request(
+        a,
+        "POST",
+        "/arbiter/confirm",
+        &right,
+        r#"{"result": "1/2-1/2"}"#,
+    );
     assert_eq!(s, 200, "{b}");
     let reply: Value = serde_json::from_str(&b).unwrap();
     let types: Vec<&str> = reply["events"]
@@ -297,16 +317,32 @@ fn results_are_provisional_until_confirmed_corrected_or_forfeited() {
 
     // A no-show: entered as a forfeit, no moves, the standard's termination.
     let e = empty.addr.as_str();
-    let (s, b) = request(e, "POST", "/arbiter/forfeit", &right, r#"{"result": "1/2-1/2"}"#);
+    let (s, b) = request(
+        e,
+        "POST",
+        "/arbiter/forfeit",
+        &right,
+        r#"{"result": "1/2-1/2"}"#,
+    );
     assert_eq!(s, 422, "{b}");
     assert!(b.contains("1-0 or 0-1"), "{b}");
-    let (s, b) = request(e, "POST", "/arbiter/forfeit", &right, r#"{"result": "0-1"}"#);
+    let (s, b) = request(
+        e,
+        "POST",
+        "/arbiter/forfeit",
+        &right,
+        r#"{"result": "0-1"}"#,
+    );
     assert_eq!(s, 200, "{b}");
     let forfeit = poll(10, "the forfeit", || {
         let p = get(e, "/games.pgn");
         (tag(&p, "Result") == Some("0-1")).then_some(p)
     });
-    assert_eq!(tag(&forfeit, "Termination"), Some("rules infraction"), "{forfeit}");
+    assert_eq!(
+        tag(&forfeit, "Termination"),
+        Some("rules infraction"),
+        "{forfeit}"
+    );
     assert_eq!(tag(&forfeit, "ResultStatus"), Some("forfeit"), "{forfeit}");
     assert_eq!(state(e)["reason"], "forfeit");
     if python_chess().is_some() {
@@ -335,7 +371,12 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
         std::fs::create_dir_all(&d).unwrap();
         let cfg = config(&d, 1, b, &extra);
         let j = d.join("j.jsonl");
-        boards.push(run_board(&d, &cfg, None, &["--journal", j.to_str().unwrap()]));
+        boards.push(run_board(
+            &d,
+            &cfg,
+            None,
+            &["--journal", j.to_str().unwrap()],
+        ));
         journals.push(j);
     }
     // The relay's config: the arbiters' accounts and the relay's token.
@@ -345,7 +386,10 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
         format!("[arbiter]\nrelay_token = \"{RELAY_TOKEN}\"\n{extra}"),
     )
     .unwrap();
-    let urls: Vec<String> = boards.iter().map(|r| format!("http://{}", r.addr)).collect();
+    let urls: Vec<String> = boards
+        .iter()
+        .map(|r| format!("http://{}", r.addr))
+        .collect();
     let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
     args.extend(urls.iter().map(String::as_str));
     let relay = spawn(&args, &[], &dir);
@@ -372,9 +416,14 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
         .iter()
         .any(|e| e["type"] == "ruling" && e["author"] == "IA Hansen"));
     let recs = journal_records(&journals[1]);
-    let pause = recs.iter().find(|r| r["arbiter"] == "pause").expect("journaled");
+    let pause = recs
+        .iter()
+        .find(|r| r["arbiter"] == "pause")
+        .expect("journaled");
     assert_eq!(pause["author"], "IA Hansen");
-    assert!(journal_records(&journals[0]).iter().all(|r| r["arbiter"] != "pause"));
+    assert!(journal_records(&journals[0])
+        .iter()
+        .all(|r| r["arbiter"] != "pause"));
     let stderr = std::fs::read_to_string(&boards[1].stderr).unwrap();
     assert!(stderr.contains("ruling forwarded by a relay"), "{stderr}");
     // The same command again changes nothing.
@@ -382,7 +431,10 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
     assert_eq!(s, 200, "{b}");
     assert!(b.contains("\"repeated\":true"), "{b}");
     assert_eq!(
-        journal_records(&journals[1]).iter().filter(|r| r["arbiter"] == "pause").count(),
+        journal_records(&journals[1])
+            .iter()
+            .filter(|r| r["arbiter"] == "pause")
+            .count(),
         1
     );
     // No such board; a deputy at the relay.

@@ -183,7 +183,10 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
         format!("[arbiter]\nrelay_token = \"{RELAY_TOKEN}\"\n{accounts}"),
     )
     .unwrap();
-    let urls: Vec<String> = boards.iter().map(|r| format!("http://{}", r.addr)).collect();
+    let urls: Vec<String> = boards
+        .iter()
+        .map(|r| format!("http://{}", r.addr))
+        .collect();
     let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
     args.extend(urls.iter().map(String::as_str));
     let relay = spawn(&args, &[], &dir);
@@ -207,14 +210,23 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
     );
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     println!("{r}");
-    assert!(r["who"].as_str().unwrap().contains("IA Hansen (arbiter)"), "{r}");
+    assert!(
+        r["who"].as_str().unwrap().contains("IA Hansen (arbiter)"),
+        "{r}"
+    );
     let announce = r["announce"].as_str().unwrap();
     assert!(announce.contains("Illegal move on board 1.2"), "{r}");
     assert_eq!(r["live"], "assertive");
-    assert!(r["marked_squares"].as_u64().unwrap() >= 1, "the squares to correct: {r}");
+    assert!(
+        r["marked_squares"].as_u64().unwrap() >= 1,
+        "the squares to correct: {r}"
+    );
     let reply = r["reply"].as_str().unwrap();
     assert!(reply.contains("Applied on board 1.2 by IA Hansen"), "{r}");
-    assert!(r["deputy_who"].as_str().unwrap().contains("read-only"), "{r}");
+    assert!(
+        r["deputy_who"].as_str().unwrap().contains("read-only"),
+        "{r}"
+    );
     let refused = r["deputy_reply"].as_str().unwrap();
     assert!(refused.contains("Refused (403)"), "{r}");
     assert!(refused.contains("deputy"), "{r}");

@@ -366,7 +366,14 @@ fn a_result_is_provisional_until_the_arbiter_confirms_or_corrects_it() {
     let o = a.outcome().expect("checkmate ends the game");
     assert_eq!(a.confirmation(), None, "provisional after the board's end");
     // Confirming without a result keeps the board's.
-    let d = feed(&mut a, &[arbiter(7_000, ArbiterAction::Confirm(None), Some("IA Hansen"))]);
+    let d = feed(
+        &mut a,
+        &[arbiter(
+            7_000,
+            ArbiterAction::Confirm(None),
+            Some("IA Hansen"),
+        )],
+    );
     assert_eq!(events(&d), ["result_confirmed", "ruling"]);
     assert_eq!(
         a.confirmation(),
@@ -379,13 +386,19 @@ fn a_result_is_provisional_until_the_arbiter_confirms_or_corrects_it() {
     // A correction replaces the result (the arbiter's decision) and says so.
     let d = feed(
         &mut a,
-        &[arbiter(8_000, ArbiterAction::Confirm(Some(KnownOutcome::Draw)), Some("IA Hansen"))],
+        &[arbiter(
+            8_000,
+            ArbiterAction::Confirm(Some(KnownOutcome::Draw)),
+            Some("IA Hansen"),
+        )],
     );
     assert_eq!(events(&d), ["game_end", "result_confirmed", "ruling"]);
     assert_eq!(a.outcome().unwrap().result, KnownOutcome::Draw);
     assert_eq!(a.outcome().unwrap().reason, EndReason::ArbiterDecision);
     assert!(a.confirmation().unwrap().corrected);
-    let Decision::Event(e) = &d[2] else { panic!("{d:?}") };
+    let Decision::Event(e) = &d[2] else {
+        panic!("{d:?}")
+    };
     assert_eq!(
         e.kind,
         EventKind::Ruling {
@@ -412,7 +425,10 @@ fn a_forfeit_only_before_the_first_move_and_confirmed_at_once() {
     let d = feed(&mut b, &[arbiter(2_000, ArbiterAction::Forfeit(win), None)]);
     assert_eq!(events(&d), ["irregularity"]);
     assert!(b.outcome().is_none());
-    let d = feed(&mut b, &[arbiter(3_000, ArbiterAction::Confirm(None), None)]);
+    let d = feed(
+        &mut b,
+        &[arbiter(3_000, ArbiterAction::Confirm(None), None)],
+    );
     assert_eq!(events(&d), ["irregularity"]);
     assert_eq!(b.confirmation(), None);
 }
