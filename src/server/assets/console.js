@@ -12,6 +12,7 @@ const $ = (id) => document.getElementById(id);
 const boards = new Map();   // game → state
 const offline = new Set();  // games offline (relay)
 const replies = new Map(); // reply element id → [text, class], kept across redraws
+let lastAlerts = "";
 let me = null, seen = new Set(), first = true, timer = null, source = null;
 
 function el(tag, attrs, text) {
@@ -165,7 +166,11 @@ function renderAlerts(list) {
   first = false;
 }
 function renderBoards() {
-  const box = $("boards"); box.textContent = "";
+  const box = $("boards");
+  // Redrawn every few seconds: what the arbiter is typing (and where) stays.
+  const kept = new Map(Array.from(box.querySelectorAll("input, select"), (i) => [i.id, i.value]));
+  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : null;
+  box.textContent = "";
   const games = Array.from(boards.keys()).sort((x, y) => { const [a, b] = x.split(".").map(Number), [c, d] = y.split(".").map(Number); return a - c || b - d; });
   for (const g of games) {
     const st = boards.get(g), stage = offline.has(g) ? "offline" : (st.stage || "");
@@ -192,25 +197,41 @@ function renderBoards() {
     ctl.appendChild(button("Declare result", () => rule(g, "result", { result: sel.value }, reply)));
     ctl.appendChild(button("Confirm result", () => rule(g, "confirm", st.result && st.result !== "*" && st.result !== sel.value ? { result: sel.value } : null, reply)));
     ctl.appendChild(button("Forfeit (no-show)", () => rule(g, "forfeit", { result: sel.value }, reply)));
+    // Set both clocks (§6.10b / 6.13): minutes:seconds each.
+    const cw = el("input", { id: "clock-w-" + g, "aria-label": "White's clock for board " + g + " (m:ss)", placeholder: "White m:ss", size: "7" });
+    const cb = el("input", { id: "clock-b-" + g, "aria-label": "Black's clock for board " + g + " (m:ss)", placeholder: "Black m:ss", size: "7" });
+    const ms = (t) => { const [m, x] = String(t).split(":"); return Math.round((Number(m) * 60 + Number(x || 0)) * 1000); };
+    ctl.appendChild(cw); ctl.appendChild(cb);
+    ctl.appendChild(button("Set clocks", () => {
+      const w = ms(cw.value), bl = ms(cb.value);
+      if (!(w >= 0 && bl >= 0)) { say(reply, "Give both clocks as minutes:seconds, e.g. 12:30", "reply error"); return; }
+      rule(g, "clock", { white_ms: w, black_ms: bl }, reply);
+    }));
     const fen = el("input", { id: "fen-" + g, "aria-label": "FEN to set up on board " + g, placeholder: "FEN" });
     ctl.appendChild(fen);
     ctl.appendChild(button("Set position", () => rule(g, "position", { fen: fen.value }, reply)));
     card.appendChild(ctl); card.appendChild(reply);
     box.appendChild(card);
   }
+  for (const [id, v] of kept) { const i = document.getElementById(id); if (i) i.value = v; }
+  if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
 }
 async function refresh() {
   timer = null;
   const [s, a] = await Promise.all([api("GET", "/arbiter/state"), api("GET", "/console/alerts")]);
   if (s.status === 401 || a.status === 401) { showLogin("Your session has ended: log in again."); return; }
   if (s.status === 200 && Array.isArray(s.data)) for (const snap of s.data) if (snap.state) boards.set(snap.state.game, snap.state);
-  if (a.status === 200 && Array.isArray(a.data)) renderAlerts(a.data);
+  // Drawn again only when the queue changed (keyboard focus stays put).
+  if (a.status === 200 && Array.isArray(a.data)) {
+    const text = JSON.stringify(a.data) + JSON.stringify(Array.from(boards.keys()));
+    if (text !== lastAlerts) { lastAlerts = text; renderAlerts(a.data); }
+  }
   renderBoards();
   $("status").textContent = "Updated " + new Date().toLocaleTimeString();
 }
 function schedule() { if (!timer) timer = setTimeout(refresh, 150); }
 function showLogin(msg) {
-  me = null; $("desk").hidden = true; $("login").hidden = false; $("logout").hidden = true; $("who").textContent = "";
+  me = null; lastAlerts = ""; $("desk").hidden = true; $("login").hidden = false; $("logout").hidden = true; $("who").textContent = "";
   $("login-error").textContent = msg || "";
   if (source) { source.close(); source = null; }
 }
