@@ -89,7 +89,7 @@ fn main() {
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .unwrap();
         urls.push(format!("http://{}", l.local_addr().unwrap()));
-        rt.spawn(eboard::server::serve(l, app));
+        rt.spawn(eboard::server::serve(l, app, loopback_listening()));
         clocks.insert(format!("1.{b}"), d.clock);
         gos.push(go_tx);
         daemons.push(d);
@@ -109,6 +109,7 @@ fn main() {
             public: relay,
             arbiter: None,
         }),
+        loopback_listening(),
     ));
 
     // The clients: latency of every move at every client, µs.
@@ -133,4 +134,16 @@ fn main() {
         started,
     );
     std::process::exit(0);
+}
+
+/// Every bench client comes from 127.0.0.1: no per-address limit (as
+/// behind a reverse proxy, docs/server.md), plain HTTP.
+fn loopback_listening() -> eboard::server::Listening {
+    eboard::server::Listening {
+        limits: eboard::server::Limits {
+            per_address: 0,
+            ..eboard::server::Limits::default()
+        },
+        tls: None,
+    }
 }

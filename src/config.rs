@@ -45,6 +45,11 @@
 //! device = "simulated"             # simulated | dgt3000 | builtin
 //! start_at = "arbiter_or_press"    # or round_start; default: arbiter_or_press on
 //!                                  # the sensors, round_start for a recording / stdin
+//! wall_clock = "ntp"               # or rtc: may a restart trust the wall clock (docs/clock.md)
+//!
+//! [server]                         # optional: the HTTP listener (docs/server.md)
+//! tls = "auto"                     # auto (self-signed, kept) | files | off
+//! max_connections_per_address = 32 # 0: no per-address limit (behind a local proxy)
 //!
 //! [mqtt]                           # optional: publish the public feed to a broker
 //! url = "mqtts://broker.example:8883" # mqtt:// (plain TCP, port 1883) or mqtts:// (TLS, 8883)
@@ -117,6 +122,9 @@ pub struct Config {
     /// `[voice.black]`, `[voice.arbiter]`; see `docs/voice.md`).
     #[serde(default)]
     pub voice: VoiceConfig,
+    /// The HTTP listener: connection limits and TLS (`docs/server.md`).
+    #[serde(default)]
+    pub server: ServerConfig,
     /// Where each key stands in the file, for errors found after parsing.
     #[serde(skip)]
     pub source: KeyLines,
@@ -321,6 +329,35 @@ pub struct AccountConfig {
     pub token: Option<String>,
 }
 
+/// `[server]`: the HTTP listener of `eboard run` and `eboard relay`
+/// (`docs/server.md`; the defaults are `server::listener::Limits`').
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerConfig {
+    /// Connections served at once (default 4096, lowered to the process's
+    /// file-descriptor limit).
+    pub max_connections: Option<usize>,
+    /// Connections from one address (an IPv6 /64) at once; 0: no limit
+    /// (behind a reverse proxy on the same host). Default 32.
+    pub max_connections_per_address: Option<usize>,
+    /// Of `max_connections`, the last ones kept for the arbiter's routes (default 64).
+    pub reserved_connections: Option<usize>,
+    /// Seconds a client has for a request head, also between requests on a
+    /// kept-alive connection and for a TLS handshake (default 10).
+    pub idle_timeout_s: Option<u64>,
+    /// Seconds a client may leave the server's bytes unread before it is
+    /// closed (default 30).
+    pub write_timeout_s: Option<u64>,
+    /// `auto` (default: a self-signed certificate made on first start and
+    /// kept), `files` (`tls_cert` and `tls_key`), or `off` (plain HTTP only:
+    /// the arbiter's routes then answer on loopback only).
+    pub tls: Option<String>,
+    /// The certificate chain (PEM) with `tls = "files"`.
+    pub tls_cert: Option<String>,
+    /// Its private key (PEM) with `tls = "files"`.
+    pub tls_key: Option<String>,
+}
+
 /// `[player]`: the visually impaired player's own device (Appendix E2.9d):
 /// its token may ask for information (`POST /arbiter/query`) and repeat
 /// his announcements, never act as the arbiter. Needs `[game] vi_player`.
@@ -419,6 +456,13 @@ pub struct ClockConfig {
     /// starts) or `arbiter_or_press` (when the arbiter starts the clocks or
     /// the first press; the default for a board on its sensors).
     pub start_at: Option<ClockStartAt>,
+    /// Whether the wall clock may measure a downtime on restart (issue 18
+    /// §3, `docs/clock.md`): `ntp` (default: only when the kernel says the
+    /// time is synchronised, adjtimex) or `rtc` (always: a real-time clock
+    /// module or the hypervisor keeps the time though no NTP daemon
+    /// disciplines the kernel). Either way a backward or implausible jump
+    /// is never charged to a clock.
+    pub wall_clock: Option<String>,
 }
 
 /// A configuration error: the file, the 1-based line (when known), the key
@@ -651,6 +695,65 @@ impl Config {
                 "tactile_hw",
                 "a tactile board needs [game] vi_player, the colour who plays on it".into(),
             ));
+        }
+        if let Some(w) = &self.clock.wall_clock {
+            if !["ntp", "rtc"].contains(&w.as_str()) {
+                return Err((
+                    "clock",
+                    "wall_clock",
+                    format!("\"{w}\": allowed are ntp, rtc"),
+                ));
+            }
+        }
+        let sv = &self.server;
+        if let Some(t) = &sv.tls {
+            if !["auto", "files", "off"].contains(&t.as_str()) {
+                return Err((
+                    "server",
+                    "tls",
+                    format!("\"{t}\": allowed are auto, files, off"),
+                ));
+            }
+            if t == "files" && (sv.tls_cert.is_none() || sv.tls_key.is_none()) {
+                return Err((
+                    "server",
+                    "tls",
+                    "tls = \"files\" needs tls_cert and tls_key (PEM files)".into(),
+                ));
+            }
+        }
+        if (sv.tls_cert.is_some() || sv.tls_key.is_some()) && sv.tls.as_deref() != Some("files") {
+            let key = if sv.tls_cert.is_some() {
+                "tls_cert"
+            } else {
+                "tls_key"
+            };
+            return Err((
+                "server",
+                key,
+                "set tls = \"files\" to serve this certificate".into(),
+            ));
+        }
+        for (key, v, range) in [
+            ("idle_timeout_s", sv.idle_timeout_s, 1..=600),
+            ("write_timeout_s", sv.write_timeout_s, 1..=3600),
+        ] {
+            if let Some(v) = v {
+                if !range.contains(&v) {
+                    return Err((
+                        "server",
+                        key,
+                        format!(
+                            "{v}: allowed are {}..={} seconds",
+                            range.start(),
+                            range.end()
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(0) = sv.max_connections {
+            return Err(("server", "max_connections", "0: at least 1".into()));
         }
         if self.player.token.is_some() && self.game.vi_player.is_none() {
             return Err((
@@ -911,6 +1014,25 @@ port = "/dev/i2c-1"
             e.message.contains("trace") && e.message.contains("hw"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn server_keys_are_checked_where_they_stand() {
+        let e = parse("[event]\nname = \"x\"\n[server]\ntls = \"maybe\"\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(4), "server.tls"), "{e}");
+        assert!(e.message.contains("auto, files, off"), "{e}");
+        let e = parse("[server]\ntls = \"files\"\ntls_cert = \"c.pem\"\n").unwrap_err();
+        assert_eq!(e.key, "server.tls", "{e}");
+        let e = parse("[server]\ntls_key = \"k.pem\"\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (Some(2), "server.tls_key"), "{e}");
+        let e = parse("[server]\n\nidle_timeout_s = 0\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.key.as_str()),
+            (Some(3), "server.idle_timeout_s"),
+            "{e}"
+        );
+        let c = parse("[server]\nmax_connections_per_address = 0\ntls = \"off\"\n").unwrap();
+        assert_eq!(c.server.max_connections_per_address, Some(0));
     }
 
     #[test]

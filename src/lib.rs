@@ -49,6 +49,7 @@ pub mod broadcast;
 pub mod clock;
 pub mod config;
 pub mod controller;
+pub mod disk;
 pub mod journal;
 pub mod logging;
 pub mod model;

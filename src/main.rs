@@ -115,6 +115,13 @@ fn main() -> ExitCode {
         Err(e) => {
             // The CLI's own last word: the error with its context, one line.
             eprintln!("eboard: {e:#}");
+            // A journal of another game: restarting cannot help until the
+            // organiser moves it (EX_CONFIG, RestartPreventExitStatus=78).
+            if e.downcast_ref::<eboard::journal::JournalError>()
+                .is_some_and(|j| j.is_other_game())
+            {
+                return ExitCode::from(eboard::journal::EXIT_OTHER_GAME);
+            }
             ExitCode::from(2)
         }
     }

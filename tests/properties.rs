@@ -14,12 +14,15 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Position};
 
 /// A random legal game of up to `plies` plies, chosen by `choices`; it stops
-/// at the end of the game (mate, stalemate, insufficient material).
+/// at the end of the game (mate, stalemate, a dead position: §5.2b / 5.2.2,
+/// which the arbiter declares at once — e.g. after `78... Bxe4` in
+/// `5r2/pn6/nk4p1/8/P3b3/b7/7r/K7 w`, where White's only move `a5+` leaves
+/// every reply a stalemate, a game the seed 1 run once played on).
 fn random_game(choices: &[u16]) -> PgnGame {
     let mut pos = Chess::default();
     let mut moves = Vec::new();
     for c in choices {
-        if pos.is_game_over() {
+        if pos.is_game_over() || eboard::arbiter::dead::is_dead_fast(&pos) {
             break;
         }
         let legal = pos.legal_moves();

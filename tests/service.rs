@@ -57,6 +57,7 @@ fn the_unit_file_passes_systemd_analyze_verify() {
         "Type=notify",
         "WatchdogSec=",
         "Restart=on-failure",
+        "RestartPreventExitStatus=78",
         "ProtectSystem=strict",
         "ReadWritePaths=/var/lib/eboard",
         "NoNewPrivileges=yes",

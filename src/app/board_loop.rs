@@ -119,6 +119,7 @@ impl BoardLoop {
                 tracing::error!("journal: {e}");
             }
         }
+        self.journal_alerts(rec.t);
         self.events.clear();
         self.controller.feed(&rec, &mut self.events);
         let forced = matches!(rec.kind, RecordKind::Arbiter { .. });
@@ -137,8 +138,29 @@ impl BoardLoop {
         }
     }
 
+    /// Tells the arbiter what the journal reports (a disk that refuses
+    /// records or recovers, damage found on start): each alert on the
+    /// arbiter's channel at round time `t` and in the events file (logged
+    /// by the journal already).
+    pub(super) fn journal_alerts(&mut self, t: u64) {
+        let Some(j) = self.journal.as_mut() else {
+            return;
+        };
+        for a in j.take_alerts() {
+            let msg = a.to_json(t);
+            let _ = j.event(&msg);
+            self.feed.arbiter.publish(0, None, &[Arc::from(msg)]);
+        }
+    }
+
     /// Time passes to `t` without input.
     fn tick(&mut self, t: u64) {
+        if let Some(j) = self.journal.as_mut() {
+            if j.waiting() > 0 {
+                j.retry_at(t);
+                self.journal_alerts(t);
+            }
+        }
         self.events.clear();
         self.controller.tick(t, &mut self.events);
         if !self.events.is_empty() {
@@ -161,9 +183,12 @@ impl BoardLoop {
 
     /// Syncs and closes the journal; the controller is what is left.
     pub(super) fn close(mut self) -> Controller {
-        if let Some(mut j) = self.journal.take() {
-            if let Err(e) = j.sync() {
-                tracing::error!("journal: {e}");
+        if let Some(j) = self.journal.take() {
+            // Lost lines are logged by the journal; the arbiter's channel
+            // closes with the loop.
+            for a in j.close() {
+                let msg = a.to_json(self.last_t);
+                self.feed.arbiter.publish(0, None, &[Arc::from(msg)]);
             }
         }
         self.controller
@@ -258,6 +283,7 @@ impl BoardLoop {
                 f(e);
             }
         }
+        self.journal_alerts(t);
     }
 }
 

@@ -154,6 +154,7 @@ impl Daemon {
         }
         let header = settings::game_header(&config, source_header.as_ref());
         let mut report = Vec::new();
+        let mut pending_alerts: Vec<journal::Alert> = Vec::new();
         let now_unix = unix_now_ms();
         let (journal, recovered) = match &journal_path {
             Some(p) => {
@@ -162,7 +163,9 @@ impl Daemon {
             }
             None => (None, None),
         };
-        // A resumed game keeps its journaled settings.
+        let damaged = recovered.as_ref().is_some_and(|r| r.damage.is_some());
+        // A resumed game keeps its journaled settings (the same game's:
+        // `Journal::open` refuses another game's journal).
         let game_header = recovered.as_ref().map_or(&header, |r| &r.header);
         let mut game_cfg = GameConfig::from_header(game_header, None, None).map_err(|e| {
             let file = match &recovered {
@@ -181,7 +184,14 @@ impl Daemon {
         // measure it; else from the journal's last time, the clocks stopped
         // for the arbiter (`resume_round`).
         let resume = match (&recovered, &journal_path) {
-            (Some(rec), Some(p)) => Some(resume_round(rec, p, started_at, now_unix, speed)),
+            (Some(rec), Some(p)) => Some(resume_round(
+                rec,
+                p,
+                started_at,
+                now_unix,
+                speed,
+                wall_clock_synchronised(&config),
+            )),
             _ => None,
         };
         let clock = match &resume {
@@ -206,11 +216,7 @@ impl Daemon {
                     info.round,
                     info.board,
                 );
-                let queue = journal_path.as_ref().map(|p| {
-                    let mut q = p.clone().into_os_string();
-                    q.push(".mqtt");
-                    PathBuf::from(q)
-                });
+                let queue = journal_path.as_deref().map(journal::mqtt_path);
                 let uplink = crate::mqtt::publish::Uplink {
                     broker,
                     client_id: format!(
@@ -221,7 +227,11 @@ impl Daemon {
                         rand::random::<u32>()
                     ),
                     topics,
-                    epoch: started_at,
+                    // A journal resumed up to damage regenerates a shorter
+                    // stream than the one sent: a new epoch, so consumers
+                    // start the board's stream again (its old queue was set
+                    // aside with the damaged journal).
+                    epoch: if damaged { now_unix } else { started_at },
                 };
                 let (tx, status) = crate::mqtt::publish::start(rt, uplink, queue.as_deref())?;
                 (Some(tx), Some(status))
@@ -251,9 +261,15 @@ impl Daemon {
         feed.publish_start(first);
         // Resume: the journal's records replayed (not journaled again).
         let mut skip: Vec<Record> = Vec::new();
+        // The events of a journal resumed up to damage are written anew
+        // (its events file went aside with it).
+        let mut replayed_events: Vec<Event> = Vec::new();
         if let Some(rec) = &recovered {
             for r in &rec.records {
-                board.record(r.clone());
+                let events = board.record(r.clone());
+                if damaged {
+                    replayed_events.extend(events);
+                }
             }
             if source_is_recording {
                 skip = rec
@@ -285,6 +301,16 @@ impl Daemon {
             }
         }
         board.journal = journal;
+        if let Some(j) = board.journal.as_mut() {
+            for e in &replayed_events {
+                let _ = j.event(&e.to_json());
+            }
+            for a in j.take_alerts() {
+                report.push(format!("journal: {}", a.to_json(board.last_t)));
+                // Back for the board loop to publish and journal below.
+                pending_alerts.push(a);
+            }
+        }
         board.on_event = on_event;
         board.show_clock_now(board.last_t);
         if let (Some(rec), Some(resume)) = (&recovered, &resume) {
@@ -321,6 +347,9 @@ impl Daemon {
             }
             extra.push(("wall_gap_ms", Value::from(resume.wall_gap_ms)));
             extra.push(("clocks_stopped", Value::from(!resume.trusted)));
+            if let Some(synced) = resume.synchronised {
+                extra.push(("wall_clock_synchronised", Value::from(synced)));
+            }
             if !resume.trusted {
                 extra.push(("epoch_unix_ms", Value::from(clock.started_at_unix_ms())));
             }
@@ -336,12 +365,37 @@ impl Daemon {
             if !resume.trusted {
                 tracing::warn!(
                     wall_gap_ms = resume.wall_gap_ms,
+                    wall_clock_synchronised = ?resume.synchronised,
                     "the wall clock cannot measure the downtime: round time goes on from {since} ms, the clocks stay stopped until the arbiter resumes them"
                 );
                 report.push(format!(
                     "wall clock gap {} ms not trusted: clocks stopped until the arbiter resumes them",
                     resume.wall_gap_ms
                 ));
+            }
+        }
+        // What the journal found on opening (damage set aside, an empty
+        // journal): to the arbiter, and into the events file.
+        for a in pending_alerts {
+            let msg = a.to_json(board.last_t);
+            if let Some(j) = board.journal.as_mut() {
+                let _ = j.event(&msg);
+            }
+            feed.arbiter.publish(0, None, &[Arc::from(msg)]);
+        }
+        board.journal_alerts(board.last_t);
+        // Messages found cut short in the MQTT queue: the arbiter is told
+        // (they are queued again from the replay, logged by the uplink).
+        if let Some(cut) = mqtt.as_ref().map(|s| s.borrow().cut_at_open) {
+            if cut > 0 {
+                let msg = serde_json::json!({
+                    "type": "uplink_alert",
+                    "uplink": "mqtt",
+                    "error": format!("{cut} queued message(s) found cut short in the MQTT queue"),
+                    "action": "queued again from the journal's replay",
+                })
+                .to_string();
+                feed.arbiter.publish(0, None, &[Arc::from(msg)]);
             }
         }
 
@@ -457,6 +511,8 @@ struct Resume {
     wall_gap_ms: i64,
     /// The gap is a downtime the running clock is charged with.
     trusted: bool,
+    /// The kernel's word on the time's synchronisation (None: not asked, `rtc`).
+    synchronised: Option<bool>,
 }
 
 /// The round time of a resumed journal `rec` (file `path`, round 0 at
@@ -472,6 +528,7 @@ fn resume_round(
     started_at: u64,
     now_unix: u64,
     speed: f64,
+    synchronised: Option<bool>,
 ) -> Resume {
     let last_t = rec
         .records
@@ -482,7 +539,8 @@ fn resume_round(
     let last_wall = epoch as i128 + (last_t as f64 / speed.max(1e-9)) as i128;
     let wall_gap_ms =
         (now_unix as i128 - last_wall).clamp(i64::MIN as i128, i64::MAX as i128) as i64;
-    let trusted = (0..=MAX_MEASURED_DOWNTIME_MS).contains(&wall_gap_ms);
+    let plausible = (0..=MAX_MEASURED_DOWNTIME_MS).contains(&wall_gap_ms);
+    let trusted = plausible && synchronised != Some(false);
     let clock = if trusted {
         RoundClock::new(epoch, speed)
     } else {
@@ -493,5 +551,23 @@ fn resume_round(
         last_t,
         wall_gap_ms,
         trusted,
+        synchronised,
     }
+}
+
+/// Whether the wall clock is synchronised, as far as a restart must ask
+/// (`[clock] wall_clock`): `None` with `rtc` (trusted as kept), else the
+/// kernel's word (adjtimex; a failed call counts as not synchronised).
+fn wall_clock_synchronised(config: &Config) -> Option<bool> {
+    if config.clock.wall_clock.as_deref() == Some("rtc") {
+        return None;
+    }
+    use crate::service::checks::{is_synchronised, kernel_time_status};
+    Some(match kernel_time_status() {
+        Ok((status, state)) => is_synchronised(status, state),
+        Err(e) => {
+            tracing::warn!(error = %e, "adjtimex: the time's synchronisation is unknown");
+            false
+        }
+    })
 }

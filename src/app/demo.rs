@@ -129,12 +129,14 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<()> {
             let router = daemon_router(&daemon, &cfg, rt.handle())?;
             let public = daemon.feed.public.clone();
             let served = rt.block_on(async {
-                let l = bind(addr).await?;
+                // The demo is shown on this host: plain HTTP, default limits.
+                let listening = crate::server::Listening::default();
+                let l = bind(addr, &listening).await?;
                 println!(
                     "eboard demo: the live page is at http://{}/",
                     l.local_addr().context("the demo's address")?
                 );
-                let server = tokio::spawn(crate::server::serve(l, router));
+                let server = tokio::spawn(crate::server::serve(l, router, listening));
                 // The records have ended and every one was decided (a
                 // game-ending move still settling counts as made at its end,
                 // as in replay), or a stop came first.

@@ -95,13 +95,50 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .context("cannot start the runtime")
 }
 
-/// Binds `addr` and prints the address actually bound (port 0 picks one).
-async fn bind(addr: &str) -> anyhow::Result<tokio::net::TcpListener> {
-    let l = tokio::net::TcpListener::bind(addr)
+/// The listen backlog: connections the kernel completes before they are
+/// accepted. A burst of connections (a client opening thousands, which
+/// the listener then refuses) must not fill it, or the next spectator's or
+/// the arbiter's connection waits for a SYN retransmission (1 s and more);
+/// the kernel caps it at `net.core.somaxconn` (4096 since Linux 5.4).
+const BACKLOG: u32 = 4096;
+
+/// A listener on the first address `addr` resolves to, with [`BACKLOG`].
+async fn listen(addr: &str) -> std::io::Result<tokio::net::TcpListener> {
+    let mut last = None;
+    for a in tokio::net::lookup_host(addr).await? {
+        let socket = match a {
+            std::net::SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+            std::net::SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+        };
+        socket.set_reuseaddr(true)?;
+        match socket.bind(a).and_then(|()| socket.listen(BACKLOG)) {
+            Ok(l) => return Ok(l),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address to listen on")
+    }))
+}
+
+/// Binds `addr` and prints the address actually bound (port 0 picks one);
+/// with TLS, the HTTPS address on the same port and the certificate's
+/// SHA-256 fingerprint (to pin on the arbiter's phone and in the relay).
+async fn bind(
+    addr: &str,
+    listening: &crate::server::Listening,
+) -> anyhow::Result<tokio::net::TcpListener> {
+    let l = listen(addr)
         .await
         .with_context(|| format!("--listen {addr}"))?;
     let a = l.local_addr().with_context(|| format!("--listen {addr}"))?;
     println!("eboard: serving http://{a}/");
+    if let Some(tls) = &listening.tls {
+        println!(
+            "eboard: serving https://{a}/ (certificate SHA-256 {})",
+            tls.fingerprint
+        );
+    }
     Ok(l)
 }
 
@@ -110,10 +147,11 @@ async fn bind(addr: &str) -> anyhow::Result<tokio::net::TcpListener> {
 async fn serve_until(
     listener: tokio::net::TcpListener,
     router: axum::Router,
+    listening: crate::server::Listening,
     mut stop: shutdown::ShutdownSignal,
 ) -> anyhow::Result<()> {
     tokio::select! {
-        r = crate::server::serve(listener, router) => r.anyhow(),
+        r = crate::server::serve(listener, router, listening) => r.anyhow(),
         _ = stop.wait() => Ok(()),
     }
 }

@@ -190,10 +190,21 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
         arbiter: None,
         console: Some(console),
     });
+    let cert_dir = config
+        .as_deref()
+        .and_then(std::path::Path::parent)
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                d
+            }
+        });
+    let listening = super::settings::listening(cfg.as_ref(), cert_dir).anyhow()?;
     let signal = shutdown.signal();
     let served = rt.block_on(async {
-        let l = bind(&listen).await?;
-        serve_until(l, router, signal).await
+        let l = bind(&listen, &listening).await?;
+        serve_until(l, router, listening, signal).await
     });
     close_runtime(rt, Duration::from_millis(200));
     served

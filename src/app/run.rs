@@ -92,6 +92,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         let header = src.header.clone();
         (Box::new(src), header)
     };
+    // A journal of another game than the config's is refused before
+    // anything starts, with the message naming the file to move (exit
+    // EX_CONFIG: systemd does not restart it in a loop, docs/journal.md).
+    if let Some(j) = &journal {
+        let game = super::settings::game_header(&cfg, header.as_ref());
+        crate::journal::check_identity(j, &game).map_err(anyhow::Error::new)?;
+    }
     let rt = runtime()?;
     let shutdown = Shutdown::new();
     shutdown
@@ -101,6 +108,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         Some((thread, observer, sink)) => (Some(thread), Some(observer), Some(sink)),
         None => (None, None, None),
     };
+    let journal_parent = journal
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf);
     let daemon = Daemon::launch(
         RunOptions {
             config: cfg.clone(),
@@ -147,6 +158,19 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         .anyhow()?;
     }
     let router = daemon_router(&daemon, &cfg, rt.handle())?;
+    // A made certificate is kept with the journal (the service's state
+    // directory), else beside the config.
+    let cert_dir = journal_parent
+        .as_deref()
+        .or_else(|| config_path.parent())
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        });
+    let listening = super::settings::listening(Some(&cfg), cert_dir).anyhow()?;
     let signal = shutdown.signal();
     // systemd (Type=notify): ready once the journal is resumed, the
     // sensors have answered (the source opened) and the server listens.
@@ -155,7 +179,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         .ok()
         .flatten();
     let served = rt.block_on(async {
-        let l = bind(&listen).await?;
+        let l = bind(&listen, &listening).await?;
         if let Some(n) = &notifier {
             n.tell(&format!(
                 "READY=1\nSTATUS=board {} round {}: serving {}",
@@ -165,7 +189,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             ));
         }
         tracing::info!("ready");
-        serve_until(l, router, signal).await
+        serve_until(l, router, listening, signal).await
     });
     if let Some(n) = &notifier {
         n.tell("STOPPING=1");

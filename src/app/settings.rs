@@ -247,6 +247,85 @@ pub fn lichess_target(cfg: &Config) -> Result<Option<PushTarget>, ConfigFileErro
         .map_err(|e| cfg.error_at(&format!("lichess.{}", e.key), e.message))
 }
 
+/// The HTTP listener's limits and TLS (`[server]`, `docs/server.md`).
+/// `cert_dir` is where a made certificate is kept (the journal's directory,
+/// else the config file's); without one (a relay with no config) the
+/// certificate is made for this process only. The limits are fitted to the
+/// process's file-descriptor limit.
+pub fn listening(
+    cfg: Option<&Config>,
+    cert_dir: Option<&std::path::Path>,
+) -> Result<crate::server::Listening, ConfigFileError> {
+    use crate::server::{certificate, Limits, Listening};
+    use std::time::Duration;
+    let default = crate::config::ServerConfig::default();
+    let sv = cfg.map_or(&default, |c| &c.server);
+    let at = |key: &str, message: String| match cfg {
+        Some(c) => c.error_at(key, message),
+        None => ConfigFileError {
+            file: String::new(),
+            line: None,
+            key: key.to_owned(),
+            message,
+        },
+    };
+    let d = Limits::default();
+    let limits = Limits {
+        max_connections: sv.max_connections.unwrap_or(d.max_connections),
+        per_address: sv.max_connections_per_address.unwrap_or(d.per_address),
+        reserved: sv.reserved_connections.unwrap_or(d.reserved),
+        idle_timeout: sv
+            .idle_timeout_s
+            .map_or(d.idle_timeout, Duration::from_secs),
+        write_timeout: sv
+            .write_timeout_s
+            .map_or(d.write_timeout, Duration::from_secs),
+    };
+    let (limits, fds) = limits.fitted_to_process();
+    tracing::info!(
+        max_connections = limits.max_connections,
+        per_address = limits.per_address,
+        reserved = limits.reserved,
+        idle_timeout_s = limits.idle_timeout.as_secs(),
+        write_timeout_s = limits.write_timeout.as_secs(),
+        open_file_limit = fds,
+        "HTTP limits"
+    );
+    let tls = match sv.tls.as_deref().unwrap_or("auto") {
+        "off" => {
+            tracing::warn!("[server] tls = \"off\": the arbiter's routes answer on loopback only");
+            None
+        }
+        "files" => {
+            let (Some(c), Some(k)) = (&sv.tls_cert, &sv.tls_key) else {
+                return Err(at(
+                    "server.tls",
+                    "tls = \"files\" needs tls_cert and tls_key".into(),
+                ));
+            };
+            Some(
+                certificate::from_files(c.as_ref(), k.as_ref())
+                    .map_err(|e| at("server.tls_cert", e))?,
+            )
+        }
+        _ => match cert_dir {
+            Some(dir) => {
+                let (tls, made) = certificate::kept_in(dir).map_err(|e| at("server.tls", e))?;
+                if made {
+                    tracing::info!(dir = %dir.display(), fingerprint = %tls.fingerprint, "made a TLS certificate (self-signed; pin its fingerprint)");
+                }
+                Some(tls)
+            }
+            None => {
+                let tls = certificate::ephemeral().map_err(|e| at("server.tls", e))?;
+                tracing::warn!(fingerprint = %tls.fingerprint, "TLS certificate made for this run only (no directory to keep it: give --config)");
+                Some(tls)
+            }
+        },
+    };
+    Ok(Listening { limits, tls })
+}
+
 /// The listeners' outputs of `[voice]` (`docs/voice.md`): each player's
 /// device, channel, speed, volume and variant; the arbiter's, if set.
 /// The values were checked when the config was read.

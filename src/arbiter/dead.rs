@@ -89,6 +89,18 @@ mod tests {
     }
 
     #[test]
+    fn a_forced_pawn_check_into_stalemate_is_dead() {
+        // Found by tests/properties.rs: White's only move is a5+, and every
+        // reply (a king move or Nxa5) leaves White stalemated (a6 blocks
+        // the pawn, a2/b1/b2 are covered). With the knight off a6 the pawn
+        // runs on and the position lives.
+        let dead = pos("5r2/pn6/nk4p1/8/P3b3/b7/7r/K7 w - - 0 40");
+        assert!(is_dead_fast(&dead) && is_dead(&dead));
+        let alive = pos("5r2/pn6/1k4p1/8/P3b3/b7/7r/K7 w - - 0 40");
+        assert!(!is_dead(&alive));
+    }
+
+    #[test]
     fn king_and_knight_can_be_helpmated_by_the_pawn_side() {
         // Scenario S63: White K+P oversteps, Black has K+N: Black can mate.
         let p = pos("8/8/8/8/8/2k5/1nP5/K7 w - - 0 1");

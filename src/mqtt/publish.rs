@@ -56,6 +56,10 @@ pub struct UplinkStatus {
     pub connections: u64,
     /// Why the last attempt to reach the broker failed (`None` once connected).
     pub problem: Option<LinkProblem>,
+    /// Messages found cut short in the queue file when it was opened
+    /// ([`Outbox::lost`]), queued again as the journal's replay regenerates
+    /// them.
+    pub cut_at_open: usize,
 }
 
 /// Why the broker could not be reached (the message in the log says more).
@@ -108,9 +112,11 @@ pub fn start(
         None => Outbox::memory(),
     };
     let (tx, rx) = mpsc::unbounded_channel();
+    let cut_at_open = outbox.lost().len();
     let (status_tx, status_rx) = watch::channel(UplinkStatus {
         queued: outbox.last_seq(),
         pending: outbox.pending(),
+        cut_at_open,
         ..Default::default()
     });
     rt.spawn(run(uplink, options, outbox, rx, status_tx));
@@ -126,6 +132,9 @@ struct Numbering {
     next: u64,
     epoch: u64,
     skip_through: u64,
+    /// Messages at or below `skip_through` whose queue line was cut: queued
+    /// again as they are regenerated ([`Outbox::lost`]).
+    lost: std::collections::BTreeSet<u64>,
     /// The latest snapshot's sequence number and payload (also of skipped messages).
     latest_snapshot: Option<(u64, String)>,
 }
@@ -154,7 +163,7 @@ impl Numbering {
             if let Some(s) = &snapshot_payload {
                 self.latest_snapshot = Some((seq, s.clone()));
             }
-            if seq <= self.skip_through {
+            if seq <= self.skip_through && !self.lost.contains(&seq) {
                 continue;
             }
             out.push((
@@ -180,6 +189,7 @@ async fn run(
         next: 1,
         epoch: uplink.epoch,
         skip_through: outbox.last_seq(),
+        lost: outbox.lost().clone(),
         latest_snapshot: None,
     };
     let (mut client, mut el) = connection(&options);
@@ -249,6 +259,7 @@ async fn run(
                 pending: outbox.pending(),
                 connections,
                 problem,
+                cut_at_open: s.cut_at_open,
             };
             std::mem::replace(s, new) != new
         });
@@ -260,6 +271,18 @@ async fn run(
                     for _ in 0..GROUP_MAX {
                         let Ok(u) = rx.try_recv() else { break };
                         items.extend(numbering.entries(&u));
+                    }
+                    // Messages found cut in the queue, regenerated now.
+                    let (again, items): (Vec<_>, Vec<_>) =
+                        items.into_iter().partition(|(seq, _)| *seq <= outbox.last_seq());
+                    for (seq, e) in again {
+                        numbering.lost.remove(&seq);
+                        // Sent on this connection too (a resend of what
+                        // follows it is idempotent for the consumers).
+                        next_send = next_send.min(seq);
+                        if let Err(e) = outbox.requeue(seq, e) {
+                            tracing::error!("mqtt: {e}");
+                        }
                     }
                     if let Err(e) = outbox.append(items) {
                         tracing::error!("mqtt: {e}");

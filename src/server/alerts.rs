@@ -8,7 +8,8 @@
 //! ([`ALERT_TYPES`]): illegal moves, touch-move breaches, irregularities
 //! (boards that differ, Appendix E, among them), claims, flags, ambiguous
 //! readings, a game's end (its result to confirm), and the relay's
-//! `board_offline` / `board_resumed`. The same message twice (a board's
+//! `board_offline` / `board_resumed`, the journal's and the uplinks' own
+//! alerts (`journal_alert`, `uplink_alert`). The same message twice (a board's
 //! backlog sent again when the relay reconnects) is one alert.
 
 use serde::Serialize;
@@ -17,7 +18,7 @@ use std::collections::VecDeque;
 use std::sync::Mutex;
 
 /// The message types that become alerts.
-pub const ALERT_TYPES: [&str; 9] = [
+pub const ALERT_TYPES: [&str; 11] = [
     "illegal_move",
     "touch_move",
     "irregularity",
@@ -27,6 +28,8 @@ pub const ALERT_TYPES: [&str; 9] = [
     "game_end",
     "board_offline",
     "board_resumed",
+    "journal_alert",
+    "uplink_alert",
 ];
 /// The most alerts kept (the oldest acknowledged ones go first).
 pub const MAX_ALERTS: usize = 1000;

@@ -149,12 +149,20 @@ pub fn session_cookie(headers: &HeaderMap) -> &str {
         .unwrap_or("")
 }
 
-/// The client's address (the connection's peer; unspecified when the
-/// server did not record it).
+/// The client's address (the connection's peer, as the listener records
+/// it; unspecified when the request did not come through
+/// [`super::listener::serve`]).
 pub fn client_ip(ext: &Extensions) -> IpAddr {
-    ext.get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip())
+    ext.get::<super::listener::Connection>()
+        .map(|c| c.peer.ip())
+        .or_else(|| ext.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()))
         .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED))
+}
+
+/// Whether the request came over TLS (the session cookie is then `Secure`).
+pub fn over_tls(ext: &Extensions) -> bool {
+    ext.get::<super::listener::Connection>()
+        .is_some_and(|c| c.tls)
 }
 
 /// 429 with `Retry-After` (whole seconds, rounded up).

@@ -5,7 +5,7 @@
 //! | path | who | what |
 //! |---|---|---|
 //! | `GET /console`, `/console.js`, `/console.css` | anyone | the page (it logs in itself) |
-//! | `POST /console/login` | anyone | `{"name", "secret"}` → session cookie (`HttpOnly`, `SameSite=Strict`, `Secure` over TLS) |
+//! | `POST /console/login` | anyone | `{"name", "secret"}` → session cookie (`HttpOnly`, `SameSite=Strict`, `Secure` over TLS or with `secure_cookie`) |
 //! | `POST /console/logout` | session | ends it |
 //! | `GET /console/me` | any role | `{"name", "role", "board": bool}` |
 //! | `GET /console/alerts` | any role | the alert queue, newest first ([`super::alerts`]) |
@@ -26,8 +26,8 @@
 use super::access::{Accounts, Role, COOKIE};
 use super::alerts::AlertQueue;
 use super::arbiter::{
-    apply, authorize, authorize_ruling, client_ip, refuse, ruling_record, session_cookie, too_many,
-    Refusal,
+    apply, authorize, authorize_ruling, client_ip, over_tls, refuse, ruling_record, session_cookie,
+    too_many, Refusal,
 };
 use super::AppState;
 use crate::broadcast::delay::Channel;
@@ -323,7 +323,7 @@ pub async fn login(State(s): State<Arc<AppState>>, ext: Extensions, bytes: Bytes
     let ttl = console.accounts.session_ttl.as_secs();
     let cookie = format!(
         "{COOKIE}={id}; Path=/; HttpOnly; SameSite=Strict; Max-Age={ttl}{}",
-        if console.accounts.secure_cookie {
+        if console.accounts.secure_cookie || over_tls(&ext) {
             "; Secure"
         } else {
             ""

@@ -18,6 +18,10 @@
 //! Nothing under `/arbiter/` or `/console/` sends CORS headers: only the
 //! pages this server serves may read them.
 //!
+//! Connections are admitted, timed and (with a certificate) served over
+//! TLS by [`listener`]; the arbiter's routes answer only over TLS or from
+//! loopback ([`listener::guard`]).
+//!
 //! Everything public is delayed at the source ([`crate::broadcast::delay`]).
 //! Stream clients that fall [`CHANNEL_CAPACITY`](crate::broadcast::delay::CHANNEL_CAPACITY)
 //! messages behind are dropped; request bodies are limited to
@@ -26,8 +30,10 @@
 pub mod access;
 pub mod alerts;
 mod arbiter;
+pub mod certificate;
 pub mod console;
 mod feeds;
+pub mod listener;
 mod page;
 mod stream;
 
@@ -164,52 +170,8 @@ pub fn router(state: AppState) -> Router {
     plain
         .merge(streams)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(listener::guard))
         .with_state(Arc::new(state))
 }
 
-/// The most connections served at once; more are closed at once.
-pub const MAX_CONNECTIONS: usize = 4096;
-/// The longest a client may take to send its request head.
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Serves `router` on `listener` until the process ends (HTTP/1.1 with
-/// WebSocket upgrades). A client that does not send its request head within
-/// [`HEADER_TIMEOUT`] is dropped; at most [`MAX_CONNECTIONS`] are served.
-pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
-    use hyper_util::rt::{TokioIo, TokioTimer};
-    use hyper_util::service::TowerToHyperService;
-    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
-    loop {
-        let (stream, peer) = match listener.accept().await {
-            Ok(c) => c,
-            Err(e) => {
-                // Out of file descriptors and the like: wait, keep serving.
-                tracing::warn!(error = %e, "accept failed");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
-        };
-        let Ok(slot) = slots.clone().try_acquire_owned() else {
-            continue; // dropped: too many connections
-        };
-        let _ = stream.set_nodelay(true);
-        // The peer's address for the handlers (failed-login back-off per address).
-        let service = TowerToHyperService::new(tower::util::MapRequest::new(
-            router.clone(),
-            move |mut r: axum::http::Request<hyper::body::Incoming>| {
-                r.extensions_mut().insert(axum::extract::ConnectInfo(peer));
-                r
-            },
-        ));
-        tokio::spawn(async move {
-            let mut http = hyper::server::conn::http1::Builder::new();
-            http.timer(TokioTimer::new())
-                .header_read_timeout(HEADER_TIMEOUT);
-            let _ = http
-                .serve_connection(TokioIo::new(stream), service)
-                .with_upgrades()
-                .await;
-            drop(slot);
-        });
-    }
-}
+pub use listener::{serve, Connection, Limits, Listening, Tls};
