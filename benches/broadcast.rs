@@ -75,6 +75,7 @@ fn main() {
         )
         .unwrap();
         let app = router(AppState {
+            console: None,
             public: d.feed.public.clone(),
             arbiter: Some(ArbiterAccess {
                 channel: d.feed.arbiter.clone(),
@@ -104,6 +105,7 @@ fn main() {
     rt.spawn(eboard::server::serve(
         l,
         router(AppState {
+            console: None,
             public: relay,
             arbiter: None,
         }),

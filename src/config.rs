@@ -321,7 +321,35 @@ impl Default for GameSection {
 pub struct ArbiterConfig {
     /// Who holds the token (journaled as the author of every action).
     pub name: Option<String>,
-    /// The bearer token of the arbiter API (`EBOARD_ARBITER_TOKEN` wins).
+    /// The bearer token of the arbiter API (`EBOARD_ARBITER_TOKEN` wins):
+    /// one account of role `arbiter` named `name`. At least 128 random bits.
+    pub token: Option<String>,
+    /// `[[arbiter.accounts]]`: one per arbiter (`docs/console.md`).
+    #[serde(default)]
+    pub accounts: Vec<AccountConfig>,
+    /// How long a console session lasts, seconds (default 43200: 12 h).
+    pub session_s: Option<u64>,
+    /// Mark the console's session cookie `Secure` (set it when the console
+    /// is served over HTTPS, directly or behind a TLS proxy).
+    pub secure_cookie: Option<bool>,
+    /// The relay's token for the boards' arbiter API (`eboard relay`;
+    /// `EBOARD_RELAY_TOKEN` wins): each board has it as an account of role
+    /// `relay`.
+    pub relay_token: Option<String>,
+}
+
+/// `[[arbiter.accounts]]`: one arbiter's account.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccountConfig {
+    /// The arbiter's name (journaled as the author of his rulings).
+    pub name: String,
+    /// `arbiter` (rules; the default), `deputy` (sees, rules nothing) or
+    /// `relay` (a relay ruling on behalf of a named arbiter).
+    pub role: Option<String>,
+    /// The argon2id hash (PHC string) of his pass phrase (`eboard token --hash`).
+    pub secret_hash: Option<String>,
+    /// Or a token (at least 128 random bits): bearer token and login secret.
     pub token: Option<String>,
 }
 
@@ -515,8 +543,19 @@ impl<'i> Located<'i> {
                     format!("{prefix}.{}", k.get_ref())
                 };
                 out.insert(name.clone(), line_of(text, k.span().start));
-                if let toml::de::DeValue::Table(t) = v.get_ref() {
-                    walk(t, &name, text, out);
+                match v.get_ref() {
+                    toml::de::DeValue::Table(t) => walk(t, &name, text, out),
+                    // `[[x]]` tables: `x.1.key`, numbered from 1.
+                    toml::de::DeValue::Array(a) => {
+                        for (i, item) in a.iter().enumerate() {
+                            if let toml::de::DeValue::Table(t) = item.get_ref() {
+                                let n = format!("{name}.{}", i + 1);
+                                out.insert(n.clone(), line_of(text, item.span().start));
+                                walk(t, &n, text, out);
+                            }
+                        }
+                    }
+                    _ => {}
                 }
             }
         }

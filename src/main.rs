@@ -56,6 +56,15 @@ enum Command {
     /// synchronisation, the audio for a visually impaired player. Exit 1
     /// when a check fails.
     Doctor(app::DoctorArgs),
+    /// Print a fresh token of 256 random bits (64 hex digits) for the
+    /// config (`[arbiter] token`, an account's `token`, `relay_token`); with
+    /// --hash, read a pass phrase from standard input and print its argon2id
+    /// hash for an account's `secret_hash` (docs/console.md).
+    Token {
+        /// Hash the pass phrase read from standard input instead.
+        #[arg(long)]
+        hash: bool,
+    },
     /// Write the man pages (clap_mangen: eboard.1 and one page a command,
     /// eboard-run.1, …) into DIR/man1 and the shell completions
     /// (clap_complete: bash, zsh, fish) into DIR/completions; the Debian
@@ -65,6 +74,23 @@ enum Command {
         /// The output directory.
         dir: std::path::PathBuf,
     },
+}
+
+/// `eboard token [--hash]`.
+fn token(hash: bool) -> anyhow::Result<()> {
+    use eboard::server::access::{hash_secret, new_token};
+    if !hash {
+        println!("{}", new_token());
+        return Ok(());
+    }
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line)?;
+    let secret = line.trim_end_matches(['\r', '\n']);
+    if secret.is_empty() {
+        anyhow::bail!("standard input: give the pass phrase on one line");
+    }
+    println!("{}", hash_secret(secret).map_err(anyhow::Error::msg)?);
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -92,6 +118,7 @@ fn main() -> ExitCode {
             Err(e) => Err(e),
         },
         Command::Generate { dir } => generate(&dir),
+        Command::Token { hash } => token(hash),
         Command::Doctor(args) => match app::doctor(args) {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::from(1),

@@ -320,6 +320,8 @@ named! {
         BothFlags = "both_flags",
         /// The arbiter declared the result.
         ArbiterDecision = "arbiter_decision",
+        /// Extension: a game not played (a no-show), entered by the arbiter.
+        Forfeit = "forfeit",
         /// §10.2: a quickplay-finish claim upheld.
         InsufficientLosingChances = "insufficient_losing_chances",
     }

@@ -102,12 +102,22 @@ pub enum ArbiterAction {
     /// `ambiguous_move` alert (UCI of one candidate):
     /// `{"arbiter": "choose", "uci": "d1d5"}`.
     Choose(String),
+    /// Extension: confirm the game's result (DSU regulations 004 §15: the
+    /// result stays provisional until the arbiter has it), optionally
+    /// correcting it: `{"arbiter": "confirm"}` or `{"arbiter": "confirm",
+    /// "result": "0-1"}`.
+    Confirm(Option<KnownOutcome>),
+    /// Extension: a game not played (a no-show): the result entered as a
+    /// forfeit before the first move, confirmed at once:
+    /// `{"arbiter": "forfeit", "result": "1-0"}`.
+    Forfeit(KnownOutcome),
 }
 
 impl ArbiterAction {
     /// The action names.
-    pub const NAMES: [&'static str; 9] = [
-        "restore", "accept", "overrule", "result", "clock", "position", "pause", "resume", "choose",
+    pub const NAMES: [&'static str; 11] = [
+        "restore", "accept", "overrule", "result", "clock", "position", "pause", "resume",
+        "choose", "confirm", "forfeit",
     ];
 
     /// The record's name for the action.
@@ -122,6 +132,8 @@ impl ArbiterAction {
             ArbiterAction::Pause => "pause",
             ArbiterAction::Resume => "resume",
             ArbiterAction::Choose(_) => "choose",
+            ArbiterAction::Confirm(_) => "confirm",
+            ArbiterAction::Forfeit(_) => "forfeit",
         }
     }
 }
@@ -621,6 +633,29 @@ fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordK
                     }
                     ArbiterAction::Choose(uci.to_owned())
                 }
+                "confirm" => match opt_str(obj, "result", line)? {
+                    Some(r) => ArbiterAction::Confirm(Some(parse_result(r).map_err(|e| {
+                        TraceError {
+                            line,
+                            message: format!("key 'result': {e}"),
+                        }
+                    })?)),
+                    None => ArbiterAction::Confirm(None),
+                },
+                "forfeit" => {
+                    let r = get_str(obj, "result", line)?;
+                    let result = parse_result(r).map_err(|e| TraceError {
+                        line,
+                        message: format!("key 'result': {e}"),
+                    })?;
+                    if result == KnownOutcome::Draw {
+                        return err(
+                            line,
+                            "key 'result': a forfeit is won by one side: 1-0 or 0-1".to_owned(),
+                        );
+                    }
+                    ArbiterAction::Forfeit(result)
+                }
                 _ => {
                     return err(
                         line,
@@ -979,7 +1014,9 @@ pub fn record_json(r: &Record) -> Value {
         RecordKind::Arbiter { action, author } => {
             m.insert("arbiter".into(), Value::from(action.as_str()));
             match action {
-                ArbiterAction::SetResult(r) => {
+                ArbiterAction::SetResult(r)
+                | ArbiterAction::Confirm(Some(r))
+                | ArbiterAction::Forfeit(r) => {
                     m.insert("result".into(), Value::from(r.as_str()));
                 }
                 ArbiterAction::SetClock { white_ms, black_ms } => {
@@ -1200,6 +1237,31 @@ pub enum EventKind {
         /// The article (the arbiter's decisions).
         article: &'static str,
     },
+    /// Extension: the arbiter confirmed the game's result (DSU regulations
+    /// 004 §15); until then it is provisional. `corrected`: the arbiter
+    /// gave another result than the board's; `forfeit`: the game was not
+    /// played (a no-show).
+    ResultConfirmed {
+        /// The result that stands: `1-0`, `0-1`, `1/2-1/2`.
+        #[serde(with = "crate::model::serde_result")]
+        result: KnownOutcome,
+        /// The board's result was replaced.
+        corrected: bool,
+        /// Entered as a forfeit.
+        forfeit: bool,
+        /// The article (the arbiter's decisions).
+        article: &'static str,
+    },
+    /// Extension: an arbiter's ruling as the board applied it, with the
+    /// name of the arbiter who gave it (an `arbiter` record with an author).
+    Ruling {
+        /// The action (`restore`, `accept`, `result`, `confirm`, …).
+        action: &'static str,
+        /// The arbiter who ruled.
+        author: String,
+        /// The article (the arbiter's decisions).
+        article: &'static str,
+    },
     /// The game is over.
     GameEnd {
         /// `1-0`, `0-1`, `1/2-1/2`.
@@ -1237,6 +1299,8 @@ impl Event {
             EventKind::Setup { .. } => "setup",
             EventKind::AmbiguousMove { .. } => "ambiguous_move",
             EventKind::GameEnd { .. } => "game_end",
+            EventKind::ResultConfirmed { .. } => "result_confirmed",
+            EventKind::Ruling { .. } => "ruling",
         }
     }
 }

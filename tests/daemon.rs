@@ -53,7 +53,7 @@ fn a_simulated_game_through_every_feed() {
     let arbiter = SseReader::open(
         &run.addr,
         "/arbiter/events",
-        &[("Authorization", "Bearer right-token")],
+        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
     );
     let pgn = final_pgn(&run.addr);
 
@@ -153,7 +153,7 @@ fn the_arbiter_api_needs_the_token() {
     assert_eq!(request(a, "POST", "/arbiter/result", &wrong, body).0, 401);
     assert_eq!(request(a, "GET", "/arbiter/events", &wrong, "").0, 401);
     assert_eq!(request(a, "GET", "/arbiter/state", &[], "").0, 401);
-    let right = [("Authorization", "Bearer right-token")];
+    let right = [("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")];
     let (s, b) = request(a, "POST", "/arbiter/result", &right, r#"{"result": "2-0"}"#);
     assert_eq!(s, 422, "{b}");
     let big = format!("{{\"fen\": \"{}\"}}", "x".repeat(40_000));
@@ -184,14 +184,14 @@ fn the_arbiter_api_needs_the_token() {
     // The environment's token wins over the config's.
     let run = spawn(
         &["run", "--config", cfg.to_str().unwrap()],
-        &[("EBOARD_ARBITER_TOKEN", "env-token")],
+        &[("EBOARD_ARBITER_TOKEN", "0a1b2c3d4e5f60718293a4b5c6d7e8f9")],
         &dir,
     );
     assert_eq!(
         request(&run.addr, "POST", "/arbiter/pause", &right, "").0,
         401
     );
-    let env = [("Authorization", "Bearer env-token")];
+    let env = [("Authorization", "Bearer 0a1b2c3d4e5f60718293a4b5c6d7e8f9")];
     assert_eq!(
         request(&run.addr, "POST", "/arbiter/pause", &env, "").0,
         200
@@ -221,7 +221,7 @@ fn the_delay_holds_for_every_public_feed() {
     let arbiter = SseReader::open(
         &run.addr,
         "/arbiter/events",
-        &[("Authorization", "Bearer right-token")],
+        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
     );
     // Sample the polled feeds while the game runs: (unix after, PGN moves, JSON moves).
     let mut samples = Vec::new();
@@ -369,7 +369,7 @@ fn kill_9_then_restart_gives_the_same_game() {
     let arbiter = SseReader::open(
         &run.addr,
         "/arbiter/events",
-        &[("Authorization", "Bearer right-token")],
+        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
     );
     // Right after the restart the delay still holds.
     let restarted_pgn = get(&run.addr, "/games.pgn");
@@ -515,7 +515,7 @@ fn a_wall_clock_jump_on_restart_releases_nothing_early_and_forfeits_no_one() {
     let arbiter = SseReader::open(
         &run.addr,
         "/arbiter/events",
-        &[("Authorization", "Bearer right-token")],
+        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
     );
     let msgs = arbiter.until(20, |v| v["kind"] == "downtime");
     let downtime = &msgs.last().unwrap().1;

@@ -195,7 +195,7 @@ fn a_poller_gets_304s_gzip_and_cors() {
     assert_eq!(status, 200);
     assert_eq!(header(&hs, "access-control-allow-origin"), Some("*"));
     let token = [
-        ("Authorization", "Bearer right-token"),
+        ("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b"),
         ("Origin", "https://example.org"),
     ];
     let (status, hs) = stream_head(&addr, "/arbiter/events", &token);

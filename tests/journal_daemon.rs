@@ -76,7 +76,7 @@ fn a_journal_damaged_in_its_middle_runs_alerts_and_ends_the_game_right() {
     let arbiter = SseReader::open(
         &run.addr,
         "/arbiter/events",
-        &[("Authorization", "Bearer right-token")],
+        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
     );
     let msgs = arbiter.until(20, |v| v["type"] == "journal_alert");
     let alert = &msgs.last().unwrap().1;
@@ -153,7 +153,7 @@ fn another_rounds_journal_is_refused_with_exit_78_and_an_empty_one_warned() {
     let arbiter = SseReader::open(
         &run.addr,
         "/arbiter/events",
-        &[("Authorization", "Bearer right-token")],
+        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
     );
     let msgs = arbiter.until(20, |v| v["type"] == "journal_alert");
     assert_eq!(msgs.last().unwrap().1["problem"], "empty");
@@ -223,7 +223,7 @@ fn a_disk_that_fills_mid_game_and_empties_keeps_the_game_whole() {
     let arbiter = SseReader::open(
         &run.addr,
         "/arbiter/events",
-        &[("Authorization", "Bearer right-token")],
+        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
     );
     let msgs = arbiter.until(60, |v| v["problem"] == "write_failed");
     let failed = &msgs.last().unwrap().1;

@@ -120,7 +120,7 @@ fn a_cut_queue_line_is_sent_again_never_lost_silently() {
     let arbiter = SseReader::open(
         &board.addr,
         "/arbiter/events",
-        &[("Authorization", "Bearer right-token")],
+        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
     );
     let alert = arbiter.until(20, |v| v["type"] == "uplink_alert");
     let alert = &alert.last().unwrap().1;

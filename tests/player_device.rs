@@ -10,7 +10,7 @@ use common::*;
 use serde_json::Value;
 
 const PLAYER: [(&str, &str); 1] = [("Authorization", "Bearer player-token")];
-const ARBITER: [(&str, &str); 1] = [("Authorization", "Bearer right-token")];
+const ARBITER: [(&str, &str); 1] = [("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")];
 
 fn vi_config(dir: &std::path::Path) -> std::path::PathBuf {
     let p = dir.join("vi.toml");
@@ -35,7 +35,7 @@ name = "Karl, Duke"
 
 [arbiter]
 name = "Chief Arbiter"
-token = "right-token"
+token = "7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b"
 
 [player]
 token = "player-token"

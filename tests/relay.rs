@@ -73,7 +73,7 @@ fn three_boards_merged_in_board_order() {
             &relay.addr,
             "POST",
             "/arbiter/pause",
-            &[("Authorization", "Bearer right-token")],
+            &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
             ""
         )
         .0,

@@ -89,7 +89,7 @@ fn one_address_cannot_lock_out_spectators_or_the_arbiter() {
     });
     let mut worst: f64 = 0.0;
     let mut served = 0;
-    let auth = [("Authorization", "Bearer right-token")];
+    let auth = [("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")];
     let mut round = 0;
     while !attacker.is_finished() || round < 3 {
         round += 1;
@@ -222,7 +222,7 @@ fn https_on_the_same_port_with_the_certificate_made_at_first_start() {
             String::from_utf8_lossy(&out).into_owned()
         })
     };
-    let state = answer("/arbiter/state", "right-token");
+    let state = answer("/arbiter/state", ARBITER_TOKEN);
     assert!(state.starts_with("HTTP/1.1 200"), "{state}");
     let wrong = answer("/arbiter/state", "wrong-token");
     assert!(wrong.starts_with("HTTP/1.1 401"), "{wrong}");

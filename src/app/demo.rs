@@ -126,7 +126,7 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<()> {
                 .map(|()| println!("\nPGN written to {}", pgn_path.display()))
         }
         Some(addr) => {
-            let router = daemon_router(&daemon, &cfg);
+            let router = daemon_router(&daemon, &cfg, rt.handle())?;
             let public = daemon.feed.public.clone();
             let served = rt.block_on(async {
                 // The demo is shown on this host: plain HTTP, default limits.

@@ -86,7 +86,20 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
         .on_signals(rt.handle())
         .context("cannot install the SIGTERM/SIGINT handlers")?;
     let channel = std::sync::Arc::new(crate::broadcast::delay::Channel::new());
-    match url {
+    // The arbiter's console: the config's accounts (none: the console
+    // refuses every login) and, for the HTTP relay with a relay token, every
+    // board's arbiter channel merged, rulings forwarded.
+    let accounts = match &cfg {
+        Some(c) => settings::console_accounts(c).anyhow()?,
+        None => crate::server::access::Accounts::new(
+            Vec::new(),
+            crate::server::access::DEFAULT_SESSION,
+            false,
+        )
+        .map_err(|e| anyhow!(e))?,
+    };
+    let relay_token = settings::relay_token(cfg.as_ref()).map_err(|e| anyhow!(e))?;
+    let console = match url {
         Some(url) => {
             if !urls.is_empty() {
                 bail!("give either board URLs or --mqtt, not both");
@@ -124,6 +137,9 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
             crate::mqtt::relay::start(rt.handle(), broker, prefix, event, channel.clone())
                 .anyhow()
                 .context("--mqtt")?;
+            // Over MQTT the boards publish only their public feed: the
+            // console shows the boards and the public alerts, rules nothing.
+            crate::server::console::Console::new(accounts, channel.clone(), None)
         }
         None => {
             if mqtt_username.is_some() || mqtt_ca_file.is_some() || topic_prefix.is_some() {
@@ -132,9 +148,37 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
             if urls.is_empty() {
                 bail!("{shown}: no [mqtt] section: give board URLs or --mqtt URL");
             }
-            crate::broadcast::relay::start(rt.handle(), urls, channel.clone()).anyhow()?
+            crate::broadcast::relay::start(rt.handle(), urls.clone(), channel.clone()).anyhow()?;
+            match relay_token {
+                Some(token) => {
+                    let arbiter =
+                        std::sync::Arc::new(crate::broadcast::delay::Channel::with_backlog());
+                    let fwd = std::sync::Arc::new(
+                        crate::server::console::Forwarder::new(token.clone())
+                            .map_err(|e| anyhow!(e))?,
+                    );
+                    let table = fwd.clone();
+                    crate::broadcast::relay::start_arbiter(
+                        rt.handle(),
+                        urls,
+                        &token,
+                        arbiter.clone(),
+                        std::sync::Arc::new(move |game: &str, base: &str| {
+                            table.set_board(game, base)
+                        }),
+                    )
+                    .anyhow()?;
+                    crate::server::console::Console::new(accounts, arbiter, Some(fwd))
+                }
+                None => {
+                    tracing::info!("relay: no relay token ([arbiter] relay_token or EBOARD_RELAY_TOKEN): the console shows the public feed and rules nothing");
+                    crate::server::console::Console::new(accounts, channel.clone(), None)
+                }
+            }
         }
-    }
+    };
+    let console = std::sync::Arc::new(console);
+    console.spawn_feed(rt.handle());
     if let Some(cfg) = &cfg {
         if let Some(target) = settings::lichess_target(cfg).anyhow()? {
             tracing::info!("pushing the PGN to {}", target.url());
@@ -144,6 +188,7 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
     let router = crate::server::router(AppState {
         public: channel,
         arbiter: None,
+        console: Some(console),
     });
     let cert_dir = config
         .as_deref()

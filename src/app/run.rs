@@ -261,7 +261,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         )
         .anyhow()?;
     }
-    let router = daemon_router(&daemon, &cfg);
+    let router = daemon_router(&daemon, &cfg, rt.handle())?;
     // A made certificate is kept with the journal (the service's state
     // directory), else beside the config.
     let cert_dir = journal_parent
@@ -472,9 +472,22 @@ fn player_device(cfg: &Config) -> Option<crate::server::PlayerDevice> {
     Some(crate::server::PlayerDevice { token, name, side })
 }
 
-/// The router of a board: the public feed and the arbiter API.
-pub(super) fn daemon_router(d: &Daemon, cfg: &Config) -> axum::Router {
-    crate::server::router(AppState {
+/// The router of a board: the public feed, the arbiter API and the
+/// arbiter's console (its alert queue fed on `rt`).
+pub(super) fn daemon_router(
+    d: &Daemon,
+    cfg: &Config,
+    rt: &tokio::runtime::Handle,
+) -> anyhow::Result<axum::Router> {
+    let accounts = super::settings::console_accounts(cfg).anyhow()?;
+    let console = std::sync::Arc::new(crate::server::console::Console::new(
+        accounts,
+        d.feed.arbiter.clone(),
+        None,
+    ));
+    console.spawn_feed(rt);
+    Ok(crate::server::router(AppState {
+        console: Some(console),
         public: d.feed.public.clone(),
         arbiter: Some(ArbiterAccess {
             channel: d.feed.arbiter.clone(),
@@ -487,7 +500,7 @@ pub(super) fn daemon_router(d: &Daemon, cfg: &Config) -> axum::Router {
             commands: d.commands.clone(),
             player: player_device(cfg),
         }),
-    })
+    }))
 }
 
 /// The live board of `[board] source = "hw"`: the design and calibration

@@ -51,6 +51,8 @@ impl Startup {
         let lichess = lichess_target(cfg)?;
         game_config(cfg, None)?;
         let clock = clock_device(cfg)?;
+        // Weak tokens and bad accounts stop the start here.
+        console_accounts(cfg)?;
         Ok(Startup {
             clock,
             mqtt,
@@ -362,6 +364,96 @@ pub fn voice_wpm(cfg: &Config) -> u32 {
         .filter_map(|l| l.as_ref().and_then(|l| l.speed))
         .min()
         .unwrap_or(crate::voice::DEFAULT_WPM)
+}
+
+/// The console's accounts (`docs/console.md`): `[arbiter] token` (or
+/// `EBOARD_ARBITER_TOKEN`) as one account of role `arbiter` named
+/// `[arbiter] name`, and every `[[arbiter.accounts]]`. Weak tokens, bad
+/// hashes, unknown roles and names given twice are refused, naming the key.
+pub fn console_accounts(cfg: &Config) -> Result<crate::server::access::Accounts, ConfigFileError> {
+    use crate::server::access::{check_token, Account, Accounts, Role, Secret, DEFAULT_SESSION};
+    let a = &cfg.arbiter;
+    let mut accounts = Vec::new();
+    if let Some(token) = crate::server::arbiter_token(a.token.as_deref()) {
+        check_token(&token).map_err(|e| {
+            if std::env::var("EBOARD_ARBITER_TOKEN").is_ok_and(|t| !t.is_empty()) {
+                cfg.error_at("arbiter.token", format!("EBOARD_ARBITER_TOKEN: {e}"))
+            } else {
+                cfg.error_at("arbiter.token", e)
+            }
+        })?;
+        accounts.push(Account {
+            name: a.name.clone().unwrap_or_else(|| "arbiter".to_owned()),
+            role: Role::Arbiter,
+            secret: Secret::Token(token),
+        });
+    }
+    for (i, x) in a.accounts.iter().enumerate() {
+        let key = |k: &str| format!("arbiter.accounts.{}.{k}", i + 1);
+        let role = match &x.role {
+            Some(r) => r
+                .parse()
+                .map_err(|e: String| cfg.error_at(&key("role"), e))?,
+            None => Role::Arbiter,
+        };
+        let secret = match (&x.secret_hash, &x.token) {
+            (Some(h), None) => Secret::Hash(h.clone()),
+            (None, Some(t)) => {
+                check_token(t).map_err(|e| cfg.error_at(&key("token"), e))?;
+                Secret::Token(t.clone())
+            }
+            _ => {
+                return Err(cfg.error_at(
+                    &key("name"),
+                    format!(
+                        "account \"{}\": give either secret_hash or token (one of them)",
+                        x.name
+                    ),
+                ))
+            }
+        };
+        accounts.push(Account {
+            name: x.name.clone(),
+            role,
+            secret,
+        });
+    }
+    let ttl = a
+        .session_s
+        .map_or(DEFAULT_SESSION, std::time::Duration::from_secs);
+    if ttl.is_zero() {
+        return Err(cfg.error_at("arbiter.session_s", "a session must last at least 1 second"));
+    }
+    let legacy = usize::from(crate::server::arbiter_token(a.token.as_deref()).is_some());
+    Accounts::new(accounts, ttl, a.secure_cookie.unwrap_or(false)).map_err(|e| {
+        // "account N …": N counts the [arbiter] token first when there is one.
+        let n = e
+            .strip_prefix("account ")
+            .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(0);
+        match n.checked_sub(legacy) {
+            Some(i) if i >= 1 => cfg.error_at(&format!("arbiter.accounts.{i}.name"), e),
+            _ => cfg.error_at("arbiter.name", e),
+        }
+    })
+}
+
+/// The relay's token for the boards: `EBOARD_RELAY_TOKEN`, else `[arbiter]
+/// relay_token`; checked for strength.
+pub fn relay_token(cfg: Option<&Config>) -> Result<Option<String>, String> {
+    let configured = cfg.and_then(|c| c.arbiter.relay_token.clone());
+    let token = std::env::var("EBOARD_RELAY_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty())
+        .or(configured.filter(|t| !t.is_empty()));
+    if let Some(t) = &token {
+        crate::server::access::check_token(t).map_err(|e| match cfg {
+            Some(c) => c.error_at("arbiter.relay_token", e).to_string(),
+            None => format!("EBOARD_RELAY_TOKEN: {e}"),
+        })?;
+    }
+    Ok(token)
 }
 
 #[cfg(test)]

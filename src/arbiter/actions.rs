@@ -20,13 +20,21 @@ impl Arbiter {
     ) {
         tracing::info!(action = action.as_str(), author, t, "arbiter action");
         let a = self.cfg.profile.articles;
+        let mut article = a.arbiter;
         match action {
             ArbiterAction::Restore | ArbiterAction::Accept => {
+                // The board is to be brought back after an illegal move (§7).
+                if self.phase().is_restoring() {
+                    article = a.illegal_move;
+                }
                 // The proposal in force: a pending illegal move is ruled on.
                 if let Some(pi) = self.pending_illegal.take() {
+                    article = a.illegal_move;
                     self.rule_illegal(pi, None, t, out);
                 }
             }
+            ArbiterAction::Confirm(r) => self.confirm_result(*r, t, out),
+            ArbiterAction::Forfeit(r) => self.enter_forfeit(*r, t, out),
             ArbiterAction::Overrule => {
                 self.pending_illegal = None;
                 self.pending_breach = None;
@@ -62,6 +70,17 @@ impl Arbiter {
                     }
                 }
             }
+        }
+        // The ruling as applied, with the name of the arbiter who gave it.
+        if let Some(author) = author {
+            out.push(Event {
+                t,
+                kind: EventKind::Ruling {
+                    action: action.as_str(),
+                    author: author.to_owned(),
+                    article,
+                },
+            });
         }
     }
 
@@ -104,8 +123,9 @@ impl Arbiter {
         }
         // The arbiter has set the position: the set-up guidance is over.
         self.setup = super::SetUp::Done;
-        // A take-back reopens a game that had ended.
+        // A take-back reopens a game that had ended (its result unconfirmed).
         self.resume_play();
+        self.confirmation = None;
         self.pending_illegal = None;
         self.pending_breach = None;
         self.take_back_state(t);

@@ -1,6 +1,9 @@
 //! The game as the Laws see it: touched pieces, moves made and completed,
 //! illegal moves, irregularities and the end of the game.
 //!
+//! Length: the arbiter's state in one struct with its constructor and the
+//! record dispatch; every concern is its own file (table below).
+//!
 //! [`Arbiter`] is a pure state machine: `(state, record, t) → (state,
 //! decisions)`. It reads no clock and does no I/O; the live daemon, the demo
 //! and `eboard replay` drive it through the controller
@@ -30,6 +33,7 @@
 //! | `end.rs` | the end of the game (§5, §6.9, 2023 9.6), resignation |
 //! | `clock.rs` | the press (§6.2), the flags (§6.8), clock reports |
 //! | `actions.rs` | the arbiter's actions: rulings, results, set-ups, pause |
+//! | `confirm.rs` | results provisional until confirmed or corrected, forfeits (DSU 004 §15) |
 //! | `setup.rs` | the set-up before the first move: guidance, a wrong initial position (§7.1a / 7.2.1) |
 //! | `dead.rs` | dead positions and mating material (§5.2b, §6.9) |
 //! | `ambiguous.rs` | a press whose board fits several moves: held readings, `ambiguous_move`, `choose` |
@@ -40,6 +44,7 @@ mod announce;
 mod claims;
 mod clock;
 mod config;
+mod confirm;
 mod copying;
 pub mod dead;
 mod draw;
@@ -60,6 +65,7 @@ pub use config::{
     profile_lang, ConfigError, GameConfig, DEFAULT_RELEASE_MS, DEFAULT_SETTLE_MS,
     DEFAULT_TOUCH_WINDOW_MS,
 };
+pub use confirm::Confirmation;
 pub use end::Outcome;
 pub use phase::{PendingEnd, Phase, Stage};
 pub use setup::Guidance;
@@ -190,6 +196,8 @@ pub struct Arbiter {
     /// Each side's last draw offer (white, black): the half moves made
     /// when it was offered (E2.9d queries).
     last_offers: [Option<u32>; 2],
+    /// The arbiter's confirmation of the result (DSU 004 §15), once given.
+    confirmation: Option<Confirmation>,
 }
 
 fn ci(c: Color) -> usize {
@@ -257,6 +265,7 @@ impl Arbiter {
             held: None,
             forced: None,
             last_offers: [None, None],
+            confirmation: None,
         }
     }
 

@@ -167,6 +167,14 @@ impl Arbiter {
         self.phase = Phase::Playing;
     }
 
+    /// `Ended → Ended` with the arbiter's corrected result (`confirm` with
+    /// another result). Only a game over.
+    pub(super) fn correct_outcome(&mut self, outcome: Outcome) {
+        if self.ended() {
+            self.phase = Phase::Ended(outcome);
+        }
+    }
+
     /// `* → Ended`; `false` when the game had already ended (the first end
     /// stands).
     pub(super) fn enter_ended(&mut self, outcome: Outcome) -> bool {

@@ -345,3 +345,90 @@ fn a_board_switched_on_before_the_round_costs_no_one_time() {
     let mut a = game(Some("60"));
     assert!(events(&advance(&mut a, 60_001)).contains(&"flag"));
 }
+
+fn arbiter(t: u64, action: ArbiterAction, author: Option<&str>) -> Record {
+    rec(
+        t,
+        RecordKind::Arbiter {
+            action,
+            author: author.map(str::to_owned),
+        },
+    )
+}
+
+#[test]
+fn a_result_is_provisional_until_the_arbiter_confirms_or_corrects_it() {
+    let mut a = game(None);
+    fools_mate_prelude(&mut a);
+    feed(&mut a, &[lift(4_000, Square::D8), place(4_100, Square::H4)]);
+    let mut out = Decisions::new();
+    a.advance(4_100 + DEFAULT_SETTLE_MS, &mut out);
+    let o = a.outcome().expect("checkmate ends the game");
+    assert_eq!(a.confirmation(), None, "provisional after the board's end");
+    // Confirming without a result keeps the board's.
+    let d = feed(
+        &mut a,
+        &[arbiter(
+            7_000,
+            ArbiterAction::Confirm(None),
+            Some("IA Hansen"),
+        )],
+    );
+    assert_eq!(events(&d), ["result_confirmed", "ruling"]);
+    assert_eq!(
+        a.confirmation(),
+        Some(&Confirmation {
+            result: o.result,
+            corrected: false,
+            forfeit: false
+        })
+    );
+    // A correction replaces the result (the arbiter's decision) and says so.
+    let d = feed(
+        &mut a,
+        &[arbiter(
+            8_000,
+            ArbiterAction::Confirm(Some(KnownOutcome::Draw)),
+            Some("IA Hansen"),
+        )],
+    );
+    assert_eq!(events(&d), ["game_end", "result_confirmed", "ruling"]);
+    assert_eq!(a.outcome().unwrap().result, KnownOutcome::Draw);
+    assert_eq!(a.outcome().unwrap().reason, EndReason::ArbiterDecision);
+    assert!(a.confirmation().unwrap().corrected);
+    let Decision::Event(e) = &d[2] else {
+        panic!("{d:?}")
+    };
+    assert_eq!(
+        e.kind,
+        EventKind::Ruling {
+            action: "confirm",
+            author: "IA Hansen".into(),
+            article: a.config().profile.articles.arbiter
+        }
+    );
+}
+
+#[test]
+fn a_forfeit_only_before_the_first_move_and_confirmed_at_once() {
+    let mut a = game(Some("5400+30"));
+    let win = KnownOutcome::Decisive {
+        winner: Color::White,
+    };
+    let d = feed(&mut a, &[arbiter(1_000, ArbiterAction::Forfeit(win), None)]);
+    assert_eq!(events(&d), ["game_end", "result_confirmed"]);
+    assert_eq!(a.outcome().unwrap().reason, EndReason::Forfeit);
+    assert!(a.confirmation().unwrap().forfeit);
+    // Once a move is made, a forfeit is refused; confirming with nothing to confirm too.
+    let mut b = game(None);
+    feed(&mut b, &play(1_000, Color::White, Square::E2, Square::E4));
+    let d = feed(&mut b, &[arbiter(2_000, ArbiterAction::Forfeit(win), None)]);
+    assert_eq!(events(&d), ["irregularity"]);
+    assert!(b.outcome().is_none());
+    let d = feed(
+        &mut b,
+        &[arbiter(3_000, ArbiterAction::Confirm(None), None)],
+    );
+    assert_eq!(events(&d), ["irregularity"]);
+    assert_eq!(b.confirmation(), None);
+}

@@ -104,7 +104,9 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
     if let Some(o) = game.outcome() {
         let term = match o.reason {
             EndReason::Time | EndReason::TimeVsInsufficientMaterial => "time forfeit",
-            EndReason::IllegalMoves => "rules infraction",
+            // A no-show: the PGN standard's "administratively adjudicated
+            // as a loss" (docs/console.md, results).
+            EndReason::IllegalMoves | EndReason::Forfeit => "rules infraction",
             _ => "normal",
         };
         tags.push(("Termination", term.into()));

@@ -199,7 +199,42 @@ fn is_public(e: &Event) -> bool {
             | EventKind::GameEnd { .. }
             | EventKind::IllegalMove { .. }
             | EventKind::PositionRestored { .. }
-    )
+            | EventKind::ResultConfirmed { .. }
+    ) || matches!(&e.kind, EventKind::Ruling { action, .. } if PUBLIC_RULINGS.contains(action))
+}
+
+/// The rulings the public feed shows with the arbiter's name (their effects
+/// are public); the others (`overrule`, `accept` of a claim, `choose`) stay
+/// on the arbiter's channel.
+pub const PUBLIC_RULINGS: [&str; 8] = [
+    "restore", "result", "confirm", "forfeit", "position", "clock", "pause", "resume",
+];
+
+/// The status of a game's result (DSU regulations 004 §15):
+/// `provisional` until the arbiter confirms it, then `confirmed`,
+/// `corrected` (the arbiter replaced the board's result) or `forfeit` (a
+/// game not played); `None` while the game goes on.
+pub fn result_status(game: &Arbiter) -> Option<&'static str> {
+    game.outcome()?;
+    Some(match game.confirmation() {
+        None => "provisional",
+        Some(c) if c.forfeit => "forfeit",
+        Some(c) if c.corrected => "corrected",
+        Some(_) => "confirmed",
+    })
+}
+
+/// The console's name of the game's [`Stage`](crate::arbiter::Stage).
+pub fn stage_name(game: &Arbiter) -> &'static str {
+    use crate::arbiter::Stage;
+    match game.stage() {
+        Stage::SetUp => "setup",
+        Stage::Playing => "playing",
+        Stage::Paused => "paused",
+        Stage::Settling => "settling",
+        Stage::Restoring => "restoring",
+        Stage::Ended => "ended",
+    }
 }
 
 /// What the board shows of an illegal move, compared with the position.
@@ -407,6 +442,11 @@ impl Publisher {
                 tags.push((format!("{side}Elo"), elo.to_string()));
             }
         }
+        let status = result_status(game);
+        if let Some(st) = status {
+            // Our own tag: the `Result` is the board's until confirmed.
+            tags.push(("ResultStatus".into(), st.into()));
+        }
         let clocks = game.clock().map(|c| c.remaining_at(t));
         if let Some((w, b)) = clocks {
             // As the clock shows them: rounded up to the second, as `[%clk]`.
@@ -431,8 +471,14 @@ impl Publisher {
                 .collect::<Vec<_>>()
                 .join(" / ")
         });
-        let game_json = livechess::game_json(game, info, comment.as_deref(), t);
-        let pairing = livechess::pairing_json(info, result, game.outcome().is_none());
+        let mut game_json = livechess::game_json(game, info, comment.as_deref(), t);
+        let mut pairing = livechess::pairing_json(info, result, game.outcome().is_none());
+        // Our extension of the LiveChess tree: the result's status.
+        for v in [&mut game_json, &mut pairing] {
+            if let (Value::Object(m), Some(st)) = (v, status) {
+                m.insert("resultStatus".into(), Value::from(st));
+            }
+        }
         let outcome = game.outcome();
         let state = json!({
             "type": "state",
@@ -460,6 +506,8 @@ impl Publisher {
             }),
             "result": outcome.map_or("*", |o| o.result.as_str()),
             "reason": outcome.map(|o| o.reason),
+            "result_status": status,
+            "stage": stage_name(game),
             "marks": self.marks,
             "started_at_unix_ms": info.started_at_unix_ms,
             "speed": info.speed,

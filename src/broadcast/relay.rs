@@ -46,11 +46,68 @@ pub fn base_url(url: &str) -> Result<String, String> {
     Ok(u.to_owned())
 }
 
+/// Which of a board's feeds is followed: the public one, or the arbiter's
+/// (undelayed, with the relay's token).
+#[derive(Clone)]
+struct Feed {
+    /// The stream's path (`/events`, `/arbiter/events`).
+    events: &'static str,
+    /// The snapshots' path (`/boards.json`, `/arbiter/state`).
+    snapshots: &'static str,
+    /// The bearer token (the arbiter's feed).
+    token: Option<Arc<str>>,
+    /// Told each game a board plays (the relay's forwarding table).
+    on_game: Option<OnGame>,
+    /// The games each board plays, for its offline alerts.
+    games: Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+/// Told `(game "round.board", base URL)` for each game a board's snapshots show.
+pub type OnGame = Arc<dyn Fn(&str, &str) + Send + Sync>;
+
 /// Starts following `urls` into `out` on `rt`.
 pub fn start(
     rt: &tokio::runtime::Handle,
     urls: Vec<String>,
     out: Arc<Channel>,
+) -> Result<(), String> {
+    spawn_all(rt, urls, out, || Feed {
+        events: "/events",
+        snapshots: "/boards.json",
+        token: None,
+        on_game: None,
+        games: Arc::default(),
+    })
+}
+
+/// Starts following the arbiter's channel of each of `urls` (`GET
+/// /arbiter/events` and `/arbiter/state`, undelayed, with the relay's
+/// `token`) into `out` on `rt`: the console's merged channel. `on_game` is
+/// told which board plays which game; a board that cannot be followed gives
+/// one `{"type": "board_offline", "game", "base", "reason"}` message per
+/// outage, and `{"type": "board_resumed", …}` when it is followed again.
+pub fn start_arbiter(
+    rt: &tokio::runtime::Handle,
+    urls: Vec<String>,
+    token: &str,
+    out: Arc<Channel>,
+    on_game: OnGame,
+) -> Result<(), String> {
+    let token: Arc<str> = Arc::from(token);
+    spawn_all(rt, urls, out, || Feed {
+        events: "/arbiter/events",
+        snapshots: "/arbiter/state",
+        token: Some(token.clone()),
+        on_game: Some(on_game.clone()),
+        games: Arc::default(),
+    })
+}
+
+fn spawn_all(
+    rt: &tokio::runtime::Handle,
+    urls: Vec<String>,
+    out: Arc<Channel>,
+    feed: impl Fn() -> Feed,
 ) -> Result<(), String> {
     let bases = urls
         .iter()
@@ -62,22 +119,37 @@ pub fn start(
         .map_err(|e| format!("relay: {e}"))?;
     for base in bases {
         let notify = Arc::new(Notify::new());
+        let f = feed();
         rt.spawn(refresher(
             client.clone(),
             base.clone(),
             out.clone(),
             notify.clone(),
+            f.clone(),
         ));
-        rt.spawn(follow(client.clone(), base, out.clone(), notify));
+        rt.spawn(follow(client.clone(), base, out.clone(), notify, f));
     }
     Ok(())
 }
 
 /// Reads a board's snapshots whenever told (coalesced) or every [`REFRESH`].
-async fn refresher(client: reqwest::Client, base: String, out: Arc<Channel>, notify: Arc<Notify>) {
+async fn refresher(
+    client: reqwest::Client,
+    base: String,
+    out: Arc<Channel>,
+    notify: Arc<Notify>,
+    feed: Feed,
+) {
     loop {
-        match fetch_boards(&client, &base).await {
+        match fetch_boards(&client, &base, &feed).await {
             Ok(list) => {
+                let ids: Vec<String> = list.iter().map(|s| s.info.id()).collect();
+                if let Some(f) = &feed.on_game {
+                    for id in &ids {
+                        f(id, &base);
+                    }
+                }
+                *feed.games.lock().unwrap_or_else(|e| e.into_inner()) = ids;
                 for s in list {
                     out.publish(0, Some(Arc::new(s)), &[]);
                 }
@@ -88,13 +160,18 @@ async fn refresher(client: reqwest::Client, base: String, out: Arc<Channel>, not
     }
 }
 
-async fn fetch_boards(client: &reqwest::Client, base: &str) -> Result<Vec<Snapshot>, String> {
-    let resp = client
-        .get(format!("{base}/boards.json"))
-        .timeout(FETCH_TIMEOUT)
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
+async fn fetch_boards(
+    client: &reqwest::Client,
+    base: &str,
+    feed: &Feed,
+) -> Result<Vec<Snapshot>, String> {
+    let mut req = client
+        .get(format!("{base}{}", feed.snapshots))
+        .timeout(FETCH_TIMEOUT);
+    if let Some(t) = &feed.token {
+        req = req.bearer_auth(t);
+    }
+    let resp = req.send().await.map_err(|e| e.to_string())?;
     if !resp.status().is_success() {
         return Err(format!("HTTP {}", resp.status()));
     }
@@ -103,11 +180,28 @@ async fn fetch_boards(client: &reqwest::Client, base: &str) -> Result<Vec<Snapsh
 }
 
 /// Follows a board's event stream, forwarding each message.
-async fn follow(client: reqwest::Client, base: String, out: Arc<Channel>, notify: Arc<Notify>) {
+async fn follow(
+    client: reqwest::Client,
+    base: String,
+    out: Arc<Channel>,
+    notify: Arc<Notify>,
+    feed: Feed,
+) {
     let mut backoff = Backoff::new(RETRY_MIN, RETRY_MAX);
     let mut outage = Outage::default();
+    let mut offline = false;
     loop {
-        let why = match stream_once(&client, &base, &out, &notify, &mut backoff, &mut outage).await
+        let why = match stream_once(
+            &client,
+            &base,
+            &out,
+            &notify,
+            &mut backoff,
+            &mut outage,
+            &feed,
+            &mut offline,
+        )
+        .await
         {
             Ok(()) => "the stream ended".to_owned(),
             Err(e) => e,
@@ -115,12 +209,38 @@ async fn follow(client: reqwest::Client, base: String, out: Arc<Channel>, notify
         if outage.failed(&why) {
             tracing::warn!("relay: board daemon {base}: {why}; retrying");
         }
+        if feed.token.is_some() && !offline {
+            offline = true;
+            board_status(&out, &feed, &base, "board_offline", Some(&why));
+        }
         tokio::time::sleep(backoff.next_wait()).await;
         notify.notify_one();
     }
 }
 
-/// One connection to a board's `/events`, forwarding until it ends.
+/// Publishes the relay's own alert about board `base` (every game it plays,
+/// or the base alone when none is known yet).
+fn board_status(out: &Channel, feed: &Feed, base: &str, kind: &str, why: Option<&str>) {
+    let games = feed.games.lock().map(|g| g.clone()).unwrap_or_default();
+    let games: Vec<Option<String>> = if games.is_empty() {
+        vec![None]
+    } else {
+        games.into_iter().map(Some).collect()
+    };
+    let msgs: Vec<Arc<str>> = games
+        .into_iter()
+        .map(|g| {
+            Arc::from(
+                serde_json::json!({"type": kind, "game": g, "base": base, "reason": why})
+                    .to_string(),
+            )
+        })
+        .collect();
+    out.publish(0, None, &msgs);
+}
+
+/// One connection to a board's event stream, forwarding until it ends.
+#[allow(clippy::too_many_arguments)]
 async fn stream_once(
     client: &reqwest::Client,
     base: &str,
@@ -128,19 +248,26 @@ async fn stream_once(
     notify: &Notify,
     backoff: &mut Backoff,
     outage: &mut Outage,
+    feed: &Feed,
+    offline: &mut bool,
 ) -> Result<(), String> {
-    let resp = client
-        .get(format!("{base}/events"))
-        .header("accept", "text/event-stream")
-        .send()
-        .await
-        .map_err(|e| crate::tls::error_chain(&e))?;
+    let mut req = client
+        .get(format!("{base}{}", feed.events))
+        .header("accept", "text/event-stream");
+    if let Some(t) = &feed.token {
+        req = req.bearer_auth(t);
+    }
+    let resp = req.send().await.map_err(|e| crate::tls::error_chain(&e))?;
     if !resp.status().is_success() {
-        return Err(format!("GET {base}/events: HTTP {}", resp.status()));
+        return Err(format!("GET {base}{}: HTTP {}", feed.events, resp.status()));
     }
     backoff.reset();
     if outage.recovered() {
         tracing::info!("relay: following {base} again");
+    }
+    if *offline {
+        *offline = false;
+        board_status(out, feed, base, "board_resumed", None);
     }
     let mut events = std::pin::pin!(event_data(resp.bytes_stream()));
     while let Some(data) = events.next().await {

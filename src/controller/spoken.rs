@@ -47,6 +47,9 @@ pub fn spoken_kind(kind: &EventKind) -> Result<Audience, Silent> {
         EventKind::Touch { .. } | EventKind::Clock { .. } | EventKind::Announce { .. } => {
             Err(Silent::NotNews)
         }
+        // Administrative: the result's confirmation and the ruling's author
+        // (a corrected result is spoken from its own `game_end`).
+        EventKind::ResultConfirmed { .. } | EventKind::Ruling { .. } => Err(Silent::NotNews),
         EventKind::PromotionAssumed { .. }
         | EventKind::IllegalMove { .. }
         | EventKind::TouchMove { .. }
@@ -100,7 +103,9 @@ pub fn event_phrase(kind: &EventKind, voc: &Vocabulary) -> Option<(String, Audie
         | EventKind::Setup { .. }
         | EventKind::Touch { .. }
         | EventKind::Clock { .. }
-        | EventKind::Announce { .. } => return None,
+        | EventKind::Announce { .. }
+        | EventKind::ResultConfirmed { .. }
+        | EventKind::Ruling { .. } => return None,
     };
     Some((text, audience))
 }
@@ -202,6 +207,17 @@ mod tests {
                 reason: EndReason::Checkmate,
                 article: "5.1a",
             },
+            EventKind::ResultConfirmed {
+                result: KnownOutcome::Draw,
+                corrected: false,
+                forfeit: false,
+                article: "12.9",
+            },
+            EventKind::Ruling {
+                action: "restore",
+                author: "IA Hansen".into(),
+                article: "7.5.1",
+            },
         ];
         for k in IrregularityKind::ALL {
             v.push(EventKind::Irregularity {
@@ -231,9 +247,11 @@ mod tests {
             EventKind::Setup { .. } => 13,
             EventKind::AmbiguousMove { .. } => 14,
             EventKind::GameEnd { .. } => 15,
+            EventKind::ResultConfirmed { .. } => 16,
+            EventKind::Ruling { .. } => 17,
         }
     }
-    const KINDS: usize = 16;
+    const KINDS: usize = 18;
 
     /// Words that give English away in another language's phrase.
     const ENGLISH: [&str; 8] = [

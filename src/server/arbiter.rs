@@ -1,7 +1,10 @@
 //! The arbiter API: every action becomes an `arbiter` record fed to the
 //! controller and journaled (`crate::trace::ArbiterAction`), authored by
-//! the token holder. Requests need `Authorization: Bearer TOKEN`; the token
-//! is compared in constant time.
+//! the account's name. Requests need `Authorization: Bearer TOKEN` (the
+//! `[arbiter] token`, or an account's token; compared in constant time) or
+//! the console's session cookie ([`super::access`]). A deputy's rulings are
+//! refused (403, logged); a relay rules only on behalf of a named arbiter
+//! (`POST /arbiter/command`, [`super::console`]).
 //!
 //! | `POST /arbiter/…` | body | record |
 //! |---|---|---|
@@ -12,30 +15,49 @@
 //! | `clock` | `{"white_ms": …, "black_ms": …}` | `{"arbiter": "clock", …}` |
 //! | `position` | `{"fen": "…"}` | `{"arbiter": "position", …}` |
 //! | `pause`, `resume` | – | `{"arbiter": "pause"}` / `"resume"` |
+//! | `confirm` | – or `{"result": "0-1"}` (a correction) | `{"arbiter": "confirm", …}` (DSU 004 §15) |
+//! | `forfeit` | `{"result": "1-0"}` (a no-show, before the first move) | `{"arbiter": "forfeit", …}` |
 //!
 //! The reply: `{"t": round ms, "action": …, "author": …, "events": [the decisions]}`.
 
+use super::access::{Role, COOKIE};
 use super::ArbiterCommand;
 use super::{AppState, ArbiterAccess, PlayerDevice};
 use crate::trace::{parse_record_kind, RecordKind};
 use axum::body::Bytes;
+use axum::extract::ConnectInfo;
 use axum::extract::{Path, State};
+use axum::http::Extensions;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Map, Value};
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
+use std::time::Instant;
 use subtle::ConstantTimeEq;
 
 /// A refused request: the status and why.
 #[derive(Debug)]
-pub struct Refusal(StatusCode, String);
+pub struct Refusal(pub StatusCode, pub String);
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let Refusal(status, message) = self;
+        let retry = (status == StatusCode::TOO_MANY_REQUESTS)
+            .then(|| {
+                message
+                    .split("retry in ")
+                    .nth(1)
+                    .and_then(|x| x.split(' ').next())
+                    .map(str::to_owned)
+            })
+            .flatten();
         let mut r = (status, Json(json!({ "error": message }))).into_response();
+        if let Some(v) = retry.and_then(|s| header::HeaderValue::from_str(&s).ok()) {
+            r.headers_mut().insert(header::RETRY_AFTER, v);
+        }
         if status == StatusCode::UNAUTHORIZED {
             r.headers_mut().insert(
                 header::WWW_AUTHENTICATE,
@@ -46,29 +68,63 @@ impl IntoResponse for Refusal {
     }
 }
 
-fn refuse(status: StatusCode, message: &str) -> Refusal {
+/// A refusal with `status` and `message`.
+pub fn refuse(status: StatusCode, message: &str) -> Refusal {
     Refusal(status, message.to_owned())
 }
 
-/// Who called: the arbiter, or the visually impaired player's own device.
-#[derive(Debug, Clone, Copy)]
+/// Who called: an arbiter's account (or the `[arbiter] token`), or the
+/// visually impaired player's own device.
+#[derive(Debug, Clone)]
 pub enum Caller<'a> {
-    /// The arbiter's token: every action.
-    Arbiter,
+    /// An arbiter's account: his name and role (a relay acts on behalf of
+    /// the arbiter its request names).
+    Arbiter(Who),
     /// The player's device token: queries for his side only (E2.9d).
     Player(&'a PlayerDevice),
 }
 
-/// The arbiter's access when the request carries the arbiter's bearer token;
-/// the player's device token is refused here (403: not the arbiter).
-pub fn authorize<'a>(s: &'a AppState, headers: &HeaderMap) -> Result<&'a ArbiterAccess, Refusal> {
-    match authorize_caller(s, headers)? {
-        (access, Caller::Arbiter) => Ok(access),
-        (_, Caller::Player(_)) => Err(refuse(
+/// An authenticated account: the name journaled as the author, and what it may do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Who {
+    /// The account's name.
+    pub name: String,
+    /// Its role.
+    pub role: Role,
+}
+
+/// The arbiter's side of a request that may read it (any role); the
+/// player's device token is refused here (403: not the arbiter).
+pub fn authorize(s: &AppState, headers: &HeaderMap, ext: &Extensions) -> Result<Who, Refusal> {
+    match authorize_caller(s, headers, ext)? {
+        Caller::Arbiter(who) => Ok(who),
+        Caller::Player(_) => Err(refuse(
             StatusCode::FORBIDDEN,
             "the player's device may only ask (POST /arbiter/query), never act as the arbiter",
         )),
     }
+}
+
+/// The arbiter's side of a request that rules: only the `arbiter` role
+/// (and a relay, on behalf of an arbiter); a deputy gets 403 (logged).
+pub fn authorize_ruling(
+    s: &AppState,
+    headers: &HeaderMap,
+    ext: &Extensions,
+    what: &str,
+) -> Result<Who, Refusal> {
+    let who = authorize(s, headers, ext)?;
+    if who.role == Role::Deputy {
+        tracing::warn!(name = %who.name, what, "a deputy tried to rule: refused");
+        return Err(refuse(
+            StatusCode::FORBIDDEN,
+            &format!(
+                "{} is a deputy: a deputy sees everything and rules nothing",
+                who.name
+            ),
+        ));
+    }
+    Ok(who)
 }
 
 /// The bearer token of the request, empty when none.
@@ -81,34 +137,116 @@ fn bearer(headers: &HeaderMap) -> &str {
         .unwrap_or("")
 }
 
-/// Who calls: the arbiter's token or the player device's token (each
-/// compared in constant time). 404 without an arbiter API, 403 when no
-/// arbiter token is configured, 401 for any other token.
+/// The session cookie's value, empty when none.
+pub fn session_cookie(headers: &HeaderMap) -> &str {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|c| c.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+        .next()
+        .unwrap_or("")
+}
+
+/// The client's address (the connection's peer, as the listener records
+/// it; unspecified when the request did not come through
+/// [`super::listener::serve`]).
+pub fn client_ip(ext: &Extensions) -> IpAddr {
+    ext.get::<super::listener::Connection>()
+        .map(|c| c.peer.ip())
+        .or_else(|| ext.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()))
+        .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED))
+}
+
+/// Whether the request came over TLS (the session cookie is then `Secure`).
+pub fn over_tls(ext: &Extensions) -> bool {
+    ext.get::<super::listener::Connection>()
+        .is_some_and(|c| c.tls)
+}
+
+/// 429 with `Retry-After` (whole seconds, rounded up).
+pub fn too_many(wait: Duration) -> Refusal {
+    Refusal(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!(
+            "too many failed authentications from this address: retry in {} s",
+            wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+        ),
+    )
+}
+
+/// Who calls: a session cookie of the console, a bearer token of an account
+/// or of `[arbiter] token`, or the player device's token (each compared in
+/// constant time). 404 without an arbiter API, 403 when no account is
+/// configured, 401 for any other token (counted per address: 429 once
+/// blocked, [`super::access`]).
 pub fn authorize_caller<'a>(
     s: &'a AppState,
     headers: &HeaderMap,
-) -> Result<(&'a ArbiterAccess, Caller<'a>), Refusal> {
-    let Some(access) = s.arbiter.as_ref() else {
+    ext: &Extensions,
+) -> Result<Caller<'a>, Refusal> {
+    let console = s.console.as_deref();
+    let access = s.arbiter.as_ref();
+    if access.is_none() && console.is_none() {
         return Err(refuse(StatusCode::NOT_FOUND, "no arbiter API here"));
-    };
-    let Some(token) = access.token.as_deref() else {
+    }
+    let accounts = console.map(|c| &c.accounts).filter(|a| !a.is_empty());
+    let legacy = access.and_then(|a| a.token.as_deref());
+    if accounts.is_none() && legacy.is_none() {
         return Err(refuse(
             StatusCode::FORBIDDEN,
-            "the arbiter API is off: no token configured ([arbiter] token or EBOARD_ARBITER_TOKEN)",
+            "the arbiter API is off: no token configured ([arbiter] token, [[arbiter.accounts]] or EBOARD_ARBITER_TOKEN)",
         ));
-    };
-    let given = bearer(headers);
-    if bool::from(given.as_bytes().ct_eq(token.as_bytes())) {
-        return Ok((access, Caller::Arbiter));
     }
-    if let Some(p) = access.player.as_ref() {
-        if bool::from(given.as_bytes().ct_eq(p.token.as_bytes())) {
-            return Ok((access, Caller::Player(p)));
+    let ip = client_ip(ext);
+    let now = Instant::now();
+    if let Some(wait) = accounts.and_then(|a| a.blocked(ip, now)) {
+        return Err(too_many(wait));
+    }
+    let given = bearer(headers);
+    if !given.is_empty() {
+        if let (Some(t), Some(a)) = (legacy, access) {
+            if bool::from(given.as_bytes().ct_eq(t.as_bytes())) {
+                return Ok(Caller::Arbiter(Who {
+                    name: a.name.clone(),
+                    role: Role::Arbiter,
+                }));
+            }
+        }
+        if let Some(acc) = accounts.and_then(|a| a.by_token(given)) {
+            if let Some(a) = accounts {
+                a.succeeded(ip);
+            }
+            return Ok(Caller::Arbiter(Who {
+                name: acc.name.clone(),
+                role: acc.role,
+            }));
+        }
+        if let Some(p) = access.and_then(|a| a.player.as_ref()) {
+            if bool::from(given.as_bytes().ct_eq(p.token.as_bytes())) {
+                return Ok(Caller::Player(p));
+            }
+        }
+        tracing::warn!(client = %ip, "arbiter API: a wrong bearer token");
+        if let Some(wait) = accounts.and_then(|a| a.failed(ip, now)) {
+            tracing::warn!(client = %ip, block_s = wait.as_secs(), "arbiter API: failed authentications: address blocked");
+            return Err(too_many(wait));
+        }
+    } else if let Some(a) = accounts {
+        let id = session_cookie(headers);
+        if !id.is_empty() {
+            if let Some(session) = a.session(id, now) {
+                return Ok(Caller::Arbiter(Who {
+                    name: session.name,
+                    role: session.role,
+                }));
+            }
         }
     }
     Err(refuse(
         StatusCode::UNAUTHORIZED,
-        "a valid bearer token is needed",
+        "a valid bearer token or a console session is needed",
     ))
 }
 
@@ -116,7 +254,8 @@ pub fn authorize_caller<'a>(
 fn body_keys(action: &str) -> Option<&'static [&'static str]> {
     Some(match action {
         "accept" | "overrule" | "restore" | "pause" | "resume" => &[],
-        "result" => &["result"],
+        "result" | "forfeit" => &["result"],
+        "confirm" => &["result"],
         "clock" => &["white_ms", "black_ms"],
         "position" => &["fen"],
         "query" => &["what", "by", "piece"],
@@ -136,7 +275,7 @@ fn parse_request(action: &str, bytes: &[u8]) -> Result<RecordKind, Refusal> {
     let Some(keys) = body_keys(action) else {
         return Err(refuse(
             StatusCode::NOT_FOUND,
-            "actions: accept, overrule, restore, result, clock, position, pause, resume, query, choose",
+            "actions: accept, overrule, restore, result, confirm, forfeit, clock, position, pause, resume, query, choose",
         ));
     };
     let mut obj = if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -173,19 +312,47 @@ fn parse_request(action: &str, bytes: &[u8]) -> Result<RecordKind, Refusal> {
     Ok(kind)
 }
 
-/// `POST /arbiter/{action}`.
+/// `POST /arbiter/{action}`: an arbiter's account rules (authored with its
+/// name), the player's device asks. A relay's token is refused here: it
+/// rules only on behalf of a named arbiter (`POST /arbiter/command`).
 pub async fn act(
     State(s): State<Arc<AppState>>,
     Path(action): Path<String>,
     headers: HeaderMap,
+    ext: Extensions,
     bytes: Bytes,
 ) -> Response {
-    let (access, caller) = match authorize_caller(&s, &headers) {
-        Ok(a) => a,
+    let Some(access) = s.arbiter.as_ref() else {
+        return refuse(
+            StatusCode::NOT_FOUND,
+            "no arbiter API here: a relay takes rulings at POST /arbiter/command",
+        )
+        .into_response();
+    };
+    let caller = match authorize_caller(&s, &headers, &ext) {
+        Ok(c) => c,
         Err(r) => return r.into_response(),
     };
-    let author = match caller {
-        Caller::Arbiter => access.name.clone(),
+    let author = match &caller {
+        Caller::Arbiter(who) if who.role == Role::Deputy && action != "query" => {
+            tracing::warn!(name = %who.name, action, "a deputy tried to rule: refused");
+            return refuse(
+                StatusCode::FORBIDDEN,
+                &format!(
+                    "{} is a deputy: a deputy sees everything and rules nothing",
+                    who.name
+                ),
+            )
+            .into_response();
+        }
+        Caller::Arbiter(who) if who.role == Role::Relay => {
+            return refuse(
+                StatusCode::FORBIDDEN,
+                "a relay rules only on behalf of a named arbiter: POST /arbiter/command with 'arbiter'",
+            )
+            .into_response();
+        }
+        Caller::Arbiter(who) => who.name.clone(),
         Caller::Player(p) => p.name.clone(),
     };
     if matches!(caller, Caller::Player(_)) && action != "query" {
@@ -230,34 +397,76 @@ pub async fn act(
         Ok(other) => (other, "query"),
         Err(r) => return r.into_response(),
     };
+    match apply(access, kind, name, &author).await {
+        Ok(v) => Json(v).into_response(),
+        Err(r) => r.into_response(),
+    }
+}
+
+/// Feeds `kind` (an action named `name`, authored by `author`) to the board
+/// loop and waits for its decisions: `{"t", "action", "author", "events"}`.
+pub async fn apply(
+    access: &ArbiterAccess,
+    kind: RecordKind,
+    name: &str,
+    author: &str,
+) -> Result<Value, Refusal> {
     let (reply, rx) = tokio::sync::oneshot::channel();
     let cmd = ArbiterCommand { kind, reply };
     if access.commands.send(cmd).await.is_err() {
-        return refuse(
+        return Err(refuse(
             StatusCode::SERVICE_UNAVAILABLE,
             "the board loop has stopped",
-        )
-        .into_response();
+        ));
     }
     match tokio::time::timeout(Duration::from_secs(5), rx).await {
-        Ok(Ok(r)) => Json(json!({
+        Ok(Ok(r)) => Ok(json!({
             "t": r.t,
             "action": name,
             "author": author,
             "events": r.events.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect::<Vec<_>>(),
-        }))
-        .into_response(),
-        _ => refuse(StatusCode::SERVICE_UNAVAILABLE, "the board loop did not answer").into_response(),
+        })),
+        _ => Err(refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the board loop did not answer",
+        )),
     }
 }
 
-/// `GET /arbiter/state`: the undelayed snapshots.
-pub async fn state(State(s): State<Arc<AppState>>, headers: HeaderMap) -> Response {
-    match authorize(&s, &headers) {
-        Ok(access) => {
-            let view = access.channel.view.borrow().clone();
-            Json(serde_json::to_value(view.refs()).unwrap_or_default()).into_response()
-        }
+/// The `arbiter` record of action `action` with its JSON `body` (the keys
+/// [`body_keys`] allows), authored by `author`: 404 for an unknown action,
+/// 422 naming the key; queries are not rulings (422).
+pub fn ruling_record(action: &str, body: &[u8], author: &str) -> Result<RecordKind, Refusal> {
+    if action == "query" {
+        return Err(refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "action 'query' is not a ruling: POST /arbiter/query",
+        ));
+    }
+    match parse_request(action, body)? {
+        RecordKind::Arbiter { action, .. } => Ok(RecordKind::Arbiter {
+            action,
+            author: Some(author.to_owned()),
+        }),
+        _ => Err(refuse(StatusCode::UNPROCESSABLE_ENTITY, "not a ruling")),
+    }
+}
+
+/// `GET /arbiter/state`: the undelayed snapshots (a board's, or the
+/// relay's merged ones).
+pub async fn state(
+    State(s): State<Arc<AppState>>,
+    headers: HeaderMap,
+    ext: Extensions,
+) -> Response {
+    match authorize(&s, &headers, &ext) {
+        Ok(_) => match s.arbiter_channel() {
+            Some(ch) => {
+                let view = ch.view.borrow().clone();
+                Json(serde_json::to_value(view.refs()).unwrap_or_default()).into_response()
+            }
+            None => refuse(StatusCode::NOT_FOUND, "no arbiter channel here").into_response(),
+        },
         Err(r) => r.into_response(),
     }
 }

@@ -11,6 +11,12 @@
 //! | `GET /arbiter/events`, `GET /arbiter/state` | the arbiter's channel, undelayed (token) |
 //! | `POST /arbiter/{accept,overrule,restore,result,clock,position,pause,resume,choose}` | arbiter actions (token) |
 //! | `POST /arbiter/query` | E2.9d information on demand (the arbiter's token, or the VI player's device token for his side only) |
+//! | `POST /arbiter/{confirm,forfeit}` | the result confirmed or corrected (DSU 004 §15), a forfeit |
+//! | `POST /arbiter/command` | one ruling as `{board, action, body, arbiter, id}`, applied once per id ([`console`]) |
+//! | `GET /console`, `/console/*` | the arbiter's console: login, alert queue, acknowledgements ([`console`]) |
+//!
+//! Nothing under `/arbiter/` or `/console/` sends CORS headers: only the
+//! pages this server serves may read them.
 //!
 //! Connections are admitted, timed and (with a certificate) served over
 //! TLS by [`listener`]; the arbiter's routes answer only over TLS or from
@@ -21,8 +27,11 @@
 //! messages behind are dropped; request bodies are limited to
 //! [`BODY_LIMIT`] bytes and plain requests to [`REQUEST_TIMEOUT`].
 
+pub mod access;
+pub mod alerts;
 mod arbiter;
 pub mod certificate;
+pub mod console;
 mod feeds;
 pub mod listener;
 mod page;
@@ -101,6 +110,20 @@ pub struct AppState {
     pub public: Arc<Channel>,
     /// The arbiter's side (a relay has none).
     pub arbiter: Option<ArbiterAccess>,
+    /// The arbiter's console: accounts, sessions, the alert queue (a relay's
+    /// also forwards rulings to the boards).
+    pub console: Option<Arc<console::Console>>,
+}
+
+impl AppState {
+    /// The undelayed channel the arbiter reads: the board's, or the relay's
+    /// merge of every board's.
+    pub fn arbiter_channel(&self) -> Option<&Channel> {
+        self.arbiter
+            .as_ref()
+            .map(|a| a.channel.as_ref())
+            .or_else(|| self.console.as_ref().map(|c| c.channel.as_ref()))
+    }
 }
 
 /// The arbiter token: `EBOARD_ARBITER_TOKEN` when set and not empty, else the config's.
@@ -128,7 +151,16 @@ pub fn router(state: AppState) -> Router {
         // The polled feeds: conditional GET, gzip, CORS preflight.
         .merge(feeds::routes())
         .route("/arbiter/state", get(arbiter::state))
+        .route("/arbiter/command", post(console::command))
         .route("/arbiter/{action}", post(arbiter::act))
+        .route("/console", get(console::page))
+        .route("/console.js", get(console::script))
+        .route("/console.css", get(console::style))
+        .route("/console/login", post(console::login))
+        .route("/console/logout", post(console::logout))
+        .route("/console/me", get(console::me))
+        .route("/console/alerts", get(console::alerts))
+        .route("/console/ack", post(console::ack))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,

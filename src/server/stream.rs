@@ -184,14 +184,18 @@ pub async fn sse_public(State(s): State<Arc<AppState>>, Query(q): Query<FilterQu
 pub async fn sse_arbiter(
     State(s): State<Arc<AppState>>,
     headers: HeaderMap,
+    ext: axum::http::Extensions,
     Query(q): Query<FilterQuery>,
 ) -> Response {
     let f = match q.filter() {
         Ok(f) => f,
         Err(e) => return bad_filter(e),
     };
-    match authorize(&s, &headers) {
-        Ok(access) => sse(Subscription::new(&access.channel, f), false),
+    match authorize(&s, &headers, &ext) {
+        Ok(_) => match s.arbiter_channel() {
+            Some(ch) => sse(Subscription::new(ch, f), false),
+            None => (StatusCode::NOT_FOUND, "no arbiter channel here").into_response(),
+        },
         Err(r) => r.into_response(),
     }
 }

@@ -141,6 +141,7 @@ pub fn game_end_phrase(
         ]),
         EndReason::BothFlags
         | EndReason::ArbiterDecision
+        | EndReason::Forfeit
         | EndReason::InsufficientLosingChances => None,
     });
     sentence(match why {

@@ -197,6 +197,9 @@ pub fn opera_trace(dir: &Path, seed: u64) -> PathBuf {
     p
 }
 
+/// The arbiter's token of [`config`] (128 random bits, as a real one must be).
+pub const ARBITER_TOKEN: &str = "7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b";
+
 /// A board config in `dir`.
 pub fn config(dir: &Path, round: u32, board: u32, extra: &str) -> PathBuf {
     let p = dir.join(format!("board{board}.toml"));
@@ -225,7 +228,7 @@ fide_id = 9000002
 
 [arbiter]
 name = "Chief Arbiter"
-token = "right-token"
+token = "7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b"
 {extra}"#
         ),
     )

@@ -91,7 +91,9 @@ function order(id) {
 
 function render(g) {
   const s = section(g);
-  const result = g.result && g.result !== "*" ? g.result : "";
+  // The result's status (DSU 004 §15): provisional until the arbiter confirms it.
+  const status = g.result_status ? { provisional: ", provisional", confirmed: ", confirmed", corrected: ", corrected by the arbiter", forfeit: ", forfeit" }[g.result_status] || "" : "";
+  const result = g.result && g.result !== "*" ? g.result + status : "";
   s.querySelector("h2").textContent =
     `Round ${g.round}, board ${g.board}: ${playerName(g.white, "White")} – ${playerName(g.black, "Black")} `;
   const res = el("span", { class: "result" }, result ? result + (g.reason ? " (" + g.reason.replace(/_/g, " ") + ")" : "") : "");
@@ -191,7 +193,12 @@ function onMessage(m) {
     case "game_end":
       g.result = m.result;
       g.reason = m.reason;
+      g.result_status = g.result_status === "forfeit" ? "forfeit" : "provisional";
       if (g.clock) g.clock.running = null;
+      break;
+    case "result_confirmed":
+      g.result = m.result;
+      g.result_status = m.forfeit ? "forfeit" : m.corrected ? "corrected" : "confirmed";
       break;
     case "illegal_move":
       g.marks = (g.marks || []).concat([{ by: m.by, article: m.article, penalty: m.penalty, played: m.played, corrected: false }]);

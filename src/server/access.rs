@@ -1,0 +1,472 @@
+//! Who may use the arbiter's side: per-arbiter accounts, login sessions and
+//! the failed-authentication back-off (`docs/console.md`, security model).
+//!
+//! - An [`Account`] has a name, a [`Role`] and a secret: a bearer token
+//!   (at least 128 random bits, [`check_token`]) or an argon2id hash (PHC
+//!   string, `$argon2id$v=19$…`) of a pass phrase.
+//! - `POST /console/login` with the name and the secret opens a
+//!   [`Session`] (a random 256-bit id in an `HttpOnly`, `SameSite=Strict`
+//!   cookie) that expires after the configured time.
+//! - Failed authentications are counted per client address: the first
+//!   [`FREE_FAILURES`] are free, then each further failure blocks the address
+//!   for twice as long as the one before (1 s, 2 s, 4 s, … at most
+//!   [`MAX_BLOCK`]); a blocked address gets 429 with `Retry-After`.
+//!
+//! Time is passed in (`now`), so sessions and blocks are tested without
+//! waiting.
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use rand::RngCore;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use subtle::ConstantTimeEq;
+
+/// Failed authentications per address before the back-off starts.
+pub const FREE_FAILURES: u32 = 5;
+/// The longest an address is blocked after failed authentications.
+pub const MAX_BLOCK: Duration = Duration::from_secs(300);
+/// The default session lifetime (12 h: a long round day).
+pub const DEFAULT_SESSION: Duration = Duration::from_secs(12 * 3600);
+/// The least entropy of a token, bits.
+pub const MIN_TOKEN_BITS: usize = 128;
+/// The session cookie's name.
+pub const COOKIE: &str = "eboard_session";
+/// The most sessions kept at once (the oldest are dropped first).
+pub const MAX_SESSIONS: usize = 1024;
+/// The most client addresses whose failures are remembered.
+pub const MAX_TRACKED: usize = 4096;
+
+/// What an account may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Sees everything and rules.
+    Arbiter,
+    /// Sees everything, rules nothing (403).
+    Deputy,
+    /// A relay: reads the arbiter's channel and forwards rulings on behalf
+    /// of a named arbiter (the board journals that name).
+    Relay,
+}
+
+impl Role {
+    /// The config's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Arbiter => "arbiter",
+            Role::Deputy => "deputy",
+            Role::Relay => "relay",
+        }
+    }
+}
+
+impl std::str::FromStr for Role {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Role, String> {
+        match s {
+            "arbiter" => Ok(Role::Arbiter),
+            "deputy" => Ok(Role::Deputy),
+            "relay" => Ok(Role::Relay),
+            _ => Err(format!("\"{s}\" is not one of arbiter, deputy, relay")),
+        }
+    }
+}
+
+/// How an account proves itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Secret {
+    /// A bearer token (also the login secret).
+    Token(String),
+    /// An argon2 hash (PHC string) of the login secret.
+    Hash(String),
+}
+
+/// One account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    /// The arbiter's name (journaled as the author of his rulings).
+    pub name: String,
+    /// What he may do.
+    pub role: Role,
+    /// His secret.
+    pub secret: Secret,
+}
+
+/// A logged-in session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    /// The account's name.
+    pub name: String,
+    /// The account's role.
+    pub role: Role,
+    /// When it ends.
+    pub expires: Instant,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Failures {
+    count: u32,
+    blocked_until: Option<Instant>,
+}
+
+/// The accounts, their sessions and the failure counts.
+#[derive(Debug)]
+pub struct Accounts {
+    accounts: Vec<Account>,
+    /// How long a session lasts.
+    pub session_ttl: Duration,
+    /// Whether the cookie is marked `Secure` (served over TLS).
+    pub secure_cookie: bool,
+    sessions: Mutex<HashMap<String, Session>>,
+    failures: Mutex<HashMap<IpAddr, Failures>>,
+}
+
+/// Checks that `token` carries at least [`MIN_TOKEN_BITS`] bits when
+/// random: hex digits count 4 bits, base64 / base64url characters 6; other
+/// characters (spaces, punctuation) are refused. The error says how to make
+/// a good one.
+pub fn check_token(token: &str) -> Result<(), String> {
+    let body = token.trim_end_matches('=');
+    let hex = body.chars().all(|c| c.is_ascii_hexdigit());
+    let b64 = body
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '-' | '_'));
+    let bits = if hex {
+        4 * body.len()
+    } else if b64 {
+        6 * body.len()
+    } else {
+        0
+    };
+    let mut distinct: Vec<char> = body.chars().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if bits < MIN_TOKEN_BITS || distinct.len() < 8 {
+        return Err(format!(
+            "the token is too weak ({} characters{}): a token needs at least {MIN_TOKEN_BITS} random bits \
+             (22 base64url characters or 32 hex digits); make one with `eboard token` or \
+             `openssl rand -base64 32`",
+            token.chars().count(),
+            if hex || b64 { "" } else { ", not base64 or hex" }
+        ));
+    }
+    Ok(())
+}
+
+/// A fresh token of 256 random bits (64 hex digits), as `eboard token` prints it.
+pub fn new_token() -> String {
+    let mut b = [0u8; 32];
+    rand::rng().fill_bytes(&mut b);
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The argon2id hash (PHC string) of `secret` with a fresh salt, for the
+/// config's `secret_hash`.
+pub fn hash_secret(secret: &str) -> Result<String, String> {
+    let mut salt = [0u8; 16];
+    rand::rng().fill_bytes(&mut salt);
+    let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
+    Argon2::default()
+        .hash_password(secret.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| e.to_string())
+}
+
+impl Accounts {
+    /// The accounts, checked: names not empty and unique, tokens strong
+    /// ([`check_token`]), hashes readable PHC strings. The error names the
+    /// account (its index and name).
+    pub fn new(
+        accounts: Vec<Account>,
+        session_ttl: Duration,
+        secure_cookie: bool,
+    ) -> Result<Accounts, String> {
+        for (i, a) in accounts.iter().enumerate() {
+            let which = format!("account {} (\"{}\")", i + 1, a.name);
+            if a.name.trim().is_empty() {
+                return Err(format!("account {}: the name is empty", i + 1));
+            }
+            if accounts[..i].iter().any(|b| b.name == a.name) {
+                return Err(format!("{which}: the name is given twice"));
+            }
+            match &a.secret {
+                Secret::Token(t) => check_token(t).map_err(|e| format!("{which}: {e}"))?,
+                Secret::Hash(h) => {
+                    PasswordHash::new(h).map_err(|e| {
+                        format!("{which}: secret_hash is not an argon2 PHC string ({e}); make one with `eboard token --hash`")
+                    })?;
+                }
+            }
+        }
+        Ok(Accounts {
+            accounts,
+            session_ttl,
+            secure_cookie,
+            sessions: Mutex::new(HashMap::new()),
+            failures: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Whether there is no account (the arbiter's side is off).
+    pub fn is_empty(&self) -> bool {
+        self.accounts.is_empty()
+    }
+
+    /// The account whose token is `token` (compared in constant time with
+    /// every token account).
+    pub fn by_token(&self, token: &str) -> Option<&Account> {
+        if token.is_empty() {
+            return None;
+        }
+        let mut found = None;
+        for a in &self.accounts {
+            if let Secret::Token(t) = &a.secret {
+                if bool::from(t.as_bytes().ct_eq(token.as_bytes())) {
+                    found = Some(a);
+                }
+            }
+        }
+        found
+    }
+
+    /// The account named `name`.
+    pub fn by_name(&self, name: &str) -> Option<&Account> {
+        self.accounts.iter().find(|a| a.name == name)
+    }
+
+    /// Checks `name`'s `secret` (the token, or the pass phrase against the
+    /// argon2 hash; slow on purpose: run it off the async threads).
+    pub fn verify(&self, name: &str, secret: &str) -> Option<&Account> {
+        let a = self.by_name(name)?;
+        let ok = match &a.secret {
+            Secret::Token(t) => bool::from(t.as_bytes().ct_eq(secret.as_bytes())),
+            Secret::Hash(h) => PasswordHash::new(h)
+                .map(|h| {
+                    Argon2::default()
+                        .verify_password(secret.as_bytes(), &h)
+                        .is_ok()
+                })
+                .unwrap_or(false),
+        };
+        ok.then_some(a)
+    }
+
+    /// Opens a session for `account` at `now`; returns its id.
+    pub fn open_session(&self, account: &Account, now: Instant) -> String {
+        let mut b = [0u8; 32];
+        rand::rng().fill_bytes(&mut b);
+        let id: String = b.iter().map(|x| format!("{x:02x}")).collect();
+        let mut s = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        s.retain(|_, v| v.expires > now);
+        if s.len() >= MAX_SESSIONS {
+            if let Some(k) = s
+                .iter()
+                .min_by_key(|(_, v)| v.expires)
+                .map(|(k, _)| k.clone())
+            {
+                s.remove(&k);
+            }
+        }
+        s.insert(
+            id.clone(),
+            Session {
+                name: account.name.clone(),
+                role: account.role,
+                expires: now + self.session_ttl,
+            },
+        );
+        id
+    }
+
+    /// The session `id` when open at `now` (an expired one is removed).
+    pub fn session(&self, id: &str, now: Instant) -> Option<Session> {
+        let mut s = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        match s.get(id) {
+            Some(v) if v.expires > now => Some(v.clone()),
+            Some(_) => {
+                s.remove(id);
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// Ends the session `id`.
+    pub fn close_session(&self, id: &str) {
+        let mut s = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        s.remove(id);
+    }
+
+    /// How long `ip` is still blocked at `now`, if it is.
+    pub fn blocked(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
+        let f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        f.get(&ip)
+            .and_then(|x| x.blocked_until)
+            .filter(|u| *u > now)
+            .map(|u| u - now)
+    }
+
+    /// Counts a failed authentication from `ip` at `now`; returns the block
+    /// it starts, if any.
+    pub fn failed(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
+        let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        if f.len() >= MAX_TRACKED && !f.contains_key(&ip) {
+            f.retain(|_, x| x.blocked_until.is_some_and(|u| u > now));
+            if f.len() >= MAX_TRACKED {
+                f.clear();
+            }
+        }
+        let x = f.entry(ip).or_default();
+        x.count += 1;
+        if x.count <= FREE_FAILURES {
+            return None;
+        }
+        let doubling = (x.count - FREE_FAILURES - 1).min(16);
+        let block = Duration::from_secs(1u64 << doubling).min(MAX_BLOCK);
+        x.blocked_until = Some(now + block);
+        Some(block)
+    }
+
+    /// A successful authentication from `ip`: its failures are forgotten.
+    pub fn succeeded(&self, ip: IpAddr) {
+        let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        f.remove(&ip);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn accounts(ttl: Duration) -> Accounts {
+        Accounts::new(
+            vec![
+                Account {
+                    name: "IA Hansen".into(),
+                    role: Role::Arbiter,
+                    secret: Secret::Hash(hash_secret("correct horse").unwrap()),
+                },
+                Account {
+                    name: "Deputy".into(),
+                    role: Role::Deputy,
+                    secret: Secret::Token(new_token()),
+                },
+            ],
+            ttl,
+            false,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn weak_tokens_are_refused_with_the_way_to_a_strong_one() {
+        for weak in [
+            "right-token",
+            "t",
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "0123456789abcdef0123456789abcde",
+            "a very long pass phrase with spaces",
+        ] {
+            let e = check_token(weak).unwrap_err();
+            assert!(e.contains("openssl rand -base64 32"), "{e}");
+            assert!(e.contains("eboard token"), "{e}");
+        }
+        check_token(&new_token()).unwrap();
+        check_token("0123456789abcdef0123456789abcdef").unwrap();
+        check_token("q1w2E3r4T5y6U7i8O9p0Aa").unwrap(); // 22 base64url characters
+        check_token("Zm9vYmFyYmF6cXV4cXV1eDEyMzQ1Njc4OTA=").unwrap();
+        let e = Accounts::new(
+            vec![Account {
+                name: "x".into(),
+                role: Role::Arbiter,
+                secret: Secret::Token("right-token".into()),
+            }],
+            DEFAULT_SESSION,
+            false,
+        )
+        .unwrap_err();
+        assert!(
+            e.starts_with("account 1 (\"x\"): the token is too weak"),
+            "{e}"
+        );
+        let e = Accounts::new(
+            vec![Account {
+                name: "x".into(),
+                role: Role::Arbiter,
+                secret: Secret::Hash("plain".into()),
+            }],
+            DEFAULT_SESSION,
+            false,
+        )
+        .unwrap_err();
+        assert!(e.contains("not an argon2 PHC string"), "{e}");
+    }
+
+    #[test]
+    fn sessions_expire_on_the_injected_clock() {
+        let acc = accounts(Duration::from_secs(60));
+        let t0 = Instant::now();
+        assert!(acc.verify("IA Hansen", "wrong").is_none());
+        assert!(acc.verify("Nobody", "correct horse").is_none());
+        let a = acc.verify("IA Hansen", "correct horse").unwrap().clone();
+        let id = acc.open_session(&a, t0);
+        assert_eq!(id.len(), 64);
+        let s = acc.session(&id, t0 + Duration::from_secs(59)).unwrap();
+        assert_eq!((s.name.as_str(), s.role), ("IA Hansen", Role::Arbiter));
+        assert!(acc.session(&id, t0 + Duration::from_secs(60)).is_none());
+        // Gone for good once seen expired.
+        assert!(acc.session(&id, t0).is_none());
+        let id = acc.open_session(&a, t0);
+        acc.close_session(&id);
+        assert!(acc.session(&id, t0).is_none());
+    }
+
+    #[test]
+    fn failures_back_off_exponentially_per_address() {
+        let acc = accounts(DEFAULT_SESSION);
+        let ip: IpAddr = "192.0.2.7".parse().unwrap();
+        let other: IpAddr = "192.0.2.8".parse().unwrap();
+        let t0 = Instant::now();
+        for _ in 0..FREE_FAILURES {
+            assert_eq!(acc.failed(ip, t0), None);
+        }
+        assert_eq!(acc.blocked(ip, t0), None);
+        assert_eq!(acc.failed(ip, t0), Some(Duration::from_secs(1)));
+        assert_eq!(acc.failed(ip, t0), Some(Duration::from_secs(2)));
+        assert_eq!(acc.failed(ip, t0), Some(Duration::from_secs(4)));
+        assert_eq!(acc.blocked(ip, t0), Some(Duration::from_secs(4)));
+        assert_eq!(acc.blocked(ip, t0 + Duration::from_secs(4)), None);
+        assert_eq!(acc.blocked(other, t0), None);
+        for _ in 0..30 {
+            acc.failed(ip, t0);
+        }
+        assert_eq!(acc.blocked(ip, t0), Some(MAX_BLOCK));
+        acc.succeeded(ip);
+        assert_eq!(acc.blocked(ip, t0), None);
+    }
+
+    #[test]
+    fn tokens_name_their_account() {
+        let t = new_token();
+        let acc = Accounts::new(
+            vec![Account {
+                name: "Relay".into(),
+                role: Role::Relay,
+                secret: Secret::Token(t.clone()),
+            }],
+            DEFAULT_SESSION,
+            false,
+        )
+        .unwrap();
+        assert_eq!(acc.by_token(&t).unwrap().role, Role::Relay);
+        assert!(acc.by_token("").is_none());
+        assert!(acc.by_token(&new_token()).is_none());
+        assert_eq!(Role::Deputy.as_str().parse::<Role>(), Ok(Role::Deputy));
+        assert!("chief"
+            .parse::<Role>()
+            .unwrap_err()
+            .contains("arbiter, deputy, relay"));
+    }
+}

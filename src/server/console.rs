@@ -1,0 +1,558 @@
+//! The arbiter's console (`docs/console.md`): the page, the login, the alert
+//! queue and the one ruling request, served alike by a board daemon and by
+//! the HTTP relay.
+//!
+//! | path | who | what |
+//! |---|---|---|
+//! | `GET /console`, `/console.js`, `/console.css` | anyone | the page (it logs in itself) |
+//! | `POST /console/login` | anyone | `{"name", "secret"}` → session cookie (`HttpOnly`, `SameSite=Strict`, `Secure` over TLS or with `secure_cookie`) |
+//! | `POST /console/logout` | session | ends it |
+//! | `GET /console/me` | any role | `{"name", "role", "board": bool}` |
+//! | `GET /console/alerts` | any role | the alert queue, newest first ([`super::alerts`]) |
+//! | `POST /console/ack` | arbiter | `{"id": n}`: acknowledges an alert (logged) |
+//! | `POST /arbiter/command` | arbiter, relay | one ruling (below) |
+//!
+//! A ruling is one JSON object, the same over HTTP now and over an MQTT
+//! command topic later: `{"board": "1.2", "action": "restore", "body": {…},
+//! "arbiter": "IA Hansen", "id": "unique command id"}`. `action` and `body`
+//! are those of `POST /arbiter/{action}`. A board applies a command id once:
+//! the same id again gets the first reply (with `"repeated": true`) and
+//! changes nothing; ids are remembered in memory ([`RECENT_COMMANDS`]), not
+//! across a restart. On a board the author is the session's (or token's)
+//! account; a relay's token names the arbiter in `arbiter`, which the board
+//! journals (and logs the relay). The relay forwards a ruling to the board
+//! that plays `board` ([`Forwarder`]) and returns the board's reply.
+
+use super::access::{Accounts, Role, COOKIE};
+use super::alerts::AlertQueue;
+use super::arbiter::{
+    apply, authorize, authorize_ruling, client_ip, over_tls, refuse, ruling_record, session_cookie,
+    too_many, Refusal,
+};
+use super::AppState;
+use crate::broadcast::delay::Channel;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{header, Extensions, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+const HTML: &str = include_str!("assets/console.html");
+const JS: &str = include_str!("assets/console.js");
+const CSS: &str = include_str!("assets/console.css");
+
+/// How many command ids a board remembers (idempotency).
+pub const RECENT_COMMANDS: usize = 1024;
+/// The longest command id, characters.
+pub const MAX_ID: usize = 100;
+/// The longest a forwarded ruling may take at the board.
+pub const FORWARD_TIMEOUT: Duration = Duration::from_secs(8);
+
+/// The console's side of a server.
+#[derive(Debug)]
+pub struct Console {
+    /// The accounts and their sessions.
+    pub accounts: Accounts,
+    /// The alert queue.
+    pub alerts: AlertQueue,
+    /// The undelayed channel shown (the board's arbiter channel, or the
+    /// relay's merge of every board's).
+    pub channel: Arc<Channel>,
+    /// On a relay: where rulings go.
+    pub forward: Option<Arc<Forwarder>>,
+    recent: Mutex<Recent>,
+}
+
+#[derive(Debug, Default)]
+struct Recent {
+    /// Command id → its reply (`None` while being applied).
+    replies: HashMap<String, Option<(u16, Value)>>,
+    order: VecDeque<String>,
+}
+
+impl Console {
+    /// A console over `channel` for `accounts`; `forward`: a relay's.
+    pub fn new(
+        accounts: Accounts,
+        channel: Arc<Channel>,
+        forward: Option<Arc<Forwarder>>,
+    ) -> Console {
+        Console {
+            accounts,
+            alerts: AlertQueue::new(),
+            channel,
+            forward,
+            recent: Mutex::new(Recent::default()),
+        }
+    }
+
+    /// Feeds the alert queue from the channel, on `rt`, until the channel closes.
+    pub fn spawn_feed(self: &Arc<Self>, rt: &tokio::runtime::Handle) {
+        let me = self.clone();
+        let mut rx = me.channel.events.subscribe();
+        // Alerts raised before anyone listened (a downtime at start).
+        for m in me.channel.backlog() {
+            me.alerts.take(&m.json, unix_ms());
+        }
+        rt.spawn(async move {
+            use tokio::sync::broadcast::error::RecvError;
+            loop {
+                match rx.recv().await {
+                    Ok(m) => {
+                        me.alerts.take(&m.json, unix_ms());
+                    }
+                    Err(RecvError::Lagged(n)) => {
+                        tracing::warn!(missed = n, "console: alert feed fell behind");
+                    }
+                    Err(RecvError::Closed) => return,
+                }
+            }
+        });
+    }
+
+    /// Claims command `id`: `Err` with the first reply when it was applied
+    /// (or 409 while it is being applied).
+    fn claim(&self, id: &str) -> Result<(), (u16, Value)> {
+        let mut r = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+        match r.replies.get(id) {
+            Some(Some((status, v))) => {
+                let mut v = v.clone();
+                v["repeated"] = Value::Bool(true);
+                Err((*status, v))
+            }
+            Some(None) => Err((
+                409,
+                json!({"error": format!("command {id} is being applied")}),
+            )),
+            None => {
+                r.replies.insert(id.to_owned(), None);
+                r.order.push_back(id.to_owned());
+                while r.order.len() > RECENT_COMMANDS {
+                    if let Some(old) = r.order.pop_front() {
+                        r.replies.remove(&old);
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Stores the reply of command `id` (a refusal forgets the id: it may be sent again).
+    fn done(&self, id: &str, reply: Option<(u16, Value)>) {
+        let mut r = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+        match reply {
+            Some(x) => {
+                r.replies.insert(id.to_owned(), Some(x));
+            }
+            None => {
+                r.replies.remove(id);
+                r.order.retain(|x| x != id);
+            }
+        }
+    }
+}
+
+/// The relay's way to the boards: the board daemon that plays each game, and
+/// the relay's own token for them (an account of role `relay` on each board).
+#[derive(Debug)]
+pub struct Forwarder {
+    client: reqwest::Client,
+    token: String,
+    boards: RwLock<HashMap<String, String>>,
+}
+
+impl Forwarder {
+    /// A forwarder with the relay's `token`.
+    pub fn new(token: String) -> Result<Forwarder, String> {
+        let client = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(5))
+            .build()
+            .map_err(|e| format!("relay: {e}"))?;
+        Ok(Forwarder {
+            client,
+            token,
+            boards: RwLock::new(HashMap::new()),
+        })
+    }
+
+    /// The relay's token for the boards.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// Records that `base` plays the game `game` (`round.board`).
+    pub fn set_board(&self, game: &str, base: &str) {
+        let mut b = self.boards.write().unwrap_or_else(|e| e.into_inner());
+        if b.get(game).map(String::as_str) != Some(base) {
+            b.insert(game.to_owned(), base.to_owned());
+        }
+    }
+
+    fn base(&self, game: &str) -> Option<String> {
+        let b = self.boards.read().unwrap_or_else(|e| e.into_inner());
+        b.get(game).cloned()
+    }
+
+    /// Sends `command` to the board that plays its `board`; the board's
+    /// status and reply.
+    async fn send(&self, game: &str, command: &Value) -> Result<(u16, Value), Refusal> {
+        let Some(base) = self.base(game) else {
+            return Err(refuse(
+                StatusCode::NOT_FOUND,
+                &format!("board {game}: no board daemon of this relay plays it"),
+            ));
+        };
+        let resp = self
+            .client
+            .post(format!("{base}/arbiter/command"))
+            .bearer_auth(&self.token)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(serde_json::to_vec(command).unwrap_or_default())
+            .timeout(FORWARD_TIMEOUT)
+            .send()
+            .await
+            .map_err(|e| {
+                refuse(
+                    StatusCode::BAD_GATEWAY,
+                    &format!("board {game} ({base}): {}", crate::tls::error_chain(&e)),
+                )
+            })?;
+        let status = resp.status().as_u16();
+        let body = resp.bytes().await.map_err(|e| {
+            refuse(
+                StatusCode::BAD_GATEWAY,
+                &format!("board {game} ({base}): {e}"),
+            )
+        })?;
+        let v = serde_json::from_slice(&body)
+            .unwrap_or_else(|_| json!({"error": String::from_utf8_lossy(&body)}));
+        Ok((status, v))
+    }
+}
+
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+fn console_of(s: &AppState) -> Result<&Console, Refusal> {
+    s.console
+        .as_deref()
+        .ok_or_else(|| refuse(StatusCode::NOT_FOUND, "no console here"))
+}
+
+/// `GET /console`.
+pub async fn page() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        HTML,
+    )
+}
+
+/// `GET /console.js`.
+pub async fn script() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        JS,
+    )
+}
+
+/// `GET /console.css`.
+pub async fn style() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Login {
+    name: String,
+    secret: String,
+}
+
+/// `POST /console/login` `{"name", "secret"}`: a session cookie, or 401
+/// (counted per address; 429 with `Retry-After` once blocked).
+pub async fn login(State(s): State<Arc<AppState>>, ext: Extensions, bytes: Bytes) -> Response {
+    let Some(console) = s.console.clone() else {
+        return refuse(StatusCode::NOT_FOUND, "no console here").into_response();
+    };
+    let ip = client_ip(&ext);
+    let now = Instant::now();
+    if let Some(wait) = console.accounts.blocked(ip, now) {
+        return too_many(wait).into_response();
+    }
+    let l: Login = match serde_json::from_slice(&bytes) {
+        Ok(l) => l,
+        Err(e) => {
+            return refuse(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &format!("body: {e} (expected {{\"name\": …, \"secret\": …}})"),
+            )
+            .into_response()
+        }
+    };
+    let c = console.clone();
+    let name = l.name.clone();
+    let found = tokio::task::spawn_blocking(move || {
+        c.accounts
+            .verify(&l.name, &l.secret)
+            .filter(|a| a.role != Role::Relay)
+            .cloned()
+    })
+    .await
+    .ok()
+    .flatten();
+    let Some(account) = found else {
+        tracing::warn!(client = %ip, name, "console: login failed");
+        if let Some(wait) = console.accounts.failed(ip, Instant::now()) {
+            tracing::warn!(client = %ip, block_s = wait.as_secs(), "console: failed logins: address blocked");
+            return too_many(wait).into_response();
+        }
+        return refuse(StatusCode::UNAUTHORIZED, "wrong name or secret").into_response();
+    };
+    console.accounts.succeeded(ip);
+    let id = console.accounts.open_session(&account, Instant::now());
+    let ttl = console.accounts.session_ttl.as_secs();
+    let cookie = format!(
+        "{COOKIE}={id}; Path=/; HttpOnly; SameSite=Strict; Max-Age={ttl}{}",
+        if console.accounts.secure_cookie || over_tls(&ext) {
+            "; Secure"
+        } else {
+            ""
+        }
+    );
+    tracing::info!(client = %ip, name = %account.name, role = account.role.as_str(), "console: logged in");
+    let mut r = Json(json!({
+        "name": account.name,
+        "role": account.role.as_str(),
+        "expires_in_s": ttl,
+    }))
+    .into_response();
+    if let Ok(v) = HeaderValue::from_str(&cookie) {
+        r.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    r
+}
+
+/// `POST /console/logout`: ends the session, clears the cookie.
+pub async fn logout(State(s): State<Arc<AppState>>, headers: HeaderMap) -> Response {
+    if let Some(c) = s.console.as_deref() {
+        c.accounts.close_session(session_cookie(&headers));
+    }
+    let mut r = Json(json!({"ok": true})).into_response();
+    r.headers_mut().insert(
+        header::SET_COOKIE,
+        HeaderValue::from_static("eboard_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
+    );
+    r
+}
+
+/// `GET /console/me`: who the session is.
+pub async fn me(State(s): State<Arc<AppState>>, headers: HeaderMap, ext: Extensions) -> Response {
+    match authorize(&s, &headers, &ext) {
+        Ok(who) => Json(json!({
+            "name": who.name,
+            "role": who.role.as_str(),
+            "relay": s.arbiter.is_none(),
+        }))
+        .into_response(),
+        Err(r) => r.into_response(),
+    }
+}
+
+/// `GET /console/alerts`: the queue, newest first.
+pub async fn alerts(
+    State(s): State<Arc<AppState>>,
+    headers: HeaderMap,
+    ext: Extensions,
+) -> Response {
+    let run = || -> Result<Response, Refusal> {
+        authorize(&s, &headers, &ext)?;
+        Ok(Json(console_of(&s)?.alerts.list()).into_response())
+    };
+    run().unwrap_or_else(IntoResponse::into_response)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AckBody {
+    id: u64,
+}
+
+/// `POST /console/ack` `{"id": n}`: acknowledged by the session's arbiter.
+pub async fn ack(
+    State(s): State<Arc<AppState>>,
+    headers: HeaderMap,
+    ext: Extensions,
+    bytes: Bytes,
+) -> Response {
+    let run = || -> Result<Response, Refusal> {
+        let who = authorize_ruling(&s, &headers, &ext, "ack")?;
+        let b: AckBody = serde_json::from_slice(&bytes).map_err(|e| {
+            refuse(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &format!("body: {e} (expected {{\"id\": n}})"),
+            )
+        })?;
+        let a = console_of(&s)?
+            .alerts
+            .ack(b.id, &who.name, unix_ms())
+            .map_err(|e| refuse(StatusCode::NOT_FOUND, &e))?;
+        Ok(Json(a).into_response())
+    };
+    run().unwrap_or_else(IntoResponse::into_response)
+}
+
+/// One ruling request: `{"board", "action", "body", "arbiter", "id"}`.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Command {
+    /// The game, `round.board` (required at a relay; checked at a board).
+    #[serde(default)]
+    pub board: Option<String>,
+    /// The action (`restore`, `confirm`, …; as `POST /arbiter/{action}`).
+    pub action: String,
+    /// Its body (as `POST /arbiter/{action}`); absent: none.
+    #[serde(default)]
+    pub body: Option<Value>,
+    /// The arbiter ruling (required from a relay; else the session's).
+    #[serde(default)]
+    pub arbiter: Option<String>,
+    /// A unique command id (idempotency).
+    pub id: String,
+}
+
+/// `POST /arbiter/command`: one ruling, applied once per command id.
+pub async fn command(
+    State(s): State<Arc<AppState>>,
+    headers: HeaderMap,
+    ext: Extensions,
+    bytes: Bytes,
+) -> Response {
+    match command_inner(&s, &headers, &ext, &bytes).await {
+        Ok((status, v)) => (
+            StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY),
+            Json(v),
+        )
+            .into_response(),
+        Err(r) => r.into_response(),
+    }
+}
+
+async fn command_inner(
+    s: &AppState,
+    headers: &HeaderMap,
+    ext: &Extensions,
+    bytes: &[u8],
+) -> Result<(u16, Value), Refusal> {
+    let who = authorize_ruling(s, headers, ext, "command")?;
+    let console = console_of(s)?;
+    let mut cmd: Command = serde_json::from_slice(bytes).map_err(|e| {
+        refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &format!(
+                "body: {e} (expected {{\"board\", \"action\", \"body\", \"arbiter\", \"id\"}})"
+            ),
+        )
+    })?;
+    if cmd.id.is_empty() || cmd.id.chars().count() > MAX_ID {
+        return Err(refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &format!("key 'id': give a unique command id of 1 to {MAX_ID} characters"),
+        ));
+    }
+    let author = match who.role {
+        Role::Relay => {
+            let name = cmd
+                .arbiter
+                .clone()
+                .filter(|n| !n.trim().is_empty())
+                .ok_or_else(|| {
+                    refuse(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        "key 'arbiter': a relay rules on behalf of a named arbiter",
+                    )
+                })?;
+            if console
+                .accounts
+                .by_name(&name)
+                .is_some_and(|a| a.role == Role::Deputy)
+            {
+                tracing::warn!(relay = %who.name, name, "a relay forwarded a deputy's ruling: refused");
+                return Err(refuse(
+                    StatusCode::FORBIDDEN,
+                    &format!("{name} is a deputy: a deputy rules nothing"),
+                ));
+            }
+            name
+        }
+        _ => who.name.clone(),
+    };
+    cmd.arbiter = Some(author.clone());
+    let body = match &cmd.body {
+        None | Some(Value::Null) => Vec::new(),
+        Some(v) => serde_json::to_vec(v).unwrap_or_default(),
+    };
+    match (&s.arbiter, &console.forward) {
+        (Some(access), _) => {
+            let view = console.channel.view.borrow().clone();
+            if let Some(b) = &cmd.board {
+                if !view.games.iter().any(|g| g.info.id() == *b) {
+                    let here: Vec<String> = view.games.iter().map(|g| g.info.id()).collect();
+                    return Err(refuse(
+                        StatusCode::CONFLICT,
+                        &format!("key 'board': this board plays {}, not {b}", here.join(", ")),
+                    ));
+                }
+            }
+            let kind = ruling_record(&cmd.action, &body, &author)?;
+            if let Err(first) = console.claim(&cmd.id) {
+                tracing::info!(id = %cmd.id, "ruling: command id seen before: not applied again");
+                return Ok(first);
+            }
+            if who.role == Role::Relay {
+                tracing::info!(relay = %who.name, arbiter = %author, action = %cmd.action, id = %cmd.id, "ruling forwarded by a relay");
+            }
+            match apply(access, kind, &cmd.action, &author).await {
+                Ok(mut v) => {
+                    v["id"] = Value::from(cmd.id.clone());
+                    v["board"] = Value::from(cmd.board.clone());
+                    console.done(&cmd.id, Some((200, v.clone())));
+                    Ok((200, v))
+                }
+                Err(r) => {
+                    console.done(&cmd.id, None);
+                    Err(r)
+                }
+            }
+        }
+        (None, Some(fwd)) => {
+            if who.role != Role::Arbiter {
+                return Err(refuse(
+                    StatusCode::FORBIDDEN,
+                    "only an arbiter's account rules through the relay",
+                ));
+            }
+            let game = cmd.board.clone().ok_or_else(|| {
+                refuse(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "key 'board': give the game as round.board",
+                )
+            })?;
+            // Checked here too, so a bad request never leaves the relay.
+            ruling_record(&cmd.action, &body, &author)?;
+            tracing::info!(arbiter = %author, board = %game, action = %cmd.action, id = %cmd.id, "relay: forwarding a ruling");
+            let v = serde_json::to_value(&cmd).unwrap_or_default();
+            fwd.send(&game, &v).await
+        }
+        (None, None) => Err(refuse(StatusCode::NOT_FOUND, "no board to rule here")),
+    }
+}

@@ -1,0 +1,255 @@
+//! The whole loop in a real browser (issue 15 §5): three board daemons and an
+//! HTTP relay on loopback; headless Chromium, driven over the DevTools
+//! protocol (`--remote-debugging-pipe`, as `live_page_a11y.rs`), opens the
+//! relay's console, logs in, sees an illegal move on board 2 arrive as an
+//! alert (announced in the assertive live region), presses "Restore
+//! position", and sees it applied; board 2's journal and the public feed
+//! then show the ruling with the arbiter's name. A deputy, logged in on the
+//! same page, presses the same button and is shown the 403. Skipped (with
+//! the reason printed) when Chromium or python3 is missing, unless `CI` is set.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::process::Command;
+
+const SECRET: &str = "correct horse battery staple";
+const DEPUTY_SECRET: &str = "deputy sees everything";
+const RELAY_TOKEN: &str = "c157a79031e1c40f85931829bc5fc552";
+
+/// Drives the console: log in as `argv[4]`/`argv[5]`, wait for the illegal
+/// move alert of board 1.2, press its "Restore position", wait for the
+/// reply; then log out, log in as the deputy (`argv[6]`/`argv[7]`) and press
+/// it again. Prints `{"announce", "reply", "deputy_reply", "who"}` as JSON.
+const CDP_PY: &str = r##"
+import json, os, subprocess, sys, time
+chrome, url, profile, name, secret, dname, dsecret = sys.argv[1:8]
+to_chrome_r, to_chrome_w = os.pipe()
+from_chrome_r, from_chrome_w = os.pipe()
+def child():
+    os.dup2(to_chrome_r, 3); os.dup2(from_chrome_w, 4)
+p = subprocess.Popen([chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--remote-debugging-pipe", "--user-data-dir=" + profile, "about:blank"],
+    pass_fds=(3, 4), preexec_fn=child, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+os.close(to_chrome_r); os.close(from_chrome_w)
+out = os.fdopen(to_chrome_w, "wb"); inp = os.fdopen(from_chrome_r, "rb")
+buf = b""; n = [0]
+def send(method, params=None, session=None):
+    n[0] += 1
+    msg = {"id": n[0], "method": method, "params": params or {}}
+    if session: msg["sessionId"] = session
+    out.write(json.dumps(msg).encode() + b"\0"); out.flush()
+    return n[0]
+def reply(i):
+    global buf
+    while True:
+        while b"\0" in buf:
+            raw, buf = buf.split(b"\0", 1)
+            m = json.loads(raw)
+            if m.get("id") == i:
+                if "error" in m: raise SystemExit("CDP error: %r" % m["error"])
+                return m["result"]
+        chunk = os.read(inp.fileno(), 1 << 16)
+        if not chunk: raise SystemExit("chromium closed the pipe")
+        buf += chunk
+def call(method, params=None, session=None):
+    return reply(send(method, params, session))
+def js(expr):
+    r = call("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True}, s)
+    if "exceptionDetails" in r: raise SystemExit("page error: %r" % r["exceptionDetails"])
+    return r["result"].get("value")
+def wait(expr, what, secs=60):
+    deadline = time.time() + secs
+    while True:
+        # The page may still be loading: a missing element is "not yet".
+        v = js("(() => { try { return " + expr + "; } catch (e) { return null; } })()")
+        if v: return v
+        if time.time() > deadline: raise SystemExit("timed out waiting for " + what + "; page: " + (js("document.body ? document.body.innerText : ''") or ""))
+        time.sleep(0.2)
+def click(selector):
+    click_el("document.querySelector(%s)" % json.dumps(selector))
+def click_el(expr):
+    # A real click: the element's centre, pressed and released by the mouse
+    # (the page redraws its lists; the same place holds the same button).
+    box = js("(() => { const e = " + expr + "; e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+    for t in ("mousePressed", "mouseReleased"):
+        call("Input.dispatchMouseEvent", {"type": t, "x": box[0], "y": box[1], "button": "left", "clickCount": 1}, s)
+def type_into(selector, text):
+    click(selector)
+    js("document.querySelector(%s).value = ''" % json.dumps(selector))
+    call("Input.insertText", {"text": text}, s)
+def log_in(who, secret):
+    wait("!document.getElementById('login').hidden && !!document.getElementById('name')", "the login form")
+    type_into("#name", who); type_into("#secret", secret)
+    click("#login-button")
+    wait("document.getElementById('who').textContent.includes(%s)" % json.dumps(who), "the login of " + who)
+ALERT = "#alerts li[data-type='illegal_move'][data-game='1.2']"
+RESTORE = "Array.from(document.querySelectorAll(\"" + ALERT + " button\")).find((b) => b.textContent.startsWith('Restore position'))"
+try:
+    target = call("Target.createTarget", {"url": "about:blank"})["targetId"]
+    s = call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+    call("Page.enable", session=s)
+    call("Runtime.enable", session=s)
+    call("Emulation.setDeviceMetricsOverride", {"width": 412, "height": 915, "deviceScaleFactor": 2, "mobile": True}, s)
+    call("Page.navigate", {"url": url}, s)
+    log_in(name, secret)
+    who = js("document.getElementById('who').textContent")
+    # The alert arrives after the login (board 2's illegal move is a few seconds into its game).
+    seen_before = js("!!document.querySelector(\"" + ALERT + "\")")
+    wait("!!document.querySelector(\"" + ALERT + "\")", "the illegal-move alert of board 1.2", 90)
+    announce = wait("document.getElementById('announce').textContent", "the live region's words")
+    wait("!!" + RESTORE, "the restore button")
+    click_el(RESTORE)
+    applied = wait("(() => { const r = document.querySelector(\"" + ALERT + " .reply\"); return r && r.className.includes('applied') ? r.textContent : ''; })()", "the ruling applied")
+    marked = js("document.querySelectorAll(\"" + ALERT + " td.fix\").length")
+    live_attr = js("document.getElementById('announce').getAttribute('aria-live')")
+    click("#logout")
+    log_in(dname, dsecret)
+    dwho = js("document.getElementById('who').textContent")
+    wait("!!document.querySelector(\"" + ALERT + "\")", "the alert for the deputy")
+    wait("!!" + RESTORE, "the restore button for the deputy")
+    click_el(RESTORE)
+    refused = wait("(() => { const r = document.querySelector(\"" + ALERT + " .reply\"); return r && r.className.includes('error') ? r.textContent : ''; })()", "the deputy's refusal")
+    print(json.dumps({"who": who, "seen_before_login_wait": seen_before, "announce": announce, "reply": applied,
+        "marked_squares": marked, "live": live_attr, "deputy_who": dwho, "deputy_reply": refused}))
+finally:
+    p.kill()
+"##;
+
+#[test]
+fn an_arbiter_rules_from_the_relays_console_in_chromium() {
+    let Some(chrome) = chromium() else {
+        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+        return;
+    };
+    let python_ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !python_ok {
+        skip_or_fail_under_ci("python3 is not installed");
+        return;
+    }
+    let dir = tempdir("console-browser");
+    let hash = |secret: &str| {
+        let out = eboard_with_input(&["token", "--hash"], &format!("{secret}\n"));
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    };
+    let accounts = format!(
+        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
+         [[arbiter.accounts]]\nname = \"Deputy Dam\"\nrole = \"deputy\"\nsecret_hash = \"{}\"\n\n\
+         [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
+        hash(SECRET),
+        hash(DEPUTY_SECRET)
+    );
+    let mut boards = Vec::new();
+    let mut publics = Vec::new();
+    let journal2 = dir.join("b2").join("j.jsonl");
+    for b in [1u32, 2, 3] {
+        let d = dir.join(format!("b{b}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let cfg = config(&d, 1, b, &accounts);
+        let trace = if b == 2 {
+            // White plays e2-e5 (illegal) some seconds into the game and
+            // leaves it on the board: the arbiter must restore.
+            let t = d.join("illegal.jsonl");
+            let text = TraceBuilder::new()
+                .header("time_control", "5400+30")
+                .lift(12_000, "e2")
+                .place(12_200, "e5")
+                .press(12_400, "w")
+                .text();
+            std::fs::write(&t, text).unwrap();
+            t
+        } else {
+            opera_trace(&d, u64::from(b))
+        };
+        let j = d.join("j.jsonl");
+        let run = run_board(
+            &d,
+            &cfg,
+            Some(&trace),
+            &["--journal", j.to_str().unwrap(), "--speed", "1"],
+        );
+        publics.push(SseReader::open(&run.addr, "/events", &[]));
+        boards.push(run);
+    }
+    let relay_cfg = dir.join("relay.toml");
+    std::fs::write(
+        &relay_cfg,
+        format!("[arbiter]\nrelay_token = \"{RELAY_TOKEN}\"\n{accounts}"),
+    )
+    .unwrap();
+    let urls: Vec<String> = boards
+        .iter()
+        .map(|r| format!("http://{}", r.addr))
+        .collect();
+    let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
+    args.extend(urls.iter().map(String::as_str));
+    let relay = spawn(&args, &[], &dir);
+    let relay_public = SseReader::open(&relay.addr, "/events", &[]);
+
+    let url = format!("http://{}/console", relay.addr);
+    let profile = dir.join("profile");
+    let out = Command::new("python3")
+        .args(["-c", CDP_PY])
+        .arg(&chrome)
+        .arg(&url)
+        .arg(&profile)
+        .args(["IA Hansen", SECRET, "Deputy Dam", DEPUTY_SECRET])
+        .output()
+        .expect("run python3");
+    assert!(
+        out.status.success(),
+        "the browser run failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        std::fs::read_to_string(&relay.stderr).unwrap_or_default()
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    println!("{r}");
+    assert!(
+        r["who"].as_str().unwrap().contains("IA Hansen (arbiter)"),
+        "{r}"
+    );
+    let announce = r["announce"].as_str().unwrap();
+    assert!(announce.contains("Illegal move on board 1.2"), "{r}");
+    assert_eq!(r["live"], "assertive");
+    assert!(
+        r["marked_squares"].as_u64().unwrap() >= 1,
+        "the squares to correct: {r}"
+    );
+    let reply = r["reply"].as_str().unwrap();
+    assert!(reply.contains("Applied on board 1.2 by IA Hansen"), "{r}");
+    assert!(
+        r["deputy_who"].as_str().unwrap().contains("read-only"),
+        "{r}"
+    );
+    let refused = r["deputy_reply"].as_str().unwrap();
+    assert!(refused.contains("Refused (403)"), "{r}");
+    assert!(refused.contains("deputy"), "{r}");
+
+    // Board 2's journal: the restore, authored by the arbiter, once.
+    let restores: Vec<Value> = std::fs::read_to_string(&journal2)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["arbiter"] == "restore")
+        .collect();
+    assert_eq!(restores.len(), 1, "{restores:?}");
+    assert_eq!(restores[0]["author"], "IA Hansen");
+    // Board 2's public feed and the relay's: the ruling with his name.
+    for feed in [&publics[1], &relay_public] {
+        let msgs = feed.until(30, |v| v["type"] == "ruling");
+        let ruling = &msgs.last().unwrap().1;
+        assert_eq!(ruling["game"], "1.2");
+        assert_eq!(ruling["action"], "restore");
+        assert_eq!(ruling["author"], "IA Hansen");
+    }
+    // The deputy's attempt is in the board's log, not in its journal.
+    let stderr = std::fs::read_to_string(&relay.stderr).unwrap();
+    assert!(stderr.contains("a deputy tried to rule"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
