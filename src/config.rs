@@ -336,6 +336,11 @@ pub struct ArbiterConfig {
     /// `EBOARD_RELAY_TOKEN` wins): each board has it as an account of role
     /// `relay`.
     pub relay_token: Option<String>,
+    /// The console's signing key (the seed file `eboard rule --keygen`
+    /// writes): an MQTT relay (`eboard relay --mqtt … --event NAME`) signs
+    /// each ruling with it and publishes it on the board's command topic
+    /// (`docs/mqtt.md`, the boards' `[mqtt] command_keys`).
+    pub ruling_key: Option<String>,
 }
 
 /// `[[arbiter.accounts]]`: one arbiter's account.

@@ -81,6 +81,114 @@ pub fn client_config(extra: &[CertificateDer<'static>]) -> Result<Arc<ClientConf
     Ok(Arc::new(config))
 }
 
+/// A pinned certificate: the SHA-256 of its DER, as `eboard run` prints it
+/// (`AB:CD:…`, 32 bytes; colons and case optional).
+///
+/// Errors say what a pin looks like.
+pub fn parse_pin(text: &str) -> Result<[u8; 32], String> {
+    let hex: String = text.chars().filter(|c| *c != ':').collect();
+    let bad = || {
+        format!(
+            "\"{text}\": a certificate pin is the SHA-256 fingerprint eboard prints at start \
+             (64 hex digits, colons allowed)"
+        )
+    };
+    if hex.len() != 64 || !hex.is_ascii() {
+        return Err(bad());
+    }
+    let mut out = [0u8; 32];
+    for (i, b) in out.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+    }
+    Ok(out)
+}
+
+/// A TLS client configuration that accepts a server whose certificate's
+/// SHA-256 is one of `pins` (a board's self-signed certificate, whatever
+/// name it was reached by), and any other server as [`client_config`]
+/// does (the webpki roots). The server must still prove it holds the
+/// certificate's key (the handshake's signature is verified).
+pub fn pinned_client_config(pins: &[[u8; 32]]) -> Result<Arc<ClientConfig>, String> {
+    let mut roots = RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    let webpki =
+        rustls::client::WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider())
+            .build()
+            .map_err(|e| format!("TLS: {e}"))?;
+    let verifier = PinnedOrWebpki {
+        pins: pins.to_vec(),
+        webpki,
+        provider: provider(),
+    };
+    let config = ClientConfig::builder_with_provider(provider())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("TLS: {e}"))?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(verifier))
+        .with_no_client_auth();
+    Ok(Arc::new(config))
+}
+
+/// Pinned certificates first, else the webpki roots.
+#[derive(Debug)]
+struct PinnedOrWebpki {
+    pins: Vec<[u8; 32]>,
+    webpki: Arc<rustls::client::WebPkiServerVerifier>,
+    provider: Arc<rustls::crypto::CryptoProvider>,
+}
+
+impl rustls::client::danger::ServerCertVerifier for PinnedOrWebpki {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &rustls::pki_types::ServerName<'_>,
+        ocsp_response: &[u8],
+        now: rustls::pki_types::UnixTime,
+    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
+        let digest = ring::digest::digest(&ring::digest::SHA256, end_entity.as_ref());
+        if self.pins.iter().any(|p| p[..] == *digest.as_ref()) {
+            return Ok(rustls::client::danger::ServerCertVerified::assertion());
+        }
+        self.webpki
+            .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
+}
+
 /// The rustls error in `e` or its sources, looking inside `io::Error`s
 /// (which hide what they wrap from `source()`), however deeply nested.
 fn rustls_error<'a>(e: &'a (dyn Error + 'static)) -> Option<&'a rustls::Error> {
@@ -140,6 +248,24 @@ pub fn error_chain(e: &(dyn Error + 'static)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pins_read_as_eboard_prints_them() {
+        let printed = (0..32)
+            .map(|i| format!("{:02X}", i * 7))
+            .collect::<Vec<_>>()
+            .join(":");
+        let pin = parse_pin(&printed).unwrap();
+        assert_eq!(pin[1], 7);
+        assert_eq!(
+            parse_pin(&printed.replace(':', "").to_lowercase()).unwrap(),
+            pin
+        );
+        let e = parse_pin("AB:CD").unwrap_err();
+        assert!(e.contains("64 hex digits"), "{e}");
+        assert!(parse_pin(&"zz".repeat(32)).is_err());
+        assert!(pinned_client_config(&[pin]).is_ok());
+    }
 
     fn tmp(name: &str, body: &[u8]) -> std::path::PathBuf {
         let p = std::env::temp_dir().join(format!("eboard-tls-{}-{name}", std::process::id()));

@@ -463,3 +463,79 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
     assert_eq!(v["ack"]["by"], "IA Hansen");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The SHA-256 fingerprint of the certificate a board made in `dir`, as it prints it.
+fn fingerprint_in(dir: &Path) -> String {
+    use rustls::pki_types::pem::PemObject;
+    let pem = std::fs::read(dir.join("eboard-tls-cert.pem")).expect("the board's certificate");
+    let der = rustls::pki_types::CertificateDer::from_pem_slice(&pem).unwrap();
+    ring::digest::digest(&ring::digest::SHA256, &der)
+        .as_ref()
+        .iter()
+        .map(|b| format!("{b:02X}"))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+#[test]
+fn the_relay_reaches_a_board_over_https_by_its_pinned_certificate() {
+    let dir = tempdir("console-https");
+    let extra = accounts("");
+    let d = dir.join("b1");
+    std::fs::create_dir_all(&d).unwrap();
+    let cfg = config(&d, 1, 1, &extra);
+    let j = d.join("j.jsonl");
+    let board = run_board(&d, &cfg, None, &["--journal", j.to_str().unwrap()]);
+    let print = fingerprint_in(&d);
+    let relay_cfg = dir.join("relay.toml");
+    std::fs::write(
+        &relay_cfg,
+        format!("[arbiter]\nrelay_token = \"{RELAY_TOKEN}\"\n{extra}"),
+    )
+    .unwrap();
+    // The board's own certificate pinned in its URL: TLS all the way.
+    let pinned = format!("https://{}#sha256={print}", board.addr);
+    let relay = spawn(
+        &["relay", "--config", relay_cfg.to_str().unwrap(), &pinned],
+        &[],
+        &dir,
+    );
+    let r = relay.addr.as_str();
+    let cookie = login(r, "IA Hansen", SECRET);
+    let me = [("Cookie", cookie.as_str())];
+    poll(20, "the board's arbiter state over HTTPS", || {
+        let (s, _, b) = http(r, "GET", "/arbiter/state", &me, "");
+        let v: Value = serde_json::from_str(&b).ok()?;
+        (s == 200 && v.as_array()?.len() == 1).then_some(v)
+    });
+    let cmd = json!({"board": "1.1", "action": "pause", "id": "tls-1"}).to_string();
+    let (s, _, b) = http(r, "POST", "/arbiter/command", &me, &cmd);
+    assert_eq!(s, 200, "{b}");
+    assert!(journal_records(&j)
+        .iter()
+        .any(|r| r["arbiter"] == "pause" && r["author"] == "IA Hansen"));
+
+    // Another pin: the board is never followed, and the relay says why.
+    let wrong = format!("https://{}#sha256={}", board.addr, vec!["00"; 32].join(":"));
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let relay2 = spawn(
+        &["relay", "--config", relay_cfg.to_str().unwrap(), &wrong],
+        &[],
+        &other,
+    );
+    let said = poll(20, "the certificate refused", || {
+        let log = std::fs::read_to_string(&relay2.stderr).ok()?;
+        log.to_lowercase().contains("certificate").then_some(log)
+    });
+    let c2 = login(&relay2.addr, "IA Hansen", SECRET);
+    let (_, _, b) = http(
+        &relay2.addr,
+        "GET",
+        "/arbiter/state",
+        &[("Cookie", c2.as_str())],
+        "",
+    );
+    assert!(!b.contains("\"1.1\""), "{b}\n{said}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -303,7 +303,7 @@ fn the_command_prints_the_list_and_writes_config_files() {
     assert_eq!(c.event.name.as_deref(), Some("DM 2026"));
     assert_eq!(
         c.arbiter.token.as_deref(),
-        Some("right-token"),
+        Some(ARBITER_TOKEN),
         "the base's other keys kept"
     );
 
@@ -412,10 +412,11 @@ fn boards_started_after_the_pairing_show_their_players_from_the_broker() {
     poll(60, "moves on board 1", || {
         (get(&boards[0].addr, "/games.pgn").matches("[%clk").count() >= 4).then_some(())
     });
+    let bearer = format!("Bearer {ARBITER_TOKEN}");
     let alerts = SseReader::open(
         &boards[0].addr,
         "/arbiter/events",
-        &[("Authorization", "Bearer right-token")],
+        &[("Authorization", bearer.as_str())],
     );
     eboard_ok(&[
         "event", TRF_FILE, "--round", "3", "--event", "DM 2026", "--mqtt", &url,

@@ -236,3 +236,97 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
     assert_eq!(code, Some(0), "{reply}");
     assert_eq!(authored(&journal, "Jensen, FA")[0]["arbiter"], "resume");
 }
+
+/// The arbiter's console of an MQTT relay rules a board through its signed
+/// command topic (issue 15 item 1: "an MQTT command topic that the board
+/// subscribes to"): applied and journaled with the arbiter's name; the same
+/// id again is answered as repeated; a deputy cannot rule.
+#[test]
+fn the_mqtt_relays_console_rules_through_the_signed_command_topic() {
+    let dir = tempdir("rulings-console");
+    let Some(broker) = broker(&dir) else {
+        return;
+    };
+    let url = broker.url();
+    let key = dir.join("console.key");
+    let pk = eboard_ok(&["rule", "--keygen", key.to_str().unwrap()]);
+    let cfg = config(
+        &dir,
+        1,
+        2,
+        &format!(
+            "[mqtt]\nurl = \"{url}\"\ncommand_keys = [\"{}\"]\n",
+            pk.trim()
+        ),
+    );
+    let journal = dir.join("j.jsonl");
+    let board = run_board(&dir, &cfg, None, &["--journal", journal.to_str().unwrap()]);
+    poll(20, "the command channel", || {
+        std::fs::read_to_string(&board.stderr)
+            .unwrap()
+            .contains("rulings: signed commands on eboard/dm-2026/board/2/command")
+            .then_some(())
+    });
+    const ARBITER: &str = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+    const DEPUTY: &str = "a1b2c3d4e5f60718293a4b5c6d7e8f90";
+    let relay_cfg = dir.join("relay.toml");
+    std::fs::write(
+        &relay_cfg,
+        format!(
+            "[arbiter]\nruling_key = \"{}\"\n\n[[arbiter.accounts]]\nname = \"IA Hansen\"\ntoken = \"{ARBITER}\"\n\n\
+             [[arbiter.accounts]]\nname = \"Deputy Dam\"\nrole = \"deputy\"\ntoken = \"{DEPUTY}\"\n",
+            key.display()
+        ),
+    )
+    .unwrap();
+    let other = dir.join("relay");
+    std::fs::create_dir_all(&other).unwrap();
+    let relay = spawn(
+        &[
+            "relay",
+            "--mqtt",
+            &url,
+            "--event",
+            "DM 2026",
+            "--config",
+            relay_cfg.to_str().unwrap(),
+        ],
+        &[],
+        &other,
+    );
+    let bearer = format!("Bearer {ARBITER}");
+    let me = [("Authorization", bearer.as_str())];
+    let cmd =
+        serde_json::json!({"board": "1.2", "action": "pause", "id": "mqtt-console-1"}).to_string();
+    let (status, body) = request(&relay.addr, "POST", "/arbiter/command", &me, &cmd);
+    assert_eq!(status, 200, "{body}");
+    let reply: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(reply["author"], "IA Hansen", "{reply}");
+    assert!(
+        reply["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["type"] == "ruling"),
+        "{reply}"
+    );
+    let paused = authored(&journal, "IA Hansen");
+    assert_eq!(paused.len(), 1, "{paused:?}");
+    assert_eq!(paused[0]["arbiter"], "pause");
+    // The same id again: answered, not applied twice.
+    let (status, body) = request(&relay.addr, "POST", "/arbiter/command", &me, &cmd);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"repeated\":true"), "{body}");
+    assert_eq!(authored(&journal, "IA Hansen").len(), 1);
+    // A deputy rules nothing, over MQTT either.
+    let deputy = format!("Bearer {DEPUTY}");
+    let dep = [("Authorization", deputy.as_str())];
+    let other_cmd =
+        serde_json::json!({"board": "1.2", "action": "resume", "id": "mqtt-console-2"}).to_string();
+    assert_eq!(
+        request(&relay.addr, "POST", "/arbiter/command", &dep, &other_cmd).0,
+        403
+    );
+    assert!(authored(&journal, "Deputy Dam").is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -134,12 +134,37 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
                 .unwrap_or_else(|| crate::mqtt::DEFAULT_PREFIX.to_owned());
             crate::mqtt::check_prefix(&prefix).map_err(|e| anyhow!("--topic-prefix {e}"))?;
             tracing::info!("relay: following {broker}");
+            // Rulings over the boards' signed command topic, when the
+            // console has a signing key and knows the event.
+            let ruling_key = cfg.as_ref().and_then(|c| c.arbiter.ruling_key.clone());
+            let forward = match (ruling_key, &event) {
+                (Some(path), Some(ev)) => {
+                    let text = std::fs::read_to_string(&path)
+                        .with_context(|| format!("[arbiter] ruling_key {path}"))?;
+                    let key = crate::mqtt::command::SigningKey::from_seed_hex(&text)
+                        .map_err(|e| anyhow!("[arbiter] ruling_key {path}: {e}"))?;
+                    tracing::info!(public_key = %key.public_hex(), "relay: rulings signed and sent on the boards' command topics");
+                    Some(std::sync::Arc::new(
+                        crate::server::console::Forwarder::with(super::rule::mqtt_forwarder(
+                            broker.clone(),
+                            prefix.clone(),
+                            crate::mqtt::slug(Some(ev)),
+                            key,
+                        )),
+                    ))
+                }
+                (Some(_), None) => {
+                    bail!("[arbiter] ruling_key: give --event NAME (rulings are signed for one event)")
+                }
+                (None, _) => None,
+            };
             crate::mqtt::relay::start(rt.handle(), broker, prefix, event, channel.clone())
                 .anyhow()
                 .context("--mqtt")?;
             // Over MQTT the boards publish only their public feed: the
-            // console shows the boards and the public alerts, rules nothing.
-            crate::server::console::Console::new(accounts, channel.clone(), None)
+            // console shows the boards and the public alerts; it rules
+            // through the signed command topics when it has a key.
+            crate::server::console::Console::new(accounts, channel.clone(), forward)
         }
         None => {
             if mqtt_username.is_some() || mqtt_ca_file.is_some() || topic_prefix.is_some() {
@@ -154,8 +179,15 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
                     let arbiter =
                         std::sync::Arc::new(crate::broadcast::delay::Channel::with_backlog());
                     let fwd = std::sync::Arc::new(
-                        crate::server::console::Forwarder::new(token.clone())
+                        crate::server::console::Forwarder::new(
+                            token.clone(),
+                            crate::broadcast::relay::board_client(
+                                &urls,
+                                std::time::Duration::from_secs(5),
+                            )
                             .map_err(|e| anyhow!(e))?,
+                        )
+                        .map_err(|e| anyhow!(e))?,
                     );
                     let table = fwd.clone();
                     crate::broadcast::relay::start_arbiter(

@@ -118,6 +118,88 @@ pub fn rule(args: RuleArgs) -> anyhow::Result<bool> {
         || (answer["status"] == "duplicate" && answer["outcome"]["status"] == "applied"))
 }
 
+/// The MQTT relay console's way to rule (issue 15 item 1): each ruling
+/// `{board: "round.board", action, body, arbiter, id}` is signed with `key`
+/// for `event` and published on the board's command topic under `prefix`;
+/// the board's reply is turned into the HTTP way's answer: `applied` →
+/// 200 with its events, `duplicate` → 200 marked `repeated`, `rejected` →
+/// 422, `refused` → 403, anything else → 504.
+pub(crate) fn mqtt_forwarder(
+    broker: BrokerAddr,
+    prefix: String,
+    event: String,
+    key: SigningKey,
+) -> crate::server::console::SendRuling {
+    let key = std::sync::Arc::new(key);
+    std::sync::Arc::new(move |game: String, command: serde_json::Value| {
+        let (broker, prefix, event, key) =
+            (broker.clone(), prefix.clone(), event.clone(), key.clone());
+        Box::pin(async move {
+            let board: u32 = game
+                .split_once('.')
+                .and_then(|(_, b)| b.parse().ok())
+                .ok_or_else(|| format!("\"{game}\" is not round.board"))?;
+            let ruling = Ruling {
+                board,
+                action: command["action"].as_str().unwrap_or_default().to_owned(),
+                body: command
+                    .get("body")
+                    .cloned()
+                    .unwrap_or(serde_json::Value::Null),
+                arbiter: command["arbiter"].as_str().unwrap_or_default().to_owned(),
+                id: command["id"].as_str().unwrap_or_default().to_owned(),
+                issued_ms: super::daemon::unix_now_ms(),
+            };
+            let id = ruling.id.clone();
+            let signed = key.sign(&event, ruling);
+            let (topic, reply) = topics(&prefix, &event, board);
+            let payload = serde_json::to_vec(&signed).map_err(|e| e.to_string())?;
+            let answer = tokio::task::spawn_blocking(move || {
+                send_and_wait(
+                    &broker,
+                    &topic,
+                    &reply,
+                    payload,
+                    &id,
+                    Duration::from_secs(10),
+                )
+            })
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| format!("{e:#}"))?;
+            Ok(http_answer(&game, answer))
+        })
+    })
+}
+
+/// A board's MQTT reply as the HTTP ruling request answers (status, body).
+fn http_answer(game: &str, answer: serde_json::Value) -> (u16, serde_json::Value) {
+    use serde_json::json;
+    let reason = answer["reason"].clone();
+    match answer["status"].as_str() {
+        Some("applied") => {
+            let mut v = answer.clone();
+            v["author"] = answer["arbiter"].clone();
+            v["board"] = serde_json::Value::from(game);
+            (200, v)
+        }
+        Some("duplicate") => {
+            let mut v = answer["outcome"].clone();
+            v["author"] = v["arbiter"].clone();
+            v["board"] = serde_json::Value::from(game);
+            v["id"] = answer["id"].clone();
+            v["repeated"] = serde_json::Value::Bool(true);
+            (200, v)
+        }
+        Some("rejected") => (422, json!({"error": reason})),
+        Some("refused") => (403, json!({"error": reason})),
+        _ => (
+            504,
+            json!({"error": format!("the board answered {answer}")}),
+        ),
+    }
+}
+
 /// Subscribes to `reply`, publishes `payload` on `command` (QoS 1) and
 /// waits for the reply with `id`.
 fn send_and_wait(

@@ -35,15 +35,62 @@ pub const MAX_EVENT: usize = 1 << 20;
 /// The longest a snapshot read may take.
 pub const FETCH_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Checks a board daemon's base URL (`http://host:port`, no trailing slash kept).
+/// Checks a board daemon's base URL (`http://host:port` or
+/// `https://host:port`, no trailing slash kept; a `#sha256=…` pin is not
+/// part of it, see [`board_pin`]).
 pub fn base_url(url: &str) -> Result<String, String> {
-    let u = url.trim().trim_end_matches('/');
-    if !u.starts_with("http://") || u.len() <= "http://".len() {
+    let u = url.trim();
+    let u = u
+        .split_once('#')
+        .map_or(u, |(b, _)| b)
+        .trim_end_matches('/');
+    let scheme_len = if u.starts_with("http://") {
+        "http://".len()
+    } else if u.starts_with("https://") {
+        "https://".len()
+    } else {
+        0
+    };
+    if scheme_len == 0 || u.len() <= scheme_len {
         return Err(format!(
-            "{url}: give a board daemon's base URL, e.g. http://192.168.1.21:8080"
+            "{url}: give a board daemon's base URL, e.g. http://192.168.1.21:8080 or \
+             https://192.168.1.21:8080#sha256=FINGERPRINT (docs/server.md)"
         ));
     }
     Ok(u.to_owned())
+}
+
+/// The certificate pin of a board URL: `https://host:port#sha256=AB:CD:…`
+/// (the fingerprint the board prints at start; the fragment is never sent).
+/// `None` when the URL has none.
+pub fn board_pin(url: &str) -> Result<Option<[u8; 32]>, String> {
+    let Some((_, fragment)) = url.trim().split_once('#') else {
+        return Ok(None);
+    };
+    let Some(print) = fragment.strip_prefix("sha256=") else {
+        return Err(format!("{url}: after '#' give sha256=FINGERPRINT"));
+    };
+    crate::tls::parse_pin(print)
+        .map(Some)
+        .map_err(|e| format!("{url}: {e}"))
+}
+
+/// The HTTP client a relay reaches its boards with: the boards' pinned
+/// certificates of `urls` accepted ([`crate::tls::pinned_client_config`]),
+/// other HTTPS servers checked against the webpki roots.
+pub fn board_client(urls: &[String], connect_timeout: Duration) -> Result<reqwest::Client, String> {
+    let mut pins = Vec::new();
+    for u in urls {
+        if let Some(p) = board_pin(u)? {
+            pins.push(p);
+        }
+    }
+    let tls = crate::tls::pinned_client_config(&pins)?;
+    reqwest::Client::builder()
+        .connect_timeout(connect_timeout)
+        .use_preconfigured_tls((*tls).clone())
+        .build()
+        .map_err(|e| format!("relay: {}", crate::tls::error_chain(&e)))
 }
 
 /// Which of a board's feeds is followed: the public one, or the arbiter's
@@ -113,10 +160,7 @@ fn spawn_all(
         .iter()
         .map(|u| base_url(u))
         .collect::<Result<Vec<_>, _>>()?;
-    let client = reqwest::Client::builder()
-        .connect_timeout(FETCH_TIMEOUT)
-        .build()
-        .map_err(|e| format!("relay: {e}"))?;
+    let client = board_client(&urls, FETCH_TIMEOUT)?;
     for base in bases {
         let notify = Arc::new(Notify::new());
         let f = feed();
@@ -390,6 +434,15 @@ mod tests {
     #[test]
     fn base_urls() {
         assert_eq!(base_url("http://h:1/").unwrap(), "http://h:1");
+        let print = vec!["0A"; 32].join(":");
+        let pinned = format!("https://h:8080/#sha256={print}");
+        assert_eq!(base_url(&pinned).unwrap(), "https://h:8080");
+        assert_eq!(board_pin(&pinned).unwrap(), Some([10u8; 32]));
+        assert_eq!(board_pin("https://h:8080").unwrap(), None);
+        assert!(board_pin("https://h:8080#md5=00")
+            .unwrap_err()
+            .contains("sha256="));
+        assert!(base_url("ftp://h").is_err());
         assert!(base_url("h:1").is_err());
         assert!(base_url("https://").is_err());
     }

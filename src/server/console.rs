@@ -157,27 +157,60 @@ impl Console {
     }
 }
 
+/// Another way for a relay's rulings to reach the boards (over MQTT:
+/// `crate::app::relay`, signed): given the game (`round.board`) and the
+/// command (`{board, action, body, arbiter, id}`), the board's answer as
+/// the HTTP way gives it (status, body), or why it could not be sent.
+pub type SendRuling = Arc<
+    dyn Fn(
+            String,
+            Value,
+        ) -> std::pin::Pin<
+            Box<dyn std::future::Future<Output = Result<(u16, Value), String>> + Send>,
+        > + Send
+        + Sync,
+>;
+
 /// The relay's way to the boards: the board daemon that plays each game, and
-/// the relay's own token for them (an account of role `relay` on each board).
-#[derive(Debug)]
+/// the relay's own token for them (an account of role `relay` on each board);
+/// or a [`SendRuling`] (the MQTT relay's signed command topic).
 pub struct Forwarder {
     client: reqwest::Client,
     token: String,
     boards: RwLock<HashMap<String, String>>,
+    other: Option<SendRuling>,
+}
+
+impl std::fmt::Debug for Forwarder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Forwarder")
+            .field("boards", &self.boards)
+            .field("other", &self.other.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Forwarder {
-    /// A forwarder with the relay's `token`.
-    pub fn new(token: String) -> Result<Forwarder, String> {
-        let client = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(5))
-            .build()
-            .map_err(|e| format!("relay: {e}"))?;
+    /// A forwarder with the relay's `token`, reaching the boards with
+    /// `client` (their pinned certificates accepted:
+    /// `crate::broadcast::relay::board_client`).
+    pub fn new(token: String, client: reqwest::Client) -> Result<Forwarder, String> {
         Ok(Forwarder {
             client,
             token,
             boards: RwLock::new(HashMap::new()),
+            other: None,
         })
+    }
+
+    /// A forwarder that hands every ruling to `send`.
+    pub fn with(send: SendRuling) -> Forwarder {
+        Forwarder {
+            client: reqwest::Client::new(),
+            token: String::new(),
+            boards: RwLock::new(HashMap::new()),
+            other: Some(send),
+        }
     }
 
     /// The relay's token for the boards.
@@ -201,6 +234,11 @@ impl Forwarder {
     /// Sends `command` to the board that plays its `board`; the board's
     /// status and reply.
     async fn send(&self, game: &str, command: &Value) -> Result<(u16, Value), Refusal> {
+        if let Some(send) = &self.other {
+            return send(game.to_owned(), command.clone())
+                .await
+                .map_err(|e| refuse(StatusCode::BAD_GATEWAY, &format!("board {game}: {e}")));
+        }
         let Some(base) = self.base(game) else {
             return Err(refuse(
                 StatusCode::NOT_FOUND,
