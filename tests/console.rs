@@ -232,6 +232,26 @@ fn weak_tokens_are_refused_at_start_saying_how_to_make_one() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("arbiter.accounts.1.token"), "{err}");
     assert!(err.contains("too weak"), "{err}");
+    // The VI player's device token too (issue 18 §2: every token).
+    let cfg = config(
+        &dir,
+        1,
+        3,
+        "[game]\nvi_player = \"w\"\n[player]\ntoken = \"player\"\n",
+    );
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    // The [game] table is already in the file: put vi_player there.
+    let text = text
+        .replacen("[game]\nvi_player = \"w\"\n", "", 1)
+        .replacen("[game]\n", "[game]\nvi_player = \"w\"\n", 1);
+    std::fs::write(&cfg, text).unwrap();
+    let out = eboard(&["run", "--config", cfg.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("player.token") && err.contains("too weak"),
+        "{err}"
+    );
     // `eboard token` makes a good one.
     let t = eboard_ok(&["token"]);
     assert_eq!(t.trim().len(), 64, "{t}");

@@ -449,9 +449,23 @@ fn speaker(
 
 /// The visually impaired player's own device (`[player]`, E2.9d), when a
 /// token is configured (`EBOARD_PLAYER_TOKEN` wins) and the game has a VI
-/// player.
-fn player_device(cfg: &Config) -> Option<crate::server::PlayerDevice> {
-    let token = crate::server::player_token(cfg.player.token.as_deref())?;
+/// player. A token under 128 random bits is refused, naming the key.
+fn player_device(cfg: &Config) -> anyhow::Result<Option<crate::server::PlayerDevice>> {
+    let Some(token) = crate::server::player_token(cfg.player.token.as_deref()) else {
+        return Ok(None);
+    };
+    crate::server::access::check_token(&token).map_err(|e| {
+        let e = if std::env::var("EBOARD_PLAYER_TOKEN").is_ok_and(|t| !t.is_empty()) {
+            format!("EBOARD_PLAYER_TOKEN: {e}")
+        } else {
+            e
+        };
+        anyhow::anyhow!("{}", cfg.error_at("player.token", e))
+    })?;
+    Ok(player_device_with(cfg, token))
+}
+
+fn player_device_with(cfg: &Config, token: String) -> Option<crate::server::PlayerDevice> {
     let side = match cfg.game.vi_player.as_deref() {
         Some("w") => shakmaty::Color::White,
         Some("b") => shakmaty::Color::Black,
@@ -498,7 +512,7 @@ pub(super) fn daemon_router(
                 .clone()
                 .unwrap_or_else(|| "arbiter".to_owned()),
             commands: d.commands.clone(),
-            player: player_device(cfg),
+            player: player_device(cfg)?,
         }),
     }))
 }
