@@ -23,39 +23,7 @@ const RELAY_TOKEN: &str = "c157a79031e1c40f85931829bc5fc552";
 /// reply; then log out, log in as the deputy (`argv[6]`/`argv[7]`) and press
 /// it again. Prints `{"announce", "reply", "deputy_reply", "who"}` as JSON.
 const CDP_PY: &str = r##"
-import json, os, subprocess, sys, time
-chrome, url, profile, name, secret, dname, dsecret = sys.argv[1:8]
-to_chrome_r, to_chrome_w = os.pipe()
-from_chrome_r, from_chrome_w = os.pipe()
-def child():
-    os.dup2(to_chrome_r, 3); os.dup2(from_chrome_w, 4)
-p = subprocess.Popen([chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--remote-debugging-pipe", "--user-data-dir=" + profile, "about:blank"],
-    pass_fds=(3, 4), preexec_fn=child, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-os.close(to_chrome_r); os.close(from_chrome_w)
-out = os.fdopen(to_chrome_w, "wb"); inp = os.fdopen(from_chrome_r, "rb")
-buf = b""; n = [0]
-def send(method, params=None, session=None):
-    n[0] += 1
-    msg = {"id": n[0], "method": method, "params": params or {}}
-    if session: msg["sessionId"] = session
-    out.write(json.dumps(msg).encode() + b"\0"); out.flush()
-    return n[0]
-def reply(i):
-    global buf
-    while True:
-        while b"\0" in buf:
-            raw, buf = buf.split(b"\0", 1)
-            m = json.loads(raw)
-            if m.get("id") == i:
-                if "error" in m: raise SystemExit("CDP error: %r" % m["error"])
-                return m["result"]
-        chunk = os.read(inp.fileno(), 1 << 16)
-        if not chunk: raise SystemExit("chromium closed the pipe")
-        buf += chunk
-def call(method, params=None, session=None):
-    return reply(send(method, params, session))
+name, secret, dname, dsecret = sys.argv[4:8]
 def js(expr):
     r = call("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True}, s)
     if "exceptionDetails" in r: raise SystemExit("page error: %r" % r["exceptionDetails"])
@@ -195,7 +163,7 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
     let url = format!("http://{}/console", relay.addr);
     let profile = dir.join("profile");
     let out = Command::new("python3")
-        .args(["-c", CDP_PY])
+        .args(["-c", &cdp_script(CDP_PY)])
         .arg(&chrome)
         .arg(&url)
         .arg(&profile)

@@ -19,39 +19,6 @@ use std::process::Command;
 /// region shows a result, then prints `{"lang": …, "nodes": [the AX tree's
 /// nodes], "mutations": {…}}` as JSON.
 const CDP_PY: &str = r#"
-import json, os, subprocess, sys, time
-chrome, url, profile = sys.argv[1], sys.argv[2], sys.argv[3]
-to_chrome_r, to_chrome_w = os.pipe()
-from_chrome_r, from_chrome_w = os.pipe()
-def child():
-    os.dup2(to_chrome_r, 3); os.dup2(from_chrome_w, 4)
-p = subprocess.Popen([chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--remote-debugging-pipe", "--user-data-dir=" + profile, "about:blank"],
-    pass_fds=(3, 4), preexec_fn=child, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-os.close(to_chrome_r); os.close(from_chrome_w)
-out = os.fdopen(to_chrome_w, "wb"); inp = os.fdopen(from_chrome_r, "rb")
-buf = b""; n = [0]
-def send(method, params=None, session=None):
-    n[0] += 1
-    msg = {"id": n[0], "method": method, "params": params or {}}
-    if session: msg["sessionId"] = session
-    out.write(json.dumps(msg).encode() + b"\0"); out.flush()
-    return n[0]
-def reply(i):
-    global buf
-    while True:
-        while b"\0" in buf:
-            raw, buf = buf.split(b"\0", 1)
-            m = json.loads(raw)
-            if m.get("id") == i:
-                if "error" in m: raise SystemExit("CDP error: %r" % m["error"])
-                return m["result"]
-        chunk = os.read(inp.fileno(), 1 << 16)
-        if not chunk: raise SystemExit("chromium closed the pipe")
-        buf += chunk
-def call(method, params=None, session=None):
-    return reply(send(method, params, session))
 # Counts, from the document's start, every change of the three live regions.
 OBSERVE = '''
 window.__mut = {moves_added: 0, moves_removed: 0, result: 0, marks: 0};
@@ -145,7 +112,7 @@ fn a_screen_reader_follows_the_live_page() {
     let browser = Command::new("python3")
         .args([
             "-c",
-            CDP_PY,
+            &cdp_script(CDP_PY),
             chrome.to_str().unwrap(),
             &url,
             profile.to_str().unwrap(),

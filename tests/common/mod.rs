@@ -345,3 +345,49 @@ pub fn ws_messages(addr: &str, n: usize) -> Vec<String> {
     }
     out
 }
+
+/// The start of a Python script that drives headless Chromium over the
+/// DevTools pipe (`--remote-debugging-pipe`: fds 3 and 4, messages ended by
+/// NUL): it reads `chrome, url, profile` from `sys.argv[1:4]`, starts the
+/// browser and defines `send`, `reply` and `call` (a CDP command and its
+/// result). The browser tests append what they do.
+pub const CDP_DRIVER: &str = r#"
+import json, os, subprocess, sys, time
+chrome, url, profile = sys.argv[1:4]
+to_chrome_r, to_chrome_w = os.pipe()
+from_chrome_r, from_chrome_w = os.pipe()
+def child():
+    os.dup2(to_chrome_r, 3); os.dup2(from_chrome_w, 4)
+p = subprocess.Popen([chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--remote-debugging-pipe", "--user-data-dir=" + profile, "about:blank"],
+    pass_fds=(3, 4), preexec_fn=child, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+os.close(to_chrome_r); os.close(from_chrome_w)
+out = os.fdopen(to_chrome_w, "wb"); inp = os.fdopen(from_chrome_r, "rb")
+buf = b""; n = [0]
+def send(method, params=None, session=None):
+    n[0] += 1
+    msg = {"id": n[0], "method": method, "params": params or {}}
+    if session: msg["sessionId"] = session
+    out.write(json.dumps(msg).encode() + b"\0"); out.flush()
+    return n[0]
+def reply(i):
+    global buf
+    while True:
+        while b"\0" in buf:
+            raw, buf = buf.split(b"\0", 1)
+            m = json.loads(raw)
+            if m.get("id") == i:
+                if "error" in m: raise SystemExit("CDP error: %r" % m["error"])
+                return m["result"]
+        chunk = os.read(inp.fileno(), 1 << 16)
+        if not chunk: raise SystemExit("chromium closed the pipe")
+        buf += chunk
+def call(method, params=None, session=None):
+    return reply(send(method, params, session))
+"#;
+
+/// [`CDP_DRIVER`] followed by `rest` (a test's steps).
+pub fn cdp_script(rest: &str) -> String {
+    format!("{CDP_DRIVER}{rest}")
+}
