@@ -244,6 +244,23 @@ impl BrokerAddr {
             }
             (None, None) => {}
         }
+        // Issue 18 §2: no secret crosses the network in clear. Over plain
+        // TCP a password goes only to a broker on this host.
+        let loopback = b.host == "localhost"
+            || b.host
+                .trim_matches(|c| c == '[' || c == ']')
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        if !b.tls && !loopback && b.login.as_ref().is_some_and(|l| !l.password.is_empty()) {
+            return Err((
+                "url",
+                format!(
+                    "\"{url}\": a password over plain mqtt:// would cross the network in clear; \
+                     use mqtts://{}:8883 (TLS, docs/mqtt.md), or a broker on this host",
+                    b.host
+                ),
+            ));
+        }
         if let Some(f) = &security.ca_file {
             if !b.tls {
                 return Err((
@@ -479,7 +496,7 @@ mod tests {
         .unwrap();
         assert_eq!(b.login.unwrap().password, "env");
         let b = BrokerAddr::from_settings(
-            "mqtt://h",
+            "mqtts://h",
             &sec(Some("board"), Some("cfg")),
             Some(String::new()),
         )
@@ -520,6 +537,29 @@ mod tests {
             .unwrap();
         assert!(matches!(o.transport(), rumqttc::Transport::Tcp));
         assert!(o.credentials().is_none());
+    }
+
+    #[test]
+    fn a_password_never_goes_over_plain_tcp_to_another_host() {
+        let sec = Security {
+            username: Some("board1".into()),
+            password: Some("s3cret-but-long-enough".into()),
+            ca_file: None,
+        };
+        let (key, e) = BrokerAddr::from_settings("mqtt://broker.example", &sec, None).unwrap_err();
+        assert_eq!(key, "url");
+        assert!(
+            e.contains("in clear") && e.contains("mqtts://broker.example:8883"),
+            "{e}"
+        );
+        assert!(BrokerAddr::from_settings("mqtts://broker.example", &sec, None).is_ok());
+        assert!(BrokerAddr::from_settings("mqtt://127.0.0.1:1883", &sec, None).is_ok());
+        assert!(BrokerAddr::from_settings("mqtt://localhost", &sec, None).is_ok());
+        let no_password = Security {
+            password: None,
+            ..sec
+        };
+        assert!(BrokerAddr::from_settings("mqtt://broker.example", &no_password, None).is_ok());
     }
 
     #[test]
