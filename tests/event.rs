@@ -661,3 +661,104 @@ fn a_board_switched_on_before_the_pairing_takes_it_when_it_comes() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// Between rounds (issue 15: pairings in, boards configured): a board whose
+/// game has ended takes the next round's pairing once the arbiter has
+/// confirmed the result (DSU 004 §15), never before; the finished game is
+/// archived (`--journal-dir`).
+#[test]
+fn a_finished_board_takes_the_next_round_once_its_result_is_confirmed() {
+    let dir = tempdir("event-next-round");
+    let Some(broker) = broker(&dir) else {
+        return;
+    };
+    let url = broker.url();
+    let mqtt = format!("[mqtt]\nurl = \"{url}\"\nboard_config = true\nboard_config_wait = 1\n");
+    let cfg = config(&dir, 1, 2, &mqtt);
+    let trace = opera_trace(&dir, 5);
+    let jdir = dir.join("state");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let log = dir.join("stderr.txt");
+    let mut child = eboard_command()
+        .args(["run", "--config", cfg.to_str().unwrap(), "--journal-dir"])
+        .arg(&jdir)
+        .arg("--trace")
+        .arg(&trace)
+        .args(["--speed", "100", "--listen", &addr])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let game = |want: &'static str| {
+        let addr = addr.clone();
+        move || {
+            let v: Value = serde_json::from_str(&try_get(&addr, "/boards.json")?).ok()?;
+            let s = v.as_array()?.first()?.clone();
+            (format!("{}.{}", s["info"]["round"], s["info"]["board"]) == want).then_some(s)
+        }
+    };
+    // Round 1's game is played to its end.
+    poll(60, "the game's end", || {
+        try_get(&addr, "/games.pgn")?
+            .contains("[Result \"1-0\"]")
+            .then_some(())
+    });
+    let bearer = format!("Bearer {ARBITER_TOKEN}");
+    let alerts = SseReader::open(
+        &addr,
+        "/arbiter/events",
+        &[("Authorization", bearer.as_str())],
+    );
+    // The next round is paired before the arbiter has confirmed the result:
+    // not taken.
+    eboard_ok(&[
+        "event", TRF_FILE, "--round", "4", "--event", "DM 2026", "--mqtt", &url,
+    ]);
+    let got = alerts.until(30, |v| v["type"] == "pairing_alert");
+    let (_, alert) = got
+        .iter()
+        .rev()
+        .find(|(_, v)| v["type"] == "pairing_alert")
+        .unwrap();
+    assert!(
+        alert["action"]
+            .as_str()
+            .unwrap()
+            .contains("confirmed its result"),
+        "{alert}"
+    );
+    assert!(game("1.2")().is_some(), "still round 1's game");
+    // The arbiter confirms: the board archives the game and takes round 4.
+    let (status, body) = request(
+        &addr,
+        "POST",
+        "/arbiter/confirm",
+        &[("Authorization", bearer.as_str())],
+        "",
+    );
+    assert_eq!(status, 200, "{body}");
+    let s = poll(30, "the next round's game", game("4.2"));
+    assert_eq!(s["info"]["white"]["name"], "Frandsen,Lars");
+    let archived: Vec<_> = std::fs::read_dir(jdir.join("games"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .collect();
+    assert_eq!(
+        archived.len(),
+        2,
+        "the finished game's journal and events archived"
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("restarting to take the new pairing"),
+        "{text}"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}

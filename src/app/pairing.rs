@@ -282,7 +282,39 @@ pub struct Restart {
     pub shutdown: super::shutdown::Shutdown,
     /// Set before the stop: `eboard run` then restarts instead of ending.
     pub requested: Arc<std::sync::atomic::AtomicBool>,
+    /// The journal is rotated per game (`--journal-dir`): a game that has
+    /// ended and whose result the arbiter has confirmed (DSU 004 §15) is
+    /// archived at the restart, so the board may take the next round.
+    pub rotates: bool,
 }
+
+impl Restart {
+    /// Whether this board's game has ended with its result confirmed, and
+    /// the restart will archive it ([`Restart::rotates`]).
+    fn finished(&self) -> bool {
+        self.rotates && crate::journal::game_ended(&self.journal) && result_confirmed(&self.journal)
+    }
+}
+
+/// Whether the journal's events hold the arbiter's confirmation of the
+/// result (`result_confirmed`: confirmed, corrected or forfeit).
+fn result_confirmed(journal: &std::path::Path) -> bool {
+    let Ok(f) = std::fs::File::open(crate::journal::events_path(journal)) else {
+        return false;
+    };
+    let mut confirmed = false;
+    crate::journal::for_each_line(std::io::BufReader::new(f), |l| {
+        confirmed = confirmed
+            || serde_json::from_str::<serde_json::Value>(l).is_ok_and(|v| {
+                v.get("type").and_then(serde_json::Value::as_str) == Some("result_confirmed")
+            });
+    });
+    confirmed
+}
+
+/// How often a refused pairing is looked at again (the game may have ended
+/// and its result been confirmed since).
+const RECHECK: Duration = Duration::from_secs(1);
 
 /// Starts this program again in this process (`exec`, the same arguments,
 /// environment and process id: systemd and a supervisor see the same
@@ -322,8 +354,35 @@ pub fn watch(
         // One refused at start-up was alerted then.
         let mut last_refused = refused;
         let mut outage = crate::retry::Outage::default();
+        let mut recheck = tokio::time::interval(RECHECK);
         loop {
-            match el.poll().await {
+            // A pairing refused during the game is taken once the game has
+            // ended and its result is confirmed.
+            let polled = tokio::select! {
+                p = el.poll() => p,
+                _ = recheck.tick() => {
+                    if let (Some(a), Some(r)) = (&last_refused, &restart) {
+                        if a.board == current.board && r.finished() {
+                            alert(
+                                &arbiter,
+                                &current.game(),
+                                &format!(
+                                    "the next pairing for this board: game {} ({} - {})",
+                                    a.game(),
+                                    a.white.name.as_deref().unwrap_or("?"),
+                                    a.black.name.as_deref().unwrap_or("?"),
+                                ),
+                                "taking it: this board's game has ended and its result is confirmed; the board restarts with it",
+                            );
+                            r.requested.store(true, std::sync::atomic::Ordering::SeqCst);
+                            r.shutdown.trigger();
+                            return;
+                        }
+                    }
+                    continue;
+                }
+            };
+            match polled {
                 Ok(Event::Incoming(Packet::ConnAck(_))) => {
                     outage.recovered();
                     if let Err(e) = client.try_subscribe(topic.clone(), QoS::AtLeastOnce) {
@@ -351,6 +410,7 @@ pub fn watch(
                             }
                             let begun = restart.as_ref().is_none_or(|r| {
                                 journaled_game(&r.journal).is_none_or(|(_, records)| records > 0)
+                                    && !r.finished()
                             });
                             if let (false, Some(r)) = (begun, &restart) {
                                 alert(
@@ -362,7 +422,7 @@ pub fn watch(
                                         a.white.name.as_deref().unwrap_or("?"),
                                         a.black.name.as_deref().unwrap_or("?"),
                                     ),
-                                    "taking it: game not begun (no record yet); the board restarts with it",
+                                    "taking it: game not begun, or ended with its result confirmed; the board restarts with it",
                                 );
                                 r.requested.store(true, std::sync::atomic::Ordering::SeqCst);
                                 r.shutdown.trigger();
@@ -378,7 +438,7 @@ pub fn watch(
                                     a.black.name.as_deref().unwrap_or("?"),
                                     current.game()
                                 ),
-                                "not applied: players and time control are never changed during a game; restart the board after this game to take it",
+                                "not applied: players and time control are never changed during a game; taken when this game has ended and the arbiter has confirmed its result (with --journal-dir), or restart the board after it",
                             );
                             last_refused = Some(a);
                         }

@@ -69,6 +69,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         pairing: pairing_file,
     } = args;
     let mut cfg = Config::load(&config_path).anyhow()?;
+    let rotates = journal_dir.is_some();
     let journal = match journal_dir {
         Some(dir) => Some(journal_in(&dir, keep_games)?),
         None => journal,
@@ -242,6 +243,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
                 journal: j,
                 shutdown: shutdown.clone(),
                 requested: taking.clone(),
+                rotates,
             }),
         )
         .anyhow()?;
