@@ -78,22 +78,50 @@ impl GameFilter {
     }
 }
 
+/// What a stream client is sent next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    /// An SSE comment line (not shown to an `EventSource`'s listeners):
+    /// why the `Last-Event-ID` was not resumed from.
+    Comment(String),
+    /// One JSON message and its SSE id.
+    Message {
+        /// The `id:` ([`crate::broadcast::event_id`]).
+        id: Arc<str>,
+        /// One JSON object.
+        json: Arc<str>,
+    },
+}
+
 /// One client's subscription: the states to send first (and the channel's
-/// backlog), then the channel.
+/// backlog), or, for a client that reconnects with `Last-Event-ID`, the
+/// messages it missed; then the channel.
 pub struct Subscription {
-    initial: VecDeque<Arc<str>>,
+    initial: VecDeque<Item>,
     rx: broadcast::Receiver<Msg>,
     filter: GameFilter,
-    /// Messages of updates up to this one are already in the states.
-    seen: u64,
-    /// Messages up to this id were sent from the backlog.
+    /// Messages up to this id are in the states or sent from the backlog.
     sent_id: u64,
 }
 
 impl Subscription {
-    /// Subscribes to the games of `channel` that `filter` follows (before
-    /// reading its view, so nothing falls between).
+    /// Subscribes a new client to the games of `channel` that `filter`
+    /// follows (before reading its view, so nothing falls between).
     pub fn new(channel: &Channel, filter: GameFilter) -> Subscription {
+        Subscription::resume(channel, filter, None)
+    }
+
+    /// [`Subscription::new`] for a client that had the message
+    /// `last_event_id`: it gets the messages published after it (those of
+    /// its games), none twice and none missing. An id the channel cannot
+    /// resume from (another stream, not yet published, older than the
+    /// [`crate::broadcast::delay::RESUME_WINDOW`], not an id) gets a comment
+    /// saying so, then the states as a new client.
+    pub fn resume(
+        channel: &Channel,
+        filter: GameFilter,
+        last_event_id: Option<&str>,
+    ) -> Subscription {
         // A follower of one game reads that game's channel: the other
         // games' messages never wake it.
         let rx = match (filter.round, filter.board) {
@@ -101,42 +129,67 @@ impl Subscription {
             _ => None,
         }
         .unwrap_or_else(|| channel.events.subscribe());
-        let view = channel.view.borrow().clone();
-        let seen = view.games.iter().map(|g| g.seq).max().unwrap_or(0);
-        let mut initial: VecDeque<Arc<str>> = view
-            .games
-            .iter()
-            .filter(|g| filter.follows(g.info.round, g.info.board))
-            .map(|g| Arc::from(g.state.to_string()))
-            .collect();
-        let backlog = channel.backlog();
-        let sent_id = backlog.last().map_or(0, |m| m.id);
+        let start = channel.start(last_event_id);
+        let mut initial = VecDeque::new();
+        if let Some(why) = start.not_resumed {
+            initial.push_back(Item::Comment(format!(
+                "Last-Event-ID not resumed: {why}; the state of every game follows"
+            )));
+        }
+        if let Some(view) = &start.view {
+            initial.extend(
+                view.games
+                    .iter()
+                    .filter(|g| filter.follows(g.info.round, g.info.board))
+                    .map(|g| Item::Message {
+                        id: start.event_id.clone(),
+                        json: Arc::from(g.state.to_string()),
+                    }),
+            );
+        }
         initial.extend(
-            backlog
+            start
+                .messages
                 .into_iter()
                 .filter(|m| filter.passes(m.game))
-                .map(|m| m.json),
+                .map(|m| Item::Message {
+                    id: m.event_id,
+                    json: m.json,
+                }),
         );
         Subscription {
             initial,
             rx,
             filter,
-            seen,
-            sent_id,
+            sent_id: start.sent_id,
         }
     }
 
     /// The next message; `None` when the client lagged or the feed closed.
     pub async fn next(&mut self) -> Option<Arc<str>> {
+        loop {
+            match self.next_item().await? {
+                Item::Message { json, .. } => return Some(json),
+                Item::Comment(_) => continue,
+            }
+        }
+    }
+
+    /// The next item; `None` when the client lagged or the feed closed.
+    pub async fn next_item(&mut self) -> Option<Item> {
         if let Some(m) = self.initial.pop_front() {
             return Some(m);
         }
         loop {
             match self.rx.recv().await {
                 Ok(m) if m.id <= self.sent_id => continue,
-                Ok(m) if m.seq != 0 && m.seq <= self.seen && self.sent_id == 0 => continue,
                 Ok(m) if !self.filter.passes(m.game) => continue,
-                Ok(m) => return Some(m.json),
+                Ok(m) => {
+                    return Some(Item::Message {
+                        id: m.event_id,
+                        json: m.json,
+                    })
+                }
                 Err(RecvError::Lagged(n)) => {
                     tracing::info!(missed = n, "slow stream client dropped");
                     return None;
@@ -147,13 +200,25 @@ impl Subscription {
     }
 }
 
+/// The `Last-Event-ID` a reconnecting SSE client sends (WHATWG HTML §9.2).
+fn last_event_id(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.is_empty())
+}
+
 /// An SSE response; `public`: readable by a page of any origin (CORS `*`).
 /// The arbiter's channel is not: its page is served by the board itself, and
-/// no other site's script may read it with a token it holds.
+/// no other site's script may read it with a token it holds. Each message
+/// carries its `id:`.
 fn sse(sub: Subscription, public: bool) -> Response {
     let stream = futures_util::stream::unfold(sub, |mut sub| async move {
-        let m = sub.next().await?;
-        Some((Ok::<_, Infallible>(Event::default().data(m.as_ref())), sub))
+        let event = match sub.next_item().await? {
+            Item::Comment(c) => Event::default().comment(c),
+            Item::Message { id, json } => Event::default().id(id.as_ref()).data(json.as_ref()),
+        };
+        Some((Ok::<_, Infallible>(event), sub))
     });
     let mut r = Sse::new(stream)
         .keep_alive(KeepAlive::default())
@@ -173,14 +238,23 @@ fn bad_filter(e: String) -> Response {
 }
 
 /// `GET /events[?game=R.B|?round=R]`: the public stream.
-pub async fn sse_public(State(s): State<Arc<AppState>>, Query(q): Query<FilterQuery>) -> Response {
+/// A `Last-Event-ID` resumes after that message ([`Subscription::resume`]).
+pub async fn sse_public(
+    State(s): State<Arc<AppState>>,
+    headers: HeaderMap,
+    Query(q): Query<FilterQuery>,
+) -> Response {
     match q.filter() {
-        Ok(f) => sse(Subscription::new(&s.public, f), true),
+        Ok(f) => sse(
+            Subscription::resume(&s.public, f, last_event_id(&headers)),
+            true,
+        ),
         Err(e) => bad_filter(e),
     }
 }
 
-/// `GET /arbiter/events[?game=R.B|?round=R]`: every event, undelayed (token).
+/// `GET /arbiter/events[?game=R.B|?round=R]`: every event, undelayed
+/// (token); a `Last-Event-ID` resumes as on `/events`.
 pub async fn sse_arbiter(
     State(s): State<Arc<AppState>>,
     headers: HeaderMap,
@@ -191,7 +265,10 @@ pub async fn sse_arbiter(
         Err(e) => return bad_filter(e),
     };
     match authorize(&s, &headers) {
-        Ok(access) => sse(Subscription::new(&access.channel, f), false),
+        Ok(access) => sse(
+            Subscription::resume(&access.channel, f, last_event_id(&headers)),
+            false,
+        ),
         Err(r) => r.into_response(),
     }
 }
@@ -328,6 +405,199 @@ mod tests {
         // Readers gone: their channels are pruned for a new game.
         drop(held);
         assert!(ch.subscribe_game((1, 1)).is_some());
+    }
+
+    fn journaled(ch: &Channel, from: u32, to: u32) {
+        for i in from..=to {
+            let m = format!(r#"{{"type":"move","game":"1.1","ply":{i}}}"#);
+            ch.publish_journaled(u64::from(i), None, &[Arc::from(m)]);
+        }
+    }
+
+    /// The items a subscription has now (the channel is dropped after).
+    async fn drain(mut sub: Subscription) -> Vec<Item> {
+        let mut got = Vec::new();
+        while let Ok(Some(i)) =
+            tokio::time::timeout(Duration::from_millis(50), sub.next_item()).await
+        {
+            got.push(i);
+        }
+        got
+    }
+
+    fn ids(items: &[Item]) -> Vec<String> {
+        items
+            .iter()
+            .map(|i| match i {
+                Item::Message { id, .. } => id.to_string(),
+                Item::Comment(c) => format!(": {c}"),
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_client_that_reconnects_with_its_last_id_gets_exactly_the_rest() {
+        let ch = Channel::new();
+        ch.set_stream("1700");
+        journaled(&ch, 1, 3);
+        ch.publish(0, None, &[Arc::from(r#"{"type":"alert"}"#)]);
+        journaled(&ch, 4, 6);
+        let all = ids(&drain(Subscription::resume(
+            &ch,
+            GameFilter::default(),
+            Some("1700-0"),
+        ))
+        .await);
+        let boot = all[3].split('-').nth(2).unwrap().to_owned();
+        assert_eq!(
+            all,
+            [
+                "1700-1".to_owned(),
+                "1700-2".into(),
+                "1700-3".into(),
+                format!("1700-3-{boot}-1"),
+                "1700-4".into(),
+                "1700-5".into(),
+                "1700-6".into(),
+            ]
+        );
+        for (i, last) in all.iter().enumerate() {
+            let rest = drain(Subscription::resume(&ch, GameFilter::default(), Some(last))).await;
+            assert_eq!(ids(&rest), all[i + 1..], "after {last}");
+        }
+        // A client of another game gets the alert about no game only.
+        let other = GameFilter {
+            round: Some(2),
+            board: Some(1),
+        };
+        let rest = drain(Subscription::resume(&ch, other, Some("1700-2"))).await;
+        assert_eq!(ids(&rest), all[3..4]);
+    }
+
+    #[tokio::test]
+    async fn a_restarted_channel_gives_the_regenerated_messages_the_same_ids() {
+        let before = Channel::new();
+        before.set_stream("1700");
+        journaled(&before, 1, 5);
+        before.publish(0, None, &[Arc::from(r#"{"kind":"alert"}"#)]);
+        let had = ids(&drain(Subscription::resume(
+            &before,
+            GameFilter::default(),
+            Some("1700-0"),
+        ))
+        .await);
+        // The replay: the same journaled messages, then a downtime report.
+        let after = Channel::new();
+        after.set_stream("1700");
+        journaled(&after, 1, 5);
+        after.publish(0, None, &[Arc::from(r#"{"kind":"downtime"}"#)]);
+        journaled(&after, 6, 7);
+        let now = ids(&drain(Subscription::resume(
+            &after,
+            GameFilter::default(),
+            Some("1700-0"),
+        ))
+        .await);
+        assert_eq!(now[..5], had[..5]);
+        // From the last journaled message, or an alert of the run before:
+        // this run's downtime and what follows, nothing twice.
+        for last in [&had[4], &had[5]] {
+            let rest = ids(&drain(Subscription::resume(
+                &after,
+                GameFilter::default(),
+                Some(last),
+            ))
+            .await);
+            assert_eq!(rest, now[5..], "after {last}");
+        }
+    }
+
+    #[tokio::test]
+    async fn an_unknown_future_or_too_old_id_gets_a_comment_and_the_states() {
+        let ch = Channel::new();
+        ch.set_stream("1700");
+        journaled(&ch, 1, (crate::broadcast::delay::RESUME_WINDOW + 2) as u32);
+        for (last, why) in [
+            ("1700-99999", "not published"),
+            ("1699-3", "another stream"),
+            ("1700a-3", "another stream"),
+            ("zz", "not an id"),
+            ("1700-1", "older than the last 1024"),
+        ] {
+            let got = drain(Subscription::resume(&ch, GameFilter::default(), Some(last))).await;
+            match &got[..] {
+                [Item::Comment(c)] => assert!(c.contains(why), "{last}: {c}"),
+                other => panic!("{last}: {other:?}"),
+            }
+        }
+        // The oldest kept message's predecessor is still resumable.
+        let got = drain(Subscription::resume(
+            &ch,
+            GameFilter::default(),
+            Some("1700-2"),
+        ))
+        .await;
+        assert_eq!(got.len(), crate::broadcast::delay::RESUME_WINDOW);
+    }
+
+    #[tokio::test]
+    async fn the_public_stream_resumes_with_nothing_the_delay_holds() {
+        use crate::broadcast::delay::Feed;
+        use crate::broadcast::public::Update;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let now = Arc::new(AtomicU64::new(0));
+        let n = now.clone();
+        let feed = Feed::start(
+            &tokio::runtime::Handle::current(),
+            1000,
+            Arc::new(move || n.load(Ordering::SeqCst)),
+            1.0,
+        );
+        feed.set_epoch(1700);
+        let update = |t: u64, ply: u32| Update {
+            seq: u64::from(ply),
+            t,
+            snapshot: None,
+            public: vec![Arc::from(format!(r#"{{"type":"move","ply":{ply}}}"#))],
+            arbiter: vec![Arc::from(format!(r#"{{"type":"move","ply":{ply}}}"#))],
+        };
+        feed.publish(update(0, 1));
+        let released = async {
+            while feed.public.start(None).event_id.as_ref() != "1700-1" {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        };
+        now.store(1000, Ordering::SeqCst);
+        tokio::time::timeout(Duration::from_secs(5), released)
+            .await
+            .expect("released");
+        feed.publish(update(2000, 2));
+        feed.publish(update(2000, 3));
+        let arbiter = ids(&drain(Subscription::resume(
+            &feed.arbiter,
+            GameFilter::default(),
+            Some("1700a-0"),
+        ))
+        .await);
+        assert_eq!(arbiter, ["1700a-1", "1700a-2", "1700a-3"]);
+        // Ids ahead of the public stream (its own, or the arbiter's):
+        // a comment and the public state, nothing held by the delay.
+        for last in ["1700-3", "1700a-1"] {
+            let got = drain(Subscription::resume(
+                &feed.public,
+                GameFilter::default(),
+                Some(last),
+            ))
+            .await;
+            assert!(matches!(&got[..], [Item::Comment(_)]), "{last}: {got:?}");
+        }
+        assert!(drain(Subscription::resume(
+            &feed.public,
+            GameFilter::default(),
+            Some("1700-1")
+        ))
+        .await
+        .is_empty());
     }
 
     #[test]
