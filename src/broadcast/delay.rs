@@ -266,6 +266,23 @@ impl Channel {
         )
     }
 
+    /// Whether `last_event_id` names a message of this channel's stream not
+    /// published yet (e.g. one a restarted daemon's delay line has still to
+    /// release again).
+    pub fn is_ahead(&self, last_event_id: &str) -> bool {
+        let r = self.lock_recent();
+        EventId::parse(last_event_id).is_some_and(|id| {
+            id.stream == r.stream
+                && StreamPos {
+                    n: id.n,
+                    k: match id.extra {
+                        Some((boot, k)) if boot == r.boot => k,
+                        _ => 0,
+                    },
+                } > r.pos
+        })
+    }
+
     /// The last [`BACKLOG`] messages (oldest first) of a channel made
     /// [`Channel::with_backlog`]; empty for others.
     pub fn backlog(&self) -> Vec<Msg> {

@@ -22,6 +22,10 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast::{self, error::RecvError};
 
+/// How long a reconnecting client's `Last-Event-ID` not yet published is
+/// waited for ([`Subscription::resume_waiting`]).
+pub const RESUME_WAIT: Duration = Duration::from_secs(2);
+
 /// How long a WebSocket send may wait on a slow client before it is dropped.
 pub const WS_SEND_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -165,6 +169,31 @@ impl Subscription {
         }
     }
 
+    /// [`Subscription::resume`], after waiting up to `wait` for a
+    /// `last_event_id` of the channel's stream that is not published yet (a
+    /// restarted daemon regenerates its messages from the journal, the
+    /// public ones as the delay line releases them again): the client
+    /// resumes once it is, or gets the states when it is not by then.
+    /// Nothing is ever sent before the channel publishes it.
+    pub async fn resume_waiting(
+        channel: &Channel,
+        filter: GameFilter,
+        last_event_id: Option<&str>,
+        wait: Duration,
+    ) -> Subscription {
+        if let Some(id) = last_event_id {
+            let mut rx = channel.events.subscribe();
+            let until = tokio::time::Instant::now() + wait;
+            while channel.is_ahead(id) {
+                match tokio::time::timeout_at(until, rx.recv()).await {
+                    Ok(Ok(_)) | Ok(Err(RecvError::Lagged(_))) => {}
+                    Ok(Err(RecvError::Closed)) | Err(_) => break,
+                }
+            }
+        }
+        Subscription::resume(channel, filter, last_event_id)
+    }
+
     /// The next message; `None` when the client lagged or the feed closed.
     pub async fn next(&mut self) -> Option<Arc<str>> {
         loop {
@@ -246,7 +275,7 @@ pub async fn sse_public(
 ) -> Response {
     match q.filter() {
         Ok(f) => sse(
-            Subscription::resume(&s.public, f, last_event_id(&headers)),
+            Subscription::resume_waiting(&s.public, f, last_event_id(&headers), RESUME_WAIT).await,
             true,
         ),
         Err(e) => bad_filter(e),
@@ -266,7 +295,8 @@ pub async fn sse_arbiter(
     };
     match authorize(&s, &headers) {
         Ok(access) => sse(
-            Subscription::resume(&access.channel, f, last_event_id(&headers)),
+            Subscription::resume_waiting(&access.channel, f, last_event_id(&headers), RESUME_WAIT)
+                .await,
             false,
         ),
         Err(r) => r.into_response(),
@@ -598,6 +628,43 @@ mod tests {
         ))
         .await
         .is_empty());
+    }
+
+    #[tokio::test]
+    async fn an_id_not_yet_published_is_waited_for_then_resumed_from() {
+        let ch = Arc::new(Channel::new());
+        ch.set_stream("1700");
+        journaled(&ch, 1, 2);
+        let publisher = ch.clone();
+        let waiting = tokio::spawn(async move {
+            let sub = Subscription::resume_waiting(
+                &publisher,
+                GameFilter::default(),
+                Some("1700-3"),
+                Duration::from_secs(30),
+            )
+            .await;
+            drain(sub).await
+        });
+        tokio::task::yield_now().await;
+        journaled(&ch, 3, 4);
+        let got = tokio::time::timeout(Duration::from_secs(10), waiting)
+            .await
+            .expect("resumed once published")
+            .unwrap();
+        assert_eq!(ids(&got), ["1700-4"]);
+        // Never published: the states after the wait.
+        let got = drain(
+            Subscription::resume_waiting(
+                &ch,
+                GameFilter::default(),
+                Some("1700-9"),
+                Duration::from_millis(20),
+            )
+            .await,
+        )
+        .await;
+        assert!(matches!(&got[..], [Item::Comment(_)]), "{got:?}");
     }
 
     #[test]
