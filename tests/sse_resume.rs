@@ -279,3 +279,67 @@ fn an_id_ahead_of_the_public_stream_gets_the_state_and_nothing_early() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A board's `/events` that ends after two messages the first time, and
+/// the `Last-Event-ID` of each connection, for the relay.
+#[test]
+fn the_relay_resumes_a_board_it_lost_with_last_event_id() {
+    use axum::http::HeaderMap;
+    use axum::response::IntoResponse;
+    use eboard::broadcast::delay::Channel;
+    use std::sync::{Arc, Mutex};
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let asked: Arc<Mutex<Vec<Option<String>>>> = Arc::default();
+    let seen = asked.clone();
+    let events = move |headers: HeaderMap| {
+        let seen = seen.clone();
+        async move {
+            let last = headers
+                .get("last-event-id")
+                .map(|v| v.to_str().unwrap().to_owned());
+            let mut seen = seen.lock().unwrap();
+            seen.push(last);
+            let body = if seen.len() == 1 {
+                // Two messages, then the board is lost.
+                "id: 1700-1\ndata: {\"n\":1}\n\n: keep-alive\n\nid: 1700-2\ndata: {\"n\":2}\n\n"
+            } else {
+                "id: 1700-3\ndata: {\"n\":3}\n\n"
+            };
+            let first = seen.len() == 1;
+            let stream = futures_util::stream::iter([Ok::<_, std::io::Error>(body)]);
+            let body = if first {
+                axum::body::Body::from_stream(stream)
+            } else {
+                use futures_util::StreamExt;
+                axum::body::Body::from_stream(stream.chain(futures_util::stream::pending()))
+            };
+            ([("content-type", "text/event-stream")], body).into_response()
+        }
+    };
+    let out = Arc::new(Channel::new());
+    let mut rx = out.events.subscribe();
+    rt.block_on(async {
+        let app = axum::Router::new()
+            .route("/events", axum::routing::get(events))
+            .route("/boards.json", axum::routing::get(|| async { "[]" }));
+        let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = l.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(l, app).await });
+        eboard::broadcast::relay::start(
+            &tokio::runtime::Handle::current(),
+            vec![format!("http://{addr}")],
+            out.clone(),
+        )
+        .unwrap();
+        let mut got = Vec::new();
+        while got.len() < 3 {
+            let m = tokio::time::timeout(Duration::from_secs(20), rx.recv())
+                .await
+                .expect("forwarded")
+                .unwrap();
+            got.push(m.json.to_string());
+        }
+        assert_eq!(got, [r#"{"n":1}"#, r#"{"n":2}"#, r#"{"n":3}"#]);
+    });
+    assert_eq!(*asked.lock().unwrap(), [None, Some("1700-2".to_owned())]);
+}
