@@ -123,7 +123,7 @@ impl SideTime {
     /// more (the clock shows one digit of hours).
     pub fn from_ms(ms: u64) -> Option<SideTime> {
         let s = ms / 1000;
-        (s < 10 * 3600).then(|| SideTime {
+        (s < 10 * 3600).then_some(SideTime {
             h: (s / 3600) as u8,
             m: (s / 60 % 60) as u8,
             s: (s % 60) as u8,
