@@ -239,6 +239,9 @@ impl Daemon {
             None => (None, None),
         };
         let feed = Arc::new(Feed::start_tapped(rt, delay_s * 1000, now_fn, speed, tap));
+        // SSE ids: the same for the same messages after a restart (a
+        // journal resumed up to damage regenerates another stream: a new one).
+        feed.set_epoch(if damaged { now_unix } else { started_at });
         let article = game_cfg.profile.articles.arbiter;
         let mut board = BoardLoop {
             controller: Controller::new(game_cfg),

@@ -7,6 +7,7 @@
 //! restart too: replaying the journal re-queues every update at its
 //! original time.
 
+use super::event_id::{EventId, IdText, StreamPos};
 use super::public::{Snapshot, Update};
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -16,8 +17,13 @@ use tokio::sync::{broadcast, mpsc, watch};
 /// One message of a feed's event stream: JSON text and its publication order.
 #[derive(Debug, Clone)]
 pub struct Msg {
-    /// The channel's numbering of its messages, from 1.
+    /// The channel's numbering of its messages in this run, from 1.
     pub id: u64,
+    /// Its SSE id ([`super::event_id`]): the same for the same journaled
+    /// message after a restart.
+    pub event_id: Arc<str>,
+    /// Its place in the channel's stream.
+    pub pos: StreamPos,
     /// Publication order of the update that carried it (0: none).
     pub seq: u64,
     /// One JSON object.
@@ -84,12 +90,53 @@ pub struct Channel {
     /// follow one game: a message wakes only its game's readers. Made on a
     /// reader's first subscription; a message about no game goes to all.
     per_game: Mutex<HashMap<(u32, u32), broadcast::Sender<Msg>>>,
-    /// The last messages, for a reader who connects later (the arbiter's
-    /// channel keeps [`BACKLOG`] so an alert raised while nobody listened,
-    /// such as a downtime, still reaches the arbiter).
-    backlog: Option<Mutex<VecDeque<Msg>>>,
-    next_id: Mutex<u64>,
+    /// A new reader gets the last [`BACKLOG`] messages after the states
+    /// (the arbiter's channel: an alert raised while nobody listened, such
+    /// as a downtime, still reaches the arbiter).
+    backlog: bool,
+    /// The numbering and the last [`RESUME_WINDOW`] messages, for a reader
+    /// who reconnects with `Last-Event-ID`. Held while the view changes
+    /// and the messages are numbered, so a reader sees both alike.
+    recent: Mutex<Recent>,
 }
+
+/// A channel's numbering and its last messages.
+#[derive(Debug)]
+struct Recent {
+    /// Messages published in this run.
+    next_id: u64,
+    /// The stream's name ([`super::event_id`]).
+    stream: String,
+    /// This run's number (random).
+    boot: u64,
+    /// The position of the last message.
+    pos: StreamPos,
+    /// The last messages, oldest first.
+    ring: VecDeque<Msg>,
+    /// The position of the last message dropped from `ring`: a reader who
+    /// had it (or later) can resume.
+    floor: StreamPos,
+}
+
+/// How a reader starts on a channel ([`Channel::start`]).
+#[derive(Debug)]
+pub struct Start {
+    /// The states to send first (`None`: resumed, no states).
+    pub view: Option<Arc<View>>,
+    /// The messages to send after them.
+    pub messages: Vec<Msg>,
+    /// Messages up to this [`Msg::id`] are in the view or in `messages`.
+    pub sent_id: u64,
+    /// The id of where the reader stands after the states.
+    pub event_id: Arc<str>,
+    /// Why a `Last-Event-ID` could not be resumed from (`None`: resumed,
+    /// or none given).
+    pub not_resumed: Option<String>,
+}
+
+/// How many messages a channel keeps for readers who reconnect with
+/// `Last-Event-ID`; one who missed more gets the states again.
+pub const RESUME_WINDOW: usize = 1024;
 
 /// How many messages the arbiter's channel keeps for late readers.
 pub const BACKLOG: usize = 256;
@@ -115,16 +162,88 @@ impl Channel {
             view: watch::channel(Arc::new(View::default())).0,
             events: broadcast::channel(CHANNEL_CAPACITY).0,
             per_game: Mutex::new(HashMap::new()),
-            backlog: None,
-            next_id: Mutex::new(0),
+            backlog: false,
+            recent: Mutex::new(Recent {
+                next_id: 0,
+                // Not a journaled game's stream until [`Channel::set_stream`]:
+                // named after this moment, so no id of another run matches.
+                stream: format!(
+                    "{}",
+                    std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_millis())
+                ),
+                boot: u64::from(rand::random::<u32>()),
+                pos: StreamPos::default(),
+                ring: VecDeque::new(),
+                floor: StreamPos::default(),
+            }),
         }
     }
 
-    /// An empty channel that keeps its last [`BACKLOG`] messages.
+    /// An empty channel whose new readers also get its last [`BACKLOG`] messages.
     pub fn with_backlog() -> Channel {
         Channel {
-            backlog: Some(Mutex::new(VecDeque::with_capacity(BACKLOG))),
+            backlog: true,
             ..Channel::new()
+        }
+    }
+
+    /// Names the channel's stream (before anything is published): `stream`
+    /// is ASCII letters and digits, e.g. the game's epoch in Unix ms.
+    pub fn set_stream(&self, stream: &str) {
+        let mut r = self.lock_recent();
+        r.stream = stream.to_owned();
+    }
+
+    fn lock_recent(&self) -> std::sync::MutexGuard<'_, Recent> {
+        self.recent.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Where a reader starts: after `last_event_id` when the channel can
+    /// resume from it (same stream, not ahead of what was published, not
+    /// older than the [`RESUME_WINDOW`]), else with the view (and the
+    /// [`BACKLOG`] when kept) as a new reader. Subscribe before calling:
+    /// what is published after is for the receiver (`Msg::id > sent_id`).
+    pub fn start(&self, last_event_id: Option<&str>) -> Start {
+        let r = self.lock_recent();
+        let sent_id = r.next_id;
+        let here: Arc<str> = Arc::from(
+            IdText {
+                stream: &r.stream,
+                boot: r.boot,
+                pos: r.pos,
+            }
+            .to_string(),
+        );
+        let mut not_resumed = None;
+        if let Some(text) = last_event_id {
+            match r.resume_from(text) {
+                Ok(pos) => {
+                    return Start {
+                        view: None,
+                        messages: r.ring.iter().filter(|m| m.pos > pos).cloned().collect(),
+                        sent_id,
+                        event_id: here,
+                        not_resumed: None,
+                    }
+                }
+                Err(why) => not_resumed = Some(why),
+            }
+        }
+        let view = self.view.borrow().clone();
+        let messages = if self.backlog {
+            let skip = r.ring.len().saturating_sub(BACKLOG);
+            r.ring.iter().skip(skip).cloned().collect()
+        } else {
+            Vec::new()
+        };
+        Start {
+            view: Some(view),
+            messages,
+            sent_id,
+            event_id: here,
+            not_resumed,
         }
     }
 
@@ -147,41 +266,104 @@ impl Channel {
         )
     }
 
-    /// The kept messages (oldest first).
-    pub fn backlog(&self) -> Vec<Msg> {
-        self.backlog.as_ref().map_or_else(Vec::new, |b| {
-            b.lock()
-                .map(|b| b.iter().cloned().collect())
-                .unwrap_or_default()
+    /// Whether `last_event_id` names a message of this channel's stream not
+    /// published yet (e.g. one a restarted daemon's delay line has still to
+    /// release again).
+    pub fn is_ahead(&self, last_event_id: &str) -> bool {
+        let r = self.lock_recent();
+        EventId::parse(last_event_id).is_some_and(|id| {
+            id.stream == r.stream
+                && StreamPos {
+                    n: id.n,
+                    k: match id.extra {
+                        Some((boot, k)) if boot == r.boot => k,
+                        _ => 0,
+                    },
+                } > r.pos
         })
     }
 
-    /// Shows `snapshot` (when given), then sends `messages`.
+    /// The last [`BACKLOG`] messages (oldest first) of a channel made
+    /// [`Channel::with_backlog`]; empty for others.
+    pub fn backlog(&self) -> Vec<Msg> {
+        if !self.backlog {
+            return Vec::new();
+        }
+        let r = self.lock_recent();
+        let skip = r.ring.len().saturating_sub(BACKLOG);
+        r.ring.iter().skip(skip).cloned().collect()
+    }
+
+    /// Shows `snapshot` (when given), then sends `messages`: out-of-band
+    /// messages, which a restart's replay of the journal does not
+    /// regenerate (ids `STREAM-N-BOOT-K`, [`super::event_id`]).
     pub fn publish(&self, seq: u64, snapshot: Option<Arc<Snapshot>>, messages: &[Arc<str>]) {
+        self.publish_as(seq, snapshot, messages, false);
+    }
+
+    /// [`Channel::publish`] for the messages of an update of the game,
+    /// regenerated in the same order by a replay of the journal (ids
+    /// `STREAM-N`, the same after a restart).
+    pub fn publish_journaled(
+        &self,
+        seq: u64,
+        snapshot: Option<Arc<Snapshot>>,
+        messages: &[Arc<str>],
+    ) {
+        self.publish_as(seq, snapshot, messages, true);
+    }
+
+    fn publish_as(
+        &self,
+        seq: u64,
+        snapshot: Option<Arc<Snapshot>>,
+        messages: &[Arc<str>],
+        journaled: bool,
+    ) {
+        let games: Vec<_> = messages.iter().map(|m| game_of(m)).collect();
+        let mut recent = self.lock_recent();
         if let Some(s) = snapshot {
             self.view.send_modify(|v| *v = Arc::new(v.with(s)));
         }
         if messages.is_empty() {
             return;
         }
-        let games: Vec<_> = messages.iter().map(|m| game_of(m)).collect();
-        let mut next_id = self.next_id.lock().unwrap_or_else(|e| e.into_inner());
         let per_game = self.per_game.lock().unwrap_or_else(|e| e.into_inner());
         for (m, game) in messages.iter().zip(games) {
-            *next_id += 1;
+            let r = &mut *recent;
+            r.next_id += 1;
+            r.pos = if journaled {
+                StreamPos {
+                    n: r.pos.n + 1,
+                    k: 0,
+                }
+            } else {
+                StreamPos {
+                    n: r.pos.n,
+                    k: r.pos.k + 1,
+                }
+            };
             let msg = Msg {
-                id: *next_id,
+                id: r.next_id,
+                event_id: Arc::from(
+                    IdText {
+                        stream: &r.stream,
+                        boot: r.boot,
+                        pos: r.pos,
+                    }
+                    .to_string(),
+                ),
+                pos: r.pos,
                 seq,
                 json: m.clone(),
                 game,
             };
-            if let Some(b) = &self.backlog {
-                let mut b = b.lock().unwrap_or_else(|e| e.into_inner());
-                if b.len() == BACKLOG {
-                    b.pop_front();
+            if r.ring.len() == RESUME_WINDOW {
+                if let Some(old) = r.ring.pop_front() {
+                    r.floor = old.pos;
                 }
-                b.push_back(msg.clone());
             }
+            r.ring.push_back(msg.clone());
             // No receiver is not an error: nobody listens yet.
             match msg.game {
                 Some(g) => {
@@ -197,6 +379,40 @@ impl Channel {
             }
             let _ = self.events.send(msg);
         }
+    }
+}
+
+impl Recent {
+    /// The position a reader who last had `text` stands at, or why it
+    /// cannot be resumed from.
+    fn resume_from(&self, text: &str) -> Result<StreamPos, String> {
+        let id =
+            EventId::parse(text).ok_or_else(|| format!("{text:?} is not an id of eboard's"))?;
+        if id.stream != self.stream {
+            return Err(format!(
+                "{text:?} is of another stream (this one is {}: another game, another channel, or a journal started again)",
+                self.stream
+            ));
+        }
+        // An out-of-band message of an earlier run is not regenerated: the
+        // reader stands after the journaled message before it (this run's
+        // out-of-band messages after that one are new to it).
+        let pos = StreamPos {
+            n: id.n,
+            k: match id.extra {
+                Some((boot, k)) if boot == self.boot => k,
+                _ => 0,
+            },
+        };
+        if pos > self.pos {
+            return Err(format!("{text:?} is not published (yet)"));
+        }
+        if pos < self.floor {
+            return Err(format!(
+                "{text:?} is older than the last {RESUME_WINDOW} messages kept"
+            ));
+        }
+        Ok(pos)
     }
 }
 
@@ -252,19 +468,30 @@ impl Feed {
         }
     }
 
+    /// Names the streams of a journaled game (before anything is
+    /// published): `epoch` for the public channel, `epoch` and `a` for the
+    /// arbiter's ([`super::event_id`]). The same epoch after a restart gives
+    /// the regenerated messages the same ids.
+    pub fn set_epoch(&self, epoch: u64) {
+        self.public.set_stream(&epoch.to_string());
+        self.arbiter.set_stream(&format!("{epoch}a"));
+    }
+
     /// Publishes the game's start (no move yet, nothing to hide): to both
     /// audiences at once, so the public feeds exist from the first second.
     pub fn publish_start(&self, u: Update) {
-        self.arbiter.publish(u.seq, u.snapshot.clone(), &u.arbiter);
+        self.arbiter
+            .publish_journaled(u.seq, u.snapshot.clone(), &u.arbiter);
         if let Some(tap) = &self.tap {
             let _ = tap.send(u.clone());
         }
-        self.public.publish(u.seq, u.snapshot, &u.public);
+        self.public.publish_journaled(u.seq, u.snapshot, &u.public);
     }
 
     /// Publishes an update: to the arbiter now, to the public after the delay.
     pub fn publish(&self, u: Update) {
-        self.arbiter.publish(u.seq, u.snapshot.clone(), &u.arbiter);
+        self.arbiter
+            .publish_journaled(u.seq, u.snapshot.clone(), &u.arbiter);
         if u.snapshot.is_some() || !u.public.is_empty() {
             let _ = self.queue.send(u);
         }
@@ -292,7 +519,7 @@ async fn run_delay(
         if let Some(tap) = &tap {
             let _ = tap.send(u.clone());
         }
-        out.publish(u.seq, u.snapshot, &u.public);
+        out.publish_journaled(u.seq, u.snapshot, &u.public);
     }
 }
 

@@ -9,6 +9,7 @@
 //! snapshots and events to the public `delay` seconds after the decision.
 
 pub mod delay;
+pub mod event_id;
 pub mod lichess_push;
 pub mod lichess_reply;
 pub mod livechess;

@@ -13,6 +13,10 @@
 //! The event stream is read with `eventsource-stream` over reqwest's byte
 //! stream ([`event_data`]): a UTF-8 character split between two chunks
 //! arrives whole, and an event larger than [`MAX_EVENT`] ends the stream.
+//! On reconnecting, the relay sends the board the id of the last message it
+//! had (`Last-Event-ID`, as a browser does): the board sends what the relay
+//! missed, so a board lost for a moment leaves no gap and no message twice
+//! ([`crate::server::stream::Subscription::resume`]).
 
 use super::delay::Channel;
 use super::public::Snapshot;
@@ -234,14 +238,18 @@ async fn follow(
     let mut backoff = Backoff::new(RETRY_MIN, RETRY_MAX);
     let mut outage = Outage::default();
     let mut offline = false;
+    let mut link = Link {
+        backoff: &mut backoff,
+        outage: &mut outage,
+        last_event_id: None,
+    };
     loop {
         let why = match stream_once(
             &client,
             &base,
             &out,
             &notify,
-            &mut backoff,
-            &mut outage,
+            &mut link,
             &feed,
             &mut offline,
         )
@@ -250,14 +258,14 @@ async fn follow(
             Ok(()) => "the stream ended".to_owned(),
             Err(e) => e,
         };
-        if outage.failed(&why) {
+        if link.outage.failed(&why) {
             tracing::warn!("relay: board daemon {base}: {why}; retrying");
         }
         if feed.token.is_some() && !offline {
             offline = true;
             board_status(&out, &feed, &base, "board_offline", Some(&why));
         }
-        tokio::time::sleep(backoff.next_wait()).await;
+        tokio::time::sleep(link.backoff.next_wait()).await;
         notify.notify_one();
     }
 }
@@ -283,15 +291,23 @@ fn board_status(out: &Channel, feed: &Feed, base: &str, kind: &str, why: Option<
     out.publish(0, None, &msgs);
 }
 
-/// One connection to a board's event stream, forwarding until it ends.
-#[allow(clippy::too_many_arguments)]
+/// What the relay keeps about its link to one board across reconnections.
+struct Link<'a> {
+    backoff: &'a mut Backoff,
+    outage: &'a mut Outage,
+    /// The id of the last message read from the board (sent back as
+    /// `Last-Event-ID` on reconnecting).
+    last_event_id: Option<String>,
+}
+
+/// One connection to a board's event stream (`feed.events`), forwarding
+/// until it ends.
 async fn stream_once(
     client: &reqwest::Client,
     base: &str,
     out: &Channel,
     notify: &Notify,
-    backoff: &mut Backoff,
-    outage: &mut Outage,
+    link: &mut Link<'_>,
     feed: &Feed,
     offline: &mut bool,
 ) -> Result<(), String> {
@@ -301,21 +317,31 @@ async fn stream_once(
     if let Some(t) = &feed.token {
         req = req.bearer_auth(t);
     }
+    if let Some(id) = &link.last_event_id {
+        req = req.header("last-event-id", id);
+    }
     let resp = req.send().await.map_err(|e| crate::tls::error_chain(&e))?;
     if !resp.status().is_success() {
         return Err(format!("GET {base}{}: HTTP {}", feed.events, resp.status()));
     }
-    backoff.reset();
-    if outage.recovered() {
+    link.backoff.reset();
+    if link.outage.recovered() {
         tracing::info!("relay: following {base} again");
     }
     if *offline {
         *offline = false;
         board_status(out, feed, base, "board_resumed", None);
     }
-    let mut events = std::pin::pin!(event_data(resp.bytes_stream()));
-    while let Some(data) = events.next().await {
-        out.publish(0, None, &[Arc::from(data?)]);
+    let mut events = std::pin::pin!(events(resp.bytes_stream()));
+    while let Some(e) = events.next().await {
+        let e = e?;
+        if !e.id.is_empty() {
+            link.last_event_id = Some(e.id);
+        }
+        if e.data.is_empty() {
+            continue;
+        }
+        out.publish(0, None, &[Arc::from(e.data)]);
         notify.notify_one();
     }
     Ok(())
@@ -333,6 +359,17 @@ where
     B: AsRef<[u8]>,
     E: std::fmt::Display,
 {
+    events(bytes).map(|e| e.map(|e| e.data))
+}
+
+/// [`event_data`], each event whole: its `data` and the stream's last
+/// `id` (WHATWG HTML §9.2.6: an event without `id:` keeps the one before).
+pub fn events<S, B, E>(bytes: S) -> impl Stream<Item = Result<eventsource_stream::Event, String>>
+where
+    S: Stream<Item = Result<B, E>>,
+    B: AsRef<[u8]>,
+    E: std::fmt::Display,
+{
     let mut size = EventSize::default();
     bytes
         .map(move |chunk| {
@@ -341,7 +378,7 @@ where
             Ok::<_, String>(chunk)
         })
         .eventsource()
-        .map(|e| e.map(|e| e.data).map_err(|e| e.to_string()))
+        .map(|e| e.map_err(|e| e.to_string()))
 }
 
 /// The size of the event being received: bytes since the last blank line.

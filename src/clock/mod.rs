@@ -10,6 +10,7 @@
 pub mod builtin;
 pub mod device;
 pub mod dgt;
+pub mod dgtpi;
 pub mod open;
 pub mod simulated;
 

@@ -22,6 +22,10 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast::{self, error::RecvError};
 
+/// How long a reconnecting client's `Last-Event-ID` not yet published is
+/// waited for ([`Subscription::resume_waiting`]).
+pub const RESUME_WAIT: Duration = Duration::from_secs(2);
+
 /// How long a WebSocket send may wait on a slow client before it is dropped.
 pub const WS_SEND_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -78,22 +82,50 @@ impl GameFilter {
     }
 }
 
+/// What a stream client is sent next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    /// An SSE comment line (not shown to an `EventSource`'s listeners):
+    /// why the `Last-Event-ID` was not resumed from.
+    Comment(String),
+    /// One JSON message and its SSE id.
+    Message {
+        /// The `id:` ([`crate::broadcast::event_id`]).
+        id: Arc<str>,
+        /// One JSON object.
+        json: Arc<str>,
+    },
+}
+
 /// One client's subscription: the states to send first (and the channel's
-/// backlog), then the channel.
+/// backlog), or, for a client that reconnects with `Last-Event-ID`, the
+/// messages it missed; then the channel.
 pub struct Subscription {
-    initial: VecDeque<Arc<str>>,
+    initial: VecDeque<Item>,
     rx: broadcast::Receiver<Msg>,
     filter: GameFilter,
-    /// Messages of updates up to this one are already in the states.
-    seen: u64,
-    /// Messages up to this id were sent from the backlog.
+    /// Messages up to this id are in the states or sent from the backlog.
     sent_id: u64,
 }
 
 impl Subscription {
-    /// Subscribes to the games of `channel` that `filter` follows (before
-    /// reading its view, so nothing falls between).
+    /// Subscribes a new client to the games of `channel` that `filter`
+    /// follows (before reading its view, so nothing falls between).
     pub fn new(channel: &Channel, filter: GameFilter) -> Subscription {
+        Subscription::resume(channel, filter, None)
+    }
+
+    /// [`Subscription::new`] for a client that had the message
+    /// `last_event_id`: it gets the messages published after it (those of
+    /// its games), none twice and none missing. An id the channel cannot
+    /// resume from (another stream, not yet published, older than the
+    /// [`crate::broadcast::delay::RESUME_WINDOW`], not an id) gets a comment
+    /// saying so, then the states as a new client.
+    pub fn resume(
+        channel: &Channel,
+        filter: GameFilter,
+        last_event_id: Option<&str>,
+    ) -> Subscription {
         // A follower of one game reads that game's channel: the other
         // games' messages never wake it.
         let rx = match (filter.round, filter.board) {
@@ -101,42 +133,92 @@ impl Subscription {
             _ => None,
         }
         .unwrap_or_else(|| channel.events.subscribe());
-        let view = channel.view.borrow().clone();
-        let seen = view.games.iter().map(|g| g.seq).max().unwrap_or(0);
-        let mut initial: VecDeque<Arc<str>> = view
-            .games
-            .iter()
-            .filter(|g| filter.follows(g.info.round, g.info.board))
-            .map(|g| Arc::from(g.state.to_string()))
-            .collect();
-        let backlog = channel.backlog();
-        let sent_id = backlog.last().map_or(0, |m| m.id);
+        let start = channel.start(last_event_id);
+        let mut initial = VecDeque::new();
+        if let Some(why) = start.not_resumed {
+            initial.push_back(Item::Comment(format!(
+                "Last-Event-ID not resumed: {why}; the state of every game follows"
+            )));
+        }
+        if let Some(view) = &start.view {
+            initial.extend(
+                view.games
+                    .iter()
+                    .filter(|g| filter.follows(g.info.round, g.info.board))
+                    .map(|g| Item::Message {
+                        id: start.event_id.clone(),
+                        json: Arc::from(g.state.to_string()),
+                    }),
+            );
+        }
         initial.extend(
-            backlog
+            start
+                .messages
                 .into_iter()
                 .filter(|m| filter.passes(m.game))
-                .map(|m| m.json),
+                .map(|m| Item::Message {
+                    id: m.event_id,
+                    json: m.json,
+                }),
         );
         Subscription {
             initial,
             rx,
             filter,
-            seen,
-            sent_id,
+            sent_id: start.sent_id,
         }
+    }
+
+    /// [`Subscription::resume`], after waiting up to `wait` for a
+    /// `last_event_id` of the channel's stream that is not published yet (a
+    /// restarted daemon regenerates its messages from the journal, the
+    /// public ones as the delay line releases them again): the client
+    /// resumes once it is, or gets the states when it is not by then.
+    /// Nothing is ever sent before the channel publishes it.
+    pub async fn resume_waiting(
+        channel: &Channel,
+        filter: GameFilter,
+        last_event_id: Option<&str>,
+        wait: Duration,
+    ) -> Subscription {
+        if let Some(id) = last_event_id {
+            let mut rx = channel.events.subscribe();
+            let until = tokio::time::Instant::now() + wait;
+            while channel.is_ahead(id) {
+                match tokio::time::timeout_at(until, rx.recv()).await {
+                    Ok(Ok(_)) | Ok(Err(RecvError::Lagged(_))) => {}
+                    Ok(Err(RecvError::Closed)) | Err(_) => break,
+                }
+            }
+        }
+        Subscription::resume(channel, filter, last_event_id)
     }
 
     /// The next message; `None` when the client lagged or the feed closed.
     pub async fn next(&mut self) -> Option<Arc<str>> {
+        loop {
+            match self.next_item().await? {
+                Item::Message { json, .. } => return Some(json),
+                Item::Comment(_) => continue,
+            }
+        }
+    }
+
+    /// The next item; `None` when the client lagged or the feed closed.
+    pub async fn next_item(&mut self) -> Option<Item> {
         if let Some(m) = self.initial.pop_front() {
             return Some(m);
         }
         loop {
             match self.rx.recv().await {
                 Ok(m) if m.id <= self.sent_id => continue,
-                Ok(m) if m.seq != 0 && m.seq <= self.seen && self.sent_id == 0 => continue,
                 Ok(m) if !self.filter.passes(m.game) => continue,
-                Ok(m) => return Some(m.json),
+                Ok(m) => {
+                    return Some(Item::Message {
+                        id: m.event_id,
+                        json: m.json,
+                    })
+                }
                 Err(RecvError::Lagged(n)) => {
                     tracing::info!(missed = n, "slow stream client dropped");
                     return None;
@@ -147,13 +229,25 @@ impl Subscription {
     }
 }
 
+/// The `Last-Event-ID` a reconnecting SSE client sends (WHATWG HTML §9.2).
+fn last_event_id(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.is_empty())
+}
+
 /// An SSE response; `public`: readable by a page of any origin (CORS `*`).
 /// The arbiter's channel is not: its page is served by the board itself, and
-/// no other site's script may read it with a token it holds.
+/// no other site's script may read it with a token it holds. Each message
+/// carries its `id:`.
 fn sse(sub: Subscription, public: bool) -> Response {
     let stream = futures_util::stream::unfold(sub, |mut sub| async move {
-        let m = sub.next().await?;
-        Some((Ok::<_, Infallible>(Event::default().data(m.as_ref())), sub))
+        let event = match sub.next_item().await? {
+            Item::Comment(c) => Event::default().comment(c),
+            Item::Message { id, json } => Event::default().id(id.as_ref()).data(json.as_ref()),
+        };
+        Some((Ok::<_, Infallible>(event), sub))
     });
     let mut r = Sse::new(stream)
         .keep_alive(KeepAlive::default())
@@ -173,14 +267,23 @@ fn bad_filter(e: String) -> Response {
 }
 
 /// `GET /events[?game=R.B|?round=R]`: the public stream.
-pub async fn sse_public(State(s): State<Arc<AppState>>, Query(q): Query<FilterQuery>) -> Response {
+/// A `Last-Event-ID` resumes after that message ([`Subscription::resume`]).
+pub async fn sse_public(
+    State(s): State<Arc<AppState>>,
+    headers: HeaderMap,
+    Query(q): Query<FilterQuery>,
+) -> Response {
     match q.filter() {
-        Ok(f) => sse(Subscription::new(&s.public, f), true),
+        Ok(f) => sse(
+            Subscription::resume_waiting(&s.public, f, last_event_id(&headers), RESUME_WAIT).await,
+            true,
+        ),
         Err(e) => bad_filter(e),
     }
 }
 
-/// `GET /arbiter/events[?game=R.B|?round=R]`: every event, undelayed (token).
+/// `GET /arbiter/events[?game=R.B|?round=R]`: every event, undelayed
+/// (token); a `Last-Event-ID` resumes as on `/events`.
 pub async fn sse_arbiter(
     State(s): State<Arc<AppState>>,
     headers: HeaderMap,
@@ -193,7 +296,10 @@ pub async fn sse_arbiter(
     };
     match authorize(&s, &headers, &ext) {
         Ok(_) => match s.arbiter_channel() {
-            Some(ch) => sse(Subscription::new(ch, f), false),
+            Some(ch) => sse(
+                Subscription::resume_waiting(ch, f, last_event_id(&headers), RESUME_WAIT).await,
+                false,
+            ),
             None => (StatusCode::NOT_FOUND, "no arbiter channel here").into_response(),
         },
         Err(r) => r.into_response(),
@@ -354,3 +460,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "stream_resume_tests.rs"]
+mod resume_tests;
