@@ -1,5 +1,8 @@
 //! The game's vocabulary as types, shared by every layer.
 //!
+//! Length: every enum of the vocabulary with its names, parsing and serde
+//! in one place, one error form for all.
+//!
 //! Each value that crosses a module boundary — a result, why a game ended, an
 //! irregularity, a claim, a penalty, a language, a mode, a rule profile —
 //! is an enum here with its contract name (`as_str`, [`FromStr`],

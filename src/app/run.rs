@@ -3,6 +3,10 @@
 //! the sensors), the clock device, the board loop ([`super::daemon`]), the
 //! HTTP server, the MQTT and lichess uplinks, the speech thread; and one
 //! stop for all of them on SIGTERM or Ctrl-C.
+//!
+//! Length: the run's wiring in start-up order (config, source, clock, board
+//! loop, server, uplinks, pairing, stop) reads best as one function with
+//! its helpers.
 
 use super::daemon::{Daemon, EventObserver, Lifecycle, RecordSource, RunOptions, TraceSource};
 use super::pairing;

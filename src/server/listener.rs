@@ -1,6 +1,9 @@
 //! The HTTP listener: who is let in, for how long, and over what (issue 18
 //! §1 and §2; `docs/server.md`).
 //!
+//! Length: a third of the file is its tests (admission, the guard, the
+//! write timeout), kept beside what they test.
+//!
 //! - **Admission.** At most [`Limits::max_connections`] connections at once
 //!   and at most [`Limits::per_address`] from one address (IPv4 address, or
 //!   IPv6 /64 prefix: one host's privacy addresses count as one). A
