@@ -292,24 +292,10 @@ impl Restart {
     /// Whether this board's game has ended with its result confirmed, and
     /// the restart will archive it ([`Restart::rotates`]).
     fn finished(&self) -> bool {
-        self.rotates && crate::journal::game_ended(&self.journal) && result_confirmed(&self.journal)
+        self.rotates && crate::journal::game_ended(&self.journal)
+            // The arbiter confirmed (or corrected, or entered a forfeit).
+            && crate::journal::has_event(&self.journal, "result_confirmed")
     }
-}
-
-/// Whether the journal's events hold the arbiter's confirmation of the
-/// result (`result_confirmed`: confirmed, corrected or forfeit).
-fn result_confirmed(journal: &std::path::Path) -> bool {
-    let Ok(f) = std::fs::File::open(crate::journal::events_path(journal)) else {
-        return false;
-    };
-    let mut confirmed = false;
-    crate::journal::for_each_line(std::io::BufReader::new(f), |l| {
-        confirmed = confirmed
-            || serde_json::from_str::<serde_json::Value>(l).is_ok_and(|v| {
-                v.get("type").and_then(serde_json::Value::as_str) == Some("result_confirmed")
-            });
-    });
-    confirmed
 }
 
 /// How often a refused pairing is looked at again (the game may have ended

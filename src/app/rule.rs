@@ -66,7 +66,8 @@ pub struct RuleArgs {
 pub fn rule(args: RuleArgs) -> anyhow::Result<bool> {
     if let Some(path) = &args.keygen {
         let (key, seed) = SigningKey::generate();
-        write_private(path, &format!("{seed}\n"))?;
+        crate::server::certificate::write_private(path, format!("{seed}\n").as_bytes())
+            .map_err(|e| anyhow!("--keygen: {e}"))?;
         println!("{}", key.public_hex());
         return Ok(true);
     }
@@ -252,18 +253,4 @@ fn send_and_wait(
             Err(_) => {}
         }
     }
-}
-
-/// Writes a secret: created readable and writable by its owner only.
-fn write_private(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-        .with_context(|| format!("--keygen {}", path.display()))?;
-    f.write_all(text.as_bytes())
-        .with_context(|| path.display().to_string())
 }

@@ -22,16 +22,22 @@ pub const KEEP_GAMES: usize = 50;
 /// Whether the game of `journal` has ended: its events file holds a
 /// `game_end` event.
 pub fn game_ended(journal: &Path) -> bool {
+    has_event(journal, "game_end")
+}
+
+/// Whether the events file of `journal` holds an event of type `kind`
+/// (`game_end`, `result_confirmed`, …); false when there is none.
+pub fn has_event(journal: &Path, kind: &str) -> bool {
     let Ok(f) = File::open(events_path(journal)) else {
         return false;
     };
-    let mut ended = false;
+    let mut found = false;
     read::for_each_line(BufReader::new(f), |l| {
-        ended = ended
+        found = found
             || serde_json::from_str::<Value>(l)
-                .is_ok_and(|v| v.get("type").and_then(Value::as_str) == Some("game_end"));
+                .is_ok_and(|v| v.get("type").and_then(Value::as_str) == Some(kind));
     });
-    ended
+    found
 }
 
 /// The journal rotated per game: when the game of `dir/board.jsonl` has

@@ -10,7 +10,7 @@
 use super::listener::Tls;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// The file names of a made certificate and its key in its directory.
@@ -57,32 +57,42 @@ pub fn fingerprint(der: &[u8]) -> String {
 pub fn from_files(cert: &Path, key: &Path) -> Result<Tls, String> {
     let cert_pem = read_bounded(cert)?;
     let key_pem = read_bounded(key)?;
-    let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(&cert_pem)
+    from_pem(
+        &cert_pem,
+        &key_pem,
+        &format!("\"{}\"", cert.display()),
+        &format!("\"{}\"", key.display()),
+    )
+}
+
+/// The listener's TLS from a PEM certificate chain and key; errors name
+/// them as `cert_name` and `key_name`.
+fn from_pem(
+    cert_pem: &[u8],
+    key_pem: &[u8],
+    cert_name: &str,
+    key_name: &str,
+) -> Result<Tls, String> {
+    let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(cert_pem)
         .collect::<Result<_, _>>()
-        .map_err(|e| format!("\"{}\": not a PEM certificate chain: {e}", cert.display()))?;
+        .map_err(|e| format!("{cert_name}: not a PEM certificate chain: {e}"))?;
     if chain.is_empty() {
         return Err(format!(
-            "\"{}\" holds no certificate (-----BEGIN CERTIFICATE-----)",
-            cert.display()
+            "{cert_name} holds no certificate (-----BEGIN CERTIFICATE-----)"
         ));
     }
-    let key_der = PrivateKeyDer::from_pem_slice(&key_pem)
-        .map_err(|e| format!("\"{}\": no private key in it (PEM): {e}", key.display()))?;
+    let key_der = PrivateKeyDer::from_pem_slice(key_pem)
+        .map_err(|e| format!("{key_name}: no private key in it (PEM): {e}"))?;
     let print = fingerprint(&chain[0]);
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ServerConfig::builder_with_provider(provider)
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map_err(|e| format!("TLS: {e}"))?
         .with_no_client_auth()
         .with_single_cert(chain, key_der)
         .map_err(|e| {
-            format!(
-                "\"{}\" and \"{}\": the key does not serve the certificate: {e}",
-                cert.display(),
-                key.display()
-            )
+            format!("{cert_name} and {key_name}: the key does not serve the certificate: {e}")
         })?;
-    let mut config = config;
     config.alpn_protocols = vec![b"http/1.1".to_vec()];
     Ok(Tls {
         config: Arc::new(config),
@@ -143,17 +153,13 @@ pub fn kept_in(dir: &Path) -> Result<(Tls, bool), String> {
 /// A certificate made for this process only (no directory to keep it in):
 /// its fingerprint changes at every start.
 pub fn ephemeral() -> Result<Tls, String> {
-    let dir = std::env::temp_dir().join(format!("eboard-tls-{}", std::process::id()));
     let (cert_pem, key_pem) = make()?;
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| format!("cannot create \"{}\": {e}", dir.display()))?;
-    let (cert, key) = (dir.join(CERT_FILE), dir.join(KEY_FILE));
-    write_private(&key, key_pem.as_bytes())?;
-    std::fs::write(&cert, cert_pem)
-        .map_err(|e| format!("cannot write \"{}\": {e}", cert.display()))?;
-    let tls = from_files(&cert, &key);
-    let _ = std::fs::remove_dir_all(&dir);
-    tls
+    from_pem(
+        cert_pem.as_bytes(),
+        key_pem.as_bytes(),
+        "the made certificate",
+        "its key",
+    )
 }
 
 /// A self-signed certificate and its key (PEM).
@@ -163,7 +169,10 @@ fn make() -> Result<(String, String), String> {
     Ok((made.cert.pem(), made.signing_key.serialize_pem()))
 }
 
-fn write_private(path: &PathBuf, bytes: &[u8]) -> Result<(), String> {
+/// Writes a secret to a new file readable and writable by its owner only
+/// (mode 0600; an existing file is an error, never overwritten). Errors
+/// name the file.
+pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), String> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     std::fs::OpenOptions::new()
