@@ -341,6 +341,10 @@ pub struct ArbiterConfig {
     /// each ruling with it and publishes it on the board's command topic
     /// (`docs/mqtt.md`, the boards' `[mqtt] command_keys`).
     pub ruling_key: Option<String>,
+    /// Where `eboard relay` keeps its console's acknowledgements and
+    /// sessions across a restart (`--state-dir` wins; `docs/console.md`,
+    /// "Kept across a restart"). A board keeps them beside its journal.
+    pub state_dir: Option<String>,
 }
 
 /// `[[arbiter.accounts]]`: one arbiter's account.

@@ -2,7 +2,8 @@
 //! "Rulings over MQTT"): signed rulings from `{prefix}/{event}/board/{N}/
 //! command` verified ([`crate::mqtt::command::verify`]: the keys of
 //! `[mqtt] command_keys`, the window), each id taken once
-//! ([`SeenIds`], beside the journal), parsed by the arbiter API's own
+//! ([`CommandIds`], beside the journal, the store `POST /arbiter/command`
+//! uses too: an id taken either way is a duplicate the other way), parsed by the arbiter API's own
 //! parser ([`crate::server::parse_ruling`]) into the same `arbiter` record
 //! as `POST /arbiter/…`, authored by the ruling's arbiter, and fed to the
 //! board loop; every ruling's outcome is published on `…/reply`:
@@ -12,12 +13,14 @@
 use super::daemon::unix_now_ms;
 use super::settings::MqttUplink;
 use crate::config::Config;
-use crate::mqtt::command::{verify, SeenIds};
+use crate::mqtt::command::verify;
+use crate::server::command_ids::{Claim, CommandIds};
 use crate::server::ArbiterCommand;
 use crate::trace::RecordKind;
 use anyhow::anyhow;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -40,14 +43,19 @@ pub struct CommandChannel {
     pub keys: Vec<[u8; 32]>,
     /// The window, ms.
     pub window_ms: u64,
-    /// The ids seen (`JOURNAL.rulings`, or in memory without a journal).
-    pub seen_file: Option<PathBuf>,
+    /// The ids seen (`JOURNAL.rulings`, or in memory without a journal),
+    /// shared with the console's `POST /arbiter/command`.
+    pub ids: Arc<CommandIds>,
+}
+
+/// The file of a board's ruling ids beside its journal: `JOURNAL.rulings`.
+pub fn rulings_path(journal: &Path) -> PathBuf {
+    crate::server::kept::suffixed(journal, ".rulings")
 }
 
 /// What came of one command message: the reply's JSON.
 async fn handle(
     ch: &CommandChannel,
-    seen: &mut SeenIds,
     commands: &mpsc::Sender<ArbiterCommand>,
     payload: &[u8],
     now_ms: u64,
@@ -61,14 +69,23 @@ async fn handle(
         }
     };
     let id = ruling.id.clone();
-    if let Some(outcome) = seen.get(&id) {
-        tracing::warn!(id, "ruling seen before: not applied again (duplicate)");
-        return json!({"id": id, "board": board, "status": "duplicate", "outcome": outcome});
+    // Taken (kept as pending) before it is applied: a board stopped in
+    // between answers it as a duplicate, never applies it twice.
+    match ch.ids.claim(&id) {
+        Ok(Claim::New) => {}
+        Ok(Claim::Seen(outcome)) => {
+            tracing::warn!(id, "ruling seen before: not applied again (duplicate)");
+            return json!({"id": id, "board": board, "status": "duplicate", "outcome": outcome});
+        }
+        Err(e) => {
+            tracing::error!("rulings: {e}");
+            return json!({"id": id, "board": board, "status": "refused", "reason": format!("cannot keep its id: {e}")});
+        }
     }
-    let rejected = |seen: &mut SeenIds, reason: String| {
+    let rejected = |reason: String| {
         tracing::warn!(id, "ruling rejected: {reason}");
         let outcome = json!({"status": "rejected", "reason": reason});
-        if let Err(e) = seen.record(&id, outcome.clone()) {
+        if let Err(e) = ch.ids.record(&id, outcome) {
             tracing::error!("rulings: {e}");
         }
         json!({"id": id, "board": board, "status": "rejected", "reason": reason})
@@ -78,15 +95,9 @@ async fn handle(
             action,
             author: Some(ruling.arbiter.clone()),
         },
-        Ok(_) => return rejected(seen, format!("{}: not a ruling", ruling.action)),
-        Err(e) => return rejected(seen, e),
+        Ok(_) => return rejected(format!("{}: not a ruling", ruling.action)),
+        Err(e) => return rejected(e),
     };
-    // Kept before it is applied: a board stopped in between answers it as
-    // a duplicate, never applies it twice.
-    if let Err(e) = seen.record(&id, Value::from("pending")) {
-        tracing::error!("rulings: {e}");
-        return json!({"id": id, "board": board, "status": "refused", "reason": format!("cannot keep its id: {e}")});
-    }
     let (reply, rx) = tokio::sync::oneshot::channel();
     if commands.send(ArbiterCommand { kind, reply }).await.is_err() {
         return json!({"id": id, "board": board, "status": "refused", "reason": "the board loop has stopped"});
@@ -107,7 +118,7 @@ async fn handle(
         action = ruling.action,
         "ruling applied"
     );
-    if let Err(e) = seen.record(&id, outcome.clone()) {
+    if let Err(e) = ch.ids.record(&id, outcome.clone()) {
         tracing::error!("rulings: {e}");
     }
     let mut reply = outcome;
@@ -117,15 +128,13 @@ async fn handle(
 }
 
 /// Starts following the command topic on `rt`, feeding verified rulings
-/// to `commands` (the board loop's channel). Errors: the seen-ids file or
-/// the broker's options.
+/// to `commands` (the board loop's channel). Errors: the broker's options.
 pub fn start(
     rt: &tokio::runtime::Handle,
     ch: CommandChannel,
     commands: mpsc::Sender<ArbiterCommand>,
 ) -> Result<(), String> {
     use rumqttc::{AsyncClient, Event, Packet, QoS};
-    let mut seen = SeenIds::open(ch.seen_file.as_deref())?;
     let id = format!("eboard-command-{}-{:x}", ch.board, rand::random::<u32>());
     let options = ch.uplink.broker.options(id)?;
     rt.spawn(async move {
@@ -143,7 +152,7 @@ pub fn start(
                     }
                 }
                 Ok(Event::Incoming(Packet::Publish(p))) if p.topic == ch.command_topic => {
-                    let reply = handle(&ch, &mut seen, &commands, &p.payload, unix_now_ms()).await;
+                    let reply = handle(&ch, &commands, &p.payload, unix_now_ms()).await;
                     if let Err(e) = client
                         .publish(
                             ch.reply_topic.clone(),
@@ -170,11 +179,12 @@ pub fn start(
     Ok(())
 }
 
-/// The signed rulings' channel of `[mqtt] command_keys`, if any.
+/// The signed rulings' channel of `[mqtt] command_keys`, if any, taking
+/// each id once in `ids` (the board's one store of ruling ids).
 pub fn command_channel(
     cfg: &Config,
     up: Option<&MqttUplink>,
-    journal: Option<&Path>,
+    ids: Arc<CommandIds>,
 ) -> anyhow::Result<Option<CommandChannel>> {
     let (Some(up), Some(m)) = (up, &cfg.mqtt) else {
         return Ok(None);
@@ -203,10 +213,6 @@ pub fn command_channel(
             .command_window
             .unwrap_or(crate::mqtt::command::DEFAULT_WINDOW_S)
             * 1000,
-        seen_file: journal.map(|j| {
-            let mut p = j.as_os_str().to_owned();
-            p.push(".rulings");
-            PathBuf::from(p)
-        }),
+        ids,
     }))
 }

@@ -49,6 +49,12 @@ pub struct RelayArgs {
     /// Address to serve on.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     listen: String,
+    /// Where the console keeps its acknowledgements and sessions across a
+    /// restart, and a made TLS certificate (created when missing, mode
+    /// 0700; default: the --config file's [arbiter] state_dir, else
+    /// nothing is kept). Under systemd: StateDirectory's /var/lib/….
+    #[arg(long, value_name = "DIR")]
+    state_dir: Option<PathBuf>,
 }
 
 /// `eboard relay`: the boards' feeds (their HTTP streams, or their MQTT
@@ -64,6 +70,7 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
         topic_prefix,
         config,
         listen,
+        state_dir,
     } = args;
     let cfg = match &config {
         Some(p) => Some(Config::load(p).anyhow()?),
@@ -211,6 +218,11 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
     };
     let console = std::sync::Arc::new(console);
     console.spawn_feed(rt.handle());
+    let state_dir = state_dir.or_else(|| {
+        cfg.as_ref()
+            .and_then(|c| c.arbiter.state_dir.as_ref().map(PathBuf::from))
+    });
+    keep_state(&console, state_dir.as_deref())?;
     if let Some(cfg) = &cfg {
         if let Some(target) = settings::lichess_target(cfg).anyhow()? {
             tracing::info!("pushing the PGN to {}", target.url());
@@ -222,9 +234,9 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
         arbiter: None,
         console: Some(console),
     });
-    let cert_dir = config
+    let cert_dir = state_dir
         .as_deref()
-        .and_then(std::path::Path::parent)
+        .or_else(|| config.as_deref().and_then(std::path::Path::parent))
         .map(|d| {
             if d.as_os_str().is_empty() {
                 std::path::Path::new(".")
@@ -240,4 +252,33 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
     });
     close_runtime(rt, Duration::from_millis(200));
     served
+}
+
+/// Keeps the console's acknowledgements and sessions in `dir` (created
+/// mode 0700 when missing); without one they last this run only. Damaged
+/// files are set aside and alerted in the console's queue (never on the
+/// public feed the queue may be made from). Errors name the directory or
+/// the file.
+fn keep_state(
+    console: &crate::server::console::Console,
+    dir: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
+    let Some(dir) = dir else {
+        tracing::warn!("relay: no --state-dir ([arbiter] state_dir): the console's acknowledgements and sessions last this run only");
+        return Ok(());
+    };
+    if !dir.exists() {
+        use std::os::unix::fs::DirBuilderExt;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .with_context(|| format!("--state-dir {}", dir.display()))?;
+    }
+    let now = super::daemon::unix_now_ms();
+    let files = crate::server::kept::ConsoleFiles::in_dir(dir);
+    for d in crate::server::kept::keep(console, &files, now).map_err(|e| anyhow!(e))? {
+        console.alerts.take(&d.alert_json(), now);
+    }
+    Ok(())
 }

@@ -15,6 +15,8 @@ use super::shutdown::{Joinable, Shutdown, GRACE};
 use super::{bind, close_runtime, runtime, serve_until, Anyhow};
 use crate::config::{Config, SourceKind, MAX_DELAY_S};
 use crate::model::Lang;
+use crate::server::command_ids::CommandIds;
+use crate::server::kept::{ConsoleFiles, Damage};
 use crate::server::{AppState, ArbiterAccess, ArbiterCommand};
 use crate::trace::{Event, EventKind};
 use anyhow::{anyhow, bail, Context};
@@ -163,9 +165,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         }
         None => (None, None, None, None),
     };
+    // The ids of the rulings taken (both ways in: the console's HTTP and
+    // the signed MQTT topic) and the console's state, beside the journal.
+    let (kept, damaged) = Kept::open(journal.as_deref())?;
     // The signed rulings' channel, resolved before the board starts.
-    let rulings =
-        super::commands::command_channel(&cfg, startup.mqtt.as_ref(), journal.as_deref())?;
+    let rulings = super::commands::command_channel(&cfg, startup.mqtt.as_ref(), kept.ids.clone())?;
     let journal_path = journal.clone();
     let journal_parent = journal
         .as_deref()
@@ -267,7 +271,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         )
         .anyhow()?;
     }
-    let router = daemon_router(&daemon, &cfg, rt.handle())?;
+    let router = daemon_router_kept(&daemon, &cfg, rt.handle(), &kept)?;
+    if let Some(d) = damaged {
+        daemon
+            .feed
+            .arbiter
+            .publish(0, None, &[std::sync::Arc::from(d.alert_json())]);
+    }
     // A made certificate is kept with the journal (the service's state
     // directory), else beside the config.
     let cert_dir = journal_parent
@@ -492,20 +502,78 @@ fn player_device_with(cfg: &Config, token: String) -> Option<crate::server::Play
     Some(crate::server::PlayerDevice { token, name, side })
 }
 
+/// What a board keeps across a restart besides its journal: the ids of
+/// the rulings taken ([`CommandIds`], `JOURNAL.rulings`) and its console's
+/// acknowledgements and sessions (`JOURNAL.acks`, `JOURNAL.sessions`,
+/// [`crate::server::kept`]); in memory without a journal.
+pub(super) struct Kept {
+    /// The rulings' ids, shared by `POST /arbiter/command` and the MQTT
+    /// command channel.
+    pub ids: std::sync::Arc<CommandIds>,
+    /// The console's files.
+    pub console: Option<ConsoleFiles>,
+}
+
+impl Kept {
+    /// Nothing kept (the demo, a board without a journal).
+    pub fn in_memory() -> Kept {
+        Kept {
+            ids: std::sync::Arc::new(CommandIds::in_memory()),
+            console: None,
+        }
+    }
+
+    /// The files beside `journal` (none: in memory), and the damage found
+    /// in the ids' file. Errors name the file.
+    fn open(journal: Option<&Path>) -> anyhow::Result<(Kept, Option<Damage>)> {
+        let Some(j) = journal else {
+            return Ok((Kept::in_memory(), None));
+        };
+        let (ids, damage) =
+            CommandIds::open(&super::commands::rulings_path(j)).map_err(|e| anyhow!(e))?;
+        Ok((
+            Kept {
+                ids: std::sync::Arc::new(ids),
+                console: Some(ConsoleFiles::beside(j)),
+            },
+            damage,
+        ))
+    }
+}
+
 /// The router of a board: the public feed, the arbiter API and the
-/// arbiter's console (its alert queue fed on `rt`).
+/// arbiter's console (its alert queue fed on `rt`), nothing kept.
 pub(super) fn daemon_router(
     d: &Daemon,
     cfg: &Config,
     rt: &tokio::runtime::Handle,
 ) -> anyhow::Result<axum::Router> {
+    daemon_router_kept(d, cfg, rt, &Kept::in_memory())
+}
+
+/// [`daemon_router`] with what the board keeps ([`Kept`]); damaged
+/// console files are set aside and alerted on the arbiter's channel.
+fn daemon_router_kept(
+    d: &Daemon,
+    cfg: &Config,
+    rt: &tokio::runtime::Handle,
+    kept: &Kept,
+) -> anyhow::Result<axum::Router> {
     let accounts = super::settings::console_accounts(cfg).anyhow()?;
-    let console = std::sync::Arc::new(crate::server::console::Console::new(
-        accounts,
-        d.feed.arbiter.clone(),
-        None,
-    ));
+    let console = std::sync::Arc::new(
+        crate::server::console::Console::new(accounts, d.feed.arbiter.clone(), None)
+            .with_command_ids(kept.ids.clone()),
+    );
     console.spawn_feed(rt);
+    if let Some(files) = &kept.console {
+        let damage = crate::server::kept::keep(&console, files, super::daemon::unix_now_ms())
+            .map_err(|e| anyhow!(e))?;
+        for x in damage {
+            d.feed
+                .arbiter
+                .publish(0, None, &[std::sync::Arc::from(x.alert_json())]);
+        }
+    }
     Ok(crate::server::router(AppState {
         console: Some(console),
         public: d.feed.public.clone(),

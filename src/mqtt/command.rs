@@ -5,7 +5,8 @@
 //! broker user who may publish on the topic cannot rule. A ruling carries
 //! an id and the time it was issued: the board refuses one issued outside
 //! its window (`[mqtt] command_window`) and answers an id it has seen
-//! (kept in a file beside its journal, [`SeenIds`]) as a duplicate,
+//! (kept in a file beside its journal, `crate::server::command_ids`,
+//! the store `POST /arbiter/command` uses too) as a duplicate,
 //! without applying it again.
 //!
 //! Topics of board `N` (the table's number, as the board's config topic):
@@ -23,9 +24,6 @@
 use ring::signature::{Ed25519KeyPair, KeyPair, UnparsedPublicKey, ED25519};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::HashMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
 
 /// What the signed bytes start with (no other eboard signature can be
 /// taken for a ruling).
@@ -227,62 +225,6 @@ fn id_of(payload: &[u8]) -> Option<String> {
         .map(|s| s.chars().take(MAX_ID).collect())
 }
 
-/// The ids of the rulings a board has taken and what came of each (a
-/// line `{"id", "outcome"}` per ruling in a file beside the journal,
-/// `JOURNAL.rulings`, synced before the ruling is applied): a restarted
-/// board still knows them, so a ruling sent again is answered as a
-/// duplicate, never applied twice.
-pub struct SeenIds {
-    path: Option<PathBuf>,
-    seen: HashMap<String, Value>,
-}
-
-impl SeenIds {
-    /// Opens (or starts) the file; `None`: in memory. A torn last line is
-    /// skipped.
-    pub fn open(path: Option<&Path>) -> Result<SeenIds, String> {
-        let mut seen = HashMap::new();
-        if let Some(p) = path {
-            if let Ok(text) = std::fs::read_to_string(p) {
-                for line in text.lines() {
-                    if let Ok(v) = serde_json::from_str::<Value>(line) {
-                        if let Some(id) = v.get("id").and_then(Value::as_str) {
-                            seen.insert(id.to_owned(), v["outcome"].clone());
-                        }
-                    }
-                }
-            }
-        }
-        Ok(SeenIds {
-            path: path.map(Path::to_path_buf),
-            seen,
-        })
-    }
-
-    /// What came of `id`, if it was seen (`"pending"` when the board
-    /// stopped while applying it).
-    pub fn get(&self, id: &str) -> Option<&Value> {
-        self.seen.get(id)
-    }
-
-    /// Keeps `id` with `outcome`, synced to disk.
-    pub fn record(&mut self, id: &str, outcome: Value) -> Result<(), String> {
-        if let Some(p) = &self.path {
-            let line = serde_json::json!({"id": id, "outcome": outcome}).to_string();
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .map_err(|e| format!("{}: {e}", p.display()))?;
-            writeln!(f, "{line}")
-                .and_then(|_| f.sync_data())
-                .map_err(|e| format!("{}: {e}", p.display()))?;
-        }
-        self.seen.insert(id.to_owned(), outcome);
-        Ok(())
-    }
-}
-
 /// The command and reply topics of board `board`.
 pub fn topics(prefix: &str, event_slug: &str, board: u32) -> (String, String) {
     let base = format!("{prefix}/{event_slug}/board/{board}");
@@ -391,22 +333,5 @@ mod tests {
                 .1,
             Refused::BadSignature
         );
-    }
-
-    #[test]
-    fn seen_ids_survive_a_restart() {
-        let dir = std::env::temp_dir().join(format!("eboard-seen-{}", rand::random::<u32>()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join("j.jsonl.rulings");
-        let mut s = SeenIds::open(Some(&p)).unwrap();
-        s.record("r-1", Value::from("pending")).unwrap();
-        s.record("r-1", serde_json::json!({"status": "applied"}))
-            .unwrap();
-        let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
-        write!(f, "{{\"id\": \"torn").unwrap();
-        let s = SeenIds::open(Some(&p)).unwrap();
-        assert_eq!(s.get("r-1").unwrap()["status"], "applied");
-        assert!(s.get("torn").is_none());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -6,21 +6,26 @@
 //!   string, `$argon2id$v=19$…`) of a pass phrase.
 //! - `POST /console/login` with the name and the secret opens a
 //!   [`Session`] (a random 256-bit id in an `HttpOnly`, `SameSite=Strict`
-//!   cookie) that expires after the configured time.
+//!   cookie) that expires after the configured time (wall-clock Unix ms,
+//!   so a session kept across a restart keeps its end). Sessions are held
+//!   by the SHA-256 of their id, never the id itself; with a sessions file
+//!   ([`Accounts::keep_sessions`], [`super::kept::SessionFile`]) they
+//!   survive a restart of the server.
 //! - Failed authentications are counted per client address: the first
 //!   [`FREE_FAILURES`] are free, then each further failure blocks the address
 //!   for twice as long as the one before (1 s, 2 s, 4 s, … at most
 //!   [`MAX_BLOCK`]); a blocked address gets 429 with `Retry-After`.
 //!
-//! Time is passed in (`now`), so sessions and blocks are tested without
-//! waiting.
+//! Time is passed in (`now`: an `Instant` for the blocks, Unix ms for the
+//! sessions), so sessions and blocks are tested without waiting.
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use rand::RngCore;
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
+use super::kept::{KeptSession, SessionFile};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use subtle::ConstantTimeEq;
 
@@ -101,8 +106,17 @@ pub struct Session {
     pub name: String,
     /// The account's role.
     pub role: Role,
-    /// When it ends.
-    pub expires: Instant,
+    /// When it ends, Unix ms.
+    pub expires_unix_ms: u64,
+}
+
+/// The SHA-256 of a session id, hex: how sessions are held and kept.
+pub fn session_hash(id: &str) -> String {
+    ring::digest::digest(&ring::digest::SHA256, id.as_bytes())
+        .as_ref()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -119,8 +133,10 @@ pub struct Accounts {
     pub session_ttl: Duration,
     /// Whether the cookie is marked `Secure` (served over TLS).
     pub secure_cookie: bool,
+    /// Session id's SHA-256 ([`session_hash`]) → the session.
     sessions: Mutex<HashMap<String, Session>>,
     failures: Mutex<HashMap<IpAddr, Failures>>,
+    kept: OnceLock<SessionFile>,
 }
 
 /// Checks that `token` carries at least [`MIN_TOKEN_BITS`] bits when
@@ -206,7 +222,48 @@ impl Accounts {
             secure_cookie,
             sessions: Mutex::new(HashMap::new()),
             failures: Mutex::new(HashMap::new()),
+            kept: OnceLock::new(),
         })
+    }
+
+    /// Keeps the sessions in `file` from now on, taking those it holds
+    /// (`kept`) that are open at `now_ms` (Unix ms) and of an account that
+    /// still exists with the same role; the file is written again without
+    /// the others. Errors: the file cannot be written (named).
+    pub fn keep_sessions(
+        &self,
+        file: SessionFile,
+        kept: Vec<KeptSession>,
+        now_ms: u64,
+    ) -> Result<usize, String> {
+        let mut s = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        for k in kept {
+            let known = self
+                .by_name(&k.name)
+                .is_some_and(|a| a.role == k.role && a.role != Role::Relay);
+            if known && k.expires_unix_ms > now_ms && s.len() < MAX_SESSIONS {
+                s.insert(
+                    k.id_sha256,
+                    Session {
+                        name: k.name,
+                        role: k.role,
+                        expires_unix_ms: k.expires_unix_ms,
+                    },
+                );
+            }
+        }
+        let n = s.len();
+        save(&file, &s)?;
+        let _ = self.kept.set(file);
+        Ok(n)
+    }
+
+    fn save(&self, s: &HashMap<String, Session>) {
+        if let Some(f) = self.kept.get() {
+            if let Err(e) = save(f, s) {
+                tracing::error!("console sessions: {e} (the sessions hold until the restart)");
+            }
+        }
     }
 
     /// Whether there is no account (the arbiter's side is off).
@@ -253,50 +310,57 @@ impl Accounts {
         ok.then_some(a)
     }
 
-    /// Opens a session for `account` at `now`; returns its id.
-    pub fn open_session(&self, account: &Account, now: Instant) -> String {
+    /// Opens a session for `account` at `now_ms` (Unix ms); returns its
+    /// id (kept only as its SHA-256; the sessions file written again).
+    pub fn open_session(&self, account: &Account, now_ms: u64) -> String {
         let mut b = [0u8; 32];
         rand::rng().fill_bytes(&mut b);
         let id: String = b.iter().map(|x| format!("{x:02x}")).collect();
         let mut s = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        s.retain(|_, v| v.expires > now);
+        s.retain(|_, v| v.expires_unix_ms > now_ms);
         if s.len() >= MAX_SESSIONS {
             if let Some(k) = s
                 .iter()
-                .min_by_key(|(_, v)| v.expires)
+                .min_by_key(|(_, v)| v.expires_unix_ms)
                 .map(|(k, _)| k.clone())
             {
                 s.remove(&k);
             }
         }
+        let ttl = u64::try_from(self.session_ttl.as_millis()).unwrap_or(u64::MAX);
         s.insert(
-            id.clone(),
+            session_hash(&id),
             Session {
                 name: account.name.clone(),
                 role: account.role,
-                expires: now + self.session_ttl,
+                expires_unix_ms: now_ms.saturating_add(ttl),
             },
         );
+        self.save(&s);
         id
     }
 
-    /// The session `id` when open at `now` (an expired one is removed).
-    pub fn session(&self, id: &str, now: Instant) -> Option<Session> {
+    /// The session `id` when open at `now_ms` (Unix ms; an expired one is
+    /// removed, from the file at the next login or logout).
+    pub fn session(&self, id: &str, now_ms: u64) -> Option<Session> {
+        let key = session_hash(id);
         let mut s = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        match s.get(id) {
-            Some(v) if v.expires > now => Some(v.clone()),
+        match s.get(&key) {
+            Some(v) if v.expires_unix_ms > now_ms => Some(v.clone()),
             Some(_) => {
-                s.remove(id);
+                s.remove(&key);
                 None
             }
             None => None,
         }
     }
 
-    /// Ends the session `id`.
+    /// Ends the session `id` (the sessions file written again).
     pub fn close_session(&self, id: &str) {
         let mut s = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        s.remove(id);
+        if s.remove(&session_hash(id)).is_some() {
+            self.save(&s);
+        }
     }
 
     /// How long `ip` is still blocked at `now`, if it is.
@@ -334,6 +398,21 @@ impl Accounts {
         let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
         f.remove(&ip);
     }
+}
+
+/// Writes the sessions open in `s` to `file`.
+fn save(file: &SessionFile, s: &HashMap<String, Session>) -> Result<(), String> {
+    let mut list: Vec<KeptSession> = s
+        .iter()
+        .map(|(k, v)| KeptSession {
+            id_sha256: k.clone(),
+            name: v.name.clone(),
+            role: v.role,
+            expires_unix_ms: v.expires_unix_ms,
+        })
+        .collect();
+    list.sort_by(|a, b| a.expires_unix_ms.cmp(&b.expires_unix_ms));
+    file.save(&list)
 }
 
 #[cfg(test)]
@@ -407,20 +486,54 @@ mod tests {
     #[test]
     fn sessions_expire_on_the_injected_clock() {
         let acc = accounts(Duration::from_secs(60));
-        let t0 = Instant::now();
+        let t0 = 1_700_000_000_000u64;
         assert!(acc.verify("IA Hansen", "wrong").is_none());
         assert!(acc.verify("Nobody", "correct horse").is_none());
         let a = acc.verify("IA Hansen", "correct horse").unwrap().clone();
         let id = acc.open_session(&a, t0);
         assert_eq!(id.len(), 64);
-        let s = acc.session(&id, t0 + Duration::from_secs(59)).unwrap();
+        let s = acc.session(&id, t0 + 59_000).unwrap();
         assert_eq!((s.name.as_str(), s.role), ("IA Hansen", Role::Arbiter));
-        assert!(acc.session(&id, t0 + Duration::from_secs(60)).is_none());
+        assert!(acc.session(&id, t0 + 60_000).is_none());
         // Gone for good once seen expired.
         assert!(acc.session(&id, t0).is_none());
         let id = acc.open_session(&a, t0);
         acc.close_session(&id);
         assert!(acc.session(&id, t0).is_none());
+    }
+
+    #[test]
+    fn sessions_are_kept_hashed_across_a_restart() {
+        let dir = std::env::temp_dir().join(format!("eboard-sessions-{}", rand::random::<u32>()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("s.jsonl");
+        let t0 = 1_700_000_000_000u64;
+        let acc = accounts(Duration::from_secs(60));
+        let (f, kept, _) = SessionFile::open(&p).unwrap();
+        assert_eq!(acc.keep_sessions(f, kept, t0).unwrap(), 0);
+        let a = acc.by_name("IA Hansen").unwrap().clone();
+        let stays = acc.open_session(&a, t0);
+        let leaves = acc.open_session(&a, t0);
+        acc.close_session(&leaves);
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(!text.contains(&stays), "the id itself is never kept: {text}");
+        assert!(text.contains(&session_hash(&stays)), "{text}");
+        assert_eq!(text.lines().count(), 1, "{text}");
+        let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&p).unwrap().permissions());
+        assert_eq!(mode & 0o777, 0o600);
+        // The restart: a new process, the same file.
+        let again = accounts(Duration::from_secs(60));
+        let (f, kept, _) = SessionFile::open(&p).unwrap();
+        assert_eq!(again.keep_sessions(f, kept, t0 + 1000).unwrap(), 1);
+        assert_eq!(again.session(&stays, t0 + 59_000).unwrap().name, "IA Hansen");
+        assert!(again.session(&leaves, t0 + 1000).is_none());
+        assert!(again.session(&stays, t0 + 60_000).is_none());
+        // Expired ones are not taken (and leave the file).
+        let late = accounts(Duration::from_secs(60));
+        let (f, kept, _) = SessionFile::open(&p).unwrap();
+        assert_eq!(late.keep_sessions(f, kept, t0 + 60_000).unwrap(), 0);
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -2,7 +2,12 @@
 //! shows, newest first, each alert kept until acknowledged (and after, marked
 //! with who acknowledged it and when). It lives on the server that serves
 //! the console (a board, or the relay), so every arbiter logged in there sees
-//! the same queue; acknowledgements are logged (`tracing`, info).
+//! the same queue; acknowledgements are logged (`tracing`, info) and, with
+//! an [`AckLog`] ([`AlertQueue::keep_acks`]: the relay's state directory,
+//! a board's journal), kept: an alert is named by its content
+//! ([`alert_key`]), so the same message sent again after a restart (a
+//! board's backlog, a board's journal replayed) shows acknowledged, by whom
+//! and when, as before.
 //!
 //! An alert is an arbiter-channel message of a kind the arbiter must see
 //! ([`ALERT_TYPES`]): illegal moves, touch-move breaches, irregularities
@@ -12,9 +17,10 @@
 //! alerts (`journal_alert`, `uplink_alert`). The same message twice (a board's
 //! backlog sent again when the relay reconnects) is one alert.
 
+use super::kept::{AckLog, KeptAck};
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
 /// The message types that become alerts.
@@ -34,6 +40,23 @@ pub const ALERT_TYPES: [&str; 11] = [
 /// The most alerts kept (the oldest acknowledged ones go first).
 pub const MAX_ALERTS: usize = 1000;
 
+/// The relay's own alerts: made afresh by each run of the relay (never
+/// sent again from a board), so an acknowledgement kept from an earlier
+/// run is not theirs.
+pub const OWN_TYPES: [&str; 2] = ["board_offline", "board_resumed"];
+
+/// An alert's name by its content: the SHA-256 (hex) of its message's
+/// canonical JSON (serde_json's: keys sorted, no spaces). The same message
+/// (a board's backlog sent again, its journal replayed after a restart,
+/// which regenerates each event with its round time `t`) has the same key.
+pub fn alert_key(event: &Value) -> String {
+    ring::digest::digest(&ring::digest::SHA256, event.to_string().as_bytes())
+        .as_ref()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Who acknowledged an alert, and when.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Ack {
@@ -46,8 +69,10 @@ pub struct Ack {
 /// One alert.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Alert {
-    /// Its number on this server, from 1.
+    /// Its number on this server, from 1 (in this run).
     pub id: u64,
+    /// Its name by content ([`alert_key`]), the same across restarts.
+    pub key: String,
     /// The game, `round.board`, when the message names one.
     pub game: Option<String>,
     /// The message's `type`.
@@ -65,6 +90,10 @@ pub struct Alert {
 struct Inner {
     alerts: VecDeque<Alert>,
     next: u64,
+    /// Where acknowledgements are kept, if anywhere.
+    log: Option<AckLog>,
+    /// Acknowledgements kept by an earlier run: alert key → ack.
+    kept: HashMap<String, Ack>,
 }
 
 /// The queue.
@@ -94,13 +123,20 @@ impl AlertQueue {
             return None;
         }
         q.next += 1;
+        let key = alert_key(&v);
+        let ack = if OWN_TYPES.contains(&kind.as_str()) {
+            None
+        } else {
+            q.kept.get(&key).cloned()
+        };
         let alert = Alert {
             id: q.next,
+            key,
             game: v.get("game").and_then(Value::as_str).map(str::to_owned),
             kind,
             event: v,
             unix_ms,
-            ack: None,
+            ack,
         };
         q.alerts.push_back(alert.clone());
         while q.alerts.len() > MAX_ALERTS {
@@ -110,6 +146,25 @@ impl AlertQueue {
         Some(alert)
     }
 
+    /// Keeps every acknowledgement in `log` from now on, and shows those of
+    /// an earlier run (`kept`, read from it) on their alerts again.
+    pub fn keep_acks(&self, log: AckLog, kept: Vec<KeptAck>) {
+        let mut q = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        for k in kept {
+            q.kept.entry(k.alert).or_insert(Ack {
+                by: k.by,
+                unix_ms: k.unix_ms,
+            });
+        }
+        let Inner { alerts, kept, .. } = &mut *q;
+        for a in alerts.iter_mut() {
+            if a.ack.is_none() && !OWN_TYPES.contains(&a.kind.as_str()) {
+                a.ack = kept.get(&a.key).cloned();
+            }
+        }
+        q.log = Some(log);
+    }
+
     /// Every alert kept, newest first.
     pub fn list(&self) -> Vec<Alert> {
         let q = self.inner.lock().unwrap_or_else(|e| e.into_inner());
@@ -117,13 +172,22 @@ impl AlertQueue {
     }
 
     /// Acknowledges alert `id` by `by` at `unix_ms`; the first
-    /// acknowledgement stands. Errors: no such alert.
+    /// acknowledgement stands. With an [`AckLog`] it is kept there (synced)
+    /// first; a disk that refuses it is logged at error (the
+    /// acknowledgement holds in memory, the line waits and is written
+    /// before the next one). Errors: no such alert.
     pub fn ack(&self, id: u64, by: &str, unix_ms: u64) -> Result<Alert, String> {
         let mut q = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let a = q.alerts.iter_mut().find(|a| a.id == id).ok_or_else(|| {
+        let Inner { alerts, log, .. } = &mut *q;
+        let a = alerts.iter_mut().find(|a| a.id == id).ok_or_else(|| {
             format!("no alert {id} (it may have been dropped: at most {MAX_ALERTS} are kept)")
         })?;
         if a.ack.is_none() {
+            if let Some(log) = log {
+                if let Err(e) = log.append(&a.key, &a.event, by, unix_ms) {
+                    tracing::error!(alert = id, "console: the acknowledgement is not kept: {e}");
+                }
+            }
             a.ack = Some(Ack {
                 by: by.to_owned(),
                 unix_ms,
@@ -162,5 +226,38 @@ mod tests {
             "IA Hansen"
         );
         assert!(q.ack(99, "x", 1).unwrap_err().contains("no alert 99"));
+    }
+
+    #[test]
+    fn acknowledgements_are_kept_by_content_across_a_restart() {
+        let dir = std::env::temp_dir().join(format!("eboard-acks-{}", rand::random::<u32>()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("acks.jsonl");
+        let illegal = r#"{"type":"illegal_move","game":"1.2","t":12400,"by":"w"}"#;
+        let offline = r#"{"type":"board_offline","game":"1.1","base":"http://b1","reason":"x"}"#;
+        let q = AlertQueue::new();
+        let (log, kept, _) = AckLog::open(&p).unwrap();
+        q.keep_acks(log, kept);
+        let a = q.take(illegal, 5).unwrap();
+        let o = q.take(offline, 6).unwrap();
+        q.ack(a.id, "IA Hansen", 9).unwrap();
+        q.ack(o.id, "IA Hansen", 10).unwrap();
+        // The restart: numbers start again, the message comes again in
+        // another key order (as a board may send it).
+        let again = AlertQueue::new();
+        again.take(r#"{"type":"flag","game":"1.3","t":1}"#, 20).unwrap();
+        let b = again
+            .take(r#"{"by":"w","t":12400,"game":"1.2","type":"illegal_move"}"#, 21)
+            .unwrap();
+        assert!(b.ack.is_none());
+        let (log, kept, _) = AckLog::open(&p).unwrap();
+        again.keep_acks(log, kept);
+        let l = again.list();
+        let shown = l.iter().find(|x| x.id == b.id).unwrap();
+        assert_eq!(shown.key, a.key);
+        assert_eq!(shown.ack, Some(Ack { by: "IA Hansen".into(), unix_ms: 9 }));
+        // The relay's own alerts are new in every run.
+        assert!(again.take(offline, 22).unwrap().ack.is_none());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

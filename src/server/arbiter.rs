@@ -236,7 +236,7 @@ pub fn authorize_caller<'a>(
     } else if let Some(a) = accounts {
         let id = session_cookie(headers);
         if !id.is_empty() {
-            if let Some(session) = a.session(id, now) {
+            if let Some(session) = a.session(id, super::console::unix_ms()) {
                 return Ok(Caller::Arbiter(Who {
                     name: session.name,
                     role: session.role,

@@ -17,8 +17,10 @@
 //! "arbiter": "IA Hansen", "id": "unique command id"}`. `action` and `body`
 //! are those of `POST /arbiter/{action}`. A board applies a command id once:
 //! the same id again gets the first reply (with `"repeated": true`) and
-//! changes nothing; ids are remembered in memory ([`RECENT_COMMANDS`]), not
-//! across a restart. On a board the author is the session's (or token's)
+//! changes nothing; ids are kept in the board's one store of ruling ids
+//! ([`CommandIds`]: `JOURNAL.rulings` with a journal, across a restart;
+//! shared with the signed MQTT rulings, so an id taken one way is a
+//! duplicate the other way too). On a board the author is the session's (or token's)
 //! account; a relay's token names the arbiter in `arbiter`, which the board
 //! journals (and logs the relay). The relay forwards a ruling to the board
 //! that plays `board` ([`Forwarder`]) and returns the board's reply.
@@ -29,6 +31,7 @@ use super::arbiter::{
     apply, authorize, authorize_ruling, client_ip, over_tls, refuse, ruling_record, session_cookie,
     too_many, Refusal,
 };
+use super::command_ids::{Claim, CommandIds};
 use super::AppState;
 use crate::broadcast::delay::Channel;
 use axum::body::Bytes;
@@ -38,16 +41,14 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, RwLock};
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 const HTML: &str = include_str!("assets/console.html");
 const JS: &str = include_str!("assets/console.js");
 const CSS: &str = include_str!("assets/console.css");
 
-/// How many command ids a board remembers (idempotency).
-pub const RECENT_COMMANDS: usize = 1024;
 /// The longest command id, characters.
 pub const MAX_ID: usize = 100;
 /// The longest a forwarded ruling may take at the board.
@@ -65,14 +66,7 @@ pub struct Console {
     pub channel: Arc<Channel>,
     /// On a relay: where rulings go.
     pub forward: Option<Arc<Forwarder>>,
-    recent: Mutex<Recent>,
-}
-
-#[derive(Debug, Default)]
-struct Recent {
-    /// Command id → its reply (`None` while being applied).
-    replies: HashMap<String, Option<(u16, Value)>>,
-    order: VecDeque<String>,
+    ids: Arc<CommandIds>,
 }
 
 impl Console {
@@ -87,8 +81,15 @@ impl Console {
             alerts: AlertQueue::new(),
             channel,
             forward,
-            recent: Mutex::new(Recent::default()),
+            ids: Arc::new(CommandIds::in_memory()),
         }
+    }
+
+    /// The console with the board's store of ruling ids (shared with its
+    /// MQTT command channel; in memory by default).
+    pub fn with_command_ids(mut self, ids: Arc<CommandIds>) -> Console {
+        self.ids = ids;
+        self
     }
 
     /// Feeds the alert queue from the channel, on `rt`, until the channel closes.
@@ -115,46 +116,64 @@ impl Console {
         });
     }
 
-    /// Claims command `id`: `Err` with the first reply when it was applied
-    /// (or 409 while it is being applied).
+    /// Claims command `id`: `Err` with the first reply when it was seen
+    /// (by either way in, [`repeated`]), or 503 when it cannot be kept.
     fn claim(&self, id: &str) -> Result<(), (u16, Value)> {
-        let mut r = self.recent.lock().unwrap_or_else(|e| e.into_inner());
-        match r.replies.get(id) {
-            Some(Some((status, v))) => {
-                let mut v = v.clone();
-                v["repeated"] = Value::Bool(true);
-                Err((*status, v))
-            }
-            Some(None) => Err((
-                409,
-                json!({"error": format!("command {id} is being applied")}),
-            )),
-            None => {
-                r.replies.insert(id.to_owned(), None);
-                r.order.push_back(id.to_owned());
-                while r.order.len() > RECENT_COMMANDS {
-                    if let Some(old) = r.order.pop_front() {
-                        r.replies.remove(&old);
-                    }
-                }
-                Ok(())
+        match self.ids.claim(id) {
+            Ok(Claim::New) => Ok(()),
+            Ok(Claim::Seen(outcome)) => Err(repeated(id, &outcome)),
+            Err(e) => {
+                tracing::error!(id, "ruling: cannot keep its id: {e}");
+                Err((
+                    503,
+                    json!({"error": format!("cannot keep command id {id} ({e}): not applied")}),
+                ))
             }
         }
     }
 
     /// Stores the reply of command `id` (a refusal forgets the id: it may be sent again).
     fn done(&self, id: &str, reply: Option<(u16, Value)>) {
-        let mut r = self.recent.lock().unwrap_or_else(|e| e.into_inner());
-        match reply {
-            Some(x) => {
-                r.replies.insert(id.to_owned(), Some(x));
-            }
-            None => {
-                r.replies.remove(id);
-                r.order.retain(|x| x != id);
-            }
+        let outcome = match reply {
+            Some((status, v)) => json!({"status": "applied", "via": "http", "http": status, "reply": v}),
+            None => Value::Null,
+        };
+        if let Err(e) = self.ids.record(id, outcome) {
+            tracing::error!(id, "ruling: cannot keep what came of it: {e}");
         }
     }
+}
+
+/// The answer to command `id` seen before, from what came of it
+/// (`outcome`, [`CommandIds`]): the first reply with `"repeated": true`;
+/// for a ruling taken over MQTT the reply made from its outcome; 409 while
+/// it is applied (or when the board stopped while applying it) or when it
+/// was rejected.
+fn repeated(id: &str, outcome: &Value) -> (u16, Value) {
+    let mut v = match outcome {
+        Value::Object(o) if o.contains_key("reply") => {
+            let status = o.get("http").and_then(Value::as_u64).unwrap_or(200);
+            let mut v = o["reply"].clone();
+            v["repeated"] = Value::Bool(true);
+            return (u16::try_from(status).unwrap_or(200), v);
+        }
+        Value::Object(o) if o.get("status").and_then(Value::as_str) == Some("applied") => {
+            let mut v = Value::Object(o.clone());
+            v["author"] = o.get("arbiter").cloned().unwrap_or(Value::Null);
+            v["via"] = Value::from("mqtt");
+            v["id"] = Value::from(id);
+            v["repeated"] = Value::Bool(true);
+            return (200, v);
+        }
+        Value::String(p) if p == "pending" => json!({"error": format!(
+            "command {id} is being applied, or was when the board stopped (whether it was: the journal's arbiter records)"
+        )}),
+        o => json!({"error": format!("command {id} was not applied: {}", o.get("reason").and_then(Value::as_str).unwrap_or("rejected"))}),
+    };
+    v["outcome"] = outcome.clone();
+    v["id"] = Value::from(id);
+    v["repeated"] = Value::Bool(true);
+    (409, v)
 }
 
 /// Another way for a relay's rulings to reach the boards (over MQTT:
@@ -273,7 +292,8 @@ impl Forwarder {
     }
 }
 
-fn unix_ms() -> u64 {
+/// The wall clock, Unix ms (alert and session times).
+pub(crate) fn unix_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
@@ -357,7 +377,7 @@ pub async fn login(State(s): State<Arc<AppState>>, ext: Extensions, bytes: Bytes
         return refuse(StatusCode::UNAUTHORIZED, "wrong name or secret").into_response();
     };
     console.accounts.succeeded(ip);
-    let id = console.accounts.open_session(&account, Instant::now());
+    let id = console.accounts.open_session(&account, unix_ms());
     let ttl = console.accounts.session_ttl.as_secs();
     let cookie = format!(
         "{COOKIE}={id}; Path=/; HttpOnly; SameSite=Strict; Max-Age={ttl}{}",
