@@ -19,12 +19,12 @@
 //! Time is passed in (`now`: an `Instant` for the blocks, Unix ms for the
 //! sessions), so sessions and blocks are tested without waiting.
 
+use super::kept::{KeptSession, SessionFile};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use rand::RngCore;
 use std::collections::HashMap;
 use std::net::IpAddr;
-use super::kept::{KeptSession, SessionFile};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use subtle::ConstantTimeEq;
@@ -516,16 +516,23 @@ mod tests {
         let leaves = acc.open_session(&a, t0);
         acc.close_session(&leaves);
         let text = std::fs::read_to_string(&p).unwrap();
-        assert!(!text.contains(&stays), "the id itself is never kept: {text}");
+        assert!(
+            !text.contains(&stays),
+            "the id itself is never kept: {text}"
+        );
         assert!(text.contains(&session_hash(&stays)), "{text}");
         assert_eq!(text.lines().count(), 1, "{text}");
-        let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&p).unwrap().permissions());
+        let mode =
+            std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&p).unwrap().permissions());
         assert_eq!(mode & 0o777, 0o600);
         // The restart: a new process, the same file.
         let again = accounts(Duration::from_secs(60));
         let (f, kept, _) = SessionFile::open(&p).unwrap();
         assert_eq!(again.keep_sessions(f, kept, t0 + 1000).unwrap(), 1);
-        assert_eq!(again.session(&stays, t0 + 59_000).unwrap().name, "IA Hansen");
+        assert_eq!(
+            again.session(&stays, t0 + 59_000).unwrap().name,
+            "IA Hansen"
+        );
         assert!(again.session(&leaves, t0 + 1000).is_none());
         assert!(again.session(&stays, t0 + 60_000).is_none());
         // Expired ones are not taken (and leave the file).

@@ -245,9 +245,14 @@ mod tests {
         // The restart: numbers start again, the message comes again in
         // another key order (as a board may send it).
         let again = AlertQueue::new();
-        again.take(r#"{"type":"flag","game":"1.3","t":1}"#, 20).unwrap();
+        again
+            .take(r#"{"type":"flag","game":"1.3","t":1}"#, 20)
+            .unwrap();
         let b = again
-            .take(r#"{"by":"w","t":12400,"game":"1.2","type":"illegal_move"}"#, 21)
+            .take(
+                r#"{"by":"w","t":12400,"game":"1.2","type":"illegal_move"}"#,
+                21,
+            )
             .unwrap();
         assert!(b.ack.is_none());
         let (log, kept, _) = AckLog::open(&p).unwrap();
@@ -255,7 +260,13 @@ mod tests {
         let l = again.list();
         let shown = l.iter().find(|x| x.id == b.id).unwrap();
         assert_eq!(shown.key, a.key);
-        assert_eq!(shown.ack, Some(Ack { by: "IA Hansen".into(), unix_ms: 9 }));
+        assert_eq!(
+            shown.ack,
+            Some(Ack {
+                by: "IA Hansen".into(),
+                unix_ms: 9
+            })
+        );
         // The relay's own alerts are new in every run.
         assert!(again.take(offline, 22).unwrap().ack.is_none());
         let _ = std::fs::remove_dir_all(&dir);

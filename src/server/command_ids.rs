@@ -168,7 +168,11 @@ mod tests {
         let text = std::fs::read_to_string(&p).unwrap();
         assert!(!text.contains("torn"), "{text}");
         // A foreign line in the middle: set aside, named, the good ids kept.
-        std::fs::write(&p, format!("{text}{{\"x\": 1}}\n{{\"id\": \"r-3\", \"outcome\": \"pending\"}}\n")).unwrap();
+        std::fs::write(
+            &p,
+            format!("{text}{{\"x\": 1}}\n{{\"id\": \"r-3\", \"outcome\": \"pending\"}}\n"),
+        )
+        .unwrap();
         let (s, damage) = CommandIds::open(&p).unwrap();
         let damage = damage.unwrap();
         assert_eq!(damage.line, text.lines().count() + 1);

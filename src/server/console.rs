@@ -135,7 +135,9 @@ impl Console {
     /// Stores the reply of command `id` (a refusal forgets the id: it may be sent again).
     fn done(&self, id: &str, reply: Option<(u16, Value)>) {
         let outcome = match reply {
-            Some((status, v)) => json!({"status": "applied", "via": "http", "http": status, "reply": v}),
+            Some((status, v)) => {
+                json!({"status": "applied", "via": "http", "http": status, "reply": v})
+            }
             None => Value::Null,
         };
         if let Err(e) = self.ids.record(id, outcome) {
@@ -168,7 +170,9 @@ fn repeated(id: &str, outcome: &Value) -> (u16, Value) {
         Value::String(p) if p == "pending" => json!({"error": format!(
             "command {id} is being applied, or was when the board stopped (whether it was: the journal's arbiter records)"
         )}),
-        o => json!({"error": format!("command {id} was not applied: {}", o.get("reason").and_then(Value::as_str).unwrap_or("rejected"))}),
+        o => {
+            json!({"error": format!("command {id} was not applied: {}", o.get("reason").and_then(Value::as_str).unwrap_or("rejected"))})
+        }
     };
     v["outcome"] = outcome.clone();
     v["id"] = Value::from(id);

@@ -168,7 +168,10 @@ pub fn read_lines<T>(
     let mut bad = 0;
     let mut end = 0u64;
     if bytes.len() as u64 > MAX_FILE {
-        first = Some((1, format!("larger than {MAX_FILE} bytes: not a file of eboard's")));
+        first = Some((
+            1,
+            format!("larger than {MAX_FILE} bytes: not a file of eboard's"),
+        ));
         bad = 1;
     } else {
         let mut start = 0;
@@ -310,7 +313,13 @@ impl AckLog {
     /// Appends one acknowledgement of `event` (the alert's message) and
     /// syncs it. Errors: the disk refused it (it waits in memory and is
     /// written before the next one).
-    pub fn append(&mut self, key: &str, event: &Value, by: &str, unix_ms: u64) -> Result<(), String> {
+    pub fn append(
+        &mut self,
+        key: &str,
+        event: &Value,
+        by: &str,
+        unix_ms: u64,
+    ) -> Result<(), String> {
         let line = json!({
             "alert": key,
             "game": event.get("game"),
@@ -466,7 +475,10 @@ mod tests {
         let (mut log, kept, damage) = AckLog::open(&p).unwrap();
         assert!(damage.is_none());
         assert_eq!(kept.len(), 1);
-        assert_eq!((kept[0].alert.as_str(), kept[0].by.as_str()), ("k1", "IA Hansen"));
+        assert_eq!(
+            (kept[0].alert.as_str(), kept[0].by.as_str()),
+            ("k1", "IA Hansen")
+        );
         log.append("k3", &ev, "Other", 2000).unwrap();
         let text = std::fs::read_to_string(&p).unwrap();
         assert_eq!(text.lines().count(), 2, "{text}");
@@ -494,13 +506,20 @@ mod tests {
         let damage = damage.unwrap();
         assert_eq!(kept.len(), 2);
         assert_eq!((damage.line, damage.kept, damage.bad), (2, 2, 2));
-        assert!(damage.to_string().contains(&format!("{}:2:", p.display())), "{damage}");
+        assert!(
+            damage.to_string().contains(&format!("{}:2:", p.display())),
+            "{damage}"
+        );
         // Nothing lost: the whole file is set aside.
         assert_eq!(std::fs::read_to_string(&damage.set_aside).unwrap(), text);
-        let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&p).unwrap().permissions());
+        let mode =
+            std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&p).unwrap().permissions());
         assert_eq!(mode & 0o777, 0o600);
         let v: Value = serde_json::from_str(&damage.alert_json()).unwrap();
-        assert_eq!((v["type"].as_str(), v["line"].as_u64()), (Some("journal_alert"), Some(2)));
+        assert_eq!(
+            (v["type"].as_str(), v["line"].as_u64()),
+            (Some("journal_alert"), Some(2))
+        );
         // The fresh file reads clean.
         let (_, again, none) = SessionFile::open(&p).unwrap();
         assert_eq!((again.len(), none), (2, None));
