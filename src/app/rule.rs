@@ -185,8 +185,24 @@ fn http_answer(game: &str, answer: serde_json::Value) -> (u16, serde_json::Value
             (200, v)
         }
         Some("duplicate") => {
-            let mut v = answer["outcome"].clone();
-            v["author"] = v["arbiter"].clone();
+            // The first outcome: taken over MQTT (`{"status": "applied",
+            // "arbiter", …}`), or over HTTP (its reply kept in `reply`);
+            // `"pending"` (the board stopped while applying it) or a
+            // rejection is no success (never indexed as an object).
+            let outcome = &answer["outcome"];
+            let mut v = match outcome.get("reply") {
+                Some(r) if r.is_object() => r.clone(),
+                _ if outcome["status"] == "applied" => outcome.clone(),
+                _ => {
+                    return (
+                        409,
+                        json!({"error": format!("command {} was taken before and not applied: {outcome}", answer["id"]), "repeated": true}),
+                    )
+                }
+            };
+            if v.get("author").is_none() {
+                v["author"] = v["arbiter"].clone();
+            }
             v["board"] = serde_json::Value::from(game);
             v["id"] = answer["id"].clone();
             v["repeated"] = serde_json::Value::Bool(true);

@@ -124,6 +124,40 @@ impl CommandIds {
     }
 }
 
+/// The HTTP answer (status, body) to command `id` seen before, from what came of it
+/// (`outcome`, [`CommandIds`]): the first reply with `"repeated": true`;
+/// for a ruling taken over MQTT the reply made from its outcome; 409 while
+/// it is applied (or when the board stopped while applying it) or when it
+/// was rejected.
+pub fn repeated(id: &str, outcome: &Value) -> (u16, Value) {
+    let mut v = match outcome {
+        Value::Object(o) if o.get("reply").is_some_and(Value::is_object) => {
+            let status = o.get("http").and_then(Value::as_u64).unwrap_or(200);
+            let mut v = o["reply"].clone();
+            v["repeated"] = Value::Bool(true);
+            return (u16::try_from(status).unwrap_or(200), v);
+        }
+        Value::Object(o) if o.get("status").and_then(Value::as_str) == Some("applied") => {
+            let mut v = Value::Object(o.clone());
+            v["author"] = o.get("arbiter").cloned().unwrap_or(Value::Null);
+            v["via"] = Value::from("mqtt");
+            v["id"] = Value::from(id);
+            v["repeated"] = Value::Bool(true);
+            return (200, v);
+        }
+        Value::String(p) if p == "pending" => json!({"error": format!(
+            "command {id} is being applied, or was when the board stopped (whether it was: the journal's arbiter records)"
+        )}),
+        o => {
+            json!({"error": format!("command {id} was not applied: {}", o.get("reason").and_then(Value::as_str).unwrap_or("rejected"))})
+        }
+    };
+    v["outcome"] = outcome.clone();
+    v["id"] = Value::from(id);
+    v["repeated"] = Value::Bool(true);
+    (409, v)
+}
+
 impl Inner {
     fn write(&mut self, id: &str, outcome: &Value) -> Result<(), String> {
         let Some(f) = &mut self.file else {
@@ -144,6 +178,38 @@ impl Inner {
 mod tests {
     use super::*;
     use std::io::Write;
+
+    #[test]
+    fn a_repeated_id_is_answered_from_its_first_outcome_either_way() {
+        let http = json!({"status": "applied", "via": "http", "http": 200, "reply": {"t": 5, "author": "A"}});
+        let (s, v) = repeated("c-1", &http);
+        assert_eq!(
+            (s, v["t"].as_u64(), v["repeated"].as_bool()),
+            (200, Some(5), Some(true))
+        );
+        let mqtt = json!({"status": "applied", "t": 7, "arbiter": "B", "events": []});
+        let (s, v) = repeated("c-2", &mqtt);
+        assert_eq!(
+            (s, v["author"].as_str(), v["via"].as_str()),
+            (200, Some("B"), Some("mqtt"))
+        );
+        let (s, v) = repeated("c-3", &Value::from("pending"));
+        assert_eq!(s, 409);
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .contains("when the board stopped"),
+            "{v}"
+        );
+        let (s, v) = repeated("c-4", &json!({"status": "rejected", "reason": "bad body"}));
+        assert_eq!(s, 409);
+        assert!(v["error"].as_str().unwrap().contains("bad body"), "{v}");
+        // Foreign shapes are answered, never a panic.
+        for odd in [json!(5), json!({"reply": 3}), json!([1])] {
+            assert_eq!(repeated("c-5", &odd).0, 409);
+        }
+    }
 
     #[test]
     fn ids_survive_a_restart_and_a_forgotten_one_is_new_again() {

@@ -31,7 +31,7 @@ use super::arbiter::{
     apply, authorize, authorize_ruling, client_ip, over_tls, refuse, ruling_record, session_cookie,
     too_many, Refusal,
 };
-use super::command_ids::{Claim, CommandIds};
+use super::command_ids::{repeated, Claim, CommandIds};
 use super::AppState;
 use crate::broadcast::delay::Channel;
 use axum::body::Bytes;
@@ -144,40 +144,6 @@ impl Console {
             tracing::error!(id, "ruling: cannot keep what came of it: {e}");
         }
     }
-}
-
-/// The answer to command `id` seen before, from what came of it
-/// (`outcome`, [`CommandIds`]): the first reply with `"repeated": true`;
-/// for a ruling taken over MQTT the reply made from its outcome; 409 while
-/// it is applied (or when the board stopped while applying it) or when it
-/// was rejected.
-fn repeated(id: &str, outcome: &Value) -> (u16, Value) {
-    let mut v = match outcome {
-        Value::Object(o) if o.contains_key("reply") => {
-            let status = o.get("http").and_then(Value::as_u64).unwrap_or(200);
-            let mut v = o["reply"].clone();
-            v["repeated"] = Value::Bool(true);
-            return (u16::try_from(status).unwrap_or(200), v);
-        }
-        Value::Object(o) if o.get("status").and_then(Value::as_str) == Some("applied") => {
-            let mut v = Value::Object(o.clone());
-            v["author"] = o.get("arbiter").cloned().unwrap_or(Value::Null);
-            v["via"] = Value::from("mqtt");
-            v["id"] = Value::from(id);
-            v["repeated"] = Value::Bool(true);
-            return (200, v);
-        }
-        Value::String(p) if p == "pending" => json!({"error": format!(
-            "command {id} is being applied, or was when the board stopped (whether it was: the journal's arbiter records)"
-        )}),
-        o => {
-            json!({"error": format!("command {id} was not applied: {}", o.get("reason").and_then(Value::as_str).unwrap_or("rejected"))})
-        }
-    };
-    v["outcome"] = outcome.clone();
-    v["id"] = Value::from(id);
-    v["repeated"] = Value::Bool(true);
-    (409, v)
 }
 
 /// Another way for a relay's rulings to reach the boards (over MQTT:
