@@ -411,7 +411,7 @@ fn save(file: &SessionFile, s: &HashMap<String, Session>) -> Result<(), String> 
             expires_unix_ms: v.expires_unix_ms,
         })
         .collect();
-    list.sort_by(|a, b| a.expires_unix_ms.cmp(&b.expires_unix_ms));
+    list.sort_by_key(|s| s.expires_unix_ms);
     file.save(&list)
 }
 
