@@ -13,7 +13,9 @@
 //!   duplicate over the signed MQTT topic, and the reverse, also after the
 //!   board restarts (mosquitto);
 //! - a damaged state file: the relay starts, names file:line, sets the
-//!   file aside whole and alerts the arbiter.
+//!   file aside whole and alerts the arbiter; a board's damaged ruling ids
+//!   likewise, the good ids still holding (one applied, one pending when
+//!   the board stopped: neither applied again).
 
 mod common;
 
@@ -540,5 +542,57 @@ fn a_damaged_state_file_is_set_aside_named_and_alerted() {
     assert_eq!(told["event"]["line"], 2);
     assert_eq!(told["event"]["problem"], "damaged");
     assert_eq!(told["event"]["set_aside"], aside[0].display().to_string());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_boards_damaged_ruling_ids_are_set_aside_and_the_good_ones_still_hold() {
+    let dir = tempdir("console-ids-damaged");
+    let extra = accounts();
+    let cfg = config(&dir, 1, 1, &extra);
+    let jdir = dir.join("journal");
+    std::fs::create_dir_all(&jdir).unwrap();
+    // An id applied before, a line of another file, an id being applied
+    // when the board stopped.
+    let ids_text = concat!(
+        "{\"id\": \"old-1\", \"outcome\": {\"status\": \"applied\", \"via\": \"http\", \"http\": 200, \"reply\": {\"t\": 3}}}\n",
+        "{\"t\": 5, \"lift\": \"e2\"}\n",
+        "{\"id\": \"old-2\", \"outcome\": \"pending\"}\n",
+    );
+    let rulings = jdir.join("board.jsonl.rulings");
+    std::fs::write(&rulings, ids_text).unwrap();
+    let board = run_board(&dir, &cfg, None, &["--journal-dir", jdir.to_str().unwrap()]);
+    let log = std::fs::read_to_string(&board.stderr).unwrap();
+    assert!(log.contains(&format!("{}:2:", rulings.display())), "{log}");
+    let aside: Vec<PathBuf> = std::fs::read_dir(&jdir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("board.jsonl.rulings.damaged-"))
+        .collect();
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    assert_eq!(std::fs::read_to_string(&aside[0]).unwrap(), ids_text);
+    // The arbiter is told on the board's console.
+    let cookie = login(&board.addr);
+    let told = poll(10, "the damage alert", || {
+        alerts(&board.addr, &cookie).into_iter().find(|a| {
+            a["type"] == "journal_alert" && a["event"]["file"] == rulings.display().to_string()
+        })
+    });
+    assert_eq!(told["event"]["line"], 2);
+    // The good ids still hold: neither is applied again.
+    let journal = jdir.join("board.jsonl");
+    for (id, status) in [("old-1", 200), ("old-2", 409)] {
+        let cmd = json!({"board": "1.1", "action": "pause", "id": id}).to_string();
+        let (s, _, b) = http(
+            &board.addr,
+            "POST",
+            "/arbiter/command",
+            &[("Cookie", &cookie)],
+            &cmd,
+        );
+        assert_eq!(s, status, "{id}: {b}");
+        assert!(b.contains("\"repeated\":true"), "{id}: {b}");
+    }
+    assert_eq!(count(&journal, "pause", "IA Hansen"), 0);
     std::fs::remove_dir_all(&dir).ok();
 }
