@@ -49,8 +49,9 @@ fn trf_rounds_are_numbered_as_the_fide_rule_says() {
     assert_eq!(boards(2), [(7, 1), (4, 9), (2, 3), (5, 6)]);
     // Round 3: 1-2 (higher 1: 2 pts) first; 9-6 (higher 6: 1½, sum 3)
     // before 4-7 (higher 4: 1½, sum 2½): the sum comes before the rank.
-    // 8-5 was forfeited (8 did not come): no board.
-    assert_eq!(boards(3), [(1, 2), (9, 6), (4, 7)]);
+    // 8-5 was forfeited (8 did not come), but it was paired, so it has a
+    // board as Swiss-Manager prints it: higher 8 (1 pt, sum 1) last.
+    assert_eq!(boards(3), [(1, 2), (9, 6), (4, 7), (8, 5)]);
     // Round 4 (paired, not played): 9-4 (higher 4: 2½, sum 5) before 6-1
     // (higher 1: 2½, sum 4) though player 1 ranks higher; then 2-8 (2),
     // 5-3 (1, sum 2).
@@ -64,11 +65,37 @@ fn trf_rounds_are_numbered_as_the_fide_rule_says() {
         .collect();
     assert_eq!(
         unplayed,
-        [
-            ("Christensen,Jonas".into(), 'U', "pairing-allocated bye"),
-            ("Eriksen,Peter".into(), '+', "forfeit win"),
-        ]
+        [("Christensen,Jonas".into(), 'U', "pairing-allocated bye")]
     );
+    let forfeits: Vec<(u32, Option<&str>)> = order_boards(&r3.pairings)
+        .iter()
+        .map(|(n, p)| (*n, p.forfeit))
+        .collect();
+    assert_eq!(
+        forfeits,
+        [(1, None), (2, None), (3, None), (4, Some("0-1"))]
+    );
+    // Without colours a forfeit has no board: reported from the winner's record.
+    let no_colours = TRF
+        .replace(
+            "  0000 - U     5 w -     2 b",
+            "  0000 - U     5 - -     2 b",
+        )
+        .replace("     8 b +     3 w", "     8 - +     3 w");
+    let r3 = event::trf::read_round(&no_colours, "open.trf", 3).unwrap();
+    assert_eq!(r3.pairings.len(), 3);
+    assert_eq!(
+        (
+            r3.unplayed[1].code,
+            r3.unplayed[1].what,
+            r3.unplayed[1].player.name.as_deref()
+        ),
+        ('+', "forfeit win", Some("Eriksen,Peter"))
+    );
+    // Both forfeited: 0-0 on its board.
+    let double = TRF.replace("     8 b +     3 w", "     8 b -     3 w");
+    let r3 = event::trf::read_round(&double, "open.trf", 3).unwrap();
+    assert_eq!(order_boards(&r3.pairings)[3].1.forfeit, Some("0-0"));
     let r4 = event::trf::read_round(TRF, "open.trf", 4).unwrap();
     assert_eq!(r4.event.as_deref(), Some("Eboard Open 2026"));
     assert_eq!(r4.unplayed.len(), 1);
@@ -305,6 +332,13 @@ fn the_command_prints_the_list_and_writes_config_files() {
         c.arbiter.token.as_deref(),
         Some(ARBITER_TOKEN),
         "the base's other keys kept"
+    );
+
+    // Round 3's forfeit keeps its board, and the list says to enter it.
+    let list = eboard_ok(&["event", TRF_FILE, "--round", "3"]);
+    assert!(
+        list.contains("   4  Holm,Anders (2050) - FM Eriksen,Peter (2300)  [1.0 - 0.0]  forfeit 0-1: enter it at the console (forfeit 0-1)"),
+        "{list}"
     );
 
     // A bad file: the CLI's error names the file and line.
