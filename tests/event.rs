@@ -626,6 +626,13 @@ fn the_vi_player_hears_who_plays_on_the_board() {
     assert!(dir.join("white.wav").exists(), "both players hear it");
 }
 
+/// The first game of the board at `addr` when it is `want` (`round.board`).
+fn first_game(addr: &str, want: &str) -> Option<Value> {
+    let v: Value = serde_json::from_str(&try_get(addr, "/boards.json")?).ok()?;
+    let s = v.as_array()?.first()?.clone();
+    (format!("{}.{}", s["info"]["round"], s["info"]["board"]) == want).then_some(s)
+}
+
 /// GET that tolerates a board not listening (it restarts).
 fn try_get(addr: &str, path: &str) -> Option<String> {
     use std::io::{Read, Write};
@@ -649,30 +656,22 @@ fn a_board_switched_on_before_the_pairing_takes_it_when_it_comes() {
     let mqtt = format!("[mqtt]\nurl = \"{url}\"\nboard_config = true\nboard_config_wait = 1\n");
     let cfg = config(&dir, 1, 2, &mqtt);
     let journal = dir.join("j.jsonl");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let addr = format!("127.0.0.1:{port}");
-    let log = dir.join("stderr.txt");
+    let addr = free_loopback_addr();
     // Nothing on the broker yet: the board starts with its file's game.
-    let mut child = eboard_command()
-        .args(["run", "--config", cfg.to_str().unwrap(), "--journal"])
-        .arg(&journal)
-        .args(["--listen", &addr])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
+    let board = spawn_at(
+        &[
+            "run",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--journal",
+            journal.to_str().unwrap(),
+        ],
+        &addr,
+        &dir,
+    );
     let game = |want: &'static str| {
         let addr = addr.clone();
-        move || {
-            let v: Value = serde_json::from_str(&try_get(&addr, "/boards.json")?).ok()?;
-            let s = v.as_array()?.first()?.clone();
-            (format!("{}.{}", s["info"]["round"], s["info"]["board"]) == want).then_some(s)
-        }
+        move || first_game(&addr, want)
     };
     let s = poll(30, "the file's game", game("1.2"));
     assert_eq!(s["info"]["white"]["name"], "Morphy, Paul");
@@ -683,7 +682,7 @@ fn a_board_switched_on_before_the_pairing_takes_it_when_it_comes() {
     let s = poll(30, "the pairing's game", game("4.2"));
     assert_eq!(s["info"]["white"]["name"], "Frandsen,Lars");
     assert_eq!(s["info"]["black"]["fide_id"], 1400001);
-    let text = std::fs::read_to_string(&log).unwrap();
+    let text = std::fs::read_to_string(&board.stderr).unwrap();
     assert!(
         text.contains("restarting to take the new pairing"),
         "{text}"
@@ -692,8 +691,6 @@ fn a_board_switched_on_before_the_pairing_takes_it_when_it_comes() {
         dir.join("j.jsonl.unplayed").exists(),
         "the unbegun journal set aside"
     );
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// Between rounds (issue 15: pairings in, boards configured): a board whose
@@ -711,31 +708,25 @@ fn a_finished_board_takes_the_next_round_once_its_result_is_confirmed() {
     let cfg = config(&dir, 1, 2, &mqtt);
     let trace = opera_trace(&dir, 5);
     let jdir = dir.join("state");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let addr = format!("127.0.0.1:{port}");
-    let log = dir.join("stderr.txt");
-    let mut child = eboard_command()
-        .args(["run", "--config", cfg.to_str().unwrap(), "--journal-dir"])
-        .arg(&jdir)
-        .arg("--trace")
-        .arg(&trace)
-        .args(["--speed", "100", "--listen", &addr])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
+    let addr = free_loopback_addr();
+    let board = spawn_at(
+        &[
+            "run",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--journal-dir",
+            jdir.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+            "--speed",
+            "100",
+        ],
+        &addr,
+        &dir,
+    );
     let game = |want: &'static str| {
         let addr = addr.clone();
-        move || {
-            let v: Value = serde_json::from_str(&try_get(&addr, "/boards.json")?).ok()?;
-            let s = v.as_array()?.first()?.clone();
-            (format!("{}.{}", s["info"]["round"], s["info"]["board"]) == want).then_some(s)
-        }
+        move || first_game(&addr, want)
     };
     // Round 1's game is played to its end.
     poll(60, "the game's end", || {
@@ -788,11 +779,9 @@ fn a_finished_board_takes_the_next_round_once_its_result_is_confirmed() {
         2,
         "the finished game's journal and events archived"
     );
-    let text = std::fs::read_to_string(&log).unwrap();
+    let text = std::fs::read_to_string(&board.stderr).unwrap();
     assert!(
         text.contains("restarting to take the new pairing"),
         "{text}"
     );
-    let _ = child.kill();
-    let _ = child.wait();
 }
