@@ -64,6 +64,7 @@ try:
     call("Page.navigate", {"url": url}, s)
     log_in(name, secret)
     who = js("document.getElementById('who').textContent")
+    heading = wait("document.getElementById('board-title-1.2').textContent", "board 1.2's card")
     # The alert arrives after the login (board 2's illegal move is a few seconds into its game).
     seen_before = js("!!document.querySelector(\"" + ALERT + "\")")
     wait("!!document.querySelector(\"" + ALERT + "\")", "the illegal-move alert of board 1.2", 90)
@@ -80,7 +81,7 @@ try:
     wait("!!" + RESTORE, "the restore button for the deputy")
     click_el(RESTORE)
     refused = wait("(() => { const r = document.querySelector(\"" + ALERT + " .reply\"); return r && r.className.includes('error') ? r.textContent : ''; })()", "the deputy's refusal")
-    print(json.dumps({"who": who, "seen_before_login_wait": seen_before, "announce": announce, "reply": applied,
+    print(json.dumps({"who": who, "heading": heading, "seen_before_login_wait": seen_before, "announce": announce, "reply": applied,
         "marked_squares": marked, "live": live_attr, "deputy_who": dwho, "deputy_reply": refused}))
 finally:
     p.kill()
@@ -180,6 +181,14 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
     println!("{r}");
     assert!(
         r["who"].as_str().unwrap().contains("IA Hansen (arbiter)"),
+        "{r}"
+    );
+    // The players as the pairing list prints them: title, name.
+    assert!(
+        r["heading"]
+            .as_str()
+            .unwrap()
+            .starts_with("Board 1.2: GM Morphy, Paul – Karl, Duke"),
         "{r}"
     );
     let announce = r["announce"].as_str().unwrap();

@@ -18,21 +18,6 @@ const PUBLIC_TYPES: [&str; 7] = [
     "position_restored",
 ];
 
-fn result_of(pgn: &str) -> Option<String> {
-    let line = pgn.lines().find(|l| l.starts_with("[Result "))?;
-    let r = line
-        .trim_start_matches("[Result \"")
-        .trim_end_matches("\"]");
-    (r != "*").then(|| r.to_owned())
-}
-
-fn final_pgn(addr: &str) -> String {
-    poll(60, "the game's result in /games.pgn", || {
-        let pgn = get(addr, "/games.pgn");
-        result_of(&pgn).map(|_| pgn)
-    })
-}
-
 fn movetext(pgn: &str) -> &str {
     pgn.split_once("\n\n").map_or("", |(_, m)| m)
 }
@@ -50,11 +35,7 @@ fn a_simulated_game_through_every_feed() {
         &["--journal", journal.to_str().unwrap(), "--speed", "100"],
     );
     let public = SseReader::open(&run.addr, "/events", &[]);
-    let arbiter = SseReader::open(
-        &run.addr,
-        "/arbiter/events",
-        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
-    );
+    let arbiter = SseReader::open(&run.addr, "/arbiter/events", &[ARBITER_AUTH]);
     let pgn = final_pgn(&run.addr);
 
     // The public stream: the state first, then public events only.
@@ -153,7 +134,7 @@ fn the_arbiter_api_needs_the_token() {
     assert_eq!(request(a, "POST", "/arbiter/result", &wrong, body).0, 401);
     assert_eq!(request(a, "GET", "/arbiter/events", &wrong, "").0, 401);
     assert_eq!(request(a, "GET", "/arbiter/state", &[], "").0, 401);
-    let right = [("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")];
+    let right = [ARBITER_AUTH];
     let (s, b) = request(a, "POST", "/arbiter/result", &right, r#"{"result": "2-0"}"#);
     assert_eq!(s, 422, "{b}");
     let big = format!("{{\"fen\": \"{}\"}}", "x".repeat(40_000));
@@ -218,11 +199,7 @@ fn the_delay_holds_for_every_public_feed() {
         &["--speed", "50", "--delay", "100"],
     );
     let public = SseReader::open(&run.addr, "/events", &[]);
-    let arbiter = SseReader::open(
-        &run.addr,
-        "/arbiter/events",
-        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
-    );
+    let arbiter = SseReader::open(&run.addr, "/arbiter/events", &[ARBITER_AUTH]);
     // Sample the polled feeds while the game runs: (unix after, PGN moves, JSON moves).
     let mut samples = Vec::new();
     let pgn = poll(60, "the delayed result", || {
@@ -326,10 +303,6 @@ fn an_illegal_move_is_published_as_played_and_corrected() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-fn refs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
-}
-
 #[test]
 fn kill_9_then_restart_gives_the_same_game() {
     let dir = tempdir("kill");
@@ -338,16 +311,7 @@ fn kill_9_then_restart_gives_the_same_game() {
     // and the game goes on by itself. (With the default `ntp`, a host whose
     // kernel says "not synchronised" stops the clocks for the arbiter.)
     let cfg = config(&dir, 1, 4, "\n[clock]\nwall_clock = \"rtc\"\n");
-    let extra = |journal: &Path| {
-        vec![
-            "--journal".to_owned(),
-            journal.to_str().unwrap().to_owned(),
-            "--speed".into(),
-            "100".into(),
-            "--delay".into(),
-            "30".into(),
-        ]
-    };
+    let extra = |journal: &Path| journal_args(journal, 30);
 
     // The reference: the same trace, uninterrupted.
     let ja = dir.join("a.jsonl");
@@ -355,22 +319,23 @@ fn kill_9_then_restart_gives_the_same_game() {
     let reference = final_pgn(&run.addr);
     drop(run);
 
-    // Killed at a random moment of the game, a torn line added, restarted.
+    // Killed at a random record of the game (once the journal has it), a
+    // torn line added, restarted.
+    let records = std::fs::read_to_string(&ja).unwrap().lines().count() as u64;
+    let kill_after = 2 + (unix_ms() * 7919) % (records - 2);
     let jb = dir.join("b.jsonl");
     let mut run = run_board(&dir, &cfg, Some(&trace), &refs(&extra(&jb)));
-    let kill_after_ms = 200 + (unix_ms() * 7919) % 2300;
-    std::thread::sleep(std::time::Duration::from_millis(kill_after_ms));
+    poll(30, "the record to kill at", || {
+        let n = std::fs::read_to_string(&jb).ok()?.lines().count() as u64;
+        (n >= kill_after).then_some(())
+    });
     run.kill();
     drop(run);
     let mut f = std::fs::OpenOptions::new().append(true).open(&jb).unwrap();
     std::io::Write::write_all(&mut f, b"{\"t\": 99").unwrap();
     drop(f);
     let run = run_board(&dir, &cfg, Some(&trace), &refs(&extra(&jb)));
-    let arbiter = SseReader::open(
-        &run.addr,
-        "/arbiter/events",
-        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
-    );
+    let arbiter = SseReader::open(&run.addr, "/arbiter/events", &[ARBITER_AUTH]);
     // Right after the restart the delay still holds.
     let restarted_pgn = get(&run.addr, "/games.pgn");
     let seen = unix_ms();
@@ -392,7 +357,7 @@ fn kill_9_then_restart_gives_the_same_game() {
         assert!(move_t[n - 1] + 30_000.0 <= round_at(state, seen) + 500.0);
     }
     let resumed = final_pgn(&run.addr);
-    assert_eq!(resumed, reference, "killed after {kill_after_ms} ms");
+    assert_eq!(resumed, reference, "killed after record {kill_after}");
     let err = std::fs::read_to_string(&run.stderr).unwrap();
     assert!(err.contains("torn last line"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
@@ -512,11 +477,7 @@ fn a_wall_clock_jump_on_restart_releases_nothing_early_and_forfeits_no_one() {
     let run = run_board(&dir, &cfg, Some(&trace), &args);
     let public = get(&run.addr, "/games.pgn");
     assert!(!public.contains("1. e4"), "released early: {public}");
-    let arbiter = SseReader::open(
-        &run.addr,
-        "/arbiter/events",
-        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
-    );
+    let arbiter = SseReader::open(&run.addr, "/arbiter/events", &[ARBITER_AUTH]);
     let msgs = arbiter.until(20, |v| v["kind"] == "downtime");
     let downtime = &msgs.last().unwrap().1;
     assert_eq!(downtime["clocks_stopped"], true, "{downtime}");

@@ -49,8 +49,9 @@ fn trf_rounds_are_numbered_as_the_fide_rule_says() {
     assert_eq!(boards(2), [(7, 1), (4, 9), (2, 3), (5, 6)]);
     // Round 3: 1-2 (higher 1: 2 pts) first; 9-6 (higher 6: 1½, sum 3)
     // before 4-7 (higher 4: 1½, sum 2½): the sum comes before the rank.
-    // 8-5 was forfeited (8 did not come): no board.
-    assert_eq!(boards(3), [(1, 2), (9, 6), (4, 7)]);
+    // 8-5 was forfeited (8 did not come), but it was paired, so it has a
+    // board as Swiss-Manager prints it: higher 8 (1 pt, sum 1) last.
+    assert_eq!(boards(3), [(1, 2), (9, 6), (4, 7), (8, 5)]);
     // Round 4 (paired, not played): 9-4 (higher 4: 2½, sum 5) before 6-1
     // (higher 1: 2½, sum 4) though player 1 ranks higher; then 2-8 (2),
     // 5-3 (1, sum 2).
@@ -64,11 +65,37 @@ fn trf_rounds_are_numbered_as_the_fide_rule_says() {
         .collect();
     assert_eq!(
         unplayed,
-        [
-            ("Christensen,Jonas".into(), 'U', "pairing-allocated bye"),
-            ("Eriksen,Peter".into(), '+', "forfeit win"),
-        ]
+        [("Christensen,Jonas".into(), 'U', "pairing-allocated bye")]
     );
+    let forfeits: Vec<(u32, Option<&str>)> = order_boards(&r3.pairings)
+        .iter()
+        .map(|(n, p)| (*n, p.forfeit))
+        .collect();
+    assert_eq!(
+        forfeits,
+        [(1, None), (2, None), (3, None), (4, Some("0-1"))]
+    );
+    // Without colours a forfeit has no board: reported from the winner's record.
+    let no_colours = TRF
+        .replace(
+            "  0000 - U     5 w -     2 b",
+            "  0000 - U     5 - -     2 b",
+        )
+        .replace("     8 b +     3 w", "     8 - +     3 w");
+    let r3 = event::trf::read_round(&no_colours, "open.trf", 3).unwrap();
+    assert_eq!(r3.pairings.len(), 3);
+    assert_eq!(
+        (
+            r3.unplayed[1].code,
+            r3.unplayed[1].what,
+            r3.unplayed[1].player.name.as_deref()
+        ),
+        ('+', "forfeit win", Some("Eriksen,Peter"))
+    );
+    // Both forfeited: 0-0 on its board.
+    let double = TRF.replace("     8 b +     3 w", "     8 b -     3 w");
+    let r3 = event::trf::read_round(&double, "open.trf", 3).unwrap();
+    assert_eq!(order_boards(&r3.pairings)[3].1.forfeit, Some("0-0"));
     let r4 = event::trf::read_round(TRF, "open.trf", 4).unwrap();
     assert_eq!(r4.event.as_deref(), Some("Eboard Open 2026"));
     assert_eq!(r4.unplayed.len(), 1);
@@ -305,6 +332,13 @@ fn the_command_prints_the_list_and_writes_config_files() {
         c.arbiter.token.as_deref(),
         Some(ARBITER_TOKEN),
         "the base's other keys kept"
+    );
+
+    // Round 3's forfeit keeps its board, and the list says to enter it.
+    let list = eboard_ok(&["event", TRF_FILE, "--round", "3"]);
+    assert!(
+        list.contains("   4  Holm,Anders (2050) - FM Eriksen,Peter (2300)  [1.0 - 0.0]  forfeit 0-1: enter it at the console (forfeit 0-1)"),
+        "{list}"
     );
 
     // A bad file: the CLI's error names the file and line.
@@ -592,6 +626,13 @@ fn the_vi_player_hears_who_plays_on_the_board() {
     assert!(dir.join("white.wav").exists(), "both players hear it");
 }
 
+/// The first game of the board at `addr` when it is `want` (`round.board`).
+fn first_game(addr: &str, want: &str) -> Option<Value> {
+    let v: Value = serde_json::from_str(&try_get(addr, "/boards.json")?).ok()?;
+    let s = v.as_array()?.first()?.clone();
+    (format!("{}.{}", s["info"]["round"], s["info"]["board"]) == want).then_some(s)
+}
+
 /// GET that tolerates a board not listening (it restarts).
 fn try_get(addr: &str, path: &str) -> Option<String> {
     use std::io::{Read, Write};
@@ -615,30 +656,22 @@ fn a_board_switched_on_before_the_pairing_takes_it_when_it_comes() {
     let mqtt = format!("[mqtt]\nurl = \"{url}\"\nboard_config = true\nboard_config_wait = 1\n");
     let cfg = config(&dir, 1, 2, &mqtt);
     let journal = dir.join("j.jsonl");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let addr = format!("127.0.0.1:{port}");
-    let log = dir.join("stderr.txt");
+    let addr = free_loopback_addr();
     // Nothing on the broker yet: the board starts with its file's game.
-    let mut child = eboard_command()
-        .args(["run", "--config", cfg.to_str().unwrap(), "--journal"])
-        .arg(&journal)
-        .args(["--listen", &addr])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
+    let board = spawn_at(
+        &[
+            "run",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--journal",
+            journal.to_str().unwrap(),
+        ],
+        &addr,
+        &dir,
+    );
     let game = |want: &'static str| {
         let addr = addr.clone();
-        move || {
-            let v: Value = serde_json::from_str(&try_get(&addr, "/boards.json")?).ok()?;
-            let s = v.as_array()?.first()?.clone();
-            (format!("{}.{}", s["info"]["round"], s["info"]["board"]) == want).then_some(s)
-        }
+        move || first_game(&addr, want)
     };
     let s = poll(30, "the file's game", game("1.2"));
     assert_eq!(s["info"]["white"]["name"], "Morphy, Paul");
@@ -649,7 +682,7 @@ fn a_board_switched_on_before_the_pairing_takes_it_when_it_comes() {
     let s = poll(30, "the pairing's game", game("4.2"));
     assert_eq!(s["info"]["white"]["name"], "Frandsen,Lars");
     assert_eq!(s["info"]["black"]["fide_id"], 1400001);
-    let text = std::fs::read_to_string(&log).unwrap();
+    let text = std::fs::read_to_string(&board.stderr).unwrap();
     assert!(
         text.contains("restarting to take the new pairing"),
         "{text}"
@@ -658,8 +691,6 @@ fn a_board_switched_on_before_the_pairing_takes_it_when_it_comes() {
         dir.join("j.jsonl.unplayed").exists(),
         "the unbegun journal set aside"
     );
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// Between rounds (issue 15: pairings in, boards configured): a board whose
@@ -677,31 +708,25 @@ fn a_finished_board_takes_the_next_round_once_its_result_is_confirmed() {
     let cfg = config(&dir, 1, 2, &mqtt);
     let trace = opera_trace(&dir, 5);
     let jdir = dir.join("state");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let addr = format!("127.0.0.1:{port}");
-    let log = dir.join("stderr.txt");
-    let mut child = eboard_command()
-        .args(["run", "--config", cfg.to_str().unwrap(), "--journal-dir"])
-        .arg(&jdir)
-        .arg("--trace")
-        .arg(&trace)
-        .args(["--speed", "100", "--listen", &addr])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
+    let addr = free_loopback_addr();
+    let board = spawn_at(
+        &[
+            "run",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--journal-dir",
+            jdir.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+            "--speed",
+            "100",
+        ],
+        &addr,
+        &dir,
+    );
     let game = |want: &'static str| {
         let addr = addr.clone();
-        move || {
-            let v: Value = serde_json::from_str(&try_get(&addr, "/boards.json")?).ok()?;
-            let s = v.as_array()?.first()?.clone();
-            (format!("{}.{}", s["info"]["round"], s["info"]["board"]) == want).then_some(s)
-        }
+        move || first_game(&addr, want)
     };
     // Round 1's game is played to its end.
     poll(60, "the game's end", || {
@@ -754,11 +779,9 @@ fn a_finished_board_takes_the_next_round_once_its_result_is_confirmed() {
         2,
         "the finished game's journal and events archived"
     );
-    let text = std::fs::read_to_string(&log).unwrap();
+    let text = std::fs::read_to_string(&board.stderr).unwrap();
     assert!(
         text.contains("restarting to take the new pairing"),
         "{text}"
     );
-    let _ = child.kill();
-    let _ = child.wait();
 }

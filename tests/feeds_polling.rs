@@ -194,10 +194,7 @@ fn a_poller_gets_304s_gzip_and_cors() {
     let (status, hs) = stream_head(&addr, "/events", &[]);
     assert_eq!(status, 200);
     assert_eq!(header(&hs, "access-control-allow-origin"), Some("*"));
-    let token = [
-        ("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b"),
-        ("Origin", "https://example.org"),
-    ];
+    let token = [ARBITER_AUTH, ("Origin", "https://example.org")];
     let (status, hs) = stream_head(&addr, "/arbiter/events", &token);
     assert_eq!(status, 200);
     assert_eq!(header(&hs, "access-control-allow-origin"), None, "{hs:?}");

@@ -15,38 +15,6 @@ use common::*;
 use serde_json::Value;
 use std::path::Path;
 
-fn result_of(pgn: &str) -> Option<String> {
-    let line = pgn.lines().find(|l| l.starts_with("[Result "))?;
-    let r = line
-        .trim_start_matches("[Result \"")
-        .trim_end_matches("\"]");
-    (r != "*").then(|| r.to_owned())
-}
-
-fn final_pgn(addr: &str) -> String {
-    poll(60, "the game's result in /games.pgn", || {
-        let pgn = get(addr, "/games.pgn");
-        result_of(&pgn).map(|_| pgn)
-    })
-}
-
-fn args(journal: &Path) -> Vec<String> {
-    [
-        "--journal",
-        journal.to_str().unwrap(),
-        "--speed",
-        "100",
-        "--delay",
-        "0",
-    ]
-    .map(str::to_owned)
-    .to_vec()
-}
-
-fn refs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
-}
-
 #[test]
 fn a_journal_damaged_in_its_middle_runs_alerts_and_ends_the_game_right() {
     let dir = tempdir("jdamaged");
@@ -56,7 +24,7 @@ fn a_journal_damaged_in_its_middle_runs_alerts_and_ends_the_game_right() {
     let cfg = config(&dir, 1, 4, "\n[clock]\nwall_clock = \"rtc\"\n");
     // The reference: the same trace, uninterrupted.
     let ja = dir.join("a.jsonl");
-    let run = run_board(&dir, &cfg, Some(&trace), &refs(&args(&ja)));
+    let run = run_board(&dir, &cfg, Some(&trace), &refs(&journal_args(&ja, 0)));
     let reference = final_pgn(&run.addr);
     drop(run);
 
@@ -72,12 +40,8 @@ fn a_journal_damaged_in_its_middle_runs_alerts_and_ends_the_game_right() {
     damaged.extend(lines[n + 2..].iter().map(|l| l.to_string()));
     std::fs::write(&jb, damaged.join("\n") + "\n").unwrap();
 
-    let run = run_board(&dir, &cfg, Some(&trace), &refs(&args(&jb)));
-    let arbiter = SseReader::open(
-        &run.addr,
-        "/arbiter/events",
-        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
-    );
+    let run = run_board(&dir, &cfg, Some(&trace), &refs(&journal_args(&jb, 0)));
+    let arbiter = SseReader::open(&run.addr, "/arbiter/events", &[ARBITER_AUTH]);
     let msgs = arbiter.until(20, |v| v["type"] == "journal_alert");
     let alert = &msgs.last().unwrap().1;
     assert_eq!(alert["problem"], "damaged", "{alert}");
@@ -119,7 +83,7 @@ fn another_rounds_journal_is_refused_with_exit_78_and_an_empty_one_warned() {
     let trace = opera_trace(&dir, 4);
     let cfg = config(&dir, 1, 4, "");
     let j = dir.join("j.jsonl");
-    let run = run_board(&dir, &cfg, Some(&trace), &refs(&args(&j)));
+    let run = run_board(&dir, &cfg, Some(&trace), &refs(&journal_args(&j, 0)));
     final_pgn(&run.addr);
     drop(run);
     let before = std::fs::read(&j).unwrap();
@@ -135,7 +99,7 @@ fn another_rounds_journal_is_refused_with_exit_78_and_an_empty_one_warned() {
             "127.0.0.1:0",
         ])
         .args(["--trace", trace.to_str().unwrap()])
-        .args(refs(&args(&j)))
+        .args(refs(&journal_args(&j, 0)))
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -149,12 +113,8 @@ fn another_rounds_journal_is_refused_with_exit_78_and_an_empty_one_warned() {
 
     // Empty: a new game, with a warning and an alert.
     std::fs::write(&j, b"").unwrap();
-    let run = run_board(&dir, &cfg, Some(&trace), &refs(&args(&j)));
-    let arbiter = SseReader::open(
-        &run.addr,
-        "/arbiter/events",
-        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
-    );
+    let run = run_board(&dir, &cfg, Some(&trace), &refs(&journal_args(&j, 0)));
+    let arbiter = SseReader::open(&run.addr, "/arbiter/events", &[ARBITER_AUTH]);
     let msgs = arbiter.until(20, |v| v["type"] == "journal_alert");
     assert_eq!(msgs.last().unwrap().1["problem"], "empty");
     let pgn = final_pgn(&run.addr);
@@ -182,7 +142,7 @@ fn a_disk_that_fills_mid_game_and_empties_keeps_the_game_whole() {
     let cfg = config(&dir, 1, 4, "");
     let ja = dir.join("a.jsonl");
     let reference = {
-        let run = run_board(&dir, &cfg, Some(&trace), &refs(&args(&ja)));
+        let run = run_board(&dir, &cfg, Some(&trace), &refs(&journal_args(&ja, 0)));
         final_pgn(&run.addr)
     };
     let j = dir.join("j.jsonl");
@@ -193,7 +153,7 @@ fn a_disk_that_fills_mid_game_and_empties_keeps_the_game_whole() {
         "--trace".into(),
         trace.to_str().unwrap().into(),
     ];
-    a.extend(args(&j));
+    a.extend(journal_args(&j, 0));
     let a: Vec<&str> = refs(&a);
     let a: Vec<&str> = a
         .iter()
@@ -220,11 +180,7 @@ fn a_disk_that_fills_mid_game_and_empties_keeps_the_game_whole() {
     let stderr = dir.join("stderr-full.txt");
     cmd.stderr(std::fs::File::create(&stderr).unwrap());
     let run = spawn_command(cmd, stderr, None);
-    let arbiter = SseReader::open(
-        &run.addr,
-        "/arbiter/events",
-        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
-    );
+    let arbiter = SseReader::open(&run.addr, "/arbiter/events", &[ARBITER_AUTH]);
     let msgs = arbiter.until(60, |v| v["problem"] == "write_failed");
     let failed = &msgs.last().unwrap().1;
     assert_eq!(failed["type"], "journal_alert", "{failed}");

@@ -223,6 +223,60 @@ async fn until(
     }
 }
 
+/// Waits (bounded, 20 s) for the push task to end: its status sender is
+/// dropped, so nothing is pushed any more (no sleep to watch for silence).
+async fn push_ended(rx: &mut watch::Receiver<PushStatus>) {
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        let left = end.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, rx.changed()).await {
+            Ok(Err(_)) => return,
+            Ok(Ok(())) => continue,
+            Err(_) => panic!("the push did not stop: {:?}", rx.borrow()),
+        }
+    }
+}
+
+/// A push under test: the fake lichess, the boards' public channel, the
+/// arbiter's channel (its alerts), and the push's status.
+struct Push {
+    fake: Arc<Mutex<Fake>>,
+    public: Arc<Channel>,
+    arbiter: Arc<Channel>,
+    rx: watch::Receiver<PushStatus>,
+}
+
+/// Serves a fake lichess that behaves as `behaviour`, publishes the boards
+/// with `boards`, and starts pushing them with [`fast`] options (alerts to
+/// the arbiter's channel) changed by `options`.
+async fn start_push(
+    behaviour: Behaviour,
+    boards: impl FnOnce(&Channel),
+    options: impl FnOnce(Options) -> Options,
+) -> Push {
+    let fake = Arc::new(Mutex::new(Fake {
+        behaviour,
+        ..Default::default()
+    }));
+    let base = serve(fake.clone()).await;
+    let public = Arc::new(Channel::new());
+    let arbiter = Arc::new(Channel::with_backlog());
+    boards(&public);
+    let rx = lichess_push::start_with(
+        &tokio::runtime::Handle::current(),
+        target(&base),
+        public.clone(),
+        options(fast(Some(arbiter.clone()))),
+    )
+    .unwrap();
+    Push {
+        fake,
+        public,
+        arbiter,
+        rx,
+    }
+}
+
 /// The alerts published on the arbiter's channel so far.
 fn alerts(ch: &Channel) -> Vec<Value> {
     ch.backlog()
@@ -237,26 +291,24 @@ fn publish(ch: &Channel, s: Snapshot) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_rejected_by_lichess_is_alerted_and_the_others_pass() {
-    let fake = Arc::new(Mutex::new(Fake {
-        behaviour: Behaviour {
+    let Push {
+        fake,
+        public,
+        arbiter,
+        mut rx,
+    } = start_push(
+        Behaviour {
             reject_rounds: vec!["1.2"],
             ..Default::default()
         },
-        ..Default::default()
-    }));
-    let base = serve(fake.clone()).await;
-    let public = Arc::new(Channel::new());
-    let arbiter = Arc::new(Channel::with_backlog());
-    for b in 1..=3 {
-        publish(&public, named(b, 6));
-    }
-    let mut rx = lichess_push::start_with(
-        &tokio::runtime::Handle::current(),
-        target(&base),
-        public.clone(),
-        fast(Some(arbiter.clone())),
+        |public| {
+            for b in 1..=3 {
+                publish(public, named(b, 6));
+            }
+        },
+        |o| o,
     )
-    .unwrap();
+    .await;
     let s = until(&mut rx, "the first push", |s| s.pushed >= 1).await;
     assert_eq!((s.games, s.moves), (2, 12), "{s:?}");
     assert_eq!(s.rejected.len(), 1, "{s:?}");
@@ -293,23 +345,17 @@ async fn a_game_rejected_by_lichess_is_alerted_and_the_others_pass() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn retryable_failures_are_retried_and_permanent_ones_stop() {
     // 503 and 429 are retried (jittered, seeded); then the push goes through.
-    let fake = Arc::new(Mutex::new(Fake {
-        behaviour: Behaviour {
+    let Push { fake, mut rx, .. } = start_push(
+        Behaviour {
             first: vec![(503, "busy"), (429, "slow down"), (502, "")],
             ..Default::default()
         },
-        ..Default::default()
-    }));
-    let base = serve(fake.clone()).await;
-    let public = Arc::new(Channel::new());
-    publish(&public, named(1, 2));
-    let mut rx = lichess_push::start_with(
-        &tokio::runtime::Handle::current(),
-        target(&base),
-        public.clone(),
-        fast(None),
+        |public| {
+            publish(public, named(1, 2));
+        },
+        |o| o,
     )
-    .unwrap();
+    .await;
     let s = until(&mut rx, "a push after the retries", |s| s.pushed == 1).await;
     assert_eq!(s.failures, 3, "{s:?}");
     assert_eq!(fake.lock().unwrap().calls.len(), 4);
@@ -317,28 +363,26 @@ async fn retryable_failures_are_retried_and_permanent_ones_stop() {
 
     // 401: the token is refused; no retry, the push stops for good.
     for (status, word) in [(401, "study:write"), (404, "round_id")] {
-        let fake = Arc::new(Mutex::new(Fake {
-            behaviour: Behaviour {
+        let Push {
+            fake,
+            public,
+            arbiter,
+            mut rx,
+        } = start_push(
+            Behaviour {
                 first: vec![(status, "{\"error\":\"No such token\"}")],
                 ..Default::default()
             },
-            ..Default::default()
-        }));
-        let base = serve(fake.clone()).await;
-        let public = Arc::new(Channel::new());
-        let arbiter = Arc::new(Channel::with_backlog());
-        publish(&public, named(1, 2));
-        let mut rx = lichess_push::start_with(
-            &tokio::runtime::Handle::current(),
-            target(&base),
-            public.clone(),
-            fast(Some(arbiter.clone())),
+            |public| {
+                publish(public, named(1, 2));
+            },
+            |o| o,
         )
-        .unwrap();
+        .await;
         let s = until(&mut rx, "the stop", |s| s.stopped.is_some()).await;
         assert!(s.stopped.as_deref().unwrap().contains(word), "{s:?}");
         publish(&public, named(1, 4));
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        push_ended(&mut rx).await;
         assert_eq!(
             fake.lock().unwrap().calls.len(),
             1,
@@ -352,57 +396,56 @@ async fn retryable_failures_are_retried_and_permanent_ones_stop() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_round_with_a_source_url_stops_the_push() {
-    let fake = Arc::new(Mutex::new(Fake {
-        behaviour: Behaviour {
+    let Push {
+        fake,
+        public,
+        arbiter,
+        mut rx,
+    } = start_push(
+        Behaviour {
             upstream: true,
             ..Default::default()
         },
-        ..Default::default()
-    }));
-    let base = serve(fake.clone()).await;
-    let public = Arc::new(Channel::new());
-    let arbiter = Arc::new(Channel::with_backlog());
-    publish(&public, named(1, 2));
-    let mut rx = lichess_push::start_with(
-        &tokio::runtime::Handle::current(),
-        target(&base),
-        public.clone(),
-        fast(Some(arbiter.clone())),
+        |public| {
+            publish(public, named(1, 2));
+        },
+        |o| o,
     )
-    .unwrap();
+    .await;
     let s = until(&mut rx, "the stop", |s| s.stopped.is_some()).await;
     assert!(s.stopped.unwrap().contains("upstream URL"));
     assert_eq!(s.pushed, 0, "a 200 that took nothing is no success");
     publish(&public, named(1, 4));
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    push_ended(&mut rx).await;
     assert_eq!(fake.lock().unwrap().calls.len(), 1);
     assert_eq!(alerts(&arbiter).len(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_without_names_are_filled_from_the_pairing_or_withheld() {
-    let fake = Arc::new(Mutex::new(Fake::default()));
-    let base = serve(fake.clone()).await;
-    let public = Arc::new(Channel::new());
-    let arbiter = Arc::new(Channel::with_backlog());
-    // Board 1: names in the PGN. Board 2: "?" in the PGN, names in the
-    // pairing. Board 3: no names anywhere.
-    publish(&public, named(1, 2));
-    publish(
-        &public,
-        snapshot(2, ("?", "?"), (Some("Hansen, Ib"), Some("Holm, Eva")), 2),
-    );
-    publish(
-        &public,
-        snapshot(3, ("?", "Berg, Ole"), (None, Some("Berg, Ole")), 2),
-    );
-    let mut rx = lichess_push::start_with(
-        &tokio::runtime::Handle::current(),
-        target(&base),
-        public.clone(),
-        fast(Some(arbiter.clone())),
+    let Push {
+        fake,
+        arbiter,
+        mut rx,
+        ..
+    } = start_push(
+        Behaviour::default(),
+        |public| {
+            // Board 1: names in the PGN. Board 2: "?" in the PGN, names in the
+            // pairing. Board 3: no names anywhere.
+            publish(public, named(1, 2));
+            publish(
+                public,
+                snapshot(2, ("?", "?"), (Some("Hansen, Ib"), Some("Holm, Eva")), 2),
+            );
+            publish(
+                public,
+                snapshot(3, ("?", "Berg, Ole"), (None, Some("Berg, Ole")), 2),
+            );
+        },
+        |o| o,
     )
-    .unwrap();
+    .await;
     let s = until(&mut rx, "the push", |s| s.pushed == 1).await;
     assert_eq!(s.games, 2, "{s:?}");
     assert_eq!(s.withheld.len(), 1);
@@ -429,24 +472,21 @@ async fn games_without_names_are_filled_from_the_pairing_or_withheld() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_big_round_is_split_under_the_body_limit() {
-    let fake = Arc::new(Mutex::new(Fake::default()));
-    let base = serve(fake.clone()).await;
-    let public = Arc::new(Channel::new());
-    // 40 games of 120 plies (about 100 KB): over a 40 KiB limit, three pushes.
-    for b in 1..=40 {
-        publish(&public, named(b, 120));
-    }
     let limit = 40 * 1024;
-    let mut rx = lichess_push::start_with(
-        &tokio::runtime::Handle::current(),
-        target(&base),
-        public.clone(),
-        Options {
+    let Push { fake, mut rx, .. } = start_push(
+        Behaviour::default(),
+        |public| {
+            // 40 games of 120 plies (about 100 KB): over a 40 KiB limit, three pushes.
+            for b in 1..=40 {
+                publish(public, named(b, 120));
+            }
+        },
+        |o| Options {
             max_body: limit,
-            ..fast(None)
+            ..o
         },
     )
-    .unwrap();
+    .await;
     until(&mut rx, "the push", |s| s.pushed == 1).await;
     let calls = fake.lock().unwrap().calls.clone();
     let total: usize = calls.iter().map(|c| c.body.len()).sum();

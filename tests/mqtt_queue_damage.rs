@@ -117,11 +117,7 @@ fn a_cut_queue_line_is_sent_again_never_lost_silently() {
     broker.start();
     let received = subscriber(port, "club/boards");
     let board = spawn(&args, &[], &dir);
-    let arbiter = SseReader::open(
-        &board.addr,
-        "/arbiter/events",
-        &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
-    );
+    let arbiter = SseReader::open(&board.addr, "/arbiter/events", &[ARBITER_AUTH]);
     let alert = arbiter.until(20, |v| v["type"] == "uplink_alert");
     let alert = &alert.last().unwrap().1;
     assert_eq!(alert["uplink"], "mqtt", "{alert}");

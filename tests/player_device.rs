@@ -10,7 +10,7 @@ use common::*;
 use serde_json::Value;
 
 const PLAYER: [(&str, &str); 1] = [("Authorization", "Bearer 5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b")];
-const ARBITER: [(&str, &str); 1] = [("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")];
+const ARBITER: [(&str, &str); 1] = [ARBITER_AUTH];
 
 fn vi_config(dir: &std::path::Path) -> std::path::PathBuf {
     let p = dir.join("vi.toml");

@@ -69,14 +69,7 @@ fn three_boards_merged_in_board_order() {
     }
     // A relay has no arbiter API.
     assert_eq!(
-        request(
-            &relay.addr,
-            "POST",
-            "/arbiter/pause",
-            &[("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")],
-            ""
-        )
-        .0,
+        request(&relay.addr, "POST", "/arbiter/pause", &[ARBITER_AUTH], "").0,
         404
     );
     std::fs::remove_dir_all(&dir).ok();

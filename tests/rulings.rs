@@ -88,7 +88,7 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
             .contains("rulings: signed commands on eboard/dm-2026/board/2/command")
             .then_some(())
     });
-    let send = |key: &Path, id: &str, extra: &[&str]| {
+    let send = |key: &Path, id: &str, action: &str, arbiter: &str, extra: &[&str]| {
         let mut a = vec![
             "rule",
             "--key",
@@ -100,9 +100,9 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
             "--board",
             "2",
             "--action",
-            "pause",
+            action,
             "--arbiter",
-            "Hansen, IA",
+            arbiter,
             "--id",
             id,
         ];
@@ -111,7 +111,7 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
     };
 
     // Signed by the console: applied, journaled with the arbiter's name.
-    let (code, reply, err) = send(&key, "r-1", &[]);
+    let (code, reply, err) = send(&key, "r-1", "pause", "Hansen, IA", &[]);
     assert_eq!(code, Some(0), "{reply} {err}");
     assert_eq!(reply["status"], "applied", "{reply}");
     assert_eq!(reply["arbiter"], "Hansen, IA");
@@ -120,14 +120,14 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
     assert_eq!(recs[0]["arbiter"], "pause");
 
     // The same id again: a duplicate, acknowledged, not applied twice.
-    let (code, reply, _) = send(&key, "r-1", &[]);
+    let (code, reply, _) = send(&key, "r-1", "pause", "Hansen, IA", &[]);
     assert_eq!(code, Some(0));
     assert_eq!(reply["status"], "duplicate", "{reply}");
     assert_eq!(reply["outcome"]["status"], "applied");
     assert_eq!(authored(&journal, "Hansen, IA").len(), 1);
 
     // Another key: refused.
-    let (code, reply, _) = send(&forger, "r-2", &[]);
+    let (code, reply, _) = send(&forger, "r-2", "pause", "Hansen, IA", &[]);
     assert_eq!(code, Some(1));
     assert_eq!(reply["status"], "refused", "{reply}");
     assert!(
@@ -136,7 +136,7 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
     );
     // Issued ten minutes ago: outside the window.
     let old = (unix_ms() - 600_000).to_string();
-    let (code, reply, _) = send(&key, "r-3", &["--issued-ms", &old]);
+    let (code, reply, _) = send(&key, "r-3", "pause", "Hansen, IA", &["--issued-ms", &old]);
     assert_eq!(code, Some(1));
     assert!(
         reply["reason"]
@@ -146,7 +146,13 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
         "{reply}"
     );
     // A bad body, signed: rejected (and kept: the same id is a duplicate).
-    let (code, reply, _) = send(&key, "r-4", &["--body", "{\"minutes\": 5}"]);
+    let (code, reply, _) = send(
+        &key,
+        "r-4",
+        "pause",
+        "Hansen, IA",
+        &["--body", "{\"minutes\": 5}"],
+    );
     assert_eq!(code, Some(1));
     assert_eq!(reply["status"], "rejected", "{reply}");
     assert!(
@@ -211,28 +217,12 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
             .contains("rulings: signed commands")
             .then_some(())
     });
-    let (code, reply, err) = send(&key, "r-1", &[]);
+    let (code, reply, err) = send(&key, "r-1", "pause", "Hansen, IA", &[]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(reply["status"], "duplicate", "{reply}");
     assert_eq!(authored(&journal, "Hansen, IA").len(), 1);
     // And a new ruling from the console is taken after the restart.
-    let (code, reply, _) = rule(&[
-        "rule",
-        "--key",
-        key.to_str().unwrap(),
-        "--mqtt",
-        &url,
-        "--event",
-        "DM 2026",
-        "--board",
-        "2",
-        "--action",
-        "resume",
-        "--arbiter",
-        "Jensen, FA",
-        "--id",
-        "r-7",
-    ]);
+    let (code, reply, _) = send(&key, "r-7", "resume", "Jensen, FA", &[]);
     assert_eq!(code, Some(0), "{reply}");
     assert_eq!(authored(&journal, "Jensen, FA")[0]["arbiter"], "resume");
 }

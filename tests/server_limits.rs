@@ -89,7 +89,7 @@ fn one_address_cannot_lock_out_spectators_or_the_arbiter() {
     });
     let mut worst: f64 = 0.0;
     let mut served = 0;
-    let auth = [("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b")];
+    let auth = [ARBITER_AUTH];
     let mut round = 0;
     while !attacker.is_finished() || round < 3 {
         round += 1;

@@ -144,7 +144,7 @@ fn plies(ms: &[(String, Value)]) -> Vec<u64> {
 }
 
 /// The arbiter's token of `common::config` (`ARBITER_TOKEN`).
-const TOKEN: (&str, &str) = ("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b");
+const TOKEN: (&str, &str) = ARBITER_AUTH;
 
 #[test]
 fn reconnecting_with_last_event_id_resumes_without_gap_or_duplicate_across_kill_9() {

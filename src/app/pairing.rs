@@ -296,6 +296,33 @@ impl Restart {
             // The arbiter confirmed (or corrected, or entered a forfeit).
             && crate::journal::has_event(&self.journal, "result_confirmed")
     }
+
+    /// Takes assignment `a`: says so to the arbiter (`what` the pairing is,
+    /// `why` it is taken now) and stops the board so that `eboard run`
+    /// restarts into it.
+    fn take(
+        &self,
+        arbiter: &Channel,
+        current: &BoardAssignment,
+        a: &BoardAssignment,
+        what: &str,
+        why: &str,
+    ) {
+        alert(
+            arbiter,
+            &current.game(),
+            &format!(
+                "{what}: game {} ({} - {})",
+                a.game(),
+                a.white.name.as_deref().unwrap_or("?"),
+                a.black.name.as_deref().unwrap_or("?"),
+            ),
+            why,
+        );
+        self.requested
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        self.shutdown.trigger();
+    }
 }
 
 /// How often a refused pairing is looked at again (the game may have ended
@@ -349,19 +376,13 @@ pub fn watch(
                 _ = recheck.tick() => {
                     if let (Some(a), Some(r)) = (&last_refused, &restart) {
                         if a.board == current.board && r.finished() {
-                            alert(
+                            r.take(
                                 &arbiter,
-                                &current.game(),
-                                &format!(
-                                    "the next pairing for this board: game {} ({} - {})",
-                                    a.game(),
-                                    a.white.name.as_deref().unwrap_or("?"),
-                                    a.black.name.as_deref().unwrap_or("?"),
-                                ),
+                                &current,
+                                a,
+                                "the next pairing for this board",
                                 "taking it: this board's game has ended and its result is confirmed; the board restarts with it",
                             );
-                            r.requested.store(true, std::sync::atomic::Ordering::SeqCst);
-                            r.shutdown.trigger();
                             return;
                         }
                     }
@@ -399,19 +420,13 @@ pub fn watch(
                                     && !r.finished()
                             });
                             if let (false, Some(r)) = (begun, &restart) {
-                                alert(
+                                r.take(
                                     &arbiter,
-                                    &current.game(),
-                                    &format!(
-                                        "a new pairing for this board: game {} ({} - {})",
-                                        a.game(),
-                                        a.white.name.as_deref().unwrap_or("?"),
-                                        a.black.name.as_deref().unwrap_or("?"),
-                                    ),
+                                    &current,
+                                    &a,
+                                    "a new pairing for this board",
                                     "taking it: game not begun, or ended with its result confirmed; the board restarts with it",
                                 );
-                                r.requested.store(true, std::sync::atomic::Ordering::SeqCst);
-                                r.shutdown.trigger();
                                 return;
                             }
                             alert(

@@ -369,7 +369,7 @@ pub fn voice_wpm(cfg: &Config) -> u32 {
 /// The console's accounts (`docs/console.md`): `[arbiter] token` (or
 /// `EBOARD_ARBITER_TOKEN`) as one account of role `arbiter` named
 /// `[arbiter] name`, and every `[[arbiter.accounts]]`. Weak tokens, bad
-/// hashes, unknown roles and names given twice are refused, naming the key.
+/// hashes, unknown roles and one name in two roles are refused, naming the key.
 pub fn console_accounts(cfg: &Config) -> Result<crate::server::access::Accounts, ConfigFileError> {
     use crate::server::access::{check_token, Account, Accounts, Role, Secret, DEFAULT_SESSION};
     let a = &cfg.arbiter;

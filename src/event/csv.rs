@@ -205,6 +205,7 @@ pub fn read_round(text: &str, file: &str, round: u32) -> Result<RoundPairings, P
                     white_rank: 0,
                     black_rank: 0,
                     board,
+                    forfeit: None,
                     line: n,
                 });
             }

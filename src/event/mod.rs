@@ -134,6 +134,11 @@ pub struct Pairing {
     pub black_rank: u32,
     /// The board number the file gives (CSV `board`), if any.
     pub board: Option<u32>,
+    /// A game paired (so given a board) but already decided by forfeit in
+    /// the file (TRF-16 `+`/`-`): `1-0`, `0-1`, or `0-0` (both forfeited).
+    /// The board is configured as any other; the arbiter enters the
+    /// forfeit at the console (`docs/event.md`).
+    pub forfeit: Option<&'static str>,
     /// The file's line of the pairing (White's record), for reports.
     pub line: usize,
 }
@@ -177,7 +182,7 @@ pub struct RoundPairings {
     pub round: u32,
     /// The games to be played.
     pub pairings: Vec<Pairing>,
-    /// Byes, forfeits and players not paired: reported, no board.
+    /// Byes, forfeits without colours and players not paired: reported, no board.
     pub unplayed: Vec<Unplayed>,
     /// The file's time control text (TRF `122`), for the report only: it
     /// is free text (`90 min/40 moves + 30 min + 30 s/move`), not a
@@ -273,6 +278,7 @@ mod tests {
             white_rank: wr,
             black_rank: br,
             board: None,
+            forfeit: None,
             line: 0,
         }
     }

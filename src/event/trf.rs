@@ -207,6 +207,17 @@ fn record(line: &str, n: usize, file: &str) -> Result<Record, PairingError> {
     })
 }
 
+/// The result of a forfeited game from White's code and Black's (TRF-16:
+/// `+` won by forfeit, `-` lost by forfeit): `1-0`, `0-1`, or `0-0` when
+/// both lost by forfeit (a double forfeit).
+fn forfeit_result(white: char, black: char) -> &'static str {
+    match (white, black) {
+        ('-', '-') => "0-0",
+        ('+', _) | (_, '-') => "1-0",
+        _ => "0-1",
+    }
+}
+
 /// Reads round `round`'s pairings from a TRF-16 text; `file` names it in
 /// errors. Each game is in both players' records: they must agree
 /// (opponents, colours), else the error names both lines.
@@ -336,8 +347,9 @@ pub fn read_round(text: &str, file: &str, round: u32) -> Result<RoundPairings, P
             )));
         }
         let forfeit = matches!(result, '+' | '-') || matches!(o_result, '+' | '-');
-        if forfeit {
-            // Once per game: from the winner's record (or the lower rank
+        if forfeit && !matches!(colour, 'w' | 'b') {
+            // A forfeit without colours was never given a board: reported
+            // once per game, from the winner's record (or the lower rank
             // when both lost by forfeit).
             let mine = result == '+' || (result == '-' && o_result == '-' && r.rank < opp);
             if mine {
@@ -371,6 +383,7 @@ pub fn read_round(text: &str, file: &str, round: u32) -> Result<RoundPairings, P
             white_rank: r.rank,
             black_rank: opp,
             board: None,
+            forfeit: forfeit.then(|| forfeit_result(result, o_result)),
             line: r.line,
         });
     }

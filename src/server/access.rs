@@ -204,8 +204,18 @@ impl Accounts {
             if a.name.trim().is_empty() {
                 return Err(format!("account {}: the name is empty", i + 1));
             }
-            if accounts[..i].iter().any(|b| b.name == a.name) {
-                return Err(format!("{which}: the name is given twice"));
+            // One person may have two credentials of one role (a token for
+            // scripts, a pass phrase for the console); one name in two roles
+            // would make the journal's author ambiguous.
+            if let Some(b) = accounts[..i]
+                .iter()
+                .find(|b| b.name == a.name && b.role != a.role)
+            {
+                return Err(format!(
+                    "{which}: the name is also an account of role {} (the [arbiter] token's \
+                     account is named by [arbiter] name); one name, one role",
+                    b.role.as_str()
+                ));
             }
             match &a.secret {
                 Secret::Token(t) => check_token(t).map_err(|e| format!("{which}: {e}"))?,
@@ -296,8 +306,15 @@ impl Accounts {
     /// Checks `name`'s `secret` (the token, or the pass phrase against the
     /// argon2 hash; slow on purpose: run it off the async threads).
     pub fn verify(&self, name: &str, secret: &str) -> Option<&Account> {
-        let a = self.by_name(name)?;
-        let ok = match &a.secret {
+        self.accounts
+            .iter()
+            .filter(|a| a.name == name)
+            .find(|a| Self::matches(a, secret))
+    }
+
+    /// Whether `secret` is `a`'s.
+    fn matches(a: &Account, secret: &str) -> bool {
+        match &a.secret {
             Secret::Token(t) => bool::from(t.as_bytes().ct_eq(secret.as_bytes())),
             Secret::Hash(h) => PasswordHash::new(h)
                 .map(|h| {
@@ -306,8 +323,7 @@ impl Accounts {
                         .is_ok()
                 })
                 .unwrap_or(false),
-        };
-        ok.then_some(a)
+        }
     }
 
     /// Opens a session for `account` at `now_ms` (Unix ms); returns its
@@ -437,6 +453,52 @@ mod tests {
             false,
         )
         .unwrap()
+    }
+
+    #[test]
+    fn one_arbiter_may_have_a_token_and_a_pass_phrase_but_not_two_roles() {
+        let token = new_token();
+        let both = Accounts::new(
+            vec![
+                Account {
+                    name: "IA Hansen".into(),
+                    role: Role::Arbiter,
+                    secret: Secret::Token(token.clone()),
+                },
+                Account {
+                    name: "IA Hansen".into(),
+                    role: Role::Arbiter,
+                    secret: Secret::Hash(hash_secret("correct horse").unwrap()),
+                },
+            ],
+            DEFAULT_SESSION,
+            false,
+        )
+        .unwrap();
+        assert!(both.verify("IA Hansen", &token).is_some());
+        assert!(both.verify("IA Hansen", "correct horse").is_some());
+        assert!(both.verify("IA Hansen", "wrong horse").is_none());
+        let e = Accounts::new(
+            vec![
+                Account {
+                    name: "IA Hansen".into(),
+                    role: Role::Arbiter,
+                    secret: Secret::Token(token),
+                },
+                Account {
+                    name: "IA Hansen".into(),
+                    role: Role::Deputy,
+                    secret: Secret::Hash(hash_secret("x").unwrap()),
+                },
+            ],
+            DEFAULT_SESSION,
+            false,
+        )
+        .unwrap_err();
+        assert!(
+            e.starts_with("account 2 (\"IA Hansen\"): the name is also an account of role arbiter"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -35,6 +35,41 @@ fn unique() -> u64 {
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
+/// A PGN's result when the game is over (`[Result "…"]` other than `*`).
+pub fn result_of(pgn: &str) -> Option<String> {
+    let line = pgn.lines().find(|l| l.starts_with("[Result "))?;
+    let r = line
+        .trim_start_matches("[Result \"")
+        .trim_end_matches("\"]");
+    (r != "*").then(|| r.to_owned())
+}
+
+/// The board's `/games.pgn` once its game has a result (waits at most 60 s).
+pub fn final_pgn(addr: &str) -> String {
+    poll(60, "the game's result in /games.pgn", || {
+        let pgn = get(addr, "/games.pgn");
+        result_of(&pgn).map(|_| pgn)
+    })
+}
+
+/// `--journal JOURNAL --speed 100 --delay DELAY_S`: a recorded game run
+/// fast with its journal, for the restart tests.
+pub fn journal_args(journal: &Path, delay_s: u32) -> Vec<String> {
+    vec![
+        "--journal".to_owned(),
+        journal.to_str().unwrap().to_owned(),
+        "--speed".to_owned(),
+        "100".to_owned(),
+        "--delay".to_owned(),
+        delay_s.to_string(),
+    ]
+}
+
+/// The `&str`s of `v`, for an argument list.
+pub fn refs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
 /// A fresh temporary directory for one test.
 pub fn tempdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!(
@@ -199,6 +234,8 @@ pub fn opera_trace(dir: &Path, seed: u64) -> PathBuf {
 
 /// The arbiter's token of [`config`] (128 random bits, as a real one must be).
 pub const ARBITER_TOKEN: &str = "7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b";
+/// The request header that carries [`ARBITER_TOKEN`].
+pub const ARBITER_AUTH: (&str, &str) = ("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b");
 
 /// A board config in `dir`.
 pub fn config(dir: &Path, round: u32, board: u32, extra: &str) -> PathBuf {

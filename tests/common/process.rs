@@ -162,3 +162,35 @@ pub fn run_board_with_env(
     args.extend_from_slice(extra);
     spawn(&args, envs, dir)
 }
+
+/// A free loopback address (`127.0.0.1:PORT`) for a process that must keep
+/// its address across a restart of its own (a board that restarts into a
+/// new pairing re-binds the same `--listen`).
+pub fn free_loopback_addr() -> String {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    format!("127.0.0.1:{port}")
+}
+
+/// `eboard ARGS --listen ADDR` at a fixed `addr` (see
+/// [`free_loopback_addr`]), its standard error to `dir/stderr.txt`; not
+/// waited for (poll its address).
+pub fn spawn_at(args: &[&str], addr: &str, dir: &Path) -> Running {
+    let stderr = dir.join("stderr.txt");
+    let child = eboard_command()
+        .args(args)
+        .args(["--listen", addr])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .spawn()
+        .expect("start eboard");
+    Running {
+        child,
+        addr: addr.to_owned(),
+        stderr,
+    }
+}

@@ -175,7 +175,9 @@ function renderBoards() {
   for (const g of games) {
     const st = boards.get(g), stage = offline.has(g) ? "offline" : (st.stage || "");
     const card = el("article", { class: "board", id: "board-" + g, "aria-labelledby": "board-title-" + g });
-    const w = (st.white && st.white.name) || "White", b = (st.black && st.black.name) || "Black";
+    // As the pairing list prints a player: title, name, rating.
+    const who = (p, side) => p && p.name ? [p.title, p.name].filter(Boolean).join(" ") + (p.rating ? " (" + p.rating + ")" : "") : side;
+    const w = who(st.white, "White"), b = who(st.black, "Black");
     const h = el("h3", { id: "board-title-" + g }, "Board " + g + ": " + w + " – " + b + " ");
     h.appendChild(el("span", { class: "stage " + stage, "data-stage": stage }, stage === "setup" ? "set-up" : stage));
     card.appendChild(h);
