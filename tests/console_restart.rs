@@ -22,9 +22,7 @@ mod common;
 use common::mosquitto::broker;
 use common::*;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::Duration;
 
 const RELAY_TOKEN: &str = "c157a79031e1c40f85931829bc5fc552";
@@ -108,48 +106,14 @@ fn alert_of(addr: &str, cookie: &str, kind: &str, game: &str) -> Value {
     })
 }
 
-/// A free port on loopback (a board restarted on it keeps its address,
-/// which the relay follows).
-fn free_addr() -> String {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    l.local_addr().unwrap().to_string()
-}
-
-/// `eboard ARGS --listen ADDR`, waiting (bounded) until it serves.
-fn spawn_at(args: &[&str], dir: &Path, addr: &str) -> Running {
-    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let stderr = dir.join(format!("stderr-at-{n}.txt"));
-    let mut child = eboard_command()
-        .args(args)
-        .args(["--listen", addr])
-        .env_remove("EBOARD_ARBITER_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&stderr).unwrap())
-        .spawn()
-        .expect("start eboard");
-    let out = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for l in BufReader::new(out).lines().map_while(Result::ok) {
-            if l.starts_with("eboard: serving") {
-                let _ = tx.send(());
-            }
-        }
+/// `eboard ARGS --listen ADDR` (a board restarted there keeps the address
+/// the relay follows), once it serves.
+fn serving_at(args: &[&str], addr: &str, dir: &Path) -> Running {
+    let r = spawn_at(args, addr, dir);
+    poll(20, &format!("eboard serving at {addr}"), || {
+        std::net::TcpStream::connect(addr).ok()
     });
-    if rx.recv_timeout(Duration::from_secs(20)).is_err() {
-        let _ = child.kill();
-        panic!(
-            "eboard did not start: {}",
-            std::fs::read_to_string(&stderr).unwrap_or_default()
-        );
-    }
-    Running {
-        child,
-        addr: addr.to_owned(),
-        stderr,
-    }
+    r
 }
 
 fn records(journal: &Path) -> Vec<Value> {
@@ -212,7 +176,7 @@ fn acks_sessions_and_command_ids_survive_a_killed_relay_and_board() {
     std::fs::create_dir_all(&bdir).unwrap();
     let cfg = config(&bdir, 1, 1, &extra);
     let trace = illegal_trace(&bdir);
-    let board_addr = free_addr();
+    let board_addr = free_loopback_addr();
     let run_args = |trace: Option<&Path>| {
         let mut a = vec![
             "run".to_owned(),
@@ -233,7 +197,7 @@ fn acks_sessions_and_command_ids_survive_a_killed_relay_and_board() {
     };
     let args = run_args(Some(&trace));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let mut board = spawn_at(&args, &bdir, &board_addr);
+    let mut board = serving_at(&args, &board_addr, &bdir);
     let relay_cfg = dir.join("relay.toml");
     std::fs::write(
         &relay_cfg,
@@ -335,7 +299,9 @@ fn acks_sessions_and_command_ids_survive_a_killed_relay_and_board() {
     board.kill();
     let args = run_args(None);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let board = spawn_at(&args, &bdir, &board_addr);
+    let again_dir = bdir.join("again");
+    std::fs::create_dir_all(&again_dir).unwrap();
+    let board = serving_at(&args, &board_addr, &again_dir);
     let relay = spawn(&relay_args, &[], &dir);
     let r = relay.addr.clone();
 
@@ -436,8 +402,7 @@ fn a_command_id_is_taken_once_over_http_and_mqtt_alike() {
         ]);
         serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap_or(Value::Null)
     };
-    let bearer = format!("Bearer {ARBITER_TOKEN}");
-    let auth = [("Authorization", bearer.as_str())];
+    let auth = [ARBITER_AUTH];
     let over_http = |addr: &str, action: &str, id: &str| -> (u16, Value) {
         let cmd = json!({"board": "1.2", "action": action, "id": id}).to_string();
         let (s, b) = request(addr, "POST", "/arbiter/command", &auth, &cmd);
@@ -499,7 +464,7 @@ fn a_damaged_state_file_is_set_aside_named_and_alerted() {
     let relay_cfg = dir.join("relay.toml");
     std::fs::write(&relay_cfg, format!("[arbiter]\n{extra}")).unwrap();
     // No board answers there: the relay runs all the same.
-    let nowhere = format!("http://{}", free_addr());
+    let nowhere = format!("http://{}", free_loopback_addr());
     let relay = spawn(
         &[
             "relay",
