@@ -18,6 +18,9 @@
 //!
 //! Time is passed in (`now`: an `Instant` for the blocks, Unix ms for the
 //! sessions), so sessions and blocks are tested without waiting.
+//!
+//! Length: the accounts, their sessions (kept or not) and the back-off are
+//! one model behind one set of locks; nearly half the file is its tests.
 
 use super::kept::{KeptSession, SessionFile};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
