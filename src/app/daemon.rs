@@ -208,8 +208,15 @@ impl Daemon {
         let now_fn: Arc<dyn Fn() -> u64 + Send + Sync> = Arc::new(move || clock.now_ms());
         // The MQTT uplink takes the public updates as the public gets them;
         // its queue lives beside the journal (`JOURNAL.mqtt`).
+        // With `[mqtt] arbiter_channel`, the arbiter's channel too (its
+        // queue `JOURNAL.mqtt-arbiter`), started once the feed exists.
+        let mut arbiter_uplink = None;
         let (tap, mqtt) = match mqtt {
-            Some(MqttUplink { broker, prefix }) => {
+            Some(MqttUplink {
+                broker,
+                prefix,
+                arbiter_channel,
+            }) => {
                 let topics = crate::mqtt::BoardTopics::new(
                     &prefix,
                     info.event.as_deref(),
@@ -217,6 +224,30 @@ impl Daemon {
                     info.board,
                 );
                 let queue = journal_path.as_deref().map(journal::mqtt_path);
+                // A journal resumed up to damage regenerates a shorter
+                // stream than the one sent: a new epoch, so consumers
+                // start the board's stream again (its old queue was set
+                // aside with the damaged journal).
+                let epoch = if damaged { now_unix } else { started_at };
+                if arbiter_channel {
+                    arbiter_uplink = Some(crate::mqtt::publish::Uplink {
+                        broker: broker.clone(),
+                        client_id: format!(
+                            "eboard-{}-{}-{}-a-{:x}",
+                            crate::mqtt::slug(info.event.as_deref()),
+                            info.round,
+                            info.board,
+                            rand::random::<u32>()
+                        ),
+                        topics: crate::mqtt::arbiter::topics(
+                            &prefix,
+                            info.event.as_deref(),
+                            info.board,
+                        ),
+                        epoch,
+                        announce_arbiter: false,
+                    });
+                }
                 let uplink = crate::mqtt::publish::Uplink {
                     broker,
                     client_id: format!(
@@ -227,11 +258,8 @@ impl Daemon {
                         rand::random::<u32>()
                     ),
                     topics,
-                    // A journal resumed up to damage regenerates a shorter
-                    // stream than the one sent: a new epoch, so consumers
-                    // start the board's stream again (its old queue was set
-                    // aside with the damaged journal).
-                    epoch: if damaged { now_unix } else { started_at },
+                    epoch,
+                    announce_arbiter: arbiter_channel,
                 };
                 let (tx, status) = crate::mqtt::publish::start(rt, uplink, queue.as_deref())?;
                 (Some(tx), Some(status))
@@ -239,6 +267,19 @@ impl Daemon {
             None => (None, None),
         };
         let feed = Arc::new(Feed::start_tapped(rt, delay_s * 1000, now_fn, speed, tap));
+        let arbiter_mqtt = match arbiter_uplink {
+            Some(uplink) => {
+                let topic = uplink.topics.events.clone();
+                let queue = journal_path.as_deref().map(journal::mqtt_arbiter_path);
+                let status =
+                    crate::mqtt::arbiter::start(rt, uplink, queue.as_deref(), &feed.arbiter)?;
+                tracing::info!(
+                    "mqtt: the arbiter channel (undelayed) is published on {topic} for the console's relay"
+                );
+                Some(status)
+            }
+            None => None,
+        };
         // SSE ids: the same for the same messages after a restart (a
         // journal resumed up to damage regenerates another stream: a new one).
         feed.set_epoch(if damaged { now_unix } else { started_at });
@@ -389,12 +430,18 @@ impl Daemon {
         board.journal_alerts(board.last_t);
         // Messages found cut short in the MQTT queue: the arbiter is told
         // (they are queued again from the replay, logged by the uplink).
-        if let Some(cut) = mqtt.as_ref().map(|s| s.borrow().cut_at_open) {
+        for (cut, queue) in [
+            (mqtt.as_ref(), "MQTT queue"),
+            (arbiter_mqtt.as_ref(), "MQTT arbiter channel's queue"),
+        ]
+        .into_iter()
+        .filter_map(|(s, q)| Some((s?.borrow().cut_at_open, q)))
+        {
             if cut > 0 {
                 let msg = serde_json::json!({
                     "type": "uplink_alert",
                     "uplink": "mqtt",
-                    "error": format!("{cut} queued message(s) found cut short in the MQTT queue"),
+                    "error": format!("{cut} queued message(s) found cut short in the {queue}"),
                     "action": "queued again from the journal's replay",
                 })
                 .to_string();
