@@ -566,6 +566,21 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicU64, Ordering};
 
+    #[test]
+    fn a_channels_tap_gets_every_publication_in_order() {
+        let ch = Channel::with_backlog();
+        ch.publish(0, None, &[Arc::from("{\"n\":0}")]); // before the tap: not sent
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        ch.set_tap(tx);
+        ch.publish_journaled(1, None, &[Arc::from("{\"n\":1}"), Arc::from("{\"n\":2}")]);
+        ch.publish(0, None, &[Arc::from("{\"type\":\"journal_alert\"}")]);
+        ch.publish_journaled(2, None, &[]);
+        let got: Vec<(bool, u64, usize)> = std::iter::from_fn(|| rx.try_recv().ok())
+            .map(|p| (p.journaled, p.seq, p.messages.len()))
+            .collect();
+        assert_eq!(got, [(true, 1, 2), (false, 0, 1), (true, 2, 0)]);
+    }
+
     #[tokio::test]
     async fn the_tap_gets_an_update_only_when_the_public_does() {
         let now = Arc::new(AtomicU64::new(0));
