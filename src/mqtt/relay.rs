@@ -304,6 +304,7 @@ pub fn start_with(
         // Tables noted (info) as not publishing their arbiter channel.
         let mut not_published: HashSet<(String, u32)> = HashSet::new();
         let mut refused: HashSet<String> = HashSet::new();
+        let mut subscribed = false;
         let mut tick = tokio::time::interval(GAP_WAIT / 4);
         let mut outage = Outage::default();
         let mut backoff = Backoff::new(RETRY_MIN, RETRY_MAX);
@@ -322,6 +323,16 @@ pub fn start_with(
                         }
                     }
                     Ok(Event::Incoming(Packet::SubAck(a))) => {
+                        let granted: Vec<&str> = filters
+                            .iter()
+                            .zip(&a.return_codes)
+                            .filter(|(_, c)| matches!(c, SubscribeReasonCode::Success(_)))
+                            .map(|(f, _)| f.as_str())
+                            .collect();
+                        if !subscribed {
+                            subscribed = true;
+                            tracing::info!("relay: subscribed to {}", granted.join(", "));
+                        }
                         for (f, code) in filters.iter().zip(&a.return_codes) {
                             if !matches!(code, SubscribeReasonCode::Failure) || !refused.insert(f.clone()) {
                                 continue;
