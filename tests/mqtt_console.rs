@@ -262,6 +262,13 @@ fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
         ));
         journals.push(j);
     }
+    // Board 2's own arbiter channel, to time the relay's alert against.
+    let board_bearer = format!("Bearer {ARBITER_TOKEN}");
+    let b2 = SseReader::open(
+        &boards[1].addr,
+        "/arbiter/events",
+        &[("Authorization", board_bearer.as_str())],
+    );
     for (n, b) in boards.iter().enumerate().take(2) {
         let log = log_of(b);
         assert!(
@@ -280,12 +287,16 @@ fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
         || alerts(&relay.addr, "illegal_move", Some("1.2")).pop(),
     );
     let after = started.elapsed();
+    let at_board = b2.until(10, |m| m["type"] == "illegal_move").last().unwrap().0;
+    let latency = alert["unix_ms"].as_u64().unwrap() as i64 - at_board as i64;
     println!(
         "illegal move of board 1.2 in the MQTT relay's console {} ms after the boards started \
-         (the move at 4.4 s round time; broadcast delay {DELAY_S} s)",
+         (the move at 4.4 s round time; broadcast delay {DELAY_S} s), {latency} ms after it \
+         reached a reader of the board's own /arbiter/events",
         after.as_millis()
     );
     assert!(after < Duration::from_secs(60), "{after:?}");
+    assert!(latency < 5_000, "{latency} ms");
     assert_eq!(alert["event"]["game"], "1.2", "{alert}");
     assert!(alert["ack"].is_null(), "{alert}");
 
@@ -314,7 +325,6 @@ fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
 
     // Board 3 (no arbiter channel) had its illegal move too (its own
     // arbiter channel has it); checked at the relay at the end, seconds later.
-    let board_bearer = format!("Bearer {ARBITER_TOKEN}");
     let b3 = SseReader::open(
         &boards[2].addr,
         "/arbiter/events",
