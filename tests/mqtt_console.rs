@@ -287,7 +287,11 @@ fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
         || alerts(&relay.addr, "illegal_move", Some("1.2")).pop(),
     );
     let after = started.elapsed();
-    let at_board = b2.until(10, |m| m["type"] == "illegal_move").last().unwrap().0;
+    let at_board = b2
+        .until(10, |m| m["type"] == "illegal_move")
+        .last()
+        .unwrap()
+        .0;
     let latency = alert["unix_ms"].as_u64().unwrap() as i64 - at_board as i64;
     println!(
         "illegal move of board 1.2 in the MQTT relay's console {} ms after the boards started \
@@ -362,6 +366,57 @@ fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
     assert_eq!(ruling["action"], "restore", "{ruling}");
     let public: Vec<Value> = relay_public.rx.try_iter().map(|(_, v)| v).collect();
     assert!(!public.iter().any(|m| m["type"] == "ruling"), "{public:?}");
+
+    // Board 2 killed and restarted from its journal: its downtime (an
+    // out-of-band alert, not in the journal's replay) reaches the console;
+    // the replayed stream is not sent again (the queue's high-water mark),
+    // so the console's stream has the illegal move and the ruling once.
+    let queue = dir.join("b2").join("j.jsonl.mqtt-arbiter");
+    assert!(
+        std::fs::read_to_string(&queue)
+            .unwrap()
+            .contains("\"illegal_move\""),
+        "the arbiter channel's queue beside the journal"
+    );
+    boards[1].kill();
+    let d2 = dir.join("b2");
+    boards[1] = run_board(
+        &d2,
+        &d2.join("board2.toml"),
+        Some(&d2.join("moves.jsonl")),
+        &[
+            "--journal",
+            journals[1].to_str().unwrap(),
+            "--speed",
+            "1",
+            "--delay",
+            DELAY_S,
+        ],
+    );
+    let downtime = poll(30, "board 1.2's downtime in the relay's console", || {
+        alerts(&relay.addr, "irregularity", Some("1.2"))
+            .into_iter()
+            .find(|a| a["event"]["kind"] == "downtime")
+    });
+    assert!(
+        downtime["event"]["downtime_ms"].as_u64().is_some(),
+        "{downtime}"
+    );
+    let stream = console_stream.until(20, |m| m["kind"] == "downtime" && m["game"] == "1.2");
+    let again = |ty: &str| {
+        stream
+            .iter()
+            .filter(|(_, m)| m["type"] == ty && m["game"] == "1.2")
+            .filter(|(_, m)| ty != "ruling" || m["author"] == "IA Hansen")
+            .count()
+    };
+    assert_eq!(again("illegal_move"), 0, "sent before: {stream:?}");
+    assert_eq!(again("ruling"), 0, "sent before: {stream:?}");
+    assert_eq!(
+        alerts(&relay.addr, "illegal_move", Some("1.2")).len(),
+        1,
+        "one alert"
+    );
 
     // The relay logged in as the spectators' user: told, at warn and in its console.
     let missing = poll(30, "the missing arbiter channel alerted", || {
