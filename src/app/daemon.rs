@@ -207,79 +207,23 @@ impl Daemon {
         );
         let now_fn: Arc<dyn Fn() -> u64 + Send + Sync> = Arc::new(move || clock.now_ms());
         // The MQTT uplink takes the public updates as the public gets them;
-        // its queue lives beside the journal (`JOURNAL.mqtt`).
-        // With `[mqtt] arbiter_channel`, the arbiter's channel too (its
-        // queue `JOURNAL.mqtt-arbiter`), started once the feed exists.
-        let mut arbiter_uplink = None;
-        let (tap, mqtt) = match mqtt {
-            Some(MqttUplink {
-                broker,
-                prefix,
-                arbiter_channel,
-            }) => {
-                let topics = crate::mqtt::BoardTopics::new(
-                    &prefix,
-                    info.event.as_deref(),
-                    info.round,
-                    info.board,
-                );
-                let queue = journal_path.as_deref().map(journal::mqtt_path);
-                // A journal resumed up to damage regenerates a shorter
-                // stream than the one sent: a new epoch, so consumers
-                // start the board's stream again (its old queue was set
-                // aside with the damaged journal).
-                let epoch = if damaged { now_unix } else { started_at };
-                if arbiter_channel {
-                    arbiter_uplink = Some(crate::mqtt::publish::Uplink {
-                        broker: broker.clone(),
-                        client_id: format!(
-                            "eboard-{}-{}-{}-a-{:x}",
-                            crate::mqtt::slug(info.event.as_deref()),
-                            info.round,
-                            info.board,
-                            rand::random::<u32>()
-                        ),
-                        topics: crate::mqtt::arbiter::topics(
-                            &prefix,
-                            info.event.as_deref(),
-                            info.board,
-                        ),
-                        epoch,
-                        announce_arbiter: false,
-                    });
-                }
-                let uplink = crate::mqtt::publish::Uplink {
-                    broker,
-                    client_id: format!(
-                        "eboard-{}-{}-{}-{:x}",
-                        crate::mqtt::slug(info.event.as_deref()),
-                        info.round,
-                        info.board,
-                        rand::random::<u32>()
-                    ),
-                    topics,
-                    epoch,
-                    announce_arbiter: arbiter_channel,
-                };
-                let (tx, status) = crate::mqtt::publish::start(rt, uplink, queue.as_deref())?;
-                (Some(tx), Some(status))
-            }
-            None => (None, None),
-        };
-        let feed = Arc::new(Feed::start_tapped(rt, delay_s * 1000, now_fn, speed, tap));
-        let arbiter_mqtt = match arbiter_uplink {
-            Some(uplink) => {
-                let topic = uplink.topics.events.clone();
-                let queue = journal_path.as_deref().map(journal::mqtt_arbiter_path);
-                let status =
-                    crate::mqtt::arbiter::start(rt, uplink, queue.as_deref(), &feed.arbiter)?;
-                tracing::info!(
-                    "mqtt: the arbiter channel (undelayed) is published on {topic} for the console's relay"
-                );
-                Some(status)
-            }
-            None => None,
-        };
+        // its queue lives beside the journal (`JOURNAL.mqtt`). A journal
+        // resumed up to damage regenerates a shorter stream than the one
+        // sent: a new epoch, so consumers start the board's stream again
+        // (its old queue was set aside with the damaged journal). With
+        // `[mqtt] arbiter_channel`, the arbiter's channel too, started on
+        // the feed before anything is published.
+        let epoch = if damaged { now_unix } else { started_at };
+        let mut uplinks = super::uplinks::start(rt, mqtt, &info, epoch, journal_path.as_deref())?;
+        let feed = Arc::new(Feed::start_tapped(
+            rt,
+            delay_s * 1000,
+            now_fn,
+            speed,
+            uplinks.tap.take(),
+        ));
+        let arbiter_mqtt = uplinks.start_arbiter(rt, &feed.arbiter)?;
+        let mqtt = uplinks.status;
         // SSE ids: the same for the same messages after a restart (a
         // journal resumed up to damage regenerates another stream: a new one).
         feed.set_epoch(if damaged { now_unix } else { started_at });

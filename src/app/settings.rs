@@ -566,40 +566,6 @@ mod tests {
     }
 
     #[test]
-    fn the_arbiter_channel_needs_tls_or_a_local_broker_and_a_login() {
-        // Plain TCP to another host: refused even without a password.
-        let e = resolve("[mqtt]\nurl = \"mqtt://hall.example\"\nusername = \"board1\"\narbiter_channel = true\n")
-            .unwrap_err();
-        assert_eq!(
-            (e.line, e.key.as_str()),
-            (Some(4), "mqtt.arbiter_channel"),
-            "{e}"
-        );
-        assert!(
-            e.message.contains("in clear") && e.message.contains("mqtts://"),
-            "{e}"
-        );
-        // No login: refused (a password in the environment would be refused first).
-        if std::env::var_os(mqtt::PASSWORD_ENV).is_none() {
-            let e = resolve("[mqtt]\nurl = \"mqtts://hall.example\"\narbiter_channel = true\n")
-                .unwrap_err();
-            assert_eq!(e.key, "mqtt.arbiter_channel", "{e}");
-            assert!(e.message.contains("username"), "{e}");
-        }
-        // TLS with a login, or a broker on this host with a login: taken.
-        for url in ["mqtts://hall.example", "mqtt://127.0.0.1:1883"] {
-            let cfg = parse(&format!(
-                "[mqtt]\nurl = \"{url}\"\nusername = \"board1\"\narbiter_channel = true\n"
-            ));
-            let up = mqtt_uplink(&cfg).unwrap().unwrap();
-            assert!(up.arbiter_channel, "{url}");
-        }
-        // Off by default.
-        let cfg = parse("[mqtt]\nurl = \"mqtt://hall.example\"\n");
-        assert!(!mqtt_uplink(&cfg).unwrap().unwrap().arbiter_channel);
-    }
-
-    #[test]
     fn game_settings_errors_name_the_key_line() {
         let e = resolve("[event]\ntime_control = \"forty moves\"\n").unwrap_err();
         assert_eq!(

@@ -102,14 +102,11 @@ pub struct Channel {
     tap: Mutex<Option<mpsc::UnboundedSender<Published>>>,
 }
 
-/// One publication on a channel, as its tap ([`Channel::set_tap`]) gets
-/// it: a store-and-forward uplink of the arbiter's channel (MQTT,
-/// `crate::mqtt::arbiter`) that must lose nothing, where a reader of
-/// [`Channel::events`] may lag and be dropped.
+/// One publication, as a channel's tap gets it ([`Channel::set_tap`]: an
+/// uplink that must lose nothing, `crate::mqtt::arbiter`).
 #[derive(Debug, Clone)]
 pub struct Published {
-    /// [`Channel::publish_journaled`]: regenerated in the same order by a
-    /// replay of the journal; else out-of-band ([`Channel::publish`]).
+    /// [`Channel::publish_journaled`] (else out-of-band, [`Channel::publish`]).
     pub journaled: bool,
     /// Publication order of the update that carried it (0: none).
     pub seq: u64,
@@ -216,10 +213,9 @@ impl Channel {
         r.stream = stream.to_owned();
     }
 
-    /// Sends every later publication (snapshots and messages, journaled or
-    /// out-of-band) to `tap` too, in publication order, without waiting; a
-    /// second call replaces the first tap. Set it before the first
-    /// publication that must reach it.
+    /// Sends every later publication to `tap` too, in order, without
+    /// waiting (where a reader of [`Channel::events`] may lag and be
+    /// dropped); a second call replaces the first tap.
     pub fn set_tap(&self, tap: mpsc::UnboundedSender<Published>) {
         *self.tap.lock().unwrap_or_else(|e| e.into_inner()) = Some(tap);
     }
@@ -350,9 +346,9 @@ impl Channel {
     ) {
         let games: Vec<_> = messages.iter().map(|m| game_of(m)).collect();
         let mut recent = self.lock_recent();
-        // Under the numbering's lock: the tap gets them in the order readers do.
+        // Under the numbering's lock: in the readers' order. A closed tap
+        // (its uplink gone) is not the publisher's concern.
         if let Some(tap) = self.tap.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-            // A closed tap (its uplink gone) is not the publisher's concern.
             let _ = tap.send(Published {
                 journaled,
                 seq,
@@ -565,21 +561,6 @@ async fn run_delay(
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicU64, Ordering};
-
-    #[test]
-    fn a_channels_tap_gets_every_publication_in_order() {
-        let ch = Channel::with_backlog();
-        ch.publish(0, None, &[Arc::from("{\"n\":0}")]); // before the tap: not sent
-        let (tx, mut rx) = mpsc::unbounded_channel();
-        ch.set_tap(tx);
-        ch.publish_journaled(1, None, &[Arc::from("{\"n\":1}"), Arc::from("{\"n\":2}")]);
-        ch.publish(0, None, &[Arc::from("{\"type\":\"journal_alert\"}")]);
-        ch.publish_journaled(2, None, &[]);
-        let got: Vec<(bool, u64, usize)> = std::iter::from_fn(|| rx.try_recv().ok())
-            .map(|p| (p.journaled, p.seq, p.messages.len()))
-            .collect();
-        assert_eq!(got, [(true, 1, 2), (false, 0, 1), (true, 2, 0)]);
-    }
 
     #[tokio::test]
     async fn the_tap_gets_an_update_only_when_the_public_does() {

@@ -62,8 +62,9 @@ pub fn table_of<'a>(prefix: &str, topic: &'a str) -> Option<((String, u32), &'a 
 /// over TLS (`mqtts://`) or to a broker on this host, and with a login.
 ///
 /// Why both: the broadcast delay exists so that nobody outside the hall
-/// learns a move before it is minutes old (FIDE Anti-Cheating Guidelines:
-/// a transmission delay for live broadcasts). Plain MQTT crosses the
+/// learns a move before it is minutes old (the ECU's anti-cheating rules,
+/// Tournament Regulations Q.2.4: "Delay of 15 minutes of internet
+/// transmission"). Plain MQTT crosses the
 /// venue's network in clear: anyone on its Wi-Fi reads every undelayed move
 /// with a packet capture, whatever the broker's ACL says, so plain TCP is
 /// refused even without a password (the password rule alone,
@@ -217,6 +218,23 @@ pub fn missing_alert(game: Option<&str>, topic: &str, user: Option<&str>, why: &
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_channels_tap_gets_every_publication_in_order() {
+        let ch = Channel::with_backlog();
+        ch.publish(0, None, &[Arc::from("{\"n\":0}")]); // before the tap: not sent
+        let (tx, mut rx) = mpsc::unbounded_channel::<Published>();
+        ch.set_tap(tx);
+        ch.publish_journaled(1, None, &[Arc::from("{\"n\":1}"), Arc::from("{\"n\":2}")]);
+        ch.publish(0, None, &[Arc::from("{\"type\":\"journal_alert\"}")]);
+        ch.publish_journaled(2, None, &[]);
+        let got: Vec<_> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
+        let got: Vec<_> = got
+            .iter()
+            .map(|p| (p.journaled, p.seq, p.messages.len()))
+            .collect();
+        assert_eq!(got, [(true, 1, 2), (false, 0, 1), (true, 2, 0)]);
+    }
 
     #[test]
     fn topics_and_filter() {

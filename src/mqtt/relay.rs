@@ -369,10 +369,10 @@ pub fn start_with(
                             t.follow.received = Some(t.follow.received.map_or(w.epoch, |r| r.max(w.epoch)));
                             match (w.oob, kind) {
                                 (Some(n), _) => {
-                                    if t.first_time((w.epoch, w.boot.unwrap_or(0), n)) {
-                                        if let Some(m) = &w.msg {
-                                            c.publish(0, None, &[Arc::from(m.to_string())]);
-                                        }
+                                    // A resend (the board's, after an outage) is dropped.
+                                    let new = t.first_time((w.epoch, w.boot.unwrap_or(0), n));
+                                    if let (true, Some(m)) = (new, &w.msg) {
+                                        c.publish(0, None, &[Arc::from(m.to_string())]);
                                     }
                                 }
                                 (None, "events" | "snapshot") => {
