@@ -375,6 +375,7 @@ fn main() {
             topics: BoardTopics::new("flood", Some("x"), 1, 1),
             epoch: 1,
             client_id: "eboard-flood".into(),
+            announce_arbiter: false,
         },
         Some(&dir.join("flood.mqtt")),
     )

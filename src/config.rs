@@ -63,6 +63,9 @@
 //! command_keys = ["…64 hex…"]      # optional: Ed25519 keys whose signed rulings
 //!                                  # this board takes over MQTT (docs/event.md)
 //! command_window = 60              # seconds a ruling's issue time may be off
+//! arbiter_channel = false          # true: also publish the undelayed arbiter channel
+//!                                  # for the console's relay (mqtts:// and a login;
+//!                                  # docs/mqtt.md, "The arbiter channel")
 //!
 //! [lichess]                        # optional: push the round's PGN to a lichess broadcast
 //! round_id = "AbCd1234"
@@ -208,6 +211,12 @@ pub struct MqttConfig {
     /// How far a ruling's issue time may be from the board's clock,
     /// seconds (1..=3600, default 60).
     pub command_window: Option<u64>,
+    /// Also publish the board's undelayed arbiter channel (what
+    /// `/arbiter/events` serves) on `{prefix}/{event}/board/{board}/
+    /// arbiter/…` for the console's relay (`docs/mqtt.md`, "The arbiter
+    /// channel"); default false. Needs `mqtts://` (or a broker on this
+    /// host) and a `username`, checked at start-up.
+    pub arbiter_channel: Option<bool>,
 }
 
 impl std::fmt::Debug for MqttConfig {
@@ -222,6 +231,7 @@ impl std::fmt::Debug for MqttConfig {
             .field("board_config_wait", &self.board_config_wait)
             .field("command_keys", &self.command_keys)
             .field("command_window", &self.command_window)
+            .field("arbiter_channel", &self.arbiter_channel)
             .finish()
     }
 }

@@ -207,38 +207,23 @@ impl Daemon {
         );
         let now_fn: Arc<dyn Fn() -> u64 + Send + Sync> = Arc::new(move || clock.now_ms());
         // The MQTT uplink takes the public updates as the public gets them;
-        // its queue lives beside the journal (`JOURNAL.mqtt`).
-        let (tap, mqtt) = match mqtt {
-            Some(MqttUplink { broker, prefix }) => {
-                let topics = crate::mqtt::BoardTopics::new(
-                    &prefix,
-                    info.event.as_deref(),
-                    info.round,
-                    info.board,
-                );
-                let queue = journal_path.as_deref().map(journal::mqtt_path);
-                let uplink = crate::mqtt::publish::Uplink {
-                    broker,
-                    client_id: format!(
-                        "eboard-{}-{}-{}-{:x}",
-                        crate::mqtt::slug(info.event.as_deref()),
-                        info.round,
-                        info.board,
-                        rand::random::<u32>()
-                    ),
-                    topics,
-                    // A journal resumed up to damage regenerates a shorter
-                    // stream than the one sent: a new epoch, so consumers
-                    // start the board's stream again (its old queue was set
-                    // aside with the damaged journal).
-                    epoch: if damaged { now_unix } else { started_at },
-                };
-                let (tx, status) = crate::mqtt::publish::start(rt, uplink, queue.as_deref())?;
-                (Some(tx), Some(status))
-            }
-            None => (None, None),
-        };
-        let feed = Arc::new(Feed::start_tapped(rt, delay_s * 1000, now_fn, speed, tap));
+        // its queue lives beside the journal (`JOURNAL.mqtt`). A journal
+        // resumed up to damage regenerates a shorter stream than the one
+        // sent: a new epoch, so consumers start the board's stream again
+        // (its old queue was set aside with the damaged journal). With
+        // `[mqtt] arbiter_channel`, the arbiter's channel too, started on
+        // the feed before anything is published.
+        let epoch = if damaged { now_unix } else { started_at };
+        let mut uplinks = super::uplinks::start(rt, mqtt, &info, epoch, journal_path.as_deref())?;
+        let feed = Arc::new(Feed::start_tapped(
+            rt,
+            delay_s * 1000,
+            now_fn,
+            speed,
+            uplinks.tap.take(),
+        ));
+        let arbiter_mqtt = uplinks.start_arbiter(rt, &feed.arbiter)?;
+        let mqtt = uplinks.status;
         // SSE ids: the same for the same messages after a restart (a
         // journal resumed up to damage regenerates another stream: a new one).
         feed.set_epoch(if damaged { now_unix } else { started_at });
@@ -389,12 +374,18 @@ impl Daemon {
         board.journal_alerts(board.last_t);
         // Messages found cut short in the MQTT queue: the arbiter is told
         // (they are queued again from the replay, logged by the uplink).
-        if let Some(cut) = mqtt.as_ref().map(|s| s.borrow().cut_at_open) {
+        for (cut, queue) in [
+            (mqtt.as_ref(), "MQTT queue"),
+            (arbiter_mqtt.as_ref(), "MQTT arbiter channel's queue"),
+        ]
+        .into_iter()
+        .filter_map(|(s, q)| Some((s?.borrow().cut_at_open, q)))
+        {
             if cut > 0 {
                 let msg = serde_json::json!({
                     "type": "uplink_alert",
                     "uplink": "mqtt",
-                    "error": format!("{cut} queued message(s) found cut short in the MQTT queue"),
+                    "error": format!("{cut} queued message(s) found cut short in the {queue}"),
                     "action": "queued again from the journal's replay",
                 })
                 .to_string();

@@ -36,6 +36,7 @@ pub mod settings;
 pub mod shutdown;
 pub mod source;
 mod tools;
+mod uplinks;
 mod view;
 
 pub use demo::{demo, DemoArgs};

@@ -123,12 +123,12 @@ pub fn journaled_game(journal: &Path) -> Option<(Header, usize)> {
 }
 
 /// Moves a journal whose game never began (no records) out of the way,
-/// with the files beside it (`.events`, `.mqtt`, `.pairing.json`): each
+/// with the files beside it (`.events`, `.mqtt`, `.mqtt-arbiter`, `.pairing.json`): each
 /// renamed to `NAME.unplayed`, so the new game starts a journal of its own
 /// instead of resuming another game's header.
 pub fn set_aside(journal: &Path) -> Result<(), String> {
     let mut names = vec![journal.to_path_buf()];
-    for ext in [".events", ".mqtt", ".pairing.json"] {
+    for ext in [".events", ".mqtt", ".mqtt-arbiter", ".pairing.json"] {
         let mut p = journal.as_os_str().to_owned();
         p.push(ext);
         names.push(p.into());

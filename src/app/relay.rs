@@ -165,13 +165,31 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
                 }
                 (None, _) => None,
             };
-            crate::mqtt::relay::start(rt.handle(), broker, prefix, event, channel.clone())
-                .anyhow()
-                .context("--mqtt")?;
-            // Over MQTT the boards publish only their public feed: the
-            // console shows the boards and the public alerts; it rules
-            // through the signed command topics when it has a key.
-            crate::server::console::Console::new(accounts, channel.clone(), forward)
+            // With accounts (someone can log in), the console's own channel:
+            // the boards' arbiter channels where they publish them
+            // (`[mqtt] arbiter_channel`), undelayed, the public feed for
+            // the others (`crate::mqtt::relay`). Without, nothing undelayed
+            // is followed. It rules through the signed command topics when
+            // it has a key.
+            let console_channel = (!accounts.is_empty())
+                .then(|| std::sync::Arc::new(crate::broadcast::delay::Channel::with_backlog()));
+            crate::mqtt::relay::start_with(
+                rt.handle(),
+                broker,
+                prefix,
+                event,
+                crate::mqtt::relay::Outputs {
+                    public: channel.clone(),
+                    console: console_channel.clone(),
+                },
+            )
+            .anyhow()
+            .context("--mqtt")?;
+            crate::server::console::Console::new(
+                accounts,
+                console_channel.unwrap_or_else(|| channel.clone()),
+                forward,
+            )
         }
         None => {
             if mqtt_username.is_some() || mqtt_ca_file.is_some() || topic_prefix.is_some() {

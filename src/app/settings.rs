@@ -39,6 +39,10 @@ pub struct MqttUplink {
     pub broker: BrokerAddr,
     /// The first topic level (default [`mqtt::DEFAULT_PREFIX`]).
     pub prefix: String,
+    /// `[mqtt] arbiter_channel`: the undelayed arbiter channel is published
+    /// too ([`mqtt::arbiter`]); checked against the broker
+    /// ([`mqtt::arbiter::check_broker`]).
+    pub arbiter_channel: bool,
 }
 
 impl Startup {
@@ -227,7 +231,16 @@ pub fn mqtt_uplink(cfg: &Config) -> Result<Option<MqttUplink>, ConfigFileError> 
         }
         None => mqtt::DEFAULT_PREFIX.to_owned(),
     };
-    Ok(Some(MqttUplink { broker, prefix }))
+    let arbiter_channel = m.arbiter_channel == Some(true);
+    if arbiter_channel {
+        mqtt::arbiter::check_broker(&broker)
+            .map_err(|e| cfg.error_at("mqtt.arbiter_channel", e))?;
+    }
+    Ok(Some(MqttUplink {
+        broker,
+        prefix,
+        arbiter_channel,
+    }))
 }
 
 /// The lichess target of `[lichess]` (its `ca_file` read, the token of

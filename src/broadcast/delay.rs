@@ -98,6 +98,22 @@ pub struct Channel {
     /// who reconnects with `Last-Event-ID`. Held while the view changes
     /// and the messages are numbered, so a reader sees both alike.
     recent: Mutex<Recent>,
+    /// Where everything published also goes, in order ([`Channel::set_tap`]).
+    tap: Mutex<Option<mpsc::UnboundedSender<Published>>>,
+}
+
+/// One publication, as a channel's tap gets it ([`Channel::set_tap`]: an
+/// uplink that must lose nothing, `crate::mqtt::arbiter`).
+#[derive(Debug, Clone)]
+pub struct Published {
+    /// [`Channel::publish_journaled`] (else out-of-band, [`Channel::publish`]).
+    pub journaled: bool,
+    /// Publication order of the update that carried it (0: none).
+    pub seq: u64,
+    /// The view's new snapshot, when it changed.
+    pub snapshot: Option<Arc<Snapshot>>,
+    /// The messages (JSON text), possibly none.
+    pub messages: Vec<Arc<str>>,
 }
 
 /// A channel's numbering and its last messages.
@@ -178,6 +194,7 @@ impl Channel {
                 ring: VecDeque::new(),
                 floor: StreamPos::default(),
             }),
+            tap: Mutex::new(None),
         }
     }
 
@@ -194,6 +211,13 @@ impl Channel {
     pub fn set_stream(&self, stream: &str) {
         let mut r = self.lock_recent();
         r.stream = stream.to_owned();
+    }
+
+    /// Sends every later publication to `tap` too, in order, without
+    /// waiting (where a reader of [`Channel::events`] may lag and be
+    /// dropped); a second call replaces the first tap.
+    pub fn set_tap(&self, tap: mpsc::UnboundedSender<Published>) {
+        *self.tap.lock().unwrap_or_else(|e| e.into_inner()) = Some(tap);
     }
 
     fn lock_recent(&self) -> std::sync::MutexGuard<'_, Recent> {
@@ -322,6 +346,16 @@ impl Channel {
     ) {
         let games: Vec<_> = messages.iter().map(|m| game_of(m)).collect();
         let mut recent = self.lock_recent();
+        // Under the numbering's lock: in the readers' order. A closed tap
+        // (its uplink gone) is not the publisher's concern.
+        if let Some(tap) = self.tap.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            let _ = tap.send(Published {
+                journaled,
+                seq,
+                snapshot: snapshot.clone(),
+                messages: messages.to_vec(),
+            });
+        }
         if let Some(s) = snapshot {
             self.view.send_modify(|v| *v = Arc::new(v.with(s)));
         }

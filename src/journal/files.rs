@@ -1,7 +1,7 @@
 //! The journal's files on disk: set aside when damaged, the events file's
 //! torn tail cut off, lengths.
 
-use super::{events_path, io_err, mqtt_path, sibling, JournalError};
+use super::{events_path, io_err, mqtt_arbiter_path, mqtt_path, sibling, JournalError};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -34,13 +34,15 @@ pub(super) fn sync_dir(path: &Path) {
 }
 
 /// Moves `path` and its events and MQTT queue files aside
-/// (`path.damaged-<unix s>`, `….events`, `….mqtt`); returns the new name.
+/// (`path.damaged-<unix s>`, `….events`, `….mqtt`, `….mqtt-arbiter`);
+/// returns the new name.
 pub(super) fn set_aside(path: &Path) -> Result<PathBuf, JournalError> {
     let to = aside_name(path);
     std::fs::rename(path, &to).map_err(io_err(path))?;
     for (from, dest) in [
         (events_path(path), events_path(&to)),
         (mqtt_path(path), mqtt_path(&to)),
+        (mqtt_arbiter_path(path), mqtt_arbiter_path(&to)),
     ] {
         if from.exists() {
             std::fs::rename(&from, &dest).map_err(io_err(&from))?;

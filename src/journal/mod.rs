@@ -75,6 +75,12 @@ pub fn mqtt_path(journal: &Path) -> PathBuf {
     sibling(journal, ".mqtt")
 }
 
+/// The MQTT queue of the arbiter's channel beside `journal`
+/// (`JOURNAL.mqtt-arbiter`, `crate::mqtt::arbiter`).
+pub fn mqtt_arbiter_path(journal: &Path) -> PathBuf {
+    sibling(journal, ".mqtt-arbiter")
+}
+
 fn sibling(journal: &Path, suffix: &str) -> PathBuf {
     let mut s = journal.as_os_str().to_owned();
     s.push(suffix);
@@ -309,15 +315,16 @@ impl Journal {
                 // stream starts at message 1 under a new epoch): moved
                 // aside, or its high-water mark would swallow the new
                 // game's first messages.
-                let queue = mqtt_path(path);
-                if queue.exists() {
-                    let to = sibling(&queue, &format!(".old-{}", unix_s()));
-                    std::fs::rename(&queue, &to).map_err(io_err(&queue))?;
-                    tracing::warn!(
-                        "the MQTT queue {} belongs to an earlier game's stream: moved to {}",
-                        queue.display(),
-                        to.display()
-                    );
+                for queue in [mqtt_path(path), mqtt_arbiter_path(path)] {
+                    if queue.exists() {
+                        let to = sibling(&queue, &format!(".old-{}", unix_s()));
+                        std::fs::rename(&queue, &to).map_err(io_err(&queue))?;
+                        tracing::warn!(
+                            "the MQTT queue {} belongs to an earlier game's stream: moved to {}",
+                            queue.display(),
+                            to.display()
+                        );
+                    }
                 }
                 File::create(path).map_err(io_err(path))?;
                 File::create(&events).map_err(io_err(&events))?;

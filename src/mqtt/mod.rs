@@ -20,12 +20,16 @@
 //!
 //! Per table (`docs/event.md`): `{prefix}/{event}/board/{board}/config`
 //! (retained: the board's game from `eboard event`), `…/command` and
-//! `…/reply` (signed rulings and their answers: [`command`]).
+//! `…/reply` (signed rulings and their answers: [`command`]), and with
+//! `[mqtt] arbiter_channel` the board's undelayed arbiter channel on
+//! `…/arbiter/events` and `…/arbiter/snapshot` ([`arbiter`]: for the
+//! console's relay only, behind the broker's ACL).
 //!
-//! `{event}` is the event's name made topic-safe by [`slug`]. Only what the
-//! public feeds show is published: the messages are taken after the
-//! transmission delay.
+//! `{event}` is the event's name made topic-safe by [`slug`]. On the
+//! public topics only what the public feeds show is published: the
+//! messages are taken after the transmission delay.
 
+pub mod arbiter;
 pub mod command;
 pub mod outbox;
 pub mod publish;
@@ -250,12 +254,7 @@ impl BrokerAddr {
         }
         // Issue 18 §2: no secret crosses the network in clear. Over plain
         // TCP a password goes only to a broker on this host.
-        let loopback = b.host == "localhost"
-            || b.host
-                .trim_matches(|c| c == '[' || c == ']')
-                .parse::<std::net::IpAddr>()
-                .is_ok_and(|ip| ip.is_loopback());
-        if !b.tls && !loopback && b.login.as_ref().is_some_and(|l| !l.password.is_empty()) {
+        if !b.tls && !b.is_local() && b.login.as_ref().is_some_and(|l| !l.password.is_empty()) {
             return Err((
                 "url",
                 format!(
@@ -275,6 +274,17 @@ impl BrokerAddr {
             b.ca = crate::tls::load_ca_file(std::path::Path::new(f)).map_err(|e| ("ca_file", e))?;
         }
         Ok(b)
+    }
+
+    /// Whether the broker is on this host: `localhost`, 127.0.0.0/8 or `::1`
+    /// (plain TCP to it does not cross the network).
+    pub fn is_local(&self) -> bool {
+        self.host == "localhost"
+            || self
+                .host
+                .trim_matches(|c| c == '[' || c == ']')
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback())
     }
 
     /// The MQTT client's options for this broker, for the uplink and the
@@ -388,10 +398,11 @@ impl BoardTopics {
     }
 }
 
-/// A message on a board's topics.
+/// A message on a board's topics (public, or its arbiter channel's).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Wire {
-    /// Index of the message in the board's public stream, from 1.
+    /// Index of the message in the board's stream, from 1 (0: an
+    /// out-of-band message, [`Wire::oob`]).
     pub seq: u64,
     /// The board's stream: the Unix time in ms its game started (a new game
     /// on the same topics starts a new stream).
@@ -404,6 +415,19 @@ pub struct Wire {
     /// The board's snapshot after the decision (on the last message of a decision).
     #[serde(default)]
     pub snapshot: Option<Snapshot>,
+    /// On the public snapshot topic: the board also publishes its arbiter
+    /// channel ([`arbiter`]; absent: false).
+    #[serde(default)]
+    pub arbiter_channel: bool,
+    /// On the arbiter channel: an out-of-band message's number in its
+    /// board's run [`Wire::boot`], from 1 (an alert that a replay of the
+    /// journal does not regenerate: not in the sequence).
+    #[serde(default)]
+    pub oob: Option<u64>,
+    /// With [`Wire::oob`]: the board's run (random), so numbers of two runs
+    /// are told apart.
+    #[serde(default)]
+    pub boot: Option<u64>,
 }
 
 /// The JSON of an events message (`msg` and `snapshot` are JSON text already).

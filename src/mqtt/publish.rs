@@ -17,6 +17,12 @@
 //! stream. A restarted daemon replays its journal, which regenerates the
 //! same stream: the messages up to [`Outbox::last_seq`] were queued before
 //! and are skipped, so nothing is lost and nothing is queued twice.
+//!
+//! The same uplink carries the board's undelayed arbiter channel when
+//! `[mqtt] arbiter_channel` is on ([`super::arbiter`]): a second instance
+//! with its own topics and queue file, which also takes out-of-band
+//! messages ([`start_with_out_of_band`]: alerts a replay does not
+//! regenerate), kept in memory until acknowledged.
 
 use super::outbox::{Entry, Outbox};
 use super::{wire_json, BoardTopics, BrokerAddr};
@@ -34,6 +40,9 @@ use tokio::time::Instant;
 
 /// The most events messages unacknowledged on a connection.
 pub const WINDOW: usize = 32;
+/// The most out-of-band messages kept unacknowledged (in memory); older
+/// ones are dropped, with a warning, when the broker stays away longer.
+pub const OUT_OF_BAND_MAX: usize = 1024;
 /// The most updates queued with one `fsync`.
 pub const GROUP_MAX: usize = 256;
 /// The first wait before reconnecting to the broker.
@@ -96,6 +105,11 @@ pub struct Uplink {
     pub epoch: u64,
     /// The MQTT client id (unique per board).
     pub client_id: String,
+    /// The retained snapshot says that the board also publishes its
+    /// arbiter channel (`"arbiter_channel": true`, [`super::Wire`]), so a
+    /// relay that receives nothing there can tell that the broker keeps it
+    /// away (its ACL) rather than that the board does not publish it.
+    pub announce_arbiter: bool,
 }
 
 /// Opens the queue (`queue`: the file beside the journal; `None`: in
@@ -105,6 +119,30 @@ pub fn start(
     rt: &tokio::runtime::Handle,
     uplink: Uplink,
     queue: Option<&Path>,
+) -> Result<(mpsc::UnboundedSender<Update>, watch::Receiver<UplinkStatus>), String> {
+    start_inner(rt, uplink, queue, None)
+}
+
+/// [`start`], and the payloads (events-topic JSON, complete) that come on
+/// `out_of_band` are published on the events topic too, QoS 1, kept in
+/// memory (at most [`OUT_OF_BAND_MAX`]) until the broker acknowledges them
+/// and sent again after a reconnection; they are not in the queue file,
+/// so a daemon stopped while the broker is away loses them (the journal's
+/// events file has them).
+pub fn start_with_out_of_band(
+    rt: &tokio::runtime::Handle,
+    uplink: Uplink,
+    queue: Option<&Path>,
+    out_of_band: mpsc::UnboundedReceiver<String>,
+) -> Result<(mpsc::UnboundedSender<Update>, watch::Receiver<UplinkStatus>), String> {
+    start_inner(rt, uplink, queue, Some(out_of_band))
+}
+
+fn start_inner(
+    rt: &tokio::runtime::Handle,
+    uplink: Uplink,
+    queue: Option<&Path>,
+    out_of_band: Option<mpsc::UnboundedReceiver<String>>,
 ) -> Result<(mpsc::UnboundedSender<Update>, watch::Receiver<UplinkStatus>), String> {
     let options = uplink.broker.options(uplink.client_id.clone())?;
     let outbox = match queue {
@@ -119,7 +157,7 @@ pub fn start(
         cut_at_open,
         ..Default::default()
     });
-    rt.spawn(run(uplink, options, outbox, rx, status_tx));
+    rt.spawn(run(uplink, options, outbox, rx, out_of_band, status_tx));
     Ok((tx, status_rx))
 }
 
@@ -127,10 +165,23 @@ fn connection(o: &MqttOptions) -> (AsyncClient, EventLoop) {
     AsyncClient::new(o.clone(), 2 * WINDOW + 8)
 }
 
+/// What a publish request handed to the client was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sent {
+    /// The queued message of this sequence number.
+    Message(u64),
+    /// The retained snapshot.
+    Snapshot,
+    /// The out-of-band message of this number (this run's).
+    OutOfBand(u64),
+}
+
 /// Numbers the public messages of updates as they come.
 struct Numbering {
     next: u64,
     epoch: u64,
+    /// `,"arbiter_channel":true` in the retained snapshot ([`Uplink::announce_arbiter`]).
+    announce: &'static str,
     skip_through: u64,
     /// Messages at or below `skip_through` whose queue line was cut: queued
     /// again as they are regenerated ([`Outbox::lost`]).
@@ -156,8 +207,8 @@ impl Numbering {
             let msg = u.public.get(i).map(|m| m.as_ref());
             let snapshot_payload = snap.map(|s| {
                 format!(
-                    "{{\"seq\":{seq},\"epoch\":{},\"t\":{},\"snapshot\":{s}}}",
-                    self.epoch, u.t
+                    "{{\"seq\":{seq},\"epoch\":{},\"t\":{}{},\"snapshot\":{s}}}",
+                    self.epoch, u.t, self.announce
                 )
             });
             if let Some(s) = &snapshot_payload {
@@ -183,11 +234,17 @@ async fn run(
     options: MqttOptions,
     mut outbox: Outbox,
     mut rx: mpsc::UnboundedReceiver<Update>,
+    mut oob_rx: Option<mpsc::UnboundedReceiver<String>>,
     status: watch::Sender<UplinkStatus>,
 ) {
     let mut numbering = Numbering {
         next: 1,
         epoch: uplink.epoch,
+        announce: if uplink.announce_arbiter {
+            ",\"arbiter_channel\":true"
+        } else {
+            ""
+        },
         skip_through: outbox.last_seq(),
         lost: outbox.lost().clone(),
         latest_snapshot: None,
@@ -195,9 +252,14 @@ async fn run(
     let (mut client, mut el) = connection(&options);
     let mut connected = false;
     let mut rx_open = true;
-    // Seq of each publish request in the order handed to the client (0: a snapshot).
-    let mut order: VecDeque<u64> = VecDeque::new();
-    let mut inflight: HashMap<u16, u64> = HashMap::new();
+    // Each publish request in the order handed to the client.
+    let mut order: VecDeque<Sent> = VecDeque::new();
+    let mut inflight: HashMap<u16, Sent> = HashMap::new();
+    // Out-of-band messages not acknowledged, oldest first, and the last
+    // one handed to the client on this connection.
+    let mut oob: VecDeque<(u64, String)> = VecDeque::new();
+    let mut oob_next = 1u64;
+    let mut oob_sent = 0u64;
     let mut outstanding = 0usize;
     let mut next_send = 0u64;
     let mut backoff = Backoff::new(RETRY_MIN, RETRY_MAX);
@@ -224,7 +286,7 @@ async fn run(
                 {
                     break;
                 }
-                order.push_back(seq);
+                order.push_back(Sent::Message(seq));
                 outstanding += 1;
                 next_send = seq + 1;
                 // Only the latest snapshot is retained: older ones resent are skipped.
@@ -233,10 +295,28 @@ async fn run(
                         .try_publish(&uplink.topics.snapshot, QoS::AtLeastOnce, true, s.clone())
                         .is_ok()
                     {
-                        order.push_back(0);
+                        order.push_back(Sent::Snapshot);
                         snapshot_sent = true;
                     }
                 }
+            }
+            let from = oob_sent;
+            for (id, payload) in oob.iter().filter(|(id, _)| *id > from) {
+                if outstanding >= WINDOW
+                    || client
+                        .try_publish(
+                            &uplink.topics.events,
+                            QoS::AtLeastOnce,
+                            false,
+                            payload.clone(),
+                        )
+                        .is_err()
+                {
+                    break;
+                }
+                order.push_back(Sent::OutOfBand(*id));
+                outstanding += 1;
+                oob_sent = *id;
             }
             // The latest snapshot was acknowledged on an earlier connection:
             // sent again once everything before it is resent.
@@ -247,7 +327,7 @@ async fn run(
                         .try_publish(&uplink.topics.snapshot, QoS::AtLeastOnce, true, s.clone())
                         .is_ok()
                 {
-                    order.push_back(0);
+                    order.push_back(Sent::Snapshot);
                     snapshot_sent = true;
                 }
             }
@@ -290,6 +370,27 @@ async fn run(
                 }
                 None => rx_open = false,
             },
+            m = async {
+                match oob_rx.as_mut() {
+                    Some(r) => r.recv().await,
+                    None => std::future::pending().await,
+                }
+            } => match m {
+                Some(payload) => {
+                    if oob.len() >= OUT_OF_BAND_MAX {
+                        if let Some((id, _)) = oob.pop_front() {
+                            tracing::warn!(
+                                "mqtt: broker {}: out-of-band message {id} dropped unsent \
+                                 (more than {OUT_OF_BAND_MAX} waiting)",
+                                uplink.broker
+                            );
+                        }
+                    }
+                    oob.push_back((oob_next, payload));
+                    oob_next += 1;
+                }
+                None => oob_rx = None,
+            },
             _ = async {
                 match reconnect_at {
                     Some(at) => tokio::time::sleep_until(at).await,
@@ -313,6 +414,7 @@ async fn run(
                     outstanding = 0;
                     next_send = 0;
                     snapshot_sent = false;
+                    oob_sent = 0;
                 }
                 Ok(Event::Outgoing(Outgoing::Publish(pkid))) => {
                     if let Some(seq) = order.pop_front() {
@@ -320,13 +422,18 @@ async fn run(
                     }
                 }
                 Ok(Event::Incoming(Packet::PubAck(a))) => {
-                    if let Some(seq) = inflight.remove(&a.pkid) {
-                        if seq != 0 {
+                    match inflight.remove(&a.pkid) {
+                        Some(Sent::Message(seq)) => {
                             outstanding = outstanding.saturating_sub(1);
                             if let Err(e) = outbox.ack(seq) {
                                 tracing::error!("mqtt: {e}");
                             }
                         }
+                        Some(Sent::OutOfBand(id)) => {
+                            outstanding = outstanding.saturating_sub(1);
+                            oob.retain(|(i, _)| *i != id);
+                        }
+                        Some(Sent::Snapshot) | None => {}
                     }
                 }
                 Ok(_) => {}

@@ -13,19 +13,78 @@
 //! the stream gets the board's `state` message after the gap, so the
 //! relay's clients resynchronise as after a reconnection.
 //! Relays share nothing: several can serve the same event side by side.
+//!
+//! With a console ([`Outputs::console`]) the relay also follows the
+//! tables' arbiter channels ([`super::arbiter`]: undelayed, behind the
+//! broker's ACL), rebuilt the same way (the same wire, the same dedupe and
+//! order), into the console's channel: its board view and alert queue are
+//! undelayed for every table whose arbiter channel arrives, and the public
+//! stream stands in for the others. A table whose public snapshot
+//! announces its arbiter channel but of which nothing arrives within
+//! [`ARBITER_GRACE`] (the broker's ACL keeps it from this relay's user,
+//! or the board's user may not write it: mosquitto drops such messages
+//! silently), and a refused subscription (SUBACK 0x80), are logged at warn
+//! and alerted on the console (`uplink_alert`), once.
 
+use super::arbiter::{self, Follow};
 use super::{BrokerAddr, Wire};
 use crate::broadcast::delay::Channel;
 use crate::broadcast::public::Snapshot;
 use crate::retry::{Backoff, Outage};
-use rumqttc::{AsyncClient, Event, Packet, QoS};
-use std::collections::{BTreeMap, HashMap};
+use rumqttc::{AsyncClient, Event, Packet, QoS, SubscribeFilter, SubscribeReasonCode};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
 
 /// How long a message waits for an earlier one missing before the gap is skipped.
 pub const GAP_WAIT: Duration = Duration::from_secs(2);
+/// How long after a table's public snapshot announced its arbiter channel
+/// the relay waits for anything of it before it reports the channel
+/// missing (the board's two connections come up within a second or two).
+pub const ARBITER_GRACE: Duration = Duration::from_secs(10);
+/// How many out-of-band arbiter messages per table the relay remembers to
+/// drop their resends.
+pub const OUT_OF_BAND_SEEN: usize = 1024;
+
+/// Where a relay's rebuilt streams go.
+#[derive(Debug, Clone)]
+pub struct Outputs {
+    /// The public (delayed) channel: the merged feeds.
+    pub public: Arc<Channel>,
+    /// The console's channel (`None`: no console, and the arbiter topics
+    /// are not followed): each table's arbiter channel where it arrives,
+    /// the public stream of the other games, the relay's own alerts.
+    pub console: Option<Arc<Channel>>,
+}
+
+/// Where [`BoardStream`] forwards what is in order.
+trait Sink {
+    /// Shows `snapshot` (when given), then sends `messages`.
+    fn send(&self, snapshot: Option<Arc<Snapshot>>, messages: &[Arc<str>]);
+}
+
+impl Sink for Channel {
+    fn send(&self, snapshot: Option<Arc<Snapshot>>, messages: &[Arc<str>]) {
+        self.publish(0, snapshot, messages);
+    }
+}
+
+/// A public stream: to the public channel, and to the console's while the
+/// game's arbiter channel is not received.
+struct Public<'a> {
+    public: &'a Channel,
+    console: Option<&'a Channel>,
+}
+
+impl Sink for Public<'_> {
+    fn send(&self, snapshot: Option<Arc<Snapshot>>, messages: &[Arc<str>]) {
+        if let Some(c) = self.console {
+            c.publish(0, snapshot.clone(), messages);
+        }
+        self.public.publish(0, snapshot, messages);
+    }
+}
 /// The first wait before reconnecting to the broker.
 pub const RETRY_MIN: Duration = Duration::from_millis(500);
 /// The longest wait before reconnecting to the broker.
@@ -48,7 +107,7 @@ struct BoardStream {
 impl BoardStream {
     /// Takes in `w` (from the events topic, or the snapshot topic when
     /// `retained_snapshot`), forwarding what is in order to `out`.
-    fn take(&mut self, w: Wire, retained_snapshot: bool, out: &Channel, now: Instant) {
+    fn take(&mut self, w: Wire, retained_snapshot: bool, out: &impl Sink, now: Instant) {
         if w.epoch != self.epoch {
             if w.epoch < self.epoch {
                 return; // an older game's message
@@ -64,7 +123,7 @@ impl BoardStream {
                     self.shown = w.seq;
                     let s = Arc::new(s);
                     self.snapshot = Some(s.clone());
-                    out.publish(0, Some(s), &[]);
+                    out.send(Some(s), &[]);
                 }
                 // Stream messages before it are in the snapshot already.
                 if w.seq > self.done {
@@ -80,7 +139,7 @@ impl BoardStream {
     }
 
     /// Forwards the messages in order; skips a gap older than [`GAP_WAIT`].
-    fn drain(&mut self, out: &Channel, now: Instant) {
+    fn drain(&mut self, out: &impl Sink, now: Instant) {
         loop {
             let Some((&seq, (since, _))) = self.early.iter().next() else {
                 return;
@@ -98,7 +157,7 @@ impl BoardStream {
                 self.snapshot = Some(s.clone());
                 s
             });
-            out.publish(0, snap, &msg);
+            out.send(snap, &msg);
             if skipped {
                 self.resync(out);
             }
@@ -106,9 +165,9 @@ impl BoardStream {
     }
 
     /// Sends the board's state (of the snapshot shown) on the stream.
-    fn resync(&self, out: &Channel) {
+    fn resync(&self, out: &impl Sink) {
         if let Some(s) = &self.snapshot {
-            out.publish(0, None, &[Arc::from(s.state.to_string())]);
+            out.send(None, &[Arc::from(s.state.to_string())]);
         }
     }
 }
@@ -127,13 +186,34 @@ fn board_of<'a>(prefix: &str, topic: &'a str) -> Option<((String, u32, u32), &'a
     ))
 }
 
-/// Starts following `{prefix}/{event}/#` (every event when `event` is
-/// `None`; `event` is a name, made topic-safe) on `broker` (its address,
-/// TLS and login: [`BrokerAddr::options`]) into `out`, on `rt`. Errors: a
-/// bad prefix, or the TLS set-up. A broker that cannot be reached, refuses
-/// the login or the certificate is reported in the log (again when the
-/// reason changes: [`Outage`]) and retried after [`RETRY_MIN`] doubling up
-/// to [`RETRY_MAX`] ([`Backoff`]).
+/// One table's arbiter channel as rebuilt so far.
+#[derive(Debug, Default)]
+struct Table {
+    stream: BoardStream,
+    follow: Follow,
+    /// The game (`r.b`) whose public snapshot announced it.
+    game: Option<String>,
+    /// Out-of-band messages seen, (epoch, boot, number), oldest first.
+    seen: VecDeque<(u64, u64, u64)>,
+}
+
+impl Table {
+    /// Whether out-of-band message `key` is new here (it is remembered).
+    fn first_time(&mut self, key: (u64, u64, u64)) -> bool {
+        if self.seen.contains(&key) {
+            return false;
+        }
+        if self.seen.len() >= OUT_OF_BAND_SEEN {
+            self.seen.pop_front();
+        }
+        self.seen.push_back(key);
+        true
+    }
+}
+
+/// Starts following the public topics of `event` (every event when
+/// `None`; a name, made topic-safe) on `broker` into `out`, with no
+/// console: [`start_with`].
 pub fn start(
     rt: &tokio::runtime::Handle,
     broker: BrokerAddr,
@@ -141,10 +221,71 @@ pub fn start(
     event: Option<String>,
     out: Arc<Channel>,
 ) -> Result<(), String> {
+    start_with(
+        rt,
+        broker,
+        prefix,
+        event,
+        Outputs {
+            public: out,
+            console: None,
+        },
+    )
+}
+
+/// Starts following `{prefix}/{event}/+/+/events` and `…/snapshot` (every
+/// event when `event` is `None`; `event` is a name, made topic-safe) on
+/// `broker` (its address, TLS and login: [`BrokerAddr::options`]) into
+/// `out.public`, on `rt`; with `out.console`, also the tables' arbiter
+/// channels (`{prefix}/{event}/board/+/arbiter/#`) into it, when the broker
+/// is reached over TLS or on this host and with a login
+/// ([`arbiter::check_broker`]; else a warn line and a console alert).
+/// Errors: a bad prefix, or the TLS set-up. A broker that cannot be
+/// reached, refuses the login or the certificate is reported in the log
+/// (again when the reason changes: [`Outage`]) and retried after
+/// [`RETRY_MIN`] doubling up to [`RETRY_MAX`] ([`Backoff`]).
+pub fn start_with(
+    rt: &tokio::runtime::Handle,
+    broker: BrokerAddr,
+    prefix: String,
+    event: Option<String>,
+    out: Outputs,
+) -> Result<(), String> {
     super::check_prefix(&prefix)?;
-    let filter = match &event {
-        Some(e) => format!("{prefix}/{}/#", super::slug(Some(e))),
-        None => format!("{prefix}/#"),
+    let level = event
+        .as_deref()
+        .map_or_else(|| "+".to_owned(), |e| super::slug(Some(e)));
+    let mut filters = vec![
+        format!("{prefix}/{level}/+/+/events"),
+        format!("{prefix}/{level}/+/+/snapshot"),
+    ];
+    let user = broker.login.as_ref().map(|l| l.username.clone());
+    let arbiter_filter = arbiter::filter(&prefix, event.as_deref());
+    let follow_arbiter = match &out.console {
+        None => false,
+        Some(console) => match arbiter::check_broker(&broker) {
+            Ok(()) => {
+                filters.push(arbiter_filter.clone());
+                true
+            }
+            Err(why) => {
+                tracing::warn!(
+                    "relay: the boards' arbiter channels are not followed: {why}; the console's \
+                     alerts come from the public feeds, after the broadcast delay"
+                );
+                console.publish(
+                    0,
+                    None,
+                    &[arbiter::missing_alert(
+                        None,
+                        &arbiter_filter,
+                        user.as_deref(),
+                        &format!("not followed: {why}"),
+                    )],
+                );
+                false
+            }
+        },
     };
     let client_id = format!(
         "eboard-relay-{}-{:x}",
@@ -154,10 +295,20 @@ pub fn start(
     let o = broker.options(client_id)?;
     rt.spawn(async move {
         let (client, mut el) = AsyncClient::new(o, 16);
+        let console = out.console.clone();
         let mut boards: HashMap<(String, u32, u32), BoardStream> = HashMap::new();
+        let mut tables: HashMap<(String, u32), Table> = HashMap::new();
+        // Games whose arbiter channel is received: their public stream
+        // goes to the public channel only.
+        let mut covered: HashSet<(String, u32, u32)> = HashSet::new();
+        // Tables noted (info) as not publishing their arbiter channel.
+        let mut not_published: HashSet<(String, u32)> = HashSet::new();
+        let mut refused: HashSet<String> = HashSet::new();
+        let mut subscribed = false;
         let mut tick = tokio::time::interval(GAP_WAIT / 4);
         let mut outage = Outage::default();
         let mut backoff = Backoff::new(RETRY_MIN, RETRY_MAX);
+        let who = user.as_deref().unwrap_or("(anonymous)");
         loop {
             tokio::select! {
                 ev = el.poll() => match ev {
@@ -166,11 +317,74 @@ pub fn start(
                         if outage.recovered() {
                             tracing::info!("relay: connected to {broker}");
                         }
-                        if let Err(e) = client.try_subscribe(filter.clone(), QoS::AtLeastOnce) {
-                            tracing::error!("relay: cannot subscribe to {filter}: {e}");
+                        let subs = filters.iter().map(|f| SubscribeFilter::new(f.clone(), QoS::AtLeastOnce));
+                        if let Err(e) = client.try_subscribe_many(subs) {
+                            tracing::error!("relay: cannot subscribe to {}: {e}", filters.join(", "));
+                        }
+                    }
+                    Ok(Event::Incoming(Packet::SubAck(a))) => {
+                        let granted: Vec<&str> = filters
+                            .iter()
+                            .zip(&a.return_codes)
+                            .filter(|(_, c)| matches!(c, SubscribeReasonCode::Success(_)))
+                            .map(|(f, _)| f.as_str())
+                            .collect();
+                        if !subscribed {
+                            subscribed = true;
+                            tracing::info!("relay: subscribed to {}", granted.join(", "));
+                        }
+                        for (f, code) in filters.iter().zip(&a.return_codes) {
+                            if !matches!(code, SubscribeReasonCode::Failure) || !refused.insert(f.clone()) {
+                                continue;
+                            }
+                            let why = format!(
+                                "the broker refused the subscription to {f} (SUBACK 0x80: its ACL or an \
+                                 auth plugin denies user {who})"
+                            );
+                            tracing::warn!("relay: {why}");
+                            if let (Some(c), true) = (&console, *f == arbiter_filter) {
+                                c.publish(0, None, &[arbiter::missing_alert(None, f, user.as_deref(), &why)]);
+                            }
                         }
                     }
                     Ok(Event::Incoming(Packet::Publish(p))) => {
+                        let now = Instant::now();
+                        if let (true, Some(c), Some((table, kind))) =
+                            (follow_arbiter, &console, arbiter::table_of(&prefix, &p.topic))
+                        {
+                            let w = match serde_json::from_slice::<Wire>(&p.payload) {
+                                Ok(w) => w,
+                                Err(e) => {
+                                    tracing::info!(topic = %p.topic, error = %e, "relay: message not understood");
+                                    continue;
+                                }
+                            };
+                            let t = tables.entry(table.clone()).or_default();
+                            if t.follow.received.is_none() {
+                                tracing::info!("relay: table {} of {}: its arbiter channel is followed (undelayed, for the console)", table.1, table.0);
+                            } else if t.follow.reported {
+                                tracing::info!("relay: table {} of {}: its arbiter channel arrives now", table.1, table.0);
+                                t.follow.reported = false;
+                            }
+                            t.follow.received = Some(t.follow.received.map_or(w.epoch, |r| r.max(w.epoch)));
+                            match (w.oob, kind) {
+                                (Some(n), _) => {
+                                    // A resend (the board's, after an outage) is dropped.
+                                    let new = t.first_time((w.epoch, w.boot.unwrap_or(0), n));
+                                    if let (true, Some(m)) = (new, &w.msg) {
+                                        c.publish(0, None, &[Arc::from(m.to_string())]);
+                                    }
+                                }
+                                (None, "events" | "snapshot") => {
+                                    t.stream.take(w, kind == "snapshot", c.as_ref(), now);
+                                }
+                                _ => {}
+                            }
+                            if let Some(s) = &t.stream.snapshot {
+                                covered.insert((table.0.clone(), s.info.round, s.info.board));
+                            }
+                            continue;
+                        }
                         let Some((key, kind)) = board_of(&prefix, &p.topic) else { continue };
                         let snapshot = match kind {
                             "events" => false,
@@ -178,7 +392,30 @@ pub fn start(
                             _ => continue,
                         };
                         match serde_json::from_slice::<Wire>(&p.payload) {
-                            Ok(w) => boards.entry(key).or_default().take(w, snapshot, &out, Instant::now()),
+                            Ok(w) => {
+                                if snapshot && follow_arbiter {
+                                    let table = (key.0.clone(), key.2);
+                                    if w.arbiter_channel {
+                                        let t = tables.entry(table).or_default();
+                                        if t.follow.announced.is_none_or(|(e, _)| e < w.epoch) {
+                                            t.follow.announced = Some((w.epoch, now));
+                                            t.follow.reported = false;
+                                            t.game = Some(format!("{}.{}", key.1, key.2));
+                                        }
+                                    } else if not_published.insert(table) {
+                                        tracing::info!(
+                                            "relay: board {}.{} of {} does not publish its arbiter channel \
+                                             ([mqtt] arbiter_channel): its alerts reach the console after the broadcast delay",
+                                            key.1, key.2, key.0
+                                        );
+                                    }
+                                }
+                                let sink = Public {
+                                    public: &out.public,
+                                    console: console.as_deref().filter(|_| !covered.contains(&key)),
+                                };
+                                boards.entry(key).or_default().take(w, snapshot, &sink, now);
+                            }
                             Err(e) => tracing::info!(topic = %p.topic, error = %e, "relay: message not understood"),
                         }
                     }
@@ -193,8 +430,32 @@ pub fn start(
                 },
                 _ = tick.tick() => {
                     let now = Instant::now();
-                    for b in boards.values_mut() {
-                        b.drain(&out, now);
+                    for (key, b) in boards.iter_mut() {
+                        let sink = Public {
+                            public: &out.public,
+                            console: console.as_deref().filter(|_| !covered.contains(key)),
+                        };
+                        b.drain(&sink, now);
+                    }
+                    let Some(c) = console.as_deref() else { continue };
+                    for ((ev, n), t) in tables.iter_mut() {
+                        t.stream.drain(c, now);
+                        if let Some(s) = &t.stream.snapshot {
+                            covered.insert((ev.clone(), s.info.round, s.info.board));
+                        }
+                        if t.follow.overdue(now, ARBITER_GRACE) {
+                            t.follow.reported = true;
+                            let topic = format!("{prefix}/{ev}/board/{n}/arbiter/#");
+                            let why = format!(
+                                "board {} announces its arbiter channel, but nothing of it reached this relay \
+                                 in {} s: the broker's ACL may keep user {who} from reading {topic}, or board \
+                                 {n}'s user from writing it (mosquitto drops such messages silently)",
+                                t.game.as_deref().unwrap_or("?"),
+                                ARBITER_GRACE.as_secs()
+                            );
+                            tracing::warn!("relay: {why}");
+                            c.publish(0, None, &[arbiter::missing_alert(t.game.as_deref(), &topic, user.as_deref(), &why)]);
+                        }
                     }
                 }
             }

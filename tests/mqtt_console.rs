@@ -1,0 +1,477 @@
+//! The MQTT relay's console takes its alerts from the boards' undelayed
+//! arbiter channel (issue 15, the item left open in session 5), with a real
+//! broker (mosquitto) that has a password file and an ACL file, as
+//! `docs/mqtt.md` ("The arbiter channel") tells an organiser to write them.
+//!
+//! Three `eboard run` boards with a broadcast delay of 900 s: boards 1 and 2
+//! publish their arbiter channel (`[mqtt] arbiter_channel = true`), board 3
+//! does not. Board 1 plays 1. e4, boards 2 and 3 an illegal e2-e5, four
+//! seconds into their games. An `eboard relay --mqtt … --event` logged in
+//! as the ACL's `console` user has board 2's illegal move in its
+//! `/console/alerts` within seconds, naming the game, and board 1's move in
+//! its console's (undelayed) view, while its public PGN and `/events` do
+//! not have them; it never gets board 3's (no arbiter channel: only the
+//! delayed public feed). The arbiter restores board 2 through the relay
+//! (signed command topic): journaled with his name, and the `ruling`
+//! comes back on the console's stream at once. A subscriber as the
+//! `spectator` user to `#` gets the public topics and nothing of the
+//! arbiter topics; a relay with console accounts logged in as `spectator`
+//! says at warn and in its console that the announced channel does not
+//! reach it (never silently).
+
+mod common;
+
+use common::mosquitto::broker_with;
+use common::*;
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const ARBITER: &str = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+/// The broadcast delay of every board, seconds (15 minutes).
+const DELAY_S: &str = "900";
+
+fn mosquitto_passwd(file: &Path, user: &str, password: &str, create: bool) {
+    let mut cmd = Command::new("mosquitto_passwd");
+    cmd.arg("-b");
+    if create {
+        cmd.arg("-c");
+    }
+    let out = cmd
+        .arg(file)
+        .args([user, password])
+        .output()
+        .expect("mosquitto_passwd (Debian package mosquitto)");
+    assert!(
+        out.status.success(),
+        "mosquitto_passwd: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The ACL of `docs/mqtt.md` for tables 1..=3 of `dm-2026`.
+fn acl() -> String {
+    let mut a = String::from("# eboard: DM 2026, tables 1-3 (docs/mqtt.md)\n");
+    for n in 1..=3 {
+        a.push_str(&format!(
+            "user board{n}\n\
+             topic write eboard/dm-2026/+/{n}/events\n\
+             topic write eboard/dm-2026/+/{n}/snapshot\n\
+             topic write eboard/dm-2026/board/{n}/arbiter/#\n\
+             topic write eboard/dm-2026/board/{n}/reply\n\
+             topic read eboard/dm-2026/board/{n}/config\n\
+             topic read eboard/dm-2026/board/{n}/command\n\n"
+        ));
+    }
+    a.push_str(
+        "user console\n\
+         topic read eboard/dm-2026/+/+/events\n\
+         topic read eboard/dm-2026/+/+/snapshot\n\
+         topic read eboard/dm-2026/board/+/arbiter/#\n\
+         topic read eboard/dm-2026/board/+/reply\n\
+         topic write eboard/dm-2026/board/+/command\n\n\
+         user spectator\n\
+         topic read eboard/dm-2026/+/+/events\n\
+         topic read eboard/dm-2026/+/+/snapshot\n",
+    );
+    a
+}
+
+/// Every topic a client logged in as `user` receives on `#`, as it comes.
+fn sniff(port: u16, user: &str, password: &str) -> Arc<Mutex<Vec<String>>> {
+    use rumqttc::{Client, Event, MqttOptions, Packet, QoS};
+    let mut o = MqttOptions::new(format!("sniff-{user}"), "127.0.0.1", port);
+    o.set_credentials(user, password);
+    let (client, mut conn) = Client::new(o, 64);
+    let topics = Arc::new(Mutex::new(Vec::new()));
+    let seen = topics.clone();
+    std::thread::spawn(move || {
+        for ev in conn.iter() {
+            match ev {
+                Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                    let _ = client.subscribe("#", QoS::AtLeastOnce);
+                }
+                Ok(Event::Incoming(Packet::SubAck(s))) => {
+                    seen.lock()
+                        .unwrap()
+                        .push(format!("SUBACK {:?}", s.return_codes));
+                }
+                Ok(Event::Incoming(Packet::Publish(p))) => {
+                    seen.lock().unwrap().push(p.topic.clone());
+                }
+                Ok(_) => {}
+                Err(_) => std::thread::sleep(Duration::from_millis(200)),
+            }
+        }
+    });
+    topics
+}
+
+/// `GET path` with the arbiter's bearer token: (status, JSON body).
+fn arbiter_get(addr: &str, path: &str) -> (u16, Value) {
+    let bearer = format!("Bearer {ARBITER}");
+    let (s, b) = request(addr, "GET", path, &[("Authorization", bearer.as_str())], "");
+    (s, serde_json::from_str(&b).unwrap_or(Value::Null))
+}
+
+/// The console's alerts of `kind` about `game`.
+fn alerts(addr: &str, kind: &str, game: Option<&str>) -> Vec<Value> {
+    let (s, v) = arbiter_get(addr, "/console/alerts");
+    assert_eq!(s, 200, "{v}");
+    v.as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["type"] == kind && game.is_none_or(|g| a["game"] == g))
+        .cloned()
+        .collect()
+}
+
+fn log_of(r: &Running) -> String {
+    std::fs::read_to_string(&r.stderr).unwrap_or_default()
+}
+
+#[test]
+fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
+    let dir = tempdir("mqtt-console");
+    let passwd = dir.join("passwd");
+    mosquitto_passwd(&passwd, "console", "console-pw", true);
+    mosquitto_passwd(&passwd, "spectator", "spectator-pw", false);
+    for n in 1..=3 {
+        mosquitto_passwd(
+            &passwd,
+            &format!("board{n}"),
+            &format!("board{n}-pw"),
+            false,
+        );
+    }
+    let acl_file = dir.join("acl");
+    std::fs::write(&acl_file, acl()).unwrap();
+    let Some(broker) = broker_with(
+        &dir,
+        &format!(
+            "allow_anonymous false\npassword_file {}\nacl_file {}\n",
+            passwd.display(),
+            acl_file.display()
+        ),
+    ) else {
+        return;
+    };
+    let url = broker.url();
+    let spectator = sniff(broker.port, "spectator", "spectator-pw");
+
+    // The console's relay, subscribed before the boards play.
+    let key = dir.join("console.key");
+    let pk = eboard_ok(&["rule", "--keygen", key.to_str().unwrap()]);
+    let relay_dir = dir.join("relay");
+    std::fs::create_dir_all(&relay_dir).unwrap();
+    let relay_cfg = relay_dir.join("relay.toml");
+    std::fs::write(
+        &relay_cfg,
+        format!(
+            "[arbiter]\nruling_key = \"{}\"\n\n[[arbiter.accounts]]\nname = \"IA Hansen\"\ntoken = \"{ARBITER}\"\n",
+            key.display()
+        ),
+    )
+    .unwrap();
+    let relay_args = |user: &str| {
+        vec![
+            "relay".to_owned(),
+            "--mqtt".to_owned(),
+            url.clone(),
+            "--mqtt-username".to_owned(),
+            user.to_owned(),
+            "--event".to_owned(),
+            "DM 2026".to_owned(),
+            "--config".to_owned(),
+            relay_cfg.to_str().unwrap().to_owned(),
+        ]
+    };
+    let args = relay_args("console");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let relay = spawn(&args, &[("EBOARD_MQTT_PASSWORD", "console-pw")], &relay_dir);
+    // A relay with a console but the spectators' login: the ACL keeps the
+    // arbiter topics from it.
+    let denied_dir = dir.join("denied");
+    std::fs::create_dir_all(&denied_dir).unwrap();
+    let args = relay_args("spectator");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let denied = spawn(
+        &args,
+        &[("EBOARD_MQTT_PASSWORD", "spectator-pw")],
+        &denied_dir,
+    );
+    for r in [&relay, &denied] {
+        poll(20, "the relay subscribed", || {
+            log_of(r).contains("relay: subscribed to").then_some(())
+        });
+    }
+    assert!(
+        log_of(&relay).contains("eboard/dm-2026/board/+/arbiter/#"),
+        "{}",
+        log_of(&relay)
+    );
+    let relay_public = SseReader::open(&relay.addr, "/events", &[]);
+    let bearer = format!("Bearer {ARBITER}");
+    let console_stream = SseReader::open(
+        &relay.addr,
+        "/arbiter/events",
+        &[("Authorization", bearer.as_str())],
+    );
+
+    // The boards: 1 plays 1. e4, 2 and 3 an illegal e2-e5, at 4 s.
+    let mut boards = Vec::new();
+    let mut journals = Vec::new();
+    let started = Instant::now();
+    for n in 1u32..=3 {
+        let d = dir.join(format!("b{n}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let cfg = config(
+            &d,
+            1,
+            n,
+            &format!(
+                "[mqtt]\nurl = \"{url}\"\nusername = \"board{n}\"\npassword = \"board{n}-pw\"\n\
+                 arbiter_channel = {}\ncommand_keys = [\"{}\"]\n",
+                n != 3,
+                pk.trim()
+            ),
+        );
+        let trace = d.join("moves.jsonl");
+        let b = TraceBuilder::new().header("time_control", "5400+30");
+        let b = if n == 1 {
+            b.mv(4_000, "e2e4", "w")
+        } else {
+            b.lift(4_000, "e2").place(4_200, "e5").press(4_400, "w")
+        };
+        std::fs::write(&trace, b.text()).unwrap();
+        let j = d.join("j.jsonl");
+        boards.push(run_board(
+            &d,
+            &cfg,
+            Some(&trace),
+            &[
+                "--journal",
+                j.to_str().unwrap(),
+                "--speed",
+                "1",
+                "--delay",
+                DELAY_S,
+            ],
+        ));
+        journals.push(j);
+    }
+    // Board 2's own arbiter channel, to time the relay's alert against.
+    let board_bearer = format!("Bearer {ARBITER_TOKEN}");
+    let b2 = SseReader::open(
+        &boards[1].addr,
+        "/arbiter/events",
+        &[("Authorization", board_bearer.as_str())],
+    );
+    for (n, b) in boards.iter().enumerate().take(2) {
+        let log = log_of(b);
+        assert!(
+            log.contains(&format!(
+                "the arbiter channel (undelayed) is published on eboard/dm-2026/board/{}/arbiter/events",
+                n + 1
+            )),
+            "{log}"
+        );
+    }
+
+    // Board 2's illegal move at the relay's console: seconds, not 15 minutes.
+    let alert = poll(
+        60,
+        "board 1.2's illegal move in the relay's console",
+        || alerts(&relay.addr, "illegal_move", Some("1.2")).pop(),
+    );
+    let after = started.elapsed();
+    let at_board = b2
+        .until(10, |m| m["type"] == "illegal_move")
+        .last()
+        .unwrap()
+        .0;
+    let latency = alert["unix_ms"].as_u64().unwrap() as i64 - at_board as i64;
+    println!(
+        "illegal move of board 1.2 in the MQTT relay's console {} ms after the boards started \
+         (the move at 4.4 s round time; broadcast delay {DELAY_S} s), {latency} ms after it \
+         reached a reader of the board's own /arbiter/events",
+        after.as_millis()
+    );
+    assert!(after < Duration::from_secs(60), "{after:?}");
+    assert!(latency < 5_000, "{latency} ms");
+    assert_eq!(alert["event"]["game"], "1.2", "{alert}");
+    assert!(alert["ack"].is_null(), "{alert}");
+
+    // Board 1's move is in the console's undelayed view, not in the public feeds.
+    let state = poll(20, "1. e4 in the console's view", || {
+        let (s, v) = arbiter_get(&relay.addr, "/arbiter/state");
+        (s == 200 && v.to_string().contains("e2e4")).then_some(v)
+    });
+    assert!(
+        state.as_array().unwrap().len() >= 3,
+        "every board shown: {state}"
+    );
+    let pgn = get(&relay.addr, "/games.pgn");
+    assert!(pgn.contains("[Round \"1.1\"]"), "{pgn}");
+    assert!(
+        !pgn.contains("1. e4"),
+        "the public PGN waits out the delay: {pgn}"
+    );
+    let public: Vec<Value> = relay_public.rx.try_iter().map(|(_, v)| v).collect();
+    assert!(
+        !public
+            .iter()
+            .any(|m| m["type"] == "illegal_move" || m["type"] == "move"),
+        "the public stream waits out the delay: {public:?}"
+    );
+
+    // Board 3 (no arbiter channel) had its illegal move too (its own
+    // arbiter channel has it); checked at the relay at the end, seconds later.
+    let b3 = SseReader::open(
+        &boards[2].addr,
+        "/arbiter/events",
+        &[("Authorization", board_bearer.as_str())],
+    );
+    b3.until(30, |m| m["type"] == "illegal_move");
+    let b3_illegal = Instant::now();
+    assert!(
+        log_of(&relay).contains("board 1.3 of dm-2026 does not publish its arbiter channel"),
+        "{}",
+        log_of(&relay)
+    );
+
+    // The arbiter rules from the alert through the relay (signed command topic).
+    let cmd = json!({"board": "1.2", "action": "restore", "id": "mqtt-console-restore-1"});
+    let (s, body) = request(
+        &relay.addr,
+        "POST",
+        "/arbiter/command",
+        &[("Authorization", bearer.as_str())],
+        &cmd.to_string(),
+    );
+    assert_eq!(s, 200, "{body}");
+    let restores: Vec<Value> = std::fs::read_to_string(&journals[1])
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["arbiter"] == "restore")
+        .collect();
+    assert_eq!(restores.len(), 1, "{restores:?}");
+    assert_eq!(restores[0]["author"], "IA Hansen");
+    let ruling = console_stream.until(20, |m| m["type"] == "ruling" && m["game"] == "1.2");
+    let ruling = &ruling.last().unwrap().1;
+    assert_eq!(ruling["author"], "IA Hansen", "{ruling}");
+    assert_eq!(ruling["action"], "restore", "{ruling}");
+    let public: Vec<Value> = relay_public.rx.try_iter().map(|(_, v)| v).collect();
+    assert!(!public.iter().any(|m| m["type"] == "ruling"), "{public:?}");
+
+    // Board 2 killed and restarted from its journal: its downtime (an
+    // out-of-band alert, not in the journal's replay) reaches the console;
+    // the replayed stream is not sent again (the queue's high-water mark),
+    // so the console's stream has the illegal move and the ruling once.
+    let queue = dir.join("b2").join("j.jsonl.mqtt-arbiter");
+    assert!(
+        std::fs::read_to_string(&queue)
+            .unwrap()
+            .contains("\"illegal_move\""),
+        "the arbiter channel's queue beside the journal"
+    );
+    boards[1].kill();
+    let d2 = dir.join("b2");
+    boards[1] = run_board(
+        &d2,
+        &d2.join("board2.toml"),
+        Some(&d2.join("moves.jsonl")),
+        &[
+            "--journal",
+            journals[1].to_str().unwrap(),
+            "--speed",
+            "1",
+            "--delay",
+            DELAY_S,
+        ],
+    );
+    let downtime = poll(30, "board 1.2's downtime in the relay's console", || {
+        alerts(&relay.addr, "irregularity", Some("1.2"))
+            .into_iter()
+            .find(|a| a["event"]["kind"] == "downtime")
+    });
+    assert!(
+        downtime["event"]["downtime_ms"].as_u64().is_some(),
+        "{downtime}"
+    );
+    let stream = console_stream.until(20, |m| m["kind"] == "downtime" && m["game"] == "1.2");
+    let again = |ty: &str| {
+        stream
+            .iter()
+            .filter(|(_, m)| m["type"] == ty && m["game"] == "1.2")
+            .filter(|(_, m)| ty != "ruling" || m["author"] == "IA Hansen")
+            .count()
+    };
+    assert_eq!(again("illegal_move"), 0, "sent before: {stream:?}");
+    assert_eq!(again("ruling"), 0, "sent before: {stream:?}");
+    assert_eq!(
+        alerts(&relay.addr, "illegal_move", Some("1.2")).len(),
+        1,
+        "one alert"
+    );
+
+    // The relay logged in as the spectators' user: told, at warn and in its console.
+    let missing = poll(30, "the missing arbiter channel alerted", || {
+        let a = alerts(&denied.addr, "uplink_alert", Some("1.2"));
+        (!a.is_empty()).then_some(a)
+    });
+    let why = missing[0]["event"]["error"].as_str().unwrap();
+    assert!(
+        why.contains("ACL") && why.contains("eboard/dm-2026/board/2/arbiter/#"),
+        "{why}"
+    );
+    let log = log_of(&denied);
+    assert!(
+        log.contains("WARN")
+            && log.contains("board 1.2 announces its arbiter channel, but nothing"),
+        "{log}"
+    );
+    assert!(alerts(&denied.addr, "illegal_move", Some("1.2")).is_empty());
+    assert!(alerts(&denied.addr, "uplink_alert", Some("1.3")).is_empty());
+
+    // Board 3's illegal move, many seconds on: still not at the relay's
+    // console (it would have come in about the time board 2's did).
+    assert!(
+        b3_illegal.elapsed() > Duration::from_secs(5),
+        "{:?}",
+        b3_illegal.elapsed()
+    );
+    assert!(
+        alerts(&relay.addr, "illegal_move", Some("1.3")).is_empty(),
+        "board 3 publishes no arbiter channel: its alert waits for the delay"
+    );
+
+    // The spectator's `#`: the public topics, never an arbiter topic.
+    let seen = spectator.lock().unwrap().clone();
+    assert!(
+        seen.iter().any(|t| t == "eboard/dm-2026/1/2/snapshot"),
+        "{seen:?}"
+    );
+    assert!(
+        seen.iter().all(|t| !t.contains("/arbiter/")),
+        "the ACL keeps the arbiter topics from spectators: {seen:?}"
+    );
+    // The console's own login does get them (the ACL is what keeps them apart).
+    let console_sniff = sniff(broker.port, "console", "console-pw");
+    poll(
+        20,
+        "the retained arbiter snapshot for the console user",
+        || {
+            console_sniff
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|t| t == "eboard/dm-2026/board/2/arbiter/snapshot")
+                .then_some(())
+        },
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
