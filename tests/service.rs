@@ -5,7 +5,10 @@
 //! server listens, WATCHDOG=1 from the board loop every half of
 //! `WATCHDOG_USEC`, nothing while the process is frozen, STOPPING=1 on
 //! SIGTERM; a killed daemon started again is ready again with its game
-//! resumed from the journal.
+//! resumed from the journal. The relay's unit (`eboard-relay.service`)
+//! passes verify too, and its command line, run with the package's
+//! `relay.toml` and a board's address as `EBOARD_RELAY_ARGS`, serves the
+//! board and keeps its state in the state directory.
 
 mod common;
 
@@ -16,13 +19,20 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 const UNIT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/debian/eboard.service");
+const RELAY_UNIT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/debian/eboard-relay.service");
+const RELAY_TOML: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg/relay.toml");
 
 /// systemd-analyze verify on the unit with ExecStart pointing at the
 /// binary under test (verify checks that the command exists); `--man=no`
 /// (the man pages are checked in the package). Any message is a failure:
 /// verify exits 0 on an unknown key and only says so.
 fn verify(unit_text: &str, dir: &Path) -> (bool, String) {
-    let p = dir.join("eboard.service");
+    verify_as("eboard.service", unit_text, dir)
+}
+
+/// [`verify`] of a unit written as `name`.
+fn verify_as(name: &str, unit_text: &str, dir: &Path) -> (bool, String) {
+    let p = dir.join(name);
     std::fs::write(
         &p,
         unit_text.replace("/usr/bin/eboard", env!("CARGO_BIN_EXE_eboard")),
@@ -43,12 +53,7 @@ fn verify(unit_text: &str, dir: &Path) -> (bool, String) {
 
 #[test]
 fn the_unit_file_passes_systemd_analyze_verify() {
-    if Command::new("systemd-analyze")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        skip_or_fail_under_ci("systemd-analyze is not installed (package systemd)");
+    if !systemd_analyze_or_skip() {
         return;
     }
     let dir = tempdir("unit");
@@ -71,6 +76,81 @@ fn the_unit_file_passes_systemd_analyze_verify() {
     let (ok, msg) = verify(&text.replace("WatchdogSec=", "WatchdogSecs="), &dir);
     assert!(!ok && msg.contains("WatchdogSecs"), "{msg}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn systemd_analyze_or_skip() -> bool {
+    if Command::new("systemd-analyze")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        skip_or_fail_under_ci("systemd-analyze is not installed (package systemd)");
+        return false;
+    }
+    true
+}
+
+#[test]
+fn the_relay_unit_passes_verify_and_its_command_line_serves_a_board() {
+    let text = std::fs::read_to_string(RELAY_UNIT).unwrap();
+    for key in [
+        "StateDirectory=eboard-relay",
+        "ReadWritePaths=/var/lib/eboard-relay",
+        "ProtectSystem=strict",
+        "PrivateDevices=yes",
+        "EnvironmentFile=-/etc/default/eboard-relay",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(key)),
+            "{RELAY_UNIT}: no {key}"
+        );
+    }
+    let dir = tempdir("relay-unit");
+    if systemd_analyze_or_skip() {
+        let (ok, msg) = verify_as("eboard-relay.service", &text, &dir);
+        assert!(ok, "{RELAY_UNIT}: systemd-analyze verify: {msg}");
+    }
+    // The unit's command line as systemd runs it: the package's relay.toml,
+    // the state directory, and the boards from EBOARD_RELAY_ARGS.
+    let exec = text
+        .lines()
+        .find_map(|l| l.strip_prefix("ExecStart="))
+        .expect("ExecStart");
+    let board = run_board(
+        &dir,
+        &config(&dir, 3, 7, ""),
+        Some(&opera_trace(&dir, 2)),
+        &[],
+    );
+    let state = dir.join("state");
+    let words: Vec<String> = exec
+        .split_whitespace()
+        .skip(1)
+        .map(|w| match w {
+            "/etc/eboard/relay.toml" => RELAY_TOML.to_owned(),
+            "/var/lib/eboard-relay" => state.to_str().unwrap().to_owned(),
+            "$EBOARD_RELAY_ARGS" => format!("http://{}", board.addr),
+            w => w.to_owned(),
+        })
+        .collect();
+    let at = words
+        .iter()
+        .position(|w| w == "--listen")
+        .expect("--listen");
+    let mut args: Vec<&str> = words.iter().map(String::as_str).collect();
+    args.drain(at..at + 2); // spawn listens on 127.0.0.1:0
+    let relay = spawn(&args, &[], &dir);
+    let boards = poll(20, "the board through the relay", || {
+        let b = get(&relay.addr, "/boards.json");
+        b.contains("\"round\":3").then_some(b)
+    });
+    assert!(boards.contains("Morphy"), "{boards}");
+    assert!(
+        state.join("eboard-tls-cert.pem").exists(),
+        "the relay's certificate in its state directory: {:?}",
+        std::fs::read_dir(&state).map(|d| d.count())
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The stand-in for systemd: a bound datagram socket.
