@@ -7,57 +7,12 @@
 
 mod common;
 
+use common::console::*;
 use common::*;
 use serde_json::{json, Value};
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::path::Path;
-use std::time::Duration;
 
 const DEPUTY_TOKEN: &str = "d3b07384d113edec49eaa6238ad5ff00";
-const RELAY_TOKEN: &str = "c157a79031e1c40f85931829bc5fc552";
-const SECRET: &str = "correct horse battery staple";
-
-/// One HTTP/1.0 request; returns (status, head, body).
-fn http(
-    addr: &str,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &str,
-) -> (u16, String, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut req = format!(
-        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Length: {}\r\nContent-Type: application/json\r\n",
-        body.len()
-    );
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
-    req.push_str("\r\n");
-    req.push_str(body);
-    s.write_all(req.as_bytes()).unwrap();
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).unwrap();
-    let text = String::from_utf8_lossy(&buf).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    (status, head.to_owned(), body.to_owned())
-}
-
-/// The argon2id hash of `secret`, as `eboard token --hash` prints it.
-fn hash(secret: &str) -> String {
-    let out = eboard_with_input(&["token", "--hash"], &format!("{secret}\n"));
-    assert!(out.status.success(), "{out:?}");
-    let h = String::from_utf8(out.stdout).unwrap().trim().to_owned();
-    assert!(h.starts_with("$argon2id$"), "{h}");
-    h
-}
 
 /// `[arbiter]` keys and accounts after the config's name and token.
 fn accounts(extra: &str) -> String {
@@ -65,37 +20,18 @@ fn accounts(extra: &str) -> String {
         "{extra}\n[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
          [[arbiter.accounts]]\nname = \"Deputy Dam\"\nrole = \"deputy\"\ntoken = \"{DEPUTY_TOKEN}\"\n\n\
          [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
-        hash(SECRET)
+        secret_hash(SECRET)
     )
 }
 
-/// Logs in; returns the `Cookie` header value.
+/// Logs in; returns the `Cookie` header value (the cookie's attributes
+/// checked: HttpOnly, SameSite=Strict, not Secure over plain HTTP).
 fn login(addr: &str, name: &str, secret: &str) -> String {
-    let (status, head, body) = http(
-        addr,
-        "POST",
-        "/console/login",
-        &[],
-        &json!({"name": name, "secret": secret}).to_string(),
-    );
-    assert_eq!(status, 200, "{body}");
-    let cookie = head
-        .lines()
-        .find_map(|l| l.strip_prefix("set-cookie: "))
-        .expect("a session cookie")
-        .to_owned();
+    let cookie = login_set_cookie(addr, name, secret);
     assert!(cookie.contains("HttpOnly"), "{cookie}");
     assert!(cookie.contains("SameSite=Strict"), "{cookie}");
     assert!(!cookie.contains("Secure"), "plain HTTP: {cookie}");
     cookie.split(';').next().unwrap().to_owned()
-}
-
-fn journal_records(journal: &Path) -> Vec<Value> {
-    std::fs::read_to_string(journal)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
 }
 
 #[test]

@@ -10,13 +10,12 @@
 
 mod common;
 
+use common::console::*;
 use common::*;
 use serde_json::Value;
 use std::process::Command;
 
-const SECRET: &str = "correct horse battery staple";
 const DEPUTY_SECRET: &str = "deputy sees everything";
-const RELAY_TOKEN: &str = "c157a79031e1c40f85931829bc5fc552";
 
 /// Drives the console: log in as `argv[4]`/`argv[5]`, wait for the illegal
 /// move alert of board 1.2, press its "Restore position", wait for the
@@ -102,17 +101,12 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
         return;
     }
     let dir = tempdir("console-browser");
-    let hash = |secret: &str| {
-        let out = eboard_with_input(&["token", "--hash"], &format!("{secret}\n"));
-        assert!(out.status.success(), "{out:?}");
-        String::from_utf8(out.stdout).unwrap().trim().to_owned()
-    };
     let accounts = format!(
         "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
          [[arbiter.accounts]]\nname = \"Deputy Dam\"\nrole = \"deputy\"\nsecret_hash = \"{}\"\n\n\
          [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
-        hash(SECRET),
-        hash(DEPUTY_SECRET)
+        secret_hash(SECRET),
+        secret_hash(DEPUTY_SECRET)
     );
     let mut boards = Vec::new();
     let mut publics = Vec::new();

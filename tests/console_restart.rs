@@ -19,53 +19,15 @@
 
 mod common;
 
+use common::console::*;
 use common::mosquitto::broker;
 use common::*;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-const RELAY_TOKEN: &str = "c157a79031e1c40f85931829bc5fc552";
-const SECRET: &str = "correct horse battery staple";
-
-/// One request; returns (status, head, body).
-fn http(
-    addr: &str,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &str,
-) -> (u16, String, String) {
-    use std::io::{Read, Write};
-    let mut s = std::net::TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut req = format!(
-        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Length: {}\r\nContent-Type: application/json\r\n",
-        body.len()
-    );
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
-    req.push_str("\r\n");
-    req.push_str(body);
-    s.write_all(req.as_bytes()).unwrap();
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).unwrap();
-    let text = String::from_utf8_lossy(&buf).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    (status, head.to_owned(), body.to_owned())
-}
 
 /// The `[[arbiter.accounts]]` of the boards and the relay.
 fn accounts() -> String {
-    let out = eboard_with_input(&["token", "--hash"], &format!("{SECRET}\n"));
-    assert!(out.status.success(), "{out:?}");
-    let hash = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    let hash = secret_hash(SECRET);
     format!(
         "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{hash}\"\n\n\
          [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n"
@@ -73,17 +35,8 @@ fn accounts() -> String {
 }
 
 /// Logs in as IA Hansen; the cookie's `name=value`.
-fn login(addr: &str) -> String {
-    let body = json!({"name": "IA Hansen", "secret": SECRET}).to_string();
-    let (status, head, b) = http(addr, "POST", "/console/login", &[], &body);
-    assert_eq!(status, 200, "{b}");
-    head.lines()
-        .find_map(|l| l.strip_prefix("set-cookie: "))
-        .expect("a session cookie")
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned()
+fn login_hansen(addr: &str) -> String {
+    login(addr, "IA Hansen", SECRET)
 }
 
 /// The alerts of a console, newest first.
@@ -218,9 +171,9 @@ fn acks_sessions_and_command_ids_survive_a_killed_relay_and_board() {
     let r = relay.addr.clone();
 
     // Two sessions at the relay (the second logs out), one at the board.
-    let kept = login(&r);
-    let leaving = login(&r);
-    let at_board = login(&board.addr);
+    let kept = login_hansen(&r);
+    let leaving = login_hansen(&r);
+    let at_board = login_hansen(&board.addr);
 
     // The illegal move arrives; acknowledged at the relay and at the board.
     let alert = alert_of(&r, &kept, "illegal_move", "1.1");
@@ -498,7 +451,7 @@ fn a_damaged_state_file_is_set_aside_named_and_alerted() {
     assert_eq!(std::fs::read_to_string(&aside[0]).unwrap(), acks_text);
     assert_eq!(lines(&acks).len(), 2);
     // The arbiter is told, in the console.
-    let cookie = login(&relay.addr);
+    let cookie = login_hansen(&relay.addr);
     let told = poll(10, "the damage alert", || {
         alerts(&relay.addr, &cookie).into_iter().find(|a| {
             a["type"] == "journal_alert" && a["event"]["file"] == acks.display().to_string()
@@ -537,7 +490,7 @@ fn a_boards_damaged_ruling_ids_are_set_aside_and_the_good_ones_still_hold() {
     assert_eq!(aside.len(), 1, "{aside:?}");
     assert_eq!(std::fs::read_to_string(&aside[0]).unwrap(), ids_text);
     // The arbiter is told on the board's console.
-    let cookie = login(&board.addr);
+    let cookie = login_hansen(&board.addr);
     let told = poll(10, "the damage alert", || {
         alerts(&board.addr, &cookie).into_iter().find(|a| {
             a["type"] == "journal_alert" && a["event"]["file"] == rulings.display().to_string()

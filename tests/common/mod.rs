@@ -19,6 +19,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub mod clock;
+pub mod console;
 pub mod mosquitto;
 pub mod process;
 pub mod skip;
@@ -82,14 +83,15 @@ pub fn tempdir(name: &str) -> PathBuf {
     d
 }
 
-/// One HTTP/1.0 request; returns (status, body).
-pub fn request(
+/// One HTTP/1.0 request (`Content-Type: application/json` with a body);
+/// returns (status, head, body).
+pub fn http(
     addr: &str,
     method: &str,
     path: &str,
     headers: &[(&str, &str)],
     body: &str,
-) -> (u16, String) {
+) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let mut req = format!(
@@ -114,7 +116,19 @@ pub fn request(
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
-    (status, body.to_owned())
+    (status, head.to_owned(), body.to_owned())
+}
+
+/// One HTTP/1.0 request; returns (status, body).
+pub fn request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
+    let (status, _, body) = http(addr, method, path, headers, body);
+    (status, body)
 }
 
 /// GET, expecting 200.

@@ -1,0 +1,51 @@
+//! The arbiter's console in the tests: the accounts' secrets, a pass
+//! phrase's hash as `eboard token --hash` makes it, a login, and a
+//! journal's records (docs/console.md).
+
+use super::{eboard_with_input, http};
+use serde_json::Value;
+use std::path::Path;
+
+/// The pass phrase of the tests' arbiter, IA Hansen.
+pub const SECRET: &str = "correct horse battery staple";
+/// The relay's token on the boards (an account of role `relay`).
+pub const RELAY_TOKEN: &str = "c157a79031e1c40f85931829bc5fc552";
+
+/// The argon2id hash of `secret`, as `eboard token --hash` prints it.
+pub fn secret_hash(secret: &str) -> String {
+    let out = eboard_with_input(&["token", "--hash"], &format!("{secret}\n"));
+    assert!(out.status.success(), "{out:?}");
+    let h = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    assert!(h.starts_with("$argon2id$"), "{h}");
+    h
+}
+
+/// Logs `name` in with `secret` at `addr` (`POST /console/login`, 200
+/// expected); the whole `Set-Cookie` value.
+pub fn login_set_cookie(addr: &str, name: &str, secret: &str) -> String {
+    let body = serde_json::json!({"name": name, "secret": secret}).to_string();
+    let (status, head, b) = http(addr, "POST", "/console/login", &[], &body);
+    assert_eq!(status, 200, "{b}");
+    head.lines()
+        .find_map(|l| l.strip_prefix("set-cookie: "))
+        .expect("a session cookie")
+        .to_owned()
+}
+
+/// [`login_set_cookie`]'s `name=value`, for a `Cookie` header.
+pub fn login(addr: &str, name: &str, secret: &str) -> String {
+    login_set_cookie(addr, name, secret)
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+/// A journal's records (lines that are JSON), in order.
+pub fn journal_records(journal: &Path) -> Vec<Value> {
+    std::fs::read_to_string(journal)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
