@@ -336,12 +336,7 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
         journals.push(j);
     }
     // The relay's config: the arbiters' accounts and the relay's token.
-    let relay_cfg = dir.join("relay.toml");
-    std::fs::write(
-        &relay_cfg,
-        format!("[arbiter]\nrelay_token = \"{RELAY_TOKEN}\"\n{extra}"),
-    )
-    .unwrap();
+    let relay_cfg = relay_config(&dir, &extra);
     let urls: Vec<String> = boards
         .iter()
         .map(|r| format!("http://{}", r.addr))
@@ -443,12 +438,7 @@ fn the_relay_reaches_a_board_over_https_by_its_pinned_certificate() {
     let j = d.join("j.jsonl");
     let board = run_board(&d, &cfg, None, &["--journal", j.to_str().unwrap()]);
     let print = fingerprint_in(&d);
-    let relay_cfg = dir.join("relay.toml");
-    std::fs::write(
-        &relay_cfg,
-        format!("[arbiter]\nrelay_token = \"{RELAY_TOKEN}\"\n{extra}"),
-    )
-    .unwrap();
+    let relay_cfg = relay_config(&dir, &extra);
     // The board's own certificate pinned in its URL: TLS all the way.
     let pinned = format!("https://{}#sha256={print}", board.addr);
     let relay = spawn(

@@ -140,12 +140,7 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
         publics.push(SseReader::open(&run.addr, "/events", &[]));
         boards.push(run);
     }
-    let relay_cfg = dir.join("relay.toml");
-    std::fs::write(
-        &relay_cfg,
-        format!("[arbiter]\nrelay_token = \"{RELAY_TOKEN}\"\n{accounts}"),
-    )
-    .unwrap();
+    let relay_cfg = relay_config(&dir, &accounts);
     let urls: Vec<String> = boards
         .iter()
         .map(|r| format!("http://{}", r.addr))

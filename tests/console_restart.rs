@@ -151,12 +151,7 @@ fn acks_sessions_and_command_ids_survive_a_killed_relay_and_board() {
     let args = run_args(Some(&trace));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut board = serving_at(&args, &board_addr, &bdir);
-    let relay_cfg = dir.join("relay.toml");
-    std::fs::write(
-        &relay_cfg,
-        format!("[arbiter]\nrelay_token = \"{RELAY_TOKEN}\"\n{extra}"),
-    )
-    .unwrap();
+    let relay_cfg = relay_config(&dir, &extra);
     let state = dir.join("relay-state");
     let board_url = format!("http://{board_addr}");
     let relay_args = [
@@ -311,17 +306,8 @@ fn a_command_id_is_taken_once_over_http_and_mqtt_alike() {
         return;
     };
     let url = broker.url();
-    let key = dir.join("console.key");
-    let pk = eboard_ok(&["rule", "--keygen", key.to_str().unwrap()]);
-    let cfg = config(
-        &dir,
-        1,
-        2,
-        &format!(
-            "[mqtt]\nurl = \"{url}\"\ncommand_keys = [\"{}\"]\n",
-            pk.trim()
-        ),
-    );
+    let (key, pk) = console_key(&dir, "console.key");
+    let cfg = signed_board_config(&dir, &url, 2, &pk, "");
     let jdir = dir.join("journal");
     let journal = jdir.join("board.jsonl");
     let start = || {

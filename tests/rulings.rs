@@ -8,6 +8,7 @@
 
 mod common;
 
+use common::console::*;
 use common::mosquitto::broker;
 use common::*;
 use serde_json::Value;
@@ -66,18 +67,9 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
         return;
     };
     let url = broker.url();
-    let key = dir.join("console.key");
-    let pk = eboard_ok(&["rule", "--keygen", key.to_str().unwrap()]);
-    let pk = pk.trim();
-    assert_eq!(pk.len(), 64);
-    let forger = dir.join("forger.key");
-    eboard_ok(&["rule", "--keygen", forger.to_str().unwrap()]);
-    let cfg = config(
-        &dir,
-        1,
-        2,
-        &format!("[mqtt]\nurl = \"{url}\"\ncommand_keys = [\"{pk}\"]\ncommand_window = 60\n"),
-    );
+    let (key, pk) = console_key(&dir, "console.key");
+    let (forger, _) = console_key(&dir, "forger.key");
+    let cfg = signed_board_config(&dir, &url, 2, &pk, "command_window = 60\n");
     let trace = opera_trace(&dir, 2);
     let journal = dir.join("j.jsonl");
     let j = journal.to_str().unwrap();
@@ -238,17 +230,8 @@ fn the_mqtt_relays_console_rules_through_the_signed_command_topic() {
         return;
     };
     let url = broker.url();
-    let key = dir.join("console.key");
-    let pk = eboard_ok(&["rule", "--keygen", key.to_str().unwrap()]);
-    let cfg = config(
-        &dir,
-        1,
-        2,
-        &format!(
-            "[mqtt]\nurl = \"{url}\"\ncommand_keys = [\"{}\"]\n",
-            pk.trim()
-        ),
-    );
+    let (key, pk) = console_key(&dir, "console.key");
+    let cfg = signed_board_config(&dir, &url, 2, &pk, "");
     let journal = dir.join("j.jsonl");
     let board = run_board(&dir, &cfg, None, &["--journal", journal.to_str().unwrap()]);
     poll(20, "the command channel", || {

@@ -49,3 +49,44 @@ pub fn journal_records(journal: &Path) -> Vec<Value> {
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect()
 }
+
+/// `DIR/relay.toml` for `eboard relay --config`: the relay's token on the
+/// boards ([`RELAY_TOKEN`]) and `accounts` (its console's
+/// `[[arbiter.accounts]]`, or more `[arbiter]` keys first).
+pub fn relay_config(dir: &Path, accounts: &str) -> std::path::PathBuf {
+    let p = dir.join("relay.toml");
+    std::fs::write(
+        &p,
+        format!("[arbiter]\nrelay_token = \"{RELAY_TOKEN}\"\n{accounts}"),
+    )
+    .unwrap();
+    p
+}
+
+/// A console's Ed25519 signing key made by `eboard rule --keygen` at
+/// `DIR/NAME`: (its file, its public key in hex for `[mqtt] command_keys`).
+pub fn console_key(dir: &Path, name: &str) -> (std::path::PathBuf, String) {
+    let key = dir.join(name);
+    let pk = super::eboard_ok(&["rule", "--keygen", key.to_str().unwrap()]);
+    let pk = pk.trim().to_owned();
+    assert_eq!(pk.len(), 64, "{pk}");
+    (key, pk)
+}
+
+/// A board's config (round 1, `board`) following the broker at `url` and
+/// taking rulings signed by public key `pk` (`[mqtt] command_keys`), with
+/// `extra` keys of `[mqtt]` after.
+pub fn signed_board_config(
+    dir: &Path,
+    url: &str,
+    board: u32,
+    pk: &str,
+    extra: &str,
+) -> std::path::PathBuf {
+    super::config(
+        dir,
+        1,
+        board,
+        &format!("[mqtt]\nurl = \"{url}\"\ncommand_keys = [\"{pk}\"]\n{extra}"),
+    )
+}
