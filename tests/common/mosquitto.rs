@@ -102,3 +102,45 @@ impl Drop for Broker {
         self.kill();
     }
 }
+
+/// Adds `user` with `password` to mosquitto's password file `file`
+/// (`mosquitto_passwd -b`, `-c` when `create`: a new file).
+pub fn mosquitto_passwd(file: &Path, user: &str, password: &str, create: bool) {
+    let mut cmd = Command::new("mosquitto_passwd");
+    cmd.arg("-b");
+    if create {
+        cmd.arg("-c");
+    }
+    let out = cmd
+        .arg(file)
+        .args([user, password])
+        .output()
+        .expect("mosquitto_passwd (Debian package mosquitto)");
+    assert!(
+        out.status.success(),
+        "mosquitto_passwd: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The broker as `docs/mqtt.md` tells an organiser to set it up: no
+/// anonymous clients, a password file of `users` (name, password) and the
+/// ACL `acl` (mosquitto.conf(5) `acl_file` syntax); `None` (skipped)
+/// without mosquitto.
+pub fn broker_with_acl(dir: &Path, users: &[(&str, &str)], acl: &str) -> Option<Broker> {
+    mosquitto_or_skip()?;
+    let passwd = dir.join("passwd");
+    for (i, (user, password)) in users.iter().enumerate() {
+        mosquitto_passwd(&passwd, user, password, i == 0);
+    }
+    let acl_file = dir.join("acl");
+    std::fs::write(&acl_file, acl).unwrap();
+    broker_with(
+        dir,
+        &format!(
+            "allow_anonymous false\npassword_file {}\nacl_file {}\n",
+            passwd.display(),
+            acl_file.display()
+        ),
+    )
+}

@@ -1,0 +1,362 @@
+//! A round run as an arbiter runs it (issue 15, "Judged by": pairings in,
+//! boards configured, every alert seen and ruled from one page, results
+//! confirmed, nothing ruled by anyone without the right, all of it in the
+//! journals and feeds), end to end with real processes and a real broker
+//! set up as `docs/mqtt.md` says (no anonymous clients, a password file,
+//! an ACL):
+//!
+//! 1. `eboard event` reads round 4 of `tests/data/pairings-open-2026.trf`
+//!    and publishes the four boards' configurations as the organiser.
+//! 2. An MQTT relay with the arbiters' console (an arbiter and a deputy,
+//!    the console's signing key) follows the event; four boards start with
+//!    a 15-minute broadcast delay and take their pairing from the broker:
+//!    boards 1 and 3 play the Opera Game, board 2 an illegal move, board
+//!    4's players do not come.
+//! 3. From the relay's console: every board with its players; board 2's
+//!    illegal move arrives long before the delay; the deputy's restore is
+//!    refused; the arbiter's is applied on board 2 and journaled with his
+//!    name; the alert is acknowledged (kept in the relay's state); board 4
+//!    is entered as a forfeit; the results of boards 1 and 3 are confirmed.
+//! 4. The relay's public PGN (after the delay) carries the pairing's
+//!    players, the confirmed results and the forfeit; no journal has
+//!    anything by the deputy.
+
+mod common;
+
+use common::console::*;
+use common::mosquitto::broker_with_acl;
+use common::*;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+const TRF: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/pairings-open-2026.trf"
+);
+const DEPUTY_SECRET: &str = "deputy sees everything";
+/// The broadcast delay, seconds of round time (15 minutes; the boards run
+/// at 50 times real time, so 18 s here).
+const DELAY_S: &str = "900";
+const SPEED: &str = "50";
+
+/// The ACL of `docs/mqtt.md` for tables 1..=4 of `dm-2026`, with the
+/// organiser who publishes the pairings and the console's relay.
+fn acl() -> String {
+    let mut a = String::from("# DM 2026, tables 1-4 (docs/mqtt.md)\n");
+    for n in 1..=4 {
+        a.push_str(&format!(
+            "user board{n}\n\
+             topic write eboard/dm-2026/+/{n}/events\n\
+             topic write eboard/dm-2026/+/{n}/snapshot\n\
+             topic write eboard/dm-2026/board/{n}/arbiter/#\n\
+             topic write eboard/dm-2026/board/{n}/reply\n\
+             topic read eboard/dm-2026/board/{n}/config\n\
+             topic read eboard/dm-2026/board/{n}/command\n\n"
+        ));
+    }
+    a.push_str(
+        "user organiser\n\
+         topic write eboard/dm-2026/board/+/config\n\n\
+         user console\n\
+         topic read eboard/dm-2026/+/+/events\n\
+         topic read eboard/dm-2026/+/+/snapshot\n\
+         topic read eboard/dm-2026/board/+/arbiter/#\n\
+         topic read eboard/dm-2026/board/+/reply\n\
+         topic write eboard/dm-2026/board/+/command\n",
+    );
+    a
+}
+
+/// The game of round `round` (`4.1`) in a PGN of several games.
+fn game_of(pgn: &str, round: &str) -> Option<String> {
+    let tag = format!("[Round \"{round}\"]");
+    pgn.split("[Event ")
+        .find(|g| g.contains(&tag))
+        .map(str::to_owned)
+}
+
+/// One ruling through the console: (status, reply).
+fn rule(relay: &str, cookie: &str, cmd: Value) -> (u16, Value) {
+    let (s, _, b) = http(
+        relay,
+        "POST",
+        "/arbiter/command",
+        &[("Cookie", cookie)],
+        &cmd.to_string(),
+    );
+    (s, serde_json::from_str(&b).unwrap_or(Value::Null))
+}
+
+/// The console's open alert of `kind` on `game`, once it is there.
+fn alert(relay: &str, cookie: &str, kind: &str, game: &str) -> Value {
+    poll(60, &format!("the {kind} alert of {game}"), || {
+        let (s, _, b) = http(relay, "GET", "/console/alerts", &[("Cookie", cookie)], "");
+        let v: Value = serde_json::from_str(&b).ok()?;
+        (s == 200).then_some(())?;
+        v.as_array()?
+            .iter()
+            .find(|a| a["type"] == kind && a["game"] == game)
+            .cloned()
+    })
+}
+
+#[test]
+fn a_round_from_its_pairings_to_confirmed_results_on_one_console() {
+    let dir = tempdir("round");
+    let users = [
+        ("organiser", "organiser-pw"),
+        ("console", "console-pw"),
+        ("board1", "board1-pw"),
+        ("board2", "board2-pw"),
+        ("board3", "board3-pw"),
+        ("board4", "board4-pw"),
+    ];
+    let Some(broker) = broker_with_acl(&dir, &users, &acl()) else {
+        return;
+    };
+    let url = broker.url();
+
+    // 1. Pairings in: the organiser publishes round 4.
+    let out = eboard_command()
+        .args(["event", TRF, "--round", "4", "--event", "DM 2026"])
+        .args(["--time-control", "5400+30", "--mqtt", &url])
+        .args(["--mqtt-username", "organiser"])
+        .env("EBOARD_MQTT_PASSWORD", "organiser-pw")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && said.contains("published 4 board configurations"),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // 2. The console's relay, then the boards.
+    let (key, pk) = console_key(&dir, "console.key");
+    let relay_dir = dir.join("relay");
+    std::fs::create_dir_all(&relay_dir).unwrap();
+    let relay_cfg = relay_dir.join("relay.toml");
+    std::fs::write(
+        &relay_cfg,
+        format!(
+            "[arbiter]\nruling_key = \"{}\"\n\n\
+             [[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
+             [[arbiter.accounts]]\nname = \"Deputy Dam\"\nrole = \"deputy\"\nsecret_hash = \"{}\"\n",
+            key.display(),
+            secret_hash(SECRET),
+            secret_hash(DEPUTY_SECRET)
+        ),
+    )
+    .unwrap();
+    let state = relay_dir.join("state");
+    let relay = spawn(
+        &[
+            "relay",
+            "--mqtt",
+            &url,
+            "--mqtt-username",
+            "console",
+            "--event",
+            "DM 2026",
+            "--config",
+            relay_cfg.to_str().unwrap(),
+            "--state-dir",
+            state.to_str().unwrap(),
+        ],
+        &[("EBOARD_MQTT_PASSWORD", "console-pw")],
+        &relay_dir,
+    );
+    let public = SseReader::open(&relay.addr, "/events", &[]);
+    poll(20, "the relay subscribed", || {
+        std::fs::read_to_string(&relay.stderr)
+            .ok()?
+            .contains("relay: subscribed to")
+            .then_some(())
+    });
+    let mut boards = Vec::new();
+    let mut journals: Vec<PathBuf> = Vec::new();
+    for n in 1u32..=4 {
+        let d = dir.join(format!("b{n}"));
+        std::fs::create_dir_all(&d).unwrap();
+        // The file says round 1 and other players: the pairing wins.
+        let cfg = config(
+            &d,
+            1,
+            n,
+            &format!(
+                "[mqtt]\nurl = \"{url}\"\nusername = \"board{n}\"\npassword = \"board{n}-pw\"\n\
+                 board_config = true\nboard_config_wait = 10\narbiter_channel = true\n\
+                 command_keys = [\"{pk}\"]\n"
+            ),
+        );
+        let trace = match n {
+            1 | 3 => Some(opera_trace(&d, u64::from(n))),
+            2 => {
+                let t = d.join("illegal.jsonl");
+                let text = TraceBuilder::new()
+                    .header("time_control", "5400+30")
+                    .lift(12_000, "e2")
+                    .place(12_200, "e5")
+                    .press(12_400, "w")
+                    .text();
+                std::fs::write(&t, text).unwrap();
+                Some(t)
+            }
+            _ => None, // board 4: nobody comes
+        };
+        let j = d.join("j.jsonl");
+        boards.push(run_board(
+            &d,
+            &cfg,
+            trace.as_deref(),
+            &[
+                "--journal",
+                j.to_str().unwrap(),
+                "--speed",
+                SPEED,
+                "--delay",
+                DELAY_S,
+            ],
+        ));
+        journals.push(j);
+    }
+
+    // 3. One page: every board with the pairing's players.
+    let r = relay.addr.as_str();
+    let arbiter = login(r, "IA Hansen", SECRET);
+    let deputy = login(r, "Deputy Dam", DEPUTY_SECRET);
+    let games = poll(30, "the four boards at the console", || {
+        let (s, _, b) = http(r, "GET", "/arbiter/state", &[("Cookie", &arbiter)], "");
+        let v: Value = serde_json::from_str(&b).ok()?;
+        let games: Vec<Value> = v.as_array()?.iter().map(|g| g["state"].clone()).collect();
+        (s == 200 && games.len() == 4).then_some(games)
+    });
+    let players: Vec<(String, String, String)> = games
+        .iter()
+        .map(|g| {
+            (
+                g["game"].as_str().unwrap_or("").to_owned(),
+                g["white"]["name"].as_str().unwrap_or("").to_owned(),
+                g["black"]["name"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        players,
+        [
+            ("4.1", "Iversen,Emil", "Dahl,Ingrid"),
+            ("4.2", "Frandsen,Lars", "Andersen,Mads"),
+            ("4.3", "Berg,Ola", "Holm,Anders"),
+            ("4.4", "Eriksen,Peter", "Christensen,Jonas"),
+        ]
+        .map(|(g, w, b)| (g.to_owned(), w.to_owned(), b.to_owned())),
+        "the boards as the pairing numbered them"
+    );
+
+    // Board 2's illegal move at the console from the undelayed arbiter
+    // channel: the public feed has it only after the delay (18 s here).
+    let illegal = alert(r, &arbiter, "illegal_move", "4.2");
+    assert!(illegal["ack"].is_null(), "{illegal}");
+    let is_public_illegal = |v: &Value| v["type"] == "illegal_move" && v["game"] == "4.2";
+    assert!(
+        !public.rx.try_iter().any(|(_, v)| is_public_illegal(&v)),
+        "the public feed had the illegal move before the console"
+    );
+    // The deputy cannot rule; the arbiter can.
+    let restore = json!({"board": "4.2", "action": "restore", "id": "round-4.2-restore"});
+    let (s, v) = rule(r, &deputy, restore.clone());
+    assert_eq!(s, 403, "{v}");
+    let (s, v) = rule(r, &arbiter, restore);
+    assert_eq!(s, 200, "{v}");
+    let (s, _, b) = http(
+        r,
+        "POST",
+        "/console/ack",
+        &[("Cookie", &arbiter)],
+        &json!({"id": illegal["id"]}).to_string(),
+    );
+    assert_eq!(s, 200, "{b}");
+    // Board 4: a no-show, entered as a forfeit.
+    let forfeit = json!({"board": "4.4", "action": "forfeit", "body": {"result": "1-0"}, "id": "round-4.4-forfeit"});
+    let (s, v) = rule(r, &arbiter, forfeit);
+    assert_eq!(s, 200, "{v}");
+    // Boards 1 and 3 end; their results confirmed from their alerts.
+    for g in ["4.1", "4.3"] {
+        let end = alert(r, &arbiter, "game_end", g);
+        assert_eq!(end["event"]["result"], "1-0", "{end}");
+        let (s, v) = rule(
+            r,
+            &arbiter,
+            json!({"board": g, "action": "confirm", "id": format!("round-{g}-confirm")}),
+        );
+        assert_eq!(s, 200, "{v}");
+    }
+
+    // 4. The feeds, after the delay: the illegal move, players, confirmed
+    // results, the forfeit.
+    let (public_at, _) = public.until(60, is_public_illegal).pop().unwrap();
+    let console_at = illegal["unix_ms"].as_u64().unwrap();
+    assert!(
+        public_at >= console_at + 5_000,
+        "the console had it {} ms before the public feed (the delay is 18 s)",
+        public_at as i64 - console_at as i64
+    );
+    let pgn = poll(
+        90,
+        "the confirmed results in the relay's public PGN",
+        || {
+            let p = get(r, "/games.pgn");
+            let done = ["4.1", "4.3", "4.4"].iter().all(|g| {
+                game_of(&p, g).is_some_and(|x| {
+                    x.contains("[ResultStatus \"confirmed\"]")
+                        || x.contains("[ResultStatus \"forfeit\"]")
+                })
+            });
+            done.then_some(p)
+        },
+    );
+    let g1 = game_of(&pgn, "4.1").unwrap();
+    assert!(g1.contains("[White \"Iversen,Emil\"]"), "{g1}");
+    assert!(g1.contains("[Result \"1-0\"]") && g1.contains("[ResultStatus \"confirmed\"]"));
+    let g4 = game_of(&pgn, "4.4").unwrap();
+    assert!(g4.contains("[Result \"1-0\"]"), "{g4}");
+    assert!(g4.contains("[ResultStatus \"forfeit\"]"), "{g4}");
+    assert!(g4.contains("[Termination \"rules infraction\"]"), "{g4}");
+    let g2 = game_of(&pgn, "4.2").unwrap();
+    assert!(g2.contains("[Result \"*\"]"), "{g2}");
+
+    // The journals: each ruling once, by the arbiter; nothing by the deputy.
+    let by = |j: &PathBuf, action: &str| -> Vec<Value> {
+        journal_records(j)
+            .into_iter()
+            .filter(|v| v["arbiter"] == action)
+            .collect()
+    };
+    let restores = by(&journals[1], "restore");
+    assert_eq!(restores.len(), 1, "{restores:?}");
+    assert_eq!(restores[0]["author"], "IA Hansen");
+    for (j, action) in [
+        (&journals[0], "confirm"),
+        (&journals[2], "confirm"),
+        (&journals[3], "forfeit"),
+    ] {
+        let recs = by(j, action);
+        assert_eq!(recs.len(), 1, "{}: {recs:?}", j.display());
+        assert_eq!(recs[0]["author"], "IA Hansen");
+    }
+    for j in &journals {
+        assert!(
+            !std::fs::read_to_string(j).unwrap().contains("Deputy Dam"),
+            "{}: nothing by the deputy",
+            j.display()
+        );
+    }
+    // The acknowledgement is kept in the relay's state.
+    let acks = std::fs::read_to_string(state.join("console-acks.jsonl")).unwrap();
+    assert!(
+        acks.contains("\"by\":\"IA Hansen\"") && acks.contains("illegal_move"),
+        "{acks}"
+    );
+    drop(boards);
+    std::fs::remove_dir_all(&dir).ok();
+}
