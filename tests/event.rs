@@ -13,6 +13,9 @@
 //! board order of the published list, derived by hand below from the rule
 //! (C.04.1 F.1: the higher player's score, the sum of scores, the higher
 //! player's rank), which is what Swiss-Manager prints.
+//!
+//! Length: the pairing files' reading and the boards configured from them
+//! share the TRF file and its hand-derived board order.
 
 mod common;
 

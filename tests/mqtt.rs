@@ -10,6 +10,9 @@
 //!
 //! Without `mosquitto` the broker tests are skipped with a message, unless
 //! `CI` is set (then they fail).
+//!
+//! Length: one broker set-up serves every uplink case (publishing, relays,
+//! outages, restarts, credentials); split, each file would repeat it.
 
 mod common;
 
