@@ -26,6 +26,7 @@
 //! silently), and a refused subscription (SUBACK 0x80), are logged at warn
 //! and alerted on the console (`uplink_alert`), once.
 
+use super::alert_list;
 use super::arbiter::{self, Follow};
 use super::{BrokerAddr, Wire};
 use crate::broadcast::delay::Channel;
@@ -35,6 +36,7 @@ use rumqttc::{AsyncClient, Event, Packet, QoS, SubscribeFilter, SubscribeReasonC
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 /// How long a message waits for an earlier one missing before the gap is skipped.
@@ -56,6 +58,12 @@ pub struct Outputs {
     /// are not followed): each table's arbiter channel where it arrives,
     /// the public stream of the other games, the relay's own alerts.
     pub console: Option<Arc<Channel>>,
+    /// Where the alerts of the boards' retained alert lists go
+    /// ([`super::alert_list`]: the console's alert queue, which takes the
+    /// same message once), as JSON text; `None`: dropped. They do not go
+    /// on the console's stream (its readers had them, or the queue shows
+    /// them).
+    pub alerts: Option<mpsc::UnboundedSender<Arc<str>>>,
 }
 
 /// Where [`BoardStream`] forwards what is in order.
@@ -229,6 +237,7 @@ pub fn start(
         Outputs {
             public: out,
             console: None,
+            alerts: None,
         },
     )
 }
@@ -352,6 +361,10 @@ pub fn start_with(
                         if let (true, Some(c), Some((table, kind))) =
                             (follow_arbiter, &console, arbiter::table_of(&prefix, &p.topic))
                         {
+                            if kind == "alerts" {
+                                take_alert_list(&p.payload, &p.topic, table.1, &mut tables, &out.alerts);
+                                continue;
+                            }
                             let w = match serde_json::from_slice::<Wire>(&p.payload) {
                                 Ok(w) => w,
                                 Err(e) => {
@@ -462,6 +475,50 @@ pub fn start_with(
         }
     });
     Ok(())
+}
+
+/// Takes a table's retained alert list (`payload`, from `topic`, table
+/// `board`): each alert to `alerts` (the console's queue drops the ones it
+/// has), and an `uplink_alert` when the list was cut
+/// ([`alert_list::cut_alert`]). A payload not understood is logged at info.
+fn take_alert_list(
+    payload: &[u8],
+    topic: &str,
+    board: u32,
+    tables: &mut HashMap<(String, u32), Table>,
+    alerts: &Option<mpsc::UnboundedSender<Arc<str>>>,
+) {
+    let list = match serde_json::from_slice::<alert_list::AlertList>(payload) {
+        Ok(l) => l,
+        Err(e) => {
+            tracing::info!(topic, error = %e, "relay: alert list not understood");
+            return;
+        }
+    };
+    let Some(tx) = alerts else { return };
+    let game = list
+        .alerts
+        .iter()
+        .find_map(|a| a.get("game").and_then(serde_json::Value::as_str))
+        .map(str::to_owned)
+        .or_else(|| {
+            tables
+                .values()
+                .find(|t| t.follow.announced.is_some_and(|(e, _)| e == list.epoch))
+                .and_then(|t| t.game.clone())
+        });
+    if list.cut > 0 {
+        let _ = tx.send(Arc::from(alert_list::cut_alert(
+            game.as_deref(),
+            board,
+            list.epoch,
+            list.kept,
+            topic,
+        )));
+    }
+    for a in &list.alerts {
+        let _ = tx.send(Arc::from(a.to_string()));
+    }
 }
 
 #[cfg(test)]
