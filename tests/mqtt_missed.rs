@@ -19,7 +19,9 @@
 //!    refused, so the board is back first and publishes everything to no
 //!    relay; the list is checked on the broker (a `witness` login), then
 //!    the relay's login is let in again (SIGHUP): the second downtime is
-//!    in its console.
+//!    in its console;
+//! 5. mosquitto restarted again, board 2 not: the board publishes its list
+//!    again on reconnecting, and a relay started then has the alerts.
 
 mod common;
 
@@ -324,6 +326,31 @@ fn a_relay_away_when_an_alert_went_out_shows_it() {
     assert_eq!(both.len(), 2, "{both:?}");
     assert!(both.iter().any(|a| a["key"] == first["key"]), "{both:?}");
     assert_eq!(alerts(&relay.addr, "illegal_move").len(), 1);
+
+    // 5. mosquitto restarted again, the board not: it publishes its list
+    // again on reconnecting (a broker without persistence lost it), so a
+    // relay started now has every alert.
+    broker.kill();
+    relay.kill();
+    *on_broker.lock().unwrap() = None;
+    broker.start();
+    poll(30, "board 2's list again on the restarted broker", || {
+        on_broker
+            .lock()
+            .unwrap()
+            .as_ref()
+            .filter(|l| l["alerts"].to_string().contains("illegal_move"))
+            .cloned()
+    });
+    relay = start_relay();
+    poll(
+        20,
+        "the alerts at a relay started after the broker's restart",
+        || (downtimes(&relay.addr).len() == 1).then_some(()),
+    );
+    let illegal = alerts(&relay.addr, "illegal_move");
+    assert_eq!(illegal.len(), 1, "{illegal:?}");
+    assert_eq!(illegal[0]["ack"]["by"], "IA Hansen", "{illegal:?}");
     drop(board);
     std::fs::remove_dir_all(&dir).ok();
 }
