@@ -568,6 +568,34 @@ mod tests {
     }
 
     #[test]
+    fn an_alert_list_feeds_each_alert_and_says_when_it_was_cut() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let mut tables = HashMap::new();
+        let topic = "eboard/dm/board/2/arbiter/alerts";
+        let list = r#"{"epoch":5,"kept":64,"cut":0,"alerts":[{"type":"illegal_move","game":"1.2","t":9}]}"#;
+        take_alert_list(list.as_bytes(), topic, 2, &mut tables, &Some(tx.clone()));
+        let got: Vec<Arc<str>> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
+        assert_eq!(
+            got,
+            [Arc::from(r#"{"game":"1.2","t":9,"type":"illegal_move"}"#)]
+        );
+        let cut = r#"{"epoch":5,"kept":64,"cut":3,"alerts":[{"type":"flag","game":"1.2","t":90}]}"#;
+        take_alert_list(cut.as_bytes(), topic, 2, &mut tables, &Some(tx.clone()));
+        let got: Vec<serde_json::Value> = std::iter::from_fn(|| rx.try_recv().ok())
+            .map(|m| serde_json::from_str(&m).unwrap())
+            .collect();
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0]["type"], "uplink_alert");
+        assert_eq!(got[0]["game"], "1.2");
+        assert_eq!(got[0]["topic"], topic);
+        assert!(got[0]["error"].as_str().unwrap().contains("last 64 alerts"));
+        assert_eq!(got[1]["type"], "flag");
+        // Not understood: nothing, never a panic.
+        take_alert_list(b"{\"alerts\":7}", topic, 2, &mut tables, &Some(tx));
+        assert!(rx.try_recv().is_err());
+    }
+
+    #[test]
     fn topics_split() {
         assert_eq!(
             board_of("eboard", "eboard/dm-2026/3/12/events"),
