@@ -24,7 +24,11 @@
 //! [`ARBITER_GRACE`] (the broker's ACL keeps it from this relay's user,
 //! or the board's user may not write it: mosquitto drops such messages
 //! silently), and a refused subscription (SUBACK 0x80), are logged at warn
-//! and alerted on the console (`uplink_alert`), once.
+//! and alerted on the console (`uplink_alert`), once. Each table's
+//! retained alert list (`…/arbiter/alerts`, [`alert_list`]) goes into the
+//! console's alert queue ([`Outputs::alerts`]): the alerts published while
+//! this relay was away (started late, restarted, or subscribed again after
+//! a broker restart).
 
 use super::alert_list;
 use super::arbiter::{self, Follow};
