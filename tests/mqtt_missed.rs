@@ -233,10 +233,15 @@ fn a_relay_away_when_an_alert_went_out_shows_it() {
             &relay_dir,
         )
     };
+    let relay_started = std::time::Instant::now();
     let mut relay = start_relay();
     let alert = poll(20, "the illegal move at a relay started after it", || {
         alerts(&relay.addr, "illegal_move").pop()
     });
+    println!(
+        "a relay started after the illegal move shows it {} ms after it was started",
+        relay_started.elapsed().as_millis()
+    );
     assert!(alert["ack"].is_null(), "{alert}");
     assert_eq!(alert["event"]["game"], "1.2", "{alert}");
     let bearer = format!("Bearer {ARBITER}");
@@ -319,10 +324,18 @@ fn a_relay_away_when_an_alert_went_out_shows_it() {
     );
     mosquitto_passwd(&passwd, "console", "console-pw", false);
     broker.reload();
+    let let_in = std::time::Instant::now();
     let both = poll(30, "the second downtime after the broker's restart", || {
         let d = downtimes(&relay.addr);
         (d.len() >= 2).then_some(d)
     });
+    println!(
+        "the downtime published while the relay was kept out is in its console {} ms after \
+         its login was let in (list payload {} bytes, {} alerts)",
+        let_in.elapsed().as_millis(),
+        list.to_string().len(),
+        list["alerts"].as_array().map_or(0, Vec::len)
+    );
     assert_eq!(both.len(), 2, "{both:?}");
     assert!(both.iter().any(|a| a["key"] == first["key"]), "{both:?}");
     assert_eq!(alerts(&relay.addr, "illegal_move").len(), 1);
