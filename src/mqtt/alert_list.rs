@@ -31,6 +31,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::sync::Arc;
+use tokio::sync::mpsc;
 
 /// The message types a board raises that are alerts: the console's
 /// `ALERT_TYPES` (`src/server/alerts.rs`) without the relay's own
@@ -167,9 +168,75 @@ pub fn cut_alert(game: Option<&str>, board: u32, epoch: u64, kept: usize, topic:
     v.to_string()
 }
 
+/// The relay's side: takes table `board`'s list (`payload`, from `topic`)
+/// and sends each alert to `alerts` (the console's queue, which drops
+/// the ones it has), after an `uplink_alert` when the list was cut
+/// ([`cut_alert`]; the game from the alerts, else `game_of` its epoch). A
+/// payload not understood is logged at info.
+pub fn feed(
+    payload: &[u8],
+    topic: &str,
+    board: u32,
+    game_of: impl Fn(u64) -> Option<String>,
+    alerts: &mpsc::UnboundedSender<Arc<str>>,
+) {
+    let list = match serde_json::from_slice::<AlertList>(payload) {
+        Ok(l) => l,
+        Err(e) => {
+            tracing::info!(topic, error = %e, "relay: alert list not understood");
+            return;
+        }
+    };
+    if list.cut > 0 {
+        let game = list
+            .alerts
+            .iter()
+            .find_map(|a| a.get("game").and_then(Value::as_str))
+            .map(str::to_owned)
+            .or_else(|| game_of(list.epoch));
+        let _ = alerts.send(Arc::from(cut_alert(
+            game.as_deref(),
+            board,
+            list.epoch,
+            list.kept,
+            topic,
+        )));
+    }
+    for a in &list.alerts {
+        let _ = alerts.send(Arc::from(a.to_string()));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_alert_list_feeds_each_alert_and_says_when_it_was_cut() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let topic = "eboard/dm/board/2/arbiter/alerts";
+        let list = r#"{"epoch":5,"kept":64,"cut":0,"alerts":[{"type":"illegal_move","game":"1.2","t":9}]}"#;
+        feed(list.as_bytes(), topic, 2, |_| None, &tx);
+        let got: Vec<Arc<str>> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
+        assert_eq!(
+            got,
+            [Arc::from(r#"{"game":"1.2","t":9,"type":"illegal_move"}"#)]
+        );
+        let cut = r#"{"epoch":5,"kept":64,"cut":3,"alerts":[{"type":"flag","game":"1.2","t":90}]}"#;
+        feed(cut.as_bytes(), topic, 2, |_| None, &tx);
+        let got: Vec<serde_json::Value> = std::iter::from_fn(|| rx.try_recv().ok())
+            .map(|m| serde_json::from_str(&m).unwrap())
+            .collect();
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0]["type"], "uplink_alert");
+        assert_eq!(got[0]["game"], "1.2");
+        assert_eq!(got[0]["topic"], topic);
+        assert!(got[0]["error"].as_str().unwrap().contains("last 64 alerts"));
+        assert_eq!(got[1]["type"], "flag");
+        // Not understood: nothing, never a panic.
+        feed(b"{\"alerts\":7}", topic, 2, |_| None, &tx);
+        assert!(rx.try_recv().is_err());
+    }
 
     #[test]
     fn keeps_the_last_alerts_and_counts_the_cut() {

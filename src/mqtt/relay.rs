@@ -366,7 +366,15 @@ pub fn start_with(
                             (follow_arbiter, &console, arbiter::table_of(&prefix, &p.topic))
                         {
                             if kind == "alerts" {
-                                take_alert_list(&p.payload, &p.topic, table.1, &mut tables, &out.alerts);
+                                if let Some(tx) = &out.alerts {
+                                    let game_of = |epoch: u64| {
+                                        tables
+                                            .values()
+                                            .find(|t| t.follow.announced.is_some_and(|(e, _)| e == epoch))
+                                            .and_then(|t| t.game.clone())
+                                    };
+                                    alert_list::feed(&p.payload, &p.topic, table.1, game_of, tx);
+                                }
                                 continue;
                             }
                             let w = match serde_json::from_slice::<Wire>(&p.payload) {
@@ -481,50 +489,6 @@ pub fn start_with(
     Ok(())
 }
 
-/// Takes a table's retained alert list (`payload`, from `topic`, table
-/// `board`): each alert to `alerts` (the console's queue drops the ones it
-/// has), and an `uplink_alert` when the list was cut
-/// ([`alert_list::cut_alert`]). A payload not understood is logged at info.
-fn take_alert_list(
-    payload: &[u8],
-    topic: &str,
-    board: u32,
-    tables: &mut HashMap<(String, u32), Table>,
-    alerts: &Option<mpsc::UnboundedSender<Arc<str>>>,
-) {
-    let list = match serde_json::from_slice::<alert_list::AlertList>(payload) {
-        Ok(l) => l,
-        Err(e) => {
-            tracing::info!(topic, error = %e, "relay: alert list not understood");
-            return;
-        }
-    };
-    let Some(tx) = alerts else { return };
-    let game = list
-        .alerts
-        .iter()
-        .find_map(|a| a.get("game").and_then(serde_json::Value::as_str))
-        .map(str::to_owned)
-        .or_else(|| {
-            tables
-                .values()
-                .find(|t| t.follow.announced.is_some_and(|(e, _)| e == list.epoch))
-                .and_then(|t| t.game.clone())
-        });
-    if list.cut > 0 {
-        let _ = tx.send(Arc::from(alert_list::cut_alert(
-            game.as_deref(),
-            board,
-            list.epoch,
-            list.kept,
-            topic,
-        )));
-    }
-    for a in &list.alerts {
-        let _ = tx.send(Arc::from(a.to_string()));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -568,34 +532,6 @@ mod tests {
         b.take(wire(1, 10), false, &out, t0);
         assert_eq!(rx.try_recv().unwrap().json.as_ref(), "{\"n\":1}");
         b.take(wire(7, 9), false, &out, t0);
-        assert!(rx.try_recv().is_err());
-    }
-
-    #[test]
-    fn an_alert_list_feeds_each_alert_and_says_when_it_was_cut() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
-        let mut tables = HashMap::new();
-        let topic = "eboard/dm/board/2/arbiter/alerts";
-        let list = r#"{"epoch":5,"kept":64,"cut":0,"alerts":[{"type":"illegal_move","game":"1.2","t":9}]}"#;
-        take_alert_list(list.as_bytes(), topic, 2, &mut tables, &Some(tx.clone()));
-        let got: Vec<Arc<str>> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
-        assert_eq!(
-            got,
-            [Arc::from(r#"{"game":"1.2","t":9,"type":"illegal_move"}"#)]
-        );
-        let cut = r#"{"epoch":5,"kept":64,"cut":3,"alerts":[{"type":"flag","game":"1.2","t":90}]}"#;
-        take_alert_list(cut.as_bytes(), topic, 2, &mut tables, &Some(tx.clone()));
-        let got: Vec<serde_json::Value> = std::iter::from_fn(|| rx.try_recv().ok())
-            .map(|m| serde_json::from_str(&m).unwrap())
-            .collect();
-        assert_eq!(got.len(), 2, "{got:?}");
-        assert_eq!(got[0]["type"], "uplink_alert");
-        assert_eq!(got[0]["game"], "1.2");
-        assert_eq!(got[0]["topic"], topic);
-        assert!(got[0]["error"].as_str().unwrap().contains("last 64 alerts"));
-        assert_eq!(got[1]["type"], "flag");
-        // Not understood: nothing, never a panic.
-        take_alert_list(b"{\"alerts\":7}", topic, 2, &mut tables, &Some(tx));
         assert!(rx.try_recv().is_err());
     }
 
