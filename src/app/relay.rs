@@ -106,6 +106,9 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
         .map_err(|e| anyhow!(e))?,
     };
     let relay_token = settings::relay_token(cfg.as_ref()).map_err(|e| anyhow!(e))?;
+    // The MQTT relay's alerts from the boards' retained alert lists, for
+    // the console's queue (`crate::mqtt::alert_list`).
+    let (list_alerts, mut list_alerts_rx) = tokio::sync::mpsc::unbounded_channel();
     let console = match url {
         Some(url) => {
             if !urls.is_empty() {
@@ -181,6 +184,7 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
                 crate::mqtt::relay::Outputs {
                     public: channel.clone(),
                     console: console_channel.clone(),
+                    alerts: console_channel.as_ref().map(|_| list_alerts),
                 },
             )
             .anyhow()
@@ -236,6 +240,12 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
     };
     let console = std::sync::Arc::new(console);
     console.spawn_feed(rt.handle());
+    let fed = console.clone();
+    rt.spawn(async move {
+        while let Some(a) = list_alerts_rx.recv().await {
+            fed.alerts.take(&a, crate::server::console::unix_ms());
+        }
+    });
     let state_dir = state_dir.or_else(|| {
         cfg.as_ref()
             .and_then(|c| c.arbiter.state_dir.as_ref().map(PathBuf::from))

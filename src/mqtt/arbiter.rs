@@ -6,6 +6,7 @@
 //! |---|---|---|---|
 //! | `{prefix}/{event}/board/{N}/arbiter/events` | 1 | no | [`super::Wire`]: `{"seq", "epoch", "t", "msg", "snapshot"}`, or out-of-band `{"seq": 0, "oob", "boot", "epoch", "t", "msg"}` |
 //! | `{prefix}/{event}/board/{N}/arbiter/snapshot` | 1 | yes | `{"seq", "epoch", "t", "snapshot"}` (the undelayed snapshot) |
+//! | `{prefix}/{event}/board/{N}/arbiter/alerts` | 1 | yes | `{"epoch", "kept", "cut", "alerts": [msg, …]}`: the game's alerts so far ([`super::alert_list`]) |
 //!
 //! The wire format and the store-and-forward queue are the public uplink's
 //! ([`super::publish`]): the journaled messages of the arbiter's channel
@@ -22,7 +23,8 @@
 //! send them where the network could read them or the broker could not
 //! tell who reads them ([`check_broker`]).
 
-use super::publish::{self, Uplink, UplinkStatus};
+use super::alert_list;
+use super::publish::{self, Extra, Uplink, UplinkStatus};
 use super::{slug, BoardTopics, BrokerAddr};
 use crate::broadcast::delay::{Channel, Published};
 use crate::broadcast::public::Update;
@@ -124,7 +126,24 @@ pub fn start(
     channel: &Channel,
 ) -> Result<watch::Receiver<UplinkStatus>, String> {
     let epoch = uplink.epoch;
+    // The retained alert list beside the events topic (`…/arbiter/alerts`).
+    let alerts_topic = match uplink.topics.events.strip_suffix("/events") {
+        Some(base) => format!("{base}/alerts"),
+        None => {
+            return Err(format!(
+                "{}: not an arbiter events topic",
+                uplink.topics.events
+            ))
+        }
+    };
     let (oob_tx, oob_rx) = mpsc::unbounded_channel();
+    // A new game's list is empty: it replaces the last game's at once.
+    let mut list = alert_list::Builder::new(epoch);
+    let retained = move |list: &alert_list::Builder| Extra::Retained {
+        topic: alerts_topic.clone(),
+        payload: list.payload(),
+    };
+    let _ = oob_tx.send(retained(&list));
     let (tx, status) = publish::start_with_out_of_band(rt, uplink, queue, oob_rx)?;
     let (tap, mut tapped) = mpsc::unbounded_channel::<Published>();
     channel.set_tap(tap);
@@ -132,6 +151,13 @@ pub fn start(
     rt.spawn(async move {
         let mut oob = 0u64;
         while let Some(p) = tapped.recv().await {
+            let mut changed = false;
+            for m in &p.messages {
+                changed |= list.take(m);
+            }
+            if changed && oob_tx.send(retained(&list)).is_err() {
+                return;
+            }
             if p.journaled {
                 // Numbered as the public uplink numbers the public messages.
                 let t = p
@@ -154,7 +180,13 @@ pub fn start(
                 for m in &p.messages {
                     oob += 1;
                     if oob_tx
-                        .send(out_of_band_json(epoch, boot, oob, t_of(m), m))
+                        .send(Extra::Message(out_of_band_json(
+                            epoch,
+                            boot,
+                            oob,
+                            t_of(m),
+                            m,
+                        )))
                         .is_err()
                     {
                         return;

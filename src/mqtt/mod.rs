@@ -22,13 +22,15 @@
 //! (retained: the board's game from `eboard event`), `…/command` and
 //! `…/reply` (signed rulings and their answers: [`command`]), and with
 //! `[mqtt] arbiter_channel` the board's undelayed arbiter channel on
-//! `…/arbiter/events` and `…/arbiter/snapshot` ([`arbiter`]: for the
+//! `…/arbiter/events`, `…/arbiter/snapshot` and the retained list of the
+//! game's alerts `…/arbiter/alerts` ([`alert_list`]) ([`arbiter`]: for the
 //! console's relay only, behind the broker's ACL).
 //!
 //! `{event}` is the event's name made topic-safe by [`slug`]. On the
 //! public topics only what the public feeds show is published: the
 //! messages are taken after the transmission delay.
 
+pub mod alert_list;
 pub mod arbiter;
 pub mod command;
 pub mod outbox;

@@ -22,7 +22,9 @@
 //! `[mqtt] arbiter_channel` is on ([`super::arbiter`]): a second instance
 //! with its own topics and queue file, which also takes out-of-band
 //! messages ([`start_with_out_of_band`]: alerts a replay does not
-//! regenerate), kept in memory until acknowledged.
+//! regenerate), kept in memory until acknowledged, and a retained topic's
+//! latest payload ([`Extra::Retained`]: the board's alert list), published
+//! again on every reconnection.
 
 use super::outbox::{Entry, Outbox};
 use super::{wire_json, BoardTopics, BrokerAddr};
@@ -123,17 +125,35 @@ pub fn start(
     start_inner(rt, uplink, queue, None)
 }
 
-/// [`start`], and the payloads (events-topic JSON, complete) that come on
-/// `out_of_band` are published on the events topic too, QoS 1, kept in
-/// memory (at most [`OUT_OF_BAND_MAX`]) until the broker acknowledges them
-/// and sent again after a reconnection; they are not in the queue file,
-/// so a daemon stopped while the broker is away loses them (the journal's
-/// events file has them).
+/// What else than the queued updates an uplink publishes
+/// ([`start_with_out_of_band`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Extra {
+    /// A payload (events-topic JSON, complete) for the events topic.
+    Message(String),
+    /// The latest payload of a retained topic (e.g. the board's alert
+    /// list, [`super::alert_list`]): it replaces the one before, is
+    /// published retained, QoS 1, once connected and again on every
+    /// reconnection (a broker restarted without persistence lost it).
+    Retained {
+        /// The topic.
+        topic: String,
+        /// The payload.
+        payload: String,
+    },
+}
+
+/// [`start`], and what comes on `out_of_band` is published too: each
+/// [`Extra::Message`] on the events topic, QoS 1, kept in memory (at most
+/// [`OUT_OF_BAND_MAX`]) until the broker acknowledges it and sent again
+/// after a reconnection (not in the queue file, so a daemon stopped while
+/// the broker is away loses them: the journal's events file has them);
+/// the latest [`Extra::Retained`] as its variant says.
 pub fn start_with_out_of_band(
     rt: &tokio::runtime::Handle,
     uplink: Uplink,
     queue: Option<&Path>,
-    out_of_band: mpsc::UnboundedReceiver<String>,
+    out_of_band: mpsc::UnboundedReceiver<Extra>,
 ) -> Result<(mpsc::UnboundedSender<Update>, watch::Receiver<UplinkStatus>), String> {
     start_inner(rt, uplink, queue, Some(out_of_band))
 }
@@ -142,7 +162,7 @@ fn start_inner(
     rt: &tokio::runtime::Handle,
     uplink: Uplink,
     queue: Option<&Path>,
-    out_of_band: Option<mpsc::UnboundedReceiver<String>>,
+    out_of_band: Option<mpsc::UnboundedReceiver<Extra>>,
 ) -> Result<(mpsc::UnboundedSender<Update>, watch::Receiver<UplinkStatus>), String> {
     let options = uplink.broker.options(uplink.client_id.clone())?;
     let outbox = match queue {
@@ -174,6 +194,8 @@ enum Sent {
     Snapshot,
     /// The out-of-band message of this number (this run's).
     OutOfBand(u64),
+    /// The latest [`Extra::Retained`].
+    Retained,
 }
 
 /// Numbers the public messages of updates as they come.
@@ -234,7 +256,7 @@ async fn run(
     options: MqttOptions,
     mut outbox: Outbox,
     mut rx: mpsc::UnboundedReceiver<Update>,
-    mut oob_rx: Option<mpsc::UnboundedReceiver<String>>,
+    mut oob_rx: Option<mpsc::UnboundedReceiver<Extra>>,
     status: watch::Sender<UplinkStatus>,
 ) {
     let mut numbering = Numbering {
@@ -268,6 +290,10 @@ async fn run(
     let mut outage = Outage::default();
     let mut problem: Option<LinkProblem> = None;
     let mut snapshot_sent = false;
+    // The latest retained extra (topic, payload), and whether it went out
+    // on this connection.
+    let mut retained: Option<(String, String)> = None;
+    let mut retained_sent = false;
     loop {
         if connected {
             let latest = numbering.latest_snapshot.as_ref().map_or(0, |(s, _)| *s);
@@ -331,6 +357,15 @@ async fn run(
                     snapshot_sent = true;
                 }
             }
+            if let (Some((topic, payload)), false) = (&retained, retained_sent) {
+                if client
+                    .try_publish(topic, QoS::AtLeastOnce, true, payload.clone())
+                    .is_ok()
+                {
+                    order.push_back(Sent::Retained);
+                    retained_sent = true;
+                }
+            }
         }
         status.send_if_modified(|s| {
             let new = UplinkStatus {
@@ -376,7 +411,11 @@ async fn run(
                     None => std::future::pending().await,
                 }
             } => match m {
-                Some(payload) => {
+                Some(Extra::Retained { topic, payload }) => {
+                    retained = Some((topic, payload));
+                    retained_sent = false;
+                }
+                Some(Extra::Message(payload)) => {
                     if oob.len() >= OUT_OF_BAND_MAX {
                         if let Some((id, _)) = oob.pop_front() {
                             tracing::warn!(
@@ -414,6 +453,7 @@ async fn run(
                     outstanding = 0;
                     next_send = 0;
                     snapshot_sent = false;
+                    retained_sent = false;
                     oob_sent = 0;
                 }
                 Ok(Event::Outgoing(Outgoing::Publish(pkid))) => {
@@ -433,7 +473,7 @@ async fn run(
                             outstanding = outstanding.saturating_sub(1);
                             oob.retain(|(i, _)| *i != id);
                         }
-                        Some(Sent::Snapshot) | None => {}
+                        Some(Sent::Snapshot | Sent::Retained) | None => {}
                     }
                 }
                 Ok(_) => {}

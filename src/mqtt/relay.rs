@@ -24,8 +24,13 @@
 //! [`ARBITER_GRACE`] (the broker's ACL keeps it from this relay's user,
 //! or the board's user may not write it: mosquitto drops such messages
 //! silently), and a refused subscription (SUBACK 0x80), are logged at warn
-//! and alerted on the console (`uplink_alert`), once.
+//! and alerted on the console (`uplink_alert`), once. Each table's
+//! retained alert list (`…/arbiter/alerts`, [`alert_list`]) goes into the
+//! console's alert queue ([`Outputs::alerts`]): the alerts published while
+//! this relay was away (started late, restarted, or subscribed again after
+//! a broker restart).
 
+use super::alert_list;
 use super::arbiter::{self, Follow};
 use super::{BrokerAddr, Wire};
 use crate::broadcast::delay::Channel;
@@ -35,6 +40,7 @@ use rumqttc::{AsyncClient, Event, Packet, QoS, SubscribeFilter, SubscribeReasonC
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 /// How long a message waits for an earlier one missing before the gap is skipped.
@@ -56,6 +62,12 @@ pub struct Outputs {
     /// are not followed): each table's arbiter channel where it arrives,
     /// the public stream of the other games, the relay's own alerts.
     pub console: Option<Arc<Channel>>,
+    /// Where the alerts of the boards' retained alert lists go
+    /// ([`super::alert_list`]: the console's alert queue, which takes the
+    /// same message once), as JSON text; `None`: dropped. They do not go
+    /// on the console's stream (its readers had them, or the queue shows
+    /// them).
+    pub alerts: Option<mpsc::UnboundedSender<Arc<str>>>,
 }
 
 /// Where [`BoardStream`] forwards what is in order.
@@ -229,6 +241,7 @@ pub fn start(
         Outputs {
             public: out,
             console: None,
+            alerts: None,
         },
     )
 }
@@ -352,6 +365,18 @@ pub fn start_with(
                         if let (true, Some(c), Some((table, kind))) =
                             (follow_arbiter, &console, arbiter::table_of(&prefix, &p.topic))
                         {
+                            if kind == "alerts" {
+                                if let Some(tx) = &out.alerts {
+                                    let game_of = |epoch: u64| {
+                                        tables
+                                            .values()
+                                            .find(|t| t.follow.announced.is_some_and(|(e, _)| e == epoch))
+                                            .and_then(|t| t.game.clone())
+                                    };
+                                    alert_list::feed(&p.payload, &p.topic, table.1, game_of, tx);
+                                }
+                                continue;
+                            }
                             let w = match serde_json::from_slice::<Wire>(&p.payload) {
                                 Ok(w) => w,
                                 Err(e) => {
