@@ -124,16 +124,6 @@ mod tests {
     }
 
     #[test]
-    fn the_retained_alert_list_holds_every_alert_type_a_board_raises() {
-        use crate::server::alerts::{ALERT_TYPES, OWN_TYPES};
-        let board: Vec<&str> = ALERT_TYPES
-            .into_iter()
-            .filter(|t| !OWN_TYPES.contains(t))
-            .collect();
-        assert_eq!(board, crate::mqtt::alert_list::BOARD_ALERT_TYPES);
-    }
-
-    #[test]
     fn the_arbiter_channel_needs_tls_or_a_local_broker_and_a_login() {
         // Plain TCP to another host: refused even without a password.
         let e = mqtt_uplink(&parse(

@@ -9,6 +9,37 @@
 //! snapshots and events to the public `delay` seconds after the decision.
 
 pub mod delay;
+pub mod alert_types {
+    //! Which arbiter-channel messages are alerts for the arbiter's console
+    //! (`docs/console.md`): one list for the console's queue
+    //! (`crate::server::alerts`) and the board's retained alert list over
+    //! MQTT (`crate::mqtt::alert_list`).
+
+    /// The message types a board raises that are alerts: illegal moves,
+    /// touch-move breaches, irregularities (boards that differ, Appendix E,
+    /// among them), claims, flags, ambiguous readings, a game's end (its
+    /// result to confirm), the journal's and the uplinks' own alerts.
+    pub const BOARD: [&str; 9] = [
+        "illegal_move",
+        "touch_move",
+        "irregularity",
+        "claim",
+        "flag",
+        "ambiguous_move",
+        "game_end",
+        "journal_alert",
+        "uplink_alert",
+    ];
+
+    /// The relays' own alerts (`crate::broadcast::relay`, the MQTT relay):
+    /// made afresh by each run of a relay, never sent by a board.
+    pub const RELAY: [&str; 2] = ["board_offline", "board_resumed"];
+
+    /// Whether messages of type `kind` are alerts.
+    pub fn is_alert(kind: &str) -> bool {
+        BOARD.contains(&kind) || RELAY.contains(&kind)
+    }
+}
 pub mod event_id;
 pub mod lichess_push;
 pub mod lichess_reply;

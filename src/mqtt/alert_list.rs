@@ -33,20 +33,9 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
-/// The message types a board raises that are alerts: the console's
-/// `ALERT_TYPES` (`src/server/alerts.rs`) without the relay's own
-/// `board_offline` and `board_resumed` (checked by a test in `app`).
-pub const BOARD_ALERT_TYPES: [&str; 9] = [
-    "illegal_move",
-    "touch_move",
-    "irregularity",
-    "claim",
-    "flag",
-    "ambiguous_move",
-    "game_end",
-    "journal_alert",
-    "uplink_alert",
-];
+/// The message types a board raises that are alerts (one list with the
+/// console's queue).
+pub use crate::broadcast::alert_types::BOARD as BOARD_ALERT_TYPES;
 
 /// The most alerts the list keeps (the newest): a game of several hours
 /// rarely raises more than a handful; a faulty board may raise hundreds.

@@ -10,7 +10,7 @@
 //! and when, as before.
 //!
 //! An alert is an arbiter-channel message of a kind the arbiter must see
-//! ([`ALERT_TYPES`]): illegal moves, touch-move breaches, irregularities
+//! ([`crate::broadcast::alert_types`]): illegal moves, touch-move breaches, irregularities
 //! (boards that differ, Appendix E, among them), claims, flags, ambiguous
 //! readings, a game's end (its result to confirm), and the relay's
 //! `board_offline` / `board_resumed`, the journal's and the uplinks' own
@@ -23,27 +23,13 @@ use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
-/// The message types that become alerts.
-pub const ALERT_TYPES: [&str; 11] = [
-    "illegal_move",
-    "touch_move",
-    "irregularity",
-    "claim",
-    "flag",
-    "ambiguous_move",
-    "game_end",
-    "board_offline",
-    "board_resumed",
-    "journal_alert",
-    "uplink_alert",
-];
 /// The most alerts kept (the oldest acknowledged ones go first).
 pub const MAX_ALERTS: usize = 1000;
 
 /// The relay's own alerts: made afresh by each run of the relay (never
 /// sent again from a board), so an acknowledgement kept from an earlier
 /// run is not theirs.
-pub const OWN_TYPES: [&str; 2] = ["board_offline", "board_resumed"];
+pub use crate::broadcast::alert_types::RELAY as OWN_TYPES;
 
 /// An alert's name by its content: the SHA-256 (hex) of its message's
 /// canonical JSON (serde_json's: keys sorted, no spaces). The same message
@@ -113,7 +99,7 @@ impl AlertQueue {
     pub fn take(&self, json: &str, unix_ms: u64) -> Option<Alert> {
         let v: Value = serde_json::from_str(json).ok()?;
         let kind = v.get("type")?.as_str()?.to_owned();
-        if !ALERT_TYPES.contains(&kind.as_str()) {
+        if !crate::broadcast::alert_types::is_alert(&kind) {
             return None;
         }
         let mut q = self.inner.lock().unwrap_or_else(|e| e.into_inner());
