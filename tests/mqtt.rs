@@ -20,7 +20,6 @@ use common::mosquitto::*;
 use common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 fn strs(v: &[String]) -> Vec<&str> {
@@ -398,25 +397,6 @@ fn test_pki(dir: &Path) -> TestPki {
     std::fs::write(&pki.cert, cert.pem()).unwrap();
     std::fs::write(&pki.key, key.serialize_pem()).unwrap();
     pki
-}
-
-/// Sets `user`'s password in mosquitto's password file (`create`: a new file).
-fn mosquitto_passwd(file: &Path, user: &str, password: &str, create: bool) {
-    let mut cmd = Command::new("mosquitto_passwd");
-    cmd.arg("-b");
-    if create {
-        cmd.arg("-c");
-    }
-    let out = cmd
-        .arg(file)
-        .args([user, password])
-        .output()
-        .expect("mosquitto_passwd (Debian package mosquitto)");
-    assert!(
-        out.status.success(),
-        "mosquitto_passwd: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 /// The process's standard error so far.

@@ -25,11 +25,10 @@
 
 mod common;
 
-use common::mosquitto::broker_with;
+use common::mosquitto::{broker_with_acl, docs_acl, mosquitto_passwd};
 use common::*;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -39,43 +38,13 @@ const DELAY_S: &str = "900";
 /// Board 2's retained alert list.
 const LIST: &str = "eboard/dm-2026/board/2/arbiter/alerts";
 
-fn mosquitto_passwd(file: &Path, user: &str, password: &str, create: bool) {
-    let mut cmd = Command::new("mosquitto_passwd");
-    cmd.arg("-b");
-    if create {
-        cmd.arg("-c");
-    }
-    let out = cmd
-        .arg(file)
-        .args([user, password])
-        .output()
-        .expect("mosquitto_passwd (Debian package mosquitto)");
-    assert!(
-        out.status.success(),
-        "mosquitto_passwd: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// The ACL of `docs/mqtt.md` for table 2 of `dm-2026`, and a `witness`
 /// that reads the arbiter topics (the test's own look at the broker).
 fn acl() -> String {
-    "user board2\n\
-     topic write eboard/dm-2026/+/2/events\n\
-     topic write eboard/dm-2026/+/2/snapshot\n\
-     topic write eboard/dm-2026/board/2/arbiter/#\n\
-     topic write eboard/dm-2026/board/2/reply\n\
-     topic read eboard/dm-2026/board/2/config\n\
-     topic read eboard/dm-2026/board/2/command\n\n\
-     user console\n\
-     topic read eboard/dm-2026/+/+/events\n\
-     topic read eboard/dm-2026/+/+/snapshot\n\
-     topic read eboard/dm-2026/board/+/arbiter/#\n\
-     topic read eboard/dm-2026/board/+/reply\n\
-     topic write eboard/dm-2026/board/+/command\n\n\
-     user witness\n\
-     topic read eboard/dm-2026/board/+/arbiter/#\n"
-        .to_owned()
+    docs_acl(
+        &[2],
+        "user witness\ntopic read eboard/dm-2026/board/+/arbiter/#\n",
+    )
 }
 
 /// The latest payload of `topic` a client logged in as `witness` gets.
@@ -142,19 +111,12 @@ fn a_relay_away_when_an_alert_went_out_shows_it() {
     }
     let dir = tempdir("mqtt-missed");
     let passwd = dir.join("passwd");
-    mosquitto_passwd(&passwd, "console", "console-pw", true);
-    mosquitto_passwd(&passwd, "board2", "board2-pw", false);
-    mosquitto_passwd(&passwd, "witness", "witness-pw", false);
-    let acl_file = dir.join("acl");
-    std::fs::write(&acl_file, acl()).unwrap();
-    let Some(mut broker) = broker_with(
-        &dir,
-        &format!(
-            "allow_anonymous false\npassword_file {}\nacl_file {}\n",
-            passwd.display(),
-            acl_file.display()
-        ),
-    ) else {
+    let users = [
+        ("console", "console-pw"),
+        ("board2", "board2-pw"),
+        ("witness", "witness-pw"),
+    ];
+    let Some(mut broker) = broker_with_acl(&dir, &users, &acl()) else {
         return;
     };
     let url = broker.url();

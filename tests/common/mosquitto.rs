@@ -144,3 +144,33 @@ pub fn broker_with_acl(dir: &Path, users: &[(&str, &str)], acl: &str) -> Option<
         ),
     )
 }
+
+/// The ACL of `docs/mqtt.md` ("The arbiter channel") for the tables
+/// `tables` of the event `dm-2026`: each board `boardN` writes its own
+/// topics and reads its configuration and commands; `console` (the
+/// console's relay) reads every table's public and arbiter topics and
+/// writes the commands; `more` is appended (other users).
+pub fn docs_acl(tables: &[u32], more: &str) -> String {
+    let mut a = String::from("# eboard: DM 2026 (docs/mqtt.md)\n");
+    for n in tables {
+        a.push_str(&format!(
+            "user board{n}\n\
+             topic write eboard/dm-2026/+/{n}/events\n\
+             topic write eboard/dm-2026/+/{n}/snapshot\n\
+             topic write eboard/dm-2026/board/{n}/arbiter/#\n\
+             topic write eboard/dm-2026/board/{n}/reply\n\
+             topic read eboard/dm-2026/board/{n}/config\n\
+             topic read eboard/dm-2026/board/{n}/command\n\n"
+        ));
+    }
+    a.push_str(
+        "user console\n\
+         topic read eboard/dm-2026/+/+/events\n\
+         topic read eboard/dm-2026/+/+/snapshot\n\
+         topic read eboard/dm-2026/board/+/arbiter/#\n\
+         topic read eboard/dm-2026/board/+/reply\n\
+         topic write eboard/dm-2026/board/+/command\n\n",
+    );
+    a.push_str(more);
+    a
+}
