@@ -23,8 +23,14 @@
 //! with its own topics and queue file, which also takes out-of-band
 //! messages ([`start_with_out_of_band`]: alerts a replay does not
 //! regenerate), kept in memory until acknowledged.
+//!
+//! With a [`super::status::Presence`] ([`start_with_presence`]: the public
+//! uplink of a board) the connection carries the board's will and
+//! publishes its retained status: online on every CONNACK, offline
+//! ("stopped") on a clean stop, before DISCONNECT.
 
 use super::outbox::{Entry, Outbox};
+use super::status::{PresenceRun, PresenceStop};
 use super::{wire_json, BoardTopics, BrokerAddr};
 use crate::broadcast::public::Update;
 use crate::retry::{Backoff, Outage};
@@ -120,7 +126,27 @@ pub fn start(
     uplink: Uplink,
     queue: Option<&Path>,
 ) -> Result<(mpsc::UnboundedSender<Update>, watch::Receiver<UplinkStatus>), String> {
-    start_inner(rt, uplink, queue, None)
+    start_inner(rt, uplink, queue, None, None)
+}
+
+/// [`start`], the connection carrying `presence`'s will, its status
+/// published (module doc); the handle stops it cleanly.
+pub fn start_with_presence(
+    rt: &tokio::runtime::Handle,
+    uplink: Uplink,
+    queue: Option<&Path>,
+    presence: super::status::Presence,
+) -> Result<
+    (
+        mpsc::UnboundedSender<Update>,
+        watch::Receiver<UplinkStatus>,
+        PresenceStop,
+    ),
+    String,
+> {
+    let (run, stop) = super::status::presence(presence);
+    let (tx, status) = start_inner(rt, uplink, queue, None, Some(run))?;
+    Ok((tx, status, stop))
 }
 
 /// [`start`], and the payloads (events-topic JSON, complete) that come on
@@ -135,7 +161,7 @@ pub fn start_with_out_of_band(
     queue: Option<&Path>,
     out_of_band: mpsc::UnboundedReceiver<String>,
 ) -> Result<(mpsc::UnboundedSender<Update>, watch::Receiver<UplinkStatus>), String> {
-    start_inner(rt, uplink, queue, Some(out_of_band))
+    start_inner(rt, uplink, queue, Some(out_of_band), None)
 }
 
 fn start_inner(
@@ -143,8 +169,12 @@ fn start_inner(
     uplink: Uplink,
     queue: Option<&Path>,
     out_of_band: Option<mpsc::UnboundedReceiver<String>>,
+    presence: Option<PresenceRun>,
 ) -> Result<(mpsc::UnboundedSender<Update>, watch::Receiver<UplinkStatus>), String> {
-    let options = uplink.broker.options(uplink.client_id.clone())?;
+    let mut options = uplink.broker.options(uplink.client_id.clone())?;
+    if let Some(p) = &presence {
+        options.set_last_will(p.presence.will());
+    }
     let outbox = match queue {
         Some(p) => Outbox::open(p)?,
         None => Outbox::memory(),
@@ -157,7 +187,15 @@ fn start_inner(
         cut_at_open,
         ..Default::default()
     });
-    rt.spawn(run(uplink, options, outbox, rx, out_of_band, status_tx));
+    rt.spawn(run(
+        uplink,
+        options,
+        outbox,
+        rx,
+        out_of_band,
+        status_tx,
+        presence,
+    ));
     Ok((tx, status_rx))
 }
 
@@ -174,6 +212,8 @@ enum Sent {
     Snapshot,
     /// The out-of-band message of this number (this run's).
     OutOfBand(u64),
+    /// The board's status ([`super::status`]).
+    Status,
 }
 
 /// Numbers the public messages of updates as they come.
@@ -236,6 +276,7 @@ async fn run(
     mut rx: mpsc::UnboundedReceiver<Update>,
     mut oob_rx: Option<mpsc::UnboundedReceiver<String>>,
     status: watch::Sender<UplinkStatus>,
+    mut presence: Option<PresenceRun>,
 ) {
     let mut numbering = Numbering {
         next: 1,
@@ -391,6 +432,21 @@ async fn run(
                 }
                 None => oob_rx = None,
             },
+            r = async {
+                match presence.as_mut() {
+                    Some(p) => (&mut p.stop).await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                let Some(p) = presence.take() else { continue };
+                if r.is_ok() {
+                    if connected {
+                        stop_cleanly(&client, &mut el, &p, &uplink.broker).await;
+                    }
+                    // `p.done` is dropped: the daemon's stop goes on.
+                    return;
+                }
+            }
             _ = async {
                 match reconnect_at {
                     Some(at) => tokio::time::sleep_until(at).await,
@@ -415,6 +471,13 @@ async fn run(
                     next_send = 0;
                     snapshot_sent = false;
                     oob_sent = 0;
+                    if let Some(p) = &presence {
+                        let online = p.presence.online.clone();
+                        match client.try_publish(&p.presence.topic, QoS::AtLeastOnce, true, online) {
+                            Ok(()) => order.push_back(Sent::Status),
+                            Err(e) => tracing::warn!("mqtt: the board's status not published: {e}"),
+                        }
+                    }
                 }
                 Ok(Event::Outgoing(Outgoing::Publish(pkid))) => {
                     if let Some(seq) = order.pop_front() {
@@ -433,7 +496,7 @@ async fn run(
                             outstanding = outstanding.saturating_sub(1);
                             oob.retain(|(i, _)| *i != id);
                         }
-                        Some(Sent::Snapshot) | None => {}
+                        Some(Sent::Snapshot | Sent::Status) | None => {}
                     }
                 }
                 Ok(_) => {}
@@ -452,5 +515,37 @@ async fn run(
                 }
             },
         }
+    }
+}
+
+/// How long a clean stop waits for the broker to take the offline status
+/// and the DISCONNECT (the daemon's own deadline may be shorter).
+pub const STOP_WAIT: Duration = Duration::from_millis(1000);
+
+/// Publishes `p`'s offline ("stopped") status, retained, QoS 1, then
+/// DISCONNECT (the broker discards the will: MQTT 3.1.1 §3.14.4), and
+/// drives the connection until both are written, or [`STOP_WAIT`].
+async fn stop_cleanly(client: &AsyncClient, el: &mut EventLoop, p: &PresenceRun, broker: &BrokerAddr) {
+    let t = &p.presence.topic;
+    if let Err(e) = client.try_publish(t, QoS::AtLeastOnce, true, p.presence.stopped.clone()) {
+        tracing::warn!("mqtt: broker {broker}: the offline status not sent: {e}");
+        return;
+    }
+    if let Err(e) = client.try_disconnect() {
+        tracing::warn!("mqtt: broker {broker}: DISCONNECT not sent: {e}");
+    }
+    let drive = async {
+        loop {
+            match el.poll().await {
+                Ok(Event::Outgoing(Outgoing::Disconnect)) => return Ok(()),
+                Ok(_) => {}
+                Err(e) => return Err(e),
+            }
+        }
+    };
+    match tokio::time::timeout(STOP_WAIT, drive).await {
+        Ok(Ok(())) => tracing::info!("mqtt: board status offline (stopped) published on {t}"),
+        Ok(Err(e)) => tracing::warn!("mqtt: broker {broker}: the offline status may be lost: {}", broker.explain(&e)),
+        Err(_) => tracing::warn!("mqtt: broker {broker}: the offline status not written in {} ms", STOP_WAIT.as_millis()),
     }
 }
