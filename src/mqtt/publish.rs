@@ -35,8 +35,7 @@ use super::{wire_json, BoardTopics, BrokerAddr};
 use crate::broadcast::public::Update;
 use crate::retry::{Backoff, Outage};
 use rumqttc::{
-    AsyncClient, ConnectReturnCode, ConnectionError, Event, EventLoop, MqttOptions, Outgoing,
-    Packet, QoS,
+    AsyncClient, ConnectReturnCode, ConnectionError, Event, MqttOptions, Outgoing, Packet, QoS,
 };
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
@@ -199,8 +198,28 @@ fn start_inner(
     Ok((tx, status_rx))
 }
 
-fn connection(o: &MqttOptions) -> (AsyncClient, EventLoop) {
-    AsyncClient::new(o.clone(), 2 * WINDOW + 8)
+/// A connection's events, read by their own task ([`connection`]).
+type Events = mpsc::Receiver<Result<Event, ConnectionError>>;
+
+/// A new connection: its client and its events. The event loop runs in
+/// its own task, not in the uplink's `select!`: rumqttc's `EventLoop::poll`
+/// is not cancel-safe while it connects (a poll dropped after the CONNACK
+/// drops the new connection), and a connection dropped without DISCONNECT
+/// makes the broker publish the board's will (offline). The task ends
+/// after an error, or when `Events` is dropped (the connection with it).
+fn connection(o: &MqttOptions) -> (AsyncClient, Events) {
+    let (client, mut el) = AsyncClient::new(o.clone(), 2 * WINDOW + 8);
+    let (tx, rx) = mpsc::channel(4 * WINDOW);
+    tokio::spawn(async move {
+        loop {
+            let ev = el.poll().await;
+            let end = ev.is_err();
+            if tx.send(ev).await.is_err() || end {
+                return;
+            }
+        }
+    });
+    (client, rx)
 }
 
 /// What a publish request handed to the client was.
@@ -441,7 +460,7 @@ async fn run(
                 let Some(p) = presence.take() else { continue };
                 if r.is_ok() {
                     if connected {
-                        stop_cleanly(&client, &mut el, &p, &uplink.broker).await;
+                        stop_cleanly(&client, &mut el, &p, &uplink.broker, order.len()).await;
                     }
                     // `p.done` is dropped: the daemon's stop goes on.
                     return;
@@ -456,7 +475,13 @@ async fn run(
                 reconnect_at = None;
                 (client, el) = connection(&options);
             }
-            ev = el.poll(), if reconnect_at.is_none() => match ev {
+            ev = async {
+                match el.recv().await {
+                    Some(ev) => ev,
+                    // The task ended after an error it sent (never here).
+                    None => std::future::pending().await,
+                }
+            }, if reconnect_at.is_none() => match ev {
                 Ok(Event::Incoming(Packet::ConnAck(_))) => {
                     connected = true;
                     connections += 1;
@@ -522,30 +547,55 @@ async fn run(
 /// and the DISCONNECT (the daemon's own deadline may be shorter).
 pub const STOP_WAIT: Duration = Duration::from_millis(1000);
 
-/// Publishes `p`'s offline ("stopped") status, retained, QoS 1, then
-/// DISCONNECT (the broker discards the will: MQTT 3.1.1 §3.14.4), and
-/// drives the connection until both are written, or [`STOP_WAIT`].
-async fn stop_cleanly(client: &AsyncClient, el: &mut EventLoop, p: &PresenceRun, broker: &BrokerAddr) {
+/// Publishes `p`'s offline ("stopped") status, retained, QoS 1, waits for
+/// its PUBACK, then sends DISCONNECT (the broker discards the will: MQTT
+/// 3.1.1 §3.14.4) and reads until the broker closes the connection, all
+/// within [`STOP_WAIT`]. Closing the socket with the PUBACK unread would
+/// send a TCP reset, with which the broker may lose the DISCONNECT and
+/// publish the will after all. `queued`: publish requests handed to the
+/// client and not yet written (the status is written after them).
+async fn stop_cleanly(
+    client: &AsyncClient,
+    el: &mut Events,
+    p: &PresenceRun,
+    broker: &BrokerAddr,
+    queued: usize,
+) {
     let t = &p.presence.topic;
     if let Err(e) = client.try_publish(t, QoS::AtLeastOnce, true, p.presence.stopped.clone()) {
         tracing::warn!("mqtt: broker {broker}: the offline status not sent: {e}");
         return;
     }
-    if let Err(e) = client.try_disconnect() {
-        tracing::warn!("mqtt: broker {broker}: DISCONNECT not sent: {e}");
-    }
     let drive = async {
+        let mut before = queued;
+        let mut mine = None;
+        let mut disconnected = false;
         loop {
-            match el.poll().await {
-                Ok(Event::Outgoing(Outgoing::Disconnect)) => return Ok(()),
-                Ok(_) => {}
-                Err(e) => return Err(e),
+            let Some(ev) = el.recv().await else {
+                return Ok(());
+            };
+            match ev? {
+                Event::Outgoing(Outgoing::Publish(pkid)) if mine.is_none() => {
+                    if before == 0 {
+                        mine = Some(pkid);
+                    } else {
+                        before -= 1;
+                    }
+                }
+                Event::Incoming(Packet::PubAck(a)) if mine == Some(a.pkid) && !disconnected => {
+                    tracing::info!("mqtt: board status offline (stopped) published on {t}");
+                    disconnected = true;
+                    if let Err(e) = client.try_disconnect() {
+                        tracing::warn!("mqtt: broker {broker}: DISCONNECT not sent: {e}");
+                    }
+                }
+                _ => {}
             }
         }
     };
-    match tokio::time::timeout(STOP_WAIT, drive).await {
-        Ok(Ok(())) => tracing::info!("mqtt: board status offline (stopped) published on {t}"),
-        Ok(Err(e)) => tracing::warn!("mqtt: broker {broker}: the offline status may be lost: {}", broker.explain(&e)),
-        Err(_) => tracing::warn!("mqtt: broker {broker}: the offline status not written in {} ms", STOP_WAIT.as_millis()),
+    // The loop ends with the broker's close (an error), or the timeout.
+    let r: Result<(), _> = tokio::time::timeout(STOP_WAIT, drive).await.unwrap_or(Ok(()));
+    if let Err(e) = r {
+        tracing::debug!("mqtt: broker {broker}: closed: {}", broker.explain(&e));
     }
 }
