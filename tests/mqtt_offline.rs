@@ -131,7 +131,10 @@ fn a_board_offline_and_back_reaches_the_mqtt_relays_console() {
     signal(&b3, "TERM");
     assert!(b3.child.wait().unwrap().success());
     let said = std::fs::read_to_string(&b3.stderr).unwrap();
-    assert!(said.contains("board status offline (stopped) published"), "{said}");
+    assert!(
+        said.contains("board status offline (stopped) published"),
+        "{said}"
+    );
 
     // The console's relay: board 3 is off now.
     let relay_dir = dir.join("relay");
@@ -203,7 +206,10 @@ fn a_board_offline_and_back_reaches_the_mqtt_relays_console() {
     let back = nth_alert(r, &arbiter, "board_resumed", "1.1", 1, 20);
     assert_eq!(back["event"]["outage"], 1, "{back}");
     let said = std::fs::read_to_string(&b1.stderr).unwrap();
-    assert!(said.contains("resumed"), "restarted from its journal: {said}");
+    assert!(
+        said.contains("resumed"),
+        "restarted from its journal: {said}"
+    );
 
     // Frozen: the broker gives up after 1.5 × the keep-alive.
     signal(&b1, "STOP");

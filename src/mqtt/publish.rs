@@ -594,7 +594,9 @@ async fn stop_cleanly(
         }
     };
     // The loop ends with the broker's close (an error), or the timeout.
-    let r: Result<(), _> = tokio::time::timeout(STOP_WAIT, drive).await.unwrap_or(Ok(()));
+    let r: Result<(), _> = tokio::time::timeout(STOP_WAIT, drive)
+        .await
+        .unwrap_or(Ok(()));
     if let Err(e) = r {
         tracing::debug!("mqtt: broker {broker}: closed: {}", broker.explain(&e));
     }

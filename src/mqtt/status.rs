@@ -218,7 +218,10 @@ mod tests {
         for f in ["eboard/+/+/+/events", "eboard/+/+/+/snapshot"] {
             assert!(!rumqttc::matches(&t, f), "{f}");
         }
-        assert!(!rumqttc::matches(&t, &super::super::arbiter::filter("eboard", None)));
+        assert!(!rumqttc::matches(
+            &t,
+            &super::super::arbiter::filter("eboard", None)
+        ));
         let arb = &super::super::arbiter::topics("eboard", Some("DM 2026"), 2).events;
         assert!(!rumqttc::matches(arb, &filter("eboard", None)));
         assert_eq!(table_of("eboard", &t), Some(("dm-2026".into(), 2)));
@@ -235,7 +238,10 @@ mod tests {
             json!({"status": "offline", "game": "4.2", "reason": "connection lost"})
         );
         let w = p.will();
-        assert_eq!((w.topic.as_str(), w.retain, w.qos), (p.topic.as_str(), true, QoS::AtLeastOnce));
+        assert_eq!(
+            (w.topic.as_str(), w.retain, w.qos),
+            (p.topic.as_str(), true, QoS::AtLeastOnce)
+        );
         assert_eq!(&w.message[..], p.lost.as_bytes());
     }
 
@@ -255,11 +261,17 @@ mod tests {
         assert_eq!(v["outage"], 1);
         assert_eq!(take(&p.stopped), None, "already offline");
         let on: Value = serde_json::from_str(&take(&p.online).unwrap()).unwrap();
-        assert_eq!((on["type"].as_str(), on["outage"].as_u64()), (Some("board_resumed"), Some(1)));
+        assert_eq!(
+            (on["type"].as_str(), on["outage"].as_u64()),
+            (Some("board_resumed"), Some(1))
+        );
         assert_eq!(take(&p.online), None);
         // A second outage is another alert (not the same message).
         let v: Value = serde_json::from_str(&take(&p.stopped).unwrap()).unwrap();
-        assert_eq!((v["reason"].as_str(), v["outage"].as_u64()), (Some("stopped"), Some(2)));
+        assert_eq!(
+            (v["reason"].as_str(), v["outage"].as_u64()),
+            (Some("stopped"), Some(2))
+        );
         assert_eq!(take("not json"), None);
         assert_eq!(take("{\"status\":\"asleep\"}"), None);
     }
