@@ -27,7 +27,8 @@
 //! With a [`super::status::Presence`] ([`start_with_presence`]: the public
 //! uplink of a board) the connection carries the board's will and
 //! publishes its retained status: online on every CONNACK, offline
-//! ("stopped") on a clean stop, before DISCONNECT.
+//! ("stopped") on a clean stop, before DISCONNECT
+//! ([`super::status::stop_cleanly`]).
 
 use super::outbox::{Entry, Outbox};
 use super::status::{PresenceRun, PresenceStop};
@@ -199,7 +200,7 @@ fn start_inner(
 }
 
 /// A connection's events, read by their own task ([`connection`]).
-type Events = mpsc::Receiver<Result<Event, ConnectionError>>;
+pub(super) type Events = mpsc::Receiver<Result<Event, ConnectionError>>;
 
 /// A new connection: its client and its events. The event loop runs in
 /// its own task, not in the uplink's `select!`: rumqttc's `EventLoop::poll`
@@ -460,7 +461,8 @@ async fn run(
                 let Some(p) = presence.take() else { continue };
                 if r.is_ok() {
                     if connected {
-                        stop_cleanly(&client, &mut el, &p, &uplink.broker, order.len()).await;
+                        super::status::stop_cleanly(&client, &mut el, &p, &uplink.broker, order.len())
+                            .await;
                     }
                     // `p.done` is dropped: the daemon's stop goes on.
                     return;
@@ -540,64 +542,5 @@ async fn run(
                 }
             },
         }
-    }
-}
-
-/// How long a clean stop waits for the broker to take the offline status
-/// and the DISCONNECT (the daemon's own deadline may be shorter).
-pub const STOP_WAIT: Duration = Duration::from_millis(1000);
-
-/// Publishes `p`'s offline ("stopped") status, retained, QoS 1, waits for
-/// its PUBACK, then sends DISCONNECT (the broker discards the will: MQTT
-/// 3.1.1 §3.14.4) and reads until the broker closes the connection, all
-/// within [`STOP_WAIT`]. Closing the socket with the PUBACK unread would
-/// send a TCP reset, with which the broker may lose the DISCONNECT and
-/// publish the will after all. `queued`: publish requests handed to the
-/// client and not yet written (the status is written after them).
-async fn stop_cleanly(
-    client: &AsyncClient,
-    el: &mut Events,
-    p: &PresenceRun,
-    broker: &BrokerAddr,
-    queued: usize,
-) {
-    let t = &p.presence.topic;
-    if let Err(e) = client.try_publish(t, QoS::AtLeastOnce, true, p.presence.stopped.clone()) {
-        tracing::warn!("mqtt: broker {broker}: the offline status not sent: {e}");
-        return;
-    }
-    let drive = async {
-        let mut before = queued;
-        let mut mine = None;
-        let mut disconnected = false;
-        loop {
-            let Some(ev) = el.recv().await else {
-                return Ok(());
-            };
-            match ev? {
-                Event::Outgoing(Outgoing::Publish(pkid)) if mine.is_none() => {
-                    if before == 0 {
-                        mine = Some(pkid);
-                    } else {
-                        before -= 1;
-                    }
-                }
-                Event::Incoming(Packet::PubAck(a)) if mine == Some(a.pkid) && !disconnected => {
-                    tracing::info!("mqtt: board status offline (stopped) published on {t}");
-                    disconnected = true;
-                    if let Err(e) = client.try_disconnect() {
-                        tracing::warn!("mqtt: broker {broker}: DISCONNECT not sent: {e}");
-                    }
-                }
-                _ => {}
-            }
-        }
-    };
-    // The loop ends with the broker's close (an error), or the timeout.
-    let r: Result<(), _> = tokio::time::timeout(STOP_WAIT, drive)
-        .await
-        .unwrap_or(Ok(()));
-    if let Err(e) = r {
-        tracing::debug!("mqtt: broker {broker}: closed: {}", broker.explain(&e));
     }
 }
