@@ -50,6 +50,7 @@ fn acl() -> String {
              topic write eboard/dm-2026/+/{n}/snapshot\n\
              topic write eboard/dm-2026/board/{n}/arbiter/#\n\
              topic write eboard/dm-2026/board/{n}/reply\n\
+             topic write eboard/dm-2026/board/{n}/status\n\
              topic read eboard/dm-2026/board/{n}/config\n\
              topic read eboard/dm-2026/board/{n}/command\n\n"
         ));
@@ -62,6 +63,7 @@ fn acl() -> String {
          topic read eboard/dm-2026/+/+/snapshot\n\
          topic read eboard/dm-2026/board/+/arbiter/#\n\
          topic read eboard/dm-2026/board/+/reply\n\
+         topic read eboard/dm-2026/board/+/status\n\
          topic write eboard/dm-2026/board/+/command\n",
     );
     a

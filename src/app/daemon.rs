@@ -113,6 +113,8 @@ pub struct Daemon {
     pub report: Vec<String>,
     /// The MQTT uplink's state, when the config has `[mqtt]`.
     pub mqtt: Option<watch::Receiver<crate::mqtt::publish::UplinkStatus>>,
+    /// The board's MQTT presence, told offline ("stopped") on [`Daemon::stop`].
+    presence: Option<crate::mqtt::status::PresenceStop>,
     stop: watch::Sender<bool>,
     source_stop: Arc<AtomicBool>,
     board_thread: Joinable<Controller>,
@@ -224,6 +226,7 @@ impl Daemon {
         ));
         let arbiter_mqtt = uplinks.start_arbiter(rt, &feed.arbiter)?;
         let mqtt = uplinks.status;
+        let presence = uplinks.presence.take();
         // SSE ids: the same for the same messages after a restart (a
         // journal resumed up to damage regenerates another stream: a new one).
         feed.set_epoch(if damaged { now_unix } else { started_at });
@@ -452,6 +455,7 @@ impl Daemon {
             done: done_rx,
             report,
             mqtt,
+            presence,
             stop: stop_tx,
             source_stop,
             board_thread,
@@ -473,6 +477,12 @@ impl Daemon {
             .board_thread
             .join_by(deadline)
             .map_err(|e| format!("the board loop: {e}"))?;
+        // The broker is told the board stops (its will is for a lost connection).
+        if let Some(p) = self.presence {
+            if !p.stop(deadline) {
+                tracing::warn!("mqtt: the board's offline status was not sent by the deadline");
+            }
+        }
         // The loop has dropped its receiver: a source thread blocked on a
         // full channel ends now, one reading standard input within
         // STDIN_POLL_MS. One waiting in a read nobody can interrupt (a

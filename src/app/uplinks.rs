@@ -3,7 +3,9 @@
 //! `JOURNAL.mqtt`) and, with `[mqtt] arbiter_channel`, the undelayed
 //! arbiter channel's (`crate::mqtt::arbiter`, tapping the feed's arbiter
 //! channel once it exists, its queue `JOURNAL.mqtt-arbiter`;
-//! `docs/mqtt.md`, "The arbiter channel").
+//! `docs/mqtt.md`, "The arbiter channel"). The public uplink's connection
+//! carries the board's presence (`crate::mqtt::status`: its will, its
+//! retained online / offline status; `docs/mqtt.md`, "Board offline").
 
 use super::settings::MqttUplink;
 use crate::broadcast::delay::Channel;
@@ -19,6 +21,9 @@ pub(super) struct Uplinks {
     pub tap: Option<mpsc::UnboundedSender<Update>>,
     /// The public uplink's status.
     pub status: Option<watch::Receiver<UplinkStatus>>,
+    /// Publishes the board's offline status ("stopped") and disconnects
+    /// (`None`: no `[mqtt]`).
+    pub presence: Option<crate::mqtt::status::PresenceStop>,
     /// The arbiter channel's uplink, not started yet, and its queue file.
     arbiter: Option<(Uplink, Option<PathBuf>)>,
 }
@@ -56,6 +61,7 @@ pub(super) fn start(
         return Ok(Uplinks {
             tap: None,
             status: None,
+            presence: None,
             arbiter: None,
         });
     };
@@ -84,10 +90,18 @@ pub(super) fn start(
         announce_arbiter: arbiter_channel,
     };
     let queue = journal.map(journal::mqtt_path);
-    let (tx, status) = publish::start(rt, uplink, queue.as_deref())?;
+    let presence = crate::mqtt::status::Presence::new(
+        &prefix,
+        info.event.as_deref(),
+        info.board,
+        &format!("{}.{}", info.round, info.board),
+    );
+    let (tx, status, presence) =
+        publish::start_with_presence(rt, uplink, queue.as_deref(), presence)?;
     Ok(Uplinks {
         tap: Some(tx),
         status: Some(status),
+        presence: Some(presence),
         arbiter,
     })
 }

@@ -36,6 +36,7 @@ pub mod command;
 pub mod outbox;
 pub mod publish;
 pub mod relay;
+pub mod status;
 
 use crate::broadcast::public::Snapshot;
 use serde::Deserialize;

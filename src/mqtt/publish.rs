@@ -25,14 +25,20 @@
 //! regenerate), kept in memory until acknowledged, and a retained topic's
 //! latest payload ([`Extra::Retained`]: the board's alert list), published
 //! again on every reconnection.
+//!
+//! With a [`super::status::Presence`] ([`start_with_presence`]: the public
+//! uplink of a board) the connection carries the board's will and
+//! publishes its retained status: online on every CONNACK, offline
+//! ("stopped") on a clean stop, before DISCONNECT
+//! ([`super::status::stop_cleanly`]).
 
 use super::outbox::{Entry, Outbox};
+use super::status::{PresenceRun, PresenceStop};
 use super::{wire_json, BoardTopics, BrokerAddr};
 use crate::broadcast::public::Update;
 use crate::retry::{Backoff, Outage};
 use rumqttc::{
-    AsyncClient, ConnectReturnCode, ConnectionError, Event, EventLoop, MqttOptions, Outgoing,
-    Packet, QoS,
+    AsyncClient, ConnectReturnCode, ConnectionError, Event, MqttOptions, Outgoing, Packet, QoS,
 };
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
@@ -122,7 +128,27 @@ pub fn start(
     uplink: Uplink,
     queue: Option<&Path>,
 ) -> Result<(mpsc::UnboundedSender<Update>, watch::Receiver<UplinkStatus>), String> {
-    start_inner(rt, uplink, queue, None)
+    start_inner(rt, uplink, queue, None, None)
+}
+
+/// [`start`], the connection carrying `presence`'s will, its status
+/// published (module doc); the handle stops it cleanly.
+pub fn start_with_presence(
+    rt: &tokio::runtime::Handle,
+    uplink: Uplink,
+    queue: Option<&Path>,
+    presence: super::status::Presence,
+) -> Result<
+    (
+        mpsc::UnboundedSender<Update>,
+        watch::Receiver<UplinkStatus>,
+        PresenceStop,
+    ),
+    String,
+> {
+    let (run, stop) = super::status::presence(presence);
+    let (tx, status) = start_inner(rt, uplink, queue, None, Some(run))?;
+    Ok((tx, status, stop))
 }
 
 /// What else than the queued updates an uplink publishes
@@ -155,7 +181,7 @@ pub fn start_with_out_of_band(
     queue: Option<&Path>,
     out_of_band: mpsc::UnboundedReceiver<Extra>,
 ) -> Result<(mpsc::UnboundedSender<Update>, watch::Receiver<UplinkStatus>), String> {
-    start_inner(rt, uplink, queue, Some(out_of_band))
+    start_inner(rt, uplink, queue, Some(out_of_band), None)
 }
 
 fn start_inner(
@@ -163,8 +189,12 @@ fn start_inner(
     uplink: Uplink,
     queue: Option<&Path>,
     out_of_band: Option<mpsc::UnboundedReceiver<Extra>>,
+    presence: Option<PresenceRun>,
 ) -> Result<(mpsc::UnboundedSender<Update>, watch::Receiver<UplinkStatus>), String> {
-    let options = uplink.broker.options(uplink.client_id.clone())?;
+    let mut options = uplink.broker.options(uplink.client_id.clone())?;
+    if let Some(p) = &presence {
+        options.set_last_will(p.presence.will());
+    }
     let outbox = match queue {
         Some(p) => Outbox::open(p)?,
         None => Outbox::memory(),
@@ -177,12 +207,40 @@ fn start_inner(
         cut_at_open,
         ..Default::default()
     });
-    rt.spawn(run(uplink, options, outbox, rx, out_of_band, status_tx));
+    rt.spawn(run(
+        uplink,
+        options,
+        outbox,
+        rx,
+        out_of_band,
+        status_tx,
+        presence,
+    ));
     Ok((tx, status_rx))
 }
 
-fn connection(o: &MqttOptions) -> (AsyncClient, EventLoop) {
-    AsyncClient::new(o.clone(), 2 * WINDOW + 8)
+/// A connection's events, read by their own task ([`connection`]).
+pub(super) type Events = mpsc::Receiver<Result<Event, ConnectionError>>;
+
+/// A new connection: its client and its events. The event loop runs in
+/// its own task, not in the uplink's `select!`: rumqttc's `EventLoop::poll`
+/// is not cancel-safe while it connects (a poll dropped after the CONNACK
+/// drops the new connection), and a connection dropped without DISCONNECT
+/// makes the broker publish the board's will (offline). The task ends
+/// after an error, or when `Events` is dropped (the connection with it).
+fn connection(o: &MqttOptions) -> (AsyncClient, Events) {
+    let (client, mut el) = AsyncClient::new(o.clone(), 2 * WINDOW + 8);
+    let (tx, rx) = mpsc::channel(4 * WINDOW);
+    tokio::spawn(async move {
+        loop {
+            let ev = el.poll().await;
+            let end = ev.is_err();
+            if tx.send(ev).await.is_err() || end {
+                return;
+            }
+        }
+    });
+    (client, rx)
 }
 
 /// What a publish request handed to the client was.
@@ -196,6 +254,8 @@ enum Sent {
     OutOfBand(u64),
     /// The latest [`Extra::Retained`].
     Retained,
+    /// The board's status ([`super::status`]).
+    Status,
 }
 
 /// Numbers the public messages of updates as they come.
@@ -258,6 +318,7 @@ async fn run(
     mut rx: mpsc::UnboundedReceiver<Update>,
     mut oob_rx: Option<mpsc::UnboundedReceiver<Extra>>,
     status: watch::Sender<UplinkStatus>,
+    mut presence: Option<PresenceRun>,
 ) {
     let mut numbering = Numbering {
         next: 1,
@@ -430,6 +491,22 @@ async fn run(
                 }
                 None => oob_rx = None,
             },
+            r = async {
+                match presence.as_mut() {
+                    Some(p) => (&mut p.stop).await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                let Some(p) = presence.take() else { continue };
+                if r.is_ok() {
+                    if connected {
+                        super::status::stop_cleanly(&client, &mut el, &p, &uplink.broker, order.len())
+                            .await;
+                    }
+                    // `p.done` is dropped: the daemon's stop goes on.
+                    return;
+                }
+            }
             _ = async {
                 match reconnect_at {
                     Some(at) => tokio::time::sleep_until(at).await,
@@ -439,7 +516,13 @@ async fn run(
                 reconnect_at = None;
                 (client, el) = connection(&options);
             }
-            ev = el.poll(), if reconnect_at.is_none() => match ev {
+            ev = async {
+                match el.recv().await {
+                    Some(ev) => ev,
+                    // The task ended after an error it sent (never here).
+                    None => std::future::pending().await,
+                }
+            }, if reconnect_at.is_none() => match ev {
                 Ok(Event::Incoming(Packet::ConnAck(_))) => {
                     connected = true;
                     connections += 1;
@@ -455,6 +538,13 @@ async fn run(
                     snapshot_sent = false;
                     retained_sent = false;
                     oob_sent = 0;
+                    if let Some(p) = &presence {
+                        let online = p.presence.online.clone();
+                        match client.try_publish(&p.presence.topic, QoS::AtLeastOnce, true, online) {
+                            Ok(()) => order.push_back(Sent::Status),
+                            Err(e) => tracing::warn!("mqtt: the board's status not published: {e}"),
+                        }
+                    }
                 }
                 Ok(Event::Outgoing(Outgoing::Publish(pkid))) => {
                     if let Some(seq) = order.pop_front() {
@@ -473,7 +563,7 @@ async fn run(
                             outstanding = outstanding.saturating_sub(1);
                             oob.retain(|(i, _)| *i != id);
                         }
-                        Some(Sent::Snapshot | Sent::Retained) | None => {}
+                        Some(Sent::Snapshot | Sent::Retained | Sent::Status) | None => {}
                     }
                 }
                 Ok(_) => {}

@@ -29,6 +29,11 @@
 //! console's alert queue ([`Outputs::alerts`]): the alerts published while
 //! this relay was away (started late, restarted, or subscribed again after
 //! a broker restart).
+//!
+//! With a console the relay also follows the tables' status
+//! ([`super::status`]: retained, the board's will): a board offline, and
+//! back online after that, become `board_offline` / `board_resumed`
+//! alerts on the console, as on the HTTP relay (not on the public feeds).
 
 use super::alert_list;
 use super::arbiter::{self, Follow};
@@ -274,6 +279,9 @@ pub fn start_with(
     ];
     let user = broker.login.as_ref().map(|l| l.username.clone());
     let arbiter_filter = arbiter::filter(&prefix, event.as_deref());
+    if out.console.is_some() {
+        filters.push(super::status::filter(&prefix, event.as_deref()));
+    }
     let follow_arbiter = match &out.console {
         None => false,
         Some(console) => match arbiter::check_broker(&broker) {
@@ -317,6 +325,7 @@ pub fn start_with(
         // Tables noted (info) as not publishing their arbiter channel.
         let mut not_published: HashSet<(String, u32)> = HashSet::new();
         let mut refused: HashSet<String> = HashSet::new();
+        let mut presence = super::status::Tracker::default();
         let mut subscribed = false;
         let mut tick = tokio::time::interval(GAP_WAIT / 4);
         let mut outage = Outage::default();
@@ -362,6 +371,12 @@ pub fn start_with(
                     }
                     Ok(Event::Incoming(Packet::Publish(p))) => {
                         let now = Instant::now();
+                        if let (Some(c), Some(table)) = (&console, super::status::table_of(&prefix, &p.topic)) {
+                            if let Some(m) = presence.take(table, &p.topic, &p.payload) {
+                                c.publish(0, None, &[m]);
+                            }
+                            continue;
+                        }
                         if let (true, Some(c), Some((table, kind))) =
                             (follow_arbiter, &console, arbiter::table_of(&prefix, &p.topic))
                         {
