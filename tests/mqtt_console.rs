@@ -21,11 +21,9 @@
 
 mod common;
 
-use common::mosquitto::broker_with;
+use common::mosquitto::{broker_with_acl, docs_acl};
 use common::*;
 use serde_json::{json, Value};
-use std::path::Path;
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -33,52 +31,14 @@ const ARBITER: &str = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
 /// The broadcast delay of every board, seconds (15 minutes).
 const DELAY_S: &str = "900";
 
-fn mosquitto_passwd(file: &Path, user: &str, password: &str, create: bool) {
-    let mut cmd = Command::new("mosquitto_passwd");
-    cmd.arg("-b");
-    if create {
-        cmd.arg("-c");
-    }
-    let out = cmd
-        .arg(file)
-        .args([user, password])
-        .output()
-        .expect("mosquitto_passwd (Debian package mosquitto)");
-    assert!(
-        out.status.success(),
-        "mosquitto_passwd: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// The ACL of `docs/mqtt.md` for tables 1..=3 of `dm-2026`.
 fn acl() -> String {
-    let mut a = String::from("# eboard: DM 2026, tables 1-3 (docs/mqtt.md)\n");
-    for n in 1..=3 {
-        a.push_str(&format!(
-            "user board{n}\n\
-             topic write eboard/dm-2026/+/{n}/events\n\
-             topic write eboard/dm-2026/+/{n}/snapshot\n\
-             topic write eboard/dm-2026/board/{n}/arbiter/#\n\
-             topic write eboard/dm-2026/board/{n}/reply\n\
-             topic write eboard/dm-2026/board/{n}/status\n\
-             topic read eboard/dm-2026/board/{n}/config\n\
-             topic read eboard/dm-2026/board/{n}/command\n\n"
-        ));
-    }
-    a.push_str(
-        "user console\n\
-         topic read eboard/dm-2026/+/+/events\n\
-         topic read eboard/dm-2026/+/+/snapshot\n\
-         topic read eboard/dm-2026/board/+/arbiter/#\n\
-         topic read eboard/dm-2026/board/+/reply\n\
-         topic read eboard/dm-2026/board/+/status\n\
-         topic write eboard/dm-2026/board/+/command\n\n\
-         user spectator\n\
+    docs_acl(
+        &[1, 2, 3],
+        "user spectator\n\
          topic read eboard/dm-2026/+/+/events\n\
          topic read eboard/dm-2026/+/+/snapshot\n",
-    );
-    a
+    )
 }
 
 /// Every topic a client logged in as `user` receives on `#`, as it comes.
@@ -137,27 +97,14 @@ fn log_of(r: &Running) -> String {
 #[test]
 fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
     let dir = tempdir("mqtt-console");
-    let passwd = dir.join("passwd");
-    mosquitto_passwd(&passwd, "console", "console-pw", true);
-    mosquitto_passwd(&passwd, "spectator", "spectator-pw", false);
-    for n in 1..=3 {
-        mosquitto_passwd(
-            &passwd,
-            &format!("board{n}"),
-            &format!("board{n}-pw"),
-            false,
-        );
-    }
-    let acl_file = dir.join("acl");
-    std::fs::write(&acl_file, acl()).unwrap();
-    let Some(broker) = broker_with(
-        &dir,
-        &format!(
-            "allow_anonymous false\npassword_file {}\nacl_file {}\n",
-            passwd.display(),
-            acl_file.display()
-        ),
-    ) else {
+    let users = [
+        ("console", "console-pw"),
+        ("spectator", "spectator-pw"),
+        ("board1", "board1-pw"),
+        ("board2", "board2-pw"),
+        ("board3", "board3-pw"),
+    ];
+    let Some(broker) = broker_with_acl(&dir, &users, &acl()) else {
         return;
     };
     let url = broker.url();

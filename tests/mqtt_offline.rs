@@ -18,7 +18,7 @@
 mod common;
 
 use common::console::*;
-use common::mosquitto::broker_with_acl;
+use common::mosquitto::{broker_with_acl, docs_acl};
 use common::*;
 use serde_json::Value;
 use std::path::Path;
@@ -30,22 +30,7 @@ const KEEP_ALIVE_BOUND_MS: u64 = 15_000;
 
 /// The ACL of `docs/mqtt.md` for tables 1..=3 of `dm-2026` and the console's relay.
 fn acl() -> String {
-    let mut a = String::from("# DM 2026, tables 1-3 (docs/mqtt.md)\n");
-    for n in 1..=3 {
-        a.push_str(&format!(
-            "user board{n}\n\
-             topic write eboard/dm-2026/+/{n}/events\n\
-             topic write eboard/dm-2026/+/{n}/snapshot\n\
-             topic write eboard/dm-2026/board/{n}/status\n\n"
-        ));
-    }
-    a.push_str(
-        "user console\n\
-         topic read eboard/dm-2026/+/+/events\n\
-         topic read eboard/dm-2026/+/+/snapshot\n\
-         topic read eboard/dm-2026/board/+/status\n",
-    );
-    a
+    docs_acl(&[1, 2, 3], "")
 }
 
 /// Sends `signal` (`TERM`, `STOP`, `CONT`) to `board`.

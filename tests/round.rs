@@ -24,7 +24,7 @@
 mod common;
 
 use common::console::*;
-use common::mosquitto::broker_with_acl;
+use common::mosquitto::{broker_with_acl, docs_acl};
 use common::*;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -42,31 +42,10 @@ const SPEED: &str = "50";
 /// The ACL of `docs/mqtt.md` for tables 1..=4 of `dm-2026`, with the
 /// organiser who publishes the pairings and the console's relay.
 fn acl() -> String {
-    let mut a = String::from("# DM 2026, tables 1-4 (docs/mqtt.md)\n");
-    for n in 1..=4 {
-        a.push_str(&format!(
-            "user board{n}\n\
-             topic write eboard/dm-2026/+/{n}/events\n\
-             topic write eboard/dm-2026/+/{n}/snapshot\n\
-             topic write eboard/dm-2026/board/{n}/arbiter/#\n\
-             topic write eboard/dm-2026/board/{n}/reply\n\
-             topic write eboard/dm-2026/board/{n}/status\n\
-             topic read eboard/dm-2026/board/{n}/config\n\
-             topic read eboard/dm-2026/board/{n}/command\n\n"
-        ));
-    }
-    a.push_str(
-        "user organiser\n\
-         topic write eboard/dm-2026/board/+/config\n\n\
-         user console\n\
-         topic read eboard/dm-2026/+/+/events\n\
-         topic read eboard/dm-2026/+/+/snapshot\n\
-         topic read eboard/dm-2026/board/+/arbiter/#\n\
-         topic read eboard/dm-2026/board/+/reply\n\
-         topic read eboard/dm-2026/board/+/status\n\
-         topic write eboard/dm-2026/board/+/command\n",
-    );
-    a
+    docs_acl(
+        &[1, 2, 3, 4],
+        "user organiser\ntopic write eboard/dm-2026/board/+/config\n",
+    )
 }
 
 /// The game of round `round` (`4.1`) in a PGN of several games.

@@ -147,7 +147,8 @@ pub fn broker_with_acl(dir: &Path, users: &[(&str, &str)], acl: &str) -> Option<
 
 /// The ACL of `docs/mqtt.md` ("The arbiter channel") for the tables
 /// `tables` of the event `dm-2026`: each board `boardN` writes its own
-/// topics and reads its configuration and commands; `console` (the
+/// topics (its presence `status` among them) and reads its configuration
+/// and commands; `console` (the
 /// console's relay) reads every table's public and arbiter topics and
 /// writes the commands; `more` is appended (other users).
 pub fn docs_acl(tables: &[u32], more: &str) -> String {
@@ -159,6 +160,7 @@ pub fn docs_acl(tables: &[u32], more: &str) -> String {
              topic write eboard/dm-2026/+/{n}/snapshot\n\
              topic write eboard/dm-2026/board/{n}/arbiter/#\n\
              topic write eboard/dm-2026/board/{n}/reply\n\
+             topic write eboard/dm-2026/board/{n}/status\n\
              topic read eboard/dm-2026/board/{n}/config\n\
              topic read eboard/dm-2026/board/{n}/command\n\n"
         ));
@@ -169,6 +171,7 @@ pub fn docs_acl(tables: &[u32], more: &str) -> String {
          topic read eboard/dm-2026/+/+/snapshot\n\
          topic read eboard/dm-2026/board/+/arbiter/#\n\
          topic read eboard/dm-2026/board/+/reply\n\
+         topic read eboard/dm-2026/board/+/status\n\
          topic write eboard/dm-2026/board/+/command\n\n",
     );
     a.push_str(more);
