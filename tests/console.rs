@@ -327,19 +327,28 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
         std::fs::create_dir_all(&d).unwrap();
         let cfg = config(&d, 1, b, &extra);
         let j = d.join("j.jsonl");
-        boards.push(run_board(
-            &d,
-            &cfg,
-            None,
-            &["--journal", j.to_str().unwrap()],
-        ));
+        // At a fixed address: board 1 comes back there after an outage.
+        let addr = free_loopback_addr();
+        let args = [
+            "run",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--journal",
+            j.to_str().unwrap(),
+        ]
+        .map(str::to_owned);
+        let board = spawn_at(&refs(&args), &addr, &d);
+        poll(20, "the board serving", || {
+            std::net::TcpStream::connect(&addr).ok()
+        });
+        boards.push((board, args, d));
         journals.push(j);
     }
     // The relay's config: the arbiters' accounts and the relay's token.
     let relay_cfg = relay_config(&dir, &extra);
     let urls: Vec<String> = boards
         .iter()
-        .map(|r| format!("http://{}", r.addr))
+        .map(|r| format!("http://{}", r.0.addr))
         .collect();
     let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
     args.extend(urls.iter().map(String::as_str));
@@ -375,7 +384,7 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
     assert!(journal_records(&journals[0])
         .iter()
         .all(|r| r["arbiter"] != "pause"));
-    let stderr = std::fs::read_to_string(&boards[1].stderr).unwrap();
+    let stderr = std::fs::read_to_string(&boards[1].0.stderr).unwrap();
     assert!(stderr.contains("ruling forwarded by a relay"), "{stderr}");
     // The same command again changes nothing.
     let (s, _, b) = http(r, "POST", "/arbiter/command", &me, &cmd);
@@ -397,21 +406,47 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
     assert_eq!(http(r, "GET", "/console/alerts", &dep, "").0, 200);
 
     // A board that goes away is an alert; acknowledged by the arbiter.
-    boards[0].kill();
+    let of_board_1 = |kind: &'static str| {
+        move || -> Vec<Value> {
+            let (_, _, b) = http(r, "GET", "/console/alerts", &me, "");
+            let v: Value = serde_json::from_str(&b).unwrap_or(Value::Null);
+            v.as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter(|a| a["type"] == kind && a["game"] == "1.1")
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default()
+        }
+    };
+    boards[0].0.kill();
     let alert = poll(20, "the offline alert", || {
-        let (_, _, b) = http(r, "GET", "/console/alerts", &me, "");
-        let v: Value = serde_json::from_str(&b).ok()?;
-        v.as_array()?
-            .iter()
-            .find(|a| a["type"] == "board_offline" && a["game"] == "1.1")
-            .cloned()
+        of_board_1("board_offline")().pop()
     });
+    assert_eq!(alert["event"]["outage"], 1, "{alert}");
     let ack = json!({"id": alert["id"]}).to_string();
     assert_eq!(http(r, "POST", "/console/ack", &dep, &ack).0, 403);
     let (s, _, b) = http(r, "POST", "/console/ack", &me, &ack);
     assert_eq!(s, 200, "{b}");
     let v: Value = serde_json::from_str(&b).unwrap();
     assert_eq!(v["ack"]["by"], "IA Hansen");
+    // Back, then away again: a second outage is a new alert, not the
+    // acknowledged first one again.
+    let (_, args, d) = &boards[0];
+    let addr = boards[0].0.addr.clone();
+    boards[0].0 = spawn_at(&refs(args), &addr, d);
+    poll(30, "the board back", || of_board_1("board_resumed")().pop());
+    boards[0].0.kill();
+    let offline = poll(30, "the second offline alert", || {
+        let v = of_board_1("board_offline")();
+        (v.len() == 2).then_some(v)
+    });
+    assert_eq!(
+        offline[0]["event"]["outage"], 2,
+        "newest first: {offline:?}"
+    );
+    assert!(offline[0]["ack"].is_null(), "{offline:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -242,6 +242,7 @@ async fn follow(
         backoff: &mut backoff,
         outage: &mut outage,
         last_event_id: None,
+        outages: 0,
     };
     loop {
         let why = match stream_once(
@@ -263,7 +264,15 @@ async fn follow(
         }
         if feed.token.is_some() && !offline {
             offline = true;
-            board_status(&out, &feed, &base, "board_offline", Some(&why));
+            link.outages += 1;
+            board_status(
+                &out,
+                &feed,
+                &base,
+                "board_offline",
+                Some(&why),
+                link.outages,
+            );
         }
         tokio::time::sleep(link.backoff.next_wait()).await;
         notify.notify_one();
@@ -272,7 +281,14 @@ async fn follow(
 
 /// Publishes the relay's own alert about board `base` (every game it plays,
 /// or the base alone when none is known yet).
-fn board_status(out: &Channel, feed: &Feed, base: &str, kind: &str, why: Option<&str>) {
+fn board_status(
+    out: &Channel,
+    feed: &Feed,
+    base: &str,
+    kind: &str,
+    why: Option<&str>,
+    outage: u64,
+) {
     let games = feed.games.lock().map(|g| g.clone()).unwrap_or_default();
     let games: Vec<Option<String>> = if games.is_empty() {
         vec![None]
@@ -283,8 +299,10 @@ fn board_status(out: &Channel, feed: &Feed, base: &str, kind: &str, why: Option<
         .into_iter()
         .map(|g| {
             Arc::from(
-                serde_json::json!({"type": kind, "game": g, "base": base, "reason": why})
-                    .to_string(),
+                serde_json::json!({
+                    "type": kind, "game": g, "base": base, "reason": why, "outage": outage
+                })
+                .to_string(),
             )
         })
         .collect();
@@ -298,6 +316,10 @@ struct Link<'a> {
     /// The id of the last message read from the board (sent back as
     /// `Last-Event-ID` on reconnecting).
     last_event_id: Option<String>,
+    /// The board's outages so far, from 1, in its `board_offline` and
+    /// `board_resumed` messages: the console's queue takes the same
+    /// message twice as one alert, so a second outage must differ.
+    outages: u64,
 }
 
 /// One connection to a board's event stream (`feed.events`), forwarding
@@ -330,7 +352,7 @@ async fn stream_once(
     }
     if *offline {
         *offline = false;
-        board_status(out, feed, base, "board_resumed", None);
+        board_status(out, feed, base, "board_resumed", None, link.outages);
     }
     let mut events = std::pin::pin!(events(resp.bytes_stream()));
     while let Some(e) = events.next().await {
