@@ -116,17 +116,8 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
         std::fs::create_dir_all(&d).unwrap();
         let cfg = config(&d, 1, b, &accounts);
         let trace = if b == 2 {
-            // White plays e2-e5 (illegal) some seconds into the game and
-            // leaves it on the board: the arbiter must restore.
-            let t = d.join("illegal.jsonl");
-            let text = TraceBuilder::new()
-                .header("time_control", "5400+30")
-                .lift(12_000, "e2")
-                .place(12_200, "e5")
-                .press(12_400, "w")
-                .text();
-            std::fs::write(&t, text).unwrap();
-            t
+            // The arbiter must restore it.
+            illegal_trace(&d, 12_000)
         } else {
             opera_trace(&d, u64::from(b))
         };

@@ -107,19 +107,6 @@ fn mode(p: &Path) -> u32 {
     std::fs::metadata(p).unwrap().permissions().mode() & 0o777
 }
 
-/// White plays e2-e5 (illegal) 12 s into the game (1.2 s at --speed 10).
-fn illegal_trace(dir: &Path) -> PathBuf {
-    let t = dir.join("illegal.jsonl");
-    let text = TraceBuilder::new()
-        .header("time_control", "5400+30")
-        .lift(12_000, "e2")
-        .place(12_200, "e5")
-        .press(12_400, "w")
-        .text();
-    std::fs::write(&t, text).unwrap();
-    t
-}
-
 #[test]
 fn acks_sessions_and_command_ids_survive_a_killed_relay_and_board() {
     let dir = tempdir("console-restart");
@@ -128,7 +115,7 @@ fn acks_sessions_and_command_ids_survive_a_killed_relay_and_board() {
     let jdir = bdir.join("journal");
     std::fs::create_dir_all(&bdir).unwrap();
     let cfg = config(&bdir, 1, 1, &extra);
-    let trace = illegal_trace(&bdir);
+    let trace = illegal_trace(&bdir, 12_000);
     let board_addr = free_loopback_addr();
     let run_args = |trace: Option<&Path>| {
         let mut a = vec![
@@ -322,23 +309,7 @@ fn a_command_id_is_taken_once_over_http_and_mqtt_alike() {
     };
     let mut board = start();
     let rule = |action: &str, id: &str| -> Value {
-        let o = eboard(&[
-            "rule",
-            "--key",
-            key.to_str().unwrap(),
-            "--mqtt",
-            &url,
-            "--event",
-            "DM 2026",
-            "--board",
-            "2",
-            "--action",
-            action,
-            "--arbiter",
-            "Hansen, IA",
-            "--id",
-            id,
-        ]);
+        let o = eboard(&refs(&rule_args(&key, &url, 2, action, "Hansen, IA", id)));
         serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap_or(Value::Null)
     };
     let auth = [ARBITER_AUTH];

@@ -25,6 +25,7 @@
 
 mod common;
 
+use common::console::illegal_trace;
 use common::mosquitto::{broker_with_acl, docs_acl, mosquitto_passwd};
 use common::*;
 use serde_json::{json, Value};
@@ -133,13 +134,7 @@ fn a_relay_away_when_an_alert_went_out_shows_it() {
              arbiter_channel = true\n"
         ),
     );
-    let trace = d.join("moves.jsonl");
-    let b = TraceBuilder::new()
-        .header("time_control", "5400+30")
-        .lift(4_000, "e2")
-        .place(4_200, "e5")
-        .press(4_400, "w");
-    std::fs::write(&trace, b.text()).unwrap();
+    let trace = illegal_trace(&d, 4_000);
     let journal = d.join("j.jsonl");
     let board_args = [
         "--journal",

@@ -172,17 +172,7 @@ fn a_round_from_its_pairings_to_confirmed_results_on_one_console() {
         );
         let trace = match n {
             1 | 3 => Some(opera_trace(&d, u64::from(n))),
-            2 => {
-                let t = d.join("illegal.jsonl");
-                let text = TraceBuilder::new()
-                    .header("time_control", "5400+30")
-                    .lift(12_000, "e2")
-                    .place(12_200, "e5")
-                    .press(12_400, "w")
-                    .text();
-                std::fs::write(&t, text).unwrap();
-                Some(t)
-            }
+            2 => Some(illegal_trace(&d, 12_000)),
             _ => None, // board 4: nobody comes
         };
         let j = d.join("j.jsonl");

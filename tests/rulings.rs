@@ -81,25 +81,9 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
             .then_some(())
     });
     let send = |key: &Path, id: &str, action: &str, arbiter: &str, extra: &[&str]| {
-        let mut a = vec![
-            "rule",
-            "--key",
-            key.to_str().unwrap(),
-            "--mqtt",
-            &url,
-            "--event",
-            "DM 2026",
-            "--board",
-            "2",
-            "--action",
-            action,
-            "--arbiter",
-            arbiter,
-            "--id",
-            id,
-        ];
-        a.extend_from_slice(extra);
-        rule(&a)
+        let mut a = rule_args(key, &url, 2, action, arbiter, id);
+        a.extend(extra.iter().map(|x| x.to_string()));
+        rule(&refs(&a))
     };
 
     // Signed by the console: applied, journaled with the arbiter's name.

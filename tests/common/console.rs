@@ -90,3 +90,51 @@ pub fn signed_board_config(
         &format!("[mqtt]\nurl = \"{url}\"\ncommand_keys = [\"{pk}\"]\n{extra}"),
     )
 }
+
+/// A trace (`DIR/illegal.jsonl`, time control 5400+30) in which White
+/// plays e2-e5, an illegal move, at `at_ms` of round time (lifted, placed
+/// 200 ms later, the clock pressed 200 ms after that) and leaves it on the
+/// board: the arbiter must restore.
+pub fn illegal_trace(dir: &Path, at_ms: u64) -> std::path::PathBuf {
+    let t = dir.join("illegal.jsonl");
+    let text = super::TraceBuilder::new()
+        .header("time_control", "5400+30")
+        .lift(at_ms, "e2")
+        .place(at_ms + 200, "e5")
+        .press(at_ms + 400, "w")
+        .text();
+    std::fs::write(&t, text).unwrap();
+    t
+}
+
+/// The arguments of `eboard rule`: a ruling `action` on board `board` of
+/// the event "DM 2026" by `arbiter`, id `id`, signed with the key file
+/// `key`, sent over the broker at `url`.
+pub fn rule_args(
+    key: &Path,
+    url: &str,
+    board: u32,
+    action: &str,
+    arbiter: &str,
+    id: &str,
+) -> Vec<String> {
+    [
+        "rule",
+        "--key",
+        key.to_str().unwrap(),
+        "--mqtt",
+        url,
+        "--event",
+        "DM 2026",
+        "--board",
+        &board.to_string(),
+        "--action",
+        action,
+        "--arbiter",
+        arbiter,
+        "--id",
+        id,
+    ]
+    .map(str::to_owned)
+    .to_vec()
+}
