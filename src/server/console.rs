@@ -12,8 +12,8 @@
 //! | `POST /console/ack` | arbiter | `{"id": n}`: acknowledges an alert (logged) |
 //! | `POST /arbiter/command` | arbiter, relay | one ruling (below) |
 //!
-//! A ruling is one JSON object, the same over HTTP now and over an MQTT
-//! command topic later: `{"board": "1.2", "action": "restore", "body": {…},
+//! A ruling is one JSON object, the same over HTTP and over the boards'
+//! signed MQTT command topic (`crate::mqtt::command`): `{"board": "1.2", "action": "restore", "body": {…},
 //! "arbiter": "IA Hansen", "id": "unique command id"}`. `action` and `body`
 //! are those of `POST /arbiter/{action}`. A board applies a command id once:
 //! the same id again gets the first reply (with `"repeated": true`) and
