@@ -12,7 +12,7 @@ use crate::model::{win_for, ClaimKind, EndReason, KnownOutcome};
 use crate::rules::RulingArticles;
 use crate::trace::{ArbiterAction, Event, EventKind, Expect};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 impl Arbiter {
     /// The arbiter's actions (the `arbiter` records and the arbiter API):
@@ -141,10 +141,34 @@ impl Arbiter {
                         ),
                     );
                 }
+                if self.restore_pending() && matches!(action, ArbiterAction::Restore) {
+                    // The arbiter reinstates the position himself (§7.4a /
+                    // 2023 7.5.1, §7.5 / 7.6): the board takes it as shown.
+                    let article = match self.alerts.last().map(|a| a.kind) {
+                        Some("illegal_move") => a.illegal_move,
+                        _ => ra.position,
+                    };
+                    let bi = self.mi();
+                    let pos = self.pos.clone();
+                    self.boards[bi].sensed.reset_to(pos.board());
+                    self.boards[bi].synced = true;
+                    self.set_restoring(false);
+                    out.push(Event {
+                        t,
+                        kind: EventKind::PositionRestored {
+                            fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
+                        },
+                    });
+                    return applied(
+                        article,
+                        "the position is reinstated by the arbiter: the board takes it as set up; play goes on"
+                            .to_owned(),
+                    );
+                }
                 if self.restore_pending() {
                     return Err(impossible(
-                        "the game already stands at the position to reinstate: the board returns \
-                         to play once the pieces are set up so",
+                        "nothing to accept: the board waits for the position to be reinstated \
+                         (restore it)",
                     ));
                 }
                 Err(impossible(match action {

@@ -254,8 +254,9 @@ impl Arbiter {
                 )));
             }
         }
-        // Stopping the clocks is never stale.
-        if e.ply != ply && name != "pause" {
+        // Stopping or restarting the clocks is never stale: it does not
+        // depend on the position (the clocks' own state is checked).
+        if e.ply != ply && !matches!(name, "pause" | "resume") {
             return Err(if e.ply < ply {
                 stale(format!(
                     "the game has moved on: {} made since (ply {} → {ply}); look again",
