@@ -318,9 +318,9 @@ impl Arbiter {
         let later = |s: Scope| {
             self.rulings
                 .iter()
-                .filter(|x| x.seq > seq && x.undone_by.is_none() && scope(x.action) == s)
+                .rev()
+                .find(|x| x.seq > seq && x.undone_by.is_none() && scope(x.action) == s)
                 .map(|x| x.seq)
-                .last()
         };
         match scope(r.action) {
             Scope::None => Err(impossible(format!(
