@@ -55,7 +55,7 @@ window.AudioContext = class { constructor() { this.currentTime = 0; this.destina
 
 const CDP_STEPS: &str = r##"
 name, secret, stubs = sys.argv[4:7]
-out = {}
+res = {}
 ALERT = "#alerts li[data-type='illegal_move'][data-game='1.2']"
 try:
     page(1280, 800, False, before=stubs)
@@ -63,31 +63,31 @@ try:
     wait("document.querySelectorAll('#overview li').length === 20 && Array.from(document.querySelectorAll('#overview .clk')).every((c) => /^[WB] \\d/.test(c.textContent))", "20 boards with their clocks")
     wait("boards.get('1.1').moves && boards.get('1.1').moves.length > 0", "a move on board 1.1")
     js("window.scrollTo(0, 0)")
-    out["tablet"] = js("""(() => { const r = Array.from(document.querySelectorAll('#overview li')).map((li) => li.getBoundingClientRect());
+    res["tablet"] = js("""(() => { const r = Array.from(document.querySelectorAll('#overview li')).map((li) => li.getBoundingClientRect());
         return { bottom: Math.max(...r.map((x) => x.bottom)), top: Math.min(...r.map((x) => x.top)), right: Math.max(...r.map((x) => x.right)) }; })()""")
-    out["tile"] = js("document.getElementById('ov-1.1').innerText")
+    res["tile"] = js("document.getElementById('ov-1.1').innerText")
     clock = js("document.querySelector('#ov-1\\\\.1 .clk.running').textContent")
-    out["ticks"] = wait("document.querySelector('#ov-1\\\\.1 .clk.running').textContent !== %s" % json.dumps(clock), "board 1.1's running clock to tick", 10)
+    res["ticks"] = wait("document.querySelector('#ov-1\\\\.1 .clk.running').textContent !== %s" % json.dumps(clock), "board 1.1's running clock to tick", 10)
     # The illegal move on board 1.2 (after the login: a new alert).
     wait("!!document.querySelector(\"" + ALERT + "\")", "board 1.2's illegal move", 90)
-    out["title"] = js("document.title")
-    out["vibrations"] = js("window.__vibrations.length")
-    out["beeps"] = js("window.__beeps")
-    out["announce"] = js("document.getElementById('announce').textContent")
-    out["heading"] = js("document.querySelector(\"" + ALERT + " h3\").textContent")
-    out["unix_ms"] = js("alerts.find((a) => a.type === 'illegal_move' && a.game === '1.2').unix_ms")
-    out["tile_alert"] = js("document.getElementById('ov-1.2').className")
+    res["title"] = js("document.title")
+    res["vibrations"] = js("window.__vibrations.length")
+    res["beeps"] = js("window.__beeps")
+    res["announce"] = js("document.getElementById('announce').textContent")
+    res["heading"] = js("document.querySelector(\"" + ALERT + " h3\").textContent")
+    res["unix_ms"] = js("alerts.find((a) => a.type === 'illegal_move' && a.game === '1.2').unix_ms")
+    res["tile_alert"] = js("document.getElementById('ov-1.2').className")
     # The phone.
     viewport(390, 844, True)
     wait("window.innerWidth === 390", "the phone's viewport")
     js("window.scrollTo(0, 0)")
-    out["phone"] = js("""(() => { const a = document.querySelector("%s").getBoundingClientRect();
+    res["phone"] = js("""(() => { const a = document.querySelector("%s").getBoundingClientRect();
         return { top: a.top, bottom: a.bottom, width: document.documentElement.scrollWidth }; })()""" % ALERT.replace('"', '\\"'))
     click(ALERT + " button.ack")
     wait("!document.querySelector(\"" + ALERT + "\") && !!document.querySelector(\"#acked-list li[data-game='1.2']\")", "the alert acknowledged")
-    out["acked_open"] = js("document.getElementById('acked').open")
-    out["acked_height"] = js("document.querySelector(\"#acked-list li[data-game='1.2']\").getBoundingClientRect().height")
-    out["title_after"] = js("document.title")
+    res["acked_open"] = js("document.getElementById('acked').open")
+    res["acked_height"] = js("document.querySelector(\"#acked-list li[data-game='1.2']\").getBoundingClientRect().height")
+    res["title_after"] = js("document.title")
     # The relay is started again: the alert keeps its time.
     print("RESTART", flush=True)
     if sys.stdin.readline().strip() != "GO": raise SystemExit("no restart")
@@ -95,11 +95,11 @@ try:
     log_in(name, secret)
     ACKED = "#acked-list li[data-type='illegal_move'][data-game='1.2']"
     wait("!!document.querySelector(\"" + ACKED + "\")", "the alert after the relay's restart", 60)
-    out["heading_after"] = js("document.querySelector(\"" + ACKED + " h3\").textContent")
-    out["unix_ms_after"] = js("alerts.find((a) => a.type === 'illegal_move' && a.game === '1.2').unix_ms")
-    print(json.dumps(out), flush=True)
+    res["heading_after"] = js("document.querySelector(\"" + ACKED + " h3\").textContent")
+    res["unix_ms_after"] = js("alerts.find((a) => a.type === 'illegal_move' && a.game === '1.2').unix_ms")
+    print(json.dumps(res), flush=True)
 except SystemExit as e:
-    print(json.dumps(out), flush=True); raise
+    print(json.dumps(res), flush=True); raise
 finally:
     p.kill()
 "##;

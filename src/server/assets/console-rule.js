@@ -153,7 +153,7 @@ function proposeClock(g, wText, bText, movesText, id) {
   for (const [side, v, e, was] of [["White", aw, w, now.w], ["Black", ab, b, now.b]]) {
     if (v < 0) { say(id, side + " has " + clockFull(was) + ": subtracting " + clockFull(-e.add) + " would go below zero", "reply error"); return; }
   }
-  const words = (side, e, was, v) => side + " " + clockFull(was) + (e.keep ? " (unchanged)" : " → " + clockFull(v) + (e.add != null ? " (" + (e.add >= 0 ? "+" : "−") + clockFull(Math.abs(e.add)) + ")" : ""));
+  const words = (side, e, was, v) => side + " " + clockFull(was) + (e.keep ? " (unchanged)" : " → " + clockFull(v) + (e.add != null ? " (" + (e.add >= 0 ? "+" : "−") + clockText(Math.abs(e.add)) + ")" : ""));
   let q = "Board " + g + ": " + words("White", w, now.w, aw) + "; " + words("Black", b, now.b, ab);
   if (!mv.keep) q += "; move counter → " + mv.moves + " moves completed";
   if (st.clock && st.clock.running) q += " (the running clock goes on until you confirm)";
