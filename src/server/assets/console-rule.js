@@ -101,7 +101,11 @@ function expectOf(st, event, withResult) {
 /** The rulings the board leaves open for one matter (`open` entry `m`), as buttons (or, read-only, words). */
 function openRulings(g, st, m, id, readOnly) {
   const box = el("div", { class: "rulings" });
+  let another = false;
   for (const r of m.rulings || []) {
+    // Another result than the board's is no one-press matter: the card's
+    // "Correct result", chosen and with its reason.
+    if (r.action === "confirm" && r.body && r.body.result) { another = true; continue; }
     if (readOnly) { box.appendChild(el("p", { class: "effect" }, r.label + ": " + (r.effect || ""))); continue; }
     const b = button(r.label + "…", () => {
       const x = expectOf(st, { type: m.type, t: m.t }, false);
@@ -110,6 +114,7 @@ function openRulings(g, st, m, id, readOnly) {
     box.appendChild(b);
     box.appendChild(el("p", { class: "effect" }, r.effect || ""));
   }
+  if (another && !readOnly) box.appendChild(el("p", { class: "hint" }, "Another result: “Correct result” under the board's “Position, rulings and history”, with its reason."));
   return box;
 }
 
