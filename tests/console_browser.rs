@@ -189,7 +189,10 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
     );
     // The deputy sees the page read-only: no live button at all.
     assert_eq!(r["deputy_buttons"], 0, "{r}");
-    assert!(r["question"].as_str().unwrap().starts_with("Board 1.2: "), "{r}");
+    assert!(
+        r["question"].as_str().unwrap().starts_with("Board 1.2: "),
+        "{r}"
+    );
 
     // Board 2's journal: the restore, authored by the arbiter, once.
     let restores: Vec<Value> = std::fs::read_to_string(&journal2)

@@ -209,25 +209,48 @@ fn the_round_at_a_glance_on_a_tablet_and_a_phone_in_chromium() {
     // The tablet: 20 boards in the viewport, each with what matters.
     let t = &r["tablet"];
     assert!(t["top"].as_f64().unwrap() >= 0.0, "{r}");
-    assert!(t["bottom"].as_f64().unwrap() <= 800.0, "20 boards on one screen: {r}");
+    assert!(
+        t["bottom"].as_f64().unwrap() <= 800.0,
+        "20 boards on one screen: {r}"
+    );
     assert!(t["right"].as_f64().unwrap() <= 1280.0, "{r}");
     // (innerText: as shown, the state in capitals.)
     let tile = text("tile").to_lowercase();
-    for part in ["1.1", "gm morphy, paul", "karl, duke", "w 1:", "b 1:", "playing", "1. a3"] {
-        assert!(tile.contains(part), "{part:?} missing in the overview: {tile}");
+    for part in [
+        "1.1",
+        "gm morphy, paul",
+        "karl, duke",
+        "w 1:",
+        "b 1:",
+        "playing",
+        "1. a3",
+    ] {
+        assert!(
+            tile.contains(part),
+            "{part:?} missing in the overview: {tile}"
+        );
     }
     assert!(r["ticks"].as_bool().unwrap(), "the clock runs: {r}");
     // The new alert: title, sound, vibration, words.
     assert!(text("title").starts_with("(1) "), "{r}");
     assert!(r["vibrations"].as_u64().unwrap() >= 1, "{r}");
     assert!(r["beeps"].as_u64().unwrap() >= 1, "{r}");
-    assert!(text("announce").contains("Illegal move on board 1.2"), "{r}");
+    assert!(
+        text("announce").contains("Illegal move on board 1.2"),
+        "{r}"
+    );
     assert!(text("tile_alert").contains("has-alert"), "{r}");
     // The phone: the open alert on the first screen, nothing sideways.
     let p = &r["phone"];
     assert!(p["top"].as_f64().unwrap() >= 0.0, "{r}");
-    assert!(p["top"].as_f64().unwrap() < 844.0, "the open alert below the first screen: {r}");
-    assert!(p["width"].as_f64().unwrap() <= 391.0, "the page scrolls sideways: {r}");
+    assert!(
+        p["top"].as_f64().unwrap() < 844.0,
+        "the open alert below the first screen: {r}"
+    );
+    assert!(
+        p["width"].as_f64().unwrap() <= 391.0,
+        "the page scrolls sideways: {r}"
+    );
     assert_eq!(r["acked_open"], false, "acknowledged alerts collapsed: {r}");
     assert_eq!(r["acked_height"], 0.0, "{r}");
     assert!(!text("title_after").starts_with('('), "{r}");

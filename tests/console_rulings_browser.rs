@@ -178,7 +178,10 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
         ));
     }
     let relay_cfg = relay_config(&dir, &accounts);
-    let urls: Vec<String> = boards.iter().map(|r| format!("http://{}", r.addr)).collect();
+    let urls: Vec<String> = boards
+        .iter()
+        .map(|r| format!("http://{}", r.addr))
+        .collect();
     let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
     args.extend(urls.iter().map(String::as_str));
     let relay = spawn(&args, &[], &dir);
@@ -208,12 +211,21 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
     assert_eq!(r["forfeit_preset"], "", "a forfeit preset: {r}");
     let q = text("confirm_question");
     assert!(q.contains("½-½") && q.contains("as it stands"), "{q}");
-    assert!(text("confirm_reply").starts_with("applied: Applied on board 1.1 by IA Hansen"), "{r}");
-    assert_eq!(r["confirmed_status"], "1/2-1/2", "the draw stays a draw: {r}");
+    assert!(
+        text("confirm_reply").starts_with("applied: Applied on board 1.1 by IA Hansen"),
+        "{r}"
+    );
+    assert_eq!(
+        r["confirmed_status"], "1/2-1/2",
+        "the draw stays a draw: {r}"
+    );
     let j1 = journal_records(&dir.join("b1").join("j.jsonl"));
     let confirms: Vec<&Value> = j1.iter().filter(|v| v["arbiter"] == "confirm").collect();
     assert_eq!(confirms.len(), 1, "{confirms:?}");
-    assert!(confirms[0].get("result").is_none(), "confirmed as it stands: {confirms:?}");
+    assert!(
+        confirms[0].get("result").is_none(),
+        "confirmed as it stands: {confirms:?}"
+    );
 
     // 2. The claim the board rejected: one ruling, worded by its effect.
     let buttons: Vec<String> = r["claim_buttons"]
@@ -223,29 +235,49 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
         .map(|b| b.as_str().unwrap().to_owned())
         .collect();
     assert!(
-        !buttons.iter().any(|b| b.contains("Uphold") || b.contains("Reject")),
+        !buttons
+            .iter()
+            .any(|b| b.contains("Uphold") || b.contains("Reject")),
         "{buttons:?}"
     );
     assert_eq!(r["claim_actions"], serde_json::json!(["overrule"]), "{r}");
     let effects = r["claim_effects"].to_string();
-    assert!(effects.contains("rejected") && effects.contains("upholds"), "{effects}");
+    assert!(
+        effects.contains("rejected") && effects.contains("upholds"),
+        "{effects}"
+    );
     assert!(text("claim_question").contains("upholds"), "{r}");
-    assert!(text("claim_reply").starts_with("applied: Applied on board 1.2"), "{r}");
-    assert!(text("claim_outcome").starts_with("Decided: overrule by IA Hansen"), "{r}");
+    assert!(
+        text("claim_reply").starts_with("applied: Applied on board 1.2"),
+        "{r}"
+    );
+    assert!(
+        text("claim_outcome").starts_with("Decided: overrule by IA Hansen"),
+        "{r}"
+    );
     assert_eq!(r["claim_live_buttons"], 0, "{r}");
 
     // 3. Set clocks: 1:20:00 is 1 h 20 min, asked first.
     let q = text("clock_question");
     assert!(q.contains("White ") && q.contains("→ 1:20:00"), "{q}");
     assert!(q.contains("Black ") && q.contains("(unchanged)"), "{q}");
-    assert!(text("clock_reply").starts_with("applied: Applied on board 1.3"), "{r}");
+    assert!(
+        text("clock_reply").starts_with("applied: Applied on board 1.3"),
+        "{r}"
+    );
     let white = r["white_after"].as_u64().unwrap();
     assert!((4_700_000..=4_800_000).contains(&white), "{white}");
     let amb = text("ambiguous_reply");
-    assert!(amb.starts_with("error:") && amb.contains("ambiguous") && amb.contains("20:00"), "{amb}");
+    assert!(
+        amb.starts_with("error:") && amb.contains("ambiguous") && amb.contains("20:00"),
+        "{amb}"
+    );
     assert_eq!(r["ambiguous_confirm"], false, "{r}");
     // 4. The history and its undo.
-    assert!(text("history").contains("#1") && text("history").contains("clock by IA Hansen"), "{r}");
+    assert!(
+        text("history").contains("#1") && text("history").contains("clock by IA Hansen"),
+        "{r}"
+    );
     assert!(text("undo_question").contains("undo ruling #1"), "{r}");
     assert!(text("undo_reply").starts_with("applied:"), "{r}");
     assert!(r["white_undone"].as_u64().unwrap() > 5_000_000, "{r}");
@@ -253,7 +285,10 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
     assert!(text("stale_question").contains("Black"), "{r}");
     let stale = text("stale_reply");
     assert!(stale.starts_with("error: Refused (409): "), "{stale}");
-    assert!(stale.len() > "error: Refused (409): ".len() + 10, "a reason in words: {stale}");
+    assert!(
+        stale.len() > "error: Refused (409): ".len() + 10,
+        "a reason in words: {stale}"
+    );
     assert_eq!(
         r["rulings_after"],
         serde_json::json!(["clock", "undo"]),

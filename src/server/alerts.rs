@@ -210,7 +210,10 @@ mod tests {
         let q = AlertQueue::new();
         let stamped = r#"{"type":"flag","game":"1.3","t":500,"by":"w","unix_ms":1700000000500}"#;
         let a = q.take(stamped, 1_800_000_000_000).unwrap();
-        assert_eq!(a.unix_ms, 1_700_000_000_500, "the board's time, not the arrival");
+        assert_eq!(
+            a.unix_ms, 1_700_000_000_500,
+            "the board's time, not the arrival"
+        );
         // The same event stamped a little elsewhere (a restart's clock) is
         // the same alert, with the same name.
         let again = r#"{"type":"flag","game":"1.3","t":500,"by":"w","unix_ms":1700000000900}"#;
