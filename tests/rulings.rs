@@ -139,6 +139,28 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
         "{reply}"
     );
 
+    // Without `expect` (what the ruling was made from): rejected, 428.
+    let mut bare = rule_args(&key, &url, 2, "resume", "Refused, IA", "r-8");
+    bare.truncate(bare.len() - 2);
+    let (code, reply, _) = rule(&refs(&bare));
+    assert_eq!(code, Some(1));
+    assert_eq!((reply["status"].as_str(), reply["code"].as_u64()), (Some("rejected"), Some(428)), "{reply}");
+    assert!(reply["reason"].as_str().unwrap().contains("expect"), "{reply}");
+    // Impossible: the board itself refuses it with the reason (422), as
+    // the HTTP way does; journaled as refused, never given.
+    let (code, reply, _) = send(
+        &key,
+        "r-9",
+        "position",
+        "Refused, IA",
+        &["--body", r#"{"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}"#],
+    );
+    assert_eq!(code, Some(1), "{reply}");
+    assert_eq!((reply["status"].as_str(), reply["code"].as_u64()), (Some("refused"), Some(422)), "{reply}");
+    assert!(reply["reason"].as_str().unwrap().contains("not a legal position"), "{reply}");
+    assert_eq!(reply["refused"]["type"], "ruling_refused", "{reply}");
+    assert_eq!(authored(&journal, "Refused, IA").len(), 1);
+
     // Straight to the broker: unsigned, and signed but altered (the name).
     let topic = "eboard/dm-2026/board/2/command";
     let reply_topic = "eboard/dm-2026/board/2/reply";
@@ -254,7 +276,7 @@ fn the_mqtt_relays_console_rules_through_the_signed_command_topic() {
     let bearer = format!("Bearer {ARBITER}");
     let me = [("Authorization", bearer.as_str())];
     let cmd =
-        serde_json::json!({"board": "1.2", "action": "pause", "id": "mqtt-console-1"}).to_string();
+        serde_json::json!({"board": "1.2", "action": "pause", "expect": {"ply": 0}, "id": "mqtt-console-1"}).to_string();
     let (status, body) = request(&relay.addr, "POST", "/arbiter/command", &me, &cmd);
     assert_eq!(status, 200, "{body}");
     let reply: Value = serde_json::from_str(&body).unwrap();
@@ -279,7 +301,7 @@ fn the_mqtt_relays_console_rules_through_the_signed_command_topic() {
     let deputy = format!("Bearer {DEPUTY}");
     let dep = [("Authorization", deputy.as_str())];
     let other_cmd =
-        serde_json::json!({"board": "1.2", "action": "resume", "id": "mqtt-console-2"}).to_string();
+        serde_json::json!({"board": "1.2", "action": "resume", "expect": {"ply": 0}, "id": "mqtt-console-2"}).to_string();
     assert_eq!(
         request(&relay.addr, "POST", "/arbiter/command", &dep, &other_cmd).0,
         403

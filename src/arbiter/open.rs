@@ -73,6 +73,16 @@ fn ruling(action: &'static str, body: Value, label: &str, effect: String) -> Ope
     }
 }
 
+/// "Restore position": the arbiter has reinstated the position himself.
+fn restore_ruling() -> OpenRuling {
+    ruling(
+        "restore",
+        Value::Null,
+        "Restore position",
+        "the arbiter has set up the position to reinstate: the board takes it as shown and play goes on (no penalty is added)".to_owned(),
+    )
+}
+
 impl Arbiter {
     /// Notes the alerts among the decisions from index `from` on.
     pub(super) fn note_alerts(&mut self, out: &super::Decisions, from: usize) {
@@ -148,7 +158,7 @@ impl Arbiter {
                     t: al.t,
                     by: None,
                     summary: format!("{penalty}; the board waits for the position before it to be set up again"),
-                    rulings: Vec::new(),
+                    rulings: vec![restore_ruling()],
                 });
             }
         }
@@ -203,7 +213,9 @@ impl Arbiter {
                         t: al.t,
                         by: None,
                         summary: "the position on the board differs from the game's: it is to be put right on the board".to_owned(),
-                        rulings: self.clock.as_ref().filter(|c| c.running().is_some()).map(|_| ruling("pause", Value::Null, "Pause clocks", "stops both clocks while the position is put right".to_owned())).into_iter().collect(),
+                        rulings: std::iter::once(restore_ruling())
+                            .chain(self.clock.as_ref().filter(|c| c.running().is_some()).map(|_| ruling("pause", Value::Null, "Pause clocks", "stops both clocks while the position is put right".to_owned())))
+                            .collect(),
                     });
                 }
             }

@@ -151,8 +151,8 @@ impl Arbiter {
     /// The board's ruling history, oldest first.
     pub fn rulings(&self) -> Vec<RulingEntry> {
         let mut v = self.rulings.clone();
-        for i in 0..v.len() {
-            v[i].undoable = self.undo_check(v[i].seq).is_ok();
+        for r in v.iter_mut() {
+            r.undoable = self.undo_check(r.seq).is_ok();
         }
         v
     }
@@ -254,8 +254,9 @@ impl Arbiter {
                 )));
             }
         }
-        // Stopping the clocks is never stale.
-        if e.ply != ply && name != "pause" {
+        // Stopping or restarting the clocks is never stale: it does not
+        // depend on the position (the clocks' own state is checked).
+        if e.ply != ply && !matches!(name, "pause" | "resume") {
             return Err(if e.ply < ply {
                 stale(format!(
                     "the game has moved on: {} made since (ply {} → {ply}); look again",
