@@ -45,10 +45,11 @@ try:
     click("#logout")
     log_in(dname, dsecret)
     dwho = js("document.getElementById('who').textContent")
-    wait("!!document.querySelector(\"" + ALERT + " .summary\")", "the alert's words for the deputy")
+    outcome = wait("(() => { const o = document.querySelector(\"" + ALERT + " .outcome\"); return o ? o.textContent : ''; })()", "the alert's outcome for the deputy")
     deputy_buttons = js("document.querySelectorAll('#desk button').length")
     print(json.dumps({"who": who, "heading": heading, "announce": announce, "reply": applied, "offered": offered,
-        "marked_squares": marked, "live": live_attr, "deputy_who": dwho, "deputy_buttons": deputy_buttons, "question": question}))
+        "marked_squares": marked, "live": live_attr, "deputy_who": dwho, "deputy_buttons": deputy_buttons, "question": question,
+        "outcome": outcome}))
 finally:
     p.kill()
 "##;
@@ -157,6 +158,14 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
     );
     assert!(
         r["deputy_who"].as_str().unwrap().contains("read-only"),
+        "{r}"
+    );
+    // The decided alert says so, with no live button.
+    assert!(
+        r["outcome"]
+            .as_str()
+            .unwrap()
+            .starts_with("Decided: restore by IA Hansen"),
         "{r}"
     );
     // The deputy sees the page read-only: no live button at all.
