@@ -144,8 +144,15 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
     bare.truncate(bare.len() - 2);
     let (code, reply, _) = rule(&refs(&bare));
     assert_eq!(code, Some(1));
-    assert_eq!((reply["status"].as_str(), reply["code"].as_u64()), (Some("rejected"), Some(428)), "{reply}");
-    assert!(reply["reason"].as_str().unwrap().contains("expect"), "{reply}");
+    assert_eq!(
+        (reply["status"].as_str(), reply["code"].as_u64()),
+        (Some("rejected"), Some(428)),
+        "{reply}"
+    );
+    assert!(
+        reply["reason"].as_str().unwrap().contains("expect"),
+        "{reply}"
+    );
     // Impossible: the board itself refuses it with the reason (422), as
     // the HTTP way does; journaled as refused, never given.
     let (code, reply, _) = send(
@@ -156,8 +163,18 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
         &["--body", r#"{"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}"#],
     );
     assert_eq!(code, Some(1), "{reply}");
-    assert_eq!((reply["status"].as_str(), reply["code"].as_u64()), (Some("refused"), Some(422)), "{reply}");
-    assert!(reply["reason"].as_str().unwrap().contains("not a legal position"), "{reply}");
+    assert_eq!(
+        (reply["status"].as_str(), reply["code"].as_u64()),
+        (Some("refused"), Some(422)),
+        "{reply}"
+    );
+    assert!(
+        reply["reason"]
+            .as_str()
+            .unwrap()
+            .contains("not a legal position"),
+        "{reply}"
+    );
     assert_eq!(reply["refused"]["type"], "ruling_refused", "{reply}");
     assert_eq!(authored(&journal, "Refused, IA").len(), 1);
 
