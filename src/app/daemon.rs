@@ -350,6 +350,9 @@ impl Daemon {
             if !resume.trusted {
                 extra.push(("epoch_unix_ms", Value::from(clock.started_at_unix_ms())));
             }
+            // When it happened (the console dates its alert so, also at a
+            // relay that receives it later).
+            extra.push(("unix_ms", Value::from(board.publisher.info().unix_ms(now))));
             let msg = board.publisher.message(&e, &extra);
             if let Some(j) = board.journal.as_mut() {
                 let _ = j.event(&msg).and_then(|_| j.sync());

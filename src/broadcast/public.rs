@@ -441,9 +441,13 @@ impl Publisher {
             let msg = self.message(e, &extra);
             if is_public(e) {
                 changed = true;
-                public.push(msg.clone());
+                public.push(msg);
             }
-            arbiter.push(msg);
+            // The arbiter's copy says when it happened on the board (wall
+            // time, Unix ms, from its round time): an alert shows that time,
+            // also when a relay started later receives it (issue 24 §8).
+            extra.push(("unix_ms", Value::from(self.info.unix_ms(e.t))));
+            arbiter.push(self.message(e, &extra));
         }
         let n = game.moves().len();
         self.marks.retain(|m| m.after_ply <= n);

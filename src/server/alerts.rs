@@ -36,11 +36,22 @@ pub use crate::broadcast::alert_types::RELAY as OWN_TYPES;
 /// (a board's backlog sent again, its journal replayed after a restart,
 /// which regenerates each event with its round time `t`) has the same key.
 pub fn alert_key(event: &Value) -> String {
-    ring::digest::digest(&ring::digest::SHA256, event.to_string().as_bytes())
+    ring::digest::digest(&ring::digest::SHA256, content(event).to_string().as_bytes())
         .as_ref()
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// A message without its wall time (`unix_ms`, stamped by the board from
+/// the round time): the same event keeps its name when a restart's clock
+/// places round time 0 a little elsewhere.
+fn content(event: &Value) -> Value {
+    let mut v = event.clone();
+    if let Value::Object(m) = &mut v {
+        m.remove("unix_ms");
+    }
+    v
 }
 
 /// Who acknowledged an alert, and when.
@@ -66,7 +77,9 @@ pub struct Alert {
     pub kind: String,
     /// The message as the board sent it.
     pub event: Value,
-    /// When it arrived here, Unix ms.
+    /// When it happened, Unix ms: the board's stamp (`unix_ms` of the
+    /// message, its wall time of the event), else when it arrived here
+    /// (the relay's own alerts, an older board).
     pub unix_ms: u64,
     /// The acknowledgement, once given.
     pub ack: Option<Ack>,
@@ -95,7 +108,9 @@ impl AlertQueue {
     }
 
     /// Takes in one arbiter-channel message (JSON text) arrived at
-    /// `unix_ms`; returns the alert it made, if it is one.
+    /// `unix_ms`; returns the alert it made, if it is one. Its time is the
+    /// message's own `unix_ms` when the board stamped it (so a relay
+    /// restarted later still shows when it happened), else `unix_ms`.
     pub fn take(&self, json: &str, unix_ms: u64) -> Option<Alert> {
         let v: Value = serde_json::from_str(json).ok()?;
         let kind = v.get("type")?.as_str()?.to_owned();
@@ -105,9 +120,11 @@ impl AlertQueue {
         let mut q = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         // A board's backlog is sent again on every reconnection: the same
         // message is one alert.
-        if q.alerts.iter().any(|a| a.event == v) {
+        let bare = content(&v);
+        if q.alerts.iter().any(|a| content(&a.event) == bare) {
             return None;
         }
+        let unix_ms = v.get("unix_ms").and_then(Value::as_u64).unwrap_or(unix_ms);
         q.next += 1;
         let key = alert_key(&v);
         let ack = if OWN_TYPES.contains(&kind.as_str()) {
@@ -187,6 +204,32 @@ impl AlertQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_alert_is_dated_when_it_happened_on_the_board() {
+        let q = AlertQueue::new();
+        let stamped = r#"{"type":"flag","game":"1.3","t":500,"by":"w","unix_ms":1700000000500}"#;
+        let a = q.take(stamped, 1_800_000_000_000).unwrap();
+        assert_eq!(
+            a.unix_ms, 1_700_000_000_500,
+            "the board's time, not the arrival"
+        );
+        // The same event stamped a little elsewhere (a restart's clock) is
+        // the same alert, with the same name.
+        let again = r#"{"type":"flag","game":"1.3","t":500,"by":"w","unix_ms":1700000000900}"#;
+        assert!(q.take(again, 1_800_000_000_001).is_none());
+        let bare = r#"{"type":"flag","game":"1.3","t":500,"by":"w"}"#;
+        assert_eq!(
+            a.key,
+            alert_key(&serde_json::from_str(bare).unwrap()),
+            "named without its wall time"
+        );
+        // Unstamped (the relay's own alerts): when it arrived.
+        let o = q
+            .take(r#"{"type":"board_offline","game":"1.1"}"#, 42)
+            .unwrap();
+        assert_eq!(o.unix_ms, 42);
+    }
 
     #[test]
     fn alerts_newest_first_acknowledged_once() {

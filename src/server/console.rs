@@ -46,7 +46,14 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 const HTML: &str = include_str!("assets/console.html");
-const JS: &str = include_str!("assets/console.js");
+/// The page's script, one file as served: the clock times
+/// (`console-time.js`), the rulings (`console-rule.js`), the page
+/// (`console.js`).
+const JS: &str = concat!(
+    include_str!("assets/console-time.js"),
+    include_str!("assets/console-rule.js"),
+    include_str!("assets/console.js")
+);
 const CSS: &str = include_str!("assets/console.css");
 
 /// The longest command id, characters.

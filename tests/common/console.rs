@@ -141,3 +141,65 @@ pub fn rule_args(
     .map(str::to_owned)
     .to_vec()
 }
+
+/// Python steps after [`super::CDP_DRIVER`] for the console's browser
+/// tests: `page(width, height, mobile)` opens a tab of that viewport (CSS
+/// px) on `url` and sets `s` (its session); `js(expr)` evaluates in it;
+/// `wait(expr, what)` polls until truthy (bounded, naming `what` and the
+/// page's text on timeout); `click(selector)` / `click_el(expr)` press the
+/// element's centre with the mouse; `type_into(selector, text)` types;
+/// `log_in(name, secret)`; `button_in(scope_selector, text_start)`: the JS
+/// expression of the first button there whose text starts so.
+pub const CDP_PAGE: &str = r##"
+s = None
+def js(expr):
+    r = call("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True}, s)
+    if "exceptionDetails" in r: raise SystemExit("page error: %r" % r["exceptionDetails"])
+    return r["result"].get("value")
+def wait(expr, what, secs=60):
+    deadline = time.time() + secs
+    while True:
+        v = js("(() => { try { return " + expr + "; } catch (e) { return null; } })()")
+        if v: return v
+        if time.time() > deadline: raise SystemExit("timed out waiting for " + what + "; page: " + (js("document.body ? document.body.innerText : ''") or ""))
+        time.sleep(0.2)
+def click_el(expr):
+    box = js("(() => { const e = " + expr + "; e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+    for t in ("mousePressed", "mouseReleased"):
+        call("Input.dispatchMouseEvent", {"type": t, "x": box[0], "y": box[1], "button": "left", "clickCount": 1}, s)
+def click(selector):
+    click_el("document.querySelector(%s)" % json.dumps(selector))
+def type_into(selector, text):
+    click(selector)
+    js("document.querySelector(%s).value = ''" % json.dumps(selector))
+    if text: call("Input.insertText", {"text": text}, s)
+def button_in(scope, start):
+    return "Array.from(document.querySelectorAll(%s)).find((b) => b.textContent.startsWith(%s))" % (json.dumps(scope + " button"), json.dumps(start))
+def viewport(width, height, mobile):
+    call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 2 if mobile else 1, "mobile": mobile}, s)
+def page(width, height, mobile, before=None):
+    global s
+    target = call("Target.createTarget", {"url": "about:blank"})["targetId"]
+    s = call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+    call("Page.enable", session=s)
+    call("Runtime.enable", session=s)
+    if before: call("Page.addScriptToEvaluateOnNewDocument", {"source": before}, s)
+    viewport(width, height, mobile)
+    call("Page.navigate", {"url": url}, s)
+def log_in(who, secret):
+    wait("(!document.getElementById('login').hidden && !!document.getElementById('name')) || document.getElementById('who').textContent.includes(%s)" % json.dumps(who), "the login form")
+    if js("document.getElementById('who').textContent.includes(%s)" % json.dumps(who)): return
+    type_into("#name", who); type_into("#secret", secret)
+    click("#login-button")
+    wait("document.getElementById('who').textContent.includes(%s)" % json.dumps(who), "the login of " + who)
+def confirm_in(box_id):
+    # The confirmation of a ruling: its question, then pressing its "yes".
+    box = "document.getElementById(%s)" % json.dumps(box_id)
+    q = wait(box + ".querySelector('.confirm .question').textContent", "the confirmation in " + box_id)
+    click_el(box + ".querySelector('.confirm-yes')")
+    return q
+def outcome_in(box_id):
+    # The reply box's outcome, "applied: …" or "error: …" (not "Sending…").
+    box = "document.getElementById(%s)" % json.dumps(box_id)
+    return wait("(() => { const p = " + box + ".querySelector('p'); return p && /applied|error/.test(p.className) ? p.className.split(' ').pop() + ': ' + p.textContent : ''; })()", "the outcome in " + box_id)
+"##;

@@ -8,9 +8,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
-/// The `eboard` binary Cargo built for these tests, not yet started.
+/// The `eboard` binary Cargo built for these tests, not yet started
+/// (`EBOARD_TEST_BIN`, when set, names another: a copy of the binary when
+/// several worktrees share one target directory and overwrite its
+/// `eboard`).
 pub fn eboard_command() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_eboard"))
+    match std::env::var_os("EBOARD_TEST_BIN") {
+        Some(bin) => Command::new(bin),
+        None => Command::new(env!("CARGO_BIN_EXE_eboard")),
+    }
 }
 
 /// Runs `eboard ARGS` to completion with standard input closed; its exit

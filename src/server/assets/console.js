@@ -1,6 +1,9 @@
-// The arbiter's console: boards and one alert queue from this server's
+// The arbiter's console: the round at a glance (one line a board), one
+// alert queue (open alerts first, acknowledged ones collapsed) and a card a
+// board with its open matters, rulings and history, from this server's
 // arbiter channel (/arbiter/state, /arbiter/events), acknowledgements
-// (/console/ack) and rulings (/arbiter/command). No framework; docs/console.md.
+// (/console/ack) and rulings (/arbiter/command, console-rule.js). No
+// framework; docs/console.md.
 "use strict";
 const GLYPH = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
 const NAMES = { K: "white king", Q: "white queen", R: "white rook", B: "white bishop", N: "white knight", P: "white pawn",
@@ -8,30 +11,15 @@ const NAMES = { K: "white king", Q: "white queen", R: "white rook", B: "white bi
 const TITLES = { illegal_move: "Illegal move", touch_move: "Touch-move breach", irregularity: "Irregularity",
   claim: "Claim", flag: "Flag fell", ambiguous_move: "Ambiguous reading", game_end: "Result to confirm",
   board_offline: "Board offline", board_resumed: "Board back online" };
+const PAGE_TITLE = "eboard — arbiter's console";
 const $ = (id) => document.getElementById(id);
 const boards = new Map();   // game → state
 const offline = new Set();  // games offline (relay)
-const replies = new Map(); // reply element id → [text, class], kept across redraws
-let lastAlerts = "";
-let me = null, seen = new Set(), first = true, timer = null, source = null;
+let alerts = [];
+let lastDrawn = "";
+let me = null, seen = new Set(), first = true, timer = null, source = null, audio = null;
+const readOnly = () => !me || me.role === "deputy";
 
-function el(tag, attrs, text) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-function clockText(ms) {
-  if (ms == null) return "–";
-  const s = Math.ceil(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
-  return (h ? h + ":" + String(m).padStart(2, "0") : m) + ":" + String(s % 60).padStart(2, "0");
-}
-function remaining(st) {
-  const c = st.clock; if (!c) return null;
-  let w = c.white_ms, b = c.black_ms;
-  if (c.running && c.unix_ms) { const d = (Date.now() - c.unix_ms) * (st.speed || 1); if (c.running === "w") w -= d; else b -= d; }
-  return { w: Math.max(0, Math.round(w)), b: Math.max(0, Math.round(b)) };
-}
 function diagram(fen, fix) {
   const t = el("table", { class: "diagram", role: "img", "aria-label": "position" + (fix && fix.length ? "; squares to correct: " + fix.join(" ") : "") });
   const rows = (fen || "8/8/8/8/8/8/8/8").split(" ")[0].split("/");
@@ -45,219 +33,290 @@ function diagram(fen, fix) {
   });
   function cell(r, f, p) {
     const sq = "abcdefgh"[f] + (8 - r);
-    const td = el("td", { class: ((r + f) % 2 ? "dark" : "light") + (fix && fix.includes(sq) ? " fix" : ""), "data-square": sq, title: sq + (p ? " " + NAMES[p] : "") }, GLYPH[p] || "");
-    return td;
+    return el("td", { class: ((r + f) % 2 ? "dark" : "light") + (fix && fix.includes(sq) ? " fix" : ""), "data-square": sq, title: sq + (p ? " " + NAMES[p] : "") }, GLYPH[p] || "");
   }
   return t;
-}
-async function api(method, path, body) {
-  const r = await fetch(path, { method, credentials: "same-origin", headers: body ? { "Content-Type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined });
-  let data = null; try { data = await r.json(); } catch (e) { data = null; }
-  return { status: r.status, data, retry: r.headers.get("Retry-After") };
-}
-function newId() {
-  const a = new Uint8Array(12); crypto.getRandomValues(a);
-  return "c-" + Array.from(a, (x) => x.toString(16).padStart(2, "0")).join("");
-}
-
-// Rulings: one JSON object {board, action, body, arbiter, id}.
-function say(replyEl, text, cls) {
-  replies.set(replyEl.id, [text, cls]);
-  const now = document.getElementById(replyEl.id) || replyEl;
-  now.textContent = text; now.className = cls;
-}
-function replyBox(id) {
-  const p = el("p", { class: "reply", role: "status", id });
-  const kept = replies.get(id); if (kept) { p.textContent = kept[0]; p.className = kept[1]; }
-  return p;
-}
-// Every ruling names what it was made from (expect: the board's ply as
-// shown, and the alert it answers); the board refuses it with the reason
-// when that no longer holds (docs/console.md, "The ruling request").
-async function rule(game, action, body, replyEl, answers) {
-  say(replyEl, "Sending " + action + " to board " + game + "…", "reply");
-  const st = boards.get(game);
-  const expect = { ply: st && typeof st.ply === "number" ? st.ply : (st && st.moves ? st.moves.length : 0) };
-  if (answers) expect.event = answers;
-  const r = await api("POST", "/arbiter/command", { board: game, action, body: body || null, id: newId(), expect });
-  if (r.status === 200 && r.data) {
-    const ruled = (r.data.events || []).find((e) => e.type === "ruling");
-    const evs = (r.data.events || []).map((e) => e.type + (e.article ? " (" + e.article + ")" : "")).join(", ");
-    say(replyEl, "Applied on board " + game + " by " + r.data.author + ": " + (ruled && ruled.effect ? ruled.effect + " (" + ruled.article + ")" : (evs || "no change")), "reply applied");
-    schedule();
-  } else {
-    say(replyEl, "Refused (" + r.status + "): " + ((r.data && r.data.error) || "no answer"), "reply error");
-  }
-}
-function button(label, onClick, extra) {
-  const b = el("button", Object.assign({ type: "button" }, extra || {}), label);
-  b.addEventListener("click", onClick); return b;
-}
-function addTime(game, side, ms, reply, answers) {
-  const st = boards.get(game); const rem = st && remaining(st);
-  if (!rem) { reply.textContent = "No clock on board " + game; return; }
-  rule(game, "clock", { white_ms: rem.w + (side === "w" ? ms : 0), black_ms: rem.b + (side === "b" ? ms : 0) }, reply, answers);
-}
-const ANSWERABLE = ["illegal_move", "touch_move", "claim", "ambiguous_move", "flag", "game_end", "irregularity"];
-function rulingsFor(a, reply) {
-  const e = a.event, g = a.game, art = e.article ? " (" + e.article + ")" : "", box = el("div", { class: "rulings" });
-  const answers = ANSWERABLE.includes(a.type) && typeof e.t === "number" ? { type: a.type, t: e.t } : null;
-  const add = (label, action, body) => box.appendChild(button(label, () => rule(g, action, body, reply, answers)));
-  switch (a.type) {
-    case "illegal_move":
-      // The board gave the penalty already: only the position is open.
-      add("Restore position" + art, "restore");
-      break;
-    case "touch_move": case "claim": {
-      // What the board leaves open, worded by its effect (its state's `open`).
-      const st = boards.get(g), m = st && (st.open || []).find((x) => x.type === a.type && x.t === e.t);
-      for (const r of (m ? m.rulings : [])) box.appendChild(button(r.label + ": " + r.effect, () => rule(g, r.action, r.body, reply, answers)));
-      break;
-    }
-    case "irregularity":
-      add("Restore position" + art, "restore"); add("Pause clocks", "pause"); add("Resume clocks", "resume"); break;
-    case "flag":
-      add("Declare 1-0" + art, "result", { result: "1-0" }); add("Declare 0-1" + art, "result", { result: "0-1" });
-      add("Declare ½-½" + art, "result", { result: "1/2-1/2" }); break;
-    case "ambiguous_move":
-      for (const c of e.candidates || []) add("Choose " + (c.san || c.uci) + art, "choose", { uci: c.uci });
-      break;
-    case "game_end":
-      add("Confirm " + e.result, "confirm");
-      for (const r of ["1-0", "0-1", "1/2-1/2"]) if (r !== e.result) add("Correct to " + r, "confirm", { result: r });
-      break;
-    case "board_offline": case "board_resumed":
-      add("Pause clocks", "pause"); add("Resume clocks", "resume"); break;
-  }
-  return box;
 }
 function describe(e) {
   const parts = [];
   if (e.by) parts.push(e.by === "w" ? "by White" : "by Black");
   if (e.kind) parts.push(String(e.kind).replace(/_/g, " "));
+  if (e.upheld === true) parts.push("the board upheld it");
+  if (e.upheld === false) parts.push("the board rejected it");
   if (e.article) parts.push("article " + e.article);
-  if (e.penalty && e.penalty !== "none") parts.push("penalty: " + e.penalty);
+  if (e.penalty && e.penalty !== "none") parts.push("penalty given by the board: " + e.penalty);
   if (e.played) parts.push("played " + e.played);
   if (e.squares && e.squares.length) parts.push("squares " + e.squares.join(" "));
-  if (e.result) parts.push("result " + e.result + (e.reason ? " (" + String(e.reason).replace(/_/g, " ") + ")" : ""));
+  if (e.result) parts.push("result " + resultText(e.result) + (e.reason ? " (" + String(e.reason).replace(/_/g, " ") + ")" : ""));
   if (e.consequence) parts.push(e.consequence);
   if (e.base) parts.push(e.base + (e.reason ? ": " + e.reason : ""));
   return parts.join("; ");
 }
-function renderAlerts(list) {
-  const ol = $("alerts"); ol.textContent = "";
-  const fresh = [];
+const gameOrder = (x, y) => { const [a, b] = x.split(".").map(Number), [c, d] = y.split(".").map(Number); return a - c || b - d; };
+const who = (p, side) => p && p.name ? [p.title, p.name].filter(Boolean).join(" ") + (p.rating ? " (" + p.rating + ")" : "") : side;
+function stageOf(g, st) { return offline.has(g) ? "offline" : (st.stage || ""); }
+function lastMove(st) {
+  const ms = st.moves || []; if (!ms.length) return "no move yet";
+  const n = ms.length, m = ms[n - 1];
+  return Math.ceil(n / 2) + (n % 2 ? ". " : "… ") + m.san;
+}
+/** The open matter of board `st` that alert `a` names (the state's `open`), if still open. */
+function openFor(st, a) { return (st.open || []).find((o) => o.type === a.type && o.t === a.event.t); }
+/** The ruling of board `st` that answered alert `a`, if any. */
+function answerOf(st, a) { return (st.rulings || []).filter((r) => r.answers && r.answers.type === a.type && r.answers.t === a.event.t).pop(); }
+
+// The round at a glance: one line a board.
+function renderOverview() {
+  const ol = $("overview"); ol.textContent = "";
+  const openBy = new Map();
+  for (const a of alerts) if (!a.ack && a.game) openBy.set(a.game, (openBy.get(a.game) || 0) + 1);
+  for (const g of Array.from(boards.keys()).sort(gameOrder)) {
+    const st = boards.get(g), stage = stageOf(g, st), n = openBy.get(g) || 0;
+    const li = el("li", { class: "ov" + (n ? " has-alert" : ""), id: "ov-" + g, "data-game": g });
+    const a = el("a", { href: "#board-" + g, "aria-label": "board " + g + " details" });
+    a.appendChild(el("b", {}, g));
+    a.appendChild(el("span", { class: "players" }, who(st.white, "White") + " – " + who(st.black, "Black")));
+    li.appendChild(a);
+    const line = el("div", { class: "line" });
+    const c = st.clock, run = c && c.running;
+    line.appendChild(el("span", { class: "clk" + (run === "w" ? " running" : ""), "data-game": g, "data-side": "w", title: "White's clock" }, "–"));
+    line.appendChild(el("span", { class: "clk" + (run === "b" ? " running" : ""), "data-game": g, "data-side": "b", title: "Black's clock" }, "–"));
+    line.appendChild(el("span", { class: "stage " + stage, "data-stage": stage }, stage === "setup" ? "set-up" : stage));
+    line.appendChild(el("span", { class: "last" }, lastMove(st)));
+    if (st.result && st.result !== "*") line.appendChild(el("span", { class: "res" }, resultText(st.result) + (st.result_status ? " " + st.result_status : "")));
+    if (n) line.appendChild(el("a", { class: "count", href: "#alerts" }, n + (n === 1 ? " alert" : " alerts")));
+    li.appendChild(line);
+    ol.appendChild(li);
+  }
+  tick();
+}
+/** Both clocks of every board, run on to now (each second). */
+function tick() {
+  for (const s of document.querySelectorAll(".clk[data-game]")) {
+    const rem = remaining(boards.get(s.dataset.game));
+    s.textContent = rem ? (s.dataset.side === "w" ? "W " : "B ") + clockText(s.dataset.side === "w" ? rem.w : rem.b) : "no clock";
+  }
+}
+
+// Alerts: open first (newest first), acknowledged ones collapsed below.
+function renderAlert(a) {
+  const st = a.game ? boards.get(a.game) : null;
+  const li = el("li", { class: "alert" + (a.ack ? " acked" : ""), id: "alert-" + a.id, "data-type": a.type, "data-game": a.game || "" });
+  li.appendChild(el("h3", {}, (TITLES[a.type] || a.type) + (a.game ? " — board " + a.game : "") + " · " + new Date(a.unix_ms).toLocaleTimeString()));
+  li.appendChild(el("p", {}, describe(a.event)));
+  const id = "reply-alert-" + a.id;
+  if (st && !/^board_/.test(a.type)) {
+    const m = openFor(st, a);
+    if (m) {
+      li.dataset.open = "true";
+      if (m.summary) li.appendChild(el("p", { class: "summary" }, m.summary));
+      if (a.type === "illegal_move" || a.type === "irregularity") {
+        li.appendChild(el("p", {}, "Position to reinstate; the marked squares differ on the board:"));
+        li.appendChild(diagram(st.fen, a.event.squares || []));
+      }
+      li.appendChild(openRulings(a.game, st, m, id, readOnly() || !!a.ack));
+    } else {
+      li.dataset.open = "false";
+      const r = answerOf(st, a);
+      const words = st.open === undefined ? "This board does not say what is open (an older eboard): rule from its card."
+        : r ? "Decided: " + r.action + " by " + r.author + (r.article ? " (" + r.article + ")" : "") + (r.effect ? ": " + r.effect : "") + (r.undone_by ? " — undone by #" + r.undone_by : "")
+        : "Nothing left to rule: " + (st.result && st.result !== "*" && a.type !== "game_end" ? "the game is over (" + resultText(st.result) + ")" : a.type === "game_end" && st.result_status && st.result_status !== "provisional" ? "the result is " + st.result_status + " (" + resultText(st.result) + ")" : "the board decided it or the game moved on") + ".";
+      li.appendChild(el("p", { class: "outcome" }, words));
+    }
+  }
+  li.appendChild(replyBox(id));
+  if (a.ack) li.appendChild(el("p", {}, "Acknowledged by " + a.ack.by + " at " + new Date(a.ack.unix_ms).toLocaleTimeString()));
+  else if (!readOnly()) li.appendChild(button("Acknowledge", async () => {
+    const r = await api("POST", "/console/ack", { id: a.id });
+    if (r.status === 200) schedule(); else say(id, "Refused (" + r.status + "): " + ((r.data && r.data.error) || ""), "reply error");
+  }, { class: "ack" }));
+  return li;
+}
+function renderAlerts() {
   offline.clear();
-  for (const a of list.slice().reverse()) { // oldest first: the last word on a board counts
+  for (const a of alerts.slice().reverse()) { // oldest first: the last word on a board counts
     if (a.type === "board_offline" && a.game) offline.add(a.game);
     if (a.type === "board_resumed" && a.game) offline.delete(a.game);
   }
-  let open = 0;
-  for (const a of list) {
-    if (!a.ack) open++;
-    if (!seen.has(a.id)) { seen.add(a.id); if (!first && !a.ack) fresh.push(a); }
-    const li = el("li", { class: "alert" + (a.ack ? " acked" : ""), id: "alert-" + a.id, "data-type": a.type, "data-game": a.game || "" });
-    li.appendChild(el("h3", {}, (TITLES[a.type] || a.type) + (a.game ? " — board " + a.game : "") + " · " + new Date(a.unix_ms).toLocaleTimeString()));
-    li.appendChild(el("p", {}, describe(a.event)));
-    if ((a.type === "illegal_move" || a.type === "irregularity") && a.game && boards.get(a.game)) {
-      li.appendChild(el("p", {}, "Position to reinstate; the marked squares differ on the board:"));
-      li.appendChild(diagram(boards.get(a.game).fen, a.event.squares || []));
-    }
-    const reply = replyBox("reply-alert-" + a.id);
-    // A deputy sees the rulings too; the server refuses them (403, shown).
-    if (a.game) li.appendChild(rulingsFor(a, reply));
-    li.appendChild(reply);
-    if (a.ack) li.appendChild(el("p", {}, "Acknowledged by " + a.ack.by + " at " + new Date(a.ack.unix_ms).toLocaleTimeString()));
-    else li.appendChild(button("Acknowledge", async () => {
-      const r = await api("POST", "/console/ack", { id: a.id });
-      if (r.status === 200) schedule(); else say(reply, "Refused (" + r.status + "): " + ((r.data && r.data.error) || ""), "reply error");
-    }, { class: "ack" }));
-    ol.appendChild(li);
+  const ol = $("alerts"), acked = $("acked-list");
+  ol.textContent = ""; acked.textContent = "";
+  let open = 0, nacked = 0;
+  for (const a of alerts) {
+    if (a.ack) { nacked++; acked.appendChild(renderAlert(a)); } else { open++; ol.appendChild(renderAlert(a)); }
   }
   $("open-count").textContent = "(" + open + " open)";
-  if (fresh.length) $("announce").textContent = fresh.map((a) => "New alert: " + (TITLES[a.type] || a.type) + (a.game ? " on board " + a.game : "") + (a.event.article ? ", article " + a.event.article : "")).join(". ");
-  first = false;
+  $("acked-count").textContent = String(nacked);
+  $("acked").hidden = nacked === 0;
+  $("no-alerts").hidden = open !== 0;
+  document.title = (open ? "(" + open + ") " : "") + PAGE_TITLE;
 }
+/** A new alert: said aloud (live region), a sound, a vibration, a notification where allowed. */
+function signal(fresh) {
+  const words = fresh.map((a) => "New alert: " + (TITLES[a.type] || a.type) + (a.game ? " on board " + a.game : "") + (a.event.article ? ", article " + a.event.article : "")).join(". ");
+  $("announce").textContent = words;
+  try {
+    if (audio) {
+      const o = audio.createOscillator(), gain = audio.createGain();
+      o.frequency.value = 880; gain.gain.value = 0.2; o.connect(gain); gain.connect(audio.destination);
+      o.start(); o.stop(audio.currentTime + 0.25);
+    }
+  } catch (e) { /* no sound: the title and the vibration still tell */ }
+  if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+  if ("Notification" in window && window.isSecureContext && Notification.permission === "granted") {
+    try { new Notification(PAGE_TITLE, { body: words, tag: "eboard-alert" }); } catch (e) { /* a page may not notify itself on some phones */ }
+  }
+}
+
 function renderBoards() {
   const box = $("boards");
-  // Redrawn every few seconds: what the arbiter is typing (and where) stays.
+  // Redrawn when the state changes: what the arbiter is typing (and where) stays.
   const kept = new Map(Array.from(box.querySelectorAll("input, select"), (i) => [i.id, i.value]));
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : null;
+  const opened = new Set(Array.from(box.querySelectorAll("details[open]"), (d) => d.id));
   box.textContent = "";
-  const games = Array.from(boards.keys()).sort((x, y) => { const [a, b] = x.split(".").map(Number), [c, d] = y.split(".").map(Number); return a - c || b - d; });
-  for (const g of games) {
-    const st = boards.get(g), stage = offline.has(g) ? "offline" : (st.stage || "");
-    const card = el("article", { class: "board", id: "board-" + g, "aria-labelledby": "board-title-" + g });
-    // As the pairing list prints a player: title, name, rating.
-    const who = (p, side) => p && p.name ? [p.title, p.name].filter(Boolean).join(" ") + (p.rating ? " (" + p.rating + ")" : "") : side;
-    const w = who(st.white, "White"), b = who(st.black, "Black");
-    const h = el("h3", { id: "board-title-" + g }, "Board " + g + ": " + w + " – " + b + " ");
-    h.appendChild(el("span", { class: "stage " + stage, "data-stage": stage }, stage === "setup" ? "set-up" : stage));
-    card.appendChild(h);
-    const rem = remaining(st);
-    card.appendChild(el("p", { class: "clocks" }, rem ? "White " + clockText(rem.w) + " · Black " + clockText(rem.b) + (st.clock.running ? " (" + (st.clock.running === "w" ? "White" : "Black") + " to move)" : " (stopped)") : "No clock"));
-    card.appendChild(diagram(st.fen, []));
-    const moves = (st.moves || []).slice(-6).map((m) => m.san).join(" ");
-    card.appendChild(el("p", {}, "Last moves: " + (moves || "none")));
-    if (st.result && st.result !== "*") card.appendChild(el("p", { class: "result", "data-status": st.result_status || "" }, "Result " + st.result + " — " + (st.result_status || "")));
-    const reply = replyBox("reply-board-" + g);
-    const ctl = el("div", { class: "rulings" });
-    ctl.appendChild(button("Pause", () => rule(g, "pause", null, reply)));
-    ctl.appendChild(button("Resume", () => rule(g, "resume", null, reply)));
-    ctl.appendChild(button("+2 min White", () => addTime(g, "w", 120000, reply)));
-    ctl.appendChild(button("+2 min Black", () => addTime(g, "b", 120000, reply)));
-    const sel = el("select", { id: "result-" + g, "aria-label": "result for board " + g });
-    for (const r of ["1-0", "0-1", "1/2-1/2"]) sel.appendChild(el("option", { value: r }, r));
-    ctl.appendChild(sel);
-    ctl.appendChild(button("Declare result", () => rule(g, "result", { result: sel.value }, reply)));
-    ctl.appendChild(button("Confirm result", () => rule(g, "confirm", st.result && st.result !== "*" && st.result !== sel.value ? { result: sel.value } : null, reply)));
-    ctl.appendChild(button("Forfeit (no-show)", () => rule(g, "forfeit", { result: sel.value }, reply)));
-    // Set both clocks (§6.10b / 6.13): minutes:seconds each.
-    const cw = el("input", { id: "clock-w-" + g, "aria-label": "White's clock for board " + g + " (m:ss)", placeholder: "White m:ss", size: "7" });
-    const cb = el("input", { id: "clock-b-" + g, "aria-label": "Black's clock for board " + g + " (m:ss)", placeholder: "Black m:ss", size: "7" });
-    const ms = (t) => { const [m, x] = String(t).split(":"); return Math.round((Number(m) * 60 + Number(x || 0)) * 1000); };
-    ctl.appendChild(cw); ctl.appendChild(cb);
-    ctl.appendChild(button("Set clocks", () => {
-      const w = ms(cw.value), bl = ms(cb.value);
-      if (!(w >= 0 && bl >= 0)) { say(reply, "Give both clocks as minutes:seconds, e.g. 12:30", "reply error"); return; }
-      rule(g, "clock", { white_ms: w, black_ms: bl }, reply);
-    }));
-    const fen = el("input", { id: "fen-" + g, "aria-label": "FEN to set up on board " + g, placeholder: "FEN" });
-    ctl.appendChild(fen);
-    ctl.appendChild(button("Set position", () => rule(g, "position", { fen: fen.value }, reply)));
-    card.appendChild(ctl); card.appendChild(reply);
-    box.appendChild(card);
-  }
+  for (const g of Array.from(boards.keys()).sort(gameOrder)) box.appendChild(card(g, boards.get(g), opened));
   for (const [id, v] of kept) { const i = document.getElementById(id); if (i) i.value = v; }
   if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+  tick();
+}
+function card(g, st, opened) {
+  const stage = stageOf(g, st), ro = readOnly();
+  const c = el("article", { class: "board", id: "board-" + g, "aria-labelledby": "board-title-" + g });
+  const h = el("h3", { id: "board-title-" + g }, "Board " + g + ": " + who(st.white, "White") + " – " + who(st.black, "Black") + " ");
+  h.appendChild(el("span", { class: "stage " + stage, "data-stage": stage }, stage === "setup" ? "set-up" : stage));
+  c.appendChild(h);
+  const clocks = el("p", { class: "clocks" });
+  clocks.appendChild(el("span", { class: "clk", "data-game": g, "data-side": "w" }));
+  clocks.appendChild(document.createTextNode(" · "));
+  clocks.appendChild(el("span", { class: "clk", "data-game": g, "data-side": "b" }));
+  clocks.appendChild(document.createTextNode(st.clock ? (st.clock.running ? " (" + (st.clock.running === "w" ? "White" : "Black") + " to move)" : " (stopped)") + (st.clock.moves_to_control != null ? "; " + st.clock.moves_to_control + " moves to the time control" : "") : ""));
+  c.appendChild(clocks);
+  const moves = (st.moves || []).slice(-6).map((m) => m.san).join(" ");
+  c.appendChild(el("p", {}, "Last moves: " + (moves || "none")));
+  if (st.result && st.result !== "*") c.appendChild(el("p", { class: "result", "data-status": st.result_status || "" }, "Result " + resultText(st.result) + (st.result_reason || st.reason ? " (" + String(st.result_reason || st.reason).replace(/_/g, " ") + ")" : "") + " — " + (st.result_status || "")));
+  const id = "reply-board-" + g;
+  for (const m of st.open || []) {
+    const d = el("div", { class: "matter", "data-type": m.type });
+    d.appendChild(el("p", { class: "summary" }, "Open: " + (m.summary || TITLES[m.type] || m.type)));
+    d.appendChild(openRulings(g, st, m, id, ro));
+    c.appendChild(d);
+  }
+  const more = el("details", { id: "more-" + g });
+  if (opened.has(more.id)) more.open = true;
+  more.appendChild(el("summary", {}, ro ? "Position and history" : "Position, rulings and history"));
+  more.appendChild(diagram(st.fen, []));
+  if (!ro) more.appendChild(controls(g, st, id));
+  more.appendChild(history(g, st, id, ro));
+  c.appendChild(more);
+  c.appendChild(replyBox(id));
+  return c;
+}
+function controls(g, st, id) {
+  const f = el("div", { class: "controls" });
+  const row = (cls) => { const d = el("div", { class: "rulings " + cls }); f.appendChild(d); return d; };
+  const x = () => expectOf(boards.get(g), null, false);
+  const clockRow = row("clock-row");
+  clockRow.appendChild(button("Pause", () => send(g, "pause", null, x(), id)));
+  clockRow.appendChild(button("Resume", () => send(g, "resume", null, x(), id)));
+  clockRow.appendChild(button("+2 min White…", () => proposeClock(g, "+2:00", "", "", id)));
+  clockRow.appendChild(button("+2 min Black…", () => proposeClock(g, "", "+2:00", "", id)));
+  // Set clocks (6.10b / 6.13): as the clocks show them, or an amount.
+  const cl = row("clock-set");
+  const input = (iid, label, ph, size) => { const l = el("label", { for: iid }, label); const i = el("input", { id: iid, placeholder: ph, size: size || "9", autocomplete: "off" }); cl.appendChild(l); cl.appendChild(i); return i; };
+  const cw = input("clock-w-" + g, "White", "1:20:00 / +2:00");
+  const cb = input("clock-b-" + g, "Black", "12:30 / -0:30");
+  const mv = input("moves-" + g, "Moves completed", "40", "4");
+  if (!(st.clock && st.clock.moves_to_control != null)) { mv.hidden = true; mv.previousSibling.hidden = true; }
+  cl.appendChild(button("Set clocks…", () => proposeClock(g, cw.value, cb.value, mv.value, id)));
+  cl.appendChild(el("p", { class: "hint" }, "h:mm:ss or m:ss as the clock shows it; +2:00 / -0:30 adds or subtracts; empty leaves a clock as it is"));
+  // The result: the board's confirmed as it stands; another one only with its reason.
+  const res = row("result-row"), ended = st.result && st.result !== "*";
+  if (ended && st.result_status === "provisional") {
+    res.appendChild(button("Confirm result " + resultText(st.result) + "…", () => {
+      const s = boards.get(g);
+      propose(id, "Board " + g + ": confirm the board's result " + resultText(s.result) + (s.result_reason || s.reason ? " (" + String(s.result_reason || s.reason).replace(/_/g, " ") + ")" : "") + " as it stands?",
+        "Confirm " + resultText(s.result), () => send(g, "confirm", null, expectOf(s, null, true), id));
+    }, { class: "confirm-result" }));
+  }
+  const sel = el("select", { id: "result-" + g, "aria-label": "another result for board " + g });
+  sel.appendChild(el("option", { value: "" }, "— result —"));
+  for (const r of ["1-0", "0-1", "1/2-1/2"]) sel.appendChild(el("option", { value: r }, resultText(r)));
+  const reason = el("input", { id: "reason-" + g, placeholder: "reason", "aria-label": "the reason for board " + g + "'s result", size: "14" });
+  res.appendChild(sel); res.appendChild(reason);
+  const verb = ended ? "Correct result" : "Declare result";
+  res.appendChild(button(verb + "…", () => {
+    const s = boards.get(g), r = sel.value, why = reason.value.trim();
+    if (!r) { say(id, verb + ": choose the result first (nothing is preset)", "reply error"); return; }
+    if (!why) { say(id, verb + ": give the reason (e.g. “" + (ended ? "players agreed another result" : "flag fell, Black claimed") + "”)", "reply error"); return; }
+    if (s.result === r) { say(id, verb + ": the result is " + resultText(r) + " already", "reply error"); return; }
+    const action = s.result && s.result !== "*" ? "confirm" : "result";
+    propose(id, "Board " + g + ": result " + resultText(s.result || "*") + " → " + resultText(r) + " (" + why + ")?", verb,
+      () => send(g, action, { result: r }, expectOf(s, null, true), id));
+  }, { class: "correct-result" }));
+  // A no-show (Laws 6.7).
+  const ff = row("forfeit-row");
+  const fsel = el("select", { id: "forfeit-" + g, "aria-label": "forfeit on board " + g });
+  for (const [v, t] of [["", "— forfeit —"], ["1-0", "1-0 (Black absent)"], ["0-1", "0-1 (White absent)"], ["0-0", "0-0 (both absent)"]]) fsel.appendChild(el("option", { value: v }, t));
+  ff.appendChild(fsel);
+  ff.appendChild(button("Forfeit…", () => {
+    const s = boards.get(g), r = fsel.value;
+    if (!r) { say(id, "Forfeit: choose who was absent first (nothing is preset)", "reply error"); return; }
+    propose(id, "Board " + g + ": forfeit (no-show): result " + resultText(s.result || "*") + " → " + fsel.selectedOptions[0].textContent + "?", "Forfeit",
+      () => send(g, "forfeit", { result: r }, expectOf(s, null, true), id));
+  }));
+  // A position (7.2 / 7.4a).
+  const pos = row("position-row");
+  const fen = el("input", { id: "fen-" + g, "aria-label": "FEN to set up on board " + g, placeholder: "FEN", size: "30" });
+  pos.appendChild(fen);
+  pos.appendChild(button("Set position…", () => {
+    const s = boards.get(g), v = fen.value.trim();
+    if (v.split(" ")[0].split("/").length !== 8) { say(id, "Set position: a FEN has 8 ranks, e.g. rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "reply error"); return; }
+    propose(id, "Board " + g + ": position " + (s.fen || "?").split(" ")[0] + " → " + v.split(" ")[0] + " (" + (v.split(" ")[1] === "b" ? "Black" : "White") + " to move)?", "Set position",
+      () => send(g, "position", { fen: v }, expectOf(s, null, false), id));
+  }));
+  return f;
+}
+
+function drawnKey() {
+  const parts = Array.from(boards.entries()).map(([g, s]) => [g, s.ply, s.moves && s.moves.length, s.open, s.rulings, s.result, s.result_status, s.stage, s.clock && s.clock.running, s.fen]);
+  return JSON.stringify(alerts) + JSON.stringify(parts) + (me && me.role);
 }
 async function refresh() {
   timer = null;
   const [s, a] = await Promise.all([api("GET", "/arbiter/state"), api("GET", "/console/alerts")]);
   if (s.status === 401 || a.status === 401) { showLogin("Your session has ended: log in again."); return; }
   if (s.status === 200 && Array.isArray(s.data)) for (const snap of s.data) if (snap.state) boards.set(snap.state.game, snap.state);
-  // Drawn again only when the queue changed (keyboard focus stays put).
   if (a.status === 200 && Array.isArray(a.data)) {
-    const text = JSON.stringify(a.data) + JSON.stringify(Array.from(boards.keys()));
-    if (text !== lastAlerts) { lastAlerts = text; renderAlerts(a.data); }
+    alerts = a.data;
+    const fresh = [];
+    for (const x of alerts) if (!seen.has(x.id)) { seen.add(x.id); if (!first && !x.ack) fresh.push(x); }
+    if (fresh.length) signal(fresh);
+    first = false;
   }
-  renderBoards();
+  // Drawn again only when something changed (keyboard focus stays put);
+  // the clocks tick on their own.
+  const key = drawnKey();
+  if (key !== lastDrawn) { lastDrawn = key; renderAlerts(); renderOverview(); renderBoards(); }
   $("status").textContent = "Updated " + new Date().toLocaleTimeString();
 }
 function schedule() { if (!timer) timer = setTimeout(refresh, 150); }
 function showLogin(msg) {
-  me = null; lastAlerts = ""; $("desk").hidden = true; $("login").hidden = false; $("logout").hidden = true; $("who").textContent = "";
+  me = null; lastDrawn = ""; $("desk").hidden = true; $("login").hidden = false; $("logout").hidden = true; $("who").textContent = "";
   $("login-error").textContent = msg || "";
+  document.title = PAGE_TITLE;
   if (source) { source.close(); source = null; }
 }
-function showDesk(who) {
-  me = who; $("login").hidden = true; $("desk").hidden = false; $("logout").hidden = false;
-  $("who").textContent = "Logged in as " + who.name + " (" + who.role + (who.role === "deputy" ? ": read-only" : "") + ")";
+function showDesk(w) {
+  me = w; lastDrawn = ""; $("login").hidden = true; $("desk").hidden = false; $("logout").hidden = false;
+  $("who").textContent = "Logged in as " + w.name + " (" + w.role + (w.role === "deputy" ? ": read-only" : "") + ")";
   if (!source) { source = new EventSource("/arbiter/events"); source.onmessage = schedule; }
   refresh();
 }
 $("login").addEventListener("submit", async (ev) => {
   ev.preventDefault();
+  // A gesture of the user: sound and notifications may be allowed now.
+  try { if (!audio && window.AudioContext) audio = new AudioContext(); } catch (e) { audio = null; }
+  if ("Notification" in window && window.isSecureContext && Notification.permission === "default") Notification.requestPermission().catch(() => {});
   const r = await api("POST", "/console/login", { name: $("name").value, secret: $("secret").value });
   $("secret").value = "";
   if (r.status === 200) showDesk(r.data);
@@ -265,4 +324,5 @@ $("login").addEventListener("submit", async (ev) => {
 });
 $("logout").addEventListener("click", async () => { await api("POST", "/console/logout"); showLogin("Logged out."); });
 setInterval(() => { if (me) schedule(); }, 3000);
+setInterval(tick, 1000);
 api("GET", "/console/me").then((r) => { if (r.status === 200) showDesk(r.data); else showLogin(""); });

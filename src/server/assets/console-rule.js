@@ -1,0 +1,176 @@
+// The arbiter's console: rulings (issue 24 §1–5; docs/console.md, "Using it").
+// Every ruling that changes a result, a clock or a position is shown first
+// (before → after, in words) and sent only when confirmed; every request
+// carries `expect` (the ply the arbiter saw and, from an alert, the event
+// it answers: docs/console.md, "The ruling request"), so the board refuses
+// it when the game moved on; the reply box says what was applied (the
+// board's words of its effect) or why it was refused (409/422, the reason).
+// Loaded after console-time.js, before console.js.
+"use strict";
+const replies = new Map(); // reply box id → [text, class], kept across redraws
+const pending = new Map(); // reply box id → {question, yes, run}: a ruling waiting for its confirmation
+
+function el(tag, attrs, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+function button(label, onClick, extra) {
+  const b = el("button", Object.assign({ type: "button" }, extra || {}), label);
+  b.addEventListener("click", onClick); return b;
+}
+async function api(method, path, body) {
+  const r = await fetch(path, { method, credentials: "same-origin", headers: body ? { "Content-Type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined });
+  let data = null; try { data = await r.json(); } catch (e) { data = null; }
+  return { status: r.status, data, retry: r.headers.get("Retry-After") };
+}
+function newId() {
+  const a = new Uint8Array(12); crypto.getRandomValues(a);
+  return "c-" + Array.from(a, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+/** The completed plies the board reports (the state's `ply`; its moves' count from an older board). */
+function plyOf(st) { return st && st.ply != null ? st.ply : ((st && st.moves) || []).length; }
+/** The clocks now: the last reading run on to this moment. */
+function remaining(st) {
+  const c = st && st.clock; if (!c) return null;
+  let w = c.white_ms, b = c.black_ms;
+  if (c.running && c.unix_ms) { const d = (Date.now() - c.unix_ms) * (st.speed || 1); if (c.running === "w") w -= d; else b -= d; }
+  return { w: Math.max(0, Math.round(w)), b: Math.max(0, Math.round(b)) };
+}
+const RESULT_WORDS = { "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½", "0-0": "0-0 (double forfeit)", "*": "* (no result)" };
+const resultText = (r) => RESULT_WORDS[r] || String(r);
+
+// Reply boxes: the confirmation waiting, or the last outcome.
+function paintReply(box) {
+  box.textContent = "";
+  const p = pending.get(box.id);
+  if (p) {
+    const d = el("div", { class: "confirm", role: "group", "aria-label": "confirm the ruling" });
+    d.appendChild(el("p", { class: "question" }, p.question));
+    d.appendChild(button(p.yes, () => { pending.delete(box.id); p.run(); }, { class: "confirm-yes" }));
+    d.appendChild(button("Cancel", () => { pending.delete(box.id); say(box.id, "Cancelled: nothing was sent.", "reply"); }, { class: "confirm-no" }));
+    box.appendChild(d);
+    return;
+  }
+  const kept = replies.get(box.id);
+  if (kept) box.appendChild(el("p", { class: kept[1], role: "status" }, kept[0]));
+}
+function replyBox(id) { const d = el("div", { class: "reply-box", id }); paintReply(d); return d; }
+function repaint(id) { const b = document.getElementById(id); if (b) paintReply(b); }
+function say(id, text, cls) { pending.delete(id); replies.set(id, [text, cls]); repaint(id); }
+/** Asks before a ruling: `question` names its effect, before → after. */
+function propose(id, question, yes, run) {
+  replies.delete(id); pending.set(id, { question, yes, run }); repaint(id);
+  const y = document.querySelector("#" + CSS.escape(id) + " .confirm-yes"); if (y) y.focus();
+}
+
+/** Sends a ruling bound to what the arbiter saw (`expect`) and shows its outcome in reply box `id`. */
+async function send(game, action, body, expect, id) {
+  say(id, "Sending " + action + " to board " + game + "…", "reply");
+  let r;
+  try {
+    r = await api("POST", "/arbiter/command", { board: game, action, body: body || null, id: newId(), expect });
+  } catch (e) {
+    say(id, "Not sent (" + e + "): the ruling was not applied", "reply error"); return;
+  }
+  if (r.status === 200 && r.data) {
+    const evs = r.data.events || [];
+    const ruling = evs.find((e) => e.type === "ruling");
+    const effect = ruling && ruling.effect ? ruling.effect
+      : evs.filter((e) => e.type !== "ruling").map((e) => e.type.replace(/_/g, " ")).join(", ") || "no change reported";
+    const art = ruling && ruling.article ? " (" + ruling.article + ")" : "";
+    say(id, "Applied on board " + game + " by " + (r.data.author || (ruling && ruling.author) || "?") + ": " + effect + art
+      + (ruling && ruling.seq ? " — ruling #" + ruling.seq : ""), "reply applied");
+  } else {
+    const d = r.data || {};
+    const reason = (d.refused && d.refused.reason) || d.error || "no answer from the board";
+    say(id, "Refused (" + r.status + "): " + reason, "reply error");
+  }
+  schedule();
+}
+
+/** The `expect` of a ruling made now on `st` (from an alert: the event it answers). */
+function expectOf(st, event, withResult) {
+  const x = { ply: plyOf(st) };
+  if (event) x.event = { type: event.type, t: event.t };
+  if (withResult) x.result = st.result || "*";
+  return x;
+}
+
+/** The rulings the board leaves open for one matter (`open` entry `m`), as buttons (or, read-only, words). */
+function openRulings(g, st, m, id, readOnly) {
+  const box = el("div", { class: "rulings" });
+  let another = false;
+  for (const r of m.rulings || []) {
+    // Another result than the board's is no one-press matter: the card's
+    // "Correct result", chosen and with its reason.
+    if (r.action === "confirm" && r.body && r.body.result) { another = true; continue; }
+    if (readOnly) { box.appendChild(el("p", { class: "effect" }, r.label + ": " + (r.effect || ""))); continue; }
+    const b = button(r.label + "…", () => {
+      const x = expectOf(st, { type: m.type, t: m.t }, false);
+      propose(id, "Board " + g + ": " + (r.effect || r.label) + "?", r.label, () => send(g, r.action, r.body, x, id));
+    }, { class: "ruling", "data-action": r.action });
+    box.appendChild(b);
+    box.appendChild(el("p", { class: "effect" }, r.effect || ""));
+  }
+  if (another && !readOnly) box.appendChild(el("p", { class: "hint" }, "Another result: “Correct result” under the board's “Position, rulings and history”, with its reason."));
+  return box;
+}
+
+/** A board's ruling history, oldest first, each undoable one with its Undo (contract §4). */
+function history(g, st, id, readOnly) {
+  const list = st.rulings || [];
+  const sec = el("div", { class: "history" });
+  sec.appendChild(el("h4", {}, "Rulings (" + list.length + ")"));
+  if (!list.length) return sec;
+  const ol = el("ol", { id: "history-" + g });
+  for (const r of list) {
+    const when = st.started_at_unix_ms && r.t != null ? new Date(st.started_at_unix_ms + r.t / (st.speed || 1)).toLocaleTimeString() : "";
+    const li = el("li", { "data-seq": r.seq, class: r.undone_by ? "undone" : "" });
+    li.appendChild(el("span", {}, "#" + r.seq + (when ? " " + when : "") + " · " + r.action + " by " + r.author
+      + (r.article ? " (" + r.article + ")" : "") + (r.effect ? ": " + r.effect : "")
+      + (r.undoes ? " — undoes #" + r.undoes : "") + (r.undone_by ? " — undone by #" + r.undone_by : "")));
+    if (r.undoable && !r.undone_by && !readOnly) {
+      li.appendChild(button("Undo #" + r.seq + "…", () => {
+        const x = expectOf(st, null, false);
+        propose(id, "Board " + g + ": undo ruling #" + r.seq + " (" + r.action + (r.effect ? ": " + r.effect : "") + "): its effect is reversed?",
+          "Undo #" + r.seq, () => send(g, "undo", { ruling: r.seq }, x, id));
+      }, { class: "undo" }));
+    }
+    ol.appendChild(li);
+  }
+  sec.appendChild(ol);
+  return sec;
+}
+
+/** The clock controls' ruling: both entries read, refused with an example, or shown before → after. */
+function proposeClock(g, wText, bText, movesText, id) {
+  const st = boards.get(g); const now = remaining(st);
+  if (!now) { say(id, "Board " + g + " has no clock", "reply error"); return; }
+  const w = parseClockEntry(wText), b = parseClockEntry(bText), mv = parseMoves(movesText);
+  for (const [side, e] of [["White", w], ["Black", b], ["Move counter", mv]]) {
+    if (e.error) { say(id, side + ": " + e.error, "reply error"); return; }
+  }
+  if (w.keep && b.keep && mv.keep) { say(id, "Nothing to set: give White's or Black's clock (" + CLOCK_EXAMPLES + ")", "reply error"); return; }
+  const after = (e, was) => (e.keep ? was : e.ms != null ? e.ms : was + e.add);
+  const aw = after(w, now.w), ab = after(b, now.b);
+  for (const [side, v, e, was] of [["White", aw, w, now.w], ["Black", ab, b, now.b]]) {
+    if (v < 0) { say(id, side + " has " + clockFull(was) + ": subtracting " + clockFull(-e.add) + " would go below zero", "reply error"); return; }
+  }
+  const words = (side, e, was, v) => side + " " + clockFull(was) + (e.keep ? " (unchanged)" : " → " + clockFull(v) + (e.add != null ? " (" + (e.add >= 0 ? "+" : "−") + clockText(Math.abs(e.add)) + ")" : ""));
+  let q = "Board " + g + ": " + words("White", w, now.w, aw) + "; " + words("Black", b, now.b, ab);
+  if (!mv.keep) q += "; move counter → " + mv.moves + " moves completed";
+  if (st.clock && st.clock.running) q += " (the running clock goes on until you confirm)";
+  const x = expectOf(st, null, false);
+  propose(id, q + "?", "Set clocks", () => {
+    // A running clock ran on while the arbiter read the question: an
+    // amount is added to the time at the moment he confirms.
+    const n = remaining(boards.get(g)) || now;
+    const body = { white_ms: Math.round(after(w, w.keep ? n.w : now.w)), black_ms: Math.round(after(b, b.keep ? n.b : now.b)) };
+    if (w.add != null) body.white_ms = Math.max(0, Math.round(n.w + w.add));
+    if (b.add != null) body.black_ms = Math.max(0, Math.round(n.b + b.add));
+    if (!mv.keep) body.moves = mv.moves;
+    send(g, "clock", body, x, id);
+  });
+}

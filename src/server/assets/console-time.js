@@ -1,0 +1,63 @@
+// The arbiter's console: clock times as the clocks show them and as
+// arbiters write them (issue 24 §4). Display and entry agree: a clock under
+// an hour shows m:ss ("12:30"), from an hour h:mm:ss ("1:20:00"); entry takes
+// exactly those two forms, or an amount to add or subtract ("+2:00",
+// "-0:30", "+2 min", "+30 s"). Anything else (a bare "20": minutes or
+// seconds?) is refused with an example. Loaded before console.js (one file
+// as served: src/server/console.rs).
+"use strict";
+
+/** A clock as its display shows it: ms rounded up to the second, m:ss under an hour, else h:mm:ss. */
+function clockText(ms) {
+  if (ms == null) return "–";
+  const s = Math.ceil(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
+  return (h ? h + ":" + String(m).padStart(2, "0") : m) + ":" + String(s % 60).padStart(2, "0");
+}
+
+/** A clock in full, h:mm:ss (the preview's words: "1:20:00 → 0:01:20"). */
+function clockFull(ms) {
+  if (ms == null) return "–";
+  const s = Math.ceil(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
+  return h + ":" + String(m).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
+}
+
+const CLOCK_EXAMPLES = "write 1:20:00 (1 h 20 min), 12:30 (12 min 30 s), +2:00 or -0:30 (add or subtract), +2 min";
+
+/**
+ * One clock entry as written: {keep: true} (empty: unchanged),
+ * {ms} (a time to set), {add} (ms to add, negative to subtract), or
+ * {error} (the entry refused, with an example).
+ */
+function parseClockEntry(text) {
+  const t = String(text == null ? "" : text).trim().replace(/−/g, "-").replace(/\s+/g, " ");
+  if (t === "") return { keep: true };
+  const sign = /^[+-]/.test(t) ? (t[0] === "-" ? -1 : 1) : 0;
+  const body = sign ? t.slice(1).trim() : t;
+  let ms = null;
+  let m;
+  if ((m = /^(\d+):(\d{2}):(\d{2})$/.exec(body))) {
+    if (+m[2] > 59 || +m[3] > 59) return { error: "“" + t + "”: minutes and seconds go up to 59; " + CLOCK_EXAMPLES };
+    ms = ((+m[1] * 60 + +m[2]) * 60 + +m[3]) * 1000;
+  } else if ((m = /^(\d+):(\d{2})$/.exec(body))) {
+    if (+m[2] > 59) return { error: "“" + t + "”: seconds go up to 59; " + CLOCK_EXAMPLES };
+    ms = (+m[1] * 60 + +m[2]) * 1000;
+  } else if ((m = /^(\d+) ?(h|min|m|s)$/i.exec(body))) {
+    const unit = m[2].toLowerCase();
+    ms = +m[1] * (unit === "h" ? 3600000 : unit === "s" ? 1000 : 60000);
+  } else if (/^\d+$/.test(body)) {
+    return { error: "“" + t + "” is ambiguous (minutes or seconds?): write " + (sign ? t[0] : "") + body + ":00 for " + body + " minutes or " + (sign ? t[0] : "") + "0:" + body.padStart(2, "0").slice(-2) + " for seconds; " + CLOCK_EXAMPLES };
+  } else if (/^\d+:\d$/.test(body) || /^\d+:\d+:\d$/.test(body)) {
+    return { error: "“" + t + "”: seconds are written with two digits, e.g. 1:05; " + CLOCK_EXAMPLES };
+  } else {
+    return { error: "“" + t + "” is not a clock time: " + CLOCK_EXAMPLES };
+  }
+  return sign ? { add: sign * ms } : { ms };
+}
+
+/** The move counter as entered: {keep}, {moves: N}, or {error}. */
+function parseMoves(text) {
+  const t = String(text == null ? "" : text).trim();
+  if (t === "") return { keep: true };
+  if (!/^\d{1,3}$/.test(t)) return { error: "“" + t + "”: the move counter is the number of moves completed, e.g. 40" };
+  return { moves: +t };
+}

@@ -1,0 +1,262 @@
+//! The round at a glance on a tablet and a phone (issue 24 §8), in headless
+//! Chromium against an HTTP relay following 20 real boards:
+//!
+//! - at 1280×800 the overview of all 20 boards (players, both clocks
+//!   running, state, last move) fits the viewport without scrolling;
+//! - an illegal move on board 1.2: a sound, a vibration, the open count in
+//!   the page's title, the words in the assertive live region;
+//! - at 390×844 (a phone) the open alert is on the first screen and nothing
+//!   scrolls sideways; acknowledged, it goes into the collapsed
+//!   "Acknowledged" list and the title's count goes;
+//! - the relay killed and started again: the alert still shows the time it
+//!   happened on the board, not the restart's.
+//!
+//! Skipped (with the reason printed) when Chromium or python3 is missing,
+//! unless `CI` is set.
+
+mod common;
+
+use common::console::*;
+use common::*;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const BOARDS: u32 = 20;
+
+/// Quiet pawn moves, one every `gap_ms` from `from_ms` (a game that goes on).
+fn quiet_trace(dir: &Path, from_ms: u64, gap_ms: u64) -> std::path::PathBuf {
+    let moves = [
+        "a2a3", "a7a6", "b2b3", "b7b6", "c2c3", "c7c6", "d2d3", "d7d6", "e2e3", "e7e6",
+    ];
+    let mut b = TraceBuilder::new().header("time_control", "5400+30");
+    for (i, m) in moves.iter().enumerate() {
+        b = b.mv(
+            from_ms + i as u64 * gap_ms,
+            m,
+            if i % 2 == 0 { "w" } else { "b" },
+        );
+    }
+    let p = dir.join("quiet.jsonl");
+    std::fs::write(&p, b.text()).unwrap();
+    p
+}
+
+/// Stubs installed before the page's script: the vibrations and sounds it makes.
+const STUBS: &str = r#"
+window.__vibrations = [];
+Object.defineProperty(navigator, "vibrate", { value: (p) => { window.__vibrations.push(p); return true; }, configurable: true });
+window.__beeps = 0;
+window.AudioContext = class { constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() { return { frequency: {}, connect() {}, start() { window.__beeps++; }, stop() {} }; }
+  createGain() { return { gain: {}, connect() {} }; } };
+"#;
+
+const CDP_STEPS: &str = r##"
+name, secret, stubs = sys.argv[4:7]
+res = {}
+ALERT = "#alerts li[data-type='illegal_move'][data-game='1.2']"
+try:
+    page(1280, 800, False, before=stubs)
+    log_in(name, secret)
+    wait("document.querySelectorAll('#overview li').length === 20 && Array.from(document.querySelectorAll('#overview .clk')).every((c) => /^[WB] \\d/.test(c.textContent))", "20 boards with their clocks")
+    wait("boards.get('1.1').moves && boards.get('1.1').moves.length > 0", "a move on board 1.1")
+    js("window.scrollTo(0, 0)")
+    res["tablet"] = js("""(() => { const r = Array.from(document.querySelectorAll('#overview li')).map((li) => li.getBoundingClientRect());
+        return { bottom: Math.max(...r.map((x) => x.bottom)), top: Math.min(...r.map((x) => x.top)), right: Math.max(...r.map((x) => x.right)) }; })()""")
+    res["tile"] = js("document.getElementById('ov-1.1').innerText")
+    clock = js("document.querySelector('#ov-1\\\\.1 .clk.running').textContent")
+    res["ticks"] = wait("document.querySelector('#ov-1\\\\.1 .clk.running').textContent !== %s" % json.dumps(clock), "board 1.1's running clock to tick", 10)
+    # The illegal move on board 1.2 (after the login: a new alert).
+    wait("!!document.querySelector(\"" + ALERT + "\")", "board 1.2's illegal move", 90)
+    res["title"] = js("document.title")
+    res["vibrations"] = js("window.__vibrations.length")
+    res["beeps"] = js("window.__beeps")
+    res["announce"] = js("document.getElementById('announce').textContent")
+    res["heading"] = js("document.querySelector(\"" + ALERT + " h3\").textContent")
+    res["unix_ms"] = js("alerts.find((a) => a.type === 'illegal_move' && a.game === '1.2').unix_ms")
+    res["tile_alert"] = js("document.getElementById('ov-1.2').className")
+    # The phone.
+    viewport(390, 844, True)
+    wait("window.innerWidth === 390", "the phone's viewport")
+    js("window.scrollTo(0, 0)")
+    res["phone"] = js("""(() => { const a = document.querySelector("%s").getBoundingClientRect();
+        return { top: a.top, bottom: a.bottom, width: document.documentElement.scrollWidth }; })()""" % ALERT.replace('"', '\\"'))
+    click(ALERT + " button.ack")
+    wait("!document.querySelector(\"" + ALERT + "\") && !!document.querySelector(\"#acked-list li[data-game='1.2']\")", "the alert acknowledged")
+    res["acked_open"] = js("document.getElementById('acked').open")
+    res["acked_visible"] = js("document.querySelector(\"#acked-list li[data-game='1.2']\").checkVisibility()")
+    res["title_after"] = js("document.title")
+    # The relay is started again: the alert keeps its time.
+    print("RESTART", flush=True)
+    if sys.stdin.readline().strip() != "GO": raise SystemExit("no restart")
+    call("Page.reload", {}, s)
+    log_in(name, secret)
+    ACKED = "#acked-list li[data-type='illegal_move'][data-game='1.2']"
+    wait("!!document.querySelector(\"" + ACKED + "\")", "the alert after the relay's restart", 60)
+    res["heading_after"] = js("document.querySelector(\"" + ACKED + " h3\").textContent")
+    res["unix_ms_after"] = js("alerts.find((a) => a.type === 'illegal_move' && a.game === '1.2').unix_ms")
+    print(json.dumps(res), flush=True)
+except SystemExit as e:
+    print(json.dumps(res), flush=True); raise
+finally:
+    p.kill()
+"##;
+
+#[test]
+fn the_round_at_a_glance_on_a_tablet_and_a_phone_in_chromium() {
+    let Some(chrome) = chromium() else {
+        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+        return;
+    };
+    if !Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        skip_or_fail_under_ci("python3 is not installed");
+        return;
+    }
+    let dir = tempdir("console-overview-browser");
+    let accounts = format!(
+        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
+         [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
+        secret_hash(SECRET),
+    );
+    // Board 2 last: its illegal move comes 25 s after its start, after the login.
+    let mut order: Vec<u32> = (1..=BOARDS).filter(|&b| b != 2).collect();
+    order.push(2);
+    let mut boards = Vec::new();
+    for b in order {
+        let d = dir.join(format!("b{b}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let cfg = config(&d, 1, b, &accounts);
+        let t = if b == 2 {
+            illegal_trace(&d, 25_000)
+        } else {
+            quiet_trace(&d, 1000 + u64::from(b) * 100, 20_000)
+        };
+        boards.push((b, run_board(&d, &cfg, Some(&t), &["--speed", "1"])));
+    }
+    boards.sort_by_key(|(b, _)| *b);
+    let relay_cfg = relay_config(&dir, &accounts);
+    let state = dir.join("relay-state");
+    let urls: Vec<String> = boards
+        .iter()
+        .map(|(_, r)| format!("http://{}", r.addr))
+        .collect();
+    let addr = free_loopback_addr();
+    let mut args = vec![
+        "relay",
+        "--config",
+        relay_cfg.to_str().unwrap(),
+        "--state-dir",
+        state.to_str().unwrap(),
+    ];
+    args.extend(urls.iter().map(String::as_str));
+    let start_relay = || {
+        let r = spawn_at(&args, &addr, &dir);
+        poll(20, "the relay serving", || {
+            std::net::TcpStream::connect(&addr)
+                .ok()
+                .filter(|_| request(&addr, "GET", "/console", &[], "").0 == 200)
+        });
+        r
+    };
+    let mut relay = start_relay();
+
+    let url = format!("http://{addr}/console");
+    let mut py = Command::new("python3")
+        .args(["-c", &cdp_script(&format!("{CDP_PAGE}{CDP_STEPS}"))])
+        .arg(&chrome)
+        .arg(&url)
+        .arg(dir.join("profile"))
+        .args(["IA Hansen", SECRET, STUBS])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(dir.join("python-stderr.txt")).unwrap())
+        .spawn()
+        .expect("run python3");
+    let mut lines = BufReader::new(py.stdout.take().unwrap()).lines();
+    let mut last = String::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        if line == "RESTART" {
+            // When the relay's restart comes is no alert's time.
+            let killed_at = unix_ms();
+            relay.kill();
+            poll(10, "a second after the kill", || {
+                (unix_ms() > killed_at + 1500).then_some(())
+            });
+            relay = start_relay();
+            writeln!(py.stdin.as_mut().unwrap(), "GO").unwrap();
+            continue;
+        }
+        last = line;
+    }
+    let status = py.wait().unwrap();
+    assert!(
+        status.success(),
+        "the browser run failed: {}\nso far: {last}\nrelay: {}",
+        std::fs::read_to_string(dir.join("python-stderr.txt")).unwrap_or_default(),
+        std::fs::read_to_string(&relay.stderr).unwrap_or_default()
+    );
+    let r: Value = serde_json::from_str(&last).unwrap();
+    println!("{r:#}");
+    let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+
+    // The tablet: 20 boards in the viewport, each with what matters.
+    let t = &r["tablet"];
+    assert!(t["top"].as_f64().unwrap() >= 0.0, "{r}");
+    assert!(
+        t["bottom"].as_f64().unwrap() <= 800.0,
+        "20 boards on one screen: {r}"
+    );
+    assert!(t["right"].as_f64().unwrap() <= 1280.0, "{r}");
+    // (innerText: as shown, the state in capitals.)
+    let tile = text("tile").to_lowercase();
+    for part in [
+        "1.1",
+        "gm morphy, paul",
+        "karl, duke",
+        "w 1:",
+        "b 1:",
+        "playing",
+        "1. a3",
+    ] {
+        assert!(
+            tile.contains(part),
+            "{part:?} missing in the overview: {tile}"
+        );
+    }
+    assert!(r["ticks"].as_bool().unwrap(), "the clock runs: {r}");
+    // The new alert: title, sound, vibration, words.
+    assert!(text("title").starts_with("(1) "), "{r}");
+    assert!(r["vibrations"].as_u64().unwrap() >= 1, "{r}");
+    assert!(r["beeps"].as_u64().unwrap() >= 1, "{r}");
+    assert!(
+        text("announce").contains("Illegal move on board 1.2"),
+        "{r}"
+    );
+    assert!(text("tile_alert").contains("has-alert"), "{r}");
+    // The phone: the open alert on the first screen, nothing sideways.
+    let p = &r["phone"];
+    assert!(p["top"].as_f64().unwrap() >= 0.0, "{r}");
+    assert!(
+        p["top"].as_f64().unwrap() < 844.0,
+        "the open alert below the first screen: {r}"
+    );
+    assert!(
+        p["width"].as_f64().unwrap() <= 391.0,
+        "the page scrolls sideways: {r}"
+    );
+    assert_eq!(r["acked_open"], false, "acknowledged alerts collapsed: {r}");
+    assert_eq!(r["acked_visible"], false, "{r}");
+    assert!(!text("title_after").starts_with('('), "{r}");
+    // After the relay's restart: the time it happened.
+    assert_eq!(r["unix_ms_after"], r["unix_ms"], "{r}");
+    assert_eq!(r["heading_after"], r["heading"], "{r}");
+    drop(relay);
+    std::fs::remove_dir_all(&dir).ok();
+}

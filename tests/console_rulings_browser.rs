@@ -1,0 +1,304 @@
+//! The arbiter's console decides nothing by accident (issue 24 §1–5), in
+//! headless Chromium at a tablet's 1280×800 against an HTTP relay and three
+//! real boards, the three controls that decided games wrongly first:
+//!
+//! - **Confirm result** on a drawn game (a draw by agreement): nothing is
+//!   preset, "Confirm" confirms the board's ½-½ as it stands (after a
+//!   question naming it), the game stays drawn and confirmed;
+//! - **Set clocks** with `1:20:00`: the question reads `→ 1:20:00` (1 h
+//!   20 min, as the clocks show it) and the board's clock is then 1:20:00;
+//!   a bare `20` is refused with an example; the ruling is in the board's
+//!   history with its Undo, which sets the clock back;
+//! - a **claim the board rejected**: the alert offers one ruling, which says
+//!   what it does (overruling upholds the claim), not "Uphold"/"Reject";
+//!   once ruled, the alert shows its outcome and has no live button;
+//! - a ruling confirmed after the game moved on is refused (409) and the
+//!   reason shown;
+//! - the deputy sees the same page with no live button.
+//!
+//! Skipped (with the reason printed) when Chromium or python3 is missing,
+//! unless `CI` is set.
+
+mod common;
+
+use common::console::*;
+use common::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const DEPUTY_SECRET: &str = "deputy sees everything";
+
+/// A trace (`DIR/NAME.jsonl`, 5400+30) of `steps` ([`TraceBuilder::steps`]).
+fn trace(dir: &Path, name: &str, steps: &str) -> PathBuf {
+    let p = dir.join(format!("{name}.jsonl"));
+    let text = TraceBuilder::new()
+        .header("time_control", "5400+30")
+        .steps(steps)
+        .text();
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Quiet pawn moves, one every `gap_ms` from `from_ms`: a game that goes
+/// on for minutes without a capture, a check or a repetition.
+pub fn quiet_game(from_ms: u64, gap_ms: u64) -> String {
+    let moves = [
+        "a2a3", "a7a6", "b2b3", "b7b6", "c2c3", "c7c6", "d2d3", "d7d6", "e2e3", "e7e6", "f2f3",
+        "f7f6", "g2g3", "g7g6", "h2h3", "h7h6", "a3a4", "a6a5", "b3b4", "b6b5", "c3c4", "c6c5",
+        "d3d4", "d6d5", "e3e4", "e6e5", "f3f4", "f6f5", "g3g4", "g6g5", "h3h4", "h6h5",
+    ];
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let by = if i % 2 == 0 { "w" } else { "b" };
+            format!("{} mv {m} {by}\n", from_ms + i as u64 * gap_ms)
+        })
+        .collect()
+}
+
+const CDP_STEPS: &str = r##"
+name, secret, dname, dsecret = sys.argv[4:8]
+res = {}
+try:
+    page(1280, 800, False)
+    log_in(name, secret)
+    # 1. Confirm result on a drawn game: nothing preset, the board's result confirmed as it stands.
+    wait("boards.get('1.1') && boards.get('1.1').result === '1/2-1/2'", "board 1.1's draw")
+    click("#more-1\\.1 summary")
+    res["preset"] = js("document.getElementById('result-1.1').value")
+    res["forfeit_preset"] = js("document.getElementById('forfeit-1.1').value")
+    click_el(button_in("#board-1\\.1", "Confirm result"))
+    res["confirm_question"] = confirm_in("reply-board-1.1")
+    res["confirm_reply"] = outcome_in("reply-board-1.1")
+    res["confirmed_status"] = wait("boards.get('1.1').result_status === 'confirmed' && boards.get('1.1').result", "board 1.1's result confirmed")
+    # 2. The claim board 1.2 rejected: one ruling, worded by its effect.
+    CLAIM = "#alerts li[data-type='claim'][data-game='1.2'][data-open='true']"
+    wait("!!document.querySelector(\"" + CLAIM + "\") && document.querySelectorAll(\"" + CLAIM + " button.ruling\").length > 0", "board 1.2's open claim", 90)
+    alert_id = js("document.querySelector(\"" + CLAIM + "\").id")
+    res["claim_buttons"] = js("Array.from(document.querySelectorAll(\"" + CLAIM + " button\")).map((b) => b.textContent)")
+    res["claim_effects"] = js("Array.from(document.querySelectorAll(\"" + CLAIM + " .effect\")).map((p) => p.textContent)")
+    res["claim_actions"] = js("Array.from(document.querySelectorAll(\"" + CLAIM + " button.ruling\")).map((b) => b.dataset.action)")
+    click(CLAIM + " button.ruling")
+    res["claim_question"] = confirm_in("reply-" + alert_id)
+    res["claim_reply"] = outcome_in("reply-" + alert_id)
+    res["claim_outcome"] = wait("(() => { const li = document.getElementById(%s); return li && li.dataset.open === 'false' && li.querySelector('.outcome') ? li.querySelector('.outcome').textContent : ''; })()" % json.dumps(alert_id), "the claim's outcome")
+    res["claim_live_buttons"] = js("document.getElementById(%s).querySelectorAll('button.ruling, .confirm button').length" % json.dumps(alert_id))
+    # 3. Set clocks with 1:20:00 (1 h 20 min, as the clock shows it).
+    wait("boards.get('1.3') && boards.get('1.3').clock", "board 1.3's clock")
+    click("#more-1\\.3 summary")
+    type_into("#clock-w-1\\.3", "1:20:00")
+    click_el(button_in("#board-1\\.3", "Set clocks"))
+    res["clock_question"] = confirm_in("reply-board-1.3")
+    res["clock_reply"] = outcome_in("reply-board-1.3")
+    res["white_after"] = wait("(() => { const c = boards.get('1.3').clock; return c.white_ms < 4810000 ? c.white_ms : 0; })()", "White's clock set")
+    # A bare number is refused with an example, nothing sent.
+    js("replies.delete('reply-board-1.3'); repaint('reply-board-1.3')")
+    type_into("#clock-w-1\\.3", "20")
+    click_el(button_in("#board-1\\.3", "Set clocks"))
+    res["ambiguous_reply"] = outcome_in("reply-board-1.3")
+    res["ambiguous_confirm"] = js("!!document.querySelector('#boards .confirm')")
+    type_into("#clock-w-1\\.3", "")
+    # 4. The history and its undo.
+    undo = button_in("#history-1\\.3", "Undo #")
+    wait("!!" + undo, "the clock ruling's Undo in the history")
+    res["history"] = js("document.getElementById('history-1.3').textContent")
+    click_el(undo)
+    res["undo_question"] = confirm_in("reply-board-1.3")
+    res["undo_reply"] = outcome_in("reply-board-1.3")
+    res["white_undone"] = wait("(() => { const c = boards.get('1.3').clock; return c.white_ms > 5000000 ? c.white_ms : 0; })()", "White's clock set back")
+    res["history_after"] = wait("(() => { const h = document.getElementById('history-1.3'); return h && h.textContent.includes('undone by') ? h.textContent : ''; })()", "the undone ruling marked")
+    # 5. Asked, then the game moves on before the arbiter confirms: refused, the reason shown.
+    click_el(button_in("#board-1\\.3", "+2 min Black"))
+    wait("!!document.querySelector('#reply-board-1\\\\.3 .confirm')", "the +2 min question")
+    ply = js("plyOf(boards.get('1.3'))")
+    wait("plyOf(boards.get('1.3')) > %d" % ply, "the next move on board 1.3", 60)
+    res["stale_question"] = confirm_in("reply-board-1.3")
+    res["stale_reply"] = outcome_in("reply-board-1.3")
+    js("refresh()")
+    res["rulings_after"] = js("boards.get('1.3').rulings.map((r) => r.action)")
+    # 6. The deputy: the same page, no live button.
+    click("#logout")
+    log_in(dname, dsecret)
+    wait("document.querySelectorAll('#overview li').length === 3 && document.querySelectorAll('#alerts li, #acked-list li').length > 0", "the deputy's page")
+    res["deputy_who"] = js("document.getElementById('who').textContent")
+    res["deputy_buttons"] = js("Array.from(document.querySelectorAll('#desk button')).map((b) => b.textContent)")
+    res["deputy_alerts"] = js("document.querySelectorAll('#alerts li, #acked-list li').length")
+    print(json.dumps(res))
+except SystemExit as e:
+    print(json.dumps(res)); raise
+finally:
+    p.kill()
+"##;
+
+#[test]
+fn the_console_decides_nothing_by_accident_in_chromium() {
+    let Some(chrome) = chromium() else {
+        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+        return;
+    };
+    if !Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        skip_or_fail_under_ci("python3 is not installed");
+        return;
+    }
+    let dir = tempdir("console-rulings-browser");
+    let accounts = format!(
+        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
+         [[arbiter.accounts]]\nname = \"Deputy Dam\"\nrole = \"deputy\"\nsecret_hash = \"{}\"\n\n\
+         [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
+        secret_hash(SECRET),
+        secret_hash(DEPUTY_SECRET)
+    );
+    let traces = [
+        // A draw by agreement.
+        "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 offer w\n4500 accept b\n".to_owned(),
+        // A threefold claim after two moves: the board rejects it.
+        "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 claim threefold w\n".to_owned(),
+        // A game that goes on, a move every 8 s.
+        quiet_game(2000, 8000),
+    ];
+    let mut boards = Vec::new();
+    for (i, steps) in traces.iter().enumerate() {
+        let b = i as u32 + 1;
+        let d = dir.join(format!("b{b}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let cfg = config(&d, 1, b, &accounts);
+        let t = trace(&d, "game", steps);
+        let j = d.join("j.jsonl");
+        boards.push(run_board(
+            &d,
+            &cfg,
+            Some(&t),
+            &["--journal", j.to_str().unwrap(), "--speed", "1"],
+        ));
+    }
+    let relay_cfg = relay_config(&dir, &accounts);
+    let urls: Vec<String> = boards
+        .iter()
+        .map(|r| format!("http://{}", r.addr))
+        .collect();
+    let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
+    args.extend(urls.iter().map(String::as_str));
+    let relay = spawn(&args, &[], &dir);
+
+    let url = format!("http://{}/console", relay.addr);
+    let out = Command::new("python3")
+        .args(["-c", &cdp_script(&format!("{CDP_PAGE}{CDP_STEPS}"))])
+        .arg(&chrome)
+        .arg(&url)
+        .arg(dir.join("profile"))
+        .args(["IA Hansen", SECRET, "Deputy Dam", DEPUTY_SECRET])
+        .output()
+        .expect("run python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the browser run failed: {}\nso far: {stdout}\nrelay: {}",
+        String::from_utf8_lossy(&out.stderr),
+        std::fs::read_to_string(&relay.stderr).unwrap_or_default()
+    );
+    let r: Value = serde_json::from_str(stdout.trim()).unwrap();
+    println!("{r:#}");
+    let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+
+    // 1. Confirm result: nothing preset; the draw confirmed as it stands.
+    assert_eq!(r["preset"], "", "a result preset: {r}");
+    assert_eq!(r["forfeit_preset"], "", "a forfeit preset: {r}");
+    let q = text("confirm_question");
+    assert!(q.contains("½-½") && q.contains("as it stands"), "{q}");
+    assert!(
+        text("confirm_reply").starts_with("applied: Applied on board 1.1 by IA Hansen"),
+        "{r}"
+    );
+    assert_eq!(
+        r["confirmed_status"], "1/2-1/2",
+        "the draw stays a draw: {r}"
+    );
+    let j1 = journal_records(&dir.join("b1").join("j.jsonl"));
+    let confirms: Vec<&Value> = j1.iter().filter(|v| v["arbiter"] == "confirm").collect();
+    assert_eq!(confirms.len(), 1, "{confirms:?}");
+    assert!(
+        confirms[0].get("result").is_none(),
+        "confirmed as it stands: {confirms:?}"
+    );
+
+    // 2. The claim the board rejected: one ruling, worded by its effect.
+    let buttons: Vec<String> = r["claim_buttons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        !buttons
+            .iter()
+            .any(|b| b.contains("Uphold") || b.contains("Reject")),
+        "{buttons:?}"
+    );
+    assert_eq!(r["claim_actions"], serde_json::json!(["overrule"]), "{r}");
+    let effects = r["claim_effects"].to_string();
+    assert!(
+        effects.contains("rejected") && effects.contains("upholds"),
+        "{effects}"
+    );
+    assert!(text("claim_question").contains("upholds"), "{r}");
+    assert!(
+        text("claim_reply").starts_with("applied: Applied on board 1.2"),
+        "{r}"
+    );
+    assert!(
+        text("claim_outcome").starts_with("Decided: overrule by IA Hansen"),
+        "{r}"
+    );
+    assert_eq!(r["claim_live_buttons"], 0, "{r}");
+
+    // 3. Set clocks: 1:20:00 is 1 h 20 min, asked first.
+    let q = text("clock_question");
+    assert!(q.contains("White ") && q.contains("→ 1:20:00"), "{q}");
+    assert!(q.contains("Black ") && q.contains("(unchanged)"), "{q}");
+    assert!(
+        text("clock_reply").starts_with("applied: Applied on board 1.3"),
+        "{r}"
+    );
+    let white = r["white_after"].as_u64().unwrap();
+    assert!((4_700_000..=4_800_000).contains(&white), "{white}");
+    let amb = text("ambiguous_reply");
+    assert!(
+        amb.starts_with("error:") && amb.contains("ambiguous") && amb.contains("20:00"),
+        "{amb}"
+    );
+    assert_eq!(r["ambiguous_confirm"], false, "{r}");
+    // 4. The history and its undo.
+    assert!(
+        text("history").contains("#1") && text("history").contains("clock by IA Hansen"),
+        "{r}"
+    );
+    assert!(text("undo_question").contains("undo ruling #1"), "{r}");
+    assert!(text("undo_reply").starts_with("applied:"), "{r}");
+    assert!(r["white_undone"].as_u64().unwrap() > 5_000_000, "{r}");
+    // 5. Stale: refused with its reason.
+    assert!(text("stale_question").contains("Black"), "{r}");
+    let stale = text("stale_reply");
+    assert!(stale.starts_with("error: Refused (409): "), "{stale}");
+    assert!(
+        stale.len() > "error: Refused (409): ".len() + 10,
+        "a reason in words: {stale}"
+    );
+    assert_eq!(
+        r["rulings_after"],
+        serde_json::json!(["clock", "undo"]),
+        "the refused +2 min is no ruling given: {r}"
+    );
+
+    // 6. The deputy: read-only.
+    assert!(text("deputy_who").contains("read-only"), "{r}");
+    assert_eq!(r["deputy_buttons"], serde_json::json!([]), "{r}");
+    assert!(r["deputy_alerts"].as_u64().unwrap() >= 1, "{r}");
+    drop(relay);
+    std::fs::remove_dir_all(&dir).ok();
+}
