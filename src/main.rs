@@ -46,6 +46,11 @@ enum Command {
     /// round, players and time control published retained over MQTT and/or
     /// written as config files (docs/event.md).
     Event(app::EventArgs),
+    /// Write a round's results (the console's /console/results.csv) into
+    /// the round's column of the pairings' TRF-16 file, for Swiss-Manager
+    /// or Vega: 1 = 0 for games played, + - for forfeits; only the results
+    /// the arbiter confirmed (docs/event.md).
+    Results(app::ResultsArgs),
     /// Send a board a ruling over MQTT, signed with the console's Ed25519
     /// key (the board verifies it against [mqtt] command_keys), and print
     /// the board's reply; or make a key (--keygen) (docs/event.md).
@@ -112,6 +117,7 @@ fn main() -> ExitCode {
         Command::Run(args) => app::run(args),
         Command::Relay(args) => app::relay(args),
         Command::Event(args) => app::event(args),
+        Command::Results(args) => app::results(args),
         Command::Rule(args) => match app::rule(args) {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::from(1),

@@ -10,6 +10,7 @@
 //! | `GET /console/me` | any role | `{"name", "role", "board": bool}` |
 //! | `GET /console/alerts` | any role | the alert queue, newest first ([`super::alerts`]) |
 //! | `POST /console/ack` | arbiter | `{"id": n}`: acknowledges an alert (logged) |
+//! | `GET /console/report`, `.csv`, `/console/results.csv` | any role | the round's paperwork ([`super::report`]) |
 //! | `POST /arbiter/command` | arbiter, relay | one ruling (below) |
 //!
 //! A ruling is one JSON object, the same over HTTP and over the boards'
@@ -66,6 +67,9 @@ pub struct Console {
     pub channel: Arc<Channel>,
     /// On a relay: where rulings go.
     pub forward: Option<Arc<Forwarder>>,
+    /// The rulings the channel carried, applied and refused (the round
+    /// report's, [`super::report`]).
+    pub rulings: super::report::RulingLog,
     ids: Arc<CommandIds>,
 }
 
@@ -79,6 +83,7 @@ impl Console {
         Console {
             accounts,
             alerts: AlertQueue::new(),
+            rulings: Default::default(),
             channel,
             forward,
             ids: Arc::new(CommandIds::in_memory()),
@@ -99,6 +104,7 @@ impl Console {
         // Alerts raised before anyone listened (a downtime at start).
         for m in me.channel.backlog() {
             me.alerts.take(&m.json, unix_ms());
+            me.rulings.take(&m.json, unix_ms());
         }
         rt.spawn(async move {
             use tokio::sync::broadcast::error::RecvError;
@@ -106,6 +112,7 @@ impl Console {
                 match rx.recv().await {
                     Ok(m) => {
                         me.alerts.take(&m.json, unix_ms());
+                        me.rulings.take(&m.json, unix_ms());
                     }
                     Err(RecvError::Lagged(n)) => {
                         tracing::warn!(missed = n, "console: alert feed fell behind");
