@@ -11,10 +11,18 @@
 //!   by the SHA-256 of their id, never the id itself; with a sessions file
 //!   ([`Accounts::keep_sessions`], [`super::kept::SessionFile`]) they
 //!   survive a restart of the server.
-//! - Failed authentications are counted per client address: the first
-//!   [`FREE_FAILURES`] are free, then each further failure blocks the address
-//!   for twice as long as the one before (1 s, 2 s, 4 s, … at most
-//!   [`MAX_BLOCK`]); a blocked address gets 429 with `Retry-After`.
+//! - Failed authentications are counted per client address and, for a
+//!   login naming an account, per account: the first [`FREE_FAILURES`] are
+//!   free, then each further failure blocks the address (the account) for
+//!   twice as long as the one before (1 s, 2 s, 4 s, … at most
+//!   [`MAX_BLOCK`]); a blocked one gets 429 with `Retry-After`. A login
+//!   naming an account is held back by that account's count only
+//!   ([`Accounts::login_blocked`]), so that someone behind the arbiter's
+//!   address (a venue's NAT, a proxy) who fails with other names or tokens
+//!   cannot keep him out; guessing at his pass phrase is bounded by his
+//!   account's count, from any address. An open session and a right
+//!   bearer token (at least 128 random bits: nothing to guess) are taken
+//!   even from a blocked address.
 //!
 //! Time is passed in (`now`: an `Instant` for the blocks, Unix ms for the
 //! sessions), so sessions and blocks are tested without waiting.
@@ -122,6 +130,13 @@ pub fn session_hash(id: &str) -> String {
         .collect()
 }
 
+/// Whose failures are counted: an address, or an account (by name).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Counted {
+    Address(IpAddr),
+    Account(String),
+}
+
 #[derive(Debug, Default, Clone, Copy)]
 struct Failures {
     count: u32,
@@ -138,7 +153,7 @@ pub struct Accounts {
     pub secure_cookie: bool,
     /// Session id's SHA-256 ([`session_hash`]) → the session.
     sessions: Mutex<HashMap<String, Session>>,
-    failures: Mutex<HashMap<IpAddr, Failures>>,
+    failures: Mutex<HashMap<Counted, Failures>>,
     kept: OnceLock<SessionFile>,
 }
 
@@ -384,24 +399,60 @@ impl Accounts {
 
     /// How long `ip` is still blocked at `now`, if it is.
     pub fn blocked(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
+        self.blocked_for(&Counted::Address(ip), now)
+    }
+
+    fn blocked_for(&self, who: &Counted, now: Instant) -> Option<Duration> {
         let f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        f.get(&ip)
+        f.get(who)
             .and_then(|x| x.blocked_until)
             .filter(|u| *u > now)
             .map(|u| u - now)
     }
 
+    /// The account a login names, when it may log in (not a relay's).
+    fn login_account(&self, name: &str) -> Option<&Account> {
+        self.accounts
+            .iter()
+            .find(|a| a.name == name && a.role != Role::Relay)
+    }
+
+    /// How long a login naming `name` from `ip` must still wait at `now`:
+    /// an account's login waits only for that account's block, a login
+    /// naming no account for the address's.
+    pub fn login_blocked(&self, ip: IpAddr, name: &str, now: Instant) -> Option<Duration> {
+        match self.login_account(name) {
+            Some(a) => self.blocked_for(&Counted::Account(a.name.clone()), now),
+            None => self.blocked(ip, now),
+        }
+    }
+
     /// Counts a failed authentication from `ip` at `now`; returns the block
     /// it starts, if any.
     pub fn failed(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
+        self.count(Counted::Address(ip), now)
+    }
+
+    /// Counts a failed login naming `name` from `ip` at `now`, for the
+    /// address and (when it names one) the account; returns the block the
+    /// login now waits for ([`Accounts::login_blocked`]), if any.
+    pub fn failed_login(&self, ip: IpAddr, name: &str, now: Instant) -> Option<Duration> {
+        let by_address = self.failed(ip, now);
+        match self.login_account(name) {
+            Some(a) => self.count(Counted::Account(a.name.clone()), now),
+            None => by_address,
+        }
+    }
+
+    fn count(&self, who: Counted, now: Instant) -> Option<Duration> {
         let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        if f.len() >= MAX_TRACKED && !f.contains_key(&ip) {
+        if f.len() >= MAX_TRACKED && !f.contains_key(&who) {
             f.retain(|_, x| x.blocked_until.is_some_and(|u| u > now));
             if f.len() >= MAX_TRACKED {
                 f.clear();
             }
         }
-        let x = f.entry(ip).or_default();
+        let x = f.entry(who).or_default();
         x.count += 1;
         if x.count <= FREE_FAILURES {
             return None;
@@ -412,10 +463,26 @@ impl Accounts {
         Some(block)
     }
 
-    /// A successful authentication from `ip`: its failures are forgotten.
+    /// A successful authentication from `ip`: its failures are forgotten,
+    /// unless it is blocked (then someone else there is failing: a success
+    /// behind the same address must not give him free tries again).
     pub fn succeeded(&self, ip: IpAddr) {
+        self.forget(&Counted::Address(ip));
+    }
+
+    /// A successful login of account `name` from `ip`: the address's and
+    /// the account's failures are forgotten, each unless it is blocked
+    /// ([`Accounts::succeeded`]).
+    pub fn succeeded_login(&self, ip: IpAddr, name: &str) {
+        self.succeeded(ip);
+        self.forget(&Counted::Account(name.to_owned()));
+    }
+
+    fn forget(&self, who: &Counted) {
         let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        f.remove(&ip);
+        if f.get(who).is_some_and(|x| x.count <= FREE_FAILURES) {
+            f.remove(who);
+        }
     }
 }
 
@@ -628,8 +695,58 @@ mod tests {
             acc.failed(ip, t0);
         }
         assert_eq!(acc.blocked(ip, t0), Some(MAX_BLOCK));
+        // A success behind a blocked address does not give free tries again.
         acc.succeeded(ip);
-        assert_eq!(acc.blocked(ip, t0), None);
+        assert_eq!(acc.blocked(ip, t0), Some(MAX_BLOCK));
+        assert_eq!(acc.blocked(ip, t0 + MAX_BLOCK), None);
+        // Below the block, a success forgets the count.
+        acc.failed(other, t0);
+        acc.succeeded(other);
+        for _ in 0..FREE_FAILURES {
+            assert_eq!(acc.failed(other, t0), None);
+        }
+    }
+
+    /// Issue 24.10: someone behind the arbiter's address (a venue's NAT)
+    /// who fails with other names or tokens blocks the address, not the
+    /// arbiter's login; guessing at the arbiter's own account blocks that
+    /// account from every address.
+    #[test]
+    fn failed_logins_are_limited_per_account_as_well_as_per_address() {
+        let acc = accounts(DEFAULT_SESSION);
+        let nat: IpAddr = "192.0.2.7".parse().unwrap();
+        let elsewhere: IpAddr = "198.51.100.1".parse().unwrap();
+        let t0 = Instant::now();
+        for _ in 0..=FREE_FAILURES {
+            acc.failed_login(nat, "nobody", t0);
+            acc.failed(nat, t0); // a wrong bearer token
+        }
+        assert!(acc.blocked(nat, t0).is_some(), "the address is blocked");
+        assert!(acc.login_blocked(nat, "nobody", t0).is_some());
+        assert_eq!(
+            acc.login_blocked(nat, "IA Hansen", t0),
+            None,
+            "the arbiter's login from the same address is not held back"
+        );
+        // A wrong pass phrase for his account counts for the account.
+        for _ in 0..FREE_FAILURES {
+            assert_eq!(acc.failed_login(nat, "IA Hansen", t0), None);
+        }
+        assert_eq!(
+            acc.failed_login(nat, "IA Hansen", t0),
+            Some(Duration::from_secs(1))
+        );
+        assert!(acc.login_blocked(elsewhere, "IA Hansen", t0).is_some());
+        assert_eq!(acc.login_blocked(elsewhere, "Deputy", t0), None);
+        assert_eq!(acc.login_blocked(elsewhere, "nobody", t0), None);
+        // A relay's account cannot log in: its name is counted as no account's.
+        assert_eq!(acc.login_blocked(nat, "Relay", t0), acc.blocked(nat, t0));
+        // His success (once the block is over) does not reset an account under attack.
+        acc.succeeded_login(nat, "IA Hansen");
+        assert_eq!(
+            acc.failed_login(nat, "IA Hansen", t0 + Duration::from_secs(1)),
+            Some(Duration::from_secs(2))
+        );
     }
 
     #[test]

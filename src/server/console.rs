@@ -321,19 +321,24 @@ pub async fn login(State(s): State<Arc<AppState>>, ext: Extensions, bytes: Bytes
     };
     let ip = client_ip(&ext);
     let now = Instant::now();
-    if let Some(wait) = console.accounts.blocked(ip, now) {
-        return too_many(wait).into_response();
-    }
     let l: Login = match serde_json::from_slice(&bytes) {
         Ok(l) => l,
         Err(e) => {
+            if let Some(wait) = console.accounts.blocked(ip, now) {
+                return too_many(wait).into_response();
+            }
             return refuse(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 &format!("body: {e} (expected {{\"name\": …, \"secret\": …}})"),
             )
-            .into_response()
+            .into_response();
         }
     };
+    // An account's login waits for that account's block only: someone
+    // failing behind the same address cannot keep its arbiter out.
+    if let Some(wait) = console.accounts.login_blocked(ip, &l.name, now) {
+        return too_many(wait).into_response();
+    }
     let c = console.clone();
     let name = l.name.clone();
     let found = tokio::task::spawn_blocking(move || {
@@ -347,13 +352,13 @@ pub async fn login(State(s): State<Arc<AppState>>, ext: Extensions, bytes: Bytes
     .flatten();
     let Some(account) = found else {
         tracing::warn!(client = %ip, name, "console: login failed");
-        if let Some(wait) = console.accounts.failed(ip, Instant::now()) {
-            tracing::warn!(client = %ip, block_s = wait.as_secs(), "console: failed logins: address blocked");
+        if let Some(wait) = console.accounts.failed_login(ip, &name, Instant::now()) {
+            tracing::warn!(client = %ip, name, block_s = wait.as_secs(), "console: failed logins: blocked (an account's logins from every address; a name of no account, this address)");
             return too_many(wait).into_response();
         }
         return refuse(StatusCode::UNAUTHORIZED, "wrong name or secret").into_response();
     };
-    console.accounts.succeeded(ip);
+    console.accounts.succeeded_login(ip, &account.name);
     let id = console.accounts.open_session(&account, unix_ms());
     let ttl = console.accounts.session_ttl.as_secs();
     let cookie = format!(
