@@ -498,6 +498,25 @@ mod tests {
         // Our own reader takes the file back: round 5 would score them so.
         let back = crate::event::trf::read_round(&w.text, "out.trf", 4).unwrap();
         assert_eq!(back.pairings.len(), 4);
+        let codes: Vec<(u32, char)> = crate::event::trf::round_entries(&w.text, "out.trf", 4)
+            .unwrap()
+            .iter()
+            .map(|e| (e.rank, e.result))
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                (1, '1'),
+                (2, ' '),
+                (3, '-'),
+                (4, '='),
+                (5, '+'),
+                (6, '0'),
+                (7, 'H'),
+                (8, ' '),
+                (9, '=')
+            ]
+        );
         let again = write_trf(&w.text, "p.trf", 4, &results).unwrap();
         assert_eq!(again.text, w.text, "writing twice changes nothing");
     }
