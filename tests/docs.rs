@@ -43,9 +43,15 @@ fn marked_blocks(doc: &str) -> BTreeMap<String, (Vec<(String, String)>, String)>
             .map(|(k, v)| (k.to_owned(), v.to_owned()))
             .collect();
         let after = &rest[end..];
-        let open = after.find("```sh\n").expect("a ```sh block after the marker") + 6;
+        let open = after
+            .find("```sh\n")
+            .expect("a ```sh block after the marker")
+            + 6;
         let close = after[open..].find("\n```").expect("the block's end") + open;
-        out.insert(name.to_owned(), (vars, after[open..close].to_owned() + "\n"));
+        out.insert(
+            name.to_owned(),
+            (vars, after[open..close].to_owned() + "\n"),
+        );
         rest = &after[close..];
     }
     out
@@ -109,7 +115,11 @@ fn the_acl_generator_of_the_mqtt_doc_runs_as_written_against_mosquitto() {
         .unwrap()
         .permissions()
         .mode();
-    assert_eq!(mode & 0o077, 0, "the passwords file is the organiser's only");
+    assert_eq!(
+        mode & 0o077,
+        0,
+        "the passwords file is the organiser's only"
+    );
 
     // A real mosquitto with the generated files.
     let Some(broker) = broker_with(
@@ -126,7 +136,10 @@ fn the_acl_generator_of_the_mqtt_doc_runs_as_written_against_mosquitto() {
         &dir,
         1,
         1,
-        &format!("[mqtt]\nurl = \"{}\"\nusername = \"board1\"\n", broker.url()),
+        &format!(
+            "[mqtt]\nurl = \"{}\"\nusername = \"board1\"\n",
+            broker.url()
+        ),
     );
     let doctor = |password: &str| -> serde_json::Value {
         let out = eboard_command()
@@ -170,8 +183,7 @@ fn config_keys() -> Vec<(String, String)> {
                 let wanted = match structs {
                     Some(list) => list.contains(&name.as_str()),
                     None => {
-                        (name.ends_with("Config") || name.ends_with("Section"))
-                            && name != "Config"
+                        (name.ends_with("Config") || name.ends_with("Section")) && name != "Config"
                     }
                 };
                 current = wanted.then_some(name);
@@ -213,8 +225,18 @@ fn every_config_key_is_in_the_man_page_the_packaged_configs_point_to() {
         .collect();
     assert!(missing.is_empty(), "not in eboard.toml(5): {missing:?}");
     for section in [
-        "[event]", "[game]", "[game.white], [game.black]", "[arbiter]", "[[arbiter.accounts]]",
-        "[player]", "[board]", "[clock]", "[server]", "[mqtt]", "[lichess]", "[voice]",
+        "[event]",
+        "[game]",
+        "[game.white], [game.black]",
+        "[arbiter]",
+        "[[arbiter.accounts]]",
+        "[player]",
+        "[board]",
+        "[clock]",
+        "[server]",
+        "[mqtt]",
+        "[lichess]",
+        "[voice]",
     ] {
         assert!(page.contains(&format!(".SH \"{section}\"")), "{section}");
     }
@@ -242,8 +264,12 @@ fn the_example_board_and_relay_load_with_the_secrets_where_they_belong() {
     // The relay: the arbiters' accounts (the tests' pass phrases), the
     // ruling key, the same broker.
     let accounts = console_accounts(&relay).unwrap();
-    assert!(accounts.verify("IA Hansen", common::console::SECRET).is_some());
-    assert!(accounts.verify("Deputy Dam", "deputy sees everything").is_some());
+    assert!(accounts
+        .verify("IA Hansen", common::console::SECRET)
+        .is_some());
+    assert!(accounts
+        .verify("Deputy Dam", "deputy sees everything")
+        .is_some());
     assert!(relay.arbiter.ruling_key.is_some());
     assert_eq!(relay.mqtt.as_ref().unwrap().url, mqtt.url);
     // The page's topic level is the board's event slugged.

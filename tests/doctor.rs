@@ -269,7 +269,10 @@ fn the_certificates_fingerprint_and_secrets_on_a_board() {
         detail.contains("arbiter.accounts.1") && detail.contains("IA Hansen"),
         "{detail}"
     );
-    assert!(!detail.contains("Hall relay"), "the relay's account belongs there: {detail}");
+    assert!(
+        !detail.contains("Hall relay"),
+        "the relay's account belongs there: {detail}"
+    );
     // The board makes its certificate at start and prints its fingerprint.
     let mut board = run_board(&dir, &cfg, None, &["--journal-dir", jd.to_str().unwrap()]);
     let printed = poll(20, "the board's fingerprint", || {
@@ -288,7 +291,10 @@ fn the_certificates_fingerprint_and_secrets_on_a_board() {
     let (code, v, _) = doctor(&dir, &cfg, &[]);
     let (status, detail) = row(&v, "https");
     assert_eq!(status, "ok", "{detail}");
-    assert!(detail.contains(&format!("SHA-256 {printed}")), "{printed} / {detail}");
+    assert!(
+        detail.contains(&format!("SHA-256 {printed}")),
+        "{printed} / {detail}"
+    );
     assert_eq!(code, 0, "a warning is not a failure: {v}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -137,7 +137,10 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
             secret_hash(SECRET)
         ),
     );
-    let urls: Vec<String> = boards.iter().map(|b| format!("http://{}", b.addr)).collect();
+    let urls: Vec<String> = boards
+        .iter()
+        .map(|b| format!("http://{}", b.addr))
+        .collect();
     let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
     args.extend(urls.iter().map(String::as_str));
     let relay = spawn(&args, &[], &dir);
@@ -181,8 +184,10 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
             rows.iter()
                 .any(|x| x["game"] == game && x["kind"] == kind && x["what"] == what)
         };
-        (has("4.2", "ruling", "restore") && has("4.4", "ruling", "forfeit") && has("4.1", "ruling", "confirm"))
-            .then_some(rows)
+        (has("4.2", "ruling", "restore")
+            && has("4.4", "ruling", "forfeit")
+            && has("4.1", "ruling", "confirm"))
+        .then_some(rows)
     });
     let find = |game: &str, kind: &str, what: &str| -> &std::collections::HashMap<String, String> {
         rows.iter()
@@ -192,7 +197,10 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     let a = find("4.2", "alert", "illegal_move");
     assert_eq!(a["who"], "White (Frandsen,Lars)", "{a:?}");
     assert!(a["article"].starts_with("7.5"), "{a:?}");
-    assert!(a["outcome"].starts_with("acknowledged by IA Hansen at "), "{a:?}");
+    assert!(
+        a["outcome"].starts_with("acknowledged by IA Hansen at "),
+        "{a:?}"
+    );
     assert!(a["wall_time"].ends_with("UTC+02:00"), "{a:?}");
     let round_ms: u64 = a["round_ms"].parse().unwrap();
     assert!(
@@ -222,7 +230,10 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     let (s, head, html) = http(r, "GET", "/console/report", &me, "");
     assert_eq!(s, 200);
     assert!(head.to_lowercase().contains("text/html"), "{head}");
-    assert!(html.contains("<h1>Round report: DM 2026, round 4</h1>"), "{html}");
+    assert!(
+        html.contains("<h1>Round report: DM 2026, round 4</h1>"),
+        "{html}"
+    );
     assert!(html.contains("@page") && html.contains("@media print"));
     assert!(!html.contains("<script"), "print-ready: no script");
     assert!(html.contains("acknowledged by IA Hansen"), "{html}");
@@ -244,7 +255,10 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
         .unwrap();
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{said}");
-    assert!(said.contains("4.2") && said.contains("left blank"), "{said}");
+    assert!(
+        said.contains("4.2") && said.contains("left blank"),
+        "{said}"
+    );
     let text = std::fs::read_to_string(&trf_out).unwrap();
     let entries = eboard::event::trf::round_entries(&text, "round4.trf", 4).unwrap();
     let code = |rank: u32| entries.iter().find(|e| e.rank == rank).unwrap().result;
@@ -259,7 +273,13 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     eboard::event::read_round(&text, "round4.trf", 4).unwrap();
     // --complete refuses a round with games unfinished.
     let out = eboard_command()
-        .args(["results", TRF, "--results", csv.to_str().unwrap(), "--complete"])
+        .args([
+            "results",
+            TRF,
+            "--results",
+            csv.to_str().unwrap(),
+            "--complete",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -146,16 +146,20 @@ fn https(cfg: &Config, journal_dir: &Path) -> Finding {
     const C: &str = "https";
     let sv = &cfg.server;
     let (cert, key) = match sv.tls.as_deref().unwrap_or("auto") {
-        "off" => {
-            return Finding::new(
-                C,
-                Status::Warn,
-                "[server] tls = \"off\": no HTTPS, the console answers on this host only (loopback)",
-            )
-        }
+        "off" => return Finding::new(
+            C,
+            Status::Warn,
+            "[server] tls = \"off\": no HTTPS, the console answers on this host only (loopback)",
+        ),
         "files" => match (&sv.tls_cert, &sv.tls_key) {
             (Some(c), Some(k)) => (PathBuf::from(c), PathBuf::from(k)),
-            _ => return Finding::new(C, Status::Fail, "tls = \"files\" needs tls_cert and tls_key"),
+            _ => {
+                return Finding::new(
+                    C,
+                    Status::Fail,
+                    "tls = \"files\" needs tls_cert and tls_key",
+                )
+            }
         },
         _ => (journal_dir.join(CERT_FILE), journal_dir.join(KEY_FILE)),
     };

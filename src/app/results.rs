@@ -83,7 +83,10 @@ pub fn results(a: ResultsArgs) -> anyhow::Result<()> {
         );
     }
     let out: Vec<u8> = if latin1 {
-        w.text.chars().map(|c| u8::try_from(c).unwrap_or(b'?')).collect()
+        w.text
+            .chars()
+            .map(|c| u8::try_from(c).unwrap_or(b'?'))
+            .collect()
     } else {
         w.text.into_bytes()
     };

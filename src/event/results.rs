@@ -228,11 +228,13 @@ pub fn read_csv(text: &str, file: &str) -> Result<Vec<GameResult>, PairingError>
             v.strip_prefix('\'').unwrap_or(v).to_owned()
         };
         let num = |i: usize, what: &str| -> Result<u32, PairingError> {
-            get(i)
-                .parse()
-                .ok()
-                .filter(|x| *x > 0)
-                .ok_or_else(|| err(Some(n), what, format!("\"{}\" is not a number from 1", get(i))))
+            get(i).parse().ok().filter(|x| *x > 0).ok_or_else(|| {
+                err(
+                    Some(n),
+                    what,
+                    format!("\"{}\" is not a number from 1", get(i)),
+                )
+            })
         };
         let id = |i: usize, what: &str| -> Result<Option<u64>, PairingError> {
             let s = get(i);
@@ -372,7 +374,8 @@ pub fn write_trf(
             continue;
         }
         let Some((wc, bc)) = r.trf_codes() else {
-            out.skipped.push((game, format!("no result ({})", r.result)));
+            out.skipped
+                .push((game, format!("no result ({})", r.result)));
             continue;
         };
         let who = |p: &Player| {

@@ -34,11 +34,11 @@ mod arbiter;
 pub mod certificate;
 pub mod command_ids;
 pub mod console;
-pub mod report;
 mod feeds;
 pub mod kept;
 pub mod listener;
 mod page;
+pub mod report;
 mod stream;
 
 pub use arbiter::parse_ruling;
