@@ -387,6 +387,7 @@ fn main() {
         snapshot: None,
         public: vec![Arc::from("{\"type\":\"probe\"}")],
         arbiter: Vec::new(),
+        arbiter_snapshot: None,
     };
     rt.block_on(async {
         for i in 0..100 {
@@ -405,6 +406,7 @@ fn main() {
             snapshot: None,
             public: vec![Arc::from(format!("{{\"type\":\"clock\",\"n\":{i}}}"))],
             arbiter: Vec::new(),
+            arbiter_snapshot: None,
         });
     }
     let (acked_s, got, got_s) = rt.block_on(async {

@@ -434,6 +434,71 @@ impl TouchArticles {
     };
 }
 
+// ---- The articles of the arbiter's rulings (issue 24.7) ----------------
+
+/// The article each kind of arbiter's ruling cites, per edition (digest
+/// §2.5, diff table D17/D19/D20; `fide-2023.md` §0.3, §2.4; DSU regulations
+/// 004 §11 and §15). The penalties article (`Articles::arbiter`) is cited
+/// only where a ruling gives a penalty (an illegal move's time or loss).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RulingArticles {
+    /// The arbiter stops the clocks (2009 §6.12a, 2001 §6.13a, 2023 6.11.1).
+    pub pause: &'static str,
+    /// The arbiter decides when play restarts (2009 §6.12c, 2001 §6.13c,
+    /// 2023 6.11.3).
+    pub resume: &'static str,
+    /// The arbiter sets the clocks' times and move counter (2009 §6.10b,
+    /// 2001 §6.14, 2023 6.10.2).
+    pub clock: &'static str,
+    /// A position reinstated (2009/2001 §7.5, 2023 7.6).
+    pub position: &'static str,
+    /// A game not played: the default time (2009 §6.6a, applied by DSU 004
+    /// §11; 2001 §6.7; 2023 6.7.1).
+    pub forfeit: &'static str,
+    /// The result reported to the arbiter and confirmed (DSU 004 §15).
+    pub confirm: &'static str,
+    /// A result the arbiter declares (2009/2001 §13.1: the arbiter sees the
+    /// Laws observed; 2023 12.1).
+    pub result: &'static str,
+}
+
+impl RulingArticles {
+    /// The rulings' articles of `edition`.
+    pub fn of(edition: Edition) -> RulingArticles {
+        match edition {
+            Edition::Fide2001 => RulingArticles {
+                pause: "6.13a",
+                resume: "6.13c",
+                clock: "6.14",
+                position: "7.5",
+                forfeit: "6.7",
+                confirm: "DSU 004 §15",
+                result: "13.1",
+            },
+            Edition::Fide2009 | Edition::Fide2009No => RulingArticles {
+                pause: "6.12a",
+                resume: "6.12c",
+                clock: "6.10b",
+                position: "7.5",
+                forfeit: "6.6a",
+                confirm: "DSU 004 §15",
+                result: "13.1",
+            },
+            Edition::Fide2023 => RulingArticles {
+                pause: "6.11.1",
+                resume: "6.11.3",
+                clock: "6.10.2",
+                position: "7.6",
+                forfeit: "6.7.1",
+                confirm: "DSU 004 §15",
+                result: "12.1",
+            },
+        }
+    }
+}
+
+// ---- end of the rulings' articles ----------------------------------------
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,9 @@ pub use crate::model::{BoardId, ClaimKind, QueryKind, Sensing};
 use crate::model::{MAX_CLOCK_MS, MAX_TRACE_MS};
 use std::str::FromStr;
 
+mod expect;
+pub use expect::{EventRef, Expect, ANSWERABLE as ANSWERABLE_EVENTS, EXAMPLE as EXPECT_EXAMPLE};
+
 /// The trace header (first line, has the key `trace`). Every key but `trace`
 /// is optional; unknown keys are ignored.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -89,6 +92,10 @@ pub enum ArbiterAction {
         white_ms: u64,
         /// Black's time, ms.
         black_ms: u64,
+        /// The clock's move counter (§6.10b / 2023 6.10.2): the moves White
+        /// has completed (Black's count follows from the player on move),
+        /// so the next period arrives at the right move; `None`: unchanged.
+        moves: Option<u32>,
     },
     /// Set up a position (FEN): an earlier position of the game (the moves
     /// after it are taken back, §7), or a new start before the first move:
@@ -107,17 +114,42 @@ pub enum ArbiterAction {
     /// correcting it: `{"arbiter": "confirm"}` or `{"arbiter": "confirm",
     /// "result": "0-1"}`.
     Confirm(Option<KnownOutcome>),
-    /// Extension: a game not played (a no-show): the result entered as a
-    /// forfeit before the first move, confirmed at once:
-    /// `{"arbiter": "forfeit", "result": "1-0"}`.
-    Forfeit(KnownOutcome),
+    /// Extension: a game not played (a no-show, Laws 6.6a / 2023 6.7.1;
+    /// DSU 004): the result entered as a forfeit, confirmed at once:
+    /// `{"arbiter": "forfeit", "result": "1-0"}`; `"0-0"` for a double
+    /// forfeit (neither player came). Also after the present player's
+    /// first move (the normal sequence: he starts the clock and moves).
+    Forfeit(Forfeit),
+    /// Extension: withdraw ruling number `seq` of the board's history, as a
+    /// new ruling that reverses its effect (issue 24.5):
+    /// `{"arbiter": "undo", "ruling": 3}`.
+    Undo(u32),
+}
+
+/// The result of a forfeit (a game not played).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Forfeit {
+    /// One side won by forfeit (`1-0` / `0-1`, TRF `+`/`-`).
+    Won(KnownOutcome),
+    /// Neither player came: both lose (`0-0`, TRF `-`/`-`).
+    Double,
+}
+
+impl Forfeit {
+    /// `1-0`, `0-1` or `0-0`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Forfeit::Won(r) => r.as_str(),
+            Forfeit::Double => "0-0",
+        }
+    }
 }
 
 impl ArbiterAction {
     /// The action names.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "restore", "accept", "overrule", "result", "clock", "position", "pause", "resume",
-        "choose", "confirm", "forfeit",
+        "choose", "confirm", "forfeit", "undo",
     ];
 
     /// The record's name for the action.
@@ -134,6 +166,7 @@ impl ArbiterAction {
             ArbiterAction::Choose(_) => "choose",
             ArbiterAction::Confirm(_) => "confirm",
             ArbiterAction::Forfeit(_) => "forfeit",
+            ArbiterAction::Undo(_) => "undo",
         }
     }
 }
@@ -201,6 +234,9 @@ pub enum RecordKind {
         action: ArbiterAction,
         /// Who, for the journal.
         author: Option<String>,
+        /// What the ruling was made from (issue 24.1); `None`: checked
+        /// against the current state only.
+        expect: Option<Expect>,
     },
 }
 
@@ -616,6 +652,13 @@ fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordK
                 "clock" => ArbiterAction::SetClock {
                     white_ms: ms("white_ms")?,
                     black_ms: ms("black_ms")?,
+                    moves: match obj.get("moves") {
+                        None | Some(Value::Null) => None,
+                        Some(v) => Some(v.as_u64().and_then(|n| u32::try_from(n).ok()).filter(|n| *n <= crate::clock::MAX_PERIOD_MOVES).ok_or_else(|| TraceError {
+                            line,
+                            message: format!("key 'moves': expected the moves White has completed (0 to {}), found {v}", crate::clock::MAX_PERIOD_MOVES),
+                        })?),
+                    },
                 },
                 "position" => {
                     let fen = get_str(obj, "fen", line)?;
@@ -644,17 +687,28 @@ fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordK
                 },
                 "forfeit" => {
                     let r = get_str(obj, "result", line)?;
-                    let result = parse_result(r).map_err(|e| TraceError {
-                        line,
-                        message: format!("key 'result': {e}"),
-                    })?;
-                    if result == KnownOutcome::Draw {
-                        return err(
+                    if r == "0-0" || r == "-/-" {
+                        ArbiterAction::Forfeit(Forfeit::Double)
+                    } else {
+                        let result = parse_result(r).map_err(|e| TraceError {
                             line,
-                            "key 'result': a forfeit is won by one side: 1-0 or 0-1".to_owned(),
-                        );
+                            message: format!("key 'result': {e}"),
+                        })?;
+                        if result == KnownOutcome::Draw {
+                            return err(
+                                line,
+                                "key 'result': a forfeit is won by one side (1-0 or 0-1), or lost by both (0-0)".to_owned(),
+                            );
+                        }
+                        ArbiterAction::Forfeit(Forfeit::Won(result))
                     }
-                    ArbiterAction::Forfeit(result)
+                }
+                "undo" => {
+                    let n = obj.get("ruling").and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok()).filter(|n| *n >= 1);
+                    ArbiterAction::Undo(n.ok_or_else(|| TraceError {
+                        line,
+                        message: "key 'ruling': expected the number (seq, from 1) of the ruling to undo".to_owned(),
+                    })?)
                 }
                 _ => {
                     return err(
@@ -667,7 +721,15 @@ fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordK
                 }
             };
             let author = opt_str(obj, "author", line)?.map(str::to_owned);
-            RecordKind::Arbiter { action, author }
+            let expect = match obj.get("expect") {
+                None | Some(Value::Null) => None,
+                Some(v) => Some(Expect::from_json(v).map_err(|message| TraceError { line, message })?),
+            };
+            RecordKind::Arbiter {
+                action,
+                author,
+                expect,
+            }
         }
         other => return err(line, format!("unknown record kind '{other}'")),
     };
@@ -1011,17 +1073,32 @@ pub fn record_json(r: &Record) -> Value {
         RecordKind::Spoken(n) => {
             m.insert("spoken".into(), Value::from(*n));
         }
-        RecordKind::Arbiter { action, author } => {
+        RecordKind::Arbiter {
+            action,
+            author,
+            expect,
+        } => {
             m.insert("arbiter".into(), Value::from(action.as_str()));
             match action {
-                ArbiterAction::SetResult(r)
-                | ArbiterAction::Confirm(Some(r))
-                | ArbiterAction::Forfeit(r) => {
+                ArbiterAction::SetResult(r) | ArbiterAction::Confirm(Some(r)) => {
                     m.insert("result".into(), Value::from(r.as_str()));
                 }
-                ArbiterAction::SetClock { white_ms, black_ms } => {
+                ArbiterAction::Forfeit(f) => {
+                    m.insert("result".into(), Value::from(f.as_str()));
+                }
+                ArbiterAction::Undo(n) => {
+                    m.insert("ruling".into(), Value::from(*n));
+                }
+                ArbiterAction::SetClock {
+                    white_ms,
+                    black_ms,
+                    moves,
+                } => {
                     m.insert("white_ms".into(), Value::from(*white_ms));
                     m.insert("black_ms".into(), Value::from(*black_ms));
+                    if let Some(n) = moves {
+                        m.insert("moves".into(), Value::from(*n));
+                    }
                 }
                 ArbiterAction::SetPosition(fen) => {
                     m.insert("fen".into(), Value::from(fen.as_str()));
@@ -1030,6 +1107,9 @@ pub fn record_json(r: &Record) -> Value {
                     m.insert("uci".into(), Value::from(uci.as_str()));
                 }
                 _ => {}
+            }
+            if let Some(e) = expect {
+                m.insert("expect".into(), e.to_json());
             }
             if let Some(a) = author {
                 m.insert("author".into(), Value::from(a.as_str()));
@@ -1259,8 +1339,31 @@ pub enum EventKind {
         action: &'static str,
         /// The arbiter who ruled.
         author: String,
-        /// The article (the arbiter's decisions).
+        /// The article the ruling applies (`crate::rules::RulingArticles`).
         article: &'static str,
+        /// Its number in the board's ruling history, from 1 (the same after
+        /// a restart: the journal is replayed).
+        seq: u32,
+        /// What it did, in words ("White 1:20:00 → 0:01:20").
+        effect: String,
+        /// The alert it answered (`expect.event`), if any.
+        answers: Option<EventRef>,
+    },
+    /// Extension (issue 24.1): an arbiter's ruling the board refused, and
+    /// why: the state it was made from no longer holds (409), or it is
+    /// impossible or would change nothing (422). Journaled as refused: the
+    /// record stays in the journal, this event says it was not applied.
+    RulingRefused {
+        /// The action.
+        action: &'static str,
+        /// The arbiter who ruled, when known.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        author: Option<String>,
+        /// Why, in words ("the claim was decided three moves ago").
+        reason: String,
+        /// 409 (the state moved on, already decided, the game over and its
+        /// result confirmed) or 422 (impossible, or no effect).
+        status: u16,
     },
     /// The game is over.
     GameEnd {
@@ -1301,6 +1404,7 @@ impl Event {
             EventKind::GameEnd { .. } => "game_end",
             EventKind::ResultConfirmed { .. } => "result_confirmed",
             EventKind::Ruling { .. } => "ruling",
+            EventKind::RulingRefused { .. } => "ruling_refused",
         }
     }
 }

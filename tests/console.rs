@@ -65,7 +65,7 @@ fn accounts_sessions_deputies_and_the_back_off() {
     );
 
     // One ruling, sent twice with the same id: applied once, by his name.
-    let cmd = json!({"board": "1.1", "action": "pause", "body": null, "id": "cmd-1"}).to_string();
+    let cmd = json!({"board": "1.1", "action": "pause", "body": null, "expect": {"ply": 0}, "id": "cmd-1"}).to_string();
     let (s, _, b) = http(a, "POST", "/arbiter/command", &me, &cmd);
     assert_eq!(s, 200, "{b}");
     let first: Value = serde_json::from_str(&b).unwrap();
@@ -83,7 +83,7 @@ fn accounts_sessions_deputies_and_the_back_off() {
     assert_eq!(pauses.len(), 1, "{pauses:?}");
     assert_eq!(pauses[0]["author"], "IA Hansen");
     // The wrong board is refused, naming the key.
-    let other = json!({"board": "1.7", "action": "resume", "id": "cmd-2"}).to_string();
+    let other = json!({"board": "1.7", "action": "resume", "expect": {"ply": 0}, "id": "cmd-2"}).to_string();
     let (s, _, b) = http(a, "POST", "/arbiter/command", &me, &other);
     assert_eq!(s, 409, "{b}");
     assert!(b.contains("key 'board'"), "{b}");
@@ -94,7 +94,7 @@ fn accounts_sessions_deputies_and_the_back_off() {
     assert_eq!(http(a, "GET", "/arbiter/state", &dep, "").0, 200);
     assert_eq!(http(a, "GET", "/console/alerts", &dep, "").0, 200);
     assert_eq!(http(a, "POST", "/arbiter/resume", &dep, "").0, 403);
-    let c3 = json!({"action": "resume", "id": "cmd-3"}).to_string();
+    let c3 = json!({"action": "resume", "expect": {"ply": 0}, "id": "cmd-3"}).to_string();
     let (s, _, b) = http(a, "POST", "/arbiter/command", &dep, &c3);
     assert_eq!(s, 403, "{b}");
     assert!(b.contains("deputy"), "{b}");
@@ -289,7 +289,8 @@ fn results_are_provisional_until_confirmed_corrected_or_forfeited() {
         .iter()
         .filter_map(|e| e["type"].as_str())
         .collect();
-    assert_eq!(types, ["game_end", "result_confirmed", "ruling"]);
+    // One ruling: no second "result to confirm" (no `game_end`).
+    assert_eq!(types, ["result_confirmed", "ruling"]);
     let pgn = poll(10, "the correction", || {
         let p = get(a, "/games.pgn");
         (tag(&p, "ResultStatus") == Some("corrected")).then_some(p)
@@ -395,7 +396,7 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
     assert_eq!(games[1]["state"]["stage"], "setup");
 
     // A ruling through the relay: journaled on board 2 with the arbiter's name.
-    let cmd = json!({"board": "1.2", "action": "pause", "id": "relay-1"}).to_string();
+    let cmd = json!({"board": "1.2", "action": "pause", "expect": {"ply": 0}, "id": "relay-1"}).to_string();
     let (s, _, b) = http(r, "POST", "/arbiter/command", &me, &cmd);
     assert_eq!(s, 200, "{b}");
     let reply: Value = serde_json::from_str(&b).unwrap();
@@ -428,7 +429,7 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
         1
     );
     // No such board; a deputy at the relay.
-    let none = json!({"board": "1.9", "action": "pause", "id": "relay-2"}).to_string();
+    let none = json!({"board": "1.9", "action": "pause", "expect": {"ply": 0}, "id": "relay-2"}).to_string();
     assert_eq!(http(r, "POST", "/arbiter/command", &me, &none).0, 404);
     let deputy = format!("Bearer {DEPUTY_TOKEN}");
     let dep = [("Authorization", deputy.as_str())];
@@ -519,7 +520,7 @@ fn the_relay_reaches_a_board_over_https_by_its_pinned_certificate() {
         let v: Value = serde_json::from_str(&b).ok()?;
         (s == 200 && v.as_array()?.len() == 1).then_some(v)
     });
-    let cmd = json!({"board": "1.1", "action": "pause", "id": "tls-1"}).to_string();
+    let cmd = json!({"board": "1.1", "action": "pause", "expect": {"ply": 0}, "id": "tls-1"}).to_string();
     let (s, _, b) = http(r, "POST", "/arbiter/command", &me, &cmd);
     assert_eq!(s, 200, "{b}");
     assert!(journal_records(&j)

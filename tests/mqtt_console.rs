@@ -292,7 +292,8 @@ fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
     );
 
     // The arbiter rules from the alert through the relay (signed command topic).
-    let cmd = json!({"board": "1.2", "action": "restore", "id": "mqtt-console-restore-1"});
+    let cmd = json!({"board": "1.2", "action": "restore", "id": "mqtt-console-restore-1",
+        "expect": {"ply": 0}});
     let (s, body) = request(
         &relay.addr,
         "POST",

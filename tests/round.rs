@@ -68,6 +68,19 @@ fn rule(relay: &str, cookie: &str, cmd: Value) -> (u16, Value) {
     (s, serde_json::from_str(&b).unwrap_or(Value::Null))
 }
 
+/// Game `game`'s undelayed state at the console, once `ready` holds.
+fn state_of(relay: &str, cookie: &str, game: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    poll(60, &format!("the state of {game}"), || {
+        let (s, _, b) = http(relay, "GET", "/arbiter/state", &[("Cookie", cookie)], "");
+        let v: Value = serde_json::from_str(&b).ok()?;
+        (s == 200).then_some(())?;
+        v.as_array()?
+            .iter()
+            .map(|g| g["state"].clone())
+            .find(|st| st["game"] == game && ready(st))
+    })
+}
+
 /// The console's open alert of `kind` on `game`, once it is there.
 fn alert(relay: &str, cookie: &str, kind: &str, game: &str) -> Value {
     poll(60, &format!("the {kind} alert of {game}"), || {
@@ -234,7 +247,10 @@ fn a_round_from_its_pairings_to_confirmed_results_on_one_console() {
         "the public feed had the illegal move before the console"
     );
     // The deputy cannot rule; the arbiter can.
-    let restore = json!({"board": "4.2", "action": "restore", "id": "round-4.2-restore"});
+    // The ruling names what the arbiter saw: the board's ply and the alert.
+    let st = state_of(r, &arbiter, "4.2", |st| st["ply"].is_u64());
+    let restore = json!({"board": "4.2", "action": "restore", "id": "round-4.2-restore",
+        "expect": {"ply": st["ply"], "event": {"type": "illegal_move", "t": illegal["event"]["t"]}}});
     let (s, v) = rule(r, &deputy, restore.clone());
     assert_eq!(s, 403, "{v}");
     let (s, v) = rule(r, &arbiter, restore);
@@ -248,17 +264,21 @@ fn a_round_from_its_pairings_to_confirmed_results_on_one_console() {
     );
     assert_eq!(s, 200, "{b}");
     // Board 4: a no-show, entered as a forfeit.
-    let forfeit = json!({"board": "4.4", "action": "forfeit", "body": {"result": "1-0"}, "id": "round-4.4-forfeit"});
+    let forfeit = json!({"board": "4.4", "action": "forfeit", "body": {"result": "1-0"}, "id": "round-4.4-forfeit",
+        "expect": {"ply": 0}});
     let (s, v) = rule(r, &arbiter, forfeit);
     assert_eq!(s, 200, "{v}");
     // Boards 1 and 3 end; their results confirmed from their alerts.
     for g in ["4.1", "4.3"] {
         let end = alert(r, &arbiter, "game_end", g);
         assert_eq!(end["event"]["result"], "1-0", "{end}");
+        let st = state_of(r, &arbiter, g, |st| st["result"] == "1-0");
+        let expect = json!({"ply": st["ply"], "result": "1-0",
+            "event": {"type": "game_end", "t": end["event"]["t"]}});
         let (s, v) = rule(
             r,
             &arbiter,
-            json!({"board": g, "action": "confirm", "id": format!("round-{g}-confirm")}),
+            json!({"board": g, "action": "confirm", "id": format!("round-{g}-confirm"), "expect": expect}),
         );
         assert_eq!(s, 200, "{v}");
     }

@@ -254,7 +254,7 @@ fn the_mqtt_relays_console_rules_through_the_signed_command_topic() {
     let bearer = format!("Bearer {ARBITER}");
     let me = [("Authorization", bearer.as_str())];
     let cmd =
-        serde_json::json!({"board": "1.2", "action": "pause", "id": "mqtt-console-1"}).to_string();
+        serde_json::json!({"board": "1.2", "action": "pause", "expect": {"ply": 0}, "id": "mqtt-console-1"}).to_string();
     let (status, body) = request(&relay.addr, "POST", "/arbiter/command", &me, &cmd);
     assert_eq!(status, 200, "{body}");
     let reply: Value = serde_json::from_str(&body).unwrap();
@@ -279,7 +279,7 @@ fn the_mqtt_relays_console_rules_through_the_signed_command_topic() {
     let deputy = format!("Bearer {DEPUTY}");
     let dep = [("Authorization", deputy.as_str())];
     let other_cmd =
-        serde_json::json!({"board": "1.2", "action": "resume", "id": "mqtt-console-2"}).to_string();
+        serde_json::json!({"board": "1.2", "action": "resume", "expect": {"ply": 0}, "id": "mqtt-console-2"}).to_string();
     assert_eq!(
         request(&relay.addr, "POST", "/arbiter/command", &dep, &other_cmd).0,
         403

@@ -91,9 +91,20 @@ async fn handle(
         json!({"id": id, "board": board, "status": "rejected", "reason": reason})
     };
     let kind = match crate::server::parse_ruling(&ruling.action, &ruling.body) {
-        Ok(RecordKind::Arbiter { action, .. }) => RecordKind::Arbiter {
+        Ok(RecordKind::Arbiter { expect: None, .. }) => {
+            // Signed rulings name what they were made from (issue 24.1).
+            let reason = crate::server::arbiter::expect_missing();
+            tracing::warn!(id, "ruling rejected: {reason}");
+            let outcome = json!({"status": "rejected", "code": 428, "reason": reason});
+            if let Err(e) = ch.ids.record(&id, outcome) {
+                tracing::error!("rulings: {e}");
+            }
+            return json!({"id": id, "board": board, "status": "rejected", "code": 428, "reason": reason});
+        }
+        Ok(RecordKind::Arbiter { action, expect, .. }) => RecordKind::Arbiter {
             action,
             author: Some(ruling.arbiter.clone()),
+            expect,
         },
         Ok(_) => return rejected(format!("{}: not a ruling", ruling.action)),
         Err(e) => return rejected(e),
@@ -103,20 +114,33 @@ async fn handle(
         return json!({"id": id, "board": board, "status": "refused", "reason": "the board loop has stopped"});
     }
     let outcome = match tokio::time::timeout(LOOP_ANSWER, rx).await {
-        Ok(Ok(r)) => json!({
-            "status": "applied",
-            "t": r.t,
-            "action": ruling.action,
-            "arbiter": ruling.arbiter,
-            "events": r.events.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect::<Vec<_>>(),
-        }),
+        Ok(Ok(r)) => {
+            // The board's own decision: applied (200), or refused with
+            // the reason (409 / 422), as the HTTP reply says it.
+            let (code, v) =
+                crate::server::arbiter::reply_of(r.t, &ruling.action, &ruling.arbiter, &r.events);
+            let mut o = json!({
+                "status": if code == 200 { "applied" } else { "refused" },
+                "code": code,
+                "t": r.t,
+                "action": ruling.action,
+                "arbiter": ruling.arbiter,
+                "events": v["events"],
+            });
+            if code != 200 {
+                o["reason"] = v["error"].clone();
+                o["refused"] = v["refused"].clone();
+            }
+            o
+        }
         _ => json!({"status": "pending", "reason": "the board loop did not answer"}),
     };
     tracing::info!(
         id,
         arbiter = ruling.arbiter,
         action = ruling.action,
-        "ruling applied"
+        status = %outcome["status"],
+        "ruling answered"
     );
     if let Err(e) = ch.ids.record(&id, outcome.clone()) {
         tracing::error!("rulings: {e}");

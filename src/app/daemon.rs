@@ -307,7 +307,12 @@ impl Daemon {
         if let (Some(rec), Some(resume)) = (&recovered, &resume) {
             let since = resume.last_t;
             let now = clock.now_ms().max(board.last_t);
-            if !resume.trusted {
+            let running = board
+                .controller
+                .arbiter()
+                .clock()
+                .is_some_and(|c| c.running().is_some());
+            if !resume.trusted && running {
                 // The downtime is not measured: the clocks stay stopped
                 // until the arbiter resumes them (journaled, so a later
                 // restart keeps them stopped).
@@ -317,6 +322,7 @@ impl Daemon {
                     kind: RecordKind::Arbiter {
                         action: ArbiterAction::Pause,
                         author: Some(DOWNTIME_AUTHOR.to_owned()),
+                        expect: None,
                     },
                 });
             }

@@ -41,12 +41,17 @@ pub struct RuleArgs {
     #[arg(long, value_name = "N")]
     pub board: Option<u32>,
     /// The action, as the arbiter API's: accept, overrule, restore, result,
-    /// clock, position, pause, resume, choose.
+    /// confirm, forfeit, clock, position, pause, resume, undo, choose.
     #[arg(long, value_name = "ACTION")]
     pub action: Option<String>,
     /// The action's JSON body, e.g. '{"result": "1-0"}'.
     #[arg(long, value_name = "JSON")]
     pub body: Option<String>,
+    /// What the ruling was made from (required by the board), e.g.
+    /// '{"ply": 23, "event": {"type": "claim", "t": 81234}}': the board's
+    /// `ply` (and the alert answered) as its state shows them.
+    #[arg(long, value_name = "JSON")]
+    pub expect: Option<String>,
     /// The arbiter who rules (journaled as the author).
     #[arg(long, value_name = "NAME")]
     pub arbiter: Option<String>,
@@ -85,9 +90,17 @@ pub fn rule(args: RuleArgs) -> anyhow::Result<bool> {
     };
     let broker = BrokerAddr::from_settings(&url, &security, std::env::var(mqtt::PASSWORD_ENV).ok())
         .map_err(|(k, e)| anyhow!("--mqtt {k}: {e}"))?;
-    let body = match &args.body {
+    let body: serde_json::Value = match &args.body {
         Some(b) => serde_json::from_str(b).map_err(|e| anyhow!("--body: {e}"))?,
         None => serde_json::Value::Null,
+    };
+    let expect: Option<serde_json::Value> = match &args.expect {
+        Some(e) => Some(serde_json::from_str(e).map_err(|e| anyhow!("--expect: {e}"))?),
+        None => None,
+    };
+    let body = match expect {
+        Some(e) => crate::server::arbiter::body_with_expect(Some(&body), Some(&e)),
+        None => body,
     };
     let board = args.board.unwrap_or(1);
     let ruling = Ruling {
@@ -143,10 +156,10 @@ pub(crate) fn mqtt_forwarder(
             let ruling = Ruling {
                 board,
                 action: command["action"].as_str().unwrap_or_default().to_owned(),
-                body: command
-                    .get("body")
-                    .cloned()
-                    .unwrap_or(serde_json::Value::Null),
+                body: crate::server::arbiter::body_with_expect(
+                    command.get("body"),
+                    command.get("expect"),
+                ),
                 arbiter: command["arbiter"].as_str().unwrap_or_default().to_owned(),
                 id: command["id"].as_str().unwrap_or_default().to_owned(),
                 issued_ms: super::daemon::unix_now_ms(),
@@ -208,8 +221,22 @@ fn http_answer(game: &str, answer: serde_json::Value) -> (u16, serde_json::Value
             v["repeated"] = serde_json::Value::Bool(true);
             (200, v)
         }
-        Some("rejected") => (422, json!({"error": reason})),
-        Some("refused") => (403, json!({"error": reason})),
+        Some("rejected") => (
+            answer["code"].as_u64().map_or(422, |c| c as u16),
+            json!({"error": reason}),
+        ),
+        // The board refused the ruling itself (409 / 422, the reason in
+        // words); a refusal without a code is the command channel's (403).
+        Some("refused") => match answer["code"].as_u64() {
+            Some(code) => {
+                let mut v = answer.clone();
+                v["error"] = reason;
+                v["author"] = answer["arbiter"].clone();
+                v["board"] = serde_json::Value::from(game);
+                (code as u16, v)
+            }
+            None => (403, json!({"error": reason})),
+        },
         _ => (
             504,
             json!({"error": format!("the board answered {answer}")}),

@@ -1,126 +1,480 @@
 //! The arbiter's actions (the `arbiter` records and the arbiter API):
-//! rulings on proposals, results, clock settings, set-ups and take-backs,
-//! pausing and resuming the clock.
+//! rulings on proposals and claims, results, clock settings, set-ups and
+//! take-backs, pausing and resuming the clock. Each is checked first
+//! (`rulings.rs`: what the arbiter saw, the game's end) and then either
+//! applied — a `ruling` event with its number, article and effect — or
+//! refused with the reason (`ruling_refused`), never ignored.
 
 use super::announce::{Announcement, Decisions};
-use super::{ambiguous, key, Arbiter};
-use crate::model::{EndReason, IrregularityKind};
-use crate::trace::{ArbiterAction, Event, EventKind};
+use super::rulings::{hms, impossible, stale, Applied, Refusal, RulingEntry};
+use super::{key, Arbiter, DecidedClaim};
+use crate::model::{win_for, ClaimKind, EndReason, KnownOutcome};
+use crate::rules::RulingArticles;
+use crate::trace::{ArbiterAction, Event, EventKind, Expect};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 impl Arbiter {
-    /// The arbiter's actions (the `arbiter` records and the arbiter API).
+    /// The arbiter's actions (the `arbiter` records and the arbiter API):
+    /// checked, then applied or refused.
     pub(super) fn arbiter_action(
         &mut self,
         action: &ArbiterAction,
         author: Option<&str>,
+        expect: Option<&Expect>,
         t: u64,
         out: &mut Decisions,
     ) {
         tracing::info!(action = action.as_str(), author, t, "arbiter action");
-        let a = self.cfg.profile.articles;
-        let mut article = a.arbiter;
-        match action {
-            ArbiterAction::Restore | ArbiterAction::Accept => {
-                // The board is to be brought back after an illegal move (§7).
-                if self.phase().is_restoring() {
-                    article = a.illegal_move;
+        let before = self.facts();
+        let clocks_before = self.clock.as_ref().map(|c| c.remaining_at(t));
+        let result = self
+            .check_expect(action, expect)
+            .and_then(|()| self.apply_action(action, t, out));
+        match result {
+            Ok(applied) => {
+                let seq = self.rulings.len() as u32 + 1;
+                if let ArbiterAction::Undo(n) = action {
+                    self.mark_undone(*n, seq);
                 }
-                // The proposal in force: a pending illegal move is ruled on.
-                if let Some(pi) = self.pending_illegal.take() {
-                    article = a.illegal_move;
-                    self.rule_illegal(pi, None, t, out);
+                let answers = expect.and_then(|e| e.event.clone());
+                self.rulings.push(RulingEntry {
+                    seq,
+                    t,
+                    action: action.as_str(),
+                    author: author.map(str::to_owned),
+                    article: applied.article,
+                    effect: applied.effect.clone(),
+                    answers: answers.clone(),
+                    undone_by: None,
+                    undoes: match action {
+                        ArbiterAction::Undo(n) => Some(*n),
+                        _ => None,
+                    },
+                    undoable: false,
+                    ply: self.ply(),
+                    before: Box::new(before),
+                    clocks: clocks_before
+                        .zip(self.clock.as_ref().map(|c| c.remaining_at(t))),
+                });
+                // The ruling as applied, with the name of the arbiter who gave it.
+                if let Some(author) = author {
+                    out.push(Event {
+                        t,
+                        kind: EventKind::Ruling {
+                            action: action.as_str(),
+                            author: author.to_owned(),
+                            article: applied.article,
+                            seq,
+                            effect: applied.effect,
+                            answers,
+                        },
+                    });
                 }
             }
-            ArbiterAction::Confirm(r) => self.confirm_result(*r, t, out),
-            ArbiterAction::Forfeit(r) => self.enter_forfeit(*r, t, out),
-            ArbiterAction::Overrule => {
-                self.pending_illegal = None;
-                self.pending_breach = None;
-            }
-            ArbiterAction::SetResult(result) => {
-                self.end(*result, EndReason::ArbiterDecision, a.arbiter, t, out);
-            }
-            ArbiterAction::SetClock { white_ms, black_ms } => {
-                if let Some(c) = self.clock.as_mut() {
-                    c.set(*white_ms, *black_ms, t);
-                    self.push_clock(t, out);
-                }
-            }
-            ArbiterAction::SetPosition(fen) => self.set_position(fen, t, out),
-            ArbiterAction::Choose(u) => ambiguous::choose_without_hold(u, t),
-            ArbiterAction::Pause => {
-                if let Some(c) = self.clock.as_mut() {
-                    c.stop(t);
-                    self.push_clock(t, out);
-                    self.announce(Announcement::ClockPaused, t, out);
-                }
-            }
-            ArbiterAction::Resume => {
-                if !self.ended() {
-                    // Also the start of the game (§6.5) when the clocks wait for it.
-                    self.clock_started = true;
-                    let side = self.pos.turn();
-                    if let Some(c) = self.clock.as_mut() {
-                        if c.running().is_none() {
-                            c.start(side, t);
-                            self.announce(Announcement::ClockResumed, t, out);
-                        }
-                    }
-                }
+            Err(Refusal { reason, status }) => {
+                tracing::info!(action = action.as_str(), author, %reason, status, "ruling refused");
+                out.push(Event {
+                    t,
+                    kind: EventKind::RulingRefused {
+                        action: action.as_str(),
+                        author: author.map(str::to_owned),
+                        reason,
+                        status,
+                    },
+                });
             }
         }
-        // The ruling as applied, with the name of the arbiter who gave it.
-        if let Some(author) = author {
-            out.push(Event {
-                t,
-                kind: EventKind::Ruling {
-                    action: action.as_str(),
-                    author: author.to_owned(),
+    }
+
+    /// Applies `action` at `t`, or refuses it before changing anything.
+    fn apply_action(
+        &mut self,
+        action: &ArbiterAction,
+        t: u64,
+        out: &mut Decisions,
+    ) -> Result<Applied, Refusal> {
+        let a = self.cfg.profile.articles;
+        let ra = RulingArticles::of(self.cfg.profile.edition);
+        let applied = |article: &'static str, effect: String| Ok(Applied { article, effect });
+        match action {
+            ArbiterAction::Restore | ArbiterAction::Accept => {
+                // The proposal in force: a pending illegal move is ruled on
+                // (a penalty: the illegal-move article).
+                if let Some(pi) = self.pending_illegal.take() {
+                    let (by, article) = (pi.by, pi.article);
+                    let from = out.len();
+                    self.rule_illegal(pi, None, t, out);
+                    let penalty = out.as_slice()[from..]
+                        .iter()
+                        .find_map(|d| match d {
+                            super::Decision::Event(Event {
+                                kind: EventKind::IllegalMove { penalty, .. },
+                                ..
+                            }) => Some(penalty.to_string()),
+                            _ => None,
+                        })
+                        .unwrap_or_default();
+                    return applied(
+                        article,
+                        format!(
+                            "{}'s move ruled illegal: {penalty}; the position before it is reinstated",
+                            side(by)
+                        ),
+                    );
+                }
+                // A touch-move breach the opponent claims through the arbiter.
+                if let (ArbiterAction::Accept, Some(pb)) = (action, self.pending_breach.as_ref()) {
+                    let (by, article, played, touched) = (
+                        pb.by,
+                        pb.breach.article,
+                        pb.played.clone(),
+                        pb.breach.touched,
+                    );
+                    self.claim(ClaimKind::TouchMove, !by, t, out);
+                    return applied(
+                        article,
+                        format!(
+                            "{}'s claim upheld: {played} taken back; {} must keep the obligation on {touched}",
+                            side(!by),
+                            side(by)
+                        ),
+                    );
+                }
+                if self.restore_pending() && matches!(action, ArbiterAction::Restore) {
+                    // The arbiter reinstates the position himself (§7.4a /
+                    // 2023 7.5.1, §7.5 / 7.6): the board takes it as shown.
+                    let article = match self.alerts.last().map(|a| a.kind) {
+                        Some("illegal_move") => a.illegal_move,
+                        _ => ra.position,
+                    };
+                    let bi = self.mi();
+                    let pos = self.pos.clone();
+                    self.boards[bi].sensed.reset_to(pos.board());
+                    self.boards[bi].synced = true;
+                    self.set_restoring(false);
+                    out.push(Event {
+                        t,
+                        kind: EventKind::PositionRestored {
+                            fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
+                        },
+                    });
+                    return applied(
+                        article,
+                        "the position is reinstated by the arbiter: the board takes it as set up; play goes on"
+                            .to_owned(),
+                    );
+                }
+                if self.restore_pending() {
+                    return Err(impossible(
+                        "nothing to accept: the board waits for the position to be reinstated \
+                         (restore it)",
+                    ));
+                }
+                Err(impossible(match action {
+                    ArbiterAction::Restore => "the position is already restored",
+                    _ => "nothing to accept: no proposal of the board is open",
+                }))
+            }
+            ArbiterAction::Overrule => self.overrule(t, out),
+            ArbiterAction::Confirm(r) => self.confirm_result(*r, t, out),
+            ArbiterAction::Forfeit(r) => self.enter_forfeit(*r, t, out),
+            ArbiterAction::SetResult(result) => {
+                if let Some(o) = self.outcome() {
+                    return Err(impossible(format!(
+                        "the game is already over ({}, {}): confirm or correct its result instead",
+                        o.result.as_str(),
+                        o.reason
+                    )));
+                }
+                // A flag the arbiter observes (6.8): a loss on time.
+                let flagged = self.flags.iter().copied().find(|s| *result == win_for(!*s));
+                let (reason, article) = match flagged {
+                    Some(_) => (EndReason::Time, a.time),
+                    None => (EndReason::ArbiterDecision, ra.result),
+                };
+                self.end(*result, reason, article, t, out);
+                applied(
                     article,
-                },
+                    format!("the game ends {} ({reason})", result.as_str()),
+                )
+            }
+            ArbiterAction::SetClock {
+                white_ms,
+                black_ms,
+                moves,
+            } => self.set_clock(*white_ms, *black_ms, *moves, t, out),
+            ArbiterAction::SetPosition(fen) => self.set_position(fen, t, out),
+            ArbiterAction::Choose(_) => Err(impossible(
+                "no ambiguous reading is held: there is nothing to choose",
+            )),
+            ArbiterAction::Pause => {
+                let Some(c) = self.clock.as_mut() else {
+                    return Err(impossible("no clock runs on this board"));
+                };
+                if c.running().is_none() {
+                    return Err(impossible("the clocks are already stopped"));
+                }
+                c.stop(t);
+                let (w, b) = c.remaining_at(t);
+                self.push_clock(t, out);
+                self.announce(Announcement::ClockPaused, t, out);
+                applied(
+                    ra.pause,
+                    format!("both clocks stopped at White {} · Black {}", hms(w), hms(b)),
+                )
+            }
+            ArbiterAction::Resume => {
+                if let Some(o) = self.outcome() {
+                    return Err(stale(format!(
+                        "the game is over ({}, {}): its clocks stay stopped",
+                        o.result.as_str(),
+                        o.reason
+                    )));
+                }
+                let side_on_move = self.pos.turn();
+                let Some(c) = self.clock.as_mut() else {
+                    return Err(impossible("no clock runs on this board"));
+                };
+                if c.running().is_some() {
+                    return Err(impossible("the clocks already run"));
+                }
+                // Also the start of the game (§6.5) when the clocks wait for it.
+                self.clock_started = true;
+                c.start(side_on_move, t);
+                self.announce(Announcement::ClockResumed, t, out);
+                applied(
+                    ra.resume,
+                    format!("{}'s clock runs again", side(side_on_move)),
+                )
+            }
+            ArbiterAction::Undo(n) => self.undo(*n, t, out),
+        }
+    }
+
+    /// `clock`: both times (and the move counter) at `t`.
+    fn set_clock(
+        &mut self,
+        white_ms: u64,
+        black_ms: u64,
+        moves: Option<u32>,
+        t: u64,
+        out: &mut Decisions,
+    ) -> Result<Applied, Refusal> {
+        let ra = RulingArticles::of(self.cfg.profile.edition);
+        if let Some(o) = self.outcome() {
+            return Err(impossible(format!(
+                "the game is over ({}, {}): its clocks no longer count",
+                o.result.as_str(),
+                o.reason
+            )));
+        }
+        let turn = self.pos.turn();
+        let Some(c) = self.clock.as_mut() else {
+            return Err(impossible("no clock runs on this board"));
+        };
+        let (w, b) = c.remaining_at(t);
+        // The counter as the clock keeps it: Black has one move fewer
+        // while he is on move.
+        let counts = moves.map(|n| {
+            let black = if turn == Color::Black {
+                n.saturating_sub(1)
+            } else {
+                n
+            };
+            (n, black)
+        });
+        let same_counts = counts.is_none_or(|(wn, bn)| {
+            c.moves_done(Color::White) == wn && c.moves_done(Color::Black) == bn
+        });
+        if hms(w) == hms(white_ms) && hms(b) == hms(black_ms) && same_counts {
+            return Err(impossible(format!(
+                "the clocks already show White {} · Black {}",
+                hms(w),
+                hms(b)
+            )));
+        }
+        c.set(white_ms, black_ms, t);
+        let mut effect = format!(
+            "White {} → {}, Black {} → {}",
+            hms(w),
+            hms(white_ms),
+            hms(b),
+            hms(black_ms)
+        );
+        if let Some((wn, bn)) = counts {
+            let old = c.moves_done(Color::White);
+            c.set_moves_done(wn, bn);
+            effect.push_str(&format!("; move counter {old} → {wn}"));
+        }
+        self.push_clock(t, out);
+        Ok(Applied {
+            article: ra.clock,
+            effect,
+        })
+    }
+
+    /// `overrule`: the board's decision on the open matter is reversed: a
+    /// standing illegal move or a touch-move breach is let stand; a claim
+    /// the board rejected is upheld, one it upheld is rejected.
+    fn overrule(&mut self, t: u64, out: &mut Decisions) -> Result<Applied, Refusal> {
+        if let Some(pi) = self.pending_illegal.take() {
+            return Ok(Applied {
+                article: pi.article,
+                effect: format!("{}'s move stands as played; no penalty", side(pi.by)),
             });
+        }
+        if let Some(dc) = self.decided_claim.clone().filter(|d| d.ply == self.ply()) {
+            if dc.overruled {
+                return Err(stale("the claim's decision was already overruled"));
+            }
+            let article = dc.article;
+            let effect = if dc.upheld {
+                let was = self.result_words();
+                self.restore_facts((*dc.before).clone(), t);
+                self.push_clock(t, out);
+                format!(
+                    "the board upheld the claim; overruled: the game is put back as it stood before \
+                     it ({was} → {})",
+                    self.result_words()
+                )
+            } else {
+                let Some(words) = self.uphold_words(&dc) else {
+                    return Err(impossible(
+                        "the board cannot carry out this claim itself: set the position instead",
+                    ));
+                };
+                let a = self.cfg.profile.articles;
+                match dc.kind {
+                    ClaimKind::Threefold => {
+                        self.end(KnownOutcome::Draw, EndReason::Threefold, a.threefold, t, out)
+                    }
+                    ClaimKind::FiftyMoves => self.end(
+                        KnownOutcome::Draw,
+                        EndReason::FiftyMoves,
+                        a.fifty_moves,
+                        t,
+                        out,
+                    ),
+                    ClaimKind::InsufficientLosingChances => self.end(
+                        KnownOutcome::Draw,
+                        EndReason::ArbiterDecision,
+                        a.quickplay,
+                        t,
+                        out,
+                    ),
+                    ClaimKind::Time => self.time_forfeit(!dc.by, a.time, t, out),
+                    ClaimKind::TouchMove | ClaimKind::IllegalMove => {}
+                }
+                format!("the board rejected the claim; overruled, it is upheld: {words}")
+            };
+            if let Some(d) = self.decided_claim.as_mut() {
+                d.overruled = true;
+                d.ply = self.moves.len() as u32;
+            }
+            return Ok(Applied { article, effect });
+        }
+        if let Some(pb) = self.pending_breach.take() {
+            return Ok(Applied {
+                article: pb.breach.article,
+                effect: format!(
+                    "{}'s {} stands: the breach of {} is not to be claimed",
+                    side(pb.by),
+                    pb.played,
+                    pb.breach.touched
+                ),
+            });
+        }
+        Err(impossible(
+            "nothing to overrule: no decision of the board is open (a claim is open until the next move)",
+        ))
+    }
+
+    /// Notes the claim the board decided among the decisions from `from`
+    /// (`before`: the game before the claim), so the arbiter may overrule it.
+    pub(super) fn note_claim(&mut self, before: super::rulings::Facts, out: &Decisions, from: usize) {
+        let decided = out.as_slice().get(from..).unwrap_or(&[]).iter().find_map(|d| match d {
+            super::Decision::Event(Event {
+                t,
+                kind:
+                    EventKind::Claim {
+                        by,
+                        kind,
+                        upheld,
+                        consequence,
+                        article,
+                    },
+            }) => Some(DecidedClaim {
+                t: *t,
+                by: by.0,
+                kind: *kind,
+                upheld: *upheld,
+                consequence: consequence.clone(),
+                article,
+                ply: self.moves.len() as u32,
+                before: Box::new(before.clone()),
+                overruled: false,
+            }),
+            _ => None,
+        });
+        if let Some(d) = decided {
+            self.decided_claim = Some(d);
         }
     }
 
     /// Sets up `fen`: an earlier position of this game takes the moves after
-    /// it back; before the first move it becomes the start position. Anything
-    /// else is refused with an irregularity naming the reason.
-    fn set_position(&mut self, fen: &str, t: u64, out: &mut Decisions) {
-        let parsed = fen
+    /// it back; before the first move it becomes the start position.
+    /// Anything else is refused, naming the reason.
+    fn set_position(
+        &mut self,
+        fen: &str,
+        t: u64,
+        out: &mut Decisions,
+    ) -> Result<Applied, Refusal> {
+        let ra = RulingArticles::of(self.cfg.profile.edition);
+        let target = fen
             .parse::<Fen>()
-            .ok()
-            .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).ok());
+            .map_err(|e| impossible(format!("\"{fen}\" is not a FEN: {e}")))?
+            .into_position::<Chess>(CastlingMode::Standard)
+            .map_err(|e| impossible(format!("\"{fen}\" is not a legal position: {e}")))?;
         let same = |a: &Chess, b: &Chess| a.board() == b.board() && a.turn() == b.turn();
-        let ply = parsed
-            .as_ref()
-            .and_then(|target| self.history.iter().rposition(|p| same(p, target)));
-        match (parsed, ply) {
-            (Some(_), Some(ply)) => {
+        if same(&target, &self.pos) && !self.ended() {
+            return Err(impossible(if self.restore_pending() {
+                "the game already stands at this position: the board returns to play once the \
+                 pieces are set up so"
+            } else {
+                "the position is already restored"
+            }));
+        }
+        let ply = self.history.iter().rposition(|p| same(p, &target));
+        let before_ply = self.moves.len();
+        let effect = match ply {
+            Some(ply) => {
                 self.history.truncate(ply + 1);
                 self.keys.truncate(ply + 1);
                 self.moves.truncate(ply);
                 self.pos = self.history[ply].clone();
+                format!(
+                    "{} taken back (ply {before_ply} → {ply})",
+                    super::rulings::moves_ago(before_ply as u32 - ply as u32)
+                        .replace(" ago", "")
+                )
             }
-            (Some(target), None) if self.moves.is_empty() => {
+            None if self.moves.is_empty() => {
                 self.cfg.start = target.clone();
                 self.history = vec![target.clone()];
                 self.keys = vec![key(&target)];
                 self.pos = target;
+                "a new start position set up before the first move".to_owned()
             }
-            _ => {
-                out.push(Event {
-                    t,
-                    kind: EventKind::Irregularity {
-                        kind: IrregularityKind::ArbiterPositionRejected,
-                        article: self.cfg.profile.articles.arbiter,
-                        squares: Vec::new(),
-                    },
-                });
-                return;
+            None => {
+                return Err(impossible(
+                    "not a position of this game: only an earlier position of the game (a take-back) \
+                     or, before the first move, a new start can be set",
+                ))
             }
-        }
+        };
+        let reopened = self.ended();
         // The arbiter has set the position: the set-up guidance is over.
         self.setup = super::SetUp::Done;
         // A take-back reopens a game that had ended (its result unconfirmed).
@@ -129,5 +483,21 @@ impl Arbiter {
         self.pending_illegal = None;
         self.pending_breach = None;
         self.take_back_state(t);
+        self.push_clock(t, out);
+        Ok(Applied {
+            article: ra.position,
+            effect: if reopened {
+                format!("{effect}; the game goes on")
+            } else {
+                effect
+            },
+        })
+    }
+}
+
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
     }
 }

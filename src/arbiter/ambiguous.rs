@@ -321,8 +321,3 @@ impl Arbiter {
         });
     }
 }
-
-/// An arbiter `choose` record when nothing is held: logged, nothing happens.
-pub(super) fn choose_without_hold(u: &str, t: u64) {
-    tracing::info!(uci = u, t, "choose: no reading is held; nothing to choose");
-}

@@ -6,9 +6,12 @@
 //! unconfirmed again.
 
 use super::announce::Decisions;
+use super::rulings::{impossible, stale, Applied, Refusal};
 use super::{Arbiter, Outcome};
-use crate::model::{EndReason, IrregularityKind, KnownOutcome};
-use crate::trace::{Event, EventKind};
+use crate::model::{win_for, EndReason, KnownOutcome};
+use crate::rules::RulingArticles;
+use crate::trace::{Event, EventKind, Forfeit};
+use shakmaty::Color;
 
 /// The arbiter's confirmation of the result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,50 +30,73 @@ impl Arbiter {
         self.confirmation.as_ref()
     }
 
-    /// `confirm`: the result stands (or `correct` replaces it). Before the
-    /// end, a result given ends the game with it (the arbiter's decision);
-    /// without one nothing is confirmed and an irregularity says so.
+    /// `confirm`: the result stands as the board has it (or `correct`
+    /// replaces it: one ruling, announced once; a correction back to the
+    /// board's own result restores its reason, e.g. `agreement`). Before
+    /// the end, a result given ends the game with it (the arbiter's
+    /// decision); without one it is refused (nothing to confirm).
     pub(super) fn confirm_result(
         &mut self,
         correct: Option<KnownOutcome>,
         t: u64,
         out: &mut Decisions,
-    ) {
-        let article = self.cfg.profile.articles.arbiter;
-        let (result, corrected) = match (self.outcome(), correct) {
-            (Some(o), None) => (o.result, false),
-            (Some(o), Some(r)) if r == o.result => (r, false),
-            (Some(_), Some(r)) => {
-                self.correct_outcome(Outcome {
-                    result: r,
-                    reason: EndReason::ArbiterDecision,
-                    article,
-                    t,
-                });
-                out.push(Event {
-                    t,
-                    kind: EventKind::GameEnd {
+    ) -> Result<Applied, Refusal> {
+        let article = RulingArticles::of(self.cfg.profile.edition).confirm;
+        let (result, corrected, effect) = match (self.outcome(), correct) {
+            (Some(o), Some(r)) if r != o.result => {
+                let board = *self.original_outcome.get_or_insert(o);
+                // Back to the board's own result: its reason stands again.
+                let back = board.result == r;
+                let outcome = if back {
+                    board
+                } else {
+                    Outcome {
                         result: r,
                         reason: EndReason::ArbiterDecision,
                         article,
-                    },
-                });
-                (r, true)
+                        t,
+                    }
+                };
+                self.correct_outcome(outcome);
+                (
+                    r,
+                    !back,
+                    format!(
+                        "{} ({}) corrected to {} ({}), confirmed",
+                        o.result.as_str(),
+                        o.reason,
+                        r.as_str(),
+                        outcome.reason
+                    ),
+                )
+            }
+            (Some(o), _) => {
+                if self.confirmation.is_some() {
+                    return Err(impossible(format!(
+                        "the result {} is already confirmed",
+                        o.result.as_str()
+                    )));
+                }
+                let corrected = self.original_outcome.is_some_and(|b| b.result != o.result);
+                (
+                    o.result,
+                    corrected,
+                    format!("{} ({}) confirmed", o.result.as_str(), o.reason),
+                )
             }
             (None, Some(r)) => {
-                self.end(r, EndReason::ArbiterDecision, article, t, out);
-                (r, false)
+                let declared = RulingArticles::of(self.cfg.profile.edition).result;
+                self.end(r, EndReason::ArbiterDecision, declared, t, out);
+                (
+                    r,
+                    false,
+                    format!("the game ends {} (arbiter's decision), confirmed", r.as_str()),
+                )
             }
             (None, None) => {
-                out.push(Event {
-                    t,
-                    kind: EventKind::Irregularity {
-                        kind: IrregularityKind::ArbiterPositionRejected,
-                        article,
-                        squares: Vec::new(),
-                    },
-                });
-                return;
+                return Err(impossible(
+                    "no result to confirm: the game goes on (give a result to end it)",
+                ))
             }
         };
         self.confirmation = Some(Confirmation {
@@ -87,37 +113,76 @@ impl Arbiter {
                 article,
             },
         });
+        Ok(Applied { article, effect })
     }
 
-    /// `forfeit`: a game not played. Only before the first move; refused
-    /// (an irregularity) once a move was made.
-    pub(super) fn enter_forfeit(&mut self, result: KnownOutcome, t: u64, out: &mut Decisions) {
-        let article = self.cfg.profile.articles.arbiter;
-        if !self.moves.is_empty() || self.ended() {
-            out.push(Event {
-                t,
-                kind: EventKind::Irregularity {
-                    kind: IrregularityKind::ArbiterPositionRejected,
-                    article,
-                    squares: Vec::new(),
-                },
-            });
-            return;
+    /// `forfeit`: a game not played (a no-show; Laws 2009 §6.6a / 2023
+    /// 6.7.1, DSU 004 §11): before any move, or after the present player's
+    /// first move (he starts his clock and moves, the normal sequence: the
+    /// result is then his win). `0-0`: neither player came (a double
+    /// forfeit, before any move). Refused with the reason otherwise.
+    pub(super) fn enter_forfeit(
+        &mut self,
+        forfeit: Forfeit,
+        t: u64,
+        out: &mut Decisions,
+    ) -> Result<Applied, Refusal> {
+        let article = RulingArticles::of(self.cfg.profile.edition).forfeit;
+        if let Some(o) = self.outcome() {
+            return Err(stale(format!(
+                "the game is already over ({}, {})",
+                o.result.as_str(),
+                o.reason
+            )));
         }
-        self.end(result, EndReason::Forfeit, article, t, out);
-        self.confirmation = Some(Confirmation {
-            result,
-            corrected: false,
-            forfeit: true,
-        });
-        out.push(Event {
-            t,
-            kind: EventKind::ResultConfirmed {
-                result,
+        let moved = self.moves.first().map(|m| m.by);
+        let result = match (forfeit, self.moves.len(), moved) {
+            (_, n, _) if n > 1 => {
+                return Err(impossible(format!(
+                    "both players have moved ({n} plies): the game was played; declare its result instead"
+                )))
+            }
+            (Forfeit::Double, _, _) => {
+                // Neither lila (scalachess `Outcome.fromResult`) nor
+                // python-chess reads 0-0 as a PGN result (python-chess takes
+                // "0-0" in the movetext for castling): docs/console.md.
+                return Err(impossible(
+                    "a double forfeit (0-0) has no PGN result the broadcast consumers read: \
+                     enter it in the pairing program (TRF -/-) and leave this game unplayed",
+                ));
+            }
+            (Forfeit::Won(r), 0, _) => Some(r),
+            (Forfeit::Won(r), _, Some(by)) if r == win_for(by) => Some(r),
+            (Forfeit::Won(_), _, Some(by)) => {
+                return Err(impossible(format!(
+                    "{} has moved: he was present, so the forfeit is his win ({})",
+                    if by == Color::White { "White" } else { "Black" },
+                    win_for(by).as_str()
+                )))
+            }
+            (Forfeit::Won(r), _, None) => Some(r),
+        };
+        let shown = forfeit.as_str();
+        if let Some(r) = result {
+            self.end(r, EndReason::Forfeit, article, t, out);
+            self.confirmation = Some(Confirmation {
+                result: r,
                 corrected: false,
                 forfeit: true,
-                article,
-            },
-        });
+            });
+            out.push(Event {
+                t,
+                kind: EventKind::ResultConfirmed {
+                    result: r,
+                    corrected: false,
+                    forfeit: true,
+                    article,
+                },
+            });
+        }
+        Ok(Applied {
+            article,
+            effect: format!("the game is entered as a forfeit, {shown}, confirmed"),
+        })
     }
 }

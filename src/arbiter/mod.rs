@@ -33,6 +33,8 @@
 //! | `end.rs` | the end of the game (§5, §6.9, 2023 9.6), resignation |
 //! | `clock.rs` | the press (§6.2), the flags (§6.8), clock reports |
 //! | `actions.rs` | the arbiter's actions: rulings, results, set-ups, pause |
+//! | `rulings.rs` | rulings checked against what the arbiter saw (`expect`), refused with a reason, the history, `undo` |
+//! | `open.rs` | the matters open for the arbiter, with the rulings the Laws leave open, worded by effect |
 //! | `confirm.rs` | results provisional until confirmed or corrected, forfeits (DSU 004 §15) |
 //! | `setup.rs` | the set-up before the first move: guidance, a wrong initial position (§7.1a / 7.2.1) |
 //! | `dead.rs` | dead positions and mating material (§5.2b, §6.9) |
@@ -51,8 +53,10 @@ mod draw;
 mod end;
 mod hand;
 mod illegal;
+mod open;
 mod orientation;
 mod phase;
+mod rulings;
 mod setup;
 mod tactile;
 pub mod touch;
@@ -67,6 +71,8 @@ pub use config::{
 };
 pub use confirm::Confirmation;
 pub use end::Outcome;
+pub use open::{OpenMatter, OpenRuling};
+pub use rulings::{Refusal as RulingRefusal, RulingEntry, IMPOSSIBLE, STALE};
 pub use phase::{PendingEnd, Phase, Stage};
 pub use setup::Guidance;
 pub use tactile::ANNOUNCE_SETTLE_MS;
@@ -198,6 +204,32 @@ pub struct Arbiter {
     last_offers: [Option<u32>; 2],
     /// The arbiter's confirmation of the result (DSU 004 §15), once given.
     confirmation: Option<Confirmation>,
+    /// The board's own result before the arbiter corrected it (a
+    /// correction back restores its reason).
+    original_outcome: Option<Outcome>,
+    /// The applied rulings, oldest first (`rulings.rs`).
+    rulings: Vec<rulings::RulingEntry>,
+    /// The alerts raised, newest last (`open.rs`).
+    alerts: Vec<open::Alert>,
+    /// The last claim the board decided, while the arbiter may overrule it.
+    decided_claim: Option<DecidedClaim>,
+}
+
+/// A claim the board decided (`claim` event), kept so that the arbiter may
+/// overrule it until the next move.
+#[derive(Debug, Clone)]
+pub(crate) struct DecidedClaim {
+    t: u64,
+    by: Color,
+    kind: crate::model::ClaimKind,
+    upheld: bool,
+    consequence: String,
+    article: &'static str,
+    /// The completed plies when it was decided.
+    ply: u32,
+    /// The game before the claim (what overruling an upheld claim restores).
+    before: Box<rulings::Facts>,
+    overruled: bool,
 }
 
 fn ci(c: Color) -> usize {
@@ -266,6 +298,10 @@ impl Arbiter {
             forced: None,
             last_offers: [None, None],
             confirmation: None,
+            original_outcome: None,
+            rulings: Vec::new(),
+            alerts: Vec::new(),
+            decided_claim: None,
         }
     }
 
@@ -336,6 +372,12 @@ impl Arbiter {
     /// game-ending move settling, a flag falling). Call it as time passes
     /// (the daemon ticks); [`Arbiter::record`] calls it itself.
     pub fn advance(&mut self, t: u64, out: &mut Decisions) {
+        let from = out.len();
+        self.advance_inner(t, out);
+        self.note_alerts(out, from);
+    }
+
+    fn advance_inner(&mut self, t: u64, out: &mut Decisions) {
         if self.held.is_some() {
             self.advance_held(t, out);
             return;
@@ -357,11 +399,17 @@ impl Arbiter {
     /// End of input at `t` (the end of a trace): a game-ending move still
     /// settling counts as made.
     pub fn finish(&mut self, t: u64, out: &mut Decisions) {
+        let from = out.len();
+        self.finish_inner(t, out);
+        self.note_alerts(out, from);
+    }
+
+    fn finish_inner(&mut self, t: u64, out: &mut Decisions) {
         if self.held.is_some() {
             self.finish_held(t, out);
             return;
         }
-        self.advance(t, out);
+        self.advance_inner(t, out);
         if let Some(p) = self.phase.pending_end() {
             let (completed, at) = (p.completed(), t.max(p.t));
             self.complete(completed, at, out);
@@ -371,6 +419,12 @@ impl Arbiter {
 
     /// Processes one record at its time `rec.t`.
     pub fn record(&mut self, rec: &Record, out: &mut Decisions) {
+        let from = out.len();
+        self.record_inner(rec, out);
+        self.note_alerts(out, from);
+    }
+
+    fn record_inner(&mut self, rec: &Record, out: &mut Decisions) {
         if self.held.is_some() {
             self.record_held(rec, out);
             return;
@@ -379,7 +433,7 @@ impl Arbiter {
             return;
         }
         let t = rec.t;
-        self.advance(t, out);
+        self.advance_inner(t, out);
         match &rec.kind {
             RecordKind::Lift(_) | RecordKind::Place { .. } | RecordKind::Frame(_) => {
                 self.sensor(rec, out);
@@ -397,16 +451,22 @@ impl Arbiter {
             RecordKind::Accept(side) => self.accept_draw(*side, t, out),
             RecordKind::Decline(side) => self.decline_draw(*side, t, out),
             RecordKind::Adjust(side) => self.adjust(*side, t, out),
-            RecordKind::Claim { kind, by } => self.claim(*kind, *by, t, out),
+            RecordKind::Claim { kind, by } => {
+                let (before, from) = (self.facts(), out.len());
+                self.claim(*kind, *by, t, out);
+                self.note_claim(before, out, from);
+            }
             RecordKind::Query {
                 what, by, piece, ..
             } => self.query(*what, *by, *piece, t, out),
             // The end of an announcement: the controller reports it
             // (`move_announcement_played`); nothing else to decide.
             RecordKind::Spoken(_) => {}
-            RecordKind::Arbiter { action, author } => {
-                self.arbiter_action(action, author.as_deref(), t, out)
-            }
+            RecordKind::Arbiter {
+                action,
+                author,
+                expect,
+            } => self.arbiter_action(action, author.as_deref(), expect.as_ref(), t, out),
         }
     }
 

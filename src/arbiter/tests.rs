@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::model::{EndReason, KnownOutcome, Lang};
-use crate::trace::{ArbiterAction, Header, QueryKind};
+use crate::trace::{ArbiterAction, Forfeit, Header, QueryKind};
 use shakmaty::{Piece, Square};
 
 /// A one-board game under the default profile (standard play, fide-2023),
@@ -206,6 +206,7 @@ fn the_arbiters_take_back_reopens_an_ended_game() {
     let action = RecordKind::Arbiter {
         action: ArbiterAction::SetPosition(fen),
         author: None,
+        expect: None,
     };
     feed(&mut a, &[rec(5_000, action)]);
     assert_eq!(a.moves().len(), 2);
@@ -221,6 +222,7 @@ fn the_arbiters_pause_shows_as_paused() {
     let pause = RecordKind::Arbiter {
         action: ArbiterAction::Pause,
         author: None,
+        expect: None,
     };
     feed(&mut a, &[rec(2_000, pause)]);
     assert_eq!(a.phase(), &Phase::Playing);
@@ -228,6 +230,7 @@ fn the_arbiters_pause_shows_as_paused() {
     let resume = RecordKind::Arbiter {
         action: ArbiterAction::Resume,
         author: None,
+        expect: None,
     };
     feed(&mut a, &[rec(3_000, resume)]);
     assert_eq!(a.stage(), Stage::Playing);
@@ -336,6 +339,7 @@ fn a_board_switched_on_before_the_round_costs_no_one_time() {
             RecordKind::Arbiter {
                 action: ArbiterAction::Resume,
                 author: None,
+                expect: None,
             },
         )],
     );
@@ -352,6 +356,7 @@ fn arbiter(t: u64, action: ArbiterAction, author: Option<&str>) -> Record {
         RecordKind::Arbiter {
             action,
             author: author.map(str::to_owned),
+            expect: None,
         },
     )
 }
@@ -392,11 +397,13 @@ fn a_result_is_provisional_until_the_arbiter_confirms_or_corrects_it() {
             Some("IA Hansen"),
         )],
     );
-    assert_eq!(events(&d), ["game_end", "result_confirmed", "ruling"]);
+    // One ruling: no second `game_end` (no second "result to confirm"
+    // alert); the confirmation is announced.
+    assert_eq!(events(&d), ["result_confirmed", "ruling"]);
     assert_eq!(a.outcome().unwrap().result, KnownOutcome::Draw);
     assert_eq!(a.outcome().unwrap().reason, EndReason::ArbiterDecision);
     assert!(a.confirmation().unwrap().corrected);
-    let Decision::Event(e) = &d[2] else {
+    let Decision::Event(e) = &d[1] else {
         panic!("{d:?}")
     };
     assert_eq!(
@@ -404,31 +411,40 @@ fn a_result_is_provisional_until_the_arbiter_confirms_or_corrects_it() {
         EventKind::Ruling {
             action: "confirm",
             author: "IA Hansen".into(),
-            article: a.config().profile.articles.arbiter
+            article: "DSU 004 §15",
+            seq: 2,
+            effect: "0-1 (checkmate) corrected to 1/2-1/2 (arbiter_decision), confirmed".into(),
+            answers: None,
         }
     );
 }
 
 #[test]
-fn a_forfeit_only_before_the_first_move_and_confirmed_at_once() {
+fn a_forfeit_before_the_opponents_first_move_and_confirmed_at_once() {
     let mut a = game(Some("5400+30"));
     let win = KnownOutcome::Decisive {
         winner: Color::White,
     };
+    let win = Forfeit::Won(win);
     let d = feed(&mut a, &[arbiter(1_000, ArbiterAction::Forfeit(win), None)]);
     assert_eq!(events(&d), ["game_end", "result_confirmed"]);
     assert_eq!(a.outcome().unwrap().reason, EndReason::Forfeit);
     assert!(a.confirmation().unwrap().forfeit);
-    // Once a move is made, a forfeit is refused; confirming with nothing to confirm too.
+    // Once both players moved, a forfeit is refused (with the reason, no
+    // irregularity); confirming with nothing to confirm too.
     let mut b = game(None);
     feed(&mut b, &play(1_000, Color::White, Square::E2, Square::E4));
-    let d = feed(&mut b, &[arbiter(2_000, ArbiterAction::Forfeit(win), None)]);
-    assert_eq!(events(&d), ["irregularity"]);
+    feed(&mut b, &play(2_000, Color::Black, Square::E7, Square::E5));
+    let d = feed(&mut b, &[arbiter(3_000, ArbiterAction::Forfeit(win), None)]);
+    assert_eq!(events(&d), ["ruling_refused"]);
     assert!(b.outcome().is_none());
     let d = feed(
         &mut b,
-        &[arbiter(3_000, ArbiterAction::Confirm(None), None)],
+        &[arbiter(4_000, ArbiterAction::Confirm(None), None)],
     );
-    assert_eq!(events(&d), ["irregularity"]);
+    assert_eq!(events(&d), ["ruling_refused"]);
     assert_eq!(b.confirmation(), None);
 }
+
+#[path = "rulings_tests.rs"]
+mod rulings_tests;

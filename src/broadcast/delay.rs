@@ -514,8 +514,8 @@ impl Feed {
     /// Publishes the game's start (no move yet, nothing to hide): to both
     /// audiences at once, so the public feeds exist from the first second.
     pub fn publish_start(&self, u: Update) {
-        self.arbiter
-            .publish_journaled(u.seq, u.snapshot.clone(), &u.arbiter);
+        let arb = u.arbiter_snapshot.clone().or_else(|| u.snapshot.clone());
+        self.arbiter.publish_journaled(u.seq, arb, &u.arbiter);
         if let Some(tap) = &self.tap {
             let _ = tap.send(u.clone());
         }
@@ -524,8 +524,8 @@ impl Feed {
 
     /// Publishes an update: to the arbiter now, to the public after the delay.
     pub fn publish(&self, u: Update) {
-        self.arbiter
-            .publish_journaled(u.seq, u.snapshot.clone(), &u.arbiter);
+        let arb = u.arbiter_snapshot.clone().or_else(|| u.snapshot.clone());
+        self.arbiter.publish_journaled(u.seq, arb, &u.arbiter);
         if u.snapshot.is_some() || !u.public.is_empty() {
             let _ = self.queue.send(u);
         }
@@ -580,6 +580,7 @@ mod tests {
             snapshot: None,
             public: vec![Arc::from("{\"type\":\"move\"}")],
             arbiter: Vec::new(),
+            arbiter_snapshot: None,
         });
         tokio::time::sleep(Duration::from_millis(30)).await;
         assert!(tapped.try_recv().is_err(), "not before the delay");

@@ -150,6 +150,10 @@ pub struct Update {
     pub t: u64,
     /// The new public state, when it changed.
     pub snapshot: Option<Arc<Snapshot>>,
+    /// The arbiter's state of the same moment (the public one with the
+    /// arbiter's fields: `open`, `rulings`, …, [`arbiter_state`]); `None`:
+    /// the public one serves both.
+    pub arbiter_snapshot: Option<Arc<Snapshot>>,
     /// Public messages (JSON, one line each).
     pub public: Vec<Arc<str>>,
     /// The arbiter's messages: every event.
@@ -222,6 +226,50 @@ pub fn result_status(game: &Arbiter) -> Option<&'static str> {
         Some(c) if c.corrected => "corrected",
         Some(_) => "confirmed",
     })
+}
+
+/// The arbiter's snapshot: `public` with the undelayed state's own fields
+/// (`docs/console.md`, "The board's state"): `ply` (completed plies),
+/// `open` (the matters open, with the rulings the Laws leave open, worded
+/// by effect), `rulings` (the history), `result_reason` (the termination,
+/// e.g. `agreement`), and in `clock` the move counter (`moves_done`,
+/// white/black) and `moves_to_control` (the player on move's moves to the
+/// next time control, when another period follows). Never public: claims
+/// and irregularities go to the arbiter only (§13.7a).
+pub fn arbiter_snapshot(public: &Snapshot, game: &Arbiter, t: u64) -> Snapshot {
+    let mut snap = public.clone();
+    if let Value::Object(m) = &mut snap.state {
+        m.insert("ply".into(), Value::from(game.ply()));
+        m.insert(
+            "open".into(),
+            serde_json::to_value(game.open()).unwrap_or(Value::Null),
+        );
+        m.insert(
+            "rulings".into(),
+            serde_json::to_value(game.rulings()).unwrap_or(Value::Null),
+        );
+        m.insert(
+            "result_reason".into(),
+            game.outcome()
+                .map_or(Value::Null, |o| Value::from(o.reason.as_str())),
+        );
+        if let (Some(Value::Object(c)), Some(clock)) = (m.get_mut("clock"), game.clock()) {
+            use shakmaty::Color;
+            let turn = game.position().turn();
+            c.insert(
+                "moves_done".into(),
+                json!({"white": clock.moves_done(Color::White), "black": clock.moves_done(Color::Black)}),
+            );
+            c.insert(
+                "moves_to_control".into(),
+                clock
+                    .moves_to_control(turn)
+                    .map_or(Value::Null, Value::from),
+            );
+        }
+    }
+    let _ = t;
+    snap
 }
 
 /// The console's name of the game's [`Stage`](crate::arbiter::Stage).
@@ -320,13 +368,15 @@ impl Publisher {
         self.refresh_spoken(game);
         self.seq += 1;
         let snap = Arc::new(self.snapshot(game, t));
+        let arb = Arc::new(arbiter_snapshot(&snap, game, t));
         let state: Arc<str> = Arc::from(snap.state.to_string());
         Update {
             seq: self.seq,
             t,
             snapshot: Some(snap),
-            public: vec![state.clone()],
-            arbiter: vec![state],
+            public: vec![state],
+            arbiter: vec![Arc::from(arb.state.to_string())],
+            arbiter_snapshot: Some(arb),
         }
     }
 
@@ -406,14 +456,15 @@ impl Publisher {
                 snapshot: None,
                 public,
                 arbiter,
+                arbiter_snapshot: None,
             });
         }
         self.seq += 1;
         let snap = Arc::new(self.snapshot(game, t));
+        let arb = Arc::new(arbiter_snapshot(&snap, game, t));
         if forced {
-            let state: Arc<str> = Arc::from(snap.state.to_string());
-            public.push(state.clone());
-            arbiter.push(state);
+            public.push(Arc::from(snap.state.to_string()));
+            arbiter.push(Arc::from(arb.state.to_string()));
         }
         Some(Update {
             seq: self.seq,
@@ -421,6 +472,7 @@ impl Publisher {
             snapshot: Some(snap),
             public,
             arbiter,
+            arbiter_snapshot: Some(arb),
         })
     }
 

@@ -595,6 +595,33 @@ impl Clock {
         }
     }
 
+    /// Sets the move counter: the moves each player has completed (the
+    /// arbiter, §6.10b / 2023 6.10.2: so the next period arrives at the
+    /// right move).
+    pub fn set_moves_done(&mut self, white: u32, black: u32) {
+        self.moves_done = [white, black];
+    }
+
+    /// The moves `side` still has to complete before the next time
+    /// control, when another period follows; `None` in the last period.
+    pub fn moves_to_control(&self, side: Color) -> Option<u32> {
+        let done = self.moves_done[idx(side)];
+        let mut start = 0u32;
+        for (i, p) in self.tc.periods.iter().enumerate() {
+            let n = p.moves?;
+            if i + 1 == self.tc.periods.len() {
+                // A repeating last period: to the end of this repetition.
+                let into = done.saturating_sub(start);
+                return Some(n - into % n);
+            }
+            if done < start + n {
+                return Some(start + n - done);
+            }
+            start += n;
+        }
+        None
+    }
+
     /// Moves completed by `side` as the clock counts them.
     pub fn moves_done(&self, side: Color) -> u32 {
         self.moves_done[idx(side)]

@@ -47,9 +47,16 @@ pub fn spoken_kind(kind: &EventKind) -> Result<Audience, Silent> {
         EventKind::Touch { .. } | EventKind::Clock { .. } | EventKind::Announce { .. } => {
             Err(Silent::NotNews)
         }
-        // Administrative: the result's confirmation and the ruling's author
-        // (a corrected result is spoken from its own `game_end`).
-        EventKind::ResultConfirmed { .. } | EventKind::Ruling { .. } => Err(Silent::NotNews),
+        // A result the arbiter corrected is announced once, from its
+        // confirmation (issue 24.5: no `game_end` of its own).
+        EventKind::ResultConfirmed {
+            corrected: true, ..
+        } => Ok(Audience::Both),
+        // Administrative: the result's confirmation, the ruling's author,
+        // a refused ruling (the arbiter's console shows it).
+        EventKind::ResultConfirmed { .. }
+        | EventKind::Ruling { .. }
+        | EventKind::RulingRefused { .. } => Err(Silent::NotNews),
         EventKind::PromotionAssumed { .. }
         | EventKind::IllegalMove { .. }
         | EventKind::TouchMove { .. }
@@ -99,13 +106,23 @@ pub fn event_phrase(kind: &EventKind, voc: &Vocabulary) -> Option<(String, Audie
         EventKind::GameEnd { result, reason, .. } => {
             voice::game_end_phrase(Some(*result), Some(*reason), voc)
         }
+        EventKind::ResultConfirmed {
+            result,
+            corrected: true,
+            ..
+        } => voice::game_end_phrase(
+            Some(*result),
+            Some(crate::model::EndReason::ArbiterDecision),
+            voc,
+        ),
         EventKind::Move { .. }
         | EventKind::Setup { .. }
         | EventKind::Touch { .. }
         | EventKind::Clock { .. }
         | EventKind::Announce { .. }
         | EventKind::ResultConfirmed { .. }
-        | EventKind::Ruling { .. } => return None,
+        | EventKind::Ruling { .. }
+        | EventKind::RulingRefused { .. } => return None,
     };
     Some((text, audience))
 }
@@ -217,6 +234,15 @@ mod tests {
                 action: "restore",
                 author: "IA Hansen".into(),
                 article: "7.5.1",
+                seq: 1,
+                effect: "the position is reinstated".into(),
+                answers: None,
+            },
+            EventKind::RulingRefused {
+                action: "clock",
+                author: Some("IA Hansen".into()),
+                reason: "the game is over and its result confirmed".into(),
+                status: 409,
             },
         ];
         for k in IrregularityKind::ALL {
@@ -249,9 +275,10 @@ mod tests {
             EventKind::GameEnd { .. } => 15,
             EventKind::ResultConfirmed { .. } => 16,
             EventKind::Ruling { .. } => 17,
+            EventKind::RulingRefused { .. } => 18,
         }
     }
-    const KINDS: usize = 18;
+    const KINDS: usize = 19;
 
     /// Words that give English away in another language's phrase.
     const ENGLISH: [&str; 8] = [

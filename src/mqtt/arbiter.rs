@@ -172,6 +172,7 @@ pub fn start(
                     snapshot: p.snapshot,
                     public: p.messages,
                     arbiter: Vec::new(),
+                    arbiter_snapshot: None,
                 };
                 if tx.send(u).is_err() {
                     return;

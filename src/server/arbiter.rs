@@ -16,14 +16,21 @@
 //! | `position` | `{"fen": "…"}` | `{"arbiter": "position", …}` |
 //! | `pause`, `resume` | – | `{"arbiter": "pause"}` / `"resume"` |
 //! | `confirm` | – or `{"result": "0-1"}` (a correction) | `{"arbiter": "confirm", …}` (DSU 004 §15) |
-//! | `forfeit` | `{"result": "1-0"}` (a no-show, before the first move) | `{"arbiter": "forfeit", …}` |
+//! | `forfeit` | `{"result": "1-0"}` (a no-show: before any move, or after the present player's first) | `{"arbiter": "forfeit", …}` |
+//! | `undo` | `{"ruling": SEQ}` (reverses ruling SEQ of the history) | `{"arbiter": "undo", …}` |
 //!
-//! The reply: `{"t": round ms, "action": …, "author": …, "events": [the decisions]}`.
+//! Every body may carry `expect` (`{"ply", "event"?, "result"?}`: what the
+//! ruling was made from, issue 24.1); here it is optional (checked against
+//! the current state only), at `POST /arbiter/command` required (428).
+//!
+//! The reply: `{"t": round ms, "action": …, "author": …, "events": [the
+//! decisions]}`; 409 or 422 with `"error"` (the reason in words) and
+//! `"refused"` (the `ruling_refused` event) when the board refused it.
 
 use super::access::{Role, COOKIE};
 use super::ArbiterCommand;
 use super::{AppState, ArbiterAccess, PlayerDevice};
-use crate::trace::{parse_record_kind, RecordKind};
+use crate::trace::{parse_record_kind, Event, EventKind, RecordKind};
 use axum::body::Bytes;
 use axum::extract::ConnectInfo;
 use axum::extract::{Path, State};
@@ -258,16 +265,18 @@ pub fn authorize_caller<'a>(
     ))
 }
 
-/// The body keys each action takes (besides the record's own key).
+/// The body keys each action takes (besides the record's own key); every
+/// ruling also takes `expect` (what it was made from, issue 24.1).
 fn body_keys(action: &str) -> Option<&'static [&'static str]> {
     Some(match action {
-        "accept" | "overrule" | "restore" | "pause" | "resume" => &[],
-        "result" | "forfeit" => &["result"],
-        "confirm" => &["result"],
-        "clock" => &["white_ms", "black_ms"],
-        "position" => &["fen"],
+        "accept" | "overrule" | "restore" | "pause" | "resume" => &["expect"],
+        "result" | "forfeit" => &["result", "expect"],
+        "confirm" => &["result", "expect"],
+        "clock" => &["white_ms", "black_ms", "moves", "expect"],
+        "position" => &["fen", "expect"],
+        "undo" => &["ruling", "expect"],
         "query" => &["what", "by", "piece"],
-        "choose" => &["uci"],
+        "choose" => &["uci", "expect"],
         _ => return None,
     })
 }
@@ -283,7 +292,7 @@ fn parse_request(action: &str, bytes: &[u8]) -> Result<RecordKind, Refusal> {
     let Some(keys) = body_keys(action) else {
         return Err(refuse(
             StatusCode::NOT_FOUND,
-            "actions: accept, overrule, restore, result, confirm, forfeit, clock, position, pause, resume, query, choose",
+            "actions: accept, overrule, restore, result, confirm, forfeit, clock, position, pause, resume, undo, query, choose",
         ));
     };
     let mut obj = if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -371,12 +380,13 @@ pub async fn act(
         .into_response();
     }
     let (kind, name) = match parse_request(&action, &bytes) {
-        Ok(RecordKind::Arbiter { action, .. }) => {
+        Ok(RecordKind::Arbiter { action, expect, .. }) => {
             let name = action.as_str();
             (
                 RecordKind::Arbiter {
                     action,
                     author: Some(author.clone()),
+                    expect,
                 },
                 name,
             )
@@ -406,19 +416,26 @@ pub async fn act(
         Err(r) => return r.into_response(),
     };
     match apply(access, kind, name, &author).await {
-        Ok(v) => Json(v).into_response(),
+        Ok((status, v)) => (
+            StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
+            Json(v),
+        )
+            .into_response(),
         Err(r) => r.into_response(),
     }
 }
 
 /// Feeds `kind` (an action named `name`, authored by `author`) to the board
-/// loop and waits for its decisions: `{"t", "action", "author", "events"}`.
+/// loop and waits for its decisions: 200 with `{"t", "action", "author",
+/// "events"}` when applied; the board's refusal's status (409 or 422) with
+/// `{"error": reason, "refused": the ruling_refused event, …}` when the
+/// board refused it (issue 24.1).
 pub async fn apply(
     access: &ArbiterAccess,
     kind: RecordKind,
     name: &str,
     author: &str,
-) -> Result<Value, Refusal> {
+) -> Result<(u16, Value), Refusal> {
     let (reply, rx) = tokio::sync::oneshot::channel();
     let cmd = ArbiterCommand { kind, reply };
     if access.commands.send(cmd).await.is_err() {
@@ -428,12 +445,7 @@ pub async fn apply(
         ));
     }
     match tokio::time::timeout(Duration::from_secs(5), rx).await {
-        Ok(Ok(r)) => Ok(json!({
-            "t": r.t,
-            "action": name,
-            "author": author,
-            "events": r.events.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect::<Vec<_>>(),
-        })),
+        Ok(Ok(r)) => Ok(reply_of(r.t, name, author, &r.events)),
         _ => Err(refuse(
             StatusCode::SERVICE_UNAVAILABLE,
             "the board loop did not answer",
@@ -441,10 +453,42 @@ pub async fn apply(
     }
 }
 
+/// The reply to a ruling the board answered (`events`: its decisions at
+/// round time `t`): `(200, {"t", "action", "author", "events"})` when
+/// applied, `(409 | 422, {…, "error": reason, "refused": event})` when the
+/// board refused it.
+pub fn reply_of(t: u64, name: &str, author: &str, events: &[Event]) -> (u16, Value) {
+    let mut v = json!({
+        "t": t,
+        "action": name,
+        "author": author,
+        "events": events.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect::<Vec<_>>(),
+    });
+    let refused = events.iter().find_map(|e| match &e.kind {
+        EventKind::RulingRefused { reason, status, .. } => Some((e, reason, *status)),
+        _ => None,
+    });
+    match refused {
+        Some((e, reason, status)) => {
+            v["error"] = Value::from(reason.as_str());
+            v["refused"] = serde_json::to_value(e).unwrap_or(Value::Null);
+            (status, v)
+        }
+        None => (200, v),
+    }
+}
+
 /// The `arbiter` record of action `action` with its JSON `body` (the keys
-/// [`body_keys`] allows), authored by `author`: 404 for an unknown action,
-/// 422 naming the key; queries are not rulings (422).
-pub fn ruling_record(action: &str, body: &[u8], author: &str) -> Result<RecordKind, Refusal> {
+/// [`body_keys`] allows, `expect` among them), authored by `author`: 404
+/// for an unknown action, 422 naming the key; queries are not rulings
+/// (422). `expect_required`: a request without `expect` is refused 428
+/// with an example (the console, the relay, MQTT, `eboard rule`).
+pub fn ruling_record(
+    action: &str,
+    body: &[u8],
+    author: &str,
+    expect_required: bool,
+) -> Result<RecordKind, Refusal> {
     if action == "query" {
         return Err(refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -452,12 +496,38 @@ pub fn ruling_record(action: &str, body: &[u8], author: &str) -> Result<RecordKi
         ));
     }
     match parse_request(action, body)? {
-        RecordKind::Arbiter { action, .. } => Ok(RecordKind::Arbiter {
+        RecordKind::Arbiter { expect: None, .. } if expect_required => {
+            Err(refuse(StatusCode::PRECONDITION_REQUIRED, &expect_missing()))
+        }
+        RecordKind::Arbiter { action, expect, .. } => Ok(RecordKind::Arbiter {
             action,
             author: Some(author.to_owned()),
+            expect,
         }),
         _ => Err(refuse(StatusCode::UNPROCESSABLE_ENTITY, "not a ruling")),
     }
+}
+
+/// Why a ruling without `expect` is refused (428), with an example.
+pub fn expect_missing() -> String {
+    format!(
+        "key 'expect': a ruling names the state it was made from (the state's 'ply', and the alert it answers), e.g. \"expect\": {}",
+        crate::trace::EXPECT_EXAMPLE
+    )
+}
+
+/// `body` (an object or null) with `expect` added (the console's request
+/// carries it beside the body; the record and MQTT carry it in the body).
+pub fn body_with_expect(body: Option<&Value>, expect: Option<&Value>) -> Value {
+    let mut b = match body {
+        Some(Value::Object(m)) => Value::Object(m.clone()),
+        Some(Value::Null) | None => Value::Object(Map::new()),
+        Some(other) => other.clone(),
+    };
+    if let (Value::Object(m), Some(e)) = (&mut b, expect) {
+        m.insert("expect".into(), e.clone());
+    }
+    b
 }
 
 /// `GET /arbiter/state`: the undelayed snapshots (a board's, or the

@@ -451,7 +451,8 @@ pub async fn ack(
     run().unwrap_or_else(IntoResponse::into_response)
 }
 
-/// One ruling request: `{"board", "action", "body", "arbiter", "id"}`.
+/// One ruling request: `{"board", "action", "body", "arbiter", "id",
+/// "expect"}` (`docs/console.md`, "The ruling request").
 #[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Command {
@@ -468,6 +469,10 @@ pub struct Command {
     pub arbiter: Option<String>,
     /// A unique command id (idempotency).
     pub id: String,
+    /// What the ruling was made from: `{"ply", "event"?, "result"?}`
+    /// (issue 24.1); required (428 without it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Value>,
 }
 
 /// `POST /arbiter/command`: one ruling, applied once per command id.
@@ -499,7 +504,7 @@ async fn command_inner(
         refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
             &format!(
-                "body: {e} (expected {{\"board\", \"action\", \"body\", \"arbiter\", \"id\"}})"
+                "body: {e} (expected {{\"board\", \"action\", \"body\", \"arbiter\", \"id\", \"expect\"}})"
             ),
         )
     })?;
@@ -537,10 +542,11 @@ async fn command_inner(
         _ => who.name.clone(),
     };
     cmd.arbiter = Some(author.clone());
-    let body = match &cmd.body {
-        None | Some(Value::Null) => Vec::new(),
-        Some(v) => serde_json::to_vec(v).unwrap_or_default(),
-    };
+    let body = serde_json::to_vec(&super::arbiter::body_with_expect(
+        cmd.body.as_ref(),
+        cmd.expect.as_ref(),
+    ))
+    .unwrap_or_default();
     match (&s.arbiter, &console.forward) {
         (Some(access), _) => {
             let view = console.channel.view.borrow().clone();
@@ -553,7 +559,7 @@ async fn command_inner(
                     ));
                 }
             }
-            let kind = ruling_record(&cmd.action, &body, &author)?;
+            let kind = ruling_record(&cmd.action, &body, &author, true)?;
             if let Err(first) = console.claim(&cmd.id) {
                 tracing::info!(id = %cmd.id, "ruling: command id seen before: not applied again");
                 return Ok(first);
@@ -562,11 +568,11 @@ async fn command_inner(
                 tracing::info!(relay = %who.name, arbiter = %author, action = %cmd.action, id = %cmd.id, "ruling forwarded by a relay");
             }
             match apply(access, kind, &cmd.action, &author).await {
-                Ok(mut v) => {
+                Ok((status, mut v)) => {
                     v["id"] = Value::from(cmd.id.clone());
                     v["board"] = Value::from(cmd.board.clone());
-                    console.done(&cmd.id, Some((200, v.clone())));
-                    Ok((200, v))
+                    console.done(&cmd.id, Some((status, v.clone())));
+                    Ok((status, v))
                 }
                 Err(r) => {
                     console.done(&cmd.id, None);
@@ -588,7 +594,7 @@ async fn command_inner(
                 )
             })?;
             // Checked here too, so a bad request never leaves the relay.
-            ruling_record(&cmd.action, &body, &author)?;
+            ruling_record(&cmd.action, &body, &author, true)?;
             tracing::info!(arbiter = %author, board = %game, action = %cmd.action, id = %cmd.id, "relay: forwarding a ruling");
             let v = serde_json::to_value(&cmd).unwrap_or_default();
             fwd.send(&game, &v).await

@@ -30,7 +30,7 @@
 
 pub mod access;
 pub mod alerts;
-mod arbiter;
+pub mod arbiter;
 pub mod certificate;
 pub mod command_ids;
 pub mod console;

@@ -155,6 +155,7 @@ async fn the_public_stream_resumes_with_nothing_the_delay_holds() {
         snapshot: None,
         public: vec![Arc::from(format!(r#"{{"type":"move","ply":{ply}}}"#))],
         arbiter: vec![Arc::from(format!(r#"{{"type":"move","ply":{ply}}}"#))],
+        arbiter_snapshot: None,
     };
     feed.publish(update(0, 1));
     let released = async {

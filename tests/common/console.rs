@@ -134,6 +134,9 @@ pub fn rule_args(
         arbiter,
         "--id",
         id,
+        // Pause and resume do not depend on the position: ply 0 holds.
+        "--expect",
+        "{\"ply\": 0}",
     ]
     .map(str::to_owned)
     .to_vec()

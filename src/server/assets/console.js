@@ -71,12 +71,19 @@ function replyBox(id) {
   const kept = replies.get(id); if (kept) { p.textContent = kept[0]; p.className = kept[1]; }
   return p;
 }
-async function rule(game, action, body, replyEl) {
+// Every ruling names what it was made from (expect: the board's ply as
+// shown, and the alert it answers); the board refuses it with the reason
+// when that no longer holds (docs/console.md, "The ruling request").
+async function rule(game, action, body, replyEl, answers) {
   say(replyEl, "Sending " + action + " to board " + game + "…", "reply");
-  const r = await api("POST", "/arbiter/command", { board: game, action, body: body || null, id: newId() });
+  const st = boards.get(game);
+  const expect = { ply: st && typeof st.ply === "number" ? st.ply : (st && st.moves ? st.moves.length : 0) };
+  if (answers) expect.event = answers;
+  const r = await api("POST", "/arbiter/command", { board: game, action, body: body || null, id: newId(), expect });
   if (r.status === 200 && r.data) {
+    const ruled = (r.data.events || []).find((e) => e.type === "ruling");
     const evs = (r.data.events || []).map((e) => e.type + (e.article ? " (" + e.article + ")" : "")).join(", ");
-    say(replyEl, "Applied on board " + game + " by " + r.data.author + ": " + (evs || "no change"), "reply applied");
+    say(replyEl, "Applied on board " + game + " by " + r.data.author + ": " + (ruled && ruled.effect ? ruled.effect + " (" + ruled.article + ")" : (evs || "no change")), "reply applied");
     schedule();
   } else {
     say(replyEl, "Refused (" + r.status + "): " + ((r.data && r.data.error) || "no answer"), "reply error");
@@ -86,21 +93,27 @@ function button(label, onClick, extra) {
   const b = el("button", Object.assign({ type: "button" }, extra || {}), label);
   b.addEventListener("click", onClick); return b;
 }
-function addTime(game, side, ms, reply) {
+function addTime(game, side, ms, reply, answers) {
   const st = boards.get(game); const rem = st && remaining(st);
   if (!rem) { reply.textContent = "No clock on board " + game; return; }
-  rule(game, "clock", { white_ms: rem.w + (side === "w" ? ms : 0), black_ms: rem.b + (side === "b" ? ms : 0) }, reply);
+  rule(game, "clock", { white_ms: rem.w + (side === "w" ? ms : 0), black_ms: rem.b + (side === "b" ? ms : 0) }, reply, answers);
 }
+const ANSWERABLE = ["illegal_move", "touch_move", "claim", "ambiguous_move", "flag", "game_end", "irregularity"];
 function rulingsFor(a, reply) {
   const e = a.event, g = a.game, art = e.article ? " (" + e.article + ")" : "", box = el("div", { class: "rulings" });
-  const add = (label, action, body) => box.appendChild(button(label, () => rule(g, action, body, reply)));
+  const answers = ANSWERABLE.includes(a.type) && typeof e.t === "number" ? { type: a.type, t: e.t } : null;
+  const add = (label, action, body) => box.appendChild(button(label, () => rule(g, action, body, reply, answers)));
   switch (a.type) {
     case "illegal_move":
-      add("Restore position" + art, "restore"); add("Overrule", "overrule");
-      box.appendChild(button("Add 2 min to " + (e.by === "w" ? "Black" : "White"), () => addTime(g, e.by === "w" ? "b" : "w", 120000, reply)));
+      // The board gave the penalty already: only the position is open.
+      add("Restore position" + art, "restore");
       break;
-    case "touch_move": case "claim":
-      add("Uphold claim" + art, "accept"); add("Reject claim" + art, "overrule"); break;
+    case "touch_move": case "claim": {
+      // What the board leaves open, worded by its effect (its state's `open`).
+      const st = boards.get(g), m = st && (st.open || []).find((x) => x.type === a.type && x.t === e.t);
+      for (const r of (m ? m.rulings : [])) box.appendChild(button(r.label + ": " + r.effect, () => rule(g, r.action, r.body, reply, answers)));
+      break;
+    }
     case "irregularity":
       add("Restore position" + art, "restore"); add("Pause clocks", "pause"); add("Resume clocks", "resume"); break;
     case "flag":

@@ -1,0 +1,302 @@
+//! What is open for the arbiter now (issue 24.2): the matters the board
+//! raised that still wait for a ruling, each with the rulings the Laws
+//! leave open, worded by their effect (the state's `open`). A matter the
+//! board decided offers only what reverses its decision ("Overrule"); a
+//! penalty the board gave is never offered again; a decided or stale
+//! matter is not listed.
+
+use super::rulings::hms;
+use super::Arbiter;
+use crate::model::{win_for, ClaimKind, KnownOutcome};
+use crate::trace::{Event, EventKind, EventRef};
+use serde::Serialize;
+use serde_json::{json, Value};
+use shakmaty::Color;
+
+/// An alert the board raised: its type, time and ply (what `expect.event`
+/// names).
+#[derive(Debug, Clone)]
+pub(super) struct Alert {
+    pub(super) kind: &'static str,
+    pub(super) t: u64,
+    pub(super) ply: u32,
+    pub(super) event: Event,
+}
+
+/// One ruling open on a matter.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OpenRuling {
+    /// The action to send.
+    pub action: &'static str,
+    /// Its body (`null`: none).
+    pub body: Value,
+    /// The button's words.
+    pub label: String,
+    /// What it does, in words.
+    pub effect: String,
+}
+
+/// One matter open now.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OpenMatter {
+    /// The event type (`claim`, `illegal_move`, `touch_move`, `flag`,
+    /// `game_end`, `irregularity`, `ambiguous_move`).
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The event's round time, ms (with `type`: the `expect.event`).
+    pub t: u64,
+    /// The player concerned (`w` / `b`), if any.
+    pub by: Option<&'static str>,
+    /// What stands, in words.
+    pub summary: String,
+    /// The rulings open on it.
+    pub rulings: Vec<OpenRuling>,
+}
+
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn by_str(c: Color) -> &'static str {
+    crate::trace::color_str(c)
+}
+
+fn ruling(action: &'static str, body: Value, label: &str, effect: String) -> OpenRuling {
+    OpenRuling {
+        action,
+        body,
+        label: label.to_owned(),
+        effect,
+    }
+}
+
+/// "Restore position": the arbiter has reinstated the position himself.
+fn restore_ruling() -> OpenRuling {
+    ruling(
+        "restore",
+        Value::Null,
+        "Restore position",
+        "the arbiter has set up the position to reinstate: the board takes it as shown and play goes on (no penalty is added)".to_owned(),
+    )
+}
+
+impl Arbiter {
+    /// Notes the alerts among the decisions from index `from` on.
+    pub(super) fn note_alerts(&mut self, out: &super::Decisions, from: usize) {
+        let ply = self.ply();
+        for d in out.as_slice().get(from..).unwrap_or(&[]) {
+            let super::Decision::Event(e) = d else {
+                continue;
+            };
+            let kind = match &e.kind {
+                EventKind::IllegalMove { .. } => "illegal_move",
+                EventKind::TouchMove { .. } => "touch_move",
+                EventKind::Claim { .. } => "claim",
+                EventKind::AmbiguousMove { .. } => "ambiguous_move",
+                EventKind::Flag { .. } => "flag",
+                EventKind::GameEnd { .. } => "game_end",
+                EventKind::Irregularity { .. } => "irregularity",
+                _ => continue,
+            };
+            self.alerts.push(Alert {
+                kind,
+                t: e.t,
+                ply,
+                event: e.clone(),
+            });
+            // The log is for the matters still open: a long game keeps
+            // the last ones only.
+            if self.alerts.len() > 64 {
+                self.alerts.remove(0);
+            }
+        }
+    }
+
+    /// The last alert of `kind`.
+    fn last_alert(&self, kind: &str) -> Option<&Alert> {
+        self.alerts.iter().rev().find(|a| a.kind == kind)
+    }
+
+    /// Whether the alert `ev` is still open.
+    pub(super) fn is_open(&self, ev: &EventRef) -> bool {
+        self.open()
+            .iter()
+            .any(|m| m.kind == ev.kind && m.t == ev.t)
+    }
+
+    /// Whether the alert at `ev` answered by a ruling already (a decided claim overruled).
+    fn answered(&self, kind: &str, t: u64) -> bool {
+        self.rulings.iter().any(|r| {
+            r.undone_by.is_none()
+                && r.answers
+                    .as_ref()
+                    .is_some_and(|a| a.kind == kind && a.t == t)
+        })
+    }
+
+    /// The matters open now, oldest first.
+    pub fn open(&self) -> Vec<OpenMatter> {
+        let mut v = Vec::new();
+        let ply = self.ply();
+        let a = self.cfg.profile.articles;
+        // A completed illegal move open to a claim (rapid and blitz with
+        // inadequate supervision) is not listed: only the opponent's claim
+        // counts (2009 A4c / B3c), the arbiter does not intervene unasked.
+        if let Some(al) = self.last_alert("illegal_move") {
+            // The board ruled: the penalty is given; only the position is
+            // to be put right on the board.
+            if self.restore_pending() && al.ply == ply && !self.answered("illegal_move", al.t) {
+                let penalty = match &al.event.kind {
+                    EventKind::IllegalMove { penalty, by, .. } => format!("{} by {}: {penalty} (given)", "illegal move", side(by.0)),
+                    _ => String::new(),
+                };
+                v.push(OpenMatter {
+                    kind: "illegal_move",
+                    t: al.t,
+                    by: None,
+                    summary: format!("{penalty}; the board waits for the position before it to be set up again"),
+                    rulings: vec![restore_ruling()],
+                });
+            }
+        }
+        if let Some(pb) = &self.pending_breach {
+            if let Some(al) = self.last_alert("touch_move") {
+                let opp = side(!pb.by);
+                v.push(OpenMatter {
+                    kind: "touch_move",
+                    t: al.t,
+                    by: Some(by_str(pb.by)),
+                    summary: format!("{} broke touch-move ({}): {} played, {} touched; open to {opp}'s claim", side(pb.by), pb.breach.article, pb.played, pb.breach.touched),
+                    rulings: vec![ruling("accept", Value::Null, &format!("Uphold {opp}'s claim"),
+                        format!("{} is taken back; {} must keep the obligation on {} ({})", pb.played, side(pb.by), pb.breach.touched, pb.breach.article))],
+                });
+            }
+        }
+        if let Some(m) = self.open_claim() {
+            v.push(m);
+        }
+        if let Some(al) = self.last_alert("ambiguous_move") {
+            if self.held.is_some() {
+                if let EventKind::AmbiguousMove { candidates, by, .. } = &al.event.kind {
+                    v.push(OpenMatter {
+                        kind: "ambiguous_move",
+                        t: al.t,
+                        by: Some(by_str(by.0)),
+                        summary: format!("{}'s move fits several readings; the game is held", side(by.0)),
+                        rulings: candidates.iter().map(|c| ruling("choose", json!({"uci": c.uci}), &format!("Choose {}", c.san), format!("{} is the move played", c.san))).collect(),
+                    });
+                }
+            }
+        }
+        if !self.ended() {
+            if let Some(al) = self.last_alert("flag") {
+                if let EventKind::Flag { by } = &al.event.kind {
+                    let loser = by.0;
+                    let result = if super::dead::can_mate(&self.pos, !loser) == Some(false) { KnownOutcome::Draw } else { win_for(!loser) };
+                    v.push(OpenMatter {
+                        kind: "flag",
+                        t: al.t,
+                        by: Some(by_str(loser)),
+                        summary: format!("{}'s flag has fallen; the game goes on until the opponent claims or the arbiter declares it", side(loser)),
+                        rulings: vec![ruling("result", json!({"result": result.as_str()}), "Declare the flag",
+                            format!("ends the game {}: {} lost on time ({})", result.as_str(), side(loser), a.time))],
+                    });
+                }
+            }
+            if self.restore_pending() && !v.iter().any(|m| m.kind == "illegal_move") {
+                if let Some(al) = self.last_alert("irregularity") {
+                    v.push(OpenMatter {
+                        kind: "irregularity",
+                        t: al.t,
+                        by: None,
+                        summary: "the position on the board differs from the game's: it is to be put right on the board".to_owned(),
+                        rulings: std::iter::once(restore_ruling())
+                            .chain(self.clock.as_ref().filter(|c| c.running().is_some()).map(|_| ruling("pause", Value::Null, "Pause clocks", "stops both clocks while the position is put right".to_owned())))
+                            .collect(),
+                    });
+                }
+            }
+        }
+        if let (Some(o), None) = (self.outcome(), &self.confirmation) {
+            let t = self.last_alert("game_end").map_or(o.t, |a| a.t);
+            let mut rulings = vec![ruling("confirm", Value::Null, &format!("Confirm {}", o.result.as_str()),
+                format!("confirms {} ({}) as the result", o.result.as_str(), o.reason))];
+            for r in [KnownOutcome::Decisive { winner: Color::White }, KnownOutcome::Draw, KnownOutcome::Decisive { winner: Color::Black }] {
+                if r != o.result {
+                    rulings.push(ruling("confirm", json!({"result": r.as_str()}), &format!("Correct to {}", r.as_str()),
+                        format!("replaces the board's {} ({}) by {} (the arbiter's decision) and confirms it", o.result.as_str(), o.reason, r.as_str())));
+                }
+            }
+            v.push(OpenMatter {
+                kind: "game_end",
+                t,
+                by: None,
+                summary: format!("the game ended {} ({}): the result to confirm (DSU 004 §15)", o.result.as_str(), o.reason),
+                rulings,
+            });
+        }
+        v.sort_by_key(|m| m.t);
+        v
+    }
+
+    /// The claim the board decided at this ply, if no move was made since
+    /// and nobody ruled on it.
+    fn open_claim(&self) -> Option<OpenMatter> {
+        let dc = self.decided_claim.as_ref()?;
+        if dc.ply != self.ply() || self.answered("claim", dc.t) {
+            return None;
+        }
+        let who = side(dc.by);
+        let kind = dc.kind.as_str().replace('_', " ");
+        let (summary, rulings) = if dc.upheld {
+            (
+                format!("{who} claimed {kind}; the board upheld it: {}", dc.consequence),
+                vec![ruling("overrule", Value::Null, "Overrule",
+                    "the board upheld the claim; overruling rejects it: the game is put back as it stood before the claim".to_owned())],
+            )
+        } else {
+            let upheld = self.uphold_words(dc);
+            (
+                format!("{who} claimed {kind}; the board rejected it: {}", dc.consequence),
+                upheld
+                    .map(|w| vec![ruling("overrule", Value::Null, "Overrule", format!("the board rejected the claim; overruling upholds it: {w}"))])
+                    .unwrap_or_default(),
+            )
+        };
+        Some(OpenMatter {
+            kind: "claim",
+            t: dc.t,
+            by: Some(by_str(dc.by)),
+            summary,
+            rulings,
+        })
+    }
+
+    /// What upholding a rejected claim does, when the board can carry it
+    /// out; `None` otherwise (the arbiter sets the position instead).
+    pub(super) fn uphold_words(&self, dc: &super::DecidedClaim) -> Option<String> {
+        let a = self.cfg.profile.articles;
+        match dc.kind {
+            ClaimKind::Threefold => Some(format!("the game is drawn by repetition ({})", a.threefold)),
+            ClaimKind::FiftyMoves => Some(format!("the game is drawn under the fifty-move rule ({})", a.fifty_moves)),
+            ClaimKind::InsufficientLosingChances => Some(format!("the game is drawn ({})", a.quickplay)),
+            ClaimKind::Time => {
+                let loser = !dc.by;
+                let left = self.clock.as_ref().map(|c| {
+                    let (w, b) = c.remaining_at(self.now);
+                    if loser == Color::White { w } else { b }
+                });
+                Some(format!(
+                    "{} loses on time ({}){}",
+                    side(loser),
+                    a.time,
+                    left.map_or(String::new(), |l| format!("; the clock shows {}", hms(l)))
+                ))
+            }
+            ClaimKind::TouchMove | ClaimKind::IllegalMove => None,
+        }
+    }
+}

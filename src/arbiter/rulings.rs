@@ -1,0 +1,433 @@
+//! The arbiter's rulings as the board decides them (issue 24.1, 24.5): each
+//! is checked against what the arbiter saw (`expect`) and the current
+//! state, then applied or refused with a reason in words; the applied ones
+//! form the board's ruling history ([`RulingEntry`], numbered from 1), and
+//! `undo` reverses one as a new ruling where the Laws allow (clock, result,
+//! position). Everything here is decided from the records alone, so a replay
+//! of the journal gives the same outcomes (`docs/console.md`, "The ruling
+//! request").
+
+use super::announce::Decisions;
+use super::claims::PendingBreach;
+use super::confirm::Confirmation;
+use super::illegal::PendingIllegal;
+use super::{Arbiter, Phase, PlayedMove};
+use crate::clock::{fmt_shown, Clock};
+use crate::trace::{ArbiterAction, EventRef, Expect};
+use serde::Serialize;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, Color};
+
+/// HTTP-style status of a refusal: the state the ruling was made from no
+/// longer holds (the game moved on, the matter was decided, the game is
+/// over and its result confirmed).
+pub const STALE: u16 = 409;
+/// HTTP-style status of a refusal: the ruling is impossible, or would
+/// change nothing.
+pub const IMPOSSIBLE: u16 = 422;
+
+/// A ruling refused: why, and [`STALE`] or [`IMPOSSIBLE`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The reason in words.
+    pub reason: String,
+    /// 409 or 422.
+    pub status: u16,
+}
+
+pub(super) fn stale(reason: impl Into<String>) -> Refusal {
+    Refusal {
+        reason: reason.into(),
+        status: STALE,
+    }
+}
+
+pub(super) fn impossible(reason: impl Into<String>) -> Refusal {
+    Refusal {
+        reason: reason.into(),
+        status: IMPOSSIBLE,
+    }
+}
+
+/// What an applied ruling did: its article and its effect in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Applied {
+    pub(super) article: &'static str,
+    pub(super) effect: String,
+}
+
+/// One applied ruling of the board's history (the state's `rulings`).
+#[derive(Debug, Clone, Serialize)]
+pub struct RulingEntry {
+    /// Its number, from 1.
+    pub seq: u32,
+    /// Round time, ms.
+    pub t: u64,
+    /// The action (`clock`, `confirm`, `undo`, …).
+    pub action: &'static str,
+    /// The arbiter who gave it, when known.
+    pub author: Option<String>,
+    /// The article it applied.
+    pub article: &'static str,
+    /// What it did, in words.
+    pub effect: String,
+    /// The alert it answered, if any.
+    pub answers: Option<EventRef>,
+    /// The ruling that undid it, if any.
+    pub undone_by: Option<u32>,
+    /// The ruling it undid (an `undo`).
+    pub undoes: Option<u32>,
+    /// Whether an `undo` of it would be applied now.
+    pub undoable: bool,
+    /// The completed plies after it.
+    #[serde(skip)]
+    pub(super) ply: u32,
+    /// The game before it (what an undo restores).
+    #[serde(skip)]
+    pub(super) before: Box<Facts>,
+    /// Both clocks just before and just after it (white, black), ms.
+    #[serde(skip)]
+    pub(super) clocks: Option<((u64, u64), (u64, u64))>,
+}
+
+/// The game's facts a ruling changes and an undo restores.
+#[derive(Debug, Clone)]
+pub(super) struct Facts {
+    phase: Phase,
+    pos: Chess,
+    start: Chess,
+    history: Vec<Chess>,
+    keys: Vec<Zobrist64>,
+    moves: Vec<PlayedMove>,
+    clock: Option<Clock>,
+    confirmation: Option<Confirmation>,
+    pending_illegal: Option<PendingIllegal>,
+    pending_breach: Option<PendingBreach>,
+    draw_offer: Option<Color>,
+    illegal_counts: [u32; 2],
+    flags: Vec<Color>,
+    original_outcome: Option<super::Outcome>,
+}
+
+/// Which facts a ruling of this action changes: the clocks only, or the
+/// game (position, moves, result).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Clock,
+    Game,
+    /// Pause, resume, choose: reversed by the opposite action, not by undo.
+    None,
+}
+
+fn scope(action: &str) -> Scope {
+    match action {
+        "clock" => Scope::Clock,
+        "pause" | "resume" | "choose" | "undo" => Scope::None,
+        _ => Scope::Game,
+    }
+}
+
+/// `H:MM:SS` as the clocks show it.
+pub(super) fn hms(ms: u64) -> String {
+    fmt_shown(ms)
+}
+
+/// "N moves" in words, for the reasons.
+pub(super) fn moves_ago(n: u32) -> String {
+    const WORDS: [&str; 11] = [
+        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    let w = WORDS
+        .get(n as usize)
+        .map_or_else(|| n.to_string(), |w| (*w).to_owned());
+    if n == 1 {
+        format!("{w} move")
+    } else {
+        format!("{w} moves")
+    }
+}
+
+impl Arbiter {
+    /// The board's ruling history, oldest first.
+    pub fn rulings(&self) -> Vec<RulingEntry> {
+        let mut v = self.rulings.clone();
+        for i in 0..v.len() {
+            v[i].undoable = self.undo_check(v[i].seq).is_ok();
+        }
+        v
+    }
+
+    /// The completed plies.
+    pub fn ply(&self) -> u32 {
+        self.moves.len() as u32
+    }
+
+    pub(super) fn facts(&self) -> Facts {
+        Facts {
+            phase: self.phase.clone(),
+            pos: self.pos.clone(),
+            start: self.cfg.start.clone(),
+            history: self.history.clone(),
+            keys: self.keys.clone(),
+            moves: self.moves.clone(),
+            clock: self.clock.clone(),
+            confirmation: self.confirmation.clone(),
+            pending_illegal: self.pending_illegal.clone(),
+            pending_breach: self.pending_breach.clone(),
+            draw_offer: self.draw_offer,
+            illegal_counts: self.illegal_counts,
+            flags: self.flags.clone(),
+            original_outcome: self.original_outcome,
+        }
+    }
+
+    /// Puts `f` back at `t`, keeping the clocks' current times (the
+    /// arbiter decides when play restarts: the time between is charged to
+    /// nobody); the board is to show the position again.
+    pub(super) fn restore_facts(&mut self, f: Facts, t: u64) {
+        let now = self.clock.as_ref().map(|c| c.remaining_at(t));
+        self.phase = f.phase;
+        self.pos = f.pos;
+        self.cfg.start = f.start;
+        self.history = f.history;
+        self.keys = f.keys;
+        self.moves = f.moves;
+        self.clock = f.clock;
+        self.confirmation = f.confirmation;
+        self.pending_illegal = f.pending_illegal;
+        self.pending_breach = f.pending_breach;
+        self.draw_offer = f.draw_offer;
+        self.illegal_counts = f.illegal_counts;
+        self.flags = f.flags;
+        self.original_outcome = f.original_outcome;
+        if let (Some(c), Some((w, b))) = (self.clock.as_mut(), now) {
+            let running = c.running();
+            c.stop(t);
+            c.set(w, b, t);
+            for s in [Color::White, Color::Black] {
+                if self.flags.contains(&s) {
+                    c.set_flagged(s);
+                }
+            }
+            if let (Some(side), false) = (running, self.phase.is_ended()) {
+                c.start(side, t);
+            }
+        }
+        self.take_back_state(t);
+    }
+
+    /// Checks a ruling against what the arbiter saw (`expect`) and the
+    /// game's end; the per-action checks are the action's own.
+    pub(super) fn check_expect(
+        &self,
+        action: &ArbiterAction,
+        expect: Option<&Expect>,
+    ) -> Result<(), Refusal> {
+        let name = action.as_str();
+        if let Some(c) = &self.confirmation {
+            let correction = matches!(action, ArbiterAction::Confirm(Some(r)) if *r != c.result);
+            if !correction && !matches!(action, ArbiterAction::Undo(_)) {
+                return Err(stale(format!(
+                    "the game is over and its result confirmed ({}): nothing is ruled on it any more; \
+                     undo the confirmation first to change it",
+                    c.result.as_str()
+                )));
+            }
+        }
+        let Some(e) = expect else {
+            return Ok(());
+        };
+        let ply = self.ply();
+        if let Some(ev) = &e.event {
+            if !self.is_open(ev) {
+                let what = ev.kind.replace('_', " ");
+                if e.ply < ply {
+                    return Err(stale(format!(
+                        "the {what} was decided {} ago",
+                        moves_ago(ply - e.ply)
+                    )));
+                }
+                return Err(stale(format!(
+                    "the {what} (t = {} ms) is no longer open: {}",
+                    ev.t,
+                    self.closed_by(ev)
+                )));
+            }
+        }
+        // Stopping or restarting the clocks is never stale: it does not
+        // depend on the position (the clocks' own state is checked).
+        if e.ply != ply && !matches!(name, "pause" | "resume") {
+            return Err(if e.ply < ply {
+                stale(format!(
+                    "the game has moved on: {} made since (ply {} → {ply}); look again",
+                    moves_ago(ply - e.ply),
+                    e.ply
+                ))
+            } else {
+                stale(format!(
+                    "moves were taken back since (ply {} → {ply}); look again",
+                    e.ply
+                ))
+            });
+        }
+        if let Some(r) = e.result {
+            let now = self.outcome().map(|o| o.result);
+            if now != r {
+                return Err(stale(format!(
+                    "the result is now {}, not {}",
+                    now.map_or("*", |r| r.as_str()),
+                    r.map_or("*", |r| r.as_str())
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// What closed an alert that is no longer open, in words.
+    fn closed_by(&self, ev: &EventRef) -> String {
+        if let Some(r) = self
+            .rulings
+            .iter()
+            .rev()
+            .find(|r| r.answers.as_ref() == Some(ev))
+        {
+            return format!("ruling #{} ({}) decided it: {}", r.seq, r.action, r.effect);
+        }
+        if !self.alerts.iter().any(|a| a.kind == ev.kind && a.t == ev.t) {
+            return "this board raised no such alert".to_owned();
+        }
+        if let Some(o) = self.outcome() {
+            return format!("the game is over ({}, {})", o.result.as_str(), o.reason);
+        }
+        "the board has settled it".to_owned()
+    }
+
+    /// Whether ruling `seq` can be undone now; why not otherwise.
+    pub(super) fn undo_check(&self, seq: u32) -> Result<&RulingEntry, Refusal> {
+        let Some(r) = self.rulings.iter().find(|r| r.seq == seq) else {
+            return Err(impossible(format!(
+                "there is no ruling #{seq} on this board ({} given)",
+                self.rulings.len()
+            )));
+        };
+        if let Some(by) = r.undone_by {
+            return Err(stale(format!(
+                "ruling #{seq} was already undone by ruling #{by}"
+            )));
+        }
+        let later = |s: Scope| {
+            self.rulings
+                .iter()
+                .filter(|x| x.seq > seq && x.undone_by.is_none() && scope(x.action) == s)
+                .map(|x| x.seq)
+                .last()
+        };
+        match scope(r.action) {
+            Scope::None => Err(impossible(format!(
+                "ruling #{seq} ({}) is not undone: {}",
+                r.action,
+                match r.action {
+                    "pause" => "resume the clocks instead",
+                    "resume" => "pause the clocks instead",
+                    "choose" => "set the position instead",
+                    _ => "rule again instead",
+                }
+            ))),
+            Scope::Clock => match later(Scope::Clock) {
+                Some(l) => Err(stale(format!(
+                    "a later ruling depends on it: #{l} set the clocks after it; undo #{l} first"
+                ))),
+                None if self.clock.is_none() => Err(impossible("no clock on this board")),
+                None => Ok(r),
+            },
+            Scope::Game => {
+                if let Some(l) = later(Scope::Game) {
+                    return Err(stale(format!(
+                        "a later ruling depends on it: #{l} changed the game after it; undo #{l} first"
+                    )));
+                }
+                if self.ply() != r.ply {
+                    return Err(stale(format!(
+                        "the game has moved on since ruling #{seq} (ply {} → {}): set the position instead",
+                        r.ply,
+                        self.ply()
+                    )));
+                }
+                Ok(r)
+            }
+        }
+    }
+
+    /// `undo`: reverses ruling `seq` at `t`.
+    pub(super) fn undo(
+        &mut self,
+        seq: u32,
+        t: u64,
+        out: &mut Decisions,
+    ) -> Result<Applied, Refusal> {
+        let r = self.undo_check(seq)?.clone();
+        let effect = match scope(r.action) {
+            Scope::Clock => {
+                let ((wb, bb), (wa, ba)) = r.clocks.unwrap_or(((0, 0), (0, 0)));
+                let c = self.clock.as_mut().ok_or_else(|| impossible("no clock"))?;
+                let (w, b) = c.remaining_at(t);
+                let nw = (w as i64 + wb as i64 - wa as i64).max(0) as u64;
+                let nb = (b as i64 + bb as i64 - ba as i64).max(0) as u64;
+                c.set(nw, nb, t);
+                self.push_clock(t, out);
+                format!(
+                    "ruling #{seq} undone: White {} → {}, Black {} → {}",
+                    hms(w),
+                    hms(nw),
+                    hms(b),
+                    hms(nb)
+                )
+            }
+            _ => {
+                let before_result = self.result_words();
+                let before = (*r.before).clone();
+                self.restore_facts(before, t);
+                self.push_clock(t, out);
+                let after_result = self.result_words();
+                if before_result != after_result {
+                    format!(
+                        "ruling #{seq} ({}) undone: {before_result} → {after_result}",
+                        r.action
+                    )
+                } else {
+                    format!(
+                        "ruling #{seq} ({}) undone: the game as before it ({after_result})",
+                        r.action
+                    )
+                }
+            }
+        };
+        Ok(Applied {
+            article: r.article,
+            effect,
+        })
+    }
+
+    /// The game's result in words: "1-0 (checkmate), confirmed" or "game in progress".
+    pub(super) fn result_words(&self) -> String {
+        match self.outcome() {
+            None => "the game in progress".to_owned(),
+            Some(o) => {
+                let st = match &self.confirmation {
+                    None => "provisional",
+                    Some(c) if c.forfeit => "forfeit",
+                    Some(c) if c.corrected => "corrected",
+                    Some(_) => "confirmed",
+                };
+                format!("{} ({}), {st}", o.result.as_str(), o.reason)
+            }
+        }
+    }
+
+    /// Marks ruling `seq` undone by `by`.
+    pub(super) fn mark_undone(&mut self, seq: u32, by: u32) {
+        if let Some(r) = self.rulings.iter_mut().find(|r| r.seq == seq) {
+            r.undone_by = Some(by);
+        }
+    }
+}

@@ -1,0 +1,321 @@
+//! Rulings bound to what the arbiter saw (issue 24): refused with a reason
+//! when stale, decided, impossible or without effect; the open matters
+//! worded by effect; undo; forfeits; the articles per profile.
+
+use super::*;
+use crate::model::{ClaimKind, EndReason, KnownOutcome};
+use crate::rules::RulingArticles;
+use crate::trace::{ArbiterAction, EventRef, Expect, Forfeit};
+use shakmaty::Square;
+
+fn ruled(t: u64, action: ArbiterAction, expect: Option<Expect>) -> Record {
+    rec(
+        t,
+        RecordKind::Arbiter {
+            action,
+            author: Some("IA Hansen".into()),
+            expect,
+        },
+    )
+}
+
+fn seen(ply: u32, event: Option<(&str, u64)>) -> Option<Expect> {
+    Some(Expect {
+        ply,
+        event: event.map(|(k, t)| EventRef {
+            kind: k.to_owned(),
+            t,
+        }),
+        result: None,
+    })
+}
+
+/// The `ruling_refused` of `d`: (reason, status).
+fn refused(d: &[Decision]) -> Option<(String, u16)> {
+    d.iter().find_map(|d| match d {
+        Decision::Event(Event {
+            kind: EventKind::RulingRefused { reason, status, .. },
+            ..
+        }) => Some((reason.clone(), *status)),
+        _ => None,
+    })
+}
+
+fn applied(d: &[Decision]) -> Option<(&'static str, String)> {
+    d.iter().find_map(|d| match d {
+        Decision::Event(Event {
+            kind:
+                EventKind::Ruling {
+                    article, effect, ..
+                },
+            ..
+        }) => Some((*article, effect.clone())),
+        _ => None,
+    })
+}
+
+fn claim(t: u64, kind: ClaimKind, by: Color) -> Record {
+    rec(t, RecordKind::Claim { kind, by })
+}
+
+#[test]
+fn a_rejected_claim_offers_only_overrule_which_upholds_it() {
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::G1, Square::F3));
+    // Black claims a repetition that is not there: the board rejects it.
+    feed(&mut a, &[claim(2_000, ClaimKind::Threefold, Color::Black)]);
+    let open = a.open();
+    let m = open.iter().find(|m| m.kind == "claim").expect("the claim is open");
+    assert!(m.summary.contains("the board rejected it"), "{m:?}");
+    assert_eq!(m.rulings.len(), 1, "{m:?}");
+    assert_eq!(m.rulings[0].action, "overrule");
+    assert!(
+        m.rulings[0]
+            .effect
+            .starts_with("the board rejected the claim; overruling upholds it: the game is drawn"),
+        "{m:?}"
+    );
+    // Overruling upholds it: a draw by repetition, not "nothing".
+    let d = feed(
+        &mut a,
+        &[ruled(3_000, ArbiterAction::Overrule, seen(1, Some(("claim", 2_000))))],
+    );
+    assert_eq!(refused(&d), None, "{d:?}");
+    let o = a.outcome().expect("the claim upheld ends the game");
+    assert_eq!((o.result, o.reason), (KnownOutcome::Draw, EndReason::Threefold));
+    assert!(a.open().iter().all(|m| m.kind != "claim"));
+}
+
+#[test]
+fn a_ruling_on_a_claim_decided_moves_ago_is_refused_and_so_on_replay() {
+    let mut recs = Vec::new();
+    recs.extend(play(1_000, Color::White, Square::G1, Square::F3));
+    recs.push(claim(2_000, ClaimKind::Threefold, Color::Black));
+    recs.extend(play(3_000, Color::Black, Square::G8, Square::F6));
+    recs.extend(play(4_000, Color::White, Square::F3, Square::G1));
+    recs.extend(play(5_000, Color::Black, Square::F6, Square::G8));
+    recs.push(ruled(
+        6_000,
+        ArbiterAction::Overrule,
+        seen(1, Some(("claim", 2_000))),
+    ));
+    let mut a = game(Some("5400+30"));
+    let d = feed(&mut a, &recs);
+    let (reason, status) = refused(&d).expect("refused");
+    assert_eq!(reason, "the claim was decided three moves ago");
+    assert_eq!(status, 409);
+    assert!(a.outcome().is_none());
+    assert!(a.rulings().is_empty(), "journaled as refused, never as given");
+    // The journal replayed: the same decision.
+    let mut b = game(Some("5400+30"));
+    assert_eq!(refused(&feed(&mut b, &recs)), Some((reason, status)));
+}
+
+#[test]
+fn nothing_is_ruled_on_a_confirmed_game_and_impossible_rulings_say_why() {
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+    feed(&mut a, &[rec(2_000, RecordKind::Resign(Color::Black))]);
+    let d = feed(&mut a, &[ruled(3_000, ArbiterAction::Confirm(None), seen(1, None))]);
+    assert_eq!(refused(&d), None);
+    // +2 min on a finished and confirmed game.
+    let d = feed(
+        &mut a,
+        &[ruled(
+            4_000,
+            ArbiterAction::SetClock {
+                white_ms: 600_000,
+                black_ms: 720_000,
+                moves: None,
+            },
+            seen(1, None),
+        )],
+    );
+    let (reason, status) = refused(&d).expect("refused");
+    assert!(reason.starts_with("the game is over and its result confirmed"), "{reason}");
+    assert_eq!(status, 409);
+    // Resume on a forfeited game.
+    let mut f = game(Some("5400+30"));
+    let win = Forfeit::Won(KnownOutcome::Decisive {
+        winner: Color::White,
+    });
+    feed(&mut f, &[ruled(1_000, ArbiterAction::Forfeit(win), seen(0, None))]);
+    let d = feed(&mut f, &[ruled(2_000, ArbiterAction::Resume, seen(0, None))]);
+    assert_eq!(refused(&d).map(|r| r.1), Some(409), "{d:?}");
+    // A position that is no legal one, and a position already standing.
+    let mut p = game(None);
+    feed(&mut p, &play(1_000, Color::White, Square::E2, Square::E4));
+    let d = feed(
+        &mut p,
+        &[ruled(2_000, ArbiterAction::SetPosition("8/8/8/8/8/8/8/8 w - - 0 1".into()), None)],
+    );
+    let (reason, status) = refused(&d).expect("refused");
+    assert!(reason.contains("not a legal position"), "{reason}");
+    assert_eq!(status, 422);
+    let now = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let d = feed(&mut p, &[ruled(3_000, ArbiterAction::SetPosition(now.into()), None)]);
+    assert_eq!(
+        refused(&d),
+        Some(("the position is already restored".to_owned(), 422))
+    );
+    // Restore with nothing to restore.
+    let d = feed(&mut p, &[ruled(4_000, ArbiterAction::Restore, None)]);
+    assert_eq!(
+        refused(&d),
+        Some(("the position is already restored".to_owned(), 422))
+    );
+    assert!(p.rulings().is_empty());
+}
+
+#[test]
+fn a_no_show_is_forfeited_after_the_present_players_first_move() {
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+    let black_lost = Forfeit::Won(KnownOutcome::Decisive {
+        winner: Color::Black,
+    });
+    // The wrong winner: White was there.
+    let d = feed(&mut a, &[ruled(2_000, ArbiterAction::Forfeit(black_lost), seen(1, None))]);
+    assert_eq!(refused(&d).map(|r| r.1), Some(422));
+    let white_won = Forfeit::Won(KnownOutcome::Decisive {
+        winner: Color::White,
+    });
+    let d = feed(&mut a, &[ruled(3_000, ArbiterAction::Forfeit(white_won), seen(1, None))]);
+    assert_eq!(refused(&d), None, "{d:?}");
+    assert_eq!(events(&d), ["game_end", "result_confirmed", "ruling"]);
+    assert!(a.open().is_empty(), "no position to restore, nothing to confirm");
+    assert_eq!(a.outcome().unwrap().reason, EndReason::Forfeit);
+    // A double forfeit has no PGN result consumers read: refused, saying so.
+    let mut b = game(None);
+    let d = feed(&mut b, &[ruled(1_000, ArbiterAction::Forfeit(Forfeit::Double), None)]);
+    let (reason, _) = refused(&d).expect("refused");
+    assert!(reason.contains("TRF"), "{reason}");
+}
+
+#[test]
+fn undo_reverses_a_clock_ruling_and_a_correction_keeps_the_reason() {
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+    let d = feed(
+        &mut a,
+        &[ruled(
+            2_000,
+            ArbiterAction::SetClock {
+                white_ms: 80_000,
+                black_ms: 5_400_000,
+                moves: None,
+            },
+            seen(1, None),
+        )],
+    );
+    let (_, effect) = applied(&d).expect("applied");
+    assert!(effect.starts_with("White 1:30:59 → 0:01:20"), "{effect}");
+    let d = feed(&mut a, &[ruled(3_000, ArbiterAction::Undo(1), seen(1, None))]);
+    assert_eq!(refused(&d), None, "{d:?}");
+    let (w, _) = a.clock().unwrap().remaining_at(3_000);
+    assert_eq!(w, 5_458_998);
+    let r = a.rulings();
+    assert_eq!((r[0].undone_by, r[1].undoes), (Some(2), Some(1)));
+    // Undone twice: refused.
+    let d = feed(&mut a, &[ruled(4_000, ArbiterAction::Undo(1), seen(1, None))]);
+    assert_eq!(refused(&d).map(|r| r.1), Some(409));
+
+    // A draw by agreement corrected to 1-0 and back keeps "agreement".
+    let mut g = game(None);
+    feed(&mut g, &play(1_000, Color::White, Square::E2, Square::E4));
+    feed(
+        &mut g,
+        &[
+            rec(2_000, RecordKind::Offer(Color::Black)),
+            rec(2_100, RecordKind::Accept(Color::White)),
+        ],
+    );
+    assert_eq!(g.outcome().unwrap().reason, EndReason::Agreement);
+    let white = KnownOutcome::Decisive {
+        winner: Color::White,
+    };
+    let d = feed(&mut g, &[ruled(3_000, ArbiterAction::Confirm(Some(white)), seen(1, None))]);
+    assert_eq!(events(&d), ["result_confirmed", "ruling"], "one alert-free correction");
+    let d = feed(
+        &mut g,
+        &[ruled(4_000, ArbiterAction::Confirm(Some(KnownOutcome::Draw)), seen(1, None))],
+    );
+    assert_eq!(refused(&d), None, "{d:?}");
+    assert_eq!(g.outcome().unwrap().reason, EndReason::Agreement);
+    assert!(!g.confirmation().unwrap().corrected);
+    // Undo the last correction: back to 1-0, corrected.
+    feed(&mut g, &[ruled(5_000, ArbiterAction::Undo(2), seen(1, None))]);
+    assert_eq!(g.outcome().unwrap().result, white);
+}
+
+#[test]
+fn every_ruling_cites_its_article_per_profile() {
+    use crate::model::Edition;
+    for (edition, name) in [
+        (Edition::Fide2001, "fide-2001"),
+        (Edition::Fide2009, "fide-2009"),
+        (Edition::Fide2009No, "fide-2009-no"),
+        (Edition::Fide2023, "fide-2023"),
+    ] {
+        let ra = RulingArticles::of(edition);
+        let header = crate::trace::Header {
+            boards: vec![BoardId::Main],
+            time_control: Some("5400+30".into()),
+            rules: Some(edition),
+            ..crate::trace::Header::default()
+        };
+        let fresh = || Arbiter::new(GameConfig::from_header(&header, None, None).unwrap());
+        let penalties = fresh().config().profile.articles.arbiter;
+        let mut a = fresh();
+        feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+        let mut cite = |t: u64, action: ArbiterAction| {
+            let d = feed(&mut a, &[ruled(t, action, None)]);
+            applied(&d).unwrap_or_else(|| panic!("{name}: {d:?}")).0
+        };
+        let table = [
+            ("pause", cite(2_000, ArbiterAction::Pause), ra.pause),
+            ("resume", cite(3_000, ArbiterAction::Resume), ra.resume),
+            (
+                "clock",
+                cite(
+                    4_000,
+                    ArbiterAction::SetClock {
+                        white_ms: 60_000,
+                        black_ms: 60_000,
+                        moves: Some(1),
+                    },
+                ),
+                ra.clock,
+            ),
+            ("undo", cite(5_000, ArbiterAction::Undo(3)), ra.clock),
+            (
+                "position",
+                cite(
+                    6_000,
+                    ArbiterAction::SetPosition(
+                        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+                    ),
+                ),
+                ra.position,
+            ),
+            (
+                "result",
+                cite(7_000, ArbiterAction::SetResult(KnownOutcome::Draw)),
+                ra.result,
+            ),
+            ("confirm", cite(8_000, ArbiterAction::Confirm(None)), ra.confirm),
+        ];
+        let mut b = fresh();
+        let win = Forfeit::Won(KnownOutcome::Decisive {
+            winner: Color::White,
+        });
+        let forfeit = applied(&feed(&mut b, &[ruled(1_000, ArbiterAction::Forfeit(win), None)]))
+            .unwrap()
+            .0;
+        for (kind, got, want) in table.into_iter().chain([("forfeit", forfeit, ra.forfeit)]) {
+            assert_eq!(got, want, "{name}: {kind}");
+            assert_ne!(got, penalties, "{name}: {kind} gives no penalty");
+        }
+        assert_eq!(ra.confirm, "DSU 004 §15");
+    }
+}
