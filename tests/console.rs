@@ -83,7 +83,8 @@ fn accounts_sessions_deputies_and_the_back_off() {
     assert_eq!(pauses.len(), 1, "{pauses:?}");
     assert_eq!(pauses[0]["author"], "IA Hansen");
     // The wrong board is refused, naming the key.
-    let other = json!({"board": "1.7", "action": "resume", "expect": {"ply": 0}, "id": "cmd-2"}).to_string();
+    let other = json!({"board": "1.7", "action": "resume", "expect": {"ply": 0}, "id": "cmd-2"})
+        .to_string();
     let (s, _, b) = http(a, "POST", "/arbiter/command", &me, &other);
     assert_eq!(s, 409, "{b}");
     assert!(b.contains("key 'board'"), "{b}");
@@ -396,7 +397,8 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
     assert_eq!(games[1]["state"]["stage"], "setup");
 
     // A ruling through the relay: journaled on board 2 with the arbiter's name.
-    let cmd = json!({"board": "1.2", "action": "pause", "expect": {"ply": 0}, "id": "relay-1"}).to_string();
+    let cmd = json!({"board": "1.2", "action": "pause", "expect": {"ply": 0}, "id": "relay-1"})
+        .to_string();
     let (s, _, b) = http(r, "POST", "/arbiter/command", &me, &cmd);
     assert_eq!(s, 200, "{b}");
     let reply: Value = serde_json::from_str(&b).unwrap();
@@ -429,7 +431,8 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
         1
     );
     // No such board; a deputy at the relay.
-    let none = json!({"board": "1.9", "action": "pause", "expect": {"ply": 0}, "id": "relay-2"}).to_string();
+    let none = json!({"board": "1.9", "action": "pause", "expect": {"ply": 0}, "id": "relay-2"})
+        .to_string();
     assert_eq!(http(r, "POST", "/arbiter/command", &me, &none).0, 404);
     let deputy = format!("Bearer {DEPUTY_TOKEN}");
     let dep = [("Authorization", deputy.as_str())];
@@ -520,7 +523,8 @@ fn the_relay_reaches_a_board_over_https_by_its_pinned_certificate() {
         let v: Value = serde_json::from_str(&b).ok()?;
         (s == 200 && v.as_array()?.len() == 1).then_some(v)
     });
-    let cmd = json!({"board": "1.1", "action": "pause", "expect": {"ply": 0}, "id": "tls-1"}).to_string();
+    let cmd =
+        json!({"board": "1.1", "action": "pause", "expect": {"ply": 0}, "id": "tls-1"}).to_string();
     let (s, _, b) = http(r, "POST", "/arbiter/command", &me, &cmd);
     assert_eq!(s, 200, "{b}");
     assert!(journal_records(&j)

@@ -180,7 +180,8 @@ fn acks_sessions_and_command_ids_survive_a_killed_relay_and_board() {
     let board_acked: Value = serde_json::from_str(&b).unwrap();
 
     // A ruling through the relay.
-    let cmd = json!({"board": "1.1", "action": "pause", "expect": {"ply": 0}, "id": "restart-1"}).to_string();
+    let cmd = json!({"board": "1.1", "action": "pause", "expect": {"ply": 0}, "id": "restart-1"})
+        .to_string();
     let (s, _, b) = http(&r, "POST", "/arbiter/command", &[("Cookie", &kept)], &cmd);
     assert_eq!(s, 200, "{b}");
     let first: Value = serde_json::from_str(&b).unwrap();
@@ -277,7 +278,8 @@ fn acks_sessions_and_command_ids_survive_a_killed_relay_and_board() {
     assert_eq!(repeated["t"], first["t"]);
     assert_eq!(count(&journal, "pause", "IA Hansen"), 1);
     // A new id is applied.
-    let next = json!({"board": "1.1", "action": "resume", "expect": {"ply": 0}, "id": "restart-2"}).to_string();
+    let next = json!({"board": "1.1", "action": "resume", "expect": {"ply": 0}, "id": "restart-2"})
+        .to_string();
     let (s, _, b) = http(&r, "POST", "/arbiter/command", &[("Cookie", &kept)], &next);
     assert_eq!(s, 200, "{b}");
     assert_eq!(count(&journal, "resume", "IA Hansen"), 1);
@@ -314,7 +316,8 @@ fn a_command_id_is_taken_once_over_http_and_mqtt_alike() {
     };
     let auth = [ARBITER_AUTH];
     let over_http = |addr: &str, action: &str, id: &str| -> (u16, Value) {
-        let cmd = json!({"board": "1.2", "action": action, "expect": {"ply": 0}, "id": id}).to_string();
+        let cmd =
+            json!({"board": "1.2", "action": action, "expect": {"ply": 0}, "id": id}).to_string();
         let (s, b) = request(addr, "POST", "/arbiter/command", &auth, &cmd);
         (s, serde_json::from_str(&b).unwrap_or(Value::Null))
     };
@@ -457,7 +460,8 @@ fn a_boards_damaged_ruling_ids_are_set_aside_and_the_good_ones_still_hold() {
     // The good ids still hold: neither is applied again.
     let journal = jdir.join("board.jsonl");
     for (id, status) in [("old-1", 200), ("old-2", 409)] {
-        let cmd = json!({"board": "1.1", "action": "pause", "expect": {"ply": 0}, "id": id}).to_string();
+        let cmd =
+            json!({"board": "1.1", "action": "pause", "expect": {"ply": 0}, "id": id}).to_string();
         let (s, _, b) = http(
             &board.addr,
             "POST",

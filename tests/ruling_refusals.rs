@@ -48,7 +48,9 @@ fn rulings_are_refused_with_their_reason_and_undone_as_rulings() {
     let a = board.addr.clone();
     let bearer = format!("Bearer {ARBITER_TOKEN}");
     let auth = [("Authorization", bearer.as_str())];
-    poll(30, "both moves", || (state(&a, &auth)["ply"] == 2).then_some(()));
+    poll(30, "both moves", || {
+        (state(&a, &auth)["ply"] == 2).then_some(())
+    });
     let st = state(&a, &auth);
     assert!(st["open"].as_array().is_some(), "{st}");
     assert_eq!(st["rulings"], json!([]), "{st}");
@@ -65,16 +67,34 @@ fn rulings_are_refused_with_their_reason_and_undone_as_rulings() {
     assert!(b.contains("\\\"expect\\\"") && b.contains("ply"), "{b}");
 
     // Impossible: not a legal position (today 200 and journaled as given).
-    let (s, v) = post("/arbiter/position", r#"{"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}"#);
+    let (s, v) = post(
+        "/arbiter/position",
+        r#"{"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}"#,
+    );
     assert_eq!(s, 422, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("not a legal position"), "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a legal position"),
+        "{v}"
+    );
     assert_eq!(v["refused"]["type"], "ruling_refused", "{v}");
     // A forfeit once both have moved (today 200).
     let (s, v) = post("/arbiter/forfeit", r#"{"result": "1-0"}"#);
     assert_eq!(s, 422, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("both players have moved"), "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("both players have moved"),
+        "{v}"
+    );
     // Made from a state the game has left.
-    let (s, v) = post("/arbiter/result", r#"{"result": "1-0", "expect": {"ply": 1}}"#);
+    let (s, v) = post(
+        "/arbiter/result",
+        r#"{"result": "1-0", "expect": {"ply": 1}}"#,
+    );
     assert_eq!(s, 409, "{v}");
     assert_eq!(
         v["error"],
@@ -83,11 +103,20 @@ fn rulings_are_refused_with_their_reason_and_undone_as_rulings() {
     assert_eq!(state(&a, &auth)["result"], "*");
 
     // A draw declared and confirmed; then nothing more is ruled on it.
-    let (s, v) = post("/arbiter/result", r#"{"result": "1/2-1/2", "expect": {"ply": 2}}"#);
+    let (s, v) = post(
+        "/arbiter/result",
+        r#"{"result": "1/2-1/2", "expect": {"ply": 2}}"#,
+    );
     assert_eq!(s, 200, "{v}");
-    let (s, v) = post("/arbiter/confirm", r#"{"expect": {"ply": 2, "result": "1/2-1/2"}}"#);
+    let (s, v) = post(
+        "/arbiter/confirm",
+        r#"{"expect": {"ply": 2, "result": "1/2-1/2"}}"#,
+    );
     assert_eq!(s, 200, "{v}");
-    let (s, v) = post("/arbiter/clock", r#"{"white_ms": 600000, "black_ms": 720000}"#);
+    let (s, v) = post(
+        "/arbiter/clock",
+        r#"{"white_ms": 600000, "black_ms": 720000}"#,
+    );
     assert_eq!(s, 409, "{v}");
     assert!(
         v["error"]
@@ -118,10 +147,7 @@ fn rulings_are_refused_with_their_reason_and_undone_as_rulings() {
     assert_eq!(st["open"][0]["type"], "game_end", "{st}");
     // The refused ones are journaled (as refused), never given.
     let recs = journal_records(&journal);
-    let arbiter: Vec<&str> = recs
-        .iter()
-        .filter_map(|r| r["arbiter"].as_str())
-        .collect();
+    let arbiter: Vec<&str> = recs.iter().filter_map(|r| r["arbiter"].as_str()).collect();
     assert_eq!(
         arbiter,
         ["position", "forfeit", "result", "result", "confirm", "clock", "resume", "undo"]

@@ -54,8 +54,7 @@ impl Arbiter {
                     undoable: false,
                     ply: self.ply(),
                     before: Box::new(before),
-                    clocks: clocks_before
-                        .zip(self.clock.as_ref().map(|c| c.remaining_at(t))),
+                    clocks: clocks_before.zip(self.clock.as_ref().map(|c| c.remaining_at(t))),
                 });
                 // The ruling as applied, with the name of the arbiter who gave it.
                 if let Some(author) = author {
@@ -346,9 +345,13 @@ impl Arbiter {
                 };
                 let a = self.cfg.profile.articles;
                 match dc.kind {
-                    ClaimKind::Threefold => {
-                        self.end(KnownOutcome::Draw, EndReason::Threefold, a.threefold, t, out)
-                    }
+                    ClaimKind::Threefold => self.end(
+                        KnownOutcome::Draw,
+                        EndReason::Threefold,
+                        a.threefold,
+                        t,
+                        out,
+                    ),
                     ClaimKind::FiftyMoves => self.end(
                         KnownOutcome::Draw,
                         EndReason::FiftyMoves,
@@ -392,31 +395,41 @@ impl Arbiter {
 
     /// Notes the claim the board decided among the decisions from `from`
     /// (`before`: the game before the claim), so the arbiter may overrule it.
-    pub(super) fn note_claim(&mut self, before: super::rulings::Facts, out: &Decisions, from: usize) {
-        let decided = out.as_slice().get(from..).unwrap_or(&[]).iter().find_map(|d| match d {
-            super::Decision::Event(Event {
-                t,
-                kind:
-                    EventKind::Claim {
-                        by,
-                        kind,
-                        upheld,
-                        consequence,
-                        article,
-                    },
-            }) => Some(DecidedClaim {
-                t: *t,
-                by: by.0,
-                kind: *kind,
-                upheld: *upheld,
-                consequence: consequence.clone(),
-                article,
-                ply: self.moves.len() as u32,
-                before: Box::new(before.clone()),
-                overruled: false,
-            }),
-            _ => None,
-        });
+    pub(super) fn note_claim(
+        &mut self,
+        before: super::rulings::Facts,
+        out: &Decisions,
+        from: usize,
+    ) {
+        let decided = out
+            .as_slice()
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .find_map(|d| match d {
+                super::Decision::Event(Event {
+                    t,
+                    kind:
+                        EventKind::Claim {
+                            by,
+                            kind,
+                            upheld,
+                            consequence,
+                            article,
+                        },
+                }) => Some(DecidedClaim {
+                    t: *t,
+                    by: by.0,
+                    kind: *kind,
+                    upheld: *upheld,
+                    consequence: consequence.clone(),
+                    article,
+                    ply: self.moves.len() as u32,
+                    before: Box::new(before.clone()),
+                    overruled: false,
+                }),
+                _ => None,
+            });
         if let Some(d) = decided {
             self.decided_claim = Some(d);
         }
@@ -425,12 +438,7 @@ impl Arbiter {
     /// Sets up `fen`: an earlier position of this game takes the moves after
     /// it back; before the first move it becomes the start position.
     /// Anything else is refused, naming the reason.
-    fn set_position(
-        &mut self,
-        fen: &str,
-        t: u64,
-        out: &mut Decisions,
-    ) -> Result<Applied, Refusal> {
+    fn set_position(&mut self, fen: &str, t: u64, out: &mut Decisions) -> Result<Applied, Refusal> {
         let ra = RulingArticles::of(self.cfg.profile.edition);
         let target = fen
             .parse::<Fen>()
@@ -456,8 +464,7 @@ impl Arbiter {
                 self.pos = self.history[ply].clone();
                 format!(
                     "{} taken back (ply {before_ply} → {ply})",
-                    super::rulings::moves_ago(before_ply as u32 - ply as u32)
-                        .replace(" ago", "")
+                    super::rulings::moves_ago(before_ply as u32 - ply as u32).replace(" ago", "")
                 )
             }
             None if self.moves.is_empty() => {
@@ -467,12 +474,10 @@ impl Arbiter {
                 self.pos = target;
                 "a new start position set up before the first move".to_owned()
             }
-            None => {
-                return Err(impossible(
-                    "not a position of this game: only an earlier position of the game (a take-back) \
+            None => return Err(impossible(
+                "not a position of this game: only an earlier position of the game (a take-back) \
                      or, before the first move, a new start can be set",
-                ))
-            }
+            )),
         };
         let reopened = self.ended();
         // The arbiter has set the position: the set-up guidance is over.

@@ -90,7 +90,10 @@ impl Arbiter {
                 (
                     r,
                     false,
-                    format!("the game ends {} (arbiter's decision), confirmed", r.as_str()),
+                    format!(
+                        "the game ends {} (arbiter's decision), confirmed",
+                        r.as_str()
+                    ),
                 )
             }
             (None, None) => {

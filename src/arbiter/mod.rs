@@ -72,8 +72,8 @@ pub use config::{
 pub use confirm::Confirmation;
 pub use end::Outcome;
 pub use open::{OpenMatter, OpenRuling};
-pub use rulings::{Refusal as RulingRefusal, RulingEntry, IMPOSSIBLE, STALE};
 pub use phase::{PendingEnd, Phase, Stage};
+pub use rulings::{Refusal as RulingRefusal, RulingEntry, IMPOSSIBLE, STALE};
 pub use setup::Guidance;
 pub use tactile::ANNOUNCE_SETTLE_MS;
 

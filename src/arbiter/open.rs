@@ -122,9 +122,7 @@ impl Arbiter {
 
     /// Whether the alert `ev` is still open.
     pub(super) fn is_open(&self, ev: &EventRef) -> bool {
-        self.open()
-            .iter()
-            .any(|m| m.kind == ev.kind && m.t == ev.t)
+        self.open().iter().any(|m| m.kind == ev.kind && m.t == ev.t)
     }
 
     /// Whether the alert at `ev` answered by a ruling already (a decided claim overruled).
@@ -150,14 +148,18 @@ impl Arbiter {
             // to be put right on the board.
             if self.restore_pending() && al.ply == ply && !self.answered("illegal_move", al.t) {
                 let penalty = match &al.event.kind {
-                    EventKind::IllegalMove { penalty, by, .. } => format!("{} by {}: {penalty} (given)", "illegal move", side(by.0)),
+                    EventKind::IllegalMove { penalty, by, .. } => {
+                        format!("{} by {}: {penalty} (given)", "illegal move", side(by.0))
+                    }
                     _ => String::new(),
                 };
                 v.push(OpenMatter {
                     kind: "illegal_move",
                     t: al.t,
                     by: None,
-                    summary: format!("{penalty}; the board waits for the position before it to be set up again"),
+                    summary: format!(
+                        "{penalty}; the board waits for the position before it to be set up again"
+                    ),
                     rulings: vec![restore_ruling()],
                 });
             }
@@ -169,9 +171,25 @@ impl Arbiter {
                     kind: "touch_move",
                     t: al.t,
                     by: Some(by_str(pb.by)),
-                    summary: format!("{} broke touch-move ({}): {} played, {} touched; open to {opp}'s claim", side(pb.by), pb.breach.article, pb.played, pb.breach.touched),
-                    rulings: vec![ruling("accept", Value::Null, &format!("Uphold {opp}'s claim"),
-                        format!("{} is taken back; {} must keep the obligation on {} ({})", pb.played, side(pb.by), pb.breach.touched, pb.breach.article))],
+                    summary: format!(
+                        "{} broke touch-move ({}): {} played, {} touched; open to {opp}'s claim",
+                        side(pb.by),
+                        pb.breach.article,
+                        pb.played,
+                        pb.breach.touched
+                    ),
+                    rulings: vec![ruling(
+                        "accept",
+                        Value::Null,
+                        &format!("Uphold {opp}'s claim"),
+                        format!(
+                            "{} is taken back; {} must keep the obligation on {} ({})",
+                            pb.played,
+                            side(pb.by),
+                            pb.breach.touched,
+                            pb.breach.article
+                        ),
+                    )],
                 });
             }
         }
@@ -185,8 +203,21 @@ impl Arbiter {
                         kind: "ambiguous_move",
                         t: al.t,
                         by: Some(by_str(by.0)),
-                        summary: format!("{}'s move fits several readings; the game is held", side(by.0)),
-                        rulings: candidates.iter().map(|c| ruling("choose", json!({"uci": c.uci}), &format!("Choose {}", c.san), format!("{} is the move played", c.san))).collect(),
+                        summary: format!(
+                            "{}'s move fits several readings; the game is held",
+                            side(by.0)
+                        ),
+                        rulings: candidates
+                            .iter()
+                            .map(|c| {
+                                ruling(
+                                    "choose",
+                                    json!({"uci": c.uci}),
+                                    &format!("Choose {}", c.san),
+                                    format!("{} is the move played", c.san),
+                                )
+                            })
+                            .collect(),
                     });
                 }
             }
@@ -195,7 +226,11 @@ impl Arbiter {
             if let Some(al) = self.last_alert("flag") {
                 if let EventKind::Flag { by } = &al.event.kind {
                     let loser = by.0;
-                    let result = if super::dead::can_mate(&self.pos, !loser) == Some(false) { KnownOutcome::Draw } else { win_for(!loser) };
+                    let result = if super::dead::can_mate(&self.pos, !loser) == Some(false) {
+                        KnownOutcome::Draw
+                    } else {
+                        win_for(!loser)
+                    };
                     v.push(OpenMatter {
                         kind: "flag",
                         t: al.t,
@@ -222,9 +257,25 @@ impl Arbiter {
         }
         if let (Some(o), None) = (self.outcome(), &self.confirmation) {
             let t = self.last_alert("game_end").map_or(o.t, |a| a.t);
-            let mut rulings = vec![ruling("confirm", Value::Null, &format!("Confirm {}", o.result.as_str()),
-                format!("confirms {} ({}) as the result", o.result.as_str(), o.reason))];
-            for r in [KnownOutcome::Decisive { winner: Color::White }, KnownOutcome::Draw, KnownOutcome::Decisive { winner: Color::Black }] {
+            let mut rulings = vec![ruling(
+                "confirm",
+                Value::Null,
+                &format!("Confirm {}", o.result.as_str()),
+                format!(
+                    "confirms {} ({}) as the result",
+                    o.result.as_str(),
+                    o.reason
+                ),
+            )];
+            for r in [
+                KnownOutcome::Decisive {
+                    winner: Color::White,
+                },
+                KnownOutcome::Draw,
+                KnownOutcome::Decisive {
+                    winner: Color::Black,
+                },
+            ] {
                 if r != o.result {
                     rulings.push(ruling("confirm", json!({"result": r.as_str()}), &format!("Correct to {}", r.as_str()),
                         format!("replaces the board's {} ({}) by {} (the arbiter's decision) and confirms it", o.result.as_str(), o.reason, r.as_str())));
@@ -234,7 +285,11 @@ impl Arbiter {
                 kind: "game_end",
                 t,
                 by: None,
-                summary: format!("the game ended {} ({}): the result to confirm (DSU 004 §15)", o.result.as_str(), o.reason),
+                summary: format!(
+                    "the game ended {} ({}): the result to confirm (DSU 004 §15)",
+                    o.result.as_str(),
+                    o.reason
+                ),
                 rulings,
             });
         }
@@ -260,9 +315,19 @@ impl Arbiter {
         } else {
             let upheld = self.uphold_words(dc);
             (
-                format!("{who} claimed {kind}; the board rejected it: {}", dc.consequence),
+                format!(
+                    "{who} claimed {kind}; the board rejected it: {}",
+                    dc.consequence
+                ),
                 upheld
-                    .map(|w| vec![ruling("overrule", Value::Null, "Overrule", format!("the board rejected the claim; overruling upholds it: {w}"))])
+                    .map(|w| {
+                        vec![ruling(
+                            "overrule",
+                            Value::Null,
+                            "Overrule",
+                            format!("the board rejected the claim; overruling upholds it: {w}"),
+                        )]
+                    })
                     .unwrap_or_default(),
             )
         };
@@ -280,14 +345,25 @@ impl Arbiter {
     pub(super) fn uphold_words(&self, dc: &super::DecidedClaim) -> Option<String> {
         let a = self.cfg.profile.articles;
         match dc.kind {
-            ClaimKind::Threefold => Some(format!("the game is drawn by repetition ({})", a.threefold)),
-            ClaimKind::FiftyMoves => Some(format!("the game is drawn under the fifty-move rule ({})", a.fifty_moves)),
-            ClaimKind::InsufficientLosingChances => Some(format!("the game is drawn ({})", a.quickplay)),
+            ClaimKind::Threefold => {
+                Some(format!("the game is drawn by repetition ({})", a.threefold))
+            }
+            ClaimKind::FiftyMoves => Some(format!(
+                "the game is drawn under the fifty-move rule ({})",
+                a.fifty_moves
+            )),
+            ClaimKind::InsufficientLosingChances => {
+                Some(format!("the game is drawn ({})", a.quickplay))
+            }
             ClaimKind::Time => {
                 let loser = !dc.by;
                 let left = self.clock.as_ref().map(|c| {
                     let (w, b) = c.remaining_at(self.now);
-                    if loser == Color::White { w } else { b }
+                    if loser == Color::White {
+                        w
+                    } else {
+                        b
+                    }
                 });
                 Some(format!(
                     "{} loses on time ({}){}",

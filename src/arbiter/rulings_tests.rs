@@ -44,10 +44,9 @@ fn refused(d: &[Decision]) -> Option<(String, u16)> {
 fn applied(d: &[Decision]) -> Option<(&'static str, String)> {
     d.iter().find_map(|d| match d {
         Decision::Event(Event {
-            kind:
-                EventKind::Ruling {
-                    article, effect, ..
-                },
+            kind: EventKind::Ruling {
+                article, effect, ..
+            },
             ..
         }) => Some((*article, effect.clone())),
         _ => None,
@@ -65,7 +64,10 @@ fn a_rejected_claim_offers_only_overrule_which_upholds_it() {
     // Black claims a repetition that is not there: the board rejects it.
     feed(&mut a, &[claim(2_000, ClaimKind::Threefold, Color::Black)]);
     let open = a.open();
-    let m = open.iter().find(|m| m.kind == "claim").expect("the claim is open");
+    let m = open
+        .iter()
+        .find(|m| m.kind == "claim")
+        .expect("the claim is open");
     assert!(m.summary.contains("the board rejected it"), "{m:?}");
     assert_eq!(m.rulings.len(), 1, "{m:?}");
     assert_eq!(m.rulings[0].action, "overrule");
@@ -78,11 +80,18 @@ fn a_rejected_claim_offers_only_overrule_which_upholds_it() {
     // Overruling upholds it: a draw by repetition, not "nothing".
     let d = feed(
         &mut a,
-        &[ruled(3_000, ArbiterAction::Overrule, seen(1, Some(("claim", 2_000))))],
+        &[ruled(
+            3_000,
+            ArbiterAction::Overrule,
+            seen(1, Some(("claim", 2_000))),
+        )],
     );
     assert_eq!(refused(&d), None, "{d:?}");
     let o = a.outcome().expect("the claim upheld ends the game");
-    assert_eq!((o.result, o.reason), (KnownOutcome::Draw, EndReason::Threefold));
+    assert_eq!(
+        (o.result, o.reason),
+        (KnownOutcome::Draw, EndReason::Threefold)
+    );
     assert!(a.open().iter().all(|m| m.kind != "claim"));
 }
 
@@ -105,7 +114,10 @@ fn a_ruling_on_a_claim_decided_moves_ago_is_refused_and_so_on_replay() {
     assert_eq!(reason, "the claim was decided three moves ago");
     assert_eq!(status, 409);
     assert!(a.outcome().is_none());
-    assert!(a.rulings().is_empty(), "journaled as refused, never as given");
+    assert!(
+        a.rulings().is_empty(),
+        "journaled as refused, never as given"
+    );
     // The journal replayed: the same decision.
     let mut b = game(Some("5400+30"));
     assert_eq!(refused(&feed(&mut b, &recs)), Some((reason, status)));
@@ -116,7 +128,10 @@ fn nothing_is_ruled_on_a_confirmed_game_and_impossible_rulings_say_why() {
     let mut a = game(Some("5400+30"));
     feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
     feed(&mut a, &[rec(2_000, RecordKind::Resign(Color::Black))]);
-    let d = feed(&mut a, &[ruled(3_000, ArbiterAction::Confirm(None), seen(1, None))]);
+    let d = feed(
+        &mut a,
+        &[ruled(3_000, ArbiterAction::Confirm(None), seen(1, None))],
+    );
     assert_eq!(refused(&d), None);
     // +2 min on a finished and confirmed game.
     let d = feed(
@@ -132,28 +147,44 @@ fn nothing_is_ruled_on_a_confirmed_game_and_impossible_rulings_say_why() {
         )],
     );
     let (reason, status) = refused(&d).expect("refused");
-    assert!(reason.starts_with("the game is over and its result confirmed"), "{reason}");
+    assert!(
+        reason.starts_with("the game is over and its result confirmed"),
+        "{reason}"
+    );
     assert_eq!(status, 409);
     // Resume on a forfeited game.
     let mut f = game(Some("5400+30"));
     let win = Forfeit::Won(KnownOutcome::Decisive {
         winner: Color::White,
     });
-    feed(&mut f, &[ruled(1_000, ArbiterAction::Forfeit(win), seen(0, None))]);
-    let d = feed(&mut f, &[ruled(2_000, ArbiterAction::Resume, seen(0, None))]);
+    feed(
+        &mut f,
+        &[ruled(1_000, ArbiterAction::Forfeit(win), seen(0, None))],
+    );
+    let d = feed(
+        &mut f,
+        &[ruled(2_000, ArbiterAction::Resume, seen(0, None))],
+    );
     assert_eq!(refused(&d).map(|r| r.1), Some(409), "{d:?}");
     // A position that is no legal one, and a position already standing.
     let mut p = game(None);
     feed(&mut p, &play(1_000, Color::White, Square::E2, Square::E4));
     let d = feed(
         &mut p,
-        &[ruled(2_000, ArbiterAction::SetPosition("8/8/8/8/8/8/8/8 w - - 0 1".into()), None)],
+        &[ruled(
+            2_000,
+            ArbiterAction::SetPosition("8/8/8/8/8/8/8/8 w - - 0 1".into()),
+            None,
+        )],
     );
     let (reason, status) = refused(&d).expect("refused");
     assert!(reason.contains("not a legal position"), "{reason}");
     assert_eq!(status, 422);
     let now = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
-    let d = feed(&mut p, &[ruled(3_000, ArbiterAction::SetPosition(now.into()), None)]);
+    let d = feed(
+        &mut p,
+        &[ruled(3_000, ArbiterAction::SetPosition(now.into()), None)],
+    );
     assert_eq!(
         refused(&d),
         Some(("the position is already restored".to_owned(), 422))
@@ -175,19 +206,39 @@ fn a_no_show_is_forfeited_after_the_present_players_first_move() {
         winner: Color::Black,
     });
     // The wrong winner: White was there.
-    let d = feed(&mut a, &[ruled(2_000, ArbiterAction::Forfeit(black_lost), seen(1, None))]);
+    let d = feed(
+        &mut a,
+        &[ruled(
+            2_000,
+            ArbiterAction::Forfeit(black_lost),
+            seen(1, None),
+        )],
+    );
     assert_eq!(refused(&d).map(|r| r.1), Some(422));
     let white_won = Forfeit::Won(KnownOutcome::Decisive {
         winner: Color::White,
     });
-    let d = feed(&mut a, &[ruled(3_000, ArbiterAction::Forfeit(white_won), seen(1, None))]);
+    let d = feed(
+        &mut a,
+        &[ruled(
+            3_000,
+            ArbiterAction::Forfeit(white_won),
+            seen(1, None),
+        )],
+    );
     assert_eq!(refused(&d), None, "{d:?}");
     assert_eq!(events(&d), ["game_end", "result_confirmed", "ruling"]);
-    assert!(a.open().is_empty(), "no position to restore, nothing to confirm");
+    assert!(
+        a.open().is_empty(),
+        "no position to restore, nothing to confirm"
+    );
     assert_eq!(a.outcome().unwrap().reason, EndReason::Forfeit);
     // A double forfeit has no PGN result consumers read: refused, saying so.
     let mut b = game(None);
-    let d = feed(&mut b, &[ruled(1_000, ArbiterAction::Forfeit(Forfeit::Double), None)]);
+    let d = feed(
+        &mut b,
+        &[ruled(1_000, ArbiterAction::Forfeit(Forfeit::Double), None)],
+    );
     let (reason, _) = refused(&d).expect("refused");
     assert!(reason.contains("TRF"), "{reason}");
 }
@@ -210,14 +261,20 @@ fn undo_reverses_a_clock_ruling_and_a_correction_keeps_the_reason() {
     );
     let (_, effect) = applied(&d).expect("applied");
     assert!(effect.starts_with("White 1:30:59 → 0:01:20"), "{effect}");
-    let d = feed(&mut a, &[ruled(3_000, ArbiterAction::Undo(1), seen(1, None))]);
+    let d = feed(
+        &mut a,
+        &[ruled(3_000, ArbiterAction::Undo(1), seen(1, None))],
+    );
     assert_eq!(refused(&d), None, "{d:?}");
     let (w, _) = a.clock().unwrap().remaining_at(3_000);
     assert_eq!(w, 5_458_998);
     let r = a.rulings();
     assert_eq!((r[0].undone_by, r[1].undoes), (Some(2), Some(1)));
     // Undone twice: refused.
-    let d = feed(&mut a, &[ruled(4_000, ArbiterAction::Undo(1), seen(1, None))]);
+    let d = feed(
+        &mut a,
+        &[ruled(4_000, ArbiterAction::Undo(1), seen(1, None))],
+    );
     assert_eq!(refused(&d).map(|r| r.1), Some(409));
 
     // A draw by agreement corrected to 1-0 and back keeps "agreement".
@@ -234,17 +291,35 @@ fn undo_reverses_a_clock_ruling_and_a_correction_keeps_the_reason() {
     let white = KnownOutcome::Decisive {
         winner: Color::White,
     };
-    let d = feed(&mut g, &[ruled(3_000, ArbiterAction::Confirm(Some(white)), seen(1, None))]);
-    assert_eq!(events(&d), ["result_confirmed", "ruling"], "one alert-free correction");
     let d = feed(
         &mut g,
-        &[ruled(4_000, ArbiterAction::Confirm(Some(KnownOutcome::Draw)), seen(1, None))],
+        &[ruled(
+            3_000,
+            ArbiterAction::Confirm(Some(white)),
+            seen(1, None),
+        )],
+    );
+    assert_eq!(
+        events(&d),
+        ["result_confirmed", "ruling"],
+        "one alert-free correction"
+    );
+    let d = feed(
+        &mut g,
+        &[ruled(
+            4_000,
+            ArbiterAction::Confirm(Some(KnownOutcome::Draw)),
+            seen(1, None),
+        )],
     );
     assert_eq!(refused(&d), None, "{d:?}");
     assert_eq!(g.outcome().unwrap().reason, EndReason::Agreement);
     assert!(!g.confirmation().unwrap().corrected);
     // Undo the last correction: back to 1-0, corrected.
-    feed(&mut g, &[ruled(5_000, ArbiterAction::Undo(2), seen(1, None))]);
+    feed(
+        &mut g,
+        &[ruled(5_000, ArbiterAction::Undo(2), seen(1, None))],
+    );
     assert_eq!(g.outcome().unwrap().result, white);
 }
 
@@ -303,15 +378,22 @@ fn every_ruling_cites_its_article_per_profile() {
                 cite(7_000, ArbiterAction::SetResult(KnownOutcome::Draw)),
                 ra.result,
             ),
-            ("confirm", cite(8_000, ArbiterAction::Confirm(None)), ra.confirm),
+            (
+                "confirm",
+                cite(8_000, ArbiterAction::Confirm(None)),
+                ra.confirm,
+            ),
         ];
         let mut b = fresh();
         let win = Forfeit::Won(KnownOutcome::Decisive {
             winner: Color::White,
         });
-        let forfeit = applied(&feed(&mut b, &[ruled(1_000, ArbiterAction::Forfeit(win), None)]))
-            .unwrap()
-            .0;
+        let forfeit = applied(&feed(
+            &mut b,
+            &[ruled(1_000, ArbiterAction::Forfeit(win), None)],
+        ))
+        .unwrap()
+        .0;
         for (kind, got, want) in table.into_iter().chain([("forfeit", forfeit, ra.forfeit)]) {
             assert_eq!(got, want, "{name}: {kind}");
             assert_ne!(got, penalties, "{name}: {kind} gives no penalty");

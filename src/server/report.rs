@@ -169,10 +169,24 @@ pub fn rows(states: &[Value], alerts: &[Alert], rulings: &[(u64, Value)]) -> Vec
             .as_u64()
             .or_else(|| t.and_then(|t| wall_of(st, t)))
             .unwrap_or(a.unix_ms);
-        let outcome = match &a.ack {
-            Some(k) => format!("acknowledged by {} at {}", k.by, wall(k.unix_ms, 0)),
+        let mut outcome = match &a.ack {
+            Some(k) => format!("acknowledged by {} at {} UTC", k.by, wall(k.unix_ms, 0)),
             None => "open".to_owned(),
         };
+        // The rulings that answered it (`answers`: its type and round time).
+        for r in st
+            .and_then(|s| s["rulings"].as_array())
+            .into_iter()
+            .flatten()
+        {
+            if r["answers"]["type"] == e["type"] && t.is_some() && r["answers"]["t"].as_u64() == t {
+                outcome.push_str(&format!(
+                    "; answered by ruling #{} ({})",
+                    text(r, "seq"),
+                    text(r, "action")
+                ));
+            }
+        }
         out.push(Row {
             game,
             kind: "alert",
@@ -225,7 +239,7 @@ pub fn rows(states: &[Value], alerts: &[Alert], rulings: &[(u64, Value)]) -> Vec
                 .unwrap_or(*arrived),
             t,
             article: text(e, "article"),
-            detail: text(e, "effect"),
+            detail: with_answers(text(e, "effect"), &e["answers"]),
             outcome,
         });
     }
@@ -259,13 +273,21 @@ pub fn rows(states: &[Value], alerts: &[Alert], rulings: &[(u64, Value)]) -> Vec
                     .unwrap_or(0),
                 t,
                 article: text(r, "article"),
-                detail: text(r, "effect"),
+                detail: with_answers(text(r, "effect"), &r["answers"]),
                 outcome,
             });
         }
     }
     out.sort_by(|a, b| (a.unix_ms, a.t, &a.game).cmp(&(b.unix_ms, b.t, &b.game)));
     out
+}
+
+/// A ruling's effect with the alert it answered (`answers`), if any.
+fn with_answers(effect: String, answers: &Value) -> String {
+    match (answers["type"].as_str(), answers["t"].as_u64()) {
+        (Some(kind), Some(t)) => format!("{effect} (answers the {kind} at {})", round_time(t)),
+        _ => effect,
+    }
 }
 
 fn ruling_key(seq: Option<u64>, t: Option<u64>, action: &str) -> String {
@@ -602,7 +624,8 @@ mod tests {
             "result": "*", "result_status": null,
             "rulings": [
                 {"seq": 1, "t": 12_900, "action": "restore", "author": "IA Hansen",
-                 "article": "7.5.1", "effect": "the position before e2-e5", "undone_by": 3},
+                 "article": "7.5.1", "effect": "the position before e2-e5", "undone_by": 3,
+                 "answers": {"type": "illegal_move", "t": 12_400}},
                 {"seq": 2, "t": 20_000, "action": "clock", "author": "IA Hansen",
                  "article": "6.10.2", "effect": "White 1:20:00 → 0:01:20", "undone_by": null},
                 {"seq": 3, "t": 30_000, "action": "undo", "author": "IA Hansen",

@@ -106,10 +106,7 @@ impl Expect {
             );
         }
         if let Some(r) = &self.result {
-            m.insert(
-                "result".into(),
-                Value::from(r.map_or("*", |r| r.as_str())),
-            );
+            m.insert("result".into(), Value::from(r.map_or("*", |r| r.as_str())));
         }
         Value::Object(m)
     }
@@ -120,7 +117,10 @@ pub const EXAMPLE: &str = r#"{"ply": 23, "event": {"type": "claim", "t": 81234}}
 
 fn event_ref(e: &Value) -> Result<EventRef, String> {
     let kind = e.get("type").and_then(Value::as_str).ok_or_else(|| {
-        format!("key 'expect.event.type': expected one of {}, found {e}", ANSWERABLE.join(", "))
+        format!(
+            "key 'expect.event.type': expected one of {}, found {e}",
+            ANSWERABLE.join(", ")
+        )
     })?;
     if !ANSWERABLE.contains(&kind) {
         return Err(format!(
@@ -144,15 +144,17 @@ mod tests {
 
     #[test]
     fn expect_round_trips_and_names_bad_keys() {
-        let v = serde_json::json!({"ply": 23, "event": {"type": "claim", "t": 81234}, "result": "*"});
+        let v =
+            serde_json::json!({"ply": 23, "event": {"type": "claim", "t": 81234}, "result": "*"});
         let e = Expect::from_json(&v).unwrap();
         assert_eq!(e.ply, 23);
         assert_eq!(e.result, Some(None));
         assert_eq!(e.to_json(), v);
         let bad = Expect::from_json(&serde_json::json!({"event": null})).unwrap_err();
         assert!(bad.contains("expect.ply"), "{bad}");
-        let bad = Expect::from_json(&serde_json::json!({"ply": 1, "event": {"type": "move", "t": 1}}))
-            .unwrap_err();
+        let bad =
+            Expect::from_json(&serde_json::json!({"ply": 1, "event": {"type": "move", "t": 1}}))
+                .unwrap_err();
         assert!(bad.contains("expect.event.type"), "{bad}");
     }
 }
