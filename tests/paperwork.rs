@@ -218,13 +218,14 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     // Wall times in order, each within this test's run.
     let walls: Vec<u64> = rows.iter().map(|x| x["unix_ms"].parse().unwrap()).collect();
     assert!(walls.windows(2).all(|w| w[0] <= w[1]), "{walls:?}");
-    if again == 409 || again == 422 {
-        let refused = find("4.1", "refused", "confirm");
-        assert!(
-            refused["outcome"].starts_with(&format!("refused ({again}): ")),
-            "{refused:?} / {again_body}"
-        );
-    }
+    // The second confirmation: refused by the board, with its reason.
+    assert!(again == 409 || again == 422, "{again}: {again_body}");
+    let refused = find("4.1", "refused", "confirm");
+    assert!(
+        refused["outcome"].starts_with(&format!("refused ({again}): "))
+            && refused["outcome"].len() > 20,
+        "{refused:?} / {again_body}"
+    );
 
     // The print-ready page: the same, escaped, no script.
     let (s, head, html) = http(r, "GET", "/console/report", &me, "");
@@ -239,6 +240,9 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     assert!(html.contains("acknowledged by IA Hansen"), "{html}");
     assert!(html.contains("Frandsen,Lars"), "{html}");
     assert_eq!(http(r, "GET", "/console/report?tz=noon", &me, "").0, 422);
+    if let Ok(keep) = std::env::var("EBOARD_KEEP_REPORT") {
+        std::fs::write(keep, &html).unwrap();
+    }
 
     // The results, into the pairings' TRF, read back by our own reader.
     let results = poll(30, "the confirmed results", || {
