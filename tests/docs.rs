@@ -272,6 +272,44 @@ fn the_example_board_and_relay_load_with_the_secrets_where_they_belong() {
         .is_some());
     assert!(relay.arbiter.ruling_key.is_some());
     assert_eq!(relay.mqtt.as_ref().unwrap().url, mqtt.url);
+    // `eboard doctor` on each: the board's secrets row is clean, and the
+    // relay's accounts are where they belong.
+    for (file, want) in [
+        ("board.toml", "no console account"),
+        ("relay.toml", "a relay's config"),
+    ] {
+        let dir = tempdir("docs-examples");
+        let out = eboard_command()
+            .args([
+                "doctor", "--json", "--skip", "time", "--skip", "mqtt", "--skip", "sensors",
+            ])
+            .args([
+                "--skip",
+                "clock",
+                "--journal-dir",
+                dir.to_str().unwrap(),
+                "--config",
+            ])
+            .arg(root().join("docs/examples").join(file))
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let row = v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["check"] == "secrets")
+            .unwrap()
+            .clone();
+        assert_eq!(row["status"], "ok", "{file}: {row}");
+        assert!(
+            row["detail"].as_str().unwrap().contains(want),
+            "{file}: {row}"
+        );
+        let config = v["checks"][0].clone();
+        assert_eq!(config["status"], "ok", "{file}: {config}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
     // The page's topic level is the board's event slugged.
     assert_eq!(board.event.name.as_deref(), Some("DM 2026"));
 }

@@ -186,6 +186,14 @@ fn https(cfg: &Config, journal_dir: &Path) -> Finding {
 /// Secrets a board should not hold ([`super::settings::console_secrets_on_board`]).
 fn secrets(cfg: &Config) -> Finding {
     const C: &str = "secrets";
+    let a = &cfg.arbiter;
+    if a.relay_token.is_some() || a.ruling_key.is_some() || a.state_dir.is_some() {
+        return Finding::new(
+            C,
+            Status::Ok,
+            "a relay's config (relay_token, ruling_key or state_dir): the console's accounts belong here",
+        );
+    }
     let found = super::settings::console_secrets_on_board(cfg);
     if found.is_empty() {
         Finding::new(C, Status::Ok, "no console account's secret on this board")
