@@ -139,6 +139,28 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
         "{reply}"
     );
 
+    // Without `expect` (what the ruling was made from): rejected, 428.
+    let mut bare = rule_args(&key, &url, 2, "resume", "Refused, IA", "r-8");
+    bare.truncate(bare.len() - 2);
+    let (code, reply, _) = rule(&refs(&bare));
+    assert_eq!(code, Some(1));
+    assert_eq!((reply["status"].as_str(), reply["code"].as_u64()), (Some("rejected"), Some(428)), "{reply}");
+    assert!(reply["reason"].as_str().unwrap().contains("expect"), "{reply}");
+    // Impossible: the board itself refuses it with the reason (422), as
+    // the HTTP way does; journaled as refused, never given.
+    let (code, reply, _) = send(
+        &key,
+        "r-9",
+        "position",
+        "Refused, IA",
+        &["--body", r#"{"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}"#],
+    );
+    assert_eq!(code, Some(1), "{reply}");
+    assert_eq!((reply["status"].as_str(), reply["code"].as_u64()), (Some("refused"), Some(422)), "{reply}");
+    assert!(reply["reason"].as_str().unwrap().contains("not a legal position"), "{reply}");
+    assert_eq!(reply["refused"]["type"], "ruling_refused", "{reply}");
+    assert_eq!(authored(&journal, "Refused, IA").len(), 1);
+
     // Straight to the broker: unsigned, and signed but altered (the name).
     let topic = "eboard/dm-2026/board/2/command";
     let reply_topic = "eboard/dm-2026/board/2/reply";

@@ -147,17 +147,7 @@ impl Arbiter {
                         Some("illegal_move") => a.illegal_move,
                         _ => ra.position,
                     };
-                    let bi = self.mi();
-                    let pos = self.pos.clone();
-                    self.boards[bi].sensed.reset_to(pos.board());
-                    self.boards[bi].synced = true;
-                    self.set_restoring(false);
-                    out.push(Event {
-                        t,
-                        kind: EventKind::PositionRestored {
-                            fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
-                        },
-                    });
+                    self.reinstated_by_arbiter(t, out);
                     return applied(
                         article,
                         "the position is reinstated by the arbiter: the board takes it as set up; play goes on"
@@ -447,12 +437,18 @@ impl Arbiter {
             .map_err(|e| impossible(format!("\"{fen}\" is not a legal position: {e}")))?;
         let same = |a: &Chess, b: &Chess| a.board() == b.board() && a.turn() == b.turn();
         if same(&target, &self.pos) && !self.ended() {
-            return Err(impossible(if self.restore_pending() {
-                "the game already stands at this position: the board returns to play once the \
-                 pieces are set up so"
-            } else {
-                "the position is already restored"
-            }));
+            if self.restore_pending() {
+                // The arbiter has set the position up (a board set right,
+                // pieces put back): the board takes it as shown.
+                self.reinstated_by_arbiter(t, out);
+                return Ok(Applied {
+                    article: ra.position,
+                    effect: "the game's position is set up by the arbiter: the board takes it as \
+                             shown; play goes on"
+                        .to_owned(),
+                });
+            }
+            return Err(impossible("the position is already restored"));
         }
         let ply = self.history.iter().rposition(|p| same(p, &target));
         let before_ply = self.moves.len();
@@ -497,6 +493,25 @@ impl Arbiter {
                 effect
             },
         })
+    }
+}
+
+impl Arbiter {
+    /// The arbiter has reinstated the game's position on the board himself
+    /// (§7.4a / 2023 7.5.1, §7.5 / 7.6): the mover's board is taken as
+    /// showing it, play goes on (`position_restored`).
+    fn reinstated_by_arbiter(&mut self, t: u64, out: &mut Decisions) {
+        let bi = self.mi();
+        let pos = self.pos.clone();
+        self.boards[bi].sensed.reset_to(pos.board());
+        self.boards[bi].synced = true;
+        self.set_restoring(false);
+        out.push(Event {
+            t,
+            kind: EventKind::PositionRestored {
+                fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
+            },
+        });
     }
 }
 

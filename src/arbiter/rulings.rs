@@ -151,8 +151,8 @@ impl Arbiter {
     /// The board's ruling history, oldest first.
     pub fn rulings(&self) -> Vec<RulingEntry> {
         let mut v = self.rulings.clone();
-        for i in 0..v.len() {
-            v[i].undoable = self.undo_check(v[i].seq).is_ok();
+        for r in v.iter_mut() {
+            r.undoable = self.undo_check(r.seq).is_ok();
         }
         v
     }

@@ -236,7 +236,7 @@ pub fn result_status(game: &Arbiter) -> Option<&'static str> {
 /// white/black) and `moves_to_control` (the player on move's moves to the
 /// next time control, when another period follows). Never public: claims
 /// and irregularities go to the arbiter only (§13.7a).
-pub fn arbiter_snapshot(public: &Snapshot, game: &Arbiter, t: u64) -> Snapshot {
+pub fn arbiter_snapshot(public: &Snapshot, game: &Arbiter) -> Snapshot {
     let mut snap = public.clone();
     if let Value::Object(m) = &mut snap.state {
         m.insert("ply".into(), Value::from(game.ply()));
@@ -268,7 +268,6 @@ pub fn arbiter_snapshot(public: &Snapshot, game: &Arbiter, t: u64) -> Snapshot {
             );
         }
     }
-    let _ = t;
     snap
 }
 
@@ -368,7 +367,7 @@ impl Publisher {
         self.refresh_spoken(game);
         self.seq += 1;
         let snap = Arc::new(self.snapshot(game, t));
-        let arb = Arc::new(arbiter_snapshot(&snap, game, t));
+        let arb = Arc::new(arbiter_snapshot(&snap, game));
         let state: Arc<str> = Arc::from(snap.state.to_string());
         Update {
             seq: self.seq,
@@ -461,7 +460,7 @@ impl Publisher {
         }
         self.seq += 1;
         let snap = Arc::new(self.snapshot(game, t));
-        let arb = Arc::new(arbiter_snapshot(&snap, game, t));
+        let arb = Arc::new(arbiter_snapshot(&snap, game));
         if forced {
             public.push(Arc::from(snap.state.to_string()));
             arbiter.push(Arc::from(arb.state.to_string()));
