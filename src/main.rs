@@ -46,6 +46,11 @@ enum Command {
     /// round, players and time control published retained over MQTT and/or
     /// written as config files (docs/event.md).
     Event(app::EventArgs),
+    /// Write a round's results (the console's /console/results.csv) into
+    /// the round's column of the pairings' TRF-16 file, for Swiss-Manager
+    /// or Vega: 1 = 0 for games played, + - for forfeits; only the results
+    /// the arbiter confirmed (docs/event.md).
+    Results(app::ResultsArgs),
     /// Send a board a ruling over MQTT, signed with the console's Ed25519
     /// key (the board verifies it against [mqtt] command_keys), and print
     /// the board's reply; or make a key (--keygen) (docs/event.md).
@@ -66,7 +71,8 @@ enum Command {
         hash: bool,
     },
     /// Write the man pages (clap_mangen: eboard.1 and one page a command,
-    /// eboard-run.1, …) into DIR/man1 and the shell completions
+    /// eboard-run.1, …) into DIR/man1, eboard.toml.5 (every config key)
+    /// into DIR/man5 and the shell completions
     /// (clap_complete: bash, zsh, fish) into DIR/completions; the Debian
     /// package installs them (docs/service.md).
     #[command(hide = true)]
@@ -112,6 +118,7 @@ fn main() -> ExitCode {
         Command::Run(args) => app::run(args),
         Command::Relay(args) => app::relay(args),
         Command::Event(args) => app::event(args),
+        Command::Results(args) => app::results(args),
         Command::Rule(args) => match app::rule(args) {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::from(1),
@@ -146,10 +153,16 @@ fn main() -> ExitCode {
 fn generate(dir: &std::path::Path) -> anyhow::Result<()> {
     use anyhow::Context;
     let man = dir.join("man1");
+    let man5 = dir.join("man5");
     let comp = dir.join("completions");
-    for d in [&man, &comp] {
+    for d in [&man, &man5, &comp] {
         std::fs::create_dir_all(d).with_context(|| d.display().to_string())?;
     }
+    // eboard.toml(5): every config key (written from src/config.rs; tests/docs.rs
+    // checks that none is missing).
+    let page = man5.join("eboard.toml.5");
+    std::fs::write(&page, include_str!("../pkg/eboard.toml.5"))
+        .with_context(|| page.display().to_string())?;
     let cmd = Cli::command();
     // eboard.1 and eboard-SUBCOMMAND.1 for each visible subcommand.
     clap_mangen::generate_to(cmd.clone(), &man).with_context(|| man.display().to_string())?;

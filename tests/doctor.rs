@@ -81,12 +81,12 @@ fn a_good_config_passes_and_the_table_says_so() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{text}");
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 9, "{text}");
+    assert_eq!(lines.len(), 11, "{text}");
     assert!(
         lines[0].starts_with("config ") && lines[0].contains(" ok "),
         "{text}"
     );
-    assert_eq!(lines[8], "eboard doctor: all checks passed");
+    assert_eq!(lines[10], "eboard doctor: all checks passed");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -238,4 +238,63 @@ fn an_unknown_check_to_skip_is_an_error() {
         err.contains("--skip tiem: not one of config, sensors"),
         "{err}"
     );
+}
+
+/// Issue 24.11 and 24.10: the doctor shows the fingerprint of the HTTPS
+/// certificate the board made and printed at its start (the one the
+/// arbiter's phone checks), and warns of console accounts' secrets on a
+/// board, naming the key.
+#[test]
+fn the_certificates_fingerprint_and_secrets_on_a_board() {
+    let dir = tempdir("doctor-https");
+    let hash = common::console::secret_hash("a long pass phrase");
+    let cfg = config(
+        &dir,
+        1,
+        1,
+        &format!(
+            "\n[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{hash}\"\n\n\
+             [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{}\"\n",
+            common::console::RELAY_TOKEN
+        ),
+    );
+    let jd = dir.join("var");
+    let (_, v, _) = doctor(&dir, &cfg, &[]);
+    let (status, detail) = row(&v, "https");
+    assert_eq!(status, "ok", "{detail}");
+    assert!(detail.contains("no certificate yet"), "{detail}");
+    let (status, detail) = row(&v, "secrets");
+    assert_eq!(status, "warn", "{detail}");
+    assert!(
+        detail.contains("arbiter.accounts.1") && detail.contains("IA Hansen"),
+        "{detail}"
+    );
+    assert!(
+        !detail.contains("Hall relay"),
+        "the relay's account belongs there: {detail}"
+    );
+    // The board makes its certificate at start and prints its fingerprint.
+    let mut board = run_board(&dir, &cfg, None, &["--journal-dir", jd.to_str().unwrap()]);
+    let printed = poll(20, "the board's fingerprint", || {
+        let log = std::fs::read_to_string(&board.stderr).ok()?;
+        let at = log.find("fingerprint=")? + "fingerprint=".len();
+        Some(log[at..].chars().take(95).collect::<String>())
+    });
+    assert!(board.stderr.exists());
+    board.kill();
+    assert!(
+        std::fs::read_to_string(&board.stderr)
+            .unwrap()
+            .contains("key 'arbiter.accounts.1'"),
+        "the board warns at start too"
+    );
+    let (code, v, _) = doctor(&dir, &cfg, &[]);
+    let (status, detail) = row(&v, "https");
+    assert_eq!(status, "ok", "{detail}");
+    assert!(
+        detail.contains(&format!("SHA-256 {printed}")),
+        "{printed} / {detail}"
+    );
+    assert_eq!(code, 0, "a warning is not a failure: {v}");
+    std::fs::remove_dir_all(&dir).ok();
 }

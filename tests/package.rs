@@ -31,6 +31,17 @@ fn generate_writes_man_pages_and_completions() {
         !dir.join("man1/eboard-generate.1").exists(),
         "generate is hidden"
     );
+    // eboard.toml(5), which the packaged configs point to (issue 24.11).
+    let toml5 = std::fs::read_to_string(dir.join("man5/eboard.toml.5")).unwrap();
+    assert!(toml5.contains(".TH EBOARD.TOML 5"), "{toml5}");
+    for cfg in ["pkg/eboard.toml", "pkg/relay.toml"] {
+        let text =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(cfg)).unwrap();
+        assert!(
+            text.contains("man 5 eboard.toml"),
+            "{cfg} points to the page"
+        );
+    }
     let bash = std::fs::read_to_string(dir.join("completions/eboard.bash")).unwrap();
     assert!(bash.contains("doctor") && bash.contains("--journal-dir"));
     assert!(dir.join("completions/_eboard").exists());

@@ -34,7 +34,7 @@ pub struct DoctorArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 5)]
     pub timeout: u64,
     /// Leave out a check (config, sensors, clock, mqtt, lichess, disk, time,
-    /// audio); may be repeated.
+    /// audio, https, secrets); may be repeated.
     #[arg(long, value_name = "CHECK")]
     pub skip: Vec<String>,
     /// One JSON object on standard output (`{"ok": bool, "checks": […]}`).
@@ -43,8 +43,8 @@ pub struct DoctorArgs {
 }
 
 /// The checks' names, in the table's order.
-pub const CHECKS: [&str; 8] = [
-    "config", "sensors", "clock", "mqtt", "lichess", "disk", "time", "audio",
+pub const CHECKS: [&str; 10] = [
+    "config", "sensors", "clock", "mqtt", "lichess", "disk", "time", "audio", "https", "secrets",
 ];
 
 /// `eboard doctor`: prints the table (or JSON); `Ok(false)` when a check
@@ -126,6 +126,8 @@ pub fn diagnose(args: &DoctorArgs) -> Vec<Finding> {
                 "mqtt" => mqtt(st, timeout),
                 "lichess" => lichess(st, timeout),
                 "audio" => audio(cfg),
+                "https" => https(cfg, &args.journal_dir),
+                "secrets" => secrets(cfg),
                 _ => unreachable!("CHECKS"),
             },
             _ => no_config(check),
@@ -133,6 +135,71 @@ pub fn diagnose(args: &DoctorArgs) -> Vec<Finding> {
         out.push(f);
     }
     out
+}
+
+/// The HTTPS certificate the console is served with and its SHA-256
+/// fingerprint, the one the board prints at start (`docs/console.md`,
+/// "Opening the console"): `[server] tls = "files"`'s, or the one made and
+/// kept in the journal's directory (`eboard run --journal-dir`).
+fn https(cfg: &Config, journal_dir: &Path) -> Finding {
+    use crate::server::certificate::{from_files, CERT_FILE, KEY_FILE};
+    const C: &str = "https";
+    let sv = &cfg.server;
+    let (cert, key) = match sv.tls.as_deref().unwrap_or("auto") {
+        "off" => return Finding::new(
+            C,
+            Status::Warn,
+            "[server] tls = \"off\": no HTTPS, the console answers on this host only (loopback)",
+        ),
+        "files" => match (&sv.tls_cert, &sv.tls_key) {
+            (Some(c), Some(k)) => (PathBuf::from(c), PathBuf::from(k)),
+            _ => {
+                return Finding::new(
+                    C,
+                    Status::Fail,
+                    "tls = \"files\" needs tls_cert and tls_key",
+                )
+            }
+        },
+        _ => (journal_dir.join(CERT_FILE), journal_dir.join(KEY_FILE)),
+    };
+    if !cert.exists() && sv.tls.as_deref() != Some("files") {
+        return Finding::new(
+            C,
+            Status::Ok,
+            format!(
+                "no certificate yet: the board makes one at its first start in {} and prints its SHA-256 fingerprint (so does this check afterwards)",
+                journal_dir.display()
+            ),
+        );
+    }
+    match from_files(&cert, &key) {
+        Ok(tls) => Finding::new(
+            C,
+            Status::Ok,
+            format!("{}: SHA-256 {}", cert.display(), tls.fingerprint),
+        ),
+        Err(e) => Finding::new(C, Status::Fail, e),
+    }
+}
+
+/// Secrets a board should not hold ([`super::settings::console_secrets_on_board`]).
+fn secrets(cfg: &Config) -> Finding {
+    const C: &str = "secrets";
+    let a = &cfg.arbiter;
+    if a.relay_token.is_some() || a.ruling_key.is_some() || a.state_dir.is_some() {
+        return Finding::new(
+            C,
+            Status::Ok,
+            "a relay's config (relay_token, ruling_key or state_dir): the console's accounts belong here",
+        );
+    }
+    let found = super::settings::console_secrets_on_board(cfg);
+    if found.is_empty() {
+        Finding::new(C, Status::Ok, "no console account's secret on this board")
+    } else {
+        Finding::new(C, Status::Warn, found.join("; "))
+    }
 }
 
 /// The board design and its calibration: the design file loads, the

@@ -29,6 +29,7 @@ pub mod doctor;
 mod event;
 pub mod pairing;
 mod relay;
+mod results;
 pub mod round_clock;
 mod rule;
 mod run;
@@ -43,6 +44,7 @@ pub use demo::{demo, DemoArgs};
 pub use doctor::{doctor, DoctorArgs};
 pub use event::{event, pairing_list, EventArgs};
 pub use relay::{relay, RelayArgs};
+pub use results::{results, ResultsArgs};
 pub use rule::{rule, RuleArgs};
 pub use run::{run, RunArgs};
 pub use tools::{

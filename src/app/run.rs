@@ -560,6 +560,9 @@ fn daemon_router_kept(
     kept: &Kept,
 ) -> anyhow::Result<axum::Router> {
     let accounts = super::settings::console_accounts(cfg).anyhow()?;
+    for w in super::settings::console_secrets_on_board(cfg) {
+        tracing::warn!("{w}");
+    }
     let console = std::sync::Arc::new(
         crate::server::console::Console::new(accounts, d.feed.arbiter.clone(), None)
             .with_command_ids(kept.ids.clone()),

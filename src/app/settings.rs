@@ -452,6 +452,35 @@ pub fn console_accounts(cfg: &Config) -> Result<crate::server::access::Accounts,
     })
 }
 
+/// The console accounts whose secrets a board's config carries (issue
+/// 24.10, `docs/console.md`, "Where the secrets live"): every
+/// `[[arbiter.accounts]]` of role `arbiter` or `deputy`, each as a warning
+/// naming its key. A board needs only the relay's account (role `relay`)
+/// and/or the console's public keys (`[mqtt] command_keys`); the arbiters'
+/// accounts belong on the relay, whose console they log in to. Warned, not
+/// refused: a board without a relay (one game, a club) is its own console
+/// and needs them there.
+pub fn console_secrets_on_board(cfg: &Config) -> Vec<String> {
+    cfg.arbiter
+        .accounts
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.role.as_deref().unwrap_or("arbiter") != "relay")
+        .map(|(i, a)| {
+            format!(
+                "key 'arbiter.accounts.{}' (\"{}\", {}): a console account's {} on a board, where anyone \
+                 with the SD card reads it; give the arbiters' accounts to the relay only and the board \
+                 the relay's account (role relay) and/or [mqtt] command_keys (unless this board is its \
+                 own console, with no relay)",
+                i + 1,
+                a.name,
+                a.role.as_deref().unwrap_or("arbiter"),
+                if a.token.is_some() { "token" } else { "secret_hash" }
+            )
+        })
+        .collect()
+}
+
 /// The relay's token for the boards: `EBOARD_RELAY_TOKEN`, else `[arbiter]
 /// relay_token`; checked for strength.
 pub fn relay_token(cfg: Option<&Config>) -> Result<Option<String>, String> {

@@ -13,6 +13,7 @@
 //! [`Player`]) and the config's title list.
 
 pub mod csv;
+pub mod results;
 pub mod trf;
 
 use crate::model::Player;

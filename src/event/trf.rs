@@ -218,6 +218,48 @@ fn forfeit_result(white: char, black: char) -> &'static str {
     }
 }
 
+/// One player's block of one round, as the file has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundEntry {
+    /// The player's start rank (columns 5-8).
+    pub rank: u32,
+    /// The player.
+    pub player: Player,
+    /// The opponent's start rank (0: none).
+    pub opponent: u32,
+    /// `w`, `b`, `-` or blank.
+    pub colour: char,
+    /// The result code (`1 = 0 + - W D L H F U Z`, blank: none yet).
+    pub result: char,
+}
+
+/// Every player's block of round `round` (rounds from 1), in the file's
+/// order: what a results file carries back (`super::results`). Errors as
+/// [`read_round`]'s: a record that does not read, naming its line.
+pub fn round_entries(text: &str, file: &str, round: u32) -> Result<Vec<RoundEntry>, PairingError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.get(..3) != Some("001") {
+            continue;
+        }
+        let r = record(line, i + 1, file)?;
+        let (opponent, colour, result) = r
+            .rounds
+            .get((round as usize).saturating_sub(1))
+            .copied()
+            .unwrap_or((0, ' ', ' '));
+        out.push(RoundEntry {
+            rank: r.rank,
+            player: r.player,
+            opponent,
+            colour,
+            result,
+        });
+    }
+    Ok(out)
+}
+
 /// Reads round `round`'s pairings from a TRF-16 text; `file` names it in
 /// errors. Each game is in both players' records: they must agree
 /// (opponents, colours), else the error names both lines.

@@ -11,16 +11,24 @@
 //!   by the SHA-256 of their id, never the id itself; with a sessions file
 //!   ([`Accounts::keep_sessions`], [`super::kept::SessionFile`]) they
 //!   survive a restart of the server.
-//! - Failed authentications are counted per client address: the first
-//!   [`FREE_FAILURES`] are free, then each further failure blocks the address
-//!   for twice as long as the one before (1 s, 2 s, 4 s, … at most
-//!   [`MAX_BLOCK`]); a blocked address gets 429 with `Retry-After`.
+//! - Failed authentications are counted per client address and, for a
+//!   login naming an account, per account: the first [`FREE_FAILURES`] are
+//!   free, then each further failure blocks the address (the account) for
+//!   twice as long as the one before (1 s, 2 s, 4 s, … at most
+//!   [`MAX_BLOCK`]); a blocked one gets 429 with `Retry-After`. A login
+//!   naming an account is held back by that account's count only
+//!   ([`Accounts::login_blocked`]), so that someone behind the arbiter's
+//!   address (a venue's NAT, a proxy) who fails with other names or tokens
+//!   cannot keep him out; guessing at his pass phrase is bounded by his
+//!   account's count, from any address. An open session and a right
+//!   bearer token (at least 128 random bits: nothing to guess) are taken
+//!   even from a blocked address.
 //!
 //! Time is passed in (`now`: an `Instant` for the blocks, Unix ms for the
 //! sessions), so sessions and blocks are tested without waiting.
 //!
-//! Length: the accounts, their sessions (kept or not) and the back-off are
-//! one model behind one set of locks; nearly half the file is its tests.
+//! The accounts, their sessions (kept or not) and the back-off are one
+//! model behind one set of locks; its tests are in `access_tests.rs`.
 
 use super::kept::{KeptSession, SessionFile};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -122,6 +130,13 @@ pub fn session_hash(id: &str) -> String {
         .collect()
 }
 
+/// Whose failures are counted: an address, or an account (by name).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Counted {
+    Address(IpAddr),
+    Account(String),
+}
+
 #[derive(Debug, Default, Clone, Copy)]
 struct Failures {
     count: u32,
@@ -138,7 +153,7 @@ pub struct Accounts {
     pub secure_cookie: bool,
     /// Session id's SHA-256 ([`session_hash`]) → the session.
     sessions: Mutex<HashMap<String, Session>>,
-    failures: Mutex<HashMap<IpAddr, Failures>>,
+    failures: Mutex<HashMap<Counted, Failures>>,
     kept: OnceLock<SessionFile>,
 }
 
@@ -384,24 +399,60 @@ impl Accounts {
 
     /// How long `ip` is still blocked at `now`, if it is.
     pub fn blocked(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
+        self.blocked_for(&Counted::Address(ip), now)
+    }
+
+    fn blocked_for(&self, who: &Counted, now: Instant) -> Option<Duration> {
         let f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        f.get(&ip)
+        f.get(who)
             .and_then(|x| x.blocked_until)
             .filter(|u| *u > now)
             .map(|u| u - now)
     }
 
+    /// The account a login names, when it may log in (not a relay's).
+    fn login_account(&self, name: &str) -> Option<&Account> {
+        self.accounts
+            .iter()
+            .find(|a| a.name == name && a.role != Role::Relay)
+    }
+
+    /// How long a login naming `name` from `ip` must still wait at `now`:
+    /// an account's login waits only for that account's block, a login
+    /// naming no account for the address's.
+    pub fn login_blocked(&self, ip: IpAddr, name: &str, now: Instant) -> Option<Duration> {
+        match self.login_account(name) {
+            Some(a) => self.blocked_for(&Counted::Account(a.name.clone()), now),
+            None => self.blocked(ip, now),
+        }
+    }
+
     /// Counts a failed authentication from `ip` at `now`; returns the block
     /// it starts, if any.
     pub fn failed(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
+        self.count(Counted::Address(ip), now)
+    }
+
+    /// Counts a failed login naming `name` from `ip` at `now`, for the
+    /// address and (when it names one) the account; returns the block the
+    /// login now waits for ([`Accounts::login_blocked`]), if any.
+    pub fn failed_login(&self, ip: IpAddr, name: &str, now: Instant) -> Option<Duration> {
+        let by_address = self.failed(ip, now);
+        match self.login_account(name) {
+            Some(a) => self.count(Counted::Account(a.name.clone()), now),
+            None => by_address,
+        }
+    }
+
+    fn count(&self, who: Counted, now: Instant) -> Option<Duration> {
         let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        if f.len() >= MAX_TRACKED && !f.contains_key(&ip) {
+        if f.len() >= MAX_TRACKED && !f.contains_key(&who) {
             f.retain(|_, x| x.blocked_until.is_some_and(|u| u > now));
             if f.len() >= MAX_TRACKED {
                 f.clear();
             }
         }
-        let x = f.entry(ip).or_default();
+        let x = f.entry(who).or_default();
         x.count += 1;
         if x.count <= FREE_FAILURES {
             return None;
@@ -412,10 +463,26 @@ impl Accounts {
         Some(block)
     }
 
-    /// A successful authentication from `ip`: its failures are forgotten.
+    /// A successful authentication from `ip`: its failures are forgotten,
+    /// unless it is blocked (then someone else there is failing: a success
+    /// behind the same address must not give him free tries again).
     pub fn succeeded(&self, ip: IpAddr) {
+        self.forget(&Counted::Address(ip));
+    }
+
+    /// A successful login of account `name` from `ip`: the address's and
+    /// the account's failures are forgotten, each unless it is blocked
+    /// ([`Accounts::succeeded`]).
+    pub fn succeeded_login(&self, ip: IpAddr, name: &str) {
+        self.succeeded(ip);
+        self.forget(&Counted::Account(name.to_owned()));
+    }
+
+    fn forget(&self, who: &Counted) {
         let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        f.remove(&ip);
+        if f.get(who).is_some_and(|x| x.count <= FREE_FAILURES) {
+            f.remove(who);
+        }
     }
 }
 
@@ -435,223 +502,5 @@ fn save(file: &SessionFile, s: &HashMap<String, Session>) -> Result<(), String> 
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn accounts(ttl: Duration) -> Accounts {
-        Accounts::new(
-            vec![
-                Account {
-                    name: "IA Hansen".into(),
-                    role: Role::Arbiter,
-                    secret: Secret::Hash(hash_secret("correct horse").unwrap()),
-                },
-                Account {
-                    name: "Deputy".into(),
-                    role: Role::Deputy,
-                    secret: Secret::Token(new_token()),
-                },
-            ],
-            ttl,
-            false,
-        )
-        .unwrap()
-    }
-
-    #[test]
-    fn one_arbiter_may_have_a_token_and_a_pass_phrase_but_not_two_roles() {
-        let token = new_token();
-        let both = Accounts::new(
-            vec![
-                Account {
-                    name: "IA Hansen".into(),
-                    role: Role::Arbiter,
-                    secret: Secret::Token(token.clone()),
-                },
-                Account {
-                    name: "IA Hansen".into(),
-                    role: Role::Arbiter,
-                    secret: Secret::Hash(hash_secret("correct horse").unwrap()),
-                },
-            ],
-            DEFAULT_SESSION,
-            false,
-        )
-        .unwrap();
-        assert!(both.verify("IA Hansen", &token).is_some());
-        assert!(both.verify("IA Hansen", "correct horse").is_some());
-        assert!(both.verify("IA Hansen", "wrong horse").is_none());
-        let e = Accounts::new(
-            vec![
-                Account {
-                    name: "IA Hansen".into(),
-                    role: Role::Arbiter,
-                    secret: Secret::Token(token),
-                },
-                Account {
-                    name: "IA Hansen".into(),
-                    role: Role::Deputy,
-                    secret: Secret::Hash(hash_secret("x").unwrap()),
-                },
-            ],
-            DEFAULT_SESSION,
-            false,
-        )
-        .unwrap_err();
-        assert!(
-            e.starts_with("account 2 (\"IA Hansen\"): the name is also an account of role arbiter"),
-            "{e}"
-        );
-    }
-
-    #[test]
-    fn weak_tokens_are_refused_with_the_way_to_a_strong_one() {
-        for weak in [
-            "right-token",
-            "t",
-            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-            "0123456789abcdef0123456789abcde",
-            "a very long pass phrase with spaces",
-        ] {
-            let e = check_token(weak).unwrap_err();
-            assert!(e.contains("openssl rand -base64 32"), "{e}");
-            assert!(e.contains("eboard token"), "{e}");
-        }
-        check_token(&new_token()).unwrap();
-        check_token("0123456789abcdef0123456789abcdef").unwrap();
-        check_token("q1w2E3r4T5y6U7i8O9p0Aa").unwrap(); // 22 base64url characters
-        check_token("Zm9vYmFyYmF6cXV4cXV1eDEyMzQ1Njc4OTA=").unwrap();
-        let e = Accounts::new(
-            vec![Account {
-                name: "x".into(),
-                role: Role::Arbiter,
-                secret: Secret::Token("right-token".into()),
-            }],
-            DEFAULT_SESSION,
-            false,
-        )
-        .unwrap_err();
-        assert!(
-            e.starts_with("account 1 (\"x\"): the token is too weak"),
-            "{e}"
-        );
-        let e = Accounts::new(
-            vec![Account {
-                name: "x".into(),
-                role: Role::Arbiter,
-                secret: Secret::Hash("plain".into()),
-            }],
-            DEFAULT_SESSION,
-            false,
-        )
-        .unwrap_err();
-        assert!(e.contains("not an argon2 PHC string"), "{e}");
-    }
-
-    #[test]
-    fn sessions_expire_on_the_injected_clock() {
-        let acc = accounts(Duration::from_secs(60));
-        let t0 = 1_700_000_000_000u64;
-        assert!(acc.verify("IA Hansen", "wrong").is_none());
-        assert!(acc.verify("Nobody", "correct horse").is_none());
-        let a = acc.verify("IA Hansen", "correct horse").unwrap().clone();
-        let id = acc.open_session(&a, t0);
-        assert_eq!(id.len(), 64);
-        let s = acc.session(&id, t0 + 59_000).unwrap();
-        assert_eq!((s.name.as_str(), s.role), ("IA Hansen", Role::Arbiter));
-        assert!(acc.session(&id, t0 + 60_000).is_none());
-        // Gone for good once seen expired.
-        assert!(acc.session(&id, t0).is_none());
-        let id = acc.open_session(&a, t0);
-        acc.close_session(&id);
-        assert!(acc.session(&id, t0).is_none());
-    }
-
-    #[test]
-    fn sessions_are_kept_hashed_across_a_restart() {
-        let dir = std::env::temp_dir().join(format!("eboard-sessions-{}", rand::random::<u32>()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join("s.jsonl");
-        let t0 = 1_700_000_000_000u64;
-        let acc = accounts(Duration::from_secs(60));
-        let (f, kept, _) = SessionFile::open(&p).unwrap();
-        assert_eq!(acc.keep_sessions(f, kept, t0).unwrap(), 0);
-        let a = acc.by_name("IA Hansen").unwrap().clone();
-        let stays = acc.open_session(&a, t0);
-        let leaves = acc.open_session(&a, t0);
-        acc.close_session(&leaves);
-        let text = std::fs::read_to_string(&p).unwrap();
-        assert!(
-            !text.contains(&stays),
-            "the id itself is never kept: {text}"
-        );
-        assert!(text.contains(&session_hash(&stays)), "{text}");
-        assert_eq!(text.lines().count(), 1, "{text}");
-        let mode =
-            std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&p).unwrap().permissions());
-        assert_eq!(mode & 0o777, 0o600);
-        // The restart: a new process, the same file.
-        let again = accounts(Duration::from_secs(60));
-        let (f, kept, _) = SessionFile::open(&p).unwrap();
-        assert_eq!(again.keep_sessions(f, kept, t0 + 1000).unwrap(), 1);
-        assert_eq!(
-            again.session(&stays, t0 + 59_000).unwrap().name,
-            "IA Hansen"
-        );
-        assert!(again.session(&leaves, t0 + 1000).is_none());
-        assert!(again.session(&stays, t0 + 60_000).is_none());
-        // Expired ones are not taken (and leave the file).
-        let late = accounts(Duration::from_secs(60));
-        let (f, kept, _) = SessionFile::open(&p).unwrap();
-        assert_eq!(late.keep_sessions(f, kept, t0 + 60_000).unwrap(), 0);
-        assert_eq!(std::fs::read_to_string(&p).unwrap(), "");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn failures_back_off_exponentially_per_address() {
-        let acc = accounts(DEFAULT_SESSION);
-        let ip: IpAddr = "192.0.2.7".parse().unwrap();
-        let other: IpAddr = "192.0.2.8".parse().unwrap();
-        let t0 = Instant::now();
-        for _ in 0..FREE_FAILURES {
-            assert_eq!(acc.failed(ip, t0), None);
-        }
-        assert_eq!(acc.blocked(ip, t0), None);
-        assert_eq!(acc.failed(ip, t0), Some(Duration::from_secs(1)));
-        assert_eq!(acc.failed(ip, t0), Some(Duration::from_secs(2)));
-        assert_eq!(acc.failed(ip, t0), Some(Duration::from_secs(4)));
-        assert_eq!(acc.blocked(ip, t0), Some(Duration::from_secs(4)));
-        assert_eq!(acc.blocked(ip, t0 + Duration::from_secs(4)), None);
-        assert_eq!(acc.blocked(other, t0), None);
-        for _ in 0..30 {
-            acc.failed(ip, t0);
-        }
-        assert_eq!(acc.blocked(ip, t0), Some(MAX_BLOCK));
-        acc.succeeded(ip);
-        assert_eq!(acc.blocked(ip, t0), None);
-    }
-
-    #[test]
-    fn tokens_name_their_account() {
-        let t = new_token();
-        let acc = Accounts::new(
-            vec![Account {
-                name: "Relay".into(),
-                role: Role::Relay,
-                secret: Secret::Token(t.clone()),
-            }],
-            DEFAULT_SESSION,
-            false,
-        )
-        .unwrap();
-        assert_eq!(acc.by_token(&t).unwrap().role, Role::Relay);
-        assert!(acc.by_token("").is_none());
-        assert!(acc.by_token(&new_token()).is_none());
-        assert_eq!(Role::Deputy.as_str().parse::<Role>(), Ok(Role::Deputy));
-        assert!("chief"
-            .parse::<Role>()
-            .unwrap_err()
-            .contains("arbiter, deputy, relay"));
-    }
-}
+#[path = "access_tests.rs"]
+mod tests;

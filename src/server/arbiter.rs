@@ -208,9 +208,11 @@ pub fn authorize_caller<'a>(
     }
     let ip = client_ip(ext);
     let now = Instant::now();
-    if let Some(wait) = accounts.and_then(|a| a.blocked(ip, now)) {
-        return Err(too_many(wait));
-    }
+    // A blocked address is refused only what it would guess at: an open
+    // session and a right token (at least 128 random bits) are taken, so
+    // that someone failing behind the arbiter's address (a venue's NAT)
+    // cannot keep him out (docs/console.md, "Security model").
+    let blocked = accounts.and_then(|a| a.blocked(ip, now));
     let given = bearer(headers);
     if !given.is_empty() {
         if let (Some(t), Some(a)) = (legacy, access) {
@@ -235,6 +237,9 @@ pub fn authorize_caller<'a>(
                 return Ok(Caller::Player(p));
             }
         }
+        if let Some(wait) = blocked {
+            return Err(too_many(wait));
+        }
         tracing::warn!(client = %ip, "arbiter API: a wrong bearer token");
         if let Some(wait) = accounts.and_then(|a| a.failed(ip, now)) {
             tracing::warn!(client = %ip, block_s = wait.as_secs(), "arbiter API: failed authentications: address blocked");
@@ -250,6 +255,9 @@ pub fn authorize_caller<'a>(
                 }));
             }
         }
+    }
+    if let Some(wait) = blocked {
+        return Err(too_many(wait));
     }
     Err(refuse(
         StatusCode::UNAUTHORIZED,

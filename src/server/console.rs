@@ -10,6 +10,7 @@
 //! | `GET /console/me` | any role | `{"name", "role", "board": bool}` |
 //! | `GET /console/alerts` | any role | the alert queue, newest first ([`super::alerts`]) |
 //! | `POST /console/ack` | arbiter | `{"id": n}`: acknowledges an alert (logged) |
+//! | `GET /console/report`, `.csv`, `/console/results.csv` | any role | the round's paperwork ([`super::report`]) |
 //! | `POST /arbiter/command` | arbiter, relay | one ruling (below) |
 //!
 //! A ruling is one JSON object, the same over HTTP and over the boards'
@@ -73,6 +74,9 @@ pub struct Console {
     pub channel: Arc<Channel>,
     /// On a relay: where rulings go.
     pub forward: Option<Arc<Forwarder>>,
+    /// The rulings the channel carried, applied and refused (the round
+    /// report's, [`super::report`]).
+    pub rulings: super::report::RulingLog,
     ids: Arc<CommandIds>,
 }
 
@@ -86,6 +90,7 @@ impl Console {
         Console {
             accounts,
             alerts: AlertQueue::new(),
+            rulings: Default::default(),
             channel,
             forward,
             ids: Arc::new(CommandIds::in_memory()),
@@ -106,6 +111,7 @@ impl Console {
         // Alerts raised before anyone listened (a downtime at start).
         for m in me.channel.backlog() {
             me.alerts.take(&m.json, unix_ms());
+            me.rulings.take(&m.json, unix_ms());
         }
         rt.spawn(async move {
             use tokio::sync::broadcast::error::RecvError;
@@ -113,6 +119,7 @@ impl Console {
                 match rx.recv().await {
                     Ok(m) => {
                         me.alerts.take(&m.json, unix_ms());
+                        me.rulings.take(&m.json, unix_ms());
                     }
                     Err(RecvError::Lagged(n)) => {
                         tracing::warn!(missed = n, "console: alert feed fell behind");
@@ -321,19 +328,24 @@ pub async fn login(State(s): State<Arc<AppState>>, ext: Extensions, bytes: Bytes
     };
     let ip = client_ip(&ext);
     let now = Instant::now();
-    if let Some(wait) = console.accounts.blocked(ip, now) {
-        return too_many(wait).into_response();
-    }
     let l: Login = match serde_json::from_slice(&bytes) {
         Ok(l) => l,
         Err(e) => {
+            if let Some(wait) = console.accounts.blocked(ip, now) {
+                return too_many(wait).into_response();
+            }
             return refuse(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 &format!("body: {e} (expected {{\"name\": …, \"secret\": …}})"),
             )
-            .into_response()
+            .into_response();
         }
     };
+    // An account's login waits for that account's block only: someone
+    // failing behind the same address cannot keep its arbiter out.
+    if let Some(wait) = console.accounts.login_blocked(ip, &l.name, now) {
+        return too_many(wait).into_response();
+    }
     let c = console.clone();
     let name = l.name.clone();
     let found = tokio::task::spawn_blocking(move || {
@@ -347,13 +359,13 @@ pub async fn login(State(s): State<Arc<AppState>>, ext: Extensions, bytes: Bytes
     .flatten();
     let Some(account) = found else {
         tracing::warn!(client = %ip, name, "console: login failed");
-        if let Some(wait) = console.accounts.failed(ip, Instant::now()) {
-            tracing::warn!(client = %ip, block_s = wait.as_secs(), "console: failed logins: address blocked");
+        if let Some(wait) = console.accounts.failed_login(ip, &name, Instant::now()) {
+            tracing::warn!(client = %ip, name, block_s = wait.as_secs(), "console: failed logins: blocked (an account's logins from every address; a name of no account, this address)");
             return too_many(wait).into_response();
         }
         return refuse(StatusCode::UNAUTHORIZED, "wrong name or secret").into_response();
     };
-    console.accounts.succeeded(ip);
+    console.accounts.succeeded_login(ip, &account.name);
     let id = console.accounts.open_session(&account, unix_ms());
     let ttl = console.accounts.session_ttl.as_secs();
     let cookie = format!(

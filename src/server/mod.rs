@@ -14,6 +14,7 @@
 //! | `POST /arbiter/{confirm,forfeit}` | the result confirmed or corrected (DSU 004 §15), a forfeit |
 //! | `POST /arbiter/command` | one ruling as `{board, action, body, arbiter, id}`, applied once per id ([`console`]) |
 //! | `GET /console`, `/console/*` | the arbiter's console: login, alert queue, acknowledgements ([`console`]) |
+//! | `GET /console/report`, `/console/report.csv`, `/console/results.csv` | the round's paperwork: every alert and ruling, the results ([`report`]) |
 //!
 //! Nothing under `/arbiter/` or `/console/` sends CORS headers: only the
 //! pages this server serves may read them.
@@ -37,6 +38,7 @@ mod feeds;
 pub mod kept;
 pub mod listener;
 mod page;
+pub mod report;
 mod stream;
 
 pub use arbiter::parse_ruling;
@@ -163,6 +165,9 @@ pub fn router(state: AppState) -> Router {
         .route("/console/me", get(console::me))
         .route("/console/alerts", get(console::alerts))
         .route("/console/ack", post(console::ack))
+        .route("/console/report", get(report::report))
+        .route("/console/report.csv", get(report::report_csv))
+        .route("/console/results.csv", get(report::results_csv))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,

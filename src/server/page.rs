@@ -69,3 +69,21 @@ pub async fn script() -> impl IntoResponse {
 pub async fn style() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 24.10: the public page, served over plain HTTP on the venue's
+    /// network, never invites a secret: no password field, no token, no
+    /// bearer header, nothing read from the arbiter's channel.
+    #[test]
+    fn the_public_page_invites_no_secret() {
+        let html = HTML.to_ascii_lowercase();
+        assert!(!html.contains("type=\"password\""), "a password field");
+        assert!(!html.contains("token"), "a token field or word");
+        assert!(!html.contains("<form"), "a form");
+        assert!(!JS.contains("Authorization"), "a bearer header");
+        assert!(!JS.contains("/arbiter/"), "the arbiter's channel");
+    }
+}

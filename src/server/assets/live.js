@@ -1,5 +1,5 @@
 // eboard live page: draws the games of the feed from /boards.json and the
-// event stream /events; the arbiter's alerts from /arbiter/events (token).
+// event stream /events. No arbiter's login: that is the console's, over HTTPS.
 "use strict";
 
 const GLYPH = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
@@ -227,52 +227,3 @@ function connect() {
 
 setInterval(() => games.forEach(drawClocks), 250);
 connect();
-
-// The arbiter's alerts: the undelayed channel, read with the token.
-const ALERTS = new Set(["irregularity", "illegal_move", "touch_move", "claim", "draw_claimable", "flag", "promotion_assumed", "draw_offer", "setup", "ambiguous_move"]);
-// Set-up guidance (`setup`): the squares to put right, or that the board shows the start.
-function setupDetail(m) {
-  if (m.type !== "setup") return "";
-  const parts = [["missing", m.missing], ["extra", m.extra], ["misplaced", m.misplaced]]
-    .filter(([, sq]) => sq && sq.length).map(([w, sq]) => w + " " + sq.join(" "));
-  return parts.length ? parts.join("; ") : "the board shows the start position";
-}
-document.getElementById("arbiter-login").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
-  const token = document.getElementById("token").value;
-  const alerts = document.getElementById("alerts");
-  let res;
-  try {
-    res = await fetch("/arbiter/events", { headers: { Authorization: "Bearer " + token } });
-  } catch (e) {
-    alerts.append(el("li", {}, "Cannot reach the arbiter channel."));
-    return;
-  }
-  if (!res.ok) {
-    alerts.append(el("li", {}, "Refused: " + res.status));
-    return;
-  }
-  alerts.append(el("li", {}, "Arbiter channel open."));
-  const reader = res.body.getReader();
-  const dec = new TextDecoder();
-  let buf = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buf += dec.decode(value, { stream: true });
-    let i;
-    while ((i = buf.indexOf("\n\n")) >= 0) {
-      const block = buf.slice(0, i);
-      buf = buf.slice(i + 2);
-      const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
-      if (!data) continue;
-      let m;
-      try { m = JSON.parse(data); } catch (e) { continue; }
-      if (!ALERTS.has(m.type)) continue;
-      const what = m.kind || m.type;
-      const detail = [m.by && "by " + m.by, m.article && "§" + m.article, m.penalty, m.consequence, (m.squares || []).join(" "), m.downtime_ms !== undefined && m.downtime_ms + " ms", setupDetail(m), (m.candidates || []).map((c) => c.san).join(" or ")]
-        .filter(Boolean).join(", ");
-      alerts.append(el("li", {}, `Game ${m.game}: ${what.replace(/_/g, " ")} ${detail}`));
-    }
-  }
-});

@@ -1,0 +1,107 @@
+//! `eboard results`: a round's results back to the pairing program
+//! (`docs/event.md`, "Results back to the pairing program"): the results
+//! CSV the console serves (`GET /console/results.csv`, downloaded from the
+//! console) written into the round's column of the pairings' TRF-16
+//! ([`crate::event::results::write_trf`]), for Swiss-Manager or Vega.
+
+use super::Anyhow;
+use crate::event::results::{read_csv, write_trf};
+use anyhow::{bail, Context};
+use std::path::PathBuf;
+
+/// The arguments of `eboard results`.
+#[derive(Debug, clap::Args)]
+pub struct ResultsArgs {
+    /// The TRF-16 file the round's pairings came from (the one given to
+    /// `eboard event`).
+    pub trf: PathBuf,
+    /// The results: the console's `/console/results.csv` (`-`: standard input).
+    #[arg(long, value_name = "CSV")]
+    pub results: PathBuf,
+    /// The round (default: the round of the results).
+    #[arg(long, value_name = "N")]
+    pub round: Option<u32>,
+    /// Where the TRF with the results goes (`-`, the default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Fail (exit 2) when a game of the round has no final result yet
+    /// (provisional, still playing) instead of leaving it blank.
+    #[arg(long)]
+    pub complete: bool,
+}
+
+/// Runs `eboard results`: the games written and those left blank (with
+/// why) on standard error; the TRF to `--output`.
+pub fn results(a: ResultsArgs) -> anyhow::Result<()> {
+    let trf_name = a.trf.display().to_string();
+    let bytes =
+        std::fs::read(&a.trf).with_context(|| format!("reading the pairings {trf_name}"))?;
+    // TRF files of older programs are Latin-1: read and written back as such.
+    let (trf, latin1) = match String::from_utf8(bytes) {
+        Ok(s) => (s, false),
+        Err(e) => (e.into_bytes().iter().map(|&b| b as char).collect(), true),
+    };
+    let (csv, csv_name) = if a.results.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)?;
+        (s, "standard input".to_owned())
+    } else {
+        let name = a.results.display().to_string();
+        (
+            std::fs::read_to_string(&a.results)
+                .with_context(|| format!("reading the results {name}"))?,
+            name,
+        )
+    };
+    let games = read_csv(&csv, &csv_name).anyhow()?;
+    let round = match a.round {
+        Some(r) => r,
+        None => {
+            let mut rounds: Vec<u32> = games.iter().map(|g| g.round).collect();
+            rounds.sort_unstable();
+            rounds.dedup();
+            match rounds[..] {
+                [r] => r,
+                [] => bail!("{csv_name}: no game"),
+                _ => bail!("{csv_name}: games of rounds {rounds:?}: say which with --round"),
+            }
+        }
+    };
+    let w = write_trf(&trf, &trf_name, round, &games).anyhow()?;
+    for (game, why) in &w.skipped {
+        tracing::warn!(game, "left blank: {why}");
+    }
+    if a.complete && !w.skipped.is_empty() {
+        bail!(
+            "round {round}: {} game(s) without a final result: {}",
+            w.skipped.len(),
+            w.skipped
+                .iter()
+                .map(|(g, why)| format!("{g} ({why})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let out: Vec<u8> = if latin1 {
+        w.text
+            .chars()
+            .map(|c| u8::try_from(c).unwrap_or(b'?'))
+            .collect()
+    } else {
+        w.text.into_bytes()
+    };
+    match &a.output {
+        Some(p) if p.as_os_str() != "-" => {
+            std::fs::write(p, &out).with_context(|| format!("writing {}", p.display()))?;
+        }
+        _ => std::io::Write::write_all(&mut std::io::stdout(), &out)?,
+    }
+    tracing::info!(
+        round,
+        written = w.written.len(),
+        blank = w.skipped.len(),
+        "results written into the round's column: {}",
+        w.written.join(", ")
+    );
+    Ok(())
+}

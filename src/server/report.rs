@@ -1,0 +1,612 @@
+//! The round's paperwork (issue 24.9, `docs/console.md`, "The round's
+//! paperwork"): what the arbiter's report of a norm event needs, served by
+//! the console's server (a board daemon, `eboard relay`) behind its login.
+//!
+//! | path | what |
+//! |---|---|
+//! | `GET /console/report` | the round report, a print-ready HTML page: every alert and every ruling (applied or refused, with its reason), in order of time |
+//! | `GET /console/report.csv` | the same rows as CSV (RFC 4180) |
+//! | `GET /console/results.csv` | each game's result and its status ([`super::super::event::results`]) |
+//!
+//! `?tz=+01:00` shows wall times at that UTC offset (default UTC); every
+//! row also carries the round time (the game's clock time since the round
+//! started, `t`, ms; shown h:mm:ss) and, in the CSV, Unix ms.
+//!
+//! Where the rows come from:
+//! - alerts: the console's queue ([`super::alerts`]) with their
+//!   acknowledgements (who, when; kept across a restart);
+//! - rulings: the boards' `ruling` and `ruling_refused` events as the
+//!   console's channel carried them ([`RulingLog`]), and each board's
+//!   `rulings` history in its state (`docs/trace-extensions.md`), which
+//!   holds the applied ones also when the console was away when they were
+//!   given. A refused ruling is known only from its event.
+//!
+//! Wall time: the event's own `unix_ms` (stamped by the board) when it has
+//! one, else the round time on the game's wall clock (`started_at_unix_ms`
+//! + `t` / `speed`), else when the event arrived here.
+
+use super::alerts::Alert;
+use super::arbiter::{authorize, refuse, Refusal};
+use super::AppState;
+use crate::event::results::{csv_field, GameResult};
+use axum::extract::{Query, State};
+use axum::http::{header, Extensions, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+/// The most ruling events kept (the oldest go first).
+pub const MAX_RULINGS: usize = 5000;
+
+/// The `ruling` and `ruling_refused` events the console's channel carried,
+/// each with when it arrived (Unix ms); the same message twice (a board's
+/// backlog sent again) is kept once.
+#[derive(Debug, Default)]
+pub struct RulingLog {
+    inner: Mutex<Vec<(u64, Value)>>,
+}
+
+impl RulingLog {
+    /// Takes one arbiter-channel message (JSON text) arrived at `unix_ms`:
+    /// kept when it is a `ruling` or a `ruling_refused`.
+    pub fn take(&self, json: &str, unix_ms: u64) {
+        if !json.contains("\"ruling") {
+            return;
+        }
+        let Ok(v) = serde_json::from_str::<Value>(json) else {
+            return;
+        };
+        if !matches!(
+            v.get("type").and_then(Value::as_str),
+            Some("ruling" | "ruling_refused")
+        ) {
+            return;
+        }
+        let mut l = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if l.iter().any(|(_, x)| *x == v) {
+            return;
+        }
+        l.push((unix_ms, v));
+        if l.len() > MAX_RULINGS {
+            l.remove(0);
+        }
+    }
+
+    /// Every event kept, oldest first.
+    pub fn list(&self) -> Vec<(u64, Value)> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// One line of the report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The game, `round.board` (empty for the relay's own alerts without one).
+    pub game: String,
+    /// `alert`, `ruling` or `refused`.
+    pub kind: &'static str,
+    /// The alert's type (`illegal_move`) or the ruling's action (`restore`).
+    pub what: String,
+    /// Who: the player an alert is about ("White (Dahl,Ingrid)"), or the
+    /// arbiter who ruled.
+    pub who: String,
+    /// Wall time, Unix ms (see the module's doc for where it comes from).
+    pub unix_ms: u64,
+    /// Round time, ms, when the event has one.
+    pub t: Option<u64>,
+    /// The article (FIDE Laws, or the regulation: "DSU 004 §15").
+    pub article: String,
+    /// For an alert: what it said; for a ruling: its effect.
+    pub detail: String,
+    /// For an alert: open, or acknowledged by whom and when; for a ruling:
+    /// applied (`#seq`, undone by `#n`), or refused with its status and reason.
+    pub outcome: String,
+}
+
+fn text(v: &Value, key: &str) -> String {
+    match v.get(key) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => String::new(),
+        Some(x) => x.to_string(),
+    }
+}
+
+/// The game's state (by `round.board`) among `states`.
+fn state_of<'a>(states: &'a [Value], game: &str) -> Option<&'a Value> {
+    states.iter().find(|s| s["game"] == game)
+}
+
+/// Wall time of round time `t` in the game of `state`.
+fn wall_of(state: Option<&Value>, t: u64) -> Option<u64> {
+    let s = state?;
+    let start = s["started_at_unix_ms"].as_u64()?;
+    let speed = s["speed"].as_f64().filter(|x| *x > 0.0).unwrap_or(1.0);
+    Some(start + (t as f64 / speed) as u64)
+}
+
+/// "White (Dahl,Ingrid)" for side `w` of the game of `state`.
+fn side(state: Option<&Value>, by: &str) -> String {
+    let (colour, key) = match by {
+        "w" | "white" => ("White", "white"),
+        "b" | "black" => ("Black", "black"),
+        "" => return String::new(),
+        other => return other.to_owned(),
+    };
+    match state.and_then(|s| s[key]["name"].as_str()) {
+        Some(n) => format!("{colour} ({n})"),
+        None => colour.to_owned(),
+    }
+}
+
+/// What an alert said, in a few words.
+fn alert_detail(e: &Value) -> String {
+    let mut parts = Vec::new();
+    for key in [
+        "san", "uci", "claim", "kind", "reason", "result", "problem", "penalty", "error",
+    ] {
+        let v = text(e, key);
+        if !v.is_empty() {
+            parts.push(format!("{key}: {v}"));
+        }
+    }
+    parts.join("; ")
+}
+
+/// The report's rows, in order of wall time (then round time): every
+/// alert of `alerts` (the console's queue), every ruling event of
+/// `rulings` ([`RulingLog::list`]) and every applied ruling of the boards'
+/// `states` (their `rulings` history) not among the events.
+pub fn rows(states: &[Value], alerts: &[Alert], rulings: &[(u64, Value)]) -> Vec<Row> {
+    let mut out = Vec::new();
+    for a in alerts {
+        let e = &a.event;
+        let game = a.game.clone().unwrap_or_default();
+        let st = state_of(states, &game);
+        let t = e["t"].as_u64();
+        let unix_ms = e["unix_ms"]
+            .as_u64()
+            .or_else(|| t.and_then(|t| wall_of(st, t)))
+            .unwrap_or(a.unix_ms);
+        let mut outcome = match &a.ack {
+            Some(k) => format!("acknowledged by {} at {} UTC", k.by, wall(k.unix_ms, 0)),
+            None => "open".to_owned(),
+        };
+        // The rulings that answered it (`answers`: its type and round time).
+        for r in st
+            .and_then(|s| s["rulings"].as_array())
+            .into_iter()
+            .flatten()
+        {
+            if r["answers"]["type"] == e["type"] && t.is_some() && r["answers"]["t"].as_u64() == t {
+                outcome.push_str(&format!(
+                    "; answered by ruling #{} ({})",
+                    text(r, "seq"),
+                    text(r, "action")
+                ));
+            }
+        }
+        out.push(Row {
+            game,
+            kind: "alert",
+            what: a.kind.clone(),
+            who: side(st, &text(e, "by")),
+            unix_ms,
+            t,
+            article: text(e, "article"),
+            detail: alert_detail(e),
+            outcome,
+        });
+    }
+    // Applied rulings seen as events: (game, seq) or, without a seq,
+    // (game, t, action).
+    let mut seen: HashSet<(String, String)> = HashSet::new();
+    for (arrived, e) in rulings {
+        let game = text(e, "game");
+        let st = state_of(states, &game);
+        let t = e["t"].as_u64();
+        let refused = e["type"] == "ruling_refused";
+        let seq = e["seq"].as_u64();
+        if !refused {
+            seen.insert((game.clone(), ruling_key(seq, t, &text(e, "action"))));
+        }
+        let outcome = if refused {
+            format!(
+                "refused ({}): {}",
+                text(e, "status"),
+                text(e, "reason").trim()
+            )
+        } else {
+            let undone = seq.and_then(|n| undone_by(st, n));
+            let mut o = match seq {
+                Some(n) => format!("applied (#{n})"),
+                None => "applied".to_owned(),
+            };
+            if let Some(u) = undone {
+                o.push_str(&format!(", undone by #{u}"));
+            }
+            o
+        };
+        out.push(Row {
+            game,
+            kind: if refused { "refused" } else { "ruling" },
+            what: text(e, "action"),
+            who: text(e, "author"),
+            unix_ms: e["unix_ms"]
+                .as_u64()
+                .or_else(|| t.and_then(|t| wall_of(st, t)))
+                .unwrap_or(*arrived),
+            t,
+            article: text(e, "article"),
+            detail: with_answers(text(e, "effect"), &e["answers"]),
+            outcome,
+        });
+    }
+    for st in states {
+        let game = text(st, "game");
+        let Some(list) = st["rulings"].as_array() else {
+            continue;
+        };
+        for r in list {
+            let seq = r["seq"].as_u64();
+            let t = r["t"].as_u64();
+            let key = ruling_key(seq, t, &text(r, "action"));
+            if seen.contains(&(game.clone(), key)) {
+                continue;
+            }
+            let mut outcome = match seq {
+                Some(n) => format!("applied (#{n})"),
+                None => "applied".to_owned(),
+            };
+            if let Some(u) = r["undone_by"].as_u64() {
+                outcome.push_str(&format!(", undone by #{u}"));
+            }
+            out.push(Row {
+                game: game.clone(),
+                kind: "ruling",
+                what: text(r, "action"),
+                who: text(r, "author"),
+                unix_ms: r["unix_ms"]
+                    .as_u64()
+                    .or_else(|| t.and_then(|t| wall_of(Some(st), t)))
+                    .unwrap_or(0),
+                t,
+                article: text(r, "article"),
+                detail: with_answers(text(r, "effect"), &r["answers"]),
+                outcome,
+            });
+        }
+    }
+    out.sort_by(|a, b| (a.unix_ms, a.t, &a.game).cmp(&(b.unix_ms, b.t, &b.game)));
+    out
+}
+
+/// A ruling's effect with the alert it answered (`answers`), if any.
+fn with_answers(effect: String, answers: &Value) -> String {
+    match (answers["type"].as_str(), answers["t"].as_u64()) {
+        (Some(kind), Some(t)) => format!("{effect} (answers the {kind} at {})", round_time(t)),
+        _ => effect,
+    }
+}
+
+fn ruling_key(seq: Option<u64>, t: Option<u64>, action: &str) -> String {
+    match seq {
+        Some(n) => format!("#{n}"),
+        None => format!("{}:{action}", t.unwrap_or(0)),
+    }
+}
+
+/// The ruling that undid ruling `seq` of the game of `state`, from its history.
+fn undone_by(state: Option<&Value>, seq: u64) -> Option<u64> {
+    state?["rulings"]
+        .as_array()?
+        .iter()
+        .find(|r| r["seq"].as_u64() == Some(seq))?["undone_by"]
+        .as_u64()
+}
+
+/// Unix ms as `YYYY-MM-DD hh:mm:ss` at `offset_min` minutes east of UTC
+/// (proleptic Gregorian; H. Hinnant's civil-from-days).
+pub fn wall(unix_ms: u64, offset_min: i32) -> String {
+    let s = (unix_ms / 1000) as i64 + i64::from(offset_min) * 60;
+    let (days, secs) = (s.div_euclid(86_400), s.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}",
+        secs / 3600,
+        secs % 3600 / 60,
+        secs % 60
+    )
+}
+
+/// Round time, ms, as `h:mm:ss`.
+pub fn round_time(t: u64) -> String {
+    let s = t / 1000;
+    format!("{}:{:02}:{:02}", s / 3600, s % 3600 / 60, s % 60)
+}
+
+/// `+01:00`, `-05:30`, `Z`, `UTC` → minutes east of UTC.
+pub fn parse_offset(tz: &str) -> Result<i32, String> {
+    let bad = || format!("tz \"{tz}\": an offset from UTC such as +01:00, -05:30 or Z");
+    if tz.is_empty() || tz == "Z" || tz.eq_ignore_ascii_case("utc") {
+        return Ok(0);
+    }
+    let (sign, rest) = match tz.as_bytes()[0] {
+        b'+' => (1, &tz[1..]),
+        b'-' => (-1, &tz[1..]),
+        _ => return Err(bad()),
+    };
+    let (h, m) = rest.split_once(':').unwrap_or((rest, "0"));
+    let h: i32 = h.parse().map_err(|_| bad())?;
+    let m: i32 = m.parse().map_err(|_| bad())?;
+    if h > 14 || m > 59 {
+        return Err(bad());
+    }
+    Ok(sign * (h * 60 + m))
+}
+
+fn offset_name(min: i32) -> String {
+    if min == 0 {
+        "UTC".into()
+    } else {
+        let a = min.abs();
+        format!(
+            "UTC{}{:02}:{:02}",
+            if min < 0 { '-' } else { '+' },
+            a / 60,
+            a % 60
+        )
+    }
+}
+
+/// The report's CSV header.
+pub const CSV_HEADER: &str =
+    "game,kind,what,who,wall_time,unix_ms,round_time,round_ms,article,detail,outcome";
+
+/// The rows as CSV (RFC 4180: CRLF, quoted where needed; cells that a
+/// spreadsheet would take as a formula are prefixed with `'`).
+pub fn to_csv(rows: &[Row], offset_min: i32) -> String {
+    let mut s = String::from(CSV_HEADER);
+    s.push_str("\r\n");
+    for r in rows {
+        let cells = [
+            r.game.clone(),
+            r.kind.to_owned(),
+            r.what.clone(),
+            r.who.clone(),
+            format!(
+                "{} {}",
+                wall(r.unix_ms, offset_min),
+                offset_name(offset_min)
+            ),
+            r.unix_ms.to_string(),
+            r.t.map(round_time).unwrap_or_default(),
+            r.t.map(|t| t.to_string()).unwrap_or_default(),
+            r.article.clone(),
+            r.detail.clone(),
+            r.outcome.clone(),
+        ];
+        let line: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
+        s.push_str(&line.join(","));
+        s.push_str("\r\n");
+    }
+    s
+}
+
+fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// The report as a print-ready HTML page (A4, no script, no external
+/// asset): the games with their results, then every row.
+pub fn to_html(rows: &[Row], results: &[GameResult], offset_min: i32, now_ms: u64) -> String {
+    let tz = offset_name(offset_min);
+    let mut h = String::from(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>Round report</title><style>\
+         body{font:11pt/1.35 system-ui,sans-serif;margin:1.5em;color:#000;background:#fff}\
+         h1{font-size:15pt;margin:0 0 .2em}h2{font-size:12pt;margin:1.2em 0 .4em}\
+         table{border-collapse:collapse;width:100%}th,td{border:1px solid #888;padding:.2em .35em;text-align:left;vertical-align:top}\
+         th{background:#eee}tr{break-inside:avoid}td.refused{font-weight:bold}\
+         .meta{color:#333;margin:0}.sign{margin-top:2.5em}\
+         @media print{body{margin:0;font-size:9pt}a{color:#000;text-decoration:none}.noprint{display:none}}\
+         @page{size:A4 landscape;margin:12mm}\
+         </style></head><body>\n",
+    );
+    let event = results
+        .iter()
+        .find_map(|r| r.event.clone())
+        .unwrap_or_default();
+    let rounds: Vec<String> = {
+        let mut v: Vec<String> = results.iter().map(|r| r.round.to_string()).collect();
+        v.dedup();
+        v
+    };
+    h.push_str(&format!(
+        "<h1>Round report{}{}</h1>\n<p class=\"meta\">Made {} {tz}. Wall times in {tz}; round time = the game's time since its round started.</p>\n\
+         <p class=\"noprint\"><a href=\"report.csv\">CSV</a> · <a href=\"results.csv\">results (CSV)</a></p>\n",
+        if event.is_empty() { String::new() } else { format!(": {}", esc(&event)) },
+        if rounds.is_empty() { String::new() } else { format!(", round {}", esc(&rounds.join(", "))) },
+        wall(now_ms, offset_min),
+    ));
+    h.push_str("<h2>Results</h2>\n<table><thead><tr><th>Board</th><th>White</th><th>Black</th><th>Result</th><th>Status</th><th>Termination</th></tr></thead><tbody>\n");
+    for r in results {
+        h.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+            esc(&r.game()),
+            esc(&r.white.name.clone().unwrap_or_default()),
+            esc(&r.black.name.clone().unwrap_or_default()),
+            esc(&r.result),
+            esc(r.status.as_deref().unwrap_or("playing")),
+            esc(r.reason.as_deref().unwrap_or("")),
+        ));
+    }
+    h.push_str("</tbody></table>\n<h2>Alerts and rulings</h2>\n<table><thead><tr><th>Board</th><th>Wall time</th><th>Round time</th><th>Kind</th><th>What</th><th>Who</th><th>Article</th><th>Detail</th><th>Outcome</th></tr></thead><tbody>\n");
+    for r in rows {
+        h.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td></tr>\n",
+            esc(&r.game),
+            esc(&wall(r.unix_ms, offset_min)),
+            r.t.map(round_time).unwrap_or_default(),
+            r.kind,
+            esc(&r.what.replace('_', " ")),
+            esc(&r.who),
+            esc(&r.article),
+            esc(&r.detail),
+            r.kind,
+            esc(&r.outcome),
+        ));
+    }
+    if rows.is_empty() {
+        h.push_str("<tr><td colspan=\"9\">No alert and no ruling.</td></tr>\n");
+    }
+    h.push_str(
+        "</tbody></table>\n<p class=\"sign\">Arbiter: ______________________________ \
+         Signature: ______________________________</p>\n</body></html>\n",
+    );
+    h
+}
+
+/// The report's query: `tz`, an offset from UTC (`+01:00`; default UTC).
+#[derive(Debug, Deserialize)]
+pub struct Params {
+    #[serde(default)]
+    tz: String,
+}
+
+/// What the report is made of: the boards' states, the alert queue, the
+/// ruling events ([`RulingLog::list`]).
+struct Sources {
+    states: Vec<Value>,
+    alerts: Vec<Alert>,
+    rulings: Vec<(u64, Value)>,
+}
+
+/// What every handler of this module reads (any role of the console).
+fn gather(s: &AppState, headers: &HeaderMap, ext: &Extensions) -> Result<Sources, Refusal> {
+    authorize(s, headers, ext)?;
+    let console = s
+        .console
+        .as_deref()
+        .ok_or_else(|| refuse(StatusCode::NOT_FOUND, "no console here"))?;
+    let states: Vec<Value> = match s.arbiter_channel() {
+        Some(ch) => ch
+            .view
+            .borrow()
+            .refs()
+            .iter()
+            .map(|g| g.state.clone())
+            .collect(),
+        None => Vec::new(),
+    };
+    Ok(Sources {
+        states,
+        alerts: console.alerts.list(),
+        rulings: console.rulings.list(),
+    })
+}
+
+fn offset(p: &Params) -> Result<i32, Refusal> {
+    parse_offset(p.tz.trim()).map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, &e))
+}
+
+fn csv_response(body: String, file: &str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{file}\""),
+            ),
+            (header::CACHE_CONTROL, "no-store".to_owned()),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// `GET /console/report[?tz=+01:00]`: the print-ready round report (any role).
+pub async fn report(
+    State(s): State<Arc<AppState>>,
+    headers: HeaderMap,
+    ext: Extensions,
+    Query(p): Query<Params>,
+) -> Response {
+    let run = || -> Result<Response, Refusal> {
+        let off = offset(&p)?;
+        let src = gather(&s, &headers, &ext)?;
+        let rows = rows(&src.states, &src.alerts, &src.rulings);
+        let results = crate::event::results::from_states(&src.states);
+        let html = to_html(&rows, &results, off, super::console::unix_ms());
+        Ok((
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            html,
+        )
+            .into_response())
+    };
+    run().unwrap_or_else(IntoResponse::into_response)
+}
+
+/// `GET /console/report.csv[?tz=…]`: the report's rows as CSV (any role).
+pub async fn report_csv(
+    State(s): State<Arc<AppState>>,
+    headers: HeaderMap,
+    ext: Extensions,
+    Query(p): Query<Params>,
+) -> Response {
+    let run = || -> Result<Response, Refusal> {
+        let off = offset(&p)?;
+        let src = gather(&s, &headers, &ext)?;
+        Ok(csv_response(
+            to_csv(&rows(&src.states, &src.alerts, &src.rulings), off),
+            "round-report.csv",
+        ))
+    };
+    run().unwrap_or_else(IntoResponse::into_response)
+}
+
+/// `GET /console/results.csv`: each game's result with its status (any
+/// role; `eboard results` writes them into the pairings' TRF).
+pub async fn results_csv(
+    State(s): State<Arc<AppState>>,
+    headers: HeaderMap,
+    ext: Extensions,
+) -> Response {
+    let run = || -> Result<Response, Refusal> {
+        let src = gather(&s, &headers, &ext)?;
+        let results = crate::event::results::from_states(&src.states);
+        Ok(csv_response(
+            crate::event::results::to_csv(&results),
+            "results.csv",
+        ))
+    };
+    run().unwrap_or_else(IntoResponse::into_response)
+}
+
+#[cfg(test)]
+#[path = "report_tests.rs"]
+mod tests;

@@ -1,0 +1,293 @@
+//! The round's paperwork (issue 24.9), from a real round: `eboard event`
+//! writes round 4 of `tests/data/pairings-open-2026.trf` as the boards'
+//! pairings; three boards play it (4.1 the Opera Game, 4.2 an illegal
+//! move, 4.4 a no-show) behind an HTTP relay with the arbiters' console;
+//! the boards carry only the relay's account (issue 24.10), the arbiters'
+//! accounts are the relay's. The arbiter acknowledges the illegal move at
+//! the console and rules at the boards (restore, forfeit, confirm). Then:
+//!
+//! - `/console/report.csv` and `/console/report` (print-ready HTML) have
+//!   every alert and ruling: board, who, wall and round time, article,
+//!   outcome (acknowledged by whom; applied; refused with its reason);
+//! - `/console/results.csv` goes through `eboard results` into the TRF,
+//!   which our own TRF reader takes back: 1/0 for the game played, +/- for
+//!   the forfeit, the unfinished game blank and named.
+
+mod common;
+
+use common::console::*;
+use common::*;
+use serde_json::{json, Value};
+
+const TRF: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/pairings-open-2026.trf"
+);
+const BOARD_TOKEN: &str = "7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b";
+
+/// A ruling at a board by its own token (the per-action API): (status, body).
+fn rule_at(board: &str, action: &str, body: &str) -> (u16, String) {
+    let auth = format!("Bearer {BOARD_TOKEN}");
+    let (s, _, b) = http(
+        board,
+        "POST",
+        &format!("/arbiter/{action}"),
+        &[("Authorization", auth.as_str())],
+        body,
+    );
+    (s, b)
+}
+
+/// The console's alert of `kind` on `game`, once it is there.
+fn alert(relay: &str, cookie: &str, kind: &str, game: &str) -> Value {
+    poll(60, &format!("the {kind} alert of {game}"), || {
+        let (s, _, b) = http(relay, "GET", "/console/alerts", &[("Cookie", cookie)], "");
+        let v: Value = serde_json::from_str(&b).ok()?;
+        (s == 200).then_some(())?;
+        v.as_array()?
+            .iter()
+            .find(|a| a["type"] == kind && a["game"] == game)
+            .cloned()
+    })
+}
+
+/// The CSV's rows as maps of header → cell (the report's cells hold no
+/// line break; quoted commas are kept together).
+fn csv_rows(text: &str) -> Vec<std::collections::HashMap<String, String>> {
+    fn split(line: &str) -> Vec<String> {
+        let (mut out, mut cur, mut q) = (Vec::new(), String::new(), false);
+        let mut it = line.chars().peekable();
+        while let Some(c) = it.next() {
+            match (c, q) {
+                ('"', true) if it.peek() == Some(&'"') => {
+                    cur.push('"');
+                    it.next();
+                }
+                ('"', _) => q = !q,
+                (',', false) => out.push(std::mem::take(&mut cur)),
+                (c, _) => cur.push(c),
+            }
+        }
+        out.push(cur);
+        out
+    }
+    let mut lines = text.split("\r\n").filter(|l| !l.is_empty());
+    let header = split(lines.next().unwrap());
+    lines
+        .map(|l| header.iter().cloned().zip(split(l)).collect())
+        .collect()
+}
+
+#[test]
+fn a_rounds_report_and_its_results_in_the_pairings_trf() {
+    let dir = tempdir("paperwork");
+    // The pairings of round 4 as fragments for `eboard run --pairing`.
+    let pairings = dir.join("pairings");
+    let out = eboard_command()
+        .args(["event", TRF, "--round", "4", "--event", "DM 2026"])
+        .args(["--out", pairings.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The boards: only the relay's account (no arbiter's secret on a board).
+    let relay_account = format!(
+        "\n[[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n"
+    );
+    let mut boards = Vec::new();
+    for n in [1u32, 2, 4] {
+        let d = dir.join(format!("b{n}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let cfg = config(&d, 4, n, &relay_account);
+        let trace = match n {
+            1 => Some(opera_trace(&d, 1)),
+            2 => Some(illegal_trace(&d, 12_000)),
+            _ => None,
+        };
+        let fragment = pairings.join(format!("board-{n}.toml"));
+        let j = d.join("j.jsonl");
+        let board = run_board(
+            &d,
+            &cfg,
+            trace.as_deref(),
+            &[
+                "--journal",
+                j.to_str().unwrap(),
+                "--speed",
+                "50",
+                "--pairing",
+                fragment.to_str().unwrap(),
+            ],
+        );
+        let stderr = std::fs::read_to_string(&board.stderr).unwrap_or_default();
+        assert!(
+            !stderr.contains("a console account's"),
+            "a board with the relay's account only is not warned: {stderr}"
+        );
+        boards.push(board);
+    }
+    // The relay: the arbiters' accounts live here.
+    let relay_cfg = relay_config(
+        &dir,
+        &format!(
+            "\n[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n",
+            secret_hash(SECRET)
+        ),
+    );
+    let urls: Vec<String> = boards
+        .iter()
+        .map(|b| format!("http://{}", b.addr))
+        .collect();
+    let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
+    args.extend(urls.iter().map(String::as_str));
+    let relay = spawn(&args, &[], &dir);
+    let r = relay.addr.as_str();
+    let cookie = login(r, "IA Hansen", SECRET);
+    let me = [("Cookie", cookie.as_str())];
+    // Behind the login.
+    assert_eq!(http(r, "GET", "/console/report", &[], "").0, 401);
+    assert_eq!(http(r, "GET", "/console/results.csv", &[], "").0, 401);
+
+    // 4.2: the illegal move, acknowledged at the console, restored at the board.
+    let illegal = alert(r, &cookie, "illegal_move", "4.2");
+    let (s, _, b) = http(
+        r,
+        "POST",
+        "/console/ack",
+        &me,
+        &json!({"id": illegal["id"]}).to_string(),
+    );
+    assert_eq!(s, 200, "{b}");
+    let (s, b) = rule_at(&boards[1].addr, "restore", "");
+    assert_eq!(s, 200, "{b}");
+    // 4.4: nobody came.
+    let (s, b) = rule_at(&boards[2].addr, "forfeit", r#"{"result": "1-0"}"#);
+    assert_eq!(s, 200, "{b}");
+    // 4.1: the game ends; its result confirmed; a second confirmation is
+    // refused by the boards that know it changes nothing (issue 24.1).
+    let end = alert(r, &cookie, "game_end", "4.1");
+    assert_eq!(end["event"]["result"], "1-0", "{end}");
+    let (s, b) = rule_at(&boards[0].addr, "confirm", "");
+    assert_eq!(s, 200, "{b}");
+    let (again, again_body) = rule_at(&boards[0].addr, "confirm", "");
+
+    // The report, as CSV: every alert and ruling, once each ruling is in.
+    let rows = poll(30, "the rulings in the report", || {
+        let (s, head, b) = http(r, "GET", "/console/report.csv?tz=%2B02:00", &me, "");
+        (s == 200).then_some(())?;
+        assert!(head.to_lowercase().contains("text/csv"), "{head}");
+        let rows = csv_rows(&b);
+        let has = |game: &str, kind: &str, what: &str| {
+            rows.iter()
+                .any(|x| x["game"] == game && x["kind"] == kind && x["what"] == what)
+        };
+        (has("4.2", "ruling", "restore")
+            && has("4.4", "ruling", "forfeit")
+            && has("4.1", "ruling", "confirm"))
+        .then_some(rows)
+    });
+    let find = |game: &str, kind: &str, what: &str| -> &std::collections::HashMap<String, String> {
+        rows.iter()
+            .find(|x| x["game"] == game && x["kind"] == kind && x["what"] == what)
+            .unwrap_or_else(|| panic!("no {kind} {what} of {game}: {rows:?}"))
+    };
+    let a = find("4.2", "alert", "illegal_move");
+    assert_eq!(a["who"], "White (Frandsen,Lars)", "{a:?}");
+    assert!(a["article"].starts_with("7.5"), "{a:?}");
+    assert!(
+        a["outcome"].starts_with("acknowledged by IA Hansen at "),
+        "{a:?}"
+    );
+    assert!(a["wall_time"].ends_with("UTC+02:00"), "{a:?}");
+    let round_ms: u64 = a["round_ms"].parse().unwrap();
+    assert!(
+        (12_000..=13_000).contains(&round_ms),
+        "the move of the trace at 12 s: {a:?}"
+    );
+    assert_eq!(a["round_time"], "0:00:12", "{a:?}");
+    let restore = find("4.2", "ruling", "restore");
+    assert_eq!(restore["who"], "Chief Arbiter", "{restore:?}");
+    assert!(restore["outcome"].starts_with("applied"), "{restore:?}");
+    assert!(!restore["article"].is_empty(), "{restore:?}");
+    let forfeit = find("4.4", "ruling", "forfeit");
+    assert!(forfeit["outcome"].starts_with("applied"), "{forfeit:?}");
+    find("4.1", "alert", "game_end");
+    // Wall times in order, each within this test's run.
+    let walls: Vec<u64> = rows.iter().map(|x| x["unix_ms"].parse().unwrap()).collect();
+    assert!(walls.windows(2).all(|w| w[0] <= w[1]), "{walls:?}");
+    // The second confirmation: refused by the board, with its reason.
+    assert!(again == 409 || again == 422, "{again}: {again_body}");
+    let refused = find("4.1", "refused", "confirm");
+    assert!(
+        refused["outcome"].starts_with(&format!("refused ({again}): "))
+            && refused["outcome"].len() > 20,
+        "{refused:?} / {again_body}"
+    );
+
+    // The print-ready page: the same, escaped, no script.
+    let (s, head, html) = http(r, "GET", "/console/report", &me, "");
+    assert_eq!(s, 200);
+    assert!(head.to_lowercase().contains("text/html"), "{head}");
+    assert!(
+        html.contains("<h1>Round report: DM 2026, round 4</h1>"),
+        "{html}"
+    );
+    assert!(html.contains("@page") && html.contains("@media print"));
+    assert!(!html.contains("<script"), "print-ready: no script");
+    assert!(html.contains("acknowledged by IA Hansen"), "{html}");
+    assert!(html.contains("Frandsen,Lars"), "{html}");
+    assert_eq!(http(r, "GET", "/console/report?tz=noon", &me, "").0, 422);
+    if let Ok(keep) = std::env::var("EBOARD_KEEP_REPORT") {
+        std::fs::write(keep, &html).unwrap();
+    }
+
+    // The results, into the pairings' TRF, read back by our own reader.
+    let results = poll(30, "the confirmed results", || {
+        let (s, _, b) = http(r, "GET", "/console/results.csv", &me, "");
+        (s == 200 && b.contains(",confirmed,") && b.contains(",forfeit,")).then_some(b)
+    });
+    let csv = dir.join("results.csv");
+    std::fs::write(&csv, &results).unwrap();
+    let trf_out = dir.join("round4.trf");
+    let out = eboard_command()
+        .args(["results", TRF, "--results", csv.to_str().unwrap()])
+        .args(["-o", trf_out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("4.2") && said.contains("left blank"),
+        "{said}"
+    );
+    let text = std::fs::read_to_string(&trf_out).unwrap();
+    let entries = eboard::event::trf::round_entries(&text, "round4.trf", 4).unwrap();
+    let code = |rank: u32| entries.iter().find(|e| e.rank == rank).unwrap().result;
+    // 4.1 Iversen (9) - Dahl (4) 1-0; 4.4 Eriksen (5) - Christensen (3) 1-0
+    // forfeit; 4.2 Frandsen (6) - Andersen (1) unfinished; 4.3 not played here.
+    assert_eq!((code(9), code(4)), ('1', '0'));
+    assert_eq!((code(5), code(3)), ('+', '-'));
+    assert_eq!((code(6), code(1)), (' ', ' '));
+    assert_eq!((code(2), code(8)), (' ', ' '));
+    assert_eq!(code(7), 'H', "the bye is kept");
+    // The pairings still read (the file is a TRF-16 as before).
+    eboard::event::read_round(&text, "round4.trf", 4).unwrap();
+    // --complete refuses a round with games unfinished.
+    let out = eboard_command()
+        .args([
+            "results",
+            TRF,
+            "--results",
+            csv.to_str().unwrap(),
+            "--complete",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("without a final result"));
+    drop(boards);
+    std::fs::remove_dir_all(&dir).ok();
+}
