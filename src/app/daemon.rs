@@ -561,17 +561,21 @@ fn resume_round(
 
 /// Whether the wall clock is synchronised, as far as a restart must ask
 /// (`[clock] wall_clock`): `None` with `rtc` (trusted as kept), else the
-/// kernel's word (adjtimex; a failed call counts as not synchronised).
+/// kernel's word (adjtimex read-only; refused by a sandbox, systemd-timesyncd's
+/// file: [`crate::service::checks::clock_synchronised`]); unknown counts as
+/// not synchronised.
 fn wall_clock_synchronised(config: &Config) -> Option<bool> {
     if config.clock.wall_clock.as_deref() == Some("rtc") {
         return None;
     }
-    use crate::service::checks::{is_synchronised, kernel_time_status};
-    Some(match kernel_time_status() {
-        Ok((status, state)) => is_synchronised(status, state),
-        Err(e) => {
-            tracing::warn!(error = %e, "adjtimex: the time's synchronisation is unknown");
-            false
-        }
-    })
+    use crate::service::checks::{clock_synchronised, TIMESYNC_SYNCHRONIZED};
+    Some(
+        match clock_synchronised(std::path::Path::new(TIMESYNC_SYNCHRONIZED)) {
+            Ok((synchronised, _)) => synchronised,
+            Err(e) => {
+                tracing::warn!("adjtimex: the time's synchronisation is unknown ({e})");
+                false
+            }
+        },
+    )
 }

@@ -24,7 +24,7 @@
 mod board_loop;
 mod commands;
 pub mod daemon;
-mod demo;
+pub mod demo;
 pub mod doctor;
 mod event;
 pub mod pairing;

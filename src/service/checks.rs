@@ -117,6 +117,46 @@ pub fn kernel_time_status() -> std::io::Result<(i32, i32)> {
     Ok((t.status, state))
 }
 
+/// The file systemd-timesyncd creates once it has synchronised the clock
+/// since boot (systemd-timesyncd.service(8)).
+pub const TIMESYNC_SYNCHRONIZED: &str = "/run/systemd/timesync/synchronized";
+
+/// Where the sync state came from ([`clock_synchronised`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncSource {
+    /// adjtimex(2), read-only.
+    Adjtimex,
+    /// adjtimex refused (a seccomp filter such as systemd's
+    /// `ProtectClock=yes` gives EPERM even for a read): systemd-timesyncd's
+    /// file [`TIMESYNC_SYNCHRONIZED`] instead.
+    TimesyncdFile,
+}
+
+/// Whether the wall clock is synchronised: the kernel's word (adjtimex(2)
+/// read-only, [`kernel_time_status`]); when a sandbox refuses that call
+/// (EPERM: systemd's `ProtectClock=` filter refuses adjtimex whatever its
+/// modes), whether systemd-timesyncd has synchronised it since boot
+/// (`timesync_file`, normally [`TIMESYNC_SYNCHRONIZED`], exists). Errors
+/// (adjtimex failing otherwise, or refused with no timesyncd file) name
+/// the call and what to change.
+pub fn clock_synchronised(timesync_file: &Path) -> Result<(bool, SyncSource), String> {
+    match kernel_time_status() {
+        Ok((status, state)) => Ok((is_synchronised(status, state), SyncSource::Adjtimex)),
+        Err(e) if e.raw_os_error() == Some(libc::EPERM) => {
+            if timesync_file.exists() {
+                Ok((true, SyncSource::TimesyncdFile))
+            } else {
+                Err(format!(
+                    "adjtimex: {e} (a sandbox refuses it: ProtectClock=yes in the unit?) and no {} \
+                     (systemd-timesyncd has not synchronised the clock)",
+                    timesync_file.display()
+                ))
+            }
+        }
+        Err(e) => Err(format!("adjtimex: {e}")),
+    }
+}
+
 /// Whether the adjtimex status word `status` and return value `state`
 /// say the clock is synchronised.
 pub fn is_synchronised(status: i32, state: i32) -> bool {
@@ -132,6 +172,17 @@ pub fn time() -> Finding {
             Status::Ok,
             "system clock synchronised (adjtimex: STA_UNSYNC clear)",
         ),
+        Err(e) if e.raw_os_error() == Some(libc::EPERM) => {
+            match clock_synchronised(Path::new(TIMESYNC_SYNCHRONIZED)) {
+                Ok((true, _)) => Finding::new(
+                    "time",
+                    Status::Ok,
+                    format!("system clock synchronised ({TIMESYNC_SYNCHRONIZED}; adjtimex: {e})"),
+                ),
+                Ok((false, _)) => Finding::new("time", Status::Fail, format!("adjtimex: {e}")),
+                Err(msg) => Finding::new("time", Status::Fail, msg),
+            }
+        }
         Ok((status, state)) => Finding::new(
             "time",
             Status::Fail,

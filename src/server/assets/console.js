@@ -180,6 +180,7 @@ function renderBoards() {
     const w = who(st.white, "White"), b = who(st.black, "Black");
     const h = el("h3", { id: "board-title-" + g }, "Board " + g + ": " + w + " – " + b + " ");
     h.appendChild(el("span", { class: "stage " + stage, "data-stage": stage }, stage === "setup" ? "set-up" : stage));
+    if (st.trial) h.appendChild(el("strong", { class: "trial" }, " TRIAL: simulated hands, not a real game"));
     card.appendChild(h);
     const rem = remaining(st);
     card.appendChild(el("p", { class: "clocks" }, rem ? "White " + clockText(rem.w) + " · Black " + clockText(rem.b) + (st.clock.running ? " (" + (st.clock.running === "w" ? "White" : "Black") + " to move)" : " (stopped)") : "No clock"));
