@@ -36,6 +36,7 @@ pub mod settings;
 pub mod shutdown;
 pub mod source;
 mod tools;
+pub mod trial;
 mod uplinks;
 mod view;
 

@@ -78,8 +78,19 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     // for it, which the unit does not restart (RestartPreventExitStatus).
     let mut cfg = Config::load(&config_path).map_err(anyhow::Error::new)?;
     let rotates = journal_dir.is_some();
+    if cfg.board.source == SourceKind::Trial && trace.is_some() {
+        tracing::info!("--trace given: its records are played, not the trial game of [board] source = \"trial\"");
+        cfg.board.source = SourceKind::Trace;
+    }
     let journal = match journal_dir {
-        Some(dir) => Some(journal_in(&dir, keep_games)?),
+        Some(dir) => {
+            let trial = cfg.board.source == SourceKind::Trial;
+            let shown = config_path.display().to_string();
+            if let Some(to) = super::trial::prepare(&dir, trial, &shown)? {
+                tracing::info!("the trial game's journal set aside in {}", to.display());
+            }
+            Some(journal_in(&dir, keep_games)?)
+        }
         None => journal,
     };
     let shown = config_path.display().to_string();
@@ -139,10 +150,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
                 .with_context(|| format!("{shown}: [clock]"))?,
         ),
     };
-    if cfg.board.source == SourceKind::Trial && trace.is_some() {
-        tracing::info!("--trace given: its records are played, not the trial game of [board] source = \"trial\"");
-        cfg.board.source = SourceKind::Trace;
-    }
     let live = cfg.board.source == SourceKind::Hw;
     let trial = cfg.board.source == SourceKind::Trial;
     let mut source_stop = None;

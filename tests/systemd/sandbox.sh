@@ -180,19 +180,54 @@ cx journalctl -u eboard -o cat --no-pager >"$LOGS/journal.log"
 ok unit-adjtimex "$(grep -m1 -iE 'resumed|synchronis' "$LOGS/journal.log" | cut -c1-120)" bash -c "! grep -q 'synchronisation is unknown' '$LOGS/journal.log'"
 ok journal-no-level-word "no line repeats the level journald has" bash -c "! grep -qE '^ ?(INFO|WARN|ERROR|DEBUG) ' '$LOGS/journal.log'"
 
-# ------------------------------------------- a refused and a forced upgrade
-d="$WORK/repack"; mkdir -p "$d"; dpkg-deb -R "$DEB" "$d/x"
-v=$(sed -n 's/^Version: //p' "$d/x/DEBIAN/control"); sed -i "s/^Version: .*/Version: ${v}+t1/" "$d/x/DEBIAN/control"
-UP="eboard_${v}+t1_${ARCH}.deb"; dpkg-deb -b -Zxz "$d/x" "$ROOT/root/pkg/$UP" >/dev/null; rm -rf "$d"
+# ------------------------------------------- upgrades: a trial, then a real game
+mkupdeb() {
+  local d="$WORK/repack" v
+  rm -rf "$d"; mkdir -p "$d"; dpkg-deb -R "$DEB" "$d/x"
+  v=$(sed -n 's/^Version: //p' "$d/x/DEBIAN/control"); sed -i "s/^Version: .*/Version: ${v}+$1/" "$d/x/DEBIAN/control"
+  dpkg-deb -b -Zxz "$d/x" "$ROOT/root/pkg/eboard_${v}+$1_${ARCH}.deb" >/dev/null; rm -rf "$d"
+  echo "eboard_${v}+$1_${ARCH}.deb"
+}
+UP=$(mkupdeb t1)
 pid=$(prop eboard MainPID)
-cxsh "cd /root/pkg && EBOARD_UPGRADE_DURING_GAME=1 sudo apt-get install -y ./$UP" >"$LOGS/up-refused.log" 2>&1; rc=$?
+cxsh "cd /root/pkg && apt-get install -y ./$UP" >"$LOGS/up-trial.log" 2>&1; rc=$?
+ok upgrade-during-trial "a trial is no game: rc=$rc, MainPID $pid -> $(prop eboard MainPID)" bash -c "[ $rc -eq 0 ]"
+wait_for 20 is_active eboard.service
+# A real game in progress: a recorded trace through a drop-in (20 moves, no result).
+cat >"$ROOT/root/pkg/real.pgn" <<'PGN'
+[Event "Sandbox"]
+[White "A"]
+[Black "B"]
+[Result "*"]
+
+1. e4 d6 2. d4 Nf6 3. Nc3 g6 4. Be3 Bg7 5. Qd2 c6 6. f3 b5 7. Nge2 Nbd7 8. Bh6 Bxh6 9. Qxh6 Bb7 10. a3 e5 *
+PGN
+cx mkdir -p /usr/local/share/eboard-sandbox
+cx eboard simulate /root/pkg/real.pgn --seed 3 -o /usr/local/share/eboard-sandbox/real.jsonl >/dev/null 2>&1
+mkdir -p "$ROOT/etc/systemd/system/eboard.service.d"
+printf '[Service]\nExecStart=\nExecStart=/usr/bin/eboard run --config /etc/eboard/eboard.toml --journal-dir /var/lib/eboard --listen 0.0.0.0:8080 --trace /usr/local/share/eboard-sandbox/real.jsonl\n' \
+  >"$ROOT/etc/systemd/system/eboard.service.d/trace.conf"
+cx systemctl daemon-reload; cx systemctl restart eboard; wait_for 20 is_active eboard.service
+set_aside=$(cx bash -c 'ls -d /var/lib/eboard/trials/trial-* 2>/dev/null | head -1')
+ok trial-set-aside "the trial's journal set aside for the real game: ${set_aside:-none}; mark: $(cx ls /var/lib/eboard/board.jsonl.trial 2>&1 | cut -c1-60)" bash -c "[ -n '$set_aside' ] && [ ! -e '$ROOT/var/lib/eboard/board.jsonl.trial' ]"
+has_real_move() { cx grep -q '"type":"move"' /var/lib/eboard/board.jsonl.events 2>/dev/null; }
+wait_for 60 has_real_move
+UP2=$(mkupdeb t2)
+pid=$(prop eboard MainPID)
+cxsh "cd /root/pkg && EBOARD_UPGRADE_DURING_GAME=1 sudo apt-get install -y ./$UP2" >"$LOGS/up-refused.log" 2>&1; rc=$?
 ok upgrade-refused "rc=$rc: $(grep -m1 'a game is in progress' "$LOGS/up-refused.log" | cut -c1-90)" bash -c "[ $rc -ne 0 ] && grep -q 'a game is in progress' '$LOGS/up-refused.log'"
 ok upgrade-refused-untouched "MainPID $pid -> $(prop eboard MainPID) (postinst abort-upgrade leaves it alone)" bash -c "[ '$pid' = \"\$(nsenter -a -t $LEADER -- systemctl show -p MainPID --value eboard)\" ]"
-recipe=$(grep -m1 -o 'run: .*' "$LOGS/up-refused.log" | sed 's/^run: //; s|\./eboard_\.\.\.\.deb|./'"$UP"'|')
+recipe=$(grep -m1 -o 'run: .*' "$LOGS/up-refused.log" | sed 's/^run: //; s|\./eboard_\.\.\.\.deb|./'"$UP2"'|')
 cxsh "cd /root/pkg && $recipe -y" >"$LOGS/up-recipe.log" 2>&1; rc=$?
-ok upgrade-recipe-with-sudo "'$recipe': rc=$rc, $(cx dpkg-query -W -f '${Version}' eboard)" bash -c "[ $rc -eq 0 ] && [[ \"\$(nsenter -a -t $LEADER -- dpkg-query -W -f '\${Version}' eboard)\" == *+t1 ]]"
+ok upgrade-recipe-with-sudo "'$recipe': rc=$rc, $(cx dpkg-query -W -f '${Version}' eboard)" bash -c "[ $rc -eq 0 ] && [[ \"\$(nsenter -a -t $LEADER -- dpkg-query -W -f '\${Version}' eboard)\" == *+t2 ]]"
 wait_for 20 is_active eboard.service
-cx stat -c '%a' /etc/eboard/eboard.toml >/dev/null
+# Back to the packaged trial mode over the real game's unfinished journal:
+# refused (exit 78, failed at once), then the game moved away by hand.
+rm -f "$ROOT/etc/systemd/system/eboard.service.d/trace.conf"; cx systemctl daemon-reload
+cx systemctl restart eboard >/dev/null 2>&1; wait_for 10 is_failed eboard.service
+ok trial-over-real-game "state $(cx systemctl is-active eboard), status $(prop eboard ExecMainStatus): $(cx journalctl -u eboard -p err -o cat --no-pager | grep -m1 'real game' | cut -c1-100)" bash -c "[ \"\$(nsenter -a -t $LEADER -- systemctl show -p ExecMainStatus --value eboard)\" = 78 ]"
+cx bash -c 'mkdir -p /var/lib/eboard/old && mv /var/lib/eboard/board.jsonl* /var/lib/eboard/old/'
+cx systemctl reset-failed eboard; cx systemctl start eboard; wait_for 20 is_active eboard.service
 
 # ------------------------------------------- a bad config: failed, reason at err
 cx cp -p /etc/eboard/eboard.toml /root/good.toml
