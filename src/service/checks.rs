@@ -107,14 +107,20 @@ pub fn disk(dir: &Path, min_free: u64) -> Finding {
 /// as systemd-timesyncd or chrony clears it once it has set the time); the
 /// same source as `timedatectl show -p NTPSynchronized` (systemd-timedated
 /// reads `adjtimex` too). Returns the status word and the state.
+///
+/// The system call itself, not glibc's `adjtimex(3)`: glibc implements
+/// that with `clock_adjtime(CLOCK_REALTIME, …)`, a call the unit's
+/// system-call filter does not allow (it allows `adjtimex` alone, whose
+/// changes the kernel refuses without CAP_SYS_TIME; docs/service.md).
 pub fn kernel_time_status() -> std::io::Result<(i32, i32)> {
-    // SAFETY: adjtimex(2) with modes = 0 only reads into the struct we own.
+    // SAFETY: adjtimex(2) with modes = 0 only reads into the struct we own,
+    // which lives for the duration of the call.
     let mut t: libc::timex = unsafe { std::mem::zeroed() };
-    let state = unsafe { libc::adjtimex(&mut t) };
+    let state = unsafe { libc::syscall(libc::SYS_adjtimex, &mut t as *mut libc::timex) };
     if state < 0 {
         return Err(std::io::Error::last_os_error());
     }
-    Ok((t.status, state))
+    Ok((t.status, state as i32))
 }
 
 /// The file systemd-timesyncd creates once it has synchronised the clock
