@@ -139,7 +139,9 @@ fn main() -> ExitCode {
             // A configuration error or a journal of another game:
             // restarting cannot help until the organiser fixes it (exit 78,
             // EX_CONFIG: the units' RestartPreventExitStatus=78).
-            let config = e.downcast_ref::<eboard::config::ConfigFileError>().is_some();
+            let config = e
+                .downcast_ref::<eboard::config::ConfigFileError>()
+                .is_some();
             let other_game = e
                 .downcast_ref::<eboard::journal::JournalError>()
                 .is_some_and(|j| j.is_other_game());

@@ -156,7 +156,13 @@ fn a_config_error_ends_at_priority_err_with_exit_78() {
     let stderr = std::fs::File::create(&stderr_path).unwrap();
     let id = stderr.metadata().unwrap();
     let status = eboard_command()
-        .args(["run", "--config", cfg.to_str().unwrap(), "--listen", "127.0.0.1:0"])
+        .args([
+            "run",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--listen",
+            "127.0.0.1:0",
+        ])
         .stdin(std::process::Stdio::null())
         .stderr(stderr)
         .env("JOURNAL_STREAM", format!("{}:{}", id.dev(), id.ino()))
@@ -173,7 +179,13 @@ fn a_config_error_ends_at_priority_err_with_exit_78() {
     let out = eboard(&["run", "--config", cfg.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(78));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.lines().last().unwrap_or_default().starts_with("eboard: "), "{err}");
+    assert!(
+        err.lines()
+            .last()
+            .unwrap_or_default()
+            .starts_with("eboard: "),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -407,9 +407,17 @@ fn the_units_sandbox_lets_the_daemon_read_the_clocks_sync_state() {
 fn both_units_stop_restarting_a_failing_start() {
     for path in [UNIT, RELAY_UNIT] {
         let unit = std::fs::read_to_string(path).unwrap();
-        assert_eq!(values(&unit, "RestartPreventExitStatus"), vec!["78"], "{path}");
+        assert_eq!(
+            values(&unit, "RestartPreventExitStatus"),
+            vec!["78"],
+            "{path}"
+        );
         assert_eq!(values(&unit, "StartLimitBurst"), vec!["5"], "{path}");
-        assert_eq!(values(&unit, "StartLimitIntervalSec"), vec!["30s"], "{path}");
+        assert_eq!(
+            values(&unit, "StartLimitIntervalSec"),
+            vec!["30s"],
+            "{path}"
+        );
         assert_eq!(values(&unit, "RestartSec"), vec!["2s"], "{path}");
     }
     let relay = std::fs::read_to_string(RELAY_UNIT).unwrap();
@@ -418,7 +426,10 @@ fn both_units_stop_restarting_a_failing_start() {
         vec!["EBOARD_RELAY_LISTEN=0.0.0.0:8081", "RUST_LOG=info"]
     );
     let exec = values(&relay, "ExecStart");
-    assert!(exec[0].contains("--listen ${EBOARD_RELAY_LISTEN}"), "{exec:?}");
+    assert!(
+        exec[0].contains("--listen ${EBOARD_RELAY_LISTEN}"),
+        "{exec:?}"
+    );
 }
 
 /// `systemd-analyze security` (offline, the unit file as installed)
@@ -446,17 +457,41 @@ fn both_units_score_at_most_3_in_systemd_analyze_security() {
         let text = String::from_utf8_lossy(&out.stdout);
         let score: f64 = text
             .lines()
-            .find_map(|l| l.split_once(&format!("exposure level for {name}: "))?.1.split_whitespace().next()?.parse().ok())
-            .unwrap_or_else(|| panic!("{name}: no score in {text}{}", String::from_utf8_lossy(&out.stderr)));
+            .find_map(|l| {
+                l.split_once(&format!("exposure level for {name}: "))?
+                    .1
+                    .split_whitespace()
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or_else(|| {
+                panic!(
+                    "{name}: no score in {text}{}",
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            });
         assert!(score <= 3.0, "{name}: exposure {score} > 3.0\n{text}");
     }
     let unit = std::fs::read_to_string(UNIT).unwrap();
     let devices = values(&unit, "DeviceAllow").join(" ");
-    for d in ["char-gpiochip", "/dev/gpiomem", "char-i2c", "char-spi", "char-ttyACM", "char-ttyUSB", "char-ttyAMA", "char-alsa"] {
+    for d in [
+        "char-gpiochip",
+        "/dev/gpiomem",
+        "char-i2c",
+        "char-spi",
+        "char-ttyACM",
+        "char-ttyUSB",
+        "char-ttyAMA",
+        "char-alsa",
+    ] {
         assert!(devices.contains(d), "DeviceAllow= lost {d}: {devices}");
     }
     for key in ["PrivateDevices", "PrivateUsers", "ProcSubset"] {
-        assert!(values(&unit, key).is_empty(), "{key}= takes a device or the Pi's identity away");
+        assert!(
+            values(&unit, key).is_empty(),
+            "{key}= takes a device or the Pi's identity away"
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -19,13 +19,21 @@ fn a_trial_board_plays_and_every_feed_marks_it() {
         p.contains("1. e4").then_some(p)
     });
     assert!(
-        pgn.contains("[Trial \"simulated hands on a virtual board (eboard trial mode), not a real game\"]"),
+        pgn.contains(
+            "[Trial \"simulated hands on a virtual board (eboard trial mode), not a real game\"]"
+        ),
         "{pgn}"
     );
     // The config's players and event, the demo's moves (Morphy's Opera Game).
-    assert!(pgn.contains("[White \"Morphy, Paul\"]") && pgn.contains("e5"), "{pgn}");
+    assert!(
+        pgn.contains("[White \"Morphy, Paul\"]") && pgn.contains("e5"),
+        "{pgn}"
+    );
     let page = get(&board.addr, "/");
-    assert!(page.contains("\"trial\":true"), "the live page's state: {page}");
+    assert!(
+        page.contains("\"trial\":true"),
+        "the live page's state: {page}"
+    );
     drop(board);
 
     // A recorded trace given on the command line is played instead: no mark.

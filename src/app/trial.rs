@@ -99,7 +99,9 @@ mod tests {
         let d = dir("real");
         std::fs::write(d.join(CURRENT), "{}\n").unwrap();
         let e = prepare(&d, true, "c.toml").unwrap_err();
-        let c = e.downcast_ref::<ConfigFileError>().expect("a config error: exit 78");
+        let c = e
+            .downcast_ref::<ConfigFileError>()
+            .expect("a config error: exit 78");
         assert_eq!(c.key, "board.source");
         assert!(c.to_string().contains("real game in progress"), "{c}");
         assert!(!d.join(TRIAL_MARK).exists());
