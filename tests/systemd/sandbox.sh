@@ -193,8 +193,12 @@ mkupdeb() {
 }
 UP=$(mkupdeb t1)
 pid=$(prop eboard MainPID)
+# An administrator's mode on the config (still readable by the daemon).
+cx chmod 0440 /etc/eboard/eboard.toml
 cxsh "cd /root/pkg && apt-get install -y ./$UP" >"$LOGS/up-trial.log" 2>&1; rc=$?
 ok upgrade-during-trial "a trial is no game: rc=$rc, MainPID $pid -> $(prop eboard MainPID)" bash -c "[ $rc -eq 0 ]"
+m=$(cx stat -c '%U:%G %a' /etc/eboard/eboard.toml)
+ok upgrade-keeps-config-mode "the administrator's 0440 after the upgrade: $m" [ "$m" = "root:eboard 440" ]
 wait_for 20 is_active eboard.service
 # A real game in progress: a recorded trace through a drop-in (20 moves, no result).
 cat >"$ROOT/root/pkg/real.pgn" <<'PGN'
