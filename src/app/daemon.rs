@@ -611,10 +611,22 @@ mod tests {
     fn a_record_journaled_later_than_its_time_is_still_skipped() {
         // Journaled at the resume's downtime ruling (t = 105495), not at
         // the recording's own t = 103513: the same record.
-        assert!(already_journaled(&lift(103_513, Square::D2), &lift(105_495, Square::D2)));
-        assert!(already_journaled(&lift(7, Square::E2), &lift(7, Square::E2)));
-        assert!(!already_journaled(&lift(7, Square::E2), &lift(7, Square::E7)));
+        assert!(already_journaled(
+            &lift(103_513, Square::D2),
+            &lift(105_495, Square::D2)
+        ));
+        assert!(already_journaled(
+            &lift(7, Square::E2),
+            &lift(7, Square::E2)
+        ));
+        assert!(!already_journaled(
+            &lift(7, Square::E2),
+            &lift(7, Square::E7)
+        ));
         // Journaled before the recording's time: another record.
-        assert!(!already_journaled(&lift(9, Square::E2), &lift(7, Square::E2)));
+        assert!(!already_journaled(
+            &lift(9, Square::E2),
+            &lift(7, Square::E2)
+        ));
     }
 }
