@@ -14,9 +14,9 @@ fn a_trial_board_plays_and_every_feed_marks_it() {
     let dir = tempdir("trial");
     let cfg = config(&dir, 1, 1, "\n[board]\nsource = \"trial\"\n");
     let board = run_board(&dir, &cfg, None, &["--speed", "40"]);
-    let pgn = poll(60, "moves of the trial game", || {
+    let pgn = poll(60, "two moves of the trial game", || {
         let p = get(&board.addr, "/games.pgn");
-        p.contains("1. e4").then_some(p)
+        (p.contains("1. e4") && p.contains(" e5")).then_some(p)
     });
     assert!(
         pgn.contains(
