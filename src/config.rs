@@ -38,7 +38,7 @@
 //! token = "…"                      # or the environment variable EBOARD_PLAYER_TOKEN
 //!
 //! [board]
-//! source = "trace"                 # trace | hw
+//! source = "trace"                 # trace | hw | trial (simulated hands, no sensors)
 //! sensing = "occupancy"            # occupancy | colour | identity
 //!
 //! [clock]
@@ -422,6 +422,14 @@ pub enum SourceKind {
     Trace,
     /// The sensor hardware (wired by the board drivers).
     Hw,
+    /// Trial mode, for trying a board (or the Debian package) without
+    /// sensors: simulated hands play a master game on a virtual board, read
+    /// by the real drivers over a simulated bus (`eboard demo`'s records,
+    /// at the wall clock's pace). Every feed marks the game as a trial
+    /// (PGN tag `Trial`, `"trial": true` in the JSON state, the live
+    /// page's banner) so that it is never taken for a real game. A
+    /// `--trace FILE` given to `eboard run` replaces it.
+    Trial,
 }
 
 /// What the board senses (config spelling of [`Sensing`]).
@@ -451,7 +459,7 @@ impl From<SensingConfig> for Sensing {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoardConfig {
-    /// `trace` or `hw`.
+    /// `trace`, `hw` or `trial`.
     #[serde(default)]
     pub source: SourceKind,
     /// What the board senses; absent: the trace header's, else occupancy.
@@ -511,7 +519,8 @@ pub struct ClockConfig {
 /// A configuration error: the file, the 1-based line (when known), the key
 /// and what is wrong / allowed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}{}: key '{key}': {message}", line.map(|l| format!(":{l}")).unwrap_or_default())]
+#[error("{file}{}{}: {message}", line.map(|l| format!(":{l}")).unwrap_or_default(),
+    if key.is_empty() { String::new() } else { format!(": key '{key}'") })]
 pub struct ConfigFileError {
     /// The file as given.
     pub file: String,

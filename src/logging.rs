@@ -9,10 +9,12 @@
 //!   `2026-05-01T12:00:00.123456Z  WARN torn last line … file=…`, with
 //!   colours only when standard error is a terminal.
 //! - Under systemd ([`LogStyle::Journald`]: `JOURNAL_STREAM` names the
-//!   stream standard error is): no timestamp (the journal stamps each line)
-//!   and no colours, each line opened by its syslog priority (`<4>` for a
-//!   warning, sd-daemon(3)), which journald turns into the entry's priority
-//!   (`journalctl -p warning` finds the warnings).
+//!   stream standard error is): no timestamp (the journal stamps each line),
+//!   no colours and no level word, each line opened by its syslog priority
+//!   (`<4>` for a warning, sd-daemon(3)), which journald turns into the
+//!   entry's priority (`journalctl -p warning` finds the warnings; the
+//!   level is not written twice). A failed command's last line
+//!   ([`fatal_line`]) has the same form, at priority err.
 //!
 //! [`init`] is called once by `main`; the library only emits events.
 
@@ -167,6 +169,7 @@ where
             let format = tracing_subscriber::fmt::format()
                 .without_time()
                 .with_ansi(false)
+                .with_level(false)
                 .with_target(false);
             Box::new(
                 builder
@@ -175,6 +178,33 @@ where
                     .finish(),
             )
         }
+    }
+}
+
+/// The last line of a failed command, `error` with its context chain
+/// (`{:#}`): `eboard: ERROR` on a terminal or in a file; under systemd
+/// (`Journald`) the same text opened by `<3>` (sd-daemon(3): priority
+/// err), so that `journalctl -u eboard -p err` shows why the service
+/// failed (journald stores unprefixed lines at priority info).
+pub fn fatal_line(style: LogStyle, error: &dyn fmt::Display) -> String {
+    let text = format!("{error:#}");
+    match style {
+        LogStyle::Journald => {
+            // One journal entry per line: a message of several lines keeps
+            // its priority on each.
+            text.lines()
+                .enumerate()
+                .map(|(i, l)| {
+                    if i == 0 {
+                        format!("<3>eboard: {l}")
+                    } else {
+                        format!("<3>{l}")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+        LogStyle::Plain { .. } => format!("eboard: {text}"),
     }
 }
 
@@ -271,8 +301,8 @@ mod tests {
     fn lines_for_the_journal_and_for_a_terminal() {
         let j = render(LogStyle::Journald, "info");
         assert_eq!(
-            j,
-            "<4> WARN torn last line dropped file=\"j.jsonl.events\"\n"
+            j, "<4>torn last line dropped file=\"j.jsonl.events\"\n",
+            "the priority once, no level word after it"
         );
         let p = render(LogStyle::Plain { ansi: false }, "info");
         assert_eq!(p.lines().count(), 1, "{p}");
@@ -286,6 +316,34 @@ mod tests {
             d.contains('\u{1b}') && d.contains("not shown at info"),
             "{d}"
         );
+    }
+
+    #[test]
+    fn a_fatal_error_is_at_priority_err_under_systemd() {
+        let e = anyhow_like("config.toml:12: key 'game.rounds': unknown key");
+        assert_eq!(
+            fatal_line(LogStyle::Journald, &e),
+            "<3>eboard: config.toml:12: key 'game.rounds': unknown key"
+        );
+        assert_eq!(
+            fatal_line(LogStyle::Plain { ansi: true }, &e),
+            "eboard: config.toml:12: key 'game.rounds': unknown key"
+        );
+        let two = anyhow_like("first\nsecond");
+        assert_eq!(
+            fatal_line(LogStyle::Journald, &two),
+            "<3>eboard: first\n<3>second"
+        );
+    }
+
+    fn anyhow_like(s: &str) -> impl fmt::Display + '_ {
+        struct D<'a>(&'a str);
+        impl fmt::Display for D<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.0)
+            }
+        }
+        D(s)
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! `eboard`: the command line. It parses the arguments (clap) and calls the
 //! composition root, [`eboard::app`], which wires each command; the last
-//! line of a failed command is its error with the context, and exit 2.
+//! line of a failed command is its error with the context (at priority err
+//! under systemd), and exit 2, or 78 (EX_CONFIG) for a configuration error
+//! or a journal of another game, which no restart can fix.
 
 use clap::{CommandFactory, Parser, Subcommand};
 use eboard::app;
@@ -135,13 +137,22 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            // The CLI's own last word: the error with its context, one line.
-            eprintln!("eboard: {e:#}");
-            // A journal of another game: restarting cannot help until the
-            // organiser moves it (EX_CONFIG, RestartPreventExitStatus=78).
-            if e.downcast_ref::<eboard::journal::JournalError>()
-                .is_some_and(|j| j.is_other_game())
-            {
+            // The CLI's own last word: the error with its context, one line;
+            // under systemd at priority err (`journalctl -u eboard -p err`).
+            eprintln!(
+                "{}",
+                eboard::logging::fatal_line(eboard::logging::LogStyle::of_this_process(), &e)
+            );
+            // A configuration error or a journal of another game:
+            // restarting cannot help until the organiser fixes it (exit 78,
+            // EX_CONFIG: the units' RestartPreventExitStatus=78).
+            let config = e
+                .downcast_ref::<eboard::config::ConfigFileError>()
+                .is_some();
+            let other_game = e
+                .downcast_ref::<eboard::journal::JournalError>()
+                .is_some_and(|j| j.is_other_game());
+            if config || other_game {
                 return ExitCode::from(eboard::journal::EXIT_OTHER_GAME);
             }
             ExitCode::from(2)

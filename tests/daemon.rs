@@ -373,7 +373,8 @@ fn config_errors_name_the_file_line_and_key() {
     )
     .unwrap();
     let out = eboard(&["run", "--config", p.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
+    // EX_CONFIG: the unit does not restart it (RestartPreventExitStatus=78).
+    assert_eq!(out.status.code(), Some(78));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.toml:5: key 'clock.devise'"), "{err}");
     assert!(err.contains("device"), "{err}");

@@ -107,7 +107,7 @@ fn library_warnings_reach_standard_error() {
     );
     assert!(
         journald.lines().any(|l| l
-            == format!("<4> WARN {TORN} file={}", {
+            == format!("<4>{TORN} file={}", {
                 eboard::journal::events_path(&board.2).display()
             })),
         "{journald}"
@@ -137,6 +137,55 @@ fn library_warnings_reach_standard_error() {
     let quiet = resume(&dir, &board, &[("RUST_LOG", "error".to_owned())], "quiet");
     assert!(!quiet.contains(TORN), "{quiet}");
     assert!(!quiet.contains("INFO"), "{quiet}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A misspelt key under systemd: the last line is at priority err (`<3>`,
+/// so `journalctl -u eboard -p err` shows it), names file, line and key,
+/// and the exit status is 78 (EX_CONFIG), which the unit does not restart
+/// (RestartPreventExitStatus=78): the unit ends `failed` at once.
+#[test]
+fn a_config_error_ends_at_priority_err_with_exit_78() {
+    let dir = tempdir("log-config-error");
+    let cfg = config(&dir, 3, 7, "");
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    let bad = text.replacen("round = 3", "round = 3\nrounds = 3", 1);
+    assert_ne!(bad, text, "the config has `round = 3`: {text}");
+    std::fs::write(&cfg, bad).unwrap();
+    let stderr_path = dir.join("stderr");
+    let stderr = std::fs::File::create(&stderr_path).unwrap();
+    let id = stderr.metadata().unwrap();
+    let status = eboard_command()
+        .args([
+            "run",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stderr(stderr)
+        .env("JOURNAL_STREAM", format!("{}:{}", id.dev(), id.ino()))
+        .status()
+        .unwrap();
+    let log = std::fs::read_to_string(&stderr_path).unwrap();
+    assert_eq!(status.code(), Some(78), "{log}");
+    let last = log.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("<3>eboard: ") && last.contains("rounds"),
+        "{log}"
+    );
+    // Outside systemd: the same line without the priority.
+    let out = eboard(&["run", "--config", cfg.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(78));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.lines()
+            .last()
+            .unwrap_or_default()
+            .starts_with("eboard: "),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

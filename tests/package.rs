@@ -119,3 +119,67 @@ fn an_upgrade_during_a_game_is_refused_with_a_clear_message() {
     assert!(preinst(&dir, true, &[]).status.success());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The refusal's recipe works with `sudo` in front, as a Pi owner types
+/// it: the variable is given after `sudo` (through `env`), since sudo drops
+/// a variable set before it (`VAR=1 sudo apt …` never reaches preinst).
+#[test]
+fn the_refusals_recipe_puts_the_variable_after_sudo() {
+    let text = std::fs::read_to_string(PREINST).unwrap();
+    let recipe = text
+        .lines()
+        .find_map(|l| l.split_once("run: ").map(|(_, r)| r))
+        .expect("the recipe line");
+    let words: Vec<&str> = recipe.split_whitespace().collect();
+    let sudo = words.iter().position(|w| *w == "sudo").expect("sudo");
+    let var = words
+        .iter()
+        .position(|w| w.starts_with("EBOARD_UPGRADE_DURING_GAME=1"))
+        .expect("the variable");
+    assert!(
+        sudo < var && words[sudo + 1] == "env",
+        "the variable after `sudo env`: {recipe}"
+    );
+}
+
+const POSTINST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/debian/postinst");
+
+/// dpkg runs the installed version's `postinst abort-upgrade NEW` when the
+/// new version's preinst refused the upgrade (a game in progress): it must
+/// not touch the running daemon. cargo-deb's systemd snippet, which
+/// replaces `#DEBHELPER#`, does `deb-systemd-invoke try-restart` there; the
+/// stand-in below does the same and records every call.
+#[test]
+fn an_aborted_upgrade_leaves_the_daemon_alone() {
+    let dir = tempdir("postinst");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let calls = dir.join("calls");
+    for tool in ["deb-systemd-invoke", "deb-systemd-helper", "systemctl"] {
+        let p = bin.join(tool);
+        std::fs::write(
+            &p,
+            format!("#!/bin/sh\necho \"{tool} $*\" >> '{}'\n", calls.display()),
+        )
+        .unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let script = std::fs::read_to_string(POSTINST).unwrap();
+    // cargo-deb replaces every occurrence, comments too: one, at the end.
+    assert_eq!(script.matches("#DEBHELPER#").count(), 1);
+    let snippet = "if [ \"$1\" = \"configure\" ] || [ \"$1\" = \"abort-upgrade\" ] || [ \"$1\" = \"abort-deconfigure\" ] || [ \"$1\" = \"abort-remove\" ] ; then\n\
+                   \tdeb-systemd-invoke try-restart eboard.service >/dev/null || true\nfi";
+    let with_snippet = dir.join("postinst");
+    std::fs::write(&with_snippet, script.replace("#DEBHELPER#", snippet)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let out = Command::new("sh")
+        .arg(&with_snippet)
+        .args(["abort-upgrade", "0.1.0-1+ci1"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let made = std::fs::read_to_string(&calls).unwrap_or_default();
+    assert!(made.is_empty(), "abort-upgrade touched the service: {made}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

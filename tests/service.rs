@@ -364,3 +364,134 @@ fn a_finished_game_is_rotated_when_the_service_starts_again() {
     drop(run);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The values of `key=` in a unit's text, in order.
+fn values<'a>(unit: &'a str, key: &str) -> Vec<&'a str> {
+    unit.lines()
+        .filter_map(|l| l.strip_prefix(key)?.strip_prefix('='))
+        .collect()
+}
+
+/// The daemon reads the clock's sync state with adjtimex(2) when it
+/// resumes a game: the unit's sandbox must let that read through. systemd's
+/// `ProtectClock=yes` refuses adjtimex whatever its modes (EPERM), so every
+/// restart stopped the clocks for the arbiter; the same protection comes
+/// from the empty capability bounding set (no CAP_SYS_TIME: the kernel
+/// refuses any change) and a filter that allows adjtimex last.
+#[test]
+fn the_units_sandbox_lets_the_daemon_read_the_clocks_sync_state() {
+    let unit = std::fs::read_to_string(UNIT).unwrap();
+    assert!(
+        !values(&unit, "ProtectClock").contains(&"yes"),
+        "ProtectClock=yes refuses adjtimex(2)"
+    );
+    assert_eq!(values(&unit, "CapabilityBoundingSet"), vec![""]);
+    let filters = values(&unit, "SystemCallFilter");
+    let last_deny = filters.iter().rposition(|f| f.starts_with('~'));
+    let allowed_at = filters
+        .iter()
+        .rposition(|f| !f.starts_with('~') && f.split_whitespace().any(|s| s == "adjtimex"))
+        .expect("adjtimex allowed by name");
+    assert!(
+        last_deny.is_none_or(|d| d < allowed_at),
+        "a later deny list (~@privileged holds @clock) takes adjtimex away again: {filters:?}"
+    );
+}
+
+/// A start-up error ends in `failed` rather than restarting every 2 s
+/// forever: a configuration error exits 78 (not restarted), anything else
+/// meets the start limit; the relay the same. The relay does not default
+/// to the board's port 8080, and its port is a variable of
+/// /etc/default/eboard-relay.
+#[test]
+fn both_units_stop_restarting_a_failing_start() {
+    for path in [UNIT, RELAY_UNIT] {
+        let unit = std::fs::read_to_string(path).unwrap();
+        assert_eq!(
+            values(&unit, "RestartPreventExitStatus"),
+            vec!["78"],
+            "{path}"
+        );
+        assert_eq!(values(&unit, "StartLimitBurst"), vec!["5"], "{path}");
+        assert_eq!(
+            values(&unit, "StartLimitIntervalSec"),
+            vec!["30s"],
+            "{path}"
+        );
+        assert_eq!(values(&unit, "RestartSec"), vec!["2s"], "{path}");
+    }
+    let relay = std::fs::read_to_string(RELAY_UNIT).unwrap();
+    assert_eq!(
+        values(&relay, "Environment"),
+        vec!["EBOARD_RELAY_LISTEN=0.0.0.0:8081", "RUST_LOG=info"]
+    );
+    let exec = values(&relay, "ExecStart");
+    assert!(
+        exec[0].contains("--listen ${EBOARD_RELAY_LISTEN}"),
+        "{exec:?}"
+    );
+}
+
+/// `systemd-analyze security` (offline, the unit file as installed)
+/// scores both units at most 3.0, with the devices the board designs use
+/// still allowed (`DeviceAllow=`: GPIO, I2C, SPI, serial, ALSA) and none
+/// of the settings that would take them away (PrivateDevices=, and
+/// PrivateUsers=, which maps the device groups away).
+#[test]
+fn both_units_score_at_most_3_in_systemd_analyze_security() {
+    if !systemd_analyze_or_skip() {
+        return;
+    }
+    let dir = tempdir("security");
+    for (name, path) in [
+        ("eboard.service", UNIT),
+        ("eboard-relay.service", RELAY_UNIT),
+    ] {
+        let p = dir.join(name);
+        std::fs::copy(path, &p).unwrap();
+        let out = Command::new("systemd-analyze")
+            .args(["security", "--offline=true", "--no-pager"])
+            .arg(&p)
+            .output()
+            .expect("systemd-analyze security");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let score: f64 = text
+            .lines()
+            .find_map(|l| {
+                l.split_once(&format!("exposure level for {name}: "))?
+                    .1
+                    .split_whitespace()
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or_else(|| {
+                panic!(
+                    "{name}: no score in {text}{}",
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            });
+        assert!(score <= 3.0, "{name}: exposure {score} > 3.0\n{text}");
+    }
+    let unit = std::fs::read_to_string(UNIT).unwrap();
+    let devices = values(&unit, "DeviceAllow").join(" ");
+    for d in [
+        "char-gpiochip",
+        "/dev/gpiomem",
+        "char-i2c",
+        "char-spi",
+        "char-ttyACM",
+        "char-ttyUSB",
+        "char-ttyAMA",
+        "char-alsa",
+    ] {
+        assert!(devices.contains(d), "DeviceAllow= lost {d}: {devices}");
+    }
+    for key in ["PrivateDevices", "PrivateUsers", "ProcSubset"] {
+        assert!(
+            values(&unit, key).is_empty(),
+            "{key}= takes a device or the Pi's identity away"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -417,7 +417,7 @@ impl Daemon {
                     break;
                 };
                 if let (Ok(rec), Some(s)) = (&r, skip.peek()) {
-                    if rec == s {
+                    if already_journaled(rec, s) {
                         skip.next();
                         continue;
                     }
@@ -568,19 +568,74 @@ fn resume_round(
     }
 }
 
+/// Whether the recording's record `rec` is the journal's record `journaled`
+/// (the next one a resume skips): the same board and kind, journaled at
+/// its own time or later. A record is journaled at no earlier than the
+/// last journaled time (`BoardLoop::record`), so after a restart whose
+/// downtime ruling was journaled at the resume's time, the records fed
+/// next carry that later time in the journal; compared with their time
+/// too, the next resume stopped skipping there and fed the recording's
+/// records again from that point (moves played twice, illegal moves,
+/// seen on the arm64 package under qemu).
+fn already_journaled(rec: &Record, journaled: &Record) -> bool {
+    rec.board == journaled.board && rec.kind == journaled.kind && rec.t <= journaled.t
+}
+
 /// Whether the wall clock is synchronised, as far as a restart must ask
 /// (`[clock] wall_clock`): `None` with `rtc` (trusted as kept), else the
-/// kernel's word (adjtimex; a failed call counts as not synchronised).
+/// kernel's word (adjtimex read-only; refused by a sandbox, systemd-timesyncd's
+/// file: [`crate::service::checks::clock_synchronised`]); unknown counts as
+/// not synchronised.
 fn wall_clock_synchronised(config: &Config) -> Option<bool> {
     if config.clock.wall_clock.as_deref() == Some("rtc") {
         return None;
     }
-    use crate::service::checks::{is_synchronised, kernel_time_status};
-    Some(match kernel_time_status() {
-        Ok((status, state)) => is_synchronised(status, state),
-        Err(e) => {
-            tracing::warn!(error = %e, "adjtimex: the time's synchronisation is unknown");
-            false
+    use crate::service::checks::{clock_synchronised, TIMESYNC_SYNCHRONIZED};
+    Some(
+        match clock_synchronised(std::path::Path::new(TIMESYNC_SYNCHRONIZED)) {
+            Ok((synchronised, _)) => synchronised,
+            Err(e) => {
+                tracing::warn!("adjtimex: the time's synchronisation is unknown ({e})");
+                false
+            }
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::BoardId;
+    use shakmaty::Square;
+
+    fn lift(t: u64, sq: Square) -> Record {
+        Record {
+            t,
+            board: BoardId::Main,
+            kind: RecordKind::Lift(sq),
         }
-    })
+    }
+
+    #[test]
+    fn a_record_journaled_later_than_its_time_is_still_skipped() {
+        // Journaled at the resume's downtime ruling (t = 105495), not at
+        // the recording's own t = 103513: the same record.
+        assert!(already_journaled(
+            &lift(103_513, Square::D2),
+            &lift(105_495, Square::D2)
+        ));
+        assert!(already_journaled(
+            &lift(7, Square::E2),
+            &lift(7, Square::E2)
+        ));
+        assert!(!already_journaled(
+            &lift(7, Square::E2),
+            &lift(7, Square::E7)
+        ));
+        // Journaled before the recording's time: another record.
+        assert!(!already_journaled(
+            &lift(9, Square::E2),
+            &lift(7, Square::E2)
+        ));
+    }
 }

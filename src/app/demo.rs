@@ -169,6 +169,30 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<()> {
     result
 }
 
+/// The seed of the trial mode's simulated hands (`[board] source =
+/// "trial"`): fixed, so that a restart resumes the same records from the
+/// journal (as a recorded trace does).
+pub const TRIAL_SEED: u64 = 1858;
+
+/// The records of `[board] source = "trial"` (`eboard run` without
+/// sensors): the demo's built-in game (Morphy's Opera Game) played by
+/// simulated hands on the demo's virtual board (the 74HC165 chain design,
+/// read by its real drivers over a simulated bus), with the game's header
+/// (players, event) for the config to override. The returned text says
+/// where the records come from.
+pub fn trial_records() -> anyhow::Result<(Trace, String)> {
+    demo_records(&DemoArgs {
+        speed: 1.0,
+        seed: TRIAL_SEED,
+        sensing: SensingArg::Occupancy,
+        pgn: PathBuf::new(),
+        game: None,
+        hw: None,
+        direct: false,
+        listen: None,
+    })
+}
+
 /// The demo's game as records: simulated hands, through the virtual bus
 /// and the drivers of `--hw` (or straight with `--direct`); the text says
 /// where the records come from.

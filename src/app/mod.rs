@@ -24,7 +24,7 @@
 mod board_loop;
 mod commands;
 pub mod daemon;
-mod demo;
+pub mod demo;
 pub mod doctor;
 mod event;
 pub mod pairing;
@@ -37,6 +37,7 @@ pub mod settings;
 pub mod shutdown;
 pub mod source;
 mod tools;
+pub mod trial;
 mod uplinks;
 mod view;
 

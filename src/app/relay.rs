@@ -73,7 +73,8 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
         state_dir,
     } = args;
     let cfg = match &config {
-        Some(p) => Some(Config::load(p).anyhow()?),
+        // Typed: a configuration error exits 78 (`main`), not restarted.
+        Some(p) => Some(Config::load(p).map_err(anyhow::Error::new)?),
         None => None,
     };
     let shown = config

@@ -74,10 +74,23 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         speed,
         pairing: pairing_file,
     } = args;
-    let mut cfg = Config::load(&config_path).anyhow()?;
+    // A configuration error keeps its type: `main` exits 78 (EX_CONFIG)
+    // for it, which the unit does not restart (RestartPreventExitStatus).
+    let mut cfg = Config::load(&config_path).map_err(anyhow::Error::new)?;
     let rotates = journal_dir.is_some();
+    if cfg.board.source == SourceKind::Trial && trace.is_some() {
+        tracing::info!("--trace given: its records are played, not the trial game of [board] source = \"trial\"");
+        cfg.board.source = SourceKind::Trace;
+    }
     let journal = match journal_dir {
-        Some(dir) => Some(journal_in(&dir, keep_games)?),
+        Some(dir) => {
+            let trial = cfg.board.source == SourceKind::Trial;
+            let shown = config_path.display().to_string();
+            if let Some(to) = super::trial::prepare(&dir, trial, &shown)? {
+                tracing::info!("the trial game's journal set aside in {}", to.display());
+            }
+            Some(journal_in(&dir, keep_games)?)
+        }
         None => journal,
     };
     let shown = config_path.display().to_string();
@@ -93,7 +106,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             .take(&mut cfg, a, journal.as_deref())
             .map_err(|e| anyhow!("--pairing {}: {e}", p.display()))?;
     }
-    let first = Startup::resolve(&cfg).anyhow()?;
+    let first = Startup::resolve(&cfg).map_err(anyhow::Error::new)?;
     let config_topic = match (&first.mqtt, &cfg.mqtt) {
         (Some(up), Some(m)) if m.board_config == Some(true) => {
             let topic = pairing::topic(&cfg, &up.prefix);
@@ -122,7 +135,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         }
         _ => None,
     };
-    let startup = Startup::resolve(&cfg).anyhow()?;
+    let startup = Startup::resolve(&cfg).map_err(anyhow::Error::new)?;
     let delay_s = delay.or(cfg.event.delay).unwrap_or(0);
     if delay_s > MAX_DELAY_S {
         bail!("--delay {delay_s}: the delay must be 0..={MAX_DELAY_S} seconds");
@@ -138,9 +151,18 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         ),
     };
     let live = cfg.board.source == SourceKind::Hw;
+    let trial = cfg.board.source == SourceKind::Trial;
     let mut source_stop = None;
     let (source, header): (Box<dyn RecordSource>, _) = if live {
         (hw_source(&cfg, &shown)?, None)
+    } else if trial {
+        let (t, from) = super::demo::trial_records()?;
+        tracing::warn!(
+            "TRIAL MODE ([board] source = \"trial\" in {shown}): simulated hands play {} - {} on a virtual board ({from}); NOT a real game: every feed is marked trial",
+            t.header.white.as_deref().unwrap_or("?"),
+            t.header.black.as_deref().unwrap_or("?"),
+        );
+        (Box::new(t.records.into_iter().map(Ok)), Some(t.header))
     } else {
         let src = TraceSource::open(trace.as_deref().unwrap_or(Path::new("-"))).anyhow()?;
         source_stop = src.stop_handle();
@@ -182,7 +204,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             journal,
             source,
             source_header: header,
-            source_is_recording: trace.is_some() && !live,
+            source_is_recording: (trace.is_some() || trial) && !live,
             speed,
             on_event: Some(reporter(speaker)),
             clock_device,
@@ -302,10 +324,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         let l = bind(&listen, &listening).await?;
         if let Some(n) = &notifier {
             n.tell(&format!(
-                "READY=1\nSTATUS=board {} round {}: serving {}",
+                "READY=1\nSTATUS=board {} round {}: serving {}{}",
                 daemon.info.board,
                 daemon.info.round,
-                l.local_addr().map_or(listen.clone(), |a| a.to_string())
+                l.local_addr().map_or(listen.clone(), |a| a.to_string()),
+                if daemon.info.trial {
+                    " (TRIAL MODE: simulated hands, not a real game)"
+                } else {
+                    ""
+                }
             ));
         }
         tracing::info!("ready");

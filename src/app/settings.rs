@@ -167,6 +167,7 @@ pub fn game_info(
         started_at_unix_ms,
         speed,
         delay_ms,
+        trial: cfg.board.source == crate::config::SourceKind::Trial,
     }
 }
 

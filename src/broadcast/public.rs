@@ -63,7 +63,19 @@ pub struct GameInfo {
     pub speed: f64,
     /// The transmission delay of the public feed, round ms.
     pub delay_ms: u64,
+    /// A trial game (`[board] source = "trial"`): simulated hands on a
+    /// virtual board, not a real game. Marked in every feed: the PGN tag
+    /// `Trial`, `"trial": true` in the state (and the LiveChess game), the
+    /// live page's banner.
+    #[serde(default)]
+    pub trial: bool,
 }
+
+/// The PGN tag of a trial game ([`GameInfo::trial`]) and its value.
+pub const TRIAL_TAG: (&str, &str) = (
+    "Trial",
+    "simulated hands on a virtual board (eboard trial mode), not a real game",
+);
 
 impl GameInfo {
     /// `round.board`.
@@ -483,6 +495,9 @@ impl Publisher {
         let info = &self.info;
         let result = game.outcome().map_or("*", |o| o.result.as_str());
         let mut tags: Vec<(String, String)> = Vec::new();
+        if info.trial {
+            tags.push((TRIAL_TAG.0.into(), TRIAL_TAG.1.into()));
+        }
         for (side, p) in [("White", &info.white), ("Black", &info.black)] {
             if let Some(id) = p.fide_id {
                 tags.push((format!("{side}FideId"), id.to_string()));
@@ -530,8 +545,11 @@ impl Publisher {
         let mut pairing = livechess::pairing_json(info, result, game.outcome().is_none());
         // Our extension of the LiveChess tree: the result's status.
         for v in [&mut game_json, &mut pairing] {
-            if let (Value::Object(m), Some(st)) = (v, status) {
+            if let (Value::Object(m), Some(st)) = (&mut *v, status) {
                 m.insert("resultStatus".into(), Value::from(st));
+            }
+            if let (Value::Object(m), true) = (v, info.trial) {
+                m.insert("trial".into(), Value::from(true));
             }
         }
         let outcome = game.outcome();
@@ -539,6 +557,7 @@ impl Publisher {
             "type": "state",
             "game": info.id(),
             "t": t,
+            "trial": info.trial,
             "event": info.event,
             "round": info.round,
             "board": info.board,

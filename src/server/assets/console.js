@@ -82,6 +82,7 @@ function renderOverview() {
     line.appendChild(el("span", { class: "clk" + (run === "w" ? " running" : ""), "data-game": g, "data-side": "w", title: "White's clock" }, "–"));
     line.appendChild(el("span", { class: "clk" + (run === "b" ? " running" : ""), "data-game": g, "data-side": "b", title: "Black's clock" }, "–"));
     line.appendChild(el("span", { class: "stage " + stage, "data-stage": stage }, stage === "setup" ? "set-up" : stage));
+    if (st.trial) line.appendChild(el("strong", { class: "trial" }, "TRIAL"));
     line.appendChild(el("span", { class: "last" }, lastMove(st)));
     if (st.result && st.result !== "*") line.appendChild(el("span", { class: "res" }, resultText(st.result) + (st.result_status ? " " + st.result_status : "")));
     if (n) line.appendChild(el("a", { class: "count", href: "#alerts" }, n + (n === 1 ? " alert" : " alerts")));
@@ -184,6 +185,7 @@ function card(g, st, opened) {
   const c = el("article", { class: "board", id: "board-" + g, "aria-labelledby": "board-title-" + g });
   const h = el("h3", { id: "board-title-" + g }, "Board " + g + ": " + who(st.white, "White") + " – " + who(st.black, "Black") + " ");
   h.appendChild(el("span", { class: "stage " + stage, "data-stage": stage }, stage === "setup" ? "set-up" : stage));
+  if (st.trial) h.appendChild(el("strong", { class: "trial" }, " TRIAL: simulated hands, not a real game"));
   c.appendChild(h);
   const clocks = el("p", { class: "clocks" });
   clocks.appendChild(el("span", { class: "clk", "data-game": g, "data-side": "w" }));

@@ -98,6 +98,8 @@ function render(g) {
     `Round ${g.round}, board ${g.board}: ${playerName(g.white, "White")} – ${playerName(g.black, "Black")} `;
   const res = el("span", { class: "result" }, result ? result + (g.reason ? " (" + g.reason.replace(/_/g, " ") + ")" : "") : "");
   s.querySelector("h2").append(res);
+  // Trial mode ([board] source = "trial"): never to be taken for a real game.
+  if (g.trial) s.querySelector("h2").prepend(el("strong", { class: "trial" }, "TRIAL (simulated hands, not a real game): "));
   // On the page of every game, each game links to its own page (a
   // spectator's phone then streams just that board).
   if (!FILTER) s.querySelector("h2").append(" ", el("a", { href: "/?game=" + encodeURIComponent(g.game), class: "follow" }, "follow this game"));
