@@ -362,6 +362,11 @@ named! {
         ArbiterPositionRejected = "arbiter_position_rejected",
         /// The daemon was down for a while (resumed from its journal).
         Downtime = "downtime",
+        /// A player pressed his clock while the clocks were paused (by the
+        /// arbiter, or by the daemon after a downtime it could not measure):
+        /// shown to the arbiter, not applied; only the arbiter restarts the
+        /// game (2009 §6.12c, 2001 §6.13c, 2023 6.11.3).
+        PressDuringPause = "press_during_pause",
     }
 }
 

@@ -434,6 +434,22 @@ impl TouchArticles {
     };
 }
 
+// Issue 25 (the Laws' rarer paths): the articles of the board's own
+// decisions beyond `Articles`, per edition, in one block.
+impl Profile {
+    /// The arbiter decides when a paused game restarts: a player's press
+    /// while the clocks are paused is shown to him, not applied (2009
+    /// §6.12c "Dommeren bestemmer hvornår partiet genoptages", seed 002;
+    /// 2001 §6.13c, seed 000; 2023 6.11.3).
+    pub fn article_pause_holds(&self) -> &'static str {
+        match self.edition {
+            Edition::Fide2001 => "6.13c",
+            Edition::Fide2023 => "6.11.3",
+            Edition::Fide2009 | Edition::Fide2009No => "6.12c",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

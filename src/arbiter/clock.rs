@@ -37,6 +37,20 @@ impl Arbiter {
             return;
         }
         self.emit_touches(t, true, out);
+        if self.paused() {
+            // The arbiter decides when the game restarts (2009 §6.12c, 2001
+            // §6.13c, 2023 6.11.3): the press is shown to him, not applied;
+            // the move on the board waits for the press after his resume.
+            out.push(Event {
+                t,
+                kind: EventKind::Irregularity {
+                    kind: IrregularityKind::PressDuringPause,
+                    article: self.cfg.profile.article_pause_holds(),
+                    squares: Vec::new(),
+                },
+            });
+            return;
+        }
         if !self.clock_started && self.clock.is_some() && self.moves.is_empty() {
             // §6.5: the game starts. The player not on move presses at the
             // arbiter's word (his opponent's clock starts), or the player on
@@ -188,6 +202,16 @@ impl Arbiter {
             return;
         }
         self.time_forfeit(side, a.time, t, out);
+    }
+
+    /// Whether the clocks are paused: the game's clock was started (§6.5)
+    /// and both clocks stand while the game goes on (the arbiter's `pause`,
+    /// or the daemon's after a downtime it could not measure); only the
+    /// arbiter's `resume` starts them again.
+    pub(super) fn paused(&self) -> bool {
+        self.clock_started
+            && !self.ended()
+            && self.clock.as_ref().is_some_and(|c| c.running().is_none())
     }
 
     /// Reports both clocks at `t`.

@@ -284,6 +284,12 @@ pub fn irregularity_phrase(kind: IrregularityKind, on: &[Square], voc: &Vocabula
                 "die Stellung des Schiedsrichters ist nicht möglich",
                 "the arbiter's position cannot be used",
             ],
+            IrregularityKind::PressDuringPause => [
+                "uret trykket mens urene er standset",
+                "klokken trykket mens klokkene er stoppet",
+                "Uhr gedrückt, während die Uhren angehalten sind",
+                "clock pressed while the clocks are paused",
+            ],
             IrregularityKind::Downtime => {
                 ["afbrydelse", "avbrudd", "Unterbrechung", "interruption"]
             }
