@@ -448,6 +448,23 @@ impl Profile {
             Edition::Fide2009 | Edition::Fide2009No => "6.12c",
         }
     }
+
+    /// A board set up turned 180°: the light corner still at the players'
+    /// right, so no rule of placement is broken (2001 / 2009 / 2023 2.1:
+    /// "Skakbrættet skal anbringes mellem spillerne således, at det nærmeste
+    /// hjørnefelt til højre for spilleren er hvidt"). The board reports what
+    /// it sees with this article; whether the colours were reversed (§7.2,
+    /// 2023 7.3) only the arbiter can tell.
+    pub fn article_board_turned(&self) -> &'static str {
+        "2.1"
+    }
+
+    /// A draw by agreement needs a move by each player: 2023 5.2.3 "…
+    /// provided both players have made at least one move"; 2009 §5.2c and
+    /// 2001 §5.2c have no such condition (F17 of `fide-2023.md`).
+    pub fn agreement_needs_a_move_each(&self) -> bool {
+        self.edition == Edition::Fide2023
+    }
 }
 
 #[cfg(test)]

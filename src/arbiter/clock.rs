@@ -157,12 +157,14 @@ impl Arbiter {
         }
     }
 
-    /// The flags that fall before `t` (§6.8). A move that ends the game,
-    /// made before the flag fell, ends it first (§6.9: the game ended with
-    /// the mate or stalemate).
+    /// The flags that fall at or before `t` (§6.8): a flag falls exactly
+    /// when the clock shows zero, so a press at that very moment comes after
+    /// it and completes no move in time. A move that ends the game, made
+    /// before the flag fell, ends it first (§6.9: the game ended with the
+    /// mate or stalemate).
     pub(super) fn fall_flags(&mut self, t: u64, out: &mut Decisions) {
         while let Some((side, tf)) = self.clock.as_ref().and_then(Clock::flag_time) {
-            if tf >= t || self.ended() {
+            if tf > t || self.ended() {
                 break;
             }
             if let Some(p) = self.phase.pending_end().filter(|p| p.t <= tf) {
