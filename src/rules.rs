@@ -459,6 +459,19 @@ impl Profile {
         "2.1"
     }
 
+    /// A press whose board fits several legal moves (`ambiguous_move`):
+    /// which move was *made* is the question, and the Laws' definition of a
+    /// move made decides it (2009 §4.6, seed 002: "Trækket betragtes da som
+    /// udført: a. ved et slag, når den slagne brik er fjernet fra brættet og
+    /// spilleren har sat sin egen brik på det nye felt…"; 2001 §4.7, seed
+    /// 000; 2023 4.7). Not 13.4 / 12.9, the penalties: nobody is penalised.
+    pub fn article_ambiguous_move(&self) -> &'static str {
+        match self.edition {
+            Edition::Fide2001 | Edition::Fide2023 => "4.7",
+            Edition::Fide2009 | Edition::Fide2009No => "4.6",
+        }
+    }
+
     /// A draw by agreement needs a move by each player: 2023 5.2.3 "…
     /// provided both players have made at least one move"; 2009 §5.2c and
     /// 2001 §5.2c have no such condition (F17 of `fide-2023.md`).

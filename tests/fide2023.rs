@@ -60,7 +60,11 @@ fn f17_after_a_move_each_the_agreement_ends_the_game_in_2023() {
 #[test]
 fn f17_a_game_from_a_position_with_black_to_move_needs_whites_move_too() {
     let h = json!({"trace": 1, "start_fen": "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"});
-    let ev = replay_steps(h.clone(), "1000 mv e8d8 b\n2000 offer b\n2100 accept w", "fide-2023");
+    let ev = replay_steps(
+        h.clone(),
+        "1000 mv e8d8 b\n2000 offer b\n2100 accept w",
+        "fide-2023",
+    );
     assert!(of(&ev, "game_end").is_empty(), "{ev:#?}");
     let ev = replay_steps(
         h,

@@ -61,7 +61,10 @@ fn a_press_during_the_arbiters_pause_is_shown_not_applied() {
         // No move and no clock at the presses during the pause.
         let moves = of(&ev, "move");
         assert_eq!(moves.len(), 2, "{rules}: {ev:#?}");
-        assert_eq!(moves[1]["t"], 11000, "{rules}: e5 completed after the resume");
+        assert_eq!(
+            moves[1]["t"], 11000,
+            "{rules}: e5 completed after the resume"
+        );
         assert!(clocks_at(&ev, 4000).is_empty(), "{rules}");
         assert!(clocks_at(&ev, 5000).is_empty(), "{rules}");
         // White: 302 s - 1.6 s + 2 s. Black's clock ran 1600..2000 and

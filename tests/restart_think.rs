@@ -74,7 +74,10 @@ fn a_kill_during_a_42_s_think_and_a_quick_restart_is_trusted_and_charged() {
     let run = run_board(&dir, &cfg, Some(&trace), &args);
     // Public at once: the five moves are never withdrawn.
     let public = get(&run.addr, "/games.pgn");
-    assert!(public.contains("3. Bc4"), "withdrawn after the restart: {public}");
+    assert!(
+        public.contains("3. Bc4"),
+        "withdrawn after the restart: {public}"
+    );
     let arbiter = SseReader::open(&run.addr, "/arbiter/events", &[ARBITER_AUTH]);
     let msgs = arbiter.until(20, |v| v["kind"] == "downtime");
     let downtime = &msgs.last().unwrap().1;

@@ -544,7 +544,7 @@ impl Clock {
         let (pi, period) = self.tc.period_for(self.moves_done[i]);
         let bonus = period.bonus;
         self.remaining[i] -= used as i64;
-        if self.remaining[i] <= 0 && self.running == Some(side) || self.flagged[i] {
+        if (self.remaining[i] <= 0 && self.running == Some(side)) || self.flagged[i] {
             // The flag fell before this press (the clock showed zero): the
             // time stays at zero; no increment, no delay given back, no
             // next period's time (§6.8: the flag has fallen, and 2009 A4d /
