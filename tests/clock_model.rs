@@ -135,7 +135,7 @@ fn time_control() -> impl Strategy<Value = TimeControl> {
                 .enumerate()
                 .map(|(i, (moves, secs, bonus))| Period {
                     // The last period: sudden death or repeating.
-                    moves: if i + 1 < n || moves % 2 == 0 {
+                    moves: if i + 1 < n || moves.is_multiple_of(2) {
                         Some(moves)
                     } else {
                         None

@@ -39,7 +39,7 @@ fn game(from: Orientation, to: Orientation) -> TraceBuilder {
     b = b.frame(0, &format!("{setup:016x}"));
     let mut pos = Chess::default();
     let mut t = 1000;
-    let side = |i: usize| if i % 2 == 0 { "w" } else { "b" };
+    let side = |i: usize| if i.is_multiple_of(2) { "w" } else { "b" };
     for (i, uci) in BEFORE.iter().enumerate() {
         b = b
             .lift(t, &sensor(from, &uci[..2]))
