@@ -18,9 +18,9 @@ const ALL: [(&str, &str); 4] = [
     ("fide-2023", "6.11.3"),
 ];
 
-/// 1. e4 at 1600; the clocks paused at 2000 by `author`; Black plays e5 and
-/// presses at 4000 (and again at 5000); resumed at 10000; Black presses at
-/// 11000.
+/// The game: White's e4 completed at 1600; the clocks paused at 2000 by
+/// `author`; Black plays e5 and presses at 4000 (and again at 5000);
+/// resumed at 10000; Black presses at 11000.
 fn paused_game(author: Option<&str>) -> TraceBuilder {
     let pause = match author {
         Some(a) => json!({"t": 2000, "arbiter": "pause", "author": a}),
