@@ -337,9 +337,16 @@ named! {
         WrongInitialPosition = "wrong_initial_position",
         /// §7.1b / 2023 7.2.2: the board is placed wrongly.
         BoardOrientation = "board_orientation",
-        /// §7.2 / 2023 7.3: the game started with colours reversed (the
-        /// board set up turned 180°).
+        /// §7.2 / 2023 7.3: the game started with colours reversed. The
+        /// board cannot know who sits where, so it never raises this itself
+        /// (a board set up turned 180° is [`IrregularityKind::BoardTurned`]);
+        /// kept for the arbiter's vocabulary.
         ColoursReversed = "colours_reversed",
+        /// §2.1: the board was set up turned 180° (White's pieces at the end
+        /// its wiring gives Black). No rule of placement is broken; the
+        /// squares are remapped and the game goes on; the arbiter is told
+        /// what the board sees and decides (never 2023 7.3 by itself).
+        BoardTurned = "board_turned",
         /// §7.3 / 7.5: pieces displaced.
         Displaced = "displaced",
         /// Appendix E2.7: the two boards differ.
@@ -362,6 +369,14 @@ named! {
         ArbiterPositionRejected = "arbiter_position_rejected",
         /// The daemon was down for a while (resumed from its journal).
         Downtime = "downtime",
+        /// A player pressed his clock while the clocks were paused (by the
+        /// arbiter, or by the daemon after a downtime it could not measure):
+        /// shown to the arbiter, not applied; only the arbiter restarts the
+        /// game (2009 §6.12c, 2001 §6.13c, 2023 6.11.3).
+        PressDuringPause = "press_during_pause",
+        /// 2023 5.2.3: a draw agreed before both players made a move is no
+        /// agreement (the offer stands; the arbiter is shown it).
+        AgreementBeforeAMoveEach = "agreement_before_a_move_each",
     }
 }
 

@@ -135,6 +135,17 @@ pub fn effect(mv: &Move, side: Color) -> Effect {
     }
 }
 
+/// The legal moves of `pos`, never a capture of the king: after an illegal
+/// move that stood where only a claim counts (2009 A4c / B3c, 2001 C3) the
+/// game goes on from a position whose side not on move may be in check,
+/// and "capturing" the opponent's king is no move (2023 1.4.1; 2009 §3.9:
+/// the king is attacked, never taken).
+fn legal_moves(pos: &Chess) -> impl Iterator<Item = Move> {
+    pos.legal_moves()
+        .into_iter()
+        .filter(|m| m.capture() != Some(Role::King))
+}
+
 /// Recognises the move the board shows in `pos`. `promote` is a promotion
 /// choice given outside the board since the last completed move.
 pub fn recognize(pos: &Chess, sensed: &SensedBoard, promote: Option<Role>) -> Recognition {
@@ -150,7 +161,7 @@ pub fn recognize(pos: &Chess, sensed: &SensedBoard, promote: Option<Role>) -> Re
     let placed = sensed.placed();
     // Every candidate: ((missing, -last placement on destination), move, assumed).
     let mut fits: Vec<((u32, i64), Move, bool)> = Vec::new();
-    for mv in pos.legal_moves() {
+    for mv in legal_moves(pos) {
         let e = effect(&mv, side);
         let mut filled_sq = Bitboard::EMPTY;
         let mut filled_white = Bitboard::EMPTY;
@@ -240,7 +251,7 @@ pub fn nearest_with_displaced(
     let board = pos.board();
     let touched = sensed.lifted() | sensed.placed();
     let mut best: Option<(u32, Move, Bitboard)> = None;
-    for mv in pos.legal_moves() {
+    for mv in legal_moves(pos) {
         if let Some(role) = mv.promotion() {
             if role != promote.unwrap_or(Role::Queen) {
                 continue;

@@ -499,6 +499,52 @@ impl RulingArticles {
 
 // ---- end of the rulings' articles ----------------------------------------
 
+// Issue 25 (the Laws' rarer paths): the articles of the board's own
+// decisions beyond `Articles`, per edition, in one block.
+impl Profile {
+    /// The arbiter decides when a paused game restarts: a player's press
+    /// while the clocks are paused is shown to him, not applied (2009
+    /// §6.12c "Dommeren bestemmer hvornår partiet genoptages", seed 002;
+    /// 2001 §6.13c, seed 000; 2023 6.11.3).
+    pub fn article_pause_holds(&self) -> &'static str {
+        match self.edition {
+            Edition::Fide2001 => "6.13c",
+            Edition::Fide2023 => "6.11.3",
+            Edition::Fide2009 | Edition::Fide2009No => "6.12c",
+        }
+    }
+
+    /// A board set up turned 180°: the light corner still at the players'
+    /// right, so no rule of placement is broken (2001 / 2009 / 2023 2.1:
+    /// "Skakbrættet skal anbringes mellem spillerne således, at det nærmeste
+    /// hjørnefelt til højre for spilleren er hvidt"). The board reports what
+    /// it sees with this article; whether the colours were reversed (§7.2,
+    /// 2023 7.3) only the arbiter can tell.
+    pub fn article_board_turned(&self) -> &'static str {
+        "2.1"
+    }
+
+    /// A press whose board fits several legal moves (`ambiguous_move`):
+    /// which move was *made* is the question, and the Laws' definition of a
+    /// move made decides it (2009 §4.6, seed 002: "Trækket betragtes da som
+    /// udført: a. ved et slag, når den slagne brik er fjernet fra brættet og
+    /// spilleren har sat sin egen brik på det nye felt…"; 2001 §4.7, seed
+    /// 000; 2023 4.7). Not 13.4 / 12.9, the penalties: nobody is penalised.
+    pub fn article_ambiguous_move(&self) -> &'static str {
+        match self.edition {
+            Edition::Fide2001 | Edition::Fide2023 => "4.7",
+            Edition::Fide2009 | Edition::Fide2009No => "4.6",
+        }
+    }
+
+    /// A draw by agreement needs a move by each player: 2023 5.2.3 "…
+    /// provided both players have made at least one move"; 2009 §5.2c and
+    /// 2001 §5.2c have no such condition (F17 of `fide-2023.md`).
+    pub fn agreement_needs_a_move_each(&self) -> bool {
+        self.edition == Edition::Fide2023
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

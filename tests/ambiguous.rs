@@ -41,11 +41,12 @@ fn false_alarm_json(ev: &[Value]) -> Option<&Value> {
     })
 }
 
+/// The article of an `ambiguous_move`: which move was made (2009 §4.6,
+/// 2001 §4.7, 2023 4.7), not the penalties (13.4 / 12.9).
 fn arbiter_article(rules: &str) -> &'static str {
-    if rules == "fide-2023" {
-        "12.9"
-    } else {
-        "13.4"
+    match rules {
+        "fide-2009" | "fide-2009-no" => "4.6",
+        _ => "4.7",
     }
 }
 

@@ -149,12 +149,16 @@ fn s9_1_control_an_adjustment_or_no_touch_keeps_the_offer() {
             of(&ev, "touch").iter().all(|t| t["by"] == "w"),
             "{rules}: {ev:#?}"
         );
+        if rules == "fide-2023" {
+            // The offer stood, but 2023 5.2.3 needs a move by each player
+            // before an agreement (Black has made none): `tests/fide2023.rs`.
+            assert!(of(&ev, "game_end").is_empty(), "{rules}: {ev:#?}");
+            let irr = of(&ev, "irregularity");
+            assert_eq!(irr[0]["kind"], "agreement_before_a_move_each");
+            continue;
+        }
         assert_eq!(of(&ev, "game_end")[0]["reason"], "agreement", "{rules}");
-        let want = match rules {
-            "fide-2023" => "5.2.3",
-            _ => "5.2c",
-        };
-        assert_eq!(of(&ev, "game_end")[0]["article"], want, "{rules}");
+        assert_eq!(of(&ev, "game_end")[0]["article"], "5.2c", "{rules}");
     }
 }
 

@@ -27,7 +27,7 @@ const TURNED: [Orientation; 3] = [Orientation::Rot90, Orientation::Rot180, Orien
 fn expected(o: Orientation, rules: &str) -> (&'static str, &'static str) {
     let y2023 = rules == "fide-2023";
     match o {
-        Orientation::Rot180 => ("colours_reversed", if y2023 { "7.3" } else { "7.2" }),
+        Orientation::Rot180 => ("board_turned", "2.1"),
         _ => ("board_orientation", if y2023 { "7.2.2" } else { "7.1b" }),
     }
 }
@@ -218,7 +218,7 @@ fn a_quarter_turn_the_other_way_is_settled_by_the_first_move() {
 }
 
 #[test]
-fn a_colour_sensing_board_turned_180_degrees_is_colours_reversed_at_the_set_up() {
+fn a_colour_sensing_board_turned_180_degrees_is_board_turned_at_the_set_up() {
     // A colour-sensing board shows the White pieces at the wired ranks 7–8
     // from its first reading: colours reversed, raised at that reading
     // (t = 10), and the moves read right.

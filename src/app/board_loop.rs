@@ -27,7 +27,16 @@ pub(super) struct BoardLoop {
     /// The physical clock the controller drives (§6.7a: its press completes
     /// a move; the controller streams the times and the last move to it).
     pub(super) device: Option<BoxedClock>,
+    /// Round time of the last `heartbeat` line in the events file, ms.
+    pub(super) last_heartbeat_t: u64,
 }
+
+/// Round ms between two `heartbeat` lines in the journal's events file
+/// while a game runs (`docs/journal.md`): a restart measures its downtime
+/// from the last line journaled, so a quick restart during a long think is
+/// measured from at most this long before the stop, not from the think's
+/// start.
+pub const HEARTBEAT_MS: u64 = 2_000;
 
 impl BoardLoop {
     /// Streams the decisions to the clock device: the times after every
@@ -167,6 +176,24 @@ impl BoardLoop {
             self.stream_to_clock(t);
             self.decided(t, false);
         }
+        self.heartbeat(t);
+    }
+
+    /// While the game runs, a `{"type": "heartbeat", "t"}` line in the
+    /// journal's events file every [`HEARTBEAT_MS`] of round time: the last
+    /// moment the daemon is known to have run (`journal::last_event_t`, read
+    /// on a restart). The records file stays the game's trace, untouched.
+    fn heartbeat(&mut self, t: u64) {
+        if t < self.last_heartbeat_t.saturating_add(HEARTBEAT_MS)
+            || self.controller.arbiter().outcome().is_some()
+        {
+            return;
+        }
+        let Some(j) = self.journal.as_mut() else {
+            return;
+        };
+        self.last_heartbeat_t = t;
+        let _ = j.event(&serde_json::json!({"type": "heartbeat", "t": t}).to_string());
     }
 
     /// An arbiter action at round time `now` (at least the last record's),

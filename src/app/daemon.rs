@@ -240,6 +240,7 @@ impl Daemon {
             on_event: None,
             events: Vec::new(),
             device: clock_device,
+            last_heartbeat_t: 0,
         };
         if config.event.speak == Some(true) {
             // The speaker reports each announcement's end (`spoken`).

@@ -15,8 +15,8 @@
 //! - when exactly one reading stands, the game goes on from it: its
 //!   decisions are released in order, with their own times;
 //! - if two or more still stand at the next completed move (or none does),
-//!   an `ambiguous_move` alert names the candidates and the article of the
-//!   arbiter's decisions; the arbiter's `choose` record picks one (the game
+//!   an `ambiguous_move` alert names the candidates and the article that
+//!   defines a move made (2009 §4.6, 2001 / 2023 4.7); the arbiter's `choose` record picks one (the game
 //!   continues from it, the moves after it read again under it).
 //!
 //! A state read from a guess thus never produces a penalty: the decisions
@@ -238,7 +238,7 @@ impl Arbiter {
                 by: By(h.by),
                 ply: h.ply,
                 candidates,
-                article: self.cfg.profile.articles.arbiter,
+                article: self.cfg.profile.article_ambiguous_move(),
             },
         });
     }
@@ -316,7 +316,7 @@ impl Arbiter {
                         san: SanPlus::from_move(self.pos.clone(), *m).to_string(),
                     })
                     .collect(),
-                article: self.cfg.profile.articles.arbiter,
+                article: self.cfg.profile.article_ambiguous_move(),
             },
         });
     }

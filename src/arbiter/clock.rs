@@ -37,6 +37,20 @@ impl Arbiter {
             return;
         }
         self.emit_touches(t, true, out);
+        if self.paused() {
+            // The arbiter decides when the game restarts (2009 §6.12c, 2001
+            // §6.13c, 2023 6.11.3): the press is shown to him, not applied;
+            // the move on the board waits for the press after his resume.
+            out.push(Event {
+                t,
+                kind: EventKind::Irregularity {
+                    kind: IrregularityKind::PressDuringPause,
+                    article: self.cfg.profile.article_pause_holds(),
+                    squares: Vec::new(),
+                },
+            });
+            return;
+        }
         if !self.clock_started && self.clock.is_some() && self.moves.is_empty() {
             // §6.5: the game starts. The player not on move presses at the
             // arbiter's word (his opponent's clock starts), or the player on
@@ -143,12 +157,14 @@ impl Arbiter {
         }
     }
 
-    /// The flags that fall before `t` (§6.8). A move that ends the game,
-    /// made before the flag fell, ends it first (§6.9: the game ended with
-    /// the mate or stalemate).
+    /// The flags that fall at or before `t` (§6.8): a flag falls exactly
+    /// when the clock shows zero, so a press at that very moment comes after
+    /// it and completes no move in time. A move that ends the game, made
+    /// before the flag fell, ends it first (§6.9: the game ended with the
+    /// mate or stalemate).
     pub(super) fn fall_flags(&mut self, t: u64, out: &mut Decisions) {
         while let Some((side, tf)) = self.clock.as_ref().and_then(Clock::flag_time) {
-            if tf >= t || self.ended() {
+            if tf > t || self.ended() {
                 break;
             }
             if let Some(p) = self.phase.pending_end().filter(|p| p.t <= tf) {
@@ -188,6 +204,16 @@ impl Arbiter {
             return;
         }
         self.time_forfeit(side, a.time, t, out);
+    }
+
+    /// Whether the clocks are paused: the game's clock was started (§6.5)
+    /// and both clocks stand while the game goes on (the arbiter's `pause`,
+    /// or the daemon's after a downtime it could not measure); only the
+    /// arbiter's `resume` starts them again.
+    pub(super) fn paused(&self) -> bool {
+        self.clock_started
+            && !self.ended()
+            && self.clock.as_ref().is_some_and(|c| c.running().is_none())
     }
 
     /// Reports both clocks at `t`.

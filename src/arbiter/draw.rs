@@ -16,7 +16,7 @@
 
 use super::announce::{Announcement, Decisions};
 use super::Arbiter;
-use crate::model::{EndReason, KnownOutcome};
+use crate::model::{EndReason, IrregularityKind, KnownOutcome};
 use crate::trace::{By, Event, EventKind};
 use shakmaty::Color;
 
@@ -35,9 +35,27 @@ impl Arbiter {
     }
 
     /// `side` accepts the opponent's offer: a draw by agreement (§5.2c / 9.1).
+    ///
+    /// 2023 5.2.3: "The game is drawn upon agreement between the two
+    /// players during the game, provided both players have made at least
+    /// one move." Before that the acceptance is no agreement: the offer
+    /// stands, and the arbiter is shown why (`agreement_before_a_move_each`).
     pub(super) fn accept_draw(&mut self, side: Color, t: u64, out: &mut Decisions) {
         if self.draw_offer == Some(!side) {
-            let article = self.cfg.profile.articles.agreement;
+            let p = self.cfg.profile;
+            let article = p.articles.agreement;
+            let moved = |c: Color| self.moves.iter().any(|m| m.by == c);
+            if p.agreement_needs_a_move_each() && !(moved(Color::White) && moved(Color::Black)) {
+                out.push(Event {
+                    t,
+                    kind: EventKind::Irregularity {
+                        kind: IrregularityKind::AgreementBeforeAMoveEach,
+                        article,
+                        squares: Vec::new(),
+                    },
+                });
+                return;
+            }
             self.end(KnownOutcome::Draw, EndReason::Agreement, article, t, out);
         }
     }

@@ -14,7 +14,9 @@ use crate::rules::IllegalMoveRule;
 use crate::trace::{By, Event, EventKind};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
+use shakmaty::{
+    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role, Square,
+};
 
 /// A completed illegal move waiting for the opponent's claim before his own
 /// next move is made (2009 A4c / B3c, 2001 C3), or being ruled on.
@@ -27,12 +29,14 @@ pub(super) struct PendingIllegal {
     /// reinstates it (§7.4a, "Stillingen umiddelbart før
     /// uregelmæssigheden skal genetableres", seed 002; 2023 7.5.1).
     pub(super) before: Chess,
-    /// Whether the game went on from the position on the board: it was a
-    /// position the game can be played from ([`Arbiter::position`] is it and
-    /// the move is in the record, `illegal: true`). Otherwise the position
-    /// on the board (the mover's own king left in check, a pawn left on the
-    /// last rank) is kept as `on_board` only, and the arbiter holds at
-    /// `before` until the opponent claims or the arbiter sets a position.
+    /// Whether the game went on from the position on the board
+    /// ([`Arbiter::position`] is it and the move is in the record,
+    /// `illegal: true`), also when that position is no legal one (the
+    /// mover's own king left in check, a pawn left unpromoted on the last
+    /// rank: `played_unchecked`). Otherwise (the board explained by no single
+    /// piece move) the position on the board is kept as `on_board` only, and
+    /// the arbiter holds at `before` until the opponent claims or the
+    /// arbiter sets a position.
     pub(super) stood: bool,
     /// The pieces on the board after the illegal move: the position on the
     /// board, which need not be a legal position.
@@ -56,6 +60,58 @@ fn both_kings_in_check(board: &Board) -> bool {
         board
             .king_of(c)
             .is_some_and(|k| board.attacks_to(k, !c, board.occupied()).any())
+    })
+}
+
+/// The position on the board after an illegal move that leaves no legal
+/// position (the mover's own king left in check, 2023 1.4.1 / 2009 §3.9; a
+/// pawn left unpromoted on the last rank, 2009 §3.7e): the one piece move
+/// (or castling) the hand made, played on `before` without the legality
+/// check, when it gives exactly `board`. Where only a claim counts (2009
+/// A4c / B3c, 2001 C3) an unclaimed illegal move stands and the game goes on
+/// from this position: the opponent's moves are recognised from it, the
+/// clocks run. `None` when no single move explains the board.
+fn played_unchecked(
+    before: &Chess,
+    placed: &[(Square, Square, u64)],
+    board: &Board,
+) -> Option<Chess> {
+    let b = before.board();
+    let candidates: Vec<Move> = match placed {
+        [(from, to, _)] => {
+            let piece = b.piece_at(*from)?;
+            let landed = board.piece_at(*to)?;
+            let promotion = (landed.role != piece.role).then_some(landed.role);
+            let mut c = vec![Move::Normal {
+                role: piece.role,
+                from: *from,
+                capture: b.role_at(*to),
+                to: *to,
+                promotion,
+            }];
+            if piece.role == Role::Pawn {
+                c.push(Move::EnPassant {
+                    from: *from,
+                    to: *to,
+                });
+            }
+            c
+        }
+        [(a, _, _), (c, _, _)] => {
+            let king = [*a, *c]
+                .into_iter()
+                .find(|s| b.role_at(*s) == Some(Role::King))?;
+            let rook = [*a, *c]
+                .into_iter()
+                .find(|s| b.role_at(*s) == Some(Role::Rook))?;
+            vec![Move::Castle { king, rook }]
+        }
+        _ => Vec::new(),
+    };
+    candidates.into_iter().find_map(|m| {
+        let mut pos = before.clone();
+        pos.play_unchecked(m);
+        (pos.board() == board).then_some(pos)
     })
 }
 
@@ -158,6 +214,8 @@ impl Arbiter {
                 b
             }
         });
+        // The clocks run on: the opponent's is started by the press.
+        self.push_clock(t, out);
         let bi = self.mi();
         if let Some(stood) = stood {
             pending.stood = true;
@@ -175,10 +233,10 @@ impl Arbiter {
             let pos = self.pos.clone();
             self.boards[bi].sensed.reset_to(pos.board());
         } else {
-            // No position the game can go on from (the mover's own king left
-            // in check, a pawn on the last rank): the position on the board
-            // is kept as it stands, unruled; the board is not followed as
-            // moves until a claim or the arbiter's set-up. No ruling unasked.
+            // No position the game can go on from (the board explained by no
+            // single piece move or castling): the position on the board is
+            // kept as it stands, unruled; the board is not followed as moves
+            // until a claim or the arbiter's set-up. No ruling unasked.
             tracing::info!(
                 by = crate::model::side_name(side),
                 illegal = %text,
@@ -356,7 +414,8 @@ impl Arbiter {
         let pos = <Chess as shakmaty::FromSetup>::from_setup(setup, CastlingMode::Standard)
             .or_else(shakmaty::PositionError::ignore_invalid_castling_rights)
             .or_else(shakmaty::PositionError::ignore_impossible_check)
-            .ok();
+            .ok()
+            .or_else(|| played_unchecked(&self.pos, &self.turn.placed, &on_board));
         Some((on_board, text.join(" "), pos))
     }
 
@@ -380,6 +439,19 @@ impl Arbiter {
             return false;
         };
         let _ = side;
+        // A piece the mover carried himself from one of those squares to
+        // another is part of his move, not a displaced piece (§7.3 speaks of
+        // pieces displaced, §4 of pieces moved): his king (a castling through
+        // or out of check, `Ke1-g1 Rh1-f1`) or the piece he touched first.
+        let first = self.turn.touches.first().map(|t| t.square);
+        let carried = self.turn.placed.iter().any(|(from, to, _)| {
+            extra.contains(*from)
+                && extra.contains(*to)
+                && (self.pos.board().role_at(*from) == Some(Role::King) || first == Some(*from))
+        });
+        if carried {
+            return false;
+        }
         out.push(Event {
             t,
             kind: EventKind::Irregularity {

@@ -24,7 +24,7 @@
 //! | `hand.rs` | the hand on the board: touches, releases, promotion choice, j'adoube (§4) |
 //! | `touch.rs` | the touch-move obligations and their breaches (§4) |
 //! | `illegal.rs` | illegal moves, displaced pieces, restoring (§7) |
-//! | `orientation.rs` | a board set up turned: 90° (§7.1b / 7.2.2), 180° (colours reversed, §7.2 / 7.3) |
+//! | `orientation.rs` | a board set up turned: 90° (§7.1b / 7.2.2), 180° (§2.1, reported as seen); set right or turned mid-game with the position transferred |
 //! | `claims.rs` | claims: touch-move, illegal moves, §9 draws, flags, §10.2 |
 //! | `draw.rs` | draw offers (§9.1) |
 //! | `tactile.rs` | Appendix E: the tactile board, announcing the VI player's move (E2.3), E2.7 |
@@ -518,6 +518,11 @@ impl Arbiter {
             if mover && self.boards[bi].synced && !self.ended() && !self.phase.is_restoring() {
                 self.follow_hand(ch, t);
             }
+        }
+        if bi == 0 && self.watch_transferred(t, out) {
+            // The board was set right (or turned) with the position
+            // transferred to it: the map follows, nothing else to read.
+            return;
         }
         if self.ended() {
             return;

@@ -10,13 +10,12 @@
 //!   `board_orientation` is raised with the profile's article and play goes
 //!   on.
 //! - **Turned 180°**: no rule of placement is broken (the light corner is
-//!   still at the right), but White's pieces stand at the end the board's
-//!   wiring gives Black: for the board, the game started with colours
-//!   reversed. `colours_reversed` is raised with the profile's article
-//!   (2001 and 2009 §7.2: the game continues unless the arbiter decides
-//!   otherwise; 2023 7.3: with fewer than ten moves by both players a new
-//!   game is played, after that it continues; the arbiter rules) and the
-//!   squares are remapped so the record is right.
+//!   still at the right, §2.1); White's pieces stand at the end the
+//!   board's wiring gives Black. The board cannot know who sits where, so
+//!   it does not say the colours are reversed (§7.2; 2023 7.3 would have
+//!   the game discontinued with fewer than ten moves by both): it raises
+//!   `board_turned` with §2.1, remaps the squares so the record is right,
+//!   and the arbiter decides.
 //!
 //! Seen from occupancy alone a start position and its half turn are the
 //! same (Identity and Rot180, Rot90 and Rot270). The board is read as
@@ -125,7 +124,7 @@ impl Arbiter {
     /// position in the game's squares, `changes` become what differs from
     /// it (pieces in a hand), the set-up log restarts from them, and the
     /// irregularity is raised: `board_orientation` for a quarter turn
-    /// (§7.1b / 7.2.2), `colours_reversed` for a half turn (§7.2 / 7.3).
+    /// (§7.1b / 7.2.2), `board_turned` for a half turn (§2.1).
     pub(super) fn take_as_turned(
         &mut self,
         o: Orientation,
@@ -170,7 +169,10 @@ impl Arbiter {
     fn raise_turned(&self, o: Orientation, t: u64, out: &mut Decisions) {
         let a = self.cfg.profile.articles;
         let (kind, article) = match o {
-            Orientation::Rot180 => (IrregularityKind::ColoursReversed, a.colours_reversed),
+            Orientation::Rot180 => (
+                IrregularityKind::BoardTurned,
+                self.cfg.profile.article_board_turned(),
+            ),
             _ => (IrregularityKind::BoardOrientation, a.board_orientation),
         };
         out.push(Event {
@@ -237,6 +239,65 @@ impl Arbiter {
         if to != Orientation::Identity && !(quarter(from) && quarter(to)) {
             self.raise_turned(to, t, out);
         }
+        true
+    }
+
+    /// Mid-game (after the first completed move): the main board, as its
+    /// sensors read it, shows the game's position under another turn only,
+    /// by at least [`TURN_EVIDENCE`] squares that differ as it is read now.
+    /// The board was found placed wrongly and set right (or the other way
+    /// round) with the position transferred to it: 2009 §7.1b (seed 002)
+    /// "…skal partiet fortsætte, men stillingen skal overføres til et
+    /// korrekt placeret bræt", 2001 §7.1b the same, 2023 7.2.2 "the game
+    /// shall continue but the position reached must be transferred to a
+    /// correctly placed chessboard". The square map follows the board, the
+    /// game goes on from the transferred position (no move, no illegal move
+    /// ruled for the transfer, the lifts of the transfer bind nobody, §4),
+    /// and the arbiter is told (`board_orientation`, or `board_turned` for a
+    /// half turn). Returns whether the map changed.
+    pub(super) fn watch_transferred(&mut self, t: u64, out: &mut Decisions) -> bool {
+        if self.setup_log.is_some() || self.ended() {
+            return false;
+        }
+        let sensed = &self.boards[0].sensed;
+        let board = self.pos.board();
+        let occ = board.occupied();
+        let now = sensed.occupied();
+        if now == occ || (now ^ occ).count() < TURN_EVIDENCE {
+            return false;
+        }
+        let back = self.turned.inverse();
+        let raw = back.apply_bits(now.0);
+        let (known, white) = sensed.colors();
+        let (raw_known, raw_white) = (back.apply_bits(known.0), back.apply_bits(white.0));
+        let fits: Vec<Orientation> = TURNS
+            .iter()
+            .copied()
+            .filter(|&o| o != self.turned && Bitboard(o.apply_bits(raw)) == occ)
+            .filter(|&o| {
+                let k = Bitboard(o.apply_bits(raw_known));
+                let w = Bitboard(o.apply_bits(raw_white));
+                (k & (w ^ board.white())).is_empty()
+            })
+            .collect();
+        let [to] = fits[..] else {
+            return false;
+        };
+        tracing::warn!(
+            from = ?self.turned,
+            to = ?to,
+            "the board shows the position transferred to a board turned otherwise; its squares are remapped"
+        );
+        self.turned = to;
+        let pos = self.pos.clone();
+        self.boards[0].sensed.reset_to(pos.board());
+        self.boards[0].synced = true;
+        self.turn = Turn::default();
+        self.cancel_pending_end();
+        if self.phase().is_restoring() {
+            self.check_restored(0, t, out);
+        }
+        self.raise_turned(to, t, out);
         true
     }
 }

@@ -520,6 +520,9 @@ impl Clock {
     /// `side` completes a move at `t` (§6.7a): charge the time used, add the
     /// increment or give back the Bronstein delay, add the next period's time
     /// when this move completes a period, and start the opponent's clock.
+    /// A press at or after the moment `side`'s clock showed zero (his flag
+    /// fell, [`Clock::flag_time`]) credits nothing: his time stays at zero
+    /// and his flag stays fallen.
     ///
     /// The increment credited: over the board ([`ClockStart::BasePlusIncrement`])
     /// the one for the player's *next* move (the first was credited at the
@@ -541,6 +544,18 @@ impl Clock {
         let (pi, period) = self.tc.period_for(self.moves_done[i]);
         let bonus = period.bonus;
         self.remaining[i] -= used as i64;
+        if (self.remaining[i] <= 0 && self.running == Some(side)) || self.flagged[i] {
+            // The flag fell before this press (the clock showed zero): the
+            // time stays at zero; no increment, no delay given back, no
+            // next period's time (§6.8: the flag has fallen, and 2009 A4d /
+            // 2001 B6 leave it to a claim). A DGT clock freezes at 0:00.
+            self.remaining[i] = 0;
+            self.flagged[i] = true;
+            self.moves_done[i] += 1;
+            self.running = Some(!side);
+            self.since = t;
+            return;
+        }
         match bonus {
             Bonus::Increment(inc) if self.tc.start == ClockStart::Base => {
                 self.remaining[i] += inc as i64

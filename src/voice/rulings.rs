@@ -284,6 +284,24 @@ pub fn irregularity_phrase(kind: IrregularityKind, on: &[Square], voc: &Vocabula
                 "die Stellung des Schiedsrichters ist nicht möglich",
                 "the arbiter's position cannot be used",
             ],
+            IrregularityKind::PressDuringPause => [
+                "uret trykket mens urene er standset",
+                "klokken trykket mens klokkene er stoppet",
+                "Uhr gedrückt, während die Uhren angehalten sind",
+                "clock pressed while the clocks are paused",
+            ],
+            IrregularityKind::AgreementBeforeAMoveEach => [
+                "remis kan først aftales når begge spillere har trukket",
+                "remis kan først avtales når begge spillere har trukket",
+                "Remis erst nach je einem Zug",
+                "no draw agreement before both players have made a move",
+            ],
+            IrregularityKind::BoardTurned => [
+                "brættet står vendt, felterne læses vendt",
+                "brettet står snudd, rutene leses snudd",
+                "das Brett steht umgedreht, die Felder werden umgedreht gelesen",
+                "the board stands turned round; its squares are read turned",
+            ],
             IrregularityKind::Downtime => {
                 ["afbrydelse", "avbrudd", "Unterbrechung", "interruption"]
             }

@@ -1,0 +1,86 @@
+//! The 2023 profile's differences (issue 25, point 5), written from
+//! `../shared/rules/fide-2023.md` §3 (F17: 5.2.3) against 2009 §5.2c and
+//! 2001 §5.2c (seeds 002, 000), which have no such condition.
+
+mod common;
+
+use common::{of, replay_steps};
+use serde_json::{json, Value};
+
+const OLD: [&str; 3] = ["fide-2001", "fide-2009", "fide-2009-no"];
+
+fn hdr() -> Value {
+    json!({"trace": 1})
+}
+
+/// 2023 5.2.3: "The game is drawn upon agreement between the two players
+/// during the game, provided both players have made at least one move."
+#[test]
+fn f17_no_draw_agreement_before_both_players_have_made_a_move() {
+    let after_e4 = "4000 mv e7e5 b\n5000 mv g1f3 w\n6000 offer w\n6100 accept b";
+    for (steps, then) in [
+        // Before any move.
+        (
+            "500 offer w\n600 accept b",
+            "4000 mv e2e4 w\n5000 mv e7e5 b\n6000 offer w\n6100 accept b",
+        ),
+        // Only White has moved.
+        ("1000 mv e2e4 w\n2000 offer b\n2100 accept w", after_e4),
+        ("1000 mv e2e4 w\n2000 offer w\n2100 accept b", after_e4),
+    ] {
+        let ev = replay_steps(hdr(), steps, "fide-2023");
+        assert!(of(&ev, "game_end").is_empty(), "{steps}: {ev:#?}");
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 1, "{steps}: {ev:#?}");
+        assert_eq!(irr[0]["kind"], "agreement_before_a_move_each");
+        assert_eq!(irr[0]["article"], "5.2.3");
+        // The offer stands: accepted once both have moved, it is a draw.
+        let later = format!("{steps}\n{then}");
+        let ev = replay_steps(hdr(), &later, "fide-2023");
+        let end = of(&ev, "game_end");
+        assert_eq!(end.len(), 1, "{later}: {ev:#?}");
+        assert_eq!(end[0]["reason"], "agreement");
+    }
+}
+
+#[test]
+fn f17_after_a_move_each_the_agreement_ends_the_game_in_2023() {
+    let ev = replay_steps(
+        hdr(),
+        "1000 mv e2e4 w\n2000 mv e7e5 b\n3000 offer w\n3100 accept b",
+        "fide-2023",
+    );
+    let end = of(&ev, "game_end");
+    assert_eq!(end.len(), 1, "{ev:#?}");
+    assert_eq!(end[0]["result"], "1/2-1/2");
+    assert_eq!(end[0]["article"], "5.2.3");
+    assert!(of(&ev, "irregularity").is_empty());
+}
+
+#[test]
+fn f17_a_game_from_a_position_with_black_to_move_needs_whites_move_too() {
+    let h = json!({"trace": 1, "start_fen": "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"});
+    let ev = replay_steps(
+        h.clone(),
+        "1000 mv e8d8 b\n2000 offer b\n2100 accept w",
+        "fide-2023",
+    );
+    assert!(of(&ev, "game_end").is_empty(), "{ev:#?}");
+    let ev = replay_steps(
+        h,
+        "1000 mv e8d8 b\n2000 mv e1d1 w\n3000 offer b\n3100 accept w",
+        "fide-2023",
+    );
+    assert_eq!(of(&ev, "game_end").len(), 1, "{ev:#?}");
+}
+
+#[test]
+fn f17_2009_and_2001_have_no_such_condition() {
+    for rules in OLD {
+        let ev = replay_steps(hdr(), "500 offer w\n600 accept b", rules);
+        let end = of(&ev, "game_end");
+        assert_eq!(end.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(end[0]["article"], "5.2c", "{rules}");
+        assert!(of(&ev, "irregularity").is_empty(), "{rules}");
+    }
+}

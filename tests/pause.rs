@@ -1,0 +1,105 @@
+//! A pause holds (issue 25, point 3): after the arbiter's `pause`, and after
+//! the daemon's own pause for a downtime it could not measure (`author`
+//! `eboard (downtime)`, docs/clock.md), a player's press starts no clock and
+//! completes no move; it is shown to the arbiter (`press_during_pause`).
+//! Only the arbiter's `resume` restarts the clock: 2009 §6.12c "Dommeren
+//! bestemmer hvornår partiet genoptages" (seed 002), 2001 §6.13c (seed 000,
+//! "Turneringslederen bestemmer hvornår partiet genoptages"), 2023 6.11.3.
+
+mod common;
+
+use common::{of, replay_events, TraceBuilder};
+use serde_json::{json, Value};
+
+const ALL: [(&str, &str); 4] = [
+    ("fide-2001", "6.13c"),
+    ("fide-2009", "6.12c"),
+    ("fide-2009-no", "6.12c"),
+    ("fide-2023", "6.11.3"),
+];
+
+/// The game: White's e4 completed at 1600; the clocks paused at 2000 by
+/// `author`; Black plays e5 and presses at 4000 (and again at 5000);
+/// resumed at 10000; Black presses at 11000.
+fn paused_game(author: Option<&str>) -> TraceBuilder {
+    let pause = match author {
+        Some(a) => json!({"t": 2000, "arbiter": "pause", "author": a}),
+        None => json!({"t": 2000, "arbiter": "pause"}),
+    };
+    TraceBuilder::with_header(json!({"trace": 1, "time_control": "300+2"}))
+        .steps("1000 mv e2e4 w")
+        .record(pause)
+        .steps("3000 lift e7\n3300 place e5\n4000 press b\n5000 press w")
+        .record(json!({"t": 10000, "arbiter": "resume", "author": "IA Hansen"}))
+        .steps("11000 press b")
+}
+
+fn clocks_at(ev: &[Value], t: u64) -> Vec<(u64, u64)> {
+    of(ev, "clock")
+        .iter()
+        .filter(|c| c["t"] == t)
+        .map(|c| {
+            (
+                c["white_ms"].as_u64().unwrap(),
+                c["black_ms"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_press_during_the_arbiters_pause_is_shown_not_applied() {
+    for (rules, article) in ALL {
+        let ev = replay_events(&paused_game(Some("IA Hansen")), rules);
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 2, "{rules}: both presses shown: {ev:#?}");
+        for (i, t) in [4000, 5000].into_iter().enumerate() {
+            assert_eq!(irr[i]["kind"], "press_during_pause", "{rules}");
+            assert_eq!(irr[i]["article"], article, "{rules}");
+            assert_eq!(irr[i]["t"], t, "{rules}");
+        }
+        // No move and no clock at the presses during the pause.
+        let moves = of(&ev, "move");
+        assert_eq!(moves.len(), 2, "{rules}: {ev:#?}");
+        assert_eq!(
+            moves[1]["t"], 11000,
+            "{rules}: e5 completed after the resume"
+        );
+        assert!(clocks_at(&ev, 4000).is_empty(), "{rules}");
+        assert!(clocks_at(&ev, 5000).is_empty(), "{rules}");
+        // White: 302 s - 1.6 s + 2 s. Black's clock ran 1600..2000 and
+        // 10000..11000 only: 302 s - 1.4 s + 2 s.
+        let after = clocks_at(&ev, 11000);
+        assert_eq!(after, [(302_400, 302_600)], "{rules}: {ev:#?}");
+    }
+}
+
+#[test]
+fn a_press_after_the_daemons_downtime_pause_is_shown_not_applied() {
+    for (rules, article) in ALL {
+        let ev = replay_events(&paused_game(Some("eboard (downtime)")), rules);
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 2, "{rules}: {ev:#?}");
+        assert_eq!(irr[0]["kind"], "press_during_pause");
+        assert_eq!(irr[0]["article"], article);
+        assert_eq!(of(&ev, "move").len(), 2, "{rules}");
+        assert_eq!(clocks_at(&ev, 11000), [(302_400, 302_600)], "{rules}");
+    }
+}
+
+#[test]
+fn no_flag_falls_while_the_pause_holds() {
+    // Over 3 min paused with 60 s on the clocks: no flag while the clocks stand, whatever
+    // the players press.
+    for (rules, _) in ALL {
+        let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": "60+0"}))
+            .steps("1000 mv e2e4 w")
+            .record(json!({"t": 2000, "arbiter": "pause"}))
+            .steps("3000 lift e7\n3300 place e5\n4000 press b\n200000 press b\n200500 press w");
+        let ev = replay_events(&b, rules);
+        assert!(of(&ev, "flag").is_empty(), "{rules}: {ev:#?}");
+        assert!(of(&ev, "game_end").is_empty(), "{rules}");
+        assert_eq!(of(&ev, "move").len(), 1, "{rules}");
+        assert_eq!(of(&ev, "irregularity").len(), 3, "{rules}");
+    }
+}

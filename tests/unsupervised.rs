@@ -1,0 +1,262 @@
+//! Unsupervised rapid and blitz (issue 25, point 1): an illegal move that
+//! nobody claims before the opponent makes his own move stands, and the
+//! board follows the game from the position actually on the board: the
+//! opponent's reply and every later move are recognised from it, the clocks
+//! run, and nothing is ruled unasked. A claim in time is ruled as before.
+//! The texts (2009 A4c / B3c, 2001 C3, 2023 A.5.2) are quoted in
+//! `docs/profiles.md`, "Unsupervised play: an illegal move that stands".
+
+mod common;
+
+use common::{of, replay_steps};
+use serde_json::{json, Value};
+
+/// Where only the opponent's claim counts: (rules, mode, time control, the
+/// article a claim cites).
+const CLAIM_ONLY: [(&str, &str, &str, &str); 5] = [
+    ("fide-2009", "rapid", "1500+10", "A4c"),
+    ("fide-2009-no", "rapid", "1500+10", "A4c"),
+    ("fide-2009", "blitz", "180+2", "B3c"),
+    ("fide-2009-no", "blitz", "180+2", "B3c"),
+    ("fide-2001", "blitz", "180", "C3"),
+];
+
+/// Where the arbiter (the board) rules at the press: every standard game,
+/// 2001 rapid (§7.4 through B2), 2023 rapid and blitz (A.5.2: "If the
+/// arbiter observes an action taken under Article 7.5.1 … he/she shall act
+/// according to Article 7.5.5").
+const RULED_AT_PRESS: [(&str, &str, &str); 7] = [
+    ("fide-2001", "standard", "5400+30"),
+    ("fide-2009", "standard", "5400+30"),
+    ("fide-2009-no", "standard", "5400+30"),
+    ("fide-2023", "standard", "5400+30"),
+    ("fide-2001", "rapid", "1500"),
+    ("fide-2023", "rapid", "1500+10"),
+    ("fide-2023", "blitz", "180+2"),
+];
+
+fn timed(fen: &str, mode: &str, tc: &str) -> Value {
+    json!({"trace": 1, "start_fen": fen, "mode": mode, "time_control": tc,
+           "supervision": "inadequate", "sensing": "identity"})
+}
+
+fn sans(ev: &[Value]) -> Vec<String> {
+    of(ev, "move")
+        .iter()
+        .map(|m| m["san"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// White's bishop e2 is pinned by the rook e7: Be2-d3 leaves the white
+/// king in check. Black replies Ke8-d8 (made and pressed), White then
+/// plays Ke1-f1 out of check.
+const PINNED: &str = "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1";
+const BD3: &str = "1000 lift e2\n1200 place d3 B\n1500 press w";
+const BD3_ON: &str = "
+    1000 lift e2
+    1200 place d3 B
+    1500 press w
+    3000 lift e8
+    3200 place d8 k
+    3500 press b
+    5000 lift e1
+    5200 place f1 K
+    5500 press w";
+
+#[test]
+fn own_king_left_in_check_stands_unclaimed_and_the_game_goes_on_from_it() {
+    for (rules, mode, tc, _) in CLAIM_ONLY {
+        let ev = replay_steps(timed(PINNED, mode, tc), BD3_ON, rules);
+        assert!(
+            of(&ev, "illegal_move").is_empty(),
+            "{rules} {mode}: nothing ruled unasked: {ev:#?}"
+        );
+        assert!(of(&ev, "game_end").is_empty(), "{rules} {mode}");
+        // The reply and White's next move, recognised from the position on
+        // the board (the white king in check from e7).
+        assert_eq!(sans(&ev), ["Kd8+", "Kf1"], "{rules} {mode}: {ev:#?}");
+        let moves = of(&ev, "move");
+        assert_eq!(moves[0]["ply"], 2, "{rules} {mode}");
+        assert_eq!(
+            moves[0]["fen"], "3k4/4r3/8/8/8/3B4/8/4K3 w - - 2 2",
+            "{rules} {mode}"
+        );
+        assert_eq!(moves[1]["ply"], 3);
+        // The clocks run: one report at the illegal press, one a move.
+        let clocks = of(&ev, "clock");
+        assert_eq!(clocks.len(), 3, "{rules} {mode}: {ev:#?}");
+        assert_eq!(clocks[0]["t"], 1500);
+    }
+}
+
+#[test]
+fn a_claim_after_the_reply_is_too_late_and_changes_nothing() {
+    for (rules, mode, tc, article) in CLAIM_ONLY {
+        let steps = format!("{BD3_ON}\n6000 claim illegal_move b");
+        let ev = replay_steps(timed(PINNED, mode, tc), &steps, rules);
+        let claim = of(&ev, "claim");
+        assert_eq!(claim.len(), 1, "{rules} {mode}: {ev:#?}");
+        assert_eq!(claim[0]["upheld"], false, "{rules} {mode}");
+        assert_eq!(claim[0]["article"], article, "{rules} {mode}");
+        assert!(of(&ev, "illegal_move").is_empty(), "{rules} {mode}");
+        assert_eq!(sans(&ev), ["Kd8+", "Kf1"], "{rules} {mode}");
+    }
+}
+
+#[test]
+fn the_offenders_next_press_is_no_illegal_move_after_the_window() {
+    // Main before issue 25: at White's next press the board ruled the
+    // first illegal move unasked ("+2 min"), after the claim window closed.
+    for (rules, mode, tc, _) in CLAIM_ONLY {
+        let ev = replay_steps(timed(PINNED, mode, tc), BD3_ON, rules);
+        let last_clock = of(&ev, "clock").last().cloned().cloned().unwrap();
+        assert_eq!(last_clock["t"], 5500, "{rules} {mode}: {ev:#?}");
+        assert!(
+            of(&ev, "illegal_move").is_empty(),
+            "{rules} {mode}: {ev:#?}"
+        );
+    }
+}
+
+/// White castles through the attacked f1 (the rook f2 covers it).
+const CASTLE_THROUGH: &str = "4k3/8/8/8/8/8/5r2/4K2R w K - 0 1";
+const OOO: &str = "
+    1000 lift e1
+    1200 place g1 K
+    1400 lift h1
+    1600 place f1 R
+    2000 press w";
+
+#[test]
+fn castling_through_check_stands_unclaimed_and_is_never_a_displaced_piece() {
+    for (rules, mode, tc, _) in CLAIM_ONLY {
+        let steps = format!("{OOO}\n3000 lift e8\n3200 place d8 k\n3500 press b\n5000 lift g1\n5200 place h1 K\n5500 press w");
+        let ev = replay_steps(timed(CASTLE_THROUGH, mode, tc), &steps, rules);
+        assert!(
+            of(&ev, "irregularity").is_empty(),
+            "{rules} {mode}: no displaced pieces: {ev:#?}"
+        );
+        assert!(of(&ev, "illegal_move").is_empty(), "{rules} {mode}");
+        assert_eq!(sans(&ev), ["Kd8", "Kh1"], "{rules} {mode}: {ev:#?}");
+        assert_eq!(
+            of(&ev, "move")[0]["fen"],
+            "3k4/8/8/8/8/8/5r2/5RK1 w - - 1 2",
+            "{rules} {mode}"
+        );
+    }
+}
+
+#[test]
+fn castling_through_check_is_an_illegal_move_where_the_board_rules() {
+    for (rules, mode, tc) in RULED_AT_PRESS {
+        let ev = replay_steps(timed(CASTLE_THROUGH, mode, tc), OOO, rules);
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{rules} {mode}: {ev:#?}");
+        assert_eq!(ill[0]["t"], 2000, "{rules} {mode}");
+        assert!(
+            of(&ev, "irregularity").is_empty(),
+            "{rules} {mode}: not §7.3: {ev:#?}"
+        );
+        assert!(of(&ev, "move").is_empty(), "{rules} {mode}: no Rf1");
+    }
+}
+
+#[test]
+fn castling_through_check_claimed_in_time_is_ruled() {
+    for (rules, mode, tc, article) in CLAIM_ONLY {
+        let steps = format!("{OOO}\n3000 lift e8\n3100 claim illegal_move b");
+        let ev = replay_steps(timed(CASTLE_THROUGH, mode, tc), &steps, rules);
+        assert_eq!(
+            of(&ev, "claim")[0]["upheld"],
+            true,
+            "{rules} {mode}: {ev:#?}"
+        );
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{rules} {mode}");
+        assert_eq!(ill[0]["article"], article);
+        if mode == "blitz" {
+            // B3c / C3: a valid claim wins (Black has a rook: he can mate).
+            assert_eq!(ill[0]["penalty"], "game lost", "{rules}");
+            assert_eq!(of(&ev, "game_end")[0]["result"], "0-1", "{rules}");
+        } else {
+            // A4c: §7.4a, the position before the castling reinstated.
+            assert_eq!(ill[0]["penalty"], "+2 min to black", "{rules}");
+            assert!(of(&ev, "game_end").is_empty());
+        }
+    }
+}
+
+/// White's pawn b7 goes to b8 and stays a pawn (identity sensing).
+const PAWN7: &str = "n1n1k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
+const B8_ON: &str = "
+    1000 lift b7
+    1200 place b8 P
+    1500 press w
+    3000 lift e8
+    3200 place d7 k
+    3500 press b
+    5000 lift e1
+    5200 place e2 K
+    5500 press w
+    6000 lift c8
+    6200 place b6 n
+    6500 press b";
+
+#[test]
+fn a_pawn_that_does_not_promote_stands_unclaimed_in_blitz() {
+    // 2009 B3b: "§10.2 og A4c gælder ikke" (no unasked ruling of an
+    // incomplete promotion in blitz); 2001 C3 has no such clause at all.
+    for (rules, mode, tc, _) in CLAIM_ONLY.into_iter().filter(|c| c.1 == "blitz") {
+        let ev = replay_steps(timed(PAWN7, mode, tc), B8_ON, rules);
+        assert!(of(&ev, "illegal_move").is_empty(), "{rules}: {ev:#?}");
+        assert_eq!(sans(&ev), ["Kd7", "Ke2", "Ncb6"], "{rules}: {ev:#?}");
+        // The pawn stands on b8 as a pawn.
+        assert_eq!(
+            of(&ev, "move")[0]["fen"],
+            "nPn5/3k4/8/8/8/8/8/4K3 w - - 1 2",
+            "{rules}"
+        );
+    }
+}
+
+#[test]
+fn a_pawn_that_does_not_promote_is_ruled_unasked_in_2009_rapid() {
+    // 2009 A4c: "Dog skal dommeren om muligt gribe ind, dersom begge konger
+    // står i skak eller en bondeforvandling ikke er fuldført".
+    for rules in ["fide-2009", "fide-2009-no"] {
+        let ev = replay_steps(timed(PAWN7, "rapid", "1500+10"), B8_ON, rules);
+        let ill = of(&ev, "illegal_move");
+        assert!(!ill.is_empty(), "{rules}: {ev:#?}");
+        assert_eq!(ill[0]["t"], 1500, "{rules}");
+    }
+}
+
+#[test]
+fn a_pawn_that_does_not_promote_claimed_in_time_wins_in_blitz() {
+    for (rules, mode, tc, article) in CLAIM_ONLY.into_iter().filter(|c| c.1 == "blitz") {
+        let steps = "1000 lift b7\n1200 place b8 P\n1500 press w\n2500 claim illegal_move b";
+        let ev = replay_steps(timed(PAWN7, mode, tc), steps, rules);
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(ill[0]["article"], article);
+        // B3c / C3: Black's two knights cannot force mate, but a mate is
+        // possible by some series of legal moves: the claim wins.
+        assert_eq!(of(&ev, "game_end")[0]["result"], "0-1", "{rules}");
+    }
+}
+
+#[test]
+fn the_king_is_never_captured_from_a_position_left_in_check() {
+    // Black "captures" the white king left in check: no move (2023 1.4.1,
+    // 2009 §3.9); Black's press is his own illegal move, ruled where
+    // the board rules and waiting for White's claim where only a claim
+    // counts.
+    for (rules, mode, tc, _) in CLAIM_ONLY {
+        let steps = format!("{BD3}\n3000 lift e1\n3100 lift e7\n3300 place e1 r\n3500 press b");
+        let ev = replay_steps(timed(PINNED, mode, tc), &steps, rules);
+        assert!(
+            of(&ev, "move").is_empty(),
+            "{rules} {mode}: Rxe1 is no move: {ev:#?}"
+        );
+    }
+}
