@@ -32,6 +32,7 @@ mod relay;
 pub mod round_clock;
 mod rule;
 mod run;
+mod speech;
 pub mod settings;
 pub mod shutdown;
 pub mod source;

@@ -403,7 +403,7 @@ impl Arbiter {
             } => self.query(*what, *by, *piece, t, out),
             // The end of an announcement: the controller reports it
             // (`move_announcement_played`); nothing else to decide.
-            RecordKind::Spoken(_) => {}
+            RecordKind::Spoken { .. } => {}
             RecordKind::Arbiter { action, author } => {
                 self.arbiter_action(action, author.as_deref(), t, out)
             }
