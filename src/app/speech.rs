@@ -12,6 +12,11 @@
 //! listener and raises a `speech_alert` on the arbiter's channel at once
 //! (his right to the announcement is at stake; the arbiter may pause the
 //! game), with the package to install in the log and the alert.
+//!
+//! Order: what concerns both players (moves, rulings) is played before
+//! answers on demand (E2.9d), each in its order, and an answer playing is
+//! cut short by anything new (the next event, a new query): a query never
+//! delays a move's announcement.
 
 use super::daemon::EventObserver;
 use super::shutdown::Joinable;
@@ -20,10 +25,10 @@ use crate::config::Config;
 use crate::model::Lang;
 use crate::server::ArbiterCommand;
 use crate::trace::{Event, EventKind, RecordKind};
-use crate::voice::output::{play_rendered, Ear, Played, Utterance};
+use crate::voice::output::{play_rendered_until, Ear, Played, Utterance};
 use crate::voice::tts::{package_of, Espeak, TtsError};
 use shakmaty::Color;
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
 /// Where the speaker reports, set once the daemon runs: the board loop's
@@ -178,7 +183,25 @@ pub(super) fn speaker(cfg: &Config) -> Option<Speaker> {
         // The outputs failing now (by device): alerted once per failure,
         // again after they have played.
         let mut failing: HashSet<String> = HashSet::new();
-        for q in rx {
+        let mut queue: VecDeque<Queued> = VecDeque::new();
+        loop {
+            if queue.is_empty() {
+                match rx.recv() {
+                    Ok(q) => queue.push_back(q),
+                    Err(_) => break,
+                }
+            }
+            while let Ok(q) = rx.try_recv() {
+                queue.push_back(q);
+            }
+            // What concerns both players (moves, rulings) before answers on
+            // demand, each kind in its order: a query never delays a
+            // move's announcement (issue 29).
+            let next = queue.iter().position(|q| q.to.is_none()).unwrap_or(0);
+            let Some(q) = queue.remove(next) else {
+                continue;
+            };
+            let answer = q.to.is_some();
             let u = Utterance {
                 text: &q.text,
                 ssml: q.ssml.as_deref(),
@@ -200,6 +223,9 @@ pub(super) fn speaker(cfg: &Config) -> Option<Speaker> {
                                 }
                             }
                         }
+                    }
+                    Err(TtsError::Interrupted) => {
+                        tracing::debug!(n = q.n, "speech: answer interrupted");
                     }
                     Err(e) => {
                         if let Some(pkg) = e.package() {
@@ -228,8 +254,19 @@ pub(super) fn speaker(cfg: &Config) -> Option<Speaker> {
                     continue;
                 }
             };
-            match play_rendered(&audio, &mut on_done) {
+            // An answer is cut short by anything new: the next event or a
+            // new query.
+            let mut arrived = false;
+            let interrupt = || {
+                while let Ok(x) = rx.try_recv() {
+                    queue.push_back(x);
+                    arrived = true;
+                }
+                answer && arrived
+            };
+            match play_rendered_until(&audio, &mut on_done, interrupt) {
                 Ok(len) => tracing::debug!(n = q.n, ms = len.as_millis() as u64, "spoken"),
+                Err(TtsError::Interrupted) => {}
                 Err(e) => tracing::warn!("speech: announcement {}: {e}", q.n),
             }
             failing.remove("espeak-ng");

@@ -401,6 +401,17 @@ mod tests {
         // Reported by the speaker: its record's time.
         let (c, _) = run("{\"t\": 5321, \"spoken\": 2}\n");
         assert_eq!(c.arbiter().move_announced_at(&e7e5()), Some(5321));
+        // Per ear (issue 29): the mover's output counts, another's not.
+        let (c, _) = run("{\"t\": 5100, \"spoken\": 2, \"by\": \"w\"}\n");
+        assert_eq!(
+            c.arbiter().move_announced_at(&e7e5()),
+            None,
+            "White's output is not the ear that matters for Black's move"
+        );
+        let (c, _) = run(
+            "{\"t\": 5100, \"spoken\": 2, \"by\": \"b\"}\n{\"t\": 9000, \"spoken\": 2, \"by\": \"w\"}\n",
+        );
+        assert_eq!(c.arbiter().move_announced_at(&e7e5()), Some(5100));
         let (c, _) = run("{\"t\": 5321, \"spoken\": 1}\n");
         assert_eq!(
             c.arbiter().move_announced_at(&e7e5()),

@@ -216,11 +216,9 @@ impl Routing {
                 .collect();
             match devices.iter_mut().find(|d| d.0 == l.device) {
                 Some(d) => d.1.push((pcm, channel, ear)),
-                None => devices.push((
-                    l.device.clone(),
-                    vec![(pcm, channel, ear)],
-                    syn.sample_rate,
-                )),
+                None => {
+                    devices.push((l.device.clone(), vec![(pcm, channel, ear)], syn.sample_rate))
+                }
             }
         }
         let secs = |frames: usize, rate: u32| {
@@ -287,7 +285,19 @@ impl Routing {
 /// as [`Routing::play_each`] does.
 pub fn play_rendered(
     audio: &[DeviceAudio],
+    done: impl FnMut(Played<'_>),
+) -> Result<Duration, TtsError> {
+    play_rendered_until(audio, done, || false)
+}
+
+/// [`play_rendered`], stopped early when `interrupt` (asked every 10 ms)
+/// says so: the players still playing are ended (SIGTERM) and reported
+/// with [`TtsError::Interrupted`] (an answer on demand cut short by the
+/// next event or a new query, issue 29).
+pub fn play_rendered_until(
+    audio: &[DeviceAudio],
     mut done: impl FnMut(Played<'_>),
+    mut interrupt: impl FnMut() -> bool,
 ) -> Result<Duration, TtsError> {
     let mut first_err: Option<TtsError> = None;
     std::thread::scope(|scope| {
@@ -295,6 +305,10 @@ pub fn play_rendered(
         // Every player program first, then their feeding: the outputs
         // start together.
         let children: Vec<_> = audio.iter().map(aplay_start).collect();
+        let pids: Vec<Option<u32>> = children
+            .iter()
+            .map(|c| c.as_ref().ok().map(std::process::Child::id))
+            .collect();
         for (i, (child, a)) in children.into_iter().zip(audio).enumerate() {
             let tx = tx.clone();
             scope.spawn(move || {
@@ -303,7 +317,31 @@ pub fn play_rendered(
             });
         }
         drop(tx);
-        for (i, result, at) in rx {
+        let mut finished = vec![false; audio.len()];
+        let mut stopped = false;
+        loop {
+            let (i, result, at) = match rx.recv_timeout(Duration::from_millis(10)) {
+                Ok(x) => x,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if !stopped && interrupt() {
+                        stopped = true;
+                        for (pid, f) in pids.iter().zip(&finished) {
+                            if let (Some(pid), false) = (pid, f) {
+                                // SAFETY: kill(2) on a child not yet reaped
+                                // (its feeder thread waits for it).
+                                unsafe { libc::kill(*pid as libc::pid_t, libc::SIGTERM) };
+                            }
+                        }
+                    }
+                    continue;
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            finished[i] = true;
+            let result = match result {
+                Err(_) if stopped => Err(TtsError::Interrupted),
+                r => r,
+            };
             if let Err(e) = &result {
                 first_err.get_or_insert_with(|| e.duplicate());
             }

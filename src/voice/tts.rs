@@ -28,7 +28,10 @@ pub const SOUND_THRESHOLD: i16 = 328;
 pub enum TtsError {
     /// The program is not on the `PATH` (or not at the path given); the
     /// message names its package ([`package_of`]).
-    #[error("{program} is not installed: install it with `apt-get install {}`", package_of(program))]
+    #[error(
+        "{program} is not installed: install it with `apt-get install {}`",
+        package_of(program)
+    )]
     NotInstalled {
         /// The program looked for.
         program: String,
@@ -77,6 +80,10 @@ pub enum TtsError {
     /// Nothing to say.
     #[error("nothing to say: the text is empty")]
     EmptyText,
+    /// Cut short on purpose (an answer on demand interrupted by the next
+    /// event or a new query).
+    #[error("interrupted by a newer announcement")]
+    Interrupted,
 }
 
 impl TtsError {
@@ -95,6 +102,7 @@ impl TtsError {
                 source: std::io::Error::new(source.kind(), source.to_string()),
             },
             TtsError::EmptyText => TtsError::EmptyText,
+            TtsError::Interrupted => TtsError::Interrupted,
             other => TtsError::NoAudioDevice {
                 detail: other.to_string(),
             },

@@ -220,9 +220,9 @@ impl TraceBuilder {
             "arbiter" => self.arbiter(t, arg(2)),
             "spoken" => match w.get(3) {
                 // `spoken N b`: heard on Black's own output.
-                Some(by) => self.record(
-                    json!({"t": t, "spoken": arg(2).parse::<u64>().unwrap(), "by": by}),
-                ),
+                Some(by) => {
+                    self.record(json!({"t": t, "spoken": arg(2).parse::<u64>().unwrap(), "by": by}))
+                }
                 None => self.record(json!({"t": t, "spoken": arg(2).parse::<u64>().unwrap()})),
             },
             "query" => match w.get(4) {
