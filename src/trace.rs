@@ -225,9 +225,19 @@ pub enum RecordKind {
     },
     /// Extension (E2.3c): the announcement numbered `n` in the event stream
     /// (the `announce` event's `n`) has finished playing at this record's
-    /// time: `{"t": …, "spoken": n}`. Written by the daemon's speaker, so a
-    /// replay of its journal times the announcements as they were heard.
-    Spoken(u64),
+    /// time: `{"t": …, "spoken": n, "by": "b"}`. `by`: the player whose own
+    /// output has played it (each player's output reports on its own, so a
+    /// move counts as announced when the player who must press has heard
+    /// it, never when the slowest other listener has); absent: every output
+    /// has played it (journals written before issue 29). Written by the
+    /// daemon's speaker, so a replay of its journal times the announcements
+    /// as they were heard.
+    Spoken {
+        /// The announcement's number (`announce.n`, from 1).
+        n: u64,
+        /// Whose output played it; `None`: all of them.
+        by: Option<Color>,
+    },
     /// The arbiter acts; `author` names who (the API's token holder), when known.
     Arbiter {
         /// What the arbiter does.
@@ -612,13 +622,17 @@ fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordK
                 author: opt_str(obj, "author", line)?.map(str::to_owned),
             }
         }
-        "spoken" => RecordKind::Spoken(obj.get("spoken").and_then(Value::as_u64).ok_or_else(
-            || TraceError {
+        "spoken" => RecordKind::Spoken {
+            n: obj.get("spoken").and_then(Value::as_u64).ok_or_else(|| TraceError {
                 line,
                 message: "key 'spoken': expected the announcement's number n (a non-negative integer)"
                     .to_owned(),
+            })?,
+            by: match obj.get("by") {
+                None => None,
+                Some(_) => Some(by(line)?),
             },
-        )?),
+        },
         "arbiter" => {
             let s = get_str(obj, "arbiter", line)?;
             let ms = |key: &str| -> Result<u64, TraceError> {
@@ -1070,8 +1084,11 @@ pub fn record_json(r: &Record) -> Value {
                 m.insert("author".into(), Value::from(a.as_str()));
             }
         }
-        RecordKind::Spoken(n) => {
+        RecordKind::Spoken { n, by: who } => {
             m.insert("spoken".into(), Value::from(*n));
+            if let Some(c) = who {
+                by(&mut m, *c);
+            }
         }
         RecordKind::Arbiter {
             action,

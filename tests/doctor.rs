@@ -298,3 +298,90 @@ fn the_certificates_fingerprint_and_secrets_on_a_board() {
     assert_eq!(code, 0, "a warning is not a failure: {v}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `eboard doctor` on the audio alone, with `envs` set.
+fn doctor_audio(dir: &Path, cfg: &Path, envs: &[(&str, &str)]) -> (String, String) {
+    let jd = dir.join("var");
+    let mut cmd = eboard_command();
+    cmd.args(["doctor", "--config", cfg.to_str().unwrap()])
+        .args(["--journal-dir", jd.to_str().unwrap(), "--json"]);
+    for c in ["time", "sensors", "clock", "mqtt", "lichess", "disk"] {
+        cmd.args(["--skip", c]);
+    }
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "doctor --json ({:?}): {e}: {}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    row(&v, "audio")
+}
+
+#[test]
+fn the_audio_check_plays_a_test_on_each_output_and_names_the_missing_player() {
+    // Issue 29: each configured output gets a short test (here ALSA's file
+    // plugin, one WAV per device); without aplay the check fails naming
+    // its package, alsa-utils.
+    let have = |p: &str| Command::new(p).arg("--version").output().is_ok();
+    if !have("espeak-ng") || !have("aplay") {
+        skip_or_fail_under_ci("espeak-ng or aplay (alsa-utils) is not installed");
+        return;
+    }
+    let dir = tempdir("doctor-audio");
+    let mut conf = String::new();
+    for name in ["white", "black", "arbiter"] {
+        conf.push_str(&format!(
+            "pcm.{name} {{\n type file\n slave.pcm \"null\"\n file \"{}\"\n format \"wav\"\n}}\n",
+            dir.join(format!("{name}.wav")).display()
+        ));
+    }
+    let rc = dir.join("asoundrc");
+    std::fs::write(&rc, conf).unwrap();
+    let alsa = format!("/usr/share/alsa/alsa.conf:{}", rc.display());
+    let cfg = dir.join("board.toml");
+    std::fs::write(
+        &cfg,
+        "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nspeak = true\n\
+         [game]\nboard = 1\nvi_player = \"b\"\n\
+         [voice.white]\ndevice = \"white\"\n[voice.black]\ndevice = \"black\"\n\
+         [voice.arbiter]\ndevice = \"arbiter\"\n",
+    )
+    .unwrap();
+    let (status, detail) = doctor_audio(&dir, &cfg, &[("ALSA_CONFIG_PATH", &alsa)]);
+    assert_eq!(status, "ok", "{detail}");
+    for name in ["white", "black", "arbiter"] {
+        assert!(detail.contains(&format!("{name} on {name}")), "{detail}");
+        let f = dir.join(format!("{name}.wav"));
+        let len = std::fs::metadata(&f).map(|m| m.len()).unwrap_or(0);
+        assert!(len > 10_000, "{name}: {len} bytes of test audio");
+    }
+    // A device that does not exist fails the check, named.
+    std::fs::write(
+        &cfg,
+        "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nspeak = true\n\
+         [game]\nboard = 1\nvi_player = \"b\"\n\
+         [voice.white]\ndevice = \"white\"\n[voice.black]\ndevice = \"nosuchcard\"\n",
+    )
+    .unwrap();
+    let (status, detail) = doctor_audio(&dir, &cfg, &[("ALSA_CONFIG_PATH", &alsa)]);
+    assert_eq!(status, "fail", "{detail}");
+    assert!(detail.contains("black on nosuchcard"), "{detail}");
+    // No aplay on the PATH (espeak-ng alone): the package is named.
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let espeak = Command::new("sh")
+        .args(["-c", "command -v espeak-ng"])
+        .output()
+        .unwrap();
+    let espeak = String::from_utf8_lossy(&espeak.stdout).trim().to_owned();
+    std::os::unix::fs::symlink(&espeak, bin.join("espeak-ng")).unwrap();
+    let (status, detail) = doctor_audio(&dir, &cfg, &[("PATH", bin.to_str().unwrap())]);
+    assert_eq!(status, "fail", "{detail}");
+    assert!(detail.contains("alsa-utils"), "{detail}");
+}

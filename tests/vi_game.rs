@@ -421,7 +421,7 @@ fn e2_3_the_announced_instant_is_when_the_speech_has_played() {
         let spoken = Record {
             t: end,
             board: BoardId::Main,
-            kind: RecordKind::Spoken(n),
+            kind: RecordKind::Spoken { n, by: None },
         };
         let press = Record {
             t: 4500,

@@ -410,7 +410,11 @@ fn lichess(st: &Startup, timeout: Duration) -> Finding {
 }
 
 /// Speech is needed when a visually impaired player plays or the config
-/// speaks.
+/// speaks. The programs are checked (espeak-ng, aplay: the package to
+/// install named), then a short test ("Test, white") is played on each
+/// configured output (`[voice.white]`, `[voice.black]`, `[voice.arbiter]`;
+/// unset: the default device) at once, as the announcements are: every
+/// output that cannot play is named with the player program's message.
 fn audio(cfg: &Config) -> Finding {
     if cfg.game.vi_player.is_none() && cfg.event.speak != Some(true) {
         return Finding::new(
@@ -419,6 +423,54 @@ fn audio(cfg: &Config) -> Finding {
             "no visually impaired player, no speech",
         );
     }
+    let (espeak, aplay) = (checks::on_path("espeak-ng"), checks::on_path("aplay"));
     let pcm = std::fs::read_to_string("/proc/asound/pcm").ok();
-    checks::audio(checks::on_path("espeak-ng"), pcm.as_deref())
+    let programs = checks::audio(espeak, aplay, pcm.as_deref());
+    if !(espeak && aplay) {
+        return programs;
+    }
+    let routing = super::settings::voice_routing(cfg);
+    let tts = crate::voice::tts::Espeak::new();
+    let u = crate::voice::output::Utterance {
+        text: "Test",
+        ssml: None,
+        lang: crate::voice::Lang::En,
+        to: None,
+    };
+    let audio = match routing.render(&tts, &u) {
+        Ok(a) => a,
+        Err(e) => return Finding::new("audio", Status::Fail, format!("espeak-ng: {e}")),
+    };
+    let mut played = Vec::new();
+    let mut failed = Vec::new();
+    let _ = crate::voice::output::play_rendered(&audio, |p| {
+        let who: Vec<&str> = p
+            .audio
+            .ears
+            .iter()
+            .map(|(e, _)| match e {
+                crate::voice::output::Ear::Player(shakmaty::Color::White) => "white",
+                crate::voice::output::Ear::Player(shakmaty::Color::Black) => "black",
+                crate::voice::output::Ear::Arbiter => "arbiter",
+            })
+            .collect();
+        let device = p.audio.device.as_deref().unwrap_or("default");
+        match &p.result {
+            Ok(()) => played.push(format!("{} on {device}", who.join("+"))),
+            Err(e) => failed.push(format!("{} on {device}: {e}", who.join("+"))),
+        }
+    });
+    if failed.is_empty() {
+        Finding::new(
+            "audio",
+            Status::Ok,
+            format!("espeak-ng, aplay; a test played: {}", played.join(", ")),
+        )
+    } else {
+        Finding::new(
+            "audio",
+            Status::Fail,
+            format!("cannot play: {}", failed.join("; ")),
+        )
+    }
 }

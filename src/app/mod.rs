@@ -36,6 +36,7 @@ mod run;
 pub mod settings;
 pub mod shutdown;
 pub mod source;
+mod speech;
 mod tools;
 pub mod trial;
 mod uplinks;

@@ -11,13 +11,12 @@
 use super::daemon::{Daemon, EventObserver, Lifecycle, RecordSource, RunOptions, TraceSource};
 use super::pairing;
 use super::settings::Startup;
-use super::shutdown::{Joinable, Shutdown, GRACE};
+use super::shutdown::{Shutdown, GRACE};
 use super::{bind, close_runtime, runtime, serve_until, Anyhow};
 use crate::config::{Config, SourceKind, MAX_DELAY_S};
-use crate::model::Lang;
 use crate::server::command_ids::CommandIds;
 use crate::server::kept::{ConsoleFiles, Damage};
-use crate::server::{AppState, ArbiterAccess, ArbiterCommand};
+use crate::server::{AppState, ArbiterAccess};
 use crate::trace::{Event, EventKind};
 use anyhow::{anyhow, bail, Context};
 use std::path::{Path, PathBuf};
@@ -181,10 +180,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     shutdown
         .on_signals(rt.handle())
         .context("cannot install the SIGTERM/SIGINT handlers")?;
-    let (speech, speaker, spoken_sink, say) = match speaker(&cfg) {
-        Some((thread, observer, sink, say)) => {
-            (Some(thread), Some(observer), Some(sink), Some(say))
-        }
+    let (speech, speaker, spoken_sink, say) = match super::speech::speaker(&cfg) {
+        Some(s) => (Some(s.thread), Some(s.observer), Some(s.sink), Some(s.say)),
         None => (None, None, None, None),
     };
     // The ids of the rulings taken (both ways in: the console's HTTP and
@@ -221,8 +218,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     .anyhow()?;
     if let Some(sink) = spoken_sink {
         if let Ok(mut s) = sink.lock() {
-            *s = Some(daemon.commands.clone());
+            s.commands = Some(daemon.commands.clone());
+            s.alerts = Some(daemon.feed.arbiter.clone());
         }
+        // A missing espeak-ng or aplay is alerted at once.
+        super::speech::check_programs(&sink);
     }
     for line in &daemon.report {
         tracing::info!("{line}");
@@ -242,7 +242,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         if let (Some(say), Some(_)) = (&say, &cfg.game.vi_player) {
             if let Some((text, lang)) = pairing::spoken(&cfg, a) {
                 tracing::info!("saying the pairing: {text}");
-                let _ = say.send(Queued {
+                let _ = say.send(super::speech::Queued {
                     n: 0,
                     text,
                     ssml: None,
@@ -394,100 +394,6 @@ fn reporter(mut then: Option<EventObserver>) -> EventObserver {
             f(e);
         }
     })
-}
-
-/// Where the speaker reports each announcement's end: the board loop's
-/// command channel, set once the daemon runs.
-type SpokenSink =
-    std::sync::Arc<std::sync::Mutex<Option<tokio::sync::mpsc::Sender<ArbiterCommand>>>>;
-
-/// One announcement queued for the speaker.
-struct Queued {
-    n: u64,
-    text: String,
-    ssml: Option<String>,
-    lang: Lang,
-    to: Option<shakmaty::Color>,
-    /// Report its end to the board loop (`spoken`: an announcement of the
-    /// controller's); false for words of the daemon's own (the pairing).
-    report: bool,
-}
-
-/// With `[event] speak = true`: announcements are spoken by espeak-ng on a
-/// thread of their own (the board loop never waits for the sound device),
-/// each to its listeners' outputs (`[voice]`, [`crate::voice::output`]).
-/// When one has finished playing (or failed), a `spoken` record goes back
-/// to the board loop through `sink` (E2.3c: the move counts as announced
-/// then; the journal keeps it, so a replay times it as heard). The thread
-/// ends when the observer is dropped (the board loop's end).
-fn speaker(
-    cfg: &Config,
-) -> Option<(
-    Joinable<()>,
-    EventObserver,
-    SpokenSink,
-    std::sync::mpsc::Sender<Queued>,
-)> {
-    if cfg.event.speak != Some(true) {
-        return None;
-    }
-    let routing = super::settings::voice_routing(cfg);
-    let sink: SpokenSink = Default::default();
-    let reports = sink.clone();
-    let (tx, rx) = std::sync::mpsc::channel::<Queued>();
-    let thread = Joinable::spawn("eboard-speech", move || {
-        let tts = crate::voice::tts::Espeak::new();
-        for q in rx {
-            let u = crate::voice::output::Utterance {
-                text: &q.text,
-                ssml: q.ssml.as_deref(),
-                lang: q.lang,
-                to: q.to,
-            };
-            match routing.play(&tts, &u) {
-                Ok(len) => tracing::debug!(n = q.n, ms = len.as_millis() as u64, "spoken"),
-                Err(e) => tracing::warn!("speech: {e}"),
-            }
-            if !q.report {
-                continue;
-            }
-            let sender = reports.lock().ok().and_then(|s| s.clone());
-            if let Some(s) = sender {
-                let (reply, _) = tokio::sync::oneshot::channel();
-                let cmd = ArbiterCommand {
-                    kind: crate::trace::RecordKind::Spoken(q.n),
-                    reply,
-                };
-                if let Err(e) = s.try_send(cmd) {
-                    tracing::warn!("speech: cannot report the end of announcement {}: {e}", q.n);
-                }
-            }
-        }
-    })
-    .map_err(|e| tracing::warn!("speech: cannot start its thread: {e}"))
-    .ok()?;
-    let say = tx.clone();
-    let observer: EventObserver = Box::new(move |e: &Event| {
-        if let EventKind::Announce {
-            text,
-            lang,
-            n,
-            to,
-            ssml,
-            ..
-        } = &e.kind
-        {
-            let _ = tx.send(Queued {
-                n: *n,
-                text: text.clone(),
-                ssml: ssml.clone(),
-                lang: *lang,
-                to: to.map(|b| b.0),
-                report: true,
-            });
-        }
-    });
-    Some((thread, observer, sink, say))
 }
 
 /// The visually impaired player's own device (`[player]`, E2.9d), when a

@@ -461,7 +461,7 @@ impl Arbiter {
             } => self.query(*what, *by, *piece, t, out),
             // The end of an announcement: the controller reports it
             // (`move_announcement_played`); nothing else to decide.
-            RecordKind::Spoken(_) => {}
+            RecordKind::Spoken { .. } => {}
             RecordKind::Arbiter {
                 action,
                 author,

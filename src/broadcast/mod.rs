@@ -18,8 +18,9 @@ pub mod alert_types {
     /// The message types a board raises that are alerts: illegal moves,
     /// touch-move breaches, irregularities (boards that differ, Appendix E,
     /// among them), claims, flags, ambiguous readings, a game's end (its
-    /// result to confirm), the journal's and the uplinks' own alerts.
-    pub const BOARD: [&str; 9] = [
+    /// result to confirm), the journal's, the uplinks' and the speech's own
+    /// alerts (`speech_alert`: an output that cannot play, issue 29).
+    pub const BOARD: [&str; 10] = [
         "illegal_move",
         "touch_move",
         "irregularity",
@@ -29,6 +30,7 @@ pub mod alert_types {
         "game_end",
         "journal_alert",
         "uplink_alert",
+        "speech_alert",
     ];
 
     /// The relays' own alerts (`crate::broadcast::relay`, the MQTT relay):

@@ -37,7 +37,7 @@ impl SpeechTiming {
         if trace
             .records
             .iter()
-            .any(|r| matches!(r.kind, RecordKind::Spoken(_)))
+            .any(|r| matches!(r.kind, RecordKind::Spoken { .. }))
         {
             SpeechTiming::Reported
         } else {
@@ -54,6 +54,9 @@ struct Playing {
     end: u64,
     /// The move it announces, if it does.
     mv: Option<Move>,
+    /// The player whose hearing of it counts (E2.3: the player who must
+    /// press next, the mover); `None`: whoever hears it first.
+    ear: Option<Color>,
 }
 
 /// Drives one game: records in, events out.
@@ -124,8 +127,8 @@ impl Controller {
             self.render(out);
         }
         self.finish_playing(rec.t);
-        if let RecordKind::Spoken(n) = rec.kind {
-            self.played(n, rec.t);
+        if let RecordKind::Spoken { n, by } = rec.kind {
+            self.played(n, by, rec.t);
         }
         self.arbiter.record(rec, &mut self.decisions);
         self.render(out);
@@ -165,12 +168,20 @@ impl Controller {
         }
     }
 
-    /// Reported timing: announcement `n` finished playing at `t`.
-    fn played(&mut self, n: u64, t: u64) {
+    /// Reported timing: announcement `n` finished playing at `t` on the
+    /// output of `by` (`None`: on every output). A move counts as announced
+    /// when the player who must press (the mover, E2.3) has heard it on
+    /// his own output; what the other listeners' outputs report does not
+    /// move that instant (issue 29).
+    fn played(&mut self, n: u64, by: Option<Color>, t: u64) {
         if self.timing != SpeechTiming::Reported {
             return;
         }
-        if let Some(i) = self.playing.iter().position(|p| p.n == n) {
+        if let Some(i) = self
+            .playing
+            .iter()
+            .position(|p| p.n == n && (by.is_none() || p.ear.is_none() || p.ear == by))
+        {
             let p = self.playing.remove(i);
             if let Some(mv) = p.mv {
                 self.arbiter.move_announcement_played(&mv, t);
@@ -208,7 +219,9 @@ impl Controller {
                         continue;
                     }
                     let mv = match &what {
-                        Announcement::Move { mv, .. } => Some(*mv),
+                        Announcement::Move { mv, before } => {
+                            Some((*mv, shakmaty::Position::turn(before)))
+                        }
                         _ => None,
                     };
                     self.say(t, phrase(&what, &v), to, mv, &v, out);
@@ -217,20 +230,26 @@ impl Controller {
         }
     }
 
-    /// Emits one `announce` event at `t`.
+    /// Emits one `announce` event at `t`; `mv`: the move it announces and
+    /// its mover (whose hearing of it counts, E2.3).
     fn say(
         &mut self,
         t: u64,
         text: String,
         to: Option<Color>,
-        mv: Option<Move>,
+        mv: Option<(Move, Color)>,
         v: &Vocabulary,
         out: &mut Vec<Event>,
     ) {
         self.spoken += 1;
         let n = self.spoken;
         let ms = voice::speech_ms_estimate(&text, self.wpm);
-        self.playing.push(Playing { n, end: t + ms, mv });
+        self.playing.push(Playing {
+            n,
+            end: t + ms,
+            mv: mv.map(|m| m.0),
+            ear: mv.map(|m| m.1),
+        });
         let kind = EventKind::Announce {
             ssml: v.ssml(&text),
             text,
@@ -382,6 +401,17 @@ mod tests {
         // Reported by the speaker: its record's time.
         let (c, _) = run("{\"t\": 5321, \"spoken\": 2}\n");
         assert_eq!(c.arbiter().move_announced_at(&e7e5()), Some(5321));
+        // Per ear (issue 29): the mover's output counts, another's not.
+        let (c, _) = run("{\"t\": 5100, \"spoken\": 2, \"by\": \"w\"}\n");
+        assert_eq!(
+            c.arbiter().move_announced_at(&e7e5()),
+            None,
+            "White's output is not the ear that matters for Black's move"
+        );
+        let (c, _) = run(
+            "{\"t\": 5100, \"spoken\": 2, \"by\": \"b\"}\n{\"t\": 9000, \"spoken\": 2, \"by\": \"w\"}\n",
+        );
+        assert_eq!(c.arbiter().move_announced_at(&e7e5()), Some(5100));
         let (c, _) = run("{\"t\": 5321, \"spoken\": 1}\n");
         assert_eq!(
             c.arbiter().move_announced_at(&e7e5()),

@@ -222,23 +222,32 @@ pub fn on_path(program: &str) -> bool {
     })
 }
 
-/// Audio for a game with a visually impaired player: espeak-ng installed
-/// and an ALSA playback device present (`pcm` is `/proc/asound/pcm`'s
-/// text, `None` when the file is missing: no sound card driver).
-pub fn audio(espeak: bool, pcm: Option<&str>) -> Finding {
+/// Audio for a game with a visually impaired player, the programs and the
+/// sound card: espeak-ng (package `espeak-ng`) and aplay (package
+/// `alsa-utils`) installed, and an ALSA playback device present (`pcm` is
+/// `/proc/asound/pcm`'s text, `None` when the file is missing: no sound
+/// card driver). The outputs themselves are tried by playing on each
+/// (`eboard doctor`'s audio check, issue 29): a device that is not a card
+/// (an ALSA plugin) passes that way.
+pub fn audio(espeak: bool, aplay: bool, pcm: Option<&str>) -> Finding {
     let devices = pcm.map(playback_devices).unwrap_or_default();
-    match (espeak, devices.is_empty()) {
-        (true, false) => Finding::new(
+    match (espeak, aplay, devices.is_empty()) {
+        (true, true, false) => Finding::new(
             "audio",
             Status::Ok,
-            format!("espeak-ng; playback: {}", devices.join(", ")),
+            format!("espeak-ng, aplay; playback: {}", devices.join(", ")),
         ),
-        (false, _) => Finding::new(
+        (false, _, _) => Finding::new(
             "audio",
             Status::Fail,
-            "espeak-ng is not installed (apt install espeak-ng)",
+            "espeak-ng is not installed (apt-get install espeak-ng)",
         ),
-        (true, true) => Finding::new(
+        (true, false, _) => Finding::new(
+            "audio",
+            Status::Fail,
+            "aplay is not installed (apt-get install alsa-utils): the announcements cannot be played",
+        ),
+        (true, true, true) => Finding::new(
             "audio",
             Status::Fail,
             "no ALSA playback device (/proc/asound/pcm): connect a speaker or headphones",
@@ -268,13 +277,14 @@ mod tests {
             playback_devices(pcm),
             ["00-00: bcm2835 Headphones", "01-00: USB Audio"]
         );
-        assert_eq!(audio(true, Some(pcm)).status, Status::Ok);
+        assert_eq!(audio(true, true, Some(pcm)).status, Status::Ok);
+        assert!(audio(true, false, Some(pcm)).detail.contains("alsa-utils"));
         assert_eq!(
-            audio(true, Some("02-00: Mic : Mic : capture 1\n")).status,
+            audio(true, true, Some("02-00: Mic : Mic : capture 1\n")).status,
             Status::Fail
         );
-        assert_eq!(audio(true, None).status, Status::Fail);
-        assert_eq!(audio(false, Some(pcm)).status, Status::Fail);
+        assert_eq!(audio(true, true, None).status, Status::Fail);
+        assert_eq!(audio(false, true, Some(pcm)).status, Status::Fail);
     }
 
     #[test]

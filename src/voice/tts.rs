@@ -26,8 +26,12 @@ pub const SOUND_THRESHOLD: i16 = 328;
 /// What can go wrong when speaking.
 #[derive(Debug, thiserror::Error)]
 pub enum TtsError {
-    /// The program is not on the `PATH` (or not at the path given).
-    #[error("{program} is not installed: install it with `apt-get install espeak-ng`")]
+    /// The program is not on the `PATH` (or not at the path given); the
+    /// message names its package ([`package_of`]).
+    #[error(
+        "{program} is not installed: install it with `apt-get install {}`",
+        package_of(program)
+    )]
     NotInstalled {
         /// The program looked for.
         program: String,
@@ -76,6 +80,58 @@ pub enum TtsError {
     /// Nothing to say.
     #[error("nothing to say: the text is empty")]
     EmptyText,
+    /// Cut short on purpose (an answer on demand interrupted by the next
+    /// event or a new query).
+    #[error("interrupted by a newer announcement")]
+    Interrupted,
+}
+
+impl TtsError {
+    /// The same error again (for a second owner: the log and the caller).
+    pub fn duplicate(&self) -> TtsError {
+        match self {
+            TtsError::NotInstalled { program } => TtsError::NotInstalled {
+                program: program.clone(),
+            },
+            TtsError::NoVoice { program, voice } => TtsError::NoVoice {
+                program: program.clone(),
+                voice,
+            },
+            TtsError::Io { what, source } => TtsError::Io {
+                what: what.clone(),
+                source: std::io::Error::new(source.kind(), source.to_string()),
+            },
+            TtsError::EmptyText => TtsError::EmptyText,
+            TtsError::Interrupted => TtsError::Interrupted,
+            other => TtsError::NoAudioDevice {
+                detail: other.to_string(),
+            },
+        }
+    }
+
+    /// The Debian package that provides the missing program, when the error
+    /// is a program not installed: `alsa-utils` for `aplay`, `espeak-ng`
+    /// for `espeak-ng`.
+    pub fn package(&self) -> Option<&'static str> {
+        match self {
+            TtsError::NotInstalled { program } => Some(package_of(program)),
+            _ => None,
+        }
+    }
+}
+
+/// The Debian package of a program the speech uses: `aplay` is in
+/// `alsa-utils`, everything else here is `espeak-ng`.
+pub fn package_of(program: &str) -> &'static str {
+    let name = Path::new(program)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(program);
+    if name == "aplay" {
+        "alsa-utils"
+    } else {
+        "espeak-ng"
+    }
 }
 
 /// The espeak-ng voice for a language.

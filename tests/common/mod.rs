@@ -7,6 +7,8 @@
 //!   as a daemon on loopback ([`spawn`], [`run_board`]);
 //! - [`skip`]: skipping (or failing under CI) without a program or the corpus;
 //! - [`mosquitto`]: a broker on loopback for the MQTT tests;
+//! - [`paced`]: audio outputs captured at real-time speed (ALSA into a
+//!   FIFO read at the sample rate);
 //! - here: temporary directories, HTTP / SSE / WebSocket clients on plain
 //!   blocking sockets with bounded waits, the Opera Game as a trace, a
 //!   board config, python-chess as a PGN reader.
@@ -21,6 +23,7 @@ use std::time::{Duration, Instant};
 pub mod clock;
 pub mod console;
 pub mod mosquitto;
+pub mod paced;
 pub mod process;
 pub mod skip;
 pub mod trace;

@@ -218,7 +218,13 @@ impl TraceBuilder {
             "promote" => self.promote(t, arg(2)),
             "arbiter" if w.len() > 3 => self.arbiter_fen(t, arg(2), &w[3..].join(" ")),
             "arbiter" => self.arbiter(t, arg(2)),
-            "spoken" => self.record(json!({"t": t, "spoken": arg(2).parse::<u64>().unwrap()})),
+            "spoken" => match w.get(3) {
+                // `spoken N b`: heard on Black's own output.
+                Some(by) => {
+                    self.record(json!({"t": t, "spoken": arg(2).parse::<u64>().unwrap(), "by": by}))
+                }
+                None => self.record(json!({"t": t, "spoken": arg(2).parse::<u64>().unwrap()})),
+            },
             "query" => match w.get(4) {
                 Some(p) => self.query_piece(t, arg(2), arg(3), p),
                 None => self.query(t, arg(2), arg(3)),
