@@ -150,6 +150,19 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     // Behind the login.
     assert_eq!(http(r, "GET", "/console/report", &[], "").0, 401);
     assert_eq!(http(r, "GET", "/console/results.csv", &[], "").0, 401);
+    // The console page links the paperwork, so the arbiter finds it.
+    let (s, _, page) = http(r, "GET", "/console", &[], "");
+    assert_eq!(s, 200);
+    for link in [
+        "/console/report",
+        "/console/report.csv",
+        "/console/results.csv",
+    ] {
+        assert!(
+            page.contains(&format!("href=\"{link}\"")),
+            "the console links {link}"
+        );
+    }
 
     // 4.2: the illegal move, acknowledged at the console, restored at the board.
     let illegal = alert(r, &cookie, "illegal_move", "4.2");

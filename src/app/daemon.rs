@@ -507,7 +507,7 @@ impl Daemon {
 }
 
 /// The author of the pause a resume with an untrusted wall clock journals.
-pub const DOWNTIME_AUTHOR: &str = "eboard (downtime)";
+pub const DOWNTIME_AUTHOR: &str = crate::arbiter::DOWNTIME_AUTHOR;
 
 /// The longest downtime (wall ms) a resume charges to the running clock by
 /// itself: a restart by the watchdog or a quick power cycle. A longer gap,

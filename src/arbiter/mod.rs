@@ -77,6 +77,12 @@ pub use rulings::{Refusal as RulingRefusal, RulingEntry, IMPOSSIBLE, STALE};
 pub use setup::Guidance;
 pub use tactile::ANNOUNCE_SETTLE_MS;
 
+/// The author of the pause the daemon journals when it resumes a game after
+/// a downtime it could not measure (`app::daemon`, docs/clock.md): a player's
+/// next press goes on with the game, unlike an arbiter's pause, which holds
+/// until his resume (2009 §6.12c, 2023 6.11.3).
+pub const DOWNTIME_AUTHOR: &str = "eboard (downtime)";
+
 use crate::board::{Change, Orientation, SensedBoard};
 use crate::clock::Clock;
 use crate::model::{square_names, ClockStartAt};

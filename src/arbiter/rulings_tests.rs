@@ -279,7 +279,9 @@ fn undo_reverses_a_clock_ruling_and_a_correction_keeps_the_reason() {
 
     // A draw by agreement corrected to 1-0 and back keeps "agreement".
     let mut g = game(None);
+    // A move each first: the 2023 profile (5.2.3) takes no agreement before.
     feed(&mut g, &play(1_000, Color::White, Square::E2, Square::E4));
+    feed(&mut g, &play(1_500, Color::Black, Square::E7, Square::E5));
     feed(
         &mut g,
         &[
@@ -296,7 +298,7 @@ fn undo_reverses_a_clock_ruling_and_a_correction_keeps_the_reason() {
         &[ruled(
             3_000,
             ArbiterAction::Confirm(Some(white)),
-            seen(1, None),
+            seen(2, None),
         )],
     );
     assert_eq!(
@@ -309,7 +311,7 @@ fn undo_reverses_a_clock_ruling_and_a_correction_keeps_the_reason() {
         &[ruled(
             4_000,
             ArbiterAction::Confirm(Some(KnownOutcome::Draw)),
-            seen(1, None),
+            seen(2, None),
         )],
     );
     assert_eq!(refused(&d), None, "{d:?}");
@@ -318,7 +320,7 @@ fn undo_reverses_a_clock_ruling_and_a_correction_keeps_the_reason() {
     // Undo the last correction: back to 1-0, corrected.
     feed(
         &mut g,
-        &[ruled(5_000, ArbiterAction::Undo(2), seen(1, None))],
+        &[ruled(5_000, ArbiterAction::Undo(2), seen(2, None))],
     );
     assert_eq!(g.outcome().unwrap().result, white);
 }
