@@ -102,14 +102,23 @@ fn token(hash: bool) -> anyhow::Result<()> {
 }
 
 fn main() -> ExitCode {
-    // Like any Unix filter: a closed pipe (`eboard replay … | head`) ends the
-    // program quietly instead of failing a write.
-    // SAFETY: setting a signal disposition to its default at start-up, before
-    // any thread exists.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let cli = Cli::parse();
+    // The filters (`eboard replay … | head`) end quietly on a closed pipe,
+    // like any Unix filter. Every other command keeps SIGPIPE ignored: the
+    // daemon, the relay, `doctor` and `announce` write to aplay's and the
+    // broker's pipes and sockets, and a player that exits early (no such
+    // sound card) must be an error they report, never a signal that kills
+    // the board mid-game.
+    if matches!(
+        cli.command,
+        Command::Replay(_) | Command::Simulate(_) | Command::Demo(_) | Command::Results(_)
+    ) {
+        // SAFETY: setting a signal disposition to its default at start-up,
+        // before any thread exists.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     eboard::logging::init();
     let result = match cli.command {
         Command::Replay(args) => app::replay(args),
