@@ -9,6 +9,7 @@
 
 use super::event_id::{EventId, IdText, StreamPos};
 use super::public::{Snapshot, Update};
+use super::settle::Settler;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -321,7 +322,19 @@ impl Channel {
     /// Shows `snapshot` (when given), then sends `messages`: out-of-band
     /// messages, which a restart's replay of the journal does not
     /// regenerate (ids `STREAM-N-BOOT-K`, [`super::event_id`]).
+    /// On the arbiter's channel ([`Channel::with_backlog`]) an alert
+    /// without its wall time gets it now (`unix_ms`, when it happened: a
+    /// relay that receives it later, from the backlog after its restart,
+    /// dates it so, issue 24 §8).
     pub fn publish(&self, seq: u64, snapshot: Option<Arc<Snapshot>>, messages: &[Arc<str>]) {
+        if self.backlog && messages.iter().any(|m| needs_stamp(m)) {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64);
+            let stamped: Vec<Arc<str>> = messages.iter().map(|m| stamp(m, now)).collect();
+            self.publish_as(seq, snapshot, &stamped, false);
+            return;
+        }
         self.publish_as(seq, snapshot, messages, false);
     }
 
@@ -450,6 +463,26 @@ impl Recent {
     }
 }
 
+/// Whether `json` is a message that should say when it happened and does
+/// not: an object with a `type` other than `state`, without `unix_ms`.
+fn needs_stamp(json: &str) -> bool {
+    json.starts_with('{') && !json.contains("\"unix_ms\":") && !json.contains("\"type\":\"state\"")
+}
+
+/// `json` with `"unix_ms": now` added when [`needs_stamp`] (else as it is).
+fn stamp(json: &Arc<str>, now: u64) -> Arc<str> {
+    if !needs_stamp(json) {
+        return json.clone();
+    }
+    match serde_json::from_str::<serde_json::Value>(json) {
+        Ok(serde_json::Value::Object(mut m)) if m.contains_key("type") && !m.contains_key("unix_ms") => {
+            m.insert("unix_ms".into(), serde_json::Value::from(now));
+            Arc::from(serde_json::Value::Object(m).to_string())
+        }
+        _ => json.clone(),
+    }
+}
+
 /// The arbiter's channel and the public one, with the delay line between
 /// the board loop and the public.
 #[derive(Debug)]
@@ -532,6 +565,9 @@ impl Feed {
     }
 }
 
+/// The delay line: each update goes out when `delay_ms` of round time have
+/// passed since its decision, as [`Settler`] settles it against the updates
+/// decided after it (an intermediate result is never released).
 async fn run_delay(
     mut rx: mpsc::UnboundedReceiver<Update>,
     out: Arc<Channel>,
@@ -540,16 +576,46 @@ async fn run_delay(
     speed: f64,
     tap: Option<mpsc::UnboundedSender<Update>>,
 ) {
-    while let Some(u) = rx.recv().await {
-        let due = u.t.saturating_add(delay_ms);
+    let mut waiting: VecDeque<Update> = VecDeque::new();
+    let mut settler = Settler::default();
+    let mut open = true;
+    loop {
+        if waiting.is_empty() {
+            if !open {
+                return;
+            }
+            match rx.recv().await {
+                Some(u) => waiting.push_back(u),
+                None => return,
+            }
+        }
+        let due = waiting[0].t.saturating_add(delay_ms);
         loop {
+            while let Ok(u) = rx.try_recv() {
+                waiting.push_back(u);
+            }
             let n = now();
             if n >= due {
                 break;
             }
             let wall_ms = ((due - n) as f64 / speed.max(1e-9)).ceil() as u64;
-            tokio::time::sleep(Duration::from_millis(wall_ms.clamp(1, 1000))).await;
+            let sleep = tokio::time::sleep(Duration::from_millis(wall_ms.clamp(1, 1000)));
+            if open {
+                tokio::select! {
+                    _ = sleep => {}
+                    u = rx.recv() => match u {
+                        Some(u) => waiting.push_back(u),
+                        None => open = false,
+                    },
+                }
+            } else {
+                sleep.await;
+            }
         }
+        let Some(u) = waiting.pop_front() else {
+            continue;
+        };
+        let u = settler.settle(u, &waiting);
         if let Some(tap) = &tap {
             let _ = tap.send(u.clone());
         }
@@ -561,6 +627,31 @@ async fn run_delay(
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicU64, Ordering};
+
+    #[test]
+    fn an_alert_on_the_arbiters_channel_is_dated_when_it_is_published() {
+        let arbiter = Channel::with_backlog();
+        let before = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64;
+        let alert: Arc<str> = Arc::from(r#"{"type":"journal_alert","problem":"damaged"}"#);
+        let dated: Arc<str> = Arc::from(r#"{"type":"flag","t":5,"unix_ms":42}"#);
+        arbiter.publish(0, None, &[alert.clone(), dated]);
+        let got: Vec<serde_json::Value> = arbiter
+            .backlog()
+            .iter()
+            .map(|m| serde_json::from_str(&m.json).unwrap())
+            .collect();
+        assert!(got[0]["unix_ms"].as_u64().unwrap() >= before, "{got:?}");
+        assert_eq!(got[0]["problem"], "damaged");
+        assert_eq!(got[1]["unix_ms"], 42, "a board's own stamp stays: {got:?}");
+        // The public channel's messages are passed on as they are.
+        let public = Channel::new();
+        let mut rx = public.events.subscribe();
+        public.publish(0, None, &[alert]);
+        assert!(!rx.try_recv().unwrap().json.contains("unix_ms"));
+    }
 
     #[tokio::test]
     async fn the_tap_gets_an_update_only_when_the_public_does() {

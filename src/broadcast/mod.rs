@@ -49,5 +49,6 @@ pub mod livechess;
 pub mod pgn;
 pub mod public;
 pub mod relay;
+pub mod settle;
 
 pub use pgn::write_pgn;
