@@ -126,6 +126,9 @@ pub enum ArbiterAction {
     Undo(u32),
 }
 
+/// The longest `reason` an `arbiter` record takes, in characters.
+pub const MAX_REASON_CHARS: usize = 500;
+
 /// The result of a forfeit (a game not played).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Forfeit {
@@ -247,6 +250,11 @@ pub enum RecordKind {
         /// What the ruling was made from (issue 24.1); `None`: checked
         /// against the current state only.
         expect: Option<Expect>,
+        /// The arbiter's reason in words (a result declared, corrected or
+        /// entered as a forfeit, issue 24.3): `"reason": "…"`, at most
+        /// [`MAX_REASON_CHARS`] characters; kept in the ruling's effect, the
+        /// history, the round report and the PGN.
+        reason: Option<String>,
     },
 }
 
@@ -739,10 +747,21 @@ fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordK
                 None | Some(Value::Null) => None,
                 Some(v) => Some(Expect::from_json(v).map_err(|message| TraceError { line, message })?),
             };
+            let reason = match opt_str(obj, "reason", line)?.map(str::trim) {
+                Some(r) if r.chars().count() > MAX_REASON_CHARS => {
+                    return err(
+                        line,
+                        format!("key 'reason': {} characters; at most {MAX_REASON_CHARS}", r.chars().count()),
+                    )
+                }
+                Some("") | None => None,
+                Some(r) => Some(r.to_owned()),
+            };
             RecordKind::Arbiter {
                 action,
                 author,
                 expect,
+                reason,
             }
         }
         other => return err(line, format!("unknown record kind '{other}'")),
@@ -1094,8 +1113,12 @@ pub fn record_json(r: &Record) -> Value {
             action,
             author,
             expect,
+            reason,
         } => {
             m.insert("arbiter".into(), Value::from(action.as_str()));
+            if let Some(r) = reason {
+                m.insert("reason".into(), Value::from(r.as_str()));
+            }
             match action {
                 ArbiterAction::SetResult(r) | ArbiterAction::Confirm(Some(r)) => {
                     m.insert("result".into(), Value::from(r.as_str()));

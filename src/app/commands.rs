@@ -101,10 +101,16 @@ async fn handle(
             }
             return json!({"id": id, "board": board, "status": "rejected", "code": 428, "reason": reason});
         }
-        Ok(RecordKind::Arbiter { action, expect, .. }) => RecordKind::Arbiter {
+        Ok(RecordKind::Arbiter {
+            action,
+            expect,
+            reason,
+            ..
+        }) => RecordKind::Arbiter {
             action,
             author: Some(ruling.arbiter.clone()),
             expect,
+            reason,
         },
         Ok(_) => return rejected(format!("{}: not a ruling", ruling.action)),
         Err(e) => return rejected(e),

@@ -324,6 +324,7 @@ impl Daemon {
                         action: ArbiterAction::Pause,
                         author: Some(DOWNTIME_AUTHOR.to_owned()),
                         expect: None,
+                        reason: None,
                     },
                 });
             }

@@ -22,17 +22,22 @@ impl Arbiter {
         action: &ArbiterAction,
         author: Option<&str>,
         expect: Option<&Expect>,
+        reason: Option<&str>,
         t: u64,
         out: &mut Decisions,
     ) {
-        tracing::info!(action = action.as_str(), author, t, "arbiter action");
+        tracing::info!(action = action.as_str(), author, reason, t, "arbiter action");
         let before = self.facts();
         let clocks_before = self.clock.as_ref().map(|c| c.remaining_at(t));
         let result = self
             .check_expect(action, expect)
-            .and_then(|()| self.apply_action(action, t, out));
+            .and_then(|()| self.apply_action(action, reason, t, out));
         match result {
-            Ok(applied) => {
+            Ok(mut applied) => {
+                // The arbiter's reason stays with what the ruling did.
+                if let Some(r) = reason {
+                    applied.effect.push_str(&format!(" — reason: {r}"));
+                }
                 let seq = self.rulings.len() as u32 + 1;
                 if let ArbiterAction::Undo(n) = action {
                     self.mark_undone(*n, seq);
@@ -90,6 +95,7 @@ impl Arbiter {
     fn apply_action(
         &mut self,
         action: &ArbiterAction,
+        reason: Option<&str>,
         t: u64,
         out: &mut Decisions,
     ) -> Result<Applied, Refusal> {
@@ -166,7 +172,7 @@ impl Arbiter {
                 }))
             }
             ArbiterAction::Overrule => self.overrule(t, out),
-            ArbiterAction::Confirm(r) => self.confirm_result(*r, t, out),
+            ArbiterAction::Confirm(r) => self.confirm_result(*r, reason, t, out),
             ArbiterAction::Forfeit(r) => self.enter_forfeit(*r, t, out),
             ArbiterAction::SetResult(result) => {
                 if let Some(o) = self.outcome() {

@@ -22,6 +22,8 @@ pub struct Confirmation {
     pub corrected: bool,
     /// The game was not played (a no-show).
     pub forfeit: bool,
+    /// The arbiter's reason for a correction, in words (issue 24.3).
+    pub reason: Option<String>,
 }
 
 impl Arbiter {
@@ -38,6 +40,7 @@ impl Arbiter {
     pub(super) fn confirm_result(
         &mut self,
         correct: Option<KnownOutcome>,
+        reason: Option<&str>,
         t: u64,
         out: &mut Decisions,
     ) -> Result<Applied, Refusal> {
@@ -106,6 +109,7 @@ impl Arbiter {
             result,
             corrected,
             forfeit: false,
+            reason: reason.filter(|_| corrected).map(str::to_owned),
         });
         out.push(Event {
             t,
@@ -172,6 +176,7 @@ impl Arbiter {
                 result: r,
                 corrected: false,
                 forfeit: true,
+                reason: None,
             });
             out.push(Event {
                 t,

@@ -472,7 +472,15 @@ impl Arbiter {
                 action,
                 author,
                 expect,
-            } => self.arbiter_action(action, author.as_deref(), expect.as_ref(), t, out),
+                reason,
+            } => self.arbiter_action(
+                action,
+                author.as_deref(),
+                expect.as_ref(),
+                reason.as_deref(),
+                t,
+                out,
+            ),
         }
     }
 

@@ -15,6 +15,7 @@ fn ruled(t: u64, action: ArbiterAction, expect: Option<Expect>) -> Record {
             action,
             author: Some("IA Hansen".into()),
             expect,
+            reason: None,
         },
     )
 }

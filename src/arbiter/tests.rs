@@ -207,6 +207,7 @@ fn the_arbiters_take_back_reopens_an_ended_game() {
         action: ArbiterAction::SetPosition(fen),
         author: None,
         expect: None,
+        reason: None,
     };
     feed(&mut a, &[rec(5_000, action)]);
     assert_eq!(a.moves().len(), 2);
@@ -223,6 +224,7 @@ fn the_arbiters_pause_shows_as_paused() {
         action: ArbiterAction::Pause,
         author: None,
         expect: None,
+        reason: None,
     };
     feed(&mut a, &[rec(2_000, pause)]);
     assert_eq!(a.phase(), &Phase::Playing);
@@ -231,6 +233,7 @@ fn the_arbiters_pause_shows_as_paused() {
         action: ArbiterAction::Resume,
         author: None,
         expect: None,
+        reason: None,
     };
     feed(&mut a, &[rec(3_000, resume)]);
     assert_eq!(a.stage(), Stage::Playing);
@@ -340,6 +343,7 @@ fn a_board_switched_on_before_the_round_costs_no_one_time() {
                 action: ArbiterAction::Resume,
                 author: None,
                 expect: None,
+                reason: None,
             },
         )],
     );
@@ -357,6 +361,7 @@ fn arbiter(t: u64, action: ArbiterAction, author: Option<&str>) -> Record {
             action,
             author: author.map(str::to_owned),
             expect: None,
+            reason: None,
         },
     )
 }
@@ -385,7 +390,8 @@ fn a_result_is_provisional_until_the_arbiter_confirms_or_corrects_it() {
         Some(&Confirmation {
             result: o.result,
             corrected: false,
-            forfeit: false
+            forfeit: false,
+            reason: None,
         })
     );
     // A correction replaces the result (the arbiter's decision) and says so.

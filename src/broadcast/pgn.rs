@@ -107,6 +107,9 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
             // A no-show: the PGN standard's "administratively adjudicated
             // as a loss" (docs/console.md, results).
             EndReason::IllegalMoves | EndReason::Forfeit => "rules infraction",
+            // The arbiter decided the result (declared or corrected): the
+            // standard's "result due to third party adjudication".
+            EndReason::ArbiterDecision => "adjudication",
             _ => "normal",
         };
         tags.push(("Termination", term.into()));

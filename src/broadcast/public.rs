@@ -523,11 +523,20 @@ impl Publisher {
             tags.push(("WhiteClock".into(), fmt_shown(w)));
             tags.push(("BlackClock".into(), fmt_shown(b)));
         }
-        let comments: Vec<(usize, String)> = self
+        let mut comments: Vec<(usize, String)> = self
             .marks
             .iter()
             .map(|m| (m.after_ply, m.comment()))
             .collect();
+        // A corrected result keeps the arbiter's reason in the record.
+        if let Some(c) = game.confirmation().filter(|c| c.corrected) {
+            if let Some(why) = &c.reason {
+                comments.push((
+                    game.moves().len(),
+                    format!("result corrected by the arbiter to {}: {why}", c.result.as_str()),
+                ));
+            }
+        }
         let extras = PgnExtras {
             round: Some(info.id()),
             tags,

@@ -270,8 +270,7 @@ pub fn authorize_caller<'a>(
 fn body_keys(action: &str) -> Option<&'static [&'static str]> {
     Some(match action {
         "accept" | "overrule" | "restore" | "pause" | "resume" => &["expect"],
-        "result" | "forfeit" => &["result", "expect"],
-        "confirm" => &["result", "expect"],
+        "result" | "forfeit" | "confirm" => &["result", "reason", "expect"],
         "clock" => &["white_ms", "black_ms", "moves", "expect"],
         "position" => &["fen", "expect"],
         "undo" => &["ruling", "expect"],
@@ -380,13 +379,19 @@ pub async fn act(
         .into_response();
     }
     let (kind, name) = match parse_request(&action, &bytes) {
-        Ok(RecordKind::Arbiter { action, expect, .. }) => {
+        Ok(RecordKind::Arbiter {
+            action,
+            expect,
+            reason,
+            ..
+        }) => {
             let name = action.as_str();
             (
                 RecordKind::Arbiter {
                     action,
                     author: Some(author.clone()),
                     expect,
+                    reason,
                 },
                 name,
             )
@@ -499,10 +504,16 @@ pub fn ruling_record(
         RecordKind::Arbiter { expect: None, .. } if expect_required => {
             Err(refuse(StatusCode::PRECONDITION_REQUIRED, &expect_missing()))
         }
-        RecordKind::Arbiter { action, expect, .. } => Ok(RecordKind::Arbiter {
+        RecordKind::Arbiter {
+            action,
+            expect,
+            reason,
+            ..
+        } => Ok(RecordKind::Arbiter {
             action,
             author: Some(author.to_owned()),
             expect,
+            reason,
         }),
         _ => Err(refuse(StatusCode::UNPROCESSABLE_ENTITY, "not a ruling")),
     }

@@ -253,7 +253,7 @@ function controls(g, st, id) {
     if (s.result === r) { say(id, verb + ": the result is " + resultText(r) + " already", "reply error"); return; }
     const action = s.result && s.result !== "*" ? "confirm" : "result";
     propose(id, "Board " + g + ": result " + resultText(s.result || "*") + " → " + resultText(r) + " (" + why + ")?", verb,
-      () => send(g, action, { result: r }, expectOf(s, null, true), id));
+      () => send(g, action, { result: r, reason: why }, expectOf(s, null, true), id));
   }, { class: "correct-result" }));
   // A no-show (Laws 6.7).
   const ff = row("forfeit-row");

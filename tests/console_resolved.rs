@@ -1,0 +1,173 @@
+//! Issue 24's last open points, through the real daemon and relay:
+//!
+//! - §5, "the PGN and feeds carry the final result": a draw by agreement
+//!   corrected to 1-0 by mistake and undone within the transmission delay
+//!   never reaches the public (neither its event stream nor its PGN); the
+//!   public gets the draw, with its termination kept;
+//! - §8, "each alert's time is when it happened, also after a relay
+//!   restart": a board's own out-of-band alert (its damaged ruling-id
+//!   store, found at its start) keeps the board's time at a relay started
+//!   later and at the same relay restarted.
+
+mod common;
+
+use common::console::*;
+use common::*;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+fn arbiter_state(addr: &str) -> Value {
+    let (s, b) = request(addr, "GET", "/arbiter/state", &[ARBITER_AUTH], "");
+    assert_eq!(s, 200, "{b}");
+    let v: Value = serde_json::from_str(&b).unwrap();
+    v.as_array().and_then(|a| a.first()).map_or(v.clone(), |x| {
+        x.get("state").cloned().unwrap_or_else(|| x.clone())
+    })
+}
+
+#[test]
+fn a_result_corrected_and_undone_within_the_delay_never_reaches_the_public() {
+    let dir = tempdir("resolved-delay");
+    let cfg = config(&dir, 1, 1, "");
+    let trace = dir.join("draw.jsonl");
+    std::fs::write(
+        &trace,
+        TraceBuilder::new()
+            .header("time_control", "5400+30")
+            .steps("1000 mv e2e4 w\n3000 mv e7e5 b\n4000 offer w\n4500 accept b\n")
+            .text(),
+    )
+    .unwrap();
+    let board = run_board(
+        &dir,
+        &cfg,
+        Some(&trace),
+        &["--speed", "1", "--delay", "6"],
+    );
+    let public = SseReader::open(&board.addr, "/events", &[]);
+    // Undelayed: the draw by agreement, then the arbiter's mistake and its undo.
+    poll(30, "the draw on the arbiter's state", || {
+        (arbiter_state(&board.addr)["result"] == "1/2-1/2").then_some(())
+    });
+    let (s, b) = request(
+        &board.addr,
+        "POST",
+        "/arbiter/confirm",
+        &[ARBITER_AUTH],
+        &json!({"result": "1-0", "reason": "pressed the wrong result"}).to_string(),
+    );
+    assert_eq!(s, 200, "{b}");
+    assert_eq!(arbiter_state(&board.addr)["result"], "1-0");
+    let (s, b) = request(
+        &board.addr,
+        "POST",
+        "/arbiter/undo",
+        &[ARBITER_AUTH],
+        &json!({"ruling": 1}).to_string(),
+    );
+    assert_eq!(s, 200, "{b}");
+    let undone_at = Instant::now();
+    assert_eq!(arbiter_state(&board.addr)["result"], "1/2-1/2");
+    // Everything the public gets until the undo's delay has passed (and 2 s more).
+    let mut seen = Vec::new();
+    while let Some(left) = (undone_at + Duration::from_secs(8)).checked_duration_since(Instant::now()) {
+        match public.rx.recv_timeout(left) {
+            Ok((_, v)) => seen.push(v),
+            Err(_) => break,
+        }
+    }
+    let texts: Vec<String> = seen.iter().map(Value::to_string).collect();
+    assert!(
+        seen.iter().any(|v| v["type"] == "state" && v["result"] == "1/2-1/2"),
+        "the draw reached the public: {texts:#?}"
+    );
+    for v in &seen {
+        assert_ne!(v["result"], "1-0", "an intermediate result went public: {v}");
+        let t = v.to_string();
+        assert!(!t.contains("corrected"), "an intermediate correction went public: {t}");
+    }
+    let pgn = get(&board.addr, "/games.pgn");
+    assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
+    assert!(pgn.contains("[ResultStatus \"provisional\"]"), "{pgn}");
+    assert!(!pgn.contains("1-0"), "{pgn}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The `[[arbiter.accounts]]` of the board and the relay.
+fn accounts() -> String {
+    format!(
+        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
+         [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
+        secret_hash(SECRET)
+    )
+}
+
+/// The console's alert of `kind` at `addr`, once it is there.
+fn alert_of(addr: &str, cookie: &str, kind: &str) -> Value {
+    poll(30, &format!("the {kind} alert at {addr}"), || {
+        let (s, _, b) = http(addr, "GET", "/console/alerts", &[("Cookie", cookie)], "");
+        assert_eq!(s, 200, "{b}");
+        serde_json::from_str::<Value>(&b)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["type"] == kind)
+            .cloned()
+    })
+}
+
+#[test]
+fn a_boards_own_alert_keeps_its_time_at_a_relay_started_later_and_restarted() {
+    let dir = tempdir("resolved-alert-time");
+    let extra = accounts();
+    let cfg = config(&dir, 1, 1, &extra);
+    let jdir = dir.join("journal");
+    std::fs::create_dir_all(&jdir).unwrap();
+    // A damaged ruling-id store: the board alerts its arbiter at its start.
+    std::fs::write(
+        jdir.join("board.jsonl.rulings"),
+        "{\"id\": \"old-1\", \"outcome\": \"pending\"}\n{\"t\": 5, \"lift\": \"e2\"}\n",
+    )
+    .unwrap();
+    let started = unix_ms();
+    let board = run_board(&dir, &cfg, None, &["--journal-dir", jdir.to_str().unwrap()]);
+    let serving = unix_ms();
+    std::thread::sleep(Duration::from_millis(1500));
+    let relay_cfg = relay_config(&dir, &extra);
+    let state = dir.join("relay-state");
+    let relay_args = [
+        "relay",
+        "--config",
+        relay_cfg.to_str().unwrap(),
+        "--state-dir",
+        state.to_str().unwrap(),
+    ];
+    let url = format!("http://{}", board.addr);
+    let mut args: Vec<&str> = relay_args.to_vec();
+    args.push(&url);
+    let relay_started = unix_ms();
+    let mut relay = spawn(&args, &[], &dir);
+    let cookie = login(&relay.addr, "IA Hansen", SECRET);
+    let first = alert_of(&relay.addr, &cookie, "journal_alert");
+    let when = first["unix_ms"].as_u64().unwrap();
+    assert!(
+        (started..=serving).contains(&when),
+        "dated when the board raised it ({started}..{serving}), not when the relay got it ({relay_started}): {first}"
+    );
+    // The relay restarts later: the same alert, the same time.
+    std::thread::sleep(Duration::from_millis(1500));
+    relay.kill();
+    let restarted = unix_ms();
+    let relay = spawn(&args, &[], &dir);
+    let cookie = login(&relay.addr, "IA Hansen", SECRET);
+    let again = alert_of(&relay.addr, &cookie, "journal_alert");
+    assert_eq!(
+        again["unix_ms"].as_u64(),
+        Some(when),
+        "after the relay's restart at {restarted}: {again}"
+    );
+    drop(relay);
+    drop(board);
+    std::fs::remove_dir_all(&dir).ok();
+}
