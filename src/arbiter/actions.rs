@@ -204,6 +204,15 @@ impl Arbiter {
                 "no ambiguous reading is held: there is nothing to choose",
             )),
             ArbiterAction::Pause => {
+                // A pause is urgent: whatever ply the arbiter saw (not
+                // stale, `check_expect`), but never on a game that is over.
+                if let Some(o) = self.outcome() {
+                    return Err(stale(format!(
+                        "the game is over ({}, {}): its clocks are stopped for good; nothing to pause",
+                        o.result.as_str(),
+                        o.reason
+                    )));
+                }
                 let Some(c) = self.clock.as_mut() else {
                     return Err(impossible("no clock runs on this board"));
                 };

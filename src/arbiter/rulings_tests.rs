@@ -404,3 +404,70 @@ fn every_ruling_cites_its_article_per_profile() {
         assert_eq!(ra.confirm, "DSU 004 §15");
     }
 }
+
+#[test]
+fn a_pause_is_urgent_whatever_the_ply_but_never_on_a_finished_game() {
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+    feed(&mut a, &play(2_000, Color::Black, Square::E7, Square::E5));
+    // The arbiter saw ply 0 (the board moved on twice since): a pause still holds.
+    let d = feed(&mut a, &[ruled(3_000, ArbiterAction::Pause, seen(0, None))]);
+    assert_eq!(refused(&d), None, "{d:?}");
+    let (article, effect) = applied(&d).expect("applied");
+    assert_eq!(article, "6.11.1");
+    assert!(effect.starts_with("both clocks stopped"), "{effect}");
+    // A resume likewise, whatever the ply.
+    let d = feed(&mut a, &[ruled(4_000, ArbiterAction::Resume, seen(1, None))]);
+    assert_eq!(refused(&d), None, "{d:?}");
+    // The game ends (a resignation): a pause and a resume are refused, saying why.
+    feed(&mut a, &[rec(5_000, RecordKind::Resign(Color::Black))]);
+    let d = feed(&mut a, &[ruled(6_000, ArbiterAction::Pause, seen(2, None))]);
+    let (reason, status) = refused(&d).expect("a pause on a finished game is refused");
+    assert_eq!(status, 409);
+    assert!(reason.starts_with("the game is over (1-0, resignation)"), "{reason}");
+    let d = feed(&mut a, &[ruled(7_000, ArbiterAction::Resume, seen(2, None))]);
+    let (reason, status) = refused(&d).expect("a resume on a finished game is refused");
+    assert_eq!(status, 409);
+    assert!(reason.starts_with("the game is over (1-0, resignation)"), "{reason}");
+    // Confirmed: refused as every ruling on a confirmed game.
+    feed(&mut a, &[ruled(8_000, ArbiterAction::Confirm(None), seen(2, None))]);
+    let d = feed(&mut a, &[ruled(9_000, ArbiterAction::Resume, seen(2, None))]);
+    let (reason, status) = refused(&d).expect("refused");
+    assert_eq!(status, 409);
+    assert!(reason.contains("result confirmed"), "{reason}");
+    assert_eq!(
+        a.rulings().iter().map(|r| r.action).collect::<Vec<_>>(),
+        ["pause", "resume", "confirm"],
+        "the refused ones are no rulings given"
+    );
+}
+
+#[test]
+fn a_corrections_reason_stays_with_its_effect() {
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+    feed(&mut a, &[rec(2_000, RecordKind::Resign(Color::Black))]);
+    let d = feed(
+        &mut a,
+        &[rec(
+            3_000,
+            RecordKind::Arbiter {
+                action: ArbiterAction::Confirm(Some(KnownOutcome::Draw)),
+                author: Some("IA Hansen".into()),
+                expect: seen(1, None),
+                reason: Some("the players agreed a draw before the resignation".into()),
+            },
+        )],
+    );
+    let (_, effect) = applied(&d).expect("applied");
+    assert!(
+        effect.ends_with("— reason: the players agreed a draw before the resignation"),
+        "{effect}"
+    );
+    let c = a.confirmation().expect("confirmed");
+    assert!(c.corrected);
+    assert_eq!(
+        c.reason.as_deref(),
+        Some("the players agreed a draw before the resignation")
+    );
+}
