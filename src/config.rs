@@ -355,6 +355,11 @@ pub struct ArbiterConfig {
     /// sessions across a restart (`--state-dir` wins; `docs/console.md`,
     /// "Kept across a restart"). A board keeps them beside its journal.
     pub state_dir: Option<String>,
+    /// The round's pairings file as the pairing program wrote it (TRF-16,
+    /// the file `eboard event` read): the console serves the round's
+    /// confirmed results written into it, `GET /console/results.trf`
+    /// (`docs/console.md`, "The round's paperwork"). Read at each request.
+    pub pairings: Option<String>,
 }
 
 /// `[[arbiter.accounts]]`: one arbiter's account.

@@ -133,7 +133,7 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     let relay_cfg = relay_config(
         &dir,
         &format!(
-            "\n[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n",
+            "pairings = \"{TRF}\"\n\n[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n",
             secret_hash(SECRET)
         ),
     );
@@ -150,6 +150,7 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     // Behind the login.
     assert_eq!(http(r, "GET", "/console/report", &[], "").0, 401);
     assert_eq!(http(r, "GET", "/console/results.csv", &[], "").0, 401);
+    assert_eq!(http(r, "GET", "/console/results.trf", &[], "").0, 401);
     // The console page links the paperwork, so the arbiter finds it.
     let (s, _, page) = http(r, "GET", "/console", &[], "");
     assert_eq!(s, 200);
@@ -157,6 +158,7 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
         "/console/report",
         "/console/report.csv",
         "/console/results.csv",
+        "/console/results.trf",
     ] {
         assert!(
             page.contains(&format!("href=\"{link}\"")),
@@ -288,6 +290,14 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     assert_eq!(code(7), 'H', "the bye is kept");
     // The pairings still read (the file is a TRF-16 as before).
     eboard::event::read_round(&text, "round4.trf", 4).unwrap();
+    // The console serves the same TRF itself (`[arbiter] pairings`), the
+    // game left blank named.
+    let (s, head, served) = http(r, "GET", "/console/results.trf", &me, "");
+    assert_eq!(s, 200, "{served}");
+    assert_eq!(served, text, "the console's TRF is the one eboard results writes");
+    let head = head.to_ascii_lowercase();
+    assert!(head.contains("x-eboard-left-blank: 4.2"), "{head}");
+    assert!(head.contains("round4-results.trf"), "{head}");
     // --complete refuses a round with games unfinished.
     let out = eboard_command()
         .args([

@@ -498,7 +498,8 @@ fn daemon_router_kept(
     }
     let console = std::sync::Arc::new(
         crate::server::console::Console::new(accounts, d.feed.arbiter.clone(), None)
-            .with_command_ids(kept.ids.clone()),
+            .with_command_ids(kept.ids.clone())
+            .with_pairings(cfg.arbiter.pairings.as_ref().map(std::path::PathBuf::from)),
     );
     console.spawn_feed(rt);
     if let Some(files) = &kept.console {

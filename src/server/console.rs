@@ -77,6 +77,10 @@ pub struct Console {
     /// The rulings the channel carried, applied and refused (the round
     /// report's, [`super::report`]).
     pub rulings: super::report::RulingLog,
+    /// The round's pairings as the pairing program wrote them (TRF-16,
+    /// `[arbiter] pairings`): `GET /console/results.trf` writes the
+    /// results into it ([`super::results_trf`]).
+    pub pairings: Option<std::path::PathBuf>,
     ids: Arc<CommandIds>,
 }
 
@@ -93,8 +97,15 @@ impl Console {
             rulings: Default::default(),
             channel,
             forward,
+            pairings: None,
             ids: Arc::new(CommandIds::in_memory()),
         }
+    }
+
+    /// The console with the round's pairings file (TRF-16).
+    pub fn with_pairings(mut self, trf: Option<std::path::PathBuf>) -> Console {
+        self.pairings = trf;
+        self
     }
 
     /// The console with the board's store of ruling ids (shared with its

@@ -14,7 +14,7 @@
 //! | `POST /arbiter/{confirm,forfeit}` | the result confirmed or corrected (DSU 004 §15), a forfeit |
 //! | `POST /arbiter/command` | one ruling as `{board, action, body, arbiter, id}`, applied once per id ([`console`]) |
 //! | `GET /console`, `/console/*` | the arbiter's console: login, alert queue, acknowledgements ([`console`]) |
-//! | `GET /console/report`, `/console/report.csv`, `/console/results.csv` | the round's paperwork: every alert and ruling, the results ([`report`]) |
+//! | `GET /console/report`, `/console/report.csv`, `/console/results.csv`, `/console/results.trf` | the round's paperwork: every alert and ruling, the results ([`report`], [`results_trf`]) |
 //!
 //! Nothing under `/arbiter/` or `/console/` sends CORS headers: only the
 //! pages this server serves may read them.
@@ -39,6 +39,7 @@ pub mod kept;
 pub mod listener;
 mod page;
 pub mod report;
+pub mod results_trf;
 mod stream;
 
 pub use arbiter::parse_ruling;
@@ -168,6 +169,7 @@ pub fn router(state: AppState) -> Router {
         .route("/console/report", get(report::report))
         .route("/console/report.csv", get(report::report_csv))
         .route("/console/results.csv", get(report::results_csv))
+        .route("/console/results.trf", get(results_trf::results_trf))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,

@@ -445,7 +445,7 @@ pub fn to_html(rows: &[Row], results: &[GameResult], offset_min: i32, now_ms: u6
     };
     h.push_str(&format!(
         "<h1>Round report{}{}</h1>\n<p class=\"meta\">Made {} {tz}. Wall times in {tz}; round time = the game's time since its round started.</p>\n\
-         <p class=\"noprint\"><a href=\"report.csv\">CSV</a> · <a href=\"results.csv\">results (CSV)</a></p>\n",
+         <p class=\"noprint\"><a href=\"report.csv\">CSV</a> · <a href=\"results.csv\">results (CSV)</a> · <a href=\"results.trf\">results (TRF-16)</a></p>\n",
         if event.is_empty() { String::new() } else { format!(": {}", esc(&event)) },
         if rounds.is_empty() { String::new() } else { format!(", round {}", esc(&rounds.join(", "))) },
         wall(now_ms, offset_min),
@@ -497,14 +497,18 @@ pub struct Params {
 
 /// What the report is made of: the boards' states, the alert queue, the
 /// ruling events ([`RulingLog::list`]).
-struct Sources {
-    states: Vec<Value>,
+pub(super) struct Sources {
+    pub(super) states: Vec<Value>,
     alerts: Vec<Alert>,
     rulings: Vec<(u64, Value)>,
 }
 
 /// What every handler of this module reads (any role of the console).
-fn gather(s: &AppState, headers: &HeaderMap, ext: &Extensions) -> Result<Sources, Refusal> {
+pub(super) fn gather(
+    s: &AppState,
+    headers: &HeaderMap,
+    ext: &Extensions,
+) -> Result<Sources, Refusal> {
     authorize(s, headers, ext)?;
     let console = s
         .console

@@ -1,0 +1,269 @@
+//! Issue 24's last open points on the console page, in headless Chromium at
+//! a tablet's 1280×800 against an HTTP relay and three real boards:
+//!
+//! - §3, **Correct result** carries the arbiter's reason: a draw corrected
+//!   to 1-0 with a reason; the reason is in the question, the board's
+//!   reply, the board's journal (`arbiter` record `reason`), the board's
+//!   history, the round report and the PGN (a comment; `Termination
+//!   "adjudication"`);
+//! - §4, the **move counter** of a multi-period control (40/5400+30:
+//!   1800+30): "Moves completed" is offered, asked before → after, and the
+//!   board's clock counts from it (`moves_done`, `moves_to_control`);
+//! - §8, a **new alert** (a claim that comes while the arbiter watches):
+//!   the page asked for notifications at the login, then beeps
+//!   (AudioContext), vibrates, notifies and counts the open alerts in the
+//!   page's title. Sound, vibration and notifications are stubbed in the
+//!   page before it loads (recording the calls): what is tested is the
+//!   page's own logic.
+//!
+//! Skipped (with the reason printed) when Chromium or python3 is missing,
+//! unless `CI` is set.
+
+mod common;
+
+use common::console::*;
+use common::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const REASON: &str = "Black resigned before the draw offer; both players confirm it";
+
+fn trace(dir: &Path, steps: &str) -> PathBuf {
+    let p = dir.join("game.jsonl");
+    let text = TraceBuilder::new()
+        .header("time_control", "5400+30")
+        .steps(steps)
+        .text();
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Records what the page does to tell the arbiter of a new alert.
+const STUB: &str = r#"
+window.__sig = { vibrate: [], tones: 0, notes: [], asked: 0 };
+Object.defineProperty(navigator, "vibrate", { configurable: true, value: (p) => { window.__sig.vibrate.push(p); return true; } });
+class FakeAudio {
+  constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() { return { frequency: {}, connect() {}, start() { window.__sig.tones++; }, stop() {} }; }
+  createGain() { return { gain: {}, connect() {} }; }
+}
+window.AudioContext = FakeAudio;
+class FakeNote { constructor(title, opts) { window.__sig.notes.push([title, opts && opts.body]); } }
+FakeNote.permission = "default";
+FakeNote.requestPermission = () => { window.__sig.asked++; FakeNote.permission = "granted"; return Promise.resolve("granted"); };
+window.Notification = FakeNote;
+"#;
+
+const CDP_STEPS: &str = r##"
+name, secret, stub = sys.argv[4:7]
+res = {}
+try:
+    page(1280, 800, False, stub)
+    log_in(name, secret)
+    res["asked"] = js("window.__sig.asked")
+    res["secure"] = js("window.isSecureContext")
+    wait("boards.size === 3", "the three boards")
+    res["claim_early"] = js("alerts.some((a) => a.type === 'claim')")
+    # 1. Correct result, with its reason.
+    wait("boards.get('1.1') && boards.get('1.1').result === '1/2-1/2'", "board 1.1's draw")
+    click("#more-1\\.1 summary")
+    js("document.getElementById('result-1.1').value = '1-0'")
+    type_into("#reason-1\\.1", reason)
+    click_el(button_in("#board-1\\.1", "Correct result"))
+    res["correct_question"] = confirm_in("reply-board-1.1")
+    res["correct_reply"] = outcome_in("reply-board-1.1")
+    res["history"] = wait("(() => { const h = document.getElementById('history-1.1'); return h && h.textContent.includes('reason') ? h.textContent : ''; })()", "the correction in the history")
+    # 2. The move counter of a multi-period control.
+    wait("boards.get('1.2') && boards.get('1.2').clock && boards.get('1.2').clock.moves_to_control != null && plyOf(boards.get('1.2')) === 1", "board 1.2's periods")
+    click("#more-1\\.2 summary")
+    res["moves_shown"] = js("!document.getElementById('moves-1.2').hidden")
+    res["moves_hidden_single_period"] = js("document.getElementById('moves-1.3').hidden")
+    type_into("#clock-w-1\\.2", "1:20:00")
+    type_into("#moves-1\\.2", "38")
+    click_el(button_in("#board-1\\.2", "Set clocks"))
+    res["moves_question"] = confirm_in("reply-board-1.2")
+    res["moves_reply"] = outcome_in("reply-board-1.2")
+    res["moves_after"] = wait("(() => { const c = boards.get('1.2').clock; return c.moves_done && c.moves_done.white === 38 ? {done: c.moves_done, to_control: c.moves_to_control, white_ms: c.white_ms} : null; })()", "the move counter set")
+    res["moves_card"] = js("document.querySelector('#board-1\\\\.2 .clocks').textContent")
+    # 3. A new alert while the arbiter watches.
+    before = js("JSON.stringify(window.__sig)")
+    res["sig_before"] = json.loads(before)
+    wait("alerts.some((a) => a.type === 'claim' && a.game === '1.3')", "board 1.3's claim", 90)
+    res["title"] = wait("document.title.startsWith('(') ? document.title : ''", "the count in the title")
+    res["open"] = js("alerts.filter((a) => !a.ack).length")
+    res["sig"] = js("window.__sig")
+    res["announce"] = js("document.getElementById('announce').textContent")
+    print(json.dumps(res))
+except SystemExit as e:
+    print(json.dumps(res)); raise
+finally:
+    p.kill()
+"##;
+
+#[test]
+fn reasons_move_counters_and_new_alerts_in_chromium() {
+    let Some(chrome) = chromium() else {
+        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+        return;
+    };
+    if !Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        skip_or_fail_under_ci("python3 is not installed");
+        return;
+    }
+    let dir = tempdir("console-resolved-browser");
+    let accounts = format!(
+        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
+         [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
+        secret_hash(SECRET)
+    );
+    let games = [
+        // A draw by agreement, to be corrected.
+        "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 offer w\n4500 accept b\n",
+        // A multi-period control; White's first move, then Black thinks.
+        "2000 mv a2a3 w\n",
+        // A claim that comes while the arbiter watches.
+        "1000 mv e2e4 w\n3000 mv e7e5 b\n45000 claim threefold w\n",
+    ];
+    let mut boards = Vec::new();
+    for (i, steps) in games.iter().enumerate() {
+        let b = i as u32 + 1;
+        let d = dir.join(format!("b{b}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let cfg = config(&d, 1, b, &accounts);
+        if b == 2 {
+            let text = std::fs::read_to_string(&cfg).unwrap().replace(
+                "time_control = \"5400+30\"",
+                "time_control = \"40/5400+30:1800+30\"",
+            );
+            std::fs::write(&cfg, text).unwrap();
+        }
+        let t = trace(&d, steps);
+        let j = d.join("j.jsonl");
+        boards.push(run_board(
+            &d,
+            &cfg,
+            Some(&t),
+            &["--journal", j.to_str().unwrap(), "--speed", "1"],
+        ));
+    }
+    let relay_cfg = relay_config(&dir, &accounts);
+    let urls: Vec<String> = boards
+        .iter()
+        .map(|r| format!("http://{}", r.addr))
+        .collect();
+    let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
+    args.extend(urls.iter().map(String::as_str));
+    let relay = spawn(&args, &[], &dir);
+
+    let url = format!("http://{}/console", relay.addr);
+    let script = format!("{CDP_PAGE}\nreason = {:?}\n{CDP_STEPS}", REASON);
+    let out = Command::new("python3")
+        .args(["-c", &cdp_script(&script)])
+        .arg(&chrome)
+        .arg(&url)
+        .arg(dir.join("profile"))
+        .args(["IA Hansen", SECRET, STUB])
+        .output()
+        .expect("run python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the browser run failed: {}\nso far: {stdout}\nrelay: {}",
+        String::from_utf8_lossy(&out.stderr),
+        std::fs::read_to_string(&relay.stderr).unwrap_or_default()
+    );
+    let r: Value = serde_json::from_str(stdout.trim()).unwrap();
+    println!("{r:#}");
+    let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+
+    // 1. The correction's reason: asked, applied, journaled, in the history,
+    // the round report and the PGN.
+    let q = text("correct_question");
+    assert!(q.contains("½-½ → 1-0") && q.contains(REASON), "{q}");
+    let reply = text("correct_reply");
+    assert!(
+        reply.starts_with("applied: Applied on board 1.1 by IA Hansen") && reply.contains(REASON),
+        "{reply}"
+    );
+    assert!(text("history").contains(REASON), "{r}");
+    let j1 = journal_records(&dir.join("b1").join("j.jsonl"));
+    let confirms: Vec<&Value> = j1.iter().filter(|v| v["arbiter"] == "confirm").collect();
+    assert_eq!(confirms.len(), 1, "{confirms:?}");
+    assert_eq!(confirms[0]["result"], "1-0");
+    assert_eq!(confirms[0]["reason"], REASON, "{confirms:?}");
+    let cookie = login(&relay.addr, "IA Hansen", SECRET);
+    let (s, _, report) = http(
+        &relay.addr,
+        "GET",
+        "/console/report.csv",
+        &[("Cookie", &cookie)],
+        "",
+    );
+    assert_eq!(s, 200, "{report}");
+    assert!(
+        report.lines().any(|l| l.contains("confirm") && l.contains(REASON)),
+        "{report}"
+    );
+    let pgn = poll(30, "the corrected result in board 1.1's PGN", || {
+        let pgn = get(&boards[0].addr, "/games.pgn");
+        pgn.contains("[Result \"1-0\"]").then_some(pgn)
+    });
+    assert!(pgn.contains(REASON), "{pgn}");
+    assert!(pgn.contains("[Termination \"adjudication\"]"), "{pgn}");
+    assert!(pgn.contains("[ResultStatus \"corrected\"]"), "{pgn}");
+
+    // 2. The move counter.
+    assert_eq!(r["moves_shown"], true, "{r}");
+    assert_eq!(r["moves_hidden_single_period"], true, "{r}");
+    let q = text("moves_question");
+    assert!(
+        q.contains("→ 1:20:00") && q.contains("move counter → 38 moves completed"),
+        "{q}"
+    );
+    assert!(text("moves_reply").contains("move counter"), "{r}");
+    // Black on move: White has 38 moves completed, Black 37; Black's
+    // 40th move, three moves on, brings the second period.
+    assert_eq!(
+        r["moves_after"]["done"],
+        serde_json::json!({"white": 38, "black": 37}),
+        "{r}"
+    );
+    assert_eq!(r["moves_after"]["to_control"], 3, "{r}");
+    assert!(text("moves_card").contains("3 moves to the time control"), "{r}");
+
+    // 3. The new alert: asked at the login, then sound, vibration,
+    // notification and the title's count.
+    assert_eq!(r["asked"], 1, "notifications asked for at the login: {r}");
+    assert_eq!(r["secure"], true, "a loopback page is a secure context: {r}");
+    assert_eq!(r["claim_early"], false, "the claim must come after the page loaded: {r}");
+    let open = r["open"].as_u64().unwrap();
+    assert!(open >= 1, "{r}");
+    assert_eq!(
+        text("title"),
+        format!("({open}) eboard — arbiter's console"),
+        "{r}"
+    );
+    let before = &r["sig_before"];
+    let sig = &r["sig"];
+    let n = |v: &Value, k: &str| v[k].as_array().map_or(0, Vec::len);
+    assert!(n(sig, "vibrate") > n(before, "vibrate"), "vibrated: {r}");
+    assert!(
+        sig["tones"].as_u64() > before["tones"].as_u64(),
+        "a tone: {r}"
+    );
+    let notes = sig["notes"].as_array().unwrap();
+    assert!(
+        notes[n(before, "notes")..]
+            .iter()
+            .any(|x| x[1].as_str().is_some_and(|b| b.contains("Claim on board 1.3"))),
+        "notified: {r}"
+    );
+    assert!(text("announce").contains("Claim on board 1.3"), "{r}");
+    drop(relay);
+    std::fs::remove_dir_all(&dir).ok();
+}
