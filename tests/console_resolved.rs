@@ -38,12 +38,7 @@ fn a_result_corrected_and_undone_within_the_delay_never_reaches_the_public() {
             .text(),
     )
     .unwrap();
-    let board = run_board(
-        &dir,
-        &cfg,
-        Some(&trace),
-        &["--speed", "1", "--delay", "6"],
-    );
+    let board = run_board(&dir, &cfg, Some(&trace), &["--speed", "1", "--delay", "6"]);
     let public = SseReader::open(&board.addr, "/events", &[]);
     // Undelayed: the draw by agreement, then the arbiter's mistake and its undo.
     poll(30, "the draw on the arbiter's state", || {
@@ -70,7 +65,9 @@ fn a_result_corrected_and_undone_within_the_delay_never_reaches_the_public() {
     assert_eq!(arbiter_state(&board.addr)["result"], "1/2-1/2");
     // Everything the public gets until the undo's delay has passed (and 2 s more).
     let mut seen = Vec::new();
-    while let Some(left) = (undone_at + Duration::from_secs(8)).checked_duration_since(Instant::now()) {
+    while let Some(left) =
+        (undone_at + Duration::from_secs(8)).checked_duration_since(Instant::now())
+    {
         match public.rx.recv_timeout(left) {
             Ok((_, v)) => seen.push(v),
             Err(_) => break,
@@ -78,13 +75,20 @@ fn a_result_corrected_and_undone_within_the_delay_never_reaches_the_public() {
     }
     let texts: Vec<String> = seen.iter().map(Value::to_string).collect();
     assert!(
-        seen.iter().any(|v| v["type"] == "state" && v["result"] == "1/2-1/2"),
+        seen.iter()
+            .any(|v| v["type"] == "state" && v["result"] == "1/2-1/2"),
         "the draw reached the public: {texts:#?}"
     );
     for v in &seen {
-        assert_ne!(v["result"], "1-0", "an intermediate result went public: {v}");
+        assert_ne!(
+            v["result"], "1-0",
+            "an intermediate result went public: {v}"
+        );
         let t = v.to_string();
-        assert!(!t.contains("corrected"), "an intermediate correction went public: {t}");
+        assert!(
+            !t.contains("corrected"),
+            "an intermediate correction went public: {t}"
+        );
     }
     let pgn = get(&board.addr, "/games.pgn");
     assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");

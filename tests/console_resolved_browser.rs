@@ -206,7 +206,9 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
     );
     assert_eq!(s, 200, "{report}");
     assert!(
-        report.lines().any(|l| l.contains("confirm") && l.contains(REASON)),
+        report
+            .lines()
+            .any(|l| l.contains("confirm") && l.contains(REASON)),
         "{report}"
     );
     let pgn = poll(30, "the corrected result in board 1.1's PGN", || {
@@ -234,13 +236,22 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
         "{r}"
     );
     assert_eq!(r["moves_after"]["to_control"], 3, "{r}");
-    assert!(text("moves_card").contains("3 moves to the time control"), "{r}");
+    assert!(
+        text("moves_card").contains("3 moves to the time control"),
+        "{r}"
+    );
 
     // 3. The new alert: asked at the login, then sound, vibration,
     // notification and the title's count.
     assert_eq!(r["asked"], 1, "notifications asked for at the login: {r}");
-    assert_eq!(r["secure"], true, "a loopback page is a secure context: {r}");
-    assert_eq!(r["claim_early"], false, "the claim must come after the page loaded: {r}");
+    assert_eq!(
+        r["secure"], true,
+        "a loopback page is a secure context: {r}"
+    );
+    assert_eq!(
+        r["claim_early"], false,
+        "the claim must come after the page loaded: {r}"
+    );
     let open = r["open"].as_u64().unwrap();
     assert!(open >= 1, "{r}");
     assert_eq!(
@@ -258,9 +269,9 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
     );
     let notes = sig["notes"].as_array().unwrap();
     assert!(
-        notes[n(before, "notes")..]
-            .iter()
-            .any(|x| x[1].as_str().is_some_and(|b| b.contains("Claim on board 1.3"))),
+        notes[n(before, "notes")..].iter().any(|x| x[1]
+            .as_str()
+            .is_some_and(|b| b.contains("Claim on board 1.3"))),
         "notified: {r}"
     );
     assert!(text("announce").contains("Claim on board 1.3"), "{r}");

@@ -294,7 +294,10 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     // game left blank named.
     let (s, head, served) = http(r, "GET", "/console/results.trf", &me, "");
     assert_eq!(s, 200, "{served}");
-    assert_eq!(served, text, "the console's TRF is the one eboard results writes");
+    assert_eq!(
+        served, text,
+        "the console's TRF is the one eboard results writes"
+    );
     let head = head.to_ascii_lowercase();
     assert!(head.contains("x-eboard-left-blank: 4.2"), "{head}");
     assert!(head.contains("round4-results.trf"), "{head}");

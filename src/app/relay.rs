@@ -239,10 +239,12 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
             }
         }
     };
-    let console = std::sync::Arc::new(console.with_pairings(
-        cfg.as_ref()
-            .and_then(|c| c.arbiter.pairings.as_ref().map(PathBuf::from)),
-    ));
+    let console = std::sync::Arc::new(
+        console.with_pairings(
+            cfg.as_ref()
+                .and_then(|c| c.arbiter.pairings.as_ref().map(PathBuf::from)),
+        ),
+    );
     console.spawn_feed(rt.handle());
     let fed = console.clone();
     rt.spawn(async move {

@@ -26,7 +26,13 @@ impl Arbiter {
         t: u64,
         out: &mut Decisions,
     ) {
-        tracing::info!(action = action.as_str(), author, reason, t, "arbiter action");
+        tracing::info!(
+            action = action.as_str(),
+            author,
+            reason,
+            t,
+            "arbiter action"
+        );
         let before = self.facts();
         let clocks_before = self.clock.as_ref().map(|c| c.remaining_at(t));
         let result = self

@@ -417,21 +417,39 @@ fn a_pause_is_urgent_whatever_the_ply_but_never_on_a_finished_game() {
     assert_eq!(article, "6.11.1");
     assert!(effect.starts_with("both clocks stopped"), "{effect}");
     // A resume likewise, whatever the ply.
-    let d = feed(&mut a, &[ruled(4_000, ArbiterAction::Resume, seen(1, None))]);
+    let d = feed(
+        &mut a,
+        &[ruled(4_000, ArbiterAction::Resume, seen(1, None))],
+    );
     assert_eq!(refused(&d), None, "{d:?}");
     // The game ends (a resignation): a pause and a resume are refused, saying why.
     feed(&mut a, &[rec(5_000, RecordKind::Resign(Color::Black))]);
     let d = feed(&mut a, &[ruled(6_000, ArbiterAction::Pause, seen(2, None))]);
     let (reason, status) = refused(&d).expect("a pause on a finished game is refused");
     assert_eq!(status, 409);
-    assert!(reason.starts_with("the game is over (1-0, resignation)"), "{reason}");
-    let d = feed(&mut a, &[ruled(7_000, ArbiterAction::Resume, seen(2, None))]);
+    assert!(
+        reason.starts_with("the game is over (1-0, resignation)"),
+        "{reason}"
+    );
+    let d = feed(
+        &mut a,
+        &[ruled(7_000, ArbiterAction::Resume, seen(2, None))],
+    );
     let (reason, status) = refused(&d).expect("a resume on a finished game is refused");
     assert_eq!(status, 409);
-    assert!(reason.starts_with("the game is over (1-0, resignation)"), "{reason}");
+    assert!(
+        reason.starts_with("the game is over (1-0, resignation)"),
+        "{reason}"
+    );
     // Confirmed: refused as every ruling on a confirmed game.
-    feed(&mut a, &[ruled(8_000, ArbiterAction::Confirm(None), seen(2, None))]);
-    let d = feed(&mut a, &[ruled(9_000, ArbiterAction::Resume, seen(2, None))]);
+    feed(
+        &mut a,
+        &[ruled(8_000, ArbiterAction::Confirm(None), seen(2, None))],
+    );
+    let d = feed(
+        &mut a,
+        &[ruled(9_000, ArbiterAction::Resume, seen(2, None))],
+    );
     let (reason, status) = refused(&d).expect("refused");
     assert_eq!(status, 409);
     assert!(reason.contains("result confirmed"), "{reason}");

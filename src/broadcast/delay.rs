@@ -475,7 +475,9 @@ fn stamp(json: &Arc<str>, now: u64) -> Arc<str> {
         return json.clone();
     }
     match serde_json::from_str::<serde_json::Value>(json) {
-        Ok(serde_json::Value::Object(mut m)) if m.contains_key("type") && !m.contains_key("unix_ms") => {
+        Ok(serde_json::Value::Object(mut m))
+            if m.contains_key("type") && !m.contains_key("unix_ms") =>
+        {
             m.insert("unix_ms".into(), serde_json::Value::from(now));
             Arc::from(serde_json::Value::Object(m).to_string())
         }

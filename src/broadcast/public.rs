@@ -533,7 +533,10 @@ impl Publisher {
             if let Some(why) = &c.reason {
                 comments.push((
                     game.moves().len(),
-                    format!("result corrected by the arbiter to {}: {why}", c.result.as_str()),
+                    format!(
+                        "result corrected by the arbiter to {}: {why}",
+                        c.result.as_str()
+                    ),
                 ));
             }
         }

@@ -27,7 +27,11 @@ fn moves_of(s: &Snapshot) -> Vec<Value> {
     s.state
         .get("moves")
         .and_then(Value::as_array)
-        .map(|a| a.iter().map(|m| m.get("uci").cloned().unwrap_or(Value::Null)).collect())
+        .map(|a| {
+            a.iter()
+                .map(|m| m.get("uci").cloned().unwrap_or(Value::Null))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -40,7 +44,11 @@ fn game_of(s: &Snapshot) -> (u32, u32) {
 /// undoes (read from its effect, "ruling #N … undone").
 fn kind_of(m: &str) -> (String, Option<u64>, Option<u64>) {
     let v: Value = serde_json::from_str(m).unwrap_or(Value::Null);
-    let kind = v.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
+    let kind = v
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
     let seq = v.get("seq").and_then(Value::as_u64);
     let undoes = (v.get("action").and_then(Value::as_str) == Some("undo"))
         .then(|| v.get("effect").and_then(Value::as_str))
@@ -116,7 +124,13 @@ mod tests {
     use crate::broadcast::public::GameInfo;
     use serde_json::json;
 
-    fn update(t: u64, moves: &[&str], result: &str, status: Option<&str>, msgs: &[Value]) -> Update {
+    fn update(
+        t: u64,
+        moves: &[&str],
+        result: &str,
+        status: Option<&str>,
+        msgs: &[Value],
+    ) -> Update {
         let state = json!({
             "type": "state",
             "moves": moves.iter().map(|m| json!({"uci": m})).collect::<Vec<_>>(),
@@ -183,7 +197,9 @@ mod tests {
             &["e2e4", "e7e5"],
             "1/2-1/2",
             Some("provisional"),
-            &[json!({"type": "ruling", "action": "undo", "seq": 2, "effect": "ruling #1 (confirm) undone: 1-0 → 1/2-1/2"})],
+            &[
+                json!({"type": "ruling", "action": "undo", "seq": 2, "effect": "ruling #1 (confirm) undone: 1-0 → 1/2-1/2"}),
+            ],
         );
         let mut queue: VecDeque<Update> = [draw, wrong, undo].into_iter().collect();
         let mut s = Settler::default();
@@ -211,7 +227,13 @@ mod tests {
     fn a_result_before_a_move_is_not_superseded_by_a_later_game() {
         // Declared by mistake, withdrawn, then play goes on: the result is
         // not published; a later move's update stops the look-ahead.
-        let declared = update(1, &["e2e4"], "1-0", None, &[json!({"type": "game_end", "result": "1-0"})]);
+        let declared = update(
+            1,
+            &["e2e4"],
+            "1-0",
+            None,
+            &[json!({"type": "game_end", "result": "1-0"})],
+        );
         let undone = update(2, &["e2e4"], "*", None, &[]);
         let moved = update(3, &["e2e4", "e7e5"], "*", None, &[json!({"type": "move"})]);
         let mut queue: VecDeque<Update> = [undone, moved].into_iter().collect();
@@ -219,7 +241,13 @@ mod tests {
         assert_eq!(out.snapshot.as_ref().unwrap().state["result"], "*");
         assert!(out.public.is_empty());
         // A result that stands is published even when moves follow a take-back.
-        let ended = update(4, &["e2e4", "e7e5"], "0-1", None, &[json!({"type": "game_end"})]);
+        let ended = update(
+            4,
+            &["e2e4", "e7e5"],
+            "0-1",
+            None,
+            &[json!({"type": "game_end"})],
+        );
         queue.clear();
         queue.push_back(update(5, &["e2e4"], "*", None, &[]));
         let out = Settler::default().settle(ended, &queue);

@@ -111,7 +111,16 @@ pub async fn results_trf(
             body,
         )
             .into_response();
-        let ascii: String = blank.chars().map(|c| if c.is_ascii() && !c.is_control() { c } else { '?' }).collect();
+        let ascii: String = blank
+            .chars()
+            .map(|c| {
+                if c.is_ascii() && !c.is_control() {
+                    c
+                } else {
+                    '?'
+                }
+            })
+            .collect();
         if let Ok(v) = HeaderValue::from_str(&ascii) {
             r.headers_mut().insert("x-eboard-left-blank", v);
         }
