@@ -541,7 +541,9 @@ impl Arbiter {
             // lifts are touches (E2.2, §4.3).
             let pos = self.pos.clone();
             self.boards[bi].in_step(pos.board());
-            self.boards_agree_again(bi, t, out);
+        }
+        if self.boards.len() > 1 {
+            self.note_board(bi, t, out);
         }
         if !mover {
             return;
@@ -552,9 +554,6 @@ impl Arbiter {
         if self.phase.is_restoring() {
             self.check_restored(bi, t, out);
             return;
-        }
-        if !self.boards[bi].synced {
-            self.watch_copy_error(bi, t, out);
         }
         self.watch_for_game_end(t);
         self.watch_vi_move(t, out);
@@ -671,6 +670,11 @@ impl Arbiter {
             }
         }
         self.turn = Turn::default();
+        if self.boards.len() > 1 {
+            for i in 0..self.boards.len() {
+                self.note_board(i, t, out);
+            }
+        }
         self.resume_play();
         self.decline_by_playing_on(by, t, out);
         self.after_move(by, t, out);
