@@ -239,18 +239,6 @@ impl Arbiter {
         Cow::Borrowed(&slot.sensed)
     }
 
-    /// E2.7: the owner of board `bi` (on move) presses with his move read
-    /// from the record: the squares to put right are named now if the last
-    /// report did not name them. Returns whether the board is read from
-    /// the record.
-    pub(super) fn watch_copy_error(&mut self, bi: usize, t: u64, out: &mut Decisions) -> bool {
-        let Some(r) = self.boards[bi].copy_reading(&self.pos, self.turn.promote) else {
-            return false;
-        };
-        self.report_boards_differ(bi, r.wrong, t, out);
-        true
-    }
-
     /// The player who plays on board `bi`.
     pub(super) fn owner_of(&self, bi: usize) -> Color {
         if self.board_of(Color::White) == bi {
@@ -314,8 +302,9 @@ impl Arbiter {
 
     /// Reports that board `bi` differs from the record on `squares` at `t`
     /// (an `irregularity` for the arbiter and an announcement naming the
-    /// board's owner and the squares), unless exactly these squares were
-    /// reported last.
+    /// board's owner and the squares), unless these squares were all named
+    /// in the last report: a difference that only shrinks is its owner
+    /// putting it right (issue 29.3: nothing repeated while he corrects).
     pub(super) fn report_boards_differ(
         &mut self,
         bi: usize,
@@ -323,7 +312,8 @@ impl Arbiter {
         t: u64,
         out: &mut Decisions,
     ) {
-        if self.boards[bi].differ_reported == squares {
+        let reported = self.boards[bi].differ_reported;
+        if squares.is_empty() || (squares & !reported).is_empty() {
             return;
         }
         self.boards[bi].differ_reported = squares;

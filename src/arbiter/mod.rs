@@ -29,6 +29,7 @@
 //! | `draw.rs` | draw offers (§9.1) |
 //! | `tactile.rs` | Appendix E: the tactile board, announcing the VI player's move (E2.3), E2.7 |
 //! | `copying.rs` | E2.7 / E2.8: the boards' slots; a copy gone wrong or forgotten, read from the record |
+//! | `rewind.rs` | E2.8: the boards differ and so do the scoresheets: the rewind to where both boards last agreed, clocks as they were |
 //! | `announce.rs` | [`Decisions`], [`Announcement`]s and the E2.9d queries |
 //! | `end.rs` | the end of the game (§5, §6.9, 2023 9.6), resignation |
 //! | `clock.rs` | the press (§6.2), the flags (§6.8), clock reports |
@@ -56,6 +57,7 @@ mod illegal;
 mod open;
 mod orientation;
 mod phase;
+mod rewind;
 mod rulings;
 mod setup;
 mod tactile;
@@ -113,6 +115,10 @@ pub struct PlayedMove {
     /// The mover's remaining time after the move (increment included), ms,
     /// when a clock runs.
     pub clock_ms: Option<u64>,
+    /// Both clocks (white, black) as they stood once the move was
+    /// completed, ms, when a clock runs: what an E2.8 rewind to this move
+    /// sets them back to.
+    pub clocks: Option<(u64, u64)>,
     /// An illegal move that stood (rapid or blitz, no claim before the
     /// opponent's next move: 2009 A4c / B3c); `san` then holds `Ng1-g3`.
     pub illegal: bool,
@@ -604,6 +610,7 @@ impl Arbiter {
                 b
             }
         });
+        let clocks = self.clock.as_ref().map(|c| c.remaining_at(t));
         self.setup_log = None;
         self.setup = SetUp::Done;
         self.history.push(self.pos.clone());
@@ -614,6 +621,7 @@ impl Arbiter {
             by,
             t,
             clock_ms,
+            clocks,
             illegal: false,
         });
         out.push(Event {
