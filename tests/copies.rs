@@ -282,7 +282,11 @@ fn e2_8_the_rewind_to_where_both_boards_agreed_is_offered_applied_and_undone() {
     assert!(m.summary.contains("E2.8"), "{}", m.summary);
     let rewind = m.rulings.iter().find(|r| r.action == "rewind").unwrap();
     assert_eq!(rewind.body, json!({"ply": 2}));
-    assert!(rewind.effect.contains("after 1…e5 (ply 2)"), "{}", rewind.effect);
+    assert!(
+        rewind.effect.contains("after 1…e5 (ply 2)"),
+        "{}",
+        rewind.effect
+    );
     let shown = |k: &str| eboard::clock::fmt_shown(at_ply_2[k].as_u64().unwrap());
     let clocks = format!("White {} · Black {}", shown("white_ms"), shown("black_ms"));
     assert!(rewind.effect.contains(&clocks), "{}", rewind.effect);
@@ -361,6 +365,23 @@ fn e2_8_the_rewind_to_where_both_boards_agreed_is_offered_applied_and_undone() {
 }
 
 #[test]
+fn the_rewind_cites_each_editions_article() {
+    use eboard::rules::{Edition, Mode, Profile};
+    for (edition, want) in [
+        (Edition::Fide2001, "F2.8"),
+        (Edition::Fide2009, "E2.8"),
+        (Edition::Fide2009No, "E2.8"),
+        (Edition::Fide2023, "D.2.9"),
+    ] {
+        let p = Profile::new(edition, Mode::Standard);
+        assert_eq!(p.article_vi_rewind(), want, "{edition:?}");
+        // E2.7 and E2.8 are neighbours; 2023 holds both in D.2.9.
+        let differ = want.replace(".8", ".7").replace("D.2.7", "D.2.9");
+        assert_eq!(p.articles.vi_boards_differ, differ, "{edition:?}");
+    }
+}
+
+#[test]
 fn the_rewind_is_a_journaled_record_and_replays_the_same() {
     // The ruling as a trace record: parsed, written back, replayed.
     let tb = TraceBuilder::with_header(hdr("da"))
@@ -403,10 +424,26 @@ fn copy_errors_are_spoken_by_espeak_ng_in_each_language() {
     }
     let tts = eboard::voice::tts::Espeak::new();
     for (lang, rules, want) in [
-        ("da", "fide-2009", "Sorts bræt afviger på Erik tre og Erik fire"),
-        ("nb", "fide-2009-no", "Svarts brett avviker på Eva drei og Eva vier"),
-        ("de", "fide-2023", "Das Brett von Schwarz weicht auf Eva drei und Eva vier ab"),
-        ("en", "fide-2023", "Black's board differs on Eva drei and Eva vier"),
+        (
+            "da",
+            "fide-2009",
+            "Sorts bræt afviger på Erik tre og Erik fire",
+        ),
+        (
+            "nb",
+            "fide-2009-no",
+            "Svarts brett avviker på Eva drei og Eva vier",
+        ),
+        (
+            "de",
+            "fide-2023",
+            "Das Brett von Schwarz weicht auf Eva drei und Eva vier ab",
+        ),
+        (
+            "en",
+            "fide-2023",
+            "Black's board differs on Eva drei and Eva vier",
+        ),
     ] {
         let steps = format!(
             "{WHITE_E4}\n3000 tactile lift e2\n3200 tactile place e3\n3400 tactile lift e7\n3600 tactile place e5\n9000 press b\n10000 tactile lift e3\n10200 tactile place e4"

@@ -149,7 +149,10 @@ impl Slot {
                 .filter(|(_, ch)| own.contains(change_square(*ch)))
                 .collect();
             if let Some(r) = self.own_tail(pos, promote, &mine, Some(&mv)) {
-                if best.as_ref().is_none_or(|b| r.wrong.count() < b.wrong.count()) {
+                if best
+                    .as_ref()
+                    .is_none_or(|b| r.wrong.count() < b.wrong.count())
+                {
                     best = Some(r);
                 }
             }

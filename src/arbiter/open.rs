@@ -256,7 +256,10 @@ impl Arbiter {
                 }
             }
         }
-        if let Some(m) = self.open_boards_differ().filter(|_| !self.restore_pending()) {
+        if let Some(m) = self
+            .open_boards_differ()
+            .filter(|_| !self.restore_pending())
+        {
             v.push(m);
         }
         if let (Some(o), None) = (self.outcome(), &self.confirmation) {

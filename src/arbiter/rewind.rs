@@ -155,7 +155,12 @@ impl Arbiter {
     /// `rewind`: back to ply `p` with the clocks as they stood when it was
     /// completed (E2.8); both boards are then to show that position, the
     /// squares to set named per board.
-    pub(super) fn rewind(&mut self, p: u32, t: u64, out: &mut Decisions) -> Result<Applied, Refusal> {
+    pub(super) fn rewind(
+        &mut self,
+        p: u32,
+        t: u64,
+        out: &mut Decisions,
+    ) -> Result<Applied, Refusal> {
         let article = self.cfg.profile.article_vi_rewind();
         if self.boards.len() < 2 {
             return Err(impossible(
