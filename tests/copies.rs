@@ -469,3 +469,25 @@ fn copy_errors_are_spoken_by_espeak_ng_in_each_language() {
         }
     }
 }
+
+#[test]
+fn the_rewind_is_taken_by_the_arbiter_api_and_the_signed_commands() {
+    // `POST /arbiter/rewind`, `/arbiter/command` and MQTT share this parser.
+    use eboard::trace::{ArbiterAction, RecordKind};
+    let kind = eboard::server::parse_ruling(
+        "rewind",
+        &json!({"ply": 2, "expect": {"ply": 5, "event": {"type": "irregularity", "t": 14600}}}),
+    )
+    .unwrap();
+    match kind {
+        RecordKind::Arbiter { action, expect, .. } => {
+            assert_eq!(action, ArbiterAction::Rewind(2));
+            assert_eq!(expect.unwrap().ply, 5);
+        }
+        other => panic!("{other:?}"),
+    }
+    let e = eboard::server::parse_ruling("rewind", &json!({"plies": 2})).unwrap_err();
+    assert!(e.contains("'plies'") && e.contains("ply"), "{e}");
+    let e = eboard::server::parse_ruling("rewind", &Value::Null).unwrap_err();
+    assert!(e.contains("'ply'"), "{e}");
+}
