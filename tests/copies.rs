@@ -384,13 +384,39 @@ fn the_rewind_cites_each_editions_article() {
 #[test]
 fn the_rewind_is_a_journaled_record_and_replays_the_same() {
     // The ruling as a trace record: parsed, written back, replayed.
+    // Then both boards are set up after 1…e5 and the game goes on: 2.Nf3
+    // Nc6 again, copied right.
     let tb = TraceBuilder::with_header(hdr("da"))
         .steps(DRIFT)
-        .record(json!({"t": 23_000, "arbiter": "rewind", "ply": 2, "author": "IA Hansen"}));
+        .record(json!({"t": 23_000, "arbiter": "rewind", "ply": 2, "author": "IA Hansen"}))
+        .steps(
+            "24000 lift b5
+             24200 place f1
+             24400 lift f3
+             24600 place g1
+             24800 lift c6
+             25000 place b8
+             25200 tactile lift h3
+             25400 tactile place g1
+             25600 tactile lift c6
+             25800 tactile place b8
+             30000 lift g1
+             30200 place f3
+             30500 press w
+             32000 tactile lift g1
+             32200 tactile place f3
+             32400 tactile lift b8
+             32600 tactile place c6
+             37000 press b",
+        );
     let text = tb.text();
     let trace = Trace::parse(&text).unwrap();
-    let rec = trace.records.last().unwrap();
-    let written = eboard::trace::record_json(rec);
+    let written = trace
+        .records
+        .iter()
+        .map(eboard::trace::record_json)
+        .find(|r| r["arbiter"] == "rewind")
+        .unwrap();
     assert_eq!(written["ply"], 2, "{written}");
     let ev = common::replay_events(&tb, "fide-2009");
     assert_eq!(of(&ev, "ruling")[0]["action"], "rewind");
@@ -398,6 +424,38 @@ fn the_rewind_is_a_journaled_record_and_replays_the_same() {
     assert_eq!(
         last_move_fen,
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    // The boards named after the rewind, then agreeing; the game goes on
+    // from ply 2 with nothing irregular.
+    let after: Vec<&Value> = ev
+        .iter()
+        .filter(|e| e["t"].as_u64().unwrap() >= 23_000)
+        .collect();
+    let said: Vec<&str> = after
+        .iter()
+        .filter(|e| e["type"] == "announce")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert!(said.contains(&"Brætterne stemmer overens"), "{said:?}");
+    assert!(
+        after
+            .iter()
+            .all(|e| e["type"] != "illegal_move" && e["type"] != "touch_move"),
+        "{after:#?}"
+    );
+    let moves: Vec<&Value> = after
+        .iter()
+        .copied()
+        .filter(|e| e["type"] == "move")
+        .collect();
+    assert_eq!(moves.len(), 2, "{after:#?}");
+    assert_eq!(
+        (moves[0]["ply"].clone(), moves[0]["san"].clone()),
+        (json!(3), json!("Nf3"))
+    );
+    assert_eq!(
+        (moves[1]["ply"].clone(), moves[1]["san"].clone()),
+        (json!(4), json!("Nc6"))
     );
     // A bad body is an error naming the key.
     let bad = format!(
