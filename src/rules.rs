@@ -537,6 +537,20 @@ impl Profile {
         }
     }
 
+    /// Appendix E: the boards differ and the two scoresheets differ too:
+    /// the game goes back to the move where they agree and the arbiter
+    /// sets the clocks accordingly (2009 E2.8 "skal spillet føres tilbage
+    /// til det træk hvor de er ens, og dommeren skal indstille urene
+    /// tilsvarende", seed 002; 2001 F2.8, seed 000; 2023 D.2.9, whose one
+    /// article holds both cases, `fide-2023.md` §2.13).
+    pub fn article_vi_rewind(&self) -> &'static str {
+        match self.edition {
+            Edition::Fide2001 => "F2.8",
+            Edition::Fide2023 => "D.2.9",
+            Edition::Fide2009 | Edition::Fide2009No => "E2.8",
+        }
+    }
+
     /// A draw by agreement needs a move by each player: 2023 5.2.3 "…
     /// provided both players have made at least one move"; 2009 §5.2c and
     /// 2001 §5.2c have no such condition (F17 of `fide-2023.md`).

@@ -124,6 +124,11 @@ pub enum ArbiterAction {
     /// new ruling that reverses its effect (issue 24.5):
     /// `{"arbiter": "undo", "ruling": 3}`.
     Undo(u32),
+    /// Extension: Appendix E2.8 (2001 F2.8, 2023 D.2.9): the boards and the
+    /// scoresheets differ; the game goes back to ply N (completed
+    /// half-moves), the clocks to what they showed when it was completed:
+    /// `{"arbiter": "rewind", "ply": 20}`.
+    Rewind(u32),
 }
 
 /// The longest `reason` an `arbiter` record takes, in characters.
@@ -150,9 +155,9 @@ impl Forfeit {
 
 impl ArbiterAction {
     /// The action names.
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 13] = [
         "restore", "accept", "overrule", "result", "clock", "position", "pause", "resume",
-        "choose", "confirm", "forfeit", "undo",
+        "choose", "confirm", "forfeit", "undo", "rewind",
     ];
 
     /// The record's name for the action.
@@ -170,6 +175,7 @@ impl ArbiterAction {
             ArbiterAction::Confirm(_) => "confirm",
             ArbiterAction::Forfeit(_) => "forfeit",
             ArbiterAction::Undo(_) => "undo",
+            ArbiterAction::Rewind(_) => "rewind",
         }
     }
 }
@@ -732,6 +738,13 @@ fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordK
                         message: "key 'ruling': expected the number (seq, from 1) of the ruling to undo".to_owned(),
                     })?)
                 }
+                "rewind" => {
+                    let n = obj.get("ply").and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
+                    ArbiterAction::Rewind(n.ok_or_else(|| TraceError {
+                        line,
+                        message: "key 'ply': expected the ply (completed half-moves, from 0) to go back to".to_owned(),
+                    })?)
+                }
                 _ => {
                     return err(
                         line,
@@ -1128,6 +1141,9 @@ pub fn record_json(r: &Record) -> Value {
                 }
                 ArbiterAction::Undo(n) => {
                     m.insert("ruling".into(), Value::from(*n));
+                }
+                ArbiterAction::Rewind(p) => {
+                    m.insert("ply".into(), Value::from(*p));
                 }
                 ArbiterAction::SetClock {
                     white_ms,

@@ -259,6 +259,7 @@ impl Arbiter {
                 )
             }
             ArbiterAction::Undo(n) => self.undo(*n, t, out),
+            ArbiterAction::Rewind(p) => self.rewind(*p, t, out),
         }
     }
 

@@ -25,9 +25,13 @@ pub enum Announcement {
         /// The move.
         mv: Move,
     },
-    /// E2.7: the two boards differ on these squares.
+    /// E2.7: the board of `owner` differs from the record on these
+    /// squares (none: the boards agree again).
     BoardsDiffer {
-        /// Where they differ.
+        /// The player whose board it is.
+        owner: Color,
+        /// Where it differs (only where his copy of the record differs,
+        /// never his own move's squares).
         squares: Bitboard,
     },
     /// Set-up guidance before the first move: the squares to put right

@@ -73,11 +73,15 @@ impl Arbiter {
         }
         let bi = self.mi();
         let reading = recognize(&self.pos, &self.reading(bi), self.turn.promote);
-        if !self.boards[bi].synced && matches!(reading, Recognition::Move { .. }) {
-            // A copy error on the mover's board, corrected from the record
-            // (E2.7): his move stands; the squares are named.
-            self.watch_copy_error(bi, t, out);
-        }
+        // A copy error on the mover's board, corrected from the record
+        // (E2.7): his move stands; the squares are named after it (a
+        // person says the move first), unless they were named already.
+        let copy_wrong = match reading {
+            Recognition::Move { .. } if !self.boards[bi].synced => self.boards[bi]
+                .copy_reading(&self.pos, self.turn.promote)
+                .map(|r| r.wrong),
+            _ => None,
+        };
         match reading {
             Recognition::Move {
                 mv,
@@ -110,7 +114,10 @@ impl Arbiter {
                     how: Completion::Pressed,
                     promotion_assumed,
                 };
-                self.complete(completed, t, out)
+                self.complete(completed, t, out);
+                if let Some(wrong) = copy_wrong {
+                    self.report_boards_differ(bi, wrong, t, out);
+                }
             }
             Recognition::NoMove => {
                 let a = self.cfg.profile.articles;

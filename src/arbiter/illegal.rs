@@ -228,6 +228,7 @@ impl Arbiter {
                 by: side,
                 t,
                 clock_ms,
+                clocks: self.clock.as_ref().map(|c| c.remaining_at(t)),
                 illegal: true,
             });
             let pos = self.pos.clone();

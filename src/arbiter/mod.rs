@@ -29,6 +29,7 @@
 //! | `draw.rs` | draw offers (§9.1) |
 //! | `tactile.rs` | Appendix E: the tactile board, announcing the VI player's move (E2.3), E2.7 |
 //! | `copying.rs` | E2.7 / E2.8: the boards' slots; a copy gone wrong or forgotten, read from the record |
+//! | `rewind.rs` | E2.8: the boards differ and so do the scoresheets: the rewind to where both boards last agreed, clocks as they were |
 //! | `announce.rs` | [`Decisions`], [`Announcement`]s and the E2.9d queries |
 //! | `end.rs` | the end of the game (§5, §6.9, 2023 9.6), resignation |
 //! | `clock.rs` | the press (§6.2), the flags (§6.8), clock reports |
@@ -56,6 +57,7 @@ mod illegal;
 mod open;
 mod orientation;
 mod phase;
+mod rewind;
 mod rulings;
 mod setup;
 mod tactile;
@@ -113,6 +115,10 @@ pub struct PlayedMove {
     /// The mover's remaining time after the move (increment included), ms,
     /// when a clock runs.
     pub clock_ms: Option<u64>,
+    /// Both clocks (white, black) as they stood once the move was
+    /// completed, ms, when a clock runs: what an E2.8 rewind to this move
+    /// sets them back to.
+    pub clocks: Option<(u64, u64)>,
     /// An illegal move that stood (rapid or blitz, no claim before the
     /// opponent's next move: 2009 A4c / B3c); `san` then holds `Ng1-g3`.
     pub illegal: bool,
@@ -549,7 +555,9 @@ impl Arbiter {
             // lifts are touches (E2.2, §4.3).
             let pos = self.pos.clone();
             self.boards[bi].in_step(pos.board());
-            self.boards_agree_again(bi, t, out);
+        }
+        if self.boards.len() > 1 {
+            self.note_board(bi, t, out);
         }
         if !mover {
             return;
@@ -560,9 +568,6 @@ impl Arbiter {
         if self.phase.is_restoring() {
             self.check_restored(bi, t, out);
             return;
-        }
-        if !self.boards[bi].synced {
-            self.watch_copy_error(bi, t, out);
         }
         self.watch_for_game_end(t);
         self.watch_vi_move(t, out);
@@ -613,6 +618,7 @@ impl Arbiter {
                 b
             }
         });
+        let clocks = self.clock.as_ref().map(|c| c.remaining_at(t));
         self.setup_log = None;
         self.setup = SetUp::Done;
         self.history.push(self.pos.clone());
@@ -623,6 +629,7 @@ impl Arbiter {
             by,
             t,
             clock_ms,
+            clocks,
             illegal: false,
         });
         out.push(Event {
@@ -679,6 +686,11 @@ impl Arbiter {
             }
         }
         self.turn = Turn::default();
+        if self.boards.len() > 1 {
+            for i in 0..self.boards.len() {
+                self.note_board(i, t, out);
+            }
+        }
         self.resume_play();
         self.decline_by_playing_on(by, t, out);
         self.after_move(by, t, out);

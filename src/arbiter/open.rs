@@ -40,7 +40,8 @@ pub struct OpenRuling {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OpenMatter {
     /// The event type (`claim`, `illegal_move`, `touch_move`, `flag`,
-    /// `game_end`, `irregularity`, `ambiguous_move`).
+    /// `game_end`, `irregularity` (a position to restore, or the boards of
+    /// an Appendix E game differing), `ambiguous_move`).
     #[serde(rename = "type")]
     pub kind: &'static str,
     /// The event's round time, ms (with `type`: the `expect.event`).
@@ -254,6 +255,12 @@ impl Arbiter {
                     });
                 }
             }
+        }
+        if let Some(m) = self
+            .open_boards_differ()
+            .filter(|_| !self.restore_pending())
+        {
+            v.push(m);
         }
         if let (Some(o), None) = (self.outcome(), &self.confirmation) {
             let t = self.last_alert("game_end").map_or(o.t, |a| a.t);

@@ -387,6 +387,14 @@ impl Arbiter {
                 let before_result = self.result_words();
                 let before = (*r.before).clone();
                 self.restore_facts(before, t);
+                if r.action == "rewind" {
+                    // E2.8 set the clocks back: undone, they get back what
+                    // it took; the boards are to show the game again.
+                    if let Some(c) = r.clocks {
+                        self.undo_rewind_clocks(c, t);
+                    }
+                    self.boards_to_position(t, out);
+                }
                 self.push_clock(t, out);
                 let after_result = self.result_words();
                 if before_result != after_result {

@@ -181,42 +181,25 @@ impl Arbiter {
         }
     }
 
-    /// E2.7: as soon as a board that should show the position settles
-    /// showing something else, the arbiter and both players are told which
-    /// squares differ, so the board can be put right.
+    /// E2.7: once a board has been still for the settle time (no report
+    /// while pieces are moving) and differs from the record as its owner's
+    /// copy, the arbiter and both players are told whose board differs and
+    /// on which squares, so it can be put right ([`Arbiter::copy_difference`]).
     pub(super) fn check_divergence(&mut self, t: u64, out: &mut Decisions) {
         for bi in 0..self.boards.len() {
             let Some(since) = self.boards[bi].unchecked_since else {
                 continue;
             };
-            if t < since + self.cfg.settle_ms {
+            let at = since + self.cfg.settle_ms;
+            if t < at {
                 continue;
             }
             self.boards[bi].unchecked_since = None;
-            let b = &self.boards[bi].sensed;
-            if b.matches(self.pos.board()) {
-                continue;
+            match self.copy_difference(bi) {
+                Some(d) if d.is_empty() => self.boards_agree_again(bi, at, out),
+                Some(d) => self.report_boards_differ(bi, d, at, out),
+                None => {}
             }
-            // Not yet copied: it still shows the position before the last move.
-            let previous =
-                self.history.len() >= 2 && b.matches(self.history[self.history.len() - 2].board());
-            if previous && !self.boards[bi].synced {
-                continue;
-            }
-            // The owner on move is making his move (on a board read from
-            // the record, its squares were reported as it showed).
-            if bi == self.mi()
-                && (matches!(
-                    recognize(&self.pos, b, self.turn.promote),
-                    Recognition::Move { .. }
-                ) || self.boards[bi]
-                    .copy_reading(&self.pos, self.turn.promote)
-                    .is_some())
-            {
-                continue;
-            }
-            let diff = b.differences(self.pos.board());
-            self.report_boards_differ(bi, diff, since + self.cfg.settle_ms, out);
         }
     }
 }

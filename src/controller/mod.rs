@@ -285,9 +285,9 @@ impl Controller {
 pub fn phrase(what: &Announcement, voc: &Vocabulary) -> String {
     match what {
         Announcement::Move { before, mv } => voice::move_phrase(before, mv, voc),
-        Announcement::BoardsDiffer { squares } => {
+        Announcement::BoardsDiffer { owner, squares } => {
             let squares: Vec<shakmaty::Square> = squares.into_iter().collect();
-            voice::boards_differ_phrase(&squares, voc)
+            voice::board_differs_phrase(*owner, &squares, voc)
         }
         Announcement::SetUp {
             missing,

@@ -18,6 +18,7 @@
 //! | `confirm` | – or `{"result": "0-1"}` (a correction) | `{"arbiter": "confirm", …}` (DSU 004 §15) |
 //! | `forfeit` | `{"result": "1-0"}` (a no-show: before any move, or after the present player's first) | `{"arbiter": "forfeit", …}` |
 //! | `undo` | `{"ruling": SEQ}` (reverses ruling SEQ of the history) | `{"arbiter": "undo", …}` |
+//! | `rewind` | `{"ply": N}` (Appendix E2.8: back to ply N, the clocks as they stood then) | `{"arbiter": "rewind", …}` |
 //!
 //! Every body may carry `expect` (`{"ply", "event"?, "result"?}`: what the
 //! ruling was made from, issue 24.1); here it is optional (checked against
@@ -274,6 +275,7 @@ fn body_keys(action: &str) -> Option<&'static [&'static str]> {
         "clock" => &["white_ms", "black_ms", "moves", "expect"],
         "position" => &["fen", "expect"],
         "undo" => &["ruling", "expect"],
+        "rewind" => &["ply", "expect"],
         "query" => &["what", "by", "piece"],
         "choose" => &["uci", "expect"],
         _ => return None,
@@ -291,7 +293,7 @@ fn parse_request(action: &str, bytes: &[u8]) -> Result<RecordKind, Refusal> {
     let Some(keys) = body_keys(action) else {
         return Err(refuse(
             StatusCode::NOT_FOUND,
-            "actions: accept, overrule, restore, result, confirm, forfeit, clock, position, pause, resume, undo, query, choose",
+            "actions: accept, overrule, restore, result, confirm, forfeit, clock, position, pause, resume, undo, rewind, query, choose",
         ));
     };
     let mut obj = if bytes.iter().all(u8::is_ascii_whitespace) {

@@ -26,6 +26,7 @@
 //! microseconds (`cargo bench --bench voice`), far below the millisecond the
 //! daemon allows before the speech starts.
 
+mod copies;
 pub mod output;
 mod phrases;
 mod queries;
@@ -39,6 +40,7 @@ use shakmaty::{CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Squ
 use std::fmt;
 
 pub use crate::model::Lang;
+pub use copies::board_differs_phrase;
 pub use phrases::{
     boards_differ_phrase, clocks_phrase, draw_offer_phrase, duration_phrase, game_end_phrase,
     last_move_phrase, moves_made_phrase, pairing_phrase, piece_squares_phrase, pieces_on_phrase,

@@ -1,0 +1,551 @@
+//! Appendix E copies as the seeds have them (issue 25.6, issue 29.3): a
+//! two-board game where a player's copy of the opponent's move goes wrong,
+//! in whatever order his own move and the copy come; what the arbiter is
+//! told, what the players hear (real espeak-ng), and the E2.8 rewind.
+//!
+//! E2.7 (seed 002): "Hvis der under partiet opstår forskellige stillinger
+//! på de to skakbrætter, skal dette rettes under medvirken af en dommer og
+//! ved hjælp af begge spilleres noteringsliste." E2.8: "Hvis de to
+//! noteringslister også er forskellige, skal spillet føres tilbage til det
+//! træk hvor de er ens, og dommeren skal indstille urene tilsvarende."
+//! E2.3c: the move is made when it "er blevet meddelt"; only then may the
+//! opponent's clock be started.
+
+mod common;
+
+use common::skip::skip_or_fail_under_ci;
+use common::{of, replay_steps, TraceBuilder};
+use eboard::arbiter::GameConfig;
+use eboard::controller::Controller;
+use eboard::trace::{Event, Trace};
+use serde_json::{json, Value};
+
+/// Black plays on the tactile board.
+fn hdr(lang: &str) -> Value {
+    json!({"trace": 1, "boards": ["main", "tactile"], "vi_player": "b", "language": lang,
+           "time_control": "5400+30"})
+}
+
+/// White plays e4 on the main board and presses at 1600.
+const WHITE_E4: &str = "
+    1000 lift e2
+    1300 place e4
+    1600 press w";
+
+fn texts(ev: &[Value]) -> Vec<String> {
+    of(ev, "announce")
+        .iter()
+        .map(|a| a["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn announce_t(ev: &[Value], text: &str) -> u64 {
+    of(ev, "announce")
+        .iter()
+        .find(|a| a["text"] == text)
+        .unwrap_or_else(|| panic!("{text:?} said: {:#?}", texts(ev)))["t"]
+        .as_u64()
+        .unwrap()
+}
+
+#[test]
+fn a_wrong_copy_names_only_its_squares_whatever_the_order_of_his_own_move() {
+    // Black copies e4 to e3 (wrong) and plays e5, in three orders: copy
+    // first; his move first and the copy after it; the copied pawn lifted,
+    // his move made, the pawn put down. Each time his e5 stands at 3600.
+    for (order, steps) in [
+        (
+            "copy, then his move",
+            "3000 tactile lift e2\n3200 tactile place e3\n3400 tactile lift e7\n3600 tactile place e5",
+        ),
+        (
+            "his move, then the copy",
+            "3000 tactile lift e7\n3600 tactile place e5\n3700 tactile lift e2\n3800 tactile place e3",
+        ),
+        (
+            "the copy around his move",
+            "3000 tactile lift e2\n3400 tactile lift e7\n3600 tactile place e5\n3800 tactile place e3",
+        ),
+    ] {
+        let steps = format!("{WHITE_E4}\n{steps}\n9000 press b\n10000 tactile lift e3\n10200 tactile place e4");
+        let ev = replay_steps(hdr("da"), &steps, "fide-2009");
+        // Only the squares where his copy differs; no irregularity of his
+        // own move, nothing ruled (no §7 displaced piece, no illegal move).
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 1, "{order}: {irr:#?}");
+        assert_eq!(irr[0]["kind"], "boards_differ", "{order}");
+        assert_eq!(irr[0]["article"], "E2.7", "{order}");
+        assert_eq!(irr[0]["squares"], json!(["e3", "e4"]), "{order}");
+        assert!(of(&ev, "illegal_move").is_empty(), "{order}: {ev:#?}");
+        let moves: Vec<&Value> = of(&ev, "move");
+        assert_eq!(moves.len(), 2, "{order}");
+        assert_eq!(moves[1]["san"], "e5", "{order}");
+        assert_eq!(moves[1]["t"], 9000, "{order}");
+        // E2.3c: his move announced as soon as it stands (300 ms on the
+        // board), long before his press; no "moved after announcement".
+        assert_eq!(announce_t(&ev, "Bonde Erik fem"), 3900, "{order}");
+        // Reported once the board is still (2 s after its last change),
+        // whose board and where; the boards agree as soon as he put it right.
+        assert_eq!(
+            texts(&ev),
+            [
+                "Bonde Erik fire",
+                "Bonde Erik fem",
+                "Sorts bræt afviger på Erik tre og Erik fire",
+                "Brætterne stemmer overens",
+            ],
+            "{order}"
+        );
+        let last_change = if order == "copy, then his move" { 3600 } else { 3800 };
+        assert_eq!(irr[0]["t"], last_change + 2000, "{order}");
+        assert_eq!(announce_t(&ev, "Brætterne stemmer overens"), 10200, "{order}");
+    }
+}
+
+#[test]
+fn a_correction_is_confirmed_at_once_and_nothing_is_repeated_while_he_corrects() {
+    // Put right before his press: "the boards agree" at the peg's drop,
+    // not at the next move.
+    let steps = format!(
+        "{WHITE_E4}
+        3000 tactile lift e2
+        3200 tactile place e3
+        3400 tactile lift e7
+        3600 tactile place e5
+        6000 tactile lift e3
+        6200 tactile place e4
+        9000 press b"
+    );
+    let ev = replay_steps(hdr("da"), &steps, "fide-2009");
+    assert_eq!(announce_t(&ev, "Brætterne stemmer overens"), 6200);
+    assert_eq!(of(&ev, "irregularity").len(), 1, "{ev:#?}");
+    // Corrected slowly: the peg held 3 s (longer than the settle time)
+    // before it goes in on e4: no second "differs" while he corrects.
+    let steps = format!(
+        "{WHITE_E4}
+        3000 tactile lift e2
+        3200 tactile place e3
+        3400 tactile lift e7
+        3600 tactile place e5
+        6000 tactile lift e3
+        9000 tactile place e4
+        12000 press b"
+    );
+    let ev = replay_steps(hdr("nb"), &steps, "fide-2009-no");
+    assert_eq!(
+        texts(&ev),
+        [
+            "Bauer Eva vier",
+            "Bauer Eva fünf",
+            "Svarts brett avviker på Eva drei og Eva vier",
+            "Brettene stemmer overens",
+        ]
+    );
+    assert_eq!(of(&ev, "irregularity").len(), 1, "{ev:#?}");
+    assert_eq!(announce_t(&ev, "Brettene stemmer overens"), 9000);
+}
+
+#[test]
+fn whose_board_differs_is_said_and_a_ruling_is_not_said_twice() {
+    // White (sighted) forgets to copy Black's e5 and plays Nf3: his board
+    // is named, after his move's announcement; he copies e5: they agree.
+    let steps = format!(
+        "{WHITE_E4}
+        3000 tactile lift e2
+        3200 tactile place e4
+        3400 tactile lift e7
+        3600 tactile place e5
+        8000 press b
+        10000 lift g1
+        10200 place f3
+        10500 press w
+        13000 lift e7
+        13200 place e5"
+    );
+    let ev = replay_steps(hdr("de"), &steps, "fide-2023");
+    let t = texts(&ev);
+    assert_eq!(
+        &t[2..],
+        [
+            "Springer Felix drei",
+            "Das Brett von Weiß weicht auf Eva fünf und Eva sieben ab",
+            "Die Bretter stimmen überein",
+        ],
+        "{t:?}"
+    );
+    let irr = of(&ev, "irregularity");
+    assert_eq!(irr.len(), 1, "{irr:#?}");
+    assert_eq!(irr[0]["squares"], json!(["e5", "e7"]));
+    assert_eq!(irr[0]["article"], "D.2.9");
+    // White's illegal move: the ruling names the squares to put right;
+    // nothing about White's board is said again, before or after.
+    let steps = format!(
+        "{WHITE_E4}
+        3000 tactile lift e2
+        3200 tactile place e4
+        3400 tactile lift e7
+        3600 tactile place e5
+        8000 press b
+        9000 lift e7
+        9200 place e5
+        10000 lift g1
+        10200 place g4
+        10500 press w
+        14000 lift g4
+        14200 place g1
+        20000 lift g1"
+    );
+    let ev = replay_steps(hdr("da"), &steps, "fide-2009");
+    assert_eq!(of(&ev, "illegal_move").len(), 1);
+    assert!(of(&ev, "irregularity").is_empty(), "{ev:#?}");
+    assert!(
+        texts(&ev)
+            .iter()
+            .all(|t| !t.contains("bræt") && !t.contains("Brætterne")),
+        "{:?}",
+        texts(&ev)
+    );
+}
+
+/// 1.e4 e5 copied right; White's 2.Nf3 copied to h3 on the tactile board,
+/// Black plays Nc6 on it and goes on; 3.Bb5. The boards last agreed after
+/// 1…e5 (ply 2).
+const DRIFT: &str = "
+    1000 lift e2
+    1300 place e4
+    1600 press w
+    3000 tactile lift e2
+    3200 tactile place e4
+    3400 tactile lift e7
+    3600 tactile place e5
+    8000 press b
+    9000 lift e7
+    9200 place e5
+    10000 lift g1
+    10200 place f3
+    10500 press w
+    12000 tactile lift g1
+    12200 tactile place h3
+    12400 tactile lift b8
+    12600 tactile place c6
+    18000 press b
+    19000 lift b8
+    19200 place c6
+    20000 lift f1
+    20200 place b5
+    20500 press w";
+
+fn run(c: &mut Controller, trace: &Trace, out: &mut Vec<Event>) {
+    for r in &trace.records {
+        c.feed(r, out);
+    }
+}
+
+fn json_of(out: &[Event]) -> Vec<Value> {
+    out.iter()
+        .map(|e| serde_json::from_str(&e.to_json()).unwrap())
+        .collect()
+}
+
+#[test]
+fn e2_8_the_rewind_to_where_both_boards_agreed_is_offered_applied_and_undone() {
+    let tb = TraceBuilder::with_header(hdr("da"))
+        .header("rules", "fide-2009")
+        .steps(DRIFT);
+    let trace = tb.trace();
+    let cfg = GameConfig::from_header(&trace.header, None, None).unwrap();
+    let mut c = Controller::new(cfg);
+    let mut out = Vec::new();
+    run(&mut c, &trace, &mut out);
+    c.tick(21_000, &mut out);
+    let ev = json_of(&out);
+    let differ = of(&ev, "irregularity");
+    assert_eq!(differ.len(), 1, "{differ:#?}");
+    assert_eq!(differ[0]["squares"], json!(["f3", "h3"]));
+    let differ_t = differ[0]["t"].as_u64().unwrap();
+    // The clocks when ply 2 was completed (Black's press at 8000).
+    let at_ply_2 = of(&ev, "clock")
+        .into_iter()
+        .find(|e| e["t"] == 8000)
+        .cloned()
+        .unwrap();
+    let before_rewind = of(&ev, "clock").last().cloned().cloned().unwrap();
+    // Open for the arbiter: the boards differ, with the rewind to ply 2
+    // and its effect in words.
+    let open = c.arbiter().open();
+    let m = open
+        .iter()
+        .find(|m| m.kind == "irregularity")
+        .unwrap_or_else(|| panic!("{open:#?}"));
+    assert_eq!(m.t, differ_t);
+    assert_eq!(m.by, Some("b"));
+    assert!(m.summary.contains("E2.8"), "{}", m.summary);
+    let rewind = m.rulings.iter().find(|r| r.action == "rewind").unwrap();
+    assert_eq!(rewind.body, json!({"ply": 2}));
+    assert!(
+        rewind.effect.contains("after 1…e5 (ply 2)"),
+        "{}",
+        rewind.effect
+    );
+    let shown = |k: &str| eboard::clock::fmt_shown(at_ply_2[k].as_u64().unwrap());
+    let clocks = format!("White {} · Black {}", shown("white_ms"), shown("black_ms"));
+    assert!(rewind.effect.contains(&clocks), "{}", rewind.effect);
+    // A ruling made from a stale view is refused; the one offered applies.
+    let rule = |t: u64, body: Value| {
+        let mut r = json!({"t": t, "arbiter": "rewind", "author": "IA Hansen"});
+        for (k, v) in body.as_object().unwrap() {
+            r[k] = v.clone();
+        }
+        let text = format!("{}\n{r}\n", json!({"trace": 1}));
+        Trace::parse(&text).unwrap().records.remove(0)
+    };
+    let from = out.len();
+    c.feed(
+        &rule(22_000, json!({"ply": 2, "expect": {"ply": 4}})),
+        &mut out,
+    );
+    let ev = json_of(&out[from..]);
+    assert_eq!(of(&ev, "ruling_refused")[0]["status"], 409, "{ev:#?}");
+    assert_eq!(c.arbiter().moves().len(), 5);
+    let from = out.len();
+    c.feed(
+        &rule(
+            23_000,
+            json!({"ply": 2, "expect": {"ply": 5, "event": {"type": "irregularity", "t": differ_t}}}),
+        ),
+        &mut out,
+    );
+    let ev = json_of(&out[from..]);
+    let ruling = of(&ev, "ruling");
+    assert_eq!(ruling.len(), 1, "{ev:#?}");
+    assert_eq!(ruling[0]["action"], "rewind");
+    assert_eq!(ruling[0]["article"], "E2.8");
+    assert_eq!(ruling[0]["answers"]["t"], differ_t);
+    // The position after 1…e5, the clocks as they were then.
+    assert_eq!(c.arbiter().moves().len(), 2);
+    assert_eq!(
+        shakmaty::fen::Fen::from_position(c.arbiter().position(), shakmaty::EnPassantMode::Legal)
+            .to_string(),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    let clock = of(&ev, "clock").last().cloned().cloned().unwrap();
+    assert_eq!(clock["white_ms"], at_ply_2["white_ms"]);
+    assert_eq!(clock["black_ms"], at_ply_2["black_ms"]);
+    // Both boards are to show it: each named with its squares.
+    let named: Vec<String> = texts(&ev);
+    assert!(
+        named.iter().any(|t| t.starts_with("Hvids bræt afviger på"))
+            && named.iter().any(|t| t.starts_with("Sorts bræt afviger på")),
+        "{named:?}"
+    );
+    // Undone: the game and the clocks as before the rewind.
+    let from = out.len();
+    let undo = Trace::parse(&format!(
+        "{}\n{}\n",
+        json!({"trace": 1}),
+        json!({"t": 24_000, "arbiter": "undo", "ruling": 1, "author": "IA Hansen",
+               "expect": {"ply": 2}})
+    ))
+    .unwrap()
+    .records
+    .remove(0);
+    c.feed(&undo, &mut out);
+    let ev = json_of(&out[from..]);
+    assert_eq!(of(&ev, "ruling")[0]["action"], "undo", "{ev:#?}");
+    assert_eq!(c.arbiter().moves().len(), 5);
+    let clock = of(&ev, "clock").last().cloned().cloned().unwrap();
+    assert_eq!(clock["white_ms"], before_rewind["white_ms"]);
+    // Black's clock ran from 20 500 to the rewind at 23 000.
+    assert_eq!(
+        clock["black_ms"].as_u64().unwrap(),
+        before_rewind["black_ms"].as_u64().unwrap() - 2_500
+    );
+    let rulings = c.arbiter().rulings();
+    assert_eq!(rulings[0].undone_by, Some(2));
+}
+
+#[test]
+fn the_rewind_cites_each_editions_article() {
+    use eboard::rules::{Edition, Mode, Profile};
+    for (edition, want) in [
+        (Edition::Fide2001, "F2.8"),
+        (Edition::Fide2009, "E2.8"),
+        (Edition::Fide2009No, "E2.8"),
+        (Edition::Fide2023, "D.2.9"),
+    ] {
+        let p = Profile::new(edition, Mode::Standard);
+        assert_eq!(p.article_vi_rewind(), want, "{edition:?}");
+        // E2.7 and E2.8 are neighbours; 2023 holds both in D.2.9.
+        let differ = want.replace(".8", ".7").replace("D.2.7", "D.2.9");
+        assert_eq!(p.articles.vi_boards_differ, differ, "{edition:?}");
+    }
+}
+
+#[test]
+fn the_rewind_is_a_journaled_record_and_replays_the_same() {
+    // The ruling as a trace record: parsed, written back, replayed.
+    // Then both boards are set up after 1…e5 and the game goes on: 2.Nf3
+    // Nc6 again, copied right.
+    let tb = TraceBuilder::with_header(hdr("da"))
+        .steps(DRIFT)
+        .record(json!({"t": 23_000, "arbiter": "rewind", "ply": 2, "author": "IA Hansen"}))
+        .steps(
+            "24000 lift b5
+             24200 place f1
+             24400 lift f3
+             24600 place g1
+             24800 lift c6
+             25000 place b8
+             25200 tactile lift h3
+             25400 tactile place g1
+             25600 tactile lift c6
+             25800 tactile place b8
+             30000 lift g1
+             30200 place f3
+             30500 press w
+             32000 tactile lift g1
+             32200 tactile place f3
+             32400 tactile lift b8
+             32600 tactile place c6
+             37000 press b",
+        );
+    let text = tb.text();
+    let trace = Trace::parse(&text).unwrap();
+    let written = trace
+        .records
+        .iter()
+        .map(eboard::trace::record_json)
+        .find(|r| r["arbiter"] == "rewind")
+        .unwrap();
+    assert_eq!(written["ply"], 2, "{written}");
+    let ev = common::replay_events(&tb, "fide-2009");
+    assert_eq!(of(&ev, "ruling")[0]["action"], "rewind");
+    let last_move_fen = of(&ev, "move")[1]["fen"].clone();
+    assert_eq!(
+        last_move_fen,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    // The boards named after the rewind, then agreeing; the game goes on
+    // from ply 2 with nothing irregular.
+    let after: Vec<&Value> = ev
+        .iter()
+        .filter(|e| e["t"].as_u64().unwrap() >= 23_000)
+        .collect();
+    let said: Vec<&str> = after
+        .iter()
+        .filter(|e| e["type"] == "announce")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert!(said.contains(&"Brætterne stemmer overens"), "{said:?}");
+    assert!(
+        after
+            .iter()
+            .all(|e| e["type"] != "illegal_move" && e["type"] != "touch_move"),
+        "{after:#?}"
+    );
+    let moves: Vec<&Value> = after
+        .iter()
+        .copied()
+        .filter(|e| e["type"] == "move")
+        .collect();
+    assert_eq!(moves.len(), 2, "{after:#?}");
+    assert_eq!(
+        (moves[0]["ply"].clone(), moves[0]["san"].clone()),
+        (json!(3), json!("Nf3"))
+    );
+    assert_eq!(
+        (moves[1]["ply"].clone(), moves[1]["san"].clone()),
+        (json!(4), json!("Nc6"))
+    );
+    // A bad body is an error naming the key.
+    let bad = format!(
+        "{}\n{}\n",
+        json!({"trace": 1}),
+        json!({"t": 1, "arbiter": "rewind"})
+    );
+    let e = Trace::parse(&bad).unwrap_err().to_string();
+    assert!(e.contains("'ply'"), "{e}");
+}
+
+#[test]
+fn copy_errors_are_spoken_by_espeak_ng_in_each_language() {
+    // The phrases a player hears in this scenario, through the real
+    // espeak-ng path the speaker uses (SSML where the vocabulary gives it):
+    // each is speech of a length its words take.
+    if std::process::Command::new("espeak-ng")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        skip_or_fail_under_ci("espeak-ng is not installed");
+        return;
+    }
+    let tts = eboard::voice::tts::Espeak::new();
+    for (lang, rules, want) in [
+        (
+            "da",
+            "fide-2009",
+            "Sorts bræt afviger på Erik tre og Erik fire",
+        ),
+        (
+            "nb",
+            "fide-2009-no",
+            "Svarts brett avviker på Eva drei og Eva vier",
+        ),
+        (
+            "de",
+            "fide-2023",
+            "Das Brett von Schwarz weicht auf Eva drei und Eva vier ab",
+        ),
+        (
+            "en",
+            "fide-2023",
+            "Black's board differs on Eva drei and Eva vier",
+        ),
+    ] {
+        let steps = format!(
+            "{WHITE_E4}\n3000 tactile lift e2\n3200 tactile place e3\n3400 tactile lift e7\n3600 tactile place e5\n9000 press b\n10000 tactile lift e3\n10200 tactile place e4"
+        );
+        let ev = replay_steps(hdr(lang), &steps, rules);
+        let said = of(&ev, "announce");
+        let texts: Vec<&str> = said.iter().map(|a| a["text"].as_str().unwrap()).collect();
+        assert_eq!(texts[2], want, "{lang}: {texts:?}");
+        for a in &said[2..] {
+            let l: eboard::voice::Lang = a["lang"].as_str().unwrap().parse().unwrap();
+            let s = match a["ssml"].as_str() {
+                Some(ssml) => tts.synthesize_ssml(ssml, l),
+                None => tts.synthesize(a["text"].as_str().unwrap(), l),
+            }
+            .unwrap_or_else(|e| panic!("{lang}: {}: {e}", a["text"]));
+            let len = s.audio_length().as_millis() as u64;
+            let words = a["text"].as_str().unwrap().split_whitespace().count() as u64;
+            assert!(
+                len >= 200 * words && s.first_sound.is_some(),
+                "{lang}: {} is {len} ms of audio",
+                a["text"]
+            );
+        }
+    }
+}
+
+#[test]
+fn the_rewind_is_taken_by_the_arbiter_api_and_the_signed_commands() {
+    // `POST /arbiter/rewind`, `/arbiter/command` and MQTT share this parser.
+    use eboard::trace::{ArbiterAction, RecordKind};
+    let kind = eboard::server::parse_ruling(
+        "rewind",
+        &json!({"ply": 2, "expect": {"ply": 5, "event": {"type": "irregularity", "t": 14600}}}),
+    )
+    .unwrap();
+    match kind {
+        RecordKind::Arbiter { action, expect, .. } => {
+            assert_eq!(action, ArbiterAction::Rewind(2));
+            assert_eq!(expect.unwrap().ply, 5);
+        }
+        other => panic!("{other:?}"),
+    }
+    let e = eboard::server::parse_ruling("rewind", &json!({"plies": 2})).unwrap_err();
+    assert!(e.contains("'plies'") && e.contains("ply"), "{e}");
+    let e = eboard::server::parse_ruling("rewind", &Value::Null).unwrap_err();
+    assert!(e.contains("'ply'"), "{e}");
+}
