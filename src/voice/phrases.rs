@@ -3,7 +3,7 @@
 //! here are our design (see the parent module's doc); an arbiter must
 //! approve them (E2.9).
 
-use super::{move_words, sentence, Lang, Vocabulary};
+use super::{move_words_long, sentence, Lang, Vocabulary};
 use crate::model::{EndReason, KnownOutcome};
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
@@ -262,8 +262,9 @@ pub fn time_phrase(plies: u32, clocks: Option<(u64, u64)>, voc: &Vocabulary) -> 
 }
 
 /// On-demand query: the last move, `mv` played in `pos_before` (its mover
-/// is the side to move there), e.g. `Sidste træk, sort: springer Frederik
-/// seks`. `None` (no move yet) says so.
+/// is the side to move there), with its departure square and the piece it
+/// captured (issue 29), e.g. `Sidste træk, sort: springer fra Gustav otte
+/// til Frederik seks`. `None` (no move yet) says so.
 pub fn last_move_phrase(last: Option<(&Chess, &Move)>, voc: &Vocabulary) -> String {
     let Some((pos, mv)) = last else {
         return sentence(
@@ -283,7 +284,7 @@ pub fn last_move_phrase(last: Option<(&Chess, &Move)>, voc: &Vocabulary) -> Stri
         Lang::De => "letzter Zug",
         Lang::En => "last move",
     };
-    sentence(format!("{head}, {c}: {}", move_words(pos, mv, voc)))
+    sentence(format!("{head}, {c}: {}", move_words_long(pos, mv, voc)))
 }
 
 /// On-demand query: where the pieces of one kind stand, squares from a1 to
