@@ -88,7 +88,20 @@ def main():
     for lang in LANGS:
         data = [(n, int(w), float(r), p) for n, w, c, r, e, p in rows if VOICE[n] == lang]
         a = [[f / r for f in feats(n, p, w)] for n, w, r, p in data]
-        coef[lang] = solve(a, [1.0] * len(a))
+        # Least squares, reweighted towards the largest errors: the bound
+        # that matters is the worst phrase's.
+        wt = [1.0] * len(a)
+        for _ in range(30):
+            aw = [[x * q for x in row] for row, q in zip(a, wt)]
+            c = solve(aw, wt)
+            err = [abs(sum(x * k for x, k in zip(row, c)) - 1.0) for row in a]
+            mean = sum(err) / len(err)
+            wt = [q * (1.0 + e / (mean + 1e-9)) ** 0.5 for q, e in zip(wt, err)]
+            s = sum(wt) / len(wt)
+            wt = [q / s for q in wt]
+        coef[lang] = c
+        worst = max(abs(sum(x * k for x, k in zip(row, c)) - 1.0) for row in a)
+        print(f"{lang}: {len(a)} phrases, worst error {100 * worst:.1f} %", file=sys.stderr)
         # Every number a phrase may hold.
         for k in range(0, 121):
             alone(lang, str(k))

@@ -87,6 +87,16 @@ fn move_phrases(voc: &Vocabulary, games: &[eboard::pgn::PgnGame], want: usize) -
     out
 }
 
+/// The position after `moves` (SAN) from the start.
+fn voice_after(moves: &str) -> Chess {
+    let mut pos = Chess::default();
+    for san in moves.split_whitespace() {
+        let mv = voice::san_to_move(&pos, san).unwrap();
+        pos.play_unchecked(mv);
+    }
+    pos
+}
+
 /// The rulings and answers, each in a few forms.
 fn other_phrases(voc: &Vocabulary) -> Vec<String> {
     let mut v = vec![
@@ -142,6 +152,14 @@ fn other_phrases(voc: &Vocabulary) -> Vec<String> {
     ];
     let start = Chess::default();
     v.push(voice::position_phrase(start.board(), voc));
+    v.push(voice::position_by_rank_phrase(start.board(), voc));
+    v.push(voice::one_clock_phrase(Color::Black, true, Some(4_321_000), voc));
+    v.push(voice::one_clock_phrase(Color::White, false, Some(59_000), voc));
+    let before = voice_after("e4 e5 Nf3 Nc6 Bb5 a6");
+    let mv = voice::san_to_move(&before, "Bxc6").unwrap();
+    v.push(voice::last_move_phrase(Some((&before, &mv)), voc));
+    let mv = voice::san_to_move(&before, "O-O").unwrap();
+    v.push(voice::last_move_phrase(Some((&before, &mv)), voc));
     v.push(voice::piece_squares_phrase(
         &start,
         Color::White,

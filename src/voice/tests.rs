@@ -584,8 +584,8 @@ fn a_departure_file_never_stutters() {
         move_phrase(&pos, &rcc, &voc(Lang::Da, Edition::Fide2009)),
         "Tårn Cecilie Bodil tre"
     );
-    // Rooks c6 and e4, both reaching c4: Rcc4 against Rec4.
-    let pos = from_fen("4k3/8/2R5/8/4R3/8/8/4K3 w - - 0 1");
+    // Rooks c6 and g4, both reaching c4: Rcc4 against Rgc4.
+    let pos = from_fen("4k3/8/2R5/8/6R1/8/8/4K3 w - - 0 1");
     for (lang, edition, want) in [
         (Lang::Da, Edition::Fide2009, "Tårn fra Cecilie til Cecilie fire"),
         (Lang::Nb, Edition::Fide2009No, "Turm fra Cæsar til Cæsar vier"),
@@ -595,7 +595,7 @@ fn a_departure_file_never_stutters() {
         let mv = san_to_move(&pos, "Rcc4").unwrap();
         assert_eq!(move_phrase(&pos, &mv, &voc(lang, edition)), want);
         // The other rook: the seeds' form, no repetition.
-        let other = san_to_move(&pos, "Rec4").unwrap();
+        let other = san_to_move(&pos, "Rgc4").unwrap();
         assert!(!move_phrase(&pos, &other, &voc(lang, edition)).contains(" til "));
     }
 }
