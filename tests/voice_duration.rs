@@ -34,11 +34,7 @@ fn vocabularies() -> Vec<(&'static str, Vocabulary)> {
         ),
         (
             "nb-national",
-            Vocabulary::new(
-                Lang::Nb,
-                Edition::Fide2009No,
-                VoiceOptions::scandinavian(),
-            ),
+            Vocabulary::new(Lang::Nb, Edition::Fide2009No, VoiceOptions::scandinavian()),
         ),
         (
             "de",
@@ -70,7 +66,11 @@ fn move_phrases(voc: &Vocabulary, games: &[eboard::pgn::PgnGame], want: usize) -
                 || san.ends_with('#')
                 || (san.len() >= 4
                     && san.starts_with(['N', 'R', 'B', 'Q'])
-                    && san[1..].chars().filter(|c| c.is_ascii_alphanumeric()).count() >= 3);
+                    && san[1..]
+                        .chars()
+                        .filter(|c| c.is_ascii_alphanumeric())
+                        .count()
+                        >= 3);
             if unusual {
                 if !special.contains(&p) {
                     special.push(p);
@@ -108,11 +108,7 @@ fn other_phrases(voc: &Vocabulary) -> Vec<String> {
             Some(EndReason::Checkmate),
             voc,
         ),
-        voice::game_end_phrase(
-            Some(KnownOutcome::Draw),
-            Some(EndReason::Agreement),
-            voc,
-        ),
+        voice::game_end_phrase(Some(KnownOutcome::Draw), Some(EndReason::Agreement), voc),
         voice::illegal_move_phrase(
             Color::White,
             Penalty::TimeAdded {
@@ -153,8 +149,18 @@ fn other_phrases(voc: &Vocabulary) -> Vec<String> {
     let start = Chess::default();
     v.push(voice::position_phrase(start.board(), voc));
     v.push(voice::position_by_rank_phrase(start.board(), voc));
-    v.push(voice::one_clock_phrase(Color::Black, true, Some(4_321_000), voc));
-    v.push(voice::one_clock_phrase(Color::White, false, Some(59_000), voc));
+    v.push(voice::one_clock_phrase(
+        Color::Black,
+        true,
+        Some(4_321_000),
+        voc,
+    ));
+    v.push(voice::one_clock_phrase(
+        Color::White,
+        false,
+        Some(59_000),
+        voc,
+    ));
     let before = voice_after("e4 e5 Nf3 Nc6 Bb5 a6");
     let mv = voice::san_to_move(&before, "Bxc6").unwrap();
     v.push(voice::last_move_phrase(Some((&before, &mv)), voc));
@@ -185,8 +191,8 @@ fn the_estimate_is_within_15_per_cent_of_espeak_ng_in_every_language() {
     let text = std::fs::read_to_string(dir.join("twic1599_1110games.pgn")).unwrap();
     let (games, _) = eboard::pgn::read_games_lenient(&text);
     let games = &games[..games.len().min(40)];
-    let mut csv = std::env::var_os("EBOARD_DURATION_CSV")
-        .map(|p| std::fs::File::create(p).unwrap());
+    let mut csv =
+        std::env::var_os("EBOARD_DURATION_CSV").map(|p| std::fs::File::create(p).unwrap());
     let mut failures = Vec::new();
     for (name, voc) in vocabularies() {
         let mut phrases = move_phrases(&voc, games, 40);

@@ -221,8 +221,14 @@ fn whole_game(lang: Lang, rules: &str, result_words: &str) {
     assert!(irregular.is_empty(), "{code}: {irregular:#?}\n{log}");
     let last = said.last().unwrap();
     assert_eq!(last["text"], result_words, "{code}: {said:#?}");
-    assert_eq!(said.len(), sans.len() + 1, "{code}: one phrase a move and the result: {said:#?}");
-    let zero = records[0]["journal"]["started_at_unix_ms"].as_i64().unwrap();
+    assert_eq!(
+        said.len(),
+        sans.len() + 1,
+        "{code}: one phrase a move and the result: {said:#?}"
+    );
+    let zero = records[0]["journal"]["started_at_unix_ms"]
+        .as_i64()
+        .unwrap();
     let trace_ms = |i: Instant| base_unix + between(base, i) - zero;
     // The real length of each phrase at 450 wpm, as the daemon renders it.
     let mut tts = Espeak::new();

@@ -440,7 +440,10 @@ mod tests {
             .unwrap();
         assert_eq!(ann.0, 4600);
         assert_eq!(ann.1, "Bauer Eva fünf");
-        assert_eq!(ann.2, voice::speech_ms_estimate("Bauer Eva fünf", c.voice.as_ref().unwrap(), 175));
+        assert_eq!(
+            ann.2,
+            voice::speech_ms_estimate("Bauer Eva fünf", c.voice.as_ref().unwrap(), 175)
+        );
         assert_eq!(c.arbiter().move_announced_at(&e7e5()), Some(4600 + ann.2));
         // Still playing: not yet announced.
         let (c, _) = run("{\"t\": 4700, \"lift\": \"g1\"}\n");

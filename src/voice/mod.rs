@@ -46,8 +46,8 @@ pub use phrases::{
     setup_phrase, time_phrase,
 };
 pub use queries::{
-    draw_offer_query_phrase, one_clock_phrase, position_by_rank_phrase, position_phrase, promotion_piece_question_phrase, time_used_phrase,
-    turn_phrase,
+    draw_offer_query_phrase, one_clock_phrase, position_by_rank_phrase, position_phrase,
+    promotion_piece_question_phrase, time_used_phrase, turn_phrase,
 };
 pub use rulings::{
     ambiguous_move_phrase, claim_kind_words, claim_phrase, clock_paused_phrase,
@@ -557,7 +557,10 @@ pub fn speech_ms_estimate(text: &str, voc: &Vocabulary, wpm: u32) -> u64 {
             .filter(|w| !w.is_empty())
         {
             let key = w.to_lowercase();
-            alone += match table.words.binary_search_by(|(k, _)| (*k).cmp(key.as_str())) {
+            alone += match table
+                .words
+                .binary_search_by(|(k, _)| (*k).cmp(key.as_str()))
+            {
                 Ok(i) => f64::from(table.words[i].1),
                 Err(_) => table.fallback.0 + table.fallback.1 * key.chars().count() as f64,
             };

@@ -5,8 +5,8 @@
 //! `phrases.rs` so the two grow independently.
 
 use super::{clocks_phrase, duration_phrase, moves_made_phrase, sentence, Lang, Vocabulary};
-use shakmaty::{File, Rank};
 use shakmaty::{Board, Color, Role, Square};
+use shakmaty::{File, Rank};
 
 /// The order a player reads a diagram in: king, queen, rooks, bishops,
 /// knights, pawns.
@@ -139,7 +139,11 @@ pub fn time_used_phrase(
 ) -> String {
     // The time left first: what the player asks the time for (issue 29).
     let mut out = match left {
-        Some((w, b)) => format!("{}. {}", clocks_phrase(w, b, voc), moves_made_phrase(plies, voc)),
+        Some((w, b)) => format!(
+            "{}. {}",
+            clocks_phrase(w, b, voc),
+            moves_made_phrase(plies, voc)
+        ),
         None => moves_made_phrase(plies, voc),
     };
     if let Some((w, b)) = used {

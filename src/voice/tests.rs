@@ -587,9 +587,21 @@ fn a_departure_file_never_stutters() {
     // Rooks c6 and g4, both reaching c4: Rcc4 against Rgc4.
     let pos = from_fen("4k3/8/2R5/8/6R1/8/8/4K3 w - - 0 1");
     for (lang, edition, want) in [
-        (Lang::Da, Edition::Fide2009, "Tårn fra Cecilie til Cecilie fire"),
-        (Lang::Nb, Edition::Fide2009No, "Turm fra Cæsar til Cæsar vier"),
-        (Lang::De, Edition::Fide2023, "Turm von Cäsar nach Cäsar vier"),
+        (
+            Lang::Da,
+            Edition::Fide2009,
+            "Tårn fra Cecilie til Cecilie fire",
+        ),
+        (
+            Lang::Nb,
+            Edition::Fide2009No,
+            "Turm fra Cæsar til Cæsar vier",
+        ),
+        (
+            Lang::De,
+            Edition::Fide2023,
+            "Turm von Cäsar nach Cäsar vier",
+        ),
         (Lang::En, Edition::Fide2023, "Turm from Cesar to Cesar vier"),
     ] {
         let mv = san_to_move(&pos, "Rcc4").unwrap();
