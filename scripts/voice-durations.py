@@ -136,6 +136,7 @@ def main():
         name = lang.upper()
         c = ", ".join(f"{x:.3f}" for x in coef[lang])
         fa, fb = fallback[lang]
+        out.append("#[rustfmt::skip]")
         out.append(f"pub(super) const {name}: Fit = Fit {{")
         out.append(f"    c: [{c}],")
         out.append(f"    fallback: ({fa:.1f}, {fb:.2f}),")
