@@ -86,7 +86,7 @@ fn changes(pos: &Chess, mv: &Move) -> Vec<(&'static str, Square)> {
 }
 
 /// The two-board trace (Black on the tactile board) and Black's presses.
-fn trace(sans: &[String], lang: &str, rules: &str) -> (String, Vec<u64>) {
+fn trace(sans: &[String], lang: &str, rules: &str) -> (String, Vec<u64>, u64) {
     let mut tb = TraceBuilder::with_header(json!({
         "trace": 1, "boards": ["main", "tactile"], "vi_player": "b",
         "language": lang, "rules": rules, "time_control": "5400+30"
@@ -97,6 +97,7 @@ fn trace(sans: &[String], lang: &str, rules: &str) -> (String, Vec<u64>) {
     let mut pos = Chess::default();
     let mut t = 1000;
     let mut black_presses = Vec::new();
+    let mut last_press = 0;
     for (i, san) in sans.iter().enumerate() {
         let mv = san.parse::<San>().unwrap().to_move(&pos).unwrap();
         let white = i % 2 == 0;
@@ -114,6 +115,7 @@ fn trace(sans: &[String], lang: &str, rules: &str) -> (String, Vec<u64>) {
         // wpm) have played in his ear (with room for a slow machine).
         let press = if white { t + 500 } else { t + 3000 };
         tb = tb.press(press, by);
+        last_press = press;
         if !white {
             black_presses.push(press);
         }
@@ -127,7 +129,7 @@ fn trace(sans: &[String], lang: &str, rules: &str) -> (String, Vec<u64>) {
         t = press + if white { 1500 } else { 900 };
         pos.play_unchecked(mv);
     }
-    (tb.text(), black_presses)
+    (tb.text(), black_presses, last_press)
 }
 
 fn journal(path: &std::path::Path) -> Vec<Value> {
@@ -172,7 +174,7 @@ fn whole_game(lang: Lang, rules: &str, results: [&str; 2]) {
         ),
     )
     .unwrap();
-    let (text, black_presses) = trace(&sans, code, rules);
+    let (text, black_presses, last_press) = trace(&sans, code, rules);
     let tf = dir.join("game.jsonl");
     std::fs::write(&tf, text).unwrap();
     let j = dir.join("journal.jsonl");
@@ -188,9 +190,7 @@ fn whole_game(lang: Lang, rules: &str, results: [&str; 2]) {
     let records = poll(150, "the game's end heard everywhere", || {
         let r = journal(&j);
         let ended = r.iter().filter(|v| v["spoken"].is_u64()).count() >= 3 * sans.len() / 2
-            && black_presses
-                .last()
-                .is_some_and(|p| r.iter().any(|v| v["t"].as_u64() >= Some(*p)));
+            && r.iter().any(|v| v["t"].as_u64() >= Some(last_press));
         let quiet = sinks.iter().all(|s| {
             s.heard(0)
                 .last()
