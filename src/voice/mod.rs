@@ -474,47 +474,6 @@ fn move_words(pos: &Chess, mv: &Move, voc: &Vocabulary) -> String {
     out
 }
 
-/// The words of a move with its departure square and the piece it
-/// captured, not capitalised: the last move on demand (issue 29: the
-/// origin square on demand, as lichess's blind mode gives it), e.g. Danish
-/// `løber fra Frederik et til Bodil fem, slår springer`, `kort rokade`.
-fn move_words_long(pos: &Chess, mv: &Move, voc: &Vocabulary) -> String {
-    let (Some(from), false) = (mv.from(), mv.is_castle()) else {
-        return move_words(pos, mv, voc);
-    };
-    let mut out = format!(
-        "{} {} {} {} {}",
-        voc.piece(mv.role()),
-        voc.lex.from,
-        voc.square(from),
-        voc.lex.to,
-        voc.square(mv.to())
-    );
-    if let Some(p) = mv.promotion() {
-        out.push(' ');
-        out.push_str(voc.piece(p));
-    }
-    if let Some(c) = mv.capture() {
-        out.push_str(&format!(", {} {}", voc.lex.captures, voc.piece(c)));
-        if mv.is_en_passant() {
-            out.push(' ');
-            out.push_str(voc.lex.en_passant);
-        }
-    }
-    if pos.is_legal(*mv) {
-        let mut after = pos.clone();
-        after.play_unchecked(*mv);
-        if after.is_checkmate() {
-            out.push_str(", ");
-            out.push_str(voc.lex.mate);
-        } else if after.is_check() {
-            out.push_str(", ");
-            out.push_str(voc.lex.check);
-        }
-    }
-    out
-}
-
 /// The announcement of `mv` played in `pos_before` (E2.1): e.g. Danish
 /// `Springer Frederik tre` (Nf3), `Bonde Erik slår Dora fem` (exd5),
 /// `Bonde Erik otte dronning, skak` (e8=Q+), `Kort rokade`; Norwegian
