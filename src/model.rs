@@ -279,8 +279,15 @@ named! {
         LastMove = "last_move",
         /// Where a named piece stands.
         Piece = "piece",
-        /// The whole position, both sides' pieces in diagram order.
+        /// The whole position, both sides' pieces in diagram order (by piece).
         Position = "position",
+        /// The whole position rank by rank, from the eighth to the first
+        /// (issue 29: the order the player chooses).
+        PositionByRank = "position_by_rank",
+        /// The asker's own clock, alone (a short answer, issue 29).
+        Clock = "clock",
+        /// The opponent's clock, alone (a short answer, issue 29).
+        OpponentClock = "opponent_clock",
         /// The number of the move being played (and whose move it is).
         MoveNumber = "move_number",
         /// Whose move it is (and the move number).

@@ -186,7 +186,9 @@ fn the_vi_players_device_asks_for_the_time_through_the_api_channel() {
         match &ann[0].kind {
             EventKind::Announce { text, lang, .. } => {
                 assert_eq!(lang.as_str(), "da");
-                assert!(text.starts_with("0 træk spillet"), "{text}");
+                // The time left first (issue 29), then the moves made.
+                assert!(text.starts_with("Tid tilbage: "), "{text}");
+                assert!(text.contains("0 træk spillet"), "{text}");
                 // Over the board the clock shows 1:30:30 before move 1.
                 assert!(
                     text.contains("sort 1 time 30 minutter og 30 sekunder"),

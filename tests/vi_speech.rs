@@ -14,7 +14,7 @@ fn hdr() -> Value {
 }
 
 /// The moves e4 e5 (Black on the tactile board); White copies e5, offers a
-/// draw and plays Nf3; Black copies it and touches b8: the offer lapses; he
+/// draw and plays Nf3 (the offer is said after the move, §9.1.2); Black copies it and touches b8: the offer lapses; he
 /// plays Nc6. The arbiter pauses and restarts the clock; Black asks for the
 /// last announcement again and for the time; White resigns.
 const GAME: &str = "
@@ -65,14 +65,14 @@ fn a_vi_game_is_spoken_in_the_profiles_language_and_words() {
             [
                 "Bauer Eva vier",
                 "Bauer Eva fünf",
-                "Hvit tilbyr remis",
                 "Springer Felix drei",
+                "Hvit tilbyr remis",
                 "Hvits remistilbud har falt bort",
                 "Springer Cæsar sechs",
                 "Dommeren har stoppet klokken",
                 "Dommeren har startet klokken igjen",
                 "Dommeren har startet klokken igjen",
-                "2 trekk spilt, hvit i trekket.",
+                "Tid igjen: hvit 4 minutter",
                 "Svart vinner, oppgitt",
             ],
         ),
@@ -82,14 +82,14 @@ fn a_vi_game_is_spoken_in_the_profiles_language_and_words() {
             [
                 "Bonde Erik fire",
                 "Bonde Erik fem",
-                "Hvid tilbyder remis",
                 "Springer Frederik tre",
+                "Hvid tilbyder remis",
                 "Hvids remistilbud er bortfaldet",
                 "Springer Cecilie seks",
                 "Dommeren har stoppet uret",
                 "Dommeren har startet uret igen",
                 "Dommeren har startet uret igen",
-                "2 træk spillet, hvid i trækket.",
+                "Tid tilbage: hvid 4 minutter",
                 "Sort vinder, opgivet",
             ],
         ),

@@ -58,6 +58,17 @@ pub enum Announcement {
     },
     /// Asked: the whole position (both sides' pieces, in diagram order).
     Position(Board),
+    /// Asked: the whole position rank by rank, eighth to first.
+    PositionByRank(Board),
+    /// Asked: one clock alone (a short answer).
+    Clock {
+        /// Whose clock.
+        of: Color,
+        /// The asker's own (`true`) or his opponent's.
+        own: bool,
+        /// The time left on it, ms; `None` without a clock.
+        ms: Option<u64>,
+    },
     /// Asked: whose move it is and the move number (`plies` half-moves
     /// made since the start position).
     Turn {
@@ -254,6 +265,22 @@ impl Arbiter {
                 used: self.clock.as_ref().map(|_| self.time_used(t)),
             },
             QueryKind::Position => Announcement::Position(self.pos.board().clone()),
+            QueryKind::PositionByRank => Announcement::PositionByRank(self.pos.board().clone()),
+            QueryKind::Clock | QueryKind::OpponentClock => {
+                let of = if what == QueryKind::Clock { by } else { !by };
+                Announcement::Clock {
+                    of,
+                    own: of == by,
+                    ms: self.clock.as_ref().map(|c| {
+                        let (w, b) = c.remaining_at(t);
+                        if of == Color::White {
+                            w
+                        } else {
+                            b
+                        }
+                    }),
+                }
+            }
             QueryKind::MoveNumber | QueryKind::Turn => Announcement::Turn {
                 plies: self.moves.len() as u32,
             },

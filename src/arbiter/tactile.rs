@@ -30,6 +30,18 @@ pub(super) struct Announced {
 }
 
 impl Arbiter {
+    /// Whether the move being played (not yet completed) has been announced
+    /// already: the visually impaired player's move, announced once the
+    /// tactile board shows it (E2.3). The controller says a draw offer
+    /// after the move it goes with (§9.1.2) and needs to know whether that
+    /// move's words are still to come.
+    pub fn move_announced_before_completion(&self) -> bool {
+        self.turn
+            .announced
+            .as_ref()
+            .is_some_and(|a| a.heard_at.is_some())
+    }
+
     /// Whether `side` is the visually impaired player of a two-board game.
     pub(super) fn plays_tactile(&self, side: Color) -> bool {
         self.cfg.header.vi_player == Some(side) && self.boards.len() > 1

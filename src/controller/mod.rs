@@ -78,6 +78,10 @@ pub struct Controller {
     timing: SpeechTiming,
     /// The speed the estimate assumes, words per minute.
     wpm: u32,
+    /// A draw offer's words held until the move it goes with is announced
+    /// (§9.1.2: the offer is made after the move; Appendix E announces the
+    /// move first), with the offerer.
+    pending_offer: Option<(String, Color)>,
 }
 
 impl Controller {
@@ -103,6 +107,7 @@ impl Controller {
             playing: Vec::new(),
             timing: SpeechTiming::default(),
             wpm: voice::DEFAULT_WPM,
+            pending_offer: None,
         }
     }
 
@@ -147,6 +152,9 @@ impl Controller {
         self.last_t = self.last_t.max(t);
         self.arbiter.finish(self.last_t, &mut self.decisions);
         self.render(out);
+        if let Some(v) = self.voice.clone() {
+            self.flush_offer(self.last_t, &v, out);
+        }
     }
 
     /// The game state.
@@ -201,8 +209,21 @@ impl Controller {
                         .as_ref()
                         .and_then(|v| event_phrase(&e.kind, v).map(|p| (p, v.clone())));
                     let t = e.t;
+                    let offer = match &e.kind {
+                        EventKind::DrawOffer { by } => Some(by.0),
+                        _ => None,
+                    };
                     out.push(e);
                     if let Some(((text, audience), v)) = said {
+                        // §9.1.2: the offer goes with the move its maker
+                        // has made and not yet completed: said after that
+                        // move's announcement.
+                        if let Some(by) = offer.filter(|by| self.offer_waits_for_its_move(*by)) {
+                            self.flush_offer(t, &v, out);
+                            self.pending_offer = Some((text, by));
+                            continue;
+                        }
+                        self.flush_offer(t, &v, out);
                         let to = match audience {
                             Audience::Both => None,
                             Audience::Player(c) => Some(c),
@@ -224,7 +245,17 @@ impl Controller {
                         }
                         _ => None,
                     };
+                    let offer_follows = self
+                        .pending_offer
+                        .as_ref()
+                        .is_some_and(|(_, by)| mv.is_some_and(|m| m.1 == *by));
+                    if to.is_none() && !offer_follows {
+                        self.flush_offer(t, &v, out);
+                    }
                     self.say(t, phrase(&what, &v), to, mv, &v, out);
+                    if offer_follows {
+                        self.flush_offer(t, &v, out);
+                    }
                 }
             }
         }
@@ -243,7 +274,7 @@ impl Controller {
     ) {
         self.spoken += 1;
         let n = self.spoken;
-        let ms = voice::speech_ms_estimate(&text, self.wpm);
+        let ms = voice::speech_ms_estimate(&text, v, self.wpm);
         self.playing.push(Playing {
             n,
             end: t + ms,
@@ -264,6 +295,20 @@ impl Controller {
             }
         }
         out.push(Event { t, kind });
+    }
+
+    /// Whether `by`'s draw offer waits for the announcement of his move:
+    /// he is on move and the move he has made is not announced yet.
+    fn offer_waits_for_its_move(&self, by: Color) -> bool {
+        shakmaty::Position::turn(self.arbiter.position()) == by
+            && !self.arbiter.move_announced_before_completion()
+    }
+
+    /// Says the held draw offer, if any.
+    fn flush_offer(&mut self, t: u64, v: &Vocabulary, out: &mut Vec<Event>) {
+        if let Some((text, _)) = self.pending_offer.take() {
+            self.say(t, text, None, None, v, out);
+        }
     }
 
     /// `repeat`: the last announcement the asker heard, again, for him.
@@ -300,6 +345,8 @@ pub fn phrase(what: &Announcement, voc: &Vocabulary) -> String {
             used,
         } => voice::time_used_phrase(*plies, *used, *clocks, voc),
         Announcement::Position(board) => voice::position_phrase(board, voc),
+        Announcement::PositionByRank(board) => voice::position_by_rank_phrase(board, voc),
+        Announcement::Clock { of, own, ms } => voice::one_clock_phrase(*of, *own, *ms, voc),
         Announcement::Turn { plies } => voice::turn_phrase(*plies, voc),
         Announcement::LastDrawOffer { by, offered } => {
             voice::draw_offer_query_phrase(*by, *offered, voc)
@@ -393,7 +440,10 @@ mod tests {
             .unwrap();
         assert_eq!(ann.0, 4600);
         assert_eq!(ann.1, "Bauer Eva fünf");
-        assert_eq!(ann.2, voice::speech_ms_estimate("Bauer Eva fünf", 175));
+        assert_eq!(
+            ann.2,
+            voice::speech_ms_estimate("Bauer Eva fünf", c.voice.as_ref().unwrap(), 175)
+        );
         assert_eq!(c.arbiter().move_announced_at(&e7e5()), Some(4600 + ann.2));
         // Still playing: not yet announced.
         let (c, _) = run("{\"t\": 4700, \"lift\": \"g1\"}\n");

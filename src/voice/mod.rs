@@ -27,6 +27,7 @@
 //! daemon allows before the speech starts.
 
 mod copies;
+mod durations;
 pub mod output;
 mod phrases;
 mod queries;
@@ -47,8 +48,8 @@ pub use phrases::{
     setup_phrase, time_phrase,
 };
 pub use queries::{
-    draw_offer_query_phrase, position_phrase, promotion_piece_question_phrase, time_used_phrase,
-    turn_phrase,
+    draw_offer_query_phrase, one_clock_phrase, position_by_rank_phrase, position_phrase,
+    promotion_piece_question_phrase, time_used_phrase, turn_phrase,
 };
 pub use rulings::{
     ambiguous_move_phrase, claim_kind_words, claim_phrase, clock_paused_phrase,
@@ -125,6 +126,10 @@ struct Lexicon {
     white: &'static str,
     black: &'static str,
     and: &'static str,
+    /// "from" and "to" of a move said with its departure (a stutter-free
+    /// C10 disambiguation, the last move on demand).
+    from: &'static str,
+    to: &'static str,
 }
 
 const DA: Lexicon = Lexicon {
@@ -136,6 +141,8 @@ const DA: Lexicon = Lexicon {
     white: "hvid",
     black: "sort",
     and: "og",
+    from: "fra",
+    to: "til",
 };
 const NB: Lexicon = Lexicon {
     captures: "slår",
@@ -146,6 +153,8 @@ const NB: Lexicon = Lexicon {
     white: "hvit",
     black: "svart",
     and: "og",
+    from: "fra",
+    to: "til",
 };
 const DE: Lexicon = Lexicon {
     captures: "schlägt",
@@ -155,6 +164,8 @@ const DE: Lexicon = Lexicon {
     white: "Weiß",
     black: "Schwarz",
     and: "und",
+    from: "von",
+    to: "nach",
 };
 const EN: Lexicon = Lexicon {
     captures: "takes",
@@ -164,6 +175,8 @@ const EN: Lexicon = Lexicon {
     white: "White",
     black: "Black",
     and: "and",
+    from: "from",
+    to: "to",
 };
 
 /// E2.1 Danish list, primary names.
@@ -411,6 +424,17 @@ fn move_words(pos: &Chess, mv: &Move, voc: &Vocabulary) -> String {
                     out.push(' ');
                     out.push_str(&voc.square(from));
                 }
+                // C10's departure file said before the same file's square
+                // would stutter ("Tårn Cecilie Cecilie tre"): said with
+                // "from … to" instead ("Tårn fra Cecilie til Cecilie tre").
+                _ if file == Some(mv.to().file()) && rank.is_none() && !capture => {
+                    out.push(' ');
+                    out.push_str(voc.lex.from);
+                    out.push(' ');
+                    out.push_str(voc.file(mv.to().file()));
+                    out.push(' ');
+                    out.push_str(voc.lex.to);
+                }
                 _ => {
                     if let Some(f) = file {
                         out.push(' ');
@@ -466,17 +490,52 @@ pub fn move_phrase(pos_before: &Chess, mv: &Move, voc: &Vocabulary) -> String {
 /// espeak-ng's default speed, words per minute (`-s`).
 pub const DEFAULT_WPM: u32 = 175;
 
-/// How long espeak-ng takes to say `text` at `wpm` words per minute, ms:
-/// 350 ms plus 70 ms a character at 175 wpm, scaled by 175 / `wpm`. Fitted
-/// to espeak-ng 1.51's WAV output (samples / rate) for move and ruling
-/// phrases of 11 to 92 characters in da, nb, de and en: it overestimates
-/// the Danish voice by up to 25 % and is within 10 % for the others
-/// (`docs/voice.md`). A replay without the speaker's `spoken` records times
-/// E2.3c with it.
-pub fn speech_ms_estimate(text: &str, wpm: u32) -> u64 {
-    let chars = text.chars().count() as u64;
-    let at_default = 350 + 70 * chars;
-    at_default * u64::from(DEFAULT_WPM) / u64::from(wpm.max(1))
+/// How long espeak-ng takes to say `text` (spoken as `voc` speaks it: its
+/// German words with the German voice) at `wpm` words per minute, ms,
+/// including the silence espeak-ng puts around it. Each word's length alone
+/// (a table per language measured from espeak-ng 1.51, `voice::durations`; a
+/// word not in it from its letters), with per-language coefficients for
+/// the words' joining, the pauses at punctuation and the voice switches,
+/// fitted to the real length of many real announcements: within 15 % of
+/// espeak-ng's audio in da, nb, de and en at 120 to 300 wpm
+/// (`tests/voice_duration.rs`, `docs/voice.md`). A replay without the
+/// speaker's `spoken` records times E2.3c with it.
+pub fn speech_ms_estimate(text: &str, voc: &Vocabulary, wpm: u32) -> u64 {
+    let fit = |lang: Lang| match lang {
+        Lang::Da => &durations::DA,
+        Lang::Nb => &durations::NB,
+        Lang::De => &durations::DE,
+        Lang::En => &durations::EN,
+    };
+    let own = fit(voc.lang());
+    let segments = voc.segments(text);
+    let (mut alone, mut words) = (0.0f64, 0.0f64);
+    for seg in &segments {
+        let table = fit(seg.lang);
+        for w in seg
+            .text
+            .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\'' || c == '_'))
+            .filter(|w| !w.is_empty())
+        {
+            let key = w.to_lowercase();
+            alone += match table
+                .words
+                .binary_search_by(|(k, _)| (*k).cmp(key.as_str()))
+            {
+                Ok(i) => f64::from(table.words[i].1),
+                Err(_) => table.fallback.0 + table.fallback.1 * key.chars().count() as f64,
+            };
+            words += 1.0;
+        }
+    }
+    let pauses = text.chars().filter(|c| ",.:;?".contains(*c)).count() as f64;
+    let switches = segments.len().saturating_sub(1) as f64;
+    let s = f64::from(DEFAULT_WPM) / f64::from(wpm.max(1));
+    let c = &own.c;
+    let ms = c[0]
+        + c[6] * words
+        + s * (c[1] * alone + c[2] * words + c[3] * pauses + c[4] * switches + c[5]);
+    ms.max(0.0).round() as u64
 }
 
 /// What is wrong with a move given in SAN.

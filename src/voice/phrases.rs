@@ -262,8 +262,9 @@ pub fn time_phrase(plies: u32, clocks: Option<(u64, u64)>, voc: &Vocabulary) -> 
 }
 
 /// On-demand query: the last move, `mv` played in `pos_before` (its mover
-/// is the side to move there), e.g. `Sidste træk, sort: springer Frederik
-/// seks`. `None` (no move yet) says so.
+/// is the side to move there), with its departure square and the piece it
+/// captured (issue 29), e.g. `Sidste træk, sort: springer fra Gustav otte
+/// til Frederik seks`. `None` (no move yet) says so.
 pub fn last_move_phrase(last: Option<(&Chess, &Move)>, voc: &Vocabulary) -> String {
     let Some((pos, mv)) = last else {
         return sentence(
@@ -283,7 +284,7 @@ pub fn last_move_phrase(last: Option<(&Chess, &Move)>, voc: &Vocabulary) -> Stri
         Lang::De => "letzter Zug",
         Lang::En => "last move",
     };
-    sentence(format!("{head}, {c}: {}", move_words(pos, mv, voc)))
+    sentence(format!("{head}, {c}: {}", move_words_long(pos, mv, voc)))
 }
 
 /// On-demand query: where the pieces of one kind stand, squares from a1 to
@@ -392,4 +393,45 @@ pub fn setup_phrase(
     } else {
         parts.join(", ")
     })
+}
+
+/// The words of a move with its departure square and the piece it
+/// captured, not capitalised: the last move on demand (issue 29: the
+/// origin square on demand, as lichess's blind mode gives it), e.g. Danish
+/// `løber fra Frederik et til Bodil fem, slår springer`, `kort rokade`.
+fn move_words_long(pos: &Chess, mv: &Move, voc: &Vocabulary) -> String {
+    let (Some(from), false) = (mv.from(), mv.is_castle()) else {
+        return move_words(pos, mv, voc);
+    };
+    let mut out = format!(
+        "{} {} {} {} {}",
+        voc.piece(mv.role()),
+        voc.lex.from,
+        voc.square(from),
+        voc.lex.to,
+        voc.square(mv.to())
+    );
+    if let Some(p) = mv.promotion() {
+        out.push(' ');
+        out.push_str(voc.piece(p));
+    }
+    if let Some(c) = mv.capture() {
+        out.push_str(&format!(", {} {}", voc.lex.captures, voc.piece(c)));
+        if mv.is_en_passant() {
+            out.push(' ');
+            out.push_str(voc.lex.en_passant);
+        }
+    }
+    if pos.is_legal(*mv) {
+        let mut after = pos.clone();
+        after.play_unchecked(*mv);
+        if after.is_checkmate() {
+            out.push_str(", ");
+            out.push_str(voc.lex.mate);
+        } else if after.is_check() {
+            out.push_str(", ");
+            out.push_str(voc.lex.check);
+        }
+    }
+    out
 }

@@ -6,6 +6,7 @@
 
 use super::{clocks_phrase, duration_phrase, moves_made_phrase, sentence, Lang, Vocabulary};
 use shakmaty::{Board, Color, Role, Square};
+use shakmaty::{File, Rank};
 
 /// The order a player reads a diagram in: king, queen, rooks, bishops,
 /// knights, pawns.
@@ -45,6 +46,71 @@ pub fn position_phrase(board: &Board, voc: &Vocabulary) -> String {
     sides.join(" ")
 }
 
+/// The whole position rank by rank, from the eighth to the first (the
+/// order a diagram is read top down), each rank's pieces file by file with
+/// their colour; empty ranks are left out, e.g. `Række otte: sort konge
+/// Erik. Række et: hvid konge Erik, hvid tårn Henrik.` (issue 29: the
+/// order the player chooses; [`position_phrase`] is by piece).
+pub fn position_by_rank_phrase(board: &Board, voc: &Vocabulary) -> String {
+    let head = match voc.lang() {
+        Lang::Da => "række",
+        Lang::Nb => "rad",
+        Lang::De => "Reihe",
+        Lang::En => "rank",
+    };
+    let mut ranks = Vec::new();
+    for rank in Rank::ALL.into_iter().rev() {
+        let on: Vec<String> = File::ALL
+            .into_iter()
+            .filter_map(|file| {
+                let sq = Square::from_coords(file, rank);
+                board.piece_at(sq).map(|p| {
+                    format!(
+                        "{} {} {}",
+                        voc.colour(p.color),
+                        voc.piece(p.role),
+                        voc.file(file)
+                    )
+                })
+            })
+            .collect();
+        if !on.is_empty() {
+            ranks.push(format!(
+                "{}.",
+                sentence(format!("{head} {}: {}", voc.rank(rank), on.join(", ")))
+            ));
+        }
+    }
+    ranks.join(" ")
+}
+
+/// One clock alone, a short answer (issue 29): the asker's own (`own`),
+/// e.g. `Din tid: 1 time 29 minutter`, or his opponent's, `Hvid: 1 time 29
+/// minutter`; `ms` the time left, `None` without a clock.
+pub fn one_clock_phrase(of: Color, own: bool, ms: Option<u64>, voc: &Vocabulary) -> String {
+    let Some(ms) = ms else {
+        return sentence(
+            match voc.lang() {
+                Lang::Da => "intet ur",
+                Lang::Nb => "ingen klokke",
+                Lang::De => "keine Uhr",
+                Lang::En => "no clock",
+            }
+            .to_owned(),
+        );
+    };
+    let head = if own {
+        match voc.lang() {
+            Lang::Da | Lang::Nb => "din tid",
+            Lang::De => "deine Zeit",
+            Lang::En => "your time",
+        }
+    } else {
+        voc.colour(of)
+    };
+    sentence(format!("{head}: {}", duration_phrase(ms, voc)))
+}
+
 /// Whose move it is and the number of the move being played (`plies` half
 /// moves made since the start), e.g. `Sort i trækket, træk 12`.
 pub fn turn_phrase(plies: u32, voc: &Vocabulary) -> String {
@@ -62,15 +128,24 @@ pub fn turn_phrase(plies: u32, voc: &Vocabulary) -> String {
     })
 }
 
-/// E2.9d "time": the moves made, the time each player has used (`used`,
-/// white and black, ms) and, when a clock runs, the time left (`left`).
+/// E2.9d "time": when a clock runs, the time left first (`left`, white
+/// and black, ms), then the moves made and the time each player has used
+/// (`used`).
 pub fn time_used_phrase(
     plies: u32,
     used: Option<(u64, u64)>,
     left: Option<(u64, u64)>,
     voc: &Vocabulary,
 ) -> String {
-    let mut out = moves_made_phrase(plies, voc);
+    // The time left first: what the player asks the time for (issue 29).
+    let mut out = match left {
+        Some((w, b)) => format!(
+            "{}. {}",
+            clocks_phrase(w, b, voc),
+            moves_made_phrase(plies, voc)
+        ),
+        None => moves_made_phrase(plies, voc),
+    };
     if let Some((w, b)) = used {
         let head = match voc.lang() {
             Lang::Da => "tid brugt",
@@ -88,9 +163,6 @@ pub fn time_used_phrase(
                 duration_phrase(b, voc)
             ))
         ));
-    }
-    if let Some((w, b)) = left {
-        out.push_str(&format!(". {}", clocks_phrase(w, b, voc)));
     }
     out
 }
@@ -225,5 +297,37 @@ mod tests {
             let q = promotion_piece_question_phrase(Square::E8, &v);
             assert!(q.starts_with(question), "{lang:?}: {q}");
         }
+    }
+
+    #[test]
+    fn short_answers_and_the_position_rank_by_rank() {
+        let v = voc(Lang::Da);
+        assert_eq!(
+            one_clock_phrase(Color::Black, true, Some(65_000), &v),
+            "Din tid: 1 minut og 5 sekunder"
+        );
+        assert_eq!(
+            one_clock_phrase(Color::White, false, Some(3_600_000), &v),
+            "Hvid: 1 time"
+        );
+        assert_eq!(one_clock_phrase(Color::White, false, None, &v), "Intet ur");
+        assert_eq!(
+            one_clock_phrase(Color::White, true, Some(2_000), &voc(Lang::De)),
+            "Deine Zeit: 2 Sekunden"
+        );
+        let board: Board = "4k3/8/8/8/8/8/4P3/R3K3".parse().unwrap();
+        assert_eq!(
+            position_by_rank_phrase(&board, &v),
+            "Række otte: sort konge Erik. Række to: hvid bonde Erik. \
+             Række et: hvid tårn Anna, hvid konge Erik."
+        );
+        assert_eq!(
+            position_by_rank_phrase(&board, &voc(Lang::Nb)),
+            "Rad acht: svart König Eva. Rad zwei: hvit Bauer Eva. \
+             Rad eins: hvit Turm Anna, hvit König Eva."
+        );
+        // The time left comes first in the time answer.
+        let t = time_used_phrase(5, Some((65_000, 2_000)), Some((1_000, 2_000)), &v);
+        assert!(t.starts_with("Tid tilbage: hvid 1 sekund"), "{t}");
     }
 }

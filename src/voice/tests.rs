@@ -388,15 +388,15 @@ fn query_last_move() {
     let mv = san_to_move(&pos, "Nc6").unwrap();
     assert_eq!(
         last_move_phrase(Some((&pos, &mv)), &voc(Lang::Da, Edition::Fide2009)),
-        "Sidste træk, sort: springer Cecilie seks"
+        "Sidste træk, sort: springer fra Bodil otte til Cecilie seks"
     );
     assert_eq!(
         last_move_phrase(Some((&pos, &mv)), &voc(Lang::Nb, Edition::Fide2009No)),
-        "Siste trekk, svart: Springer Cæsar sechs"
+        "Siste trekk, svart: Springer fra Bella acht til Cæsar sechs"
     );
     assert_eq!(
         last_move_phrase(Some((&pos, &mv)), &voc(Lang::De, Edition::Fide2023)),
-        "Letzter Zug, Schwarz: Springer Cäsar sechs"
+        "Letzter Zug, Schwarz: Springer von Bella acht nach Cäsar sechs"
     );
     assert_eq!(
         last_move_phrase(None, &voc(Lang::Da, Edition::Fide2009)),
@@ -544,5 +544,98 @@ fn query_time_joins_moves_and_clocks() {
             moves_made_phrase(45, &da),
             clocks_phrase(59_000, 120_000, &da)
         )
+    );
+}
+
+/// Two rooks on the third rank, one on c3's file: `Rcc3`-like moves name a
+/// departure file equal to the destination's.
+const ROOKS_ON_A_RANK: &str = "4k3/8/8/8/8/2R4R/8/4K3 w - - 0 1";
+
+#[test]
+fn a_departure_file_never_stutters() {
+    // C10 (seed 002: "det første bogstav i brikkens navn, (b) linien
+    // hvorfra den blev flyttet og (c) det felt hvor brikken flyttes til")
+    // with E2.1's names gives "Tårn Cecilie Cecilie tre" for Rcc2: a
+    // stutter. Said with "from … to" instead; other C10 forms keep the
+    // seeds' words.
+    let pos = from_fen(ROOKS_ON_A_RANK);
+    let rc = shakmaty::Move::Normal {
+        role: Role::Rook,
+        from: Square::C3,
+        capture: None,
+        to: Square::C2,
+        promotion: None,
+    };
+    // Rc2 is not ambiguous (h3 cannot reach c2); Rhd3 / Rcd3 are.
+    assert_eq!(
+        move_phrase(&pos, &rc, &voc(Lang::Da, Edition::Fide2009)),
+        "Tårn Cecilie to"
+    );
+    for (lang, edition, want) in [
+        (Lang::Da, Edition::Fide2009, "Tårn Cecilie Dora tre"),
+        (Lang::Nb, Edition::Fide2009No, "Turm Cæsar David drei"),
+    ] {
+        assert_eq!(said_in(ROOKS_ON_A_RANK, "Rcd3", &voc(lang, edition)), want);
+    }
+    // Rooks a3 and c3 both reaching b3: Rcb3, the seeds' form.
+    let pos = from_fen("4k3/8/8/8/8/R1R5/8/4K3 w - - 0 1");
+    let rcc = san_to_move(&pos, "Rcb3").unwrap();
+    assert_eq!(
+        move_phrase(&pos, &rcc, &voc(Lang::Da, Edition::Fide2009)),
+        "Tårn Cecilie Bodil tre"
+    );
+    // Rooks c6 and g4, both reaching c4: Rcc4 against Rgc4.
+    let pos = from_fen("4k3/8/2R5/8/6R1/8/8/4K3 w - - 0 1");
+    for (lang, edition, want) in [
+        (
+            Lang::Da,
+            Edition::Fide2009,
+            "Tårn fra Cecilie til Cecilie fire",
+        ),
+        (
+            Lang::Nb,
+            Edition::Fide2009No,
+            "Turm fra Cæsar til Cæsar vier",
+        ),
+        (
+            Lang::De,
+            Edition::Fide2023,
+            "Turm von Cäsar nach Cäsar vier",
+        ),
+        (Lang::En, Edition::Fide2023, "Turm from Cesar to Cesar vier"),
+    ] {
+        let mv = san_to_move(&pos, "Rcc4").unwrap();
+        assert_eq!(move_phrase(&pos, &mv, &voc(lang, edition)), want);
+        // The other rook: the seeds' form, no repetition.
+        let other = san_to_move(&pos, "Rgc4").unwrap();
+        assert!(!move_phrase(&pos, &other, &voc(lang, edition)).contains(" til "));
+    }
+}
+
+#[test]
+fn the_last_move_on_demand_gives_its_departure_and_the_piece_taken() {
+    let pos = after("e4 d5");
+    let mv = san_to_move(&pos, "exd5").unwrap();
+    assert_eq!(
+        last_move_phrase(Some((&pos, &mv)), &voc(Lang::Da, Edition::Fide2009)),
+        "Sidste træk, hvid: bonde fra Erik fire til Dora fem, slår bonde"
+    );
+    let pos = after("e4 e5 Bc4 Nc6");
+    let mv = san_to_move(&pos, "Bxf7+").unwrap();
+    assert_eq!(
+        last_move_phrase(Some((&pos, &mv)), &voc(Lang::De, Edition::Fide2023)),
+        "Letzter Zug, Weiß: Läufer von Cäsar vier nach Felix sieben, schlägt Bauer, Schach"
+    );
+    let pos = from_fen(EN_PASSANT);
+    let mv = san_to_move(&pos, "exd6").unwrap();
+    assert_eq!(
+        last_move_phrase(Some((&pos, &mv)), &voc(Lang::En, Edition::Fide2023)),
+        "Last move, White: Bauer from Eva fünf to David sechs, takes Bauer en passant"
+    );
+    let pos = from_fen(CASTLING);
+    let mv = san_to_move(&pos, "O-O").unwrap();
+    assert_eq!(
+        last_move_phrase(Some((&pos, &mv)), &voc(Lang::Da, Edition::Fide2009)),
+        "Sidste træk, hvid: kort rokade"
     );
 }

@@ -1,0 +1,183 @@
+//! Issue 29, point 5: answers on demand never delay a move's announcement
+//! and are cut short by it. Real espeak-ng and aplay through `eboard run`,
+//! each listener's output captured at real-time speed
+//! ([`common::paced`]): Black (on the tactile board) asks for the whole
+//! position while White thinks — about 28 s of speech — and White's move
+//! comes 4 s into it.
+
+mod common;
+
+use common::paced::{alsa_config, PacedSink};
+use common::skip::skip_or_fail_under_ci;
+use common::{poll, run_board_with_env, tempdir, TraceBuilder};
+use serde_json::{json, Value};
+use std::process::Command;
+use std::time::Instant;
+
+fn programs() -> bool {
+    let have = |p: &str| {
+        Command::new(p)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success() || !o.stdout.is_empty())
+    };
+    if have("espeak-ng") && have("aplay") {
+        return true;
+    }
+    skip_or_fail_under_ci("espeak-ng or aplay (alsa-utils) is not installed");
+    false
+}
+
+/// Signed milliseconds from `a` to `b`.
+fn between(a: Instant, b: Instant) -> i64 {
+    if b >= a {
+        (b - a).as_millis() as i64
+    } else {
+        -((a - b).as_millis() as i64)
+    }
+}
+
+fn journal(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .collect()
+}
+
+#[test]
+fn a_move_cuts_a_long_answer_short_and_is_heard_at_once() {
+    if !programs() {
+        return;
+    }
+    let dir = tempdir("answers-cut");
+    let white = PacedSink::start(&dir, "white");
+    let black = PacedSink::start(&dir, "black");
+    let alsa = alsa_config(&dir, &[&white, &black]);
+    let cfg = dir.join("board.toml");
+    std::fs::write(
+        &cfg,
+        "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nspeak = true\n\
+         [game]\nboard = 1\nvi_player = \"b\"\n\
+         [voice.white]\ndevice = \"white\"\n\
+         [voice.black]\ndevice = \"black\"\n",
+    )
+    .unwrap();
+    let trace = dir.join("game.jsonl");
+    let text = TraceBuilder::with_header(json!({"trace": 1, "boards": ["main", "tactile"],
+        "vi_player": "b", "time_control": "300+0"}))
+    .steps(
+        "1000 lift e2
+         1300 place e4
+         1600 press w
+         3000 tactile lift e2
+         3200 tactile place e4
+         4000 tactile lift e7
+         4300 tactile place e5
+         6000 press b
+         6500 query position b
+         8000 lift e7
+         8300 place e5
+         10000 lift g1
+         10300 place f3
+         10600 press w",
+    )
+    .text();
+    std::fs::write(&trace, text).unwrap();
+    let j = dir.join("journal.jsonl");
+    let (base, base_unix) = (Instant::now(), common::unix_ms() as i64);
+    let run = run_board_with_env(
+        &dir,
+        &cfg,
+        Some(&trace),
+        &["--journal", j.to_str().unwrap()],
+        &[("ALSA_CONFIG_PATH", alsa.as_str())],
+    );
+    // White has heard three phrases (e4, e5, Nf3) and both outputs have
+    // been silent for 1.5 s since.
+    let records = poll(45, "Nf3 heard and both outputs quiet", || {
+        let w = white.heard(0);
+        let quiet = |s: &PacedSink| {
+            s.heard(0)
+                .last()
+                .is_some_and(|h| Instant::now().saturating_duration_since(h.end).as_millis() > 1500)
+        };
+        (w.len() >= 3 && quiet(&white) && quiet(&black)).then(|| journal(&j))
+    });
+    let log = std::fs::read_to_string(&run.stderr).unwrap();
+    drop(run);
+    let tr = eboard::trace::Trace::parse(
+        &records
+            .iter()
+            .map(|v| v.to_string() + "\n")
+            .collect::<String>(),
+    )
+    .unwrap();
+    let (_, events) = eboard::controller::replay(&tr, None, None).unwrap();
+    let events: Vec<Value> = events
+        .iter()
+        .map(|e| serde_json::from_str(&e.to_json()).unwrap())
+        .collect();
+    let said = |pred: &dyn Fn(&Value) -> bool| {
+        events
+            .iter()
+            .find(|e| e["type"] == "announce" && pred(e))
+            .cloned()
+            .unwrap_or_else(|| panic!("not announced: {events:#?}\n{log}"))
+    };
+    let answer = said(&|e| e["to"] == "b" && e["text"].as_str().unwrap().starts_with("Hvid:"));
+    let nf3 = said(&|e| e["text"] == "Springer Frederik tre");
+    let zero = records[0]["journal"]["started_at_unix_ms"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("header: {}", records[0]));
+    let trace_ms = |i: Instant| base_unix + between(base, i) - zero;
+    let (w, b) = (white.heard(0), black.heard(0));
+    let nf3_t = nf3["t"].as_i64().unwrap();
+    let nf3_white = w[2];
+    println!(
+        "answer at t {} ({} ms estimated), Nf3 at t {nf3_t}: white hears Nf3 {}..{}; \
+         black's stretches {:?}",
+        answer["t"],
+        answer["ms"],
+        trace_ms(nf3_white.start),
+        trace_ms(nf3_white.end),
+        b.iter()
+            .map(|h| (trace_ms(h.start), trace_ms(h.end)))
+            .collect::<Vec<_>>()
+    );
+    // The move is heard at once: its words start within 1.5 s of the
+    // announcement (the answer would hold it back by ~20 s).
+    let delay = trace_ms(nf3_white.start) - nf3_t;
+    assert!(
+        (0..=1500).contains(&delay),
+        "Nf3 started {delay} ms after its announcement in White's ear"
+    );
+    // Black heard the answer start, and it stopped for the move: his
+    // output's last sound ends with the move's words (their stretches join,
+    // the cut leaving no pause), not ~20 s later with the position's.
+    let answer_t = answer["t"].as_i64().unwrap();
+    let heard_answer = b
+        .iter()
+        .find(|h| trace_ms(h.end) > answer_t)
+        .unwrap_or_else(|| panic!("Black never heard the answer: {b:?}"));
+    assert!(
+        trace_ms(heard_answer.start) <= answer_t + 1000,
+        "the answer started late in Black's ear"
+    );
+    let black_end = trace_ms(b.last().unwrap().end);
+    assert!(
+        black_end <= trace_ms(nf3_white.end) + 500,
+        "Black's output went on until {black_end} ms, the move's words ended at {} ms: the \
+         answer was not cut short",
+        trace_ms(nf3_white.end)
+    );
+    assert!(
+        answer["ms"].as_i64().unwrap() > black_end - answer_t + 5000,
+        "the answer should be far longer than what was played of it"
+    );
+    // No irregularity: the speech changed nothing in the game.
+    assert!(
+        !events.iter().any(|e| e["type"] == "irregularity"),
+        "{events:#?}"
+    );
+}
