@@ -24,6 +24,7 @@
 mod board_loop;
 mod commands;
 pub mod daemon;
+pub mod downtime;
 pub mod demo;
 pub mod doctor;
 mod event;
