@@ -84,3 +84,51 @@ fn f17_2009_and_2001_have_no_such_condition() {
         assert!(of(&ev, "irregularity").is_empty(), "{rules}");
     }
 }
+
+/// White's a7 pawn set down on a8 and the clock pressed with the pawn still
+/// there (identity sensing: the pawn is seen).
+const UNREPLACED: &str = "1000 lift a7\n1200 place a8 P\n2200 press w";
+const PROMO: &str = "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+
+fn promo_hdr() -> Value {
+    json!({"trace": 1, "start_fen": PROMO, "sensing": "identity", "time_control": "5400+30"})
+}
+
+/// F34, 2023 7.5.2: "If the player has moved a pawn to the furthest
+/// distant rank, pressed the clock, but not replaced the pawn with a new
+/// piece, the move is illegal. The pawn shall be replaced by a queen of the
+/// same colour as the pawn." The move stands as a8=Q, with 7.5.5's penalty
+/// (two minutes to the opponent), and Black is on move.
+#[test]
+fn f34_an_unreplaced_pawn_becomes_a_queen_in_2023() {
+    let ev = replay_steps(promo_hdr(), UNREPLACED, "fide-2023");
+    let ill = of(&ev, "illegal_move");
+    assert_eq!(ill.len(), 1, "{ev:#?}");
+    assert_eq!(ill[0]["article"], "7.5.2");
+    assert!(of(&ev, "game_end").is_empty(), "a first illegal move: {ev:#?}");
+    let moves = of(&ev, "move");
+    assert_eq!(moves.len(), 1, "{ev:#?}");
+    assert_eq!(moves[0]["san"], "a8=Q");
+    assert!(moves[0]["fen"].as_str().unwrap().starts_with("Qn2k3/8/"));
+    // Black has the move and plays on from it.
+    let go_on = format!("{UNREPLACED}\n5000 mv e8d7 b");
+    let ev = replay_steps(promo_hdr(), &go_on, "fide-2023");
+    let sans: Vec<_> = of(&ev, "move").iter().map(|m| m["san"].clone()).collect();
+    assert_eq!(sans, ["a8=Q", "Kd7"], "{ev:#?}");
+    // Black's clock got the 2 minutes: 90 min + 30 s + 2 min.
+    let last = of(&ev, "clock").last().cloned().unwrap();
+    assert!(last["black_ms"].as_u64().unwrap() > 5_400_000 + 120_000 - 5_000);
+}
+
+/// 2009 / 2001 §7.4a: an illegal move like any other; the position before
+/// it is reinstated and the pawn moved again.
+#[test]
+fn f34_before_2023_the_position_before_is_reinstated() {
+    for rules in OLD {
+        let ev = replay_steps(promo_hdr(), UNREPLACED, rules);
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(ill[0]["article"], "7.4a", "{rules}");
+        assert!(of(&ev, "move").is_empty(), "{rules}: {ev:#?}");
+    }
+}
