@@ -132,3 +132,60 @@ fn f34_before_2023_the_position_before_is_reinstated() {
         assert!(of(&ev, "move").is_empty(), "{rules}: {ev:#?}");
     }
 }
+
+/// White plays Ra1-b3 (illegal) `n` times in blitz, putting it back each time.
+fn illegal_rook_moves(n: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        let t = 1000 + i as u64 * 10_000;
+        s.push_str(&format!(
+            "{t} lift a1\n{} place b3\n{} press w\n{} lift b3\n{} place a1\n",
+            t + 200,
+            t + 500,
+            t + 3000,
+            t + 3200
+        ));
+    }
+    s
+}
+
+/// F59 / F60, 2023 B.3 → A.5.2 and A.3 ("one minute instead of two"), and
+/// B.2 (⚠ U4: read as the same minute, `illegal_move_bonus_ms`): in blitz an
+/// illegal move costs a minute and the second loses (7.5.5), whatever the
+/// supervision; 2009 B3c: without adequate supervision the opponent's claim
+/// wins at once, with it §7.4's two minutes.
+#[test]
+fn f59_f60_a_blitz_illegal_move_costs_a_minute_and_the_second_loses_in_2023() {
+    let kr = "r3k3/4p3/8/8/8/8/8/R3K3 w - - 0 1";
+    let h = |sup: &str| {
+        json!({"trace": 1, "start_fen": kr, "mode": "blitz", "time_control": "180+2", "supervision": sup})
+    };
+    for sup in ["adequate", "inadequate"] {
+        let ev = replay_steps(h(sup), &illegal_rook_moves(1), "fide-2023");
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{sup}: {ev:#?}");
+        assert_eq!(ill[0]["penalty"], "+1 min to black", "{sup}");
+        assert_eq!(ill[0]["article"], "7.5.1", "{sup}");
+        let ev = replay_steps(h(sup), &illegal_rook_moves(2), "fide-2023");
+        assert_eq!(of(&ev, "illegal_move")[1]["penalty"], "game lost", "{sup}");
+        assert_eq!(of(&ev, "game_end")[0]["result"], "0-1", "{sup}");
+    }
+    // 2009 blitz with adequate supervision (B2): §7.4, two minutes.
+    let ev = replay_steps(h("adequate"), &illegal_rook_moves(1), "fide-2009");
+    assert_eq!(of(&ev, "illegal_move")[0]["penalty"], "+2 min to black");
+}
+
+/// F56 / F57, 2023 A.1 / B.1: 10 minutes is blitz in 2023 (B.1 "10 minutes
+/// or less"), rapid in 2009 (A1: from 15 minutes; 10 + 60 × 0 is blitz
+/// there too) — and 12 minutes is rapid in 2023, blitz in 2009 (under 15).
+#[test]
+fn f56_f57_the_2023_thresholds_classify_a_time_control() {
+    use eboard::clock::TimeControl;
+    use eboard::rules::{Edition, Mode, Profile};
+    let tc = |s: &str| TimeControl::parse(s).unwrap();
+    assert_eq!(Profile::classify(Edition::Fide2023, &tc("600")), Mode::Blitz);
+    assert_eq!(Profile::classify(Edition::Fide2023, &tc("720")), Mode::Rapid);
+    assert_eq!(Profile::classify(Edition::Fide2009, &tc("720")), Mode::Blitz);
+    assert_eq!(Profile::classify(Edition::Fide2023, &tc("3540")), Mode::Rapid);
+    assert_eq!(Profile::classify(Edition::Fide2023, &tc("3600")), Mode::Standard);
+}
