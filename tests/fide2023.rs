@@ -105,7 +105,10 @@ fn f34_an_unreplaced_pawn_becomes_a_queen_in_2023() {
     let ill = of(&ev, "illegal_move");
     assert_eq!(ill.len(), 1, "{ev:#?}");
     assert_eq!(ill[0]["article"], "7.5.2");
-    assert!(of(&ev, "game_end").is_empty(), "a first illegal move: {ev:#?}");
+    assert!(
+        of(&ev, "game_end").is_empty(),
+        "a first illegal move: {ev:#?}"
+    );
     let moves = of(&ev, "move");
     assert_eq!(moves.len(), 1, "{ev:#?}");
     assert_eq!(moves[0]["san"], "a8=Q");
@@ -157,9 +160,7 @@ fn illegal_rook_moves(n: usize) -> String {
 #[test]
 fn f59_f60_a_blitz_illegal_move_costs_a_minute_and_the_second_loses_in_2023() {
     let kr = "r3k3/4p3/8/8/8/8/8/R3K3 w - - 0 1";
-    let h = |sup: &str| {
-        json!({"trace": 1, "start_fen": kr, "mode": "blitz", "time_control": "180+2", "supervision": sup})
-    };
+    let h = |sup: &str| json!({"trace": 1, "start_fen": kr, "mode": "blitz", "time_control": "180+2", "supervision": sup});
     for sup in ["adequate", "inadequate"] {
         let ev = replay_steps(h(sup), &illegal_rook_moves(1), "fide-2023");
         let ill = of(&ev, "illegal_move");
@@ -183,9 +184,24 @@ fn f56_f57_the_2023_thresholds_classify_a_time_control() {
     use eboard::clock::TimeControl;
     use eboard::rules::{Edition, Mode, Profile};
     let tc = |s: &str| TimeControl::parse(s).unwrap();
-    assert_eq!(Profile::classify(Edition::Fide2023, &tc("600")), Mode::Blitz);
-    assert_eq!(Profile::classify(Edition::Fide2023, &tc("720")), Mode::Rapid);
-    assert_eq!(Profile::classify(Edition::Fide2009, &tc("720")), Mode::Blitz);
-    assert_eq!(Profile::classify(Edition::Fide2023, &tc("3540")), Mode::Rapid);
-    assert_eq!(Profile::classify(Edition::Fide2023, &tc("3600")), Mode::Standard);
+    assert_eq!(
+        Profile::classify(Edition::Fide2023, &tc("600")),
+        Mode::Blitz
+    );
+    assert_eq!(
+        Profile::classify(Edition::Fide2023, &tc("720")),
+        Mode::Rapid
+    );
+    assert_eq!(
+        Profile::classify(Edition::Fide2009, &tc("720")),
+        Mode::Blitz
+    );
+    assert_eq!(
+        Profile::classify(Edition::Fide2023, &tc("3540")),
+        Mode::Rapid
+    );
+    assert_eq!(
+        Profile::classify(Edition::Fide2023, &tc("3600")),
+        Mode::Standard
+    );
 }

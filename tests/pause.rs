@@ -90,7 +90,10 @@ fn the_daemons_downtime_pause_holds_until_the_arbiter_resumes() {
         }
         let moves = of(&ev, "move");
         assert_eq!(moves.len(), 2, "{rules}: {ev:#?}");
-        assert_eq!(moves[1]["t"], 11000, "{rules}: e5 completed after the resume");
+        assert_eq!(
+            moves[1]["t"], 11000,
+            "{rules}: e5 completed after the resume"
+        );
         assert!(clocks_at(&ev, 4000).is_empty(), "{rules}");
         assert_eq!(clocks_at(&ev, 11000), [(302_400, 302_600)], "{rules}");
     }

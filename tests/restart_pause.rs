@@ -45,12 +45,14 @@ fn run_stdin(dir: &Path, cfg: &Path, args: &[&str]) -> (Running, ChildStdin) {
         }
     });
     let stdin = child.stdin.take().unwrap();
-    let addr = rx.recv_timeout(Duration::from_secs(20)).unwrap_or_else(|_| {
-        panic!(
-            "eboard did not start: {}",
-            std::fs::read_to_string(&stderr).unwrap_or_default()
-        )
-    });
+    let addr = rx
+        .recv_timeout(Duration::from_secs(20))
+        .unwrap_or_else(|_| {
+            panic!(
+                "eboard did not start: {}",
+                std::fs::read_to_string(&stderr).unwrap_or_default()
+            )
+        });
     (
         Running {
             child,
@@ -97,17 +99,21 @@ fn killed_during_blacks_think(name: &str) -> (std::path::PathBuf, std::path::Pat
             r#"{"t": 1000, "press": "w"}"#.into(),
         ],
     );
-    poll(30, "e4 and a heartbeat with the boot clock after it", || {
-        let ev = events(&journal);
-        let moved = ev.iter().any(|e| e["type"] == "move");
-        let beat = ev.iter().any(|e| {
-            e["type"] == "heartbeat"
-                && e["t"].as_u64() >= Some(3_000)
-                && e["boot_id"].is_string()
-                && e["boottime_ms"].is_u64()
-        });
-        (moved && beat).then_some(())
-    });
+    poll(
+        30,
+        "e4 and a heartbeat with the boot clock after it",
+        || {
+            let ev = events(&journal);
+            let moved = ev.iter().any(|e| e["type"] == "move");
+            let beat = ev.iter().any(|e| {
+                e["type"] == "heartbeat"
+                    && e["t"].as_u64() >= Some(3_000)
+                    && e["boot_id"].is_string()
+                    && e["boottime_ms"].is_u64()
+            });
+            (moved && beat).then_some(())
+        },
+    );
     run.kill();
     drop(stdin);
     let text = std::fs::read_to_string(&journal).unwrap();
@@ -154,9 +160,11 @@ fn a_quick_restart_on_the_same_boot_is_charged_and_needs_no_pause() {
             format!(r#"{{"t": {}, "press": "b"}}"#, until + 300),
         ],
     );
-    poll(20, "e5 completed at Black's press, no resume needed", || {
-        (moves(&journal).len() == 2).then_some(())
-    });
+    poll(
+        20,
+        "e5 completed at Black's press, no resume needed",
+        || (moves(&journal).len() == 2).then_some(()),
+    );
     assert!(
         !events(&journal)
             .iter()

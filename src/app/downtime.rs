@@ -464,10 +464,7 @@ mod tests {
 
     #[test]
     fn another_boot_with_a_trusted_wall_clock_is_measured_on_it() {
-        let mut f = facts(
-            Some((49_000, boot("a", 700_000))),
-            Some(boot("b", 5_000)),
-        );
+        let mut f = facts(Some((49_000, boot("a", 700_000))), Some(boot("b", 5_000)));
         f.now_unix = f.epoch + 50_000 + 20_000;
         f.synchronised = Some(true);
         let r = resume_round(&f);

@@ -24,9 +24,9 @@
 mod board_loop;
 mod commands;
 pub mod daemon;
-pub mod downtime;
 pub mod demo;
 pub mod doctor;
+pub mod downtime;
 mod event;
 pub mod pairing;
 mod relay;
