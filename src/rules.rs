@@ -157,6 +157,12 @@ pub struct Profile {
     pub promotion_locked_at_first_choice: bool,
     /// Whether §10.2 claims exist in this mode (not in blitz: B3b / C4).
     pub quickplay_claims: bool,
+    /// A pawn moved to the last rank and not replaced at the press is
+    /// replaced by a queen and the move stands (2023 7.5.2: "The pawn shall
+    /// be replaced by a queen of the same colour as the pawn"; F34 of
+    /// `fide-2023.md`); 2009 / 2001 §7.4a: an illegal move like any other,
+    /// the position before it reinstated.
+    pub unreplaced_pawn_becomes_queen: bool,
 }
 
 impl Profile {
@@ -314,6 +320,7 @@ impl Profile {
             resignation_needs_mating_chance: edition == Edition::Fide2023,
             promotion_locked_at_first_choice: edition != Edition::Fide2001,
             quickplay_claims: mode != Mode::Blitz,
+            unreplaced_pawn_becomes_queen: edition == Edition::Fide2023,
         }
     }
 

@@ -225,8 +225,17 @@ const PAWN_ON_B8: &str = "
 fn s7_4a_pawn_released_on_the_last_rank_still_commits_to_that_square() {
     let h = json!({"trace": 1, "start_fen": PAWN7, "sensing": "identity"});
     for rules in ALL {
-        // Replacement bxa8=Q: the pawn was released on b8 (2009 §4.6, 2023
-        // 4.7); 2001 binds by 4.3 only (the pawn moves: kept).
+        if rules == "fide-2023" {
+            // 2023 7.5.2: the pawn left on b8 is replaced by a queen and the
+            // move stands (F34, `tests/fide2023.rs`): nothing to replace.
+            let steps = "1000 lift b7\n1200 place b8 P\n1500 press w";
+            let ev = replay_steps(h.clone(), steps, rules);
+            assert_eq!(of(&ev, "illegal_move")[0]["article"], "7.5.2");
+            assert_eq!(sans(&ev), ["b8=Q"], "{rules}: {ev:#?}");
+            continue;
+        }
+        // Replacement bxa8=Q: the pawn was released on b8 (2009 §4.6); 2001
+        // binds by 4.3 only (the pawn moves: kept).
         let steps =
             format!("{PAWN_ON_B8}\n5000 lift a8\n5100 lift b7\n5300 place a8 Q\n5600 press w");
         let ev = replay_steps(h.clone(), &steps, rules);

@@ -84,3 +84,124 @@ fn f17_2009_and_2001_have_no_such_condition() {
         assert!(of(&ev, "irregularity").is_empty(), "{rules}");
     }
 }
+
+/// White's a7 pawn set down on a8 and the clock pressed with the pawn still
+/// there (identity sensing: the pawn is seen).
+const UNREPLACED: &str = "1000 lift a7\n1200 place a8 P\n2200 press w";
+const PROMO: &str = "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+
+fn promo_hdr() -> Value {
+    json!({"trace": 1, "start_fen": PROMO, "sensing": "identity", "time_control": "5400+30"})
+}
+
+/// F34, 2023 7.5.2: "If the player has moved a pawn to the furthest
+/// distant rank, pressed the clock, but not replaced the pawn with a new
+/// piece, the move is illegal. The pawn shall be replaced by a queen of the
+/// same colour as the pawn." The move stands as a8=Q, with 7.5.5's penalty
+/// (two minutes to the opponent), and Black is on move.
+#[test]
+fn f34_an_unreplaced_pawn_becomes_a_queen_in_2023() {
+    let ev = replay_steps(promo_hdr(), UNREPLACED, "fide-2023");
+    let ill = of(&ev, "illegal_move");
+    assert_eq!(ill.len(), 1, "{ev:#?}");
+    assert_eq!(ill[0]["article"], "7.5.2");
+    assert!(
+        of(&ev, "game_end").is_empty(),
+        "a first illegal move: {ev:#?}"
+    );
+    let moves = of(&ev, "move");
+    assert_eq!(moves.len(), 1, "{ev:#?}");
+    assert_eq!(moves[0]["san"], "a8=Q");
+    assert!(moves[0]["fen"].as_str().unwrap().starts_with("Qn2k3/8/"));
+    // Black has the move and plays on from it.
+    let go_on = format!("{UNREPLACED}\n5000 mv e8d7 b");
+    let ev = replay_steps(promo_hdr(), &go_on, "fide-2023");
+    let sans: Vec<_> = of(&ev, "move").iter().map(|m| m["san"].clone()).collect();
+    assert_eq!(sans, ["a8=Q", "Kd7"], "{ev:#?}");
+    // Black's clock got the 2 minutes: 90 min + 30 s + 2 min.
+    let last = of(&ev, "clock").last().cloned().unwrap();
+    assert!(last["black_ms"].as_u64().unwrap() > 5_400_000 + 120_000 - 5_000);
+}
+
+/// 2009 / 2001 §7.4a: an illegal move like any other; the position before
+/// it is reinstated and the pawn moved again.
+#[test]
+fn f34_before_2023_the_position_before_is_reinstated() {
+    for rules in OLD {
+        let ev = replay_steps(promo_hdr(), UNREPLACED, rules);
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(ill[0]["article"], "7.4a", "{rules}");
+        assert!(of(&ev, "move").is_empty(), "{rules}: {ev:#?}");
+    }
+}
+
+/// White plays Ra1-b3 (illegal) `n` times in blitz, putting it back each time.
+fn illegal_rook_moves(n: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        let t = 1000 + i as u64 * 10_000;
+        s.push_str(&format!(
+            "{t} lift a1\n{} place b3\n{} press w\n{} lift b3\n{} place a1\n",
+            t + 200,
+            t + 500,
+            t + 3000,
+            t + 3200
+        ));
+    }
+    s
+}
+
+/// F59 / F60, 2023 B.3 → A.5.2 and A.3 ("one minute instead of two"), and
+/// B.2 (⚠ U4: read as the same minute, `illegal_move_bonus_ms`): in blitz an
+/// illegal move costs a minute and the second loses (7.5.5), whatever the
+/// supervision; 2009 B3c: without adequate supervision the opponent's claim
+/// wins at once, with it §7.4's two minutes.
+#[test]
+fn f59_f60_a_blitz_illegal_move_costs_a_minute_and_the_second_loses_in_2023() {
+    let kr = "r3k3/4p3/8/8/8/8/8/R3K3 w - - 0 1";
+    let h = |sup: &str| json!({"trace": 1, "start_fen": kr, "mode": "blitz", "time_control": "180+2", "supervision": sup});
+    for sup in ["adequate", "inadequate"] {
+        let ev = replay_steps(h(sup), &illegal_rook_moves(1), "fide-2023");
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{sup}: {ev:#?}");
+        assert_eq!(ill[0]["penalty"], "+1 min to black", "{sup}");
+        assert_eq!(ill[0]["article"], "7.5.1", "{sup}");
+        let ev = replay_steps(h(sup), &illegal_rook_moves(2), "fide-2023");
+        assert_eq!(of(&ev, "illegal_move")[1]["penalty"], "game lost", "{sup}");
+        assert_eq!(of(&ev, "game_end")[0]["result"], "0-1", "{sup}");
+    }
+    // 2009 blitz with adequate supervision (B2): §7.4, two minutes.
+    let ev = replay_steps(h("adequate"), &illegal_rook_moves(1), "fide-2009");
+    assert_eq!(of(&ev, "illegal_move")[0]["penalty"], "+2 min to black");
+}
+
+/// F56 / F57, 2023 A.1 / B.1: 10 minutes is blitz in 2023 (B.1 "10 minutes
+/// or less"), rapid in 2009 (A1: from 15 minutes; 10 + 60 × 0 is blitz
+/// there too) — and 12 minutes is rapid in 2023, blitz in 2009 (under 15).
+#[test]
+fn f56_f57_the_2023_thresholds_classify_a_time_control() {
+    use eboard::clock::TimeControl;
+    use eboard::rules::{Edition, Mode, Profile};
+    let tc = |s: &str| TimeControl::parse(s).unwrap();
+    assert_eq!(
+        Profile::classify(Edition::Fide2023, &tc("600")),
+        Mode::Blitz
+    );
+    assert_eq!(
+        Profile::classify(Edition::Fide2023, &tc("720")),
+        Mode::Rapid
+    );
+    assert_eq!(
+        Profile::classify(Edition::Fide2009, &tc("720")),
+        Mode::Blitz
+    );
+    assert_eq!(
+        Profile::classify(Edition::Fide2023, &tc("3540")),
+        Mode::Rapid
+    );
+    assert_eq!(
+        Profile::classify(Edition::Fide2023, &tc("3600")),
+        Mode::Standard
+    );
+}

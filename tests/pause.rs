@@ -1,8 +1,8 @@
 //! A pause holds (issue 25, point 3): after the arbiter's `pause` a player's
 //! press starts no clock and completes no move; it is shown to the arbiter
-//! (`press_during_pause`). The daemon's own pause for a downtime it could not
-//! measure (`author` `eboard (downtime)`, docs/clock.md) is alerted and goes
-//! on at the next press.
+//! (`press_during_pause`). So too the daemon's own pause after a restart it
+//! cannot show harmless (`author` `eboard (downtime)`, docs/clock.md, "A
+//! restart"): it holds until the arbiter's resume.
 //! Only the arbiter's `resume` restarts the clock: 2009 §6.12c "Dommeren
 //! bestemmer hvornår partiet genoptages" (seed 002), 2001 §6.13c (seed 000,
 //! "Turneringslederen bestemmer hvornår partiet genoptages"), 2023 6.11.3.
@@ -76,20 +76,41 @@ fn a_press_during_the_arbiters_pause_is_shown_not_applied() {
 }
 
 #[test]
-fn the_daemons_downtime_pause_goes_on_at_the_next_press() {
-    // The daemon's own pause (a downtime it could not measure) is no
-    // arbiter's decision: it is alerted to him, and the next press completes
-    // the move on the board as before (docs/clock.md, "A restart").
-    for (rules, _) in ALL {
+fn the_daemons_downtime_pause_holds_until_the_arbiter_resumes() {
+    // The daemon's own pause (a downtime it could not measure) is the
+    // interruption of 2009 §6.12a / 2023 6.11.1; "The arbiter decides when
+    // the game restarts" (§6.12c / 6.11.3): a player's press cannot.
+    for (rules, article) in ALL {
         let ev = replay_events(&paused_game(Some("eboard (downtime)")), rules);
-        assert!(
-            of(&ev, "irregularity")
-                .iter()
-                .all(|i| i["kind"] != "press_during_pause"),
-            "{rules}: {ev:#?}"
-        );
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 2, "{rules}: both presses shown: {ev:#?}");
+        for i in &irr {
+            assert_eq!(i["kind"], "press_during_pause", "{rules}");
+            assert_eq!(i["article"], article, "{rules}");
+        }
         let moves = of(&ev, "move");
-        assert_eq!(moves[1]["t"], 4000, "{rules}: e5 completed at its press");
+        assert_eq!(moves.len(), 2, "{rules}: {ev:#?}");
+        assert_eq!(
+            moves[1]["t"], 11000,
+            "{rules}: e5 completed after the resume"
+        );
+        assert!(clocks_at(&ev, 4000).is_empty(), "{rules}");
+        assert_eq!(clocks_at(&ev, 11000), [(302_400, 302_600)], "{rules}");
+    }
+}
+
+#[test]
+fn a_downtime_pause_with_no_resume_holds_for_good() {
+    // Without the arbiter nothing starts the clocks again: no move, no flag.
+    for (rules, _) in ALL {
+        let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": "60+0"}))
+            .steps("1000 mv e2e4 w")
+            .record(json!({"t": 2000, "arbiter": "pause", "author": "eboard (downtime)"}))
+            .steps("3000 lift e7\n3300 place e5\n4000 press b\n100000 press b\n200000 press w");
+        let ev = replay_events(&b, rules);
+        assert_eq!(of(&ev, "move").len(), 1, "{rules}: {ev:#?}");
+        assert!(of(&ev, "flag").is_empty(), "{rules}");
+        assert_eq!(of(&ev, "irregularity").len(), 3, "{rules}");
     }
 }
 

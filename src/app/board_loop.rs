@@ -27,8 +27,12 @@ pub(super) struct BoardLoop {
     /// The physical clock the controller drives (§6.7a: its press completes
     /// a move; the controller streams the times and the last move to it).
     pub(super) device: Option<BoxedClock>,
-    /// Round time of the last `heartbeat` line in the events file, ms.
-    pub(super) last_heartbeat_t: u64,
+    /// Round time of the last `heartbeat` line in the events file, ms
+    /// (`None`: none yet in this run).
+    pub(super) last_heartbeat_t: Option<u64>,
+    /// This boot's `/proc/sys/kernel/random/boot_id`, journaled in every
+    /// heartbeat with `CLOCK_BOOTTIME` (`super::downtime`).
+    pub(super) boot_id: Option<String>,
 }
 
 /// Round ms between two `heartbeat` lines in the journal's events file
@@ -176,15 +180,19 @@ impl BoardLoop {
             self.stream_to_clock(t);
             self.decided(t, false);
         }
-        self.heartbeat(t);
     }
 
-    /// While the game runs, a `{"type": "heartbeat", "t"}` line in the
-    /// journal's events file every [`HEARTBEAT_MS`] of round time: the last
-    /// moment the daemon is known to have run (`journal::last_event_t`, read
-    /// on a restart). The records file stays the game's trace, untouched.
-    fn heartbeat(&mut self, t: u64) {
-        if t < self.last_heartbeat_t.saturating_add(HEARTBEAT_MS)
+    /// While the game runs, a `{"type": "heartbeat", "t", "boot_id",
+    /// "boottime_ms"}` line in the journal's events file every
+    /// [`HEARTBEAT_MS`] of round time, `t` the round clock's time `now`
+    /// (ms) read with the boot clock: the last moment the daemon is known
+    /// to have run (`journal::last_event_t`), and the anchor a restart on
+    /// the same boot measures its downtime from exactly (`super::downtime`).
+    /// The records file stays the game's trace, untouched.
+    pub(super) fn heartbeat(&mut self, now: u64) {
+        if self
+            .last_heartbeat_t
+            .is_some_and(|h| now < h.saturating_add(HEARTBEAT_MS))
             || self.controller.arbiter().outcome().is_some()
         {
             return;
@@ -192,8 +200,15 @@ impl BoardLoop {
         let Some(j) = self.journal.as_mut() else {
             return;
         };
-        self.last_heartbeat_t = t;
-        let _ = j.event(&serde_json::json!({"type": "heartbeat", "t": t}).to_string());
+        self.last_heartbeat_t = Some(now);
+        let boot = match (&self.boot_id, super::downtime::boottime_ms()) {
+            (Some(id), Some(ms)) => Some(super::downtime::BootClock {
+                boot_id: id.clone(),
+                boottime_ms: ms,
+            }),
+            _ => None,
+        };
+        let _ = j.event(&super::downtime::heartbeat_line(now, boot.as_ref()));
     }
 
     /// An arbiter action at round time `now` (at least the last record's),
@@ -413,6 +428,7 @@ pub(super) async fn board_loop(mut board: BoardLoop, inputs: LoopInputs) -> Cont
         if pending.is_some() || src_done || !lookahead {
             board.tick(tick_to);
         }
+        board.heartbeat(clock.now_ms());
         done.send_if_modified(|d| {
             let now_done = src_done && pending.is_none();
             std::mem::replace(d, now_done) != now_done

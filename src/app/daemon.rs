@@ -22,6 +22,7 @@
 //! and the source and board threads are joined.
 
 use super::board_loop::{board_loop, BoardLoop, LoopInputs};
+use super::downtime;
 use super::settings::{self, MqttUplink};
 use super::shutdown::Joinable;
 use crate::arbiter::GameConfig;
@@ -31,9 +32,7 @@ use crate::clock::open::BoxedClock;
 use crate::config::Config;
 use crate::controller::Controller;
 use crate::journal::{self, Journal};
-use crate::model::{BoardId, IrregularityKind};
-use crate::trace::{ArbiterAction, Event, EventKind, Header, Record, RecordKind};
-use serde_json::Value;
+use crate::trace::{Event, Header, Record, RecordKind};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -186,14 +185,14 @@ impl Daemon {
         // measure it; else from the journal's last time, the clocks stopped
         // for the arbiter (`resume_round`).
         let resume = match (&recovered, &journal_path) {
-            (Some(rec), Some(p)) => Some(resume_round(
-                rec,
+            (Some(rec), Some(p)) => Some(downtime::resume_round(&downtime::facts(
                 p,
+                rec.records.last().map_or(0, |r| r.t),
                 started_at,
                 now_unix,
                 speed,
-                wall_clock_synchronised(&config),
-            )),
+                downtime::wall_clock_synchronised(&config),
+            ))),
             _ => None,
         };
         let clock = match &resume {
@@ -240,7 +239,8 @@ impl Daemon {
             on_event: None,
             events: Vec::new(),
             device: clock_device,
-            last_heartbeat_t: 0,
+            last_heartbeat_t: None,
+            boot_id: downtime::BootClock::now().map(|b| b.boot_id),
         };
         if config.event.speak == Some(true) {
             // The speaker reports each announcement's end (`spoken`).
@@ -306,75 +306,14 @@ impl Daemon {
         board.on_event = on_event;
         board.show_clock_now(board.last_t);
         if let (Some(rec), Some(resume)) = (&recovered, &resume) {
-            let since = resume.last_t;
-            let now = clock.now_ms().max(board.last_t);
-            let running = board
-                .controller
-                .arbiter()
-                .clock()
-                .is_some_and(|c| c.running().is_some());
-            if !resume.trusted && running {
-                // The downtime is not measured: the clocks stay stopped
-                // until the arbiter resumes them (journaled, so a later
-                // restart keeps them stopped).
-                board.record(Record {
-                    t: now,
-                    board: BoardId::Main,
-                    kind: RecordKind::Arbiter {
-                        action: ArbiterAction::Pause,
-                        author: Some(DOWNTIME_AUTHOR.to_owned()),
-                        expect: None,
-                        reason: None,
-                    },
-                });
-            }
-            let e = Event {
-                t: now,
-                kind: EventKind::Irregularity {
-                    kind: IrregularityKind::Downtime,
-                    article,
-                    squares: Vec::new(),
-                },
-            };
-            let mut extra = vec![
-                ("since_t", Value::from(since)),
-                ("until_t", Value::from(now)),
-                ("downtime_ms", Value::from(now.saturating_sub(since))),
-            ];
-            if let Some(torn) = &rec.torn {
-                extra.push(("torn_line", Value::from(torn.line)));
-            }
-            extra.push(("wall_gap_ms", Value::from(resume.wall_gap_ms)));
-            extra.push(("clocks_stopped", Value::from(!resume.trusted)));
-            if let Some(synced) = resume.synchronised {
-                extra.push(("wall_clock_synchronised", Value::from(synced)));
-            }
-            if !resume.trusted {
-                extra.push(("epoch_unix_ms", Value::from(clock.started_at_unix_ms())));
-            }
-            // When it happened (the console dates its alert so, also at a
-            // relay that receives it later).
-            extra.push(("unix_ms", Value::from(board.publisher.info().unix_ms(now))));
-            let msg = board.publisher.message(&e, &extra);
-            if let Some(j) = board.journal.as_mut() {
-                let _ = j.event(&msg).and_then(|_| j.sync());
-            }
-            feed.arbiter.publish(0, None, &[msg]);
-            report.push(format!(
-                "downtime {} ms (round time {since}..{now}) reported to the arbiter",
-                now.saturating_sub(since)
+            report.extend(downtime::announce(
+                &mut board,
+                &feed,
+                resume,
+                rec.torn.as_ref().map(|t| t.line),
+                source_is_recording,
+                article,
             ));
-            if !resume.trusted {
-                tracing::warn!(
-                    wall_gap_ms = resume.wall_gap_ms,
-                    wall_clock_synchronised = ?resume.synchronised,
-                    "the wall clock cannot measure the downtime: round time goes on from {since} ms, the clocks stay stopped until the arbiter resumes them"
-                );
-                report.push(format!(
-                    "wall clock gap {} ms not trusted: clocks stopped until the arbiter resumes them",
-                    resume.wall_gap_ms
-                ));
-            }
         }
         // What the journal found on opening (damage set aside, an empty
         // journal): to the arbiter, and into the events file.
@@ -507,68 +446,7 @@ impl Daemon {
     }
 }
 
-/// The author of the pause a resume with an untrusted wall clock journals.
-pub const DOWNTIME_AUTHOR: &str = crate::arbiter::DOWNTIME_AUTHOR;
-
-/// The longest downtime (wall ms) a resume charges to the running clock by
-/// itself: a restart by the watchdog or a quick power cycle. A longer gap,
-/// or a wall clock that went back, is left to the arbiter (§6.12 / 2023
-/// 6.11: the arbiter sets the clocks after an interruption).
-pub const MAX_MEASURED_DOWNTIME_MS: i64 = 30_000;
-
-/// How a resumed game's round time goes on.
-struct Resume {
-    clock: RoundClock,
-    /// The journal's last round time (records and events), ms.
-    last_t: u64,
-    /// Wall ms between the journal's last time and now (negative: the wall
-    /// clock went back).
-    wall_gap_ms: i64,
-    /// The gap is a downtime the running clock is charged with.
-    trusted: bool,
-    /// The kernel's word on the time's synchronisation (None: not asked, `rtc`).
-    synchronised: Option<bool>,
-}
-
-/// The round time of a resumed journal `rec` (file `path`, round 0 at
-/// `started_at` Unix ms or at the epoch a previous untrusted resume set)
-/// at `now_unix`: trusted when the wall clock moved forward by at most
-/// [`MAX_MEASURED_DOWNTIME_MS`] since the last journaled time; otherwise
-/// the round goes on from that time, whatever the wall clock says, so the
-/// delay line still holds back every decision of the last `delay` seconds
-/// of journaled round time, and no clock is charged an unknown gap.
-fn resume_round(
-    rec: &journal::Recovered,
-    path: &std::path::Path,
-    started_at: u64,
-    now_unix: u64,
-    speed: f64,
-    synchronised: Option<bool>,
-) -> Resume {
-    let last_t = rec
-        .records
-        .last()
-        .map_or(0, |r| r.t)
-        .max(journal::last_event_t(path).unwrap_or(0));
-    let epoch = journal::last_epoch(path).unwrap_or(started_at);
-    let last_wall = epoch as i128 + (last_t as f64 / speed.max(1e-9)) as i128;
-    let wall_gap_ms =
-        (now_unix as i128 - last_wall).clamp(i64::MIN as i128, i64::MAX as i128) as i64;
-    let plausible = (0..=MAX_MEASURED_DOWNTIME_MS).contains(&wall_gap_ms);
-    let trusted = plausible && synchronised != Some(false);
-    let clock = if trusted {
-        RoundClock::new(epoch, speed)
-    } else {
-        RoundClock::resume_at(last_t, speed)
-    };
-    Resume {
-        clock,
-        last_t,
-        wall_gap_ms,
-        trusted,
-        synchronised,
-    }
-}
+pub use super::downtime::{DOWNTIME_AUTHOR, QUICK_RESTART_MS};
 
 /// Whether the recording's record `rec` is the journal's record `journaled`
 /// (the next one a resume skips): the same board and kind, journaled at
@@ -581,27 +459,6 @@ fn resume_round(
 /// seen on the arm64 package under qemu).
 fn already_journaled(rec: &Record, journaled: &Record) -> bool {
     rec.board == journaled.board && rec.kind == journaled.kind && rec.t <= journaled.t
-}
-
-/// Whether the wall clock is synchronised, as far as a restart must ask
-/// (`[clock] wall_clock`): `None` with `rtc` (trusted as kept), else the
-/// kernel's word (adjtimex read-only; refused by a sandbox, systemd-timesyncd's
-/// file: [`crate::service::checks::clock_synchronised`]); unknown counts as
-/// not synchronised.
-fn wall_clock_synchronised(config: &Config) -> Option<bool> {
-    if config.clock.wall_clock.as_deref() == Some("rtc") {
-        return None;
-    }
-    use crate::service::checks::{clock_synchronised, TIMESYNC_SYNCHRONIZED};
-    Some(
-        match clock_synchronised(std::path::Path::new(TIMESYNC_SYNCHRONIZED)) {
-            Ok((synchronised, _)) => synchronised,
-            Err(e) => {
-                tracing::warn!("adjtimex: the time's synchronisation is unknown ({e})");
-                false
-            }
-        },
-    )
 }
 
 #[cfg(test)]

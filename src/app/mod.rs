@@ -26,6 +26,7 @@ mod commands;
 pub mod daemon;
 pub mod demo;
 pub mod doctor;
+pub mod downtime;
 mod event;
 pub mod pairing;
 mod relay;

@@ -47,6 +47,17 @@ impl RoundClock {
         }
     }
 
+    /// A round resumed at round time `at_ms` now whose time 0 stays at
+    /// `started_at_unix_ms` (a downtime measured on the wall clock).
+    pub fn resume_with_epoch(at_ms: u64, started_at_unix_ms: u64, speed: f64) -> RoundClock {
+        RoundClock {
+            origin: Instant::now(),
+            offset_ms: at_ms,
+            started_at_unix_ms,
+            speed,
+        }
+    }
+
     /// Round time now, ms.
     pub fn now_ms(&self) -> u64 {
         self.offset_ms + (self.origin.elapsed().as_secs_f64() * 1000.0 * self.speed) as u64

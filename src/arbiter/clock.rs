@@ -2,7 +2,7 @@
 //! clock times reported after each change.
 
 use super::announce::Decisions;
-use super::{Arbiter, CompletedMove, Completion, DOWNTIME_AUTHOR};
+use super::{Arbiter, CompletedMove, Completion};
 use crate::clock::Clock;
 use crate::model::{EndReason, IrregularityKind, KnownOutcome};
 use crate::recognize::{recognize, Recognition};
@@ -37,14 +37,13 @@ impl Arbiter {
             return;
         }
         self.emit_touches(t, true, out);
-        if self.paused() && !self.paused_for_downtime() {
+        if self.paused() {
             // The arbiter decides when the game restarts (2009 §6.12c, 2001
             // §6.13c, 2023 6.11.3): the press is shown to him, not applied;
             // the move on the board waits for the press after his resume.
-            // The daemon's own pause after a downtime it could not measure
-            // is no arbiter's decision: the next press goes on with the
-            // game as before (the arbiter has the downtime alert and rules
-            // on the clocks; docs/clock.md, "A restart").
+            // So too after the daemon's own pause for a downtime it could
+            // not show harmless (`DOWNTIME_AUTHOR`, docs/clock.md, "A
+            // restart"): only the arbiter's resume ends it.
             out.push(Event {
                 t,
                 kind: EventKind::Irregularity {
@@ -225,17 +224,6 @@ impl Arbiter {
         self.clock_started
             && !self.ended()
             && self.clock.as_ref().is_some_and(|c| c.running().is_none())
-    }
-
-    /// Whether the pause in force is the daemon's own after a downtime
-    /// ([`DOWNTIME_AUTHOR`]), not an arbiter's: the last pause or resume of
-    /// the ruling history decides.
-    fn paused_for_downtime(&self) -> bool {
-        self.rulings
-            .iter()
-            .rev()
-            .find(|r| matches!(r.action, "pause" | "resume"))
-            .is_some_and(|r| r.action == "pause" && r.author.as_deref() == Some(DOWNTIME_AUTHOR))
     }
 
     /// Reports both clocks at `t`.

@@ -51,6 +51,29 @@ pub(super) struct PendingIllegal {
     /// square), and the claim window closes (A4c "før kravstilleren selv
     /// udfører sit træk", B3c "før han har udført sit eget træk").
     pub(super) reply: Option<(Move, u64)>,
+    /// A pawn left on the last rank at the press where the profile has it
+    /// replaced by a queen (2023 7.5.2: "The pawn shall be replaced by a
+    /// queen of the same colour as the pawn"): the promotion to a queen
+    /// the ruling completes instead of reinstating `before`.
+    pub(super) queen: Option<Move>,
+}
+
+impl Arbiter {
+    /// The legal promotion to a queen by `side` whose squares are among
+    /// `differs` and whose last-rank square holds `side`'s pawn on the
+    /// board (a pawn moved to the last rank and not replaced, 2023 7.5.2).
+    fn promotion_to_queen(&self, side: Color, differs: Bitboard) -> Option<Move> {
+        if self.pos.turn() != side {
+            return None;
+        }
+        let sensed = &self.boards[self.mi()].sensed;
+        self.pos.legal_moves().into_iter().find(|m| {
+            m.promotion() == Some(Role::Queen)
+                && m.from().is_some_and(|f| differs.contains(f))
+                && differs.contains(m.to())
+                && sensed.piece_at(m.to()).map(|p| (p.role, p.color)) == Some((Role::Pawn, side))
+        })
+    }
 }
 
 /// Whether both kings stand in check on `board` (2009 A4c: the arbiter
@@ -186,7 +209,11 @@ impl Arbiter {
                 .unwrap_or_else(|| self.pos.board().clone()),
             turn: self.binding_turn(),
             reply: None,
+            queen: None,
         };
+        if incomplete_promotion && p.unreplaced_pawn_becomes_queen {
+            pending.queen = self.promotion_to_queen(side, differs);
+        }
         // 2009 A4c: where only a claim counts, the arbiter still intervenes
         // unasked on both kings in check or an incomplete promotion (not in
         // blitz, B3b; not in 2001).
@@ -340,6 +367,22 @@ impl Arbiter {
         });
         if let Some(result) = end {
             self.end(result, EndReason::IllegalMoves, article, t, out);
+            return;
+        }
+        if let Some(mv) = pi.queen.filter(|_| !pi.stood) {
+            // 2023 7.5.2: the pawn is replaced by a queen and the move
+            // stands, completed by the press; 7.5.5's penalty as ruled above.
+            self.turn = Turn::default();
+            let c = CompletedMove {
+                mv,
+                how: Completion::Pressed,
+                promotion_assumed: false,
+            };
+            self.complete(c, t, out);
+            if let Some(c) = self.clock.as_mut() {
+                c.adjust(opponent, p.illegal_move_bonus_ms as i64);
+            }
+            self.push_clock(t, out);
             return;
         }
         if pi.stood {

@@ -80,9 +80,9 @@ pub use setup::Guidance;
 pub use tactile::ANNOUNCE_SETTLE_MS;
 
 /// The author of the pause the daemon journals when it resumes a game after
-/// a downtime it could not measure (`app::daemon`, docs/clock.md): a player's
-/// next press goes on with the game, unlike an arbiter's pause, which holds
-/// until his resume (2009 §6.12c, 2023 6.11.3).
+/// a downtime it cannot show harmless (`app::downtime`, docs/clock.md): like
+/// an arbiter's pause it holds until the arbiter's resume (2009 §6.12c
+/// "Dommeren bestemmer hvornår partiet genoptages", 2023 6.11.3).
 pub const DOWNTIME_AUTHOR: &str = "eboard (downtime)";
 
 use crate::board::{Change, Orientation, SensedBoard};

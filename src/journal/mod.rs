@@ -518,6 +518,27 @@ pub fn last_epoch(journal: &Path) -> Option<u64> {
     last_event_u64(journal, "epoch_unix_ms")
 }
 
+/// The last `heartbeat` line of `journal`'s events file (`docs/journal.md`):
+/// round time `t`, and, from this version on, `boot_id` and `boottime_ms`
+/// (the kernel's boot and its boot-time clock when `t` was journaled) —
+/// what a restart measures its downtime with (`app::downtime`).
+pub fn last_heartbeat(journal: &Path) -> Option<Value> {
+    let f = File::open(events_path(journal)).ok()?;
+    let mut found = None;
+    read::for_each_line(BufReader::new(f), |l| {
+        if !l.contains("\"heartbeat\"") {
+            return;
+        }
+        if let Some(v) = serde_json::from_str::<Value>(l)
+            .ok()
+            .filter(|v| v["type"] == "heartbeat")
+        {
+            found = Some(v);
+        }
+    });
+    found
+}
+
 /// The number under `key` in the last line of `journal`'s events file that
 /// has one.
 fn last_event_u64(journal: &Path, key: &str) -> Option<u64> {

@@ -1,0 +1,238 @@
+//! A restart of a board that follows a live game (issue 25, point 3, "also
+//! after a downtime pause"), through the real binary with records on its
+//! standard input (not a recording: what the board does not read while it
+//! is down is lost to it).
+//!
+//! - On the same boot the downtime is measured on `CLOCK_BOOTTIME` from the
+//!   last heartbeat (its `boot_id` and `boottime_ms`), whatever the wall
+//!   clock did: charged to the player on move, and the game goes on with no
+//!   pause (docs/clock.md, "A restart").
+//! - After another boot with a wall clock that cannot measure the gap, the
+//!   board pauses the clocks itself (`eboard (downtime)`) and that pause
+//!   holds until the arbiter resumes: "Dommeren bestemmer hvornår partiet
+//!   genoptages" (2009 §6.12c, seed 002; 2023 6.11.3 "The arbiter shall
+//!   decide when the game restarts"). A press meanwhile is shown to him.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{ChildStdin, Stdio};
+use std::time::Duration;
+
+/// `eboard run --config CFG ARGS --listen 127.0.0.1:0` reading records from
+/// its standard input, kept open for the test to write to.
+fn run_stdin(dir: &Path, cfg: &Path, args: &[&str]) -> (Running, ChildStdin) {
+    let stderr = dir.join(format!("stderr-{}.txt", unix_ms()));
+    let mut cmd = eboard_command();
+    cmd.args(["run", "--config", cfg.to_str().unwrap()])
+        .args(args)
+        .args(["--listen", "127.0.0.1:0"])
+        .env_remove("EBOARD_ARBITER_TOKEN")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&stderr).unwrap());
+    let mut child = cmd.spawn().expect("start eboard");
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(out).lines().map_while(Result::ok) {
+            if let Some(rest) = l.strip_prefix("eboard: serving http://") {
+                let _ = tx.send(rest.trim_end_matches('/').to_owned());
+            }
+        }
+    });
+    let stdin = child.stdin.take().unwrap();
+    let addr = rx
+        .recv_timeout(Duration::from_secs(20))
+        .unwrap_or_else(|_| {
+            panic!(
+                "eboard did not start: {}",
+                std::fs::read_to_string(&stderr).unwrap_or_default()
+            )
+        });
+    (
+        Running {
+            child,
+            addr,
+            stderr,
+        },
+        stdin,
+    )
+}
+
+fn send(stdin: &mut ChildStdin, lines: &[String]) {
+    for l in lines {
+        writeln!(stdin, "{l}").unwrap();
+    }
+    stdin.flush().unwrap();
+}
+
+fn events(journal: &Path) -> Vec<Value> {
+    std::fs::read_to_string(eboard::journal::events_path(journal))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// A board with 600+0, 1. e4 completed at 1 s, killed during Black's think
+/// once a heartbeat with the boot clock is journaled; its journal's start
+/// then moved an hour back (a wall clock that jumped, as on a Pi without a
+/// real-time clock).
+fn killed_during_blacks_think(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempdir(name);
+    let cfg = config(&dir, 1, 3, "");
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(&cfg, text.replace("5400+30", "600+0")).unwrap();
+    let journal = dir.join("j.jsonl");
+    let args = ["--journal", journal.to_str().unwrap(), "--delay", "0"];
+    let (mut run, mut stdin) = run_stdin(&dir, &cfg, &args);
+    send(
+        &mut stdin,
+        &[
+            r#"{"trace": 1}"#.into(),
+            r#"{"t": 500, "lift": "e2"}"#.into(),
+            r#"{"t": 700, "place": "e4"}"#.into(),
+            r#"{"t": 1000, "press": "w"}"#.into(),
+        ],
+    );
+    poll(
+        30,
+        "e4 and a heartbeat with the boot clock after it",
+        || {
+            let ev = events(&journal);
+            let moved = ev.iter().any(|e| e["type"] == "move");
+            let beat = ev.iter().any(|e| {
+                e["type"] == "heartbeat"
+                    && e["t"].as_u64() >= Some(3_000)
+                    && e["boot_id"].is_string()
+                    && e["boottime_ms"].is_u64()
+            });
+            (moved && beat).then_some(())
+        },
+    );
+    run.kill();
+    drop(stdin);
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let mut header: Value = serde_json::from_str(head).unwrap();
+    let start = header["journal"]["started_at_unix_ms"].as_u64().unwrap();
+    header["journal"]["started_at_unix_ms"] = Value::from(start - 3_600_000);
+    std::fs::write(&journal, format!("{header}\n{rest}")).unwrap();
+    (dir, journal)
+}
+
+fn downtime_of(run: &Running) -> Value {
+    let arbiter = SseReader::open(&run.addr, "/arbiter/events", &[ARBITER_AUTH]);
+    let msgs = arbiter.until(20, |v| v["kind"] == "downtime");
+    msgs.last().unwrap().1.clone()
+}
+
+fn moves(journal: &Path) -> Vec<Value> {
+    events(journal)
+        .into_iter()
+        .filter(|e| e["type"] == "move")
+        .collect()
+}
+
+#[test]
+fn a_quick_restart_on_the_same_boot_is_charged_and_needs_no_pause() {
+    let (dir, journal) = killed_during_blacks_think("samboot");
+    let cfg = dir.join("board3.toml");
+    let args = ["--journal", journal.to_str().unwrap(), "--delay", "0"];
+    let (run, mut stdin) = run_stdin(&dir, &cfg, &args);
+    let d = downtime_of(&run);
+    // The wall clock says an hour; the boot clock measures the restart.
+    assert_eq!(d["measured_by"], "boottime", "{d}");
+    assert_eq!(d["clocks_stopped"], false, "{d}");
+    assert!(d["wall_gap_ms"].as_i64().unwrap() > 3_500_000, "{d}");
+    assert!(d["downtime_ms"].as_u64().unwrap() < 10_000, "{d}");
+    let until = d["until_t"].as_u64().unwrap();
+    send(
+        &mut stdin,
+        &[
+            r#"{"trace": 1}"#.into(),
+            format!(r#"{{"t": {}, "lift": "e7"}}"#, until + 100),
+            format!(r#"{{"t": {}, "place": "e5"}}"#, until + 200),
+            format!(r#"{{"t": {}, "press": "b"}}"#, until + 300),
+        ],
+    );
+    poll(
+        20,
+        "e5 completed at Black's press, no resume needed",
+        || (moves(&journal).len() == 2).then_some(()),
+    );
+    assert!(
+        !events(&journal)
+            .iter()
+            .any(|e| e["kind"] == "press_during_pause"),
+        "no pause"
+    );
+    // Black is charged his whole think, the downtime included.
+    let last_clock = events(&journal)
+        .into_iter()
+        .rfind(|e| e["type"] == "clock")
+        .unwrap();
+    let black = last_clock["black_ms"].as_u64().unwrap();
+    assert!(black <= 600_000 - (until - 1_000), "{last_clock}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_unmeasured_restart_holds_the_clocks_until_the_arbiter_resumes() {
+    let (dir, journal) = killed_during_blacks_think("otherboot");
+    // Another boot: the heartbeats' boot is not this one.
+    let ev = eboard::journal::events_path(&journal);
+    let text = std::fs::read_to_string(&ev).unwrap();
+    let text: String = text
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            if v["type"] == "heartbeat" {
+                v["boot_id"] = Value::from("00000000-0000-0000-0000-000000000000");
+            }
+            format!("{v}\n")
+        })
+        .collect();
+    std::fs::write(&ev, text).unwrap();
+
+    let cfg = dir.join("board3.toml");
+    let args = ["--journal", journal.to_str().unwrap(), "--delay", "0"];
+    let (run, mut stdin) = run_stdin(&dir, &cfg, &args);
+    let d = downtime_of(&run);
+    assert_eq!(d["measured_by"], "none", "{d}");
+    assert_eq!(d["clocks_stopped"], true, "{d}");
+    assert!(d["downtime_ms"].as_u64().unwrap() < 10_000, "no hour: {d}");
+    let until = d["until_t"].as_u64().unwrap();
+    send(
+        &mut stdin,
+        &[
+            r#"{"trace": 1}"#.into(),
+            format!(r#"{{"t": {}, "lift": "e7"}}"#, until + 100),
+            format!(r#"{{"t": {}, "place": "e5"}}"#, until + 200),
+            format!(r#"{{"t": {}, "press": "b"}}"#, until + 300),
+        ],
+    );
+    let arbiter = SseReader::open(&run.addr, "/arbiter/events", &[ARBITER_AUTH]);
+    let shown = arbiter.until(20, |v| v["kind"] == "press_during_pause");
+    let press = &shown.last().unwrap().1;
+    assert!(press["article"].is_string(), "{press}");
+    // The press was decided and not applied: no move.
+    assert_eq!(moves(&journal).len(), 1, "held: {:?}", moves(&journal));
+    let (status, body) = request(&run.addr, "POST", "/arbiter/resume", &[ARBITER_AUTH], "");
+    assert_eq!(status, 200, "{body}");
+    // The press after the resume completes the move on the board.
+    send(
+        &mut stdin,
+        &[format!(r#"{{"t": {}, "press": "b"}}"#, until + 400)],
+    );
+    poll(20, "e5 completed after the arbiter's resume", || {
+        (moves(&journal).len() == 2).then_some(())
+    });
+    let journaled = std::fs::read_to_string(&journal).unwrap();
+    assert!(journaled.contains("eboard (downtime)"), "{journaled}");
+    std::fs::remove_dir_all(&dir).ok();
+}
