@@ -326,7 +326,8 @@ pub fn start_with(
                                     }
                                 }
                                 (None, "events" | "snapshot") => {
-                                    if t.stream.take(w, kind == "snapshot", c.as_ref(), now) {
+                                    let gap = t.stream.take(w, kind == "snapshot", c.as_ref(), now);
+                                    if gap {
                                         refresh.arm(now);
                                     }
                                 }
