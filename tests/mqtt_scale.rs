@@ -30,7 +30,6 @@ fn moves_in(pgn: &str) -> usize {
 }
 
 #[test]
-#[ignore = "known regression on the session-7 merge, to bisect first: after the broker's outage the MQTT relay keeps Result \"*\" for games the boards ended 1/2-1/2 (seen twice, 120 s wait); see the session note"]
 fn a_hundred_boards_through_a_broker_killed_mid_round_and_two_relays_serve_their_pgn() {
     let data =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn/twic1599_1110games.pgn");
@@ -120,9 +119,17 @@ fn a_hundred_boards_through_a_broker_killed_mid_round_and_two_relays_serve_their
     let stalled = moves_in(&get(&relay.addr, "/games.pgn"));
     broker.start();
 
-    // Every game over at its board: the boards' PGN, in (round, board) order.
+    // Every game over at its board: the boards' PGN, in (round, board)
+    // order. Over means a result, not only the recording played out: game
+    // 1.64 is a draw agreed before a move (TWIC), which 2023 5.2.3 does not
+    // take, so White's flag falls later (0-1).
     poll(300, "every board's game over", || {
-        daemons.iter().all(|d| *d.done.borrow()).then_some(())
+        daemons
+            .iter()
+            .all(|d| {
+                *d.done.borrow() && d.feed.public.view.borrow().games[0].state["result"] != "*"
+            })
+            .then_some(())
     });
     let board_pgn: String = daemons
         .iter()
@@ -155,7 +162,12 @@ fn a_hundred_boards_through_a_broker_killed_mid_round_and_two_relays_serve_their
         let v = daemons[6].feed.public.view.borrow().clone();
         v.games[0].state["moves"].as_array().unwrap().len() as u64
     };
-    let msgs = follower.until(60, |v| v["type"] == "game_end");
+    // Its end: the game_end message, or a state with the result when the
+    // relay had to fetch the board's snapshot again (messages the broker
+    // dropped for it).
+    let msgs = follower.until(60, |v| {
+        v["type"] == "game_end" || (v["type"] == "state" && v["result"] != "*")
+    });
     let mut plies = Vec::new();
     for (_, v) in &msgs {
         assert_eq!(v["game"], "1.7", "another game's message: {v}");

@@ -35,8 +35,10 @@ pub mod arbiter;
 pub mod command;
 pub mod outbox;
 pub mod publish;
+pub mod refresh;
 pub mod relay;
 pub mod status;
+mod stream;
 
 use crate::broadcast::public::Snapshot;
 use serde::Deserialize;

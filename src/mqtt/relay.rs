@@ -12,6 +12,12 @@
 //! subscribed, e.g. a broker restart that the board reconnected to first),
 //! the stream gets the board's `state` message after the gap, so the
 //! relay's clients resynchronise as after a reconnection.
+//! A broker drops messages for a subscriber whose queue is full (a hundred
+//! boards resending at once what they queued during its outage): the
+//! relay subscribes again after each connection and each gap skipped, on
+//! the schedule of [`super::refresh`], and the retained snapshots sent
+//! again bring every board up to its latest state, its game's end among it
+//! (a message lost at the end of a stream leaves no gap to see).
 //! Relays share nothing: several can serve the same event side by side.
 //!
 //! With a console ([`Outputs::console`]) the relay also follows the
@@ -37,12 +43,13 @@
 
 use super::alert_list;
 use super::arbiter::{self, Follow};
+use super::refresh::Refresh;
+use super::stream::{BoardStream, Public};
 use super::{BrokerAddr, Wire};
 use crate::broadcast::delay::Channel;
-use crate::broadcast::public::Snapshot;
 use crate::retry::{Backoff, Outage};
 use rumqttc::{AsyncClient, Event, Packet, QoS, SubscribeFilter, SubscribeReasonCode};
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -75,119 +82,10 @@ pub struct Outputs {
     pub alerts: Option<mpsc::UnboundedSender<Arc<str>>>,
 }
 
-/// Where [`BoardStream`] forwards what is in order.
-trait Sink {
-    /// Shows `snapshot` (when given), then sends `messages`.
-    fn send(&self, snapshot: Option<Arc<Snapshot>>, messages: &[Arc<str>]);
-}
-
-impl Sink for Channel {
-    fn send(&self, snapshot: Option<Arc<Snapshot>>, messages: &[Arc<str>]) {
-        self.publish(0, snapshot, messages);
-    }
-}
-
-/// A public stream: to the public channel, and to the console's while the
-/// game's arbiter channel is not received.
-struct Public<'a> {
-    public: &'a Channel,
-    console: Option<&'a Channel>,
-}
-
-impl Sink for Public<'_> {
-    fn send(&self, snapshot: Option<Arc<Snapshot>>, messages: &[Arc<str>]) {
-        if let Some(c) = self.console {
-            c.publish(0, snapshot.clone(), messages);
-        }
-        self.public.publish(0, snapshot, messages);
-    }
-}
 /// The first wait before reconnecting to the broker.
 pub const RETRY_MIN: Duration = Duration::from_millis(500);
 /// The longest wait before reconnecting to the broker.
 pub const RETRY_MAX: Duration = Duration::from_secs(5);
-
-/// One board's stream as rebuilt so far.
-#[derive(Debug, Default)]
-struct BoardStream {
-    epoch: u64,
-    /// Every message up to this one was forwarded (or covered by a snapshot).
-    done: u64,
-    /// The sequence number of the snapshot shown.
-    shown: u64,
-    /// The snapshot shown.
-    snapshot: Option<Arc<Snapshot>>,
-    /// Messages after a gap, with their arrival time.
-    early: BTreeMap<u64, (Instant, Wire)>,
-}
-
-impl BoardStream {
-    /// Takes in `w` (from the events topic, or the snapshot topic when
-    /// `retained_snapshot`), forwarding what is in order to `out`.
-    fn take(&mut self, w: Wire, retained_snapshot: bool, out: &impl Sink, now: Instant) {
-        if w.epoch != self.epoch {
-            if w.epoch < self.epoch {
-                return; // an older game's message
-            }
-            *self = BoardStream {
-                epoch: w.epoch,
-                ..Default::default()
-            };
-        }
-        if retained_snapshot {
-            if let Some(s) = w.snapshot {
-                if w.seq > self.shown {
-                    self.shown = w.seq;
-                    let s = Arc::new(s);
-                    self.snapshot = Some(s.clone());
-                    out.send(Some(s), &[]);
-                }
-                // Stream messages before it are in the snapshot already.
-                if w.seq > self.done {
-                    self.done = w.seq;
-                    self.early = self.early.split_off(&(w.seq + 1));
-                    self.resync(out);
-                }
-            }
-        } else if w.seq > self.done {
-            self.early.entry(w.seq).or_insert((now, w));
-        }
-        self.drain(out, now);
-    }
-
-    /// Forwards the messages in order; skips a gap older than [`GAP_WAIT`].
-    fn drain(&mut self, out: &impl Sink, now: Instant) {
-        loop {
-            let Some((&seq, (since, _))) = self.early.iter().next() else {
-                return;
-            };
-            if seq != self.done + 1 && now.duration_since(*since) < GAP_WAIT {
-                return;
-            }
-            let (_, w) = self.early.remove(&seq).expect("present");
-            let skipped = seq != self.done + 1;
-            self.done = seq;
-            let msg: Vec<Arc<str>> = w.msg.iter().map(|m| Arc::from(m.to_string())).collect();
-            let snap = w.snapshot.filter(|_| seq > self.shown).map(|s| {
-                self.shown = seq;
-                let s = Arc::new(s);
-                self.snapshot = Some(s.clone());
-                s
-            });
-            out.send(snap, &msg);
-            if skipped {
-                self.resync(out);
-            }
-        }
-    }
-
-    /// Sends the board's state (of the snapshot shown) on the stream.
-    fn resync(&self, out: &impl Sink) {
-        if let Some(s) = &self.snapshot {
-            out.send(None, &[Arc::from(s.state.to_string())]);
-        }
-    }
-}
 
 /// Splits `{prefix}/{event}/{round}/{board}/{kind}` into the board's key and the kind.
 fn board_of<'a>(prefix: &str, topic: &'a str) -> Option<((String, u32, u32), &'a str)> {
@@ -327,6 +225,19 @@ pub fn start_with(
         let mut refused: HashSet<String> = HashSet::new();
         let mut presence = super::status::Tracker::default();
         let mut subscribed = false;
+        // Connected now, and when to subscribe again (module doc).
+        let mut connected = false;
+        let mut refresh = Refresh::default();
+        // The same SUBSCRIBE each time: its SUBACK reads the same, and the
+        // retained messages come again (MQTT 3.1.1 §3.8.4), which every
+        // consumer here takes once (a snapshot by its sequence number, a
+        // status or an alert list by its content).
+        let subscribe = |client: &AsyncClient| {
+            let subs = filters.iter().map(|f| SubscribeFilter::new(f.clone(), QoS::AtLeastOnce));
+            if let Err(e) = client.try_subscribe_many(subs) {
+                tracing::error!("relay: cannot subscribe to {}: {e}", filters.join(", "));
+            }
+        };
         let mut tick = tokio::time::interval(GAP_WAIT / 4);
         let mut outage = Outage::default();
         let mut backoff = Backoff::new(RETRY_MIN, RETRY_MAX);
@@ -339,10 +250,9 @@ pub fn start_with(
                         if outage.recovered() {
                             tracing::info!("relay: connected to {broker}");
                         }
-                        let subs = filters.iter().map(|f| SubscribeFilter::new(f.clone(), QoS::AtLeastOnce));
-                        if let Err(e) = client.try_subscribe_many(subs) {
-                            tracing::error!("relay: cannot subscribe to {}: {e}", filters.join(", "));
-                        }
+                        connected = true;
+                        subscribe(&client);
+                        refresh.start(Instant::now());
                     }
                     Ok(Event::Incoming(Packet::SubAck(a))) => {
                         let granted: Vec<&str> = filters
@@ -416,7 +326,10 @@ pub fn start_with(
                                     }
                                 }
                                 (None, "events" | "snapshot") => {
-                                    t.stream.take(w, kind == "snapshot", c.as_ref(), now);
+                                    let gap = t.stream.take(w, kind == "snapshot", c.as_ref(), now);
+                                    if gap {
+                                        refresh.arm(now);
+                                    }
                                 }
                                 _ => {}
                             }
@@ -454,13 +367,16 @@ pub fn start_with(
                                     public: &out.public,
                                     console: console.as_deref().filter(|_| !covered.contains(&key)),
                                 };
-                                boards.entry(key).or_default().take(w, snapshot, &sink, now);
+                                if boards.entry(key).or_default().take(w, snapshot, &sink, now) {
+                                    refresh.arm(now);
+                                }
                             }
                             Err(e) => tracing::info!(topic = %p.topic, error = %e, "relay: message not understood"),
                         }
                     }
                     Ok(_) => {}
                     Err(e) => {
+                        connected = false;
                         let why = broker.explain(&e);
                         if outage.failed(&why) {
                             tracing::warn!("relay: broker {broker}: {why}; retrying");
@@ -475,11 +391,22 @@ pub fn start_with(
                             public: &out.public,
                             console: console.as_deref().filter(|_| !covered.contains(key)),
                         };
-                        b.drain(&sink, now);
+                        if b.drain(&sink, now) {
+                            refresh.arm(now);
+                        }
+                    }
+                    let console_gap = console.as_deref().is_some_and(|c| {
+                        tables.values_mut().fold(false, |gap, t| t.stream.drain(c, now) | gap)
+                    });
+                    if console_gap {
+                        refresh.arm(now);
+                    }
+                    if connected && refresh.due(now) {
+                        tracing::debug!("relay: subscribed again: the retained snapshots once more");
+                        subscribe(&client);
                     }
                     let Some(c) = console.as_deref() else { continue };
                     for ((ev, n), t) in tables.iter_mut() {
-                        t.stream.drain(c, now);
                         if let Some(s) = &t.stream.snapshot {
                             covered.insert((ev.clone(), s.info.round, s.info.board));
                         }
@@ -507,48 +434,6 @@ pub fn start_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn wire(seq: u64, epoch: u64) -> Wire {
-        serde_json::from_str(&super::super::wire_json(
-            seq,
-            epoch,
-            seq,
-            Some(&format!("{{\"n\":{seq}}}")),
-            None,
-        ))
-        .unwrap()
-    }
-
-    #[tokio::test]
-    async fn dedupes_orders_and_skips_old_gaps() {
-        let out = Channel::new();
-        let mut rx = out.events.subscribe();
-        let mut b = BoardStream::default();
-        let t0 = Instant::now();
-        for s in [1, 3, 2, 2, 1, 4] {
-            b.take(wire(s, 9), false, &out, t0);
-        }
-        b.take(wire(6, 9), false, &out, t0);
-        b.drain(&out, t0 + GAP_WAIT);
-        let got: Vec<String> = std::iter::from_fn(|| rx.try_recv().ok())
-            .map(|m| m.json.to_string())
-            .collect();
-        assert_eq!(
-            got,
-            [
-                "{\"n\":1}",
-                "{\"n\":2}",
-                "{\"n\":3}",
-                "{\"n\":4}",
-                "{\"n\":6}"
-            ]
-        );
-        // A new game on the same topics starts again from 1.
-        b.take(wire(1, 10), false, &out, t0);
-        assert_eq!(rx.try_recv().unwrap().json.as_ref(), "{\"n\":1}");
-        b.take(wire(7, 9), false, &out, t0);
-        assert!(rx.try_recv().is_err());
-    }
 
     #[test]
     fn topics_split() {

@@ -40,6 +40,13 @@ pub fn broker(dir: &Path) -> Option<Broker> {
 /// The broker with `listener_conf` (the listener's options: TLS, login)
 /// after its `listener` line.
 pub fn broker_with(dir: &Path, listener_conf: &str) -> Option<Broker> {
+    broker_with_queue(dir, listener_conf, 10_000)
+}
+
+/// [`broker_with`], at most `max_queued` messages queued per client
+/// (mosquitto.conf(5) `max_queued_messages`: beyond it, QoS 1 messages
+/// for that client are dropped).
+pub fn broker_with_queue(dir: &Path, listener_conf: &str, max_queued: u32) -> Option<Broker> {
     mosquitto_or_skip()?;
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -49,7 +56,10 @@ pub fn broker_with(dir: &Path, listener_conf: &str) -> Option<Broker> {
     let conf = dir.join("mosquitto.conf");
     std::fs::write(
         &conf,
-        format!("listener {port} 127.0.0.1\n{listener_conf}persistence false\nmax_queued_messages 10000\n"),
+        format!(
+            "listener {port} 127.0.0.1\n{listener_conf}persistence false\n\
+             max_queued_messages {max_queued}\n"
+        ),
     )
     .unwrap();
     let mut b = Broker {
