@@ -11,18 +11,23 @@
 //!   by the SHA-256 of their id, never the id itself; with a sessions file
 //!   ([`Accounts::keep_sessions`], [`super::kept::SessionFile`]) they
 //!   survive a restart of the server.
-//! - Failed authentications are counted per client address and, for a
-//!   login naming an account, per account: the first [`FREE_FAILURES`] are
-//!   free, then each further failure blocks the address (the account) for
-//!   twice as long as the one before (1 s, 2 s, 4 s, … at most
-//!   [`MAX_BLOCK`]); a blocked one gets 429 with `Retry-After`. A login
-//!   naming an account is held back by that account's count only
-//!   ([`Accounts::login_blocked`]), so that someone behind the arbiter's
-//!   address (a venue's NAT, a proxy) who fails with other names or tokens
-//!   cannot keep him out; guessing at his pass phrase is bounded by his
-//!   account's count, from any address. An open session and a right
-//!   bearer token (at least 128 random bits: nothing to guess) are taken
-//!   even from a blocked address.
+//! - Failed authentications are counted per client source (IPv4 address,
+//!   IPv6 /64) and, for a login naming an account, per account
+//!   ([`super::backoff`]): the first [`FREE_FAILURES`] are free, then each
+//!   further failure blocks the source (the account) twice as long as the
+//!   one before (1 s, 2 s, 4 s, … at most [`MAX_BLOCK`], an account at
+//!   most [`ACCOUNT_MAX_BLOCK`]); a blocked one gets 429 with
+//!   `Retry-After`. A login is charged before its secret is checked and
+//!   refunded when right. A login naming an account is held back by that
+//!   account's count only ([`Accounts::login_blocked`]), so that someone
+//!   behind the arbiter's address (a venue's NAT, a proxy) who fails with
+//!   other names or tokens cannot keep him out; guessing at his pass
+//!   phrase is bounded by his account's count, from any address. An open
+//!   session and a right bearer token (at least 128 random bits: nothing
+//!   to guess) are taken even from a blocked source.
+//! - The argon2id checks are slow and take about 19 MiB each: at most
+//!   [`MAX_CHECKS`] run at once ([`Accounts::check_permit`]), one login
+//!   per source is in flight at a time.
 //!
 //! Time is passed in (`now`: an `Instant` for the blocks, Unix ms for the
 //! sessions), so sessions and blocks are tested without waiting.
@@ -30,20 +35,24 @@
 //! The accounts, their sessions (kept or not) and the back-off are one
 //! model behind one set of locks; its tests are in `access_tests.rs`.
 
+use super::backoff::BackOff;
 use super::kept::{KeptSession, SessionFile};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use rand::RngCore;
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use subtle::ConstantTimeEq;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-/// Failed authentications per address before the back-off starts.
-pub const FREE_FAILURES: u32 = 5;
-/// The longest an address is blocked after failed authentications.
-pub const MAX_BLOCK: Duration = Duration::from_secs(300);
+pub use super::backoff::{
+    source_key, LoginAttempt, NotNow, ACCOUNT_MAX_BLOCK, FREE_FAILURES, MAX_BLOCK, MAX_TRACKED,
+};
+/// The most slow secret checks (argon2id, about 19 MiB each) run at once,
+/// process-wide (issue 26 §1).
+pub const MAX_CHECKS: usize = 2;
 /// The default session lifetime (12 h: a long round day).
 pub const DEFAULT_SESSION: Duration = Duration::from_secs(12 * 3600);
 /// The least entropy of a token, bits.
@@ -52,8 +61,6 @@ pub const MIN_TOKEN_BITS: usize = 128;
 pub const COOKIE: &str = "eboard_session";
 /// The most sessions kept at once (the oldest are dropped first).
 pub const MAX_SESSIONS: usize = 1024;
-/// The most client addresses whose failures are remembered.
-pub const MAX_TRACKED: usize = 4096;
 
 /// What an account may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,19 +137,6 @@ pub fn session_hash(id: &str) -> String {
         .collect()
 }
 
-/// Whose failures are counted: an address, or an account (by name).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum Counted {
-    Address(IpAddr),
-    Account(String),
-}
-
-#[derive(Debug, Default, Clone, Copy)]
-struct Failures {
-    count: u32,
-    blocked_until: Option<Instant>,
-}
-
 /// The accounts, their sessions and the failure counts.
 #[derive(Debug)]
 pub struct Accounts {
@@ -153,7 +147,9 @@ pub struct Accounts {
     pub secure_cookie: bool,
     /// Session id's SHA-256 ([`session_hash`]) → the session.
     sessions: Mutex<HashMap<String, Session>>,
-    failures: Mutex<HashMap<Counted, Failures>>,
+    backoff: BackOff,
+    /// The slow checks' permits ([`MAX_CHECKS`]).
+    checks: Arc<Semaphore>,
     kept: OnceLock<SessionFile>,
 }
 
@@ -249,7 +245,8 @@ impl Accounts {
             session_ttl,
             secure_cookie,
             sessions: Mutex::new(HashMap::new()),
-            failures: Mutex::new(HashMap::new()),
+            backoff: BackOff::default(),
+            checks: Arc::new(Semaphore::new(MAX_CHECKS)),
             kept: OnceLock::new(),
         })
     }
@@ -397,17 +394,10 @@ impl Accounts {
         }
     }
 
-    /// How long `ip` is still blocked at `now`, if it is.
+    /// How long `ip`'s source (IPv4 address, IPv6 /64) is still blocked
+    /// at `now`, if it is.
     pub fn blocked(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
-        self.blocked_for(&Counted::Address(ip), now)
-    }
-
-    fn blocked_for(&self, who: &Counted, now: Instant) -> Option<Duration> {
-        let f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        f.get(who)
-            .and_then(|x| x.blocked_until)
-            .filter(|u| *u > now)
-            .map(|u| u - now)
+        self.backoff.blocked(ip, now)
     }
 
     /// The account a login names, when it may log in (not a relay's).
@@ -419,10 +409,10 @@ impl Accounts {
 
     /// How long a login naming `name` from `ip` must still wait at `now`:
     /// an account's login waits only for that account's block, a login
-    /// naming no account for the address's.
+    /// naming no account for the source's.
     pub fn login_blocked(&self, ip: IpAddr, name: &str, now: Instant) -> Option<Duration> {
         match self.login_account(name) {
-            Some(a) => self.blocked_for(&Counted::Account(a.name.clone()), now),
+            Some(a) => self.backoff.account_blocked(&a.name, now),
             None => self.blocked(ip, now),
         }
     }
@@ -430,59 +420,81 @@ impl Accounts {
     /// Counts a failed authentication from `ip` at `now`; returns the block
     /// it starts, if any.
     pub fn failed(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
-        self.count(Counted::Address(ip), now)
+        self.backoff.failed(ip, now)
     }
 
     /// Counts a failed login naming `name` from `ip` at `now`, for the
-    /// address and (when it names one) the account; returns the block the
+    /// source and (when it names one) the account; returns the block the
     /// login now waits for ([`Accounts::login_blocked`]), if any.
     pub fn failed_login(&self, ip: IpAddr, name: &str, now: Instant) -> Option<Duration> {
         let by_address = self.failed(ip, now);
         match self.login_account(name) {
-            Some(a) => self.count(Counted::Account(a.name.clone()), now),
+            Some(a) => self.backoff.failed_account(&a.name, now),
             None => by_address,
         }
     }
 
-    fn count(&self, who: Counted, now: Instant) -> Option<Duration> {
-        let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        if f.len() >= MAX_TRACKED && !f.contains_key(&who) {
-            f.retain(|_, x| x.blocked_until.is_some_and(|u| u > now));
-            if f.len() >= MAX_TRACKED {
-                f.clear();
-            }
+    /// Starts a login naming `name` from `ip` at `now`, charged as a
+    /// failure before the secret is checked ([`BackOff::begin_login`]).
+    pub fn begin_login(
+        &self,
+        ip: IpAddr,
+        name: &str,
+        now: Instant,
+    ) -> Result<LoginAttempt, NotNow> {
+        let account = self.login_account(name).map(|a| a.name.as_str());
+        self.backoff.begin_login(ip, account, now)
+    }
+
+    /// A login's charge refunded: it succeeded ([`LoginAttempt::succeeded`]).
+    pub fn login_succeeded(&self, attempt: LoginAttempt) {
+        attempt.succeeded(&self.backoff);
+    }
+
+    /// A login's charge refunded: it was not checked (the server busy).
+    pub fn login_not_checked(&self, attempt: LoginAttempt) {
+        attempt.not_checked(&self.backoff);
+    }
+
+    /// Whether checking `name`'s secret is slow (an argon2 hash: about
+    /// 19 MiB and tens of ms on a Pi), so that it needs a
+    /// [`Accounts::check_permit`].
+    pub fn check_is_slow(&self, name: &str) -> bool {
+        self.accounts
+            .iter()
+            .any(|a| a.name == name && matches!(a.secret, Secret::Hash(_)))
+    }
+
+    /// A permit to run one slow check: at most [`MAX_CHECKS`] at once
+    /// process-wide; waits up to `wait` for one, `None` when the server is
+    /// still busy then (the caller answers 503 with `Retry-After`).
+    pub async fn check_permit(&self, wait: Duration) -> Option<OwnedSemaphorePermit> {
+        match self.checks.clone().try_acquire_owned() {
+            Ok(p) => Some(p),
+            Err(_) => tokio::time::timeout(wait, self.checks.clone().acquire_owned())
+                .await
+                .ok()
+                .and_then(Result::ok),
         }
-        let x = f.entry(who).or_default();
-        x.count += 1;
-        if x.count <= FREE_FAILURES {
-            return None;
-        }
-        let doubling = (x.count - FREE_FAILURES - 1).min(16);
-        let block = Duration::from_secs(1u64 << doubling).min(MAX_BLOCK);
-        x.blocked_until = Some(now + block);
-        Some(block)
     }
 
     /// A successful authentication from `ip`: its failures are forgotten,
     /// unless it is blocked (then someone else there is failing: a success
     /// behind the same address must not give him free tries again).
     pub fn succeeded(&self, ip: IpAddr) {
-        self.forget(&Counted::Address(ip));
+        self.backoff.succeeded(ip);
     }
 
-    /// A successful login of account `name` from `ip`: the address's and
+    /// A successful login of account `name` from `ip`: the source's and
     /// the account's failures are forgotten, each unless it is blocked
     /// ([`Accounts::succeeded`]).
     pub fn succeeded_login(&self, ip: IpAddr, name: &str) {
-        self.succeeded(ip);
-        self.forget(&Counted::Account(name.to_owned()));
+        self.backoff.succeeded_login(ip, name);
     }
 
-    fn forget(&self, who: &Counted) {
-        let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        if f.get(who).is_some_and(|x| x.count <= FREE_FAILURES) {
-            f.remove(who);
-        }
+    /// The number of client sources whose failures are remembered.
+    pub fn tracked_sources(&self) -> usize {
+        self.backoff.tracked_sources()
     }
 }
 

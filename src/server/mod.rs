@@ -31,6 +31,7 @@
 pub mod access;
 pub mod alerts;
 pub mod arbiter;
+pub mod backoff;
 pub mod certificate;
 pub mod command_ids;
 pub mod console;
