@@ -48,7 +48,8 @@ use subtle::ConstantTimeEq;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 pub use super::backoff::{
-    source_key, LoginAttempt, NotNow, ACCOUNT_MAX_BLOCK, FREE_FAILURES, MAX_BLOCK, MAX_TRACKED,
+    source_key, LoginAttempt, NotNow, ACCOUNT_MAX_BLOCK, DEVICE_COOKIE, FREE_FAILURES, MAX_BLOCK,
+    MAX_TRACKED,
 };
 /// The most slow secret checks (argon2id, about 19 MiB each) run at once,
 /// process-wide (issue 26 §1).
@@ -436,14 +437,32 @@ impl Accounts {
 
     /// Starts a login naming `name` from `ip` at `now`, charged as a
     /// failure before the secret is checked ([`BackOff::begin_login`]).
+    /// `device` is the device cookie's value (empty: none).
     pub fn begin_login(
         &self,
         ip: IpAddr,
         name: &str,
+        device: &str,
         now: Instant,
     ) -> Result<LoginAttempt, NotNow> {
         let account = self.login_account(name).map(|a| a.name.as_str());
-        self.backoff.begin_login(ip, account, now)
+        let device = (!device.is_empty()).then(|| session_hash(device));
+        self.backoff
+            .begin_login(ip, account, device.as_deref(), now)
+    }
+
+    /// A new device cookie's value for `account`, remembered at `now`
+    /// ([`super::backoff`], "Known devices"): kept only as its SHA-256.
+    pub fn new_device(&self, account: &str, now: Instant) -> String {
+        let id = new_token();
+        self.backoff
+            .remember_device(&session_hash(&id), account, now);
+        id
+    }
+
+    /// Whether the device cookie `device` is a known device of `account`.
+    pub fn is_known_device(&self, device: &str, account: &str) -> bool {
+        !device.is_empty() && self.backoff.is_known_device(&session_hash(device), account)
     }
 
     /// A login's charge refunded: it succeeded ([`LoginAttempt::succeeded`]).

@@ -21,6 +21,15 @@
 //!   checks start before an account is blocked, however many run at once.
 //! - **One login in flight per source**: a second one while the first is
 //!   checked gets 429 (`Retry-After: 1`).
+//! - **Known devices.** A successful login leaves a device cookie
+//!   ([`DEVICE_COOKIE`], 256 random bits, held as its SHA-256, at most
+//!   [`MAX_DEVICES`], the least recently used evicted). A login that
+//!   presents the device cookie of the account it names is not held back
+//!   by that account's block: someone guessing at the arbiter's pass
+//!   phrase — even from his own address — cannot keep him out of a
+//!   device he has logged in from before. Such a login is charged to the
+//!   device instead: after [`FREE_FAILURES`] failures the device is
+//!   forgotten. (OWASP's "device cookies" against account lock-out.)
 //!
 //! Time is passed in (`now`), so the blocks are tested without waiting.
 
@@ -89,10 +98,26 @@ impl Failures {
     }
 }
 
+/// The cookie naming a device an account has logged in from.
+pub const DEVICE_COOKIE: &str = "eboard_device";
+/// The most known devices remembered (the least recently used evicted first).
+pub const MAX_DEVICES: usize = 1024;
+
+/// A device an account logged in from.
+#[derive(Debug, Clone)]
+struct Device {
+    account: String,
+    /// Failed logins with this device's cookie since its last success.
+    failures: u32,
+    last: Instant,
+}
+
 #[derive(Debug, Default)]
 struct Table {
     sources: HashMap<IpAddr, Failures>,
     accounts: HashMap<String, Failures>,
+    /// SHA-256 of the device cookie's value → the device.
+    devices: HashMap<String, Device>,
 }
 
 impl Table {
@@ -145,6 +170,9 @@ pub struct LoginAttempt {
     in_flight: Arc<Mutex<HashSet<IpAddr>>>,
     source: IpAddr,
     account: Option<String>,
+    /// The known device it came from (its cookie's SHA-256), charged
+    /// instead of the account.
+    device: Option<String>,
     /// The block this attempt's charge started, if any: what a failure answers.
     pub block: Option<Duration>,
 }
@@ -186,19 +214,31 @@ impl BackOff {
     }
 
     /// Starts a login from `ip` at `now` naming `account` (a configured
-    /// account that may log in; `None`: a name of no such account). It is
-    /// refused while its account (for no account: its source) is blocked,
-    /// or while another login of the source is in flight; else it is
-    /// charged as a failure to the source and the account at once.
+    /// account that may log in; `None`: a name of no such account), with
+    /// the device cookie `device` (its SHA-256; `None`: none). It is
+    /// refused while its account (for no account: its source) is blocked
+    /// — unless the device is one the account has logged in from — or
+    /// while another login of the source is in flight; else it is charged
+    /// as a failure to the source and the account (the known device) at once.
     pub fn begin_login(
         &self,
         ip: IpAddr,
         account: Option<&str>,
+        device: Option<&str>,
         now: Instant,
     ) -> Result<LoginAttempt, NotNow> {
         let source = source_key(ip);
         let mut t = self.table.lock().unwrap_or_else(|e| e.into_inner());
+        let known = match (account, device) {
+            (Some(a), Some(d)) => t
+                .devices
+                .get(d)
+                .is_some_and(|x| x.account == a && x.failures < FREE_FAILURES)
+                .then(|| d.to_owned()),
+            _ => None,
+        };
         let blocked = match account {
+            _ if known.is_some() => None,
             Some(a) => t.accounts.get(a).and_then(|f| f.blocked(now)),
             None => t.sources.get(&source).and_then(|f| f.blocked(now)),
         };
@@ -214,16 +254,56 @@ impl BackOff {
             return Err(NotNow::InFlight);
         }
         let by_source = t.source(source, now).charge(now, MAX_BLOCK);
-        let block = match account {
-            Some(a) => t.account(a, now).charge(now, ACCOUNT_MAX_BLOCK),
-            None => by_source,
+        let block = match (&known, account) {
+            (Some(d), _) => {
+                if let Some(x) = t.devices.get_mut(d) {
+                    x.failures += 1;
+                    x.last = now;
+                }
+                None
+            }
+            (None, Some(a)) => t.account(a, now).charge(now, ACCOUNT_MAX_BLOCK),
+            (None, None) => by_source,
         };
         Ok(LoginAttempt {
             in_flight: self.in_flight.clone(),
             source,
-            account: account.map(str::to_owned),
+            account: known.is_none().then(|| account.map(str::to_owned)).flatten(),
+            device: known,
             block,
         })
+    }
+
+    /// Remembers a device `account` logged in from at `now`, by its
+    /// cookie's SHA-256 (the least recently used forgotten when full).
+    pub fn remember_device(&self, device: &str, account: &str, now: Instant) {
+        let mut t = self.table.lock().unwrap_or_else(|e| e.into_inner());
+        if !t.devices.contains_key(device) && t.devices.len() >= MAX_DEVICES {
+            if let Some(oldest) = t
+                .devices
+                .iter()
+                .min_by_key(|(_, d)| d.last)
+                .map(|(k, _)| k.clone())
+            {
+                t.devices.remove(&oldest);
+            }
+        }
+        t.devices.insert(
+            device.to_owned(),
+            Device {
+                account: account.to_owned(),
+                failures: 0,
+                last: now,
+            },
+        );
+    }
+
+    /// Whether `device` (a cookie's SHA-256) is a known device of `account`.
+    pub fn is_known_device(&self, device: &str, account: &str) -> bool {
+        let t = self.table.lock().unwrap_or_else(|e| e.into_inner());
+        t.devices
+            .get(device)
+            .is_some_and(|d| d.account == account && d.failures < FREE_FAILURES)
     }
 
     /// A successful authentication from `ip`: its failures are forgotten,
@@ -275,6 +355,9 @@ impl LoginAttempt {
                 t.accounts.remove(a);
             }
         }
+        if let Some(d) = self.device.as_ref().and_then(|d| t.devices.get_mut(d)) {
+            d.failures = 0;
+        }
     }
 
     /// The login could not be checked (the server busy): its charge is
@@ -294,6 +377,9 @@ impl LoginAttempt {
             if let Some(f) = t.accounts.get_mut(a) {
                 refund(f);
             }
+        }
+        if let Some(d) = self.device.as_ref().and_then(|d| t.devices.get_mut(d)) {
+            d.failures = d.failures.saturating_sub(1);
         }
     }
 }
@@ -363,7 +449,7 @@ mod tests {
         let mut started = Vec::new();
         let mut refused = 0;
         for i in 0..32u8 {
-            match b.begin_login(IpAddr::from([192, 0, 2, i]), Some("IA Hansen"), t0) {
+            match b.begin_login(IpAddr::from([192, 0, 2, i]), Some("IA Hansen"), None, t0) {
                 Ok(a) => started.push(a),
                 Err(NotNow::Blocked(_)) => refused += 1,
                 Err(NotNow::InFlight) => panic!("distinct sources"),
@@ -375,7 +461,7 @@ mod tests {
         // They all time out (dropped unresolved): still counted.
         drop(started);
         let t1 = t0 + Duration::from_secs(1);
-        let a = b.begin_login(ip("192.0.2.200"), Some("IA Hansen"), t1).unwrap();
+        let a = b.begin_login(ip("192.0.2.200"), Some("IA Hansen"), None, t1).unwrap();
         assert_eq!(a.block, Some(Duration::from_secs(2)), "the 7th failure");
     }
 
@@ -384,33 +470,73 @@ mod tests {
         let b = BackOff::default();
         let t0 = Instant::now();
         let nat = ip("2001:db8:1:2::5");
-        let a = b.begin_login(nat, Some("IA Hansen"), t0).unwrap();
+        let a = b.begin_login(nat, Some("IA Hansen"), None, t0).unwrap();
         assert_eq!(
-            b.begin_login(ip("2001:db8:1:2::6"), None, t0).unwrap_err(),
+            b.begin_login(ip("2001:db8:1:2::6"), None, None, t0).unwrap_err(),
             NotNow::InFlight,
             "the same /64"
         );
-        assert!(b.begin_login(ip("2001:db8:1:3::6"), None, t0).is_ok());
+        assert!(b.begin_login(ip("2001:db8:1:3::6"), None, None, t0).is_ok());
         a.succeeded(&b);
         // Refunded: five free failures again for the account.
         for _ in 0..FREE_FAILURES {
-            let x = b.begin_login(nat, Some("IA Hansen"), t0).unwrap();
+            let x = b.begin_login(nat, Some("IA Hansen"), None, t0).unwrap();
             assert_eq!(x.block, None);
         }
-        let x = b.begin_login(nat, Some("IA Hansen"), t0).unwrap();
+        let x = b.begin_login(nat, Some("IA Hansen"), None, t0).unwrap();
         assert_eq!(x.block, Some(Duration::from_secs(1)));
         drop(x);
         // The account's block is bounded.
         for k in 0..40u64 {
             let t = t0 + Duration::from_secs(1000 * (k + 1));
-            drop(b.begin_login(nat, Some("IA Hansen"), t).unwrap());
+            drop(b.begin_login(nat, Some("IA Hansen"), None, t).unwrap());
         }
         let t = t0 + Duration::from_secs(41_000);
         assert_eq!(b.account_blocked("IA Hansen", t), None);
-        let x = b.begin_login(nat, Some("IA Hansen"), t).unwrap();
+        let x = b.begin_login(nat, Some("IA Hansen"), None, t).unwrap();
         assert_eq!(x.block, Some(ACCOUNT_MAX_BLOCK));
         // A login not checked (busy) is refunded.
         x.not_checked(&b);
         assert!(b.account_blocked("IA Hansen", t).is_some());
+    }
+
+    /// The arbiter's device (he logged in from it before) is let in while
+    /// someone behind his address keeps his account blocked; a stolen
+    /// device cookie gets FREE_FAILURES guesses and is then forgotten.
+    #[test]
+    fn a_known_device_is_not_held_back_by_its_accounts_block() {
+        let b = BackOff::default();
+        let t0 = Instant::now();
+        let nat = ip("192.0.2.7");
+        b.remember_device("phone", "IA Hansen", t0);
+        for _ in 0..=FREE_FAILURES + 4 {
+            drop(b.begin_login(nat, Some("IA Hansen"), None, t0));
+        }
+        assert!(b.account_blocked("IA Hansen", t0).is_some());
+        assert!(matches!(
+            b.begin_login(nat, Some("IA Hansen"), None, t0),
+            Err(NotNow::Blocked(_))
+        ));
+        assert!(matches!(
+            b.begin_login(nat, Some("IA Hansen"), Some("someone's"), t0),
+            Err(NotNow::Blocked(_))
+        ));
+        assert!(matches!(
+            b.begin_login(nat, Some("Deputy"), Some("phone"), t0),
+            Ok(LoginAttempt { block: None, .. })
+        ), "another account's: counted as without a device");
+        let his = b.begin_login(nat, Some("IA Hansen"), Some("phone"), t0).unwrap();
+        assert_eq!(his.block, None);
+        his.succeeded(&b);
+        assert!(b.account_blocked("IA Hansen", t0).is_some(), "the guesser stays blocked");
+        // Guessing with the device cookie: five tries, then it is forgotten.
+        for _ in 0..FREE_FAILURES {
+            drop(b.begin_login(nat, Some("IA Hansen"), Some("phone"), t0).unwrap());
+        }
+        assert!(!b.is_known_device("phone", "IA Hansen"));
+        assert!(matches!(
+            b.begin_login(nat, Some("IA Hansen"), Some("phone"), t0),
+            Err(NotNow::Blocked(_))
+        ));
     }
 }

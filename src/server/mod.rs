@@ -36,6 +36,7 @@ pub mod certificate;
 pub mod command_ids;
 pub mod console;
 mod feeds;
+pub mod login;
 pub mod kept;
 pub mod listener;
 mod page;
@@ -161,7 +162,7 @@ pub fn router(state: AppState) -> Router {
         .route("/console", get(console::page))
         .route("/console.js", get(console::script))
         .route("/console.css", get(console::style))
-        .route("/console/login", post(console::login))
+        .route("/console/login", post(login::login))
         .route("/console/logout", post(console::logout))
         .route("/console/me", get(console::me))
         .route("/console/alerts", get(console::alerts))
