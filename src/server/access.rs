@@ -154,10 +154,18 @@ pub struct Accounts {
     kept: OnceLock<SessionFile>,
 }
 
+/// The least zxcvbn estimate of a token's guesses, log10: zxcvbn's
+/// ceiling (its count of guesses is a `u64`, about 10^19.3), which every
+/// random token of 20 characters or more reaches; a pattern, a sequence,
+/// a repetition or dictionary words keep it below.
+pub const MIN_TOKEN_GUESSES_LOG10: f64 = 19.0;
+
 /// Checks that `token` carries at least [`MIN_TOKEN_BITS`] bits when
-/// random: hex digits count 4 bits, base64 / base64url characters 6; other
-/// characters (spaces, punctuation) are refused. The error says how to make
-/// a good one.
+/// random — hex digits count 4 bits, base64 / base64url characters 6;
+/// other characters (spaces, punctuation) are refused — and that it has
+/// no pattern: zxcvbn's estimate (Dropbox's entropy estimator: sequences,
+/// repeats, keyboard walks, dictionary words) must reach
+/// [`MIN_TOKEN_GUESSES_LOG10`]. The error says how to make a good one.
 pub fn check_token(token: &str) -> Result<(), String> {
     let body = token.trim_end_matches('=');
     let hex = body.chars().all(|c| c.is_ascii_hexdigit());
@@ -174,13 +182,41 @@ pub fn check_token(token: &str) -> Result<(), String> {
     let mut distinct: Vec<char> = body.chars().collect();
     distinct.sort_unstable();
     distinct.dedup();
+    let how = "make one with `eboard token` or `openssl rand -base64 32`";
     if bits < MIN_TOKEN_BITS || distinct.len() < 8 {
         return Err(format!(
             "the token is too weak ({} characters{}): a token needs at least {MIN_TOKEN_BITS} random bits \
-             (22 base64url characters or 32 hex digits); make one with `eboard token` or \
-             `openssl rand -base64 32`",
+             (22 base64url characters or 32 hex digits); {how}",
             token.chars().count(),
             if hex || b64 { "" } else { ", not base64 or hex" }
+        ));
+    }
+    let estimate = zxcvbn::zxcvbn(body, &[]);
+    if estimate.guesses_log10() < MIN_TOKEN_GUESSES_LOG10 {
+        use zxcvbn::matching::patterns::MatchPattern as P;
+        let mut patterns: Vec<&str> = estimate
+            .sequence()
+            .iter()
+            .filter_map(|m| match m.pattern {
+                P::Dictionary(_) => Some("a dictionary word"),
+                P::Spatial(_) => Some("a keyboard walk"),
+                P::Repeat(_) => Some("a repetition"),
+                P::Sequence(_) => Some("a sequence"),
+                P::Regex(_) => Some("a regular pattern"),
+                P::Date(_) => Some("a date"),
+                _ => None,
+            })
+            .collect();
+        patterns.dedup();
+        return Err(format!(
+            "the token is not random: it has a pattern ({}; about 10^{:.0} guesses by zxcvbn's estimate, \
+             a random token needs 10^{MIN_TOKEN_GUESSES_LOG10:.0} or more); {how}",
+            if patterns.is_empty() {
+                "too few kinds of character".to_owned()
+            } else {
+                patterns.join(", ")
+            },
+            estimate.guesses_log10()
         ));
     }
     Ok(())

@@ -17,7 +17,9 @@
 //! | `GET /console/report`, `/console/report.csv`, `/console/results.csv` | the round's paperwork: every alert and ruling, the results ([`report`]) |
 //!
 //! Nothing under `/arbiter/` or `/console/` sends CORS headers: only the
-//! pages this server serves may read them.
+//! pages this server serves may read them; a state-changing request there
+//! from another origin, or with a body that is not JSON, is refused
+//! ([`cross_site`]).
 //!
 //! Connections are admitted, timed and (with a certificate) served over
 //! TLS by [`listener`]; the arbiter's routes answer only over TLS or from
@@ -35,6 +37,7 @@ pub mod backoff;
 pub mod certificate;
 pub mod command_ids;
 pub mod console;
+pub mod cross_site;
 mod feeds;
 pub mod login;
 pub mod kept;
@@ -181,6 +184,7 @@ pub fn router(state: AppState) -> Router {
     plain
         .merge(streams)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(cross_site::check))
         .layer(axum::middleware::from_fn(listener::guard))
         .with_state(Arc::new(state))
 }
