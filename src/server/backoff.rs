@@ -268,7 +268,10 @@ impl BackOff {
         Ok(LoginAttempt {
             in_flight: self.in_flight.clone(),
             source,
-            account: known.is_none().then(|| account.map(str::to_owned)).flatten(),
+            account: known
+                .is_none()
+                .then(|| account.map(str::to_owned))
+                .flatten(),
             device: known,
             block,
         })
@@ -312,7 +315,10 @@ impl BackOff {
     pub fn succeeded(&self, ip: IpAddr) {
         let mut t = self.table.lock().unwrap_or_else(|e| e.into_inner());
         let key = source_key(ip);
-        if t.sources.get(&key).is_some_and(|f| f.count <= FREE_FAILURES) {
+        if t.sources
+            .get(&key)
+            .is_some_and(|f| f.count <= FREE_FAILURES)
+        {
             t.sources.remove(&key);
         }
     }
@@ -323,7 +329,10 @@ impl BackOff {
     pub fn succeeded_login(&self, ip: IpAddr, account: &str) {
         self.succeeded(ip);
         let mut t = self.table.lock().unwrap_or_else(|e| e.into_inner());
-        if t.accounts.get(account).is_some_and(|f| f.count <= FREE_FAILURES) {
+        if t.accounts
+            .get(account)
+            .is_some_and(|f| f.count <= FREE_FAILURES)
+        {
             t.accounts.remove(account);
         }
     }
@@ -461,7 +470,9 @@ mod tests {
         // They all time out (dropped unresolved): still counted.
         drop(started);
         let t1 = t0 + Duration::from_secs(1);
-        let a = b.begin_login(ip("192.0.2.200"), Some("IA Hansen"), None, t1).unwrap();
+        let a = b
+            .begin_login(ip("192.0.2.200"), Some("IA Hansen"), None, t1)
+            .unwrap();
         assert_eq!(a.block, Some(Duration::from_secs(2)), "the 7th failure");
     }
 
@@ -472,7 +483,8 @@ mod tests {
         let nat = ip("2001:db8:1:2::5");
         let a = b.begin_login(nat, Some("IA Hansen"), None, t0).unwrap();
         assert_eq!(
-            b.begin_login(ip("2001:db8:1:2::6"), None, None, t0).unwrap_err(),
+            b.begin_login(ip("2001:db8:1:2::6"), None, None, t0)
+                .unwrap_err(),
             NotNow::InFlight,
             "the same /64"
         );
@@ -521,17 +533,28 @@ mod tests {
             b.begin_login(nat, Some("IA Hansen"), Some("someone's"), t0),
             Err(NotNow::Blocked(_))
         ));
-        assert!(matches!(
-            b.begin_login(nat, Some("Deputy"), Some("phone"), t0),
-            Ok(LoginAttempt { block: None, .. })
-        ), "another account's: counted as without a device");
-        let his = b.begin_login(nat, Some("IA Hansen"), Some("phone"), t0).unwrap();
+        assert!(
+            matches!(
+                b.begin_login(nat, Some("Deputy"), Some("phone"), t0),
+                Ok(LoginAttempt { block: None, .. })
+            ),
+            "another account's: counted as without a device"
+        );
+        let his = b
+            .begin_login(nat, Some("IA Hansen"), Some("phone"), t0)
+            .unwrap();
         assert_eq!(his.block, None);
         his.succeeded(&b);
-        assert!(b.account_blocked("IA Hansen", t0).is_some(), "the guesser stays blocked");
+        assert!(
+            b.account_blocked("IA Hansen", t0).is_some(),
+            "the guesser stays blocked"
+        );
         // Guessing with the device cookie: five tries, then it is forgotten.
         for _ in 0..FREE_FAILURES {
-            drop(b.begin_login(nat, Some("IA Hansen"), Some("phone"), t0).unwrap());
+            drop(
+                b.begin_login(nat, Some("IA Hansen"), Some("phone"), t0)
+                    .unwrap(),
+            );
         }
         assert!(!b.is_known_device("phone", "IA Hansen"));
         assert!(matches!(

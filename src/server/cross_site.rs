@@ -60,7 +60,9 @@ pub async fn check(req: axum::extract::Request, next: axum::middleware::Next) ->
             path = req.uri().path(),
             "cross-site request refused: {why}"
         );
-        return refused(&format!("cross-site request refused: {why} (docs/server.md)"));
+        return refused(&format!(
+            "cross-site request refused: {why} (docs/server.md)"
+        ));
     }
     next.run(req).await
 }

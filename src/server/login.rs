@@ -172,4 +172,3 @@ fn cookie_value<'a>(headers: &'a HeaderMap, name: &str) -> &'a str {
         .next()
         .unwrap_or("")
 }
-
