@@ -123,3 +123,37 @@ fn a_page_of_another_origin_cannot_rule_with_the_arbiters_cookie() {
     assert_eq!(rulings[0]["author"], "IA Hansen");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 26 §6: a plain-HTTP proxy on the board's host makes its clients
+/// look like loopback; a request it forwarded (it says so in its headers)
+/// is refused on the arbiter's routes, the public feeds still pass.
+#[test]
+fn a_request_forwarded_in_clear_is_refused_on_the_arbiters_routes() {
+    let dir = tempdir("forwarded-clear");
+    let cfg = config(&dir, 1, 1, "");
+    let run = run_board(&dir, &cfg, None, &[]);
+    let a = run.addr.as_str();
+    assert_eq!(http(a, "GET", "/arbiter/state", &[ARBITER_AUTH], "").0, 200);
+    for h in [
+        "X-Forwarded-For",
+        "Forwarded",
+        "X-Real-IP",
+        "X-Forwarded-Proto",
+    ] {
+        let (s, _, b) = http(
+            a,
+            "GET",
+            "/arbiter/state",
+            &[ARBITER_AUTH, (h, "192.0.2.9")],
+            "",
+        );
+        assert_eq!(s, 403, "{h}: {b}");
+        assert!(b.contains("HTTPS end to end"), "{b}");
+        assert_eq!(
+            http(a, "GET", "/games.pgn", &[(h, "192.0.2.9")], "").0,
+            200,
+            "{h}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
