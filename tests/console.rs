@@ -188,6 +188,19 @@ fn weak_tokens_are_refused_at_start_saying_how_to_make_one() {
     assert!(err.contains("arbiter.token"), "{err}");
     assert!(err.contains("openssl rand -base64 32"), "{err}");
     assert!(err.contains("eboard token"), "{err}");
+    // A patterned one, long enough for 128 bits (issue 26 §4).
+    let cfg = config(&dir, 1, 4, "");
+    let text = std::fs::read_to_string(&cfg)
+        .unwrap()
+        .replace(ARBITER_TOKEN, "0123456789abcdef0123456789abcdef");
+    std::fs::write(&cfg, text).unwrap();
+    let out = eboard(&["run", "--config", cfg.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("board4.toml:23"), "{err}");
+    assert!(err.contains("arbiter.token"), "{err}");
+    assert!(err.contains("not random"), "{err}");
+    assert!(err.contains("eboard token"), "{err}");
     // An account's weak token: the error names its key and line.
     let cfg = config(
         &dir,

@@ -11,18 +11,23 @@
 //!   by the SHA-256 of their id, never the id itself; with a sessions file
 //!   ([`Accounts::keep_sessions`], [`super::kept::SessionFile`]) they
 //!   survive a restart of the server.
-//! - Failed authentications are counted per client address and, for a
-//!   login naming an account, per account: the first [`FREE_FAILURES`] are
-//!   free, then each further failure blocks the address (the account) for
-//!   twice as long as the one before (1 s, 2 s, 4 s, … at most
-//!   [`MAX_BLOCK`]); a blocked one gets 429 with `Retry-After`. A login
-//!   naming an account is held back by that account's count only
-//!   ([`Accounts::login_blocked`]), so that someone behind the arbiter's
-//!   address (a venue's NAT, a proxy) who fails with other names or tokens
-//!   cannot keep him out; guessing at his pass phrase is bounded by his
-//!   account's count, from any address. An open session and a right
-//!   bearer token (at least 128 random bits: nothing to guess) are taken
-//!   even from a blocked address.
+//! - Failed authentications are counted per client source (IPv4 address,
+//!   IPv6 /64) and, for a login naming an account, per account
+//!   ([`super::backoff`]): the first [`FREE_FAILURES`] are free, then each
+//!   further failure blocks the source (the account) twice as long as the
+//!   one before (1 s, 2 s, 4 s, … at most [`MAX_BLOCK`], an account at
+//!   most [`ACCOUNT_MAX_BLOCK`]); a blocked one gets 429 with
+//!   `Retry-After`. A login is charged before its secret is checked and
+//!   refunded when right. A login naming an account is held back by that
+//!   account's count only ([`Accounts::login_blocked`]), so that someone
+//!   behind the arbiter's address (a venue's NAT, a proxy) who fails with
+//!   other names or tokens cannot keep him out; guessing at his pass
+//!   phrase is bounded by his account's count, from any address. An open
+//!   session and a right bearer token (at least 128 random bits: nothing
+//!   to guess) are taken even from a blocked source.
+//! - The argon2id checks are slow and take about 19 MiB each: at most
+//!   [`MAX_CHECKS`] run at once ([`Accounts::check_permit`]), one login
+//!   per source is in flight at a time.
 //!
 //! Time is passed in (`now`: an `Instant` for the blocks, Unix ms for the
 //! sessions), so sessions and blocks are tested without waiting.
@@ -30,20 +35,25 @@
 //! The accounts, their sessions (kept or not) and the back-off are one
 //! model behind one set of locks; its tests are in `access_tests.rs`.
 
+use super::backoff::BackOff;
 use super::kept::{KeptSession, SessionFile};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use rand::RngCore;
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use subtle::ConstantTimeEq;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-/// Failed authentications per address before the back-off starts.
-pub const FREE_FAILURES: u32 = 5;
-/// The longest an address is blocked after failed authentications.
-pub const MAX_BLOCK: Duration = Duration::from_secs(300);
+pub use super::backoff::{
+    source_key, LoginAttempt, NotNow, ACCOUNT_MAX_BLOCK, DEVICE_COOKIE, FREE_FAILURES, MAX_BLOCK,
+    MAX_TRACKED,
+};
+/// The most slow secret checks (argon2id, about 19 MiB each) run at once,
+/// process-wide (issue 26 §1).
+pub const MAX_CHECKS: usize = 2;
 /// The default session lifetime (12 h: a long round day).
 pub const DEFAULT_SESSION: Duration = Duration::from_secs(12 * 3600);
 /// The least entropy of a token, bits.
@@ -52,8 +62,6 @@ pub const MIN_TOKEN_BITS: usize = 128;
 pub const COOKIE: &str = "eboard_session";
 /// The most sessions kept at once (the oldest are dropped first).
 pub const MAX_SESSIONS: usize = 1024;
-/// The most client addresses whose failures are remembered.
-pub const MAX_TRACKED: usize = 4096;
 
 /// What an account may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,19 +138,6 @@ pub fn session_hash(id: &str) -> String {
         .collect()
 }
 
-/// Whose failures are counted: an address, or an account (by name).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum Counted {
-    Address(IpAddr),
-    Account(String),
-}
-
-#[derive(Debug, Default, Clone, Copy)]
-struct Failures {
-    count: u32,
-    blocked_until: Option<Instant>,
-}
-
 /// The accounts, their sessions and the failure counts.
 #[derive(Debug)]
 pub struct Accounts {
@@ -153,14 +148,24 @@ pub struct Accounts {
     pub secure_cookie: bool,
     /// Session id's SHA-256 ([`session_hash`]) → the session.
     sessions: Mutex<HashMap<String, Session>>,
-    failures: Mutex<HashMap<Counted, Failures>>,
+    backoff: BackOff,
+    /// The slow checks' permits ([`MAX_CHECKS`]).
+    checks: Arc<Semaphore>,
     kept: OnceLock<SessionFile>,
 }
 
+/// The least zxcvbn estimate of a token's guesses, log10: zxcvbn's
+/// ceiling (its count of guesses is a `u64`, about 10^19.3), which every
+/// random token of 20 characters or more reaches; a pattern, a sequence,
+/// a repetition or dictionary words keep it below.
+pub const MIN_TOKEN_GUESSES_LOG10: f64 = 19.0;
+
 /// Checks that `token` carries at least [`MIN_TOKEN_BITS`] bits when
-/// random: hex digits count 4 bits, base64 / base64url characters 6; other
-/// characters (spaces, punctuation) are refused. The error says how to make
-/// a good one.
+/// random — hex digits count 4 bits, base64 / base64url characters 6;
+/// other characters (spaces, punctuation) are refused — and that it has
+/// no pattern: zxcvbn's estimate (Dropbox's entropy estimator: sequences,
+/// repeats, keyboard walks, dictionary words) must reach
+/// [`MIN_TOKEN_GUESSES_LOG10`]. The error says how to make a good one.
 pub fn check_token(token: &str) -> Result<(), String> {
     let body = token.trim_end_matches('=');
     let hex = body.chars().all(|c| c.is_ascii_hexdigit());
@@ -177,13 +182,41 @@ pub fn check_token(token: &str) -> Result<(), String> {
     let mut distinct: Vec<char> = body.chars().collect();
     distinct.sort_unstable();
     distinct.dedup();
+    let how = "make one with `eboard token` or `openssl rand -base64 32`";
     if bits < MIN_TOKEN_BITS || distinct.len() < 8 {
         return Err(format!(
             "the token is too weak ({} characters{}): a token needs at least {MIN_TOKEN_BITS} random bits \
-             (22 base64url characters or 32 hex digits); make one with `eboard token` or \
-             `openssl rand -base64 32`",
+             (22 base64url characters or 32 hex digits); {how}",
             token.chars().count(),
             if hex || b64 { "" } else { ", not base64 or hex" }
+        ));
+    }
+    let estimate = zxcvbn::zxcvbn(body, &[]);
+    if estimate.guesses_log10() < MIN_TOKEN_GUESSES_LOG10 {
+        use zxcvbn::matching::patterns::MatchPattern as P;
+        let mut patterns: Vec<&str> = estimate
+            .sequence()
+            .iter()
+            .filter_map(|m| match m.pattern {
+                P::Dictionary(_) => Some("a dictionary word"),
+                P::Spatial(_) => Some("a keyboard walk"),
+                P::Repeat(_) => Some("a repetition"),
+                P::Sequence(_) => Some("a sequence"),
+                P::Regex(_) => Some("a regular pattern"),
+                P::Date(_) => Some("a date"),
+                _ => None,
+            })
+            .collect();
+        patterns.dedup();
+        return Err(format!(
+            "the token is not random: it has a pattern ({}; about 10^{:.0} guesses by zxcvbn's estimate, \
+             a random token needs 10^{MIN_TOKEN_GUESSES_LOG10:.0} or more); {how}",
+            if patterns.is_empty() {
+                "too few kinds of character".to_owned()
+            } else {
+                patterns.join(", ")
+            },
+            estimate.guesses_log10()
         ));
     }
     Ok(())
@@ -249,7 +282,8 @@ impl Accounts {
             session_ttl,
             secure_cookie,
             sessions: Mutex::new(HashMap::new()),
-            failures: Mutex::new(HashMap::new()),
+            backoff: BackOff::default(),
+            checks: Arc::new(Semaphore::new(MAX_CHECKS)),
             kept: OnceLock::new(),
         })
     }
@@ -397,17 +431,10 @@ impl Accounts {
         }
     }
 
-    /// How long `ip` is still blocked at `now`, if it is.
+    /// How long `ip`'s source (IPv4 address, IPv6 /64) is still blocked
+    /// at `now`, if it is.
     pub fn blocked(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
-        self.blocked_for(&Counted::Address(ip), now)
-    }
-
-    fn blocked_for(&self, who: &Counted, now: Instant) -> Option<Duration> {
-        let f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        f.get(who)
-            .and_then(|x| x.blocked_until)
-            .filter(|u| *u > now)
-            .map(|u| u - now)
+        self.backoff.blocked(ip, now)
     }
 
     /// The account a login names, when it may log in (not a relay's).
@@ -419,10 +446,10 @@ impl Accounts {
 
     /// How long a login naming `name` from `ip` must still wait at `now`:
     /// an account's login waits only for that account's block, a login
-    /// naming no account for the address's.
+    /// naming no account for the source's.
     pub fn login_blocked(&self, ip: IpAddr, name: &str, now: Instant) -> Option<Duration> {
         match self.login_account(name) {
-            Some(a) => self.blocked_for(&Counted::Account(a.name.clone()), now),
+            Some(a) => self.backoff.account_blocked(&a.name, now),
             None => self.blocked(ip, now),
         }
     }
@@ -430,59 +457,99 @@ impl Accounts {
     /// Counts a failed authentication from `ip` at `now`; returns the block
     /// it starts, if any.
     pub fn failed(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
-        self.count(Counted::Address(ip), now)
+        self.backoff.failed(ip, now)
     }
 
     /// Counts a failed login naming `name` from `ip` at `now`, for the
-    /// address and (when it names one) the account; returns the block the
+    /// source and (when it names one) the account; returns the block the
     /// login now waits for ([`Accounts::login_blocked`]), if any.
     pub fn failed_login(&self, ip: IpAddr, name: &str, now: Instant) -> Option<Duration> {
         let by_address = self.failed(ip, now);
         match self.login_account(name) {
-            Some(a) => self.count(Counted::Account(a.name.clone()), now),
+            Some(a) => self.backoff.failed_account(&a.name, now),
             None => by_address,
         }
     }
 
-    fn count(&self, who: Counted, now: Instant) -> Option<Duration> {
-        let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        if f.len() >= MAX_TRACKED && !f.contains_key(&who) {
-            f.retain(|_, x| x.blocked_until.is_some_and(|u| u > now));
-            if f.len() >= MAX_TRACKED {
-                f.clear();
-            }
+    /// Starts a login naming `name` from `ip` at `now`, charged as a
+    /// failure before the secret is checked ([`BackOff::begin_login`]).
+    /// `device` is the device cookie's value (empty: none).
+    pub fn begin_login(
+        &self,
+        ip: IpAddr,
+        name: &str,
+        device: &str,
+        now: Instant,
+    ) -> Result<LoginAttempt, NotNow> {
+        let account = self.login_account(name).map(|a| a.name.as_str());
+        let device = (!device.is_empty()).then(|| session_hash(device));
+        self.backoff
+            .begin_login(ip, account, device.as_deref(), now)
+    }
+
+    /// A new device cookie's value for `account`, remembered at `now`
+    /// ([`super::backoff`], "Known devices"): kept only as its SHA-256.
+    pub fn new_device(&self, account: &str, now: Instant) -> String {
+        let id = new_token();
+        self.backoff
+            .remember_device(&session_hash(&id), account, now);
+        id
+    }
+
+    /// Whether the device cookie `device` is a known device of `account`.
+    pub fn is_known_device(&self, device: &str, account: &str) -> bool {
+        !device.is_empty() && self.backoff.is_known_device(&session_hash(device), account)
+    }
+
+    /// A login's charge refunded: it succeeded ([`LoginAttempt::succeeded`]).
+    pub fn login_succeeded(&self, attempt: LoginAttempt) {
+        attempt.succeeded(&self.backoff);
+    }
+
+    /// A login's charge refunded: it was not checked (the server busy).
+    pub fn login_not_checked(&self, attempt: LoginAttempt) {
+        attempt.not_checked(&self.backoff);
+    }
+
+    /// Whether checking `name`'s secret is slow (an argon2 hash: about
+    /// 19 MiB and tens of ms on a Pi), so that it needs a
+    /// [`Accounts::check_permit`].
+    pub fn check_is_slow(&self, name: &str) -> bool {
+        self.accounts
+            .iter()
+            .any(|a| a.name == name && matches!(a.secret, Secret::Hash(_)))
+    }
+
+    /// A permit to run one slow check: at most [`MAX_CHECKS`] at once
+    /// process-wide; waits up to `wait` for one, `None` when the server is
+    /// still busy then (the caller answers 503 with `Retry-After`).
+    pub async fn check_permit(&self, wait: Duration) -> Option<OwnedSemaphorePermit> {
+        match self.checks.clone().try_acquire_owned() {
+            Ok(p) => Some(p),
+            Err(_) => tokio::time::timeout(wait, self.checks.clone().acquire_owned())
+                .await
+                .ok()
+                .and_then(Result::ok),
         }
-        let x = f.entry(who).or_default();
-        x.count += 1;
-        if x.count <= FREE_FAILURES {
-            return None;
-        }
-        let doubling = (x.count - FREE_FAILURES - 1).min(16);
-        let block = Duration::from_secs(1u64 << doubling).min(MAX_BLOCK);
-        x.blocked_until = Some(now + block);
-        Some(block)
     }
 
     /// A successful authentication from `ip`: its failures are forgotten,
     /// unless it is blocked (then someone else there is failing: a success
     /// behind the same address must not give him free tries again).
     pub fn succeeded(&self, ip: IpAddr) {
-        self.forget(&Counted::Address(ip));
+        self.backoff.succeeded(ip);
     }
 
-    /// A successful login of account `name` from `ip`: the address's and
+    /// A successful login of account `name` from `ip`: the source's and
     /// the account's failures are forgotten, each unless it is blocked
     /// ([`Accounts::succeeded`]).
     pub fn succeeded_login(&self, ip: IpAddr, name: &str) {
-        self.succeeded(ip);
-        self.forget(&Counted::Account(name.to_owned()));
+        self.backoff.succeeded_login(ip, name);
     }
 
-    fn forget(&self, who: &Counted) {
-        let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        if f.get(who).is_some_and(|x| x.count <= FREE_FAILURES) {
-            f.remove(who);
-        }
+    /// The number of client sources whose failures are remembered.
+    pub fn tracked_sources(&self) -> usize {
+        self.backoff.tracked_sources()
     }
 }
 

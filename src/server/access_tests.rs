@@ -81,10 +81,31 @@ fn weak_tokens_are_refused_with_the_way_to_a_strong_one() {
         assert!(e.contains("openssl rand -base64 32"), "{e}");
         assert!(e.contains("eboard token"), "{e}");
     }
-    check_token(&new_token()).unwrap();
-    check_token("0123456789abcdef0123456789abcdef").unwrap();
-    check_token("q1w2E3r4T5y6U7i8O9p0Aa").unwrap(); // 22 base64url characters
-    check_token("Zm9vYmFyYmF6cXV4cXV1eDEyMzQ1Njc4OTA=").unwrap();
+    // Long enough for 128 bits, but patterned (issue 26 §4): a sequence
+    // repeated, the alphabet, dictionary words, a keyboard walk.
+    for patterned in [
+        "0123456789abcdef0123456789abcdef",
+        "ABCDEFGHIJKLMNOPQRSTUV",
+        "CorrectHorseBatteryStaple1",
+        "q1w2E3r4T5y6U7i8O9p0Aa",
+        "correcthorsebatterystaplecorrecthorsebatterystaple1",
+    ] {
+        let e = check_token(patterned).unwrap_err();
+        assert!(e.contains("not random"), "{patterned}: {e}");
+        assert!(e.contains("eboard token"), "{e}");
+        assert!(!e.contains(patterned), "the token is not echoed: {e}");
+    }
+    // Random ones pass: `eboard token`'s, hex and base64 of 128 bits.
+    for _ in 0..200 {
+        check_token(&new_token()).unwrap();
+        let mut b = [0u8; 16];
+        rand::rng().fill_bytes(&mut b);
+        let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+        check_token(&hex).unwrap();
+    }
+    check_token("d3b07384d113edec49eaa6238ad5ff00").unwrap();
+    check_token("2n2kI0zdjtW6thq5lVAICw==").unwrap(); // openssl rand -base64 16
+    check_token("n3zI8unl+cSyQO8nPbUSqWIQaEvSxmxpdPC4fDZgIxc=").unwrap();
     let e = Accounts::new(
         vec![Account {
             name: "x".into(),

@@ -26,11 +26,10 @@
 //! journals (and logs the relay). The relay forwards a ruling to the board
 //! that plays `board` ([`Forwarder`]) and returns the board's reply.
 
-use super::access::{Accounts, Role, COOKIE};
+use super::access::{Accounts, Role};
 use super::alerts::AlertQueue;
 use super::arbiter::{
-    apply, authorize, authorize_ruling, client_ip, over_tls, refuse, ruling_record, session_cookie,
-    too_many, Refusal,
+    apply, authorize, authorize_ruling, refuse, ruling_record, session_cookie, Refusal,
 };
 use super::command_ids::{repeated, Claim, CommandIds};
 use super::AppState;
@@ -44,7 +43,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const HTML: &str = include_str!("assets/console.html");
 /// The page's script, one file as served: the clock times
@@ -322,82 +321,6 @@ pub async fn script() -> impl IntoResponse {
 /// `GET /console.css`.
 pub async fn style() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS)
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Login {
-    name: String,
-    secret: String,
-}
-
-/// `POST /console/login` `{"name", "secret"}`: a session cookie, or 401
-/// (counted per address; 429 with `Retry-After` once blocked).
-pub async fn login(State(s): State<Arc<AppState>>, ext: Extensions, bytes: Bytes) -> Response {
-    let Some(console) = s.console.clone() else {
-        return refuse(StatusCode::NOT_FOUND, "no console here").into_response();
-    };
-    let ip = client_ip(&ext);
-    let now = Instant::now();
-    let l: Login = match serde_json::from_slice(&bytes) {
-        Ok(l) => l,
-        Err(e) => {
-            if let Some(wait) = console.accounts.blocked(ip, now) {
-                return too_many(wait).into_response();
-            }
-            return refuse(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                &format!("body: {e} (expected {{\"name\": …, \"secret\": …}})"),
-            )
-            .into_response();
-        }
-    };
-    // An account's login waits for that account's block only: someone
-    // failing behind the same address cannot keep its arbiter out.
-    if let Some(wait) = console.accounts.login_blocked(ip, &l.name, now) {
-        return too_many(wait).into_response();
-    }
-    let c = console.clone();
-    let name = l.name.clone();
-    let found = tokio::task::spawn_blocking(move || {
-        c.accounts
-            .verify(&l.name, &l.secret)
-            .filter(|a| a.role != Role::Relay)
-            .cloned()
-    })
-    .await
-    .ok()
-    .flatten();
-    let Some(account) = found else {
-        tracing::warn!(client = %ip, name, "console: login failed");
-        if let Some(wait) = console.accounts.failed_login(ip, &name, Instant::now()) {
-            tracing::warn!(client = %ip, name, block_s = wait.as_secs(), "console: failed logins: blocked (an account's logins from every address; a name of no account, this address)");
-            return too_many(wait).into_response();
-        }
-        return refuse(StatusCode::UNAUTHORIZED, "wrong name or secret").into_response();
-    };
-    console.accounts.succeeded_login(ip, &account.name);
-    let id = console.accounts.open_session(&account, unix_ms());
-    let ttl = console.accounts.session_ttl.as_secs();
-    let cookie = format!(
-        "{COOKIE}={id}; Path=/; HttpOnly; SameSite=Strict; Max-Age={ttl}{}",
-        if console.accounts.secure_cookie || over_tls(&ext) {
-            "; Secure"
-        } else {
-            ""
-        }
-    );
-    tracing::info!(client = %ip, name = %account.name, role = account.role.as_str(), "console: logged in");
-    let mut r = Json(json!({
-        "name": account.name,
-        "role": account.role.as_str(),
-        "expires_in_s": ttl,
-    }))
-    .into_response();
-    if let Ok(v) = HeaderValue::from_str(&cookie) {
-        r.headers_mut().insert(header::SET_COOKIE, v);
-    }
-    r
 }
 
 /// `POST /console/logout`: ends the session, clears the cookie.

@@ -174,21 +174,6 @@ impl Connection {
     }
 }
 
-/// The key one address is counted under: the IPv4 address, or the /64 of
-/// an IPv6 address (IPv4-mapped addresses count as IPv4).
-fn address_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(a) => match a.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let s = a.segments();
-                IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-            }
-        },
-    }
-}
-
 /// The connections open now, in total and per address.
 #[derive(Debug)]
 struct Admission {
@@ -240,7 +225,7 @@ impl Admission {
 
     /// A ticket for a connection from `ip`, or `None` when a limit is reached.
     fn admit(self: &Arc<Self>, ip: IpAddr) -> Option<Ticket> {
-        let key = address_key(ip);
+        let key = super::backoff::source_key(ip);
         let mut map = self.per_address.lock().unwrap_or_else(|p| p.into_inner());
         let mine = map.get(&key).copied().unwrap_or(0);
         let per = self.limits.per_address;

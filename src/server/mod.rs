@@ -17,7 +17,9 @@
 //! | `GET /console/report`, `/console/report.csv`, `/console/results.csv`, `/console/results.trf` | the round's paperwork: every alert and ruling, the results ([`report`], [`results_trf`]) |
 //!
 //! Nothing under `/arbiter/` or `/console/` sends CORS headers: only the
-//! pages this server serves may read them.
+//! pages this server serves may read them; a state-changing request there
+//! from another origin, or with a body that is not JSON, is refused
+//! ([`cross_site`]).
 //!
 //! Connections are admitted, timed and (with a certificate) served over
 //! TLS by [`listener`]; the arbiter's routes answer only over TLS or from
@@ -31,12 +33,15 @@
 pub mod access;
 pub mod alerts;
 pub mod arbiter;
+pub mod backoff;
 pub mod certificate;
 pub mod command_ids;
 pub mod console;
+pub mod cross_site;
 mod feeds;
 pub mod kept;
 pub mod listener;
+pub mod login;
 mod page;
 pub mod report;
 pub mod results_trf;
@@ -161,7 +166,7 @@ pub fn router(state: AppState) -> Router {
         .route("/console", get(console::page))
         .route("/console.js", get(console::script))
         .route("/console.css", get(console::style))
-        .route("/console/login", post(console::login))
+        .route("/console/login", post(login::login))
         .route("/console/logout", post(console::logout))
         .route("/console/me", get(console::me))
         .route("/console/alerts", get(console::alerts))
@@ -181,6 +186,7 @@ pub fn router(state: AppState) -> Router {
     plain
         .merge(streams)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(cross_site::check))
         .layer(axum::middleware::from_fn(listener::guard))
         .with_state(Arc::new(state))
 }

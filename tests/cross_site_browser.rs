@@ -1,0 +1,159 @@
+//! Cross-site requests refused, in a real browser (issue 26 §5): headless
+//! Chromium logs in to a board's console (its session cookie is
+//! `SameSite=Strict`), then opens a page served by another origin on the
+//! same host — another port, so the same *site*, and the browser sends
+//! the cookie along — which tries to rule: a `text/plain` pause, a
+//! form-encoded resume, a `text/plain` `/arbiter/command`, a bodiless
+//! pause, and a real HTML form submitted to `/arbiter/pause`. None is
+//! applied (the board's journal holds no pause) and each is logged as
+//! refused. Back on the console, the same pause sent by the console's own
+//! page (JSON, same origin) is applied. Skipped (with the reason printed)
+//! when Chromium or python3 is missing, unless `CI` is set.
+
+mod common;
+
+use common::console::*;
+use common::*;
+use serde_json::Value;
+use std::process::Command;
+
+/// After the console login (`argv[4]`, `argv[5]`), serves the attacker's
+/// page on a port of its own, opens it, waits for its five attempts, then
+/// rules from the console page itself. Prints `{"attacks", "own"}`.
+const CDP_PY: &str = r##"
+import http.server, socketserver, threading
+name, secret, board = sys.argv[4:7]
+ATTACK = """<!doctype html><meta charset=utf-8><title>not the console</title>
+<iframe name=sink></iframe>
+<form id=f method=POST action="BOARD/arbiter/pause" target=sink enctype="text/plain">
+<input name='{"expect":{"ply":0},"x":"' value='"}'></form>
+<script>
+const tries = [
+  ["/arbiter/pause", "text/plain", '{"expect":{"ply":0}}'],
+  ["/arbiter/resume", "application/x-www-form-urlencoded", "expect=1"],
+  ["/arbiter/command", "text/plain", '{"action":"pause","expect":{"ply":0},"id":"evil-1"}'],
+  ["/arbiter/pause", null, null],
+];
+window.done = Promise.all(tries.map(([path, type, body]) =>
+  fetch("BOARD" + path, {method: "POST", mode: "no-cors", credentials: "include",
+    headers: type ? {"Content-Type": type} : {}, body: body || undefined})
+    .then(() => "sent", (e) => "error: " + e)))
+  .then((r) => { document.getElementById("f").submit(); return r; });
+</script>""".replace("BOARD", board)
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        b = ATTACK.encode()
+        self.send_response(200); self.send_header("Content-Type", "text/html"); self.send_header("Content-Length", str(len(b)))
+        self.end_headers(); self.wfile.write(b)
+    def log_message(self, *a): pass
+srv = socketserver.TCPServer(("127.0.0.1", 0), H)
+threading.Thread(target=srv.serve_forever, daemon=True).start()
+evil = "http://127.0.0.1:%d/" % srv.server_address[1]
+try:
+    page(1024, 768, False)
+    log_in(name, secret)
+    call("Page.navigate", {"url": evil}, s)
+    wait("document.title == 'not the console' && !!window.done", "the attacker's page")
+    attacks = js("window.done")
+    # The form's submission lands in the iframe (refused: a JSON error).
+    sink = wait("(() => { try { return window.frames.sink.document.body.innerText; } catch (e) { return 'cross-origin frame'; } })()", "the form's answer")
+    time.sleep(1)
+    call("Page.navigate", {"url": url}, s)
+    log_in(name, secret)
+    own = js("fetch('/arbiter/pause', {method: 'POST', credentials: 'same-origin', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({expect: {ply: 0}})}).then((r) => r.status)")
+    print(json.dumps({"attacks": attacks, "sink": sink, "own": own}))
+finally:
+    p.kill()
+"##;
+
+#[test]
+fn a_page_of_another_origin_cannot_rule_with_the_arbiters_cookie() {
+    let Some(chrome) = chromium() else {
+        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+        return;
+    };
+    let python_ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !python_ok {
+        skip_or_fail_under_ci("python3 is not installed");
+        return;
+    }
+    let dir = tempdir("cross-site-browser");
+    let accounts = format!(
+        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n",
+        secret_hash(SECRET)
+    );
+    let cfg = config(&dir, 1, 1, &accounts);
+    let journal = dir.join("j.jsonl");
+    let run = run_board(&dir, &cfg, None, &["--journal", journal.to_str().unwrap()]);
+    let board = format!("http://{}", run.addr);
+    let url = format!("{board}/console");
+    let out = Command::new("python3")
+        .args(["-c", &cdp_script(&format!("{CDP_PAGE}{CDP_PY}"))])
+        .arg(&chrome)
+        .arg(&url)
+        .arg(dir.join("profile"))
+        .args(["IA Hansen", SECRET, &board])
+        .output()
+        .expect("run python3");
+    let stderr = std::fs::read_to_string(&run.stderr).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "the browser run failed: {}\n{stderr}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    println!("{r}");
+    assert_eq!(r["attacks"].as_array().map(Vec::len), Some(4), "{r}");
+    // Five attempts reached the board with the cookie and were refused.
+    let refused = stderr.matches("cross-site request refused").count();
+    assert!(refused >= 5, "{refused} refusals logged: {stderr}");
+    // Chromium marks them as from the same site, not the same origin.
+    assert!(stderr.contains("Sec-Fetch-Site is same-site"), "{stderr}");
+    // The console's own request is applied: the only pause in the journal.
+    assert_eq!(r["own"], 200, "{r}\n{stderr}");
+    let rulings: Vec<Value> = journal_records(&journal)
+        .into_iter()
+        .filter(|v| v.get("arbiter").is_some())
+        .collect();
+    assert_eq!(rulings.len(), 1, "{rulings:?}");
+    assert_eq!(rulings[0]["arbiter"], "pause");
+    assert_eq!(rulings[0]["author"], "IA Hansen");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 26 §6: a plain-HTTP proxy on the board's host makes its clients
+/// look like loopback; a request it forwarded (it says so in its headers)
+/// is refused on the arbiter's routes, the public feeds still pass.
+#[test]
+fn a_request_forwarded_in_clear_is_refused_on_the_arbiters_routes() {
+    let dir = tempdir("forwarded-clear");
+    let cfg = config(&dir, 1, 1, "");
+    let run = run_board(&dir, &cfg, None, &[]);
+    let a = run.addr.as_str();
+    assert_eq!(http(a, "GET", "/arbiter/state", &[ARBITER_AUTH], "").0, 200);
+    for h in [
+        "X-Forwarded-For",
+        "Forwarded",
+        "X-Real-IP",
+        "X-Forwarded-Proto",
+    ] {
+        let (s, _, b) = http(
+            a,
+            "GET",
+            "/arbiter/state",
+            &[ARBITER_AUTH, (h, "192.0.2.9")],
+            "",
+        );
+        assert_eq!(s, 403, "{h}: {b}");
+        assert!(b.contains("HTTPS end to end"), "{b}");
+        assert_eq!(
+            http(a, "GET", "/games.pgn", &[(h, "192.0.2.9")], "").0,
+            200,
+            "{h}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
