@@ -516,7 +516,7 @@ fn gather(s: &AppState, headers: &HeaderMap, ext: &Extensions) -> Result<Sources
             .borrow()
             .refs()
             .iter()
-            .map(|g| g.state.clone())
+            .map(|g| g.state.value().clone())
             .collect(),
         None => Vec::new(),
     };
