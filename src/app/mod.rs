@@ -27,6 +27,7 @@ pub mod daemon;
 pub mod demo;
 pub mod doctor;
 mod event;
+mod memory;
 pub mod pairing;
 mod relay;
 mod results;
@@ -166,6 +167,8 @@ async fn serve_until(
     tokio::select! {
         r = crate::server::serve(listener, router, listening) => r.anyhow(),
         _ = stop.wait() => Ok(()),
+        // Never ends: what departed clients freed goes back to the system.
+        () = memory::give_back_periodically() => Ok(()),
     }
 }
 
