@@ -30,7 +30,7 @@ use eboard::model::{Mode, Player};
 use eboard::sim::{simulate, SimOptions};
 use eboard::trace::{Record, Sensing};
 use shakmaty::san::SanPlus;
-use shakmaty::zobrist::{Zobrist64, ZobristHash};
+use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Position};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashMap;

@@ -17,7 +17,8 @@ use std::sync::{Arc, OnceLock};
 /// [`Value`] (through `Deref`: `json["key"]`, `json.get("key")`).
 #[derive(Clone, Default)]
 pub struct Json {
-    text: Arc<str>,
+    /// The text as written (a `String`, not copied into an `Arc<str>`).
+    text: Arc<String>,
     /// The parsed value, shared by the clones of one snapshot.
     parsed: Arc<OnceLock<Value>>,
 }
@@ -28,7 +29,7 @@ impl Json {
     /// reads as `null`.
     pub fn from_text(text: String) -> Json {
         Json {
-            text: Arc::from(text),
+            text: Arc::new(text),
             parsed: Arc::new(OnceLock::new()),
         }
     }
@@ -38,10 +39,10 @@ impl Json {
         &self.text
     }
 
-    /// The compact JSON text, shared (no copy: a stream's first message to
-    /// each of many clients is the same text).
+    /// The compact JSON text as a message (one copy; a stream's first
+    /// message to each of many clients shares it).
     pub fn shared(&self) -> Arc<str> {
-        self.text.clone()
+        Arc::from(self.text.as_str())
     }
 
     /// The value (parsed once, on first use).
@@ -57,7 +58,7 @@ impl From<Value> for Json {
         let text = v.to_string();
         let _ = parsed.set(v);
         Json {
-            text: Arc::from(text),
+            text: Arc::new(text),
             parsed: Arc::new(parsed),
         }
     }
