@@ -40,6 +40,7 @@ pub fn load() -> String {
 /// A thread of the bench that keeps one core busy until `stop` is set:
 /// the contention a Pi has beside the board (speech, the sensor scan, a
 /// relay on the same host), issue 28.
+#[allow(dead_code)] // used by the broadcast bench only
 pub fn cpu_hog(stop: Arc<std::sync::atomic::AtomicBool>) -> std::thread::JoinHandle<u64> {
     std::thread::spawn(move || {
         let mut x: u64 = 1;
@@ -217,11 +218,6 @@ impl SseClients {
     /// Every move expected at every client.
     pub fn expected(&self) -> usize {
         self.expected.iter().sum()
-    }
-
-    /// Moves delivered so far, all clients together.
-    pub fn delivered(&self) -> usize {
-        self.latencies.lock().unwrap().len()
     }
 
     /// Prints the figures: `title`, then `what` (the set-up) with the

@@ -124,6 +124,7 @@ pub fn is_dead_fast(pos: &Chess) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::fen::Fen;
     use shakmaty::CastlingMode;
 
     fn pos(fen: &str) -> Chess {
@@ -135,7 +136,6 @@ mod tests {
 
     #[test]
     fn the_solver_board_is_the_fen_s() {
-        use shakmaty::fen::Fen;
         use std::str::FromStr;
         let mut fens = vec![
             "rnbqkbnr/pppp2pp/8/4pP2/8/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 3".to_owned(),
