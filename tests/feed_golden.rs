@@ -214,7 +214,7 @@ fn the_snapshot_built_move_by_move_is_the_whole_build() {
                 if presses.len() > 12 {
                     let at = presses[presses.len() / 2];
                     // The side to move after an even number of presses.
-                    let white = (presses.len() / 2) % 2 == 0;
+                    let white = (presses.len() / 2).is_multiple_of(2);
                     let (color, from) = if white {
                         (Color::White, Square::A1)
                     } else {
