@@ -7,6 +7,12 @@
 //! `EBOARD_BENCH_SPEED` (10: round time runs 10× wall time, so each board's
 //! 276-second Opera Game takes about 28 s). Loads are bounded: one game per
 //! board, a fixed number of clients, a 120 s limit.
+//!
+//! `EBOARD_BENCH_HOG`: `0` runs on the machine as it is, `1` with one core
+//! kept busy by a thread of the bench (a CPU hog: the contention a Pi has
+//! beside the board); unset, both runs, one after the other (issue 28).
+//! Every run prints the load and the busiest other processes beside its
+//! figures, and fails (exit non-zero) when a client missed a move.
 
 mod common;
 
@@ -19,6 +25,22 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 fn main() {
+    let Ok(hog) = std::env::var("EBOARD_BENCH_HOG") else {
+        // Both runs, each in a process of its own.
+        for hog in ["0", "1"] {
+            let status = std::process::Command::new(std::env::current_exe().unwrap())
+                .args(std::env::args().skip(1))
+                .env("EBOARD_BENCH_HOG", hog)
+                .status()
+                .unwrap();
+            assert!(
+                status.success(),
+                "the run with EBOARD_BENCH_HOG={hog} failed"
+            );
+        }
+        return;
+    };
+    let hog = hog == "1";
     let boards = env("EBOARD_BENCH_BOARDS", 20);
     let clients = env("EBOARD_BENCH_CLIENTS", 1000);
     let speed = env("EBOARD_BENCH_SPEED", 10) as f64;
@@ -37,7 +59,7 @@ fn main() {
     // The board daemons, each with its server.
     let mut gos = Vec::new();
     let mut urls = Vec::new();
-    let mut clocks = std::collections::HashMap::new();
+    let clocks = common::Clocks::default();
     let mut daemons = Vec::new();
     let mut moves_expected = 0;
     for b in 1..=boards as u32 {
@@ -90,7 +112,7 @@ fn main() {
             .unwrap();
         urls.push(format!("http://{}", l.local_addr().unwrap()));
         rt.spawn(eboard::server::serve(l, app, loopback_listening()));
-        clocks.insert(format!("1.{b}"), d.clock);
+        clocks.lock().unwrap().insert(format!("1.{b}"), d.clock);
         gos.push(go_tx);
         daemons.push(d);
     }
@@ -122,15 +144,28 @@ fn main() {
         .collect();
     let sse = common::SseClients::spawn(&rt, specs, clocks, speed);
     sse.wait_connected(&rt);
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let hogging = hog.then(|| common::cpu_hog(stop.clone()));
     // Go: every board starts its game now.
     let started = Instant::now();
     for (go, d) in gos.iter().zip(&daemons) {
         let _ = go.send(d.clock.now_ms() + 500);
     }
     sse.wait_done(started, Duration::from_secs(120));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    if let Some(h) = hogging {
+        let _ = h.join();
+    }
     sse.report(
         "broadcast latency, move completed → SSE client of the relay",
-        &format!("boards {boards}, clients {clients}, speed ×{speed}"),
+        &format!(
+            "boards {boards}, clients {clients}, speed ×{speed}, {}",
+            if hog {
+                "one core kept busy by a CPU hog thread of the bench"
+            } else {
+                "no hog"
+            }
+        ),
         started,
     );
     std::process::exit(0);

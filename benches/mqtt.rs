@@ -191,10 +191,9 @@ fn main() {
         relay_addrs.push(format!("127.0.0.1:{p}"));
     }
 
-    // The board daemons: journaled (so the MQTT queue is on disk), no HTTP.
-    let mut gos = Vec::new();
-    let mut clocks = std::collections::HashMap::new();
-    let mut daemons = Vec::new();
+    // The games: the moves each will have (the replay decides: the Laws
+    // may end a game before its score does).
+    let mut traces = Vec::new();
     let mut plies = Vec::new();
     for (b, game) in (1..=boards as u32).zip(&games) {
         let trace = eboard::sim::simulate(
@@ -205,8 +204,6 @@ fn main() {
             },
         )
         .unwrap();
-        // The moves the game will have: the replay decides (the Laws may
-        // end a game before its score does).
         let (_, events) = eboard::controller::replay(&trace, None, None).unwrap();
         plies.push(
             events
@@ -214,6 +211,52 @@ fn main() {
                 .filter(|e| matches!(e.kind, eboard::trace::EventKind::Move { .. }))
                 .count(),
         );
+        traces.push(trace);
+    }
+    let all_plies: usize = plies.iter().sum();
+
+    // The clients: spectators of one game each, spread evenly over the
+    // boards, and followers of the whole round.
+    let mut spectators = Vec::new();
+    let mut followers = Vec::new();
+    for addr in &relay_addrs {
+        for c in 0..per_relay {
+            let b = c % boards;
+            spectators.push(ClientSpec {
+                addr: addr.clone(),
+                path: format!("/events?game=1.{}", b + 1),
+                moves_expected: plies[b],
+            });
+        }
+        for _ in 0..round_per_relay {
+            followers.push(ClientSpec {
+                addr: addr.clone(),
+                path: "/events".into(),
+                moves_expected: all_plies,
+            });
+        }
+    }
+    let clocks = common::Clocks::default();
+    let spectators = common::SseClients::spawn(&crt, spectators, clocks.clone(), speed);
+    let followers = common::SseClients::spawn(&crt, followers, clocks.clone(), speed);
+    spectators.wait_connected(&crt);
+    followers.wait_connected(&crt);
+    let cpu = |relay_procs: &[Process]| {
+        (
+            cpu_of("/proc/self/stat"),
+            broker.cpu_s(),
+            relay_procs.iter().map(Process::cpu_s).sum::<f64>(),
+        )
+    };
+    let cpu0 = cpu(&relay_procs);
+    let started = Instant::now();
+    // The board daemons: journaled (so the MQTT queue is on disk), no HTTP.
+    // Each starts its game (and so its clocks) as soon as it is up: a
+    // daemon's clocks start with it, so a board set up long before the
+    // others' would have lost its time before its first move (issue 28:
+    // every board once flagged before its first move).
+    let mut daemons = Vec::new();
+    for (b, trace) in (1..=boards as u32).zip(&traces) {
         let mut cfg = Config::default();
         cfg.game.board = b;
         cfg.event.name = Some("Benchmark".into());
@@ -243,49 +286,10 @@ fn main() {
             rt.handle(),
         )
         .unwrap();
-        clocks.insert(format!("1.{b}"), d.clock);
-        gos.push(go_tx);
+        clocks.lock().unwrap().insert(format!("1.{b}"), d.clock);
+        // Go: this board starts its game now.
+        let _ = go_tx.send(d.clock.now_ms() + 500);
         daemons.push(d);
-    }
-    let all_plies: usize = plies.iter().sum();
-
-    // The clients: spectators of one game each, spread evenly over the
-    // boards, and followers of the whole round.
-    let mut spectators = Vec::new();
-    let mut followers = Vec::new();
-    for addr in &relay_addrs {
-        for c in 0..per_relay {
-            let b = c % boards;
-            spectators.push(ClientSpec {
-                addr: addr.clone(),
-                path: format!("/events?game=1.{}", b + 1),
-                moves_expected: plies[b],
-            });
-        }
-        for _ in 0..round_per_relay {
-            followers.push(ClientSpec {
-                addr: addr.clone(),
-                path: "/events".into(),
-                moves_expected: all_plies,
-            });
-        }
-    }
-    let spectators = common::SseClients::spawn(&crt, spectators, clocks.clone(), speed);
-    let followers = common::SseClients::spawn(&crt, followers, clocks, speed);
-    spectators.wait_connected(&crt);
-    followers.wait_connected(&crt);
-    let cpu = |relay_procs: &[Process]| {
-        (
-            cpu_of("/proc/self/stat"),
-            broker.cpu_s(),
-            relay_procs.iter().map(Process::cpu_s).sum::<f64>(),
-        )
-    };
-    let cpu0 = cpu(&relay_procs);
-    // Go: every board starts its game now.
-    let started = Instant::now();
-    for (go, d) in gos.iter().zip(&daemons) {
-        let _ = go.send(d.clock.now_ms() + 500);
     }
     spectators.wait_done(started, Duration::from_secs(300));
     followers.wait_done(started, Duration::from_secs(300));
@@ -344,6 +348,11 @@ fn main() {
             }
             std::thread::sleep(Duration::from_millis(100));
         };
+        assert!(
+            same,
+            "relay {addr}: /games.pgn differs from the boards' PGN ({} bytes)",
+            board_pgn.len()
+        );
         println!(
             "  relay {addr}: /games.pgn {} the boards' PGN ({} bytes, {boards} games)",
             if same {
@@ -439,7 +448,15 @@ fn main() {
         }
         (acked_s, got, got_s)
     });
+    // A flood that did not arrive whole measured nothing (issue 28).
+    assert!(
+        got == flood && !acked_s.is_nan(),
+        "mqtt throughput: the relay received {got} of {flood} messages (broker acknowledged all: {}): nothing to measure; {}",
+        !acked_s.is_nan(),
+        common::load()
+    );
     println!("mqtt throughput, one uplink (queue on disk, one fsync per batch of waiting updates), {flood} messages:");
+    println!("  {}", common::load());
     println!(
         "  all acknowledged by the broker in {acked_s:.2} s ({:.0} msg/s); relay received {got}/{flood} in {got_s:.2} s ({:.0} msg/s)",
         flood as f64 / acked_s,

@@ -58,13 +58,27 @@ fn bench(c: &mut Criterion) {
         .collect();
     let bytes: usize = texts.iter().map(Vec::len).sum();
 
-    // One plain timed pass for the real-time factor, printed once.
+    // One plain timed pass for the real-time factor, printed once; a pass
+    // that replayed no move measured nothing (issue 28).
     let start = Instant::now();
+    let mut moves = 0;
     for t in &texts {
         let tr = Trace::read(&t[..]).unwrap();
-        black_box(replay(&tr, None, None).unwrap());
+        let (arbiter, events) = replay(&tr, None, None).unwrap();
+        moves += arbiter.moves().len();
+        black_box(events);
     }
     let secs = start.elapsed().as_secs_f64();
+    assert!(
+        records > 0 && moves > 0,
+        "replayed {moves} moves of {records} records: nothing to measure"
+    );
+    eprintln!(
+        "load average {} (1, 5, 15 min; running/all) while measuring; {moves} moves replayed",
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
     eprintln!(
         "corpus: {} games, {records} records, {:.1} h of play, {:.1} MB of JSONL; parse+replay {:.3} s = {:.0} records/s, real-time factor {:.0}x",
         traces.len(),

@@ -29,6 +29,7 @@ use crate::model::{MAX_CLOCK_MS, MAX_TRACE_MS};
 use std::str::FromStr;
 
 mod expect;
+mod hot;
 pub use expect::{EventRef, Expect, ANSWERABLE as ANSWERABLE_EVENTS, EXAMPLE as EXPECT_EXAMPLE};
 
 /// The trace header (first line, has the key `trace`). Every key but `trace`
@@ -931,6 +932,10 @@ impl<R: BufRead> TraceReader<R> {
 
     fn parse_text(&mut self, text: &str) -> Result<Line, TraceError> {
         let line = self.line;
+        if let Some(rec) = hot::parse(text) {
+            self.seen_content = true;
+            return self.in_order(rec);
+        }
         let obj: Map<String, Value> = match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(m)) => m,
             Ok(other) => return err(line, format!("expected a JSON object, found {other}")),
@@ -948,6 +953,12 @@ impl<R: BufRead> TraceReader<R> {
             return parse_header(&obj, line).map(Line::Header);
         }
         let rec = parse_record(&obj, line)?;
+        self.in_order(rec)
+    }
+
+    /// `rec` when its time is not before the previous record's.
+    fn in_order(&mut self, rec: Record) -> Result<Line, TraceError> {
+        let line = self.line;
         if rec.t < self.last_t {
             return err(
                 line,

@@ -8,6 +8,55 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
+/// What else the machine is doing: the load averages and the processes
+/// taking the most CPU now (besides this one), printed beside every
+/// figure (issue 28: a figure on a shared machine says what it shared).
+pub fn load() -> String {
+    let avg = std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(4).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into());
+    let me = std::process::id().to_string();
+    let top = std::process::Command::new("ps")
+        .args(["-eo", "pid=,pcpu=,comm=", "--sort=-pcpu"])
+        .output()
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .map(str::split_whitespace)
+                .filter_map(|mut f| Some((f.next()?, f.next()?, f.next()?)))
+                .filter(|(pid, cpu, _)| *pid != me && *cpu != "0.0")
+                .take(5)
+                .map(|(_, cpu, comm)| format!("{comm} {cpu}%"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    format!(
+        "load average {avg} (1, 5, 15 min; running/all); busiest others: {}",
+        if top.is_empty() { "none" } else { &top }
+    )
+}
+
+/// A thread of the bench that keeps one core busy until `stop` is set:
+/// the contention a Pi has beside the board (speech, the sensor scan, a
+/// relay on the same host), issue 28.
+#[allow(dead_code)] // used by the broadcast bench only
+pub fn cpu_hog(stop: Arc<std::sync::atomic::AtomicBool>) -> std::thread::JoinHandle<u64> {
+    std::thread::spawn(move || {
+        let mut x: u64 = 1;
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            for _ in 0..10_000 {
+                x = std::hint::black_box(x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1));
+            }
+        }
+        x
+    })
+}
+
+/// The round clocks of the games by `"round.board"`, filled in as the
+/// boards start (a client looks its game up when a move arrives).
+pub type Clocks = Arc<Mutex<HashMap<String, RoundClock>>>;
+
 /// A knob from the environment.
 pub fn env(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -70,10 +119,9 @@ impl SseClients {
     pub fn spawn(
         rt: &tokio::runtime::Runtime,
         specs: Vec<ClientSpec>,
-        clocks: HashMap<String, RoundClock>,
+        clocks: Clocks,
         speed: f64,
     ) -> SseClients {
-        let clocks = Arc::new(clocks);
         let total: usize = specs.iter().map(|s| s.moves_expected).sum();
         let latencies = Arc::new(Mutex::new(Vec::with_capacity(total)));
         let received = Arc::new(Mutex::new(vec![0usize; specs.len()]));
@@ -118,7 +166,7 @@ impl SseClients {
                         .unwrap()
                         .as_micros() as u64;
                     let v: serde_json::Value = serde_json::from_str(data).unwrap();
-                    let clock = clocks[v["game"].as_str().unwrap()];
+                    let clock = clocks.lock().unwrap()[v["game"].as_str().unwrap()];
                     let t = v["t"].as_u64().unwrap();
                     let done_us =
                         clock.started_at_unix_ms() * 1000 + (t as f64 * 1000.0 / speed) as u64;
@@ -167,9 +215,27 @@ impl SseClients {
         }
     }
 
-    /// Prints the figures: `title`, then `what` (the set-up) with the counts.
+    /// Every move expected at every client.
+    pub fn expected(&self) -> usize {
+        self.expected.iter().sum()
+    }
+
+    /// Prints the figures: `title`, then `what` (the set-up) with the
+    /// counts and what else the machine was doing. Panics, before any
+    /// figure, when a client did not get every move: a bench that
+    /// delivered less than it sent measured nothing (issue 28).
     pub fn report(&self, title: &str, what: &str, started: Instant) {
         let all = self.latencies.lock().unwrap().clone();
+        let expected = self.expected();
+        assert!(
+            all.len() == expected,
+            "{title}: {what}: only {} of {expected} move deliveries arrived in {:.1} s \
+             ({} messages received): nothing to measure; {}",
+            all.len(),
+            started.elapsed().as_secs_f64(),
+            self.messages(),
+            load()
+        );
         let mut lat: Vec<u64> = all.iter().map(|(_, l)| *l).collect();
         lat.sort_unstable();
         // After the opening: every board starts at the same moment and the
@@ -200,6 +266,7 @@ impl SseClients {
             self.messages(),
             self.expected.len()
         );
+        println!("  {}", load());
         println!(
             "  median {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms; run {:.1} s; at {}",
             percentile(&lat, 0.5),

@@ -28,6 +28,7 @@ pub mod demo;
 pub mod doctor;
 pub mod downtime;
 mod event;
+mod memory;
 pub mod pairing;
 mod relay;
 mod results;
@@ -167,6 +168,8 @@ async fn serve_until(
     tokio::select! {
         r = crate::server::serve(listener, router, listening) => r.anyhow(),
         _ = stop.wait() => Ok(()),
+        // Never ends: what departed clients freed goes back to the system.
+        () = memory::give_back_periodically() => Ok(()),
     }
 }
 

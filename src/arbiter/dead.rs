@@ -2,13 +2,55 @@
 //! dead position; §6.9 loss on time; §7.4b / 7.5.5 the illegal-move
 //! exception), with the `chasolver` helpmate solver (MIT).
 
-use shakmaty::fen::Fen;
-use shakmaty::{Chess, Color, EnPassantMode, Position};
-use std::str::FromStr;
+use shakmaty::{Chess, Color, EnPassantMode, Position, Role, Square};
+use std::cell::RefCell;
 
+/// The position as the solver's board, square by square (no FEN text in
+/// between, issue 28): the pieces, the side to move, the castling rights
+/// (the rook on its corner) and the en passant file when the capture is
+/// legal, as the FEN with `EnPassantMode::Legal` gives them.
 fn to_board(pos: &Chess) -> Option<chess::Board> {
-    let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
-    chess::Board::from_str(&fen).ok()
+    let mut b = chess::BoardBuilder::new();
+    for (sq, piece) in pos.board().clone() {
+        let role = match piece.role {
+            Role::Pawn => chess::Piece::Pawn,
+            Role::Knight => chess::Piece::Knight,
+            Role::Bishop => chess::Piece::Bishop,
+            Role::Rook => chess::Piece::Rook,
+            Role::Queen => chess::Piece::Queen,
+            Role::King => chess::Piece::King,
+        };
+        b.piece(
+            chess::ALL_SQUARES[usize::from(sq)],
+            role,
+            cha_color(piece.color),
+        );
+    }
+    b.side_to_move(cha_color(pos.turn()));
+    let rights = pos.castles().castling_rights();
+    for (c, king_side, queen_side) in [
+        (Color::White, Square::H1, Square::A1),
+        (Color::Black, Square::H8, Square::A8),
+    ] {
+        let r = match (rights.contains(king_side), rights.contains(queen_side)) {
+            (true, true) => chess::CastleRights::Both,
+            (true, false) => chess::CastleRights::KingSide,
+            (false, true) => chess::CastleRights::QueenSide,
+            (false, false) => chess::CastleRights::NoRights,
+        };
+        b.castle_rights(cha_color(c), r);
+    }
+    let ep = pos
+        .ep_square(EnPassantMode::Legal)
+        .map(|sq| chess::File::from_index(usize::from(sq.file())));
+    b.en_passant(ep);
+    chess::Board::try_from(&b).ok()
+}
+
+thread_local! {
+    /// The last positions [`is_dead_fast`] answered: a move is checked when
+    /// it is seen on the board and again when it is completed.
+    static DEAD_FAST: RefCell<Vec<(Chess, bool)>> = const { RefCell::new(Vec::new()) };
 }
 
 fn cha_color(c: Color) -> chess::Color {
@@ -61,16 +103,28 @@ pub fn is_dead_fast(pos: &Chess) -> bool {
     if pos.is_insufficient_material() {
         return true;
     }
-    let Some(board) = to_board(pos) else {
-        return false;
-    };
-    chasolver::is_unwinnable_fast(&board, chess::Color::White)
-        && chasolver::is_unwinnable_fast(&board, chess::Color::Black)
+    if let Some(dead) =
+        DEAD_FAST.with_borrow(|seen| seen.iter().find(|(p, _)| p == pos).map(|(_, dead)| *dead))
+    {
+        return dead;
+    }
+    let dead = to_board(pos).is_some_and(|board| {
+        chasolver::is_unwinnable_fast(&board, chess::Color::White)
+            && chasolver::is_unwinnable_fast(&board, chess::Color::Black)
+    });
+    DEAD_FAST.with_borrow_mut(|seen| {
+        if seen.len() >= 4 {
+            seen.remove(0);
+        }
+        seen.push((pos.clone(), dead));
+    });
+    dead
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::fen::Fen;
     use shakmaty::CastlingMode;
 
     fn pos(fen: &str) -> Chess {
@@ -78,6 +132,39 @@ mod tests {
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap()
+    }
+
+    #[test]
+    fn the_solver_board_is_the_fen_s() {
+        use std::str::FromStr;
+        let mut fens = vec![
+            "rnbqkbnr/pppp2pp/8/4pP2/8/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 3".to_owned(),
+            "r3k2r/8/8/8/3pP3/8/8/R3K2R b Kq e3 0 1".to_owned(),
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2".to_owned(),
+        ];
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/data/positions/cha_unwinnability_test_vectors.txt"
+        );
+        if let Ok(text) = std::fs::read_to_string(path) {
+            fens.extend(
+                text.lines()
+                    .filter(|l| l.len() > 3 && !l.starts_with('#'))
+                    .map(|l| l[2..].trim().to_owned()),
+            );
+        }
+        let mut n = 0;
+        for fen in &fens {
+            let Ok(f) = fen.parse::<Fen>() else { continue };
+            let Ok(p) = f.into_position::<Chess>(CastlingMode::Standard) else {
+                continue;
+            };
+            let text = Fen::from_position(&p, EnPassantMode::Legal).to_string();
+            let want = chess::Board::from_str(&text).ok();
+            assert_eq!(to_board(&p), want, "{fen}");
+            n += 1;
+        }
+        assert!(n >= 3);
     }
 
     #[test]

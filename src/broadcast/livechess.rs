@@ -16,7 +16,7 @@
 use super::public::{GameInfo, Snapshot};
 use crate::arbiter::Arbiter;
 use crate::model::Player;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// A player as a LiveChess pairing entry; `Surname, Given` is split into
 /// `lname` / `fname`.
@@ -63,16 +63,26 @@ pub fn game_json(game: &Arbiter, info: &GameInfo, comment: Option<&str>, t: u64)
     let moves: Vec<String> = game
         .moves()
         .iter()
-        .map(|m| match m.clock_ms {
-            Some(ms) => format!("{} {}", m.san, ms / 1000),
-            None => m.san.clone(),
-        })
+        .map(super::feed_moves::chess_entry)
         .collect();
+    let mut m = game_fields(game, info, comment, t);
+    m.insert("moves".into(), Value::from(moves));
+    Value::Object(m)
+}
+
+/// `game-M.json` without its `moves` (which a live feed keeps move by
+/// move, [`super::feed_moves`]).
+pub fn game_fields(
+    game: &Arbiter,
+    info: &GameInfo,
+    comment: Option<&str>,
+    t: u64,
+) -> Map<String, Value> {
     let clock = game.clock().map(|c| {
         let (w, b) = c.remaining_at(t);
         json!({"white": w / 1000, "black": b / 1000, "time": info.unix_ms(t)})
     });
-    json!({
+    let v = json!({
         "live": game.outcome().is_none(),
         "serialNr": format!("eboard-{}-{}", info.round, info.board),
         "firstMove": game.moves().first().map(|m| info.unix_ms(m.t)),
@@ -80,8 +90,11 @@ pub fn game_json(game: &Arbiter, info: &GameInfo, comment: Option<&str>, t: u64)
         "result": game.outcome().map_or("*", |o| o.result.as_str()),
         "comment": comment,
         "clock": clock,
-        "moves": moves,
-    })
+    });
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
 }
 
 /// `tournament.json` for the games of a feed (one board, or a relay's).

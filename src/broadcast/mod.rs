@@ -43,12 +43,16 @@ pub mod alert_types {
     }
 }
 pub mod event_id;
+pub mod feed_moves;
+pub mod json;
 pub mod lichess_push;
 pub mod lichess_reply;
 pub mod livechess;
 pub mod pgn;
+pub mod pgn_live;
 pub mod public;
 pub mod relay;
 pub mod settle;
+pub mod snapshot;
 
 pub use pgn::write_pgn;

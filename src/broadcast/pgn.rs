@@ -47,11 +47,82 @@ pub fn write_pgn(game: &Arbiter) -> String {
     write_pgn_with(game, &PgnExtras::default())
 }
 
-/// The game as PGN with a broadcast's extra tags and comments.
+/// The game as PGN with a broadcast's extra tags and comments (built whole;
+/// a live feed builds the same text move by move, [`super::pgn_live`]).
 pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
+    let shape = Shape::of(game);
+    let mut out = String::new();
+    write_header(game, extras, &shape, &mut out);
+    let mut tokens: Vec<String> = Vec::new();
+    if let Some(before) = before_token(game, extras, &shape) {
+        tokens.push(before);
+    }
+    let moves = game.moves();
+    let mut stood: Option<String> = None;
+    for (i, m) in moves.iter().enumerate().skip(shape.first) {
+        if let Some(text) = stood.as_mut() {
+            // Another illegal move that stood after the one the record
+            // starts from cannot be: the record starts after the last.
+            text.push(' ');
+            text.push_str(&m.san);
+            continue;
+        }
+        if m.illegal {
+            stood = Some(stood_text(m));
+            continue;
+        }
+        move_tokens(&shape, i, m, extras, &mut tokens);
+    }
+    let mut wrap = Wrap::default();
+    for tok in tokens {
+        wrap.push(&tok, &mut out);
+    }
+    finish(&shape, stood, &mut wrap, &mut out);
+    out
+}
+
+/// Where the record starts and what its result is.
+pub(super) struct Shape<'a> {
+    /// The result token.
+    pub result: &'a str,
+    /// The last illegal move that stood, when the record starts after it.
+    pub stood_at: Option<usize>,
+    /// The first move of the record (index into the moves).
+    pub first: usize,
+    /// The record's starting position.
+    pub start: &'a shakmaty::Chess,
+    start_black: bool,
+    first_no: u32,
+}
+
+impl<'a> Shape<'a> {
+    pub(super) fn of(game: &'a Arbiter) -> Shape<'a> {
+        let cfg = game.config();
+        let moves = game.moves();
+        // After an illegal move that stood the record starts after it.
+        let stood_at = moves
+            .iter()
+            .rposition(|m| m.illegal)
+            .filter(|_| game.positions().len() == moves.len() + 1);
+        let start = match stood_at {
+            Some(k) => &game.positions()[k + 1],
+            None => &cfg.start,
+        };
+        Shape {
+            result: game.outcome().map_or("*", |o| o.result.as_str()),
+            stood_at,
+            first: stood_at.map_or(0, |k| k + 1),
+            start,
+            start_black: start.turn() == Color::Black,
+            first_no: start.fullmoves().get(),
+        }
+    }
+}
+
+/// The tag section and the empty line after it.
+pub(super) fn write_header(game: &Arbiter, extras: &PgnExtras, shape: &Shape, out: &mut String) {
     let cfg = game.config();
     let h = &cfg.header;
-    let result = game.outcome().map_or("*", |o| o.result.as_str());
     let or_q = |v: &Option<String>| {
         v.clone()
             .filter(|s| !s.is_empty())
@@ -70,7 +141,7 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
         ),
         ("White", or_q(&h.white)),
         ("Black", or_q(&h.black)),
-        ("Result", result.to_owned()),
+        ("Result", shape.result.to_owned()),
     ];
     let standard_tc = cfg
         .time_control
@@ -83,22 +154,11 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
             tags.push(("EboardTimeControl", own));
         }
     }
-    // After an illegal move that stood the record starts after it.
-    let moves = game.moves();
-    let stood_at = moves
-        .iter()
-        .rposition(|m| m.illegal)
-        .filter(|_| game.positions().len() == moves.len() + 1);
-    let first = stood_at.map_or(0, |k| k + 1);
-    let start = match stood_at {
-        Some(k) => &game.positions()[k + 1],
-        None => &cfg.start,
-    };
-    if *start != shakmaty::Chess::default() {
+    if *shape.start != shakmaty::Chess::default() {
         tags.push(("SetUp", "1".into()));
         tags.push((
             "FEN",
-            Fen::from_position(start, EnPassantMode::Legal).to_string(),
+            Fen::from_position(shape.start, EnPassantMode::Legal).to_string(),
         ));
     }
     if let Some(o) = game.outcome() {
@@ -114,7 +174,6 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
         };
         tags.push(("Termination", term.into()));
     }
-    let mut out = String::new();
     for (k, v) in tags
         .iter()
         .map(|(k, v)| (*k, v.as_str()))
@@ -123,18 +182,34 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
         out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
     }
     out.push('\n');
-    let mut tokens: Vec<String> = Vec::new();
-    let comment_after = |n: usize| -> Vec<String> {
-        extras
-            .comments
-            .iter()
-            .filter(|(at, _)| *at == n)
-            .map(|(_, c)| c.replace('}', ")"))
-            .collect()
-    };
-    let side = |c: Color| if c == Color::White { "White" } else { "Black" };
-    let mut before = comment_after(0);
-    if let Some(k) = stood_at {
+}
+
+/// The comments placed after `n` completed moves.
+pub(super) fn comment_after(extras: &PgnExtras, n: usize) -> Vec<String> {
+    extras
+        .comments
+        .iter()
+        .filter(|(at, _)| *at == n)
+        .map(|(_, c)| c.replace('}', ")"))
+        .collect()
+}
+
+fn side(c: Color) -> &'static str {
+    if c == Color::White {
+        "White"
+    } else {
+        "Black"
+    }
+}
+
+/// The comment before the first move: the comments at 0 and, when the
+/// record starts after an illegal move that stood, the moves before, the
+/// ruling and the comments of that stretch.
+pub(super) fn before_token(game: &Arbiter, extras: &PgnExtras, shape: &Shape) -> Option<String> {
+    let cfg = game.config();
+    let moves = game.moves();
+    let mut before = comment_after(extras, 0);
+    if let Some(k) = shape.stood_at {
         // The moves before, the ruling, and the comments of that stretch.
         let mut text = String::from("Moves before:");
         let start_black = cfg.start.turn() == Color::Black;
@@ -163,70 +238,85 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
             text.push_str(&format!(" [%clk {}]", fmt_shown(ms)));
         }
         before = vec![text];
-        for n in 1..=first {
-            before.extend(comment_after(n));
+        for n in 1..=shape.first {
+            before.extend(comment_after(extras, n));
         }
     }
-    if !before.is_empty() {
-        tokens.push(format!("{{{}}}", before.join(" ").replace('}', ")")));
+    (!before.is_empty()).then(|| format!("{{{}}}", before.join(" ").replace('}', ")")))
+}
+
+/// The start of the comment that swallows the moves after an illegal move
+/// that stood in the middle of the record.
+pub(super) fn stood_text(m: &crate::arbiter::PlayedMove) -> String {
+    format!(
+        "illegal move {} by {} stood (no claim before the reply); then:",
+        m.san,
+        side(m.by)
+    )
+}
+
+/// The tokens of move `i` (a legal one of the record): its number when it
+/// needs one, its SAN, its comment (`[%clk]` and the comments after it).
+pub(super) fn move_tokens(
+    shape: &Shape,
+    i: usize,
+    m: &crate::arbiter::PlayedMove,
+    extras: &PgnExtras,
+    tokens: &mut Vec<String>,
+) {
+    let ply = (i - shape.first) as u32 + u32::from(shape.start_black);
+    let no = shape.first_no + ply / 2;
+    if m.by == Color::White {
+        tokens.push(format!("{no}."));
+    } else if i == shape.first {
+        tokens.push(format!("{no}..."));
     }
-    let start_black = start.turn() == Color::Black;
-    let first_no = start.fullmoves().get();
-    let mut stood: Option<String> = None;
-    for (i, m) in moves.iter().enumerate().skip(first) {
-        if let Some(text) = stood.as_mut() {
-            // Another illegal move that stood after the one the record
-            // starts from cannot be: the record starts after the last.
-            text.push(' ');
-            text.push_str(&m.san);
-            continue;
-        }
-        if m.illegal {
-            stood = Some(format!(
-                "illegal move {} by {} stood (no claim before the reply); then:",
-                m.san,
-                side(m.by)
-            ));
-            continue;
-        }
-        let ply = (i - first) as u32 + u32::from(start_black);
-        let no = first_no + ply / 2;
-        if m.by == Color::White {
-            tokens.push(format!("{no}."));
-        } else if i == first {
-            tokens.push(format!("{no}..."));
-        }
-        tokens.push(m.san.clone());
-        // What the clock shows after the press: rounded up (docs/clock.md).
-        let mut comment: Vec<String> = m
-            .clock_ms
-            .map(|ms| format!("[%clk {}]", fmt_shown(ms)))
-            .into_iter()
-            .collect();
-        comment.extend(comment_after(i + 1));
-        if !comment.is_empty() {
-            tokens.push(format!("{{{}}}", comment.join(" ")));
-        }
+    tokens.push(m.san.clone());
+    // What the clock shows after the press: rounded up (docs/clock.md).
+    let mut comment: Vec<String> = m
+        .clock_ms
+        .map(|ms| format!("[%clk {}]", fmt_shown(ms)))
+        .into_iter()
+        .collect();
+    comment.extend(comment_after(extras, i + 1));
+    if !comment.is_empty() {
+        tokens.push(format!("{{{}}}", comment.join(" ")));
     }
-    if let Some(text) = stood {
-        tokens.push(format!("{{{}}}", text.replace('}', ")")));
-    }
-    tokens.push(result.to_owned());
-    let mut line = String::new();
-    for tok in tokens {
+}
+
+/// The movetext's lines: tokens joined by spaces in lines of at most 79
+/// characters; full lines go to `out`, the open one stays.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Wrap {
+    /// The open line.
+    pub line: String,
+}
+
+impl Wrap {
+    /// Adds `tok`, moving the open line to `out` when `tok` does not fit.
+    pub(super) fn push(&mut self, tok: &str, out: &mut String) {
+        let line = &mut self.line;
         if !line.is_empty() && line.len() + 1 + tok.len() > 79 {
-            out.push_str(&line);
+            out.push_str(line);
             out.push('\n');
             line.clear();
         }
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&tok);
+        line.push_str(tok);
     }
-    out.push_str(&line);
+}
+
+/// The end of the movetext: the comment of an illegal move that stood in
+/// the middle, the result, the open line and the empty line after the game.
+pub(super) fn finish(shape: &Shape, stood: Option<String>, wrap: &mut Wrap, out: &mut String) {
+    if let Some(text) = stood {
+        wrap.push(&format!("{{{}}}", text.replace('}', ")")), out);
+    }
+    wrap.push(shape.result, out);
+    out.push_str(&wrap.line);
     out.push_str("\n\n");
-    out
 }
 
 /// `tc` as the PGN standard's `TimeControl` (PGN spec §9.6.1: whole

@@ -17,17 +17,18 @@
 //! state carries `lang` and each move's `spoken` too. The words are the
 //! voice's phrase grammar ([`crate::voice::move_phrase`]), read-only.
 
+use super::feed_moves::FeedMoves;
+use super::json::{object_with_raw, Json};
 use super::livechess;
-use super::pgn::{write_pgn_with, PgnExtras};
+use super::pgn_live::LivePgn;
+use super::snapshot::Parts;
 use crate::arbiter::Arbiter;
-use crate::clock::fmt_shown;
 use crate::model::{Edition, Lang, Mode, Player};
 use crate::trace::{color_str, Event, EventKind};
 use crate::voice::{Vocabulary, VoiceOptions};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use shakmaty::fen::Fen;
-use shakmaty::uci::UciMove;
 use shakmaty::{EnPassantMode, Position};
 use std::sync::Arc;
 
@@ -135,12 +136,12 @@ pub struct Snapshot {
     pub info: GameInfo,
     /// The game in PGN (with `[%clk]`, `Round "r.b"`, player tags, clocks).
     pub pgn: String,
-    /// LiveChess `game-M.json`.
-    pub game: Value,
+    /// LiveChess `game-M.json` (kept as its text, [`Json`]).
+    pub game: Json,
     /// LiveChess pairing entry.
     pub pairing: Value,
-    /// The live page's state message (`type: state`).
-    pub state: Value,
+    /// The live page's state message (`type: state`; kept as its text).
+    pub state: Json,
 }
 
 impl Snapshot {
@@ -180,8 +181,11 @@ pub struct Publisher {
     seq: u64,
     /// The words of the moves, once the game's settings are seen.
     voice: Option<Vocabulary>,
-    /// Each ply's UCI and spoken words so far (made once per ply).
-    spoken: Vec<(String, Option<String>)>,
+    /// The moves published so far, their spoken words and feed entries
+    /// (made once per ply).
+    moves: FeedMoves,
+    /// The PGN's movetext so far (wrapped once per ply).
+    pgn: LivePgn,
 }
 
 /// The language the page and the spoken moves take: the game's announcement
@@ -195,15 +199,6 @@ pub fn spoken_lang(game: &Arbiter) -> Lang {
             Edition::Fide2009No => Lang::Nb,
             Edition::Fide2023 => Lang::En,
         })
-}
-
-/// The words of ply `ply` (1-based) of `game` in `voc`'s language, when the
-/// move is a legal one of the record.
-fn spoken_move(game: &Arbiter, ply: usize, voc: &Vocabulary) -> Option<String> {
-    let before = game.positions().get(ply.checked_sub(1)?)?;
-    let m = game.moves().get(ply - 1).filter(|m| !m.illegal)?;
-    let mv = m.uci.parse::<UciMove>().ok()?.to_move(before).ok()?;
-    Some(crate::voice::move_phrase(before, &mv, voc))
 }
 
 fn is_public(e: &Event) -> bool {
@@ -250,37 +245,44 @@ pub fn result_status(game: &Arbiter) -> Option<&'static str> {
 /// and irregularities go to the arbiter only (§13.7a).
 pub fn arbiter_snapshot(public: &Snapshot, game: &Arbiter) -> Snapshot {
     let mut snap = public.clone();
-    if let Value::Object(m) = &mut snap.state {
-        m.insert("ply".into(), Value::from(game.ply()));
-        m.insert(
-            "open".into(),
-            serde_json::to_value(game.open()).unwrap_or(Value::Null),
-        );
-        m.insert(
-            "rulings".into(),
-            serde_json::to_value(game.rulings()).unwrap_or(Value::Null),
-        );
-        m.insert(
-            "result_reason".into(),
-            game.outcome()
-                .map_or(Value::Null, |o| Value::from(o.reason.as_str())),
-        );
-        if let (Some(Value::Object(c)), Some(clock)) = (m.get_mut("clock"), game.clock()) {
-            use shakmaty::Color;
-            let turn = game.position().turn();
-            c.insert(
-                "moves_done".into(),
-                json!({"white": clock.moves_done(Color::White), "black": clock.moves_done(Color::Black)}),
-            );
-            c.insert(
-                "moves_to_control".into(),
-                clock
-                    .moves_to_control(turn)
-                    .map_or(Value::Null, Value::from),
-            );
-        }
+    if let Value::Object(m) = public.state.value() {
+        let mut m = m.clone();
+        arbiter_fields(&mut m, game);
+        snap.state = Json::from(Value::Object(m));
     }
     snap
+}
+
+/// Adds the arbiter's fields ([`arbiter_snapshot`]) to a state's members.
+pub(super) fn arbiter_fields(m: &mut Map<String, Value>, game: &Arbiter) {
+    m.insert("ply".into(), Value::from(game.ply()));
+    m.insert(
+        "open".into(),
+        serde_json::to_value(game.open()).unwrap_or(Value::Null),
+    );
+    m.insert(
+        "rulings".into(),
+        serde_json::to_value(game.rulings()).unwrap_or(Value::Null),
+    );
+    m.insert(
+        "result_reason".into(),
+        game.outcome()
+            .map_or(Value::Null, |o| Value::from(o.reason.as_str())),
+    );
+    if let (Some(Value::Object(c)), Some(clock)) = (m.get_mut("clock"), game.clock()) {
+        use shakmaty::Color;
+        let turn = game.position().turn();
+        c.insert(
+            "moves_done".into(),
+            json!({"white": clock.moves_done(Color::White), "black": clock.moves_done(Color::Black)}),
+        );
+        c.insert(
+            "moves_to_control".into(),
+            clock
+                .moves_to_control(turn)
+                .map_or(Value::Null, Value::from),
+        );
+    }
 }
 
 /// The console's name of the game's [`Stage`](crate::arbiter::Stage).
@@ -328,7 +330,8 @@ impl Publisher {
             marks: Vec::new(),
             seq: 0,
             voice: None,
-            spoken: Vec::new(),
+            moves: FeedMoves::default(),
+            pgn: LivePgn::default(),
         }
     }
 
@@ -360,33 +363,22 @@ impl Publisher {
                 VoiceOptions::default(),
             )
         });
-        let moves = game.moves();
-        let keep = self
-            .spoken
-            .iter()
-            .zip(moves)
-            .take_while(|((uci, _), m)| *uci == m.uci)
-            .count();
-        self.spoken.truncate(keep);
-        for (i, m) in moves.iter().enumerate().skip(keep) {
-            self.spoken
-                .push((m.uci.clone(), spoken_move(game, i + 1, voc)));
-        }
+        self.moves.sync(game, voc);
     }
 
     /// The state at round time `t` (the feed's first snapshot, or after a restart).
     pub fn snapshot_now(&mut self, game: &Arbiter, t: u64) -> Update {
         self.refresh_spoken(game);
         self.seq += 1;
-        let snap = Arc::new(self.snapshot(game, t));
-        let arb = Arc::new(arbiter_snapshot(&snap, game));
-        let state: Arc<str> = Arc::from(snap.state.to_string());
+        let (snap, arb) = self.snapshot(game, t);
+        let (snap, arb) = (Arc::new(snap), Arc::new(arb));
+        let state: Arc<str> = snap.state.shared();
         Update {
             seq: self.seq,
             t,
             snapshot: Some(snap),
             public: vec![state],
-            arbiter: vec![Arc::from(arb.state.to_string())],
+            arbiter: vec![arb.state.shared()],
             arbiter_snapshot: Some(arb),
         }
     }
@@ -419,8 +411,8 @@ impl Publisher {
                     }
                     let said = (*ply as usize)
                         .checked_sub(1)
-                        .and_then(|i| self.spoken.get(i))
-                        .and_then(|(_, w)| w.clone());
+                        .and_then(|i| self.moves.spoken(i))
+                        .map(str::to_owned);
                     if let (Some(words), Some(lang)) = (said, lang) {
                         extra.push(("spoken", Value::from(words)));
                         extra.push(("lang", Value::from(lang)));
@@ -475,11 +467,11 @@ impl Publisher {
             });
         }
         self.seq += 1;
-        let snap = Arc::new(self.snapshot(game, t));
-        let arb = Arc::new(arbiter_snapshot(&snap, game));
+        let (snap, arb) = self.snapshot(game, t);
+        let (snap, arb) = (Arc::new(snap), Arc::new(arb));
         if forced {
-            public.push(Arc::from(snap.state.to_string()));
-            arbiter.push(Arc::from(arb.state.to_string()));
+            public.push(snap.state.shared());
+            arbiter.push(arb.state.shared());
         }
         Some(Update {
             seq: self.seq,
@@ -491,79 +483,65 @@ impl Publisher {
         })
     }
 
-    fn snapshot(&self, game: &Arbiter, t: u64) -> Snapshot {
-        let info = &self.info;
-        let result = game.outcome().map_or("*", |o| o.result.as_str());
-        let mut tags: Vec<(String, String)> = Vec::new();
-        if info.trial {
-            tags.push((TRIAL_TAG.0.into(), TRIAL_TAG.1.into()));
-        }
-        for (side, p) in [("White", &info.white), ("Black", &info.black)] {
-            if let Some(id) = p.fide_id {
-                tags.push((format!("{side}FideId"), id.to_string()));
-            }
-            if let Some(title) = &p.title {
-                tags.push((format!("{side}Title"), title.clone()));
-            }
-            if let Some(fed) = &p.federation {
-                tags.push((format!("{side}Fed"), fed.clone()));
-            }
-            if let Some(elo) = p.rating {
-                tags.push((format!("{side}Elo"), elo.to_string()));
-            }
-        }
-        let status = result_status(game);
-        if let Some(st) = status {
-            // Our own tag: the `Result` is the board's until confirmed.
-            tags.push(("ResultStatus".into(), st.into()));
-        }
-        let clocks = game.clock().map(|c| c.remaining_at(t));
-        if let Some((w, b)) = clocks {
-            // As the clock shows them: rounded up to the second, as `[%clk]`.
-            tags.push(("WhiteClock".into(), fmt_shown(w)));
-            tags.push(("BlackClock".into(), fmt_shown(b)));
-        }
-        let mut comments: Vec<(usize, String)> = self
-            .marks
-            .iter()
-            .map(|m| (m.after_ply, m.comment()))
-            .collect();
-        // A corrected result keeps the arbiter's reason in the record.
-        if let Some(c) = game.confirmation().filter(|c| c.corrected) {
-            if let Some(why) = &c.reason {
-                comments.push((
-                    game.moves().len(),
-                    format!(
-                        "result corrected by the arbiter to {}: {why}",
-                        c.result.as_str()
-                    ),
-                ));
-            }
-        }
-        let extras = PgnExtras {
-            round: Some(info.id()),
-            tags,
-            comments,
+    /// The public snapshot and the arbiter's at round time `t`, from the
+    /// moves kept so far ([`FeedMoves`], [`LivePgn`]): the work per update
+    /// does not grow with the game but for copying the texts (issue 28).
+    /// Byte for byte [`super::snapshot::rebuilt`]'s whole build.
+    fn snapshot(&mut self, game: &Arbiter, t: u64) -> (Snapshot, Snapshot) {
+        let parts = Parts::of(&self.info, &self.marks, game, t);
+        let pgn = self.pgn.write(game, &parts.extras);
+        let mut game_map = livechess::game_fields(game, &self.info, parts.comment.as_deref(), t);
+        parts.extend_chess(&mut game_map);
+        let game_json = Json::from_text(object_with_raw(
+            &game_map,
+            "moves",
+            &self.moves.chess_array(),
+        ));
+        let mut state = self.state_fields(game, t, parts.status);
+        let public_state =
+            Json::from_text(object_with_raw(&state, "moves", &self.moves.state_array()));
+        arbiter_fields(&mut state, game);
+        let arbiter_state =
+            Json::from_text(object_with_raw(&state, "moves", &self.moves.state_array()));
+        let public = Snapshot {
+            seq: self.seq,
+            t,
+            info: self.info.clone(),
+            pgn,
+            game: game_json,
+            pairing: parts.pairing,
+            state: public_state,
         };
-        let pgn = write_pgn_with(game, &extras);
-        let comment = (!self.marks.is_empty()).then(|| {
-            self.marks
-                .iter()
-                .map(IllegalMark::comment)
-                .collect::<Vec<_>>()
-                .join(" / ")
-        });
-        let mut game_json = livechess::game_json(game, info, comment.as_deref(), t);
-        let mut pairing = livechess::pairing_json(info, result, game.outcome().is_none());
-        // Our extension of the LiveChess tree: the result's status.
-        for v in [&mut game_json, &mut pairing] {
-            if let (Value::Object(m), Some(st)) = (&mut *v, status) {
-                m.insert("resultStatus".into(), Value::from(st));
-            }
-            if let (Value::Object(m), true) = (v, info.trial) {
-                m.insert("trial".into(), Value::from(true));
-            }
-        }
+        let arbiter = Snapshot {
+            state: arbiter_state,
+            ..public.clone()
+        };
+        (public, arbiter)
+    }
+
+    /// The publication number of the last update.
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// The illegal moves the feed marks.
+    pub fn marks(&self) -> &[IllegalMark] {
+        &self.marks
+    }
+
+    /// The spoken words of move `i` (0-based), when said.
+    pub fn spoken(&self, i: usize) -> Option<&str> {
+        self.moves.spoken(i)
+    }
+
+    /// The live page's state at round time `t` without its `moves`.
+    pub(super) fn state_fields(
+        &self,
+        game: &Arbiter,
+        t: u64,
+        status: Option<&'static str>,
+    ) -> Map<String, Value> {
+        let info = &self.info;
         let outcome = game.outcome();
         let state = json!({
             "type": "state",
@@ -578,10 +556,6 @@ impl Publisher {
             "fen": Fen::from_position(game.position(), EnPassantMode::Legal).to_string(),
             "turn": color_str(game.position().turn()),
             "lang": self.voice.as_ref().map(|v| v.lang().as_str()),
-            "moves": game.moves().iter().enumerate().map(|(i, m)| json!({
-                "san": m.san, "uci": m.uci, "by": color_str(m.by), "clock_ms": m.clock_ms,
-                "spoken": self.spoken.get(i).and_then(|(_, w)| w.as_deref()),
-            })).collect::<Vec<_>>(),
             "clock": game.clock().map(|c| {
                 let (w, b) = c.remaining_at(t);
                 json!({
@@ -599,14 +573,9 @@ impl Publisher {
             "speed": info.speed,
             "delay_ms": info.delay_ms,
         });
-        Snapshot {
-            seq: self.seq,
-            t,
-            info: info.clone(),
-            pgn,
-            game: game_json,
-            pairing,
-            state,
+        match state {
+            Value::Object(m) => m,
+            _ => Map::new(),
         }
     }
 }

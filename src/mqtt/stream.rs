@@ -189,9 +189,9 @@ mod tests {
                 t: seq,
                 info,
                 pgn: String::new(),
-                game: json!({}),
+                game: json!({}).into(),
                 pairing: json!({}),
-                state: json!({"at": seq}),
+                state: json!({"at": seq}).into(),
             }),
             ..wire(seq, 9)
         }

@@ -28,7 +28,7 @@ pub async fn index(State(s): State<Arc<AppState>>, Query(q): Query<FilterQuery>)
         .games
         .iter()
         .filter(|g| filter.follows(g.info.round, g.info.board))
-        .map(|g| &g.state)
+        .map(|g| g.state.value())
         .collect();
     // `</` cannot end the script element from inside a JSON string.
     let json = serde_json::to_string(&states)

@@ -520,7 +520,7 @@ pub(super) fn gather(
             .borrow()
             .refs()
             .iter()
-            .map(|g| g.state.clone())
+            .map(|g| g.state.value().clone())
             .collect(),
         None => Vec::new(),
     };

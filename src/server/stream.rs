@@ -147,7 +147,7 @@ impl Subscription {
                     .filter(|g| filter.follows(g.info.round, g.info.board))
                     .map(|g| Item::Message {
                         id: start.event_id.clone(),
-                        json: Arc::from(g.state.to_string()),
+                        json: g.state.shared(),
                     }),
             );
         }

@@ -1,0 +1,117 @@
+//! The moves of a game as the feeds write them, kept move by move (issue
+//! 28): each move's spoken words, its entry of the live page's state
+//! (`{"by","clock_ms","san","spoken","uci"}`) and of the LiveChess game
+//! (`"e4 5941"`) are written once, when the move is first published, and
+//! joined into the arrays' text; a move taken back (or changed by a
+//! ruling) is written again from there.
+
+use crate::arbiter::{Arbiter, PlayedMove};
+use crate::trace::color_str;
+use crate::voice::Vocabulary;
+use serde_json::{json, Value};
+use shakmaty::uci::UciMove;
+
+/// The words of ply `ply` (1-based) of `game` in `voc`'s language, when the
+/// move is a legal one of the record.
+fn spoken_move(game: &Arbiter, ply: usize, voc: &Vocabulary) -> Option<String> {
+    let before = game.positions().get(ply.checked_sub(1)?)?;
+    let m = game.moves().get(ply - 1).filter(|m| !m.illegal)?;
+    let mv = m.uci.parse::<UciMove>().ok()?.to_move(before).ok()?;
+    Some(crate::voice::move_phrase(before, &mv, voc))
+}
+
+/// One published move and its spoken words.
+#[derive(Debug, Clone)]
+struct Entry {
+    played: PlayedMove,
+    spoken: Option<String>,
+}
+
+/// The moves already written, with the arrays' text.
+#[derive(Debug, Clone, Default)]
+pub struct FeedMoves {
+    entries: Vec<Entry>,
+    /// The state's move objects, comma-separated (no brackets).
+    state: String,
+    /// Where each move's object ends in `state`.
+    state_ends: Vec<usize>,
+    /// The LiveChess move strings, comma-separated (no brackets).
+    chess: String,
+    /// Where each move's string ends in `chess`.
+    chess_ends: Vec<usize>,
+}
+
+/// The state's entry of a move.
+pub fn state_entry(m: &PlayedMove, spoken: Option<&str>) -> Value {
+    json!({
+        "san": m.san, "uci": m.uci, "by": color_str(m.by), "clock_ms": m.clock_ms,
+        "spoken": spoken,
+    })
+}
+
+/// The LiveChess entry of a move: SAN, a space, the mover's clock in whole
+/// seconds after the move.
+pub fn chess_entry(m: &PlayedMove) -> String {
+    match m.clock_ms {
+        Some(ms) => format!("{} {}", m.san, ms / 1000),
+        None => m.san.clone(),
+    }
+}
+
+impl FeedMoves {
+    /// Brings the moves up to `game`'s: the moves kept are those up to the
+    /// first that differs (checked at the last kept one; the whole list
+    /// only when that one differs), each new one written once.
+    pub fn sync(&mut self, game: &Arbiter, voc: &Vocabulary) {
+        let moves = game.moves();
+        let k = self.entries.len();
+        let keep = if k <= moves.len() && (k == 0 || self.entries[k - 1].played == moves[k - 1]) {
+            k
+        } else {
+            self.entries
+                .iter()
+                .zip(moves)
+                .take_while(|(e, m)| e.played == **m)
+                .count()
+        };
+        self.entries.truncate(keep);
+        self.state_ends.truncate(keep);
+        self.chess_ends.truncate(keep);
+        self.state
+            .truncate(self.state_ends.last().copied().unwrap_or(0));
+        self.chess
+            .truncate(self.chess_ends.last().copied().unwrap_or(0));
+        for (i, m) in moves.iter().enumerate().skip(keep) {
+            let spoken = spoken_move(game, i + 1, voc);
+            if i > 0 {
+                self.state.push(',');
+                self.chess.push(',');
+            }
+            self.state
+                .push_str(&state_entry(m, spoken.as_deref()).to_string());
+            self.chess
+                .push_str(&Value::from(chess_entry(m)).to_string());
+            self.state_ends.push(self.state.len());
+            self.chess_ends.push(self.chess.len());
+            self.entries.push(Entry {
+                played: m.clone(),
+                spoken,
+            });
+        }
+    }
+
+    /// The spoken words of move `i` (0-based), when said.
+    pub fn spoken(&self, i: usize) -> Option<&str> {
+        self.entries.get(i).and_then(|e| e.spoken.as_deref())
+    }
+
+    /// The state's `moves` array, as text pieces to join.
+    pub fn state_array(&self) -> [&str; 3] {
+        ["[", &self.state, "]"]
+    }
+
+    /// The LiveChess game's `moves` array, as text pieces to join.
+    pub fn chess_array(&self) -> [&str; 3] {
+        ["[", &self.chess, "]"]
+    }
+}

@@ -1,0 +1,119 @@
+//! The PGN of a live game kept move by move (issue 28): the movetext of the
+//! moves already published is wrapped once and kept; each update writes the
+//! header afresh (result, clocks), copies the kept lines and wraps only the
+//! last move, the comments that may still change and the result. The text
+//! is byte for byte [`write_pgn_with`](super::pgn::write_pgn_with)'s; the
+//! kept lines are dropped and rebuilt whenever what they were made from
+//! changed (a move taken back, a position set up, an illegal move's
+//! comment on a kept move).
+
+use super::pgn::{
+    before_token, finish, move_tokens, stood_text, write_header, PgnExtras, Shape, Wrap,
+};
+use crate::arbiter::{Arbiter, PlayedMove};
+
+/// What the kept lines start from.
+#[derive(Debug, Clone, PartialEq)]
+struct Key {
+    /// The first move of the record.
+    first: usize,
+    /// The record's starting position.
+    start: shakmaty::Chess,
+    /// The comment before the first move.
+    before: Option<String>,
+}
+
+/// The kept movetext of one game.
+#[derive(Debug, Clone, Default)]
+pub struct LivePgn {
+    key: Option<Key>,
+    /// The full lines of the kept movetext.
+    done: String,
+    /// Its open line.
+    wrap: Wrap,
+    /// The moves `key.first..covered` are kept.
+    covered: usize,
+    /// The last kept move, to see that the kept ones are still the game's.
+    last: Option<PlayedMove>,
+    /// The comments on the kept moves (after `first + 1 ..= covered` moves).
+    comments: Vec<(usize, String)>,
+}
+
+fn kept_comments(extras: &PgnExtras, first: usize, covered: usize) -> Vec<(usize, String)> {
+    extras
+        .comments
+        .iter()
+        .filter(|(at, _)| *at > first && *at <= covered)
+        .cloned()
+        .collect()
+}
+
+impl LivePgn {
+    /// The game as PGN with `extras`, as `write_pgn_with(game, extras)`.
+    pub fn write(&mut self, game: &Arbiter, extras: &PgnExtras) -> String {
+        let shape = Shape::of(game);
+        let moves = game.moves();
+        let key = Key {
+            first: shape.first,
+            start: shape.start.clone(),
+            before: before_token(game, extras, &shape),
+        };
+        let covered = self.covered;
+        let valid = self.key.as_ref() == Some(&key)
+            && covered <= moves.len()
+            && covered >= key.first
+            && (covered == key.first || self.last.as_ref() == Some(&moves[covered - 1]))
+            && self.comments == kept_comments(extras, key.first, covered);
+        if !valid {
+            self.done.clear();
+            self.wrap = Wrap::default();
+            self.covered = key.first;
+            if let Some(b) = &key.before {
+                self.wrap.push(b, &mut self.done);
+            }
+            self.key = Some(key);
+        }
+        let first = shape.first;
+        // Keep every move but the last (its comment may still change).
+        let target = moves.len().saturating_sub(1);
+        let mut tokens = Vec::new();
+        while self.covered < target && !moves[self.covered].illegal {
+            move_tokens(
+                &shape,
+                self.covered,
+                &moves[self.covered],
+                extras,
+                &mut tokens,
+            );
+            for tok in tokens.drain(..) {
+                self.wrap.push(&tok, &mut self.done);
+            }
+            self.covered += 1;
+        }
+        self.last = (self.covered > first).then(|| moves[self.covered - 1].clone());
+        self.comments = kept_comments(extras, first, self.covered);
+
+        let mut out = String::with_capacity(self.done.len() + 1024);
+        write_header(game, extras, &shape, &mut out);
+        out.push_str(&self.done);
+        let mut wrap = self.wrap.clone();
+        let mut stood: Option<String> = None;
+        for (i, m) in moves.iter().enumerate().skip(self.covered) {
+            if let Some(text) = stood.as_mut() {
+                text.push(' ');
+                text.push_str(&m.san);
+                continue;
+            }
+            if m.illegal {
+                stood = Some(stood_text(m));
+                continue;
+            }
+            move_tokens(&shape, i, m, extras, &mut tokens);
+            for tok in tokens.drain(..) {
+                wrap.push(&tok, &mut out);
+            }
+        }
+        finish(&shape, stood, &mut wrap, &mut out);
+        out
+    }
+}

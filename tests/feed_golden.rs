@@ -1,0 +1,244 @@
+//! The publisher builds a board's snapshot move by move (issue 28): the
+//! PGN, the LiveChess game and the live page's state (public and the
+//! arbiter's) must be byte for byte the whole build from every move
+//! (`eboard::broadcast::snapshot::rebuilt`) at every update of every game.
+//! Over the real games of `../shared/data/pgn` (simulated with noisy hands
+//! as in the corpus test), under every profile, with illegal moves (an
+//! illegal move put on the board and taken back, one that stands in rapid
+//! and blitz) injected into some, so the marks, the comments and the
+//! record that starts after an illegal move that stood are covered too.
+
+mod common;
+
+use common::shared_pgn_dir_or_skip;
+use eboard::arbiter::GameConfig;
+use eboard::broadcast::public::{GameInfo, Publisher, Snapshot};
+use eboard::broadcast::snapshot::rebuilt;
+use eboard::controller::Controller;
+use eboard::model::{Edition, Mode, Player};
+use eboard::sim::{simulate, SimOptions};
+use eboard::trace::{Record, RecordKind, Sensing, Trace};
+use shakmaty::{Color, Square};
+
+fn info(trial: bool) -> GameInfo {
+    GameInfo {
+        round: 3,
+        board: 7,
+        event: Some("Golden \"Open\"".into()),
+        site: None,
+        country: None,
+        website: None,
+        date: Some("2026.11.26".into()),
+        mode: Mode::Standard,
+        time_control: None,
+        white: Player {
+            name: Some("Sørensen, Jens".into()),
+            fide_id: Some(1_234_567),
+            rating: Some(2345),
+            ..Player::default()
+        },
+        black: Player {
+            name: Some("Æbelø, Anne".into()),
+            title: Some("WIM".into()),
+            federation: Some("DEN".into()),
+            ..Player::default()
+        },
+        started_at_unix_ms: 1_790_000_000_000,
+        speed: 1.0,
+        delay_ms: 0,
+        trial,
+    }
+}
+
+fn same(what: &str, got: &Snapshot, want: &Snapshot) -> Result<(), String> {
+    let parts = [
+        ("pgn", got.pgn.clone(), want.pgn.clone()),
+        ("game", got.game.to_string(), want.game.to_string()),
+        ("state", got.state.to_string(), want.state.to_string()),
+        ("pairing", got.pairing.to_string(), want.pairing.to_string()),
+        (
+            "serialized",
+            serde_json::to_string(got).unwrap(),
+            serde_json::to_string(want).unwrap(),
+        ),
+    ];
+    for (name, g, w) in parts {
+        if g != w {
+            return Err(format!("{what} {name} differs:\n got {g}\nwant {w}"));
+        }
+    }
+    Ok(())
+}
+
+/// Replays `trace` through a controller and a publisher, comparing every
+/// update with the whole build; the number of updates compared.
+fn check(trace: &Trace, rules: Edition, trial: bool) -> Result<(usize, usize), String> {
+    let cfg =
+        GameConfig::from_header(&trace.header, Some(rules), None).map_err(|e| e.to_string())?;
+    let mut c = Controller::new(cfg);
+    let mut p = Publisher::new(info(trial));
+    let mut events = Vec::new();
+    let (mut n, mut marked) = (0, 0);
+    let first = p.snapshot_now(c.arbiter(), 0);
+    let (want, want_arb) = rebuilt(&p, c.arbiter(), 0);
+    same("first", first.snapshot.as_ref().unwrap(), &want)?;
+    same(
+        "first arbiter",
+        first.arbiter_snapshot.as_ref().unwrap(),
+        &want_arb,
+    )?;
+    let finish = trace.duration_ms();
+    for (i, r) in trace.records.iter().enumerate() {
+        events.clear();
+        c.feed(r, &mut events);
+        let Some(u) = p.update(c.arbiter(), &events, r.t, false) else {
+            continue;
+        };
+        let Some(snap) = &u.snapshot else { continue };
+        marked += usize::from(!p.marks().is_empty());
+        let (want, want_arb) = rebuilt(&p, c.arbiter(), r.t);
+        let at = format!("record {i} (t {}, ply {})", r.t, c.arbiter().moves().len());
+        same(&at, snap, &want)?;
+        same(&at, u.arbiter_snapshot.as_ref().unwrap(), &want_arb)?;
+        n += 1;
+    }
+    events.clear();
+    c.finish(finish, &mut events);
+    if let Some(u) = p.update(c.arbiter(), &events, finish, true) {
+        let (want, want_arb) = rebuilt(&p, c.arbiter(), finish);
+        same("finish", u.snapshot.as_ref().unwrap(), &want)?;
+        same(
+            "finish arbiter",
+            u.arbiter_snapshot.as_ref().unwrap(),
+            &want_arb,
+        )?;
+        n += 1;
+    }
+    Ok((n, marked))
+}
+
+/// The records of `trace` with an illegal move by the side to move put in
+/// before the record at `at`: the king of `color` from `from` to `to`,
+/// pressed, then (`back`) taken back to `from`.
+fn with_illegal(
+    trace: &Trace,
+    at: usize,
+    color: Color,
+    from: Square,
+    to: Square,
+    back: bool,
+) -> Trace {
+    let mut t = trace.clone();
+    let t0 = t.records[at].t;
+    let rec = |dt: u64, kind: RecordKind| Record {
+        t: t0 + dt,
+        board: eboard::trace::BoardId::Main,
+        kind,
+    };
+    let place = |sq| RecordKind::Place {
+        square: sq,
+        color: None,
+        piece: None,
+    };
+    let mut add = vec![
+        rec(0, RecordKind::Lift(from)),
+        rec(1, place(to)),
+        rec(2, RecordKind::Press(color)),
+    ];
+    if back {
+        add.push(rec(3, RecordKind::Lift(to)));
+        add.push(rec(4, place(from)));
+    }
+    let shift = add.len() as u64 + 1;
+    for r in &mut t.records[at..] {
+        r.t += shift;
+    }
+    t.records.splice(at..at, add);
+    t
+}
+
+#[test]
+fn the_snapshot_built_move_by_move_is_the_whole_build() {
+    let Some(dir) = shared_pgn_dir_or_skip() else {
+        return;
+    };
+    let files = [
+        ("lichess_db_2025-05_438games.pgn", 438),
+        ("twic1599_1110games.pgn", 120),
+        ("engine_threefold_188games.pgn", 60),
+        ("edge_cases.pgn", usize::MAX),
+    ];
+    let profiles = [
+        Edition::Fide2023,
+        Edition::Fide2009,
+        Edition::Fide2009No,
+        Edition::Fide2001,
+    ];
+    let (mut games, mut updates, mut illegal, mut marked) = (0, 0, 0, 0);
+    for (file, take) in files {
+        let text = std::fs::read_to_string(dir.join(file)).expect("corpus file");
+        for (i, g) in eboard::pgn::read_games(&text)
+            .expect("PGN")
+            .iter()
+            .enumerate()
+            .take(take)
+        {
+            let opts = SimOptions {
+                seed: i as u64,
+                sensing: Sensing::Occupancy,
+                frames: false,
+            };
+            let Ok(trace) = simulate(g, &opts) else {
+                continue;
+            };
+            let rules = profiles[i % profiles.len()];
+            let mut run = |t: &Trace, trial: bool| match check(t, rules, trial) {
+                Ok((n, m)) => {
+                    updates += n;
+                    marked += m;
+                }
+                Err(e) => panic!("{file} game {} ({rules:?}): {e}", i + 1),
+            };
+            run(&trace, i % 5 == 0);
+            games += 1;
+            // Every fifth game again with an illegal king move in the middle:
+            // taken back (a mark, then corrected) or left to stand.
+            if i % 5 == 1 {
+                let presses: Vec<usize> = trace
+                    .records
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| matches!(r.kind, RecordKind::Press(_)))
+                    .map(|(k, _)| k + 1)
+                    .collect();
+                if presses.len() > 12 {
+                    let at = presses[presses.len() / 2];
+                    // The side to move after an even number of presses.
+                    let white = (presses.len() / 2).is_multiple_of(2);
+                    let (color, from) = if white {
+                        (Color::White, Square::A1)
+                    } else {
+                        (Color::Black, Square::A8)
+                    };
+                    let to = if white { Square::A4 } else { Square::A5 };
+                    if at < trace.records.len() {
+                        run(
+                            &with_illegal(&trace, at, color, from, to, i % 10 == 1),
+                            false,
+                        );
+                        illegal += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(games > 600, "only {games} games compared");
+    assert!(updates > 50_000, "only {updates} updates compared");
+    assert!(
+        marked > 200,
+        "only {marked} updates with an illegal move marked"
+    );
+    eprintln!(
+        "{games} games ({illegal} with an illegal move), {updates} updates ({marked} with a mark): byte for byte"
+    );
+}
