@@ -102,6 +102,17 @@ fn token(hash: bool) -> anyhow::Result<()> {
 }
 
 fn main() -> ExitCode {
+    // Large blocks (a password check's 19 MiB argon2 memory, a big PGN) go
+    // straight to mmap and back to the system when freed. glibc's default
+    // threshold rises after the first such free, after which every check
+    // on another thread keeps its 19 MiB in that thread's arena: a login
+    // flood then grows the board's memory by 19 MiB per worker (issue 26).
+    // A fixed threshold keeps it where it is.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: an allocator setting, at start-up before any thread exists.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
     let cli = Cli::parse();
     // The filters (`eboard replay … | head`) end quietly on a closed pipe,
     // like any Unix filter. Every other command keeps SIGPIPE ignored: the
