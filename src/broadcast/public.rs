@@ -235,25 +235,15 @@ pub fn result_status(game: &Arbiter) -> Option<&'static str> {
     })
 }
 
-/// The arbiter's snapshot: `public` with the undelayed state's own fields
+/// Adds to a state's members the arbiter's own fields, which make the
+/// arbiter's snapshot (the public one plus these undelayed fields;
 /// (`docs/console.md`, "The board's state"): `ply` (completed plies),
 /// `open` (the matters open, with the rulings the Laws leave open, worded
 /// by effect), `rulings` (the history), `result_reason` (the termination,
 /// e.g. `agreement`), and in `clock` the move counter (`moves_done`,
 /// white/black) and `moves_to_control` (the player on move's moves to the
 /// next time control, when another period follows). Never public: claims
-/// and irregularities go to the arbiter only (§13.7a).
-pub fn arbiter_snapshot(public: &Snapshot, game: &Arbiter) -> Snapshot {
-    let mut snap = public.clone();
-    if let Value::Object(m) = public.state.value() {
-        let mut m = m.clone();
-        arbiter_fields(&mut m, game);
-        snap.state = Json::from(Value::Object(m));
-    }
-    snap
-}
-
-/// Adds the arbiter's fields ([`arbiter_snapshot`]) to a state's members.
+/// and irregularities go to the arbiter only (§13.7a)).
 pub(super) fn arbiter_fields(m: &mut Map<String, Value>, game: &Arbiter) {
     m.insert("ply".into(), Value::from(game.ply()));
     m.insert(
