@@ -201,7 +201,8 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
         };
         (has("4.2", "ruling", "restore")
             && has("4.4", "ruling", "forfeit")
-            && has("4.1", "ruling", "confirm"))
+            && has("4.1", "ruling", "confirm")
+            && has("4.1", "refused", "confirm"))
         .then_some(rows)
     });
     let find = |game: &str, kind: &str, what: &str| -> &std::collections::HashMap<String, String> {
