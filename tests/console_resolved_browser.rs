@@ -25,7 +25,6 @@ use common::console::*;
 use common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const REASON: &str = "Black resigned before the draw offer; both players confirm it";
 
@@ -103,24 +102,11 @@ finally:
 
 #[test]
 fn reasons_move_counters_and_new_alerts_in_chromium() {
-    let Some(chrome) = chromium() else {
-        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+    let Some(chrome) = chromium_and_python() else {
         return;
     };
-    if !Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        skip_or_fail_under_ci("python3 is not installed");
-        return;
-    }
     let dir = tempdir("console-resolved-browser");
-    let accounts = format!(
-        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
-         [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
-        secret_hash(SECRET)
-    );
+    let accounts = accounts(false);
     let games = [
         // A draw by agreement, to be corrected.
         "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 offer w\n4500 accept b\n",
@@ -151,33 +137,18 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
             &["--journal", j.to_str().unwrap(), "--speed", "1"],
         ));
     }
-    let relay_cfg = relay_config(&dir, &accounts);
-    let urls: Vec<String> = boards
-        .iter()
-        .map(|r| format!("http://{}", r.addr))
-        .collect();
-    let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
-    args.extend(urls.iter().map(String::as_str));
-    let relay = spawn(&args, &[], &dir);
+    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
 
     let url = format!("http://{}/console", relay.addr);
-    let script = format!("{CDP_PAGE}\nreason = {:?}\n{CDP_STEPS}", REASON);
-    let out = Command::new("python3")
-        .args(["-c", &cdp_script(&script)])
-        .arg(&chrome)
-        .arg(&url)
-        .arg(dir.join("profile"))
-        .args(["IA Hansen", SECRET, STUB])
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "the browser run failed: {}\nso far: {stdout}\nrelay: {}",
-        String::from_utf8_lossy(&out.stderr),
-        std::fs::read_to_string(&relay.stderr).unwrap_or_default()
+    let steps = format!("\nreason = {:?}\n{CDP_STEPS}", REASON);
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        &steps,
+        &["IA Hansen", SECRET, STUB],
+        &relay.stderr,
     );
-    let r: Value = serde_json::from_str(stdout.trim()).unwrap();
     println!("{r:#}");
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
 

@@ -25,9 +25,6 @@ use common::console::*;
 use common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-const DEPUTY_SECRET: &str = "deputy sees everything";
 
 /// A trace (`DIR/NAME.jsonl`, 5400+30) of `steps` ([`TraceBuilder::steps`]).
 fn trace(dir: &Path, name: &str, steps: &str) -> PathBuf {
@@ -134,26 +131,11 @@ finally:
 
 #[test]
 fn the_console_decides_nothing_by_accident_in_chromium() {
-    let Some(chrome) = chromium() else {
-        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+    let Some(chrome) = chromium_and_python() else {
         return;
     };
-    if !Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        skip_or_fail_under_ci("python3 is not installed");
-        return;
-    }
     let dir = tempdir("console-rulings-browser");
-    let accounts = format!(
-        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
-         [[arbiter.accounts]]\nname = \"Deputy Dam\"\nrole = \"deputy\"\nsecret_hash = \"{}\"\n\n\
-         [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
-        secret_hash(SECRET),
-        secret_hash(DEPUTY_SECRET)
-    );
+    let accounts = accounts(true);
     let traces = [
         // A draw by agreement.
         "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 offer w\n4500 accept b\n".to_owned(),
@@ -177,32 +159,17 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
             &["--journal", j.to_str().unwrap(), "--speed", "1"],
         ));
     }
-    let relay_cfg = relay_config(&dir, &accounts);
-    let urls: Vec<String> = boards
-        .iter()
-        .map(|r| format!("http://{}", r.addr))
-        .collect();
-    let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
-    args.extend(urls.iter().map(String::as_str));
-    let relay = spawn(&args, &[], &dir);
+    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
 
     let url = format!("http://{}/console", relay.addr);
-    let out = Command::new("python3")
-        .args(["-c", &cdp_script(&format!("{CDP_PAGE}{CDP_STEPS}"))])
-        .arg(&chrome)
-        .arg(&url)
-        .arg(dir.join("profile"))
-        .args(["IA Hansen", SECRET, "Deputy Dam", DEPUTY_SECRET])
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "the browser run failed: {}\nso far: {stdout}\nrelay: {}",
-        String::from_utf8_lossy(&out.stderr),
-        std::fs::read_to_string(&relay.stderr).unwrap_or_default()
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        CDP_STEPS,
+        &["IA Hansen", SECRET, "Deputy Dam", DEPUTY_SECRET],
+        &relay.stderr,
     );
-    let r: Value = serde_json::from_str(stdout.trim()).unwrap();
     println!("{r:#}");
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
 
