@@ -6,6 +6,11 @@
 //!   reply, the board's journal (`arbiter` record `reason`), the board's
 //!   history, the round report and the PGN (a comment; `Termination
 //!   "adjudication"`);
+//! - the **forfeit** of a no-show after the present player's first move
+//!   asks for the arbiter's reason (refused without one, nothing sent),
+//!   shows its effect before it is applied, and the reason reaches the
+//!   board's reply, journal, history, the round report and the PGN (a
+//!   comment);
 //! - §4, the **move counter** of a multi-period control (40/5400+30:
 //!   1800+30): "Moves completed" is offered, asked before → after, and the
 //!   board's clock counts from it (`moves_done`, `moves_to_control`);
@@ -27,6 +32,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 const REASON: &str = "Black resigned before the draw offer; both players confirm it";
+const FORFEIT_REASON: &str = "Black absent 15 min after the start (DSU 004 §11)";
 
 fn trace(dir: &Path, steps: &str) -> PathBuf {
     let p = dir.join("game.jsonl");
@@ -62,7 +68,7 @@ try:
     log_in(name, secret)
     res["asked"] = js("window.__sig.asked")
     res["secure"] = js("window.isSecureContext")
-    wait("boards.size === 3", "the three boards")
+    wait("boards.size === 4", "the four boards")
     res["claim_early"] = js("alerts.some((a) => a.type === 'claim')")
     # 1. Correct result, with its reason.
     wait("boards.get('1.1') && boards.get('1.1').result === '1/2-1/2'", "board 1.1's draw")
@@ -73,6 +79,19 @@ try:
     res["correct_question"] = confirm_in("reply-board-1.1")
     res["correct_reply"] = outcome_in("reply-board-1.1")
     res["history"] = wait("(() => { const h = document.getElementById('history-1.1'); return h && h.textContent.includes('reason') ? h.textContent : ''; })()", "the correction in the history")
+    # 1b. A no-show forfeited after the present player's first move: the reason asked.
+    wait("boards.get('1.4') && plyOf(boards.get('1.4')) === 1", "board 1.4's first move")
+    click("#more-1\\.4 summary")
+    js("document.getElementById('forfeit-1.4').value = '1-0'")
+    click_el(button_in("#board-1\\.4", "Forfeit"))
+    res["forfeit_unreasoned"] = outcome_in("reply-board-1.4")
+    res["forfeit_unreasoned_confirm"] = js("!!document.querySelector('#reply-board-1\\\\.4 .confirm')")
+    js("replies.delete('reply-board-1.4'); repaint('reply-board-1.4')")
+    type_into("#forfeit-reason-1\\.4", freason)
+    click_el(button_in("#board-1\\.4", "Forfeit"))
+    res["forfeit_question"] = confirm_in("reply-board-1.4")
+    res["forfeit_reply"] = outcome_in("reply-board-1.4")
+    res["forfeit_history"] = wait("(() => { const h = document.getElementById('history-1.4'); return h && h.textContent.includes('reason') ? h.textContent : ''; })()", "the forfeit in the history")
     # 2. The move counter of a multi-period control.
     wait("boards.get('1.2') && boards.get('1.2').clock && boards.get('1.2').clock.moves_to_control != null && plyOf(boards.get('1.2')) === 1", "board 1.2's periods")
     click("#more-1\\.2 summary")
@@ -114,6 +133,8 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
         "2000 mv a2a3 w\n",
         // A claim that comes while the arbiter watches.
         "1000 mv e2e4 w\n3000 mv e7e5 b\n45000 claim threefold w\n",
+        // A no-show: White starts and moves, Black never comes.
+        "1000 mv e2e4 w\n",
     ];
     let mut boards = Vec::new();
     for (i, steps) in games.iter().enumerate() {
@@ -140,7 +161,10 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
     let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
 
     let url = format!("http://{}/console", relay.addr);
-    let steps = format!("\nreason = {:?}\n{CDP_STEPS}", REASON);
+    let steps = format!(
+        "\nreason = {:?}\nfreason = {:?}\n{CDP_STEPS}",
+        REASON, FORFEIT_REASON
+    );
     let r = run_console_steps(
         &chrome,
         &url,
@@ -168,14 +192,18 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
     assert_eq!(confirms[0]["result"], "1-0");
     assert_eq!(confirms[0]["reason"], REASON, "{confirms:?}");
     let cookie = login(&relay.addr, "IA Hansen", SECRET);
-    let (s, _, report) = http(
-        &relay.addr,
-        "GET",
-        "/console/report.csv",
-        &[("Cookie", &cookie)],
-        "",
-    );
-    assert_eq!(s, 200, "{report}");
+    // Wait for both rows asserted below (the correction's, the forfeit's).
+    let report = poll(30, "the correction and the forfeit in the report", || {
+        let (s, _, report) = http(
+            &relay.addr,
+            "GET",
+            "/console/report.csv",
+            &[("Cookie", &cookie)],
+            "",
+        );
+        assert_eq!(s, 200, "{report}");
+        (report.contains(REASON) && report.contains(FORFEIT_REASON)).then_some(report)
+    });
     assert!(
         report
             .lines()
@@ -189,6 +217,47 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
     assert!(pgn.contains(REASON), "{pgn}");
     assert!(pgn.contains("[Termination \"adjudication\"]"), "{pgn}");
     assert!(pgn.contains("[ResultStatus \"corrected\"]"), "{pgn}");
+
+    // 1b. The forfeit: no reason, nothing sent; then asked with its effect
+    // and the reason, and the reason everywhere the result goes.
+    let none = text("forfeit_unreasoned");
+    assert!(
+        none.starts_with("error:") && none.contains("give the reason"),
+        "{r}"
+    );
+    assert_eq!(r["forfeit_unreasoned_confirm"], false, "{r}");
+    let q = text("forfeit_question");
+    assert!(
+        q.contains("→ 1-0 (Black absent), confirmed at once") && q.contains(FORFEIT_REASON),
+        "{q}"
+    );
+    let reply = text("forfeit_reply");
+    assert!(
+        reply.starts_with("applied: Applied on board 1.4 by IA Hansen")
+            && reply.contains(FORFEIT_REASON),
+        "{reply}"
+    );
+    assert!(text("forfeit_history").contains(FORFEIT_REASON), "{r}");
+    let j4 = journal_records(&dir.join("b4").join("j.jsonl"));
+    let forfeits: Vec<&Value> = j4.iter().filter(|v| v["arbiter"] == "forfeit").collect();
+    assert_eq!(forfeits.len(), 1, "{forfeits:?}");
+    assert_eq!(forfeits[0]["result"], "1-0");
+    assert_eq!(forfeits[0]["reason"], FORFEIT_REASON, "{forfeits:?}");
+    assert!(
+        report
+            .lines()
+            .any(|l| l.contains("forfeit") && l.contains(FORFEIT_REASON)),
+        "{report}"
+    );
+    let pgn = poll(30, "the forfeit in board 1.4's PGN", || {
+        let pgn = get(&boards[3].addr, "/games.pgn");
+        pgn.contains("[Result \"1-0\"]").then_some(pgn)
+    });
+    assert!(
+        pgn.contains(&format!("forfeit entered by the arbiter 1-0: {FORFEIT_REASON}")),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[ResultStatus \"forfeit\"]"), "{pgn}");
 
     // 2. The move counter.
     assert_eq!(r["moves_shown"], true, "{r}");

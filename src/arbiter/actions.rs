@@ -179,7 +179,15 @@ impl Arbiter {
             }
             ArbiterAction::Overrule => self.overrule(t, out),
             ArbiterAction::Confirm(r) => self.confirm_result(*r, reason, t, out),
-            ArbiterAction::Forfeit(r) => self.enter_forfeit(*r, t, out),
+            ArbiterAction::Forfeit(r) => {
+                let applied = self.enter_forfeit(*r, t, out)?;
+                // The arbiter's reason stays with the result it entered
+                // (the PGN's comment), as a correction's does.
+                if let Some(c) = self.confirmation.as_mut().filter(|c| c.forfeit) {
+                    c.reason = reason.map(str::to_owned);
+                }
+                Ok(applied)
+            }
             ArbiterAction::SetResult(result) => {
                 if let Some(o) = self.outcome() {
                     return Err(impossible(format!(

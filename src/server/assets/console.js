@@ -259,12 +259,14 @@ function controls(g, st, id) {
   const ff = row("forfeit-row");
   const fsel = el("select", { id: "forfeit-" + g, "aria-label": "forfeit on board " + g });
   for (const [v, t] of [["", "— forfeit —"], ["1-0", "1-0 (Black absent)"], ["0-1", "0-1 (White absent)"], ["0-0", "0-0 (both absent)"]]) fsel.appendChild(el("option", { value: v }, t));
-  ff.appendChild(fsel);
+  const fwhy = el("input", { id: "forfeit-reason-" + g, placeholder: "reason", "aria-label": "the reason for board " + g + "'s forfeit", size: "14" });
+  ff.appendChild(fsel); ff.appendChild(fwhy);
   ff.appendChild(button("Forfeit…", () => {
-    const s = boards.get(g), r = fsel.value;
+    const s = boards.get(g), r = fsel.value, why = fwhy.value.trim();
     if (!r) { say(id, "Forfeit: choose who was absent first (nothing is preset)", "reply error"); return; }
-    propose(id, "Board " + g + ": forfeit (no-show): result " + resultText(s.result || "*") + " → " + fsel.selectedOptions[0].textContent + "?", "Forfeit",
-      () => send(g, "forfeit", { result: r }, expectOf(s, null, true), id));
+    if (!why) { say(id, "Forfeit: give the reason (e.g. “Black absent 15 min after the start, DSU 004 §11”)", "reply error"); return; }
+    propose(id, "Board " + g + ": forfeit (no-show): result " + resultText(s.result || "*") + " → " + fsel.selectedOptions[0].textContent + ", confirmed at once (" + why + ")?", "Forfeit",
+      () => send(g, "forfeit", { result: r, reason: why }, expectOf(s, null, true), id));
   }));
   // A position (7.2 / 7.4a).
   const pos = row("position-row");
