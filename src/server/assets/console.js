@@ -306,6 +306,9 @@ async function refresh() {
 function schedule() { if (!timer) timer = setTimeout(refresh, 150); }
 function showLogin(msg) {
   me = null; lastDrawn = ""; $("desk").hidden = true; $("login").hidden = false; $("logout").hidden = true; $("who").textContent = "";
+  // Nothing of the last session stays in the page: the next one (a deputy)
+  // must not see its live buttons until the first refresh.
+  boards.clear(); alerts = []; renderAlerts(); renderOverview(); renderBoards();
   $("login-error").textContent = msg || "";
   document.title = PAGE_TITLE;
   if (source) { source.close(); source = null; }
