@@ -11,6 +11,8 @@
 //!   history with its Undo, which sets the clock back;
 //! - a **claim the board rejected**: the alert offers one ruling, which says
 //!   what it does (overruling upholds the claim), not "Uphold"/"Reject";
+//!   it is listed before a newer alert already decided (the draw
+//!   confirmed), so that on a phone the first alert is one to rule on;
 //!   once ruled, the alert shows its outcome and has no live button;
 //! - a ruling confirmed after the game moved on is refused (409) and the
 //!   reason shown;
@@ -74,6 +76,8 @@ try:
     CLAIM = "#alerts li[data-type='claim'][data-game='1.2'][data-open='true']"
     wait("!!document.querySelector(\"" + CLAIM + "\") && document.querySelectorAll(\"" + CLAIM + " button.ruling\").length > 0", "board 1.2's open claim", 90)
     alert_id = js("document.querySelector(\"" + CLAIM + "\").id")
+    # The draw's alert, newer but decided, comes after the claim that waits for a ruling.
+    res["alert_order"] = js("Array.from(document.querySelectorAll('#alerts li')).filter((li) => !/^board_/.test(li.dataset.type)).map((li) => li.dataset.type + ' ' + li.dataset.game + ' ' + li.dataset.open)")
     res["claim_buttons"] = js("Array.from(document.querySelectorAll(\"" + CLAIM + " button\")).map((b) => b.textContent)")
     res["claim_effects"] = js("Array.from(document.querySelectorAll(\"" + CLAIM + " .effect\")).map((p) => p.textContent)")
     res["claim_actions"] = js("Array.from(document.querySelectorAll(\"" + CLAIM + " button.ruling\")).map((b) => b.dataset.action)")
@@ -137,8 +141,8 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
     let dir = tempdir("console-rulings-browser");
     let accounts = accounts(true);
     let traces = [
-        // A draw by agreement.
-        "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 offer w\n4500 accept b\n".to_owned(),
+        // A draw by agreement, after board 1.2's claim.
+        "1000 mv e2e4 w\n3000 mv e7e5 b\n8000 offer w\n8500 accept b\n".to_owned(),
         // A threefold claim after two moves: the board rejects it.
         "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 claim threefold w\n".to_owned(),
         // A game that goes on, a move every 8 s.
@@ -194,7 +198,13 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
         "confirmed as it stands: {confirms:?}"
     );
 
-    // 2. The claim the board rejected: one ruling, worded by its effect.
+    // 2. The claim the board rejected: one ruling, worded by its effect,
+    // first in the list though the draw's decided alert is newer.
+    assert_eq!(
+        r["alert_order"],
+        serde_json::json!(["claim 1.2 true", "game_end 1.1 false"]),
+        "{r}"
+    );
     let buttons: Vec<String> = r["claim_buttons"]
         .as_array()
         .unwrap()

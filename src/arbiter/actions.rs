@@ -347,6 +347,14 @@ impl Arbiter {
             if dc.overruled {
                 return Err(stale("the claim's decision was already overruled"));
             }
+            if let Some(o) = self.ended_after(dc.t) {
+                return Err(stale(format!(
+                    "the game ended after the claim ({}, {}): the claim is no longer open; \
+                     confirm or correct the result instead",
+                    o.result.as_str(),
+                    o.reason
+                )));
+            }
             let article = dc.article;
             let effect = if dc.upheld {
                 let was = self.result_words();

@@ -142,9 +142,13 @@ function renderAlerts() {
   const ol = $("alerts"), acked = $("acked-list");
   ol.textContent = ""; acked.textContent = "";
   let open = 0, nacked = 0;
-  for (const a of alerts) {
-    if (a.ack) { nacked++; acked.appendChild(renderAlert(a)); } else { open++; ol.appendChild(renderAlert(a)); }
-  }
+  // Those that wait for a ruling first (newest first), then the ones the
+  // board or an arbiter decided, still to be acknowledged: on a phone the
+  // first alert on the screen is one to rule on.
+  const live = (a) => { const st = a.game ? boards.get(a.game) : null; return !!(st && !/^board_/.test(a.type) && openFor(st, a)); };
+  const unacked = alerts.filter((a) => !a.ack);
+  for (const a of unacked.filter(live).concat(unacked.filter((a) => !live(a)))) { open++; ol.appendChild(renderAlert(a)); }
+  for (const a of alerts) if (a.ack) { nacked++; acked.appendChild(renderAlert(a)); }
   $("open-count").textContent = "(" + open + " open)";
   $("acked-count").textContent = String(nacked);
   $("acked").hidden = nacked === 0;
