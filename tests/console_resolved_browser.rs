@@ -254,7 +254,9 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
         pgn.contains("[Result \"1-0\"]").then_some(pgn)
     });
     assert!(
-        pgn.contains(&format!("forfeit entered by the arbiter 1-0: {FORFEIT_REASON}")),
+        pgn.contains(&format!(
+            "forfeit entered by the arbiter 1-0: {FORFEIT_REASON}"
+        )),
         "{pgn}"
     );
     assert!(pgn.contains("[ResultStatus \"forfeit\"]"), "{pgn}");

@@ -308,9 +308,7 @@ impl Arbiter {
     /// nobody ruled on it and nothing after it ended the game.
     fn open_claim(&self) -> Option<OpenMatter> {
         let dc = self.decided_claim.as_ref()?;
-        if dc.ply != self.ply()
-            || self.answered("claim", dc.t)
-            || self.ended_after(dc.t).is_some()
+        if dc.ply != self.ply() || self.answered("claim", dc.t) || self.ended_after(dc.t).is_some()
         {
             return None;
         }

@@ -502,7 +502,10 @@ fn a_claim_is_no_longer_open_once_something_later_ended_the_game() {
     feed(&mut a, &[claim(2_000, ClaimKind::Threefold, Color::Black)]);
     assert!(a.open().iter().any(|m| m.kind == "claim"));
     feed(&mut a, &[rec(5_000, RecordKind::Resign(Color::Black))]);
-    assert_eq!(a.outcome().map(|o| o.result), Some(crate::model::win_for(Color::White)));
+    assert_eq!(
+        a.outcome().map(|o| o.result),
+        Some(crate::model::win_for(Color::White))
+    );
     assert!(
         !a.open().iter().any(|m| m.kind == "claim"),
         "{:?}",
@@ -513,6 +516,9 @@ fn a_claim_is_no_longer_open_once_something_later_ended_the_game() {
         let (reason, status) = refused(&d).expect("refused");
         assert_eq!(status, 409, "{reason}");
         assert!(applied(&d).is_none());
-        assert_eq!(a.outcome().map(|o| o.result), Some(crate::model::win_for(Color::White)));
+        assert_eq!(
+            a.outcome().map(|o| o.result),
+            Some(crate::model::win_for(Color::White))
+        );
     }
 }

@@ -456,7 +456,8 @@ impl Publisher {
             // The arbiter's state changes on what only he sees (a claim
             // decided, an alert opened or closed: `open`, `rulings`): his
             // snapshot is sent again, the public's is not.
-            let arbiter_snapshot = (!arbiter.is_empty()).then(|| Arc::new(self.snapshot(game, t).1));
+            let arbiter_snapshot =
+                (!arbiter.is_empty()).then(|| Arc::new(self.snapshot(game, t).1));
             return Some(Update {
                 seq: self.seq,
                 t,

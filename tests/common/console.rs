@@ -40,7 +40,10 @@ pub fn accounts(deputy: bool) -> String {
 /// addresses, started in `dir`.
 pub fn relay_over(dir: &Path, accounts: &str, boards: &[&Running]) -> Running {
     let cfg = relay_config(dir, accounts);
-    let urls: Vec<String> = boards.iter().map(|r| format!("http://{}", r.addr)).collect();
+    let urls: Vec<String> = boards
+        .iter()
+        .map(|r| format!("http://{}", r.addr))
+        .collect();
     let mut args = vec!["relay", "--config", cfg.to_str().unwrap()];
     args.extend(urls.iter().map(String::as_str));
     spawn(&args, &[], dir)
