@@ -14,9 +14,6 @@ mod common;
 use common::console::*;
 use common::*;
 use serde_json::Value;
-use std::process::Command;
-
-const DEPUTY_SECRET: &str = "deputy sees everything";
 
 /// Drives the console: log in as `argv[4]`/`argv[5]`, wait for the illegal
 /// move alert of board 1.2 (open: the board gave the penalty and waits for
@@ -56,26 +53,11 @@ finally:
 
 #[test]
 fn an_arbiter_rules_from_the_relays_console_in_chromium() {
-    let Some(chrome) = chromium() else {
-        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+    let Some(chrome) = chromium_and_python() else {
         return;
     };
-    let python_ok = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !python_ok {
-        skip_or_fail_under_ci("python3 is not installed");
-        return;
-    }
     let dir = tempdir("console-browser");
-    let accounts = format!(
-        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
-         [[arbiter.accounts]]\nname = \"Deputy Dam\"\nrole = \"deputy\"\nsecret_hash = \"{}\"\n\n\
-         [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
-        secret_hash(SECRET),
-        secret_hash(DEPUTY_SECRET)
-    );
+    let accounts = accounts(true);
     let mut boards = Vec::new();
     let mut publics = Vec::new();
     let journal2 = dir.join("b2").join("j.jsonl");
@@ -99,33 +81,18 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
         publics.push(SseReader::open(&run.addr, "/events", &[]));
         boards.push(run);
     }
-    let relay_cfg = relay_config(&dir, &accounts);
-    let urls: Vec<String> = boards
-        .iter()
-        .map(|r| format!("http://{}", r.addr))
-        .collect();
-    let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
-    args.extend(urls.iter().map(String::as_str));
-    let relay = spawn(&args, &[], &dir);
+    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
     let relay_public = SseReader::open(&relay.addr, "/events", &[]);
 
     let url = format!("http://{}/console", relay.addr);
-    let profile = dir.join("profile");
-    let out = Command::new("python3")
-        .args(["-c", &cdp_script(&format!("{CDP_PAGE}{CDP_PY}"))])
-        .arg(&chrome)
-        .arg(&url)
-        .arg(&profile)
-        .args(["IA Hansen", SECRET, "Deputy Dam", DEPUTY_SECRET])
-        .output()
-        .expect("run python3");
-    assert!(
-        out.status.success(),
-        "the browser run failed: {}\n{}",
-        String::from_utf8_lossy(&out.stderr),
-        std::fs::read_to_string(&relay.stderr).unwrap_or_default()
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        CDP_PY,
+        &["IA Hansen", SECRET, "Deputy Dam", DEPUTY_SECRET],
+        &relay.stderr,
     );
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     println!("{r}");
     assert!(
         r["who"].as_str().unwrap().contains("IA Hansen (arbiter)"),

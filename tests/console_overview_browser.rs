@@ -106,24 +106,11 @@ finally:
 
 #[test]
 fn the_round_at_a_glance_on_a_tablet_and_a_phone_in_chromium() {
-    let Some(chrome) = chromium() else {
-        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+    let Some(chrome) = chromium_and_python() else {
         return;
     };
-    if !Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        skip_or_fail_under_ci("python3 is not installed");
-        return;
-    }
     let dir = tempdir("console-overview-browser");
-    let accounts = format!(
-        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
-         [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
-        secret_hash(SECRET),
-    );
+    let accounts = accounts(false);
     // Board 2 last: its illegal move comes 25 s after its start, after the login.
     let mut order: Vec<u32> = (1..=BOARDS).filter(|&b| b != 2).collect();
     order.push(2);

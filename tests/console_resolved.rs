@@ -7,7 +7,13 @@
 //! - §8, "each alert's time is when it happened, also after a relay
 //!   restart": a board's own out-of-band alert (its damaged ruling-id
 //!   store, found at its start) keeps the board's time at a relay started
-//!   later and at the same relay restarted.
+//!   later and at the same relay restarted;
+//! - §2, "a decided alert has no live buttons": a claim the board decided
+//!   (a touch-move claim upheld, which takes the move back) is in the
+//!   board's undelayed state at once (`ply`, `open`), not only at the next
+//!   move: a console that read the state before still offered "Uphold the
+//!   claim" on the breach the board had already settled (found in the
+//!   4-board walk-through as an IA).
 
 mod common;
 
@@ -173,5 +179,42 @@ fn a_boards_own_alert_keeps_its_time_at_a_relay_started_later_and_restarted() {
     );
     drop(relay);
     drop(board);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The 4-board walk-through as an IA: Black touched his knight, played
+/// e7-e5, White claimed. The claim upheld takes e7-e5 back; the board's
+/// state must say so at once, with the claim as the open matter.
+#[test]
+fn a_claim_the_board_decided_is_in_its_undelayed_state_at_once() {
+    let dir = tempdir("claim-state");
+    let cfg = config(&dir, 1, 1, "");
+    let trace = dir.join("touch.jsonl");
+    let text = TraceBuilder::new()
+        .header("time_control", "5400+30")
+        .steps("1000 mv e2e4 w\n3000 lift g8\n3300 place g8\n5000 mv e7e5 b\n7000 claim touch_move w\n")
+        .text();
+    std::fs::write(&trace, text).unwrap();
+    let run = run_board(&dir, &cfg, Some(&trace), &["--speed", "1"]);
+    // The breach: e7-e5 stands (ply 2), the touch move open.
+    poll(30, "the touch-move breach open", || {
+        let st = arbiter_state(&run.addr);
+        (st["ply"] == 2 && st["open"].to_string().contains("touch_move")).then_some(())
+    });
+    // The claim (t = 7000 ms) decides it; nothing else happens after it.
+    let st = poll(20, "the claim in the state", || {
+        let st = arbiter_state(&run.addr);
+        st["open"].to_string().contains("\"claim\"").then_some(st)
+    });
+    assert_eq!(st["ply"], 1, "e7-e5 taken back: {st}");
+    let open = st["open"].as_array().unwrap();
+    assert_eq!(open.len(), 1, "{st}");
+    assert_eq!(open[0]["type"], "claim", "{st}");
+    assert_eq!(open[0]["t"], 7000, "{st}");
+    assert!(
+        open[0]["summary"].as_str().unwrap().contains("upheld"),
+        "{st}"
+    );
+    drop(run);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -6,6 +6,11 @@
 //!   reply, the board's journal (`arbiter` record `reason`), the board's
 //!   history, the round report and the PGN (a comment; `Termination
 //!   "adjudication"`);
+//! - the **forfeit** of a no-show after the present player's first move
+//!   asks for the arbiter's reason (refused without one, nothing sent),
+//!   shows its effect before it is applied, and the reason reaches the
+//!   board's reply, journal, history, the round report and the PGN (a
+//!   comment);
 //! - §4, the **move counter** of a multi-period control (40/5400+30:
 //!   1800+30): "Moves completed" is offered, asked before → after, and the
 //!   board's clock counts from it (`moves_done`, `moves_to_control`);
@@ -25,9 +30,9 @@ use common::console::*;
 use common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const REASON: &str = "Black resigned before the draw offer; both players confirm it";
+const FORFEIT_REASON: &str = "Black absent 15 min after the start (DSU 004 §11)";
 
 fn trace(dir: &Path, steps: &str) -> PathBuf {
     let p = dir.join("game.jsonl");
@@ -63,7 +68,7 @@ try:
     log_in(name, secret)
     res["asked"] = js("window.__sig.asked")
     res["secure"] = js("window.isSecureContext")
-    wait("boards.size === 3", "the three boards")
+    wait("boards.size === 4", "the four boards")
     res["claim_early"] = js("alerts.some((a) => a.type === 'claim')")
     # 1. Correct result, with its reason.
     wait("boards.get('1.1') && boards.get('1.1').result === '1/2-1/2'", "board 1.1's draw")
@@ -74,6 +79,19 @@ try:
     res["correct_question"] = confirm_in("reply-board-1.1")
     res["correct_reply"] = outcome_in("reply-board-1.1")
     res["history"] = wait("(() => { const h = document.getElementById('history-1.1'); return h && h.textContent.includes('reason') ? h.textContent : ''; })()", "the correction in the history")
+    # 1b. A no-show forfeited after the present player's first move: the reason asked.
+    wait("boards.get('1.4') && plyOf(boards.get('1.4')) === 1", "board 1.4's first move")
+    click("#more-1\\.4 summary")
+    js("document.getElementById('forfeit-1.4').value = '1-0'")
+    click_el(button_in("#board-1\\.4", "Forfeit"))
+    res["forfeit_unreasoned"] = outcome_in("reply-board-1.4")
+    res["forfeit_unreasoned_confirm"] = js("!!document.querySelector('#reply-board-1\\\\.4 .confirm')")
+    js("replies.delete('reply-board-1.4'); repaint('reply-board-1.4')")
+    type_into("#forfeit-reason-1\\.4", freason)
+    click_el(button_in("#board-1\\.4", "Forfeit"))
+    res["forfeit_question"] = confirm_in("reply-board-1.4")
+    res["forfeit_reply"] = outcome_in("reply-board-1.4")
+    res["forfeit_history"] = wait("(() => { const h = document.getElementById('history-1.4'); return h && h.textContent.includes('reason') ? h.textContent : ''; })()", "the forfeit in the history")
     # 2. The move counter of a multi-period control.
     wait("boards.get('1.2') && boards.get('1.2').clock && boards.get('1.2').clock.moves_to_control != null && plyOf(boards.get('1.2')) === 1", "board 1.2's periods")
     click("#more-1\\.2 summary")
@@ -103,24 +121,11 @@ finally:
 
 #[test]
 fn reasons_move_counters_and_new_alerts_in_chromium() {
-    let Some(chrome) = chromium() else {
-        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+    let Some(chrome) = chromium_and_python() else {
         return;
     };
-    if !Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        skip_or_fail_under_ci("python3 is not installed");
-        return;
-    }
     let dir = tempdir("console-resolved-browser");
-    let accounts = format!(
-        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
-         [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
-        secret_hash(SECRET)
-    );
+    let accounts = accounts(false);
     let games = [
         // A draw by agreement, to be corrected.
         "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 offer w\n4500 accept b\n",
@@ -128,6 +133,8 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
         "2000 mv a2a3 w\n",
         // A claim that comes while the arbiter watches.
         "1000 mv e2e4 w\n3000 mv e7e5 b\n45000 claim threefold w\n",
+        // A no-show: White starts and moves, Black never comes.
+        "1000 mv e2e4 w\n",
     ];
     let mut boards = Vec::new();
     for (i, steps) in games.iter().enumerate() {
@@ -151,33 +158,21 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
             &["--journal", j.to_str().unwrap(), "--speed", "1"],
         ));
     }
-    let relay_cfg = relay_config(&dir, &accounts);
-    let urls: Vec<String> = boards
-        .iter()
-        .map(|r| format!("http://{}", r.addr))
-        .collect();
-    let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
-    args.extend(urls.iter().map(String::as_str));
-    let relay = spawn(&args, &[], &dir);
+    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
 
     let url = format!("http://{}/console", relay.addr);
-    let script = format!("{CDP_PAGE}\nreason = {:?}\n{CDP_STEPS}", REASON);
-    let out = Command::new("python3")
-        .args(["-c", &cdp_script(&script)])
-        .arg(&chrome)
-        .arg(&url)
-        .arg(dir.join("profile"))
-        .args(["IA Hansen", SECRET, STUB])
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "the browser run failed: {}\nso far: {stdout}\nrelay: {}",
-        String::from_utf8_lossy(&out.stderr),
-        std::fs::read_to_string(&relay.stderr).unwrap_or_default()
+    let steps = format!(
+        "\nreason = {:?}\nfreason = {:?}\n{CDP_STEPS}",
+        REASON, FORFEIT_REASON
     );
-    let r: Value = serde_json::from_str(stdout.trim()).unwrap();
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        &steps,
+        &["IA Hansen", SECRET, STUB],
+        &relay.stderr,
+    );
     println!("{r:#}");
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
 
@@ -197,14 +192,18 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
     assert_eq!(confirms[0]["result"], "1-0");
     assert_eq!(confirms[0]["reason"], REASON, "{confirms:?}");
     let cookie = login(&relay.addr, "IA Hansen", SECRET);
-    let (s, _, report) = http(
-        &relay.addr,
-        "GET",
-        "/console/report.csv",
-        &[("Cookie", &cookie)],
-        "",
-    );
-    assert_eq!(s, 200, "{report}");
+    // Wait for both rows asserted below (the correction's, the forfeit's).
+    let report = poll(30, "the correction and the forfeit in the report", || {
+        let (s, _, report) = http(
+            &relay.addr,
+            "GET",
+            "/console/report.csv",
+            &[("Cookie", &cookie)],
+            "",
+        );
+        assert_eq!(s, 200, "{report}");
+        (report.contains(REASON) && report.contains(FORFEIT_REASON)).then_some(report)
+    });
     assert!(
         report
             .lines()
@@ -218,6 +217,49 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
     assert!(pgn.contains(REASON), "{pgn}");
     assert!(pgn.contains("[Termination \"adjudication\"]"), "{pgn}");
     assert!(pgn.contains("[ResultStatus \"corrected\"]"), "{pgn}");
+
+    // 1b. The forfeit: no reason, nothing sent; then asked with its effect
+    // and the reason, and the reason everywhere the result goes.
+    let none = text("forfeit_unreasoned");
+    assert!(
+        none.starts_with("error:") && none.contains("give the reason"),
+        "{r}"
+    );
+    assert_eq!(r["forfeit_unreasoned_confirm"], false, "{r}");
+    let q = text("forfeit_question");
+    assert!(
+        q.contains("→ 1-0 (Black absent), confirmed at once") && q.contains(FORFEIT_REASON),
+        "{q}"
+    );
+    let reply = text("forfeit_reply");
+    assert!(
+        reply.starts_with("applied: Applied on board 1.4 by IA Hansen")
+            && reply.contains(FORFEIT_REASON),
+        "{reply}"
+    );
+    assert!(text("forfeit_history").contains(FORFEIT_REASON), "{r}");
+    let j4 = journal_records(&dir.join("b4").join("j.jsonl"));
+    let forfeits: Vec<&Value> = j4.iter().filter(|v| v["arbiter"] == "forfeit").collect();
+    assert_eq!(forfeits.len(), 1, "{forfeits:?}");
+    assert_eq!(forfeits[0]["result"], "1-0");
+    assert_eq!(forfeits[0]["reason"], FORFEIT_REASON, "{forfeits:?}");
+    assert!(
+        report
+            .lines()
+            .any(|l| l.contains("forfeit") && l.contains(FORFEIT_REASON)),
+        "{report}"
+    );
+    let pgn = poll(30, "the forfeit in board 1.4's PGN", || {
+        let pgn = get(&boards[3].addr, "/games.pgn");
+        pgn.contains("[Result \"1-0\"]").then_some(pgn)
+    });
+    assert!(
+        pgn.contains(&format!(
+            "forfeit entered by the arbiter 1-0: {FORFEIT_REASON}"
+        )),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[ResultStatus \"forfeit\"]"), "{pgn}");
 
     // 2. The move counter.
     assert_eq!(r["moves_shown"], true, "{r}");

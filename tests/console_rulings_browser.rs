@@ -11,6 +11,8 @@
 //!   history with its Undo, which sets the clock back;
 //! - a **claim the board rejected**: the alert offers one ruling, which says
 //!   what it does (overruling upholds the claim), not "Uphold"/"Reject";
+//!   it is listed before a newer alert already decided (the draw
+//!   confirmed), so that on a phone the first alert is one to rule on;
 //!   once ruled, the alert shows its outcome and has no live button;
 //! - a ruling confirmed after the game moved on is refused (409) and the
 //!   reason shown;
@@ -25,9 +27,6 @@ use common::console::*;
 use common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-const DEPUTY_SECRET: &str = "deputy sees everything";
 
 /// A trace (`DIR/NAME.jsonl`, 5400+30) of `steps` ([`TraceBuilder::steps`]).
 fn trace(dir: &Path, name: &str, steps: &str) -> PathBuf {
@@ -77,6 +76,8 @@ try:
     CLAIM = "#alerts li[data-type='claim'][data-game='1.2'][data-open='true']"
     wait("!!document.querySelector(\"" + CLAIM + "\") && document.querySelectorAll(\"" + CLAIM + " button.ruling\").length > 0", "board 1.2's open claim", 90)
     alert_id = js("document.querySelector(\"" + CLAIM + "\").id")
+    # The draw's alert, newer but decided, comes after the claim that waits for a ruling.
+    res["alert_order"] = js("Array.from(document.querySelectorAll('#alerts li')).filter((li) => !/^board_/.test(li.dataset.type)).map((li) => li.dataset.type + ' ' + li.dataset.game + ' ' + li.dataset.open)")
     res["claim_buttons"] = js("Array.from(document.querySelectorAll(\"" + CLAIM + " button\")).map((b) => b.textContent)")
     res["claim_effects"] = js("Array.from(document.querySelectorAll(\"" + CLAIM + " .effect\")).map((p) => p.textContent)")
     res["claim_actions"] = js("Array.from(document.querySelectorAll(\"" + CLAIM + " button.ruling\")).map((b) => b.dataset.action)")
@@ -134,29 +135,14 @@ finally:
 
 #[test]
 fn the_console_decides_nothing_by_accident_in_chromium() {
-    let Some(chrome) = chromium() else {
-        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+    let Some(chrome) = chromium_and_python() else {
         return;
     };
-    if !Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        skip_or_fail_under_ci("python3 is not installed");
-        return;
-    }
     let dir = tempdir("console-rulings-browser");
-    let accounts = format!(
-        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
-         [[arbiter.accounts]]\nname = \"Deputy Dam\"\nrole = \"deputy\"\nsecret_hash = \"{}\"\n\n\
-         [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
-        secret_hash(SECRET),
-        secret_hash(DEPUTY_SECRET)
-    );
+    let accounts = accounts(true);
     let traces = [
-        // A draw by agreement.
-        "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 offer w\n4500 accept b\n".to_owned(),
+        // A draw by agreement, after board 1.2's claim.
+        "1000 mv e2e4 w\n3000 mv e7e5 b\n8000 offer w\n8500 accept b\n".to_owned(),
         // A threefold claim after two moves: the board rejects it.
         "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 claim threefold w\n".to_owned(),
         // A game that goes on, a move every 8 s.
@@ -177,32 +163,17 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
             &["--journal", j.to_str().unwrap(), "--speed", "1"],
         ));
     }
-    let relay_cfg = relay_config(&dir, &accounts);
-    let urls: Vec<String> = boards
-        .iter()
-        .map(|r| format!("http://{}", r.addr))
-        .collect();
-    let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
-    args.extend(urls.iter().map(String::as_str));
-    let relay = spawn(&args, &[], &dir);
+    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
 
     let url = format!("http://{}/console", relay.addr);
-    let out = Command::new("python3")
-        .args(["-c", &cdp_script(&format!("{CDP_PAGE}{CDP_STEPS}"))])
-        .arg(&chrome)
-        .arg(&url)
-        .arg(dir.join("profile"))
-        .args(["IA Hansen", SECRET, "Deputy Dam", DEPUTY_SECRET])
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "the browser run failed: {}\nso far: {stdout}\nrelay: {}",
-        String::from_utf8_lossy(&out.stderr),
-        std::fs::read_to_string(&relay.stderr).unwrap_or_default()
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        CDP_STEPS,
+        &["IA Hansen", SECRET, "Deputy Dam", DEPUTY_SECRET],
+        &relay.stderr,
     );
-    let r: Value = serde_json::from_str(stdout.trim()).unwrap();
     println!("{r:#}");
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
 
@@ -227,7 +198,13 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
         "confirmed as it stands: {confirms:?}"
     );
 
-    // 2. The claim the board rejected: one ruling, worded by its effect.
+    // 2. The claim the board rejected: one ruling, worded by its effect,
+    // first in the list though the draw's decided alert is newer.
+    assert_eq!(
+        r["alert_order"],
+        serde_json::json!(["claim 1.2 true", "game_end 1.1 false"]),
+        "{r}"
+    );
     let buttons: Vec<String> = r["claim_buttons"]
         .as_array()
         .unwrap()

@@ -15,7 +15,6 @@ mod common;
 use common::console::*;
 use common::*;
 use serde_json::Value;
-use std::process::Command;
 
 /// After the console login (`argv[4]`, `argv[5]`), serves the attacker's
 /// page on a port of its own, opens it, waits for its five attempts, then
@@ -68,18 +67,9 @@ finally:
 
 #[test]
 fn a_page_of_another_origin_cannot_rule_with_the_arbiters_cookie() {
-    let Some(chrome) = chromium() else {
-        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+    let Some(chrome) = chromium_and_python() else {
         return;
     };
-    let python_ok = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !python_ok {
-        skip_or_fail_under_ci("python3 is not installed");
-        return;
-    }
     let dir = tempdir("cross-site-browser");
     let accounts = format!(
         "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n",
@@ -90,21 +80,15 @@ fn a_page_of_another_origin_cannot_rule_with_the_arbiters_cookie() {
     let run = run_board(&dir, &cfg, None, &["--journal", journal.to_str().unwrap()]);
     let board = format!("http://{}", run.addr);
     let url = format!("{board}/console");
-    let out = Command::new("python3")
-        .args(["-c", &cdp_script(&format!("{CDP_PAGE}{CDP_PY}"))])
-        .arg(&chrome)
-        .arg(&url)
-        .arg(dir.join("profile"))
-        .args(["IA Hansen", SECRET, &board])
-        .output()
-        .expect("run python3");
-    let stderr = std::fs::read_to_string(&run.stderr).unwrap_or_default();
-    assert!(
-        out.status.success(),
-        "the browser run failed: {}\n{stderr}",
-        String::from_utf8_lossy(&out.stderr)
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        CDP_PY,
+        &["IA Hansen", SECRET, &board],
+        &run.stderr,
     );
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let stderr = std::fs::read_to_string(&run.stderr).unwrap_or_default();
     println!("{r}");
     assert_eq!(r["attacks"].as_array().map(Vec::len), Some(4), "{r}");
     // Five attempts reached the board with the cookie and were refused.

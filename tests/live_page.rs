@@ -7,27 +7,7 @@
 mod common;
 
 use common::*;
-use std::path::Path;
 use std::process::Command;
-
-fn headless(chrome: &Path, dir: &Path, extra: &[&str], url: &str) -> std::process::Output {
-    let profile = dir.join(format!("profile-{}", unix_ms()));
-    Command::new(chrome)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(extra)
-        .arg(url)
-        .output()
-        .expect("run chromium")
-}
 
 /// FEN placement → piece letter per square name.
 fn placement(fen: &str) -> std::collections::HashMap<String, String> {

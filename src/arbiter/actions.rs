@@ -179,7 +179,15 @@ impl Arbiter {
             }
             ArbiterAction::Overrule => self.overrule(t, out),
             ArbiterAction::Confirm(r) => self.confirm_result(*r, reason, t, out),
-            ArbiterAction::Forfeit(r) => self.enter_forfeit(*r, t, out),
+            ArbiterAction::Forfeit(r) => {
+                let applied = self.enter_forfeit(*r, t, out)?;
+                // The arbiter's reason stays with the result it entered
+                // (the PGN's comment), as a correction's does.
+                if let Some(c) = self.confirmation.as_mut().filter(|c| c.forfeit) {
+                    c.reason = reason.map(str::to_owned);
+                }
+                Ok(applied)
+            }
             ArbiterAction::SetResult(result) => {
                 if let Some(o) = self.outcome() {
                     return Err(impossible(format!(
@@ -338,6 +346,14 @@ impl Arbiter {
         if let Some(dc) = self.decided_claim.clone().filter(|d| d.ply == self.ply()) {
             if dc.overruled {
                 return Err(stale("the claim's decision was already overruled"));
+            }
+            if let Some(o) = self.ended_after(dc.t) {
+                return Err(stale(format!(
+                    "the game ended after the claim ({}, {}): the claim is no longer open; \
+                     confirm or correct the result instead",
+                    o.result.as_str(),
+                    o.reason
+                )));
             }
             let article = dc.article;
             let effect = if dc.upheld {

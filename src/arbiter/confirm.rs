@@ -22,7 +22,8 @@ pub struct Confirmation {
     pub corrected: bool,
     /// The game was not played (a no-show).
     pub forfeit: bool,
-    /// The arbiter's reason for a correction, in words (issue 24.3).
+    /// The arbiter's reason for a correction or a forfeit, in words
+    /// (issue 24.3).
     pub reason: Option<String>,
 }
 

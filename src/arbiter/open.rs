@@ -304,11 +304,12 @@ impl Arbiter {
         v
     }
 
-    /// The claim the board decided at this ply, if no move was made since
-    /// and nobody ruled on it.
+    /// The claim the board decided at this ply, if no move was made since,
+    /// nobody ruled on it and nothing after it ended the game.
     fn open_claim(&self) -> Option<OpenMatter> {
         let dc = self.decided_claim.as_ref()?;
-        if dc.ply != self.ply() || self.answered("claim", dc.t) {
+        if dc.ply != self.ply() || self.answered("claim", dc.t) || self.ended_after(dc.t).is_some()
+        {
             return None;
         }
         let who = side(dc.by);
@@ -345,6 +346,13 @@ impl Arbiter {
             summary,
             rulings,
         })
+    }
+
+    /// The game's end when something after round time `t` (ms) ended it (a
+    /// resignation, an illegal move that lost it): a matter raised at `t`
+    /// is then no longer open; the result is confirmed or corrected instead.
+    pub(super) fn ended_after(&self, t: u64) -> Option<super::Outcome> {
+        self.outcome().filter(|o| o.t > t)
     }
 
     /// What upholding a rejected claim does, when the board can carry it

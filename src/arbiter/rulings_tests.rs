@@ -489,3 +489,36 @@ fn a_corrections_reason_stays_with_its_effect() {
         Some("the players agreed a draw before the resignation")
     );
 }
+
+/// Found in the 4-board walk-through as an IA: a claim the board decided,
+/// then the game ended by something later (two illegal moves there, a
+/// resignation here) at the same ply. Overruling the claim would have
+/// erased that result; the claim is no longer open, and overruling it is
+/// refused as stale, with or without the alert named.
+#[test]
+fn a_claim_is_no_longer_open_once_something_later_ended_the_game() {
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::G1, Square::F3));
+    feed(&mut a, &[claim(2_000, ClaimKind::Threefold, Color::Black)]);
+    assert!(a.open().iter().any(|m| m.kind == "claim"));
+    feed(&mut a, &[rec(5_000, RecordKind::Resign(Color::Black))]);
+    assert_eq!(
+        a.outcome().map(|o| o.result),
+        Some(crate::model::win_for(Color::White))
+    );
+    assert!(
+        !a.open().iter().any(|m| m.kind == "claim"),
+        "{:?}",
+        a.open()
+    );
+    for expect in [seen(1, Some(("claim", 2_000))), None] {
+        let d = feed(&mut a, &[ruled(6_000, ArbiterAction::Overrule, expect)]);
+        let (reason, status) = refused(&d).expect("refused");
+        assert_eq!(status, 409, "{reason}");
+        assert!(applied(&d).is_none());
+        assert_eq!(
+            a.outcome().map(|o| o.result),
+            Some(crate::model::win_for(Color::White))
+        );
+    }
+}

@@ -164,8 +164,8 @@ pub struct Update {
     /// The new public state, when it changed.
     pub snapshot: Option<Arc<Snapshot>>,
     /// The arbiter's state of the same moment (the public one with the
-    /// arbiter's fields: `open`, `rulings`, …, [`arbiter_state`]); `None`:
-    /// the public one serves both.
+    /// arbiter's fields: `open`, `rulings`, …, [`arbiter_state`]); `None`
+    /// beside a public one: it serves both; `None` without: neither changed.
     pub arbiter_snapshot: Option<Arc<Snapshot>>,
     /// Public messages (JSON, one line each).
     pub public: Vec<Arc<str>>,
@@ -186,6 +186,9 @@ pub struct Publisher {
     moves: FeedMoves,
     /// The PGN's movetext so far (wrapped once per ply).
     pgn: LivePgn,
+    /// The completed plies of the last snapshot: a move taken back without
+    /// a public event (a touch-move claim upheld) changes the snapshot too.
+    shown_plies: usize,
 }
 
 /// The language the page and the spoken moves take: the game's announcement
@@ -322,6 +325,7 @@ impl Publisher {
             voice: None,
             moves: FeedMoves::default(),
             pgn: LivePgn::default(),
+            shown_plies: 0,
         }
     }
 
@@ -389,7 +393,9 @@ impl Publisher {
         }
         let mut public = Vec::new();
         let mut arbiter = Vec::new();
-        let mut changed = forced;
+        // A move taken back by a decision the public does not see (a claim
+        // upheld) changes what the public is shown.
+        let mut changed = forced || game.moves().len() != self.shown_plies;
         self.refresh_spoken(game);
         let lang = self.voice.as_ref().map(|v| v.lang().as_str());
         for e in events {
@@ -447,13 +453,18 @@ impl Publisher {
         self.marks.retain(|m| m.after_ply <= n);
         if !changed {
             self.seq += 1;
+            // The arbiter's state changes on what only he sees (a claim
+            // decided, an alert opened or closed: `open`, `rulings`): his
+            // snapshot is sent again, the public's is not.
+            let arbiter_snapshot =
+                (!arbiter.is_empty()).then(|| Arc::new(self.snapshot(game, t).1));
             return Some(Update {
                 seq: self.seq,
                 t,
                 snapshot: None,
                 public,
                 arbiter,
-                arbiter_snapshot: None,
+                arbiter_snapshot,
             });
         }
         self.seq += 1;
@@ -478,6 +489,7 @@ impl Publisher {
     /// does not grow with the game but for copying the texts (issue 28).
     /// Byte for byte [`super::snapshot::rebuilt`]'s whole build.
     fn snapshot(&mut self, game: &Arbiter, t: u64) -> (Snapshot, Snapshot) {
+        self.shown_plies = game.moves().len();
         let parts = Parts::of(&self.info, &self.marks, game, t);
         let pgn = self.pgn.write(game, &parts.extras);
         let mut game_map = livechess::game_fields(game, &self.info, parts.comment.as_deref(), t);

@@ -62,15 +62,18 @@ impl Parts {
         }
         let mut comments: Vec<(usize, String)> =
             marks.iter().map(|m| (m.after_ply, m.comment())).collect();
-        // A corrected result keeps the arbiter's reason in the record.
-        if let Some(c) = game.confirmation().filter(|c| c.corrected) {
+        // A corrected result or a forfeit keeps the arbiter's reason in the
+        // record.
+        if let Some(c) = game.confirmation().filter(|c| c.corrected || c.forfeit) {
             if let Some(why) = &c.reason {
+                let what = if c.forfeit {
+                    "forfeit entered by the arbiter"
+                } else {
+                    "result corrected by the arbiter to"
+                };
                 comments.push((
                     game.moves().len(),
-                    format!(
-                        "result corrected by the arbiter to {}: {why}",
-                        c.result.as_str()
-                    ),
+                    format!("{what} {}: {why}", c.result.as_str()),
                 ));
             }
         }

@@ -2,14 +2,85 @@
 //! phrase's hash as `eboard token --hash` makes it, a login, and a
 //! journal's records (docs/console.md).
 
-use super::{eboard_with_input, http};
+use super::{cdp_script, eboard_with_input, http, spawn, Running};
 use serde_json::Value;
 use std::path::Path;
+use std::process::Command;
 
 /// The pass phrase of the tests' arbiter, IA Hansen.
 pub const SECRET: &str = "correct horse battery staple";
 /// The relay's token on the boards (an account of role `relay`).
 pub const RELAY_TOKEN: &str = "c157a79031e1c40f85931829bc5fc552";
+/// The pass phrase of the tests' deputy, Deputy Dam (role `deputy`).
+pub const DEPUTY_SECRET: &str = "deputy sees everything";
+
+/// The `[[arbiter.accounts]]` of the console tests: IA Hansen (arbiter,
+/// [`SECRET`]), Deputy Dam (deputy, [`DEPUTY_SECRET`]) when `deputy`, and
+/// the hall's relay ([`RELAY_TOKEN`]). Each secret hashed as `eboard token
+/// --hash` does.
+pub fn accounts(deputy: bool) -> String {
+    let mut a = format!(
+        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n",
+        secret_hash(SECRET)
+    );
+    if deputy {
+        a.push_str(&format!(
+            "[[arbiter.accounts]]\nname = \"Deputy Dam\"\nrole = \"deputy\"\nsecret_hash = \"{}\"\n\n",
+            secret_hash(DEPUTY_SECRET)
+        ));
+    }
+    a.push_str(&format!(
+        "[[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n"
+    ));
+    a
+}
+
+/// An HTTP relay (`eboard relay --config DIR/relay.toml` made by
+/// [`relay_config`] with `accounts`) following `boards` by their
+/// addresses, started in `dir`.
+pub fn relay_over(dir: &Path, accounts: &str, boards: &[&Running]) -> Running {
+    let cfg = relay_config(dir, accounts);
+    let urls: Vec<String> = boards
+        .iter()
+        .map(|r| format!("http://{}", r.addr))
+        .collect();
+    let mut args = vec!["relay", "--config", cfg.to_str().unwrap()];
+    args.extend(urls.iter().map(String::as_str));
+    spawn(&args, &[], dir)
+}
+
+/// Runs a console test's browser steps: python3 with [`CDP_PAGE`] then
+/// `steps` (which print one JSON object last), Chromium `chrome` on `url`
+/// with its profile in `DIR/profile`, `args` after (`sys.argv[4:]`).
+/// Panics, with python's stderr, what was printed and the log `log` (the
+/// relay's or the board's stderr file), when the run fails; the printed
+/// JSON otherwise.
+pub fn run_console_steps(
+    chrome: &Path,
+    url: &str,
+    dir: &Path,
+    steps: &str,
+    args: &[&str],
+    log: &Path,
+) -> Value {
+    let out = Command::new("python3")
+        .args(["-c", &cdp_script(&format!("{CDP_PAGE}{steps}"))])
+        .arg(chrome)
+        .arg(url)
+        .arg(dir.join("profile"))
+        .args(args)
+        .output()
+        .expect("run python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the browser run failed: {}\nso far: {stdout}\nlog: {}",
+        String::from_utf8_lossy(&out.stderr),
+        std::fs::read_to_string(log).unwrap_or_default()
+    );
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
 
 /// The argon2id hash of `secret`, as `eboard token --hash` prints it.
 pub fn secret_hash(secret: &str) -> String {

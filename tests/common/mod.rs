@@ -290,6 +290,50 @@ token = "7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b"
     p
 }
 
+/// Headless Chromium's flags in every browser test: no sandbox (root in
+/// the containers), no GPU, no network of its own (updates, sync).
+pub const HEADLESS_FLAGS: [&str; 7] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
+/// Chromium run once on `url` with [`HEADLESS_FLAGS`], a fresh profile
+/// under `dir` and `extra` (`--dump-dom`, `--screenshot=…`); its output.
+pub fn headless(chrome: &Path, dir: &Path, extra: &[&str], url: &str) -> std::process::Output {
+    let profile = dir.join(format!("profile-{}", unique()));
+    Command::new(chrome)
+        .args(HEADLESS_FLAGS)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(url)
+        .output()
+        .expect("run chromium")
+}
+
+/// Chromium's path when both it and python3 (which drives it over the
+/// DevTools pipe, [`CDP_DRIVER`]) are installed; otherwise `None` after
+/// [`skip_or_fail_under_ci`] said why.
+pub fn chromium_and_python() -> Option<PathBuf> {
+    let Some(chrome) = chromium() else {
+        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+        return None;
+    };
+    if !Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        skip_or_fail_under_ci("python3 is not installed");
+        return None;
+    }
+    Some(chrome)
+}
+
 /// Headless Chromium's path, when installed (the live page's tests).
 pub fn chromium() -> Option<PathBuf> {
     ["chromium", "chromium-browser", "google-chrome"]
@@ -412,8 +456,7 @@ to_chrome_r, to_chrome_w = os.pipe()
 from_chrome_r, from_chrome_w = os.pipe()
 def child():
     os.dup2(to_chrome_r, 3); os.dup2(from_chrome_w, 4)
-p = subprocess.Popen([chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+p = subprocess.Popen([chrome] + HEADLESS_FLAGS + [
     "--remote-debugging-pipe", "--user-data-dir=" + profile, "about:blank"],
     pass_fds=(3, 4), preexec_fn=child, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 os.close(to_chrome_r); os.close(from_chrome_w)
@@ -441,7 +484,9 @@ def call(method, params=None, session=None):
     return reply(send(method, params, session))
 "#;
 
-/// [`CDP_DRIVER`] followed by `rest` (a test's steps).
+/// [`CDP_DRIVER`] (with [`HEADLESS_FLAGS`]) followed by `rest` (a test's
+/// steps).
 pub fn cdp_script(rest: &str) -> String {
-    format!("{CDP_DRIVER}{rest}")
+    let flags = serde_json::to_string(&HEADLESS_FLAGS).unwrap();
+    format!("HEADLESS_FLAGS = {flags}\n{CDP_DRIVER}{rest}")
 }

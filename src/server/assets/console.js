@@ -142,9 +142,13 @@ function renderAlerts() {
   const ol = $("alerts"), acked = $("acked-list");
   ol.textContent = ""; acked.textContent = "";
   let open = 0, nacked = 0;
-  for (const a of alerts) {
-    if (a.ack) { nacked++; acked.appendChild(renderAlert(a)); } else { open++; ol.appendChild(renderAlert(a)); }
-  }
+  // Those that wait for a ruling first (newest first), then the ones the
+  // board or an arbiter decided, still to be acknowledged: on a phone the
+  // first alert on the screen is one to rule on.
+  const live = (a) => { const st = a.game ? boards.get(a.game) : null; return !!(st && !/^board_/.test(a.type) && openFor(st, a)); };
+  const unacked = alerts.filter((a) => !a.ack);
+  for (const a of unacked.filter(live).concat(unacked.filter((a) => !live(a)))) { open++; ol.appendChild(renderAlert(a)); }
+  for (const a of alerts) if (a.ack) { nacked++; acked.appendChild(renderAlert(a)); }
   $("open-count").textContent = "(" + open + " open)";
   $("acked-count").textContent = String(nacked);
   $("acked").hidden = nacked === 0;
@@ -259,12 +263,14 @@ function controls(g, st, id) {
   const ff = row("forfeit-row");
   const fsel = el("select", { id: "forfeit-" + g, "aria-label": "forfeit on board " + g });
   for (const [v, t] of [["", "— forfeit —"], ["1-0", "1-0 (Black absent)"], ["0-1", "0-1 (White absent)"], ["0-0", "0-0 (both absent)"]]) fsel.appendChild(el("option", { value: v }, t));
-  ff.appendChild(fsel);
+  const fwhy = el("input", { id: "forfeit-reason-" + g, placeholder: "reason", "aria-label": "the reason for board " + g + "'s forfeit", size: "14" });
+  ff.appendChild(fsel); ff.appendChild(fwhy);
   ff.appendChild(button("Forfeit…", () => {
-    const s = boards.get(g), r = fsel.value;
+    const s = boards.get(g), r = fsel.value, why = fwhy.value.trim();
     if (!r) { say(id, "Forfeit: choose who was absent first (nothing is preset)", "reply error"); return; }
-    propose(id, "Board " + g + ": forfeit (no-show): result " + resultText(s.result || "*") + " → " + fsel.selectedOptions[0].textContent + "?", "Forfeit",
-      () => send(g, "forfeit", { result: r }, expectOf(s, null, true), id));
+    if (!why) { say(id, "Forfeit: give the reason (e.g. “Black absent 15 min after the start, DSU 004 §11”)", "reply error"); return; }
+    propose(id, "Board " + g + ": forfeit (no-show): result " + resultText(s.result || "*") + " → " + fsel.selectedOptions[0].textContent + ", confirmed at once (" + why + ")?", "Forfeit",
+      () => send(g, "forfeit", { result: r, reason: why }, expectOf(s, null, true), id));
   }));
   // A position (7.2 / 7.4a).
   const pos = row("position-row");
@@ -304,6 +310,9 @@ async function refresh() {
 function schedule() { if (!timer) timer = setTimeout(refresh, 150); }
 function showLogin(msg) {
   me = null; lastDrawn = ""; $("desk").hidden = true; $("login").hidden = false; $("logout").hidden = true; $("who").textContent = "";
+  // Nothing of the last session stays in the page: the next one (a deputy)
+  // must not see its live buttons until the first refresh.
+  boards.clear(); alerts = []; renderAlerts(); renderOverview(); renderBoards();
   $("login-error").textContent = msg || "";
   document.title = PAGE_TITLE;
   if (source) { source.close(); source = null; }
