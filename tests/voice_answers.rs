@@ -109,3 +109,78 @@ fn a_move_cuts_a_long_answer_short_and_is_heard_at_once() {
         "{events:#?}"
     );
 }
+
+#[test]
+fn a_new_query_cuts_a_long_answer_short() {
+    // Black asks for the whole position (about 28 s of speech), then 2.5 s
+    // into it for his clock: the position stops and the clock is said.
+    if !speech_programs() {
+        return;
+    }
+    let config = "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nspeak = true\n\
+         [game]\nboard = 1\nvi_player = \"b\"\n\
+         [voice.white]\ndevice = \"white\"\n\
+         [voice.black]\ndevice = \"black\"\n";
+    let text = TraceBuilder::with_header(json!({"trace": 1, "boards": ["main", "tactile"],
+        "vi_player": "b", "time_control": "300+0"}))
+    .steps(
+        "1000 lift e2
+         1300 place e4
+         1600 press w
+         3000 tactile lift e2
+         3200 tactile place e4
+         6500 query position b
+         9000 query clock b",
+    )
+    .text();
+    let mut game = PacedGame::start("answers-query", &["white", "black"], config, &text);
+    let black = game.sink("black");
+    // Black has heard e4 and the answers, and been silent for 1.5 s since
+    // (the clock answer is announced at 9000).
+    let records = poll(45, "both answers heard", || {
+        let r = game.records();
+        let asked = r.iter().filter(|v| v["query"].is_string()).count() == 2;
+        let late = r.iter().any(|v| v["t"].as_u64().is_some_and(|t| t >= 9000));
+        (asked && late && black.heard(0).len() >= 2 && quiet_for(black, 1500)).then_some(r)
+    });
+    let b = black.heard(0);
+    let log = game.stop();
+    let events = replayed_events(&records);
+    let answers: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "announce" && e["to"] == "b")
+        .collect();
+    assert_eq!(answers.len(), 2, "two answers: {answers:#?}\n{log}");
+    let (position, clock) = (answers[0], answers[1]);
+    assert!(
+        position["text"].as_str().unwrap().starts_with("Hvid:"),
+        "{position}"
+    );
+    let trace_ms = |i| game.trace_ms(&records, i);
+    let (position_t, clock_t) = (
+        position["t"].as_i64().unwrap(),
+        clock["t"].as_i64().unwrap(),
+    );
+    let clock_ms = clock["ms"].as_i64().unwrap();
+    let end = trace_ms(b.last().unwrap().end);
+    println!(
+        "position at {position_t} ({} ms estimated), clock {:?} at {clock_t} ({clock_ms} ms); \
+         black's stretches {:?}",
+        position["ms"],
+        clock["text"],
+        b.iter()
+            .map(|h| (trace_ms(h.start), trace_ms(h.end)))
+            .collect::<Vec<_>>()
+    );
+    // The position stopped for the new query: Black's output ends with the
+    // clock's words (within its length and a second), not ~25 s later.
+    assert!(
+        end > clock_t && end <= clock_t + clock_ms + 1500,
+        "Black's output ended at {end} ms; the clock was asked at {clock_t} ms ({clock_ms} ms \
+         of speech): the position was not cut short"
+    );
+    assert!(
+        position["ms"].as_i64().unwrap() > end - position_t + 5000,
+        "the position should be far longer than what was played of it"
+    );
+}
