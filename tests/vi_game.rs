@@ -8,41 +8,11 @@
 mod common;
 
 use common::skip::shared_pgn_dir_or_skip;
+use common::voice::changes;
 use common::{of, replay_events, replay_steps, TraceBuilder};
 use serde_json::{json, Value};
 use shakmaty::san::San;
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Square};
-
-/// The board changes of `mv` in `pos`, in the order a hand makes them:
-/// the captured piece off, the piece up and down (the rook after the king).
-fn changes(pos: &Chess, mv: &Move) -> Vec<(&'static str, Square)> {
-    match mv {
-        Move::Castle { king, rook } => {
-            let side = mv.castling_side().unwrap();
-            let c = pos.turn();
-            vec![
-                ("lift", *king),
-                ("place", side.king_to(c)),
-                ("lift", *rook),
-                ("place", side.rook_to(c)),
-            ]
-        }
-        Move::EnPassant { from, to } => vec![
-            ("lift", Square::from_coords(to.file(), from.rank())),
-            ("lift", *from),
-            ("place", *to),
-        ],
-        _ => {
-            let mut v = Vec::new();
-            if mv.is_capture() {
-                v.push(("lift", mv.to()));
-            }
-            v.push(("lift", mv.from().unwrap()));
-            v.push(("place", mv.to()));
-            v
-        }
-    }
-}
+use shakmaty::{Bitboard, Chess, Color, Position, Square};
 
 fn push(tb: TraceBuilder, t: u64, (kind, sq): (&str, Square), board: &str) -> TraceBuilder {
     let r = json!({"t": t, kind: sq.to_string(), "board": board});

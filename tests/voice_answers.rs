@@ -7,63 +7,19 @@
 
 mod common;
 
-use common::paced::{alsa_config, PacedSink};
-use common::skip::skip_or_fail_under_ci;
-use common::{poll, run_board_with_env, tempdir, TraceBuilder};
+use common::voice::{quiet_for, replayed_events, speech_programs, PacedGame};
+use common::{poll, TraceBuilder};
 use serde_json::{json, Value};
-use std::process::Command;
-use std::time::Instant;
-
-fn programs() -> bool {
-    let have = |p: &str| {
-        Command::new(p)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success() || !o.stdout.is_empty())
-    };
-    if have("espeak-ng") && have("aplay") {
-        return true;
-    }
-    skip_or_fail_under_ci("espeak-ng or aplay (alsa-utils) is not installed");
-    false
-}
-
-/// Signed milliseconds from `a` to `b`.
-fn between(a: Instant, b: Instant) -> i64 {
-    if b >= a {
-        (b - a).as_millis() as i64
-    } else {
-        -((a - b).as_millis() as i64)
-    }
-}
-
-fn journal(path: &std::path::Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .collect()
-}
 
 #[test]
 fn a_move_cuts_a_long_answer_short_and_is_heard_at_once() {
-    if !programs() {
+    if !speech_programs() {
         return;
     }
-    let dir = tempdir("answers-cut");
-    let white = PacedSink::start(&dir, "white");
-    let black = PacedSink::start(&dir, "black");
-    let alsa = alsa_config(&dir, &[&white, &black]);
-    let cfg = dir.join("board.toml");
-    std::fs::write(
-        &cfg,
-        "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nspeak = true\n\
+    let config = "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nspeak = true\n\
          [game]\nboard = 1\nvi_player = \"b\"\n\
          [voice.white]\ndevice = \"white\"\n\
-         [voice.black]\ndevice = \"black\"\n",
-    )
-    .unwrap();
-    let trace = dir.join("game.jsonl");
+         [voice.black]\ndevice = \"black\"\n";
     let text = TraceBuilder::with_header(json!({"trace": 1, "boards": ["main", "tactile"],
         "vi_player": "b", "time_control": "300+0"}))
     .steps(
@@ -83,41 +39,17 @@ fn a_move_cuts_a_long_answer_short_and_is_heard_at_once() {
          10600 press w",
     )
     .text();
-    std::fs::write(&trace, text).unwrap();
-    let j = dir.join("journal.jsonl");
-    let (base, base_unix) = (Instant::now(), common::unix_ms() as i64);
-    let run = run_board_with_env(
-        &dir,
-        &cfg,
-        Some(&trace),
-        &["--journal", j.to_str().unwrap()],
-        &[("ALSA_CONFIG_PATH", alsa.as_str())],
-    );
+    let mut game = PacedGame::start("answers-cut", &["white", "black"], config, &text);
+    let (white, black) = (game.sink("white"), game.sink("black"));
     // White has heard three phrases (e4, e5, Nf3) and both outputs have
     // been silent for 1.5 s since.
     let records = poll(45, "Nf3 heard and both outputs quiet", || {
         let w = white.heard(0);
-        let quiet = |s: &PacedSink| {
-            s.heard(0)
-                .last()
-                .is_some_and(|h| Instant::now().saturating_duration_since(h.end).as_millis() > 1500)
-        };
-        (w.len() >= 3 && quiet(&white) && quiet(&black)).then(|| journal(&j))
+        (w.len() >= 3 && quiet_for(white, 1500) && quiet_for(black, 1500)).then(|| game.records())
     });
-    let log = std::fs::read_to_string(&run.stderr).unwrap();
-    drop(run);
-    let tr = eboard::trace::Trace::parse(
-        &records
-            .iter()
-            .map(|v| v.to_string() + "\n")
-            .collect::<String>(),
-    )
-    .unwrap();
-    let (_, events) = eboard::controller::replay(&tr, None, None).unwrap();
-    let events: Vec<Value> = events
-        .iter()
-        .map(|e| serde_json::from_str(&e.to_json()).unwrap())
-        .collect();
+    let (w, b) = (white.heard(0), black.heard(0));
+    let log = game.stop();
+    let events = replayed_events(&records);
     let said = |pred: &dyn Fn(&Value) -> bool| {
         events
             .iter()
@@ -127,11 +59,7 @@ fn a_move_cuts_a_long_answer_short_and_is_heard_at_once() {
     };
     let answer = said(&|e| e["to"] == "b" && e["text"].as_str().unwrap().starts_with("Hvid:"));
     let nf3 = said(&|e| e["text"] == "Springer Frederik tre");
-    let zero = records[0]["journal"]["started_at_unix_ms"]
-        .as_i64()
-        .unwrap_or_else(|| panic!("header: {}", records[0]));
-    let trace_ms = |i: Instant| base_unix + between(base, i) - zero;
-    let (w, b) = (white.heard(0), black.heard(0));
+    let trace_ms = |i| game.trace_ms(&records, i);
     let nf3_t = nf3["t"].as_i64().unwrap();
     let nf3_white = w[2];
     println!(
@@ -179,5 +107,80 @@ fn a_move_cuts_a_long_answer_short_and_is_heard_at_once() {
     assert!(
         !events.iter().any(|e| e["type"] == "irregularity"),
         "{events:#?}"
+    );
+}
+
+#[test]
+fn a_new_query_cuts_a_long_answer_short() {
+    // Black asks for the whole position (about 28 s of speech), then 2.5 s
+    // into it for his clock: the position stops and the clock is said.
+    if !speech_programs() {
+        return;
+    }
+    let config = "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nspeak = true\n\
+         [game]\nboard = 1\nvi_player = \"b\"\n\
+         [voice.white]\ndevice = \"white\"\n\
+         [voice.black]\ndevice = \"black\"\n";
+    let text = TraceBuilder::with_header(json!({"trace": 1, "boards": ["main", "tactile"],
+        "vi_player": "b", "time_control": "300+0"}))
+    .steps(
+        "1000 lift e2
+         1300 place e4
+         1600 press w
+         3000 tactile lift e2
+         3200 tactile place e4
+         6500 query position b
+         9000 query clock b",
+    )
+    .text();
+    let mut game = PacedGame::start("answers-query", &["white", "black"], config, &text);
+    let black = game.sink("black");
+    // Black has heard e4 and the answers, and been silent for 1.5 s since
+    // (the clock answer is announced at 9000).
+    let records = poll(45, "both answers heard", || {
+        let r = game.records();
+        let asked = r.iter().filter(|v| v["query"].is_string()).count() == 2;
+        let late = r.iter().any(|v| v["t"].as_u64().is_some_and(|t| t >= 9000));
+        (asked && late && black.heard(0).len() >= 2 && quiet_for(black, 1500)).then_some(r)
+    });
+    let b = black.heard(0);
+    let log = game.stop();
+    let events = replayed_events(&records);
+    let answers: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "announce" && e["to"] == "b")
+        .collect();
+    assert_eq!(answers.len(), 2, "two answers: {answers:#?}\n{log}");
+    let (position, clock) = (answers[0], answers[1]);
+    assert!(
+        position["text"].as_str().unwrap().starts_with("Hvid:"),
+        "{position}"
+    );
+    let trace_ms = |i| game.trace_ms(&records, i);
+    let (position_t, clock_t) = (
+        position["t"].as_i64().unwrap(),
+        clock["t"].as_i64().unwrap(),
+    );
+    let clock_ms = clock["ms"].as_i64().unwrap();
+    let end = trace_ms(b.last().unwrap().end);
+    println!(
+        "position at {position_t} ({} ms estimated), clock {:?} at {clock_t} ({clock_ms} ms); \
+         black's stretches {:?}",
+        position["ms"],
+        clock["text"],
+        b.iter()
+            .map(|h| (trace_ms(h.start), trace_ms(h.end)))
+            .collect::<Vec<_>>()
+    );
+    // The position stopped for the new query: Black's output ends with the
+    // clock's words (within its length and a second), not ~25 s later.
+    assert!(
+        end > clock_t && end <= clock_t + clock_ms + 1500,
+        "Black's output ended at {end} ms; the clock was asked at {clock_t} ms ({clock_ms} ms \
+         of speech): the position was not cut short"
+    );
+    assert!(
+        position["ms"].as_i64().unwrap() > end - position_t + 5000,
+        "the position should be far longer than what was played of it"
     );
 }

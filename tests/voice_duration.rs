@@ -4,10 +4,13 @@
 //! many real announcements: the moves of real games (`../shared/data`),
 //! the rulings, the answers on demand. Every phrase is synthesised as the
 //! daemon synthesises it (SSML when it mixes languages) and its audio
-//! length (samples / rate) compared with the estimate: within 15 %.
+//! length (samples / rate) compared with the estimate: within 15 % on the
+//! held-out phrases (other games than the fit's, the rulings and answers
+//! the fit did not see, their new words estimated from their letters).
 //!
-//! `EBOARD_DURATION_CSV=FILE` writes the measurements (language, speed,
-//! characters, measured ms, estimated ms, phrase) for refitting.
+//! `EBOARD_DURATION_CSV=FILE` writes the measurements (language, set,
+//! speed, characters, measured ms, estimated ms, phrase) for refitting
+//! (`scripts/voice-durations.py` fits on the `fit` rows only).
 
 mod common;
 
@@ -19,8 +22,13 @@ use eboard::voice::{self, Lang, Vocabulary, VoiceOptions};
 use shakmaty::{Bitboard, Chess, Color, KnownOutcome, Position, Role, Square};
 use std::io::Write;
 
-/// The largest error allowed, per cent of the real length.
+/// The largest error allowed on a held-out phrase, per cent of the real
+/// length.
 const BOUND_PCT: f64 = 15.0;
+/// The same with the words first met in the held-out set estimated from
+/// their letters, as a word the tables lack (a ruling added without a
+/// refit): measured up to 19 % (docs/voice.md).
+const NEW_WORDS_BOUND_PCT: f64 = 20.0;
 
 fn vocabularies() -> Vec<(&'static str, Vocabulary)> {
     vec![
@@ -47,9 +55,9 @@ fn vocabularies() -> Vec<(&'static str, Vocabulary)> {
     ]
 }
 
-/// Move phrases of real games: every `stride`-th ply of the first games of
-/// the corpus, and every capture with a disambiguation, promotion or
-/// castling among them.
+/// Move phrases of real games: every `stride`-th ply of `games`, and the
+/// captures with a disambiguation, promotions, castlings and mates among
+/// them (up to `want / 2`).
 fn move_phrases(voc: &Vocabulary, games: &[eboard::pgn::PgnGame], want: usize) -> Vec<String> {
     let mut plain = Vec::new();
     let mut special = Vec::new();
@@ -175,8 +183,30 @@ fn other_phrases(voc: &Vocabulary) -> Vec<String> {
     v
 }
 
+/// The words of `phrases` (lower case, split as the estimate splits them).
+fn words_of(phrases: &[String]) -> std::collections::HashSet<String> {
+    phrases
+        .iter()
+        .flat_map(|p| {
+            p.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\'' || c == '_'))
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The errors of one set at one speed: (lowest, highest, mean |error|), %.
+fn summary(errors: &[f64]) -> (f64, f64, f64) {
+    let mean = errors.iter().map(|e| e.abs()).sum::<f64>() / errors.len().max(1) as f64;
+    let (lo, hi) = errors
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(l, h), e| (l.min(*e), h.max(*e)));
+    (lo, hi, mean)
+}
+
 #[test]
-fn the_estimate_is_within_15_per_cent_of_espeak_ng_in_every_language() {
+fn the_estimate_is_within_15_per_cent_of_espeak_ng_on_held_out_phrases() {
     let have = std::process::Command::new("espeak-ng")
         .arg("--version")
         .output()
@@ -188,64 +218,94 @@ fn the_estimate_is_within_15_per_cent_of_espeak_ng_in_every_language() {
     let Some(dir) = shared_pgn_dir_or_skip() else {
         return;
     };
-    let text = std::fs::read_to_string(dir.join("twic1599_1110games.pgn")).unwrap();
-    let (games, _) = eboard::pgn::read_games_lenient(&text);
-    let games = &games[..games.len().min(40)];
+    // The fit set: the moves of 40 games of one corpus (TWIC) and every
+    // other ruling or answer. The held-out set, never seen by
+    // scripts/voice-durations.py's fit: the moves of 40 games of another
+    // corpus (lichess) and the other rulings and answers, whose words
+    // first met there are estimated from their letters as new words.
+    let games_of = |file: &str| {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        let (mut games, _) = eboard::pgn::read_games_lenient(&text);
+        games.truncate(40);
+        games
+    };
+    let fit_games = games_of("twic1599_1110games.pgn");
+    let held_games = games_of("lichess_db_2025-05_438games.pgn");
     let mut csv =
         std::env::var_os("EBOARD_DURATION_CSV").map(|p| std::fs::File::create(p).unwrap());
     let mut failures = Vec::new();
     for (name, voc) in vocabularies() {
-        let mut phrases = move_phrases(&voc, games, 40);
-        phrases.extend(other_phrases(&voc));
-        for wpm in [175u32, 120, 300] {
-            // The other speeds on a sample: the scaling, not every phrase.
-            let sample: Vec<&String> = if wpm == 175 {
-                phrases.iter().collect()
-            } else {
-                phrases.iter().step_by(5).collect()
-            };
-            let mut tts = Espeak::new();
-            tts.speed_wpm = Some(wpm);
-            let mut errors = Vec::new();
-            for p in sample {
-                let syn = match voc.ssml(p) {
-                    Some(m) => tts.synthesize_ssml(&m, voc.lang()),
-                    None => tts.synthesize(p, voc.lang()),
+        let others = other_phrases(&voc);
+        let mut fit = move_phrases(&voc, &fit_games, 40);
+        fit.extend(others.iter().step_by(2).cloned());
+        let mut held: Vec<String> = move_phrases(&voc, &held_games, 40)
+            .into_iter()
+            .filter(|p| !fit.contains(p))
+            .collect();
+        held.extend(others.iter().skip(1).step_by(2).cloned());
+        let seen = words_of(&fit);
+        let known = |w: &str| seen.contains(w) || w.chars().all(|c| c.is_ascii_digit());
+        for (set, phrases) in [("fit", &fit), ("held-out", &held)] {
+            for wpm in [175u32, 120, 300] {
+                let mut tts = Espeak::new();
+                tts.speed_wpm = Some(wpm);
+                let (mut errors, mut errors_new) = (Vec::new(), Vec::new());
+                let mut new_words = 0;
+                for p in phrases.iter() {
+                    let syn = match voc.ssml(p) {
+                        Some(m) => tts.synthesize_ssml(&m, voc.lang()),
+                        None => tts.synthesize(p, voc.lang()),
+                    }
+                    .unwrap_or_else(|e| panic!("{name}: {p}: {e}"));
+                    let real = syn.audio_length().as_millis() as f64;
+                    let est = voice::speech_ms_estimate(p, &voc, wpm) as f64;
+                    let est_new = voice::speech_ms_estimate_knowing(p, &voc, wpm, &known) as f64;
+                    new_words += words_of(std::slice::from_ref(p))
+                        .iter()
+                        .filter(|w| !known(w))
+                        .count();
+                    let err = (est - real) / real * 100.0;
+                    let err_new = (est_new - real) / real * 100.0;
+                    if let Some(f) = csv.as_mut() {
+                        writeln!(
+                            f,
+                            "{name}\t{set}\t{wpm}\t{}\t{real}\t{est}\t{p}",
+                            p.chars().count()
+                        )
+                        .unwrap();
+                    }
+                    // The bounds are the held-out set's; the fit set's
+                    // figures are reported beside them.
+                    if set == "held-out" && err.abs() > BOUND_PCT {
+                        failures.push(format!(
+                            "{name} {wpm} wpm: {err:+.0} % (real {real} ms, estimated {est} \
+                             ms): {p}"
+                        ));
+                    }
+                    if set == "held-out" && err_new.abs() > NEW_WORDS_BOUND_PCT {
+                        failures.push(format!(
+                            "{name} {wpm} wpm, its new words from their letters: {err_new:+.0} % \
+                             (real {real} ms, estimated {est_new} ms): {p}"
+                        ));
+                    }
+                    errors.push(err);
+                    errors_new.push(err_new);
                 }
-                .unwrap_or_else(|e| panic!("{name}: {p}: {e}"));
-                let real = syn.audio_length().as_millis() as f64;
-                let est = voice::speech_ms_estimate(p, &voc, wpm) as f64;
-                let err = (est - real) / real * 100.0;
-                if let Some(f) = csv.as_mut() {
-                    writeln!(
-                        f,
-                        "{name}\t{wpm}\t{}\t{real}\t{est}\t{p}",
-                        p.chars().count()
-                    )
-                    .unwrap();
-                }
-                if err.abs() > BOUND_PCT {
-                    failures.push(format!(
-                        "{name} {wpm} wpm: {err:+.0} % (real {real} ms, estimated {est} ms): {p}"
-                    ));
-                }
-                errors.push(err);
+                let (lo, hi, mean) = summary(&errors);
+                let (lo_n, hi_n, mean_n) = summary(&errors_new);
+                println!(
+                    "{name} {set} at {wpm} wpm: {} phrases, error {lo:+.1} % .. {hi:+.1} %, mean \
+                     |error| {mean:.1} %; its {new_words} new words from their letters: \
+                     {lo_n:+.1} % .. {hi_n:+.1} %, mean {mean_n:.1} %",
+                    errors.len()
+                );
             }
-            let max = errors.iter().fold(0f64, |m, e| m.max(e.abs()));
-            let mean = errors.iter().map(|e| e.abs()).sum::<f64>() / errors.len() as f64;
-            let (lo, hi) = errors
-                .iter()
-                .fold((f64::MAX, f64::MIN), |(l, h), e| (l.min(*e), h.max(*e)));
-            println!(
-                "{name} at {wpm} wpm: {} phrases, error {lo:+.1} % .. {hi:+.1} %, mean |error| \
-                 {mean:.1} %, max {max:.1} %",
-                errors.len()
-            );
         }
     }
     assert!(
         failures.is_empty(),
-        "{} phrases off by more than {BOUND_PCT} %:\n{}",
+        "{} held-out estimates off by more than {BOUND_PCT} % (their new words from their \
+         letters: {NEW_WORDS_BOUND_PCT} %):\n{}",
         failures.len(),
         failures.join("\n")
     );

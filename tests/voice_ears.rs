@@ -6,48 +6,26 @@
 mod common;
 
 use common::paced::{alsa_config, Heard, PacedSink};
-use common::skip::skip_or_fail_under_ci;
-use common::{poll, run_board_with_env, tempdir, TraceBuilder};
+use common::voice::{
+    assert_spoken_in_his_ear, between, quiet_for, replayed_events, speech_programs, spread_ms,
+    PacedGame,
+};
+use common::{poll, tempdir, TraceBuilder};
 use eboard::voice::output::{Listener, Routing, Utterance};
 use eboard::voice::tts::Espeak;
 use eboard::voice::Lang;
 use serde_json::{json, Value};
-use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn have(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success() || !o.stdout.is_empty())
-}
-
-fn programs() -> bool {
-    if have("espeak-ng") && have("aplay") {
-        return true;
-    }
-    skip_or_fail_under_ci("espeak-ng or aplay (alsa-utils) is not installed");
-    false
-}
 
 fn ms(d: Duration) -> i64 {
     d.as_millis() as i64
-}
-
-/// Signed milliseconds from `a` to `b`.
-fn between(a: Instant, b: Instant) -> i64 {
-    if b >= a {
-        ms(b - a)
-    } else {
-        -ms(a - b)
-    }
 }
 
 #[test]
 fn every_listener_hears_a_phrase_at_once() {
     // Three outputs (White, Black, the arbiter), each its own device read
     // at the sample rate: the phrase starts in the three ears together.
-    if !programs() {
+    if !speech_programs() {
         return;
     }
     let dir = tempdir("ears-parallel");
@@ -83,9 +61,7 @@ fn every_listener_hears_a_phrase_at_once() {
             .collect();
         (h.len() == 3).then_some(h)
     });
-    let first = heard.iter().map(|h| h.start).min().unwrap();
-    let last = heard.iter().map(|h| h.start).max().unwrap();
-    let spread = ms(last - first);
+    let spread = spread_ms(&heard.iter().map(|h| h.start).collect::<Vec<_>>());
     let ends: Vec<i64> = heard.iter().map(|h| between(asked, h.end)).collect();
     let starts: Vec<i64> = heard.iter().map(|h| between(asked, h.start)).collect();
     println!(
@@ -115,15 +91,6 @@ fn every_listener_hears_a_phrase_at_once() {
     );
 }
 
-/// The records of the journal at `path`, as JSON.
-fn journal(path: &std::path::Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .collect()
-}
-
 #[test]
 fn e2_3_his_move_counts_as_announced_when_his_own_output_has_played_it() {
     // A two-board game through `eboard run` with real speech: Black on the
@@ -132,25 +99,14 @@ fn e2_3_his_move_counts_as_announced_when_his_own_output_has_played_it() {
     // his own ear, while the arbiter's output is still playing them: that is
     // no irregularity (E2.3), and the journal's `spoken` record for him is
     // his output's, before his press.
-    if !programs() {
+    if !speech_programs() {
         return;
     }
-    let dir = tempdir("ears-e23");
-    let white = PacedSink::start(&dir, "white");
-    let black = PacedSink::start(&dir, "black");
-    let arbiter = PacedSink::start(&dir, "arbiter");
-    let alsa = alsa_config(&dir, &[&white, &black, &arbiter]);
-    let cfg = dir.join("board.toml");
-    std::fs::write(
-        &cfg,
-        "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nspeak = true\n\
+    let config = "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nspeak = true\n\
          [game]\nboard = 1\nvi_player = \"b\"\n\
          [voice.white]\ndevice = \"white\"\n\
          [voice.black]\ndevice = \"black\"\nspeed = 400\n\
-         [voice.arbiter]\ndevice = \"arbiter\"\nspeed = 80\n",
-    )
-    .unwrap();
-    let trace = dir.join("game.jsonl");
+         [voice.arbiter]\ndevice = \"arbiter\"\nspeed = 80\n";
     let tb_text = TraceBuilder::with_header(json!({"trace": 1, "boards": ["main", "tactile"],
         "vi_player": "b", "time_control": "300+0"}))
     .steps(
@@ -164,60 +120,32 @@ fn e2_3_his_move_counts_as_announced_when_his_own_output_has_played_it() {
          5500 press b",
     )
     .text();
-    std::fs::write(&trace, tb_text).unwrap();
-    let j = dir.join("journal.jsonl");
-    // Instants to Unix ms (the journal's header gives round time 0).
-    let (base, base_unix) = (Instant::now(), common::unix_ms() as i64);
-    let run = run_board_with_env(
-        &dir,
-        &cfg,
-        Some(&trace),
-        &["--journal", j.to_str().unwrap()],
-        &[("ALSA_CONFIG_PATH", alsa.as_str())],
-    );
+    let mut game = PacedGame::start("ears-e23", &["white", "black", "arbiter"], config, &tb_text);
+    let (white, black, arbiter) = (game.sink("white"), game.sink("black"), game.sink("arbiter"));
     // Black's press is in the journal, and every output has said e5.
     let records = poll(40, "Black's press and the e5 phrase everywhere", || {
-        let r = journal(&j);
+        let r = game.records();
         let pressed = r.iter().any(|v| v["press"] == "b");
         // Every output has said e5 and been quiet for a second since (the
         // stretches measured whole).
-        let said = [&white, &black, &arbiter].iter().all(|s| {
-            let h = s.heard(0);
-            h.len() >= 2
-                && h.last().is_some_and(|l| {
-                    Instant::now().saturating_duration_since(l.end) > Duration::from_secs(1)
-                })
-        });
+        let said = [white, black, arbiter]
+            .iter()
+            .all(|s| s.heard(0).len() >= 2 && quiet_for(s, 1000));
         (pressed && said).then_some(r)
     });
-    let log = std::fs::read_to_string(&run.stderr).unwrap();
-    drop(run);
-    let tr = eboard::trace::Trace::parse(
-        &records
-            .iter()
-            .map(|v| v.to_string() + "\n")
-            .collect::<String>(),
-    )
-    .unwrap();
-    let (_, events) = eboard::controller::replay(&tr, None, None).unwrap();
-    let events: Vec<Value> = events
-        .iter()
-        .map(|e| serde_json::from_str(&e.to_json()).unwrap())
-        .collect();
+    // Per ear: when each output played e5 (its second stretch of sound).
+    let e5_in = |s: &PacedSink| s.heard(0)[1];
+    let (w, b, a) = (e5_in(white), e5_in(black), e5_in(arbiter));
+    let log = game.stop();
+    let events = replayed_events(&records);
     let e5 = events
         .iter()
         .find(|e| e["type"] == "announce" && e["text"] == "Bonde Erik fem")
         .unwrap_or_else(|| panic!("e5 announced: {events:#?}"));
     let n = e5["n"].as_u64().unwrap();
     let press_t = 5500i64;
-    // Per ear: when each output played e5 (its second stretch of sound),
-    // in trace ms (the journal's `started_at_unix_ms` is round time 0).
-    let zero = records[0]["journal"]["started_at_unix_ms"]
-        .as_i64()
-        .unwrap_or_else(|| panic!("header: {}", records[0]));
-    let trace_ms = |i: Instant| base_unix + between(base, i) - zero;
-    let e5_in = |s: &PacedSink| s.heard(0)[1];
-    let (w, b, a) = (e5_in(&white), e5_in(&black), e5_in(&arbiter));
+    // In trace ms (the journal's `started_at_unix_ms` is round time 0).
+    let trace_ms = |i| game.trace_ms(&records, i);
     println!(
         "e5 at t {} (trace ms): white {}..{}, black {}..{}, arbiter {}..{}; \
          press {press_t}",
@@ -256,15 +184,9 @@ fn e2_3_his_move_counts_as_announced_when_his_own_output_has_played_it() {
     );
     // The journal's report of his hearing comes from his output: before his
     // press, after his ear's end (less the output's buffer).
-    let spoken_b = records
-        .iter()
-        .find(|v| v["spoken"] == n && v["by"] == "b")
-        .unwrap_or_else(|| panic!("no spoken record for n {n} by b: {records:#?}"));
-    let t = spoken_b["t"].as_i64().unwrap();
-    assert!(t < press_t, "{spoken_b}");
+    assert_spoken_in_his_ear(&records, n, "b", trace_ms(b.end), press_t);
     // The three outputs started e5 together.
-    let starts = [w.start, b.start, a.start];
-    let spread = ms(*starts.iter().max().unwrap() - *starts.iter().min().unwrap());
+    let spread = spread_ms(&[w.start, b.start, a.start]);
     assert!(
         spread <= 200,
         "e5 started {spread} ms apart in the three ears"

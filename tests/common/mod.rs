@@ -9,6 +9,8 @@
 //! - [`mosquitto`]: a broker on loopback for the MQTT tests;
 //! - [`paced`]: audio outputs captured at real-time speed (ALSA into a
 //!   FIFO read at the sample rate);
+//! - [`voice`]: a game through `eboard run` with real speech and one paced
+//!   output per listener, its journal replayed, the per-ear checks;
 //! - here: temporary directories, HTTP / SSE / WebSocket clients on plain
 //!   blocking sockets with bounded waits, the Opera Game as a trace, a
 //!   board config, python-chess as a PGN reader.
@@ -27,6 +29,7 @@ pub mod paced;
 pub mod process;
 pub mod skip;
 pub mod trace;
+pub mod voice;
 
 pub use process::*;
 pub use skip::*;
