@@ -341,7 +341,7 @@ mod tests {
         while let Some(u) = queue.pop_front() {
             out.push(s.settle(u, &queue));
         }
-        assert_eq!(out[0].public.len(), 2, "the moves that stand go out");
+        assert_eq!(out[0].public.len(), 1, "the moves that stand go out");
         for u in &out[1..3] {
             assert!(u.snapshot.is_none(), "withheld: {:?}", u.snapshot);
             assert!(
