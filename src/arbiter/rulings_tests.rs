@@ -309,7 +309,10 @@ fn a_double_forfeit_ends_the_game_lost_by_both_and_is_undone() {
     assert_eq!(a.outcome(), None);
     assert!(a.confirmation().is_none());
     let (_, effect) = applied(&d).unwrap();
-    assert!(effect.contains("0-0 → *"), "{effect}");
+    assert!(
+        effect.contains("0-0 (forfeit), forfeit → the game in progress"),
+        "{effect}"
+    );
     let d = feed(&mut a, &play(4_000, Color::White, Square::E2, Square::E4));
     assert!(events(&d).contains(&"move"), "{:?}", events(&d));
 }
