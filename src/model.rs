@@ -11,7 +11,8 @@
 //! ones of `../shared/spec/trace-format.md` and `docs/trace-extensions.md`.
 //!
 //! Results are shakmaty's [`KnownOutcome`] (`1-0`, `0-1`, `1/2-1/2`), with
-//! [`serde_result`] to write them by name.
+//! [`serde_result`] to write them by name; a game's recorded result is a
+//! [`Score`], which adds both players' loss (`0-0`, a double forfeit).
 //!
 //! This module depends on nothing of the product; everything else may
 //! depend on it.
@@ -447,6 +448,76 @@ pub mod serde_result {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<KnownOutcome, D::Error> {
         let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         parse_result(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A game's result as the arbiter records it: the game's outcome
+/// (shakmaty's [`KnownOutcome`]: `1-0`, `0-1`, `1/2-1/2`), or both players
+/// lost (`0-0`: a double forfeit, neither player came; TRF-16 `-`/`-`).
+///
+/// shakmaty's outcome has no `0-0`, nor has the PGN standard (Edwards 1994,
+/// §8.2.6); lichess broadcasts read `[Result "0-0"]` as 0 points each
+/// (lichess-org/lila#16081, scalachess `Outcome.pointsFromResult`), and
+/// the feeds write it only there (`docs/console.md`, "Double forfeit").
+/// Written by name (`as_str`, serde).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// The game's outcome: `1-0`, `0-1`, `1/2-1/2`.
+    Game(KnownOutcome),
+    /// Both players lost: `0-0` (a double forfeit).
+    BothLost,
+}
+
+impl Score {
+    /// `1-0`, `0-1`, `1/2-1/2` or `0-0`.
+    pub const fn as_str(&self) -> &'static str {
+        match self {
+            Score::Game(r) => r.as_str(),
+            Score::BothLost => "0-0",
+        }
+    }
+
+    /// The game's outcome; `None` when both lost (no side won, no draw).
+    pub const fn outcome(&self) -> Option<KnownOutcome> {
+        match self {
+            Score::Game(r) => Some(*r),
+            Score::BothLost => None,
+        }
+    }
+
+    /// Whether `c` won.
+    pub fn won_by(&self, c: Color) -> bool {
+        *self == Score::Game(win_for(c))
+    }
+}
+
+impl From<KnownOutcome> for Score {
+    fn from(r: KnownOutcome) -> Score {
+        Score::Game(r)
+    }
+}
+
+impl PartialEq<KnownOutcome> for Score {
+    fn eq(&self, other: &KnownOutcome) -> bool {
+        *self == Score::Game(*other)
+    }
+}
+
+impl PartialEq<Score> for KnownOutcome {
+    fn eq(&self, other: &Score) -> bool {
+        *other == Score::Game(*self)
+    }
+}
+
+impl Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Score {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 

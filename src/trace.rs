@@ -21,7 +21,7 @@ use std::io::BufRead;
 
 pub use crate::model::color_str;
 use crate::model::{
-    parse_result, Edition, EndReason, IrregularityKind, KnownOutcome, Lang, Mode, Penalty,
+    parse_result, Edition, EndReason, IrregularityKind, KnownOutcome, Lang, Mode, Penalty, Score,
     Supervision, UnknownName, WordChoice,
 };
 pub use crate::model::{BoardId, ClaimKind, QueryKind, Sensing};
@@ -1389,9 +1389,9 @@ pub enum EventKind {
     /// gave another result than the board's; `forfeit`: the game was not
     /// played (a no-show).
     ResultConfirmed {
-        /// The result that stands: `1-0`, `0-1`, `1/2-1/2`.
-        #[serde(with = "crate::model::serde_result")]
-        result: KnownOutcome,
+        /// The result that stands: `1-0`, `0-1`, `1/2-1/2`, or `0-0` (a
+        /// double forfeit: both lost).
+        result: Score,
         /// The board's result was replaced.
         corrected: bool,
         /// Entered as a forfeit.
@@ -1434,9 +1434,9 @@ pub enum EventKind {
     },
     /// The game is over.
     GameEnd {
-        /// `1-0`, `0-1`, `1/2-1/2`.
-        #[serde(with = "crate::model::serde_result")]
-        result: KnownOutcome,
+        /// `1-0`, `0-1`, `1/2-1/2`; extension: `0-0` (a double forfeit,
+        /// reason `forfeit`: both lost; `docs/trace-extensions.md`).
+        result: Score,
         /// `checkmate`, `stalemate`, `dead_position`, `resignation`, ...
         reason: EndReason,
         /// The article.

@@ -4,6 +4,9 @@
 //!   corrected to 1-0 by mistake and undone within the transmission delay
 //!   never reaches the public (neither its event stream nor its PGN); the
 //!   public gets the draw, with its termination kept;
+//! - §5 with moves: a result declared and then a position set back one
+//!   move (a take-back), both within the delay: neither the result nor the
+//!   move taken back ever reaches the public;
 //! - §8, "each alert's time is when it happened, also after a relay
 //!   restart": a board's own out-of-band alert (its damaged ruling-id
 //!   store, found at its start) keeps the board's time at a relay started
@@ -100,6 +103,81 @@ fn a_result_corrected_and_undone_within_the_delay_never_reaches_the_public() {
     assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
     assert!(pgn.contains("[ResultStatus \"provisional\"]"), "{pgn}");
     assert!(!pgn.contains("1-0"), "{pgn}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_result_and_moves_taken_back_within_the_delay_never_reach_the_public() {
+    let dir = tempdir("resolved-takeback");
+    let cfg = config(&dir, 1, 1, "");
+    let trace = dir.join("two.jsonl");
+    std::fs::write(
+        &trace,
+        TraceBuilder::new()
+            .header("time_control", "5400+30")
+            .steps("1000 mv e2e4 w\n3000 mv e7e5 b\n")
+            .text(),
+    )
+    .unwrap();
+    let board = run_board(&dir, &cfg, Some(&trace), &["--speed", "1", "--delay", "6"]);
+    let public = SseReader::open(&board.addr, "/events", &[]);
+    poll(30, "Black's move on the arbiter's state", || {
+        (arbiter_state(&board.addr)["ply"] == 2).then_some(())
+    });
+    // Undelayed: a result declared by mistake, then the game set back to
+    // the position after 1.e4 (a take-back that reopens it).
+    let (s, b) = request(
+        &board.addr,
+        "POST",
+        "/arbiter/result",
+        &[ARBITER_AUTH],
+        &json!({"result": "1-0"}).to_string(),
+    );
+    assert_eq!(s, 200, "{b}");
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let (s, b) = request(
+        &board.addr,
+        "POST",
+        "/arbiter/position",
+        &[ARBITER_AUTH],
+        &json!({"fen": after_e4}).to_string(),
+    );
+    assert_eq!(s, 200, "{b}");
+    let taken_at = Instant::now();
+    let st = arbiter_state(&board.addr);
+    assert_eq!(
+        (&st["ply"], &st["result"]),
+        (&json!(1), &json!("*")),
+        "{st}"
+    );
+    // Everything the public gets until the take-back's delay has passed
+    // (and 2 s more): the take-back's own ruling is the last of it.
+    let mut seen = Vec::new();
+    while let Some(left) =
+        (taken_at + Duration::from_secs(8)).checked_duration_since(Instant::now())
+    {
+        match public.rx.recv_timeout(left) {
+            Ok((_, v)) => seen.push(v),
+            Err(_) => break,
+        }
+    }
+    let texts: Vec<String> = seen.iter().map(Value::to_string).collect();
+    assert!(
+        seen.iter()
+            .any(|v| v["type"] == "ruling" && v["action"] == "position"),
+        "the take-back reached the public: {texts:#?}"
+    );
+    for t in &texts {
+        assert!(!t.contains("e7e5"), "a move taken back went public: {t}");
+        assert!(
+            !t.contains("\"1-0\"") && !t.contains("ends 1-0"),
+            "an undone result went public: {t}"
+        );
+    }
+    let pgn = get(&board.addr, "/games.pgn");
+    assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+    assert!(pgn.contains("1. e4"), "{pgn}");
+    assert!(!pgn.contains("e5") && !pgn.contains("1-0"), "{pgn}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

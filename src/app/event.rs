@@ -156,7 +156,6 @@ pub fn pairing_list(round: &RoundPairings, boards: &[BoardAssignment]) -> String
             String::new()
         };
         let forfeit = match p.forfeit {
-            Some("0-0") => "  forfeited by both (0-0): record it in the pairing program; the board cannot enter 0-0".to_owned(),
             Some(r) => format!("  forfeit {r}: enter it at the console (forfeit {r})"),
             None => String::new(),
         };

@@ -8,7 +8,7 @@
 use super::announce::Decisions;
 use super::rulings::{impossible, stale, Applied, Refusal};
 use super::{Arbiter, Outcome};
-use crate::model::{win_for, EndReason, KnownOutcome};
+use crate::model::{win_for, EndReason, KnownOutcome, Score};
 use crate::rules::RulingArticles;
 use crate::trace::{Event, EventKind, Forfeit};
 use shakmaty::Color;
@@ -16,8 +16,8 @@ use shakmaty::Color;
 /// The arbiter's confirmation of the result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Confirmation {
-    /// The result that stands.
-    pub result: KnownOutcome,
+    /// The result that stands (`0-0` only for a double forfeit).
+    pub result: Score,
     /// The board's result was replaced by the arbiter's.
     pub corrected: bool,
     /// The game was not played (a no-show).
@@ -55,7 +55,7 @@ impl Arbiter {
                     board
                 } else {
                     Outcome {
-                        result: r,
+                        result: r.into(),
                         reason: EndReason::ArbiterDecision,
                         article,
                         t,
@@ -63,7 +63,7 @@ impl Arbiter {
                 };
                 self.correct_outcome(outcome);
                 (
-                    r,
+                    r.into(),
                     !back,
                     format!(
                         "{} ({}) corrected to {} ({}), confirmed",
@@ -92,7 +92,7 @@ impl Arbiter {
                 let declared = RulingArticles::of(self.cfg.profile.edition).result;
                 self.end(r, EndReason::ArbiterDecision, declared, t, out);
                 (
-                    r,
+                    r.into(),
                     false,
                     format!(
                         "the game ends {} (arbiter's decision), confirmed",
@@ -128,7 +128,8 @@ impl Arbiter {
     /// 6.7.1, DSU 004 §11): before any move, or after the present player's
     /// first move (he starts his clock and moves, the normal sequence: the
     /// result is then his win). `0-0`: neither player came (a double
-    /// forfeit, before any move). Refused with the reason otherwise.
+    /// forfeit, before any move: both lose, [`Score::BothLost`]). Refused
+    /// with the reason otherwise.
     pub(super) fn enter_forfeit(
         &mut self,
         forfeit: Forfeit,
@@ -150,17 +151,17 @@ impl Arbiter {
                     "both players have moved ({n} plies): the game was played; declare its result instead"
                 )))
             }
-            (Forfeit::Double, _, _) => {
-                // Neither lila (scalachess `Outcome.fromResult`) nor
-                // python-chess reads 0-0 as a PGN result (python-chess takes
-                // "0-0" in the movetext for castling): docs/console.md.
-                return Err(impossible(
-                    "a double forfeit (0-0) has no PGN result the broadcast consumers read: \
-                     enter it in the pairing program (TRF -/-) and leave this game unplayed",
-                ));
+            (Forfeit::Double, 0, _) => Score::BothLost,
+            (Forfeit::Double, _, Some(by)) => {
+                return Err(impossible(format!(
+                    "{} has moved: he was present, so this is not a double forfeit \
+                     (his win by forfeit is {})",
+                    if by == Color::White { "White" } else { "Black" },
+                    win_for(by).as_str()
+                )))
             }
-            (Forfeit::Won(r), 0, _) => Some(r),
-            (Forfeit::Won(r), _, Some(by)) if r == win_for(by) => Some(r),
+            (Forfeit::Won(r), 0, _) => r.into(),
+            (Forfeit::Won(r), _, Some(by)) if r == win_for(by) => r.into(),
             (Forfeit::Won(_), _, Some(by)) => {
                 return Err(impossible(format!(
                     "{} has moved: he was present, so the forfeit is his win ({})",
@@ -168,27 +169,31 @@ impl Arbiter {
                     win_for(by).as_str()
                 )))
             }
-            (Forfeit::Won(r), _, None) => Some(r),
+            (_, _, None) => {
+                // One ply always has its mover; answered rather than assumed.
+                return Err(impossible("the game's first move has no mover"));
+            }
         };
-        let shown = forfeit.as_str();
-        if let Some(r) = result {
-            self.end(r, EndReason::Forfeit, article, t, out);
-            self.confirmation = Some(Confirmation {
-                result: r,
+        self.end(result, EndReason::Forfeit, article, t, out);
+        self.confirmation = Some(Confirmation {
+            result,
+            corrected: false,
+            forfeit: true,
+            reason: None,
+        });
+        out.push(Event {
+            t,
+            kind: EventKind::ResultConfirmed {
+                result,
                 corrected: false,
                 forfeit: true,
-                reason: None,
-            });
-            out.push(Event {
-                t,
-                kind: EventKind::ResultConfirmed {
-                    result: r,
-                    corrected: false,
-                    forfeit: true,
-                    article,
-                },
-            });
-        }
+                article,
+            },
+        });
+        let shown = match result {
+            Score::BothLost => "0-0, both players lost".to_owned(),
+            r => r.as_str().to_owned(),
+        };
         Ok(Applied {
             article,
             effect: format!("the game is entered as a forfeit, {shown}, confirmed"),

@@ -7,7 +7,7 @@
 use super::announce::Decisions;
 use super::phase::PendingEnd;
 use super::{dead, Arbiter};
-use crate::model::{win_for, ClaimKind, EndReason, KnownOutcome};
+use crate::model::{win_for, ClaimKind, EndReason, KnownOutcome, Score};
 use crate::recognize::{recognize, Recognition};
 use crate::trace::{Event, EventKind};
 use shakmaty::{Color, Position};
@@ -15,8 +15,8 @@ use shakmaty::{Color, Position};
 /// How the game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Outcome {
-    /// `1-0`, `0-1`, `1/2-1/2`.
-    pub result: KnownOutcome,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `0-0` (a double forfeit).
+    pub result: Score,
     /// The contract's reason (`checkmate`, `resignation`, ...).
     pub reason: EndReason,
     /// The article.
@@ -176,12 +176,13 @@ impl Arbiter {
     /// is reported.
     pub(super) fn end(
         &mut self,
-        result: KnownOutcome,
+        result: impl Into<Score>,
         reason: EndReason,
         article: &'static str,
         t: u64,
         out: &mut Decisions,
     ) {
+        let result = result.into();
         let outcome = Outcome {
             result,
             reason,

@@ -579,7 +579,7 @@ async fn run_delay(
     tap: Option<mpsc::UnboundedSender<Update>>,
 ) {
     let mut waiting: VecDeque<Update> = VecDeque::new();
-    let mut settler = Settler::default();
+    let mut settler = Settler::new(delay_ms);
     let mut open = true;
     loop {
         if waiting.is_empty() {

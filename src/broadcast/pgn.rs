@@ -20,7 +20,7 @@
 
 use crate::arbiter::Arbiter;
 use crate::clock::{fmt_shown, TimeControl};
-use crate::model::EndReason;
+use crate::model::{EndReason, Score};
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode, Position};
 
@@ -83,8 +83,13 @@ pub fn write_pgn_with(game: &Arbiter, extras: &PgnExtras) -> String {
 
 /// Where the record starts and what its result is.
 pub(super) struct Shape<'a> {
-    /// The result token.
+    /// The `Result` tag's value (`0-0` for a double forfeit).
     pub result: &'a str,
+    /// The movetext's termination marker: the result, but `*` for a double
+    /// forfeit, since a `0-0` there is read as castling (python-chess,
+    /// scalachess's parser), and the PGN standard (§8.2.6) has no `0-0`
+    /// (`docs/console.md`, "Double forfeit").
+    pub termination: &'a str,
     /// The last illegal move that stood, when the record starts after it.
     pub stood_at: Option<usize>,
     /// The first move of the record (index into the moves).
@@ -108,8 +113,14 @@ impl<'a> Shape<'a> {
             Some(k) => &game.positions()[k + 1],
             None => &cfg.start,
         };
+        let result = game.outcome().map_or("*", |o| o.result.as_str());
         Shape {
-            result: game.outcome().map_or("*", |o| o.result.as_str()),
+            result,
+            termination: if result == Score::BothLost.as_str() {
+                "*"
+            } else {
+                result
+            },
             stood_at,
             first: stood_at.map_or(0, |k| k + 1),
             start,
@@ -308,13 +319,20 @@ impl Wrap {
     }
 }
 
+/// The comment before a double forfeit's `*`: what the `Result` tag's `0-0`
+/// means, for a reader that does not know it.
+pub const DOUBLE_FORFEIT_COMMENT: &str = "{double forfeit: neither player came, both lost (0-0)}";
+
 /// The end of the movetext: the comment of an illegal move that stood in
 /// the middle, the result, the open line and the empty line after the game.
 pub(super) fn finish(shape: &Shape, stood: Option<String>, wrap: &mut Wrap, out: &mut String) {
     if let Some(text) = stood {
         wrap.push(&format!("{{{}}}", text.replace('}', ")")), out);
     }
-    wrap.push(shape.result, out);
+    if shape.termination != shape.result {
+        wrap.push(DOUBLE_FORFEIT_COMMENT, out);
+    }
+    wrap.push(shape.termination, out);
     out.push_str(&wrap.line);
     out.push_str("\n\n");
 }

@@ -1,15 +1,28 @@
-//! What the public gets of a result the arbiter changed within the
+//! What the public gets of a decision the arbiter changed within the
 //! transmission delay (issue 24 §5: "the PGN and feeds carry the final
-//! result"): when the delay releases an update, every later update of the
-//! same game is already decided (it waits in the delay line behind it). If
-//! one of those changes the game's result with no move between (a
-//! correction, an undo, a result declared by mistake and withdrawn), the
-//! result of the update being released is an intermediate value: the
-//! public never sees it. The update then carries the state that stands
-//! after the last such change (the same moves: nothing of the game is let
-//! out early, only the arbiter's decision on its result), and its result
-//! messages (`game_end`, `result_confirmed`, the `ruling`s) are left out,
-//! as is a later `undo` of a ruling the public never saw.
+//! result"): when the delay releases an update, the later updates of the
+//! same game decided within the delay after it are already known (they
+//! wait in the delay line behind it).
+//!
+//! - **Moves taken back.** If one of those no longer has a move the
+//!   update shows (an undo that takes moves back, a position set, a
+//!   restored illegal move), the update is withheld: its state, its `move`,
+//!   `game_end` and `result_confirmed` messages and its `ruling`s never
+//!   reach the public, which keeps the state it had until the take-back is
+//!   released. Its other messages (an `illegal_move`, a `clock`) go out.
+//! - **A result changed with no move between** (a correction, an undo, a
+//!   result declared by mistake and withdrawn): the result of the update
+//!   being released is an intermediate value, the public never sees it.
+//!   The update carries the state that stands after the last such change
+//!   (the same moves: nothing of the game is let out early, only the
+//!   arbiter's decision on its result), and its result messages
+//!   (`game_end`, `result_confirmed`, the `ruling`s) are left out, as is a
+//!   later `undo` of a ruling the public never saw.
+//!
+//! Only the updates decided less than the delay after the released one are
+//! looked at, so that a restarted daemon, whose replay of the journal
+//! fills the delay line at once, releases the same messages as the live
+//! run did (the stream ids stay the same).
 
 use super::public::{Snapshot, Update};
 use serde_json::Value;
@@ -59,21 +72,76 @@ fn kind_of(m: &str) -> (String, Option<u64>, Option<u64>) {
     (kind, seq, undoes)
 }
 
+/// How many first moves `a` and `b` share.
+fn shared(a: &[Value], b: &[Value]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
 /// The delay line's memory of what it kept from the public: the rulings
 /// (by `seq`) whose messages were left out.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Settler {
     hidden: HashSet<u64>,
+    /// The delay, round ms: how far after an update the look-ahead goes.
+    window_ms: u64,
+}
+
+impl Default for Settler {
+    /// A look-ahead over every later update (no window).
+    fn default() -> Settler {
+        Settler::new(u64::MAX)
+    }
 }
 
 impl Settler {
+    /// A settler for a delay line of `delay_ms` (round ms): it looks at the
+    /// updates decided less than `delay_ms` after the one it releases.
+    pub fn new(delay_ms: u64) -> Settler {
+        Settler {
+            hidden: HashSet::new(),
+            window_ms: delay_ms,
+        }
+    }
+
     /// `u`, about to be released, as the public gets it, given the updates
-    /// already decided after it (`later`, in order).
+    /// already decided after it (`later`, in order): withheld when later
+    /// updates within the delay take back a move it shows; its result
+    /// replaced by the one that stands when a later update changes it with
+    /// no move between (the module's doc).
     pub fn settle(&mut self, mut u: Update, later: &VecDeque<Update>) -> Update {
+        let end = u.t.saturating_add(self.window_ms);
+        let within = || later.iter().take_while(move |l| l.t < end);
+        let taken_back = u.snapshot.as_ref().is_some_and(|snap| {
+            let (game, moves) = (game_of(snap), moves_of(snap));
+            within()
+                .filter_map(|l| l.snapshot.as_ref())
+                .filter(|s| game_of(s) == game)
+                .any(|s| shared(&moves, &moves_of(s)) < moves.len())
+        });
+        if taken_back {
+            if let Some(snap) = &u.snapshot {
+                tracing::info!(
+                    game = %snap.info.id(),
+                    "moves taken back within the delay are not published"
+                );
+            }
+            let hidden = &mut self.hidden;
+            u.public.retain(|m| match kind_of(m) {
+                (k, seq, _) if k == "ruling" => {
+                    hidden.extend(seq);
+                    false
+                }
+                (k, _, _) => {
+                    !["state", "move", "game_end", "result_confirmed"].contains(&k.as_str())
+                }
+            });
+            u.snapshot = None;
+            return u;
+        }
         let superseding = u.snapshot.as_ref().and_then(|snap| {
             let (game, moves) = (game_of(snap), moves_of(snap));
             let mut last: Option<&Arc<Snapshot>> = None;
-            for s in later.iter().filter_map(|l| l.snapshot.as_ref()) {
+            for s in within().filter_map(|l| l.snapshot.as_ref()) {
                 if game_of(s) != game {
                     continue;
                 }
@@ -240,17 +308,76 @@ mod tests {
         let out = Settler::default().settle(declared, &queue);
         assert_eq!(out.snapshot.as_ref().unwrap().state["result"], "*");
         assert!(out.public.is_empty());
-        // A result that stands is published even when moves follow a take-back.
+    }
+
+    #[test]
+    fn moves_and_a_result_an_undo_takes_back_within_the_delay_are_never_public() {
+        // A position set at ply 2, two moves, a provisional 1-0 on the board,
+        // then the arbiter undoes the position ruling: the moves after it
+        // and the 1-0 are taken back within the delay.
+        let before = update(1, &["e2e4", "e7e5"], "*", None, &[json!({"type": "move"})]);
+        let third = update(
+            2,
+            &["e2e4", "e7e5", "f1c4"],
+            "*",
+            None,
+            &[json!({"type": "move"}), json!({"type": "clock"})],
+        );
         let ended = update(
-            4,
+            3,
+            &["e2e4", "e7e5", "f1c4", "g8f6"],
+            "1-0",
+            Some("provisional"),
+            &[
+                json!({"type": "move"}),
+                json!({"type": "game_end", "result": "1-0"}),
+                json!({"type": "ruling", "action": "confirm", "seq": 2, "effect": "1-0 confirmed"}),
+            ],
+        );
+        let undone = update(4, &["e2e4", "e7e5"], "*", None, &[]);
+        let mut queue: VecDeque<Update> = [before, third, ended, undone].into_iter().collect();
+        let mut s = Settler::new(60_000);
+        let mut out = Vec::new();
+        while let Some(u) = queue.pop_front() {
+            out.push(s.settle(u, &queue));
+        }
+        assert_eq!(out[0].public.len(), 1, "the moves that stand go out");
+        for u in &out[1..3] {
+            assert!(u.snapshot.is_none(), "withheld: {:?}", u.snapshot);
+            assert!(
+                u.public
+                    .iter()
+                    .all(|m| !m.contains("move") && !m.contains("1-0") && !m.contains("state")),
+                "{:?}",
+                u.public
+            );
+        }
+        assert_eq!(out[1].public.len(), 1, "the clock message goes out");
+        let last = out[3].snapshot.as_ref().unwrap();
+        assert_eq!(last.state["result"], "*");
+        assert_eq!(moves_of(last).len(), 2);
+        // The ruling withheld: an undo of it is not shown either.
+        let undo = update(
+            5,
+            &["e2e4", "e7e5"],
+            "*",
+            None,
+            &[
+                json!({"type": "ruling", "action": "undo", "seq": 3, "effect": "ruling #2 (confirm) undone"}),
+            ],
+        );
+        assert!(s.settle(undo, &VecDeque::new()).public.is_empty());
+        // A take-back decided after the delay does not reach back: what the
+        // live run released is released again after a restart.
+        let ended = update(
+            10,
             &["e2e4", "e7e5"],
             "0-1",
             None,
             &[json!({"type": "game_end"})],
         );
-        queue.clear();
-        queue.push_back(update(5, &["e2e4"], "*", None, &[]));
-        let out = Settler::default().settle(ended, &queue);
+        let late: VecDeque<Update> = [update(10 + 60_000, &["e2e4"], "*", None, &[])].into();
+        let out = Settler::new(60_000).settle(ended, &late);
         assert_eq!(out.snapshot.as_ref().unwrap().state["result"], "0-1");
         assert_eq!(out.public.len(), 1);
     }

@@ -104,14 +104,14 @@ pub fn event_phrase(kind: &EventKind, voc: &Vocabulary) -> Option<(String, Audie
         EventKind::PositionRestored { .. } => voice::position_restored_phrase(voc),
         EventKind::AmbiguousMove { .. } => voice::ambiguous_move_phrase(voc),
         EventKind::GameEnd { result, reason, .. } => {
-            voice::game_end_phrase(Some(*result), Some(*reason), voc)
+            voice::game_end_phrase(result.outcome(), Some(*reason), voc)
         }
         EventKind::ResultConfirmed {
             result,
             corrected: true,
             ..
         } => voice::game_end_phrase(
-            Some(*result),
+            result.outcome(),
             Some(crate::model::EndReason::ArbiterDecision),
             voc,
         ),
@@ -220,12 +220,13 @@ mod tests {
             EventKind::GameEnd {
                 result: KnownOutcome::Decisive {
                     winner: Color::White,
-                },
+                }
+                .into(),
                 reason: EndReason::Checkmate,
                 article: "5.1a",
             },
             EventKind::ResultConfirmed {
-                result: KnownOutcome::Draw,
+                result: KnownOutcome::Draw.into(),
                 corrected: false,
                 forfeit: false,
                 article: "12.9",

@@ -16,7 +16,7 @@
 //! | `position` | `{"fen": "…"}` | `{"arbiter": "position", …}` |
 //! | `pause`, `resume` | – | `{"arbiter": "pause"}` / `"resume"` |
 //! | `confirm` | – or `{"result": "0-1"}` (a correction) | `{"arbiter": "confirm", …}` (DSU 004 §15) |
-//! | `forfeit` | `{"result": "1-0"}` (a no-show: before any move, or after the present player's first) | `{"arbiter": "forfeit", …}` |
+//! | `forfeit` | `{"result": "1-0"}` (a no-show: before any move, or after the present player's first; `0-0`: neither came, before any move) | `{"arbiter": "forfeit", …}` |
 //! | `undo` | `{"ruling": SEQ}` (reverses ruling SEQ of the history) | `{"arbiter": "undo", …}` |
 //! | `rewind` | `{"ply": N}` (Appendix E2.8: back to ply N, the clocks as they stood then) | `{"arbiter": "rewind", …}` |
 //!

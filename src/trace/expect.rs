@@ -9,7 +9,7 @@
 //! {"t": 90000, "arbiter": "overrule", "expect": {"ply": 23, "event": {"type": "claim", "t": 81234}}, "author": "IA Hansen"}
 //! ```
 
-use crate::model::{parse_result, KnownOutcome};
+use crate::model::{parse_result, Score};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -44,8 +44,9 @@ pub struct Expect {
     /// The alert the ruling answers, when it answers one.
     pub event: Option<EventRef>,
     /// The result the arbiter saw (for `confirm`): `Some(None)` for `*`
-    /// (no result yet), `Some(Some(r))` for `1-0`, `0-1`, `1/2-1/2`.
-    pub result: Option<Option<KnownOutcome>>,
+    /// (no result yet), `Some(Some(r))` for `1-0`, `0-1`, `1/2-1/2` or
+    /// `0-0` (a double forfeit).
+    pub result: Option<Option<Score>>,
 }
 
 impl Expect {
@@ -83,12 +84,15 @@ impl Expect {
         let result = match obj.get("result") {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) if s == "*" => Some(None),
+            Some(Value::String(s)) if s == "0-0" => Some(Some(Score::BothLost)),
             Some(Value::String(s)) => Some(Some(
-                parse_result(s).map_err(|e| format!("key 'expect.result': {e}"))?,
+                parse_result(s)
+                    .map(Score::Game)
+                    .map_err(|e| format!("key 'expect.result': {e} (or 0-0, *)"))?,
             )),
             Some(other) => {
                 return Err(format!(
-                    "key 'expect.result': expected \"1-0\", \"0-1\", \"1/2-1/2\" or \"*\", found {other}"
+                    "key 'expect.result': expected \"1-0\", \"0-1\", \"1/2-1/2\", \"0-0\" or \"*\", found {other}"
                 ))
             }
         };

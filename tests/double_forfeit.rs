@@ -1,0 +1,192 @@
+//! A double forfeit (issue 24.6: neither player came, both lose, `0-0`),
+//! through the board daemon over HTTP: `forfeit` with `0-0` before any move
+//! ends the game at once, confirmed; the state, the PGN (read by
+//! python-chess: `[Result "0-0"]`, no moves, no error), the LiveChess tree
+//! and the event stream carry it; the journal replays it to the same
+//! result after a restart; `undo` gives the game back, playable; a double
+//! forfeit once a player has moved is refused, naming him.
+
+mod common;
+
+use common::console::*;
+use common::*;
+use serde_json::{json, Value};
+
+fn state(addr: &str) -> Value {
+    let (s, b) = request(addr, "GET", "/arbiter/state", &[ARBITER_AUTH], "");
+    assert_eq!(s, 200, "{b}");
+    let v: Value = serde_json::from_str(&b).unwrap();
+    v[0]["state"].clone()
+}
+
+fn post(addr: &str, path: &str, body: Value) -> (u16, Value) {
+    let (s, b) = request(addr, "POST", path, &[ARBITER_AUTH], &body.to_string());
+    (s, serde_json::from_str(&b).unwrap_or(Value::Null))
+}
+
+/// The first message of `r` that `f` accepts, within `secs`.
+fn wait_for(r: &SseReader, secs: u64, f: impl Fn(&Value) -> bool) -> Value {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    loop {
+        let left = end
+            .checked_duration_since(std::time::Instant::now())
+            .unwrap_or_else(|| panic!("no such message within {secs} s"));
+        match r.rx.recv_timeout(left) {
+            Ok((_, v)) if f(&v) => return v,
+            Ok(_) => {}
+            Err(e) => panic!("no such message within {secs} s: {e}"),
+        }
+    }
+}
+
+fn tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
+    let head = format!("[{name} \"");
+    pgn.lines()
+        .find_map(|l| l.strip_prefix(head.as_str()))
+        .and_then(|l| l.strip_suffix("\"]"))
+}
+
+#[test]
+fn a_double_forfeit_is_carried_by_every_feed_replayed_and_undone() {
+    let dir = tempdir("double-forfeit");
+    let trace = dir.join("empty.jsonl");
+    std::fs::write(
+        &trace,
+        TraceBuilder::new().header("time_control", "5400+30").text(),
+    )
+    .unwrap();
+    let cfg = config(&dir, 1, 1, "");
+    let journal = dir.join("j.jsonl");
+    let j = journal.to_str().unwrap();
+    let mut board = run_board(&dir, &cfg, Some(&trace), &["--journal", j]);
+    let a = board.addr.clone();
+    poll(30, "the board's state", || {
+        (state(&a)["ply"] == 0).then_some(())
+    });
+    let public = SseReader::open(&a, "/events", &[]);
+
+    let (s, v) = post(
+        &a,
+        "/arbiter/forfeit",
+        json!({"result": "0-0", "expect": {"ply": 0, "result": "*"}}),
+    );
+    assert_eq!(s, 200, "{v}");
+    let st = state(&a);
+    assert_eq!(st["result"], "0-0", "{st}");
+    assert_eq!(st["result_status"], "forfeit", "{st}");
+    assert_eq!(st["result_reason"], "forfeit", "{st}");
+    assert_eq!(st["stage"], "ended", "{st}");
+    assert_eq!(st["clock"]["running"], Value::Null, "{st}");
+    assert_eq!(st["open"], json!([]), "nothing left to rule: {st}");
+    let effect = st["rulings"][0]["effect"].as_str().unwrap().to_owned();
+    assert!(effect.contains("0-0, both players lost"), "{effect}");
+    assert_eq!(st["rulings"][0]["undoable"], true, "{st}");
+
+    // The public stream (no delay): the end, lost by both, confirmed.
+    let end = wait_for(&public, 10, |v| v["type"] == "game_end");
+    assert_eq!(
+        (&end["result"], &end["reason"]),
+        (&json!("0-0"), &json!("forfeit"))
+    );
+    let conf = wait_for(&public, 10, |v| v["type"] == "result_confirmed");
+    assert_eq!(
+        (&conf["result"], &conf["forfeit"]),
+        (&json!("0-0"), &json!(true))
+    );
+
+    // The PGN: the tag lichess broadcasts read as 0 points each, the
+    // movetext ending in `*` (a `0-0` there reads as castling).
+    let pgn = get(&a, "/games.pgn");
+    assert_eq!(tag(&pgn, "Result"), Some("0-0"), "{pgn}");
+    assert_eq!(tag(&pgn, "ResultStatus"), Some("forfeit"), "{pgn}");
+    assert_eq!(tag(&pgn, "Termination"), Some("rules infraction"), "{pgn}");
+    let movetext = pgn.split("\n\n").nth(1).unwrap_or_default().trim();
+    assert_eq!(
+        movetext, "{double forfeit: neither player came, both lost (0-0)} *",
+        "{pgn}"
+    );
+    if python_chess().is_some() {
+        let games = parse_pgn_with_python(&pgn);
+        let g = &games[0];
+        assert_eq!(g["headers"]["Result"], "0-0", "{games}");
+        assert_eq!(g["moves"], json!([]), "{games}");
+        assert!(
+            g["first_comment"]
+                .as_str()
+                .unwrap()
+                .contains("double forfeit"),
+            "{games}"
+        );
+    } else {
+        skip_or_fail_under_ci("python3 with python-chess is not installed");
+    }
+    // The LiveChess tree: the pairing's result is what lila's relay copies
+    // into the Result tag.
+    let index: Value = serde_json::from_str(&get(&a, "/round-1/index.json")).unwrap();
+    assert_eq!(index["pairings"][0]["result"], "0-0", "{index}");
+    assert_eq!(index["pairings"][0]["resultStatus"], "forfeit", "{index}");
+    let game: Value = serde_json::from_str(&get(&a, "/round-1/game-1.json")).unwrap();
+    assert_eq!(game["result"], "0-0", "{game}");
+
+    // The journal: the record as given, replayed to the same result.
+    let recs = journal_records(&journal);
+    assert!(
+        recs.iter()
+            .any(|r| r["arbiter"] == "forfeit" && r["result"] == "0-0"),
+        "{recs:?}"
+    );
+    let before = state(&a)["rulings"].clone();
+    board.kill();
+    let board = run_board(&dir, &cfg, Some(&trace), &["--journal", j]);
+    let b = board.addr.clone();
+    poll(30, "the replayed double forfeit", || {
+        let st = state(&b);
+        (st["rulings"] == before).then_some(st)
+    });
+    let st = state(&b);
+    assert_eq!(
+        (&st["result"], &st["result_status"]),
+        (&json!("0-0"), &json!("forfeit"))
+    );
+
+    // Undone: the game as before it, and White may still come.
+    let (s, v) = post(
+        &b,
+        "/arbiter/undo",
+        json!({"ruling": 1, "expect": {"ply": 0}}),
+    );
+    assert_eq!(s, 200, "{v}");
+    let st = state(&b);
+    assert_eq!(st["result"], "*", "{st}");
+    assert_eq!(st["result_status"], Value::Null, "{st}");
+    assert_eq!(st["rulings"][0]["undone_by"], 2, "{st}");
+    let pgn = get(&b, "/games.pgn");
+    assert_eq!(tag(&pgn, "Result"), Some("*"), "{pgn}");
+    assert!(!pgn.contains("double forfeit"), "{pgn}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_double_forfeit_after_a_move_is_refused_naming_the_player_present() {
+    let dir = tempdir("double-forfeit-moved");
+    let trace = dir.join("one.jsonl");
+    std::fs::write(
+        &trace,
+        TraceBuilder::new()
+            .header("time_control", "5400+30")
+            .mv(1_000, "e2e4", "w")
+            .text(),
+    )
+    .unwrap();
+    let cfg = config(&dir, 1, 1, "");
+    let board = run_board(&dir, &cfg, Some(&trace), &[]);
+    let a = board.addr.clone();
+    poll(30, "White's move", || (state(&a)["ply"] == 1).then_some(()));
+    let (s, v) = post(&a, "/arbiter/forfeit", json!({"result": "0-0"}));
+    assert_eq!(s, 422, "{v}");
+    let why = v["error"].as_str().unwrap();
+    assert!(why.starts_with("White has moved"), "{why}");
+    assert!(why.contains("1-0"), "his win by forfeit is named: {why}");
+    assert_eq!(state(&a)["result"], "*");
+    std::fs::remove_dir_all(&dir).ok();
+}
