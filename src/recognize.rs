@@ -12,8 +12,8 @@
 //! sensing, else from a `promote` choice, else a queen is assumed.
 
 use crate::board::{ReadingKey, SensedBoard};
-use std::cell::RefCell;
 use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Role, Square};
+use std::cell::RefCell;
 
 /// The outcome of recognition.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -297,7 +297,9 @@ pub fn may_show_explained_move(pos: &Chess, sensed: &SensedBoard) -> bool {
     let occ = pos.board().occupied();
     let target = sensed.occupied();
     let placed = sensed.placed();
-    !placed.is_empty() && (occ & !target & !sensed.lifted()).is_empty() && (target & !occ & !placed).is_empty()
+    !placed.is_empty()
+        && (occ & !target & !sensed.lifted()).is_empty()
+        && (target & !occ & !placed).is_empty()
 }
 
 /// The legal move the board shows apart from a few displaced pieces (§7.3,

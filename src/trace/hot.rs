@@ -103,14 +103,18 @@ pub(super) fn parse(text: &str) -> Option<Record> {
     })
 }
 
-/// The plainest records as the recorder writes them, byte by byte:
-/// `{"t":N,"lift":"e2"}`, `{"t":N,"place":"e4"}`, `{"t":N,"press":"w"}`
-/// (JSON whitespace allowed between the tokens, `t` first, no other key).
-/// `None` for anything else, which the typed pass below then reads.
+/// The plainest records, byte by byte: `{"t":N,"lift":"e2"}`,
+/// `{"t":N,"place":"e4"}`, `{"t":N,"press":"w"}`, the two keys in either
+/// order (`eboard sim` writes them sorted, a recorder `t` first), JSON
+/// whitespace allowed between the tokens, no other key. `None` for
+/// anything else, which the typed pass below then reads.
 fn plain(b: &[u8]) -> Option<Record> {
     let mut i = 0;
     let ws = |i: &mut usize| {
-        while b.get(*i).is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r')) {
+        while b
+            .get(*i)
+            .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+        {
             *i += 1;
         }
     };
@@ -120,40 +124,56 @@ fn plain(b: &[u8]) -> Option<Record> {
         *i += s.len();
         Some(())
     };
-    lit(&mut i, b"{\"t\"")?;
-    lit(&mut i, b":")?;
-    ws(&mut i);
-    let start = i;
-    while b.get(i).is_some_and(u8::is_ascii_digit) {
-        i += 1;
+    lit(&mut i, b"{")?;
+    let mut t = None;
+    let mut field: Option<(&[u8], &[u8])> = None;
+    for n in 0..2 {
+        if n == 1 {
+            lit(&mut i, b",")?;
+        }
+        ws(&mut i);
+        let key: &[u8] = [&b"\"t\""[..], b"\"lift\"", b"\"place\"", b"\"press\""]
+            .into_iter()
+            .find(|k| b.get(i..i + k.len()) == Some(*k))?;
+        i += key.len();
+        lit(&mut i, b":")?;
+        ws(&mut i);
+        if key == b"\"t\"" {
+            if t.is_some() {
+                return None;
+            }
+            let start = i;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            let digits = &b[start..i];
+            // No leading zero (not JSON), no more digits than a trace time has.
+            if digits.is_empty() || digits.len() > 15 || (digits.len() > 1 && digits[0] == b'0') {
+                return None;
+            }
+            t = Some(
+                digits
+                    .iter()
+                    .fold(0u64, |n, d| n * 10 + u64::from(d - b'0')),
+            );
+        } else {
+            if field.is_some() {
+                return None;
+            }
+            lit(&mut i, b"\"")?;
+            let start = i;
+            while b.get(i).is_some_and(u8::is_ascii_alphanumeric) {
+                i += 1;
+            }
+            let value = &b[start..i];
+            lit(&mut i, b"\"")?;
+            field = Some((key, value));
+        }
     }
-    let digits = &b[start..i];
-    // No leading zero (not JSON), no more digits than a trace time has.
-    if digits.is_empty() || digits.len() > 15 || (digits.len() > 1 && digits[0] == b'0') {
-        return None;
-    }
-    let t = digits
-        .iter()
-        .fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
-    if t > MAX_TRACE_MS {
-        return None;
-    }
-    lit(&mut i, b",")?;
-    ws(&mut i);
-    let key: &[u8] = [&b"\"lift\""[..], b"\"place\"", b"\"press\""]
-        .into_iter()
-        .find(|k| b.get(i..i + k.len()) == Some(*k))?;
-    i += key.len();
-    lit(&mut i, b":")?;
-    lit(&mut i, b"\"")?;
-    let vs = i;
-    while b.get(i).is_some_and(u8::is_ascii_alphanumeric) {
-        i += 1;
-    }
-    let value = &b[vs..i];
-    lit(&mut i, b"\"")?;
     lit(&mut i, b"}")?;
-    if i != b.len() {
+    ws(&mut i);
+    let (t, (key, value)) = (t?, field?);
+    if i != b.len() || t > MAX_TRACE_MS {
         return None;
     }
     let square = || match value {
@@ -201,6 +221,9 @@ mod tests {
             r#"{ "t" : 12 , "press" : "b" }"#,
             r#"{"t":0,"lift":"a1"}"#,
             "{\"t\":\t9,\n\"place\":\"h8\"}",
+            r#"{"lift":"e2","t":1000}"#,
+            r#"{"place": "e4", "t": 1300}"#,
+            r#"{"press":"b","t":0}"#,
         ];
         for l in lines {
             let fast = parse(l).unwrap_or_else(|| panic!("not taken: {l}"));
@@ -229,6 +252,11 @@ mod tests {
             r#"{"t": 1, "press": "w"} x"#,
             r#"{"t": 1, "press": "w",}"#,
             r#"{"t": 1e3, "press": "w"}"#,
+            r#"{"press": "w", "press": "b"}"#,
+            r#"{"lift": "e2", "lift": "e2"}"#,
+            r#"{"t": 1, "lift": "e2", "t": 1}"#,
+            r#"{"t": 1}"#,
+            r#"{"lift": "e2"}"#,
             r#"{"t": 99999999999999, "lift": "e2"}"#,
         ] {
             assert!(parse(l).is_none(), "taken: {l}");
