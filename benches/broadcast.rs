@@ -143,7 +143,7 @@ fn main() {
             moves_expected,
         })
         .collect();
-    let sse = common::SseClients::spawn(&rt, specs, clocks, speed);
+    let sse = common::SseClients::spawn(&rt, specs, clocks.clone(), speed);
     sse.wait_connected(&rt);
     // Stage probes (issue 28 §5), in this process: each board's public
     // feed (after the board loop, the delay line and the snapshot's
