@@ -120,6 +120,7 @@ fn main() {
     // The relay and its server.
     let relay = Arc::new(Channel::new());
     eboard::broadcast::relay::start(rt.handle(), urls, relay.clone()).unwrap();
+    let relay_probe = relay.clone();
     let l = rt
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();
@@ -142,8 +143,18 @@ fn main() {
             moves_expected,
         })
         .collect();
-    let sse = common::SseClients::spawn(&rt, specs, clocks, speed);
+    let sse = common::SseClients::spawn(&rt, specs, clocks.clone(), speed);
     sse.wait_connected(&rt);
+    // Stage probes (issue 28 §5), in this process: each board's public
+    // feed (after the board loop, the delay line and the snapshot's
+    // serialisation) and the relay's merged feed (after the boards' HTTP
+    // streams and the relay's reading); the clients' figure adds the
+    // relay's fan-out to its streams, the socket writes and the reading.
+    let at_boards: Vec<_> = daemons
+        .iter()
+        .map(|d| common::stage_probe(&rt, &d.feed.public, clocks.clone(), speed, 33))
+        .collect();
+    let at_relay = common::stage_probe(&rt, &relay_probe, clocks.clone(), speed, moves_expected);
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let hogging = hog.then(|| common::cpu_hog(stop.clone()));
     // Go: every board starts its game now.
@@ -168,6 +179,20 @@ fn main() {
         ),
         started,
     );
+    let boards_lat: Vec<u64> = at_boards
+        .iter()
+        .flat_map(|p| p.lock().unwrap().clone())
+        .collect();
+    let relay_lat = at_relay.lock().unwrap().clone();
+    println!(
+        "  stage 1, press → board's public feed (board loop, delay 0, snapshot and messages serialised): {}",
+        common::summary(&boards_lat)
+    );
+    println!(
+        "  stage 2, press → relay's merged feed (+ board's SSE write, loopback, relay's read and parse): {}",
+        common::summary(&relay_lat)
+    );
+    println!("  stage 3, press → {clients} SSE clients of the relay (+ fan-out, socket writes, client read): the figures above");
     std::process::exit(0);
 }
 

@@ -173,13 +173,23 @@ fn main() {
         .unwrap();
     let (games, source) = games(boards);
 
-    // The relays: `eboard relay --mqtt` processes.
+    // The relays: `eboard relay --mqtt` processes. Every bench client
+    // comes from 127.0.0.1: no per-address limit (as behind a reverse
+    // proxy, docs/server.md; the default 32 refused all clients but 32).
+    let relay_conf = dir.join("relay.toml");
+    std::fs::write(
+        &relay_conf,
+        "[server]\nmax_connections_per_address = 0\ntls = \"off\"\n",
+    )
+    .unwrap();
     let mut relay_procs = Vec::new();
     let mut relay_addrs = Vec::new();
     for _ in 0..relays {
         let p = free_port();
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_eboard"))
             .args(["relay", "--mqtt", &url, "--event", "Benchmark"])
+            .arg("--config")
+            .arg(&relay_conf)
             .args(["--listen", &format!("127.0.0.1:{p}")])
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())

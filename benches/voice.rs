@@ -3,7 +3,8 @@
 //!
 //! `cargo bench --bench voice`. Measures [`move_phrase`] for moves of each
 //! kind (the check and mate tests and the Appendix C disambiguation
-//! included) and the on-demand queries, single-threaded.
+//! included) and the on-demand queries, single-threaded; prints the load
+//! average beside the figures.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use eboard::rules::Edition;
@@ -25,6 +26,14 @@ fn case(fen: &str, san: &str) -> (Chess, Move) {
 }
 
 fn bench(c: &mut Criterion) {
+    // What else the machine was doing (issue 28: a figure on a shared
+    // machine says what it shared).
+    eprintln!(
+        "load average {} (1, 5, 15 min; running/all) while measuring",
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
     let da = Vocabulary::new(Lang::Da, Edition::Fide2009, VoiceOptions::default());
     let nb = Vocabulary::new(Lang::Nb, Edition::Fide2009No, VoiceOptions::default());
     let cases = [

@@ -134,6 +134,21 @@ pub struct Lifted {
 /// Default bounce window, ms: a flicker shorter than this is not a touch.
 pub const DEFAULT_BOUNCE_MS: u64 = 60;
 
+/// What move recognition reads of a [`SensedBoard`]
+/// ([`SensedBoard::reading_key`]): occupancy, colour and identity where
+/// sensed, the squares lifted and placed on since the last reset, and the
+/// sequence number of each square's last placement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadingKey {
+    occupied: Bitboard,
+    color_known: Bitboard,
+    white: Bitboard,
+    lifted: Bitboard,
+    placed: Bitboard,
+    pieces: [Option<Piece>; 64],
+    last_place: [u32; 64],
+}
+
 /// What the sensors show, plus the history since the last reset.
 #[derive(Debug, Clone)]
 pub struct SensedBoard {
@@ -318,6 +333,21 @@ impl SensedBoard {
             fresh
         });
         out
+    }
+
+    /// Everything move recognition reads of this board (the sensed
+    /// state and the history since the last reset), as a value to compare
+    /// readings by: two boards with equal keys are recognised alike.
+    pub fn reading_key(&self) -> ReadingKey {
+        ReadingKey {
+            occupied: self.occupied,
+            color_known: self.color_known,
+            white: self.white,
+            lifted: self.lifted,
+            placed: self.placed,
+            pieces: self.pieces,
+            last_place: self.last_place,
+        }
     }
 
     /// Whether the sensed state agrees with `board`: same occupancy, and the

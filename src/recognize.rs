@@ -11,8 +11,9 @@
 //! (the mover is set down last). Promotion pieces come from identity
 //! sensing, else from a `promote` choice, else a queen is assumed.
 
-use crate::board::SensedBoard;
+use crate::board::{ReadingKey, SensedBoard};
 use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Role, Square};
+use std::cell::RefCell;
 
 /// The outcome of recognition.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,20 +149,68 @@ fn legal_moves(pos: &Chess) -> impl Iterator<Item = Move> {
 
 /// Recognises the move the board shows in `pos`. `promote` is a promotion
 /// choice given outside the board since the last completed move.
+///
+/// The board is read several times at one reading (the end-of-game watch
+/// after the last placement, then the press and its tie check): the last
+/// answers are kept, keyed by everything recognition looks at
+/// ([`SensedBoard::reading_key`], the position, `promote`), so the same
+/// question is answered once (issue 28).
 pub fn recognize(pos: &Chess, sensed: &SensedBoard, promote: Option<Role>) -> Recognition {
     let board = pos.board();
     if sensed.matches(board) {
         return Recognition::NoMove;
     }
+    let key = sensed.reading_key();
+    let hit = LAST.with_borrow(|seen| {
+        seen.iter()
+            .find(|(k, p, c, _)| *k == key && *c == promote && p == pos)
+            .map(|(_, _, _, r)| r.clone())
+    });
+    if let Some(r) = hit {
+        return r;
+    }
+    let r = recognize_anew(pos, sensed, promote);
+    LAST.with_borrow_mut(|seen| {
+        if seen.len() >= 2 {
+            seen.remove(0);
+        }
+        seen.push((key, pos.clone(), promote, r.clone()));
+    });
+    r
+}
+
+/// A reading already answered: (the reading, the position, the promotion
+/// choice, the answer).
+type Answered = (ReadingKey, Chess, Option<Role>, Recognition);
+
+thread_local! {
+    /// The last readings [`recognize`] answered.
+    static LAST: RefCell<Vec<Answered>> = const { RefCell::new(Vec::new()) };
+}
+
+fn recognize_anew(pos: &Chess, sensed: &SensedBoard, promote: Option<Role>) -> Recognition {
+    let board = pos.board();
     let side = pos.turn();
     let occ = board.occupied();
     let target = sensed.occupied();
+    // A move that is not castling empties its from square (from ≠ to), so
+    // only moves from a square that now reads empty can fit the board
+    // (castling is left to the full test: in Chess960 the king may stay).
+    let emptied = occ & !target;
     let (known, white) = sensed.colors();
     let lifted = sensed.lifted();
     let placed = sensed.placed();
-    // Every candidate: ((missing, -last placement on destination), move, assumed).
-    let mut fits: Vec<((u32, i64), Move, bool)> = Vec::new();
+    // The best candidate so far: ((missing, -last placement on
+    // destination), move, promotion assumed), and the later candidates
+    // with the same key, in move-generation order.
+    let mut best: Option<((u32, i64), Move, bool)> = None;
+    let mut tied: Vec<Move> = Vec::new();
     for mv in legal_moves(pos) {
+        if let Some(from) = mv.from() {
+            if !mv.is_castle() && !emptied.contains(from) {
+                continue;
+            }
+        }
         let e = effect(&mv, side);
         let mut filled_sq = Bitboard::EMPTY;
         let mut filled_white = Bitboard::EMPTY;
@@ -215,26 +264,42 @@ pub fn recognize(pos: &Chess, sensed: &SensedBoard, promote: Option<Role>) -> Re
         let missing = (need_lift & !lifted).count() + (filled_sq & !placed).count();
         let dest = e.filled[0].map_or(mv.to(), |(s, _)| s);
         let key = (missing as u32, -(sensed.last_place_seq(dest) as i64));
-        fits.push((key, mv, assumed));
+        // The best key; among equals, the first in move-generation order,
+        // the others reported as tied (never chosen silently by the caller).
+        match &best {
+            Some((k, _, _)) if key > *k => {}
+            Some((k, _, _)) if key == *k => tied.push(mv),
+            _ => {
+                best = Some((key, mv, assumed));
+                tied.clear();
+            }
+        }
     }
-    // The best key; among equals, the first in move-generation order, the
-    // others reported as tied (never chosen silently by the caller).
-    let best = fits.iter().map(|(k, _, _)| *k).min();
-    let mut tied_moves = fits
-        .into_iter()
-        .filter(|(k, _, _)| Some(*k) == best)
-        .map(|(k, mv, a)| (k.0, mv, a));
-    match tied_moves.next() {
-        Some((missing, mv, promotion_assumed)) => Recognition::Move {
+    match best {
+        Some(((missing, _), mv, promotion_assumed)) => Recognition::Move {
             mv,
             promotion_assumed,
             missing,
-            tied: tied_moves.map(|(_, m, _)| m).collect(),
+            tied,
         },
         None => Recognition::NoLegalMove {
             differs: sensed.differences(board),
         },
     }
+}
+
+/// Whether the board can show a move that is fully explained by the
+/// history (`missing` 0): every square that now reads empty was lifted,
+/// every square that now reads occupied was placed on, and something was
+/// placed. A necessary condition only, without generating moves: when it
+/// fails, [`recognize`] cannot answer a move with `missing` 0.
+pub fn may_show_explained_move(pos: &Chess, sensed: &SensedBoard) -> bool {
+    let occ = pos.board().occupied();
+    let target = sensed.occupied();
+    let placed = sensed.placed();
+    !placed.is_empty()
+        && (occ & !target & !sensed.lifted()).is_empty()
+        && (target & !occ & !placed).is_empty()
 }
 
 /// The legal move the board shows apart from a few displaced pieces (§7.3,

@@ -85,6 +85,62 @@ impl Iterator for Gated {
     }
 }
 
+/// The latency of every move at one stage of the way, µs: from the move's
+/// completion (round time of its game's clock) to its arrival on
+/// `channel` (a board's public feed, the relay's merged one), read in this
+/// process. Stops after `moves_expected` moves.
+#[allow(dead_code)] // used by the broadcast bench only
+pub fn stage_probe(
+    rt: &tokio::runtime::Runtime,
+    channel: &eboard::broadcast::delay::Channel,
+    clocks: Clocks,
+    speed: f64,
+    moves_expected: usize,
+) -> Arc<Mutex<Vec<u64>>> {
+    let out = Arc::new(Mutex::new(Vec::with_capacity(moves_expected)));
+    let mut rx = channel.events.subscribe();
+    let got = out.clone();
+    rt.spawn(async move {
+        let mut n = 0;
+        while n < moves_expected {
+            let msg = match rx.recv().await {
+                Ok(m) => m,
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(_) => break,
+            };
+            if !msg.json.contains("\"type\":\"move\"") {
+                continue;
+            }
+            let now_us = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_micros() as u64;
+            let v: serde_json::Value = serde_json::from_str(&msg.json).unwrap();
+            let clock = clocks.lock().unwrap()[v["game"].as_str().unwrap()];
+            let t = v["t"].as_u64().unwrap();
+            let done_us = clock.started_at_unix_ms() * 1000 + (t as f64 * 1000.0 / speed) as u64;
+            got.lock().unwrap().push(now_us.saturating_sub(done_us));
+            n += 1;
+        }
+    });
+    out
+}
+
+/// `median, p90, p99, max` of latencies in µs, as milliseconds.
+#[allow(dead_code)] // used by the broadcast bench only
+pub fn summary(lat: &[u64]) -> String {
+    let mut v = lat.to_vec();
+    v.sort_unstable();
+    format!(
+        "median {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms ({} moves)",
+        percentile(&v, 0.5),
+        percentile(&v, 0.9),
+        percentile(&v, 0.99),
+        v.last().map_or(f64::NAN, |m| *m as f64 / 1000.0),
+        v.len()
+    )
+}
+
 fn percentile(sorted: &[u64], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -194,14 +250,22 @@ impl SseClients {
     }
 
     /// Waits (at most 60 s) until every client has its stream open.
+    /// Panics when some did not (refused, e.g. by a per-address limit): a
+    /// bench whose clients are not there measures nothing (issue 28).
     pub fn wait_connected(&self, rt: &tokio::runtime::Runtime) {
-        rt.block_on(async {
-            let _ = tokio::time::timeout(
-                Duration::from_secs(60),
-                self.connected.acquire_many(self.expected.len() as u32),
-            )
-            .await;
+        let all = self.expected.len() as u32;
+        let opened = rt.block_on(async {
+            tokio::time::timeout(Duration::from_secs(60), self.connected.acquire_many(all))
+                .await
+                .map(|p| p.map(|p| p.forget()))
+                .is_ok()
         });
+        assert!(
+            opened,
+            "only {} of {all} clients opened their stream in 60 s: nothing to measure; {}",
+            self.connected.available_permits(),
+            load()
+        );
     }
 
     /// Waits until every client got every move, or `limit` has passed.

@@ -8,7 +8,7 @@ use super::announce::Decisions;
 use super::phase::PendingEnd;
 use super::{dead, Arbiter};
 use crate::model::{win_for, ClaimKind, EndReason, KnownOutcome, Score};
-use crate::recognize::{recognize, Recognition};
+use crate::recognize::{may_show_explained_move, recognize, Recognition};
 use crate::trace::{Event, EventKind};
 use shakmaty::{Color, Position};
 
@@ -54,12 +54,18 @@ impl Arbiter {
     /// watch for one on the board at `t`, and let it settle before it counts.
     pub(super) fn watch_for_game_end(&mut self, t: u64) {
         self.cancel_pending_end();
+        // Most readings (a lift, a hand in the air) cannot show a move the
+        // history fully explains: no move generation for those.
+        let reading = self.reading(self.mi());
+        if !may_show_explained_move(&self.pos, &reading) {
+            return;
+        }
         if let Recognition::Move {
             mv,
             promotion_assumed,
             missing: 0,
             tied,
-        } = recognize(&self.pos, &self.reading(self.mi()), self.turn.promote)
+        } = recognize(&self.pos, &reading, self.turn.promote)
         {
             // A reading that fits several moves is never a guess: it waits
             // for the press (src/arbiter/ambiguous.rs); a promotion on the

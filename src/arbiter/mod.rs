@@ -603,9 +603,14 @@ impl Arbiter {
         }
         let bi = self.mi();
         let already_announced = self.announced_before_press(&mv);
-        let uci = UciMove::from_move(mv, CastlingMode::Standard).to_string();
-        let san = SanPlus::from_move_and_play_unchecked(&mut self.pos, mv).to_string();
-        let fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
+        // The texts written straight into strings (the same bytes as their
+        // `Display`, without the formatter's machinery: issue 28).
+        let mut uci = String::with_capacity(5);
+        UciMove::from_move(mv, CastlingMode::Standard).append_to_string(&mut uci);
+        let mut san = String::with_capacity(8);
+        SanPlus::from_move_and_play_unchecked(&mut self.pos, mv).append_to_string(&mut san);
+        let mut fen = String::with_capacity(90);
+        Fen::from_position(&self.pos, EnPassantMode::Legal).append_to_string(&mut fen);
         let clock_ms = self.clock.as_mut().map(|c| {
             match how {
                 Completion::Pressed => c.press(by, t),

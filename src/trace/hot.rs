@@ -43,6 +43,9 @@ fn color(s: &str) -> Option<Color> {
 /// The record on `text` when it is a common one the typed pass takes
 /// whole; `None`: read it with the general reader.
 pub(super) fn parse(text: &str) -> Option<Record> {
+    if let Some(r) = plain(text.as_bytes()) {
+        return Some(r);
+    }
     if text.contains("null") {
         return None;
     }
@@ -100,6 +103,105 @@ pub(super) fn parse(text: &str) -> Option<Record> {
     })
 }
 
+/// The plainest records, byte by byte: `{"t":N,"lift":"e2"}`,
+/// `{"t":N,"place":"e4"}`, `{"t":N,"press":"w"}`, the two keys in either
+/// order (`eboard sim` writes them sorted, a recorder `t` first), JSON
+/// whitespace allowed between the tokens, no other key. `None` for
+/// anything else, which the typed pass below then reads.
+fn plain(b: &[u8]) -> Option<Record> {
+    let mut i = 0;
+    let ws = |i: &mut usize| {
+        while b
+            .get(*i)
+            .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            *i += 1;
+        }
+    };
+    let lit = |i: &mut usize, s: &[u8]| -> Option<()> {
+        ws(i);
+        b.get(*i..*i + s.len()).filter(|w| *w == s)?;
+        *i += s.len();
+        Some(())
+    };
+    lit(&mut i, b"{")?;
+    let mut t = None;
+    let mut field: Option<(&[u8], &[u8])> = None;
+    for n in 0..2 {
+        if n == 1 {
+            lit(&mut i, b",")?;
+        }
+        ws(&mut i);
+        let key: &[u8] = [&b"\"t\""[..], b"\"lift\"", b"\"place\"", b"\"press\""]
+            .into_iter()
+            .find(|k| b.get(i..i + k.len()) == Some(*k))?;
+        i += key.len();
+        lit(&mut i, b":")?;
+        ws(&mut i);
+        if key == b"\"t\"" {
+            if t.is_some() {
+                return None;
+            }
+            let start = i;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            let digits = &b[start..i];
+            // No leading zero (not JSON), no more digits than a trace time has.
+            if digits.is_empty() || digits.len() > 15 || (digits.len() > 1 && digits[0] == b'0') {
+                return None;
+            }
+            t = Some(
+                digits
+                    .iter()
+                    .fold(0u64, |n, d| n * 10 + u64::from(d - b'0')),
+            );
+        } else {
+            if field.is_some() {
+                return None;
+            }
+            lit(&mut i, b"\"")?;
+            let start = i;
+            while b.get(i).is_some_and(u8::is_ascii_alphanumeric) {
+                i += 1;
+            }
+            let value = &b[start..i];
+            lit(&mut i, b"\"")?;
+            field = Some((key, value));
+        }
+    }
+    lit(&mut i, b"}")?;
+    ws(&mut i);
+    let (t, (key, value)) = (t?, field?);
+    if i != b.len() || t > MAX_TRACE_MS {
+        return None;
+    }
+    let square = || match value {
+        [f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+            Some(Square::new(u32::from(r - b'1') * 8 + u32::from(f - b'a')))
+        }
+        _ => None,
+    };
+    let kind = match key {
+        b"\"lift\"" => RecordKind::Lift(square()?),
+        b"\"place\"" => RecordKind::Place {
+            square: square()?,
+            color: None,
+            piece: None,
+        },
+        _ => RecordKind::Press(match value {
+            b"w" => Color::White,
+            b"b" => Color::Black,
+            _ => return None,
+        }),
+    };
+    Some(Record {
+        t,
+        board: BoardId::default(),
+        kind,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,6 +218,12 @@ mod tests {
             r#"{"t": 5, "place": "a1", "piece": "Q"}"#,
             r#"{"t": 5, "place": "a1", "piece": "q", "color": "b"}"#,
             r#"{"t": 7, "frame": "ffff00000000ffff"}"#,
+            r#"{ "t" : 12 , "press" : "b" }"#,
+            r#"{"t":0,"lift":"a1"}"#,
+            "{\"t\":\t9,\n\"place\":\"h8\"}",
+            r#"{"lift":"e2","t":1000}"#,
+            r#"{"place": "e4", "t": 1300}"#,
+            r#"{"press":"b","t":0}"#,
         ];
         for l in lines {
             let fast = parse(l).unwrap_or_else(|| panic!("not taken: {l}"));
@@ -137,6 +245,18 @@ mod tests {
             r#"{"t": 1, "lift": "e\u0032"}"#,
             r#"{"t": 1, "board": "nosuch", "lift": "e2"}"#,
             r#"{"t": 1, "frame": "ffff"}"#,
+            r#"{"t": 01, "lift": "e2"}"#,
+            r#"{"t": -1, "lift": "e2"}"#,
+            r#"{"t": 1, "lift": "E2"}"#,
+            r#"{"t": 1, "press": "W"}"#,
+            r#"{"t": 1, "press": "w"} x"#,
+            r#"{"t": 1, "press": "w",}"#,
+            r#"{"t": 1e3, "press": "w"}"#,
+            r#"{"press": "w", "press": "b"}"#,
+            r#"{"lift": "e2", "lift": "e2"}"#,
+            r#"{"t": 1, "lift": "e2", "t": 1}"#,
+            r#"{"t": 1}"#,
+            r#"{"lift": "e2"}"#,
             r#"{"t": 99999999999999, "lift": "e2"}"#,
         ] {
             assert!(parse(l).is_none(), "taken: {l}");
