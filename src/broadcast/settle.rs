@@ -304,7 +304,7 @@ mod tests {
         );
         let undone = update(2, &["e2e4"], "*", None, &[]);
         let moved = update(3, &["e2e4", "e7e5"], "*", None, &[json!({"type": "move"})]);
-        let mut queue: VecDeque<Update> = [undone, moved].into_iter().collect();
+        let queue: VecDeque<Update> = [undone, moved].into_iter().collect();
         let out = Settler::default().settle(declared, &queue);
         assert_eq!(out.snapshot.as_ref().unwrap().state["result"], "*");
         assert!(out.public.is_empty());
