@@ -75,7 +75,8 @@ fn idle_flood(
 /// more: (status, the connection).
 fn stream_never_read(source: Ipv4Addr, addr: SocketAddr) -> (u16, TcpStream) {
     let mut s = connect_from(source, addr).expect("connect");
-    s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let mut head = [0u8; 12];
     s.read_exact(&mut head).unwrap();
@@ -169,7 +170,10 @@ fn the_reserve_and_the_stream_cap_hold_under_many_addresses() {
         "served, but slowly: {worst:.3} s (a bound for a loaded CI machine)"
     );
     let log = std::fs::read_to_string(&board.stderr).unwrap();
-    assert!(log.contains("idle_closed"), "the closures are reported: {log}");
+    assert!(
+        log.contains("idle_closed"),
+        "the closures are reported: {log}"
+    );
     drop(streams);
 }
 
@@ -197,7 +201,11 @@ fn websocket(addr: &str) -> TcpStream {
         s.read_exact(&mut b).unwrap();
         head.push(b[0]);
     }
-    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
+    assert!(
+        head.starts_with(b"HTTP/1.1 101"),
+        "{}",
+        String::from_utf8_lossy(&head)
+    );
     s
 }
 

@@ -279,7 +279,10 @@ impl Admission {
             self.refused(&self.refused_address);
             return None;
         }
-        let public_slots = self.limits.max_connections.saturating_sub(self.limits.reserved);
+        let public_slots = self
+            .limits
+            .max_connections
+            .saturating_sub(self.limits.reserved);
         let full = c.public >= public_slots;
         if full && !self.evict_oldest_idle(&mut c) {
             drop(c);

@@ -128,7 +128,10 @@ fn streams_have_their_own_caps() {
     let _t6 = slots[6].begin_stream().unwrap();
     assert_eq!(slots[7].begin_stream().unwrap_err(), StreamRefusal::Full(5));
     drop(t0);
-    assert!(slots[7].begin_stream().is_ok(), "a closed stream frees its place");
+    assert!(
+        slots[7].begin_stream().is_ok(),
+        "a closed stream frees its place"
+    );
     assert!(StreamRefusal::Full(5).to_string().contains("/games.pgn"));
 }
 
