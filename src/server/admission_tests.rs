@@ -73,10 +73,9 @@ fn a_full_house_closes_its_oldest_idle_connection_for_a_new_one() {
     let busy: Vec<_> = held.iter().map(|s| s.busy()).collect();
     let _n = newcomer.busy();
     assert!(a.admit(ip(101)).is_none(), "every public slot busy");
-    drop(busy);
+    drop((busy, _n, _request, _stream));
     drop(held);
     drop(newcomer);
-    drop(_n);
     assert_eq!(a.open(), (0, 0, 0));
 }
 
@@ -99,8 +98,10 @@ fn the_reserve_is_entered_with_credentials_only_and_never_closed() {
         assert!(futures_util::FutureExt::now_or_never(f).is_none());
     }
     assert_eq!(a.open(), (7, 1, 0));
-    // The reserve holds at most `reserved`; past it a connection stays public.
-    let others: Vec<_> = later.iter().take(3).collect();
+    // The reserve holds at most `reserved`; past it a connection stays
+    // public. (The newest three: the older ones of `later` were closed to
+    // admit the newer.)
+    let others: Vec<_> = later.iter().rev().take(3).collect();
     for s in &others {
         s.credentials_shown();
     }
