@@ -388,8 +388,17 @@ pub struct ServerConfig {
     /// Connections from one address (an IPv6 /64) at once; 0: no limit
     /// (behind a reverse proxy on the same host). Default 32.
     pub max_connections_per_address: Option<usize>,
-    /// Of `max_connections`, the last ones kept for the arbiter's routes (default 64).
+    /// Of `max_connections`, the last ones kept for connections that showed
+    /// the arbiter's credentials (default 64).
     pub reserved_connections: Option<usize>,
+    /// Public streams (`/events`, `/ws`) at once (default 1024, at most a
+    /// quarter of `max_connections`).
+    pub max_streams: Option<usize>,
+    /// Public streams from one address (an IPv6 /64) at once (default 4;
+    /// 0: no limit, as with `max_connections_per_address = 0`).
+    pub max_streams_per_address: Option<usize>,
+    /// Seconds a WebSocket client has to answer a ping (default 10).
+    pub stream_deadline_s: Option<u64>,
     /// Seconds a client has for a request head, also between requests on a
     /// kept-alive connection and for a TLS handshake (default 10).
     pub idle_timeout_s: Option<u64>,

@@ -288,6 +288,11 @@ pub fn listening(
         max_connections: sv.max_connections.unwrap_or(d.max_connections),
         per_address: sv.max_connections_per_address.unwrap_or(d.per_address),
         reserved: sv.reserved_connections.unwrap_or(d.reserved),
+        max_streams: sv.max_streams.unwrap_or(d.max_streams),
+        streams_per_address: sv.max_streams_per_address.unwrap_or(d.streams_per_address),
+        stream_deadline: sv
+            .stream_deadline_s
+            .map_or(d.stream_deadline, |s| Duration::from_secs(s.max(1))),
         idle_timeout: sv
             .idle_timeout_s
             .map_or(d.idle_timeout, Duration::from_secs),
@@ -300,6 +305,8 @@ pub fn listening(
         max_connections = limits.max_connections,
         per_address = limits.per_address,
         reserved = limits.reserved,
+        max_streams = limits.max_streams,
+        streams_per_address = limits.streams_per_address,
         idle_timeout_s = limits.idle_timeout.as_secs(),
         write_timeout_s = limits.write_timeout.as_secs(),
         open_file_limit = fds,

@@ -194,6 +194,26 @@ pub fn authorize_caller<'a>(
     headers: &HeaderMap,
     ext: &Extensions,
 ) -> Result<Caller<'a>, Refusal> {
+    let caller = check_caller(s, headers, ext)?;
+    credentials_shown(ext);
+    Ok(caller)
+}
+
+/// The request's connection showed valid credentials on an arbiter or
+/// console route: it enters the arbiter's reserve
+/// ([`super::admission::Slot::credentials_shown`]).
+pub fn credentials_shown(ext: &Extensions) {
+    if let Some(slot) = ext.get::<Arc<super::admission::Slot>>() {
+        slot.credentials_shown();
+    }
+}
+
+/// [`authorize_caller`] without moving the connection into the reserve.
+fn check_caller<'a>(
+    s: &'a AppState,
+    headers: &HeaderMap,
+    ext: &Extensions,
+) -> Result<Caller<'a>, Refusal> {
     let console = s.console.as_deref();
     let access = s.arbiter.as_ref();
     if access.is_none() && console.is_none() {

@@ -194,7 +194,6 @@ mod tests {
             Some(Connection {
                 peer: "127.0.0.1:5000".parse().unwrap(),
                 tls,
-                reserved_only: false,
             })
         };
         for h in FORWARDING_HEADERS {

@@ -124,6 +124,7 @@ pub async fn login(
         return refuse(StatusCode::UNAUTHORIZED, "wrong name or secret").into_response();
     };
     console.accounts.login_succeeded(attempt);
+    super::arbiter::credentials_shown(&ext);
     let id = console.accounts.open_session(&account, unix_ms());
     let ttl = console.accounts.session_ttl.as_secs();
     let secure = if console.accounts.secure_cookie || over_tls(&ext) {

@@ -31,6 +31,7 @@
 //! [`BODY_LIMIT`] bytes and plain requests to [`REQUEST_TIMEOUT`].
 
 pub mod access;
+pub mod admission;
 pub mod alerts;
 pub mod arbiter;
 pub mod backoff;

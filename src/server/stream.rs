@@ -7,6 +7,7 @@
 //! capacity is dropped (it reconnects and gets a fresh state); nothing a
 //! client does can hold up the board loop.
 
+use super::admission::{Slot, StreamTicket};
 use super::arbiter::authorize;
 use super::AppState;
 use crate::broadcast::delay::parse_game_id;
@@ -241,13 +242,15 @@ fn last_event_id(headers: &HeaderMap) -> Option<&str> {
 /// The arbiter's channel is not: its page is served by the board itself, and
 /// no other site's script may read it with a token it holds. Each message
 /// carries its `id:`.
-fn sse(sub: Subscription, public: bool) -> Response {
-    let stream = futures_util::stream::unfold(sub, |mut sub| async move {
+/// `ticket`: the stream's place under the listener's stream cap, held as
+/// long as the stream runs.
+fn sse(sub: Subscription, public: bool, ticket: Option<StreamTicket>) -> Response {
+    let stream = futures_util::stream::unfold((sub, ticket), |(mut sub, ticket)| async move {
         let event = match sub.next_item().await? {
             Item::Comment(c) => Event::default().comment(c),
             Item::Message { id, json } => Event::default().id(id.as_ref()).data(json.as_ref()),
         };
-        Some((Ok::<_, Infallible>(event), sub))
+        Some((Ok::<_, Infallible>(event), (sub, ticket)))
     });
     let mut r = Sse::new(stream)
         .keep_alive(KeepAlive::default())
@@ -261,6 +264,25 @@ fn sse(sub: Subscription, public: bool) -> Response {
     r
 }
 
+/// A place for a public stream on the request's connection
+/// ([`super::admission::Slot::begin_stream`]); `Ok(None)` for a request
+/// not served by the listener; 503 with `Retry-After` past the stream caps.
+#[allow(clippy::result_large_err)] // the refusal is the response itself
+fn stream_ticket(ext: &axum::http::Extensions) -> Result<Option<StreamTicket>, Response> {
+    let Some(slot) = ext.get::<Arc<Slot>>() else {
+        return Ok(None);
+    };
+    slot.begin_stream().map(Some).map_err(|why| {
+        tracing::debug!(%why, "stream refused");
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(axum::http::header::RETRY_AFTER, "10")],
+            format!("{why}\n"),
+        )
+            .into_response()
+    })
+}
+
 /// The 400 that names the bad filter parameter.
 fn bad_filter(e: String) -> Response {
     (StatusCode::BAD_REQUEST, e).into_response()
@@ -268,18 +290,26 @@ fn bad_filter(e: String) -> Response {
 
 /// `GET /events[?game=R.B|?round=R]`: the public stream.
 /// A `Last-Event-ID` resumes after that message ([`Subscription::resume`]).
+/// Past the stream caps: 503 ([`stream_ticket`]).
 pub async fn sse_public(
     State(s): State<Arc<AppState>>,
     headers: HeaderMap,
+    ext: axum::http::Extensions,
     Query(q): Query<FilterQuery>,
 ) -> Response {
-    match q.filter() {
-        Ok(f) => sse(
-            Subscription::resume_waiting(&s.public, f, last_event_id(&headers), RESUME_WAIT).await,
-            true,
-        ),
-        Err(e) => bad_filter(e),
-    }
+    let f = match q.filter() {
+        Ok(f) => f,
+        Err(e) => return bad_filter(e),
+    };
+    let ticket = match stream_ticket(&ext) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    sse(
+        Subscription::resume_waiting(&s.public, f, last_event_id(&headers), RESUME_WAIT).await,
+        true,
+        ticket,
+    )
 }
 
 /// `GET /arbiter/events[?game=R.B|?round=R]`: every event, undelayed
@@ -299,6 +329,7 @@ pub async fn sse_arbiter(
             Some(ch) => sse(
                 Subscription::resume_waiting(ch, f, last_event_id(&headers), RESUME_WAIT).await,
                 false,
+                None, // the arbiter's connection is in the reserve, not under the public cap
             ),
             None => (StatusCode::NOT_FOUND, "no arbiter channel here").into_response(),
         },
@@ -307,9 +338,14 @@ pub async fn sse_arbiter(
 }
 
 /// `GET /ws[?game=R.B|?round=R]`: the public stream over WebSocket (text
-/// frames, one JSON each).
+/// frames, one JSON each). Past the stream caps: 503 ([`stream_ticket`]).
+/// The client must answer a ping within the listener's
+/// [`stream_deadline`](super::Limits::stream_deadline) (browsers do so by
+/// themselves), or it is closed: a client that stopped reading is found
+/// even when everything sent to it fits the socket buffers.
 pub async fn ws_public(
     State(s): State<Arc<AppState>>,
+    ext: axum::http::Extensions,
     Query(q): Query<FilterQuery>,
     ws: WebSocketUpgrade,
 ) -> Response {
@@ -317,11 +353,33 @@ pub async fn ws_public(
         Ok(f) => Subscription::new(&s.public, f),
         Err(e) => return bad_filter(e),
     };
+    let ticket = match stream_ticket(&ext) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    let deadline = ticket
+        .as_ref()
+        .map_or(WS_PING_DEADLINE, |t| t.slot().limits().stream_deadline);
     ws.max_message_size(4096)
-        .on_upgrade(move |socket| ws_session(socket, sub))
+        .on_upgrade(move |socket| ws_session(socket, sub, ticket, deadline))
 }
 
-async fn ws_session(mut socket: WebSocket, mut sub: Subscription) {
+/// The ping deadline of a WebSocket served without the listener.
+pub const WS_PING_DEADLINE: Duration = Duration::from_secs(10);
+
+/// One WebSocket client: its messages, a ping every `deadline`, closed when
+/// the previous ping is unanswered by the next (or a send waits
+/// [`WS_SEND_TIMEOUT`]). `_ticket` holds its stream place and its
+/// connection's slot until it ends.
+async fn ws_session(
+    mut socket: WebSocket,
+    mut sub: Subscription,
+    _ticket: Option<StreamTicket>,
+    deadline: Duration,
+) {
+    let start = tokio::time::Instant::now() + deadline;
+    let mut ping = tokio::time::interval_at(start, deadline);
+    let mut unanswered = false;
     loop {
         tokio::select! {
             m = sub.next() => {
@@ -333,9 +391,22 @@ async fn ws_session(mut socket: WebSocket, mut sub: Subscription) {
                 }
             }
             r = socket.recv() => match r {
+                Some(Ok(Message::Pong(_))) => unanswered = false,
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 _ => {}
             },
+            _ = ping.tick() => {
+                if unanswered {
+                    tracing::info!(deadline_ms = deadline.as_millis() as u64, "WebSocket client answered no ping: closed (it reads nothing)");
+                    break;
+                }
+                unanswered = true;
+                let send = socket.send(Message::Ping(axum::body::Bytes::from_static(b"eboard")));
+                match tokio::time::timeout(WS_SEND_TIMEOUT, send).await {
+                    Ok(Ok(())) => {}
+                    _ => break,
+                }
+            }
         }
     }
 }

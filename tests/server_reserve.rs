@@ -1,0 +1,272 @@
+//! The arbiter's reserve and the stream cap of a real board daemon under
+//! many source addresses (issue 26 §3, `docs/server.md` "Connection
+//! limits"), at a small scale: a house of 64 connections (8 reserved, 8
+//! streams) filled from 16 loopback addresses by idle connections that
+//! reconnect and by stream clients that never read. The arbiter (with his
+//! token) and a spectator from another address are still served every
+//! time; the streams past the cap get 503; a WebSocket client that reads
+//! nothing is closed, one that answers pings is not.
+
+mod common;
+
+use common::*;
+use std::io::{ErrorKind, Read, Write};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const LIMITS: &str = "\n[server]\nmax_connections = 64\nreserved_connections = 8\nmax_streams = 8\nmax_streams_per_address = 2\nstream_deadline_s = 1\n";
+
+/// A connection from `source` to `addr` (None when it cannot be made).
+fn connect_from(source: Ipv4Addr, addr: SocketAddr) -> Option<TcpStream> {
+    let sock = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).ok()?;
+    sock.bind(&SocketAddr::new(source.into(), 0).into()).ok()?;
+    sock.connect_timeout(&addr.into(), Duration::from_secs(5))
+        .ok()?;
+    Some(sock.into())
+}
+
+/// Whether the server closed `s` (reads what is there without waiting).
+fn closed(s: &mut TcpStream) -> bool {
+    s.set_nonblocking(true).unwrap();
+    let mut buf = [0u8; 4096];
+    let gone = loop {
+        match s.read(&mut buf) {
+            Ok(0) => break true,
+            Ok(_) => continue,
+            Err(e) if e.kind() == ErrorKind::WouldBlock => break false,
+            Err(_) => break true,
+        }
+    };
+    s.set_nonblocking(false).unwrap();
+    gone
+}
+
+/// From each of `sources`, `per` idle connections, reopened whenever the
+/// server closes one, until `stop`; counts the reconnections.
+fn idle_flood(
+    addr: SocketAddr,
+    sources: Vec<Ipv4Addr>,
+    per: usize,
+    stop: Arc<AtomicBool>,
+    reconnects: Arc<AtomicUsize>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut held: Vec<(Ipv4Addr, Option<TcpStream>)> = sources
+            .iter()
+            .flat_map(|&s| (0..per).map(move |_| (s, None)))
+            .collect();
+        while !stop.load(Ordering::Relaxed) {
+            for (source, conn) in held.iter_mut() {
+                if conn.as_mut().is_none_or(closed) {
+                    if conn.is_some() {
+                        reconnects.fetch_add(1, Ordering::Relaxed);
+                    }
+                    *conn = connect_from(*source, addr);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    })
+}
+
+/// A `GET /events` from `source` whose status line is read, then nothing
+/// more: (status, the connection).
+fn stream_never_read(source: Ipv4Addr, addr: SocketAddr) -> (u16, TcpStream) {
+    let mut s = connect_from(source, addr).expect("connect");
+    s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut head = [0u8; 12];
+    s.read_exact(&mut head).unwrap();
+    let status = String::from_utf8_lossy(&head[9..12]).parse().unwrap_or(0);
+    (status, s)
+}
+
+/// One request from `source`: (status, seconds).
+fn timed_from(
+    source: Ipv4Addr,
+    addr: SocketAddr,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, f64) {
+    let t = Instant::now();
+    let Some(mut s) = connect_from(source, addr) else {
+        return (0, t.elapsed().as_secs_f64());
+    };
+    let mut req = format!("GET {path} HTTP/1.0\r\nHost: x\r\n");
+    for (k, v) in headers {
+        req += &format!("{k}: {v}\r\n");
+    }
+    req += "\r\n";
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    if s.write_all(req.as_bytes()).is_err() {
+        return (0, t.elapsed().as_secs_f64());
+    }
+    let mut got = Vec::new();
+    let _ = s.read_to_end(&mut got);
+    let status = std::str::from_utf8(got.get(9..12).unwrap_or(b"000"))
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, t.elapsed().as_secs_f64())
+}
+
+#[test]
+fn the_reserve_and_the_stream_cap_hold_under_many_addresses() {
+    let dir = tempdir("reserve");
+    let cfg = config(&dir, 1, 1, LIMITS);
+    let trace = opera_trace(&dir, 7);
+    let board = run_board(&dir, &cfg, Some(&trace), &[]);
+    let addr: SocketAddr = board.addr.parse().unwrap();
+    let sources: Vec<Ipv4Addr> = (2..18).map(|i| Ipv4Addr::new(127, 0, 0, i)).collect();
+    // Never-reading streams from the 16 addresses: 2 each would be 32; the
+    // cap lets 8 in.
+    let streams: Vec<(u16, TcpStream)> = sources
+        .iter()
+        .flat_map(|&s| [s, s])
+        .map(|s| stream_never_read(s, addr))
+        .collect();
+    let open = streams.iter().filter(|(st, _)| *st == 200).count();
+    let refused = streams.iter().filter(|(st, _)| *st == 503).count();
+    assert_eq!(
+        (open, refused),
+        (8, 24),
+        "streams past the cap of 8 are refused with 503"
+    );
+    // Idle connections that reconnect: 16 × 4 = 64, the whole house.
+    let stop = Arc::new(AtomicBool::new(false));
+    let reconnects = Arc::new(AtomicUsize::new(0));
+    let flood = idle_flood(addr, sources, 4, stop.clone(), reconnects.clone());
+    // Until the house has turned over at least once (the flood's
+    // connections closed to admit its own new ones).
+    poll(20, "the idle flood filling the house", || {
+        (reconnects.load(Ordering::Relaxed) >= 16).then_some(())
+    });
+    let arbiter_at = Ipv4Addr::LOCALHOST;
+    let spectator_at = Ipv4Addr::new(127, 0, 0, 200);
+    let auth = [ARBITER_AUTH];
+    let mut worst: f64 = 0.0;
+    for round in 0..40 {
+        let (a, secs_a) = timed_from(arbiter_at, addr, "/arbiter/state", &auth);
+        let (p, secs_p) = timed_from(spectator_at, addr, "/games.pgn", &[]);
+        assert_eq!(a, 200, "the arbiter in round {round} of the flood");
+        assert_eq!(p, 200, "a spectator in round {round} of the flood");
+        worst = worst.max(secs_a).max(secs_p);
+    }
+    // The stream cap is still full of never-readers: another stream gets 503.
+    let (st, _s) = stream_never_read(spectator_at, addr);
+    assert_eq!(st, 503, "a stream past the cap");
+    stop.store(true, Ordering::Relaxed);
+    flood.join().unwrap();
+    println!(
+        "80 requests (arbiter, spectator) served during the flood, slowest {worst:.3} s; \
+         the flood reconnected {} times",
+        reconnects.load(Ordering::Relaxed)
+    );
+    assert!(
+        worst < 3.0,
+        "served, but slowly: {worst:.3} s (a bound for a loaded CI machine)"
+    );
+    let log = std::fs::read_to_string(&board.stderr).unwrap();
+    assert!(
+        log.contains("idle_closed"),
+        "the closures are reported: {log}"
+    );
+    drop(streams);
+}
+
+/// A WebSocket client frame (masked, RFC 6455 §5.3) of `opcode` with `payload` (< 126 bytes).
+fn client_frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
+    let mask = [0x12, 0x34, 0x56, 0x78];
+    let mut f = vec![0x80 | opcode, 0x80 | payload.len() as u8];
+    f.extend_from_slice(&mask);
+    f.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    f
+}
+
+/// Opens `/ws` and reads the 101 head.
+fn websocket(addr: &str) -> TcpStream {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.write_all(
+        b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+          Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+    )
+    .unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut head = Vec::new();
+    let mut b = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        s.read_exact(&mut b).unwrap();
+        head.push(b[0]);
+    }
+    assert!(
+        head.starts_with(b"HTTP/1.1 101"),
+        "{}",
+        String::from_utf8_lossy(&head)
+    );
+    s
+}
+
+#[test]
+fn a_websocket_client_that_reads_nothing_is_closed_one_that_answers_pings_is_not() {
+    let dir = tempdir("ws-deadline");
+    let cfg = config(&dir, 1, 1, LIMITS);
+    let trace = opera_trace(&dir, 7);
+    let board = run_board(&dir, &cfg, Some(&trace), &[]);
+    let mut silent = websocket(&board.addr);
+    let mut reader = websocket(&board.addr);
+    // The reader answers every ping for 4 s (two deadlines and more).
+    let until = Instant::now() + Duration::from_secs(4);
+    reader
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let mut buf: Vec<u8> = Vec::new();
+    let mut pings = 0;
+    while Instant::now() < until {
+        let mut chunk = [0u8; 65536];
+        match reader.read(&mut chunk) {
+            Ok(0) => panic!("the reading client was closed after {pings} pings"),
+            Ok(k) => buf.extend_from_slice(&chunk[..k]),
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(e) => panic!("the reading client: {e}"),
+        }
+        // Whole server frames (unmasked): answer pings.
+        loop {
+            if buf.len() < 2 {
+                break;
+            }
+            let (len, at) = match buf[1] & 0x7f {
+                126 if buf.len() >= 4 => (u16::from_be_bytes([buf[2], buf[3]]) as usize, 4),
+                127 if buf.len() >= 10 => (
+                    u64::from_be_bytes(buf[2..10].try_into().unwrap()) as usize,
+                    10,
+                ),
+                126 | 127 => break,
+                n => (n as usize, 2),
+            };
+            if buf.len() < at + len {
+                break;
+            }
+            let frame: Vec<u8> = buf.drain(..at + len).collect();
+            if frame[0] & 0x0f == 0x9 {
+                pings += 1;
+                reader.write_all(&client_frame(0xA, &frame[at..])).unwrap();
+            }
+        }
+    }
+    assert!(pings >= 2, "pinged every second: {pings} pings in 4 s");
+    // The silent one read nothing in those 4 s: it was closed.
+    silent
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut all = Vec::new();
+    let end = silent.read_to_end(&mut all);
+    assert!(
+        end.is_ok(),
+        "the client that read nothing is still open after 4 s: {end:?}"
+    );
+    let log = std::fs::read_to_string(&board.stderr).unwrap();
+    assert!(log.contains("answered no ping"), "{log}");
+}
