@@ -609,10 +609,7 @@ fn the_rewind_over_http_is_bound_by_expect_and_answers_truthfully() {
     assert_eq!(s, 409, "{v}");
     assert_eq!(v["refused"]["type"], "ruling_refused", "{v}");
     assert_eq!(v["refused"]["status"], 409, "{v}");
-    assert!(
-        v["error"].as_str().unwrap().contains("moved on"),
-        "{v}"
-    );
+    assert!(v["error"].as_str().unwrap().contains("moved on"), "{v}");
     assert_eq!(state()["ply"], 5);
     // A ply not before the current one: 422.
     let (s, v) = post(json!({"ply": 5, "expect": {"ply": 5}}));

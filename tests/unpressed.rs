@@ -83,8 +83,7 @@ fn a_reply_to_a_move_not_pressed_is_followed_in_every_profile() {
                 .collect();
             assert!(!at_b.is_empty(), "{what}");
             assert!(
-                at_b
-                    .iter()
+                at_b.iter()
                     .all(|c| c["white_ms"] == START - 3_600 && c["black_ms"] == START),
                 "{what}: {at_b:?}"
             );
@@ -307,7 +306,12 @@ fn real_games_with_one_press_left_out_replay_exactly() {
     let text = std::fs::read_to_string(dir.join("lichess_db_2025-05_438games.pgn")).unwrap();
     let games = read_games(&text).unwrap();
     let mut replayed = 0;
-    for (gi, game) in games.iter().enumerate().filter(|(_, g)| g.moves.len() > 40).take(12) {
+    for (gi, game) in games
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.moves.len() > 40)
+        .take(12)
+    {
         for (vi, sensing) in [Sensing::Occupancy, Sensing::Colour, Sensing::Identity]
             .into_iter()
             .enumerate()
@@ -341,7 +345,8 @@ fn real_games_with_one_press_left_out_replay_exactly() {
                     // A game over by the Laws before its record ends
                     // (a dead position, 2023 9.6) stops there.
                     assert!(
-                        want.starts_with(&got) && (got.len() == want.len() || arbiter.outcome().is_some()),
+                        want.starts_with(&got)
+                            && (got.len() == want.len() || arbiter.outcome().is_some()),
                         "{what}: {} of {} plies, {:?}",
                         got.len(),
                         want.len(),
@@ -382,7 +387,10 @@ fn a_press_after_the_reply_was_made_completes_the_first_move() {
         // White's clock ran 0–3.6 s, Black's 3.6–5.6 s, White's 5.6–7.6 s.
         assert_eq!(
             last_clock(&ev),
-            (START - 3_600 + 30_000 - 2_000 + 30_000, START - 2_000 + 30_000),
+            (
+                START - 3_600 + 30_000 - 2_000 + 30_000,
+                START - 2_000 + 30_000
+            ),
             "{rules}"
         );
     }

@@ -74,7 +74,11 @@ impl Arbiter {
         let mut readings = self.readings(if on_move { 3 } else { 2 });
         let mut behind = false;
         if on_move && readings.is_empty() {
+            // Only where the reply began after his move stood on the board:
+            // a piece of the opponent's moved while his own move was being
+            // made is read as before (a displaced piece, §7.3 / 7.4).
             readings = self.readings(2);
+            readings.retain(|r| self.reply_after_move(r));
             behind = true;
         }
         match readings.as_slice() {
@@ -103,6 +107,28 @@ impl Arbiter {
                 });
                 true
             }
+        }
+    }
+
+    /// Whether, in a reading of his move and his opponent's reply, the
+    /// opponent touched his first piece after the player's own pieces were
+    /// all set down (times of the lifts and placements, ms).
+    fn reply_after_move(&self, r: &Reading) -> bool {
+        let Some(mv) = r.moves.first() else {
+            return false;
+        };
+        let mover = self.pos.turn();
+        let (_, rest) = split_touches(&self.turn.touches, &self.pos, mv);
+        let set_down = self
+            .turn
+            .placed
+            .iter()
+            .filter(|(from, _, _)| self.pos.board().color_at(*from) == Some(mover))
+            .map(|(_, _, t)| *t)
+            .max();
+        match (rest.first(), set_down) {
+            (Some(first), Some(down)) => first.t > down,
+            _ => false,
         }
     }
 
@@ -138,9 +164,12 @@ impl Arbiter {
             for m in std::iter::once(mv).chain(tied) {
                 let mut q = p.clone();
                 q.play_unchecked(m);
-                if sensed.matches(q.board()) {
-                    let mut moves = ms.clone();
-                    moves.push(m);
+                let mut moves = ms.clone();
+                moves.push(m);
+                if sensed.matches(q.board())
+                    && handled(&sensed, &self.pos, &ms)
+                    && in_time_order(&self.turn.touches, &moves)
+                {
                     found.push(Reading {
                         moves,
                         promotion_assumed: promotion_assumed && m.is_promotion(),
@@ -253,6 +282,48 @@ impl Arbiter {
         }
         true
     }
+}
+
+/// Whether every move of `moves` (played from `pos`) was handled on the
+/// board as the sensors saw it: the squares it empties lifted, the squares
+/// it fills placed on (since the last completed move). So a pawn set down
+/// once on e4 is never read as e3 and then e4.
+fn handled(sensed: &crate::board::SensedBoard, pos: &Chess, moves: &[Move]) -> bool {
+    let mut p = pos.clone();
+    for m in moves {
+        let e = effect(m, p.turn());
+        let filled = e
+            .filled
+            .into_iter()
+            .flatten()
+            .fold(Bitboard::EMPTY, |b, (sq, _)| b | Bitboard::from_square(sq));
+        if !e.vacated.without(sensed.lifted()).is_empty()
+            || !filled.without(sensed.placed()).is_empty()
+        {
+            return false;
+        }
+        p.play_unchecked(*m);
+    }
+    true
+}
+
+/// Whether the moves of a series began in their order: the first lift of
+/// each move's piece (its origin square, when touched) after the previous
+/// move's. So 1. e4 and 2. Nf3 made in that order are never read as 1. Nf3
+/// and 2. e4.
+fn in_time_order(touches: &[Touch], moves: &[Move]) -> bool {
+    let mut last = None;
+    for m in moves {
+        let Some(from) = m.from() else { continue };
+        let Some(t) = touches.iter().find(|x| x.square == from).map(|x| x.t) else {
+            continue;
+        };
+        if last.is_some_and(|l| t <= l) {
+            return false;
+        }
+        last = Some(t);
+    }
+    true
 }
 
 /// The touches of a series split at the first touch that is not the

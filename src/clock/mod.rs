@@ -594,8 +594,7 @@ impl Clock {
         let counted = period.moves.is_some();
         self.moves_done[i] += 1;
         let (next, next_period) = self.tc.period_for(self.moves_done[i]);
-        if next != pi
-            || (counted && next == self.tc.periods.len() - 1 && self.completes_repeat(i))
+        if next != pi || (counted && next == self.tc.periods.len() - 1 && self.completes_repeat(i))
         {
             self.remaining[i] += next_period.time_ms as i64;
             if self.remaining[i] > 0 {
