@@ -45,8 +45,8 @@ const W_END: u64 = START - 5_600 + 30_000;
 /// Black's after his press at 7.6 s, his clock having run since 5.6 s.
 const B_END: u64 = START - 2_000 + 30_000;
 
-/// 1. e4 made and not pressed; 1… e5 made and pressed (White's clock runs
-/// on); 2. Nf3 made and pressed; 2… Nc6.
+/// White's e4 made and not pressed; Black's e5 made and pressed (White's
+/// clock runs on); White's Nf3 made and pressed; Black's Nc6.
 const E4_UNPRESSED: &str = "
     1000 lift e2
     1300 place e4
@@ -65,7 +65,7 @@ fn a_reply_to_a_move_not_pressed_is_followed_in_every_profile() {
             let what = rules;
             let h = json!({"trace": 1, "time_control": "5400+30"});
             let ev = replay_steps(h, E4_UNPRESSED, rules);
-            assert_nothing_ruled(&ev, &what);
+            assert_nothing_ruled(&ev, what);
             assert_eq!(sans(&ev), ["e4", "e5", "Nf3", "Nc6"], "{what}: {ev:#?}");
             // Both moves are taken at Black's press.
             let moves = of(&ev, "move");
