@@ -141,6 +141,11 @@ impl Arbiter {
             let mut next = Vec::new();
             for (p, ms) in &prefixes {
                 for m in p.legal_moves() {
+                    // A king is never taken (an illegal move that stood can
+                    // leave one in check): no position without it is read.
+                    if m.capture() == Some(shakmaty::Role::King) {
+                        continue;
+                    }
                     let mut q = p.clone();
                     q.play_unchecked(m);
                     let mut v = ms.clone();
@@ -162,6 +167,9 @@ impl Arbiter {
                 continue;
             };
             for m in std::iter::once(mv).chain(tied) {
+                if m.capture() == Some(shakmaty::Role::King) {
+                    continue;
+                }
                 let mut q = p.clone();
                 q.play_unchecked(m);
                 let mut moves = ms.clone();
