@@ -385,6 +385,10 @@ named! {
         /// 2023 5.2.3: a draw agreed before both players made a move is no
         /// agreement (the offer stands; the arbiter is shown it).
         AgreementBeforeAMoveEach = "agreement_before_a_move_each",
+        /// A press after a move made and not pressed: the board shows the
+        /// opponent's move too, but fits more than one series of moves
+        /// (§6.7a / 2023 6.2.1). Nothing is applied; the arbiter is told.
+        UnpressedMovesUnclear = "unpressed_moves_unclear",
     }
 }
 

@@ -564,6 +564,40 @@ impl Profile {
     pub fn agreement_needs_a_move_each(&self) -> bool {
         self.edition == Edition::Fide2023
     }
+
+    /// The completion of a move: by the press (2009 §6.7a "Hans træk
+    /// betragtes ikke som fuldført før dette er gjort", seed 002;
+    /// 2001 §6.8a, seed 000; 2023 6.2.1, whose 6.2.1.2 adds "the player has
+    /// made his/her next move, when his/her previous move was not
+    /// completed"). Cited when the board cannot tell which moves were made
+    /// after a move not pressed (`unpressed_moves_unclear`).
+    pub fn article_completion(&self) -> &'static str {
+        match self.edition {
+            Edition::Fide2001 => "6.8a",
+            Edition::Fide2023 => "6.2.1",
+            Edition::Fide2009 | Edition::Fide2009No => "6.7a",
+        }
+    }
+
+    /// 2023 6.2.1.2: a move not completed by a press is completed when the
+    /// player has made his next move (F19 of `fide-2023.md`), so a move
+    /// counts toward a time control from then on. 2009 §6.7a and 2001 §6.8a
+    /// only know the press: the move counts at the player's next press
+    /// (docs/profiles.md, "A move not pressed").
+    pub fn next_move_completes_previous(&self) -> bool {
+        self.edition == Edition::Fide2023
+    }
+
+    /// Who may adjust (j'adoube) in the moment between a move made and its
+    /// press: 2009 §4.2 "… må spilleren i trækket rette en eller flere
+    /// brikker på deres felter", with §1.1 "at være i trækket" når hans
+    /// modstanders træk er udført (seed 002; 2001 the same, seed 000): the
+    /// opponent, who has the move; 2023 adds 6.2.5 "Only the
+    /// player whose clock is running is allowed to adjust the pieces" to
+    /// 4.2.1: then nobody (F4 of `fide-2023.md`).
+    pub fn article_adjust_clock_running(&self) -> Option<&'static str> {
+        (self.edition == Edition::Fide2023).then_some("6.2.5")
+    }
 }
 
 #[cfg(test)]

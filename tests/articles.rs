@@ -7,7 +7,7 @@
 use eboard::rules::{Edition, Mode, Profile, Supervision};
 
 /// (decision, 2001, 2009 / 2009-NO, 2023) in standard play.
-const STANDARD: [(&str, &str, &str, &str); 32] = [
+const STANDARD: [(&str, &str, &str, &str); 33] = [
     ("checkmate", "5.1a", "5.1a", "5.1.1"),
     ("stalemate", "5.2a", "5.2a", "5.2.1"),
     ("dead_position", "5.2b", "5.2b", "5.2.2"),
@@ -41,6 +41,7 @@ const STANDARD: [(&str, &str, &str, &str); 32] = [
     ("ambiguous_move", "4.7", "4.6", "4.7"),
     ("touch_released", "4.7", "4.6", "4.7"),
     ("touch_claim_lost", "4.6", "4.7", "4.8"),
+    ("completion", "6.8a", "6.7a", "6.2.1"),
 ];
 
 fn article(p: &Profile, kind: &str) -> &'static str {
@@ -80,6 +81,7 @@ fn article(p: &Profile, kind: &str) -> &'static str {
         "ambiguous_move" => p.article_ambiguous_move(),
         "touch_released" => p.touch.released,
         "touch_claim_lost" => p.touch.claim_lost,
+        "completion" => p.article_completion(),
         other => panic!("no decision kind {other}"),
     }
 }

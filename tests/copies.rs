@@ -549,3 +549,98 @@ fn the_rewind_is_taken_by_the_arbiter_api_and_the_signed_commands() {
     let e = eboard::server::parse_ruling("rewind", &Value::Null).unwrap_err();
     assert!(e.contains("'ply'"), "{e}");
 }
+
+/// The E2.8 rewind through the real daemon (`eboard run`, the DRIFT game
+/// replayed in real time, ~21 s): `POST /arbiter/rewind` bound by `expect`
+/// (`/work/notes/ruling-protocol.md` §1–2). A view the game has left is
+/// refused 409 with the reason, a ply not before the current one 422, the
+/// offered one applied 200: the state is back at ply 2 with Black's clock
+/// as it stood when ply 2 was completed, and the journal keeps every
+/// request (the refused ones as refused).
+#[test]
+fn the_rewind_over_http_is_bound_by_expect_and_answers_truthfully() {
+    use common::console::journal_records;
+    use common::{http, poll, request, run_board, tempdir, ARBITER_AUTH};
+    let dir = tempdir("rewind-http");
+    let trace = dir.join("drift.jsonl");
+    let tb = TraceBuilder::with_header(hdr("da"))
+        .header("rules", "fide-2009")
+        .steps(DRIFT);
+    std::fs::write(&trace, tb.text()).unwrap();
+    let cfg = dir.join("board.toml");
+    std::fs::write(
+        &cfg,
+        "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nlanguage = \"da\"\n\
+         time_control = \"5400+30\"\n[game]\nround = 1\nboard = 1\nvi_player = \"b\"\n\
+         [arbiter]\nname = \"Chief Arbiter\"\ntoken = \"7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b\"\n",
+    )
+    .unwrap();
+    let journal = dir.join("j.jsonl");
+    let board = run_board(
+        &dir,
+        &cfg,
+        Some(&trace),
+        &["--journal", journal.to_str().unwrap()],
+    );
+    let a = board.addr.clone();
+    let auth = [ARBITER_AUTH];
+    let state = || -> Value {
+        let (s, _, b) = http(&a, "GET", "/arbiter/state", &auth, "");
+        assert_eq!(s, 200, "{b}");
+        serde_json::from_str::<Value>(&b).unwrap()[0]["state"].clone()
+    };
+    // The boards differ after ply 5, and the rewind to ply 2 is offered.
+    let differ_t = poll(60, "the boards-differ matter with its rewind", || {
+        let st = state();
+        let open = st["open"].as_array()?.clone();
+        let m = open.iter().find(|m| m["type"] == "irregularity")?;
+        let offered = m["rulings"]
+            .as_array()?
+            .iter()
+            .any(|r| r["action"] == "rewind" && r["body"] == json!({"ply": 2}));
+        (st["ply"] == 5 && offered).then(|| m["t"].as_u64().unwrap())
+    });
+    let post = |body: Value| -> (u16, Value) {
+        let (s, b) = request(&a, "POST", "/arbiter/rewind", &auth, &body.to_string());
+        (s, serde_json::from_str(&b).unwrap_or(Value::Null))
+    };
+    // Made from a view the game has left: 409, nothing changed.
+    let (s, v) = post(json!({"ply": 2, "expect": {"ply": 4}}));
+    assert_eq!(s, 409, "{v}");
+    assert_eq!(v["refused"]["type"], "ruling_refused", "{v}");
+    assert_eq!(v["refused"]["status"], 409, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("moved on"), "{v}");
+    assert_eq!(state()["ply"], 5);
+    // A ply not before the current one: 422.
+    let (s, v) = post(json!({"ply": 5, "expect": {"ply": 5}}));
+    assert_eq!(s, 422, "{v}");
+    assert_eq!(v["refused"]["status"], 422, "{v}");
+    assert_eq!(state()["ply"], 5);
+    // The offered rewind, answering the open matter: applied.
+    let (s, v) = post(json!({"ply": 2,
+        "expect": {"ply": 5, "event": {"type": "irregularity", "t": differ_t}}}));
+    assert_eq!(s, 200, "{v}");
+    let st = state();
+    assert_eq!(st["ply"], 2, "{st}");
+    assert_eq!(
+        st["fen"], "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+        "{st}"
+    );
+    let r = &st["rulings"][0];
+    assert_eq!(r["action"], "rewind", "{st}");
+    assert_eq!(r["article"], "E2.8", "{st}");
+    assert_eq!(r["answers"]["t"], differ_t, "{st}");
+    // Black's clock as it stood at ply 2 (his press at 8.0 s: it ran from
+    // White's press at 1.6 s, then +30 s); White's runs from the rewind.
+    assert_eq!(st["clock"]["running"], "w", "{st}");
+    assert_eq!(st["clock"]["black_ms"], 5_430_000 - 6_400 + 30_000, "{st}");
+    // The same request again is stale now (the game is at ply 2): 409.
+    let (s, v) = post(json!({"ply": 2,
+        "expect": {"ply": 5, "event": {"type": "irregularity", "t": differ_t}}}));
+    assert_eq!(s, 409, "{v}");
+    // Every request journaled, in order.
+    let recs = journal_records(&journal);
+    let rewinds = recs.iter().filter(|r| r["arbiter"] == "rewind").count();
+    assert_eq!(rewinds, 4, "{recs:#?}");
+    drop(board);
+}

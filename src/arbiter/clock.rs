@@ -62,12 +62,19 @@ impl Arbiter {
             self.start_clocks(t);
             if side != self.pos.turn() {
                 self.push_clock(t, out);
+                // The first move made and not pressed, then the reply made:
+                // both are read from the board (`unpressed.rs`).
+                self.press_after_unpressed(side, t, out);
                 return;
             }
         }
         if side != self.pos.turn() {
             // The clock of the player not on move is not running: a press on
-            // it changes nothing (§6.7a).
+            // it changes nothing (§6.7a). But his opponent's move may have
+            // been made without a press and his own made after it (he had
+            // the move, §1.1 / 2023 1.3): the board is read as both moves
+            // (`unpressed.rs`).
+            self.press_after_unpressed(side, t, out);
             return;
         }
         let bi = self.mi();
@@ -133,6 +140,9 @@ impl Arbiter {
                     });
                 }
             }
+            // His move made and not pressed, his opponent's reply, and his
+            // next move: three moves on the board (`unpressed.rs`).
+            Recognition::NoLegalMove { .. } if self.press_after_unpressed(side, t, out) => {}
             Recognition::NoLegalMove { .. }
                 if bi == 0 && self.moves.is_empty() && self.try_turned_board(t, out) =>
             {
@@ -181,6 +191,11 @@ impl Arbiter {
                 let (completed, at) = (p.completed(), p.t);
                 self.complete(completed, at, out);
                 return;
+            }
+            // 2023 6.2.1.2: his next move, made, completed the one he did not
+            // press; it counts toward the time control before his flag.
+            if self.complete_by_next_move_made(side) {
+                continue;
             }
             self.flag(side, tf, out);
         }

@@ -10,6 +10,7 @@ use super::touch::{self, Breach, Release, Touch};
 use super::Arbiter;
 use crate::board::Change;
 use crate::model::IrregularityKind;
+use crate::recognize::{recognize, Recognition};
 use crate::trace::{By, Event, EventKind};
 use shakmaty::{Bitboard, Color, Move, Position, Rank, Role, Square};
 
@@ -75,8 +76,36 @@ impl Arbiter {
         if self.ended() {
             return;
         }
+        // The move of the player whose clock runs may stand made on the
+        // board, not yet pressed: then his opponent has the move (2009 §1.1,
+        // 2023 1.3) and the adjusting is read by who may adjust then (F4).
+        let made = self.boards.len() == 1
+            && matches!(
+                recognize(&self.pos, &self.reading(0), self.turn.promote),
+                Recognition::Move { .. }
+            );
+        let a = self.cfg.profile.articles;
         if side == self.pos.turn() {
+            // His next lift is an adjustment, not a touch.
             self.turn.adjust_next = true;
+            if made {
+                // His move is made: he no longer has the move (2009 §4.2
+                // "Kun den spiller, der er i trækket, må rette", 2023 4.2.1),
+                // though his clock still runs. The arbiter is told.
+                out.push(Event {
+                    t,
+                    kind: EventKind::Irregularity {
+                        kind: IrregularityKind::AdjustByPlayerNotOnMove,
+                        article: a.adjust,
+                        squares: Vec::new(),
+                    },
+                });
+            }
+        } else if made && self.cfg.profile.article_adjust_clock_running().is_none() {
+            // 2009 / 2001: the opponent's move is made, so he has the move
+            // (§1.1) and may adjust (§4.2), his clock not running or not: his
+            // next lift of his own piece is his adjustment.
+            self.turn.adjust_by_other = true;
         } else {
             // Only the player having the move may adjust (§4.2 / 4.2.1):
             // "Kun den spiller, der er i trækket, må rette …" (2009 §4.2,
@@ -88,7 +117,13 @@ impl Arbiter {
                 t,
                 kind: EventKind::Irregularity {
                     kind: IrregularityKind::AdjustByPlayerNotOnMove,
-                    article: self.cfg.profile.articles.adjust,
+                    // 2023: having the move is not enough; his clock must
+                    // run (6.2.5), and between his opponent's move made and
+                    // its press it does not.
+                    article: match self.cfg.profile.article_adjust_clock_running() {
+                        Some(running) if made => running,
+                        _ => a.adjust,
+                    },
                     squares: Vec::new(),
                 },
             });

@@ -40,6 +40,7 @@
 //! | `setup.rs` | the set-up before the first move: guidance, a wrong initial position (§7.1a / 7.2.1) |
 //! | `dead.rs` | dead positions and mating material (§5.2b, §6.9) |
 //! | `ambiguous.rs` | a press whose board fits several moves: held readings, `ambiguous_move`, `choose` |
+//! | `unpressed.rs` | a move made and not pressed, then the opponent's move: the board read as the moves made since (§1.1, §6.7a, 2023 6.2.1.2) |
 
 mod actions;
 mod ambiguous;
@@ -62,6 +63,7 @@ mod rulings;
 mod setup;
 mod tactile;
 pub mod touch;
+mod unpressed;
 
 #[cfg(test)]
 mod tests;
@@ -134,6 +136,24 @@ enum Completion {
     /// counts as made once it settled on the board, without a press (§5.1a,
     /// §5.2a–b, the exceptions to §6.7a): the clock stops.
     Made,
+    /// The move was made and not pressed, and the opponent has made his
+    /// move since (he has the move once it is made: 2009 §1.1, 2023 1.3):
+    /// the clock is untouched (the player's own clock runs on, as the real
+    /// clock's does), and the move counts on the clock at the player's next
+    /// press (2023 6.2.1.2: at his next move made; `unpressed.rs`).
+    Unpressed,
+    /// The player pressed after his opponent had already made his next
+    /// move on the board (2023 6.2.2: he must be allowed to press "even
+    /// after the opponent has made his/her next move"; 2009 §6.7a "En spiller
+    /// skal altid have lov til at standse sit ur"): the clock as for
+    /// `Pressed`, but the board shows the opponent's move too, which waits
+    /// for his press.
+    PressedBehind,
+    /// A press on a clock that was not running (the opponent's move before
+    /// it was never pressed): the real clock does nothing, so the clock is
+    /// untouched but for the moves counter (§6.7a / 6.2.1: he did stop his
+    /// clock).
+    IdlePress,
 }
 
 /// A move about to be completed, and how.
@@ -225,6 +245,10 @@ pub struct Arbiter {
     alerts: Vec<open::Alert>,
     /// The last claim the board decided, while the arbiter may overrule it.
     decided_claim: Option<DecidedClaim>,
+    /// Per side (white, black): his moves recorded as made without his
+    /// press (`Completion::Unpressed`), which the clock counts at his next
+    /// press (`unpressed.rs`).
+    unpressed: [u32; 2],
 }
 
 /// A claim the board decided (`claim` event), kept so that the arbiter may
@@ -314,6 +338,7 @@ impl Arbiter {
             rulings: Vec::new(),
             alerts: Vec::new(),
             decided_claim: None,
+            unpressed: [0, 0],
         }
     }
 
@@ -613,8 +638,17 @@ impl Arbiter {
         Fen::from_position(&self.pos, EnPassantMode::Legal).append_to_string(&mut fen);
         let clock_ms = self.clock.as_mut().map(|c| {
             match how {
-                Completion::Pressed => c.press(by, t),
+                Completion::Pressed | Completion::PressedBehind => {
+                    c.press(by, t);
+                    // His moves made before without a press are completed
+                    // with this one (`unpressed.rs`).
+                    for _ in 0..std::mem::take(&mut self.unpressed[ci(by)]) {
+                        c.count_move(by);
+                    }
+                }
                 Completion::Made => c.stop(t),
+                Completion::Unpressed => self.unpressed[ci(by)] += 1,
+                Completion::IdlePress => c.count_move(by),
             }
             let (w, b) = c.remaining_at(t);
             if by == Color::White {
@@ -679,8 +713,12 @@ impl Arbiter {
         if self.pending_illegal.as_ref().is_some_and(|p| p.by != by) {
             self.pending_illegal = None;
         }
+        // A move made without a press: the board already shows the moves
+        // made after it, which `unpressed.rs` completes next, so the boards
+        // are not brought in step with it.
+        let in_step = !matches!(how, Completion::Unpressed | Completion::PressedBehind);
         let pos = self.pos.clone();
-        for (i, slot) in self.boards.iter_mut().enumerate() {
+        for (i, slot) in self.boards.iter_mut().enumerate().filter(|_| in_step) {
             if i == bi && (slot.copying.is_none() || slot.sensed.matches(pos.board())) {
                 slot.in_step(pos.board());
             } else {
@@ -691,7 +729,7 @@ impl Arbiter {
             }
         }
         self.turn = Turn::default();
-        if self.boards.len() > 1 {
+        if in_step && self.boards.len() > 1 {
             for i in 0..self.boards.len() {
                 self.note_board(i, t, out);
             }

@@ -581,6 +581,28 @@ impl Clock {
         self.since = t;
     }
 
+    /// Counts a move `side` completed without a press that changed this
+    /// clock: the moves counter goes on, and the next period's time is added
+    /// when this move reaches a time control (§6.3 / 2023 6.3.1 count
+    /// completed moves), with no increment and no delay (those come with a
+    /// press). Used for a move completed by the player's next move (2023
+    /// 6.2.1.2; the reading taken for 2009 / 2001 §6.7a / §6.8a, see
+    /// docs/profiles.md) and for a press on a clock that was not running.
+    pub fn count_move(&mut self, side: Color) {
+        let i = idx(side);
+        let (pi, period) = self.tc.period_for(self.moves_done[i]);
+        let counted = period.moves.is_some();
+        self.moves_done[i] += 1;
+        let (next, next_period) = self.tc.period_for(self.moves_done[i]);
+        if next != pi || (counted && next == self.tc.periods.len() - 1 && self.completes_repeat(i))
+        {
+            self.remaining[i] += next_period.time_ms as i64;
+            if self.remaining[i] > 0 {
+                self.flagged[i] = false;
+            }
+        }
+    }
+
     /// For a last period with a move count (repeating), whether the move just
     /// made completes one of its repetitions.
     fn completes_repeat(&self, i: usize) -> bool {

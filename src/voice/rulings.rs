@@ -290,6 +290,12 @@ pub fn irregularity_phrase(kind: IrregularityKind, on: &[Square], voc: &Vocabula
                 "Uhr gedrückt, während die Uhren angehalten sind",
                 "clock pressed while the clocks are paused",
             ],
+            IrregularityKind::UnpressedMovesUnclear => [
+                "trækkene på brættet kan ikke læses entydigt",
+                "trekkene på brettet kan ikke leses entydig",
+                "die Züge auf dem Brett sind nicht eindeutig",
+                "the moves on the board cannot be read for certain",
+            ],
             IrregularityKind::AgreementBeforeAMoveEach => [
                 "remis kan først aftales når begge spillere har trukket",
                 "remis kan først avtales når begge spillere har trukket",
