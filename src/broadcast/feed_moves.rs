@@ -2,9 +2,11 @@
 //! 28): each move's spoken words, its entry of the live page's state
 //! (`{"by","clock_ms","san","spoken","uci"}`) and of the LiveChess game
 //! (`"e4 5941"`) are written once, when the move is first published, and
-//! joined into the arrays' text; a move taken back (or changed by a
-//! ruling) is written again from there.
+//! appended to the arrays' text, kept as chunks that every later snapshot
+//! shares ([`Chunks`]); a move taken back (or changed by a ruling) is
+//! written again from there.
 
+use super::text::Chunks;
 use crate::arbiter::{Arbiter, PlayedMove};
 use crate::trace::color_str;
 use crate::voice::Vocabulary;
@@ -32,11 +34,11 @@ struct Entry {
 pub struct FeedMoves {
     entries: Vec<Entry>,
     /// The state's move objects, comma-separated (no brackets).
-    state: String,
+    state: Chunks,
     /// Where each move's object ends in `state`.
     state_ends: Vec<usize>,
     /// The LiveChess move strings, comma-separated (no brackets).
-    chess: String,
+    chess: Chunks,
     /// Where each move's string ends in `chess`.
     chess_ends: Vec<usize>,
 }
@@ -84,8 +86,8 @@ impl FeedMoves {
         for (i, m) in moves.iter().enumerate().skip(keep) {
             let spoken = spoken_move(game, i + 1, voc);
             if i > 0 {
-                self.state.push(',');
-                self.chess.push(',');
+                self.state.push_str(",");
+                self.chess.push_str(",");
             }
             self.state
                 .push_str(&state_entry(m, spoken.as_deref()).to_string());
@@ -93,6 +95,8 @@ impl FeedMoves {
                 .push_str(&Value::from(chess_entry(m)).to_string());
             self.state_ends.push(self.state.len());
             self.chess_ends.push(self.chess.len());
+            self.state.seal();
+            self.chess.seal();
             self.entries.push(Entry {
                 played: m.clone(),
                 spoken,
@@ -105,13 +109,14 @@ impl FeedMoves {
         self.entries.get(i).and_then(|e| e.spoken.as_deref())
     }
 
-    /// The state's `moves` array, as text pieces to join.
-    pub fn state_array(&self) -> [&str; 3] {
-        ["[", &self.state, "]"]
+    /// The state's `moves` array's elements (no brackets), in chunks.
+    pub fn state_items(&self) -> &Chunks {
+        &self.state
     }
 
-    /// The LiveChess game's `moves` array, as text pieces to join.
-    pub fn chess_array(&self) -> [&str; 3] {
-        ["[", &self.chess, "]"]
+    /// The LiveChess game's `moves` array's elements (no brackets), in
+    /// chunks.
+    pub fn chess_items(&self) -> &Chunks {
+        &self.chess
     }
 }

@@ -18,10 +18,11 @@
 //! voice's phrase grammar ([`crate::voice::move_phrase`]), read-only.
 
 use super::feed_moves::FeedMoves;
-use super::json::{object_with_raw, Json};
+use super::json::{object_with_array, Json};
 use super::livechess;
 use super::pgn_live::LivePgn;
 use super::snapshot::Parts;
+use super::text::Text;
 use crate::arbiter::Arbiter;
 use crate::model::{Edition, Lang, Mode, Player};
 use crate::trace::{color_str, Event, EventKind};
@@ -134,8 +135,9 @@ pub struct Snapshot {
     pub t: u64,
     /// The game's info.
     pub info: GameInfo,
-    /// The game in PGN (with `[%clk]`, `Round "r.b"`, player tags, clocks).
-    pub pgn: String,
+    /// The game in PGN (with `[%clk]`, `Round "r.b"`, player tags, clocks;
+    /// in pieces shared with the snapshots before, [`Text`]).
+    pub pgn: Text,
     /// LiveChess `game-M.json` (kept as its text, [`Json`]).
     pub game: Json,
     /// LiveChess pairing entry.
@@ -475,24 +477,31 @@ impl Publisher {
 
     /// The public snapshot and the arbiter's at round time `t`, from the
     /// moves kept so far ([`FeedMoves`], [`LivePgn`]): the work per update
-    /// does not grow with the game but for copying the texts (issue 28).
+    /// does not grow with the game, the texts' kept parts being shared
+    /// chunks, not copies (issue 28).
     /// Byte for byte [`super::snapshot::rebuilt`]'s whole build.
     fn snapshot(&mut self, game: &Arbiter, t: u64) -> (Snapshot, Snapshot) {
         let parts = Parts::of(&self.info, &self.marks, game, t);
         let pgn = self.pgn.write(game, &parts.extras);
         let mut game_map = livechess::game_fields(game, &self.info, parts.comment.as_deref(), t);
         parts.extend_chess(&mut game_map);
-        let game_json = Json::from_text(object_with_raw(
+        let game_json = Json::from_pieces(object_with_array(
             &game_map,
             "moves",
-            &self.moves.chess_array(),
+            self.moves.chess_items(),
         ));
         let mut state = self.state_fields(game, t, parts.status);
-        let public_state =
-            Json::from_text(object_with_raw(&state, "moves", &self.moves.state_array()));
+        let public_state = Json::from_pieces(object_with_array(
+            &state,
+            "moves",
+            self.moves.state_items(),
+        ));
         arbiter_fields(&mut state, game);
-        let arbiter_state =
-            Json::from_text(object_with_raw(&state, "moves", &self.moves.state_array()));
+        let arbiter_state = Json::from_pieces(object_with_array(
+            &state,
+            "moves",
+            self.moves.state_items(),
+        ));
         let public = Snapshot {
             seq: self.seq,
             t,

@@ -162,7 +162,7 @@ mod tests {
                 seq: t,
                 t,
                 info,
-                pgn: format!("[Result \"{result}\"]"),
+                pgn: format!("[Result \"{result}\"]").into(),
                 game: Value::Null.into(),
                 pairing: Value::Null,
                 state: state.into(),

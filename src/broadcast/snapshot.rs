@@ -140,7 +140,7 @@ pub fn rebuilt(p: &Publisher, game: &Arbiter, t: u64) -> (Snapshot, Snapshot) {
         seq: p.seq(),
         t,
         info: info.clone(),
-        pgn,
+        pgn: pgn.into(),
         game: Json::from(game_json),
         pairing: parts.pairing,
         state: Json::from(Value::Object(state)),

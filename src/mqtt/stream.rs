@@ -188,7 +188,7 @@ mod tests {
                 seq,
                 t: seq,
                 info,
-                pgn: String::new(),
+                pgn: Default::default(),
                 game: json!({}).into(),
                 pairing: json!({}),
                 state: json!({"at": seq}).into(),
