@@ -11,6 +11,7 @@ use crate::arbiter::{Arbiter, PlayedMove};
 use crate::trace::color_str;
 use crate::voice::Vocabulary;
 use serde_json::{json, Value};
+use std::hash::{Hash, Hasher};
 use shakmaty::uci::UciMove;
 
 /// The words of ply `ply` (1-based) of `game` in `voc`'s language, when the
@@ -41,6 +42,8 @@ pub struct FeedMoves {
     chess: Chunks,
     /// Where each move's string ends in `chess`.
     chess_ends: Vec<usize>,
+    /// The digest of the UCIs of the moves up to each one.
+    digests: Vec<u64>,
 }
 
 /// The state's entry of a move.
@@ -79,6 +82,7 @@ impl FeedMoves {
         self.entries.truncate(keep);
         self.state_ends.truncate(keep);
         self.chess_ends.truncate(keep);
+        self.digests.truncate(keep);
         self.state
             .truncate(self.state_ends.last().copied().unwrap_or(0));
         self.chess
@@ -97,11 +101,21 @@ impl FeedMoves {
             self.chess_ends.push(self.chess.len());
             self.state.seal();
             self.chess.seal();
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (self.digests.last(), &m.uci).hash(&mut h);
+            self.digests.push(h.finish());
             self.entries.push(Entry {
                 played: m.clone(),
                 spoken,
             });
         }
+    }
+
+    /// The number of moves and a digest of their UCIs in order (SipHash
+    /// with fixed keys, chained move by move): two games with the same
+    /// digest have the same moves (a collision is a 2^-64 chance).
+    pub fn plies_digest(&self) -> (usize, u64) {
+        (self.digests.len(), self.digests.last().copied().unwrap_or(0))
     }
 
     /// The spoken words of move `i` (0-based), when said.

@@ -21,7 +21,7 @@ use super::feed_moves::FeedMoves;
 use super::json::{object_with_array, Json};
 use super::livechess;
 use super::pgn_live::LivePgn;
-use super::snapshot::Parts;
+use super::snapshot::{Outline, Parts};
 use super::text::Text;
 use crate::arbiter::Arbiter;
 use crate::model::{Edition, Lang, Mode, Player};
@@ -127,7 +127,7 @@ impl IllegalMark {
 }
 
 /// Everything public about one game at one moment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Snapshot {
     /// Publication order within the feed.
     pub seq: u64,
@@ -144,6 +144,18 @@ pub struct Snapshot {
     pub pairing: Value,
     /// The live page's state message (`type: state`; kept as its text).
     pub state: Json,
+    /// What the delay line compares between snapshots without reading the
+    /// state's text (the publisher's own snapshots; `None` for one read
+    /// from elsewhere). Not serialised, not compared.
+    #[serde(skip)]
+    pub outline: Option<Outline>,
+}
+
+impl PartialEq for Snapshot {
+    fn eq(&self, o: &Snapshot) -> bool {
+        (self.seq, self.t, &self.info, &self.pgn, &self.game, &self.pairing, &self.state)
+            == (o.seq, o.t, &o.info, &o.pgn, &o.game, &o.pairing, &o.state)
+    }
 }
 
 impl Snapshot {
@@ -496,6 +508,7 @@ impl Publisher {
             "moves",
             self.moves.state_items(),
         ));
+        let outline = Outline::of(&state, self.moves.plies_digest());
         arbiter_fields(&mut state, game);
         let arbiter_state = Json::from_pieces(object_with_array(
             &state,
@@ -510,6 +523,7 @@ impl Publisher {
             game: game_json,
             pairing: parts.pairing,
             state: public_state,
+            outline: Some(outline),
         };
         let arbiter = Snapshot {
             state: arbiter_state,

@@ -12,18 +12,32 @@
 //! as is a later `undo` of a ruling the public never saw.
 
 use super::public::{Snapshot, Update};
+use super::snapshot::RESULT_KEYS;
 use serde_json::Value;
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
 /// The result as the public shows it: `result`, `result_status`, `reason`
-/// of a snapshot's state.
+/// of a snapshot's state (from its outline when it has one: the state's
+/// text is not read).
 fn result_of(s: &Snapshot) -> [Value; 3] {
-    ["result", "result_status", "reason"].map(|k| s.state.get(k).cloned().unwrap_or(Value::Null))
+    match &s.outline {
+        Some(o) => o.result.clone(),
+        None => RESULT_KEYS.map(|k| s.state.get(k).cloned().unwrap_or(Value::Null)),
+    }
+}
+
+/// Whether two snapshots have the same moves: by their outlines (number
+/// and digest) when both have one, else by the UCIs read from the states.
+fn same_moves(a: &Snapshot, b: &Snapshot) -> bool {
+    match (&a.outline, &b.outline) {
+        (Some(x), Some(y)) => x.moves == y.moves,
+        _ => read_moves(a) == read_moves(b),
+    }
 }
 
 /// The moves (UCI) of a snapshot's state.
-fn moves_of(s: &Snapshot) -> Vec<Value> {
+fn read_moves(s: &Snapshot) -> Vec<Value> {
     s.state
         .get("moves")
         .and_then(Value::as_array)
@@ -71,13 +85,13 @@ impl Settler {
     /// already decided after it (`later`, in order).
     pub fn settle(&mut self, mut u: Update, later: &VecDeque<Update>) -> Update {
         let superseding = u.snapshot.as_ref().and_then(|snap| {
-            let (game, moves) = (game_of(snap), moves_of(snap));
+            let game = game_of(snap);
             let mut last: Option<&Arc<Snapshot>> = None;
             for s in later.iter().filter_map(|l| l.snapshot.as_ref()) {
                 if game_of(s) != game {
                     continue;
                 }
-                if moves_of(s) != moves {
+                if !same_moves(s, snap) {
                     break;
                 }
                 last = Some(s);
@@ -89,7 +103,7 @@ impl Settler {
                 game = %stands.info.id(),
                 "an intermediate result within the delay is not published"
             );
-            let state: Arc<str> = Arc::from(stands.state.to_string());
+            let state: Arc<str> = stands.state.shared();
             let mut public = Vec::new();
             for m in u.public.drain(..) {
                 match kind_of(&m) {
@@ -166,6 +180,7 @@ mod tests {
                 game: Value::Null.into(),
                 pairing: Value::Null,
                 state: state.into(),
+                outline: None,
             })),
             arbiter_snapshot: None,
             public: msgs.iter().map(|m| Arc::from(m.to_string())).collect(),

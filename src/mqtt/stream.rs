@@ -192,6 +192,7 @@ mod tests {
                 game: json!({}).into(),
                 pairing: json!({}),
                 state: json!({"at": seq}).into(),
+                outline: None,
             }),
             ..wire(seq, 9)
         }
