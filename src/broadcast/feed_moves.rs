@@ -11,8 +11,8 @@ use crate::arbiter::{Arbiter, PlayedMove};
 use crate::trace::color_str;
 use crate::voice::Vocabulary;
 use serde_json::{json, Value};
-use std::hash::{Hash, Hasher};
 use shakmaty::uci::UciMove;
+use std::hash::{Hash, Hasher};
 
 /// The words of ply `ply` (1-based) of `game` in `voc`'s language, when the
 /// move is a legal one of the record.
@@ -115,7 +115,10 @@ impl FeedMoves {
     /// with fixed keys, chained move by move): two games with the same
     /// digest have the same moves (a collision is a 2^-64 chance).
     pub fn plies_digest(&self) -> (usize, u64) {
-        (self.digests.len(), self.digests.last().copied().unwrap_or(0))
+        (
+            self.digests.len(),
+            self.digests.last().copied().unwrap_or(0),
+        )
     }
 
     /// The spoken words of move `i` (0-based), when said.

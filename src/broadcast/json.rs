@@ -10,9 +10,9 @@
 //! It is a [`Text`] of shared pieces: the moves' part is the chunks the
 //! publisher keeps, shared with the snapshots before.
 
+use super::text::{Chunks, Text, TextBuilder};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
-use super::text::{Chunks, Text, TextBuilder};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 

@@ -153,8 +153,15 @@ pub struct Snapshot {
 
 impl PartialEq for Snapshot {
     fn eq(&self, o: &Snapshot) -> bool {
-        (self.seq, self.t, &self.info, &self.pgn, &self.game, &self.pairing, &self.state)
-            == (o.seq, o.t, &o.info, &o.pgn, &o.game, &o.pairing, &o.state)
+        (
+            self.seq,
+            self.t,
+            &self.info,
+            &self.pgn,
+            &self.game,
+            &self.pairing,
+            &self.state,
+        ) == (o.seq, o.t, &o.info, &o.pgn, &o.game, &o.pairing, &o.state)
     }
 }
 
@@ -503,18 +510,12 @@ impl Publisher {
             self.moves.chess_items(),
         ));
         let mut state = self.state_fields(game, t, parts.status);
-        let public_state = Json::from_pieces(object_with_array(
-            &state,
-            "moves",
-            self.moves.state_items(),
-        ));
+        let public_state =
+            Json::from_pieces(object_with_array(&state, "moves", self.moves.state_items()));
         let outline = Outline::of(&state, self.moves.plies_digest());
         arbiter_fields(&mut state, game);
-        let arbiter_state = Json::from_pieces(object_with_array(
-            &state,
-            "moves",
-            self.moves.state_items(),
-        ));
+        let arbiter_state =
+            Json::from_pieces(object_with_array(&state, "moves", self.moves.state_items()));
         let public = Snapshot {
             seq: self.seq,
             t,

@@ -136,6 +136,7 @@ impl Settler {
 mod tests {
     use super::*;
     use crate::broadcast::public::GameInfo;
+    use crate::broadcast::snapshot::Outline;
     use serde_json::json;
 
     fn update(
@@ -180,7 +181,15 @@ mod tests {
                 game: Value::Null.into(),
                 pairing: Value::Null,
                 state: state.into(),
-                outline: None,
+                // As the publisher's snapshots have it, or as one read from elsewhere.
+                outline: OUTLINED.get().then(|| Outline {
+                    moves: (moves.len(), {
+                        let mut h = std::collections::hash_map::DefaultHasher::new();
+                        std::hash::Hash::hash(moves, &mut h);
+                        std::hash::Hasher::finish(&h)
+                    }),
+                    result: [json!(result), json!(status), Value::Null],
+                }),
             })),
             arbiter_snapshot: None,
             public: msgs.iter().map(|m| Arc::from(m.to_string())).collect(),
@@ -188,8 +197,30 @@ mod tests {
         }
     }
 
+    thread_local! {
+        /// Whether [`update`]'s snapshots carry an outline.
+        static OUTLINED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// Runs `case` on snapshots with outlines and without.
+    fn both(case: fn()) {
+        for outlined in [true, false] {
+            OUTLINED.set(outlined);
+            case();
+        }
+    }
+
     #[test]
     fn a_correction_undone_within_the_delay_is_never_public() {
+        both(correction_undone);
+    }
+
+    #[test]
+    fn a_result_before_a_move_is_not_superseded_by_a_later_game() {
+        both(result_before_a_move);
+    }
+
+    fn correction_undone() {
         let draw = update(
             1,
             &["e2e4", "e7e5"],
@@ -238,8 +269,7 @@ mod tests {
         assert!(out[1].public.is_empty() && out[2].public.is_empty());
     }
 
-    #[test]
-    fn a_result_before_a_move_is_not_superseded_by_a_later_game() {
+    fn result_before_a_move() {
         // Declared by mistake, withdrawn, then play goes on: the result is
         // not published; a later move's update stops the look-ahead.
         let declared = update(

@@ -352,7 +352,10 @@ mod tests {
         assert_eq!(a, build("[", "]"));
         assert_ne!(a, build("[", ")"));
         assert_ne!(a, build("(", "]"));
-        assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&whole).unwrap());
+        assert_eq!(
+            serde_json::to_string(&a).unwrap(),
+            serde_json::to_string(&whole).unwrap()
+        );
         let back: Text = serde_json::from_str(&serde_json::to_string(&a).unwrap()).unwrap();
         assert_eq!(back, a);
         assert_eq!(TextBuilder::default().finish(), Text::from(""));
