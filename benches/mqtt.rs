@@ -346,7 +346,7 @@ fn main() {
         .iter()
         .map(|d| {
             let v = d.feed.public.view.borrow().clone();
-            v.games.iter().map(|g| g.pgn.clone()).collect::<String>()
+            v.games.iter().map(|g| g.pgn.as_str()).collect::<String>()
         })
         .collect();
     let end = Instant::now() + Duration::from_secs(30);

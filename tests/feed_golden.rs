@@ -52,7 +52,7 @@ fn info(trial: bool) -> GameInfo {
 
 fn same(what: &str, got: &Snapshot, want: &Snapshot) -> Result<(), String> {
     let parts = [
-        ("pgn", got.pgn.clone(), want.pgn.clone()),
+        ("pgn", got.pgn.to_string(), want.pgn.to_string()),
         ("game", got.game.to_string(), want.game.to_string()),
         ("state", got.state.to_string(), want.state.to_string()),
         ("pairing", got.pairing.to_string(), want.pairing.to_string()),

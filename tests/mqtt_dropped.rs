@@ -192,7 +192,7 @@ fn a_relay_whose_messages_the_broker_dropped_after_its_outage_shows_the_games_en
 
     let board_pgn: String = daemons
         .iter()
-        .map(|d| d.feed.public.view.borrow().games[0].pgn.clone())
+        .map(|d| d.feed.public.view.borrow().games[0].pgn.to_string())
         .collect();
     assert_eq!(board_pgn.matches("[Result \"1/2-1/2\"]").count(), 2);
     let relay_pgn = poll(30, "the relay's PGN equal to the boards'", || {

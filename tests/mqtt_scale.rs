@@ -136,7 +136,7 @@ fn a_hundred_boards_through_a_broker_killed_mid_round_and_two_relays_serve_their
         .map(|d| {
             let v = d.feed.public.view.borrow().clone();
             assert_eq!(v.games.len(), 1);
-            v.games[0].pgn.clone()
+            v.games[0].pgn.to_string()
         })
         .collect();
     assert_eq!(board_pgn.matches("[Event ").count(), BOARDS as usize);

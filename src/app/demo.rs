@@ -149,7 +149,7 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<()> {
                     .borrow()
                     .games
                     .iter()
-                    .map(|g| g.pgn.clone())
+                    .map(|g| g.pgn.as_str())
                     .collect();
                 write_to(pgn_path, &pgn)?;
                 println!(

@@ -2,14 +2,17 @@
 //! 28): each move's spoken words, its entry of the live page's state
 //! (`{"by","clock_ms","san","spoken","uci"}`) and of the LiveChess game
 //! (`"e4 5941"`) are written once, when the move is first published, and
-//! joined into the arrays' text; a move taken back (or changed by a
-//! ruling) is written again from there.
+//! appended to the arrays' text, kept as chunks that every later snapshot
+//! shares ([`Chunks`]); a move taken back (or changed by a ruling) is
+//! written again from there.
 
+use super::text::Chunks;
 use crate::arbiter::{Arbiter, PlayedMove};
 use crate::trace::color_str;
 use crate::voice::Vocabulary;
 use serde_json::{json, Value};
 use shakmaty::uci::UciMove;
+use std::hash::{Hash, Hasher};
 
 /// The words of ply `ply` (1-based) of `game` in `voc`'s language, when the
 /// move is a legal one of the record.
@@ -32,13 +35,15 @@ struct Entry {
 pub struct FeedMoves {
     entries: Vec<Entry>,
     /// The state's move objects, comma-separated (no brackets).
-    state: String,
+    state: Chunks,
     /// Where each move's object ends in `state`.
     state_ends: Vec<usize>,
     /// The LiveChess move strings, comma-separated (no brackets).
-    chess: String,
+    chess: Chunks,
     /// Where each move's string ends in `chess`.
     chess_ends: Vec<usize>,
+    /// The digest of the UCIs of the moves up to each one.
+    digests: Vec<u64>,
 }
 
 /// The state's entry of a move.
@@ -77,6 +82,7 @@ impl FeedMoves {
         self.entries.truncate(keep);
         self.state_ends.truncate(keep);
         self.chess_ends.truncate(keep);
+        self.digests.truncate(keep);
         self.state
             .truncate(self.state_ends.last().copied().unwrap_or(0));
         self.chess
@@ -84,8 +90,8 @@ impl FeedMoves {
         for (i, m) in moves.iter().enumerate().skip(keep) {
             let spoken = spoken_move(game, i + 1, voc);
             if i > 0 {
-                self.state.push(',');
-                self.chess.push(',');
+                self.state.push_str(",");
+                self.chess.push_str(",");
             }
             self.state
                 .push_str(&state_entry(m, spoken.as_deref()).to_string());
@@ -93,6 +99,11 @@ impl FeedMoves {
                 .push_str(&Value::from(chess_entry(m)).to_string());
             self.state_ends.push(self.state.len());
             self.chess_ends.push(self.chess.len());
+            self.state.seal();
+            self.chess.seal();
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (self.digests.last(), &m.uci).hash(&mut h);
+            self.digests.push(h.finish());
             self.entries.push(Entry {
                 played: m.clone(),
                 spoken,
@@ -100,18 +111,29 @@ impl FeedMoves {
         }
     }
 
+    /// The number of moves and a digest of their UCIs in order (SipHash
+    /// with fixed keys, chained move by move): two games with the same
+    /// digest have the same moves (a collision is a 2^-64 chance).
+    pub fn plies_digest(&self) -> (usize, u64) {
+        (
+            self.digests.len(),
+            self.digests.last().copied().unwrap_or(0),
+        )
+    }
+
     /// The spoken words of move `i` (0-based), when said.
     pub fn spoken(&self, i: usize) -> Option<&str> {
         self.entries.get(i).and_then(|e| e.spoken.as_deref())
     }
 
-    /// The state's `moves` array, as text pieces to join.
-    pub fn state_array(&self) -> [&str; 3] {
-        ["[", &self.state, "]"]
+    /// The state's `moves` array's elements (no brackets), in chunks.
+    pub fn state_items(&self) -> &Chunks {
+        &self.state
     }
 
-    /// The LiveChess game's `moves` array, as text pieces to join.
-    pub fn chess_array(&self) -> [&str; 3] {
-        ["[", &self.chess, "]"]
+    /// The LiveChess game's `moves` array's elements (no brackets), in
+    /// chunks.
+    pub fn chess_items(&self) -> &Chunks {
+        &self.chess
     }
 }

@@ -7,7 +7,10 @@
 //!
 //! The text is serde_json's compact form of the value (keys in order, no
 //! spaces), byte for byte what `Value::to_string` gives for the same value.
+//! It is a [`Text`] of shared pieces: the moves' part is the chunks the
+//! publisher keeps, shared with the snapshots before.
 
+use super::text::{Chunks, Text, TextBuilder};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -17,8 +20,8 @@ use std::sync::{Arc, OnceLock};
 /// [`Value`] (through `Deref`: `json["key"]`, `json.get("key")`).
 #[derive(Clone, Default)]
 pub struct Json {
-    /// The text as written (a `String`, not copied into an `Arc<str>`).
-    text: Arc<String>,
+    /// The text as written, in shared pieces.
+    text: Text,
     /// The parsed value, shared by the clones of one snapshot.
     parsed: Arc<OnceLock<Value>>,
 }
@@ -28,27 +31,37 @@ impl Json {
     /// writes it (the publisher's own output); text that does not parse
     /// reads as `null`.
     pub fn from_text(text: String) -> Json {
+        Json::from_pieces(Text::from(text))
+    }
+
+    /// A value from its compact text in pieces ([`Json::from_text`]).
+    pub fn from_pieces(text: Text) -> Json {
         Json {
-            text: Arc::new(text),
+            text,
             parsed: Arc::new(OnceLock::new()),
         }
     }
 
-    /// The compact JSON text.
+    /// The compact JSON text (joined on first use).
     pub fn as_str(&self) -> &str {
+        self.text.as_str()
+    }
+
+    /// The compact JSON text in its pieces.
+    pub fn text(&self) -> &Text {
         &self.text
     }
 
-    /// The compact JSON text as a message (one copy; a stream's first
-    /// message to each of many clients shares it).
+    /// The compact JSON text as a message (joined once per snapshot; every
+    /// client of a stream shares it).
     pub fn shared(&self) -> Arc<str> {
-        Arc::from(self.text.as_str())
+        self.text.shared()
     }
 
     /// The value (parsed once, on first use).
     pub fn value(&self) -> &Value {
         self.parsed
-            .get_or_init(|| serde_json::from_str(&self.text).unwrap_or(Value::Null))
+            .get_or_init(|| serde_json::from_str(self.as_str()).unwrap_or(Value::Null))
     }
 }
 
@@ -58,7 +71,7 @@ impl From<Value> for Json {
         let text = v.to_string();
         let _ = parsed.set(v);
         Json {
-            text: Arc::new(text),
+            text: Text::from(text),
             parsed: Arc::new(parsed),
         }
     }
@@ -73,13 +86,13 @@ impl std::ops::Deref for Json {
 
 impl fmt::Display for Json {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
+        fmt::Display::fmt(&self.text, f)
     }
 }
 
 impl fmt::Debug for Json {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
+        fmt::Display::fmt(&self.text, f)
     }
 }
 
@@ -97,7 +110,7 @@ impl PartialEq<Value> for Json {
 
 impl Serialize for Json {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match serde_json::value::RawValue::from_string(self.text.to_string()) {
+        match serde_json::value::RawValue::from_string(self.as_str().to_owned()) {
             Ok(raw) => raw.serialize(s),
             Err(_) => self.value().serialize(s),
         }
@@ -111,39 +124,44 @@ impl<'de> Deserialize<'de> for Json {
 }
 
 /// The compact text of the object `map` with one more member, `key`, whose
-/// value is the JSON text `raw`, in its place in key order (serde_json's
-/// map keeps its keys sorted): what `Value::to_string` gives for `map` with
-/// `key` set to the parsed `raw` (given as pieces to join). `key` must not
-/// be in `map`.
-pub fn object_with_raw(map: &Map<String, Value>, key: &str, raw: &[&str]) -> String {
-    let len: usize = raw.iter().map(|r| r.len()).sum();
-    let mut out = String::with_capacity(len + 64 * map.len() + 16);
-    out.push('{');
+/// value is the JSON array `[` + `items` + `]` (`items`: the array's
+/// elements, comma-separated, kept as shared chunks), in its place in key
+/// order (serde_json's map keeps its keys sorted): what `Value::to_string`
+/// gives for `map` with `key` set to the parsed array. `key` must not be in
+/// `map`. The chunks are shared, not copied.
+pub fn object_with_array(map: &Map<String, Value>, key: &str, items: &Chunks) -> Text {
+    let mut out = TextBuilder::default();
+    out.push_str("{");
     let mut placed = false;
     let mut first = true;
-    let mut member = |out: &mut String, k: &str, v: &[&str]| {
+    let mut name = |out: &mut TextBuilder, k: &str| {
         if !first {
-            out.push(',');
+            out.push_str(",");
         }
         first = false;
         out.push_str(&Value::from(k).to_string());
-        out.push(':');
-        for piece in v {
-            out.push_str(piece);
-        }
+        out.push_str(":");
+    };
+    let array = |out: &mut TextBuilder| {
+        out.push_str("[");
+        out.push_chunks(items);
+        out.push_str("]");
     };
     for (k, v) in map {
         if !placed && k.as_str() > key {
-            member(&mut out, key, raw);
+            name(&mut out, key);
+            array(&mut out);
             placed = true;
         }
-        member(&mut out, k, &[&v.to_string()]);
+        name(&mut out, k);
+        out.push_str(&v.to_string());
     }
     if !placed {
-        member(&mut out, key, raw);
+        name(&mut out, key);
+        array(&mut out);
     }
-    out.push('}');
-    out
+    out.push_str("}");
+    out.finish()
 }
 
 #[cfg(test)]
@@ -165,8 +183,11 @@ mod tests {
             let Value::Object(map) = extra else {
                 unreachable!()
             };
+            let text = moves.to_string();
+            let mut items = Chunks::default();
+            items.push_str(&text[1..text.len() - 1]);
             assert_eq!(
-                object_with_raw(&map, "moves", &[&moves.to_string()]),
+                object_with_array(&map, "moves", &items).as_str(),
                 whole.to_string()
             );
         }

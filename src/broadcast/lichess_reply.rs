@@ -68,7 +68,7 @@ pub fn tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
 /// the sides when the pairing has no name either (lichess drops such a
 /// game).
 pub fn with_names(snap: &Snapshot) -> Result<String, String> {
-    let mut pgn = snap.pgn.clone();
+    let mut pgn = snap.pgn.to_string();
     let mut missing = Vec::new();
     for (side, player) in [("White", &snap.info.white), ("Black", &snap.info.black)] {
         let shown = tag(&pgn, side).unwrap_or("?");

@@ -54,5 +54,6 @@ pub mod public;
 pub mod relay;
 pub mod settle;
 pub mod snapshot;
+pub mod text;
 
 pub use pgn::write_pgn;

@@ -1,7 +1,7 @@
 //! The PGN of a live game kept move by move (issue 28): the movetext of the
 //! moves already published is wrapped once and kept; each update writes the
-//! header afresh (result, clocks), copies the kept lines and wraps only the
-//! last move, the comments that may still change and the result. The text
+//! header afresh (result, clocks), shares the kept lines (frozen chunks,
+//! [`Chunks`], not copied) and wraps only the last move, the comments that may still change and the result. The text
 //! is byte for byte [`write_pgn_with`](super::pgn::write_pgn_with)'s; the
 //! kept lines are dropped and rebuilt whenever what they were made from
 //! changed (a move taken back, a position set up, an illegal move's
@@ -10,6 +10,7 @@
 use super::pgn::{
     before_token, finish, move_tokens, stood_text, write_header, PgnExtras, Shape, Wrap,
 };
+use super::text::{Chunks, Text, TextBuilder};
 use crate::arbiter::{Arbiter, PlayedMove};
 
 /// What the kept lines start from.
@@ -28,7 +29,7 @@ struct Key {
 pub struct LivePgn {
     key: Option<Key>,
     /// The full lines of the kept movetext.
-    done: String,
+    done: Chunks,
     /// Its open line.
     wrap: Wrap,
     /// The moves `key.first..covered` are kept.
@@ -50,7 +51,7 @@ fn kept_comments(extras: &PgnExtras, first: usize, covered: usize) -> Vec<(usize
 
 impl LivePgn {
     /// The game as PGN with `extras`, as `write_pgn_with(game, extras)`.
-    pub fn write(&mut self, game: &Arbiter, extras: &PgnExtras) -> String {
+    pub fn write(&mut self, game: &Arbiter, extras: &PgnExtras) -> Text {
         let shape = Shape::of(game);
         let moves = game.moves();
         let key = Key {
@@ -69,7 +70,7 @@ impl LivePgn {
             self.wrap = Wrap::default();
             self.covered = key.first;
             if let Some(b) = &key.before {
-                self.wrap.push(b, &mut self.done);
+                self.wrap.push(b, self.done.open());
             }
             self.key = Some(key);
         }
@@ -86,16 +87,18 @@ impl LivePgn {
                 &mut tokens,
             );
             for tok in tokens.drain(..) {
-                self.wrap.push(&tok, &mut self.done);
+                self.wrap.push(&tok, self.done.open());
             }
+            self.done.seal();
             self.covered += 1;
         }
         self.last = (self.covered > first).then(|| moves[self.covered - 1].clone());
         self.comments = kept_comments(extras, first, self.covered);
 
-        let mut out = String::with_capacity(self.done.len() + 1024);
-        write_header(game, extras, &shape, &mut out);
-        out.push_str(&self.done);
+        let mut text = TextBuilder::default();
+        write_header(game, extras, &shape, text.open());
+        text.push_chunks(&self.done);
+        let out = text.open();
         let mut wrap = self.wrap.clone();
         let mut stood: Option<String> = None;
         for (i, m) in moves.iter().enumerate().skip(self.covered) {
@@ -110,10 +113,10 @@ impl LivePgn {
             }
             move_tokens(&shape, i, m, extras, &mut tokens);
             for tok in tokens.drain(..) {
-                wrap.push(&tok, &mut out);
+                wrap.push(&tok, out);
             }
         }
-        finish(&shape, stood, &mut wrap, &mut out);
-        out
+        finish(&shape, stood, &mut wrap, out);
+        text.finish()
     }
 }

@@ -18,10 +18,11 @@
 //! voice's phrase grammar ([`crate::voice::move_phrase`]), read-only.
 
 use super::feed_moves::FeedMoves;
-use super::json::{object_with_raw, Json};
+use super::json::{object_with_array, Json};
 use super::livechess;
 use super::pgn_live::LivePgn;
-use super::snapshot::Parts;
+use super::snapshot::{Outline, Parts};
+use super::text::Text;
 use crate::arbiter::Arbiter;
 use crate::model::{Edition, Lang, Mode, Player};
 use crate::trace::{color_str, Event, EventKind};
@@ -126,7 +127,7 @@ impl IllegalMark {
 }
 
 /// Everything public about one game at one moment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Snapshot {
     /// Publication order within the feed.
     pub seq: u64,
@@ -134,14 +135,34 @@ pub struct Snapshot {
     pub t: u64,
     /// The game's info.
     pub info: GameInfo,
-    /// The game in PGN (with `[%clk]`, `Round "r.b"`, player tags, clocks).
-    pub pgn: String,
+    /// The game in PGN (with `[%clk]`, `Round "r.b"`, player tags, clocks;
+    /// in pieces shared with the snapshots before, [`Text`]).
+    pub pgn: Text,
     /// LiveChess `game-M.json` (kept as its text, [`Json`]).
     pub game: Json,
     /// LiveChess pairing entry.
     pub pairing: Value,
     /// The live page's state message (`type: state`; kept as its text).
     pub state: Json,
+    /// What the delay line compares between snapshots without reading the
+    /// state's text (the publisher's own snapshots; `None` for one read
+    /// from elsewhere). Not serialised, not compared.
+    #[serde(skip)]
+    pub outline: Option<Outline>,
+}
+
+impl PartialEq for Snapshot {
+    fn eq(&self, o: &Snapshot) -> bool {
+        (
+            self.seq,
+            self.t,
+            &self.info,
+            &self.pgn,
+            &self.game,
+            &self.pairing,
+            &self.state,
+        ) == (o.seq, o.t, &o.info, &o.pgn, &o.game, &o.pairing, &o.state)
+    }
 }
 
 impl Snapshot {
@@ -486,7 +507,8 @@ impl Publisher {
 
     /// The public snapshot and the arbiter's at round time `t`, from the
     /// moves kept so far ([`FeedMoves`], [`LivePgn`]): the work per update
-    /// does not grow with the game but for copying the texts (issue 28).
+    /// does not grow with the game, the texts' kept parts being shared
+    /// chunks, not copies (issue 28).
     /// Byte for byte [`super::snapshot::rebuilt`]'s whole build.
     fn snapshot(&mut self, game: &Arbiter, t: u64) -> (Snapshot, Snapshot) {
         self.shown_plies = game.moves().len();
@@ -494,17 +516,18 @@ impl Publisher {
         let pgn = self.pgn.write(game, &parts.extras);
         let mut game_map = livechess::game_fields(game, &self.info, parts.comment.as_deref(), t);
         parts.extend_chess(&mut game_map);
-        let game_json = Json::from_text(object_with_raw(
+        let game_json = Json::from_pieces(object_with_array(
             &game_map,
             "moves",
-            &self.moves.chess_array(),
+            self.moves.chess_items(),
         ));
         let mut state = self.state_fields(game, t, parts.status);
         let public_state =
-            Json::from_text(object_with_raw(&state, "moves", &self.moves.state_array()));
+            Json::from_pieces(object_with_array(&state, "moves", self.moves.state_items()));
+        let outline = Outline::of(&state, self.moves.plies_digest());
         arbiter_fields(&mut state, game);
         let arbiter_state =
-            Json::from_text(object_with_raw(&state, "moves", &self.moves.state_array()));
+            Json::from_pieces(object_with_array(&state, "moves", self.moves.state_items()));
         let public = Snapshot {
             seq: self.seq,
             t,
@@ -513,6 +536,7 @@ impl Publisher {
             game: game_json,
             pairing: parts.pairing,
             state: public_state,
+            outline: Some(outline),
         };
         let arbiter = Snapshot {
             state: arbiter_state,

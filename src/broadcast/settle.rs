@@ -25,18 +25,32 @@
 //! run did (the stream ids stay the same).
 
 use super::public::{Snapshot, Update};
+use super::snapshot::RESULT_KEYS;
 use serde_json::Value;
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
 /// The result as the public shows it: `result`, `result_status`, `reason`
-/// of a snapshot's state.
+/// of a snapshot's state (from its outline when it has one: the state's
+/// text is not read).
 fn result_of(s: &Snapshot) -> [Value; 3] {
-    ["result", "result_status", "reason"].map(|k| s.state.get(k).cloned().unwrap_or(Value::Null))
+    match &s.outline {
+        Some(o) => o.result.clone(),
+        None => RESULT_KEYS.map(|k| s.state.get(k).cloned().unwrap_or(Value::Null)),
+    }
+}
+
+/// Whether two snapshots have the same moves: by their outlines (number
+/// and digest) when both have one, else by the UCIs read from the states.
+fn same_moves(a: &Snapshot, b: &Snapshot) -> bool {
+    match (&a.outline, &b.outline) {
+        (Some(x), Some(y)) => x.moves == y.moves,
+        _ => read_moves(a) == read_moves(b),
+    }
 }
 
 /// The moves (UCI) of a snapshot's state.
-fn moves_of(s: &Snapshot) -> Vec<Value> {
+fn read_moves(s: &Snapshot) -> Vec<Value> {
     s.state
         .get("moves")
         .and_then(Value::as_array)
@@ -139,13 +153,13 @@ impl Settler {
             return u;
         }
         let superseding = u.snapshot.as_ref().and_then(|snap| {
-            let (game, moves) = (game_of(snap), moves_of(snap));
+            let game = game_of(snap);
             let mut last: Option<&Arc<Snapshot>> = None;
             for s in within().filter_map(|l| l.snapshot.as_ref()) {
                 if game_of(s) != game {
                     continue;
                 }
-                if moves_of(s) != moves {
+                if !same_moves(s, snap) {
                     break;
                 }
                 last = Some(s);
@@ -157,7 +171,7 @@ impl Settler {
                 game = %stands.info.id(),
                 "an intermediate result within the delay is not published"
             );
-            let state: Arc<str> = Arc::from(stands.state.to_string());
+            let state: Arc<str> = stands.state.shared();
             let mut public = Vec::new();
             for m in u.public.drain(..) {
                 match kind_of(&m) {
@@ -190,6 +204,7 @@ impl Settler {
 mod tests {
     use super::*;
     use crate::broadcast::public::GameInfo;
+    use crate::broadcast::snapshot::Outline;
     use serde_json::json;
 
     fn update(
@@ -230,10 +245,19 @@ mod tests {
                 seq: t,
                 t,
                 info,
-                pgn: format!("[Result \"{result}\"]"),
+                pgn: format!("[Result \"{result}\"]").into(),
                 game: Value::Null.into(),
                 pairing: Value::Null,
                 state: state.into(),
+                // As the publisher's snapshots have it, or as one read from elsewhere.
+                outline: OUTLINED.get().then(|| Outline {
+                    moves: (moves.len(), {
+                        let mut h = std::collections::hash_map::DefaultHasher::new();
+                        std::hash::Hash::hash(moves, &mut h);
+                        std::hash::Hasher::finish(&h)
+                    }),
+                    result: [json!(result), json!(status), Value::Null],
+                }),
             })),
             arbiter_snapshot: None,
             public: msgs.iter().map(|m| Arc::from(m.to_string())).collect(),
@@ -241,8 +265,30 @@ mod tests {
         }
     }
 
+    thread_local! {
+        /// Whether [`update`]'s snapshots carry an outline.
+        static OUTLINED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// Runs `case` on snapshots with outlines and without.
+    fn both(case: fn()) {
+        for outlined in [true, false] {
+            OUTLINED.set(outlined);
+            case();
+        }
+    }
+
     #[test]
     fn a_correction_undone_within_the_delay_is_never_public() {
+        both(correction_undone);
+    }
+
+    #[test]
+    fn a_result_before_a_move_is_not_superseded_by_a_later_game() {
+        both(result_before_a_move);
+    }
+
+    fn correction_undone() {
         let draw = update(
             1,
             &["e2e4", "e7e5"],
@@ -291,8 +337,7 @@ mod tests {
         assert!(out[1].public.is_empty() && out[2].public.is_empty());
     }
 
-    #[test]
-    fn a_result_before_a_move_is_not_superseded_by_a_later_game() {
+    fn result_before_a_move() {
         // Declared by mistake, withdrawn, then play goes on: the result is
         // not published; a later move's update stops the look-ahead.
         let declared = update(

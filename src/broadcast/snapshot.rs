@@ -115,6 +115,34 @@ impl Parts {
     }
 }
 
+/// What the delay line ([`super::settle`]) compares between two snapshots
+/// of a game, kept beside the texts so that it reads no state (issue 28:
+/// parsing a 1,000-ply state per update cost more than building it): the
+/// moves (their number and a digest of their UCIs in order,
+/// [`super::feed_moves::FeedMoves::plies_digest`]) and the state's
+/// `result`, `result_status` and `reason`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outline {
+    /// The moves: how many, and the digest of their UCIs.
+    pub moves: (usize, u64),
+    /// The state's `result`, `result_status`, `reason`.
+    pub result: [Value; 3],
+}
+
+impl Outline {
+    /// The outline of a state whose members are `state` (without `moves`)
+    /// and whose moves have the digest `moves`.
+    pub(super) fn of(state: &Map<String, Value>, moves: (usize, u64)) -> Outline {
+        Outline {
+            moves,
+            result: RESULT_KEYS.map(|k| state.get(k).cloned().unwrap_or(Value::Null)),
+        }
+    }
+}
+
+/// The state's members that say the result, as the public shows it.
+pub(super) const RESULT_KEYS: [&str; 3] = ["result", "result_status", "reason"];
+
 /// The public snapshot and the arbiter's at round time `t` built whole from
 /// every move of `game` (the PGN by [`write_pgn_with`], the LiveChess game
 /// by [`livechess::game_json`], the state with a `moves` array of every
@@ -143,10 +171,11 @@ pub fn rebuilt(p: &Publisher, game: &Arbiter, t: u64) -> (Snapshot, Snapshot) {
         seq: p.seq(),
         t,
         info: info.clone(),
-        pgn,
+        pgn: pgn.into(),
         game: Json::from(game_json),
         pairing: parts.pairing,
         state: Json::from(Value::Object(state)),
+        outline: None,
     };
     let arbiter = Snapshot {
         state: Json::from(Value::Object(arbiter_state)),

@@ -188,10 +188,11 @@ mod tests {
                 seq,
                 t: seq,
                 info,
-                pgn: String::new(),
+                pgn: Default::default(),
                 game: json!({}).into(),
                 pairing: json!({}),
                 state: json!({"at": seq}).into(),
+                outline: None,
             }),
             ..wire(seq, 9)
         }
