@@ -577,7 +577,9 @@ fn a_claim_is_no_longer_open_once_something_later_ended_the_game() {
     feed(&mut a, &[rec(5_000, RecordKind::Resign(Color::Black))]);
     assert_eq!(
         a.outcome().map(|o| o.result),
-        Some(crate::model::Score::from(crate::model::win_for(Color::White)))
+        Some(crate::model::Score::from(crate::model::win_for(
+            Color::White
+        )))
     );
     assert!(
         !a.open().iter().any(|m| m.kind == "claim"),
@@ -591,7 +593,9 @@ fn a_claim_is_no_longer_open_once_something_later_ended_the_game() {
         assert!(applied(&d).is_none());
         assert_eq!(
             a.outcome().map(|o| o.result),
-            Some(crate::model::Score::from(crate::model::win_for(Color::White)))
+            Some(crate::model::Score::from(crate::model::win_for(
+                Color::White
+            )))
         );
     }
 }

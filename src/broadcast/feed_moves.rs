@@ -111,14 +111,12 @@ impl FeedMoves {
         }
     }
 
-    /// The number of moves and a digest of their UCIs in order (SipHash
-    /// with fixed keys, chained move by move): two games with the same
-    /// digest have the same moves (a collision is a 2^-64 chance).
-    pub fn plies_digest(&self) -> (usize, u64) {
-        (
-            self.digests.len(),
-            self.digests.last().copied().unwrap_or(0),
-        )
+    /// The digest of the moves' UCIs up to each ply (SipHash with fixed
+    /// keys, chained move by move): two games with the same digest at ply
+    /// `i` have the same first `i + 1` moves (a collision is a 2^-64
+    /// chance). A copy: 8 bytes a ply.
+    pub fn digests(&self) -> std::sync::Arc<[u64]> {
+        self.digests.as_slice().into()
     }
 
     /// The spoken words of move `i` (0-based), when said.

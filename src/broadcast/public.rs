@@ -524,7 +524,7 @@ impl Publisher {
         let mut state = self.state_fields(game, t, parts.status);
         let public_state =
             Json::from_pieces(object_with_array(&state, "moves", self.moves.state_items()));
-        let outline = Outline::of(&state, self.moves.plies_digest());
+        let outline = Outline::of(&state, self.moves.digests());
         arbiter_fields(&mut state, game);
         let arbiter_state =
             Json::from_pieces(object_with_array(&state, "moves", self.moves.state_items()));

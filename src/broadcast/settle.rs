@@ -40,12 +40,26 @@ fn result_of(s: &Snapshot) -> [Value; 3] {
     }
 }
 
-/// Whether two snapshots have the same moves: by their outlines (number
-/// and digest) when both have one, else by the UCIs read from the states.
+/// Whether two snapshots have the same moves: by their outlines (the
+/// digests) when both have one, else by the UCIs read from the states.
 fn same_moves(a: &Snapshot, b: &Snapshot) -> bool {
     match (&a.outline, &b.outline) {
-        (Some(x), Some(y)) => x.moves == y.moves,
+        (Some(x), Some(y)) => {
+            x.digests.len() == y.digests.len() && x.shares_first(y, x.digests.len())
+        }
         _ => read_moves(a) == read_moves(b),
+    }
+}
+
+/// Whether `later` no longer has every move `a` shows (a take-back):
+/// by the outlines when both have one, else by the UCIs of the states.
+fn takes_back(a: &Snapshot, later: &Snapshot) -> bool {
+    match (&a.outline, &later.outline) {
+        (Some(x), Some(y)) => !x.shares_first(y, x.digests.len()),
+        _ => {
+            let moves = read_moves(a);
+            shared(&moves, &read_moves(later)) < moves.len()
+        }
     }
 }
 
@@ -126,11 +140,11 @@ impl Settler {
         let end = u.t.saturating_add(self.window_ms);
         let within = || later.iter().take_while(move |l| l.t < end);
         let taken_back = u.snapshot.as_ref().is_some_and(|snap| {
-            let (game, moves) = (game_of(snap), moves_of(snap));
+            let game = game_of(snap);
             within()
                 .filter_map(|l| l.snapshot.as_ref())
                 .filter(|s| game_of(s) == game)
-                .any(|s| shared(&moves, &moves_of(s)) < moves.len())
+                .any(|s| takes_back(snap, s))
         });
         if taken_back {
             if let Some(snap) = &u.snapshot {
@@ -251,11 +265,13 @@ mod tests {
                 state: state.into(),
                 // As the publisher's snapshots have it, or as one read from elsewhere.
                 outline: OUTLINED.get().then(|| Outline {
-                    moves: (moves.len(), {
-                        let mut h = std::collections::hash_map::DefaultHasher::new();
-                        std::hash::Hash::hash(moves, &mut h);
-                        std::hash::Hasher::finish(&h)
-                    }),
+                    digests: (1..=moves.len())
+                        .map(|n| {
+                            let mut h = std::collections::hash_map::DefaultHasher::new();
+                            std::hash::Hash::hash(&moves[..n], &mut h);
+                            std::hash::Hasher::finish(&h)
+                        })
+                        .collect(),
                     result: [json!(result), json!(status), Value::Null],
                 }),
             })),
@@ -400,7 +416,7 @@ mod tests {
         assert_eq!(out[1].public.len(), 1, "the clock message goes out");
         let last = out[3].snapshot.as_ref().unwrap();
         assert_eq!(last.state["result"], "*");
-        assert_eq!(moves_of(last).len(), 2);
+        assert_eq!(read_moves(last).len(), 2);
         // The ruling withheld: an undo of it is not shown either.
         let undo = update(
             5,

@@ -14,6 +14,7 @@ use super::public::{
 use crate::arbiter::Arbiter;
 use crate::clock::fmt_shown;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// What a snapshot's outputs share: the PGN's extras, the public comment on
 /// illegal moves, the result's status, the pairing entry.
@@ -118,25 +119,37 @@ impl Parts {
 /// What the delay line ([`super::settle`]) compares between two snapshots
 /// of a game, kept beside the texts so that it reads no state (issue 28:
 /// parsing a 1,000-ply state per update cost more than building it): the
-/// moves (their number and a digest of their UCIs in order,
-/// [`super::feed_moves::FeedMoves::plies_digest`]) and the state's
-/// `result`, `result_status` and `reason`.
+/// moves (the chained digest of their UCIs up to each ply,
+/// [`super::feed_moves::FeedMoves::digests`]) and the state's `result`,
+/// `result_status` and `reason`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outline {
-    /// The moves: how many, and the digest of their UCIs.
-    pub moves: (usize, u64),
+    /// Entry `i`: the digest of the UCIs of moves `0..=i` (chained, so two
+    /// equal entries mean the same moves up to there, but for a 2^-64
+    /// chance); as many entries as moves. 8 bytes a ply, copied once per
+    /// snapshot.
+    pub digests: Arc<[u64]>,
     /// The state's `result`, `result_status`, `reason`.
     pub result: [Value; 3],
 }
 
 impl Outline {
     /// The outline of a state whose members are `state` (without `moves`)
-    /// and whose moves have the digest `moves`.
-    pub(super) fn of(state: &Map<String, Value>, moves: (usize, u64)) -> Outline {
+    /// and whose moves have the chained digests `digests`.
+    pub(super) fn of(state: &Map<String, Value>, digests: Arc<[u64]>) -> Outline {
         Outline {
-            moves,
+            digests,
             result: RESULT_KEYS.map(|k| state.get(k).cloned().unwrap_or(Value::Null)),
         }
+    }
+
+    /// Whether the first `n` moves of this outline's game are those of
+    /// `other`'s (both have at least `n`).
+    pub fn shares_first(&self, other: &Outline, n: usize) -> bool {
+        n == 0
+            || (self.digests.len() >= n
+                && other.digests.len() >= n
+                && self.digests[n - 1] == other.digests[n - 1])
     }
 }
 
