@@ -146,16 +146,25 @@ impl Run {
 
 #[inline(never)]
 fn first_plies(run: &mut Run, recs: &[Record]) {
+    // A distinct body: the linker folds identical functions into one
+    // symbol, and callgrind would then name all three calls alike.
+    black_box(1u8);
     run.feed(recs)
 }
 
 #[inline(never)]
 fn middle_plies(run: &mut Run, recs: &[Record]) {
+    // A distinct body: the linker folds identical functions into one
+    // symbol, and callgrind would then name all three calls alike.
+    black_box(2u8);
     run.feed(recs)
 }
 
 #[inline(never)]
 fn last_plies(run: &mut Run, recs: &[Record]) {
+    // A distinct body: the linker folds identical functions into one
+    // symbol, and callgrind would then name all three calls alike.
+    black_box(3u8);
     run.feed(recs)
 }
 
