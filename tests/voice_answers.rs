@@ -11,24 +11,35 @@ use common::voice::{quiet_for, replayed_events, speech_programs, PacedGame};
 use common::{poll, TraceBuilder};
 use serde_json::{json, Value};
 
-#[test]
-fn a_move_cuts_a_long_answer_short_and_is_heard_at_once() {
-    if !speech_programs() {
-        return;
-    }
-    let config = "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nspeak = true\n\
-         [game]\nboard = 1\nvi_player = \"b\"\n\
-         [voice.white]\ndevice = \"white\"\n\
-         [voice.black]\ndevice = \"black\"\n";
-    let text = TraceBuilder::with_header(json!({"trace": 1, "boards": ["main", "tactile"],
+/// Both tests' board: Black is the visually impaired player, each player
+/// has his own output device.
+const CONFIG: &str = "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nspeak = true\n\
+     [game]\nboard = 1\nvi_player = \"b\"\n\
+     [voice.white]\ndevice = \"white\"\n\
+     [voice.black]\ndevice = \"black\"\n";
+
+/// Both tests' opening: 1. e4 made and pressed on the main board, copied on
+/// Black's tactile board.
+fn opening() -> TraceBuilder {
+    TraceBuilder::with_header(json!({"trace": 1, "boards": ["main", "tactile"],
         "vi_player": "b", "time_control": "300+0"}))
     .steps(
         "1000 lift e2
          1300 place e4
          1600 press w
          3000 tactile lift e2
-         3200 tactile place e4
-         4000 tactile lift e7
+         3200 tactile place e4",
+    )
+}
+
+#[test]
+fn a_move_cuts_a_long_answer_short_and_is_heard_at_once() {
+    if !speech_programs() {
+        return;
+    }
+    let text = opening()
+        .steps(
+            "4000 tactile lift e7
          4300 tactile place e5
          6000 press b
          6500 query position b
@@ -37,9 +48,9 @@ fn a_move_cuts_a_long_answer_short_and_is_heard_at_once() {
          10000 lift g1
          10300 place f3
          10600 press w",
-    )
-    .text();
-    let mut game = PacedGame::start("answers-cut", &["white", "black"], config, &text);
+        )
+        .text();
+    let mut game = PacedGame::start("answers-cut", &["white", "black"], CONFIG, &text);
     let (white, black) = (game.sink("white"), game.sink("black"));
     // White has heard three phrases (e4, e5, Nf3) and both outputs have
     // been silent for 1.5 s since.
@@ -117,23 +128,13 @@ fn a_new_query_cuts_a_long_answer_short() {
     if !speech_programs() {
         return;
     }
-    let config = "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nspeak = true\n\
-         [game]\nboard = 1\nvi_player = \"b\"\n\
-         [voice.white]\ndevice = \"white\"\n\
-         [voice.black]\ndevice = \"black\"\n";
-    let text = TraceBuilder::with_header(json!({"trace": 1, "boards": ["main", "tactile"],
-        "vi_player": "b", "time_control": "300+0"}))
-    .steps(
-        "1000 lift e2
-         1300 place e4
-         1600 press w
-         3000 tactile lift e2
-         3200 tactile place e4
-         6500 query position b
+    let text = opening()
+        .steps(
+            "6500 query position b
          9000 query clock b",
-    )
-    .text();
-    let mut game = PacedGame::start("answers-query", &["white", "black"], config, &text);
+        )
+        .text();
+    let mut game = PacedGame::start("answers-query", &["white", "black"], CONFIG, &text);
     let black = game.sink("black");
     // Black has heard e4 and the answers, and been silent for 1.5 s since
     // (the clock answer is announced at 9000).
