@@ -6,36 +6,11 @@ TRACE: `scripts/long-game.py 1000 > long.pgn; eboard simulate long.pgn --seed 1`
 with every `t` shifted by 4 s x SPEED (the clients connect before the first move)."""
 import os, socket, subprocess, sys, time, json, selectors, statistics
 binp, trace, n, speed = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
-d = "/tmp/eboard-sse-latency-%d" % os.getpid(); os.makedirs(d, exist_ok=True)
-cfg = os.path.join(d, "board.toml")
-open(cfg, "w").write('''[event]
-name = "Long"
-time_control = "5400+30"
-[game]
-round = 1
-board = 1
-[game.white]
-name = "A, B"
-[game.black]
-name = "C, D"
-[arbiter]
-name = "Chief Arbiter"
-token = "7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b"
-[server]
-max_connections_per_address = 0
-''')
-s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
-addr = ("127.0.0.1", port)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import probe_board
 # The trace waits 3 s (round time x speed) before its first record: clients connect first.
-p = subprocess.Popen([binp, "run", "--config", cfg, "--trace", trace, "--speed", str(speed),
-                      "--listen", "%s:%d" % addr], stdout=subprocess.DEVNULL,
-                     stderr=open(os.path.join(d, "err"), "w"), env=dict(os.environ, RUST_LOG="warn"))
+p, addr, d = probe_board.start(binp, trace, speed, "sse-latency", journal=False)
 sel = selectors.DefaultSelector()
-for _ in range(100):
-    try:
-        socket.create_connection(addr, timeout=1).close(); break
-    except OSError:
-        time.sleep(0.05)
 bufs = {}
 for i in range(n):
     c = socket.create_connection(addr, timeout=10)

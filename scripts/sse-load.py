@@ -5,30 +5,9 @@ TRACE: as for sse-latency.py, every `t` shifted by 2 s x SPEED (no more: White's
 clock runs from the start)."""
 import os, socket, subprocess, sys, time, json, select
 binp, trace, n, speed = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-d = "/tmp/eboard-sse-load-%d" % os.getpid(); os.makedirs(d, exist_ok=True)
-cfg = os.path.join(d, "board.toml")
-open(cfg, "w").write('''[event]
-name = "Long"
-time_control = "5400+30"
-[game]
-round = 1
-board = 1
-[game.white]
-name = "A, B"
-[game.black]
-name = "C, D"
-[arbiter]
-name = "Chief Arbiter"
-token = "7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b"
-[server]
-max_connections_per_address = 0
-''')
-s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
-addr = ("127.0.0.1", port)
-env = dict(os.environ, RUST_LOG="warn")
-p = subprocess.Popen([binp, "run", "--config", cfg, "--trace", trace, "--speed", speed,
-                      "--listen", "%s:%d" % addr, "--journal", os.path.join(d, "j.jsonl")],
-                     stdout=subprocess.DEVNULL, stderr=open(os.path.join(d, "err"), "w"), env=env)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import probe_board
+p, addr, d = probe_board.start(binp, trace, speed, "sse-load")
 def rss():
     for l in open("/proc/%d/status" % p.pid):
         if l.startswith("VmRSS"): return int(l.split()[1])
