@@ -358,6 +358,24 @@ mod tests {
     }
 
     #[test]
+    fn back_online_closes_the_offline_alert_and_a_forfeit_is_no_result_to_confirm() {
+        let q = AlertQueue::new();
+        let off = r#"{"type":"board_offline","game":"1.1","base":"http://b1","outage":1,"since":1000,"unix_ms":1000}"#;
+        let a = q.take(off, 5).unwrap();
+        assert_eq!(a.unix_ms, 1000);
+        let back = r#"{"type":"board_resumed","game":"1.1","base":"http://b1","outage":1,"since":1000,"unix_ms":43000}"#;
+        assert!(q.take(back, 6).is_none(), "no alert of its own");
+        let l = q.list();
+        assert_eq!(l.len(), 1);
+        let r = l[0].resolved.as_ref().expect("closed");
+        assert_eq!((r.unix_ms, r.how.as_str()), (43000, "back online after 42 s"));
+        let forfeit = r#"{"type":"game_end","game":"1.4","t":9,"result":"1-0","reason":"forfeit"}"#;
+        assert!(q.take(forfeit, 7).is_none());
+        let mate = r#"{"type":"game_end","game":"1.4","t":9,"result":"1-0","reason":"checkmate"}"#;
+        assert!(q.take(mate, 8).is_some());
+    }
+
+    #[test]
     fn alerts_newest_first_acknowledged_once() {
         let q = AlertQueue::new();
         assert!(q.take(r#"{"type":"move","game":"1.1"}"#, 1).is_none());

@@ -69,7 +69,7 @@ function answerOf(st, a) { return (st.rulings || []).filter((r) => r.answers && 
 function renderOverview() {
   const ol = $("overview"); ol.textContent = "";
   const openBy = new Map();
-  for (const a of alerts) if (!a.ack && a.game) openBy.set(a.game, (openBy.get(a.game) || 0) + 1);
+  for (const a of alerts) if (!a.ack && !a.resolved && a.game) openBy.set(a.game, (openBy.get(a.game) || 0) + 1);
   for (const g of Array.from(boards.keys()).sort(gameOrder)) {
     const st = boards.get(g), stage = stageOf(g, st), n = openBy.get(g) || 0;
     const li = el("li", { class: "ov" + (n ? " has-alert" : ""), id: "ov-" + g, "data-game": g });
