@@ -251,7 +251,13 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
     );
     // Confirmed at once: no "Result to confirm" alert (the forfeit's
     // game_end came through the relay before its ruling, in the report).
-    let (s, _, b) = http(&relay.addr, "GET", "/console/alerts", &[("Cookie", &cookie)], "");
+    let (s, _, b) = http(
+        &relay.addr,
+        "GET",
+        "/console/alerts",
+        &[("Cookie", &cookie)],
+        "",
+    );
     assert_eq!(s, 200, "{b}");
     let alerts: Value = serde_json::from_str(&b).unwrap();
     assert!(
@@ -348,7 +354,7 @@ try:
     # 1. "Restore position" on board 1.2's illegal move, then its undo.
     ill = "li.alert[data-type=illegal_move][data-game='1.2']"
     restore = ill + " button.ruling[data-action=restore]"
-    wait(q(restore), "the illegal move's Restore position")
+    wait("!!" + q(restore), "the illegal move's Restore position")
     aid = js(q(ill) + ".id")
     click_el(q(restore))
     res["restore_question"] = confirm_in("reply-" + aid)
@@ -375,7 +381,7 @@ try:
     # 3. A ruling made from a claim the game has left two moves behind.
     cl = "li.alert[data-type=claim][data-game='1.1']"
     overrule = cl + " button.ruling[data-action=overrule]"
-    wait(q(overrule), "the claim open with its Overrule", 90)
+    wait("!!" + q(overrule), "the claim open with its Overrule", 90)
     cid = js(q(cl) + ".id")
     plies = js("plyOf(boards.get('1.1'))")
     res["plies_seen"] = plies
@@ -481,7 +487,9 @@ fn a_late_ruling_an_undone_restore_and_0_0_in_chromium() {
     );
     let reply = text("both_reply");
     assert!(
-        reply.starts_with("applied:") && reply.contains("corrected to 0-0") && reply.contains("lost by both (11.8)"),
+        reply.starts_with("applied:")
+            && reply.contains("corrected to 0-0")
+            && reply.contains("lost by both (11.8)"),
         "{reply}"
     );
     let j3 = journal_records(&dir.join("b3").join("j.jsonl"));
@@ -498,10 +506,7 @@ fn a_late_ruling_an_undone_restore_and_0_0_in_chromium() {
         "error: Refused (409): the claim was decided two moves ago",
         "{r}"
     );
-    assert!(
-        text("late_alert").contains("Nothing left to rule"),
-        "{r}"
-    );
+    assert!(text("late_alert").contains("Nothing left to rule"), "{r}");
     assert_eq!(r["late_buttons"], 0, "{r}");
     assert!(
         text("late_reply_kept").contains("the claim was decided two moves ago"),

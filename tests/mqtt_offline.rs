@@ -201,7 +201,10 @@ fn a_board_offline_and_back_reaches_the_mqtt_relays_console() {
     let b1 = board(&dirs[0], &url, 1);
     let back = closed_offline(r, &arbiter, "1.1", 1, 20);
     assert!(
-        back["resolved"]["how"].as_str().unwrap().starts_with("back online after"),
+        back["resolved"]["how"]
+            .as_str()
+            .unwrap()
+            .starts_with("back online after"),
         "{back}"
     );
     assert!(alerts(r, &arbiter, "board_resumed", "1.1").is_empty());

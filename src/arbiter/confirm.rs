@@ -156,7 +156,11 @@ impl Arbiter {
             return Err(impossible(format!(
                 "{} has moved: he was present, so this forfeit is not a double one \
                  (his win by forfeit is {})",
-                if m.by == Color::White { "White" } else { "Black" },
+                if m.by == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                },
                 win_for(m.by).as_str()
             )));
         }

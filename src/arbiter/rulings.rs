@@ -15,10 +15,10 @@ use super::{Arbiter, Phase, PlayedMove};
 use crate::board::SensedBoard;
 use crate::clock::{fmt_shown, Clock};
 use crate::trace::{ArbiterAction, Event, EventKind, EventRef, Expect};
-use shakmaty::fen::Fen;
-use shakmaty::EnPassantMode;
 use serde::Serialize;
+use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
+use shakmaty::EnPassantMode;
 use shakmaty::{Chess, Color, Position};
 
 /// HTTP-style status of a refusal: the state the ruling was made from no

@@ -149,9 +149,12 @@ impl Inner {
     fn resolve_offline(&mut self, resumed: &Value, unix_ms: u64) {
         let same = |a: &Alert, key: &str| a.event.get(key) == resumed.get(key);
         for a in self.alerts.iter_mut() {
+            // An offline seen before the relay knew the board's game
+            // (at its start) has none: the board's return closes it too.
+            let game = same(a, "game") || a.game.is_none();
             if a.kind == "board_offline"
                 && a.resolved.is_none()
-                && same(a, "game")
+                && game
                 && same(a, "base")
                 && same(a, "topic")
             {
@@ -244,7 +247,8 @@ impl AlertQueue {
         // same): a `board_resumed` marked `relay_restart`.
         for a in earlier.alerts.clone() {
             if a.kind == "board_offline" && a.resolved.is_none() {
-                let mut closed = serde_json::json!({"type": "board_resumed", "relay_restart": true});
+                let mut closed =
+                    serde_json::json!({"type": "board_resumed", "relay_restart": true});
                 for k in ["game", "base", "topic", "outage", "since"] {
                     if let Some(x) = a.event.get(k) {
                         closed[k] = x.clone();
@@ -258,7 +262,11 @@ impl AlertQueue {
         }
         let mut q = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         // This run's own alerts taken before the log was open.
-        for a in q.alerts.iter().filter(|a| OWN_TYPES.contains(&a.kind.as_str())) {
+        for a in q
+            .alerts
+            .iter()
+            .filter(|a| OWN_TYPES.contains(&a.kind.as_str()))
+        {
             if let Err(e) = log.append(&a.event, a.unix_ms) {
                 tracing::error!("console: the relay's alert is not kept: {e}");
             }
@@ -368,7 +376,10 @@ mod tests {
         let l = q.list();
         assert_eq!(l.len(), 1);
         let r = l[0].resolved.as_ref().expect("closed");
-        assert_eq!((r.unix_ms, r.how.as_str()), (43000, "back online after 42 s"));
+        assert_eq!(
+            (r.unix_ms, r.how.as_str()),
+            (43000, "back online after 42 s")
+        );
         let forfeit = r#"{"type":"game_end","game":"1.4","t":9,"result":"1-0","reason":"forfeit"}"#;
         assert!(q.take(forfeit, 7).is_none());
         let mate = r#"{"type":"game_end","game":"1.4","t":9,"result":"1-0","reason":"checkmate"}"#;
@@ -442,7 +453,8 @@ mod tests {
         );
         // The relay's own alerts name their outage by its start: another
         // outage's alert is not acknowledged by this one's.
-        let other = r#"{"type":"board_offline","game":"1.1","base":"http://b1","reason":"x","since":77}"#;
+        let other =
+            r#"{"type":"board_offline","game":"1.1","base":"http://b1","reason":"x","since":77}"#;
         assert!(again.take(other, 22).unwrap().ack.is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
