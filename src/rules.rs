@@ -467,6 +467,11 @@ pub struct RulingArticles {
     /// A result the arbiter declares (2009/2001 §13.1: the arbiter sees the
     /// Laws observed; 2023 12.1).
     pub result: &'static str,
+    /// The game lost by both players, both found guilty (2009 §12.9 "Hvis
+    /// begge spillere findes skyldige efter § 12.8, skal partiet erklæres
+    /// tabt for begge spillere", seed 002; 2001 §12.8, seed 000; 2023
+    /// 11.8): a result `0-0` the arbiter gives.
+    pub both_lost: &'static str,
 }
 
 impl RulingArticles {
@@ -481,6 +486,7 @@ impl RulingArticles {
                 forfeit: "6.7",
                 confirm: "DSU 004 §15",
                 result: "13.1",
+                both_lost: "12.8",
             },
             Edition::Fide2009 | Edition::Fide2009No => RulingArticles {
                 pause: "6.12a",
@@ -490,6 +496,7 @@ impl RulingArticles {
                 forfeit: "6.6a",
                 confirm: "DSU 004 §15",
                 result: "13.1",
+                both_lost: "12.9",
             },
             Edition::Fide2023 => RulingArticles {
                 pause: "6.11.1",
@@ -499,6 +506,7 @@ impl RulingArticles {
                 forfeit: "6.7.1",
                 confirm: "DSU 004 §15",
                 result: "12.1",
+                both_lost: "11.8",
             },
         }
     }

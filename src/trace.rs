@@ -114,7 +114,10 @@ pub enum ArbiterAction {
     /// result stays provisional until the arbiter has it), optionally
     /// correcting it: `{"arbiter": "confirm"}` or `{"arbiter": "confirm",
     /// "result": "0-1"}`.
-    Confirm(Option<KnownOutcome>),
+    /// `"0-0"` (both lost: 2023 11.8, 2009 §12.9, 2001 §12.8, both players
+    /// guilty; or a forfeit found to be a double forfeit) is taken as a
+    /// correction with the arbiter's reason.
+    Confirm(Option<Score>),
     /// Extension: a game not played (a no-show, Laws 6.6a / 2023 6.7.1;
     /// DSU 004): the result entered as a forfeit, confirmed at once:
     /// `{"arbiter": "forfeit", "result": "1-0"}`; `"0-0"` for a double
@@ -706,12 +709,13 @@ fn parse_kind(obj: &Map<String, Value>, line: usize) -> Result<(BoardId, RecordK
                     ArbiterAction::Choose(uci.to_owned())
                 }
                 "confirm" => match opt_str(obj, "result", line)? {
-                    Some(r) => ArbiterAction::Confirm(Some(parse_result(r).map_err(|e| {
+                    Some("0-0" | "-/-") => ArbiterAction::Confirm(Some(Score::BothLost)),
+                    Some(r) => ArbiterAction::Confirm(Some(Score::Game(parse_result(r).map_err(|e| {
                         TraceError {
                             line,
                             message: format!("key 'result': {e}"),
                         }
-                    })?)),
+                    })?))),
                     None => ArbiterAction::Confirm(None),
                 },
                 "forfeit" => {
@@ -1144,7 +1148,10 @@ pub fn record_json(r: &Record) -> Value {
                 m.insert("reason".into(), Value::from(r.as_str()));
             }
             match action {
-                ArbiterAction::SetResult(r) | ArbiterAction::Confirm(Some(r)) => {
+                ArbiterAction::SetResult(r) => {
+                    m.insert("result".into(), Value::from(r.as_str()));
+                }
+                ArbiterAction::Confirm(Some(r)) => {
                     m.insert("result".into(), Value::from(r.as_str()));
                 }
                 ArbiterAction::Forfeit(f) => {

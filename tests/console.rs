@@ -483,7 +483,20 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
     let (_, args, d) = &boards[0];
     let addr = boards[0].0.addr.clone();
     boards[0].0 = spawn_at(&refs(args), &addr, d);
-    poll(30, "the board back", || of_board_1("board_resumed")().pop());
+    // Back online closes the offline alert: no alert of its own.
+    let closed = poll(30, "the offline alert closed by the board's return", || {
+        of_board_1("board_offline")()
+            .into_iter()
+            .find(|a| a["resolved"].is_object())
+    });
+    assert!(
+        closed["resolved"]["how"]
+            .as_str()
+            .unwrap()
+            .starts_with("back online after"),
+        "{closed}"
+    );
+    assert!(of_board_1("board_resumed")().is_empty());
     boards[0].0.kill();
     let offline = poll(30, "the second offline alert", || {
         let v = of_board_1("board_offline")();
@@ -494,6 +507,7 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
         "newest first: {offline:?}"
     );
     assert!(offline[0]["ack"].is_null(), "{offline:?}");
+    assert!(offline[0]["resolved"].is_null(), "{offline:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -296,3 +296,250 @@ fn a_claim_the_board_decided_is_in_its_undelayed_state_at_once() {
     drop(run);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A board's trace (`DIR/NAME.jsonl`, 5400+30) of `steps`.
+fn game_trace(dir: &std::path::Path, name: &str, steps: &str) -> std::path::PathBuf {
+    let p = dir.join(format!("{name}.jsonl"));
+    let text = TraceBuilder::new()
+        .header("time_control", "5400+30")
+        .steps(steps)
+        .text();
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Issue 24 §1, rulings 2–5 moves late: a claim the board decided, then
+/// two and three moves; an illegal move, the position put back by the
+/// players, then five moves. The arbiter's ruling made from the alert (its
+/// `expect`: the ply and the event he saw) is refused 409, the reason
+/// naming how long ago it was decided; journaled (the `arbiter` record
+/// with its `expect`), never given (no ruling in the board's history), and
+/// the alert is no longer open.
+#[test]
+fn rulings_two_three_and_five_moves_late_are_refused_in_words() {
+    let dir = tempdir("resolved-late");
+    let claim = "1000 mv g1f3 w\n2000 claim threefold b\n3000 mv g8f6 b\n4000 mv f3g1 w\n";
+    let cases = [
+        // (steps, plies at the end, action, what the arbiter saw, the reason)
+        (
+            claim.to_owned(),
+            3,
+            "overrule",
+            json!({"ply": 1, "event": {"type": "claim", "t": 2000}}),
+            "the claim was decided two moves ago",
+        ),
+        (
+            format!("{claim}5000 mv f6g8 b\n"),
+            4,
+            "overrule",
+            json!({"ply": 1, "event": {"type": "claim", "t": 2000}}),
+            "the claim was decided three moves ago",
+        ),
+        (
+            "1000 lift e2\n1200 place e5\n1400 press w\n2000 lift e5\n2200 place e2\n\
+             3000 mv e2e4 w\n4000 mv e7e5 b\n5000 mv g1f3 w\n6000 mv b8c6 b\n7000 mv f1c4 w\n"
+                .to_owned(),
+            5,
+            "restore",
+            json!({"ply": 0, "event": {"type": "illegal_move", "t": 1400}}),
+            "the illegal move was decided five moves ago",
+        ),
+    ];
+    let mut boards = Vec::new();
+    for (i, (steps, ..)) in cases.iter().enumerate() {
+        let d = dir.join(format!("b{}", i + 1));
+        std::fs::create_dir_all(&d).unwrap();
+        let cfg = config(&d, 1, i as u32 + 1, "");
+        let t = game_trace(&d, "late", steps);
+        let j = d.join("j.jsonl");
+        boards.push((
+            run_board(
+                &d,
+                &cfg,
+                Some(&t),
+                &["--journal", j.to_str().unwrap(), "--speed", "1"],
+            ),
+            j,
+        ));
+    }
+    for ((board, journal), (_, plies, action, expect, reason)) in boards.iter().zip(&cases) {
+        let st = poll(30, &format!("{plies} plies on the board"), || {
+            let st = arbiter_state(&board.addr);
+            (st["ply"] == *plies).then_some(st)
+        });
+        assert!(
+            !st["open"]
+                .to_string()
+                .contains(&format!("\"t\":{}", expect["event"]["t"])),
+            "the alert is no longer open: {st}"
+        );
+        let (s, b) = request(
+            &board.addr,
+            "POST",
+            &format!("/arbiter/{action}"),
+            &[ARBITER_AUTH],
+            &json!({ "expect": expect }).to_string(),
+        );
+        assert_eq!(s, 409, "{b}");
+        let v: Value = serde_json::from_str(&b).unwrap();
+        assert_eq!(v["error"], *reason, "{v}");
+        assert_eq!(v["refused"]["type"], "ruling_refused", "{v}");
+        assert_eq!(v["refused"]["status"], 409, "{v}");
+        assert_eq!(v["refused"]["reason"], *reason, "{v}");
+        let st = arbiter_state(&board.addr);
+        assert_eq!(st["rulings"], json!([]), "never given: {st}");
+        assert_eq!(st["ply"], *plies, "{st}");
+        let recs = journal_records(journal);
+        let rec = recs
+            .iter()
+            .find(|r| r["arbiter"] == *action)
+            .unwrap_or_else(|| panic!("journaled: {recs:?}"));
+        assert_eq!(rec["expect"], *expect, "{rec}");
+    }
+    drop(boards);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 24 §8 (the relay's own alerts): a board restarted is one
+/// `board_offline` alert, closed (`resolved`) when the board is back
+/// online, with no other alert of its own; the relay restarted shows it
+/// again, closed, at its own time.
+#[test]
+fn a_board_restart_is_one_offline_alert_closed_when_back_and_kept_by_a_relay_restart() {
+    let dir = tempdir("resolved-offline");
+    let extra = accounts();
+    let d = dir.join("b1");
+    std::fs::create_dir_all(&d).unwrap();
+    let cfg = config(&d, 1, 1, &extra);
+    let t = game_trace(&d, "game", "1000 mv e2e4 w\n3000 mv e7e5 b\n");
+    let j = d.join("j.jsonl");
+    let addr = free_loopback_addr();
+    let board_args = [
+        "run",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--trace",
+        t.to_str().unwrap(),
+        "--journal",
+        j.to_str().unwrap(),
+    ];
+    let mut board = spawn_at(&board_args, &addr, &d);
+    let relay_cfg = relay_config(&dir, &extra);
+    let state = dir.join("relay-state");
+    let url = format!("http://{addr}");
+    let relay_args = [
+        "relay",
+        "--config",
+        relay_cfg.to_str().unwrap(),
+        "--state-dir",
+        state.to_str().unwrap(),
+        &url,
+    ];
+    let mut relay = spawn(&relay_args, &[], &dir);
+    let cookie = login(&relay.addr, "IA Hansen", SECRET);
+    let game_alerts = |relay: &str, cookie: &str| -> Vec<Value> {
+        let (s, _, b) = http(relay, "GET", "/console/alerts", &[("Cookie", cookie)], "");
+        assert_eq!(s, 200, "{b}");
+        serde_json::from_str::<Value>(&b)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["game"] == "1.1")
+            .cloned()
+            .collect()
+    };
+    poll(30, "both moves at the relay", || {
+        let (s, _, b) = http(
+            &relay.addr,
+            "GET",
+            "/arbiter/state",
+            &[("Cookie", &cookie)],
+            "",
+        );
+        (s == 200 && b.contains("e7e5")).then_some(())
+    });
+    board.kill();
+    let offline = poll(30, "the offline alert", || {
+        game_alerts(&relay.addr, &cookie)
+            .into_iter()
+            .find(|a| a["type"] == "board_offline")
+    });
+    assert!(offline["resolved"].is_null(), "{offline}");
+    let when = offline["unix_ms"].as_u64().unwrap();
+    // Back from its journal (the game as it stood; no trace played again).
+    let resumed_args = [&board_args[..3], &board_args[5..]].concat();
+    let board = spawn_at(&resumed_args, &addr, &d);
+    let closed = poll(30, "the offline alert closed", || {
+        game_alerts(&relay.addr, &cookie)
+            .into_iter()
+            .find(|a| a["type"] == "board_offline" && a["resolved"].is_object())
+    });
+    assert!(
+        closed["resolved"]["how"]
+            .as_str()
+            .unwrap()
+            .starts_with("back online after"),
+        "{closed}"
+    );
+    // The board's state again at the relay (its journal resumed): the
+    // restart left one alert, closed, and nothing else to look at.
+    poll(30, "the board followed again", || {
+        let (s, _, b) = http(
+            &relay.addr,
+            "GET",
+            "/arbiter/state",
+            &[("Cookie", &cookie)],
+            "",
+        );
+        (s == 200 && b.contains("e7e5")).then_some(())
+    });
+    // The relay's view of the restart: one alert, closed (the board's own
+    // alert of its downtime, an irregularity, is the board's word).
+    let only_offline = |all: Vec<Value>| {
+        let offline: Vec<&Value> = all
+            .iter()
+            .filter(|a| a["type"] == "board_offline")
+            .collect();
+        assert_eq!(offline.len(), 1, "one alert for the restart: {all:#?}");
+        let others: Vec<&Value> = all
+            .iter()
+            .filter(|a| a["type"] != "board_offline")
+            .filter(|a| !(a["type"] == "irregularity" && a["event"]["kind"] == "downtime"))
+            .collect();
+        assert!(others.is_empty(), "{all:#?}");
+    };
+    only_offline(game_alerts(&relay.addr, &cookie));
+    let open_offline = |relay: &str, cookie: &str| -> Vec<Value> {
+        let (_, _, b) = http(relay, "GET", "/console/alerts", &[("Cookie", cookie)], "");
+        serde_json::from_str::<Value>(&b)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["type"] == "board_offline" && a["resolved"].is_null())
+            .cloned()
+            .collect()
+    };
+    // Also one seen before the relay knew the board's game (the relay
+    // started first): closed by the board's return.
+    let open = open_offline(&relay.addr, &cookie);
+    assert!(open.is_empty(), "{open:#?}");
+    // The relay restarted: the same alert, closed, at its own time.
+    relay.kill();
+    let relay = spawn(&relay_args, &[], &dir);
+    let cookie = login(&relay.addr, "IA Hansen", SECRET);
+    let again = poll(30, "the offline alert after the relay's restart", || {
+        game_alerts(&relay.addr, &cookie)
+            .into_iter()
+            .find(|a| a["type"] == "board_offline")
+    });
+    assert_eq!(again["unix_ms"].as_u64(), Some(when), "{again}");
+    assert_eq!(again["resolved"], closed["resolved"], "{again}");
+    assert_eq!(again["key"], closed["key"], "{again}");
+    only_offline(game_alerts(&relay.addr, &cookie));
+    let open = open_offline(&relay.addr, &cookie);
+    assert!(open.is_empty(), "{open:#?}");
+    drop((board, relay));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -7,7 +7,8 @@
 //!   offline ("stopped") is alerted when the relay starts;
 //! - board 1 killed (SIGKILL): the broker publishes its will, the relay's
 //!   console has `board_offline` ("connection lost");
-//! - board 1 restarted from its journal: `board_resumed`;
+//! - board 1 restarted from its journal: `board_resumed`, which closes
+//!   its `board_offline` (`resolved`, no alert of its own);
 //! - board 1 frozen (SIGSTOP): the broker gives up on it after 1.5 × the
 //!   keep-alive (5 s) and publishes the will: `board_offline` within
 //!   [`KEEP_ALIVE_BOUND_MS`]; thawed (SIGCONT), it reconnects: `board_resumed`;
@@ -60,6 +61,16 @@ fn alerts(relay: &str, cookie: &str, kind: &str, game: &str) -> Vec<Value> {
 }
 
 /// The `n`th (from 1) alert of `kind` on `game`, once it is there.
+/// The `board_offline` alert of outage `outage` of `game`, once a
+/// `board_resumed` has closed it (`resolved`: back online).
+fn closed_offline(relay: &str, cookie: &str, game: &str, outage: u64, secs: u64) -> Value {
+    poll(secs, &format!("{game}'s offline #{outage} closed"), || {
+        alerts(relay, cookie, "board_offline", game)
+            .into_iter()
+            .find(|a| a["event"]["outage"] == outage && a["resolved"].is_object())
+    })
+}
+
 fn nth_alert(relay: &str, cookie: &str, kind: &str, game: &str, n: usize, secs: u64) -> Value {
     poll(secs, &format!("{kind} #{n} of {game}"), || {
         alerts(relay, cookie, kind, game).get(n - 1).cloned()
@@ -184,12 +195,19 @@ fn a_board_offline_and_back_reaches_the_mqtt_relays_console() {
     eprintln!("SIGKILL to board_offline: {kill_to_alert} ms");
     assert_eq!(off1["event"]["reason"], "connection lost", "{off1}");
     assert!(kill_to_alert < KEEP_ALIVE_BOUND_MS, "{kill_to_alert} ms");
-    assert!(alerts(r, &arbiter, "board_resumed", "1.1").is_empty());
+    assert!(off1["resolved"].is_null(), "{off1}");
 
     // Restarted from its journal: back.
     let b1 = board(&dirs[0], &url, 1);
-    let back = nth_alert(r, &arbiter, "board_resumed", "1.1", 1, 20);
-    assert_eq!(back["event"]["outage"], 1, "{back}");
+    let back = closed_offline(r, &arbiter, "1.1", 1, 20);
+    assert!(
+        back["resolved"]["how"]
+            .as_str()
+            .unwrap()
+            .starts_with("back online after"),
+        "{back}"
+    );
+    assert!(alerts(r, &arbiter, "board_resumed", "1.1").is_empty());
     let said = std::fs::read_to_string(&b1.stderr).unwrap();
     assert!(
         said.contains("resumed"),
@@ -208,8 +226,7 @@ fn a_board_offline_and_back_reaches_the_mqtt_relays_console() {
         "{freeze_to_alert} ms"
     );
     signal(&b1, "CONT");
-    let back = nth_alert(r, &arbiter, "board_resumed", "1.1", 2, 30);
-    assert_eq!(back["event"]["outage"], 2, "{back}");
+    closed_offline(r, &arbiter, "1.1", 2, 30);
 
     // Board 2 stopped cleanly while the relay runs: at once.
     let mut b2 = b2;

@@ -40,12 +40,17 @@ impl Arbiter {
     /// decision); without one it is refused (nothing to confirm).
     pub(super) fn confirm_result(
         &mut self,
-        correct: Option<KnownOutcome>,
+        correct: Option<Score>,
         reason: Option<&str>,
         t: u64,
         out: &mut Decisions,
     ) -> Result<Applied, Refusal> {
-        let article = RulingArticles::of(self.cfg.profile.edition).confirm;
+        let ra = RulingArticles::of(self.cfg.profile.edition);
+        let article = ra.confirm;
+        let was_forfeit = self.confirmation.as_ref().is_some_and(|c| c.forfeit);
+        if correct == Some(Score::BothLost) {
+            self.both_lost_allowed(reason, was_forfeit)?;
+        }
         let (result, corrected, effect) = match (self.outcome(), correct) {
             (Some(o), Some(r)) if r != o.result => {
                 let board = *self.original_outcome.get_or_insert(o);
@@ -55,22 +60,28 @@ impl Arbiter {
                     board
                 } else {
                     Outcome {
-                        result: r.into(),
-                        reason: EndReason::ArbiterDecision,
+                        result: r,
+                        // A forfeit corrected stays a forfeit (0-0: a double one).
+                        reason: if was_forfeit {
+                            EndReason::Forfeit
+                        } else {
+                            EndReason::ArbiterDecision
+                        },
                         article,
                         t,
                     }
                 };
                 self.correct_outcome(outcome);
                 (
-                    r.into(),
+                    r,
                     !back,
                     format!(
-                        "{} ({}) corrected to {} ({}), confirmed",
+                        "{} ({}) corrected to {} ({}){}, confirmed",
                         o.result.as_str(),
                         o.reason,
                         r.as_str(),
-                        outcome.reason
+                        outcome.reason,
+                        both_lost_words(r, ra.both_lost, was_forfeit)
                     ),
                 )
             }
@@ -89,14 +100,18 @@ impl Arbiter {
                 )
             }
             (None, Some(r)) => {
-                let declared = RulingArticles::of(self.cfg.profile.edition).result;
+                let declared = match r {
+                    Score::BothLost => ra.both_lost,
+                    Score::Game(_) => ra.result,
+                };
                 self.end(r, EndReason::ArbiterDecision, declared, t, out);
                 (
-                    r.into(),
+                    r,
                     false,
                     format!(
-                        "the game ends {} (arbiter's decision), confirmed",
-                        r.as_str()
+                        "the game ends {} (arbiter's decision){}, confirmed",
+                        r.as_str(),
+                        both_lost_words(r, ra.both_lost, false)
                     ),
                 )
             }
@@ -106,10 +121,11 @@ impl Arbiter {
                 ))
             }
         };
+        let forfeit = was_forfeit && result != Score::Game(KnownOutcome::Draw);
         self.confirmation = Some(Confirmation {
             result,
             corrected,
-            forfeit: false,
+            forfeit,
             reason: reason.filter(|_| corrected).map(str::to_owned),
         });
         out.push(Event {
@@ -117,11 +133,38 @@ impl Arbiter {
             kind: EventKind::ResultConfirmed {
                 result,
                 corrected,
-                forfeit: false,
+                forfeit,
                 article,
             },
         });
         Ok(Applied { article, effect })
+    }
+
+    /// Whether a result lost by both (`0-0`) may be given now: only with
+    /// the arbiter's reason (both players guilty, 2023 11.8 / 2009 §12.9 /
+    /// 2001 §12.8, or a double forfeit), and never as a double forfeit of a
+    /// game in which a player has moved (he was present).
+    fn both_lost_allowed(&self, reason: Option<&str>, forfeit: bool) -> Result<(), Refusal> {
+        let both = RulingArticles::of(self.cfg.profile.edition).both_lost;
+        if reason.is_none_or(|r| r.trim().is_empty()) {
+            return Err(impossible(format!(
+                "0-0 (the game lost by both) is given only with its reason: both players found \
+                 guilty ({both}) or neither player came (a double forfeit); say which"
+            )));
+        }
+        if let (true, Some(m)) = (forfeit, self.moves.first()) {
+            return Err(impossible(format!(
+                "{} has moved: he was present, so this forfeit is not a double one \
+                 (his win by forfeit is {})",
+                if m.by == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                },
+                win_for(m.by).as_str()
+            )));
+        }
+        Ok(())
     }
 
     /// `forfeit`: a game not played (a no-show; Laws 2009 §6.6a / 2023
@@ -198,5 +241,15 @@ impl Arbiter {
             article,
             effect: format!("the game is entered as a forfeit, {shown}, confirmed"),
         })
+    }
+}
+
+/// What a result lost by both means, for the ruling's effect: "" for
+/// another result.
+fn both_lost_words(r: Score, both: &str, forfeit: bool) -> String {
+    match (r, forfeit) {
+        (Score::BothLost, true) => " — a double forfeit: neither player came".to_owned(),
+        (Score::BothLost, false) => format!(" — lost by both ({both})"),
+        _ => String::new(),
     }
 }

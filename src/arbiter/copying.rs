@@ -38,6 +38,11 @@ use std::borrow::Cow;
 pub(super) struct Slot {
     pub(super) id: BoardId,
     pub(super) sensed: SensedBoard,
+    /// The occupancy the sensors last reported, in the game's squares: the
+    /// arbiter's rulings that take the board as showing the position
+    /// (`restore`) never change it, so an undo of such a ruling finds what
+    /// the board really shows (`rulings.rs`).
+    pub(super) seen: Bitboard,
     /// The board has shown the position since the last completed move (its
     /// owner has copied the opponent's move, E2.7); lifts before that are
     /// copying, not touches.
@@ -81,6 +86,7 @@ impl Slot {
     pub(super) fn new(id: BoardId, sensed: SensedBoard) -> Slot {
         Slot {
             id,
+            seen: sensed.occupied(),
             sensed,
             synced: true,
             unchecked_since: None,

@@ -34,6 +34,19 @@ impl Arbiter {
             RecordKind::Frame(bits) => self.boards[bi].sensed.frame_changes(o.apply_bits(bits)),
             _ => Vec::new(),
         };
+        // What the sensors report, kept apart from the arbiter's rulings.
+        let seen = &mut self.boards[bi].seen;
+        match &rec.kind {
+            RecordKind::Frame(bits) => *seen = shakmaty::Bitboard(o.apply_bits(*bits)),
+            _ => {
+                for ch in &changes {
+                    match ch {
+                        Change::Lift(sq) => seen.discard(*sq),
+                        Change::Place(sq, ..) => seen.add(*sq),
+                    }
+                }
+            }
+        }
         let mover = bi == self.mi();
         if bi == 0 {
             if let Some(log) = self.setup_log.as_mut() {

@@ -291,6 +291,7 @@ impl Arbiter {
         self.turned = to;
         let pos = self.pos.clone();
         self.boards[0].sensed.reset_to(pos.board());
+        self.boards[0].seen = pos.board().occupied();
         self.boards[0].synced = true;
         self.turn = Turn::default();
         self.cancel_pending_end();

@@ -12,11 +12,14 @@ use super::claims::PendingBreach;
 use super::confirm::Confirmation;
 use super::illegal::PendingIllegal;
 use super::{Arbiter, Phase, PlayedMove};
+use crate::board::SensedBoard;
 use crate::clock::{fmt_shown, Clock};
-use crate::trace::{ArbiterAction, EventRef, Expect};
+use crate::trace::{ArbiterAction, Event, EventKind, EventRef, Expect};
 use serde::Serialize;
+use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, Color};
+use shakmaty::EnPassantMode;
+use shakmaty::{Chess, Color, Position};
 
 /// HTTP-style status of a refusal: the state the ruling was made from no
 /// longer holds (the game moved on, the matter was decided, the game is
@@ -107,6 +110,9 @@ pub(super) struct Facts {
     illegal_counts: [u32; 2],
     flags: Vec<Color>,
     original_outcome: Option<super::Outcome>,
+    /// Each board's sensed state (a ruling that takes the board as showing
+    /// the position replaces it; its undo reads the sensors again).
+    sensed: Vec<SensedBoard>,
 }
 
 /// Which facts a ruling of this action changes: the clocks only, or the
@@ -178,6 +184,7 @@ impl Arbiter {
             illegal_counts: self.illegal_counts,
             flags: self.flags.clone(),
             original_outcome: self.original_outcome,
+            sensed: self.boards.iter().map(|b| b.sensed.clone()).collect(),
         }
     }
 
@@ -386,7 +393,20 @@ impl Arbiter {
             _ => {
                 let before_result = self.result_words();
                 let before = (*r.before).clone();
+                // A ruling that took the board as showing the position it
+                // waited for (`restore`, or that position set): withdrawn,
+                // the board is read as its sensors show it now.
+                let reread = before.phase.is_restoring() && !self.phase.is_restoring();
+                if reread {
+                    self.sensors_again(&before.sensed, t);
+                }
                 self.restore_facts(before, t);
+                if reread {
+                    return Ok(Applied {
+                        article: r.article,
+                        effect: self.reread_effect(seq, r.action, t, out),
+                    });
+                }
                 if r.action == "rewind" {
                     // E2.8 set the clocks back: undone, they get back what
                     // it took; the boards are to show the game again.
@@ -414,6 +434,50 @@ impl Arbiter {
             article: r.article,
             effect,
         })
+    }
+
+    /// Each board's sensed state as it was in `before`, brought to what
+    /// its sensors report now (`Slot::seen`): the sensors' reading, not
+    /// the arbiter's word that the board shows the position.
+    fn sensors_again(&mut self, before: &[SensedBoard], t: u64) {
+        for (slot, b) in self.boards.iter_mut().zip(before) {
+            let mut b = b.clone();
+            for ch in b.frame_changes(slot.seen.0) {
+                b.apply(ch, t);
+            }
+            b.clear_history();
+            slot.sensed = b;
+        }
+    }
+
+    /// The undo of ruling `seq` (`action`) that took the board as showing
+    /// the position, in words, once the sensors are read again: the
+    /// matter it answered is open again while the board shows another
+    /// position (the squares named); when it shows the position, the
+    /// position is restored (`position_restored`) and play goes on.
+    fn reread_effect(&mut self, seq: u32, action: &str, t: u64, out: &mut Decisions) -> String {
+        self.push_clock(t, out);
+        let bi = self.mi();
+        if self.phase.is_restoring() {
+            let wrong = self.boards[bi].sensed.differences(self.pos.board());
+            format!(
+                "ruling #{seq} ({action}) undone: the position is no longer taken as reinstated; \
+                 the board shows another one (squares {}), so it is to be reinstated again \
+                 and the matter is open",
+                crate::model::square_names(wrong).join(" ")
+            )
+        } else {
+            out.push(Event {
+                t,
+                kind: EventKind::PositionRestored {
+                    fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
+                },
+            });
+            format!(
+                "ruling #{seq} ({action}) undone: the board's sensors show the position \
+                 reinstated; play goes on"
+            )
+        }
     }
 
     /// The game's result in words: "1-0 (checkmate), confirmed" or "game in progress".

@@ -371,7 +371,7 @@ fn undo_reverses_a_clock_ruling_and_a_correction_keeps_the_reason() {
         &mut g,
         &[ruled(
             3_000,
-            ArbiterAction::Confirm(Some(white)),
+            ArbiterAction::Confirm(Some(white.into())),
             seen(2, None),
         )],
     );
@@ -384,7 +384,7 @@ fn undo_reverses_a_clock_ruling_and_a_correction_keeps_the_reason() {
         &mut g,
         &[ruled(
             4_000,
-            ArbiterAction::Confirm(Some(KnownOutcome::Draw)),
+            ArbiterAction::Confirm(Some(Score::Game(KnownOutcome::Draw))),
             seen(2, None),
         )],
     );
@@ -543,7 +543,7 @@ fn a_corrections_reason_stays_with_its_effect() {
         &[rec(
             3_000,
             RecordKind::Arbiter {
-                action: ArbiterAction::Confirm(Some(KnownOutcome::Draw)),
+                action: ArbiterAction::Confirm(Some(Score::Game(KnownOutcome::Draw))),
                 author: Some("IA Hansen".into()),
                 expect: seen(1, None),
                 reason: Some("the players agreed a draw before the resignation".into()),
@@ -599,3 +599,7 @@ fn a_claim_is_no_longer_open_once_something_later_ended_the_game() {
         );
     }
 }
+
+// Undoing a restore; a result corrected to 0-0.
+#[path = "undo_tests.rs"]
+mod undo_tests;

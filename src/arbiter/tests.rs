@@ -1,7 +1,7 @@
 //! The arbiter's phases and their transitions, driven record by record.
 
 use super::*;
-use crate::model::{EndReason, KnownOutcome, Lang};
+use crate::model::{EndReason, KnownOutcome, Lang, Score};
 use crate::trace::{ArbiterAction, Forfeit, Header, QueryKind};
 use shakmaty::{Piece, Square};
 
@@ -399,7 +399,7 @@ fn a_result_is_provisional_until_the_arbiter_confirms_or_corrects_it() {
         &mut a,
         &[arbiter(
             8_000,
-            ArbiterAction::Confirm(Some(KnownOutcome::Draw)),
+            ArbiterAction::Confirm(Some(Score::Game(KnownOutcome::Draw))),
             Some("IA Hansen"),
         )],
     );

@@ -90,6 +90,9 @@ pub(super) struct Shape<'a> {
     /// scalachess's parser), and the PGN standard (§8.2.6) has no `0-0`
     /// (`docs/console.md`, "Double forfeit").
     pub termination: &'a str,
+    /// What a `0-0` means, said before the movetext's `*`: a double
+    /// forfeit, or a game the arbiter declared lost by both (2023 11.8).
+    pub both_lost: &'static str,
     /// The last illegal move that stood, when the record starts after it.
     pub stood_at: Option<usize>,
     /// The first move of the record (index into the moves).
@@ -120,6 +123,11 @@ impl<'a> Shape<'a> {
                 "*"
             } else {
                 result
+            },
+            both_lost: if game.confirmation().is_some_and(|c| !c.forfeit) {
+                BOTH_LOST_COMMENT
+            } else {
+                DOUBLE_FORFEIT_COMMENT
             },
             stood_at,
             first: stood_at.map_or(0, |k| k + 1),
@@ -323,6 +331,10 @@ impl Wrap {
 /// means, for a reader that does not know it.
 pub const DOUBLE_FORFEIT_COMMENT: &str = "{double forfeit: neither player came, both lost (0-0)}";
 
+/// The comment before the `*` of a game the arbiter declared lost by both
+/// players (both guilty: 2023 11.8, 2009 §12.9, 2001 §12.8).
+pub const BOTH_LOST_COMMENT: &str = "{the game declared lost by both players (0-0)}";
+
 /// The end of the movetext: the comment of an illegal move that stood in
 /// the middle, the result, the open line and the empty line after the game.
 pub(super) fn finish(shape: &Shape, stood: Option<String>, wrap: &mut Wrap, out: &mut String) {
@@ -330,7 +342,7 @@ pub(super) fn finish(shape: &Shape, stood: Option<String>, wrap: &mut Wrap, out:
         wrap.push(&format!("{{{}}}", text.replace('}', ")")), out);
     }
     if shape.termination != shape.result {
-        wrap.push(DOUBLE_FORFEIT_COMMENT, out);
+        wrap.push(shape.both_lost, out);
     }
     wrap.push(shape.termination, out);
     out.push_str(&wrap.line);

@@ -243,6 +243,7 @@ async fn follow(
         outage: &mut outage,
         last_event_id: None,
         outages: 0,
+        since: 0,
     };
     loop {
         let why = match stream_once(
@@ -265,13 +266,14 @@ async fn follow(
         if feed.token.is_some() && !offline {
             offline = true;
             link.outages += 1;
+            link.since = now_unix_ms();
             board_status(
                 &out,
                 &feed,
                 &base,
                 "board_offline",
                 Some(&why),
-                link.outages,
+                (link.outages, link.since),
             );
         }
         tokio::time::sleep(link.backoff.next_wait()).await;
@@ -279,15 +281,24 @@ async fn follow(
     }
 }
 
+/// Wall time now, Unix ms.
+fn now_unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
 /// Publishes the relay's own alert about board `base` (every game it plays,
-/// or the base alone when none is known yet).
+/// or the base alone when none is known yet): `(outage, since)` names the
+/// outage (its number in this run, and when it started, Unix ms); the
+/// message is dated now (`unix_ms`).
 fn board_status(
     out: &Channel,
     feed: &Feed,
     base: &str,
     kind: &str,
     why: Option<&str>,
-    outage: u64,
+    (outage, since): (u64, u64),
 ) {
     let games = feed.games.lock().map(|g| g.clone()).unwrap_or_default();
     let games: Vec<Option<String>> = if games.is_empty() {
@@ -300,7 +311,8 @@ fn board_status(
         .map(|g| {
             Arc::from(
                 serde_json::json!({
-                    "type": kind, "game": g, "base": base, "reason": why, "outage": outage
+                    "type": kind, "game": g, "base": base, "reason": why, "outage": outage,
+                    "since": since, "unix_ms": now_unix_ms()
                 })
                 .to_string(),
             )
@@ -320,6 +332,9 @@ struct Link<'a> {
     /// `board_resumed` messages: the console's queue takes the same
     /// message twice as one alert, so a second outage must differ.
     outages: u64,
+    /// When the current (or last) outage started, Unix ms: names it also
+    /// across the relay's restarts (`since`).
+    since: u64,
 }
 
 /// One connection to a board's event stream (`feed.events`), forwarding
@@ -352,7 +367,14 @@ async fn stream_once(
     }
     if *offline {
         *offline = false;
-        board_status(out, feed, base, "board_resumed", None, link.outages);
+        board_status(
+            out,
+            feed,
+            base,
+            "board_resumed",
+            None,
+            (link.outages, link.since),
+        );
     }
     let mut events = std::pin::pin!(events(resp.bytes_stream()));
     while let Some(e) = events.next().await {

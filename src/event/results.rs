@@ -10,7 +10,8 @@
 //! round `r`'s block starts at column 92 + 10 (r - 1): the opponent's start
 //! rank (4 columns), the colour (`w`, `b`) at +5 and the result at +7:
 //! `1` win, `=` draw, `0` loss for a game played; `+` forfeit win, `-`
-//! forfeit loss for a game not played (a double forfeit is `-` for both).
+//! forfeit loss for a game not played (a double forfeit is `-` for both;
+//! a game played and declared lost by both, 2023 11.8, is `0` for both).
 //! The points (columns 81-84, `11.5`) are brought up to date; the rank
 //! (86-89) is the pairing program's to recompute.
 //!
@@ -67,7 +68,9 @@ impl GameResult {
             ("1/2-1/2", _) => ('=', '='),
             ("1-0", true) => ('+', '-'),
             ("0-1", true) => ('-', '+'),
-            ("0-0", _) => ('-', '-'),
+            // A double forfeit; a game played and lost by both (11.8).
+            ("0-0", true) => ('-', '-'),
+            ("0-0", false) => ('0', '0'),
             _ => return None,
         })
     }
@@ -545,6 +548,7 @@ mod tests {
         let back = read_csv(&csv, "r.csv").unwrap();
         assert_eq!(back, [r]);
         assert_eq!(r_codes("0-0", "forfeit"), Some(('-', '-')));
+        assert_eq!(r_codes("0-0", "corrected"), Some(('0', '0')));
         assert_eq!(r_codes("1-0", "confirmed"), Some(('1', '0')));
         assert_eq!(r_codes("*", "confirmed"), None);
         let e = read_csv("round,board\r\n1,1\r\n", "r.csv").unwrap_err();

@@ -152,8 +152,9 @@ impl PresenceStop {
 /// console's `board_offline` / `board_resumed` messages.
 #[derive(Debug, Default)]
 pub struct Tracker {
-    /// Per table (event level, N): offline now, and its outages so far.
-    tables: HashMap<(String, u32), (bool, u64)>,
+    /// Per table (event level, N): offline now, its outages so far, and
+    /// when the last one started (Unix ms).
+    tables: HashMap<(String, u32), (bool, u64, u64)>,
 }
 
 impl Tracker {
@@ -175,16 +176,21 @@ impl Tracker {
             }
         };
         let game = v.get("game").and_then(Value::as_str);
-        let (offline, outages) = self.tables.entry(table).or_default();
+        let (offline, outages, since) = self.tables.entry(table).or_default();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
         match v.get("status").and_then(Value::as_str) {
             Some("offline") if !*offline => {
                 *offline = true;
                 *outages += 1;
+                *since = now;
                 let reason = v.get("reason").and_then(Value::as_str);
                 tracing::warn!(%topic, ?game, ?reason, "relay: board offline");
                 Some(Arc::from(
                     json!({"type": "board_offline", "game": game, "topic": topic,
-                           "reason": reason, "outage": *outages})
+                           "reason": reason, "outage": *outages, "since": *since,
+                           "unix_ms": now})
                     .to_string(),
                 ))
             }
@@ -193,7 +199,7 @@ impl Tracker {
                 tracing::info!(%topic, ?game, "relay: board online again");
                 Some(Arc::from(
                     json!({"type": "board_resumed", "game": game, "topic": topic,
-                           "outage": *outages})
+                           "outage": *outages, "since": *since, "unix_ms": now})
                     .to_string(),
                 ))
             }

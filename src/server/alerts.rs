@@ -17,7 +17,7 @@
 //! alerts (`journal_alert`, `uplink_alert`). The same message twice (a board's
 //! backlog sent again when the relay reconnects) is one alert.
 
-use super::kept::{AckLog, KeptAck};
+use super::kept::{AckLog, KeptAck, OwnAlertLog};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
@@ -26,9 +26,10 @@ use std::sync::Mutex;
 /// The most alerts kept (the oldest acknowledged ones go first).
 pub const MAX_ALERTS: usize = 1000;
 
-/// The relay's own alerts: made afresh by each run of the relay (never
-/// sent again from a board), so an acknowledgement kept from an earlier
-/// run is not theirs.
+/// The relay's own alerts: made by the relay (never sent by a board); each
+/// names its outage by when it started (`since`, Unix ms), so an alert of
+/// an earlier run keeps its own acknowledgement and no other. Kept in the
+/// relay's [`OwnAlertLog`].
 pub use crate::broadcast::alert_types::RELAY as OWN_TYPES;
 
 /// An alert's name by its content: the SHA-256 (hex) of its message's
@@ -83,6 +84,19 @@ pub struct Alert {
     pub unix_ms: u64,
     /// The acknowledgement, once given.
     pub ack: Option<Ack>,
+    /// What closed it without a ruling, if anything: a relay's
+    /// `board_offline` is closed by the board's `board_resumed` (back
+    /// online), or by the relay's restart (it follows the board afresh).
+    pub resolved: Option<Resolved>,
+}
+
+/// How an alert was closed without a ruling.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Resolved {
+    /// When, Unix ms.
+    pub unix_ms: u64,
+    /// What closed it, in words ("back online after 42 s").
+    pub how: String,
 }
 
 #[derive(Debug, Default)]
@@ -93,6 +107,90 @@ struct Inner {
     log: Option<AckLog>,
     /// Acknowledgements kept by an earlier run: alert key → ack.
     kept: HashMap<String, Ack>,
+    /// Where the relay's own alerts are kept, if anywhere.
+    own: Option<OwnAlertLog>,
+}
+
+impl Inner {
+    /// Adds message `v` (an alert, [`crate::broadcast::alert_types::is_alert_message`])
+    /// dated `unix_ms`; the alert made, if any.
+    fn add(&mut self, v: Value, unix_ms: u64) -> Option<Alert> {
+        let kind = v.get("type")?.as_str()?.to_owned();
+        if kind == "board_resumed" {
+            self.resolve_offline(&v, unix_ms);
+            return None;
+        }
+        // A board's backlog is sent again on every reconnection: the same
+        // message is one alert.
+        let bare = content(&v);
+        if self.alerts.iter().any(|a| content(&a.event) == bare) {
+            return None;
+        }
+        self.next += 1;
+        let key = alert_key(&v);
+        let ack = self.kept.get(&key).cloned();
+        let alert = Alert {
+            id: self.next,
+            key,
+            game: v.get("game").and_then(Value::as_str).map(str::to_owned),
+            kind,
+            event: v,
+            unix_ms,
+            ack,
+            resolved: None,
+        };
+        self.alerts.push_back(alert.clone());
+        self.trim();
+        Some(alert)
+    }
+
+    /// Closes the open `board_offline` of the game and board (`base` or
+    /// `topic`) that `resumed` names: the board is back online.
+    fn resolve_offline(&mut self, resumed: &Value, unix_ms: u64) {
+        let same = |a: &Alert, key: &str| a.event.get(key) == resumed.get(key);
+        for a in self.alerts.iter_mut() {
+            // An offline seen before the relay knew the board's game
+            // (at its start) has none: the board's return closes it too.
+            let game = same(a, "game") || a.game.is_none();
+            if a.kind == "board_offline"
+                && a.resolved.is_none()
+                && game
+                && same(a, "base")
+                && same(a, "topic")
+            {
+                let down = unix_ms.saturating_sub(a.unix_ms) / 1000;
+                let how = if resumed.get("relay_restart") == Some(&Value::Bool(true)) {
+                    "the relay restarted: it follows the board afresh (a new alert if the board \
+                     is still offline)"
+                        .to_owned()
+                } else {
+                    format!("back online after {}", down_words(down))
+                };
+                a.resolved = Some(Resolved { unix_ms, how });
+            }
+        }
+    }
+
+    /// At most [`MAX_ALERTS`]: the oldest acknowledged (else the oldest) go.
+    fn trim(&mut self) {
+        while self.alerts.len() > MAX_ALERTS {
+            let drop = self
+                .alerts
+                .iter()
+                .position(|a| a.ack.is_some() || a.resolved.is_some())
+                .unwrap_or(0);
+            self.alerts.remove(drop);
+        }
+    }
+}
+
+/// An outage's length in words: "42 s", "3 min 5 s", "1 h 2 min".
+fn down_words(s: u64) -> String {
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+    }
 }
 
 /// The queue.
@@ -111,42 +209,78 @@ impl AlertQueue {
     /// `unix_ms`; returns the alert it made, if it is one. Its time is the
     /// message's own `unix_ms` when the board stamped it (so a relay
     /// restarted later still shows when it happened), else `unix_ms`.
+    ///
+    /// A relay's `board_resumed` is no alert of its own: it closes
+    /// ([`Alert::resolved`]) the `board_offline` of the same game and board
+    /// still open. The relay's own messages (`board_offline`,
+    /// `board_resumed`) are kept, with their time, in its
+    /// [`OwnAlertLog`] when it has one ([`AlertQueue::keep_own`]).
     pub fn take(&self, json: &str, unix_ms: u64) -> Option<Alert> {
         let v: Value = serde_json::from_str(json).ok()?;
-        let kind = v.get("type")?.as_str()?.to_owned();
-        if !crate::broadcast::alert_types::is_alert(&kind) {
-            return None;
-        }
-        let mut q = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        // A board's backlog is sent again on every reconnection: the same
-        // message is one alert.
-        let bare = content(&v);
-        if q.alerts.iter().any(|a| content(&a.event) == bare) {
+        if !crate::broadcast::alert_types::is_alert_message(&v) {
             return None;
         }
         let unix_ms = v.get("unix_ms").and_then(Value::as_u64).unwrap_or(unix_ms);
-        q.next += 1;
-        let key = alert_key(&v);
-        let ack = if OWN_TYPES.contains(&kind.as_str()) {
-            None
-        } else {
-            q.kept.get(&key).cloned()
-        };
-        let alert = Alert {
-            id: q.next,
-            key,
-            game: v.get("game").and_then(Value::as_str).map(str::to_owned),
-            kind,
-            event: v,
-            unix_ms,
-            ack,
-        };
-        q.alerts.push_back(alert.clone());
-        while q.alerts.len() > MAX_ALERTS {
-            let drop = q.alerts.iter().position(|a| a.ack.is_some()).unwrap_or(0);
-            q.alerts.remove(drop);
+        let mut q = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let kind = v.get("type").and_then(Value::as_str).unwrap_or_default();
+        if OWN_TYPES.contains(&kind) {
+            if let Some(log) = q.own.as_mut() {
+                if let Err(e) = log.append(&v, unix_ms) {
+                    tracing::error!("console: the relay's alert is not kept: {e}");
+                }
+            }
         }
-        Some(alert)
+        q.add(v, unix_ms)
+    }
+
+    /// Keeps the relay's own alerts in `log` from now on, and shows those
+    /// of an earlier run (`kept`: each message and its time, oldest first)
+    /// before this run's, at their own time. An outage an earlier run saw
+    /// start and not end is closed by this restart: this run follows the
+    /// board afresh (and alerts anew while it is still offline).
+    pub fn keep_own(&self, mut log: OwnAlertLog, kept: Vec<(Value, u64)>, now_ms: u64) {
+        let mut earlier = Inner::default();
+        for (v, unix_ms) in kept {
+            earlier.add(v, unix_ms);
+        }
+        // Closed by this restart, and kept so (a later restart shows the
+        // same): a `board_resumed` marked `relay_restart`.
+        for a in earlier.alerts.clone() {
+            if a.kind == "board_offline" && a.resolved.is_none() {
+                let mut closed =
+                    serde_json::json!({"type": "board_resumed", "relay_restart": true});
+                for k in ["game", "base", "topic", "outage", "since"] {
+                    if let Some(x) = a.event.get(k) {
+                        closed[k] = x.clone();
+                    }
+                }
+                if let Err(e) = log.append(&closed, now_ms) {
+                    tracing::error!("console: the relay's alert is not kept: {e}");
+                }
+                earlier.add(closed, now_ms);
+            }
+        }
+        let mut q = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        // This run's own alerts taken before the log was open.
+        for a in q
+            .alerts
+            .iter()
+            .filter(|a| OWN_TYPES.contains(&a.kind.as_str()))
+        {
+            if let Err(e) = log.append(&a.event, a.unix_ms) {
+                tracing::error!("console: the relay's alert is not kept: {e}");
+            }
+        }
+        for mut a in earlier.alerts.into_iter().rev() {
+            q.next += 1;
+            a.id = q.next;
+            if a.ack.is_none() {
+                a.ack = q.kept.get(&a.key).cloned();
+            }
+            q.alerts.push_front(a);
+        }
+        q.trim();
+        q.own = Some(log);
     }
 
     /// Keeps every acknowledgement in `log` from now on, and shows those of
@@ -161,7 +295,7 @@ impl AlertQueue {
         }
         let Inner { alerts, kept, .. } = &mut *q;
         for a in alerts.iter_mut() {
-            if a.ack.is_none() && !OWN_TYPES.contains(&a.kind.as_str()) {
+            if a.ack.is_none() {
                 a.ack = kept.get(&a.key).cloned();
             }
         }
@@ -232,6 +366,27 @@ mod tests {
     }
 
     #[test]
+    fn back_online_closes_the_offline_alert_and_a_forfeit_is_no_result_to_confirm() {
+        let q = AlertQueue::new();
+        let off = r#"{"type":"board_offline","game":"1.1","base":"http://b1","outage":1,"since":1000,"unix_ms":1000}"#;
+        let a = q.take(off, 5).unwrap();
+        assert_eq!(a.unix_ms, 1000);
+        let back = r#"{"type":"board_resumed","game":"1.1","base":"http://b1","outage":1,"since":1000,"unix_ms":43000}"#;
+        assert!(q.take(back, 6).is_none(), "no alert of its own");
+        let l = q.list();
+        assert_eq!(l.len(), 1);
+        let r = l[0].resolved.as_ref().expect("closed");
+        assert_eq!(
+            (r.unix_ms, r.how.as_str()),
+            (43000, "back online after 42 s")
+        );
+        let forfeit = r#"{"type":"game_end","game":"1.4","t":9,"result":"1-0","reason":"forfeit"}"#;
+        assert!(q.take(forfeit, 7).is_none());
+        let mate = r#"{"type":"game_end","game":"1.4","t":9,"result":"1-0","reason":"checkmate"}"#;
+        assert!(q.take(mate, 8).is_some());
+    }
+
+    #[test]
     fn alerts_newest_first_acknowledged_once() {
         let q = AlertQueue::new();
         assert!(q.take(r#"{"type":"move","game":"1.1"}"#, 1).is_none());
@@ -296,8 +451,11 @@ mod tests {
                 unix_ms: 9
             })
         );
-        // The relay's own alerts are new in every run.
-        assert!(again.take(offline, 22).unwrap().ack.is_none());
+        // The relay's own alerts name their outage by its start: another
+        // outage's alert is not acknowledged by this one's.
+        let other =
+            r#"{"type":"board_offline","game":"1.1","base":"http://b1","reason":"x","since":77}"#;
+        assert!(again.take(other, 22).unwrap().ack.is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -26,6 +26,9 @@ pub const MAX_FILE: u64 = 64 << 20;
 pub const ACKS_FILE: &str = "console-acks.jsonl";
 /// The sessions file in a relay's state directory.
 pub const SESSIONS_FILE: &str = "console-sessions.jsonl";
+/// The relay's own alerts (`board_offline`, `board_resumed`) in its state
+/// directory ([`OwnAlertLog`]).
+pub const RELAY_ALERTS_FILE: &str = "console-relay-alerts.jsonl";
 
 /// Where a console keeps its state.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +37,9 @@ pub struct ConsoleFiles {
     pub acks: PathBuf,
     /// The sessions ([`SessionFile`]).
     pub sessions: PathBuf,
+    /// A relay's own alerts ([`OwnAlertLog`]); none for a board (it makes
+    /// none).
+    pub relay_alerts: Option<PathBuf>,
 }
 
 impl ConsoleFiles {
@@ -42,6 +48,7 @@ impl ConsoleFiles {
         ConsoleFiles {
             acks: dir.join(ACKS_FILE),
             sessions: dir.join(SESSIONS_FILE),
+            relay_alerts: Some(dir.join(RELAY_ALERTS_FILE)),
         }
     }
 
@@ -51,6 +58,7 @@ impl ConsoleFiles {
         ConsoleFiles {
             acks: suffixed(journal, ".acks"),
             sessions: suffixed(journal, ".sessions"),
+            relay_alerts: None,
         }
     }
 }
@@ -337,6 +345,47 @@ impl AckLog {
     }
 }
 
+/// The relay's own alerts (`board_offline` when it loses a board,
+/// `board_resumed` when the board is back), one line each, `{"event":
+/// the message, "unix_ms": when}`, appended and synced one write per line
+/// ([`RecordFile`]): a relay restarted shows them again at their own time.
+#[derive(Debug)]
+pub struct OwnAlertLog {
+    file: RecordFile,
+}
+
+impl OwnAlertLog {
+    /// Opens (or starts) the file: the messages kept in it (oldest first,
+    /// each with its time, Unix ms) and the damage set aside. Errors name
+    /// the file.
+    #[allow(clippy::type_complexity)]
+    pub fn open(path: &Path) -> Result<(OwnAlertLog, Vec<(Value, u64)>, Option<Damage>), String> {
+        let read = read_lines(path, false, |v| {
+            let event = v
+                .get("event")
+                .filter(|e| e.get("type").and_then(Value::as_str).is_some())
+                .ok_or_else(|| "key 'event': missing or not a message with a type".to_owned())?;
+            Ok((event.clone(), number(v, "unix_ms")?))
+        })?;
+        let file = RecordFile::open(path, &os_opener(), read.end)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        Ok((OwnAlertLog { file }, read.items, read.damage))
+    }
+
+    /// Appends message `event` dated `unix_ms` and syncs it. Errors: the
+    /// disk refused it (it waits in memory and is written before the next).
+    pub fn append(&mut self, event: &Value, unix_ms: u64) -> Result<(), String> {
+        let mut bytes = json!({"event": event, "unix_ms": unix_ms})
+            .to_string()
+            .into_bytes();
+        bytes.push(b'\n');
+        match self.file.append(bytes) {
+            Health::Failing { error, .. } => Err(error),
+            _ => self.file.sync(),
+        }
+    }
+}
+
 /// One session as kept: the SHA-256 of its id (never the id), the account
 /// and its end.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -437,6 +486,11 @@ pub fn keep(
     damage.extend(d);
     let n_acks = acks.len();
     console.alerts.keep_acks(log, acks);
+    if let Some(path) = &files.relay_alerts {
+        let (log, own, d) = OwnAlertLog::open(path)?;
+        damage.extend(d);
+        console.alerts.keep_own(log, own, now_ms);
+    }
     let (file, sessions, d) = SessionFile::open(&files.sessions)?;
     damage.extend(d);
     let n_sessions = console.accounts.keep_sessions(file, sessions, now_ms)?;

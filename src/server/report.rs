@@ -169,10 +169,14 @@ pub fn rows(states: &[Value], alerts: &[Alert], rulings: &[(u64, Value)]) -> Vec
             .as_u64()
             .or_else(|| t.and_then(|t| wall_of(st, t)))
             .unwrap_or(a.unix_ms);
-        let mut outcome = match &a.ack {
-            Some(k) => format!("acknowledged by {} at {} UTC", k.by, wall(k.unix_ms, 0)),
-            None => "open".to_owned(),
+        let mut outcome = match (&a.ack, &a.resolved) {
+            (Some(k), _) => format!("acknowledged by {} at {} UTC", k.by, wall(k.unix_ms, 0)),
+            (None, Some(_)) => "resolved".to_owned(),
+            (None, None) => "open".to_owned(),
         };
+        if let Some(r) = &a.resolved {
+            outcome.push_str(&format!("; {} (at {} UTC)", r.how, wall(r.unix_ms, 0)));
+        }
         // The rulings that answered it (`answers`: its type and round time).
         for r in st
             .and_then(|s| s["rulings"].as_array())

@@ -38,7 +38,7 @@ function remaining(st) {
   if (c.running && c.unix_ms) { const d = (Date.now() - c.unix_ms) * (st.speed || 1); if (c.running === "w") w -= d; else b -= d; }
   return { w: Math.max(0, Math.round(w)), b: Math.max(0, Math.round(b)) };
 }
-const RESULT_WORDS = { "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½", "0-0": "0-0 (double forfeit)", "*": "* (no result)" };
+const RESULT_WORDS = { "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½", "0-0": "0-0 (both lost)", "*": "* (no result)" };
 const resultText = (r) => RESULT_WORDS[r] || String(r);
 
 // Reply boxes: the confirmation waiting, or the last outcome.

@@ -69,7 +69,7 @@ function answerOf(st, a) { return (st.rulings || []).filter((r) => r.answers && 
 function renderOverview() {
   const ol = $("overview"); ol.textContent = "";
   const openBy = new Map();
-  for (const a of alerts) if (!a.ack && a.game) openBy.set(a.game, (openBy.get(a.game) || 0) + 1);
+  for (const a of alerts) if (!a.ack && !a.resolved && a.game) openBy.set(a.game, (openBy.get(a.game) || 0) + 1);
   for (const g of Array.from(boards.keys()).sort(gameOrder)) {
     const st = boards.get(g), stage = stageOf(g, st), n = openBy.get(g) || 0;
     const li = el("li", { class: "ov" + (n ? " has-alert" : ""), id: "ov-" + g, "data-game": g });
@@ -102,7 +102,7 @@ function tick() {
 // Alerts: open first (newest first), acknowledged ones collapsed below.
 function renderAlert(a) {
   const st = a.game ? boards.get(a.game) : null;
-  const li = el("li", { class: "alert" + (a.ack ? " acked" : ""), id: "alert-" + a.id, "data-type": a.type, "data-game": a.game || "" });
+  const li = el("li", { class: "alert" + (a.ack || a.resolved ? " acked" : ""), id: "alert-" + a.id, "data-type": a.type, "data-game": a.game || "" });
   li.appendChild(el("h3", {}, (TITLES[a.type] || a.type) + (a.game ? " — board " + a.game : "") + " · " + new Date(a.unix_ms).toLocaleTimeString()));
   li.appendChild(el("p", {}, describe(a.event)));
   const id = "reply-alert-" + a.id;
@@ -125,6 +125,7 @@ function renderAlert(a) {
       li.appendChild(el("p", { class: "outcome" }, words));
     }
   }
+  if (a.resolved) li.appendChild(el("p", { class: "outcome resolved" }, "Resolved at " + new Date(a.resolved.unix_ms).toLocaleTimeString() + ": " + a.resolved.how));
   li.appendChild(replyBox(id));
   if (a.ack) li.appendChild(el("p", {}, "Acknowledged by " + a.ack.by + " at " + new Date(a.ack.unix_ms).toLocaleTimeString()));
   else if (!readOnly()) li.appendChild(button("Acknowledge", async () => {
@@ -136,8 +137,7 @@ function renderAlert(a) {
 function renderAlerts() {
   offline.clear();
   for (const a of alerts.slice().reverse()) { // oldest first: the last word on a board counts
-    if (a.type === "board_offline" && a.game) offline.add(a.game);
-    if (a.type === "board_resumed" && a.game) offline.delete(a.game);
+    if (a.type === "board_offline" && a.game) { if (a.resolved) offline.delete(a.game); else offline.add(a.game); }
   }
   const ol = $("alerts"), acked = $("acked-list");
   ol.textContent = ""; acked.textContent = "";
@@ -146,9 +146,11 @@ function renderAlerts() {
   // board or an arbiter decided, still to be acknowledged: on a phone the
   // first alert on the screen is one to rule on.
   const live = (a) => { const st = a.game ? boards.get(a.game) : null; return !!(st && !/^board_/.test(a.type) && openFor(st, a)); };
-  const unacked = alerts.filter((a) => !a.ack);
+  // A board back online closes its "offline" alert: collapsed with the acknowledged.
+  const closed = (a) => !!(a.ack || a.resolved);
+  const unacked = alerts.filter((a) => !closed(a));
   for (const a of unacked.filter(live).concat(unacked.filter((a) => !live(a)))) { open++; ol.appendChild(renderAlert(a)); }
-  for (const a of alerts) if (a.ack) { nacked++; acked.appendChild(renderAlert(a)); }
+  for (const a of alerts) if (closed(a)) { nacked++; acked.appendChild(renderAlert(a)); }
   $("open-count").textContent = "(" + open + " open)";
   $("acked-count").textContent = String(nacked);
   $("acked").hidden = nacked === 0;
@@ -246,7 +248,8 @@ function controls(g, st, id) {
   }
   const sel = el("select", { id: "result-" + g, "aria-label": "another result for board " + g });
   sel.appendChild(el("option", { value: "" }, "— result —"));
-  for (const r of ["1-0", "0-1", "1/2-1/2"]) sel.appendChild(el("option", { value: r }, resultText(r)));
+  // 0-0 (both lost: both guilty, 11.8; or a forfeit that was a double one) only as a correction.
+  for (const r of ended ? ["1-0", "0-1", "1/2-1/2", "0-0"] : ["1-0", "0-1", "1/2-1/2"]) sel.appendChild(el("option", { value: r }, r === "0-0" ? "0-0 (both lost)" : resultText(r)));
   const reason = el("input", { id: "reason-" + g, placeholder: "reason", "aria-label": "the reason for board " + g + "'s result", size: "14" });
   res.appendChild(sel); res.appendChild(reason);
   const verb = ended ? "Correct result" : "Declare result";
@@ -256,7 +259,7 @@ function controls(g, st, id) {
     if (!why) { say(id, verb + ": give the reason (e.g. “" + (ended ? "players agreed another result" : "flag fell, Black claimed") + "”)", "reply error"); return; }
     if (s.result === r) { say(id, verb + ": the result is " + resultText(r) + " already", "reply error"); return; }
     const action = s.result && s.result !== "*" ? "confirm" : "result";
-    propose(id, "Board " + g + ": result " + resultText(s.result || "*") + " → " + resultText(r) + " (" + why + ")?", verb,
+    propose(id, "Board " + g + ": result " + resultText(s.result || "*") + " → " + (r === "0-0" ? "0-0 (both lost)" : resultText(r)) + " (" + why + ")?", verb,
       () => send(g, action, { result: r, reason: why }, expectOf(s, null, true), id));
   }, { class: "correct-result" }));
   // A no-show (Laws 6.7).
@@ -297,7 +300,7 @@ async function refresh() {
   if (a.status === 200 && Array.isArray(a.data)) {
     alerts = a.data;
     const fresh = [];
-    for (const x of alerts) if (!seen.has(x.id)) { seen.add(x.id); if (!first && !x.ack) fresh.push(x); }
+    for (const x of alerts) if (!seen.has(x.id)) { seen.add(x.id); if (!first && !x.ack && !x.resolved) fresh.push(x); }
     if (fresh.length) signal(fresh);
     first = false;
   }

@@ -1,0 +1,144 @@
+//! Issue 24 §5 (undo and correction): "Restore position" withdrawn (the
+//! matter open again while the board shows another position) and a result
+//! corrected to 0-0 (only with its reason; refused as a double forfeit of
+//! a game a player moved in; undone).
+
+use super::*;
+
+#[test]
+fn undoing_restore_position_reopens_the_matter_while_the_board_shows_otherwise() {
+    let mut a = game(Some("5400+30"));
+    // 1. e2-e5, illegal: the board adds the penalty and waits for e2.
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E5));
+    assert_eq!(a.phase(), &Phase::Restoring);
+    let illegal = ("illegal_move", 1_002);
+    // The arbiter says the position is reinstated (it is not: the pawn
+    // still stands on e5), then withdraws it.
+    let d = feed(
+        &mut a,
+        &[ruled(2_000, ArbiterAction::Restore, seen(0, Some(illegal)))],
+    );
+    assert_eq!(refused(&d), None, "{d:?}");
+    assert_eq!(a.phase(), &Phase::Playing);
+    assert!(a.open().is_empty());
+    let d = feed(
+        &mut a,
+        &[ruled(3_000, ArbiterAction::Undo(1), seen(0, None))],
+    );
+    let (_, effect) = applied(&d).expect("applied");
+    assert!(
+        effect.contains("to be reinstated again") && effect.contains("e2 e5"),
+        "{effect}"
+    );
+    // The board waits for the position again: the illegal move is the
+    // open matter, with "Restore position" live.
+    assert_eq!(a.phase(), &Phase::Restoring);
+    assert_eq!(a.stage(), Stage::Restoring);
+    let open = a.open();
+    assert_eq!(open.len(), 1, "{open:?}");
+    assert_eq!((open[0].kind, open[0].t), illegal);
+    assert_eq!(open[0].rulings[0].action, "restore");
+    // Restored on the board by hand: play goes on from 1. e2.
+    let d = feed(&mut a, &[lift(4_000, Square::E5), place(4_100, Square::E2)]);
+    assert_eq!(events(&d), ["position_restored"], "{d:?}");
+    assert!(a.open().is_empty());
+    // Withdrawn after the pieces were put right: play goes on, said so.
+    let mut b = game(Some("5400+30"));
+    feed(&mut b, &play(1_000, Color::White, Square::E2, Square::E5));
+    feed(
+        &mut b,
+        &[ruled(2_000, ArbiterAction::Restore, seen(0, Some(illegal)))],
+    );
+    feed(&mut b, &[lift(2_500, Square::E5), place(2_600, Square::E2)]);
+    let d = feed(
+        &mut b,
+        &[ruled(3_000, ArbiterAction::Undo(1), seen(0, None))],
+    );
+    let (_, effect) = applied(&d).expect("applied");
+    assert!(effect.contains("show the position reinstated"), "{effect}");
+    assert!(events(&d).contains(&"position_restored"), "{d:?}");
+    assert_eq!(b.phase(), &Phase::Playing);
+    assert!(b.open().is_empty());
+}
+
+#[test]
+fn a_result_is_corrected_to_0_0_only_with_its_reason_and_undone() {
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+    feed(&mut a, &play(2_000, Color::Black, Square::E7, Square::E5));
+    feed(&mut a, &[rec(3_000, RecordKind::Resign(Color::Black))]);
+    let both = Some(Score::BothLost);
+    // Without a reason: refused, saying what it needs.
+    let d = feed(
+        &mut a,
+        &[ruled(4_000, ArbiterAction::Confirm(both), seen(2, None))],
+    );
+    let (reason, status) = refused(&d).expect("refused");
+    assert_eq!(status, 422);
+    assert!(
+        reason.contains("only with its reason") && reason.contains("11.8"),
+        "{reason}"
+    );
+    // With one: 0-0, confirmed and corrected; one ruling, undoable.
+    let with_reason = rec(
+        5_000,
+        RecordKind::Arbiter {
+            action: ArbiterAction::Confirm(both),
+            author: Some("IA Hansen".into()),
+            expect: seen(2, None),
+            reason: Some("both players refused to comply (11.7)".into()),
+        },
+    );
+    let d = feed(&mut a, &[with_reason]);
+    let (article, effect) = applied(&d).expect("applied");
+    assert_eq!(article, "DSU 004 §15");
+    assert!(
+        effect.contains("corrected to 0-0") && effect.contains("lost by both (11.8)"),
+        "{effect}"
+    );
+    assert_eq!(a.outcome().map(|o| o.result), Some(Score::BothLost));
+    let c = a.confirmation().expect("confirmed");
+    assert!(c.corrected && !c.forfeit, "{c:?}");
+    assert!(
+        !events(&d).contains(&"game_end"),
+        "no second result to confirm: {d:?}"
+    );
+    let d = feed(
+        &mut a,
+        &[ruled(6_000, ArbiterAction::Undo(1), seen(2, None))],
+    );
+    assert_eq!(refused(&d), None, "{d:?}");
+    assert_eq!(
+        a.outcome().map(|o| o.result),
+        Some(Score::Game(KnownOutcome::Decisive {
+            winner: Color::White
+        }))
+    );
+    assert!(a.confirmation().is_none());
+    // A forfeit won after the present player's move is no double forfeit.
+    let mut b = game(Some("5400+30"));
+    feed(&mut b, &play(1_000, Color::White, Square::E2, Square::E4));
+    feed(
+        &mut b,
+        &[ruled(
+            2_000,
+            ArbiterAction::Forfeit(Forfeit::Won(KnownOutcome::Decisive {
+                winner: Color::White,
+            })),
+            seen(1, None),
+        )],
+    );
+    let wrong = rec(
+        3_000,
+        RecordKind::Arbiter {
+            action: ArbiterAction::Confirm(both),
+            author: Some("IA Hansen".into()),
+            expect: seen(1, None),
+            reason: Some("double forfeit".into()),
+        },
+    );
+    let d = feed(&mut b, &[wrong]);
+    let (reason, status) = refused(&d).expect("refused");
+    assert_eq!(status, 422);
+    assert!(reason.contains("White has moved"), "{reason}");
+}
