@@ -35,6 +35,12 @@ impl Arbiter {
         );
         let before = self.facts();
         let clocks_before = self.clock.as_ref().map(|c| c.remaining_at(t));
+        let counters = |a: &Self| {
+            a.clock
+                .as_ref()
+                .map(|c| [c.moves_done(Color::White), c.moves_done(Color::Black)])
+        };
+        let counters_before = counters(self);
         let result = self
             .check_expect(action, expect)
             .and_then(|()| self.apply_action(action, reason, t, out));
@@ -66,6 +72,7 @@ impl Arbiter {
                     ply: self.ply(),
                     before: Box::new(before),
                     clocks: clocks_before.zip(self.clock.as_ref().map(|c| c.remaining_at(t))),
+                    counters: counters_before.zip(counters(self)),
                 });
                 // The ruling as applied, with the name of the arbiter who gave it.
                 if let Some(author) = author {
@@ -196,12 +203,7 @@ impl Arbiter {
                         o.reason
                     )));
                 }
-                // A flag the arbiter observes (6.8): a loss on time.
-                let flagged = self.flags.iter().copied().find(|s| *result == win_for(!*s));
-                let (reason, article) = match flagged {
-                    Some(_) => (EndReason::Time, a.time),
-                    None => (EndReason::ArbiterDecision, ra.result),
-                };
+                let (reason, article) = self.flag_declared(*result)?;
                 self.end(*result, reason, article, t, out);
                 applied(
                     article,
@@ -269,6 +271,40 @@ impl Arbiter {
             ArbiterAction::Undo(n) => self.undo(*n, t, out),
             ArbiterAction::Rewind(p) => self.rewind(*p, t, out),
         }
+    }
+
+    /// What a result the arbiter declares on a game still going on is, given
+    /// the flags that have fallen (2009 §6.8–§6.9, 2023 6.9): the win of a
+    /// flagged player's opponent is a loss on time; a draw is the flag's
+    /// draw when that opponent cannot checkmate by any legal sequence
+    /// (`time_vs_insufficient_material`); that opponent's win is then
+    /// refused (422), the Laws give a draw. Any other result is the
+    /// arbiter's decision (2009 §13.1 / 2023 12.1).
+    fn flag_declared(&self, result: KnownOutcome) -> Result<(EndReason, &'static str), Refusal> {
+        let a = self.cfg.profile.articles;
+        for &s in &self.flags {
+            let cannot_mate = super::dead::can_mate(&self.pos, !s) == Some(false);
+            if result == win_for(!s) && cannot_mate {
+                return Err(impossible(format!(
+                    "{}'s flag has fallen, but {} cannot checkmate by any legal sequence: the game \
+                     is drawn ({}), not {}; declare 1/2-1/2",
+                    side(s),
+                    side(!s),
+                    a.time,
+                    result.as_str()
+                )));
+            }
+            if result == win_for(!s) {
+                return Ok((EndReason::Time, a.time));
+            }
+            if result == KnownOutcome::Draw && cannot_mate {
+                return Ok((EndReason::TimeVsInsufficientMaterial, a.time));
+            }
+        }
+        Ok((
+            EndReason::ArbiterDecision,
+            RulingArticles::of(self.cfg.profile.edition).result,
+        ))
     }
 
     /// `clock`: both times (and the move counter) at `t`.
@@ -355,7 +391,17 @@ impl Arbiter {
                     o.reason
                 )));
             }
-            let article = dc.article;
+            // Upheld on overruling, the ruling applies the claim's own
+            // article (9.2, 9.3, 10.2, 6.9), not the wrong claim's (9.5b)
+            // the board cited when it rejected it.
+            let a = self.cfg.profile.articles;
+            let article = match (dc.upheld, dc.kind) {
+                (false, ClaimKind::Threefold) => a.threefold,
+                (false, ClaimKind::FiftyMoves) => a.fifty_moves,
+                (false, ClaimKind::InsufficientLosingChances) => a.quickplay,
+                (false, ClaimKind::Time) => a.time,
+                _ => dc.article,
+            };
             let effect = if dc.upheld {
                 let was = self.result_words();
                 self.restore_facts((*dc.before).clone(), t);
@@ -371,7 +417,6 @@ impl Arbiter {
                         "the board cannot carry out this claim itself: set the position instead",
                     ));
                 };
-                let a = self.cfg.profile.articles;
                 match dc.kind {
                     ClaimKind::Threefold => self.end(
                         KnownOutcome::Draw,

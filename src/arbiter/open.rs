@@ -238,7 +238,11 @@ impl Arbiter {
                         by: Some(by_str(loser)),
                         summary: format!("{}'s flag has fallen; the game goes on until the opponent claims or the arbiter declares it", side(loser)),
                         rulings: vec![ruling("result", json!({"result": result.as_str()}), "Declare the flag",
-                            format!("ends the game {}: {} lost on time ({})", result.as_str(), side(loser), a.time))],
+                            if result == KnownOutcome::Draw {
+                                format!("ends the game 1/2-1/2: {}'s flag has fallen, but {} cannot checkmate by any legal sequence ({})", side(loser), side(!loser), a.time)
+                            } else {
+                                format!("ends the game {}: {} lost on time ({})", result.as_str(), side(loser), a.time)
+                            })],
                     });
                 }
             }
