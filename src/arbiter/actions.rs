@@ -393,22 +393,31 @@ impl Arbiter {
             }
             // Upheld on overruling, the ruling applies the claim's own
             // article (9.2, 9.3, 10.2, 6.9), not the wrong claim's (9.5b)
-            // the board cited when it rejected it.
+            // the board cited when it rejected it; a draw claim rejected
+            // on overruling, the wrong claim's.
             let a = self.cfg.profile.articles;
             let article = match (dc.upheld, dc.kind) {
                 (false, ClaimKind::Threefold) => a.threefold,
                 (false, ClaimKind::FiftyMoves) => a.fifty_moves,
                 (false, ClaimKind::InsufficientLosingChances) => a.quickplay,
                 (false, ClaimKind::Time) => a.time,
+                (true, ClaimKind::Threefold | ClaimKind::FiftyMoves) => a.wrong_claim,
                 _ => dc.article,
             };
             let effect = if dc.upheld {
                 let was = self.result_words();
                 self.restore_facts((*dc.before).clone(), t);
+                // Overruled, the draw claim was incorrect: its cost is due
+                // (2009 §9.5b / 2023 9.5.3), as when the board rejects one.
+                let cost = if matches!(dc.kind, ClaimKind::Threefold | ClaimKind::FiftyMoves) {
+                    format!("; {}", self.wrong_claim(dc.by, t))
+                } else {
+                    String::new()
+                };
                 self.push_clock(t, out);
                 format!(
                     "the board upheld the claim; overruled: the game is put back as it stood before \
-                     it ({was} → {})",
+                     it ({was} → {}){cost}",
                     self.result_words()
                 )
             } else {
