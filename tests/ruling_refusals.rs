@@ -199,6 +199,10 @@ fn a_flag_against_a_bare_king_is_declared_a_draw_never_a_win() {
     let dir = tempdir("ruling-flag-draw");
     let trace = TraceBuilder::new()
         .header("start_fen", "4k3/8/8/8/8/8/8/4KQ2 w - - 0 1")
+        // 2009: the flag waits for a claim or the arbiter (6.8).
+        .header("rules", "fide-2009")
+        // The clock is read at each record: White adjusts after his flag fell.
+        .adjust(65_000, "w")
         .text();
     let board = board_with(&dir, &trace, "60");
     let a = board.addr.clone();
@@ -321,7 +325,7 @@ fn threefold_claims_overruled_carry_the_right_article_and_cost() {
     // The position twice: a wrong claim, overruled.
     let d1 = dir.join("twice");
     std::fs::create_dir_all(&d1).unwrap();
-    let trace = knights(TraceBuilder::new(), 1_000)
+    let trace = knights(TraceBuilder::new().header("rules", "fide-2009"), 1_000)
         .claim(6_000, "threefold", "w")
         .text();
     let board = board_with(&d1, &trace, "5400+30");
@@ -345,7 +349,10 @@ fn threefold_claims_overruled_carry_the_right_article_and_cost() {
     // confirmation undone, the claim is overruled and costs 3 minutes.
     let d2 = dir.join("thrice");
     std::fs::create_dir_all(&d2).unwrap();
-    let trace = knights(knights(TraceBuilder::new(), 1_000), 5_000)
+    let trace = knights(
+        knights(TraceBuilder::new().header("rules", "fide-2009"), 1_000),
+        5_000,
+    )
         .claim(10_000, "threefold", "w")
         .text();
     let board = board_with(&d2, &trace, "5400+30");
