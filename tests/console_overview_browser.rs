@@ -324,7 +324,11 @@ fn a_fire_alarm_pauses_and_resumes_every_board_from_a_phone_in_chromium() {
             && reply.contains("1.2: both clocks stopped"),
         "{reply}"
     );
-    assert_eq!(r["stages"], serde_json::json!(["paused", "paused", "paused"]), "{r}");
+    assert_eq!(
+        r["stages"],
+        serde_json::json!(["paused", "paused", "paused"]),
+        "{r}"
+    );
     assert!(text("nothing").contains("no board's clock runs"), "{r}");
     assert!(text("resume_question").contains("3 boards"), "{r}");
     assert!(

@@ -169,9 +169,10 @@ fn board_with(dir: &std::path::Path, trace: &str, tc: &str) -> common::Running {
     let path = dir.join("t.jsonl");
     std::fs::write(&path, trace).unwrap();
     let cfg = config(dir, 1, 1, &accounts());
-    let text = std::fs::read_to_string(&cfg)
-        .unwrap()
-        .replace("time_control = \"5400+30\"", &format!("time_control = \"{tc}\""));
+    let text = std::fs::read_to_string(&cfg).unwrap().replace(
+        "time_control = \"5400+30\"",
+        &format!("time_control = \"{tc}\""),
+    );
     std::fs::write(&cfg, text).unwrap();
     run_board(dir, &cfg, Some(&path), &["--speed", "50"])
 }
@@ -179,7 +180,13 @@ fn board_with(dir: &std::path::Path, trace: &str, tc: &str) -> common::Running {
 /// POSTs `body` to `path` with the board's token: (status, reply).
 fn post(addr: &str, path: &str, body: Value) -> (u16, Value) {
     let bearer = format!("Bearer {ARBITER_TOKEN}");
-    let (s, b) = request(addr, "POST", path, &[("Authorization", &bearer)], &body.to_string());
+    let (s, b) = request(
+        addr,
+        "POST",
+        path,
+        &[("Authorization", &bearer)],
+        &body.to_string(),
+    );
     (s, serde_json::from_str(&b).unwrap_or(Value::Null))
 }
 
@@ -225,10 +232,17 @@ fn a_flag_against_a_bare_king_is_declared_a_draw_never_a_win() {
     let words = flag["rulings"][0]["effect"].as_str().unwrap();
     assert!(words.contains("cannot checkmate"), "{words}");
     let ply = st["ply"].clone();
-    let (s, v) = post(&a, "/arbiter/result", json!({"result": "0-1", "expect": {"ply": ply}}));
+    let (s, v) = post(
+        &a,
+        "/arbiter/result",
+        json!({"result": "0-1", "expect": {"ply": ply}}),
+    );
     assert_eq!(s, 422, "{v}");
     assert!(
-        v["error"].as_str().unwrap().contains("Black cannot checkmate"),
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("Black cannot checkmate"),
         "{v}"
     );
     assert_eq!(bearer_state(&a)["result"], "*");
@@ -275,10 +289,17 @@ fn a_clock_ruling_with_the_move_counter_is_undone_with_its_counter() {
     // White completed his 40th move by the counter: +30 min.
     assert_eq!(st["clock"]["moves_done"]["white"], 40, "{st}");
     assert_eq!(st["rulings"][0]["undoable"], false, "{st}");
-    let (s, v) = post(&a, "/arbiter/undo", json!({"ruling": 1, "expect": {"ply": 6}}));
+    let (s, v) = post(
+        &a,
+        "/arbiter/undo",
+        json!({"ruling": 1, "expect": {"ply": 6}}),
+    );
     assert_eq!(s, 409, "{v}");
     assert!(
-        v["error"].as_str().unwrap().contains("a time control was reached"),
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("a time control was reached"),
         "{v}"
     );
     // The arbiter sets it right: White has completed 3 moves.
@@ -292,7 +313,11 @@ fn a_clock_ruling_with_the_move_counter_is_undone_with_its_counter() {
     assert_eq!(st["clock"]["moves_done"]["white"], 3, "{st}");
     assert_eq!(st["clock"]["moves_to_control"], 37, "{st}");
     // Undone: the counter as before it, with the times.
-    let (s, v) = post(&a, "/arbiter/undo", json!({"ruling": 2, "expect": {"ply": 6}}));
+    let (s, v) = post(
+        &a,
+        "/arbiter/undo",
+        json!({"ruling": 2, "expect": {"ply": 6}}),
+    );
     assert_eq!(s, 200, "{v}");
     let effect = v["events"]
         .as_array()
@@ -353,8 +378,8 @@ fn threefold_claims_overruled_carry_the_right_article_and_cost() {
         knights(TraceBuilder::new().header("rules", "fide-2009"), 1_000),
         5_000,
     )
-        .claim(10_000, "threefold", "w")
-        .text();
+    .claim(10_000, "threefold", "w")
+    .text();
     let board = board_with(&d2, &trace, "5400+30");
     let a = board.addr.clone();
     let st = poll(30, "the draw", || {
@@ -372,7 +397,11 @@ fn threefold_claims_overruled_carry_the_right_article_and_cost() {
     assert_eq!(s, 200, "{v}");
     let st = bearer_state(&a);
     assert_eq!(st["open"], json!([]), "{st}");
-    let (s, v) = post(&a, "/arbiter/undo", json!({"ruling": 1, "expect": {"ply": 8}}));
+    let (s, v) = post(
+        &a,
+        "/arbiter/undo",
+        json!({"ruling": 1, "expect": {"ply": 8}}),
+    );
     assert_eq!(s, 200, "{v}");
     let black_before = bearer_state(&a)["clock"]["black_ms"].as_u64().unwrap();
     let (s, v) = post(
@@ -385,7 +414,10 @@ fn threefold_claims_overruled_carry_the_right_article_and_cost() {
     assert_eq!(st["result"], "*", "{st}");
     let r = &st["rulings"][2];
     assert_eq!(r["article"], "9.5b", "{st}");
-    assert!(r["effect"].as_str().unwrap().contains("+3 min to black"), "{st}");
+    assert!(
+        r["effect"].as_str().unwrap().contains("+3 min to black"),
+        "{st}"
+    );
     let black_after = st["clock"]["black_ms"].as_u64().unwrap();
     assert!(
         black_after >= black_before + 170_000,

@@ -210,7 +210,11 @@ impl Arbiter {
         let opp = side_name(!by);
         match self.cfg.profile.wrong_claim {
             WrongClaim::OpponentBonus(ms) => {
-                format!("; the claim was incorrect: +{} min to {opp} ({})", ms / 60_000, self.cfg.profile.articles.wrong_claim)
+                format!(
+                    "; the claim was incorrect: +{} min to {opp} ({})",
+                    ms / 60_000,
+                    self.cfg.profile.articles.wrong_claim
+                )
             }
             WrongClaim::BonusAndCut => format!(
                 "; the claim was incorrect: +3 min to {opp}, the claimant's time reduced ({})",

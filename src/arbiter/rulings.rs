@@ -382,7 +382,11 @@ impl Arbiter {
                     "a time control was {} since ruling #{} because of the move counter it set \
                      ({who}'s counter {} → {}, now {}): undoing it would leave the next period's \
                      time wrong; set the clocks and the move counter instead",
-                    if with_set > without { "reached" } else { "missed" },
+                    if with_set > without {
+                        "reached"
+                    } else {
+                        "missed"
+                    },
                     r.seq,
                     mb[i],
                     ma[i],
@@ -415,7 +419,9 @@ impl Arbiter {
                 let mut counter = String::new();
                 if let Some((mb, ma)) = r.counters.filter(|(mb, ma)| mb != ma) {
                     let now = [c.moves_done(Color::White), c.moves_done(Color::Black)];
-                    let back = |i: usize| (i64::from(now[i]) + i64::from(mb[i]) - i64::from(ma[i])).max(0) as u32;
+                    let back = |i: usize| {
+                        (i64::from(now[i]) + i64::from(mb[i]) - i64::from(ma[i])).max(0) as u32
+                    };
                     let (nw_moves, nb_moves) = (back(0), back(1));
                     c.set_moves_done(nw_moves, nb_moves);
                     counter = format!("; move counter {} → {nw_moves}", now[0]);
