@@ -8,7 +8,7 @@
 use super::announce::{Announcement, Decisions};
 use super::rulings::{hms, impossible, stale, Applied, Refusal, RulingEntry};
 use super::{key, Arbiter, DecidedClaim};
-use crate::model::{win_for, ClaimKind, EndReason, KnownOutcome};
+use crate::model::{ClaimKind, EndReason, KnownOutcome};
 use crate::rules::RulingArticles;
 use crate::trace::{ArbiterAction, Event, EventKind, Expect};
 use shakmaty::fen::Fen;
@@ -271,40 +271,6 @@ impl Arbiter {
             ArbiterAction::Undo(n) => self.undo(*n, t, out),
             ArbiterAction::Rewind(p) => self.rewind(*p, t, out),
         }
-    }
-
-    /// What a result the arbiter declares on a game still going on is, given
-    /// the flags that have fallen (2009 §6.8–§6.9, 2023 6.9): the win of a
-    /// flagged player's opponent is a loss on time; a draw is the flag's
-    /// draw when that opponent cannot checkmate by any legal sequence
-    /// (`time_vs_insufficient_material`); that opponent's win is then
-    /// refused (422), the Laws give a draw. Any other result is the
-    /// arbiter's decision (2009 §13.1 / 2023 12.1).
-    fn flag_declared(&self, result: KnownOutcome) -> Result<(EndReason, &'static str), Refusal> {
-        let a = self.cfg.profile.articles;
-        for &s in &self.flags {
-            let cannot_mate = super::dead::can_mate(&self.pos, !s) == Some(false);
-            if result == win_for(!s) && cannot_mate {
-                return Err(impossible(format!(
-                    "{}'s flag has fallen, but {} cannot checkmate by any legal sequence: the game \
-                     is drawn ({}), not {}; declare 1/2-1/2",
-                    side(s),
-                    side(!s),
-                    a.time,
-                    result.as_str()
-                )));
-            }
-            if result == win_for(!s) {
-                return Ok((EndReason::Time, a.time));
-            }
-            if result == KnownOutcome::Draw && cannot_mate {
-                return Ok((EndReason::TimeVsInsufficientMaterial, a.time));
-            }
-        }
-        Ok((
-            EndReason::ArbiterDecision,
-            RulingArticles::of(self.cfg.profile.edition).result,
-        ))
     }
 
     /// `clock`: both times (and the move counter) at `t`.
