@@ -247,3 +247,95 @@ fn the_round_at_a_glance_on_a_tablet_and_a_phone_in_chromium() {
     drop(relay);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+const FIRE_ALARM_STEPS: &str = r##"
+name, secret, dep_name, dep_secret = sys.argv[4:8]
+res = {}
+try:
+    page(390, 844, True)
+    log_in(name, secret)
+    wait("document.querySelectorAll('#overview li').length === 3 && Array.from(boards.values()).every((s) => s.clock && s.clock.running)", "3 boards with a running clock")
+    res["overflow"] = js("document.documentElement.scrollWidth - window.innerWidth")
+    click_el(button_in("#round-controls", "Pause every board"))
+    res["pause_question"] = confirm_in("reply-round")
+    res["pause_reply"] = outcome_in("reply-round")
+    wait("Array.from(boards.values()).every((s) => s.stage === 'paused')", "every board paused")
+    res["stages"] = js("Array.from(document.querySelectorAll('#overview .stage')).map((e) => e.textContent)")
+    # Nothing more to pause: said, nothing sent.
+    click_el(button_in("#round-controls", "Pause every board"))
+    res["nothing"] = outcome_in("reply-round")
+    click_el(button_in("#round-controls", "Resume every board"))
+    res["resume_question"] = confirm_in("reply-round")
+    res["resume_reply"] = outcome_in("reply-round")
+    wait("Array.from(boards.values()).every((s) => s.clock && s.clock.running && s.stage !== 'paused')", "every board running again")
+    # The deputy: no round-wide control.
+    js("fetch('/console/logout', {method: 'POST'})")
+    page(390, 844, True)
+    log_in(dep_name, dep_secret)
+    wait("document.querySelectorAll('#overview li').length === 3", "the deputy's overview")
+    res["deputy_controls"] = js("document.querySelectorAll('#round-controls button').length")
+    print(json.dumps(res), flush=True)
+except SystemExit as e:
+    print(json.dumps(res), flush=True); raise
+finally:
+    p.kill()
+"##;
+
+/// A fire alarm (2009 §6.12a / 2023 6.11.1): on a phone (390×844) one
+/// "Pause every board…" stops the clocks of every board after one question
+/// naming them, the reply lists each board's outcome; pressed again it
+/// says there is nothing to pause and sends nothing; "Resume every
+/// board…" starts them again. The deputy has neither control.
+#[test]
+fn a_fire_alarm_pauses_and_resumes_every_board_from_a_phone_in_chromium() {
+    let Some(chrome) = chromium_and_python() else {
+        return;
+    };
+    let dir = tempdir("console-fire-alarm");
+    let accounts = accounts(true);
+    let mut boards = Vec::new();
+    for b in 1..=3u32 {
+        let d = dir.join(format!("b{b}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let cfg = config(&d, 1, b, &accounts);
+        let t = quiet_trace(&d, 1000 + u64::from(b) * 100, 20_000);
+        boards.push(run_board(&d, &cfg, Some(&t), &["--speed", "1"]));
+    }
+    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
+    let url = format!("http://{}/console", relay.addr);
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        FIRE_ALARM_STEPS,
+        &["IA Hansen", SECRET, "Deputy Dam", DEPUTY_SECRET],
+        &relay.stderr,
+    );
+    println!("{r:#}");
+    let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+    assert_eq!(r["overflow"], 0, "{r}");
+    assert!(
+        text("pause_question").contains("3 boards (1.1, 1.2, 1.3)"),
+        "{r}"
+    );
+    let reply = text("pause_reply");
+    assert!(
+        reply.starts_with("applied: Pause every board — 3 applied")
+            && reply.contains("1.2: both clocks stopped"),
+        "{reply}"
+    );
+    assert_eq!(
+        r["stages"],
+        serde_json::json!(["paused", "paused", "paused"]),
+        "{r}"
+    );
+    assert!(text("nothing").contains("no board's clock runs"), "{r}");
+    assert!(text("resume_question").contains("3 boards"), "{r}");
+    assert!(
+        text("resume_reply").starts_with("applied: Resume every board — 3 applied"),
+        "{r}"
+    );
+    assert_eq!(r["deputy_controls"], 0, "{r}");
+    drop(relay);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -162,3 +162,265 @@ fn rulings_are_refused_with_their_reason_and_undone_as_rulings() {
         (state(&b, &auth)["rulings"] == before).then_some(())
     });
 }
+
+/// A board daemon on `trace` with the time control `tc` in its config;
+/// `(board, a post closure's address)`.
+fn board_with(dir: &std::path::Path, trace: &str, tc: &str) -> common::Running {
+    let path = dir.join("t.jsonl");
+    std::fs::write(&path, trace).unwrap();
+    let cfg = config(dir, 1, 1, &accounts());
+    let text = std::fs::read_to_string(&cfg).unwrap().replace(
+        "time_control = \"5400+30\"",
+        &format!("time_control = \"{tc}\""),
+    );
+    std::fs::write(&cfg, text).unwrap();
+    run_board(dir, &cfg, Some(&path), &["--speed", "50"])
+}
+
+/// POSTs `body` to `path` with the board's token: (status, reply).
+fn post(addr: &str, path: &str, body: Value) -> (u16, Value) {
+    let bearer = format!("Bearer {ARBITER_TOKEN}");
+    let (s, b) = request(
+        addr,
+        "POST",
+        path,
+        &[("Authorization", &bearer)],
+        &body.to_string(),
+    );
+    (s, serde_json::from_str(&b).unwrap_or(Value::Null))
+}
+
+fn bearer_state(addr: &str) -> Value {
+    let bearer = format!("Bearer {ARBITER_TOKEN}");
+    state(addr, &[("Authorization", &bearer)])
+}
+
+/// 2009 §6.9 (2023 6.9): a flag is a draw when the opponent cannot
+/// checkmate by any legal sequence. White's flag falls against a bare
+/// king: the alert offers the draw in those words, the arbiter's 0-1 is
+/// refused 422 with the reason (it used to end the game 0-1 "time"), the
+/// draw is applied as the flag's draw (6.9, `time_vs_insufficient_material`,
+/// not "arbiter_decision" under 13.1); once confirmed nothing is open.
+#[test]
+fn a_flag_against_a_bare_king_is_declared_a_draw_never_a_win() {
+    let dir = tempdir("ruling-flag-draw");
+    let trace = TraceBuilder::new()
+        .header("start_fen", "4k3/8/8/8/8/8/8/4KQ2 w - - 0 1")
+        // 2009: the flag waits for a claim or the arbiter (6.8).
+        .header("rules", "fide-2009")
+        // The clock is read at each record: White adjusts after his flag fell.
+        .adjust(65_000, "w")
+        .text();
+    let board = board_with(&dir, &trace, "60");
+    let a = board.addr.clone();
+    let st = poll(30, "White's flag alert", || {
+        let st = bearer_state(&a);
+        st["open"]
+            .as_array()?
+            .iter()
+            .any(|m| m["type"] == "flag")
+            .then_some(st)
+    });
+    let flag = st["open"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["type"] == "flag")
+        .unwrap()
+        .clone();
+    assert_eq!(flag["rulings"][0]["body"]["result"], "1/2-1/2", "{flag}");
+    let words = flag["rulings"][0]["effect"].as_str().unwrap();
+    assert!(words.contains("cannot checkmate"), "{words}");
+    let ply = st["ply"].clone();
+    let (s, v) = post(
+        &a,
+        "/arbiter/result",
+        json!({"result": "0-1", "expect": {"ply": ply}}),
+    );
+    assert_eq!(s, 422, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("Black cannot checkmate"),
+        "{v}"
+    );
+    assert_eq!(bearer_state(&a)["result"], "*");
+    let (s, v) = post(
+        &a,
+        "/arbiter/result",
+        json!({"result": "1/2-1/2", "expect": {"ply": ply, "event": {"type": "flag", "t": flag["t"]}}}),
+    );
+    assert_eq!(s, 200, "{v}");
+    let st = bearer_state(&a);
+    assert_eq!(st["result"], "1/2-1/2", "{st}");
+    assert_eq!(st["result_reason"], "time_vs_insufficient_material", "{st}");
+    assert_eq!(st["rulings"][0]["article"], "6.9", "{st}");
+    let (s, v) = post(&a, "/arbiter/confirm", json!({"expect": {"ply": ply}}));
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(bearer_state(&a)["open"], json!([]));
+}
+
+/// A clock set with the move counter in a two-period control (40 moves,
+/// then 30 min), then undone (issue 24.4, 24.5; 2009 §6.10b): the undo
+/// gives the counter back with the times, so the next period comes at
+/// the right move; when the counter it set made a time control arrive
+/// (White's 40th move at his 3rd), an undo by amounts would leave the 30
+/// minutes: refused 409 with the reason and not offered.
+#[test]
+fn a_clock_ruling_with_the_move_counter_is_undone_with_its_counter() {
+    let dir = tempdir("ruling-clock-counter");
+    let trace = TraceBuilder::new()
+        .mv(1_000, "e2e4", "w")
+        .mv(2_000, "e7e5", "b")
+        .mv(3_000, "g1f3", "w")
+        .mv(4_000, "b8c6", "b")
+        .record(json!({"t": 5_000, "arbiter": "clock", "white_ms": 300_000,
+                       "black_ms": 400_000, "moves": 39, "author": "IA Hansen"}))
+        .mv(6_000, "f1c4", "w")
+        .mv(7_000, "f8c5", "b")
+        .text();
+    let board = board_with(&dir, &trace, "40/5400:1800");
+    let a = board.addr.clone();
+    let st = poll(30, "six plies", || {
+        let st = bearer_state(&a);
+        (st["ply"] == 6).then_some(st)
+    });
+    // White completed his 40th move by the counter: +30 min.
+    assert_eq!(st["clock"]["moves_done"]["white"], 40, "{st}");
+    assert_eq!(st["rulings"][0]["undoable"], false, "{st}");
+    let (s, v) = post(
+        &a,
+        "/arbiter/undo",
+        json!({"ruling": 1, "expect": {"ply": 6}}),
+    );
+    assert_eq!(s, 409, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("a time control was reached"),
+        "{v}"
+    );
+    // The arbiter sets it right: White has completed 3 moves.
+    let (s, v) = post(
+        &a,
+        "/arbiter/clock",
+        json!({"white_ms": 5_000_000, "black_ms": 5_100_000, "moves": 3, "expect": {"ply": 6}}),
+    );
+    assert_eq!(s, 200, "{v}");
+    let st = bearer_state(&a);
+    assert_eq!(st["clock"]["moves_done"]["white"], 3, "{st}");
+    assert_eq!(st["clock"]["moves_to_control"], 37, "{st}");
+    // Undone: the counter as before it, with the times.
+    let (s, v) = post(
+        &a,
+        "/arbiter/undo",
+        json!({"ruling": 2, "expect": {"ply": 6}}),
+    );
+    assert_eq!(s, 200, "{v}");
+    let effect = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["type"] == "ruling")
+        .map(|e| e["effect"].as_str().unwrap().to_owned())
+        .unwrap();
+    assert!(effect.contains("move counter 3 → 40"), "{effect}");
+    let st = bearer_state(&a);
+    assert_eq!(st["clock"]["moves_done"]["white"], 40, "{st}");
+    assert_eq!(st["clock"]["moves_done"]["black"], 40, "{st}");
+}
+
+/// Threefold claims overruled (2009 §9.2, §9.5b): a claim the board
+/// rejected (the position twice only) and the arbiter upholds is a draw
+/// under 9.2, not the wrong claim's 9.5b; a claim the board upheld and
+/// the arbiter finds incorrect costs the claimant the wrong claim's 3
+/// minutes to the opponent. A confirmed result offers nothing (it used to
+/// keep a live "Overrule" that was then refused 409).
+#[test]
+fn threefold_claims_overruled_carry_the_right_article_and_cost() {
+    let dir = tempdir("ruling-threefold");
+    let knights = |b: TraceBuilder, t0: u64| {
+        b.mv(t0, "g1f3", "w")
+            .mv(t0 + 1_000, "g8f6", "b")
+            .mv(t0 + 2_000, "f3g1", "w")
+            .mv(t0 + 3_000, "f6g8", "b")
+    };
+    // The position twice: a wrong claim, overruled.
+    let d1 = dir.join("twice");
+    std::fs::create_dir_all(&d1).unwrap();
+    let trace = knights(TraceBuilder::new().header("rules", "fide-2009"), 1_000)
+        .claim(6_000, "threefold", "w")
+        .text();
+    let board = board_with(&d1, &trace, "5400+30");
+    let a = board.addr.clone();
+    let st = poll(30, "the rejected claim", || {
+        let st = bearer_state(&a);
+        (st["open"][0]["type"] == "claim").then_some(st)
+    });
+    let t = st["open"][0]["t"].clone();
+    let (s, v) = post(
+        &a,
+        "/arbiter/overrule",
+        json!({"expect": {"ply": 4, "event": {"type": "claim", "t": t}}}),
+    );
+    assert_eq!(s, 200, "{v}");
+    let st = bearer_state(&a);
+    assert_eq!(st["result_reason"], "threefold", "{st}");
+    assert_eq!(st["rulings"][0]["article"], "9.2", "{st}");
+
+    // Three times: upheld by the board; confirmed, nothing is open; the
+    // confirmation undone, the claim is overruled and costs 3 minutes.
+    let d2 = dir.join("thrice");
+    std::fs::create_dir_all(&d2).unwrap();
+    let trace = knights(
+        knights(TraceBuilder::new().header("rules", "fide-2009"), 1_000),
+        5_000,
+    )
+    .claim(10_000, "threefold", "w")
+    .text();
+    let board = board_with(&d2, &trace, "5400+30");
+    let a = board.addr.clone();
+    let st = poll(30, "the draw", || {
+        let st = bearer_state(&a);
+        (st["result"] == "1/2-1/2").then_some(st)
+    });
+    let claim_t = st["open"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["type"] == "claim")
+        .expect("the upheld claim open to an overruling")["t"]
+        .clone();
+    let (s, v) = post(&a, "/arbiter/confirm", json!({"expect": {"ply": 8}}));
+    assert_eq!(s, 200, "{v}");
+    let st = bearer_state(&a);
+    assert_eq!(st["open"], json!([]), "{st}");
+    let (s, v) = post(
+        &a,
+        "/arbiter/undo",
+        json!({"ruling": 1, "expect": {"ply": 8}}),
+    );
+    assert_eq!(s, 200, "{v}");
+    let black_before = bearer_state(&a)["clock"]["black_ms"].as_u64().unwrap();
+    let (s, v) = post(
+        &a,
+        "/arbiter/overrule",
+        json!({"expect": {"ply": 8, "event": {"type": "claim", "t": claim_t}}}),
+    );
+    assert_eq!(s, 200, "{v}");
+    let st = bearer_state(&a);
+    assert_eq!(st["result"], "*", "{st}");
+    let r = &st["rulings"][2];
+    assert_eq!(r["article"], "9.5b", "{st}");
+    assert!(
+        r["effect"].as_str().unwrap().contains("+3 min to black"),
+        "{st}"
+    );
+    let black_after = st["clock"]["black_ms"].as_u64().unwrap();
+    assert!(
+        black_after >= black_before + 170_000,
+        "{black_before} → {black_after}"
+    );
+}

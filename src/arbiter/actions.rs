@@ -8,7 +8,7 @@
 use super::announce::{Announcement, Decisions};
 use super::rulings::{hms, impossible, stale, Applied, Refusal, RulingEntry};
 use super::{key, Arbiter, DecidedClaim};
-use crate::model::{win_for, ClaimKind, EndReason, KnownOutcome};
+use crate::model::{ClaimKind, EndReason, KnownOutcome};
 use crate::rules::RulingArticles;
 use crate::trace::{ArbiterAction, Event, EventKind, Expect};
 use shakmaty::fen::Fen;
@@ -35,6 +35,12 @@ impl Arbiter {
         );
         let before = self.facts();
         let clocks_before = self.clock.as_ref().map(|c| c.remaining_at(t));
+        let counters = |a: &Self| {
+            a.clock
+                .as_ref()
+                .map(|c| [c.moves_done(Color::White), c.moves_done(Color::Black)])
+        };
+        let counters_before = counters(self);
         let result = self
             .check_expect(action, expect)
             .and_then(|()| self.apply_action(action, reason, t, out));
@@ -66,6 +72,7 @@ impl Arbiter {
                     ply: self.ply(),
                     before: Box::new(before),
                     clocks: clocks_before.zip(self.clock.as_ref().map(|c| c.remaining_at(t))),
+                    counters: counters_before.zip(counters(self)),
                 });
                 // The ruling as applied, with the name of the arbiter who gave it.
                 if let Some(author) = author {
@@ -196,12 +203,7 @@ impl Arbiter {
                         o.reason
                     )));
                 }
-                // A flag the arbiter observes (6.8): a loss on time.
-                let flagged = self.flags.iter().copied().find(|s| *result == win_for(!*s));
-                let (reason, article) = match flagged {
-                    Some(_) => (EndReason::Time, a.time),
-                    None => (EndReason::ArbiterDecision, ra.result),
-                };
+                let (reason, article) = self.flag_declared(*result)?;
                 self.end(*result, reason, article, t, out);
                 applied(
                     article,
@@ -355,14 +357,33 @@ impl Arbiter {
                     o.reason
                 )));
             }
-            let article = dc.article;
+            // Upheld on overruling, the ruling applies the claim's own
+            // article (9.2, 9.3, 10.2, 6.9), not the wrong claim's (9.5b)
+            // the board cited when it rejected it; a draw claim rejected
+            // on overruling, the wrong claim's.
+            let a = self.cfg.profile.articles;
+            let article = match (dc.upheld, dc.kind) {
+                (false, ClaimKind::Threefold) => a.threefold,
+                (false, ClaimKind::FiftyMoves) => a.fifty_moves,
+                (false, ClaimKind::InsufficientLosingChances) => a.quickplay,
+                (false, ClaimKind::Time) => a.time,
+                (true, ClaimKind::Threefold | ClaimKind::FiftyMoves) => a.wrong_claim,
+                _ => dc.article,
+            };
             let effect = if dc.upheld {
                 let was = self.result_words();
                 self.restore_facts((*dc.before).clone(), t);
+                // Overruled, the draw claim was incorrect: its cost is due
+                // (2009 §9.5b / 2023 9.5.3), as when the board rejects one.
+                let cost = if matches!(dc.kind, ClaimKind::Threefold | ClaimKind::FiftyMoves) {
+                    format!("; {}", self.wrong_claim(dc.by, t))
+                } else {
+                    String::new()
+                };
                 self.push_clock(t, out);
                 format!(
                     "the board upheld the claim; overruled: the game is put back as it stood before \
-                     it ({was} → {})",
+                     it ({was} → {}){cost}",
                     self.result_words()
                 )
             } else {
@@ -371,7 +392,6 @@ impl Arbiter {
                         "the board cannot carry out this claim itself: set the position instead",
                     ));
                 };
-                let a = self.cfg.profile.articles;
                 match dc.kind {
                     ClaimKind::Threefold => self.end(
                         KnownOutcome::Draw,

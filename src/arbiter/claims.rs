@@ -200,8 +200,31 @@ impl Arbiter {
         });
     }
 
+    /// What an incorrect draw claim of `kind` by `by` costs (2009 §9.5b,
+    /// 2001 §9.5b, 2023 9.5.3), in words after a `;` (empty when it costs
+    /// nothing: no clock, or not a draw claim).
+    pub(super) fn wrong_claim_words(&self, by: Color, kind: ClaimKind) -> String {
+        if self.clock.is_none() || !matches!(kind, ClaimKind::Threefold | ClaimKind::FiftyMoves) {
+            return String::new();
+        }
+        let opp = side_name(!by);
+        match self.cfg.profile.wrong_claim {
+            WrongClaim::OpponentBonus(ms) => {
+                format!(
+                    "; the claim was incorrect: +{} min to {opp} ({})",
+                    ms / 60_000,
+                    self.cfg.profile.articles.wrong_claim
+                )
+            }
+            WrongClaim::BonusAndCut => format!(
+                "; the claim was incorrect: +3 min to {opp}, the claimant's time reduced ({})",
+                self.cfg.profile.articles.wrong_claim
+            ),
+        }
+    }
+
     /// Applies the consequence of an incorrect draw claim and describes it.
-    fn wrong_claim(&mut self, by: Color, t: u64) -> String {
+    pub(super) fn wrong_claim(&mut self, by: Color, t: u64) -> String {
         let Some(c) = self.clock.as_mut() else {
             return "incorrect claim; play continues".into();
         };

@@ -6,9 +6,11 @@
 
 use super::announce::Decisions;
 use super::phase::PendingEnd;
+use super::rulings::{impossible, Refusal};
 use super::{dead, Arbiter};
 use crate::model::{win_for, ClaimKind, EndReason, KnownOutcome, Score};
 use crate::recognize::{may_show_explained_move, recognize, Recognition};
+use crate::rules::RulingArticles;
 use crate::trace::{Event, EventKind};
 use shakmaty::{Color, Position};
 
@@ -154,6 +156,44 @@ impl Arbiter {
     pub(super) fn repetitions(&self) -> usize {
         let k = self.keys[self.keys.len() - 1];
         self.keys.iter().filter(|x| **x == k).count()
+    }
+
+    /// What a result the arbiter declares on a game still going on is, given
+    /// the flags that have fallen (2009 §6.8–§6.9, 2023 6.9): the win of a
+    /// flagged player's opponent is a loss on time; a draw is the flag's
+    /// draw when that opponent cannot checkmate by any legal sequence
+    /// (`time_vs_insufficient_material`); that opponent's win is then
+    /// refused (422), the Laws give a draw. Any other result is the
+    /// arbiter's decision (2009 §13.1 / 2023 12.1).
+    pub(super) fn flag_declared(
+        &self,
+        result: KnownOutcome,
+    ) -> Result<(EndReason, &'static str), Refusal> {
+        let a = self.cfg.profile.articles;
+        let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+        for &s in &self.flags {
+            let cannot_mate = dead::can_mate(&self.pos, !s) == Some(false);
+            if result == win_for(!s) && cannot_mate {
+                return Err(impossible(format!(
+                    "{}'s flag has fallen, but {} cannot checkmate by any legal sequence: the game \
+                     is drawn ({}), not {}; declare 1/2-1/2",
+                    name(s),
+                    name(!s),
+                    a.time,
+                    result.as_str()
+                )));
+            }
+            if result == win_for(!s) {
+                return Ok((EndReason::Time, a.time));
+            }
+            if result == KnownOutcome::Draw && cannot_mate {
+                return Ok((EndReason::TimeVsInsufficientMaterial, a.time));
+            }
+        }
+        Ok((
+            EndReason::ArbiterDecision,
+            RulingArticles::of(self.cfg.profile.edition).result,
+        ))
     }
 
     /// `side` loses on time, or draws when the opponent cannot mate by any

@@ -139,6 +139,12 @@ impl Arbiter {
     /// The matters open now, oldest first.
     pub fn open(&self) -> Vec<OpenMatter> {
         let mut v = Vec::new();
+        // A confirmed result closes every matter: nothing is ruled on the
+        // game any more but a correction or an undo (`check_expect`), so
+        // nothing is offered (a live "Overrule" would only be refused).
+        if self.confirmation.is_some() {
+            return v;
+        }
         let ply = self.ply();
         let a = self.cfg.profile.articles;
         // A completed illegal move open to a claim (rapid and blitz with
@@ -238,7 +244,11 @@ impl Arbiter {
                         by: Some(by_str(loser)),
                         summary: format!("{}'s flag has fallen; the game goes on until the opponent claims or the arbiter declares it", side(loser)),
                         rulings: vec![ruling("result", json!({"result": result.as_str()}), "Declare the flag",
-                            format!("ends the game {}: {} lost on time ({})", result.as_str(), side(loser), a.time))],
+                            if result == KnownOutcome::Draw {
+                                format!("ends the game 1/2-1/2: {}'s flag has fallen, but {} cannot checkmate by any legal sequence ({})", side(loser), side(!loser), a.time)
+                            } else {
+                                format!("ends the game {}: {} lost on time ({})", result.as_str(), side(loser), a.time)
+                            })],
                     });
                 }
             }
@@ -318,7 +328,7 @@ impl Arbiter {
             (
                 format!("{who} claimed {kind}; the board upheld it: {}", dc.consequence),
                 vec![ruling("overrule", Value::Null, "Overrule",
-                    "the board upheld the claim; overruling rejects it: the game is put back as it stood before the claim".to_owned())],
+                    format!("the board upheld the claim; overruling rejects it: the game is put back as it stood before the claim{}", self.wrong_claim_words(dc.by, dc.kind)))],
             )
         } else {
             let upheld = self.uphold_words(dc);

@@ -91,6 +91,10 @@ pub struct RulingEntry {
     /// Both clocks just before and just after it (white, black), ms.
     #[serde(skip)]
     pub(super) clocks: Option<((u64, u64), (u64, u64))>,
+    /// The clock's move counters (white, black) just before and just
+    /// after it: what an undo of a `clock` ruling gives back (§6.10b).
+    #[serde(skip)]
+    pub(super) counters: Option<([u32; 2], [u32; 2])>,
 }
 
 /// The game's facts a ruling changes and an undo restores.
@@ -345,7 +349,7 @@ impl Arbiter {
                     "a later ruling depends on it: #{l} set the clocks after it; undo #{l} first"
                 ))),
                 None if self.clock.is_none() => Err(impossible("no clock on this board")),
-                None => Ok(r),
+                None => self.counter_undo_check(r).map(|()| r),
             },
             Scope::Game => {
                 if let Some(l) = later(Scope::Game) {
@@ -365,6 +369,41 @@ impl Arbiter {
         }
     }
 
+    /// A clock ruling that set the move counter can be undone by amounts
+    /// only while the moves completed since reached as many time controls
+    /// as they would have under the counter it replaced: otherwise the
+    /// next period's time was given (or withheld) because of it, and an
+    /// undo by amounts would leave that wrong (§6.10b). Refused then (409),
+    /// with what to do instead.
+    fn counter_undo_check(&self, r: &RulingEntry) -> Result<(), Refusal> {
+        let (Some(c), Some((mb, ma))) = (self.clock.as_ref(), r.counters) else {
+            return Ok(());
+        };
+        let now = [c.moves_done(Color::White), c.moves_done(Color::Black)];
+        for (i, who) in [(0, "White"), (1, "Black")] {
+            let since = now[i].saturating_sub(ma[i]);
+            let with_set = c.controls_between(ma[i], now[i]);
+            let without = c.controls_between(mb[i], mb[i] + since);
+            if with_set != without {
+                return Err(stale(format!(
+                    "a time control was {} since ruling #{} because of the move counter it set \
+                     ({who}'s counter {} → {}, now {}): undoing it would leave the next period's \
+                     time wrong; set the clocks and the move counter instead",
+                    if with_set > without {
+                        "reached"
+                    } else {
+                        "missed"
+                    },
+                    r.seq,
+                    mb[i],
+                    ma[i],
+                    now[i]
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// `undo`: reverses ruling `seq` at `t`.
     pub(super) fn undo(
         &mut self,
@@ -381,9 +420,22 @@ impl Arbiter {
                 let nw = (w as i64 + wb as i64 - wa as i64).max(0) as u64;
                 let nb = (b as i64 + bb as i64 - ba as i64).max(0) as u64;
                 c.set(nw, nb, t);
+                // The move counter it set goes back too, by the moves it
+                // changed (moves completed since still count), so the next
+                // period arrives at the move it did before (§6.10b).
+                let mut counter = String::new();
+                if let Some((mb, ma)) = r.counters.filter(|(mb, ma)| mb != ma) {
+                    let now = [c.moves_done(Color::White), c.moves_done(Color::Black)];
+                    let back = |i: usize| {
+                        (i64::from(now[i]) + i64::from(mb[i]) - i64::from(ma[i])).max(0) as u32
+                    };
+                    let (nw_moves, nb_moves) = (back(0), back(1));
+                    c.set_moves_done(nw_moves, nb_moves);
+                    counter = format!("; move counter {} → {nw_moves}", now[0]);
+                }
                 self.push_clock(t, out);
                 format!(
-                    "ruling #{seq} undone: White {} → {}, Black {} → {}",
+                    "ruling #{seq} undone: White {} → {}, Black {} → {}{counter}",
                     hms(w),
                     hms(nw),
                     hms(b),

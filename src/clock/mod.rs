@@ -616,6 +616,26 @@ impl Clock {
         }
     }
 
+    /// The time controls a player reaches while his move counter goes from
+    /// `from` to `to` moves completed (each one adds the next period's time
+    /// at its press, §6.10b; the last period counted again when it has a
+    /// move count); 0 when `to <= from`.
+    pub fn controls_between(&self, from: u32, to: u32) -> u32 {
+        let last = self.tc.periods.len() - 1;
+        let before: u32 = self.tc.periods[..last].iter().filter_map(|p| p.moves).sum();
+        let repeat = |m: u32| match self.tc.periods[last].moves {
+            Some(n) if m > before => (m - before).is_multiple_of(n),
+            _ => false,
+        };
+        (from.saturating_add(1)..=to)
+            .filter(|&m| {
+                let (pi, period) = self.tc.period_for(m - 1);
+                let next = self.tc.period_for(m).0;
+                next != pi || (period.moves.is_some() && next == last && repeat(m))
+            })
+            .count() as u32
+    }
+
     /// Sets both players' remaining times at `t` (the arbiter, §6.10b / §6.13), ms;
     /// the running side keeps running from `t`.
     pub fn set(&mut self, white_ms: u64, black_ms: u64, t: u64) {

@@ -174,3 +174,49 @@ function proposeClock(g, wText, bText, movesText, id) {
     send(g, "clock", body, x, id);
   });
 }
+
+// Every board at once (a fire alarm, a power cut: 2009 §6.12a / 2023
+// 6.11.1): one press pauses the clocks of every board whose clock runs,
+// another resumes every paused board; one request per board, each bound
+// to what the arbiter saw, and the reply lists each board's outcome.
+/** The boards a round-wide `action` would reach now: [game, state]. */
+function roundTargets(action) {
+  return Array.from(boards.entries()).sort((a, b) => gameOrder(a[0], b[0])).filter(([, st]) =>
+    (!st.result || st.result === "*") && st.clock
+    && (action === "pause" ? !!st.clock.running : st.stage === "paused"));
+}
+function roundRuling(action, id) {
+  const t = roundTargets(action);
+  const verb = action === "pause" ? "Pause" : "Resume";
+  if (!t.length) { say(id, verb + " every board: " + (action === "pause" ? "no board's clock runs" : "no board is paused") + "; nothing sent", "reply error"); return; }
+  const names = t.map(([g]) => g).join(", ");
+  propose(id, (action === "pause" ? "Stop the clocks of " : "Start the clocks again of ") + t.length + (t.length === 1 ? " board (" : " boards (") + names + ")?", verb + " " + t.length, async () => {
+    say(id, verb + ": sending to " + names + "…", "reply");
+    const lines = await Promise.all(t.map(async ([g, st]) => {
+      let r;
+      try {
+        r = await api("POST", "/arbiter/command", { board: g, action, body: null, id: newId(), expect: expectOf(st, null, false) });
+      } catch (e) { return [false, g + ": not sent (" + e + ")"]; }
+      if (r.status === 200 && r.data) {
+        const ruling = (r.data.events || []).find((e) => e.type === "ruling");
+        return [true, g + ": " + (ruling && ruling.effect ? ruling.effect : "applied")];
+      }
+      const d = r.data || {};
+      return [false, g + ": refused (" + r.status + "): " + ((d.refused && d.refused.reason) || d.error || "no answer from the board")];
+    }));
+    const bad = lines.filter((l) => !l[0]).length;
+    say(id, verb + " every board — " + (lines.length - bad) + " applied" + (bad ? ", " + bad + " not" : "") + ": " + lines.map((l) => l[1]).join(" · "), bad ? "reply error" : "reply applied");
+    schedule();
+  });
+}
+/** The round's own controls (arbiters only): pause or resume every board. */
+function renderRoundControls() {
+  const box = $("round-controls"); if (!box) return;
+  box.textContent = "";
+  if (!me || me.role === "deputy") return;
+  const row = el("div", { class: "rulings round-row" });
+  row.appendChild(button("Pause every board…", () => roundRuling("pause", "reply-round"), { class: "pause-all" }));
+  row.appendChild(button("Resume every board…", () => roundRuling("resume", "reply-round"), { class: "resume-all" }));
+  box.appendChild(row);
+  box.appendChild(replyBox("reply-round"));
+}

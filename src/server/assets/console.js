@@ -89,6 +89,7 @@ function renderOverview() {
     li.appendChild(line);
     ol.appendChild(li);
   }
+  renderRoundControls();
   tick();
 }
 /** Both clocks of every board, run on to now (each second). */
