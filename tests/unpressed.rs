@@ -395,3 +395,71 @@ fn a_press_after_the_reply_was_made_completes_the_first_move() {
         );
     }
 }
+
+fn touches(ev: &[Value]) -> Vec<(String, String)> {
+    of(ev, "touch")
+        .iter()
+        .map(|t| {
+            (
+                t["square"].as_str().unwrap().to_owned(),
+                t["by"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The `touch` events name the player who has the move on the board: once
+/// White's move is made (not pressed), Black has it (2009 §1.1 "at være i
+/// trækket" når hans modstanders træk er udført; 2023 1.3), so his lifts
+/// are his touches (the contract's `touch`: "a piece of the player on move
+/// was lifted").
+#[test]
+fn touches_after_a_move_not_pressed_name_the_player_who_has_the_move() {
+    for rules in PROFILES {
+        let h = json!({"trace": 1, "time_control": "5400+30"});
+        let ev = replay_steps(h.clone(), E4_UNPRESSED, rules);
+        let want = [("e2", "w"), ("e7", "b"), ("g1", "w"), ("b8", "b")];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(s, b)| (s.to_string(), b.to_string()))
+            .collect();
+        assert_eq!(touches(&ev), want, "{rules}");
+        // A capture made and not pressed: White's lift of the pawn he takes
+        // is his (§4.3b); Black's queen, lifted after White's pawn stood on
+        // d5, is Black's.
+        let steps = "
+            1000 mv e2e4 w
+            2000 mv d7d5 b
+            3000 lift d5
+            3100 lift e4
+            3300 place d5
+            4100 lift d8
+            4300 place d5
+            4600 press b";
+        let ev = replay_steps(h.clone(), steps, rules);
+        let t = touches(&ev);
+        assert_eq!(t[2..], [("d5".into(), "w".into()), ("e4".into(), "w".into()), ("d8".into(), "b".into())], "{rules}: {t:?}");
+    }
+}
+
+/// 2009 §9.1b(1) (seed 002): the offer stands until the opponent "afslår
+/// det ved at røre en brik i den hensigt at flytte eller slå den" (2001
+/// §9.1a, 2023 9.1.2.1 the same). White offers with his move made and
+/// before his press (§9.1b); Black, who has the move, touches his pawn:
+/// the offer lapsed, so his `accept` after it is no agreement.
+#[test]
+fn a_draw_offer_lapses_when_the_opponent_touches_before_the_press() {
+    let steps = "
+        1000 lift e2
+        1300 place e4
+        1500 offer w
+        3100 lift e7
+        3300 place e5
+        3400 accept b
+        3600 press b";
+    for rules in PROFILES {
+        let ev = replay_steps(json!({"trace": 1, "time_control": "5400+30"}), steps, rules);
+        assert!(of(&ev, "game_end").is_empty(), "{rules}: {ev:#?}");
+        assert_eq!(touches(&ev)[1], ("e7".into(), "b".into()), "{rules}");
+    }
+}

@@ -48,6 +48,12 @@ pub(super) struct Turn {
     /// The promotion square the visually impaired player was asked to name
     /// the piece for (E2.1 / E2.3), once asked.
     pub(super) promotion_asked: Option<Square>,
+    /// When the opponent began his reply to a move made and not pressed
+    /// (ms): the first lift of one of his pieces, away from the mover's
+    /// move, once the mover had set down every piece he carried. He has
+    /// the move from then on (2009 §1.1, 2023 1.3), so the touches from
+    /// then on are his (`Arbiter::emit_touches`).
+    pub(super) reply_at: Option<u64>,
 }
 
 impl Arbiter {
@@ -151,6 +157,9 @@ impl Arbiter {
                 self.turn.held_by_other.discard(sq);
             }
             Change::Lift(sq) => {
+                if self.turn.reply_at.is_none() && self.reply_begins(sq) {
+                    self.turn.reply_at = Some(t);
+                }
                 if let Some(i) = self.turn.placed.iter().position(|p| p.1 == sq) {
                     let (from, to, placed_t) = self.turn.placed.remove(i);
                     if t.saturating_sub(placed_t) >= self.cfg.release_ms
@@ -199,6 +208,31 @@ impl Arbiter {
         }
     }
 
+    /// Whether a lift on `sq` (one board for both players) begins the
+    /// opponent's reply to a move made and not pressed: a piece of his,
+    /// lifted while the mover holds nothing and has set down at least one
+    /// piece, away from the squares the mover's pieces went to (or, for a
+    /// pawn gone diagonally to an empty square, the pawn it took en
+    /// passant). The same split as `unpressed.rs` makes at completion.
+    fn reply_begins(&self, sq: Square) -> bool {
+        let side = self.pos.turn();
+        let b = self.pos.board();
+        if self.boards.len() > 1
+            || b.color_at(sq) != Some(!side)
+            || !self.turn.hand.is_empty()
+            || self.turn.placed.is_empty()
+        {
+            return false;
+        }
+        !self.turn.placed.iter().any(|&(from, to, _)| {
+            let passant = b.role_at(from) == Some(Role::Pawn)
+                && from.file() != to.file()
+                && b.piece_at(to).is_none()
+                && Square::from_coords(to.file(), from.rank()) == sq;
+            to == sq || passant
+        })
+    }
+
     /// Reports the lifts confirmed up to `t` (all of them when `flush`) as
     /// touches of the player on move (§4.3), unless they are adjustments,
     /// copying the opponent's move (E2.2) or restoring the position.
@@ -231,9 +265,16 @@ impl Arbiter {
                 self.turn.adjust_next = false;
                 continue;
             }
+            // A lift after the opponent began his reply to a move made and
+            // not pressed is his: he has the move (2009 §1.1, 2023 1.3).
+            let toucher = if self.turn.reply_at.is_some_and(|r| l.t >= r) {
+                !by
+            } else {
+                by
+            };
             // The claimant loses the right to claim a §4 breach once he
             // touches a piece (2009 §4.7, 2001 §4.6, 2023 4.8).
-            if self.pending_breach.as_ref().is_some_and(|b| b.by != by) {
+            if self.pending_breach.as_ref().is_some_and(|b| b.by != toucher) {
                 self.pending_breach = None;
             }
             self.turn.touches.push(Touch {
@@ -244,7 +285,7 @@ impl Arbiter {
             out.push(Event {
                 t: l.t,
                 kind: EventKind::Touch {
-                    by: By(by),
+                    by: By(toucher),
                     square: l.square.to_string(),
                     piece: piece.char().to_string(),
                     board: board_name,
@@ -252,7 +293,7 @@ impl Arbiter {
             });
             // The opponent's draw offer lapses (2009 §9.1b(1)), said after
             // the touch that ends it.
-            self.lapse_offer_on_touch(by, l.t, out);
+            self.lapse_offer_on_touch(toucher, l.t, out);
         }
     }
 

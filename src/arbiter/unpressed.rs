@@ -26,8 +26,10 @@
 //! - when the board fits more than one series of moves, nothing is applied
 //!   and the arbiter is told (`unpressed_moves_unclear`).
 //!
-//! One board for both players only (an Appendix E game copies moves between
-//! two boards, `copying.rs`).
+//! In an Appendix E game (two boards, `copying.rs`) the series is read on
+//! the presser's own board, where he copied his opponent's moves and made
+//! his own (E2.1), and must agree with the other board (it shows one of the
+//! series' positions); otherwise the press is held and the arbiter told.
 
 use super::announce::Decisions;
 use super::hand::Turn;
@@ -36,7 +38,7 @@ use super::{Arbiter, CompletedMove, Completion};
 use crate::model::IrregularityKind;
 use crate::recognize::{effect, recognize, Recognition};
 use crate::trace::{Event, EventKind};
-use shakmaty::{Bitboard, Chess, Color, Move, Position};
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
 /// The most readings looked at: a board that fits more is unclear anyway.
 const MAX_READINGS: usize = 8;
@@ -48,6 +50,11 @@ struct Reading {
     moves: Vec<Move>,
     /// The last move is a promotion whose piece was assumed a queen.
     promotion_assumed: bool,
+    /// The first move is an illegal one, played without the legality check
+    /// from the hand's one piece move (or castling): its own king left in
+    /// check, a castling through check, a pawn left unpromoted on the last
+    /// rank (`illegal_series`).
+    illegal_first: bool,
 }
 
 impl Arbiter {
@@ -61,28 +68,40 @@ impl Arbiter {
         t: u64,
         out: &mut Decisions,
     ) -> bool {
-        if self.boards.len() > 1 || self.phase.is_restoring() || self.forced.is_some() {
+        if self.phase.is_restoring() || self.forced.is_some() {
             return false;
         }
-        if self.reading(0).matches(self.pos.board()) {
+        // The presser's own board: the series ends with his move, and he
+        // made it there after copying his opponent's (Appendix E, E2.1: the
+        // moves "udføres på hans skakbræt"); with one board, the board.
+        let bi = self.board_of(side);
+        if self.reading(bi).matches(self.pos.board()) {
             return false;
         }
         // The presser's move last: two moves when his opponent is on move,
         // three when he is. Or, when he is, his own move and his opponent's
         // reply made before his press (6.2.2).
         let on_move = side == self.pos.turn();
-        let mut readings = self.readings(if on_move { 3 } else { 2 });
+        let mut readings = self.readings(bi, if on_move { 3 } else { 2 });
         let mut behind = false;
         if on_move && readings.is_empty() {
             // Only where the reply began after his move stood on the board:
             // a piece of the opponent's moved while his own move was being
-            // made is read as before (a displaced piece, §7.3 / 7.4).
-            readings = self.readings(2);
-            readings.retain(|r| self.reply_after_move(r));
+            // made is read as before (a displaced piece, §7.3 / 7.4). On two
+            // boards each hand is on its own board.
+            readings = self.readings(bi, 2);
+            readings.retain(|r| self.boards.len() > 1 || self.reply_after_move(r));
             behind = true;
         }
         match readings.as_slice() {
             [] => false,
+            [one] if !self.other_board_agrees(bi, one) => {
+                // E2.7: the two boards tell different games: nothing is
+                // guessed, the arbiter is told.
+                self.alert_unclear(bi, 1, t, out);
+                true
+            }
+            [one] if one.illegal_first => self.illegal_series(one.clone(), side, behind, t, out),
             [one] if behind => {
                 self.complete_behind(one.clone(), t, out);
                 true
@@ -92,22 +111,48 @@ impl Arbiter {
                 true
             }
             several => {
-                tracing::info!(
-                    t,
-                    readings = several.len(),
-                    "press held: the board fits several series of moves after a move not pressed"
-                );
-                out.push(Event {
-                    t,
-                    kind: EventKind::Irregularity {
-                        kind: IrregularityKind::UnpressedMovesUnclear,
-                        article: self.cfg.profile.article_completion(),
-                        squares: super::square_list(self.reading(0).differences(self.pos.board())),
-                    },
-                });
+                self.alert_unclear(bi, several.len(), t, out);
                 true
             }
         }
+    }
+
+    /// The press is held: the board (or the two boards) fit more than one
+    /// series of moves, or none the two agree on. Nothing is applied; the
+    /// arbiter is told (`unpressed_moves_unclear`, the completion article).
+    fn alert_unclear(&mut self, bi: usize, readings: usize, t: u64, out: &mut Decisions) {
+        tracing::info!(
+            t,
+            readings,
+            "press held: the board does not tell one series of moves after a move not pressed"
+        );
+        out.push(Event {
+            t,
+            kind: EventKind::Irregularity {
+                kind: IrregularityKind::UnpressedMovesUnclear,
+                article: self.cfg.profile.article_completion(),
+                squares: super::square_list(self.reading(bi).differences(self.pos.board())),
+            },
+        });
+    }
+
+    /// Appendix E: the series read on board `bi` is the game the other
+    /// board shows too: it stands at one of the series' positions (its
+    /// owner made his moves there and copied his opponent's, or not yet the
+    /// last). Always with one board.
+    fn other_board_agrees(&self, bi: usize, r: &Reading) -> bool {
+        if self.boards.len() < 2 {
+            return true;
+        }
+        let mut p = self.pos.clone();
+        let mut shown = false;
+        for m in &r.moves {
+            p.play_unchecked(*m);
+            shown |= (0..self.boards.len())
+                .filter(|&o| o != bi)
+                .all(|o| self.boards[o].sensed.matches(p.board()));
+        }
+        shown
     }
 
     /// Whether, in a reading of his move and his opponent's reply, the
@@ -132,11 +177,83 @@ impl Arbiter {
         }
     }
 
-    /// The series of `plies` legal moves from the last completed position
-    /// whose end the board shows exactly (at most [`MAX_READINGS`] + 1).
-    fn readings(&self, plies: usize) -> Vec<Reading> {
-        let sensed = self.reading(0).into_owned();
-        let mut prefixes: Vec<(Chess, Vec<Move>)> = vec![(self.pos.clone(), Vec::new())];
+    /// The series of `plies` moves from the last completed position whose
+    /// end the board shows exactly (at most [`MAX_READINGS`] + 1): legal
+    /// moves, or an illegal first move followed by legal ones (an illegal
+    /// move made and not pressed, then replied to).
+    fn readings(&self, bi: usize, plies: usize) -> Vec<Reading> {
+        let start = vec![(self.pos.clone(), Vec::new())];
+        let mut found = self.readings_from(bi, start, plies, false);
+        if found.len() <= MAX_READINGS && plies > 1 {
+            let starts = self.illegal_starts();
+            if !starts.is_empty() {
+                found.extend(self.readings_from(bi, starts, plies - 1, true));
+            }
+        }
+        found
+    }
+
+    /// The illegal first moves the hand shows: the player's first piece
+    /// carried and set down (or his king and rook: a castling), played on
+    /// the last completed position without the legality check, as
+    /// `played_unchecked` reads a pressed one (`illegal.rs`). Only moves
+    /// that are not legal there; never a king taken.
+    fn illegal_starts(&self) -> Vec<(Chess, Vec<Move>)> {
+        let mover = self.pos.turn();
+        let b = self.pos.board();
+        let own: Vec<(Square, Square)> = self
+            .turn
+            .placed
+            .iter()
+            .filter(|(from, _, _)| b.color_at(*from) == Some(mover))
+            .map(|(from, to, _)| (*from, *to))
+            .collect();
+        let mut candidates = Vec::new();
+        if let Some(&(from, to)) = own.first() {
+            if let Some(piece) = b.piece_at(from).filter(|_| b.color_at(to) != Some(mover)) {
+                candidates.push(Move::Normal {
+                    role: piece.role,
+                    from,
+                    capture: b.role_at(to),
+                    to,
+                    promotion: None,
+                });
+                if piece.role == Role::Pawn && from.file() != to.file() && b.piece_at(to).is_none()
+                {
+                    candidates.push(Move::EnPassant { from, to });
+                }
+            }
+        }
+        if let [(a, _), (c, _), ..] = own[..] {
+            let king = [a, c].into_iter().find(|s| b.role_at(*s) == Some(Role::King));
+            let rook = [a, c].into_iter().find(|s| b.role_at(*s) == Some(Role::Rook));
+            if let (Some(king), Some(rook)) = (king, rook) {
+                candidates.push(Move::Castle { king, rook });
+            }
+        }
+        let legal = self.pos.legal_moves();
+        candidates
+            .into_iter()
+            .filter(|m| !legal.contains(m) && m.capture() != Some(Role::King))
+            .map(|m| {
+                let mut q = self.pos.clone();
+                q.play_unchecked(m);
+                (q, vec![m])
+            })
+            .collect()
+    }
+
+    /// The series of `plies` legal moves after each of `starts` whose end
+    /// the board shows exactly, every move handled as the sensors saw it.
+    fn readings_from(
+        &self,
+        bi: usize,
+        starts: Vec<(Chess, Vec<Move>)>,
+        plies: usize,
+        illegal_first: bool,
+    ) -> Vec<Reading> {
+        let sensed = self.reading(bi).into_owned();
+        let mut prefixes = starts;
         for _ in 1..plies {
             let mut next = Vec::new();
             for (p, ms) in &prefixes {
@@ -181,6 +298,7 @@ impl Arbiter {
                     found.push(Reading {
                         moves,
                         promotion_assumed: promotion_assumed && m.is_promotion(),
+                        illegal_first,
                     });
                 }
             }
@@ -210,6 +328,11 @@ impl Arbiter {
                 Turn::default()
             };
             own.touches = mine;
+            // The visually impaired player's move announced when it stood
+            // on the tactile board (E2.3c) is not announced again.
+            if k + 1 < n && turn.announced.as_ref().is_some_and(|a| a.mv == mv) {
+                own.announced = turn.announced.clone();
+            }
             own.releases = turn
                 .releases
                 .iter()
@@ -224,6 +347,11 @@ impl Arbiter {
             } else {
                 Completion::IdlePress
             };
+            if k == 0 && r.illegal_first {
+                // Made and not pressed, then replied to: it stands.
+                self.stand_illegal(mv, false, t, out);
+                continue;
+            }
             let completed = CompletedMove {
                 mv,
                 how,
@@ -251,15 +379,186 @@ impl Arbiter {
             touches: mine,
             ..turn
         };
-        let completed = CompletedMove {
-            mv,
-            how: Completion::PressedBehind,
-            promotion_assumed: false,
-        };
-        self.complete(completed, t, out);
+        if r.illegal_first {
+            // His press completes it after the reply was made: it stands.
+            self.stand_illegal(mv, true, t, out);
+        } else {
+            let completed = CompletedMove {
+                mv,
+                how: Completion::PressedBehind,
+                promotion_assumed: false,
+            };
+            self.complete(completed, t, out);
+        }
         if !self.ended() {
             self.turn.touches = rest;
         }
+    }
+
+    /// A series whose first move is illegal, made and not pressed, then
+    /// replied to (`side` pressed; `behind`: the offender pressed after the
+    /// reply was made). `true` when the press was taken here.
+    ///
+    /// - Where only a claim before the opponent's own move counts
+    ///   ([`Profile::unpressed_illegal_stands_after_reply`]): the reply was
+    ///   made, so no claim can come and nothing is ruled; the illegal move
+    ///   stands and the game goes on from the position on the board, the
+    ///   clocks as the real clock runs. But 2009 A4c's own exception (an
+    ///   incomplete promotion, both kings in check) is ruled unasked.
+    /// - Where the arbiter rules (§7.4a / 7.5.1): at the first press that
+    ///   shows it in 2001 ("gjort", made), at the offender's own press in
+    ///   2009 / 2023 (completed); until then nothing is completed and the
+    ///   press changes nothing. The ruling reinstates the position
+    ///   immediately before the illegal move (the reply goes with it) and
+    ///   the offender's touches of it bind its replacement.
+    ///
+    /// [`Profile::unpressed_illegal_stands_after_reply`]: crate::rules::Profile::unpressed_illegal_stands_after_reply
+    fn illegal_series(&mut self, r: Reading, side: Color, behind: bool, t: u64, out: &mut Decisions) -> bool {
+        let Some(&mv) = r.moves.first() else {
+            return false;
+        };
+        let p = self.cfg.profile;
+        let offender = self.pos.turn();
+        let mut after = self.pos.clone();
+        after.play_unchecked(mv);
+        let last_rank = match offender {
+            Color::White => shakmaty::Rank::Eighth,
+            Color::Black => shakmaty::Rank::First,
+        };
+        let incomplete_promotion =
+            mv.role() == Role::Pawn && mv.to().rank() == last_rank && !mv.is_promotion();
+        let listed = incomplete_promotion || super::illegal::both_kings_in_check(after.board());
+        let unasked = p.illegal_positions_ruled_unasked && listed;
+        if p.unpressed_illegal_stands_after_reply() && !unasked {
+            tracing::info!(
+                t,
+                by = crate::model::side_name(offender),
+                "an illegal move made and not pressed was replied to: it stands"
+            );
+            if behind {
+                self.complete_behind(r, t, out);
+            } else {
+                self.complete_series(r, side, t, out);
+                self.draw_if_still_illegal(t, out);
+            }
+            return true;
+        }
+        if !(p.illegal_ruled_when_made() || unasked || side == offender) {
+            // Not completed before the offender's press (2009 §6.7a / §7.4a,
+            // 2023 7.5.1): his clock runs on; nothing to apply yet.
+            return false;
+        }
+        let a = p.articles;
+        let (mine, _) = split_touches(&self.turn.touches, &self.pos, &mv);
+        let releases = if p.release_binds_replacement {
+            self.turn
+                .releases
+                .iter()
+                .filter(|x| self.pos.board().color_at(x.from) == Some(offender))
+                .copied()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut differs = Bitboard::from_square(mv.to());
+        if let Some(from) = mv.from() {
+            differs.add(from);
+        }
+        let pending = super::illegal::PendingIllegal {
+            by: offender,
+            article: if incomplete_promotion {
+                a.incomplete_promotion
+            } else {
+                a.illegal_move
+            },
+            differs,
+            before: self.pos.clone(),
+            stood: false,
+            on_board: after.board().clone(),
+            turn: Turn {
+                touches: mine,
+                releases,
+                ..Turn::default()
+            },
+            reply: None,
+            queen: None,
+        };
+        self.rule_illegal(pending, None, t, out);
+        true
+    }
+
+    /// 2023 A.5.4: an illegal position (both kings in check, a pawn on the
+    /// furthest rank) still on the board once the next move is completed:
+    /// the game is drawn.
+    fn draw_if_still_illegal(&mut self, t: u64, out: &mut Decisions) {
+        let Some(article) = self.cfg.profile.article_illegal_position_draw() else {
+            return;
+        };
+        if self.ended() {
+            return;
+        }
+        let b = self.pos.board();
+        let pawns_on_far_rank = (b.pawns() & b.white() & Bitboard::from_rank(shakmaty::Rank::Eighth))
+            .any()
+            || (b.pawns() & b.black() & Bitboard::from_rank(shakmaty::Rank::First)).any();
+        if pawns_on_far_rank || super::illegal::both_kings_in_check(b) {
+            self.end(
+                crate::model::KnownOutcome::Draw,
+                crate::model::EndReason::ArbiterDecision,
+                article,
+                t,
+                out,
+            );
+        }
+    }
+
+    /// Records an illegal move that stands (no claim can come any more):
+    /// played without the legality check, kept in the record as
+    /// `illegal: true` with its long form (`Be2-d3`) and no `move` event,
+    /// as a pressed one that stood (`illegal.rs`). `pressed`: completed
+    /// now by its player's press (the clock switches); otherwise made
+    /// without a press (his clock runs on, counted at his next press).
+    fn stand_illegal(&mut self, mv: Move, pressed: bool, t: u64, out: &mut Decisions) {
+        let by = self.pos.turn();
+        let text = long_form(&self.pos, &mv);
+        self.pos.play_unchecked(mv);
+        let i = super::ci(by);
+        let clock_ms = self.clock.as_mut().map(|c| {
+            if pressed {
+                c.press(by, t);
+                for _ in 0..std::mem::take(&mut self.unpressed[i]) {
+                    c.count_move(by);
+                }
+            } else {
+                self.unpressed[i] += 1;
+            }
+            let (w, b) = c.remaining_at(t);
+            if by == Color::White {
+                w
+            } else {
+                b
+            }
+        });
+        self.setup_log = None;
+        self.setup = super::setup::SetUp::Done;
+        self.history.push(self.pos.clone());
+        self.keys.push(super::key(&self.pos));
+        self.moves.push(super::PlayedMove {
+            san: text,
+            uci: String::new(),
+            by,
+            t,
+            clock_ms,
+            clocks: self.clock.as_ref().map(|c| c.remaining_at(t)),
+            illegal: true,
+        });
+        if pressed {
+            self.push_clock(t, out);
+        }
+        if self.pending_illegal.as_ref().is_some_and(|p| p.by != by) {
+            self.pending_illegal = None;
+        }
+        self.turn = Turn::default();
     }
 
     /// 2023 6.2.1.2: `side`'s flag is about to fall, and a move of his
@@ -349,4 +648,33 @@ fn split_touches(touches: &[Touch], pos: &Chess, mv: &Move) -> (Vec<Touch>, Vec<
         .position(|x| x.piece.color != mover && !squares.contains(x.square))
         .unwrap_or(touches.len());
     (touches[..at].to_vec(), touches[at..].to_vec())
+}
+
+/// The long form of a move as the hand made it (`Be2-d3`, `Ke1-g1 Rh1-f1`,
+/// `b7-b8`), for a move kept in the record that is no legal move.
+fn long_form(pos: &Chess, mv: &Move) -> String {
+    let b = pos.board();
+    let one = |from: Square, to: Square| {
+        let letter = match b.role_at(from) {
+            Some(Role::Pawn) | None => String::new(),
+            Some(r) => r.upper_char().to_string(),
+        };
+        let x = if b.piece_at(to).is_some_and(|p| Some(p.color) != b.color_at(from)) {
+            "x"
+        } else {
+            "-"
+        };
+        format!("{letter}{from}{x}{to}")
+    };
+    match *mv {
+        Move::Castle { king, rook } => {
+            let (k, r) = (mv.castling_side().map(|s| (s.king_to(pos.turn()), s.rook_to(pos.turn()))))
+                .unwrap_or((king, rook));
+            format!("{} {}", one(king, k), one(rook, r))
+        }
+        _ => match mv.from() {
+            Some(from) => one(from, mv.to()),
+            None => mv.to().to_string(),
+        },
+    }
 }
