@@ -157,7 +157,7 @@ impl Arbiter {
                 self.turn.held_by_other.discard(sq);
             }
             Change::Lift(sq) => {
-                if self.turn.reply_at.is_none() && self.reply_begins(sq) {
+                if self.turn.reply_at.is_none() && self.reply_begins(sq, t) {
                     self.turn.reply_at = Some(t);
                 }
                 if let Some(i) = self.turn.placed.iter().position(|p| p.1 == sq) {
@@ -208,29 +208,45 @@ impl Arbiter {
         }
     }
 
-    /// Whether a lift on `sq` (one board for both players) begins the
-    /// opponent's reply to a move made and not pressed: a piece of his,
-    /// lifted while the mover holds nothing and has set down at least one
-    /// piece, away from the squares the mover's pieces went to (or, for a
-    /// pawn gone diagonally to an empty square, the pawn it took en
-    /// passant). The same split as `unpressed.rs` makes at completion.
-    fn reply_begins(&self, sq: Square) -> bool {
+    /// Whether a lift on `sq` at `t` (one board for both players) begins
+    /// the opponent's reply to a move made and not pressed. The mover holds
+    /// nothing and has set down at least one piece, and either
+    ///
+    /// - the piece is the opponent's (not the pawn a pawn of the mover's,
+    ///   gone diagonally to an empty square, took en passant): the same
+    ///   split as `unpressed.rs` makes at completion; or
+    /// - the piece is the mover's (one he set down, or another) and every
+    ///   piece he set down has stood for the release time, none a king two
+    ///   files over (a castling whose rook may still come): his move is
+    ///   made and released (§4.6 / 2023 4.7), he can no longer change it,
+    ///   so only the opponent, who has the move, lifts it: to capture it.
+    fn reply_begins(&self, sq: Square, t: u64) -> bool {
         let side = self.pos.turn();
         let b = self.pos.board();
-        if self.boards.len() > 1
-            || b.color_at(sq) != Some(!side)
-            || !self.turn.hand.is_empty()
-            || self.turn.placed.is_empty()
-        {
+        if self.boards.len() > 1 || !self.turn.hand.is_empty() || self.turn.placed.is_empty() {
             return false;
         }
-        !self.turn.placed.iter().any(|&(from, to, _)| {
-            let passant = b.role_at(from) == Some(Role::Pawn)
-                && from.file() != to.file()
-                && b.piece_at(to).is_none()
-                && Square::from_coords(to.file(), from.rank()) == sq;
-            to == sq || passant
-        })
+        // Every piece the mover set down has stood for the release time,
+        // and no castling waits for its rook.
+        let released = self.turn.placed.iter().all(|&(from, to, at)| {
+            let castling =
+                b.role_at(from) == Some(Role::King) && from.file().distance(to.file()) > 1;
+            at + self.cfg.release_ms <= t && !castling
+        });
+        if self.turn.placed.iter().any(|&(_, to, _)| to == sq) {
+            // The mover's piece where he set it down: taken by the opponent.
+            return released;
+        }
+        match b.color_at(sq) {
+            Some(c) if c == side => released,
+            Some(_) => !self.turn.placed.iter().any(|&(from, to, _)| {
+                b.role_at(from) == Some(Role::Pawn)
+                    && from.file() != to.file()
+                    && b.piece_at(to).is_none()
+                    && Square::from_coords(to.file(), from.rank()) == sq
+            }),
+            None => false,
+        }
     }
 
     /// Reports the lifts confirmed up to `t` (all of them when `flush`) as

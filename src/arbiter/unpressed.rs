@@ -163,7 +163,7 @@ impl Arbiter {
             return false;
         };
         let mover = self.pos.turn();
-        let (_, rest) = split_touches(&self.turn.touches, &self.pos, mv);
+        let (_, rest) = split_first(&self.turn, &self.pos, mv);
         let set_down = self
             .turn
             .placed
@@ -318,7 +318,14 @@ impl Arbiter {
         let n = r.moves.len();
         for (k, mv) in r.moves.into_iter().enumerate() {
             let mover = self.pos.turn();
-            let (mine, rest) = split_touches(&touches, &self.pos, &mv);
+            // The first move's touches end where the sensors saw the reply
+            // begin (`Turn::reply_at`), else at the first touch of a piece
+            // of the opponent's away from the move.
+            let (mine, rest) = if k == 0 {
+                split_first(&turn, &self.pos, &mv)
+            } else {
+                split_touches(&touches, &self.pos, &mv)
+            };
             touches = rest;
             // Each move is judged under §4 by its own player's touches and
             // releases.
@@ -374,7 +381,7 @@ impl Arbiter {
             return;
         };
         let turn = std::mem::take(&mut self.turn);
-        let (mine, rest) = split_touches(&turn.touches, &self.pos, &mv);
+        let (mine, rest) = split_first(&turn, &self.pos, &mv);
         self.turn = Turn {
             touches: mine,
             ..turn
@@ -449,7 +456,7 @@ impl Arbiter {
             return false;
         }
         let a = p.articles;
-        let (mine, _) = split_touches(&self.turn.touches, &self.pos, &mv);
+        let (mine, _) = split_first(&self.turn, &self.pos, &mv);
         let releases = if p.release_binds_replacement {
             self.turn
                 .releases
@@ -631,6 +638,23 @@ fn in_time_order(touches: &[Touch], moves: &[Move]) -> bool {
         last = Some(t);
     }
     true
+}
+
+/// The first move's touches split from the reply's: where the sensors saw
+/// the reply begin (`Turn::reply_at`, `hand.rs`), else as
+/// [`split_touches`].
+fn split_first(turn: &Turn, pos: &Chess, mv: &Move) -> (Vec<Touch>, Vec<Touch>) {
+    match turn.reply_at {
+        Some(at) => {
+            let i = turn
+                .touches
+                .iter()
+                .position(|x| x.t >= at)
+                .unwrap_or(turn.touches.len());
+            (turn.touches[..i].to_vec(), turn.touches[i..].to_vec())
+        }
+        None => split_touches(&turn.touches, pos, mv),
+    }
 }
 
 /// The touches of a series split at the first touch that is not the
