@@ -12,8 +12,8 @@ use eboard::controller::replay;
 use eboard::pgn::read_games;
 use eboard::sim::{simulate, SimOptions};
 use eboard::trace::{EventKind, RecordKind, Sensing};
-use shakmaty::Color;
 use serde_json::{json, Value};
+use shakmaty::Color;
 
 const PROFILES: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
 
@@ -357,12 +357,29 @@ fn real_games_with_one_press_left_out_replay_exactly() {
                         .filter(|r| matches!(r.kind, RecordKind::Lift(_)))
                         .map(|r| r.t)
                         .collect();
+                    // The squares the presser set his pieces down on: a
+                    // lift there (the moved piece taken) within the release
+                    // time is read as his hand (docs/profiles.md).
+                    let before = trace.records[..press]
+                        .iter()
+                        .rposition(|r| matches!(r.kind, RecordKind::Press(_)))
+                        .unwrap_or(0);
+                    let set_down: Vec<String> = trace.records[before..press]
+                        .iter()
+                        .filter_map(|r| match r.kind {
+                            RecordKind::Place { square, .. } => Some(square.to_string()),
+                            _ => None,
+                        })
+                        .collect();
                     let mut seen = 0;
                     for e in &events {
-                        if let EventKind::Touch { by, piece, .. } = &e.kind {
+                        if let EventKind::Touch {
+                            by, piece, square, ..
+                        } = &e.kind
+                        {
                             let own = piece.chars().all(|c| c.is_ascii_uppercase())
                                 == (replier == Color::White);
-                            if own && lifts.contains(&e.t) {
+                            if own && lifts.contains(&e.t) && !set_down.contains(square) {
                                 assert_eq!(by.0, replier, "{what}: touch at {}", e.t);
                                 seen += 1;
                             }
@@ -467,7 +484,15 @@ fn touches_after_a_move_not_pressed_name_the_player_who_has_the_move() {
             4600 press b";
         let ev = replay_steps(h.clone(), steps, rules);
         let t = touches(&ev);
-        assert_eq!(t[2..], [("d5".into(), "w".into()), ("e4".into(), "w".into()), ("d8".into(), "b".into())], "{rules}: {t:?}");
+        assert_eq!(
+            t[2..],
+            [
+                ("d5".into(), "w".into()),
+                ("e4".into(), "w".into()),
+                ("d8".into(), "b".into())
+            ],
+            "{rules}: {t:?}"
+        );
     }
 }
 
@@ -595,5 +620,79 @@ fn two_boards_that_tell_different_games_are_held_and_the_arbiter_told() {
         assert_eq!(irr[0]["article"], article, "{rules}");
         assert!(of(&ev, "move").is_empty(), "{rules}: {ev:#?}");
         assert!(of(&ev, "illegal_move").is_empty(), "{rules}");
+    }
+}
+
+// ---- More cases from the seeds (issue 25, points 3 and 5) ---------------
+
+/// 2023 5.2.3: "The game is drawn upon agreement between the two players
+/// during the game, provided both players have made at least one move".
+/// *Made* (2023 1.3 / 4.7), not completed: Black's first move stands made,
+/// he offers a draw before pressing (9.1.2.1 "after having made a move on
+/// the chessboard and before pausing his/her own clock"), White accepts:
+/// both have made a move, the game is drawn. 2009 §5.2c and 2001 §5.2c
+/// have no such condition: drawn too.
+#[test]
+fn f17_a_move_made_and_not_yet_pressed_counts_for_an_agreement() {
+    let steps = "
+        1000 mv e2e4 w
+        2000 lift e7
+        2300 place e5
+        2500 offer b
+        3000 accept w";
+    for (rules, article) in [
+        ("fide-2001", "5.2c"),
+        ("fide-2009", "5.2c"),
+        ("fide-2009-no", "5.2c"),
+        ("fide-2023", "5.2.3"),
+    ] {
+        let ev = replay_steps(json!({"trace": 1, "time_control": "5400+30"}), steps, rules);
+        let end = of(&ev, "game_end");
+        assert_eq!(end.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(end[0]["result"], "1/2-1/2", "{rules}");
+        assert_eq!(end[0]["article"], article, "{rules}");
+        assert!(of(&ev, "irregularity").is_empty(), "{rules}: {ev:#?}");
+    }
+    // Before Black made a move the 2023 condition is not met.
+    let early = "1000 mv e2e4 w\n2500 offer w\n3000 accept b";
+    let ev = replay_steps(
+        json!({"trace": 1, "time_control": "5400+30"}),
+        early,
+        "fide-2023",
+    );
+    assert!(of(&ev, "game_end").is_empty(), "{ev:#?}");
+}
+
+/// 2009 §6.12c "Dommeren bestemmer hvornår partiet genoptages" (2001
+/// §6.13c, 2023 6.11.3): White's move made and not pressed, the arbiter
+/// pauses; Black replies and presses during the pause: shown to the
+/// arbiter, not applied. After the resume Black's press takes both moves;
+/// White's clock, stopped during the pause, runs on.
+#[test]
+fn a_press_during_a_pause_after_a_move_not_pressed_waits_for_the_resume() {
+    let steps = "
+        1000 lift e2
+        1300 place e4
+        2000 arbiter pause
+        3000 lift e7
+        3300 place e5
+        4000 press b
+        10000 arbiter resume
+        11000 press b";
+    for (rules, article) in [
+        ("fide-2001", "6.13c"),
+        ("fide-2009", "6.12c"),
+        ("fide-2009-no", "6.12c"),
+        ("fide-2023", "6.11.3"),
+    ] {
+        let ev = replay_steps(json!({"trace": 1, "time_control": "5400+30"}), steps, rules);
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(irr[0]["kind"], "press_during_pause", "{rules}");
+        assert_eq!(irr[0]["article"], article, "{rules}");
+        assert_eq!(sans(&ev), ["e4", "e5"], "{rules}: {ev:#?}");
+        assert_eq!(of(&ev, "move")[0]["t"], 11000, "{rules}");
+        // White's clock ran 0–2 s and 10–11 s; Black's never.
+        assert_eq!(last_clock(&ev), (START - 3_000, START), "{rules}");
     }
 }

@@ -319,8 +319,14 @@ fn supervised(fen: &str, mode: &str, tc: &str) -> Value {
 fn an_unpressed_illegal_move_replied_to_stands_and_the_game_goes_on() {
     for (rules, mode, tc) in STANDS_AFTER_REPLY {
         let ev = replay_steps(timed(PINNED, mode, tc), BD3_UNPRESSED, rules);
-        assert!(of(&ev, "illegal_move").is_empty(), "{rules} {mode}: {ev:#?}");
-        assert!(of(&ev, "irregularity").is_empty(), "{rules} {mode}: {ev:#?}");
+        assert!(
+            of(&ev, "illegal_move").is_empty(),
+            "{rules} {mode}: {ev:#?}"
+        );
+        assert!(
+            of(&ev, "irregularity").is_empty(),
+            "{rules} {mode}: {ev:#?}"
+        );
         assert!(of(&ev, "game_end").is_empty(), "{rules} {mode}");
         assert_eq!(sans(&ev), ["Kd8+", "Kf1"], "{rules} {mode}: {ev:#?}");
         let moves = of(&ev, "move");
@@ -368,7 +374,10 @@ fn an_unpressed_castling_through_check_replied_to_stands() {
         5500 press w";
     for (rules, mode, tc) in STANDS_AFTER_REPLY {
         let ev = replay_steps(timed(CASTLE_THROUGH, mode, tc), steps, rules);
-        assert!(of(&ev, "irregularity").is_empty(), "{rules} {mode}: {ev:#?}");
+        assert!(
+            of(&ev, "irregularity").is_empty(),
+            "{rules} {mode}: {ev:#?}"
+        );
         assert!(of(&ev, "illegal_move").is_empty(), "{rules} {mode}");
         assert_eq!(sans(&ev), ["Kd8", "Kh1"], "{rules} {mode}: {ev:#?}");
         // The castling was no capture and no pawn move: the §9.3 count
@@ -397,7 +406,7 @@ fn an_unpressed_illegal_move_is_ruled_when_found_where_the_board_rules() {
         assert_eq!(ill[0]["t"], at, "{rules} {mode}");
         assert_eq!(ill[0]["by"], "w", "{rules} {mode}");
         assert_eq!(ill[0]["article"], article, "{rules} {mode}");
-        assert_eq!(ill[0]["squares"], json!(["d3", "e2"]), "{rules} {mode}");
+        assert_eq!(ill[0]["squares"], json!(["e2", "d3"]), "{rules} {mode}");
         let bonus = if rules == "fide-2023" && mode != "standard" {
             "+1 min to black"
         } else {
@@ -414,11 +423,13 @@ fn an_unpressed_illegal_move_is_ruled_when_found_where_the_board_rules() {
         } else {
             "8000 lift d3\n8200 place e2 B\n8400 lift d8\n8600 place e8 k\n8800 lift f1\n8900 place e1 K"
         };
-        let steps = format!(
-            "{played}\n{restore}\n9000 lift e1\n9200 place f1 K\n9500 press w"
-        );
+        let steps = format!("{played}\n{restore}\n9000 lift e1\n9200 place f1 K\n9500 press w");
         let ev = replay_steps(supervised(PINNED, mode, tc), &steps, rules);
-        assert_eq!(of(&ev, "position_restored").len(), 1, "{rules} {mode}: {ev:#?}");
+        assert_eq!(
+            of(&ev, "position_restored").len(),
+            1,
+            "{rules} {mode}: {ev:#?}"
+        );
         assert_eq!(sans(&ev), ["Kf1"], "{rules} {mode}: {ev:#?}");
         assert!(of(&ev, "touch_move").is_empty(), "{rules} {mode}: {ev:#?}");
         assert_eq!(of(&ev, "illegal_move").len(), 1, "{rules} {mode}");
@@ -438,7 +449,10 @@ fn an_unpressed_illegal_move_is_not_ruled_before_it_is_completed() {
         3500 press b";
     for (rules, mode, tc, _, at) in RULED_WHEN_FOUND.into_iter().filter(|r| r.4 == 5500) {
         let ev = replay_steps(supervised(PINNED, mode, tc), steps, rules);
-        assert!(of(&ev, "illegal_move").is_empty(), "{rules} {mode}: {ev:#?}");
+        assert!(
+            of(&ev, "illegal_move").is_empty(),
+            "{rules} {mode}: {ev:#?}"
+        );
         assert!(of(&ev, "move").is_empty(), "{rules} {mode}");
         assert_eq!(at, 5500);
     }
@@ -510,8 +524,43 @@ fn an_unpressed_illegal_move_pressed_after_the_reply_stands() {
         7500 press w";
     for (rules, mode, tc) in STANDS_AFTER_REPLY {
         let ev = replay_steps(timed(PINNED, mode, tc), steps, rules);
-        assert!(of(&ev, "illegal_move").is_empty(), "{rules} {mode}: {ev:#?}");
+        assert!(
+            of(&ev, "illegal_move").is_empty(),
+            "{rules} {mode}: {ev:#?}"
+        );
         assert_eq!(sans(&ev), ["Kd8+", "Kf1"], "{rules} {mode}: {ev:#?}");
         assert_eq!(of(&ev, "move")[0]["t"], 5500, "{rules} {mode}");
+    }
+}
+
+#[test]
+fn an_unpressed_illegal_move_replied_to_and_the_offenders_next_move() {
+    // Neither presses until White's next move: three moves on the board.
+    // Where only a claim counts it stands and all three are read; where
+    // the board rules, White's press completes the illegal move and it is
+    // ruled: the position before it is reinstated (§7.4a / 7.5.1).
+    let steps = "
+        1000 lift e2
+        1200 place d3 B
+        3000 lift e8
+        3200 place d8 k
+        5000 lift e1
+        5200 place f1 K
+        5500 press w";
+    for (rules, mode, tc) in STANDS_AFTER_REPLY {
+        let ev = replay_steps(timed(PINNED, mode, tc), steps, rules);
+        assert!(
+            of(&ev, "illegal_move").is_empty(),
+            "{rules} {mode}: {ev:#?}"
+        );
+        assert_eq!(sans(&ev), ["Kd8+", "Kf1"], "{rules} {mode}: {ev:#?}");
+    }
+    for (rules, mode, tc, article, _) in RULED_WHEN_FOUND {
+        let ev = replay_steps(supervised(PINNED, mode, tc), steps, rules);
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{rules} {mode}: {ev:#?}");
+        assert_eq!(ill[0]["t"], 5500, "{rules} {mode}");
+        assert_eq!(ill[0]["article"], article, "{rules} {mode}");
+        assert!(of(&ev, "move").is_empty(), "{rules} {mode}");
     }
 }

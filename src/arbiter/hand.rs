@@ -54,6 +54,13 @@ pub(super) struct Turn {
     /// the move from then on (2009 §1.1, 2023 1.3), so the touches from
     /// then on are his (`Arbiter::emit_touches`).
     pub(super) reply_at: Option<u64>,
+    /// The mover has held nothing with at least one piece set down: his
+    /// move stood made on the board (for `reply_begins`).
+    pub(super) made: bool,
+    /// Since then, the origins of his pieces lifted again from where he had
+    /// set them down (an opponent taking the moved piece, or the mover
+    /// changing his mind: the next lift tells which).
+    pub(super) relifted: Bitboard,
 }
 
 impl Arbiter {
@@ -162,6 +169,9 @@ impl Arbiter {
                 }
                 if let Some(i) = self.turn.placed.iter().position(|p| p.1 == sq) {
                     let (from, to, placed_t) = self.turn.placed.remove(i);
+                    if self.turn.made {
+                        self.turn.relifted.add(from);
+                    }
                     if t.saturating_sub(placed_t) >= self.cfg.release_ms
                         && touch::is_legal_release(&self.pos, from, to)
                         && !self.turn.releases.iter().any(|r| r.from == from)
@@ -204,13 +214,21 @@ impl Arbiter {
                         // a captured piece put back.
                     }
                 }
+                if self.turn.hand.is_empty() && !self.turn.placed.is_empty() {
+                    self.turn.made = true;
+                    self.turn.relifted = Bitboard::EMPTY;
+                }
             }
         }
     }
 
     /// Whether a lift on `sq` at `t` (one board for both players) begins
-    /// the opponent's reply to a move made and not pressed. The mover holds
-    /// nothing and has set down at least one piece, and either
+    /// the opponent's reply to a move made and not pressed. The mover's
+    /// move stood made (he held nothing with a piece set down). A piece of
+    /// the opponent's lifted while the mover holds only pieces of his
+    /// lifted again from where he set them down begins it (the opponent
+    /// took the moved piece first). Otherwise the mover holds nothing and
+    /// has set down at least one piece, and either
     ///
     /// - the piece is the opponent's (not the pawn a pawn of the mover's,
     ///   gone diagonally to an empty square, took en passant): the same
@@ -223,8 +241,21 @@ impl Arbiter {
     fn reply_begins(&self, sq: Square, t: u64) -> bool {
         let side = self.pos.turn();
         let b = self.pos.board();
-        if self.boards.len() > 1 || !self.turn.hand.is_empty() || self.turn.placed.is_empty() {
+        if self.boards.len() > 1 || !self.turn.made {
             return false;
+        }
+        // A piece of the opponent's lifted while the mover holds nothing,
+        // or only his own moved pieces lifted again from where he set them
+        // down (the opponent takes the moved piece, then lifts his own).
+        let opponent_may_lift = self
+            .turn
+            .hand
+            .iter()
+            .all(|s| self.turn.relifted.contains(*s));
+        if !self.turn.hand.is_empty() || self.turn.placed.is_empty() {
+            return b.color_at(sq) == Some(!side)
+                && opponent_may_lift
+                && !self.turn.placed.iter().any(|&(_, to, _)| to == sq);
         }
         // Every piece the mover set down has stood for the release time,
         // and no castling waits for its rook.
@@ -290,7 +321,11 @@ impl Arbiter {
             };
             // The claimant loses the right to claim a §4 breach once he
             // touches a piece (2009 §4.7, 2001 §4.6, 2023 4.8).
-            if self.pending_breach.as_ref().is_some_and(|b| b.by != toucher) {
+            if self
+                .pending_breach
+                .as_ref()
+                .is_some_and(|b| b.by != toucher)
+            {
                 self.pending_breach = None;
             }
             self.turn.touches.push(Touch {

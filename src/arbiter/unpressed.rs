@@ -225,8 +225,12 @@ impl Arbiter {
             }
         }
         if let [(a, _), (c, _), ..] = own[..] {
-            let king = [a, c].into_iter().find(|s| b.role_at(*s) == Some(Role::King));
-            let rook = [a, c].into_iter().find(|s| b.role_at(*s) == Some(Role::Rook));
+            let king = [a, c]
+                .into_iter()
+                .find(|s| b.role_at(*s) == Some(Role::King));
+            let rook = [a, c]
+                .into_iter()
+                .find(|s| b.role_at(*s) == Some(Role::Rook));
             if let (Some(king), Some(rook)) = (king, rook) {
                 candidates.push(Move::Castle { king, rook });
             }
@@ -420,7 +424,14 @@ impl Arbiter {
     ///   the offender's touches of it bind its replacement.
     ///
     /// [`Profile::unpressed_illegal_stands_after_reply`]: crate::rules::Profile::unpressed_illegal_stands_after_reply
-    fn illegal_series(&mut self, r: Reading, side: Color, behind: bool, t: u64, out: &mut Decisions) -> bool {
+    fn illegal_series(
+        &mut self,
+        r: Reading,
+        side: Color,
+        behind: bool,
+        t: u64,
+        out: &mut Decisions,
+    ) -> bool {
         let Some(&mv) = r.moves.first() else {
             return false;
         };
@@ -505,9 +516,9 @@ impl Arbiter {
             return;
         }
         let b = self.pos.board();
-        let pawns_on_far_rank = (b.pawns() & b.white() & Bitboard::from_rank(shakmaty::Rank::Eighth))
-            .any()
-            || (b.pawns() & b.black() & Bitboard::from_rank(shakmaty::Rank::First)).any();
+        let pawns_on_far_rank =
+            (b.pawns() & b.white() & Bitboard::from_rank(shakmaty::Rank::Eighth)).any()
+                || (b.pawns() & b.black() & Bitboard::from_rank(shakmaty::Rank::First)).any();
         if pawns_on_far_rank || super::illegal::both_kings_in_check(b) {
             self.end(
                 crate::model::KnownOutcome::Draw,
@@ -683,7 +694,10 @@ fn long_form(pos: &Chess, mv: &Move) -> String {
             Some(Role::Pawn) | None => String::new(),
             Some(r) => r.upper_char().to_string(),
         };
-        let x = if b.piece_at(to).is_some_and(|p| Some(p.color) != b.color_at(from)) {
+        let x = if b
+            .piece_at(to)
+            .is_some_and(|p| Some(p.color) != b.color_at(from))
+        {
             "x"
         } else {
             "-"
@@ -692,8 +706,10 @@ fn long_form(pos: &Chess, mv: &Move) -> String {
     };
     match *mv {
         Move::Castle { king, rook } => {
-            let (k, r) = (mv.castling_side().map(|s| (s.king_to(pos.turn()), s.rook_to(pos.turn()))))
-                .unwrap_or((king, rook));
+            let (k, r) = (mv
+                .castling_side()
+                .map(|s| (s.king_to(pos.turn()), s.rook_to(pos.turn()))))
+            .unwrap_or((king, rook));
             format!("{} {}", one(king, k), one(rook, r))
         }
         _ => match mv.from() {
