@@ -596,6 +596,56 @@ impl Profile {
         self.edition == Edition::Fide2023
     }
 
+    /// An illegal move made and not pressed, then the opponent's own move
+    /// made: the illegal move stands, nobody may claim it and nothing is
+    /// ruled unasked, where only a claim before the opponent's own move
+    /// counts. 2009 A4c "… før kravstilleren selv udfører sit træk. Kun
+    /// efter en sådan påstand skal dommeren træffe en afgørelse" and B3c "Så
+    /// snart modstanderen har udført sit eget træk, kan et ulovligt træk
+    /// ikke rettes" (seed 002; rapid and blitz with inadequate supervision);
+    /// 2001 C3 "Har modstanderen udført et træk, kan et ulovligt træk ikke
+    /// rettes" (seed 000, blitz); 2023 A.5.2 (rapid A.5, blitz B.3): the
+    /// arbiter acts, or the opponent claims, "provided the opponent has not
+    /// made his/her next move" — a move not pressed cannot be declared
+    /// illegal before its press (7.5.1), so neither can act here.
+    /// Elsewhere (standard play, 2001 rapid through B2, adequate
+    /// supervision: 2009 A3 / B2, 2023 A.4 / B.2) §7.4a / 7.5.1 apply
+    /// ([`Profile::illegal_ruled_when_made`]).
+    pub fn unpressed_illegal_stands_after_reply(&self) -> bool {
+        match self.illegal_rule {
+            IllegalMoveRule::ClaimPenalty | IllegalMoveRule::ClaimWins => true,
+            IllegalMoveRule::Arbiter => {
+                self.edition == Edition::Fide2023
+                    && self.mode != Mode::Standard
+                    && self.supervision == Supervision::Inadequate
+            }
+        }
+    }
+
+    /// 2023 A.5.4 (rapid A.5, blitz B.3): "if the arbiter sees both kings
+    /// in check, or a pawn standing on the furthest rank, he/she waits until
+    /// the next move is completed. If an illegal position is still on the
+    /// board, he/she declares a draw" (`fide-2023.md` §2.9). Reached only
+    /// when an illegal move stood (one made and not pressed, replied to:
+    /// a pressed one is ruled at its press, A.5.2). 2009 A4c has the arbiter
+    /// intervene instead ([`Profile::illegal_positions_ruled_unasked`]);
+    /// 2009 B3 / 2001 C have no such rule.
+    pub fn article_illegal_position_draw(&self) -> Option<&'static str> {
+        (self.edition == Edition::Fide2023 && self.unpressed_illegal_stands_after_reply())
+            .then_some("A.5.4")
+    }
+
+    /// Where the arbiter rules illegal moves (§7.4a / 7.5.1), when an
+    /// illegal move made and not pressed is ruled: 2001 §7.4a "Hvis det
+    /// under et parti opdages at der er *gjort* et ulovligt træk" (seed 000:
+    /// made) — at the first press that shows it; 2009 §7.4a "opdages at der
+    /// er *fuldført* et ulovligt træk" (seed 002: completed, §6.7a: by the
+    /// press) and 2023 7.5.1 "An illegal move is completed once the player
+    /// has pressed his/her clock" — at the offender's own press.
+    pub fn illegal_ruled_when_made(&self) -> bool {
+        self.edition == Edition::Fide2001
+    }
+
     /// Who may adjust (j'adoube) in the moment between a move made and its
     /// press: 2009 §4.2 "… må spilleren i trækket rette en eller flere
     /// brikker på deres felter", with §1.1 "at være i trækket" når hans

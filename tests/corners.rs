@@ -508,3 +508,30 @@ fn vi_events_cite_the_editions_appendix() {
         assert_eq!(early[0]["article"], want, "{rules}");
     }
 }
+
+/// 2009 §9.1b(1) (seed 002): the offer stands until the opponent "afslår
+/// det ved at røre en brik i den hensigt at flytte eller slå den" (2001
+/// §9.1a, 2023 9.1.2.1 the same). White offers with his move made and
+/// before his press (§9.1b); Black, who has the move, touches his pawn:
+/// the offer lapsed, so his `accept` after it is no agreement.
+#[test]
+fn a_draw_offer_lapses_when_the_opponent_touches_before_the_press() {
+    let steps = "
+        1000 lift e2
+        1300 place e4
+        1500 offer w
+        3100 lift e7
+        3300 place e5
+        3400 accept b
+        3600 press b";
+    for rules in ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"] {
+        let ev = replay_steps(json!({"trace": 1, "time_control": "5400+30"}), steps, rules);
+        assert!(of(&ev, "game_end").is_empty(), "{rules}: {ev:#?}");
+        let t = of(&ev, "touch");
+        assert_eq!(
+            (&t[1]["square"], &t[1]["by"]),
+            (&json!("e7"), &json!("b")),
+            "{rules}"
+        );
+    }
+}

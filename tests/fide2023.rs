@@ -205,3 +205,41 @@ fn f56_f57_the_2023_thresholds_classify_a_time_control() {
         Mode::Standard
     );
 }
+
+/// 2023 5.2.3: "The game is drawn upon agreement between the two players
+/// during the game, provided both players have made at least one move".
+/// *Made* (2023 1.3 / 4.7), not completed: Black's first move stands made,
+/// he offers a draw before pressing (9.1.2.1 "after having made a move on
+/// the chessboard and before pausing his/her own clock"), White accepts:
+/// both have made a move, the game is drawn. 2009 §5.2c and 2001 §5.2c
+/// have no such condition: drawn too.
+#[test]
+fn f17_a_move_made_and_not_yet_pressed_counts_for_an_agreement() {
+    let steps = "
+        1000 mv e2e4 w
+        2000 lift e7
+        2300 place e5
+        2500 offer b
+        3000 accept w";
+    for (rules, article) in [
+        ("fide-2001", "5.2c"),
+        ("fide-2009", "5.2c"),
+        ("fide-2009-no", "5.2c"),
+        ("fide-2023", "5.2.3"),
+    ] {
+        let ev = replay_steps(json!({"trace": 1, "time_control": "5400+30"}), steps, rules);
+        let end = of(&ev, "game_end");
+        assert_eq!(end.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(end[0]["result"], "1/2-1/2", "{rules}");
+        assert_eq!(end[0]["article"], article, "{rules}");
+        assert!(of(&ev, "irregularity").is_empty(), "{rules}: {ev:#?}");
+    }
+    // Before Black made a move the 2023 condition is not met.
+    let early = "1000 mv e2e4 w\n2500 offer w\n3000 accept b";
+    let ev = replay_steps(
+        json!({"trace": 1, "time_control": "5400+30"}),
+        early,
+        "fide-2023",
+    );
+    assert!(of(&ev, "game_end").is_empty(), "{ev:#?}");
+}

@@ -130,3 +130,41 @@ fn no_flag_falls_while_the_pause_holds() {
         assert_eq!(of(&ev, "irregularity").len(), 3, "{rules}");
     }
 }
+
+/// 2009 §6.12c "Dommeren bestemmer hvornår partiet genoptages" (2001
+/// §6.13c, 2023 6.11.3): White's move made and not pressed, the arbiter
+/// pauses; Black replies and presses during the pause: shown to the
+/// arbiter, not applied. After the resume Black's press takes both moves;
+/// White's clock, stopped during the pause, runs on.
+#[test]
+fn a_press_during_a_pause_after_a_move_not_pressed_waits_for_the_resume() {
+    let steps = "
+        1000 lift e2
+        1300 place e4
+        2000 arbiter pause
+        3000 lift e7
+        3300 place e5
+        4000 press b
+        10000 arbiter resume
+        11000 press b";
+    for (rules, article) in [
+        ("fide-2001", "6.13c"),
+        ("fide-2009", "6.12c"),
+        ("fide-2009-no", "6.12c"),
+        ("fide-2023", "6.11.3"),
+    ] {
+        let ev = common::replay_steps(json!({"trace": 1, "time_control": "5400+30"}), steps, rules);
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(irr[0]["kind"], "press_during_pause", "{rules}");
+        assert_eq!(irr[0]["article"], article, "{rules}");
+        let sans: Vec<&Value> = of(&ev, "move").iter().map(|m| &m["san"]).collect();
+        assert_eq!(sans, [&json!("e4"), &json!("e5")], "{rules}: {ev:#?}");
+        assert_eq!(of(&ev, "move")[0]["t"], 11000, "{rules}");
+        // White's clock ran 0–2 s and 10–11 s; Black's never (5430 s:
+        // 5400 + 30 over the board).
+        let c = *of(&ev, "clock").last().unwrap();
+        assert_eq!(c["white_ms"], 5_430_000 - 3_000, "{rules}: {c}");
+        assert_eq!(c["black_ms"], 5_430_000, "{rules}: {c}");
+    }
+}

@@ -11,8 +11,9 @@ use common::{false_alarm, of, replay_steps, shared_pgn_dir_or_skip};
 use eboard::controller::replay;
 use eboard::pgn::read_games;
 use eboard::sim::{simulate, SimOptions};
-use eboard::trace::{RecordKind, Sensing};
+use eboard::trace::{EventKind, RecordKind, Sensing};
 use serde_json::{json, Value};
+use shakmaty::Color;
 
 const PROFILES: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
 
@@ -340,6 +341,51 @@ fn real_games_with_one_press_left_out_replay_exactly() {
                     if let Some(e) = false_alarm(&events) {
                         panic!("{what}: {}", e.to_json());
                     }
+                    // The reply's own pieces lifted (the records after the
+                    // press left out, up to the next press) are touches of
+                    // its player, who has the move (2009 §1.1, 2023 1.3).
+                    let RecordKind::Press(presser) = full.records[press].kind else {
+                        unreachable!()
+                    };
+                    let replier = !presser;
+                    let next = trace.records[press..]
+                        .iter()
+                        .position(|r| matches!(r.kind, RecordKind::Press(_)))
+                        .map_or(trace.records.len(), |i| press + i);
+                    let lifts: Vec<u64> = trace.records[press..next]
+                        .iter()
+                        .filter(|r| matches!(r.kind, RecordKind::Lift(_)))
+                        .map(|r| r.t)
+                        .collect();
+                    // The squares the presser set his pieces down on: a
+                    // lift there (the moved piece taken) within the release
+                    // time is read as his hand (docs/profiles.md).
+                    let before = trace.records[..press]
+                        .iter()
+                        .rposition(|r| matches!(r.kind, RecordKind::Press(_)))
+                        .unwrap_or(0);
+                    let set_down: Vec<String> = trace.records[before..press]
+                        .iter()
+                        .filter_map(|r| match r.kind {
+                            RecordKind::Place { square, .. } => Some(square.to_string()),
+                            _ => None,
+                        })
+                        .collect();
+                    let mut seen = 0;
+                    for e in &events {
+                        if let EventKind::Touch {
+                            by, piece, square, ..
+                        } = &e.kind
+                        {
+                            let own = piece.chars().all(|c| c.is_ascii_uppercase())
+                                == (replier == Color::White);
+                            if own && lifts.contains(&e.t) && !set_down.contains(square) {
+                                assert_eq!(by.0, replier, "{what}: touch at {}", e.t);
+                                seen += 1;
+                            }
+                        }
+                    }
+                    assert!(seen > 0, "{what}: no touch of the reply");
                     let got: Vec<&str> = arbiter.moves().iter().map(|m| m.san.as_str()).collect();
                     let want: Vec<&str> = game.moves.iter().map(|m| m.san.as_str()).collect();
                     // A game over by the Laws before its record ends
@@ -393,5 +439,164 @@ fn a_press_after_the_reply_was_made_completes_the_first_move() {
             ),
             "{rules}"
         );
+    }
+}
+
+fn touches(ev: &[Value]) -> Vec<(String, String)> {
+    of(ev, "touch")
+        .iter()
+        .map(|t| {
+            (
+                t["square"].as_str().unwrap().to_owned(),
+                t["by"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The `touch` events name the player who has the move on the board: once
+/// White's move is made (not pressed), Black has it (2009 §1.1 "at være i
+/// trækket" når hans modstanders træk er udført; 2023 1.3), so his lifts
+/// are his touches (the contract's `touch`: "a piece of the player on move
+/// was lifted").
+#[test]
+fn touches_after_a_move_not_pressed_name_the_player_who_has_the_move() {
+    for rules in PROFILES {
+        let h = json!({"trace": 1, "time_control": "5400+30"});
+        let ev = replay_steps(h.clone(), E4_UNPRESSED, rules);
+        let want = [("e2", "w"), ("e7", "b"), ("g1", "w"), ("b8", "b")];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(s, b)| (s.to_string(), b.to_string()))
+            .collect();
+        assert_eq!(touches(&ev), want, "{rules}");
+        // A capture made and not pressed: White's lift of the pawn he takes
+        // is his (§4.3b); Black's queen, lifted after White's pawn stood on
+        // d5, is Black's.
+        let steps = "
+            1000 mv e2e4 w
+            2000 mv d7d5 b
+            3000 lift d5
+            3100 lift e4
+            3300 place d5
+            4100 lift d8
+            4300 place d5
+            4600 press b";
+        let ev = replay_steps(h.clone(), steps, rules);
+        let t = touches(&ev);
+        assert_eq!(
+            t[2..],
+            [
+                ("d5".into(), "w".into()),
+                ("e4".into(), "w".into()),
+                ("d8".into(), "b".into())
+            ],
+            "{rules}: {t:?}"
+        );
+    }
+}
+
+// ---- Appendix E: two boards ------------------------------------------------
+//
+// E2.1 (seed 002): "Trækkene skal meddeles tydeligt, gentages af
+// modstanderen og udføres på hans skakbræt": each player makes his own
+// moves and copies his opponent's on his own board. A move made and not
+// pressed, then replied to, is read on the presser's board and must agree
+// with the other board; otherwise nothing is applied and the arbiter told.
+
+fn two_boards(vi: &str) -> Value {
+    json!({"trace": 1, "boards": ["main", "tactile"], "vi_player": vi, "language": "da",
+           "time_control": "5400+30"})
+}
+
+/// Black (visually impaired) copies White's e4, made and not pressed, and
+/// replies e5 on the tactile board; his press takes both. He takes his time
+/// (more than the boards' settle time): his correct copy of a move made
+/// but not completed is no difference between the boards (E2.7).
+#[test]
+fn two_boards_a_reply_to_a_move_not_pressed_is_read_on_the_pressers_board() {
+    let steps = "
+        1000 lift e2
+        1300 place e4
+        3000 tactile lift e2
+        3200 tactile place e4
+        5400 tactile lift e7
+        5600 tactile place e5
+        8000 press b
+        9000 lift e7
+        9200 place e5
+        10000 lift g1
+        10200 place f3
+        10500 press w";
+    for rules in PROFILES {
+        let ev = replay_steps(two_boards("b"), steps, rules);
+        assert_nothing_ruled(&ev, rules);
+        assert_eq!(sans(&ev), ["e4", "e5", "Nf3"], "{rules}: {ev:#?}");
+        let moves = of(&ev, "move");
+        assert_eq!(moves[1]["t"], 8000, "{rules}");
+        // The real clock: White's ran from 0 to his press at 10.5 s.
+        assert_eq!(last_clock(&ev), (START - 10_500 + 30_000, START), "{rules}");
+    }
+}
+
+/// White (visually impaired) makes e4 on the tactile board (announced as
+/// it stands, E2.3c) and does not press; Black copies it and replies on the
+/// main board, saying his move (E2.1); White copies e5 and plays Nf3, then
+/// presses: three moves, e4 announced once, his copy of the reply on top of
+/// his announced move no "moved after its announcement".
+#[test]
+fn two_boards_the_vi_players_move_not_pressed_then_three_moves() {
+    let steps = "
+        1000 tactile lift e2
+        1300 tactile place e4
+        2000 lift e2
+        2200 place e4
+        2400 lift e7
+        2600 place e5
+        3000 tactile lift e7
+        3200 tactile place e5
+        4000 tactile lift g1
+        4200 tactile place f3
+        4500 press w";
+    for rules in PROFILES {
+        let ev = replay_steps(two_boards("w"), steps, rules);
+        assert_nothing_ruled(&ev, rules);
+        assert_eq!(sans(&ev), ["e4", "e5", "Nf3"], "{rules}: {ev:#?}");
+        // One announcement a move: e4 when it stood (1.6 s), e5 and Nf3 at
+        // the press.
+        let said: Vec<u64> = of(&ev, "announce")
+            .iter()
+            .map(|a| a["t"].as_u64().unwrap())
+            .collect();
+        assert_eq!(said, [1600, 4500, 4500], "{rules}: {ev:#?}");
+    }
+}
+
+/// The boards tell different games: White made e4 on the main board, Black
+/// "copied" d2-d4 and replied e5 on the tactile board. No series fits both
+/// boards: nothing is applied, the arbiter is told (never guessed).
+#[test]
+fn two_boards_that_tell_different_games_are_held_and_the_arbiter_told() {
+    let steps = "
+        1000 lift e2
+        1300 place e4
+        3000 tactile lift d2
+        3200 tactile place d4
+        3400 tactile lift e7
+        3600 tactile place e5
+        4000 press b";
+    for (rules, article) in [
+        ("fide-2001", "6.8a"),
+        ("fide-2009", "6.7a"),
+        ("fide-2009-no", "6.7a"),
+        ("fide-2023", "6.2.1"),
+    ] {
+        let ev = replay_steps(two_boards("b"), steps, rules);
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(irr[0]["kind"], "unpressed_moves_unclear", "{rules}");
+        assert_eq!(irr[0]["article"], article, "{rules}");
+        assert!(of(&ev, "move").is_empty(), "{rules}: {ev:#?}");
+        assert!(of(&ev, "illegal_move").is_empty(), "{rules}");
     }
 }

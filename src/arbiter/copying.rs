@@ -275,6 +275,19 @@ impl Arbiter {
         }
         let diff = b.differences(self.pos.board());
         if bi != self.mi() {
+            // The mover's move stands made on his board and is not yet
+            // completed: this board's owner may already copy it (and reply,
+            // his having the move, §1.1 / 2023 1.3); the press reads both
+            // boards (`unpressed.rs`), so nothing is said before it.
+            let mi = self.mi();
+            if !self.phase.is_restoring()
+                && matches!(
+                    recognize(&self.pos, &self.reading(mi), self.turn.promote),
+                    Recognition::Move { missing: 0, .. }
+                )
+            {
+                return None;
+            }
             return Some(diff);
         }
         if self.phase.is_restoring() {

@@ -17,8 +17,9 @@
 use super::announce::{Announcement, Decisions};
 use super::Arbiter;
 use crate::model::{EndReason, IrregularityKind, KnownOutcome};
+use crate::recognize::{recognize, Recognition};
 use crate::trace::{By, Event, EventKind};
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 
 impl Arbiter {
     /// `side` offers a draw (§9.1b).
@@ -44,7 +45,16 @@ impl Arbiter {
         if self.draw_offer == Some(!side) {
             let p = self.cfg.profile;
             let article = p.articles.agreement;
-            let moved = |c: Color| self.moves.iter().any(|m| m.by == c);
+            // *Made* (2023 1.3, 4.7), not completed: the move of the
+            // player on move that stands on the board counts too (he offers
+            // "after having made a move on the chessboard and before
+            // pausing his/her own clock", 9.1.2.1).
+            let made_now = matches!(
+                recognize(&self.pos, &self.reading(self.mi()), self.turn.promote),
+                Recognition::Move { missing: 0, .. }
+            );
+            let turn = self.pos.turn();
+            let moved = |c: Color| self.moves.iter().any(|m| m.by == c) || (made_now && c == turn);
             if p.agreement_needs_a_move_each() && !(moved(Color::White) && moved(Color::Black)) {
                 out.push(Event {
                     t,

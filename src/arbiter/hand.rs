@@ -48,6 +48,19 @@ pub(super) struct Turn {
     /// The promotion square the visually impaired player was asked to name
     /// the piece for (E2.1 / E2.3), once asked.
     pub(super) promotion_asked: Option<Square>,
+    /// When the opponent began his reply to a move made and not pressed
+    /// (ms): the first lift of one of his pieces, away from the mover's
+    /// move, once the mover had set down every piece he carried. He has
+    /// the move from then on (2009 §1.1, 2023 1.3), so the touches from
+    /// then on are his (`Arbiter::emit_touches`).
+    pub(super) reply_at: Option<u64>,
+    /// The mover has held nothing with at least one piece set down: his
+    /// move stood made on the board (for `reply_begins`).
+    pub(super) made: bool,
+    /// Since then, the origins of his pieces lifted again from where he had
+    /// set them down (an opponent taking the moved piece, or the mover
+    /// changing his mind: the next lift tells which).
+    pub(super) relifted: Bitboard,
 }
 
 impl Arbiter {
@@ -151,8 +164,14 @@ impl Arbiter {
                 self.turn.held_by_other.discard(sq);
             }
             Change::Lift(sq) => {
+                if self.turn.reply_at.is_none() && self.reply_begins(sq, t) {
+                    self.turn.reply_at = Some(t);
+                }
                 if let Some(i) = self.turn.placed.iter().position(|p| p.1 == sq) {
                     let (from, to, placed_t) = self.turn.placed.remove(i);
+                    if self.turn.made {
+                        self.turn.relifted.add(from);
+                    }
                     if t.saturating_sub(placed_t) >= self.cfg.release_ms
                         && touch::is_legal_release(&self.pos, from, to)
                         && !self.turn.releases.iter().any(|r| r.from == from)
@@ -195,7 +214,69 @@ impl Arbiter {
                         // a captured piece put back.
                     }
                 }
+                if self.turn.hand.is_empty() && !self.turn.placed.is_empty() {
+                    self.turn.made = true;
+                    self.turn.relifted = Bitboard::EMPTY;
+                }
             }
+        }
+    }
+
+    /// Whether a lift on `sq` at `t` (one board for both players) begins
+    /// the opponent's reply to a move made and not pressed. The mover's
+    /// move stood made (he held nothing with a piece set down). A piece of
+    /// the opponent's lifted while the mover holds only pieces of his
+    /// lifted again from where he set them down begins it (the opponent
+    /// took the moved piece first). Otherwise the mover holds nothing and
+    /// has set down at least one piece, and either
+    ///
+    /// - the piece is the opponent's (not the pawn a pawn of the mover's,
+    ///   gone diagonally to an empty square, took en passant): the same
+    ///   split as `unpressed.rs` makes at completion; or
+    /// - the piece is the mover's (one he set down, or another) and every
+    ///   piece he set down has stood for the release time, none a king two
+    ///   files over (a castling whose rook may still come): his move is
+    ///   made and released (§4.6 / 2023 4.7), he can no longer change it,
+    ///   so only the opponent, who has the move, lifts it: to capture it.
+    fn reply_begins(&self, sq: Square, t: u64) -> bool {
+        let side = self.pos.turn();
+        let b = self.pos.board();
+        if self.boards.len() > 1 || !self.turn.made {
+            return false;
+        }
+        // A piece of the opponent's lifted while the mover holds nothing,
+        // or only his own moved pieces lifted again from where he set them
+        // down (the opponent takes the moved piece, then lifts his own).
+        let opponent_may_lift = self
+            .turn
+            .hand
+            .iter()
+            .all(|s| self.turn.relifted.contains(*s));
+        if !self.turn.hand.is_empty() || self.turn.placed.is_empty() {
+            return b.color_at(sq) == Some(!side)
+                && opponent_may_lift
+                && !self.turn.placed.iter().any(|&(_, to, _)| to == sq);
+        }
+        // Every piece the mover set down has stood for the release time,
+        // and no castling waits for its rook.
+        let released = self.turn.placed.iter().all(|&(from, to, at)| {
+            let castling =
+                b.role_at(from) == Some(Role::King) && from.file().distance(to.file()) > 1;
+            at + self.cfg.release_ms <= t && !castling
+        });
+        if self.turn.placed.iter().any(|&(_, to, _)| to == sq) {
+            // The mover's piece where he set it down: taken by the opponent.
+            return released;
+        }
+        match b.color_at(sq) {
+            Some(c) if c == side => released,
+            Some(_) => !self.turn.placed.iter().any(|&(from, to, _)| {
+                b.role_at(from) == Some(Role::Pawn)
+                    && from.file() != to.file()
+                    && b.piece_at(to).is_none()
+                    && Square::from_coords(to.file(), from.rank()) == sq
+            }),
+            None => false,
         }
     }
 
@@ -231,9 +312,20 @@ impl Arbiter {
                 self.turn.adjust_next = false;
                 continue;
             }
+            // A lift after the opponent began his reply to a move made and
+            // not pressed is his: he has the move (2009 §1.1, 2023 1.3).
+            let toucher = if self.turn.reply_at.is_some_and(|r| l.t >= r) {
+                !by
+            } else {
+                by
+            };
             // The claimant loses the right to claim a §4 breach once he
             // touches a piece (2009 §4.7, 2001 §4.6, 2023 4.8).
-            if self.pending_breach.as_ref().is_some_and(|b| b.by != by) {
+            if self
+                .pending_breach
+                .as_ref()
+                .is_some_and(|b| b.by != toucher)
+            {
                 self.pending_breach = None;
             }
             self.turn.touches.push(Touch {
@@ -244,7 +336,7 @@ impl Arbiter {
             out.push(Event {
                 t: l.t,
                 kind: EventKind::Touch {
-                    by: By(by),
+                    by: By(toucher),
                     square: l.square.to_string(),
                     piece: piece.char().to_string(),
                     board: board_name,
@@ -252,7 +344,7 @@ impl Arbiter {
             });
             // The opponent's draw offer lapses (2009 §9.1b(1)), said after
             // the touch that ends it.
-            self.lapse_offer_on_touch(by, l.t, out);
+            self.lapse_offer_on_touch(toucher, l.t, out);
         }
     }
 

@@ -78,7 +78,7 @@ impl Arbiter {
 
 /// Whether both kings stand in check on `board` (2009 A4c: the arbiter
 /// intervenes unasked).
-fn both_kings_in_check(board: &Board) -> bool {
+pub(super) fn both_kings_in_check(board: &Board) -> bool {
     [Color::White, Color::Black].into_iter().all(|c| {
         board
             .king_of(c)

@@ -41,7 +41,8 @@
 //! | `setup.rs` | the set-up before the first move: guidance, a wrong initial position (§7.1a / 7.2.1) |
 //! | `dead.rs` | dead positions and mating material (§5.2b, §6.9) |
 //! | `ambiguous.rs` | a press whose board fits several moves: held readings, `ambiguous_move`, `choose` |
-//! | `unpressed.rs` | a move made and not pressed, then the opponent's move: the board read as the moves made since (§1.1, §6.7a, 2023 6.2.1.2) |
+//! | `unpressed.rs` | a move made and not pressed, then the opponent's move: the board read as the moves made since (§1.1, §6.7a, 2023 6.2.1.2), on two boards the presser's (E2.1) |
+//! | `unpressed_illegal.rs` | an illegal move made and not pressed, then replied to: stands (2009 A4c / B3c, 2001 C3, 2023 A.5.2, A.5.4) or ruled when made / completed (§7.4a, 7.5.1) |
 
 mod actions;
 mod ambiguous;
@@ -66,6 +67,7 @@ mod setup;
 mod tactile;
 pub mod touch;
 mod unpressed;
+mod unpressed_illegal;
 
 #[cfg(test)]
 mod tests;

@@ -76,6 +76,13 @@ impl Arbiter {
         };
         let was = self.turn.announced.clone();
         if let Some(a) = was.as_ref().filter(|a| a.heard_at.is_some()) {
+            if shown.is_none() && self.still_shows(bi, &a.mv) {
+                // His announced move stands, with his opponent's reply
+                // (made before his press, §1.1 / 2023 1.3) copied on top of
+                // it (E2.1): his move was not moved; the press reads both
+                // (`unpressed.rs`).
+                return;
+            }
             if shown.as_ref().is_none_or(|(mv, _)| *mv != a.mv) {
                 let mut squares = Bitboard::from(a.mv.to());
                 if let Some(from) = a.mv.from() {
@@ -107,6 +114,19 @@ impl Arbiter {
             }
             None => self.turn.announced = None,
         }
+    }
+
+    /// Whether board `bi` still shows `mv` (from the last completed
+    /// position) on every square it changed, whatever else changed since.
+    fn still_shows(&self, bi: usize, mv: &Move) -> bool {
+        let mut after = self.pos.clone();
+        after.play_unchecked(*mv);
+        let e = crate::recognize::effect(mv, self.pos.turn());
+        let mut squares = e.vacated | e.cleared;
+        for (sq, _) in e.filled.into_iter().flatten() {
+            squares.add(sq);
+        }
+        (self.reading(bi).differences(after.board()) & squares).is_empty()
     }
 
     /// E2.1 / E2.3: the pawn stands on the last rank with no piece named or

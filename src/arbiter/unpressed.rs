@@ -26,8 +26,10 @@
 //! - when the board fits more than one series of moves, nothing is applied
 //!   and the arbiter is told (`unpressed_moves_unclear`).
 //!
-//! One board for both players only (an Appendix E game copies moves between
-//! two boards, `copying.rs`).
+//! In an Appendix E game (two boards, `copying.rs`) the series is read on
+//! the presser's own board, where he copied his opponent's moves and made
+//! his own (E2.1), and must agree with the other board (it shows one of the
+//! series' positions); otherwise the press is held and the arbiter told.
 
 use super::announce::Decisions;
 use super::hand::Turn;
@@ -44,10 +46,15 @@ const MAX_READINGS: usize = 8;
 /// One reading of the board: the moves made since the last completed move,
 /// in order (the last is the presser's).
 #[derive(Debug, Clone)]
-struct Reading {
-    moves: Vec<Move>,
+pub(super) struct Reading {
+    pub(super) moves: Vec<Move>,
     /// The last move is a promotion whose piece was assumed a queen.
-    promotion_assumed: bool,
+    pub(super) promotion_assumed: bool,
+    /// The first move is an illegal one, played without the legality check
+    /// from the hand's one piece move (or castling): its own king left in
+    /// check, a castling through check, a pawn left unpromoted on the last
+    /// rank (`illegal_series`).
+    pub(super) illegal_first: bool,
 }
 
 impl Arbiter {
@@ -61,28 +68,40 @@ impl Arbiter {
         t: u64,
         out: &mut Decisions,
     ) -> bool {
-        if self.boards.len() > 1 || self.phase.is_restoring() || self.forced.is_some() {
+        if self.phase.is_restoring() || self.forced.is_some() {
             return false;
         }
-        if self.reading(0).matches(self.pos.board()) {
+        // The presser's own board: the series ends with his move, and he
+        // made it there after copying his opponent's (Appendix E, E2.1: the
+        // moves "udføres på hans skakbræt"); with one board, the board.
+        let bi = self.board_of(side);
+        if self.reading(bi).matches(self.pos.board()) {
             return false;
         }
         // The presser's move last: two moves when his opponent is on move,
         // three when he is. Or, when he is, his own move and his opponent's
         // reply made before his press (6.2.2).
         let on_move = side == self.pos.turn();
-        let mut readings = self.readings(if on_move { 3 } else { 2 });
+        let mut readings = self.readings(bi, if on_move { 3 } else { 2 });
         let mut behind = false;
         if on_move && readings.is_empty() {
             // Only where the reply began after his move stood on the board:
             // a piece of the opponent's moved while his own move was being
-            // made is read as before (a displaced piece, §7.3 / 7.4).
-            readings = self.readings(2);
-            readings.retain(|r| self.reply_after_move(r));
+            // made is read as before (a displaced piece, §7.3 / 7.4). On two
+            // boards each hand is on its own board.
+            readings = self.readings(bi, 2);
+            readings.retain(|r| self.boards.len() > 1 || self.reply_after_move(r));
             behind = true;
         }
         match readings.as_slice() {
             [] => false,
+            [one] if !self.other_board_agrees(bi, one) => {
+                // E2.7: the two boards tell different games: nothing is
+                // guessed, the arbiter is told.
+                self.alert_unclear(bi, 1, t, out);
+                true
+            }
+            [one] if one.illegal_first => self.illegal_series(one.clone(), side, behind, t, out),
             [one] if behind => {
                 self.complete_behind(one.clone(), t, out);
                 true
@@ -92,22 +111,48 @@ impl Arbiter {
                 true
             }
             several => {
-                tracing::info!(
-                    t,
-                    readings = several.len(),
-                    "press held: the board fits several series of moves after a move not pressed"
-                );
-                out.push(Event {
-                    t,
-                    kind: EventKind::Irregularity {
-                        kind: IrregularityKind::UnpressedMovesUnclear,
-                        article: self.cfg.profile.article_completion(),
-                        squares: super::square_list(self.reading(0).differences(self.pos.board())),
-                    },
-                });
+                self.alert_unclear(bi, several.len(), t, out);
                 true
             }
         }
+    }
+
+    /// The press is held: the board (or the two boards) fit more than one
+    /// series of moves, or none the two agree on. Nothing is applied; the
+    /// arbiter is told (`unpressed_moves_unclear`, the completion article).
+    fn alert_unclear(&mut self, bi: usize, readings: usize, t: u64, out: &mut Decisions) {
+        tracing::info!(
+            t,
+            readings,
+            "press held: the board does not tell one series of moves after a move not pressed"
+        );
+        out.push(Event {
+            t,
+            kind: EventKind::Irregularity {
+                kind: IrregularityKind::UnpressedMovesUnclear,
+                article: self.cfg.profile.article_completion(),
+                squares: super::square_list(self.reading(bi).differences(self.pos.board())),
+            },
+        });
+    }
+
+    /// Appendix E: the series read on board `bi` is the game the other
+    /// board shows too: it stands at one of the series' positions (its
+    /// owner made his moves there and copied his opponent's, or not yet the
+    /// last). Always with one board.
+    fn other_board_agrees(&self, bi: usize, r: &Reading) -> bool {
+        if self.boards.len() < 2 {
+            return true;
+        }
+        let mut p = self.pos.clone();
+        let mut shown = false;
+        for m in &r.moves {
+            p.play_unchecked(*m);
+            shown |= (0..self.boards.len())
+                .filter(|&o| o != bi)
+                .all(|o| self.boards[o].sensed.matches(p.board()));
+        }
+        shown
     }
 
     /// Whether, in a reading of his move and his opponent's reply, the
@@ -118,7 +163,7 @@ impl Arbiter {
             return false;
         };
         let mover = self.pos.turn();
-        let (_, rest) = split_touches(&self.turn.touches, &self.pos, mv);
+        let (_, rest) = split_first(&self.turn, &self.pos, mv);
         let set_down = self
             .turn
             .placed
@@ -132,11 +177,33 @@ impl Arbiter {
         }
     }
 
-    /// The series of `plies` legal moves from the last completed position
-    /// whose end the board shows exactly (at most [`MAX_READINGS`] + 1).
-    fn readings(&self, plies: usize) -> Vec<Reading> {
-        let sensed = self.reading(0).into_owned();
-        let mut prefixes: Vec<(Chess, Vec<Move>)> = vec![(self.pos.clone(), Vec::new())];
+    /// The series of `plies` moves from the last completed position whose
+    /// end the board shows exactly (at most [`MAX_READINGS`] + 1): legal
+    /// moves, or an illegal first move followed by legal ones (an illegal
+    /// move made and not pressed, then replied to).
+    fn readings(&self, bi: usize, plies: usize) -> Vec<Reading> {
+        let start = vec![(self.pos.clone(), Vec::new())];
+        let mut found = self.readings_from(bi, start, plies, false);
+        if found.len() <= MAX_READINGS && plies > 1 {
+            let starts = self.illegal_starts();
+            if !starts.is_empty() {
+                found.extend(self.readings_from(bi, starts, plies - 1, true));
+            }
+        }
+        found
+    }
+
+    /// The series of `plies` legal moves after each of `starts` whose end
+    /// the board shows exactly, every move handled as the sensors saw it.
+    pub(super) fn readings_from(
+        &self,
+        bi: usize,
+        starts: Vec<(Chess, Vec<Move>)>,
+        plies: usize,
+        illegal_first: bool,
+    ) -> Vec<Reading> {
+        let sensed = self.reading(bi).into_owned();
+        let mut prefixes = starts;
         for _ in 1..plies {
             let mut next = Vec::new();
             for (p, ms) in &prefixes {
@@ -181,6 +248,7 @@ impl Arbiter {
                     found.push(Reading {
                         moves,
                         promotion_assumed: promotion_assumed && m.is_promotion(),
+                        illegal_first,
                     });
                 }
             }
@@ -193,14 +261,21 @@ impl Arbiter {
 
     /// Completes the series read: every move but the last as made without
     /// a press, the last with `side`'s press.
-    fn complete_series(&mut self, r: Reading, side: Color, t: u64, out: &mut Decisions) {
+    pub(super) fn complete_series(&mut self, r: Reading, side: Color, t: u64, out: &mut Decisions) {
         let start = self.pos.clone();
         let turn = std::mem::take(&mut self.turn);
         let mut touches = turn.touches.clone();
         let n = r.moves.len();
         for (k, mv) in r.moves.into_iter().enumerate() {
             let mover = self.pos.turn();
-            let (mine, rest) = split_touches(&touches, &self.pos, &mv);
+            // The first move's touches end where the sensors saw the reply
+            // begin (`Turn::reply_at`), else at the first touch of a piece
+            // of the opponent's away from the move.
+            let (mine, rest) = if k == 0 {
+                split_first(&turn, &self.pos, &mv)
+            } else {
+                split_touches(&touches, &self.pos, &mv)
+            };
             touches = rest;
             // Each move is judged under §4 by its own player's touches and
             // releases.
@@ -210,6 +285,11 @@ impl Arbiter {
                 Turn::default()
             };
             own.touches = mine;
+            // The visually impaired player's move announced when it stood
+            // on the tactile board (E2.3c) is not announced again.
+            if k + 1 < n && turn.announced.as_ref().is_some_and(|a| a.mv == mv) {
+                own.announced = turn.announced.clone();
+            }
             own.releases = turn
                 .releases
                 .iter()
@@ -224,6 +304,11 @@ impl Arbiter {
             } else {
                 Completion::IdlePress
             };
+            if k == 0 && r.illegal_first {
+                // Made and not pressed, then replied to: it stands.
+                self.stand_illegal(mv, false, t, out);
+                continue;
+            }
             let completed = CompletedMove {
                 mv,
                 how,
@@ -241,22 +326,27 @@ impl Arbiter {
     /// clock"): his move is completed by the press and the clock switches;
     /// the reply stands made and waits for its own press (its touches stay
     /// its player's).
-    fn complete_behind(&mut self, r: Reading, t: u64, out: &mut Decisions) {
+    pub(super) fn complete_behind(&mut self, r: Reading, t: u64, out: &mut Decisions) {
         let [mv, _reply] = r.moves[..] else {
             return;
         };
         let turn = std::mem::take(&mut self.turn);
-        let (mine, rest) = split_touches(&turn.touches, &self.pos, &mv);
+        let (mine, rest) = split_first(&turn, &self.pos, &mv);
         self.turn = Turn {
             touches: mine,
             ..turn
         };
-        let completed = CompletedMove {
-            mv,
-            how: Completion::PressedBehind,
-            promotion_assumed: false,
-        };
-        self.complete(completed, t, out);
+        if r.illegal_first {
+            // His press completes it after the reply was made: it stands.
+            self.stand_illegal(mv, true, t, out);
+        } else {
+            let completed = CompletedMove {
+                mv,
+                how: Completion::PressedBehind,
+                promotion_assumed: false,
+            };
+            self.complete(completed, t, out);
+        }
         if !self.ended() {
             self.turn.touches = rest;
         }
@@ -332,6 +422,23 @@ fn in_time_order(touches: &[Touch], moves: &[Move]) -> bool {
         last = Some(t);
     }
     true
+}
+
+/// The first move's touches split from the reply's: where the sensors saw
+/// the reply begin (`Turn::reply_at`, `hand.rs`), else as
+/// [`split_touches`].
+pub(super) fn split_first(turn: &Turn, pos: &Chess, mv: &Move) -> (Vec<Touch>, Vec<Touch>) {
+    match turn.reply_at {
+        Some(at) => {
+            let i = turn
+                .touches
+                .iter()
+                .position(|x| x.t >= at)
+                .unwrap_or(turn.touches.len());
+            (turn.touches[..i].to_vec(), turn.touches[i..].to_vec())
+        }
+        None => split_touches(&turn.touches, pos, mv),
+    }
 }
 
 /// The touches of a series split at the first touch that is not the

@@ -1,0 +1,276 @@
+//! An illegal move made and not pressed, then replied to (issue 25,
+//! point 1): the readings whose first move is illegal (`unpressed.rs`
+//! finds them) and what the profile does with them: the move stands where
+//! only a claim before the opponent's own move counts (2009 A4c / B3c,
+//! 2001 C3, 2023 A.5.2), or it is ruled when made (2001 §7.4a) or completed
+//! (2009 §7.4a, 2023 7.5.1) where the arbiter rules. Texts and readings:
+//! docs/profiles.md, "An illegal move made and not pressed".
+
+use super::announce::Decisions;
+use super::hand::Turn;
+use super::unpressed::{split_first, Reading};
+use super::Arbiter;
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
+
+impl Arbiter {
+    /// The illegal first moves the hand shows: the player's first piece
+    /// carried and set down (or his king and rook: a castling), played on
+    /// the last completed position without the legality check, as
+    /// `played_unchecked` reads a pressed one (`illegal.rs`). Only moves
+    /// that are not legal there; never a king taken.
+    pub(super) fn illegal_starts(&self) -> Vec<(Chess, Vec<Move>)> {
+        let mover = self.pos.turn();
+        let b = self.pos.board();
+        let own: Vec<(Square, Square)> = self
+            .turn
+            .placed
+            .iter()
+            .filter(|(from, _, _)| b.color_at(*from) == Some(mover))
+            .map(|(from, to, _)| (*from, *to))
+            .collect();
+        let mut candidates = Vec::new();
+        if let Some(&(from, to)) = own.first() {
+            if let Some(piece) = b.piece_at(from).filter(|_| b.color_at(to) != Some(mover)) {
+                candidates.push(Move::Normal {
+                    role: piece.role,
+                    from,
+                    capture: b.role_at(to),
+                    to,
+                    promotion: None,
+                });
+                if piece.role == Role::Pawn && from.file() != to.file() && b.piece_at(to).is_none()
+                {
+                    candidates.push(Move::EnPassant { from, to });
+                }
+            }
+        }
+        if let [(a, _), (c, _), ..] = own[..] {
+            let king = [a, c]
+                .into_iter()
+                .find(|s| b.role_at(*s) == Some(Role::King));
+            let rook = [a, c]
+                .into_iter()
+                .find(|s| b.role_at(*s) == Some(Role::Rook));
+            if let (Some(king), Some(rook)) = (king, rook) {
+                candidates.push(Move::Castle { king, rook });
+            }
+        }
+        let legal = self.pos.legal_moves();
+        candidates
+            .into_iter()
+            .filter(|m| !legal.contains(m) && m.capture() != Some(Role::King))
+            .map(|m| {
+                let mut q = self.pos.clone();
+                q.play_unchecked(m);
+                (q, vec![m])
+            })
+            .collect()
+    }
+
+    /// A series whose first move is illegal, made and not pressed, then
+    /// replied to (`side` pressed; `behind`: the offender pressed after the
+    /// reply was made). `true` when the press was taken here.
+    ///
+    /// - Where only a claim before the opponent's own move counts
+    ///   ([`Profile::unpressed_illegal_stands_after_reply`]): the reply was
+    ///   made, so no claim can come and nothing is ruled; the illegal move
+    ///   stands and the game goes on from the position on the board, the
+    ///   clocks as the real clock runs. But 2009 A4c's own exception (an
+    ///   incomplete promotion, both kings in check) is ruled unasked.
+    /// - Where the arbiter rules (§7.4a / 7.5.1): at the first press that
+    ///   shows it in 2001 ("gjort", made), at the offender's own press in
+    ///   2009 / 2023 (completed); until then nothing is completed and the
+    ///   press changes nothing. The ruling reinstates the position
+    ///   immediately before the illegal move (the reply goes with it) and
+    ///   the offender's touches of it bind its replacement.
+    ///
+    /// [`Profile::unpressed_illegal_stands_after_reply`]: crate::rules::Profile::unpressed_illegal_stands_after_reply
+    pub(super) fn illegal_series(
+        &mut self,
+        r: Reading,
+        side: Color,
+        behind: bool,
+        t: u64,
+        out: &mut Decisions,
+    ) -> bool {
+        let Some(&mv) = r.moves.first() else {
+            return false;
+        };
+        let p = self.cfg.profile;
+        let offender = self.pos.turn();
+        let mut after = self.pos.clone();
+        after.play_unchecked(mv);
+        let last_rank = match offender {
+            Color::White => shakmaty::Rank::Eighth,
+            Color::Black => shakmaty::Rank::First,
+        };
+        let incomplete_promotion =
+            mv.role() == Role::Pawn && mv.to().rank() == last_rank && !mv.is_promotion();
+        let listed = incomplete_promotion || super::illegal::both_kings_in_check(after.board());
+        let unasked = p.illegal_positions_ruled_unasked && listed;
+        if p.unpressed_illegal_stands_after_reply() && !unasked {
+            tracing::info!(
+                t,
+                by = crate::model::side_name(offender),
+                "an illegal move made and not pressed was replied to: it stands"
+            );
+            if behind {
+                self.complete_behind(r, t, out);
+            } else {
+                self.complete_series(r, side, t, out);
+                self.draw_if_still_illegal(t, out);
+            }
+            return true;
+        }
+        if !(p.illegal_ruled_when_made() || unasked || side == offender) {
+            // Not completed before the offender's press (2009 §6.7a / §7.4a,
+            // 2023 7.5.1): his clock runs on; nothing to apply yet.
+            return false;
+        }
+        let a = p.articles;
+        let (mine, _) = split_first(&self.turn, &self.pos, &mv);
+        let releases = if p.release_binds_replacement {
+            self.turn
+                .releases
+                .iter()
+                .filter(|x| self.pos.board().color_at(x.from) == Some(offender))
+                .copied()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut differs = Bitboard::from_square(mv.to());
+        if let Some(from) = mv.from() {
+            differs.add(from);
+        }
+        let pending = super::illegal::PendingIllegal {
+            by: offender,
+            article: if incomplete_promotion {
+                a.incomplete_promotion
+            } else {
+                a.illegal_move
+            },
+            differs,
+            before: self.pos.clone(),
+            stood: false,
+            on_board: after.board().clone(),
+            turn: Turn {
+                touches: mine,
+                releases,
+                ..Turn::default()
+            },
+            reply: None,
+            queen: None,
+        };
+        self.rule_illegal(pending, None, t, out);
+        true
+    }
+
+    /// 2023 A.5.4: an illegal position (both kings in check, a pawn on the
+    /// furthest rank) still on the board once the next move is completed:
+    /// the game is drawn.
+    fn draw_if_still_illegal(&mut self, t: u64, out: &mut Decisions) {
+        let Some(article) = self.cfg.profile.article_illegal_position_draw() else {
+            return;
+        };
+        if self.ended() {
+            return;
+        }
+        let b = self.pos.board();
+        let pawns_on_far_rank =
+            (b.pawns() & b.white() & Bitboard::from_rank(shakmaty::Rank::Eighth)).any()
+                || (b.pawns() & b.black() & Bitboard::from_rank(shakmaty::Rank::First)).any();
+        if pawns_on_far_rank || super::illegal::both_kings_in_check(b) {
+            self.end(
+                crate::model::KnownOutcome::Draw,
+                crate::model::EndReason::ArbiterDecision,
+                article,
+                t,
+                out,
+            );
+        }
+    }
+
+    /// Records an illegal move that stands (no claim can come any more):
+    /// played without the legality check, kept in the record as
+    /// `illegal: true` with its long form (`Be2-d3`) and no `move` event,
+    /// as a pressed one that stood (`illegal.rs`). `pressed`: completed
+    /// now by its player's press (the clock switches); otherwise made
+    /// without a press (his clock runs on, counted at his next press).
+    pub(super) fn stand_illegal(&mut self, mv: Move, pressed: bool, t: u64, out: &mut Decisions) {
+        let by = self.pos.turn();
+        let text = long_form(&self.pos, &mv);
+        self.pos.play_unchecked(mv);
+        let i = super::ci(by);
+        let clock_ms = self.clock.as_mut().map(|c| {
+            if pressed {
+                c.press(by, t);
+                for _ in 0..std::mem::take(&mut self.unpressed[i]) {
+                    c.count_move(by);
+                }
+            } else {
+                self.unpressed[i] += 1;
+            }
+            let (w, b) = c.remaining_at(t);
+            if by == Color::White {
+                w
+            } else {
+                b
+            }
+        });
+        self.setup_log = None;
+        self.setup = super::setup::SetUp::Done;
+        self.history.push(self.pos.clone());
+        self.keys.push(super::key(&self.pos));
+        self.moves.push(super::PlayedMove {
+            san: text,
+            uci: String::new(),
+            by,
+            t,
+            clock_ms,
+            clocks: self.clock.as_ref().map(|c| c.remaining_at(t)),
+            illegal: true,
+        });
+        if pressed {
+            self.push_clock(t, out);
+        }
+        if self.pending_illegal.as_ref().is_some_and(|p| p.by != by) {
+            self.pending_illegal = None;
+        }
+        self.turn = Turn::default();
+    }
+}
+
+/// The long form of a move as the hand made it (`Be2-d3`, `Ke1-g1 Rh1-f1`,
+/// `b7-b8`), for a move kept in the record that is no legal move.
+fn long_form(pos: &Chess, mv: &Move) -> String {
+    let b = pos.board();
+    let one = |from: Square, to: Square| {
+        let letter = match b.role_at(from) {
+            Some(Role::Pawn) | None => String::new(),
+            Some(r) => r.upper_char().to_string(),
+        };
+        let x = if b
+            .piece_at(to)
+            .is_some_and(|p| Some(p.color) != b.color_at(from))
+        {
+            "x"
+        } else {
+            "-"
+        };
+        format!("{letter}{from}{x}{to}")
+    };
+    match *mv {
+        Move::Castle { king, rook } => {
+            let (k, r) = (mv
+                .castling_side()
+                .map(|s| (s.king_to(pos.turn()), s.rook_to(pos.turn()))))
+            .unwrap_or((king, rook));
+            format!("{} {}", one(king, k), one(rook, r))
+        }
+        _ => match mv.from() {
+            Some(from) => one(from, mv.to()),
+            None => mv.to().to_string(),
+        },
+    }
+}
