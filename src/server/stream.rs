@@ -396,10 +396,9 @@ async fn ws_session(
                 }
             }
             r = socket.recv() => match r {
-                Some(Ok(Message::Pong(p))) => {
-                    if unanswered.is_some_and(|n| p.as_ref() == n) {
-                        unanswered = None;
-                    }
+                // A pong that echoes no ping of ours falls to `_`: ignored.
+                Some(Ok(Message::Pong(p))) if unanswered.is_some_and(|n| p.as_ref() == n) => {
+                    unanswered = None;
                 }
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 _ => {}
