@@ -186,9 +186,9 @@ fn client_frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
     f
 }
 
-/// Opens `/ws` and reads the 101 head.
-fn websocket(addr: &str) -> TcpStream {
-    let mut s = TcpStream::connect(addr).unwrap();
+/// Opens `/ws` from `source` and reads the 101 head.
+fn websocket(source: Ipv4Addr, addr: &str) -> TcpStream {
+    let mut s = connect_from(source, addr.parse().unwrap()).expect("connect");
     s.write_all(
         b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
           Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
@@ -209,14 +209,49 @@ fn websocket(addr: &str) -> TcpStream {
     s
 }
 
+/// Whether the server closes `s` within `wait` (reading what it sends,
+/// pings included, meanwhile).
+fn closed_within(s: &mut TcpStream, wait: Duration) -> bool {
+    let until = Instant::now() + wait;
+    s.set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let mut buf = [0u8; 65536];
+    while Instant::now() < until {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(_) => return true, // reset
+        }
+    }
+    false
+}
+
 #[test]
 fn a_websocket_client_that_reads_nothing_is_closed_one_that_answers_pings_is_not() {
     let dir = tempdir("ws-deadline");
     let cfg = config(&dir, 1, 1, LIMITS);
     let trace = opera_trace(&dir, 7);
     let board = run_board(&dir, &cfg, Some(&trace), &[]);
-    let mut silent = websocket(&board.addr);
-    let mut reader = websocket(&board.addr);
+    let mut silent = websocket(Ipv4Addr::LOCALHOST, &board.addr);
+    let mut reader = websocket(Ipv4Addr::LOCALHOST, &board.addr);
+    // A client that reads nothing but sends a pong every 200 ms, with the
+    // payload the daemon's pings used to carry: an unsolicited pong is no
+    // answer (the payload must echo the ping's, RFC 6455 §5.5.3).
+    let blind = websocket(Ipv4Addr::new(127, 0, 0, 2), &board.addr);
+    let blind_stop = Arc::new(AtomicBool::new(false));
+    let blind_pongs = {
+        let mut out = blind.try_clone().unwrap();
+        let stop = blind_stop.clone();
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                if out.write_all(&client_frame(0xA, b"eboard")).is_err() {
+                    break; // closed by the server
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        })
+    };
     // The reader answers every ping for 4 s (two deadlines and more).
     let until = Instant::now() + Duration::from_secs(4);
     reader
@@ -266,6 +301,16 @@ fn a_websocket_client_that_reads_nothing_is_closed_one_that_answers_pings_is_not
     assert!(
         end.is_ok(),
         "the client that read nothing is still open after 4 s: {end:?}"
+    );
+    // The blind one still sends its pongs while this waits: it must be
+    // closed all the same (within two deadlines of 1 s, long past).
+    let mut blind = blind;
+    let end = closed_within(&mut blind, Duration::from_secs(5));
+    blind_stop.store(true, Ordering::Relaxed);
+    blind_pongs.join().unwrap();
+    assert!(
+        end,
+        "the client that reads nothing but sends unsolicited pongs is still open 9 s on"
     );
     let log = std::fs::read_to_string(&board.stderr).unwrap();
     assert!(log.contains("answered no ping"), "{log}");

@@ -369,7 +369,9 @@ pub const WS_PING_DEADLINE: Duration = Duration::from_secs(10);
 
 /// One WebSocket client: its messages, a ping every `deadline`, closed when
 /// the previous ping is unanswered by the next (or a send waits
-/// [`WS_SEND_TIMEOUT`]). `_ticket` holds its stream place and its
+/// [`WS_SEND_TIMEOUT`]). A ping carries 8 random bytes and only a pong
+/// echoing them answers it (RFC 6455 §5.5.3): a client that writes pongs
+/// without reading is closed too. `_ticket` holds its stream place and its
 /// connection's slot until it ends.
 async fn ws_session(
     mut socket: WebSocket,
@@ -379,7 +381,10 @@ async fn ws_session(
 ) {
     let start = tokio::time::Instant::now() + deadline;
     let mut ping = tokio::time::interval_at(start, deadline);
-    let mut unanswered = false;
+    // The payload of the ping not yet answered: a fresh random one each
+    // time, so only a client that read the ping can echo it (a pong sent
+    // unasked, RFC 6455 §5.5.3, answers nothing).
+    let mut unanswered: Option<[u8; 8]> = None;
     loop {
         tokio::select! {
             m = sub.next() => {
@@ -391,17 +396,21 @@ async fn ws_session(
                 }
             }
             r = socket.recv() => match r {
-                Some(Ok(Message::Pong(_))) => unanswered = false,
+                // A pong that echoes no ping of ours falls to `_`: ignored.
+                Some(Ok(Message::Pong(p))) if unanswered.is_some_and(|n| p.as_ref() == n) => {
+                    unanswered = None;
+                }
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 _ => {}
             },
             _ = ping.tick() => {
-                if unanswered {
+                if unanswered.is_some() {
                     tracing::info!(deadline_ms = deadline.as_millis() as u64, "WebSocket client answered no ping: closed (it reads nothing)");
                     break;
                 }
-                unanswered = true;
-                let send = socket.send(Message::Ping(axum::body::Bytes::from_static(b"eboard")));
+                let nonce: [u8; 8] = rand::random();
+                unanswered = Some(nonce);
+                let send = socket.send(Message::Ping(axum::body::Bytes::copy_from_slice(&nonce)));
                 match tokio::time::timeout(WS_SEND_TIMEOUT, send).await {
                     Ok(Ok(())) => {}
                     _ => break,
