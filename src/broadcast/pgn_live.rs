@@ -50,9 +50,11 @@ fn kept_comments(extras: &PgnExtras, first: usize, covered: usize) -> Vec<(usize
 }
 
 impl LivePgn {
-    /// The game as PGN with `extras`, as `write_pgn_with(game, extras)`.
-    pub fn write(&mut self, game: &Arbiter, extras: &PgnExtras) -> Text {
-        let shape = Shape::of(game);
+    /// The game as PGN with `extras`, as `write_pgn_with(game, extras)`;
+    /// `last_illegal`: the index of the last illegal move of `game`'s moves
+    /// ([`super::feed_moves::FeedMoves::last_illegal`]).
+    pub fn write(&mut self, game: &Arbiter, extras: &PgnExtras, last_illegal: Option<usize>) -> Text {
+        let shape = Shape::with_last_illegal(game, last_illegal);
         let moves = game.moves();
         let key = Key {
             first: shape.first,
