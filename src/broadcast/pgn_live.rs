@@ -97,7 +97,7 @@ impl LivePgn {
         self.last = (self.covered > first).then(|| moves[self.covered - 1].clone());
         self.comments = kept_comments(extras, first, self.covered);
 
-        let mut text = TextBuilder::default();
+        let mut text = TextBuilder::with_capacity(self.done.pieces() + 1, 1024 + self.done.open_len());
         write_header(game, extras, &shape, text.open());
         text.push_chunks(&self.done);
         let out = text.open();
