@@ -137,9 +137,17 @@ fn check(trace: &Trace, rules: Edition, trial: bool) -> Result<(usize, usize), S
         // it says were kept are the same moves.
         let moves: Vec<String> = c.arbiter().moves().iter().map(|m| m.uci.clone()).collect();
         let o = snap.outline.as_ref().ok_or(format!("{at}: no outline"))?;
-        let common = shown.1.iter().zip(&moves).take_while(|(a, b)| a == b).count();
+        let common = shown
+            .1
+            .iter()
+            .zip(&moves)
+            .take_while(|(a, b)| a == b)
+            .count();
         if o.since != shown.0 || o.plies != moves.len() || o.kept > common {
-            return Err(format!("{at}: outline {o:?} after seq {}, {common} moves kept", shown.0));
+            return Err(format!(
+                "{at}: outline {o:?} after seq {}, {common} moves kept",
+                shown.0
+            ));
         }
         shown = (snap.seq, moves);
         n += 1;

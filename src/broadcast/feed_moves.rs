@@ -129,7 +129,10 @@ impl FeedMoves {
     /// same count and digest have the same moves (a collision is a 2^-64
     /// chance). O(1): nothing is copied.
     pub fn digest(&self) -> (usize, u64) {
-        (self.digests.len(), self.digests.last().copied().unwrap_or(0))
+        (
+            self.digests.len(),
+            self.digests.last().copied().unwrap_or(0),
+        )
     }
 
     /// The fewest moves every [`FeedMoves::sync`] kept since the last call

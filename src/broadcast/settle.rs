@@ -77,8 +77,7 @@ impl<'a> TakeBack<'a> {
     /// marks while they link (O(1), nothing copied: issue 28), else by the
     /// UCIs of the states.
     fn at(&mut self, later: &Snapshot) -> bool {
-        if let (Some((seq, kept)), Some(x), Some(y)) =
-            (self.chain, &self.a.outline, &later.outline)
+        if let (Some((seq, kept)), Some(x), Some(y)) = (self.chain, &self.a.outline, &later.outline)
         {
             if y.lineage == x.lineage && y.since == seq {
                 let kept = kept.min(y.kept);
