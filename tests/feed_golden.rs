@@ -70,6 +70,21 @@ fn same(what: &str, got: &Snapshot, want: &Snapshot) -> Result<(), String> {
     Ok(())
 }
 
+/// A state without what changes with the time of reading alone (`t`, the
+/// clock's readings).
+fn timeless(state: &serde_json::Value) -> serde_json::Value {
+    let mut s = state.clone();
+    if let Some(m) = s.as_object_mut() {
+        m.remove("t");
+        if let Some(c) = m.get_mut("clock").and_then(|c| c.as_object_mut()) {
+            for k in ["white_ms", "black_ms", "unix_ms"] {
+                c.remove(k);
+            }
+        }
+    }
+    s
+}
+
 /// Replays `trace` through a controller and a publisher, comparing every
 /// update with the whole build; the number of updates compared.
 fn check(trace: &Trace, rules: Edition, trial: bool) -> Result<(usize, usize), String> {
@@ -88,18 +103,53 @@ fn check(trace: &Trace, rules: Edition, trial: bool) -> Result<(usize, usize), S
         &want_arb,
     )?;
     let finish = trace.duration_ms();
+    // The arbiter's last snapshot; the last public one's seq and moves.
+    let mut arb_seen = first.arbiter_snapshot.clone().unwrap();
+    let mut shown = (first.seq, Vec::new());
     for (i, r) in trace.records.iter().enumerate() {
         events.clear();
         c.feed(r, &mut events);
         let Some(u) = p.update(c.arbiter(), &events, r.t, false) else {
             continue;
         };
-        let Some(snap) = &u.snapshot else { continue };
-        marked += usize::from(!p.marks().is_empty());
         let (want, want_arb) = rebuilt(&p, c.arbiter(), r.t);
         let at = format!("record {i} (t {}, ply {})", r.t, c.arbiter().moves().len());
+        let Some(snap) = &u.snapshot else {
+            // An event only the arbiter sees: his snapshot again when his
+            // state changed in more than the time of reading, else none.
+            match &u.arbiter_snapshot {
+                Some(arb) => {
+                    same(&at, arb, &want_arb)?;
+                    arb_seen = arb.clone();
+                }
+                None if timeless(&arb_seen.state) != timeless(&want_arb.state) => {
+                    return Err(format!("{at}: the arbiter's state changed, not sent"));
+                }
+                None => {}
+            }
+            continue;
+        };
+        marked += usize::from(!p.marks().is_empty());
         same(&at, snap, &want)?;
         same(&at, u.arbiter_snapshot.as_ref().unwrap(), &want_arb)?;
+        arb_seen = u.arbiter_snapshot.clone().unwrap();
+        // The outline links it to the public snapshot before: the moves
+        // it says were kept are the same moves.
+        let moves: Vec<String> = c.arbiter().moves().iter().map(|m| m.uci.clone()).collect();
+        let o = snap.outline.as_ref().ok_or(format!("{at}: no outline"))?;
+        let common = shown
+            .1
+            .iter()
+            .zip(&moves)
+            .take_while(|(a, b)| a == b)
+            .count();
+        if o.since != shown.0 || o.plies != moves.len() || o.kept > common {
+            return Err(format!(
+                "{at}: outline {o:?} after seq {}, {common} moves kept",
+                shown.0
+            ));
+        }
+        shown = (snap.seq, moves);
         n += 1;
     }
     events.clear();

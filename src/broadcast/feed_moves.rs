@@ -42,8 +42,14 @@ pub struct FeedMoves {
     chess: Chunks,
     /// Where each move's string ends in `chess`.
     chess_ends: Vec<usize>,
-    /// The digest of the UCIs of the moves up to each one.
+    /// The digest of the UCIs of the moves up to each one (kept to cut
+    /// back to; never copied).
     digests: Vec<u64>,
+    /// The fewest moves kept by a [`FeedMoves::sync`] since the last
+    /// [`FeedMoves::take_kept`] (the low-water mark; 0 before the first).
+    low: usize,
+    /// The indices of the illegal moves kept (that stood), in order.
+    illegal: Vec<usize>,
 }
 
 /// The state's entry of a move.
@@ -79,6 +85,10 @@ impl FeedMoves {
                 .take_while(|(e, m)| e.played == **m)
                 .count()
         };
+        self.low = self.low.min(keep);
+        while self.illegal.last().is_some_and(|&i| i >= keep) {
+            self.illegal.pop();
+        }
         self.entries.truncate(keep);
         self.state_ends.truncate(keep);
         self.chess_ends.truncate(keep);
@@ -104,6 +114,9 @@ impl FeedMoves {
             let mut h = std::collections::hash_map::DefaultHasher::new();
             (self.digests.last(), &m.uci).hash(&mut h);
             self.digests.push(h.finish());
+            if m.illegal {
+                self.illegal.push(i);
+            }
             self.entries.push(Entry {
                 played: m.clone(),
                 spoken,
@@ -111,12 +124,34 @@ impl FeedMoves {
         }
     }
 
-    /// The digest of the moves' UCIs up to each ply (SipHash with fixed
-    /// keys, chained move by move): two games with the same digest at ply
-    /// `i` have the same first `i + 1` moves (a collision is a 2^-64
-    /// chance). A copy: 8 bytes a ply.
-    pub fn digests(&self) -> std::sync::Arc<[u64]> {
-        self.digests.as_slice().into()
+    /// The number of moves and the digest of all their UCIs (SipHash with
+    /// fixed keys, chained move by move; 0 for no move): two games with the
+    /// same count and digest have the same moves (a collision is a 2^-64
+    /// chance). O(1): nothing is copied.
+    pub fn digest(&self) -> (usize, u64) {
+        (
+            self.digests.len(),
+            self.digests.last().copied().unwrap_or(0),
+        )
+    }
+
+    /// The fewest moves every [`FeedMoves::sync`] kept since the last call
+    /// (the first call: 0), capped at the moves now kept; starts the next
+    /// count. A snapshot taken after each call knows that its first
+    /// `take_kept()` moves are those of the snapshot before, unchanged in
+    /// between, without comparing the moves (issue 28: the delay line's
+    /// take-back check, [`super::settle`]).
+    pub fn take_kept(&mut self) -> usize {
+        let kept = self.low.min(self.entries.len());
+        self.low = usize::MAX;
+        kept
+    }
+
+    /// The index of the last illegal move kept (one that stood), as
+    /// `game.moves().iter().rposition(|m| m.illegal)` after a
+    /// [`FeedMoves::sync`] with `game`, in O(1).
+    pub fn last_illegal(&self) -> Option<usize> {
+        self.illegal.last().copied()
     }
 
     /// The spoken words of move `i` (0-based), when said.

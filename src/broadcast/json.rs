@@ -130,7 +130,8 @@ impl<'de> Deserialize<'de> for Json {
 /// gives for `map` with `key` set to the parsed array. `key` must not be in
 /// `map`. The chunks are shared, not copied.
 pub fn object_with_array(map: &Map<String, Value>, key: &str, items: &Chunks) -> Text {
-    let mut out = TextBuilder::default();
+    use std::fmt::Write;
+    let mut out = TextBuilder::with_capacity(items.pieces() + 2, 1024 + items.open_len());
     out.push_str("{");
     let mut placed = false;
     let mut first = true;
@@ -139,7 +140,15 @@ pub fn object_with_array(map: &Map<String, Value>, key: &str, items: &Chunks) ->
             out.push_str(",");
         }
         first = false;
-        out.push_str(&Value::from(k).to_string());
+        // A plain key needs no escaping (written without a temporary).
+        if k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            let o = out.open();
+            o.push('"');
+            o.push_str(k);
+            o.push('"');
+        } else {
+            out.push_str(&Value::from(k).to_string());
+        }
         out.push_str(":");
     };
     let array = |out: &mut TextBuilder| {
@@ -154,7 +163,8 @@ pub fn object_with_array(map: &Map<String, Value>, key: &str, items: &Chunks) ->
             placed = true;
         }
         name(&mut out, k);
-        out.push_str(&v.to_string());
+        // `Value`'s `Display` is its compact text (`to_string`'s).
+        let _ = write!(out.open(), "{v}");
     }
     if !placed {
         name(&mut out, key);

@@ -8,6 +8,7 @@
 //! taken after a decision of the controller; the delay line releases
 //! snapshots and events to the public `delay` seconds after the decision.
 
+mod arbiter_view;
 pub mod delay;
 pub mod alert_types {
     //! Which arbiter-channel messages are alerts for the arbiter's console

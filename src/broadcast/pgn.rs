@@ -105,13 +105,17 @@ pub(super) struct Shape<'a> {
 
 impl<'a> Shape<'a> {
     pub(super) fn of(game: &'a Arbiter) -> Shape<'a> {
+        Shape::with_last_illegal(game, game.moves().iter().rposition(|m| m.illegal))
+    }
+
+    /// [`Shape::of`] given the index of the last illegal move of `game`'s
+    /// moves (the live PGN keeps it: the moves are not searched again at
+    /// every update, issue 28).
+    pub(super) fn with_last_illegal(game: &'a Arbiter, last_illegal: Option<usize>) -> Shape<'a> {
         let cfg = game.config();
         let moves = game.moves();
         // After an illegal move that stood the record starts after it.
-        let stood_at = moves
-            .iter()
-            .rposition(|m| m.illegal)
-            .filter(|_| game.positions().len() == moves.len() + 1);
+        let stood_at = last_illegal.filter(|_| game.positions().len() == moves.len() + 1);
         let start = match stood_at {
             Some(k) => &game.positions()[k + 1],
             None => &cfg.start,

@@ -50,9 +50,16 @@ fn kept_comments(extras: &PgnExtras, first: usize, covered: usize) -> Vec<(usize
 }
 
 impl LivePgn {
-    /// The game as PGN with `extras`, as `write_pgn_with(game, extras)`.
-    pub fn write(&mut self, game: &Arbiter, extras: &PgnExtras) -> Text {
-        let shape = Shape::of(game);
+    /// The game as PGN with `extras`, as `write_pgn_with(game, extras)`;
+    /// `last_illegal`: the index of the last illegal move of `game`'s moves
+    /// ([`super::feed_moves::FeedMoves::last_illegal`]).
+    pub fn write(
+        &mut self,
+        game: &Arbiter,
+        extras: &PgnExtras,
+        last_illegal: Option<usize>,
+    ) -> Text {
+        let shape = Shape::with_last_illegal(game, last_illegal);
         let moves = game.moves();
         let key = Key {
             first: shape.first,
@@ -95,7 +102,8 @@ impl LivePgn {
         self.last = (self.covered > first).then(|| moves[self.covered - 1].clone());
         self.comments = kept_comments(extras, first, self.covered);
 
-        let mut text = TextBuilder::default();
+        let mut text =
+            TextBuilder::with_capacity(self.done.pieces() + 1, 1024 + self.done.open_len());
         write_header(game, extras, &shape, text.open());
         text.push_chunks(&self.done);
         let out = text.open();

@@ -17,6 +17,9 @@
 //! state carries `lang` and each move's `spoken` too. The words are the
 //! voice's phrase grammar ([`crate::voice::move_phrase`]), read-only.
 
+pub(super) use super::arbiter_view::arbiter_fields;
+pub use super::arbiter_view::stage_name;
+use super::arbiter_view::timeless;
 use super::feed_moves::FeedMoves;
 use super::json::{object_with_array, Json};
 use super::livechess;
@@ -210,7 +213,19 @@ pub struct Publisher {
     /// The completed plies of the last snapshot: a move taken back without
     /// a public event (a touch-move claim upheld) changes the snapshot too.
     shown_plies: usize,
+    /// This publisher's number in the process ([`Outline::lineage`]).
+    lineage: u64,
+    /// The `seq` of the last public snapshot (0: none yet).
+    last_public: u64,
+    /// The arbiter's state members of his last snapshot but the time of
+    /// reading ([`timeless`]): an event only he sees sends his snapshot
+    /// again only when they changed.
+    arbiter_seen: Option<Map<String, Value>>,
 }
+
+/// The publishers made so far in this process ([`Outline::lineage`]).
+static LINEAGES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 
 /// The language the page and the spoken moves take: the game's announcement
 /// language, else the profile's own (Danish for the Danish texts, Norwegian
@@ -259,59 +274,6 @@ pub fn result_status(game: &Arbiter) -> Option<&'static str> {
     })
 }
 
-/// Adds to a state's members the arbiter's own fields, which make the
-/// arbiter's snapshot (the public one plus these undelayed fields;
-/// (`docs/console.md`, "The board's state"): `ply` (completed plies),
-/// `open` (the matters open, with the rulings the Laws leave open, worded
-/// by effect), `rulings` (the history), `result_reason` (the termination,
-/// e.g. `agreement`), and in `clock` the move counter (`moves_done`,
-/// white/black) and `moves_to_control` (the player on move's moves to the
-/// next time control, when another period follows). Never public: claims
-/// and irregularities go to the arbiter only (§13.7a)).
-pub(super) fn arbiter_fields(m: &mut Map<String, Value>, game: &Arbiter) {
-    m.insert("ply".into(), Value::from(game.ply()));
-    m.insert(
-        "open".into(),
-        serde_json::to_value(game.open()).unwrap_or(Value::Null),
-    );
-    m.insert(
-        "rulings".into(),
-        serde_json::to_value(game.rulings()).unwrap_or(Value::Null),
-    );
-    m.insert(
-        "result_reason".into(),
-        game.outcome()
-            .map_or(Value::Null, |o| Value::from(o.reason.as_str())),
-    );
-    if let (Some(Value::Object(c)), Some(clock)) = (m.get_mut("clock"), game.clock()) {
-        use shakmaty::Color;
-        let turn = game.position().turn();
-        c.insert(
-            "moves_done".into(),
-            json!({"white": clock.moves_done(Color::White), "black": clock.moves_done(Color::Black)}),
-        );
-        c.insert(
-            "moves_to_control".into(),
-            clock
-                .moves_to_control(turn)
-                .map_or(Value::Null, Value::from),
-        );
-    }
-}
-
-/// The console's name of the game's [`Stage`](crate::arbiter::Stage).
-pub fn stage_name(game: &Arbiter) -> &'static str {
-    use crate::arbiter::Stage;
-    match game.stage() {
-        Stage::SetUp => "setup",
-        Stage::Playing => "playing",
-        Stage::Paused => "paused",
-        Stage::Settling => "settling",
-        Stage::Restoring => "restoring",
-        Stage::Ended => "ended",
-    }
-}
-
 /// What the board shows of an illegal move, compared with the position.
 fn played(game: &Arbiter) -> String {
     let pos = game.position().board();
@@ -347,6 +309,9 @@ impl Publisher {
             moves: FeedMoves::default(),
             pgn: LivePgn::default(),
             shown_plies: 0,
+            lineage: LINEAGES.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+            last_public: 0,
+            arbiter_seen: None,
         }
     }
 
@@ -357,6 +322,10 @@ impl Publisher {
 
     /// A JSON message of the feed: the event with `"game": "r.b"`.
     pub fn message(&self, e: &Event, extra: &[(&str, Value)]) -> Arc<str> {
+        Arc::from(self.message_value(e, extra).to_string())
+    }
+
+    fn message_value(&self, e: &Event, extra: &[(&str, Value)]) -> Value {
         let mut v = serde_json::to_value(e).unwrap_or(Value::Null);
         if let Value::Object(m) = &mut v {
             m.insert("game".into(), Value::from(self.info.id()));
@@ -364,7 +333,7 @@ impl Publisher {
                 m.insert((*k).into(), x.clone());
             }
         }
-        Arc::from(v.to_string())
+        v
     }
 
     /// Brings the spoken words of `game`'s moves up to date: a ply whose
@@ -385,7 +354,7 @@ impl Publisher {
     pub fn snapshot_now(&mut self, game: &Arbiter, t: u64) -> Update {
         self.refresh_spoken(game);
         self.seq += 1;
-        let (snap, arb) = self.snapshot(game, t);
+        let (snap, arb) = self.snapshot(game, t, true);
         let (snap, arb) = (Arc::new(snap), Arc::new(arb));
         let state: Arc<str> = snap.state.shared();
         Update {
@@ -459,16 +428,18 @@ impl Publisher {
                 }
                 _ => {}
             }
-            let msg = self.message(e, &extra);
+            let mut msg = self.message_value(e, &extra);
             if is_public(e) {
                 changed = true;
-                public.push(msg);
+                public.push(Arc::from(msg.to_string()));
             }
             // The arbiter's copy says when it happened on the board (wall
             // time, Unix ms, from its round time): an alert shows that time,
             // also when a relay started later receives it (issue 24 §8).
-            extra.push(("unix_ms", Value::from(self.info.unix_ms(e.t))));
-            arbiter.push(self.message(e, &extra));
+            if let Value::Object(m) = &mut msg {
+                m.insert("unix_ms".into(), Value::from(self.info.unix_ms(e.t)));
+            }
+            arbiter.push(Arc::from(msg.to_string()));
         }
         let n = game.moves().len();
         self.marks.retain(|m| m.after_ply <= n);
@@ -476,9 +447,11 @@ impl Publisher {
             self.seq += 1;
             // The arbiter's state changes on what only he sees (a claim
             // decided, an alert opened or closed: `open`, `rulings`): his
-            // snapshot is sent again, the public's is not.
-            let arbiter_snapshot =
-                (!arbiter.is_empty()).then(|| Arc::new(self.snapshot(game, t).1));
+            // snapshot is sent again when it did, the public's is not. A
+            // touch changes nothing of it but the time of reading: nothing
+            // is built (issue 28: it doubled the cost of a ply).
+            let arbiter_snapshot = (!arbiter.is_empty() && self.arbiter_changed(game, t))
+                .then(|| Arc::new(self.snapshot(game, t, false).1));
             return Some(Update {
                 seq: self.seq,
                 t,
@@ -489,7 +462,7 @@ impl Publisher {
             });
         }
         self.seq += 1;
-        let (snap, arb) = self.snapshot(game, t);
+        let (snap, arb) = self.snapshot(game, t, true);
         let (snap, arb) = (Arc::new(snap), Arc::new(arb));
         if forced {
             public.push(snap.state.shared());
@@ -509,11 +482,15 @@ impl Publisher {
     /// moves kept so far ([`FeedMoves`], [`LivePgn`]): the work per update
     /// does not grow with the game, the texts' kept parts being shared
     /// chunks, not copies (issue 28).
-    /// Byte for byte [`super::snapshot::rebuilt`]'s whole build.
-    fn snapshot(&mut self, game: &Arbiter, t: u64) -> (Snapshot, Snapshot) {
+    /// Byte for byte [`super::snapshot::rebuilt`]'s whole build. `public`:
+    /// the public one is published (it gets the [`Outline`] that links it
+    /// to the one before); else only the arbiter's is.
+    fn snapshot(&mut self, game: &Arbiter, t: u64, public: bool) -> (Snapshot, Snapshot) {
         self.shown_plies = game.moves().len();
         let parts = Parts::of(&self.info, &self.marks, game, t);
-        let pgn = self.pgn.write(game, &parts.extras);
+        let pgn = self
+            .pgn
+            .write(game, &parts.extras, self.moves.last_illegal());
         let mut game_map = livechess::game_fields(game, &self.info, parts.comment.as_deref(), t);
         parts.extend_chess(&mut game_map);
         let game_json = Json::from_pieces(object_with_array(
@@ -524,7 +501,11 @@ impl Publisher {
         let mut state = self.state_fields(game, t, parts.status);
         let public_state =
             Json::from_pieces(object_with_array(&state, "moves", self.moves.state_items()));
-        let outline = Outline::of(&state, self.moves.digests());
+        let outline = public.then(|| {
+            let link = (self.moves.take_kept(), self.last_public, self.lineage);
+            self.last_public = self.seq;
+            Outline::of(&state, self.moves.digest(), link)
+        });
         arbiter_fields(&mut state, game);
         let arbiter_state =
             Json::from_pieces(object_with_array(&state, "moves", self.moves.state_items()));
@@ -536,13 +517,22 @@ impl Publisher {
             game: game_json,
             pairing: parts.pairing,
             state: public_state,
-            outline: Some(outline),
+            outline,
         };
         let arbiter = Snapshot {
             state: arbiter_state,
             ..public.clone()
         };
+        self.arbiter_seen = Some(timeless(state));
         (public, arbiter)
+    }
+
+    /// Whether the arbiter's state at `t` differs from his last snapshot's
+    /// in more than the time of reading.
+    fn arbiter_changed(&self, game: &Arbiter, t: u64) -> bool {
+        let mut state = self.state_fields(game, t, result_status(game));
+        arbiter_fields(&mut state, game);
+        self.arbiter_seen.as_ref() != Some(&timeless(state))
     }
 
     /// The publication number of the last update.

@@ -41,25 +41,53 @@ fn result_of(s: &Snapshot) -> [Value; 3] {
 }
 
 /// Whether two snapshots have the same moves: by their outlines (the
-/// digests) when both have one, else by the UCIs read from the states.
+/// count and chained digest) when both have one, else by the UCIs read
+/// from the states.
 fn same_moves(a: &Snapshot, b: &Snapshot) -> bool {
     match (&a.outline, &b.outline) {
-        (Some(x), Some(y)) => {
-            x.digests.len() == y.digests.len() && x.shares_first(y, x.digests.len())
-        }
+        (Some(x), Some(y)) => x.same_moves(y),
         _ => read_moves(a) == read_moves(b),
     }
 }
 
-/// Whether `later` no longer has every move `a` shows (a take-back):
-/// by the outlines when both have one, else by the UCIs of the states.
-fn takes_back(a: &Snapshot, later: &Snapshot) -> bool {
-    match (&a.outline, &later.outline) {
-        (Some(x), Some(y)) => !x.shares_first(y, x.digests.len()),
-        _ => {
-            let moves = read_moves(a);
-            shared(&moves, &read_moves(later)) < moves.len()
+/// Looks, snapshot after snapshot of one game, for a take-back of a move
+/// that `a` shows.
+struct TakeBack<'a> {
+    a: &'a Snapshot,
+    /// While the later snapshots seen link up to `a` by their outlines
+    /// (each made by `a`'s publisher right after the one before): the
+    /// last one's `seq` and the fewest plies kept on the way.
+    chain: Option<(u64, usize)>,
+    /// `a`'s moves read from its state, once the chain is broken.
+    moves: Option<Vec<Value>>,
+}
+
+impl<'a> TakeBack<'a> {
+    fn new(a: &'a Snapshot) -> TakeBack<'a> {
+        TakeBack {
+            a,
+            chain: a.outline.as_ref().map(|_| (a.seq, usize::MAX)),
+            moves: None,
         }
+    }
+
+    /// Whether `later` (the next snapshot of the game after the ones seen)
+    /// no longer has every move `a` shows, or one of them was taken back
+    /// on the way (then played again or not). By the outlines' low-water
+    /// marks while they link (O(1), nothing copied: issue 28), else by the
+    /// UCIs of the states.
+    fn at(&mut self, later: &Snapshot) -> bool {
+        if let (Some((seq, kept)), Some(x), Some(y)) = (self.chain, &self.a.outline, &later.outline)
+        {
+            if y.lineage == x.lineage && y.since == seq {
+                let kept = kept.min(y.kept);
+                self.chain = Some((later.seq, kept));
+                return kept < x.plies;
+            }
+        }
+        self.chain = None;
+        let moves = self.moves.get_or_insert_with(|| read_moves(self.a));
+        shared(moves, &read_moves(later)) < moves.len()
     }
 }
 
@@ -141,10 +169,11 @@ impl Settler {
         let within = || later.iter().take_while(move |l| l.t < end);
         let taken_back = u.snapshot.as_ref().is_some_and(|snap| {
             let game = game_of(snap);
+            let mut look = TakeBack::new(snap);
             within()
                 .filter_map(|l| l.snapshot.as_ref())
                 .filter(|s| game_of(s) == game)
-                .any(|s| takes_back(snap, s))
+                .any(|s| look.at(s))
         });
         if taken_back {
             if let Some(snap) = &u.snapshot {
@@ -263,17 +292,9 @@ mod tests {
                 game: Value::Null.into(),
                 pairing: Value::Null,
                 state: state.into(),
-                // As the publisher's snapshots have it, or as one read from elsewhere.
-                outline: OUTLINED.get().then(|| Outline {
-                    digests: (1..=moves.len())
-                        .map(|n| {
-                            let mut h = std::collections::hash_map::DefaultHasher::new();
-                            std::hash::Hash::hash(&moves[..n], &mut h);
-                            std::hash::Hasher::finish(&h)
-                        })
-                        .collect(),
-                    result: [json!(result), json!(status), Value::Null],
-                }),
+                // As the publisher's snapshots have it (linked to the
+                // update made before), or as one read from elsewhere.
+                outline: OUTLINED.get().then(|| outline(t, moves, result, status)),
             })),
             arbiter_snapshot: None,
             public: msgs.iter().map(|m| Arc::from(m.to_string())).collect(),
@@ -284,12 +305,43 @@ mod tests {
     thread_local! {
         /// Whether [`update`]'s snapshots carry an outline.
         static OUTLINED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        /// The last outlined snapshot made: its `seq` and moves.
+        static PREV: std::cell::RefCell<Option<(u64, Vec<String>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+
+    /// The outline the publisher gives snapshot `seq` showing `moves`, made
+    /// right after the last one [`update`] made (its moves kept up to the
+    /// first that differs).
+    fn outline(seq: u64, moves: &[&str], result: &str, status: Option<&str>) -> Outline {
+        let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        let (since, kept) = PREV.with_borrow(|p| match p {
+            Some((s, prev)) => (*s, shared_prefix(prev, &moves)),
+            None => (0, 0),
+        });
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(&moves, &mut h);
+        let o = Outline {
+            plies: moves.len(),
+            last: std::hash::Hasher::finish(&h),
+            kept,
+            since,
+            lineage: 1,
+            result: [json!(result), json!(status), Value::Null],
+        };
+        PREV.set(Some((seq, moves)));
+        o
+    }
+
+    fn shared_prefix(a: &[String], b: &[String]) -> usize {
+        a.iter().zip(b).take_while(|(x, y)| x == y).count()
     }
 
     /// Runs `case` on snapshots with outlines and without.
     fn both(case: fn()) {
         for outlined in [true, false] {
             OUTLINED.set(outlined);
+            PREV.set(None);
             case();
         }
     }
@@ -373,6 +425,44 @@ mod tests {
 
     #[test]
     fn moves_and_a_result_an_undo_takes_back_within_the_delay_are_never_public() {
+        both(moves_taken_back);
+    }
+
+    #[test]
+    fn a_move_taken_back_and_played_again_within_the_delay_is_withheld() {
+        // The outlines' low-water mark: the later snapshot shows the same
+        // moves, but the second was taken back on the way (kept 1 of 2).
+        OUTLINED.set(true);
+        PREV.set(None);
+        let shown = update(1, &["e2e4", "e7e5"], "*", None, &[json!({"type": "move"})]);
+        let mut again = update(2, &["e2e4", "e7e5"], "*", None, &[]);
+        let snap = Arc::get_mut(again.snapshot.as_mut().unwrap()).unwrap();
+        snap.outline.as_mut().unwrap().kept = 1;
+        let out = Settler::new(60_000).settle(shown.clone(), &[again.clone()].into());
+        assert!(out.snapshot.is_none() && out.public.is_empty(), "{out:?}");
+        // Not linked (another publisher): the states are read, and they
+        // show every move, so nothing is withheld.
+        let snap = Arc::get_mut(again.snapshot.as_mut().unwrap()).unwrap();
+        snap.outline.as_mut().unwrap().lineage = 2;
+        let out = Settler::new(60_000).settle(shown, &[again].into());
+        assert_eq!(out.public.len(), 1);
+        assert!(out.snapshot.is_some());
+    }
+
+    #[test]
+    fn a_take_back_after_an_unlinked_snapshot_is_found_in_the_states() {
+        OUTLINED.set(true);
+        PREV.set(None);
+        let shown = update(1, &["e2e4", "e7e5"], "*", None, &[json!({"type": "move"})]);
+        let mut other = update(2, &["e2e4", "e7e5"], "*", None, &[]);
+        let snap = Arc::get_mut(other.snapshot.as_mut().unwrap()).unwrap();
+        snap.outline.as_mut().unwrap().since = 99;
+        let back = update(3, &["e2e4"], "*", None, &[]);
+        let out = Settler::new(60_000).settle(shown, &[other, back].into());
+        assert!(out.snapshot.is_none() && out.public.is_empty(), "{out:?}");
+    }
+
+    fn moves_taken_back() {
         // A position set at ply 2, two moves, a provisional 1-0 on the board,
         // then the arbiter undoes the position ruling: the moves after it
         // and the 1-0 are taken back within the delay.

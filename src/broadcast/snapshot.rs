@@ -14,7 +14,6 @@ use super::public::{
 use crate::arbiter::Arbiter;
 use crate::clock::fmt_shown;
 use serde_json::{Map, Value};
-use std::sync::Arc;
 
 /// What a snapshot's outputs share: the PGN's extras, the public comment on
 /// illegal moves, the result's status, the pairing entry.
@@ -118,38 +117,55 @@ impl Parts {
 
 /// What the delay line ([`super::settle`]) compares between two snapshots
 /// of a game, kept beside the texts so that it reads no state (issue 28:
-/// parsing a 1,000-ply state per update cost more than building it): the
-/// moves (the chained digest of their UCIs up to each ply,
-/// [`super::feed_moves::FeedMoves::digests`]) and the state's `result`,
+/// parsing a 1,000-ply state per update cost more than building it), in a
+/// size that does not grow with the game: the moves (their count, the
+/// chained digest of all their UCIs, and how many of them the publisher
+/// kept unchanged since its previous snapshot) and the state's `result`,
 /// `result_status` and `reason`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outline {
-    /// Entry `i`: the digest of the UCIs of moves `0..=i` (chained, so two
-    /// equal entries mean the same moves up to there, but for a 2^-64
-    /// chance); as many entries as moves. 8 bytes a ply, copied once per
-    /// snapshot.
-    pub digests: Arc<[u64]>,
+    /// The completed plies the snapshot shows.
+    pub plies: usize,
+    /// The digest of the UCIs of all those plies, chained move by move
+    /// ([`super::feed_moves::FeedMoves::digest`]; 0 for none): two equal
+    /// `(plies, last)` mean the same moves, but for a 2^-64 chance.
+    pub last: u64,
+    /// The plies of the publisher's previous snapshot (`since`) that every
+    /// update in between kept unchanged (the low-water mark of the moves
+    /// kept, [`super::feed_moves::FeedMoves::take_kept`]): a move it showed
+    /// beyond them was taken back or changed on the way, even if played
+    /// again since. At most `plies`.
+    pub kept: usize,
+    /// The `seq` of that previous snapshot (0: none).
+    pub since: u64,
+    /// The publisher that made it (unique within the process): `kept` and
+    /// `since` link only snapshots of one publisher.
+    pub lineage: u64,
     /// The state's `result`, `result_status`, `reason`.
     pub result: [Value; 3],
 }
 
 impl Outline {
-    /// The outline of a state whose members are `state` (without `moves`)
-    /// and whose moves have the chained digests `digests`.
-    pub(super) fn of(state: &Map<String, Value>, digests: Arc<[u64]>) -> Outline {
+    /// The outline of a state whose members are `state` (without `moves`),
+    /// the other members as [`Outline`]'s.
+    pub(super) fn of(
+        state: &Map<String, Value>,
+        (plies, last): (usize, u64),
+        (kept, since, lineage): (usize, u64, u64),
+    ) -> Outline {
         Outline {
-            digests,
+            plies,
+            last,
+            kept,
+            since,
+            lineage,
             result: RESULT_KEYS.map(|k| state.get(k).cloned().unwrap_or(Value::Null)),
         }
     }
 
-    /// Whether the first `n` moves of this outline's game are those of
-    /// `other`'s (both have at least `n`).
-    pub fn shares_first(&self, other: &Outline, n: usize) -> bool {
-        n == 0
-            || (self.digests.len() >= n
-                && other.digests.len() >= n
-                && self.digests[n - 1] == other.digests[n - 1])
+    /// Whether the two outlines show the same moves.
+    pub fn same_moves(&self, other: &Outline) -> bool {
+        (self.plies, self.last) == (other.plies, other.last)
     }
 }
 

@@ -186,6 +186,15 @@ pub struct TextBuilder {
 }
 
 impl TextBuilder {
+    /// A builder with room for `pieces` pieces and `bytes` bytes of
+    /// written text (fewer reallocations; issue 28).
+    pub fn with_capacity(pieces: usize, bytes: usize) -> TextBuilder {
+        TextBuilder {
+            pieces: Vec::with_capacity(pieces),
+            open: String::with_capacity(bytes),
+        }
+    }
+
     /// Appends written text.
     pub fn push_str(&mut self, s: &str) {
         self.open.push_str(s);
@@ -194,7 +203,10 @@ impl TextBuilder {
     /// Appends a shared chunk (no copy).
     pub fn push_shared(&mut self, chunk: &Arc<str>) {
         if !self.open.is_empty() {
-            self.pieces.push(Arc::from(std::mem::take(&mut self.open)));
+            // What follows the chunks gets as much room again.
+            let room = String::with_capacity(self.open.capacity());
+            self.pieces
+                .push(Arc::from(std::mem::replace(&mut self.open, room)));
         }
         self.pieces.push(chunk.clone());
     }
@@ -243,6 +255,17 @@ impl Chunks {
     /// Whether the text is empty.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The number of pieces a [`TextBuilder::push_chunks`] adds at most
+    /// (the frozen chunks and the open one).
+    pub fn pieces(&self) -> usize {
+        self.frozen.len() + 1
+    }
+
+    /// The open piece's length in bytes.
+    pub fn open_len(&self) -> usize {
+        self.open.len()
     }
 
     /// The open piece, to append to (call [`Chunks::seal`] after a whole

@@ -1,0 +1,74 @@
+//! The arbiter's snapshot: the public state's members plus his own fields
+//! (`docs/console.md`, "The board's state"), and what of them changes with
+//! the time of reading alone (issue 28: an event only he sees sends his
+//! snapshot again only when something else changed).
+
+use crate::arbiter::Arbiter;
+use serde_json::{json, Map, Value};
+use shakmaty::Position;
+
+/// Adds to a state's members the arbiter's own fields, which make the
+/// arbiter's snapshot (the public one plus these undelayed fields;
+/// (`docs/console.md`, "The board's state"): `ply` (completed plies),
+/// `open` (the matters open, with the rulings the Laws leave open, worded
+/// by effect), `rulings` (the history), `result_reason` (the termination,
+/// e.g. `agreement`), and in `clock` the move counter (`moves_done`,
+/// white/black) and `moves_to_control` (the player on move's moves to the
+/// next time control, when another period follows). Never public: claims
+/// and irregularities go to the arbiter only (§13.7a)).
+pub(crate) fn arbiter_fields(m: &mut Map<String, Value>, game: &Arbiter) {
+    m.insert("ply".into(), Value::from(game.ply()));
+    m.insert(
+        "open".into(),
+        serde_json::to_value(game.open()).unwrap_or(Value::Null),
+    );
+    m.insert(
+        "rulings".into(),
+        serde_json::to_value(game.rulings()).unwrap_or(Value::Null),
+    );
+    m.insert(
+        "result_reason".into(),
+        game.outcome()
+            .map_or(Value::Null, |o| Value::from(o.reason.as_str())),
+    );
+    if let (Some(Value::Object(c)), Some(clock)) = (m.get_mut("clock"), game.clock()) {
+        use shakmaty::Color;
+        let turn = game.position().turn();
+        c.insert(
+            "moves_done".into(),
+            json!({"white": clock.moves_done(Color::White), "black": clock.moves_done(Color::Black)}),
+        );
+        c.insert(
+            "moves_to_control".into(),
+            clock
+                .moves_to_control(turn)
+                .map_or(Value::Null, Value::from),
+        );
+    }
+}
+
+/// The console's name of the game's [`Stage`](crate::arbiter::Stage).
+pub fn stage_name(game: &Arbiter) -> &'static str {
+    use crate::arbiter::Stage;
+    match game.stage() {
+        Stage::SetUp => "setup",
+        Stage::Playing => "playing",
+        Stage::Paused => "paused",
+        Stage::Settling => "settling",
+        Stage::Restoring => "restoring",
+        Stage::Ended => "ended",
+    }
+}
+
+/// A state's members without what changes with the time of reading alone
+/// (`t`; the clock's `white_ms`, `black_ms` and `unix_ms`, which a reader
+/// runs on from `running`).
+pub(super) fn timeless(mut state: Map<String, Value>) -> Map<String, Value> {
+    state.remove("t");
+    if let Some(Value::Object(c)) = state.get_mut("clock") {
+        for k in ["white_ms", "black_ms", "unix_ms"] {
+            c.remove(k);
+        }
+    }
+    state
+}
