@@ -226,7 +226,6 @@ pub struct Publisher {
 /// The publishers made so far in this process ([`Outline::lineage`]).
 static LINEAGES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-
 /// The language the page and the spoken moves take: the game's announcement
 /// language, else the profile's own (Danish for the Danish texts, Norwegian
 /// for the Norwegian one, English for 2023).
