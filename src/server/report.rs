@@ -100,7 +100,9 @@ pub struct Row {
     pub article: String,
     /// For an alert: what it said; for a ruling: its effect.
     pub detail: String,
-    /// For an alert: open, or acknowledged by whom and when; for a ruling:
+    /// For an alert: acknowledged by whom and when, resolved, open (awaiting
+    /// a ruling: still among the board's open matters) or not acknowledged
+    /// (decided, nobody acknowledged it); for a ruling:
     /// applied (`#seq`, undone by `#n`), or refused with its status and reason.
     pub outcome: String,
 }
@@ -140,6 +142,15 @@ fn side(state: Option<&Value>, by: &str) -> String {
     }
 }
 
+/// Whether the board's state (`open`, the matters open for the arbiter)
+/// still lists the alert's event (its `type` and round time `t`).
+fn still_open(st: Option<&Value>, e: &Value) -> bool {
+    st.and_then(|s| s["open"].as_array())
+        .into_iter()
+        .flatten()
+        .any(|m| m["type"] == e["type"] && m["t"] == e["t"])
+}
+
 /// What an alert said, in a few words.
 fn alert_detail(e: &Value) -> String {
     let mut parts = Vec::new();
@@ -172,7 +183,12 @@ pub fn rows(states: &[Value], alerts: &[Alert], rulings: &[(u64, Value)]) -> Vec
         let mut outcome = match (&a.ack, &a.resolved) {
             (Some(k), _) => format!("acknowledged by {} at {} UTC", k.by, wall(k.unix_ms, 0)),
             (None, Some(_)) => "resolved".to_owned(),
-            (None, None) => "open".to_owned(),
+            // Still among the board's open matters: awaiting a ruling;
+            // otherwise decided (by the board or a ruling) but nobody
+            // acknowledged the alert (ia10's walk-through: "open" read as
+            // undecided in a norm report).
+            (None, None) if still_open(st, e) => "open: awaiting a ruling".to_owned(),
+            (None, None) => "not acknowledged".to_owned(),
         };
         if let Some(r) = &a.resolved {
             outcome.push_str(&format!("; {} (at {} UTC)", r.how, wall(r.unix_ms, 0)));

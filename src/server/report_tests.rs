@@ -75,6 +75,38 @@ fn every_alert_and_ruling_once_in_order_with_its_outcome() {
     assert!(!html.contains("<script"));
 }
 
+/// An alert nobody acknowledged reads "open" only while the board still
+/// lists it among its open matters; decided, it reads "not acknowledged"
+/// with the ruling that answered it.
+#[test]
+fn an_alert_not_acknowledged_is_open_only_while_the_board_has_it_open() {
+    let state = |open: Value, rulings: Value| {
+        json!({"game": "4.1", "round": 4, "board": 1, "started_at_unix_ms": 1_775_000_000_000u64,
+               "speed": 1.0, "white": {"name": "A"}, "black": {"name": "B"},
+               "result": "*", "open": open, "rulings": rulings})
+    };
+    let q = AlertQueue::new();
+    q.take(
+        r#"{"type":"claim","game":"4.1","t":5000,"by":"w","article":"9.2","claim":"threefold"}"#,
+        1_775_000_005_100,
+    )
+    .unwrap();
+    let waiting = state(json!([{"type": "claim", "t": 5000, "by": "w"}]), json!([]));
+    let rows_open = rows(&[waiting], &q.list(), &[]);
+    assert_eq!(rows_open[0].outcome, "open: awaiting a ruling");
+    let decided = state(
+        json!([]),
+        json!([{"seq": 1, "t": 6000, "action": "overrule", "author": "IA Hansen",
+                "article": "9.2", "effect": "drawn", "undone_by": null,
+                "answers": {"type": "claim", "t": 5000}}]),
+    );
+    let rows_decided = rows(&[decided], &q.list(), &[]);
+    assert_eq!(
+        rows_decided[0].outcome,
+        "not acknowledged; answered by ruling #1 (overrule)"
+    );
+}
+
 #[test]
 fn times_and_offsets() {
     assert_eq!(wall(0, 0), "1970-01-01 00:00:00");
