@@ -50,6 +50,13 @@ fn sans(ev: &[Value]) -> Vec<String> {
 /// White's bishop e2 is pinned by the rook e7: Be2-d3 leaves the white
 /// king in check. Black replies Ke8-d8 (made and pressed), White then
 /// plays Ke1-f1 out of check.
+/// The illegal move stood: nothing ruled unasked (no `illegal_move`) and
+/// the moves after it read from the board, as SAN (`ctx` names the run).
+fn stood(ev: &[Value], expected: &[&str], ctx: &str) {
+    assert!(of(ev, "illegal_move").is_empty(), "{ctx}: {ev:#?}");
+    assert_eq!(sans(ev), expected, "{ctx}: {ev:#?}");
+}
+
 const PINNED: &str = "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1";
 const BD3: &str = "1000 lift e2\n1200 place d3 B\n1500 press w";
 const BD3_ON: &str = "
@@ -136,8 +143,7 @@ fn castling_through_check_stands_unclaimed_and_is_never_a_displaced_piece() {
             of(&ev, "irregularity").is_empty(),
             "{rules} {mode}: no displaced pieces: {ev:#?}"
         );
-        assert!(of(&ev, "illegal_move").is_empty(), "{rules} {mode}");
-        assert_eq!(sans(&ev), ["Kd8", "Kh1"], "{rules} {mode}: {ev:#?}");
+        stood(&ev, &["Kd8", "Kh1"], &format!("{rules} {mode}"));
         assert_eq!(
             of(&ev, "move")[0]["fen"],
             "3k4/8/8/8/8/8/5r2/5RK1 w - - 1 2",
@@ -378,8 +384,7 @@ fn an_unpressed_castling_through_check_replied_to_stands() {
             of(&ev, "irregularity").is_empty(),
             "{rules} {mode}: {ev:#?}"
         );
-        assert!(of(&ev, "illegal_move").is_empty(), "{rules} {mode}");
-        assert_eq!(sans(&ev), ["Kd8", "Kh1"], "{rules} {mode}: {ev:#?}");
+        stood(&ev, &["Kd8", "Kh1"], &format!("{rules} {mode}"));
         // The castling was no capture and no pawn move: the §9.3 count
         // goes on (2 half moves).
         assert_eq!(
@@ -524,11 +529,7 @@ fn an_unpressed_illegal_move_pressed_after_the_reply_stands() {
         7500 press w";
     for (rules, mode, tc) in STANDS_AFTER_REPLY {
         let ev = replay_steps(timed(PINNED, mode, tc), steps, rules);
-        assert!(
-            of(&ev, "illegal_move").is_empty(),
-            "{rules} {mode}: {ev:#?}"
-        );
-        assert_eq!(sans(&ev), ["Kd8+", "Kf1"], "{rules} {mode}: {ev:#?}");
+        stood(&ev, &["Kd8+", "Kf1"], &format!("{rules} {mode}"));
         assert_eq!(of(&ev, "move")[0]["t"], 5500, "{rules} {mode}");
     }
 }
@@ -549,11 +550,7 @@ fn an_unpressed_illegal_move_replied_to_and_the_offenders_next_move() {
         5500 press w";
     for (rules, mode, tc) in STANDS_AFTER_REPLY {
         let ev = replay_steps(timed(PINNED, mode, tc), steps, rules);
-        assert!(
-            of(&ev, "illegal_move").is_empty(),
-            "{rules} {mode}: {ev:#?}"
-        );
-        assert_eq!(sans(&ev), ["Kd8+", "Kf1"], "{rules} {mode}: {ev:#?}");
+        stood(&ev, &["Kd8+", "Kf1"], &format!("{rules} {mode}"));
     }
     for (rules, mode, tc, article, _) in RULED_WHEN_FOUND {
         let ev = replay_steps(supervised(PINNED, mode, tc), steps, rules);
