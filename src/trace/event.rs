@@ -1,7 +1,6 @@
 //! The event stream out (`spec/trace-format.md`, "Events", and the
 //! extensions of docs/trace-extensions.md): [`Event`], [`EventKind`], [`By`].
 
-#[allow(unused_imports)]
 use super::*;
 
 /// One candidate of an `ambiguous_move` alert.

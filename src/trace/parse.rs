@@ -2,7 +2,6 @@
 //! every record kind of the contract, each error naming the line (1-based)
 //! and the key (`spec/trace-format.md`).
 
-#[allow(unused_imports)]
 use super::*;
 
 pub(super) fn get_str<'a>(

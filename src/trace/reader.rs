@@ -2,7 +2,6 @@
 //! header only first, `t` non-decreasing, blank lines skipped, a line's
 //! length bounded.
 
-#[allow(unused_imports)]
 use super::*;
 
 /// One parsed line of a trace.

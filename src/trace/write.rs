@@ -1,7 +1,6 @@
 //! A trace written back: the header and every record as the contract's
 //! JSON (keys absent when unset), for journals and `eboard simulate`.
 
-#[allow(unused_imports)]
 use super::*;
 
 /// The header as a JSON object (keys absent when unset).
