@@ -43,6 +43,7 @@ impl Arbiter {
                     self.history.pop();
                     self.keys.pop();
                     self.pos = pb.before.clone();
+                    self.uncount_taken_back(pb.by);
                     self.take_back_state(t);
                     self.turn.touches = pb.touches.clone();
                     let text = format!(
@@ -251,6 +252,37 @@ impl Arbiter {
                     cut / 1000
                 )
             }
+        }
+    }
+}
+
+impl Arbiter {
+    /// A completed move taken back (a touch-move claim upheld, 4.3 / 2023
+    /// 4.3.1): the clock counted it when it was pressed, so its move
+    /// counter goes back by one for `by`, and the next period's time that
+    /// move gave, when it reached a time control, is taken away again: the
+    /// control comes at the move it was due (2009 §6.3 / 2023 6.3.1 count
+    /// completed moves; the move taken back is no move of the game). The
+    /// increment stays (the time the player spent on it was charged).
+    pub(super) fn uncount_taken_back(&mut self, by: Color) {
+        let Some(c) = self.clock.as_mut() else {
+            return;
+        };
+        let [w, b] = [c.moves_done(Color::White), c.moves_done(Color::Black)];
+        let done = if by == Color::White { w } else { b };
+        if done == 0 {
+            return;
+        }
+        if c.controls_between(done - 1, done) > 0 {
+            let tc = c.time_control();
+            let next = tc.period_for(done).0;
+            let time = tc.periods.get(next).map_or(0, |p| p.time_ms);
+            c.adjust(by, -(i64::try_from(time).unwrap_or(i64::MAX)));
+        }
+        if by == Color::White {
+            c.set_moves_done(w - 1, b);
+        } else {
+            c.set_moves_done(w, b - 1);
         }
     }
 }

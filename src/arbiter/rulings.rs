@@ -117,6 +117,10 @@ pub(super) struct Facts {
     /// Each board's sensed state (a ruling that takes the board as showing
     /// the position replaces it; its undo reads the sensors again).
     sensed: Vec<SensedBoard>,
+    /// The decided claim's standing then (its round time `t` ms, the ply
+    /// it is open at, whether it was overruled): an undo of the overrule
+    /// puts the board's decision back, open again at its own ply.
+    claim_mark: Option<(u64, u32, bool)>,
 }
 
 /// Which facts a ruling of this action changes: the clocks only, or the
@@ -189,6 +193,10 @@ impl Arbiter {
             flags: self.flags.clone(),
             original_outcome: self.original_outcome,
             sensed: self.boards.iter().map(|b| b.sensed.clone()).collect(),
+            claim_mark: self
+                .decided_claim
+                .as_ref()
+                .map(|d| (d.t, d.ply, d.overruled)),
         }
     }
 
@@ -211,6 +219,14 @@ impl Arbiter {
         self.illegal_counts = f.illegal_counts;
         self.flags = f.flags;
         self.original_outcome = f.original_outcome;
+        // The same claim as then: its standing as then (facts from before
+        // it leave it as it is: the ruling that restores them decides).
+        if let (Some(d), Some((ct, ply, overruled))) = (self.decided_claim.as_mut(), f.claim_mark) {
+            if d.t == ct {
+                d.ply = ply;
+                d.overruled = overruled;
+            }
+        }
         if let (Some(c), Some((w, b))) = (self.clock.as_mut(), now) {
             let running = c.running();
             c.stop(t);
@@ -510,14 +526,25 @@ impl Arbiter {
     fn reread_effect(&mut self, seq: u32, action: &str, t: u64, out: &mut Decisions) -> String {
         self.push_clock(t, out);
         let bi = self.mi();
+        let overrule = action == "overrule";
         if self.phase.is_restoring() {
-            let wrong = self.boards[bi].sensed.differences(self.pos.board());
-            format!(
-                "ruling #{seq} ({action}) undone: the position is no longer taken as reinstated; \
-                 the board shows another one (squares {}), so it is to be reinstated again \
-                 and the matter is open",
-                crate::model::square_names(wrong).join(" ")
-            )
+            let wrong = crate::model::square_names(self.boards[bi].sensed.differences(self.pos.board()))
+                .join(" ");
+            if overrule {
+                // The board's own decision stands again (a claim it upheld:
+                // the move taken back), and is open to overruling again.
+                format!(
+                    "ruling #{seq} ({action}) undone: the board's decision stands again; the \
+                     board shows another position (squares {wrong}), which is to be set up as \
+                     the decision gives it, and the matter is open"
+                )
+            } else {
+                format!(
+                    "ruling #{seq} ({action}) undone: the position is no longer taken as reinstated; \
+                     the board shows another one (squares {wrong}), so it is to be reinstated again \
+                     and the matter is open"
+                )
+            }
         } else {
             out.push(Event {
                 t,
@@ -525,10 +552,17 @@ impl Arbiter {
                     fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
                 },
             });
-            format!(
-                "ruling #{seq} ({action}) undone: the board's sensors show the position \
-                 reinstated; play goes on"
-            )
+            if overrule {
+                format!(
+                    "ruling #{seq} ({action}) undone: the board's decision stands again; the \
+                     board's sensors show its position; play goes on"
+                )
+            } else {
+                format!(
+                    "ruling #{seq} ({action}) undone: the board's sensors show the position \
+                     reinstated; play goes on"
+                )
+            }
         }
     }
 

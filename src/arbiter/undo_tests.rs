@@ -142,3 +142,63 @@ fn a_result_is_corrected_to_0_0_only_with_its_reason_and_undone() {
     assert_eq!(status, 422);
     assert!(reason.contains("White has moved"), "{reason}");
 }
+
+/// ia11's round, board 3.2: White touched g1, played e2-e3 and pressed;
+/// Black's touch-move claim upheld (e3 taken back), the arbiter overruled
+/// it, then undid the overrule. The move taken back is no move of the
+/// game: the clock's counter goes back (or the next period's time comes a
+/// move early, §6.3 / 2023 6.3.1). Undone, the overrule leaves the
+/// board's decision standing and open to overruling at its own ply (not
+/// nothing open while the board waits, then a live "Overrule" after the
+/// next move refused as "already overruled").
+#[test]
+fn an_upheld_touch_move_claim_overruled_and_undone_keeps_counter_and_matter() {
+    let mut a = game(Some("40/5400+30:1800+30"));
+    let counters = |a: &Arbiter| {
+        let c = a.clock().expect("a clock");
+        (c.moves_done(Color::White), c.moves_done(Color::Black))
+    };
+    feed(&mut a, &play(1_000, Color::White, Square::D2, Square::D4));
+    feed(&mut a, &play(2_000, Color::Black, Square::G8, Square::F6));
+    // White touches g1 (knight), puts it back, plays e2-e3 and presses.
+    feed(&mut a, &[lift(3_000, Square::G1), place(3_200, Square::G1)]);
+    let d = feed(&mut a, &play(4_000, Color::White, Square::E2, Square::E3));
+    assert!(events(&d).contains(&"touch_move"), "{d:?}");
+    assert_eq!(counters(&a), (2, 1));
+    // Black claims: upheld, e2-e3 taken back; White's counter with it.
+    let d = feed(&mut a, &[claim(5_000, ClaimKind::TouchMove, Color::Black)]);
+    assert!(events(&d).contains(&"claim"), "{d:?}");
+    assert_eq!(a.ply(), 2);
+    assert_eq!(counters(&a), (1, 1), "the move taken back still counted");
+    let claim_at = a.open().iter().find(|m| m.kind == "claim").map(|m| m.t);
+    let claim_at = claim_at.expect("the upheld claim open");
+    // Overruled: e2-e3 stands again, counted again.
+    let d = feed(
+        &mut a,
+        &[ruled(6_000, ArbiterAction::Overrule, seen(2, Some(("claim", claim_at))))],
+    );
+    assert_eq!(refused(&d), None, "{d:?}");
+    assert_eq!((a.ply(), counters(&a)), (3, (2, 1)));
+    // Undone: the board's decision stands again and is open, at ply 2.
+    let d = feed(&mut a, &[ruled(7_000, ArbiterAction::Undo(1), seen(3, None))]);
+    let (_, effect) = applied(&d).expect("applied");
+    assert!(effect.contains("the board's decision stands again"), "{effect}");
+    assert_eq!((a.ply(), counters(&a)), (2, (1, 1)));
+    let open = a.open();
+    let m = open.iter().find(|m| m.kind == "claim");
+    assert_eq!(
+        m.map(|m| (m.t, m.rulings[0].action)),
+        Some((claim_at, "overrule")),
+        "the claim open again with its Overrule: {open:?}"
+    );
+    // The pawn back on e2, White keeps the obligation: Ng1-f3. Nothing
+    // of the claim is open after the move; the counter is right.
+    feed(&mut a, &[lift(8_000, Square::E3), place(8_100, Square::E2)]);
+    feed(&mut a, &play(9_000, Color::White, Square::G1, Square::F3));
+    assert_eq!((a.ply(), counters(&a)), (3, (2, 1)));
+    assert!(
+        !a.open().iter().any(|m| m.kind == "claim"),
+        "{:?}",
+        a.open()
+    );
+}
