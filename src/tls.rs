@@ -224,6 +224,14 @@ pub fn certificate_problem(e: &(dyn Error + 'static)) -> Option<String> {
         C::NotValidYet | C::NotValidYetContext { .. } => {
             format!("it is not valid yet: is this machine's clock right? ({c})")
         }
+        // webpki's: the peer sent a certificate authority's certificate
+        // (CA:TRUE, what `openssl req -x509` makes) as its own.
+        C::Other(o) if format!("{o:?}").contains("CaUsedAsEndEntity") => {
+            "it is a certificate authority's certificate (CA:TRUE) used as the server's own: \
+             make a CA and sign the server's certificate with it, and give the CA as ca_file \
+             (docs/mqtt.md, \"The broker's certificate\") (CaUsedAsEndEntity)"
+                .to_owned()
+        }
         other => format!("{other:?}"),
     })
 }
@@ -315,6 +323,26 @@ mod tests {
         ));
         let why = certificate_problem(&e).unwrap();
         assert!(why.contains("UnknownIssuer"), "{why}");
+        // ia11: a broker's certificate made with `openssl req -x509` only.
+        #[derive(Debug)]
+        struct CaUsedAsEndEntity;
+        impl std::fmt::Display for CaUsedAsEndEntity {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "CaUsedAsEndEntity")
+            }
+        }
+        impl Error for CaUsedAsEndEntity {}
+        let e = std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            rustls::Error::InvalidCertificate(rustls::CertificateError::Other(
+                rustls::OtherError(std::sync::Arc::new(CaUsedAsEndEntity)),
+            )),
+        );
+        let why = certificate_problem(&e).unwrap();
+        assert!(
+            why.contains("sign the server's certificate") && why.contains("ca_file"),
+            "{why}"
+        );
         let plain = std::io::Error::other("connection refused");
         assert!(certificate_problem(&plain).is_none());
         assert_eq!(error_chain(&plain), "connection refused");

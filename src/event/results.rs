@@ -321,6 +321,44 @@ fn set_cols(line: &mut Vec<char>, from: usize, to: usize, text: &str) {
     line[from - 1..to].copy_from_slice(&t[t.len() - w..]);
 }
 
+/// The round's byes into the points (columns 81-84) of their players: a
+/// pairing program writes this round's bye (`0000 - H`, `F`, `U`) with the
+/// pairings, and its points may not count it yet. When a player's points
+/// are the sum of his other rounds' results (the bye not counted), they
+/// become the sum with it: the file's results are the round's final ones,
+/// and its points must add up (FIDE Handbook C.04 Annex 2, TRF-16, the
+/// player record's "Points"). Points that do not add up either way
+/// (custom scoring, an acceleration) are left as they are.
+fn count_round_byes(lines: &mut [Vec<char>], round: u32) {
+    let s = block_start(round);
+    for l in lines.iter_mut() {
+        if !(l.len() > 3 && l[..3] == ['0', '0', '1'] && l[3] == ' ') {
+            continue;
+        }
+        if cols(l, s, s + 3) != "0000" {
+            continue;
+        }
+        let bye = cols(l, s + 7, s + 7).chars().next().unwrap_or(' ');
+        if points_of(bye) == 0 {
+            continue;
+        }
+        let mut sum = 0u32;
+        let mut r = 1;
+        while block_start(r) + 7 <= l.len() {
+            let b = block_start(r);
+            sum += points_of(cols(l, b + 7, b + 7).chars().next().unwrap_or(' '));
+            r += 1;
+        }
+        let Ok(old) = cols(l, POINTS.0, POINTS.1).parse::<f64>() else {
+            continue;
+        };
+        let old = (old * 10.0).round() as i64;
+        if old == i64::from(sum) - i64::from(points_of(bye)) {
+            set_cols(l, POINTS.0, POINTS.1, &format!("{}.{}", sum / 10, sum % 10));
+        }
+    }
+}
+
 /// Writes the final results among `results` (round `round` only) into the
 /// round's column of the `001` records of `trf` (the pairings' TRF-16):
 /// each player is found by FIDE id, else by name; the file's own pairing
@@ -433,6 +471,7 @@ pub fn write_trf(
         }
         out.written.push(game);
     }
+    count_round_byes(&mut lines, round);
     let nl = if crlf { "\r\n" } else { "\n" };
     out.text = lines
         .iter()
@@ -553,6 +592,26 @@ mod tests {
         assert_eq!(r_codes("*", "confirmed"), None);
         let e = read_csv("round,board\r\n1,1\r\n", "r.csv").unwrap_err();
         assert!(e.message.contains("no column \"white\""), "{e:?}");
+    }
+
+    /// ia11's round 3: Dam's half-point bye (`0000 - H`) was in the
+    /// round's column with his points (0.0) not counting it; the results
+    /// file gave him 0.0 for 0.5 (a TRF checker sums the rounds). Points
+    /// that already count it stay.
+    #[test]
+    fn a_bye_of_the_round_counts_in_the_points_of_the_results_file() {
+        let trf = "012 Test\n\
+001    9 m  c Dam,Kasper                        2210 DEN     1400090 2007/09/09  0.0    9     4 w 0     2 b 0  0000 - H\n\
+001   10 w    Holm,Sofie                        2150 DEN     1400100 2009/10/10  0.0   10     5 b 0     8 b 0  0000 - Z\n\
+001   11 m    Counted,Already                   2100 DEN     1400110 2009/10/10  1.5   11     5 b 1     8 b 0  0000 - H\n";
+        let w = write_trf(trf, "round3.trf", 3, &[]).unwrap();
+        let points = |name: &str| {
+            let l: Vec<char> = w.text.lines().find(|l| l.contains(name)).unwrap().chars().collect();
+            cols(&l, 81, 84)
+        };
+        assert_eq!(points("Dam,Kasper"), "0.5", "{}", w.text);
+        assert_eq!(points("Holm,Sofie"), "0.0");
+        assert_eq!(points("Counted,Already"), "1.5");
     }
 
     fn r_codes(result: &str, status: &str) -> Option<(char, char)> {

@@ -30,6 +30,12 @@ pub const SESSIONS_FILE: &str = "console-sessions.jsonl";
 /// directory ([`OwnAlertLog`]).
 pub const RELAY_ALERTS_FILE: &str = "console-relay-alerts.jsonl";
 
+/// The rulings (applied and refused) the relay's console saw, in its state
+/// directory (the round report's; same line format as [`OwnAlertLog`]):
+/// a refused ruling is known to the relay only from its event, so without
+/// this file a relay restart would drop it from the round report.
+pub const RELAY_RULINGS_FILE: &str = "console-rulings.jsonl";
+
 /// Where a console keeps its state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConsoleFiles {
@@ -40,6 +46,10 @@ pub struct ConsoleFiles {
     /// A relay's own alerts ([`OwnAlertLog`]); none for a board (it makes
     /// none).
     pub relay_alerts: Option<PathBuf>,
+    /// A relay's log of the rulings its channel carried
+    /// ([`RELAY_RULINGS_FILE`]); none for a board (its journal has them and
+    /// regenerates their events at a restart).
+    pub relay_rulings: Option<PathBuf>,
 }
 
 impl ConsoleFiles {
@@ -49,6 +59,7 @@ impl ConsoleFiles {
             acks: dir.join(ACKS_FILE),
             sessions: dir.join(SESSIONS_FILE),
             relay_alerts: Some(dir.join(RELAY_ALERTS_FILE)),
+            relay_rulings: Some(dir.join(RELAY_RULINGS_FILE)),
         }
     }
 
@@ -59,6 +70,7 @@ impl ConsoleFiles {
             acks: suffixed(journal, ".acks"),
             sessions: suffixed(journal, ".sessions"),
             relay_alerts: None,
+            relay_rulings: None,
         }
     }
 }
@@ -490,6 +502,11 @@ pub fn keep(
         let (log, own, d) = OwnAlertLog::open(path)?;
         damage.extend(d);
         console.alerts.keep_own(log, own, now_ms);
+    }
+    if let Some(path) = &files.relay_rulings {
+        let (log, kept, d) = OwnAlertLog::open(path)?;
+        damage.extend(d);
+        console.rulings.keep(log, kept);
     }
     let (file, sessions, d) = SessionFile::open(&files.sessions)?;
     damage.extend(d);

@@ -46,6 +46,10 @@ pub const MAX_RULINGS: usize = 5000;
 #[derive(Debug, Default)]
 pub struct RulingLog {
     inner: Mutex<Vec<(u64, Value)>>,
+    /// A relay's file of them ([`super::kept::RELAY_RULINGS_FILE`]): each
+    /// new one is appended, so a restarted relay's report still has the
+    /// refused rulings (the boards' state holds the applied ones only).
+    file: Mutex<Option<super::kept::OwnAlertLog>>,
 }
 
 impl RulingLog {
@@ -68,10 +72,30 @@ impl RulingLog {
         if l.iter().any(|(_, x)| *x == v) {
             return;
         }
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = file.as_mut() {
+            if let Err(e) = f.append(&v, unix_ms) {
+                tracing::error!("console: a ruling is not kept for the round report: {e}");
+            }
+        }
         l.push((unix_ms, v));
         if l.len() > MAX_RULINGS {
             l.remove(0);
         }
+    }
+
+    /// Keeps the log in `file` from now on, taking the rulings it holds
+    /// (`kept`: each message with when it arrived, Unix ms, oldest first).
+    pub fn keep(&self, file: super::kept::OwnAlertLog, kept: Vec<(Value, u64)>) {
+        let mut l = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        for (v, unix_ms) in kept {
+            if !l.iter().any(|(_, x)| *x == v) {
+                l.push((unix_ms, v));
+            }
+        }
+        let excess = l.len().saturating_sub(MAX_RULINGS);
+        l.drain(..excess);
+        *self.file.lock().unwrap_or_else(|e| e.into_inner()) = Some(file);
     }
 
     /// Every event kept, oldest first.

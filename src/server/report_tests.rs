@@ -132,3 +132,39 @@ fn times_and_offsets() {
     let html = to_html(&[row], &[], 0, 0);
     assert!(html.contains("&lt;script&gt;") && html.contains("&quot;&amp;&#39;"));
 }
+
+/// ia11's round: a relay restarted mid-round dropped every refused ruling
+/// from the round report (a refused ruling is known to the relay only from
+/// its event; the boards' state lists the applied ones). With the relay's
+/// state directory the log is kept in `console-rulings.jsonl`: the
+/// restarted relay's report still has it, once.
+#[test]
+fn refused_rulings_stay_in_the_round_report_across_a_relay_restart() {
+    let dir = std::env::temp_dir().join(format!("eboard-rulings-{}", rand::random::<u32>()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = crate::server::kept::ConsoleFiles::in_dir(&dir);
+    let path = files.relay_rulings.clone().expect("a relay keeps its rulings");
+    let refused = r#"{"type":"ruling_refused","game":"3.3","t":99262,"action":"forfeit","author":"IA Jensen","reason":"White has moved: he was present, so the forfeit is his win (1-0)","status":422}"#;
+    let first = RulingLog::default();
+    let (file, kept, damage) = crate::server::kept::OwnAlertLog::open(&path).unwrap();
+    assert!(kept.is_empty() && damage.is_none());
+    first.keep(file, kept);
+    first.take(refused, 1_795_695_750_000);
+    drop(first);
+    // The relay restarts; the board's backlog brings the same event again.
+    let again = RulingLog::default();
+    let (file, kept, _) = crate::server::kept::OwnAlertLog::open(&path).unwrap();
+    again.keep(file, kept);
+    again.take(refused, 1_795_696_000_000);
+    let list = again.list();
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0].0, 1_795_695_750_000, "kept with when it arrived");
+    let rows = rows(&[], &[], &list);
+    let row = rows.iter().find(|r| r.kind == "refused").expect("the refused row");
+    assert!(
+        row.outcome.starts_with("refused (422): White has moved"),
+        "{}",
+        row.outcome
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
