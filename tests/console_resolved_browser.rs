@@ -285,7 +285,9 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
     assert_eq!(r["moves_hidden_single_period"], true, "{r}");
     let q = text("moves_question");
     assert!(
-        q.contains("→ 1:20:00") && q.contains("move counter → 38 moves completed"),
+        q.contains("→ 1:20:00")
+            && q.contains("move counter → White 38, Black 37 moves completed")
+            && q.contains("Black's next move is his 38th; 3 moves to the time control"),
         "{q}"
     );
     assert!(text("moves_reply").contains("move counter"), "{r}");

@@ -144,6 +144,28 @@ function history(g, st, id, readOnly) {
   return sec;
 }
 
+/**
+ * The move counter `n` in words for the preview: the board takes it as
+ * White's completed moves, Black's one fewer while Black is on move
+ * (docs/console.md, "The clock ruling"), so both counts are named, with
+ * the move the player on move makes next and, in a period with a move
+ * count, how many are left to the time control.
+ */
+function counterWords(st, n) {
+  const black = ((st && st.fen) || "").split(" ")[1] === "b";
+  const wn = n, bn = black ? Math.max(0, n - 1) : n;
+  const c = (st && st.clock) || {};
+  const done = c.moves_done ? (black ? c.moves_done.black : c.moves_done.white) : null;
+  const mine = black ? bn : wn;
+  let w = "move counter → White " + wn + ", Black " + bn + " moves completed (" + (black ? "Black" : "White") + "'s next move is his " + (mine + 1) + ordinal(mine + 1);
+  if (c.moves_to_control != null && done != null) {
+    const left = done + c.moves_to_control - mine;
+    if (left > 0) w += "; " + left + (left === 1 ? " move" : " moves") + " to the time control";
+  }
+  return w + ")";
+}
+function ordinal(k) { const t = k % 100, u = k % 10; return t >= 11 && t <= 13 ? "th" : u === 1 ? "st" : u === 2 ? "nd" : u === 3 ? "rd" : "th"; }
+
 /** The clock controls' ruling: both entries read, refused with an example, or shown before → after. */
 function proposeClock(g, wText, bText, movesText, id) {
   const st = boards.get(g); const now = remaining(st);
@@ -160,7 +182,7 @@ function proposeClock(g, wText, bText, movesText, id) {
   }
   const words = (side, e, was, v) => side + " " + clockFull(was) + (e.keep ? " (unchanged)" : " → " + clockFull(v) + (e.add != null ? " (" + (e.add >= 0 ? "+" : "−") + clockText(Math.abs(e.add)) + ")" : ""));
   let q = "Board " + g + ": " + words("White", w, now.w, aw) + "; " + words("Black", b, now.b, ab);
-  if (!mv.keep) q += "; move counter → " + mv.moves + " moves completed";
+  if (!mv.keep) q += "; " + counterWords(st, mv.moves);
   if (st.clock && st.clock.running) q += " (the running clock goes on until you confirm)";
   const x = expectOf(st, null, false);
   propose(id, q + "?", "Set clocks", () => {
