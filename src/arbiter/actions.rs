@@ -381,10 +381,21 @@ impl Arbiter {
                     String::new()
                 };
                 self.push_clock(t, out);
+                let now = self.result_words();
+                // The result unchanged (a touch-move claim: the game went
+                // on), the position says what the ruling did.
+                let what = if was == now {
+                    let mover = if self.pos.turn() == Color::White { "White" } else { "Black" };
+                    match self.moves.last() {
+                        Some(m) => format!("{} stands again; {mover} to move", m.san),
+                        None => format!("{mover} to move"),
+                    }
+                } else {
+                    format!("{was} → {now}")
+                };
                 format!(
                     "the board upheld the claim; overruled: the game is put back as it stood before \
-                     it ({was} → {}){cost}",
-                    self.result_words()
+                     it ({what}){cost}"
                 )
             } else {
                 let Some(words) = self.uphold_words(&dc) else {

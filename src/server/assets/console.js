@@ -198,7 +198,7 @@ function card(g, st, opened) {
   clocks.appendChild(el("span", { class: "clk", "data-game": g, "data-side": "w" }));
   clocks.appendChild(document.createTextNode(" · "));
   clocks.appendChild(el("span", { class: "clk", "data-game": g, "data-side": "b" }));
-  clocks.appendChild(document.createTextNode(st.clock ? (st.clock.running ? " (" + (st.clock.running === "w" ? "White" : "Black") + " to move)" : " (stopped)") + (st.clock.moves_to_control != null ? "; " + st.clock.moves_to_control + " moves to the time control" : "") : ""));
+  clocks.appendChild(document.createTextNode(st.clock ? (st.clock.running ? " (" + (st.clock.running === "w" ? "White" : "Black") + " to move)" : " (stopped)") + (st.clock.moves_to_control != null && (!st.result || st.result === "*") ? "; " + st.clock.moves_to_control + " moves to the time control" : "") : ""));
   c.appendChild(clocks);
   const moves = (st.moves || []).slice(-6).map((m) => m.san).join(" ");
   c.appendChild(el("p", {}, "Last moves: " + (moves || "none")));
