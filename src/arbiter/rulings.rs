@@ -486,8 +486,29 @@ impl Arbiter {
                 self.push_clock(t, out);
                 let after_result = self.result_words();
                 if before_result != after_result {
+                    // A game that goes on again (a forfeit or a result
+                    // withdrawn): its clocks as they stand, and that the
+                    // time since the ruling was charged to nobody (a
+                    // latecomer's, 6.7, is then the arbiter's to set).
+                    let clocks = match (self.clock.as_ref(), self.ended()) {
+                        (Some(c), false) => {
+                            let (w, b) = c.remaining_at(t);
+                            let runs = match c.running() {
+                                Some(Color::White) => "White's clock runs",
+                                Some(Color::Black) => "Black's clock runs",
+                                None => "both clocks stopped",
+                            };
+                            format!(
+                                "; clocks White {} · Black {}, {runs} (the time since ruling \
+                                 #{seq} is charged to nobody: set the clocks if it should be)",
+                                hms(w),
+                                hms(b)
+                            )
+                        }
+                        _ => String::new(),
+                    };
                     format!(
-                        "ruling #{seq} ({}) undone: {before_result} → {after_result}",
+                        "ruling #{seq} ({}) undone: {before_result} → {after_result}{clocks}",
                         r.action
                     )
                 } else {

@@ -310,7 +310,8 @@ fn a_double_forfeit_ends_the_game_lost_by_both_and_is_undone() {
     assert!(a.confirmation().is_none());
     let (_, effect) = applied(&d).unwrap();
     assert!(
-        effect.contains("0-0 (forfeit), forfeit → the game in progress"),
+        effect.contains("0-0 (forfeit), forfeit → the game in progress; clocks White ")
+            && effect.contains("charged to nobody"),
         "{effect}"
     );
     let d = feed(&mut a, &play(4_000, Color::White, Square::E2, Square::E4));
