@@ -334,9 +334,9 @@ mod tests {
         impl Error for CaUsedAsEndEntity {}
         let e = std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            rustls::Error::InvalidCertificate(rustls::CertificateError::Other(
-                rustls::OtherError(std::sync::Arc::new(CaUsedAsEndEntity)),
-            )),
+            rustls::Error::InvalidCertificate(rustls::CertificateError::Other(rustls::OtherError(
+                std::sync::Arc::new(CaUsedAsEndEntity),
+            ))),
         );
         let why = certificate_problem(&e).unwrap();
         assert!(

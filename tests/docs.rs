@@ -220,8 +220,7 @@ fn the_hall_certificate_of_the_mqtt_doc_runs_as_written_and_a_board_trusts_it() 
         (c["status"] == "ok").then_some(c)
     });
     assert!(
-        check["detail"].to_string().contains("TLS")
-            || check.to_string().contains("mqtts"),
+        check["detail"].to_string().contains("TLS") || check.to_string().contains("mqtts"),
         "{check}"
     );
     drop(broker);

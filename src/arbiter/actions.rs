@@ -385,7 +385,11 @@ impl Arbiter {
                 // The result unchanged (a touch-move claim: the game went
                 // on), the position says what the ruling did.
                 let what = if was == now {
-                    let mover = if self.pos.turn() == Color::White { "White" } else { "Black" };
+                    let mover = if self.pos.turn() == Color::White {
+                        "White"
+                    } else {
+                        "Black"
+                    };
                     match self.moves.last() {
                         Some(m) => format!("{} stands again; {mover} to move", m.san),
                         None => format!("{mover} to move"),

@@ -549,8 +549,9 @@ impl Arbiter {
         let bi = self.mi();
         let overrule = action == "overrule";
         if self.phase.is_restoring() {
-            let wrong = crate::model::square_names(self.boards[bi].sensed.differences(self.pos.board()))
-                .join(" ");
+            let wrong =
+                crate::model::square_names(self.boards[bi].sensed.differences(self.pos.board()))
+                    .join(" ");
             if overrule {
                 // The board's own decision stands again (a claim it upheld:
                 // the move taken back), and is open to overruling again.

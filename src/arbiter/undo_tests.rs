@@ -175,15 +175,28 @@ fn an_upheld_touch_move_claim_overruled_and_undone_keeps_counter_and_matter() {
     // Overruled: e2-e3 stands again, counted again.
     let d = feed(
         &mut a,
-        &[ruled(6_000, ArbiterAction::Overrule, seen(2, Some(("claim", claim_at))))],
+        &[ruled(
+            6_000,
+            ArbiterAction::Overrule,
+            seen(2, Some(("claim", claim_at))),
+        )],
     );
     let (_, effect) = applied(&d).expect("applied");
-    assert!(effect.contains("(e3 stands again; Black to move)"), "{effect}");
+    assert!(
+        effect.contains("(e3 stands again; Black to move)"),
+        "{effect}"
+    );
     assert_eq!((a.ply(), counters(&a)), (3, (2, 1)));
     // Undone: the board's decision stands again and is open, at ply 2.
-    let d = feed(&mut a, &[ruled(7_000, ArbiterAction::Undo(1), seen(3, None))]);
+    let d = feed(
+        &mut a,
+        &[ruled(7_000, ArbiterAction::Undo(1), seen(3, None))],
+    );
     let (_, effect) = applied(&d).expect("applied");
-    assert!(effect.contains("the board's decision stands again"), "{effect}");
+    assert!(
+        effect.contains("the board's decision stands again"),
+        "{effect}"
+    );
     assert_eq!((a.ply(), counters(&a)), (2, (1, 1)));
     let open = a.open();
     let m = open.iter().find(|m| m.kind == "claim");

@@ -606,7 +606,13 @@ mod tests {
 001   11 m    Counted,Already                   2100 DEN     1400110 2009/10/10  1.5   11     5 b 1     8 b 0  0000 - H\n";
         let w = write_trf(trf, "round3.trf", 3, &[]).unwrap();
         let points = |name: &str| {
-            let l: Vec<char> = w.text.lines().find(|l| l.contains(name)).unwrap().chars().collect();
+            let l: Vec<char> = w
+                .text
+                .lines()
+                .find(|l| l.contains(name))
+                .unwrap()
+                .chars()
+                .collect();
             cols(&l, 81, 84)
         };
         assert_eq!(points("Dam,Kasper"), "0.5", "{}", w.text);

@@ -143,7 +143,10 @@ fn refused_rulings_stay_in_the_round_report_across_a_relay_restart() {
     let dir = std::env::temp_dir().join(format!("eboard-rulings-{}", rand::random::<u32>()));
     std::fs::create_dir_all(&dir).unwrap();
     let files = crate::server::kept::ConsoleFiles::in_dir(&dir);
-    let path = files.relay_rulings.clone().expect("a relay keeps its rulings");
+    let path = files
+        .relay_rulings
+        .clone()
+        .expect("a relay keeps its rulings");
     let refused = r#"{"type":"ruling_refused","game":"3.3","t":99262,"action":"forfeit","author":"IA Jensen","reason":"White has moved: he was present, so the forfeit is his win (1-0)","status":422}"#;
     let first = RulingLog::default();
     let (file, kept, damage) = crate::server::kept::OwnAlertLog::open(&path).unwrap();
@@ -160,7 +163,10 @@ fn refused_rulings_stay_in_the_round_report_across_a_relay_restart() {
     assert_eq!(list.len(), 1, "{list:?}");
     assert_eq!(list[0].0, 1_795_695_750_000, "kept with when it arrived");
     let rows = rows(&[], &[], &list);
-    let row = rows.iter().find(|r| r.kind == "refused").expect("the refused row");
+    let row = rows
+        .iter()
+        .find(|r| r.kind == "refused")
+        .expect("the refused row");
     assert!(
         row.outcome.starts_with("refused (422): White has moved"),
         "{}",
