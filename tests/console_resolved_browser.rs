@@ -228,7 +228,10 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
     assert_eq!(r["forfeit_unreasoned_confirm"], false, "{r}");
     let q = text("forfeit_question");
     assert!(
-        q.contains("→ 1-0 (Black absent), confirmed at once") && q.contains(FORFEIT_REASON),
+        q.contains("→ 1-0 (Black absent), confirmed at once")
+            && q.contains(FORFEIT_REASON)
+            && q.contains("; Black's clock shows ")
+            && q.contains(", running?"),
         "{q}"
     );
     let reply = text("forfeit_reply");

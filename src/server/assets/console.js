@@ -273,7 +273,13 @@ function controls(g, st, id) {
     const s = boards.get(g), r = fsel.value, why = fwhy.value.trim();
     if (!r) { say(id, "Forfeit: choose who was absent first (nothing is preset)", "reply error"); return; }
     if (!why) { say(id, "Forfeit: give the reason (e.g. “Black absent 15 min after the start, DSU 004 §11”)", "reply error"); return; }
-    propose(id, "Board " + g + ": forfeit (no-show): result " + resultText(s.result || "*") + " → " + fsel.selectedOptions[0].textContent + ", confirmed at once (" + why + ")?", "Forfeit",
+    // The absent player's clock as it stands: how long he has been away
+    // (the default time, DSU 004 §11 / 2023 6.7.1, is the arbiter's to check).
+    const now = remaining(s), run = s.clock && s.clock.running;
+    const shows = (side, ms, c) => side + "'s clock shows " + clockFull(ms) + (run === c ? ", running" : "");
+    const away = !now ? "" : r === "1-0" ? "; " + shows("Black", now.b, "b") : r === "0-1" ? "; " + shows("White", now.w, "w")
+      : "; " + shows("White", now.w, "w") + ", " + shows("Black", now.b, "b");
+    propose(id, "Board " + g + ": forfeit (no-show): result " + resultText(s.result || "*") + " → " + fsel.selectedOptions[0].textContent + ", confirmed at once (" + why + ")" + away + "?", "Forfeit",
       () => send(g, "forfeit", { result: r, reason: why }, expectOf(s, null, true), id));
   }));
   // A position (7.2 / 7.4a).
