@@ -467,6 +467,12 @@ fn a_late_ruling_an_undone_restore_and_0_0_in_chromium() {
     // 1. Restore, then undone: the matter open again, live.
     assert!(text("restore_reply").starts_with("applied:"), "{r}");
     assert_eq!(text("stage_restored"), "set-up", "{r}");
+    let uq = text("undo_question");
+    assert!(
+        uq.contains("undo ruling #1 (restore")
+            && uq.contains("the board reads its sensors again, and the matter opens again"),
+        "{uq}"
+    );
     let undo = text("undo_reply");
     assert!(
         undo.starts_with("applied:") && undo.contains("to be reinstated again"),

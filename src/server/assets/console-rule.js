@@ -118,6 +118,30 @@ function openRulings(g, st, m, id, readOnly) {
   return box;
 }
 
+/**
+ * What undoing ruling `r` does, in words, from the board's state `st` now
+ * (docs/console.md, "Undo"): the question before an undo says it, with
+ * the result and the clocks as they stand.
+ */
+function undoWords(r, st) {
+  const now = remaining(st);
+  const clocks = now ? "White " + clockFull(now.w) + " · Black " + clockFull(now.b) : "";
+  const result = resultText(st.result || "*") + (st.result_status ? ", " + st.result_status : "");
+  switch (r.action) {
+    case "clock":
+      return "the clocks go back by the amounts it changed, the move counter with them (now " + clocks + "; the time run since stays run)";
+    case "confirm": case "forfeit": case "result":
+      return "the result goes back to what it was before it (now " + result + ")"
+        + (now ? "; a game that goes on again keeps its clocks as they are (" + clocks + "): the time since is charged to nobody" : "");
+    case "restore": case "position":
+      return "the position is no longer taken as reinstated: the board reads its sensors again, and the matter opens again while they show another position";
+    case "overrule": case "accept":
+      return "the board's own decision stands again (the game as it stood before the ruling; now " + result + ")";
+    default:
+      return "the game goes back to how it stood before it (now " + result + ")";
+  }
+}
+
 /** A board's ruling history, oldest first, each undoable one with its Undo (contract §4). */
 function history(g, st, id, readOnly) {
   const list = st.rulings || [];
@@ -134,7 +158,7 @@ function history(g, st, id, readOnly) {
     if (r.undoable && !r.undone_by && !readOnly) {
       li.appendChild(button("Undo #" + r.seq + "…", () => {
         const x = expectOf(st, null, false);
-        propose(id, "Board " + g + ": undo ruling #" + r.seq + " (" + r.action + (r.effect ? ": " + r.effect : "") + "): its effect is reversed?",
+        propose(id, "Board " + g + ": undo ruling #" + r.seq + " (" + r.action + (r.effect ? ": " + r.effect : "") + "): " + undoWords(r, boards.get(g) || st) + "?",
           "Undo #" + r.seq, () => send(g, "undo", { ruling: r.seq }, x, id));
       }, { class: "undo" }));
     }
