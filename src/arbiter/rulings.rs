@@ -284,9 +284,18 @@ impl Arbiter {
         // Stopping or restarting the clocks is never stale: it does not
         // depend on the position (the clocks' own state is checked).
         if e.ply != ply && !matches!(name, "pause" | "resume") {
+            // Ended since: "look again" would only bring another refusal
+            // of a clock or a position, so the end is said too.
+            let ended = self.outcome().map_or(String::new(), |o| {
+                format!(
+                    ", and the game is over ({}, {})",
+                    o.result.as_str(),
+                    o.reason
+                )
+            });
             return Err(if e.ply < ply {
                 stale(format!(
-                    "the game has moved on: {} made since (ply {} → {ply}); look again",
+                    "the game has moved on: {} made since (ply {} → {ply}){ended}; look again",
                     moves_ago(ply - e.ply),
                     e.ply
                 ))

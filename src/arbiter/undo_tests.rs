@@ -216,3 +216,32 @@ fn an_upheld_touch_move_claim_overruled_and_undone_keeps_counter_and_matter() {
         a.open()
     );
 }
+
+/// ia11's round, board 3.2: a clock ruling prepared in another tab before
+/// the flag fell was refused "the game has moved on …; look again", and
+/// looking again only brings another refusal. The reason says the game is
+/// over too.
+#[test]
+fn a_stale_ruling_on_a_game_ended_since_says_the_game_is_over() {
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+    feed(&mut a, &[rec(2_000, RecordKind::Resign(Color::Black))]);
+    let d = feed(
+        &mut a,
+        &[ruled(
+            3_000,
+            ArbiterAction::SetClock {
+                white_ms: 5_400_000,
+                black_ms: 5_520_000,
+                moves: None,
+            },
+            seen(0, None),
+        )],
+    );
+    let (reason, status) = refused(&d).expect("refused");
+    assert_eq!(status, 409);
+    assert!(
+        reason.contains("one move made since (ply 0 → 1), and the game is over (1-0, resignation)"),
+        "{reason}"
+    );
+}
