@@ -146,8 +146,8 @@ fn castling_through_check_stands_unclaimed_and_is_never_a_displaced_piece() {
         stood(&ev, &["Kd8", "Kh1"], &format!("{rules} {mode}"));
         assert_eq!(
             of(&ev, "move")[0]["fen"],
-            "3k4/8/8/8/8/8/5r2/5RK1 w - - 1 2",
-            "{rules} {mode}"
+            "3k4/8/8/8/8/8/5r2/5RK1 w - - 2 2",
+            "{rules} {mode}: §9.3 counts on after a castling that stood (no pawn move, no capture)"
         );
     }
 }
@@ -560,4 +560,173 @@ fn an_unpressed_illegal_move_replied_to_and_the_offenders_next_move() {
         assert_eq!(ill[0]["article"], article, "{rules} {mode}");
         assert!(of(&ev, "move").is_empty(), "{rules} {mode}");
     }
+}
+
+/// The §9.3 count (9.3.2 in 2023) after an illegal castling: "the last 50
+/// moves … without the movement of any pawn and without any capture". A
+/// castling through check that stands is neither, pressed or not, so both
+/// paths count it (`… 2 2` after Black's reply); one that is ruled
+/// reinstates the position before it, count and all (§7.4a / 7.5.1), and
+/// the replacement counts from there.
+#[test]
+fn the_fifty_move_count_after_an_illegal_castling_stands_or_is_reinstated() {
+    let pressed = format!("{OOO}\n3000 lift e8\n3200 place d8 k\n3500 press b");
+    let unpressed = "
+        1000 lift e1
+        1200 place g1 K
+        1400 lift h1
+        1600 place f1 R
+        3000 lift e8
+        3200 place d8 k
+        3500 press b";
+    let start = "4k3/8/8/8/8/8/5r2/4K2R w K - 7 30";
+    for (rules, mode, tc, _) in CLAIM_ONLY {
+        for steps in [pressed.as_str(), unpressed] {
+            let ev = replay_steps(timed(start, mode, tc), steps, rules);
+            let m = of(&ev, "move");
+            assert_eq!(m.len(), 1, "{rules} {mode}: {ev:#?}");
+            assert_eq!(
+                m[0]["fen"], "3k4/8/8/8/8/8/5r2/5RK1 w - - 9 31",
+                "{rules} {mode}: {steps}"
+            );
+        }
+    }
+    // Ruled (a claim in time, A4c): the position before, half-move clock 7,
+    // and the replacement Ke1-d1 counts on from it.
+    for rules in ["fide-2009", "fide-2009-no"] {
+        let steps = format!(
+            "{OOO}\n3000 lift e8\n3100 claim illegal_move b\n\
+             4000 lift g1\n4100 place e1 K\n4200 lift f1\n4300 place h1 R\n\
+             5000 lift e1\n5200 place d1 K\n5500 press w"
+        );
+        let ev = replay_steps(timed(start, "rapid", "1500+10"), &steps, rules);
+        assert_eq!(of(&ev, "illegal_move").len(), 1, "{rules}: {ev:#?}");
+        let m = of(&ev, "move");
+        assert_eq!(m.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(m[0]["san"], "Kd1", "{rules}");
+        assert_eq!(m[0]["fen"], "4k3/8/8/8/8/8/5r2/3K3R b - - 8 30", "{rules}");
+    }
+}
+
+/// 2023 7.5.2, where the board rules (standard; rapid A.4): "If during a
+/// game it is found that a pawn has been moved to the furthest distant
+/// rank, the player has pressed the clock, but the pawn has not been
+/// replaced with a new piece, the move is illegal. The pawn shall be
+/// replaced by a queen of the same colour as the pawn." Made, not pressed,
+/// replied to, then pressed (6.2.2): the pawn becomes a queen, 7.5.5's
+/// penalty, nothing reinstated; the reply stays made and is completed by
+/// its own press.
+#[test]
+fn an_unpressed_pawn_pressed_after_the_reply_becomes_a_queen_in_2023() {
+    let steps = "
+        1000 lift b7
+        1200 place b8 P
+        3000 lift e8
+        3200 place d7 k
+        5000 press w
+        7000 press b";
+    for (mode, tc, bonus) in [
+        ("standard", "5400+30", "+2 min to black"),
+        ("rapid", "1500+10", "+1 min to black"),
+    ] {
+        let ev = replay_steps(supervised(PAWN7, mode, tc), steps, "fide-2023");
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{mode}: {ev:#?}");
+        assert_eq!(ill[0]["t"], 5000, "{mode}");
+        assert_eq!(ill[0]["article"], "7.5.2", "{mode}");
+        assert_eq!(ill[0]["penalty"], bonus, "{mode}");
+        assert_eq!(ill[0]["squares"], json!(["b7", "b8"]), "{mode}");
+        assert!(of(&ev, "game_end").is_empty(), "{mode}: {ev:#?}");
+        assert_eq!(sans(&ev), ["b8=Q", "Kd7"], "{mode}: {ev:#?}");
+        let m = of(&ev, "move");
+        assert_eq!(m[0]["t"], 5000, "{mode}");
+        assert_eq!(m[1]["t"], 7000, "{mode}");
+        assert_eq!(m[1]["fen"], "nQn5/3k4/8/8/8/8/8/4K3 w - - 1 2", "{mode}");
+    }
+    // 2009 §7.4a has no queen: the position before is reinstated.
+    let ev = replay_steps(supervised(PAWN7, "standard", "5400+30"), steps, "fide-2009");
+    assert_eq!(of(&ev, "illegal_move")[0]["article"], "7.4a", "{ev:#?}");
+    assert!(of(&ev, "move").is_empty(), "{ev:#?}");
+}
+
+/// The same with White's next move made before his press: 6.2.1.2 ("the
+/// player has made his/her next move, when his/her previous move was not
+/// completed") completes the pawn move; 7.5.2 makes it a queen, and the
+/// three moves stand (the reply and White's move are legal after it).
+#[test]
+fn an_unpressed_pawn_then_the_reply_and_the_offenders_move_in_2023() {
+    let steps = "
+        1000 lift b7
+        1200 place b8 P
+        3000 lift e8
+        3200 place d7 k
+        5000 lift e1
+        5200 place e2 K
+        5500 press w";
+    let ev = replay_steps(supervised(PAWN7, "standard", "5400+30"), steps, "fide-2023");
+    let ill = of(&ev, "illegal_move");
+    assert_eq!(ill.len(), 1, "{ev:#?}");
+    assert_eq!(ill[0]["article"], "7.5.2");
+    assert_eq!(sans(&ev), ["b8=Q", "Kd7", "Ke2"], "{ev:#?}");
+    assert!(of(&ev, "game_end").is_empty());
+    // Black's clock: 90 min + 30 s + the two minutes.
+    let last = *of(&ev, "clock").last().unwrap();
+    assert_eq!(last["black_ms"], 5_430_000 + 120_000, "{last}");
+}
+
+/// A reply that is no legal move once the pawn is a queen (Black's king is
+/// then in check along the eighth rank): with White's press behind it, the
+/// reply is only made; Black's own press completes it, and it is Black's
+/// illegal move (7.5.1), ruled at that press.
+#[test]
+fn a_reply_made_illegal_by_the_queen_is_judged_at_its_own_press_in_2023() {
+    let steps = "
+        1000 lift b7
+        1200 place b8 P
+        3000 lift h7
+        3200 place h6 p
+        5000 press w
+        7000 press b";
+    let ev = replay_steps(
+        supervised("4k3/1P5p/8/8/8/8/8/4K3 w - - 0 1", "standard", "5400+30"),
+        steps,
+        "fide-2023",
+    );
+    let ill = of(&ev, "illegal_move");
+    assert_eq!(ill.len(), 2, "{ev:#?}");
+    assert_eq!((ill[0]["by"].clone(), ill[0]["article"].clone()), (json!("w"), json!("7.5.2")));
+    assert_eq!((ill[1]["by"].clone(), ill[1]["t"].clone()), (json!("b"), json!(7000)));
+    assert_eq!(sans(&ev), ["b8=Q+"], "{ev:#?}");
+}
+
+/// A touch names the piece actually on the square: White's knight set down
+/// on e5 capturing the pawn there (the pawn's lift too short to count, a
+/// quick capture), not pressed; Black lifts the knight to take it. The
+/// touch is Black's and names the white knight (`N`), not the pawn of the
+/// last completed position.
+#[test]
+fn a_touch_on_the_square_just_moved_to_names_the_piece_there() {
+    let steps = "
+        1000 lift g4
+        1200 lift e5
+        1230 place e5 N
+        4000 lift e5
+        4300 lift d6
+        4500 place e5 p
+        5000 press b";
+    let ev = replay_steps(
+        supervised("4k3/8/3p4/4p3/6N1/8/8/4K3 w - - 0 1", "standard", "5400+30"),
+        steps,
+        "fide-2023",
+    );
+    let t: Vec<(Value, Value, Value)> = of(&ev, "touch")
+        .iter()
+        .map(|x| (x["t"].clone(), x["by"].clone(), x["piece"].clone()))
+        .collect();
+    assert!(
+        t.contains(&(json!(4000), json!("b"), json!("N"))),
+        "{t:?}: {ev:#?}"
+    );
+    assert_eq!(sans(&ev), ["Nxe5", "dxe5"], "{ev:#?}");
+    assert!(of(&ev, "touch_move").is_empty(), "{ev:#?}");
 }
