@@ -243,3 +243,111 @@ fn f17_a_move_made_and_not_yet_pressed_counts_for_an_agreement() {
     );
     assert!(of(&ev, "game_end").is_empty(), "{ev:#?}");
 }
+
+// ---- Held-out cases (issue 25, point 5): rows of the diff table in
+// `../shared/rules/fide-2023.md` §3, each against 2009 (seed 002) and 2001
+// (seed 000). --------------------------------------------------------------
+
+/// 2023 A.3 sits outside A.4 / A.5, so a rapid game with adequate
+/// supervision (A.4) also gives "one minute instead of two" for an illegal
+/// move, and the second loses (7.5.5). 2009 A3 (adequate supervision):
+/// §7.4 as in standard play, two minutes, the third loses.
+#[test]
+fn a3_a_rapid_illegal_move_costs_a_minute_under_a4_too_in_2023() {
+    let kr = "r3k3/4p3/8/8/8/8/8/R3K3 w - - 0 1";
+    let h = json!({"trace": 1, "start_fen": kr, "mode": "rapid", "time_control": "1500+10", "supervision": "adequate"});
+    let ev = replay_steps(h.clone(), &illegal_rook_moves(2), "fide-2023");
+    let ill = of(&ev, "illegal_move");
+    assert_eq!(ill.len(), 2, "{ev:#?}");
+    assert_eq!(ill[0]["penalty"], "+1 min to black");
+    assert_eq!(ill[1]["penalty"], "game lost");
+    for rules in OLD {
+        let ev = replay_steps(h.clone(), &illegal_rook_moves(2), rules);
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 2, "{rules}: {ev:#?}");
+        assert_eq!(ill[0]["penalty"], "+2 min to black", "{rules}");
+        assert_eq!(ill[1]["penalty"], "+2 min to black", "{rules}");
+        assert!(of(&ev, "game_end").is_empty(), "{rules}");
+    }
+}
+
+/// 2023 7.5.3: "If the player presses the clock without making a move, it
+/// shall be considered and penalised as if an illegal move." 2009 / 2001
+/// have no such article: a press without a move is no illegal move there.
+#[test]
+fn f_7_5_3_a_press_without_a_move_is_an_illegal_move_only_in_2023() {
+    let h = json!({"trace": 1, "time_control": "5400+30"});
+    let steps = "1000 mv e2e4 w\n2000 mv e7e5 b\n4000 press w";
+    let ev = replay_steps(h.clone(), steps, "fide-2023");
+    let ill = of(&ev, "illegal_move");
+    assert_eq!(ill.len(), 1, "{ev:#?}");
+    assert_eq!(ill[0]["article"], "7.5.3");
+    assert_eq!(ill[0]["by"], "w");
+    assert_eq!(ill[0]["penalty"], "+2 min to black");
+    for rules in OLD {
+        let ev = replay_steps(h.clone(), steps, rules);
+        assert!(of(&ev, "illegal_move").is_empty(), "{rules}: {ev:#?}");
+        assert!(of(&ev, "game_end").is_empty(), "{rules}");
+    }
+}
+
+/// 2023 A.5.5: without adequate supervision "the arbiter shall also call
+/// a flag fall if he/she observes it": the game ends at the flag. 2009
+/// A4d1 (seed 002): the flag counts only on a valid claim ("Dommeren skal
+/// afholde sig fra at påpege et fald"), so nothing ends until the claim.
+#[test]
+fn a5_5_the_flag_is_called_in_2023_and_only_claimed_in_2009() {
+    let h = json!({"trace": 1, "mode": "rapid", "time_control": "900", "supervision": "inadequate"});
+    let steps = "1000 mv e2e4 w\n2000 mv e7e5 b\n910000 lift g1";
+    let ev = replay_steps(h.clone(), steps, "fide-2023");
+    let end = of(&ev, "game_end");
+    assert_eq!(end.len(), 1, "{ev:#?}");
+    assert_eq!(end[0]["result"], "0-1");
+    // White's clock: 900 s - 1.6 s, running again from 2.6 s.
+    assert_eq!(end[0]["t"], 901_000);
+    for rules in ["fide-2009", "fide-2009-no"] {
+        let ev = replay_steps(h.clone(), steps, rules);
+        assert_eq!(of(&ev, "flag").len(), 1, "{rules}: {ev:#?}");
+        assert!(of(&ev, "game_end").is_empty(), "{rules}: {ev:#?}");
+        let claimed = format!("{steps}\n911000 claim time b");
+        let ev = replay_steps(h.clone(), &claimed, rules);
+        assert_eq!(of(&ev, "game_end")[0]["result"], "0-1", "{rules}: {ev:#?}");
+    }
+}
+
+/// 9.5.3 (2023): a wrong claim gives the opponent two minutes in standard
+/// play and, through A.3, one minute in rapid; 2009 §9.5b three minutes in
+/// both. The claim is Black's, wrong (no repetition): White gets the time.
+#[test]
+fn f33_a_wrong_claim_costs_a_minute_in_2023_rapid_three_in_2009() {
+    for (rules, mode, tc, start, bonus) in [
+        ("fide-2023", "rapid", "1500+10", 1_510_000, 60_000),
+        ("fide-2023", "standard", "5400+30", 5_430_000, 120_000),
+        ("fide-2009", "rapid", "1500+10", 1_510_000, 180_000),
+        ("fide-2009-no", "rapid", "1500+10", 1_510_000, 180_000),
+    ] {
+        let h = json!({"trace": 1, "mode": mode, "time_control": tc, "supervision": "adequate"});
+        let ev = replay_steps(h, "1000 mv e2e4 w\n2000 claim threefold b", rules);
+        assert_eq!(of(&ev, "claim")[0]["upheld"], false, "{rules} {mode}");
+        let inc = if mode == "rapid" { 10_000 } else { 30_000 };
+        let white = of(&ev, "clock").last().unwrap()["white_ms"].as_u64().unwrap();
+        assert_eq!(white, start - 1_600 + inc + bonus, "{rules} {mode}: {ev:#?}");
+    }
+}
+
+/// 2023 5.2.3 and 9.1.2.3: a draw claim is a draw offer; accepted after
+/// both players have made a move it is an agreement (the wrong claim's
+/// two minutes given, 9.5.3, and the offer accepted).
+#[test]
+fn f17_a_claim_accepted_after_a_move_each_is_an_agreement() {
+    let h = json!({"trace": 1, "time_control": "5400+30"});
+    let ev = replay_steps(
+        h,
+        "1000 mv e2e4 w\n2000 mv e7e5 b\n3000 claim threefold w\n3500 accept b",
+        "fide-2023",
+    );
+    let end = of(&ev, "game_end");
+    assert_eq!(end.len(), 1, "{ev:#?}");
+    assert_eq!(end[0]["reason"], "agreement");
+    assert_eq!(end[0]["article"], "5.2.3");
+}
