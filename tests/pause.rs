@@ -228,13 +228,15 @@ fn the_arbiters_clock_setting_during_the_pause_keeps_the_pause() {
     for (rules, _) in ALL {
         let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": "300+2"}))
             .steps("1000 mv e2e4 w")
-            .record(json!({"t": 2000, "arbiter": "pause"}))
-            .record(json!({"t": 2500, "arbiter": "clock", "white_ms": 200000, "black_ms": 100000}))
+            .record(json!({"t": 2000, "arbiter": "pause", "author": "IA Hansen"}))
+            .record(json!({"t": 2500, "arbiter": "clock", "white_ms": 200000, "black_ms": 100000,
+                           "author": "IA Hansen"}))
             .steps("3000 lift e7\n3300 place e5\n4000 press b")
-            .record(json!({"t": 10000, "arbiter": "resume"}))
+            .record(json!({"t": 10000, "arbiter": "resume", "author": "IA Hansen"}))
             .steps("15000 press b");
         let ev = replay_events(&b, rules);
-        assert_eq!(of(&ev, "ruling").len(), 3, "{rules}: {ev:#?}");
+        let rulings: Vec<&Value> = of(&ev, "ruling").iter().map(|r| &r["action"]).collect();
+        assert_eq!(rulings, ["pause", "clock", "resume"], "{rules}: {ev:#?}");
         assert!(clocks_at(&ev, 4000).is_empty(), "{rules}: {ev:#?}");
         assert_eq!(of(&ev, "irregularity").len(), 1, "{rules}");
         // Black's clock ran 10 s → 15 s only: 100 s - 5 s + 2 s.
@@ -287,5 +289,32 @@ fn a_resignation_during_the_pause_ends_the_game() {
         assert_eq!(end[0]["reason"], "resignation", "{rules}");
         assert_eq!(end[0]["result"], "1-0", "{rules}");
         assert!(of(&ev, "flag").is_empty(), "{rules}");
+    }
+}
+
+/// A pause in the middle of a move with a delay: the clock stops and goes
+/// on where it stopped (2009 §6.12, 2023 6.11). The delay is the move's,
+/// once (2023 6.3.2, the glossary's "delay"): US delay, 3 s of Black's
+/// think before the pause and 4.6 s after are 7.6 s, charged 2.6 s — not a
+/// second 5 s of delay after the resume; Bronstein, 7.6 s used and 5 s
+/// given back at the press — not only the 4.6 s after the resume. Black
+/// ends on 297.4 s either way.
+#[test]
+fn a_pause_during_a_delay_neither_gives_a_second_delay_nor_loses_the_first() {
+    for tc in ["300d5", "300b5"] {
+        for (rules, _) in ALL {
+            let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": tc}))
+                .steps("1000 mv e2e4 w")
+                .record(json!({"t": 4600, "arbiter": "pause"}))
+                .record(json!({"t": 10000, "arbiter": "resume"}))
+                .steps("13000 lift e7\n13300 place e5\n14600 press b");
+            let ev = replay_events(&b, rules);
+            assert_eq!(of(&ev, "move").len(), 2, "{tc} {rules}: {ev:#?}");
+            assert_eq!(
+                clocks_at(&ev, 14600),
+                [(300_000, 297_400)],
+                "{tc} {rules}: {ev:#?}"
+            );
+        }
     }
 }

@@ -275,7 +275,7 @@ fn the_rewind_takes_the_clocks_of_its_ply_in_every_edition() {
     for (rules, _, rewind) in VI {
         let b = common::TraceBuilder::with_header(hdr("da"))
             .steps(DRIFT)
-            .record(json!({"t": 23000, "arbiter": "rewind", "ply": 2}));
+            .record(json!({"t": 23000, "arbiter": "rewind", "ply": 2, "author": "IA Hansen"}));
         let ev = common::replay_events(&b, rules);
         let r = of(&ev, "ruling");
         assert_eq!(r.len(), 1, "{rules}: {ev:#?}");

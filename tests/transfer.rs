@@ -326,7 +326,7 @@ fn the_arbiters_position_ruling_takes_effect_on_a_turned_board() {
     let back = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     let b = b
         .steps(&steps)
-        .arbiter_fen(14000, "position", back)
+        .record(json!({"t": 14000, "arbiter": "position", "fen": back, "author": "IA Hansen"}))
         .steps(&format!(
             "15000 lift {b5}\n15300 place {f1}\n17000 lift {f1}\n17300 place {c4}\n17600 press w",
             b5 = sq("b5"),
@@ -374,7 +374,8 @@ fn the_arbiters_position_ruling_takes_effect_or_is_refused_at_every_moment() {
     for rules in ALL {
         for (before, fen, refused) in cases {
             let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": "300+2"}))
-                .steps(&format!("{before}5000 arbiter position {fen}"));
+                .steps(before)
+                .record(json!({"t": 5000, "arbiter": "position", "fen": fen, "author": "IA Hansen"}));
             let ev = replay_events(&b, rules);
             let done = of(&ev, "ruling")
                 .into_iter()

@@ -730,3 +730,29 @@ fn a_touch_on_the_square_just_moved_to_names_the_piece_there() {
     assert_eq!(sans(&ev), ["Nxe5", "dxe5"], "{ev:#?}");
     assert!(of(&ev, "touch_move").is_empty(), "{ev:#?}");
 }
+
+/// 2023 A.5.4 under A.5 / B.3: the pawn left on b8 (made, not pressed),
+/// Black's reply made, then White's press (6.2.2): the illegal move stands
+/// (A.5.2: the opponent made his move). "He/she waits until the next move
+/// is completed. If an illegal position is still on the board, he/she
+/// declares a draw": Black's press completes the reply with the pawn still
+/// on b8: drawn at that press.
+#[test]
+fn a_5_4_the_draw_comes_at_the_reply_completed_after_the_offenders_late_press() {
+    let steps = "
+        1000 lift b7
+        1200 place b8 P
+        3000 lift e8
+        3200 place d7 k
+        5000 press w
+        7000 press b";
+    for (mode, tc) in [("rapid", "1500+10"), ("blitz", "180+2")] {
+        let ev = replay_steps(timed(PAWN7, mode, tc), steps, "fide-2023");
+        assert!(of(&ev, "illegal_move").is_empty(), "{mode}: {ev:#?}");
+        let end = of(&ev, "game_end");
+        assert_eq!(end.len(), 1, "{mode}: {ev:#?}");
+        assert_eq!(end[0]["article"], "A.5.4", "{mode}");
+        assert_eq!(end[0]["result"], "1/2-1/2", "{mode}");
+        assert_eq!(end[0]["t"], 7000, "{mode}");
+    }
+}
