@@ -351,3 +351,147 @@ fn f17_a_claim_accepted_after_a_move_each_is_an_agreement() {
     assert_eq!(end[0]["reason"], "agreement");
     assert_eq!(end[0]["article"], "5.2.3");
 }
+
+// ---- 2023 7.5.2 and A.5.4 after a move made and not pressed (issue 25,
+// point 1; docs/profiles.md, "An illegal move made and not pressed"). -----
+
+/// White's pawn b7 goes to b8 and stays a pawn (identity sensing).
+const PAWN7: &str = "n1n1k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
+
+/// A timed game from `fen` in `mode` with `supervision`, identity sensing.
+fn sup(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
+    json!({"trace": 1, "start_fen": fen, "mode": mode, "time_control": tc,
+           "supervision": supervision, "sensing": "identity"})
+}
+
+fn supervised(fen: &str, mode: &str, tc: &str) -> Value {
+    sup(fen, mode, tc, "adequate")
+}
+
+fn timed(fen: &str, mode: &str, tc: &str) -> Value {
+    sup(fen, mode, tc, "inadequate")
+}
+
+fn sans(ev: &[Value]) -> Vec<String> {
+    of(ev, "move")
+        .iter()
+        .map(|m| m["san"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// 2023 7.5.2, where the board rules (standard; rapid A.4): "If during a
+/// game it is found that a pawn has been moved to the furthest distant
+/// rank, the player has pressed the clock, but the pawn has not been
+/// replaced with a new piece, the move is illegal. The pawn shall be
+/// replaced by a queen of the same colour as the pawn." Made, not pressed,
+/// replied to, then pressed (6.2.2): the pawn becomes a queen, 7.5.5's
+/// penalty, nothing reinstated; the reply stays made and is completed by
+/// its own press.
+#[test]
+fn an_unpressed_pawn_pressed_after_the_reply_becomes_a_queen_in_2023() {
+    let steps = "
+        1000 lift b7
+        1200 place b8 P
+        3000 lift e8
+        3200 place d7 k
+        5000 press w
+        7000 press b";
+    for (mode, tc, bonus) in [
+        ("standard", "5400+30", "+2 min to black"),
+        ("rapid", "1500+10", "+1 min to black"),
+    ] {
+        let ev = replay_steps(supervised(PAWN7, mode, tc), steps, "fide-2023");
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{mode}: {ev:#?}");
+        assert_eq!(ill[0]["t"], 5000, "{mode}");
+        assert_eq!(ill[0]["article"], "7.5.2", "{mode}");
+        assert_eq!(ill[0]["penalty"], bonus, "{mode}");
+        assert_eq!(ill[0]["squares"], json!(["b7", "b8"]), "{mode}");
+        assert!(of(&ev, "game_end").is_empty(), "{mode}: {ev:#?}");
+        assert_eq!(sans(&ev), ["b8=Q", "Kd7"], "{mode}: {ev:#?}");
+        let m = of(&ev, "move");
+        assert_eq!(m[0]["t"], 5000, "{mode}");
+        assert_eq!(m[1]["t"], 7000, "{mode}");
+        assert_eq!(m[1]["fen"], "nQn5/3k4/8/8/8/8/8/4K3 w - - 1 2", "{mode}");
+    }
+    // 2009 §7.4a has no queen: the position before is reinstated.
+    let ev = replay_steps(supervised(PAWN7, "standard", "5400+30"), steps, "fide-2009");
+    assert_eq!(of(&ev, "illegal_move")[0]["article"], "7.4a", "{ev:#?}");
+    assert!(of(&ev, "move").is_empty(), "{ev:#?}");
+}
+
+/// The same with White's next move made before his press: 6.2.1.2 ("the
+/// player has made his/her next move, when his/her previous move was not
+/// completed") completes the pawn move; 7.5.2 makes it a queen, and the
+/// three moves stand (the reply and White's move are legal after it).
+#[test]
+fn an_unpressed_pawn_then_the_reply_and_the_offenders_move_in_2023() {
+    let steps = "
+        1000 lift b7
+        1200 place b8 P
+        3000 lift e8
+        3200 place d7 k
+        5000 lift e1
+        5200 place e2 K
+        5500 press w";
+    let ev = replay_steps(supervised(PAWN7, "standard", "5400+30"), steps, "fide-2023");
+    let ill = of(&ev, "illegal_move");
+    assert_eq!(ill.len(), 1, "{ev:#?}");
+    assert_eq!(ill[0]["article"], "7.5.2");
+    assert_eq!(sans(&ev), ["b8=Q", "Kd7", "Ke2"], "{ev:#?}");
+    assert!(of(&ev, "game_end").is_empty());
+    // Black's clock: 90 min + 30 s + the two minutes.
+    let last = *of(&ev, "clock").last().unwrap();
+    assert_eq!(last["black_ms"], 5_430_000 + 120_000, "{last}");
+}
+
+/// A reply that is no legal move once the pawn is a queen (Black's king is
+/// then in check along the eighth rank): with White's press behind it, the
+/// reply is only made; Black's own press completes it, and it is Black's
+/// illegal move (7.5.1), ruled at that press.
+#[test]
+fn a_reply_made_illegal_by_the_queen_is_judged_at_its_own_press_in_2023() {
+    let steps = "
+        1000 lift b7
+        1200 place b8 P
+        3000 lift h7
+        3200 place h6 p
+        5000 press w
+        7000 press b";
+    let ev = replay_steps(
+        supervised("4k3/1P5p/8/8/8/8/8/4K3 w - - 0 1", "standard", "5400+30"),
+        steps,
+        "fide-2023",
+    );
+    let ill = of(&ev, "illegal_move");
+    assert_eq!(ill.len(), 2, "{ev:#?}");
+    assert_eq!((ill[0]["by"].clone(), ill[0]["article"].clone()), (json!("w"), json!("7.5.2")));
+    assert_eq!((ill[1]["by"].clone(), ill[1]["t"].clone()), (json!("b"), json!(7000)));
+    assert_eq!(sans(&ev), ["b8=Q+"], "{ev:#?}");
+}
+
+/// 2023 A.5.4 under A.5 / B.3: the pawn left on b8 (made, not pressed),
+/// Black's reply made, then White's press (6.2.2): the illegal move stands
+/// (A.5.2: the opponent made his move). "He/she waits until the next move
+/// is completed. If an illegal position is still on the board, he/she
+/// declares a draw": Black's press completes the reply with the pawn still
+/// on b8: drawn at that press.
+#[test]
+fn a_5_4_the_draw_comes_at_the_reply_completed_after_the_offenders_late_press() {
+    let steps = "
+        1000 lift b7
+        1200 place b8 P
+        3000 lift e8
+        3200 place d7 k
+        5000 press w
+        7000 press b";
+    for (mode, tc) in [("rapid", "1500+10"), ("blitz", "180+2")] {
+        let ev = replay_steps(timed(PAWN7, mode, tc), steps, "fide-2023");
+        assert!(of(&ev, "illegal_move").is_empty(), "{mode}: {ev:#?}");
+        let end = of(&ev, "game_end");
+        assert_eq!(end.len(), 1, "{mode}: {ev:#?}");
+        assert_eq!(end[0]["article"], "A.5.4", "{mode}");
+        assert_eq!(end[0]["result"], "1/2-1/2", "{mode}");
+        assert_eq!(end[0]["t"], 7000, "{mode}");
+    }
+}
