@@ -174,7 +174,13 @@ impl Arbiter {
                 }
                 if let Some(i) = self.turn.placed.iter().position(|p| p.1 == sq) {
                     let (from, to, placed_t) = self.turn.placed.remove(i);
-                    if let Some(mut piece) = self.pos.board().piece_at(from) {
+                    // Only the mover's own piece, or the opponent's first
+                    // lift taking it: once the reply has begun, a placement
+                    // the hand reads as the mover's may be the opponent's
+                    // (his piece set down, or put back, where the moved
+                    // piece stood), so the square is named as before.
+                    let ours = self.turn.reply_at.is_none_or(|r| r == t);
+                    if let Some(mut piece) = self.pos.board().piece_at(from).filter(|_| ours) {
                         let last_rank = match side {
                             Color::White => Rank::Eighth,
                             Color::Black => Rank::First,
