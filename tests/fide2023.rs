@@ -297,7 +297,8 @@ fn f_7_5_3_a_press_without_a_move_is_an_illegal_move_only_in_2023() {
 /// afholde sig fra at påpege et fald"), so nothing ends until the claim.
 #[test]
 fn a5_5_the_flag_is_called_in_2023_and_only_claimed_in_2009() {
-    let h = json!({"trace": 1, "mode": "rapid", "time_control": "900", "supervision": "inadequate"});
+    let h =
+        json!({"trace": 1, "mode": "rapid", "time_control": "900", "supervision": "inadequate"});
     let steps = "1000 mv e2e4 w\n2000 mv e7e5 b\n910000 lift g1";
     let ev = replay_steps(h.clone(), steps, "fide-2023");
     let end = of(&ev, "game_end");
@@ -330,8 +331,14 @@ fn f33_a_wrong_claim_costs_a_minute_in_2023_rapid_three_in_2009() {
         let ev = replay_steps(h, "1000 mv e2e4 w\n2000 claim threefold b", rules);
         assert_eq!(of(&ev, "claim")[0]["upheld"], false, "{rules} {mode}");
         let inc = if mode == "rapid" { 10_000 } else { 30_000 };
-        let white = of(&ev, "clock").last().unwrap()["white_ms"].as_u64().unwrap();
-        assert_eq!(white, start - 1_600 + inc + bonus, "{rules} {mode}: {ev:#?}");
+        let white = of(&ev, "clock").last().unwrap()["white_ms"]
+            .as_u64()
+            .unwrap();
+        assert_eq!(
+            white,
+            start - 1_600 + inc + bonus,
+            "{rules} {mode}: {ev:#?}"
+        );
     }
 }
 
@@ -465,8 +472,14 @@ fn a_reply_made_illegal_by_the_queen_is_judged_at_its_own_press_in_2023() {
     );
     let ill = of(&ev, "illegal_move");
     assert_eq!(ill.len(), 2, "{ev:#?}");
-    assert_eq!((ill[0]["by"].clone(), ill[0]["article"].clone()), (json!("w"), json!("7.5.2")));
-    assert_eq!((ill[1]["by"].clone(), ill[1]["t"].clone()), (json!("b"), json!(7000)));
+    assert_eq!(
+        (ill[0]["by"].clone(), ill[0]["article"].clone()),
+        (json!("w"), json!("7.5.2"))
+    );
+    assert_eq!(
+        (ill[1]["by"].clone(), ill[1]["t"].clone()),
+        (json!("b"), json!(7000))
+    );
     assert_eq!(sans(&ev), ["b8=Q+"], "{ev:#?}");
 }
 

@@ -229,8 +229,10 @@ fn the_arbiters_clock_setting_during_the_pause_keeps_the_pause() {
         let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": "300+2"}))
             .steps("1000 mv e2e4 w")
             .record(json!({"t": 2000, "arbiter": "pause", "author": "IA Hansen"}))
-            .record(json!({"t": 2500, "arbiter": "clock", "white_ms": 200000, "black_ms": 100000,
-                           "author": "IA Hansen"}))
+            .record(
+                json!({"t": 2500, "arbiter": "clock", "white_ms": 200000, "black_ms": 100000,
+                           "author": "IA Hansen"}),
+            )
             .steps("3000 lift e7\n3300 place e5\n4000 press b")
             .record(json!({"t": 10000, "arbiter": "resume", "author": "IA Hansen"}))
             .steps("15000 press b");
@@ -240,7 +242,11 @@ fn the_arbiters_clock_setting_during_the_pause_keeps_the_pause() {
         assert!(clocks_at(&ev, 4000).is_empty(), "{rules}: {ev:#?}");
         assert_eq!(of(&ev, "irregularity").len(), 1, "{rules}");
         // Black's clock ran 10 s → 15 s only: 100 s - 5 s + 2 s.
-        assert_eq!(clocks_at(&ev, 15000), [(200_000, 97_000)], "{rules}: {ev:#?}");
+        assert_eq!(
+            clocks_at(&ev, 15000),
+            [(200_000, 97_000)],
+            "{rules}: {ev:#?}"
+        );
     }
 }
 

@@ -288,8 +288,16 @@ mod think {
     fn a_reboot_with_a_synchronised_clock_20_s_after_the_heartbeat_is_charged_and_goes_on() {
         let r = resume_round(&facts(boot("b", 30_000), 20_000, Some(true)));
         assert_eq!(r.measure, Measure::WallClock);
-        assert!(near(r.clock.now_ms(), HB_T + 20_000), "{}", r.clock.now_ms());
-        assert!(!clocks_wait_for_arbiter(r.measure, r.charged_wall_ms(), false));
+        assert!(
+            near(r.clock.now_ms(), HB_T + 20_000),
+            "{}",
+            r.clock.now_ms()
+        );
+        assert!(!clocks_wait_for_arbiter(
+            r.measure,
+            r.charged_wall_ms(),
+            false
+        ));
     }
 
     #[test]
@@ -299,7 +307,11 @@ mod think {
         let r = resume_round(&facts(boot("a", 1_001_500), -3_600_000, Some(true)));
         assert_eq!(r.measure, Measure::BootTime);
         assert!(near(r.clock.now_ms(), HB_T + 1_500), "{}", r.clock.now_ms());
-        assert!(!clocks_wait_for_arbiter(r.measure, r.charged_wall_ms(), false));
+        assert!(!clocks_wait_for_arbiter(
+            r.measure,
+            r.charged_wall_ms(),
+            false
+        ));
     }
 
     #[test]
@@ -311,12 +323,24 @@ mod think {
         // arbiter, who sets the clocks (2009 §6.13 / 2023 7.1).
         let r = resume_round(&facts(boot("b", 40_000), 59_000, Some(true)));
         assert_eq!(r.measure, Measure::WallClock);
-        assert!(near(r.clock.now_ms(), HB_T + 59_000), "{}", r.clock.now_ms());
-        assert!(!clocks_wait_for_arbiter(r.measure, r.charged_wall_ms(), false));
+        assert!(
+            near(r.clock.now_ms(), HB_T + 59_000),
+            "{}",
+            r.clock.now_ms()
+        );
+        assert!(!clocks_wait_for_arbiter(
+            r.measure,
+            r.charged_wall_ms(),
+            false
+        ));
         let r = resume_round(&facts(boot("b", 40_000), 61_000, Some(true)));
         assert_eq!(r.measure, Measure::Unmeasured);
         assert!(near(r.clock.now_ms(), HB_T), "{}", r.clock.now_ms());
-        assert!(clocks_wait_for_arbiter(r.measure, r.charged_wall_ms(), false));
+        assert!(clocks_wait_for_arbiter(
+            r.measure,
+            r.charged_wall_ms(),
+            false
+        ));
     }
 
     #[test]
@@ -329,9 +353,17 @@ mod think {
             let r = resume_round(&facts(boot("b", 20_000), wall, sync));
             assert_eq!(r.measure, Measure::Unmeasured, "{wall} {sync:?}");
             assert!(near(r.clock.now_ms(), HB_T), "{}", r.clock.now_ms());
-            assert!(clocks_wait_for_arbiter(r.measure, r.charged_wall_ms(), false));
+            assert!(clocks_wait_for_arbiter(
+                r.measure,
+                r.charged_wall_ms(),
+                false
+            ));
             // A recording is never held: its records carry their times.
-            assert!(!clocks_wait_for_arbiter(r.measure, r.charged_wall_ms(), true));
+            assert!(!clocks_wait_for_arbiter(
+                r.measure,
+                r.charged_wall_ms(),
+                true
+            ));
         }
     }
 }

@@ -294,8 +294,8 @@ fn the_arbiters_position_ruling_takes_effect_on_a_turned_board() {
     // 1. e4 e5 2. Nf3 Nc6 on a board turned at the start of move 2 … then
     // 3. Bb5, taken back by the arbiter; White plays 3. Bc4 instead.
     let o = Orientation::Rot180;
-    let mut b = TraceBuilder::with_header(json!({"trace": 1}))
-        .steps("1000 mv e2e4 w\n3000 mv e7e5 b");
+    let mut b =
+        TraceBuilder::with_header(json!({"trace": 1})).steps("1000 mv e2e4 w\n3000 mv e7e5 b");
     let mut pos = Chess::default();
     for uci in ["e2e4", "e7e5"] {
         let m = uci.parse::<shakmaty::uci::UciMove>().unwrap();
@@ -349,7 +349,11 @@ fn the_arbiters_position_ruling_takes_effect_on_a_turned_board() {
             .iter()
             .map(|m| m["san"].as_str().unwrap())
             .collect();
-        assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6", "Bb5", "Bc4"], "{rules}: {ev:#?}");
+        assert_eq!(
+            sans,
+            ["e4", "e5", "Nf3", "Nc6", "Bb5", "Bc4"],
+            "{rules}: {ev:#?}"
+        );
         assert!(of(&ev, "illegal_move").is_empty(), "{rules}");
         assert_eq!(of(&ev, "irregularity").len(), 1, "{rules}: the turn only");
     }
@@ -367,15 +371,25 @@ fn the_arbiters_position_ruling_takes_effect_or_is_refused_at_every_moment() {
     let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
     let cases: [(&str, &str, Option<u16>); 4] = [
         ("", start, None),
-        ("1000 mv e2e4 w\n", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", Some(422)),
+        (
+            "1000 mv e2e4 w\n",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            Some(422),
+        ),
         ("1000 mv e2e4 w\n", after_e4, Some(422)),
-        ("1000 mv e2e4 w\n3000 mv e7e5 b\n4000 arbiter pause\n", after_e4, None),
+        (
+            "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 arbiter pause\n",
+            after_e4,
+            None,
+        ),
     ];
     for rules in ALL {
         for (before, fen, refused) in cases {
             let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": "300+2"}))
                 .steps(before)
-                .record(json!({"t": 5000, "arbiter": "position", "fen": fen, "author": "IA Hansen"}));
+                .record(
+                    json!({"t": 5000, "arbiter": "position", "fen": fen, "author": "IA Hansen"}),
+                );
             let ev = replay_events(&b, rules);
             let done = of(&ev, "ruling")
                 .into_iter()

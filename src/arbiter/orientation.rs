@@ -175,7 +175,8 @@ impl Arbiter {
     /// (`board_turned`, 2.1), also when it is turned back.
     fn raise_turned(&self, from: Orientation, o: Orientation, t: u64, out: &mut Decisions) {
         let a = self.cfg.profile.articles;
-        let placed_right = |x: Orientation| matches!(x, Orientation::Identity | Orientation::Rot180);
+        let placed_right =
+            |x: Orientation| matches!(x, Orientation::Identity | Orientation::Rot180);
         let (kind, article) = match o {
             _ if placed_right(from) && placed_right(o) && from != o => (
                 IrregularityKind::BoardTurned,

@@ -265,14 +265,15 @@ impl Arbiter {
         // The board still shows the pawn: the arbiter's ruling made it a
         // queen (identity sensing reads the queen there from now on).
         for slot in &mut self.boards {
-            if slot.sensed.piece_at(to).map(|x| (x.role, x.color)) == Some((Role::Pawn, offender))
-            {
+            if slot.sensed.piece_at(to).map(|x| (x.role, x.color)) == Some((Role::Pawn, offender)) {
                 let queen = shakmaty::Piece {
                     color: offender,
                     role: Role::Queen,
                 };
-                slot.sensed
-                    .apply(crate::board::Change::Place(to, Some(offender), Some(queen)), t);
+                slot.sensed.apply(
+                    crate::board::Change::Place(to, Some(offender), Some(queen)),
+                    t,
+                );
             }
         }
         let bonus = self.cfg.profile.illegal_move_bonus_ms as i64;

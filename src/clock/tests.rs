@@ -252,7 +252,10 @@ fn a_stop_and_start_go_on_with_the_same_moves_delay() {
     c.start(Color::White, 0);
     c.stop(3_000);
     c.start(Color::White, 10_000);
-    assert_eq!(c.flag_time(), Some((Color::White, 10_000 + 2_000 + 300_000)));
+    assert_eq!(
+        c.flag_time(),
+        Some((Color::White, 10_000 + 2_000 + 300_000))
+    );
     assert_eq!(c.remaining_at(14_600).0, 297_400);
     c.press(Color::White, 14_600);
     assert_eq!(c.remaining_at(14_600).0, 297_400);
