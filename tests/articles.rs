@@ -139,3 +139,121 @@ fn the_ambiguous_move_is_not_cited_as_a_penalty() {
         }
     }
 }
+
+#[test]
+fn the_touch_articles_per_edition() {
+    // (kind, 2001, 2009 / 2009-NO, 2023): seed 000 §4.3–4.7, seed 002
+    // §4.3–4.7, `fide-2023.md` §2.2 (4.3.1–4.8).
+    let rows = [
+        ("own", "4.3a", "4.3a", "4.3.1"),
+        ("opponent", "4.3b", "4.3b", "4.3.2"),
+        ("both", "4.3c", "4.3c", "4.3.3"),
+        ("king_rook", "4.4a", "4.4a", "4.4.1"),
+        ("rook_king", "4.4b", "4.4b", "4.4.2"),
+        ("castling_illegal", "4.4c", "4.4c", "4.4.3"),
+        ("promotion_final", "-", "4.4d", "4.4.4"),
+    ];
+    for (kind, e01, e09, e23) in rows {
+        for (edition, want) in [
+            (Edition::Fide2001, e01),
+            (Edition::Fide2009, e09),
+            (Edition::Fide2009No, e09),
+            (Edition::Fide2023, e23),
+        ] {
+            for mode in [Mode::Standard, Mode::Rapid, Mode::Blitz] {
+                let t = Profile::new(edition, mode).touch;
+                let got = match kind {
+                    "own" => t.own,
+                    "opponent" => t.opponent,
+                    "both" => t.both,
+                    "king_rook" => t.king_rook,
+                    "rook_king" => t.rook_king,
+                    "castling_illegal" => t.castling_illegal,
+                    _ => t.promotion_final.unwrap_or("-"),
+                };
+                assert_eq!(got, want, "{kind} in {edition:?} {mode:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_rulings_and_the_remaining_decisions_per_edition() {
+    use eboard::rules::RulingArticles;
+    // The arbiter's rulings (pause, resume, clock, position, forfeit,
+    // result, both lost): 2001 §6.13a/c, 6.14, 7.5, 6.7, 13.1, 12.8 (seed
+    // 000); 2009 §6.12a/c, 6.10b, 7.5, 6.6a, 13.1, 12.9 (seed 002); 2023
+    // 6.11.1/3, 6.10.2, 7.6, 6.7.1, 12.1, 11.8.
+    let rows = [
+        (
+            Edition::Fide2001,
+            ["6.13a", "6.13c", "6.14", "7.5", "6.7", "13.1", "12.8"],
+            "F2.8",
+        ),
+        (
+            Edition::Fide2009,
+            ["6.12a", "6.12c", "6.10b", "7.5", "6.6a", "13.1", "12.9"],
+            "E2.8",
+        ),
+        (
+            Edition::Fide2009No,
+            ["6.12a", "6.12c", "6.10b", "7.5", "6.6a", "13.1", "12.9"],
+            "E2.8",
+        ),
+        (
+            Edition::Fide2023,
+            ["6.11.1", "6.11.3", "6.10.2", "7.6", "6.7.1", "12.1", "11.8"],
+            "D.2.9",
+        ),
+    ];
+    for (edition, want, rewind) in rows {
+        let r = RulingArticles::of(edition);
+        let got = [
+            r.pause,
+            r.resume,
+            r.clock,
+            r.position,
+            r.forfeit,
+            r.result,
+            r.both_lost,
+        ];
+        assert_eq!(got, want, "{edition:?}");
+        assert_eq!(r.confirm, "DSU 004 §15", "{edition:?}");
+        let p = Profile::new(edition, Mode::Standard);
+        assert_eq!(p.article_vi_rewind(), rewind, "{edition:?}");
+        // 2023 6.2.5: only the player whose clock runs may adjust (F4).
+        let adjust = (edition == Edition::Fide2023).then_some("6.2.5");
+        assert_eq!(p.article_adjust_clock_running(), adjust, "{edition:?}");
+    }
+}
+
+#[test]
+fn a_5_4_the_illegal_position_draw_only_under_2023_a_5_and_b_3() {
+    // 2023 A.5.4 (rapid A.5, blitz B.3 imports it): "if the arbiter sees
+    // both kings in check, or a pawn standing on the furthest rank, he/she
+    // waits until the next move is completed. If an illegal position is
+    // still on the board, he/she declares a draw." Not under A.4 / B.2
+    // (adequate supervision), not in standard play; 2009 A4c has the
+    // arbiter intervene instead, 2009 B3 / 2001 C have no such rule.
+    for edition in [
+        Edition::Fide2001,
+        Edition::Fide2009,
+        Edition::Fide2009No,
+        Edition::Fide2023,
+    ] {
+        for mode in [Mode::Standard, Mode::Rapid, Mode::Blitz] {
+            for s in [Supervision::Adequate, Supervision::Inadequate] {
+                let p = Profile::with_supervision(edition, mode, s);
+                let want = (edition == Edition::Fide2023
+                    && mode != Mode::Standard
+                    && s == Supervision::Inadequate)
+                    .then_some("A.5.4");
+                assert_eq!(
+                    p.article_illegal_position_draw(),
+                    want,
+                    "{edition:?} {mode:?} {s:?}"
+                );
+            }
+        }
+    }
+}

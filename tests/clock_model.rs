@@ -255,3 +255,112 @@ fn a_press_after_the_flag_credits_nothing_where_the_game_goes_on() {
     let claim = of(&ev, "claim");
     assert_eq!(claim[0]["upheld"], true, "the flag stays fallen: {ev:#?}");
 }
+
+// ---- Held-out cases (issue 25, point 4): flags mid-game in every mode,
+// standard play, every edition (2009 §6.9 / 2023 6.9: the flag falls when
+// the clock shows zero; 2023 6.3.2 and the glossary for the delays; §6.3 /
+// 6.3.1 the periods count each player's own completed moves). ---------------
+
+const EDITIONS: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
+
+/// Three quick moves (White presses at 1.6 s and 3.6 s, Black at 2.6 s),
+/// then Black's Nf6-g8 set down at 12.3 s and pressed at `press`.
+fn mid_game(tc: &str, press: u64, rules: &str) -> Vec<serde_json::Value> {
+    let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": tc, "mode": "standard"}))
+        .steps(&format!(
+            "1000 mv g1f3 w\n2000 mv g8f6 b\n3000 mv f3g1 w\n12000 lift f6\n12300 place g8\n{press} press b"
+        ));
+    replay_events(&b, rules)
+}
+
+/// `(flag time, moves, Black's time after his press)` of a run.
+fn outcome(ev: &[serde_json::Value]) -> (Option<u64>, usize, Option<i64>) {
+    let flag = of(ev, "flag").first().and_then(|f| f["t"].as_u64());
+    let moves = of(ev, "move").len();
+    let black = of(ev, "move")
+        .get(3)
+        .and_then(|_| of(ev, "clock").last().and_then(|c| c["black_ms"].as_i64()));
+    (flag, moves, black)
+}
+
+/// Bronstein (`10b5`): the clock runs down during the move and the time
+/// used (up to 5 s) comes back only at the press, so the flag falls when
+/// the main time is spent: Black has 10 s from 3.6 s (his 1 s on move 1
+/// given back), the flag at 13.6 s; a press at 13.7 s completes nothing
+/// and the game is lost. At 13.5 s the move stands with 10 - 9.9 + 5 s.
+#[test]
+fn bronstein_mid_game_the_flag_falls_at_zero_and_no_move_follows() {
+    for rules in EDITIONS {
+        let ev = mid_game("10b5", 13_700, rules);
+        assert_eq!(outcome(&ev), (Some(13_600), 3, None), "{rules}: {ev:#?}");
+        let end = of(&ev, "game_end");
+        assert_eq!(end[0]["result"], "1-0", "{rules}");
+        assert_eq!(end[0]["reason"], "time", "{rules}");
+        let ev = mid_game("10b5", 13_500, rules);
+        assert_eq!(outcome(&ev), (None, 4, Some(5_100)), "{rules}: {ev:#?}");
+    }
+}
+
+/// US delay (`10d5`): the main time starts only after 5 s of the move;
+/// Black (10 s left, his first move inside the delay) flags at 3.6 + 5 +
+/// 10 = 18.6 s. A press at 18.5 s leaves him 0.1 s; at 18.7 s nothing.
+#[test]
+fn us_delay_mid_game_the_flag_falls_after_the_delay_and_the_time() {
+    for rules in EDITIONS {
+        let b = |press: u64| mid_game("10d5", press, rules);
+        let ev = b(18_700);
+        assert_eq!(outcome(&ev), (Some(18_600), 3, None), "{rules}: {ev:#?}");
+        let ev = b(18_500);
+        assert_eq!(outcome(&ev), (None, 4, Some(100)), "{rules}: {ev:#?}");
+    }
+}
+
+/// Two moves in 10 s, then 60 s (`2/10:60`): each player's own moves count
+/// (§6.3 / 6.3.1). White completes his second move at 3.6 s and gets his
+/// 60 s then (10 - 1.6 - 1 + 60 = 67.4 s); Black is still in his first
+/// period, with 9 s from 3.6 s: his flag falls at 12.6 s, before his second
+/// move, though White has reached the next control.
+#[test]
+fn multi_period_each_players_own_counter_brings_his_next_period() {
+    for rules in EDITIONS {
+        let ev = mid_game("2/10:60", 13_000, rules);
+        assert_eq!(outcome(&ev), (Some(12_600), 3, None), "{rules}: {ev:#?}");
+        let at = of(&ev, "clock")
+            .into_iter()
+            .find(|c| c["t"] == 3600)
+            .unwrap()
+            .clone();
+        assert_eq!(at["white_ms"], 67_400, "{rules}: {at}");
+        // Inside his time his second move brings his 60 s.
+        let ev = mid_game("2/10:60", 12_500, rules);
+        assert_eq!(outcome(&ev), (None, 4, Some(60_100)), "{rules}: {ev:#?}");
+    }
+}
+
+/// Each period in its own mode (`2/10+1:60d5`): two moves with a 1 s
+/// increment, then 60 s with a 5 s US delay. White's third move is in the
+/// delayed period: from 4.6 s he has 69.4 s (11 - 1.6 + 1 - 1 + 60) and
+/// the delay, so his flag falls at 4.6 + 5 + 69.4 = 79 s.
+#[test]
+fn multi_period_the_next_period_keeps_its_own_mode_at_the_flag() {
+    for rules in EDITIONS {
+        let run = |press: u64| {
+            let b = TraceBuilder::with_header(
+                json!({"trace": 1, "time_control": "2/10+1:60d5", "mode": "standard"}),
+            )
+            .steps(&format!(
+                "1000 mv g1f3 w\n2000 mv g8f6 b\n3000 mv f3g1 w\n4000 mv f6g8 b\n\
+                 70000 lift b1\n70300 place c3\n{press} press w"
+            ));
+            replay_events(&b, rules)
+        };
+        let ev = run(79_100);
+        let flag: Vec<_> = of(&ev, "flag").iter().map(|f| f["t"].clone()).collect();
+        assert_eq!(flag, [json!(79_000)], "{rules}: {ev:#?}");
+        assert_eq!(of(&ev, "move").len(), 4, "{rules}");
+        let ev = run(78_900);
+        assert!(of(&ev, "flag").is_empty(), "{rules}: {ev:#?}");
+        let last = *of(&ev, "clock").last().unwrap();
+        assert_eq!(last["white_ms"], 100, "{rules}: {last}");
+    }
+}

@@ -535,3 +535,35 @@ fn a_draw_offer_lapses_when_the_opponent_touches_before_the_press() {
         );
     }
 }
+
+/// A touch names the piece actually on the square: White's knight set down
+/// on e5 capturing the pawn there (the pawn's lift too short to count, a
+/// quick capture), not pressed; Black lifts the knight to take it. The
+/// touch is Black's and names the white knight (`N`), not the pawn of the
+/// last completed position.
+#[test]
+fn a_touch_on_the_square_just_moved_to_names_the_piece_there() {
+    let steps = "
+        1000 lift g4
+        1200 lift e5
+        1230 place e5 N
+        4000 lift e5
+        4300 lift d6
+        4500 place e5 p
+        5000 press b";
+    let ev = replay_steps(
+        json!({"trace": 1, "start_fen": "4k3/8/3p4/4p3/6N1/8/8/4K3 w - - 0 1", "time_control": "5400+30", "sensing": "identity"}),
+        steps,
+        "fide-2023",
+    );
+    let t: Vec<(Value, Value, Value)> = of(&ev, "touch")
+        .iter()
+        .map(|x| (x["t"].clone(), x["by"].clone(), x["piece"].clone()))
+        .collect();
+    assert!(
+        t.contains(&(json!(4000), json!("b"), json!("N"))),
+        "{t:?}: {ev:#?}"
+    );
+    assert_eq!(sans(&ev), ["Nxe5", "dxe5"], "{ev:#?}");
+    assert!(of(&ev, "touch_move").is_empty(), "{ev:#?}");
+}

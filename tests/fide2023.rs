@@ -243,3 +243,268 @@ fn f17_a_move_made_and_not_yet_pressed_counts_for_an_agreement() {
     );
     assert!(of(&ev, "game_end").is_empty(), "{ev:#?}");
 }
+
+// ---- Held-out cases (issue 25, point 5): rows of the diff table in
+// `../shared/rules/fide-2023.md` §3, each against 2009 (seed 002) and 2001
+// (seed 000). --------------------------------------------------------------
+
+/// 2023 A.3 sits outside A.4 / A.5, so a rapid game with adequate
+/// supervision (A.4) also gives "one minute instead of two" for an illegal
+/// move, and the second loses (7.5.5). 2009 A3 (adequate supervision):
+/// §7.4 as in standard play, two minutes, the third loses.
+#[test]
+fn a3_a_rapid_illegal_move_costs_a_minute_under_a4_too_in_2023() {
+    let kr = "r3k3/4p3/8/8/8/8/8/R3K3 w - - 0 1";
+    let h = json!({"trace": 1, "start_fen": kr, "mode": "rapid", "time_control": "1500+10", "supervision": "adequate"});
+    let ev = replay_steps(h.clone(), &illegal_rook_moves(2), "fide-2023");
+    let ill = of(&ev, "illegal_move");
+    assert_eq!(ill.len(), 2, "{ev:#?}");
+    assert_eq!(ill[0]["penalty"], "+1 min to black");
+    assert_eq!(ill[1]["penalty"], "game lost");
+    for rules in OLD {
+        let ev = replay_steps(h.clone(), &illegal_rook_moves(2), rules);
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 2, "{rules}: {ev:#?}");
+        assert_eq!(ill[0]["penalty"], "+2 min to black", "{rules}");
+        assert_eq!(ill[1]["penalty"], "+2 min to black", "{rules}");
+        assert!(of(&ev, "game_end").is_empty(), "{rules}");
+    }
+}
+
+/// 2023 7.5.3: "If the player presses the clock without making a move, it
+/// shall be considered and penalised as if an illegal move." 2009 / 2001
+/// have no such article: a press without a move is no illegal move there.
+#[test]
+fn f_7_5_3_a_press_without_a_move_is_an_illegal_move_only_in_2023() {
+    let h = json!({"trace": 1, "time_control": "5400+30"});
+    let steps = "1000 mv e2e4 w\n2000 mv e7e5 b\n4000 press w";
+    let ev = replay_steps(h.clone(), steps, "fide-2023");
+    let ill = of(&ev, "illegal_move");
+    assert_eq!(ill.len(), 1, "{ev:#?}");
+    assert_eq!(ill[0]["article"], "7.5.3");
+    assert_eq!(ill[0]["by"], "w");
+    assert_eq!(ill[0]["penalty"], "+2 min to black");
+    for rules in OLD {
+        let ev = replay_steps(h.clone(), steps, rules);
+        assert!(of(&ev, "illegal_move").is_empty(), "{rules}: {ev:#?}");
+        assert!(of(&ev, "game_end").is_empty(), "{rules}");
+    }
+}
+
+/// 2023 A.5.5: without adequate supervision "the arbiter shall also call
+/// a flag fall if he/she observes it": the game ends at the flag. 2009
+/// A4d1 (seed 002): the flag counts only on a valid claim ("Dommeren skal
+/// afholde sig fra at påpege et fald"), so nothing ends until the claim.
+#[test]
+fn a5_5_the_flag_is_called_in_2023_and_only_claimed_in_2009() {
+    let h =
+        json!({"trace": 1, "mode": "rapid", "time_control": "900", "supervision": "inadequate"});
+    let steps = "1000 mv e2e4 w\n2000 mv e7e5 b\n910000 lift g1";
+    let ev = replay_steps(h.clone(), steps, "fide-2023");
+    let end = of(&ev, "game_end");
+    assert_eq!(end.len(), 1, "{ev:#?}");
+    assert_eq!(end[0]["result"], "0-1");
+    // White's clock: 900 s - 1.6 s, running again from 2.6 s.
+    assert_eq!(end[0]["t"], 901_000);
+    for rules in ["fide-2009", "fide-2009-no"] {
+        let ev = replay_steps(h.clone(), steps, rules);
+        assert_eq!(of(&ev, "flag").len(), 1, "{rules}: {ev:#?}");
+        assert!(of(&ev, "game_end").is_empty(), "{rules}: {ev:#?}");
+        let claimed = format!("{steps}\n911000 claim time b");
+        let ev = replay_steps(h.clone(), &claimed, rules);
+        assert_eq!(of(&ev, "game_end")[0]["result"], "0-1", "{rules}: {ev:#?}");
+    }
+}
+
+/// 9.5.3 (2023): a wrong claim gives the opponent two minutes in standard
+/// play and, through A.3, one minute in rapid; 2009 §9.5b three minutes in
+/// both. The claim is Black's, wrong (no repetition): White gets the time.
+#[test]
+fn f33_a_wrong_claim_costs_a_minute_in_2023_rapid_three_in_2009() {
+    for (rules, mode, tc, start, bonus) in [
+        ("fide-2023", "rapid", "1500+10", 1_510_000, 60_000),
+        ("fide-2023", "standard", "5400+30", 5_430_000, 120_000),
+        ("fide-2009", "rapid", "1500+10", 1_510_000, 180_000),
+        ("fide-2009-no", "rapid", "1500+10", 1_510_000, 180_000),
+    ] {
+        let h = json!({"trace": 1, "mode": mode, "time_control": tc, "supervision": "adequate"});
+        let ev = replay_steps(h, "1000 mv e2e4 w\n2000 claim threefold b", rules);
+        assert_eq!(of(&ev, "claim")[0]["upheld"], false, "{rules} {mode}");
+        let inc = if mode == "rapid" { 10_000 } else { 30_000 };
+        let white = of(&ev, "clock").last().unwrap()["white_ms"]
+            .as_u64()
+            .unwrap();
+        assert_eq!(
+            white,
+            start - 1_600 + inc + bonus,
+            "{rules} {mode}: {ev:#?}"
+        );
+    }
+}
+
+/// 2023 5.2.3 and 9.1.2.3: a draw claim is a draw offer; accepted after
+/// both players have made a move it is an agreement (the wrong claim's
+/// two minutes given, 9.5.3, and the offer accepted).
+#[test]
+fn f17_a_claim_accepted_after_a_move_each_is_an_agreement() {
+    let h = json!({"trace": 1, "time_control": "5400+30"});
+    let ev = replay_steps(
+        h,
+        "1000 mv e2e4 w\n2000 mv e7e5 b\n3000 claim threefold w\n3500 accept b",
+        "fide-2023",
+    );
+    let end = of(&ev, "game_end");
+    assert_eq!(end.len(), 1, "{ev:#?}");
+    assert_eq!(end[0]["reason"], "agreement");
+    assert_eq!(end[0]["article"], "5.2.3");
+}
+
+// ---- 2023 7.5.2 and A.5.4 after a move made and not pressed (issue 25,
+// point 1; docs/profiles.md, "An illegal move made and not pressed"). -----
+
+/// White's pawn b7 goes to b8 and stays a pawn (identity sensing).
+const PAWN7: &str = "n1n1k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
+
+/// A timed game from `fen` in `mode` with `supervision`, identity sensing.
+fn sup(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
+    json!({"trace": 1, "start_fen": fen, "mode": mode, "time_control": tc,
+           "supervision": supervision, "sensing": "identity"})
+}
+
+fn supervised(fen: &str, mode: &str, tc: &str) -> Value {
+    sup(fen, mode, tc, "adequate")
+}
+
+fn timed(fen: &str, mode: &str, tc: &str) -> Value {
+    sup(fen, mode, tc, "inadequate")
+}
+
+fn sans(ev: &[Value]) -> Vec<String> {
+    of(ev, "move")
+        .iter()
+        .map(|m| m["san"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// 2023 7.5.2, where the board rules (standard; rapid A.4): "If during a
+/// game it is found that a pawn has been moved to the furthest distant
+/// rank, the player has pressed the clock, but the pawn has not been
+/// replaced with a new piece, the move is illegal. The pawn shall be
+/// replaced by a queen of the same colour as the pawn." Made, not pressed,
+/// replied to, then pressed (6.2.2): the pawn becomes a queen, 7.5.5's
+/// penalty, nothing reinstated; the reply stays made and is completed by
+/// its own press.
+#[test]
+fn an_unpressed_pawn_pressed_after_the_reply_becomes_a_queen_in_2023() {
+    let steps = "
+        1000 lift b7
+        1200 place b8 P
+        3000 lift e8
+        3200 place d7 k
+        5000 press w
+        7000 press b";
+    for (mode, tc, bonus) in [
+        ("standard", "5400+30", "+2 min to black"),
+        ("rapid", "1500+10", "+1 min to black"),
+    ] {
+        let ev = replay_steps(supervised(PAWN7, mode, tc), steps, "fide-2023");
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{mode}: {ev:#?}");
+        assert_eq!(ill[0]["t"], 5000, "{mode}");
+        assert_eq!(ill[0]["article"], "7.5.2", "{mode}");
+        assert_eq!(ill[0]["penalty"], bonus, "{mode}");
+        assert_eq!(ill[0]["squares"], json!(["b7", "b8"]), "{mode}");
+        assert!(of(&ev, "game_end").is_empty(), "{mode}: {ev:#?}");
+        assert_eq!(sans(&ev), ["b8=Q", "Kd7"], "{mode}: {ev:#?}");
+        let m = of(&ev, "move");
+        assert_eq!(m[0]["t"], 5000, "{mode}");
+        assert_eq!(m[1]["t"], 7000, "{mode}");
+        assert_eq!(m[1]["fen"], "nQn5/3k4/8/8/8/8/8/4K3 w - - 1 2", "{mode}");
+    }
+    // 2009 §7.4a has no queen: the position before is reinstated.
+    let ev = replay_steps(supervised(PAWN7, "standard", "5400+30"), steps, "fide-2009");
+    assert_eq!(of(&ev, "illegal_move")[0]["article"], "7.4a", "{ev:#?}");
+    assert!(of(&ev, "move").is_empty(), "{ev:#?}");
+}
+
+/// The same with White's next move made before his press: 6.2.1.2 ("the
+/// player has made his/her next move, when his/her previous move was not
+/// completed") completes the pawn move; 7.5.2 makes it a queen, and the
+/// three moves stand (the reply and White's move are legal after it).
+#[test]
+fn an_unpressed_pawn_then_the_reply_and_the_offenders_move_in_2023() {
+    let steps = "
+        1000 lift b7
+        1200 place b8 P
+        3000 lift e8
+        3200 place d7 k
+        5000 lift e1
+        5200 place e2 K
+        5500 press w";
+    let ev = replay_steps(supervised(PAWN7, "standard", "5400+30"), steps, "fide-2023");
+    let ill = of(&ev, "illegal_move");
+    assert_eq!(ill.len(), 1, "{ev:#?}");
+    assert_eq!(ill[0]["article"], "7.5.2");
+    assert_eq!(sans(&ev), ["b8=Q", "Kd7", "Ke2"], "{ev:#?}");
+    assert!(of(&ev, "game_end").is_empty());
+    // Black's clock: 90 min + 30 s + the two minutes.
+    let last = *of(&ev, "clock").last().unwrap();
+    assert_eq!(last["black_ms"], 5_430_000 + 120_000, "{last}");
+}
+
+/// A reply that is no legal move once the pawn is a queen (Black's king is
+/// then in check along the eighth rank): with White's press behind it, the
+/// reply is only made; Black's own press completes it, and it is Black's
+/// illegal move (7.5.1), ruled at that press.
+#[test]
+fn a_reply_made_illegal_by_the_queen_is_judged_at_its_own_press_in_2023() {
+    let steps = "
+        1000 lift b7
+        1200 place b8 P
+        3000 lift h7
+        3200 place h6 p
+        5000 press w
+        7000 press b";
+    let ev = replay_steps(
+        supervised("4k3/1P5p/8/8/8/8/8/4K3 w - - 0 1", "standard", "5400+30"),
+        steps,
+        "fide-2023",
+    );
+    let ill = of(&ev, "illegal_move");
+    assert_eq!(ill.len(), 2, "{ev:#?}");
+    assert_eq!(
+        (ill[0]["by"].clone(), ill[0]["article"].clone()),
+        (json!("w"), json!("7.5.2"))
+    );
+    assert_eq!(
+        (ill[1]["by"].clone(), ill[1]["t"].clone()),
+        (json!("b"), json!(7000))
+    );
+    assert_eq!(sans(&ev), ["b8=Q+"], "{ev:#?}");
+}
+
+/// 2023 A.5.4 under A.5 / B.3: the pawn left on b8 (made, not pressed),
+/// Black's reply made, then White's press (6.2.2): the illegal move stands
+/// (A.5.2: the opponent made his move). "He/she waits until the next move
+/// is completed. If an illegal position is still on the board, he/she
+/// declares a draw": Black's press completes the reply with the pawn still
+/// on b8: drawn at that press.
+#[test]
+fn a_5_4_the_draw_comes_at_the_reply_completed_after_the_offenders_late_press() {
+    let steps = "
+        1000 lift b7
+        1200 place b8 P
+        3000 lift e8
+        3200 place d7 k
+        5000 press w
+        7000 press b";
+    for (mode, tc) in [("rapid", "1500+10"), ("blitz", "180+2")] {
+        let ev = replay_steps(timed(PAWN7, mode, tc), steps, "fide-2023");
+        assert!(of(&ev, "illegal_move").is_empty(), "{mode}: {ev:#?}");
+        let end = of(&ev, "game_end");
+        assert_eq!(end.len(), 1, "{mode}: {ev:#?}");
+        assert_eq!(end[0]["article"], "A.5.4", "{mode}");
+        assert_eq!(end[0]["result"], "1/2-1/2", "{mode}");
+        assert_eq!(end[0]["t"], 7000, "{mode}");
+    }
+}

@@ -168,3 +168,159 @@ fn a_press_during_a_pause_after_a_move_not_pressed_waits_for_the_resume() {
         assert_eq!(c["black_ms"], 5_430_000, "{rules}: {c}");
     }
 }
+
+// ---- Held-out cases (issue 25, point 3), written from the seeds: 2009
+// §6.12a/c (seed 002), 2001 §6.13a/c (seed 000), 2023 6.11.1 / 6.11.3
+// ("The arbiter shall decide when the game restarts"). ----------------------
+
+/// 2023 7.5.3 penalises a press "without making a move"; but while the
+/// clocks are paused the press is no press of a running game: it is shown
+/// (6.11.3), never an illegal move, in every edition.
+#[test]
+fn a_press_without_a_move_during_the_pause_is_no_illegal_move() {
+    for (rules, article) in ALL {
+        let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": "300+2"}))
+            .steps("1000 mv e2e4 w")
+            .record(json!({"t": 2000, "arbiter": "pause"}))
+            .steps("3000 press b\n3500 press w")
+            .record(json!({"t": 10000, "arbiter": "resume"}))
+            .steps("11000 lift e7\n11300 place e5\n11600 press b");
+        let ev = replay_events(&b, rules);
+        assert!(of(&ev, "illegal_move").is_empty(), "{rules}: {ev:#?}");
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 2, "{rules}: {ev:#?}");
+        assert!(irr.iter().all(|i| i["kind"] == "press_during_pause"));
+        assert!(irr.iter().all(|i| i["article"] == article), "{rules}");
+        let m = of(&ev, "move");
+        assert_eq!(m.len(), 2, "{rules}: {ev:#?}");
+        assert_eq!(m[1]["t"], 11600, "{rules}");
+    }
+}
+
+/// A second `pause` while the clocks stand is refused with its reason,
+/// and the first pause still holds: a press after it is only shown.
+#[test]
+fn a_second_pause_is_refused_and_the_first_still_holds() {
+    for (rules, _) in ALL {
+        let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": "300+2"}))
+            .steps("1000 mv e2e4 w")
+            .record(json!({"t": 2000, "arbiter": "pause"}))
+            .record(json!({"t": 2500, "arbiter": "pause"}))
+            .steps("3000 lift e7\n3300 place e5\n4000 press b");
+        let ev = replay_events(&b, rules);
+        let refused = of(&ev, "ruling_refused");
+        assert_eq!(refused.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(refused[0]["action"], "pause", "{rules}");
+        assert_eq!(refused[0]["status"], 422, "{rules}");
+        assert!(!refused[0]["reason"].as_str().unwrap().is_empty());
+        assert_eq!(of(&ev, "move").len(), 1, "{rules}: {ev:#?}");
+        assert!(clocks_at(&ev, 4000).is_empty(), "{rules}");
+        assert_eq!(of(&ev, "irregularity")[0]["kind"], "press_during_pause");
+    }
+}
+
+/// The arbiter sets the clocks during the pause (2009 §6.10b / 2023
+/// 6.10.2): the clocks take the times and stay stopped; the player's press
+/// is still only shown; after the resume the clock of the player on move
+/// runs from the time set.
+#[test]
+fn the_arbiters_clock_setting_during_the_pause_keeps_the_pause() {
+    for (rules, _) in ALL {
+        let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": "300+2"}))
+            .steps("1000 mv e2e4 w")
+            .record(json!({"t": 2000, "arbiter": "pause", "author": "IA Hansen"}))
+            .record(
+                json!({"t": 2500, "arbiter": "clock", "white_ms": 200000, "black_ms": 100000,
+                           "author": "IA Hansen"}),
+            )
+            .steps("3000 lift e7\n3300 place e5\n4000 press b")
+            .record(json!({"t": 10000, "arbiter": "resume", "author": "IA Hansen"}))
+            .steps("15000 press b");
+        let ev = replay_events(&b, rules);
+        let rulings: Vec<&Value> = of(&ev, "ruling").iter().map(|r| &r["action"]).collect();
+        assert_eq!(rulings, ["pause", "clock", "resume"], "{rules}: {ev:#?}");
+        assert!(clocks_at(&ev, 4000).is_empty(), "{rules}: {ev:#?}");
+        assert_eq!(of(&ev, "irregularity").len(), 1, "{rules}");
+        // Black's clock ran 10 s → 15 s only: 100 s - 5 s + 2 s.
+        assert_eq!(
+            clocks_at(&ev, 15000),
+            [(200_000, 97_000)],
+            "{rules}: {ev:#?}"
+        );
+    }
+}
+
+/// The player not on move presses during the pause (his clock was not
+/// running): shown, and after the resume it is the clock of the player on
+/// move that runs, as it ran before the pause.
+#[test]
+fn after_the_resume_the_clock_of_the_player_on_move_runs_whoever_pressed() {
+    for author in [None, Some("eboard (downtime)")] {
+        for (rules, _) in ALL {
+            let pause = match author {
+                Some(a) => json!({"t": 5000, "arbiter": "pause", "author": a}),
+                None => json!({"t": 5000, "arbiter": "pause"}),
+            };
+            let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": "300+2"}))
+                .steps("1000 mv e2e4 w\n2000 mv e7e5 b")
+                .record(pause)
+                .steps("6000 press b\n7000 press b")
+                .record(json!({"t": 20000, "arbiter": "resume"}))
+                .steps("24000 mv g1f3 w");
+            let ev = replay_events(&b, rules);
+            assert_eq!(of(&ev, "irregularity").len(), 2, "{rules}: {ev:#?}");
+            assert_eq!(of(&ev, "move").len(), 3, "{rules}: {ev:#?}");
+            // White's clock: 302 - 1.6 + 2 after move 1, then ran 2.6 → 5
+            // s and 20 → 24.6 s: 302.4 - 2.4 - 4.6 + 2 s.
+            let c = *of(&ev, "clock").last().unwrap();
+            assert_eq!(c["t"], 24600, "{rules}");
+            assert_eq!(c["white_ms"], 297_400, "{rules} {author:?}: {c}");
+        }
+    }
+}
+
+/// A player may resign at any time (2009 §5.1b, 2023 5.1.2): the pause
+/// holds the clocks, not the game; a resignation during it ends the game,
+/// and the clocks stay stopped.
+#[test]
+fn a_resignation_during_the_pause_ends_the_game() {
+    for (rules, _) in ALL {
+        let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": "300+2"}))
+            .steps("1000 mv e2e4 w\n2000 mv e7e5 b")
+            .record(json!({"t": 3000, "arbiter": "pause"}))
+            .steps("4000 resign b\n5000 press w");
+        let ev = replay_events(&b, rules);
+        let end = of(&ev, "game_end");
+        assert_eq!(end.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(end[0]["reason"], "resignation", "{rules}");
+        assert_eq!(end[0]["result"], "1-0", "{rules}");
+        assert!(of(&ev, "flag").is_empty(), "{rules}");
+    }
+}
+
+/// A pause in the middle of a move with a delay: the clock stops and goes
+/// on where it stopped (2009 §6.12, 2023 6.11). The delay is the move's,
+/// once (2023 6.3.2, the glossary's "delay"): US delay, 3 s of Black's
+/// think before the pause and 4.6 s after are 7.6 s, charged 2.6 s — not a
+/// second 5 s of delay after the resume; Bronstein, 7.6 s used and 5 s
+/// given back at the press — not only the 4.6 s after the resume. Black
+/// ends on 297.4 s either way.
+#[test]
+fn a_pause_during_a_delay_neither_gives_a_second_delay_nor_loses_the_first() {
+    for tc in ["300d5", "300b5"] {
+        for (rules, _) in ALL {
+            let b = TraceBuilder::with_header(json!({"trace": 1, "time_control": tc}))
+                .steps("1000 mv e2e4 w")
+                .record(json!({"t": 4600, "arbiter": "pause"}))
+                .record(json!({"t": 10000, "arbiter": "resume"}))
+                .steps("13000 lift e7\n13300 place e5\n14600 press b");
+            let ev = replay_events(&b, rules);
+            assert_eq!(of(&ev, "move").len(), 2, "{tc} {rules}: {ev:#?}");
+            assert_eq!(
+                clocks_at(&ev, 14600),
+                [(300_000, 297_400)],
+                "{tc} {rules}: {ev:#?}"
+            );
+        }
+    }
+}

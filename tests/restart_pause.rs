@@ -236,3 +236,134 @@ fn an_unmeasured_restart_holds_the_clocks_until_the_arbiter_resumes() {
     assert!(journaled.contains("eboard (downtime)"), "{journaled}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+// ---- Held-out cases (issue 25, point 8): a restart during a long think is
+// measured from the moment the daemon stopped (its last heartbeat), never
+// rewinds the round, and charges the player on move as his clock would
+// have run (2009 §6.7a: the time until the press is his thinking time);
+// what cannot be measured waits for the arbiter (§6.12c / 6.11.3). Pure
+// decisions of `eboard::app::downtime`, no binary. ------------------------
+
+mod think {
+    use eboard::app::downtime::{
+        clocks_wait_for_arbiter, resume_round, BootClock, Measure, ResumeFacts,
+    };
+
+    /// Black has thought since 5.6 s; the last heartbeat was journaled at
+    /// 47.6 s of round time (42 s into his think) on boot `a` at boot-clock
+    /// 1 000 s; round time 0 was Unix ms 10 000 000.
+    const HB_T: u64 = 47_600;
+    const EPOCH: u64 = 10_000_000;
+
+    fn facts(now: Option<BootClock>, wall_after_hb: i64, sync: Option<bool>) -> ResumeFacts {
+        ResumeFacts {
+            last_t: HB_T,
+            heartbeat: Some((
+                HB_T,
+                BootClock {
+                    boot_id: "a".into(),
+                    boottime_ms: 1_000_000,
+                },
+            )),
+            boot_now: now,
+            epoch: EPOCH,
+            now_unix: (EPOCH as i64 + HB_T as i64 + wall_after_hb) as u64,
+            speed: 1.0,
+            synchronised: sync,
+        }
+    }
+
+    fn boot(id: &str, ms: u64) -> Option<BootClock> {
+        Some(BootClock {
+            boot_id: id.into(),
+            boottime_ms: ms,
+        })
+    }
+
+    fn near(now: u64, want: u64) -> bool {
+        (want..want + 1_000).contains(&now)
+    }
+
+    #[test]
+    fn a_reboot_with_a_synchronised_clock_20_s_after_the_heartbeat_is_charged_and_goes_on() {
+        let r = resume_round(&facts(boot("b", 30_000), 20_000, Some(true)));
+        assert_eq!(r.measure, Measure::WallClock);
+        assert!(
+            near(r.clock.now_ms(), HB_T + 20_000),
+            "{}",
+            r.clock.now_ms()
+        );
+        assert!(!clocks_wait_for_arbiter(
+            r.measure,
+            r.charged_wall_ms(),
+            false
+        ));
+    }
+
+    #[test]
+    fn the_same_boot_never_rewinds_when_the_wall_clock_stepped_back() {
+        // Restarted 1.5 s after the heartbeat; NTP stepped the wall clock an
+        // hour back meanwhile.
+        let r = resume_round(&facts(boot("a", 1_001_500), -3_600_000, Some(true)));
+        assert_eq!(r.measure, Measure::BootTime);
+        assert!(near(r.clock.now_ms(), HB_T + 1_500), "{}", r.clock.now_ms());
+        assert!(!clocks_wait_for_arbiter(
+            r.measure,
+            r.charged_wall_ms(),
+            false
+        ));
+    }
+
+    #[test]
+    fn after_a_reboot_the_wall_clock_measures_up_to_the_quick_bound_only() {
+        // Another boot, a synchronised wall clock: 59 s after the heartbeat
+        // is measured, charged, and the game goes on; 61 s is beyond what
+        // the wall clock is trusted for after a reboot (a clock set at
+        // boot): not measured, the round from its last time, held for the
+        // arbiter, who sets the clocks (2009 §6.13 / 2023 7.1).
+        let r = resume_round(&facts(boot("b", 40_000), 59_000, Some(true)));
+        assert_eq!(r.measure, Measure::WallClock);
+        assert!(
+            near(r.clock.now_ms(), HB_T + 59_000),
+            "{}",
+            r.clock.now_ms()
+        );
+        assert!(!clocks_wait_for_arbiter(
+            r.measure,
+            r.charged_wall_ms(),
+            false
+        ));
+        let r = resume_round(&facts(boot("b", 40_000), 61_000, Some(true)));
+        assert_eq!(r.measure, Measure::Unmeasured);
+        assert!(near(r.clock.now_ms(), HB_T), "{}", r.clock.now_ms());
+        assert!(clocks_wait_for_arbiter(
+            r.measure,
+            r.charged_wall_ms(),
+            false
+        ));
+    }
+
+    #[test]
+    fn an_unmeasurable_restart_keeps_the_round_and_waits_for_the_arbiter() {
+        // Another boot and a wall clock that went back (no RTC): nothing
+        // measures the gap; the round goes on from its last time (never
+        // before the heartbeat, so nothing public is withdrawn), nothing is
+        // charged, and only the arbiter restarts the clocks.
+        for (wall, sync) in [(-50_000, Some(true)), (10_000, Some(false))] {
+            let r = resume_round(&facts(boot("b", 20_000), wall, sync));
+            assert_eq!(r.measure, Measure::Unmeasured, "{wall} {sync:?}");
+            assert!(near(r.clock.now_ms(), HB_T), "{}", r.clock.now_ms());
+            assert!(clocks_wait_for_arbiter(
+                r.measure,
+                r.charged_wall_ms(),
+                false
+            ));
+            // A recording is never held: its records carry their times.
+            assert!(!clocks_wait_for_arbiter(
+                r.measure,
+                r.charged_wall_ms(),
+                true
+            ));
+        }
+    }
+}

@@ -144,3 +144,150 @@ fn s117_time_is_told_only_on_request() {
         ann[2]["text"]
     );
 }
+
+// ---- Held-out cases (issue 25, point 6): Appendix E copies, every edition
+// (2001 F2, seed 000; 2009 E2, seeds 002 / 003; 2023 D.2, `fide-2023.md`
+// §2.13). ------------------------------------------------------------------
+
+/// (rules, the boards-differ article, the rewind article).
+const VI: [(&str, &str, &str); 4] = [
+    ("fide-2001", "F2.7", "F2.8"),
+    ("fide-2009", "E2.7", "E2.8"),
+    ("fide-2009-no", "E2.7", "E2.8"),
+    ("fide-2023", "D.2.9", "D.2.9"),
+];
+
+/// E2.7 / F2.7 / D.2.9: 1.e4 d5 2.exd5, Black (tactile) takes the d5 pawn
+/// off but sets White's pawn down on e5, then plays Nf6 and presses. The
+/// boards differ only where the copy differs (d5, e5), not on his own
+/// move's squares; his move is completed at his press; nothing is an
+/// illegal move or a displaced piece.
+#[test]
+fn a_wrong_copy_of_a_capture_names_only_the_copys_squares() {
+    let steps = "
+        1000 lift e2
+        1300 place e4
+        1600 press w
+        3000 tactile lift e2
+        3200 tactile place e4
+        4000 tactile lift d7
+        4300 tactile place d5
+        8000 press b
+        9000 lift d7
+        9200 place d5
+        10000 lift d5
+        10100 lift e4
+        10300 place d5
+        10600 press w
+        12000 tactile lift d5
+        12200 tactile lift e4
+        12400 tactile place e5
+        13000 tactile lift g8
+        13300 tactile place f6
+        19000 press b";
+    for (rules, differ, _) in VI {
+        let ev = replay_steps(hdr("da"), steps, rules);
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 1, "{rules}: {irr:#?}");
+        assert_eq!(irr[0]["kind"], "boards_differ", "{rules}");
+        assert_eq!(irr[0]["article"], differ, "{rules}");
+        assert_eq!(irr[0]["squares"], json!(["d5", "e5"]), "{rules}");
+        assert!(of(&ev, "illegal_move").is_empty(), "{rules}: {ev:#?}");
+        let sans: Vec<&Value> = of(&ev, "move").iter().map(|m| &m["san"]).collect();
+        assert_eq!(sans, ["e4", "d5", "exd5", "Nf6"], "{rules}: {ev:#?}");
+        assert_eq!(of(&ev, "move")[3]["t"], 19000, "{rules}");
+    }
+}
+
+/// E2.3c (F2.3c, D.2.3): his move is made when it "er blevet meddelt",
+/// and it is announced as soon as it stands on the tactile board (300 ms),
+/// in every edition, long before his press; the press then completes it.
+#[test]
+fn the_vi_players_own_move_is_announced_as_it_stands_in_every_edition() {
+    let steps = "
+        1000 lift e2
+        1300 place e4
+        1600 press w
+        3000 tactile lift e2
+        3200 tactile place e4
+        4000 tactile lift e7
+        4300 tactile place e5
+        9000 press b";
+    for (rules, _, _) in VI {
+        let ev = replay_steps(hdr("da"), steps, rules);
+        let said: Vec<u64> = of(&ev, "announce")
+            .iter()
+            .map(|a| a["t"].as_u64().unwrap())
+            .collect();
+        assert_eq!(said.len(), 2, "{rules}: {ev:#?}");
+        assert_eq!(said[1], 4600, "{rules}: announced when it stood");
+        assert_eq!(of(&ev, "move")[1]["t"], 9000, "{rules}");
+        assert!(of(&ev, "irregularity").is_empty(), "{rules}: {ev:#?}");
+    }
+}
+
+/// 1.e4 e5 copied right; 2.Nf3 copied to h3 on the tactile board, Black
+/// plays Nc6 there and presses; 3.Bb5. The copy error is a difference of
+/// the boards in every edition (f3, h3), never §7.3 / 7.4.1 displaced
+/// pieces; and the arbiter's rewind to ply 2 (E2.8 / F2.8 / D.2.9) takes
+/// the game back there with the clocks as they were at Black's press of
+/// 1…e5 (8 s).
+const DRIFT: &str = "
+    1000 lift e2
+    1300 place e4
+    1600 press w
+    3000 tactile lift e2
+    3200 tactile place e4
+    3400 tactile lift e7
+    3600 tactile place e5
+    8000 press b
+    9000 lift e7
+    9200 place e5
+    10000 lift g1
+    10200 place f3
+    10500 press w
+    12000 tactile lift g1
+    12200 tactile place h3
+    12400 tactile lift b8
+    12600 tactile place c6
+    18000 press b
+    19000 lift b8
+    19200 place c6
+    20000 lift f1
+    20200 place b5
+    20500 press w";
+
+#[test]
+fn a_copy_to_a_far_square_is_never_displaced_pieces_in_any_edition() {
+    for (rules, differ, _) in VI {
+        let ev = replay_steps(hdr("da"), DRIFT, rules);
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr.len(), 1, "{rules}: {irr:#?}");
+        assert_eq!(irr[0]["kind"], "boards_differ", "{rules}");
+        assert_eq!(irr[0]["article"], differ, "{rules}");
+        assert_eq!(irr[0]["squares"], json!(["f3", "h3"]), "{rules}");
+        assert_eq!(of(&ev, "move").len(), 5, "{rules}: {ev:#?}");
+    }
+}
+
+#[test]
+fn the_rewind_takes_the_clocks_of_its_ply_in_every_edition() {
+    for (rules, _, rewind) in VI {
+        let b = common::TraceBuilder::with_header(hdr("da"))
+            .steps(DRIFT)
+            .record(json!({"t": 23000, "arbiter": "rewind", "ply": 2, "author": "IA Hansen"}));
+        let ev = common::replay_events(&b, rules);
+        let r = of(&ev, "ruling");
+        assert_eq!(r.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(r[0]["action"], "rewind", "{rules}");
+        assert_eq!(r[0]["article"], rewind, "{rules}");
+        let at = |t: u64| {
+            of(&ev, "clock")
+                .into_iter()
+                .rfind(|c| c["t"] == t)
+                .map(|c| (c["white_ms"].clone(), c["black_ms"].clone()))
+        };
+        assert!(at(8000).is_some(), "{rules}");
+        assert_eq!(at(23000), at(8000), "{rules}: {ev:#?}");
+    }
+}

@@ -146,8 +146,8 @@ fn castling_through_check_stands_unclaimed_and_is_never_a_displaced_piece() {
         stood(&ev, &["Kd8", "Kh1"], &format!("{rules} {mode}"));
         assert_eq!(
             of(&ev, "move")[0]["fen"],
-            "3k4/8/8/8/8/8/5r2/5RK1 w - - 1 2",
-            "{rules} {mode}"
+            "3k4/8/8/8/8/8/5r2/5RK1 w - - 2 2",
+            "{rules} {mode}: §9.3 counts on after a castling that stood (no pawn move, no capture)"
         );
     }
 }
@@ -559,5 +559,51 @@ fn an_unpressed_illegal_move_replied_to_and_the_offenders_next_move() {
         assert_eq!(ill[0]["t"], 5500, "{rules} {mode}");
         assert_eq!(ill[0]["article"], article, "{rules} {mode}");
         assert!(of(&ev, "move").is_empty(), "{rules} {mode}");
+    }
+}
+
+/// The §9.3 count (9.3.2 in 2023) after an illegal castling: "the last 50
+/// moves … without the movement of any pawn and without any capture". A
+/// castling through check that stands is neither, pressed or not, so both
+/// paths count it (`… 2 2` after Black's reply); one that is ruled
+/// reinstates the position before it, count and all (§7.4a / 7.5.1), and
+/// the replacement counts from there.
+#[test]
+fn the_fifty_move_count_after_an_illegal_castling_stands_or_is_reinstated() {
+    let pressed = format!("{OOO}\n3000 lift e8\n3200 place d8 k\n3500 press b");
+    let unpressed = "
+        1000 lift e1
+        1200 place g1 K
+        1400 lift h1
+        1600 place f1 R
+        3000 lift e8
+        3200 place d8 k
+        3500 press b";
+    let start = "4k3/8/8/8/8/8/5r2/4K2R w K - 7 30";
+    for (rules, mode, tc, _) in CLAIM_ONLY {
+        for steps in [pressed.as_str(), unpressed] {
+            let ev = replay_steps(timed(start, mode, tc), steps, rules);
+            let m = of(&ev, "move");
+            assert_eq!(m.len(), 1, "{rules} {mode}: {ev:#?}");
+            assert_eq!(
+                m[0]["fen"], "3k4/8/8/8/8/8/5r2/5RK1 w - - 9 31",
+                "{rules} {mode}: {steps}"
+            );
+        }
+    }
+    // Ruled (a claim in time, A4c): the position before, half-move clock 7,
+    // and the replacement Ke1-d1 counts on from it.
+    for rules in ["fide-2009", "fide-2009-no"] {
+        let steps = format!(
+            "{OOO}\n3000 lift e8\n3100 claim illegal_move b\n\
+             4000 lift g1\n4100 place e1 K\n4200 lift f1\n4300 place h1 R\n\
+             5000 lift e1\n5200 place d1 K\n5500 press w"
+        );
+        let ev = replay_steps(timed(start, "rapid", "1500+10"), &steps, rules);
+        assert_eq!(of(&ev, "illegal_move").len(), 1, "{rules}: {ev:#?}");
+        let m = of(&ev, "move");
+        assert_eq!(m.len(), 1, "{rules}: {ev:#?}");
+        assert_eq!(m[0]["san"], "Kd1", "{rules}");
+        assert_eq!(m[0]["fen"], "4k3/8/8/8/8/8/5r2/3K3R b - - 8 30", "{rules}");
     }
 }

@@ -12,7 +12,7 @@ use crate::board::Change;
 use crate::model::IrregularityKind;
 use crate::recognize::{recognize, Recognition};
 use crate::trace::{By, Event, EventKind};
-use shakmaty::{Bitboard, Color, Move, Position, Rank, Role, Square};
+use shakmaty::{Bitboard, Color, Move, Piece, Position, Rank, Role, Square};
 
 /// What the player on move has done since the last completed move.
 #[derive(Debug, Clone, Default)]
@@ -61,6 +61,11 @@ pub(super) struct Turn {
     /// set them down (an opponent taking the moved piece, or the mover
     /// changing his mind: the next lift tells which).
     pub(super) relifted: Bitboard,
+    /// The mover's pieces lifted again from the square he set them down on
+    /// this turn (the square, the piece, when, ms): the piece a touch
+    /// there names, not the one of the last completed position (a captured
+    /// piece, or none).
+    pub(super) lifted_after_move: Vec<(Square, Piece, u64)>,
 }
 
 impl Arbiter {
@@ -169,6 +174,24 @@ impl Arbiter {
                 }
                 if let Some(i) = self.turn.placed.iter().position(|p| p.1 == sq) {
                     let (from, to, placed_t) = self.turn.placed.remove(i);
+                    // Only the mover's own piece, or the opponent's first
+                    // lift taking it: once the reply has begun, a placement
+                    // the hand reads as the mover's may be the opponent's
+                    // (his piece set down, or put back, where the moved
+                    // piece stood), so the square is named as before.
+                    let ours = self.turn.reply_at.is_none_or(|r| r == t);
+                    if let Some(mut piece) = self.pos.board().piece_at(from).filter(|_| ours) {
+                        let last_rank = match side {
+                            Color::White => Rank::Eighth,
+                            Color::Black => Rank::First,
+                        };
+                        if piece.role == Role::Pawn && to.rank() == last_rank {
+                            if let Some(role) = self.turn.first_promotion {
+                                piece.role = role;
+                            }
+                        }
+                        self.turn.lifted_after_move.push((to, piece, t));
+                    }
                     if self.turn.made {
                         self.turn.relifted.add(from);
                     }
@@ -298,7 +321,17 @@ impl Arbiter {
             if self.phase.is_restoring() {
                 continue;
             }
-            let Some(piece) = self.pos.board().piece_at(l.square) else {
+            // The piece actually there: the mover's own, lifted again from
+            // where he set it down (by him, or by the opponent taking it),
+            // else the last completed position's.
+            let moved = self
+                .turn
+                .lifted_after_move
+                .iter()
+                .rev()
+                .find(|(sq, _, at)| *sq == l.square && *at == l.t)
+                .map(|(_, p, _)| *p);
+            let Some(piece) = moved.or_else(|| self.pos.board().piece_at(l.square)) else {
                 continue;
             };
             if self.turn.adjusted_by_other.contains(l.square) && piece.color != by {

@@ -332,41 +332,12 @@ impl Arbiter {
         let p = self.cfg.profile;
         let side = pi.by;
         let opponent = !side;
-        let i = ci(side);
-        self.illegal_counts[i] += 1;
-        let count = self.illegal_counts[i];
-        let claim_wins = claimant.is_some() && p.illegal_rule == IllegalMoveRule::ClaimWins;
-        let (penalty, end) = if claim_wins || count >= p.illegal_moves_to_lose {
-            let exception = p.illegal_loss_draw_exception || claim_wins;
-            if exception && dead::can_mate(&self.pos, opponent) == Some(false) {
-                (Penalty::Draw, Some(KnownOutcome::Draw))
-            } else {
-                (Penalty::GameLost, Some(win_for(opponent)))
-            }
-        } else {
-            let penalty = Penalty::TimeAdded {
-                to: opponent,
-                ms: p.illegal_move_bonus_ms,
-            };
-            (penalty, None)
-        };
         let article = if claimant.is_some() {
             p.articles.illegal_claim
         } else {
             pi.article
         };
-        out.push(Event {
-            t,
-            kind: EventKind::IllegalMove {
-                by: By(side),
-                article,
-                count,
-                penalty,
-                squares: square_list(pi.differs),
-            },
-        });
-        if let Some(result) = end {
-            self.end(result, EndReason::IllegalMoves, article, t, out);
+        if self.penalise_illegal(side, article, pi.differs, claimant, t, out) {
             return;
         }
         if let Some(mv) = pi.queen.filter(|_| !pi.stood) {
@@ -412,6 +383,57 @@ impl Arbiter {
         }
     }
 
+    /// The illegal move's event and its penalty (§7.4b / 7.5.5; in blitz
+    /// under B3c / C3 a claim wins): the count, time to the opponent, or
+    /// the game lost (drawn when the opponent cannot mate, where the
+    /// profile has that exception). Returns whether the game ended. The
+    /// time itself is added by the caller, with the position it rules.
+    pub(super) fn penalise_illegal(
+        &mut self,
+        side: Color,
+        article: &'static str,
+        differs: Bitboard,
+        claimant: Option<Color>,
+        t: u64,
+        out: &mut Decisions,
+    ) -> bool {
+        let p = self.cfg.profile;
+        let opponent = !side;
+        let i = ci(side);
+        self.illegal_counts[i] += 1;
+        let count = self.illegal_counts[i];
+        let claim_wins = claimant.is_some() && p.illegal_rule == IllegalMoveRule::ClaimWins;
+        let (penalty, end) = if claim_wins || count >= p.illegal_moves_to_lose {
+            let exception = p.illegal_loss_draw_exception || claim_wins;
+            if exception && dead::can_mate(&self.pos, opponent) == Some(false) {
+                (Penalty::Draw, Some(KnownOutcome::Draw))
+            } else {
+                (Penalty::GameLost, Some(win_for(opponent)))
+            }
+        } else {
+            let penalty = Penalty::TimeAdded {
+                to: opponent,
+                ms: p.illegal_move_bonus_ms,
+            };
+            (penalty, None)
+        };
+        out.push(Event {
+            t,
+            kind: EventKind::IllegalMove {
+                by: By(side),
+                article,
+                count,
+                penalty,
+                squares: square_list(differs),
+            },
+        });
+        if let Some(result) = end {
+            self.end(result, EndReason::IllegalMoves, article, t, out);
+            return true;
+        }
+        false
+    }
+
     /// The position the board shows after `side` moved illegally, read from
     /// the pieces `side` set down this turn (captures by replacement): the
     /// pieces on the board, a long-algebraic description (`Ng1-g3`), and the
@@ -423,12 +445,18 @@ impl Arbiter {
         let mut setup = self.pos.to_setup(EnPassantMode::Legal);
         let mut text = Vec::new();
         let mut moved = Bitboard::EMPTY;
+        // §9.3 / 9.3.2 counts the moves "without the movement of any pawn
+        // and without any capture": a standing illegal move that is neither
+        // (a castling through check, a pinned piece moved) counts on.
+        let mut pawn_or_capture = false;
         for (from, to, _) in &self.turn.placed {
             let mut piece = setup.board.remove_piece_at(*from)?;
+            pawn_or_capture |= piece.role == Role::Pawn;
             if let Some(sensed) = board.piece_at(*to) {
                 piece = sensed;
             }
             let capture = setup.board.piece_at(*to).is_some();
+            pawn_or_capture |= capture;
             setup.board.set_piece_at(*to, piece);
             moved.add(*from);
             let letter = match piece.role {
@@ -443,6 +471,7 @@ impl Arbiter {
         // Pieces of the opponent removed without a replacement (e.p.-like).
         for sq in setup.board.occupied() & !board.occupied() {
             setup.board.discard_piece_at(sq);
+            pawn_or_capture = true;
         }
         if text.is_empty() || setup.board.occupied() != board.occupied() {
             return None;
@@ -450,7 +479,11 @@ impl Arbiter {
         setup.turn = !side;
         setup.ep_square = None;
         setup.castling_rights &= !moved;
-        setup.halfmoves = 0;
+        setup.halfmoves = if pawn_or_capture {
+            0
+        } else {
+            self.pos.halfmoves().saturating_add(1)
+        };
         if side == Color::Black {
             setup.fullmoves = setup.fullmoves.saturating_add(1);
         }

@@ -241,5 +241,14 @@ impl Arbiter {
         self.resume_play();
         self.decline_by_playing_on(by, t, out);
         self.after_move(by, t, out);
+        // 2023 A.5.4: the move after an illegal one that stood is completed
+        // (also when the offender pressed after it was made, 6.2.2).
+        let n = self.moves.len();
+        if matches!(how, Completion::Pressed | Completion::IdlePress)
+            && n >= 2
+            && self.moves[n - 2].illegal
+        {
+            self.draw_if_still_illegal(t, out);
+        }
     }
 }

@@ -162,14 +162,23 @@ impl Arbiter {
             turned = ?o,
             "the board shows the start position turned; its squares are remapped"
         );
-        self.raise_turned(o, t, out);
+        // At the set-up the reference is the board placed right.
+        self.raise_turned(Orientation::Identity, o, t, out);
     }
 
-    /// Raises the irregularity for a board found turned by `o`.
-    fn raise_turned(&self, o: Orientation, t: u64, out: &mut Decisions) {
+    /// Raises the irregularity for a board found turned by `o`, having
+    /// been read turned `from`. Only a board placed contrary to §2.1 (a
+    /// quarter turn: the light corner not at the players' right), or set
+    /// right from one, is §7.1b / 7.2.2 (`board_orientation`); a half turn
+    /// between two correct placements (the light corner at the right both
+    /// ways) breaks no rule of placement and is reported as seen
+    /// (`board_turned`, 2.1), also when it is turned back.
+    fn raise_turned(&self, from: Orientation, o: Orientation, t: u64, out: &mut Decisions) {
         let a = self.cfg.profile.articles;
+        let placed_right =
+            |x: Orientation| matches!(x, Orientation::Identity | Orientation::Rot180);
         let (kind, article) = match o {
-            Orientation::Rot180 => (
+            _ if placed_right(from) && placed_right(o) && from != o => (
                 IrregularityKind::BoardTurned,
                 self.cfg.profile.article_board_turned(),
             ),
@@ -237,7 +246,7 @@ impl Arbiter {
         );
         let quarter = |o: Orientation| matches!(o, Orientation::Rot90 | Orientation::Rot270);
         if to != Orientation::Identity && !(quarter(from) && quarter(to)) {
-            self.raise_turned(to, t, out);
+            self.raise_turned(from, to, t, out);
         }
         true
     }
@@ -288,7 +297,7 @@ impl Arbiter {
             to = ?to,
             "the board shows the position transferred to a board turned otherwise; its squares are remapped"
         );
-        self.turned = to;
+        let from = std::mem::replace(&mut self.turned, to);
         let pos = self.pos.clone();
         self.boards[0].sensed.reset_to(pos.board());
         self.boards[0].seen = pos.board().occupied();
@@ -298,7 +307,7 @@ impl Arbiter {
         if self.phase().is_restoring() {
             self.check_restored(0, t, out);
         }
-        self.raise_turned(to, t, out);
+        self.raise_turned(from, to, t, out);
         true
     }
 }

@@ -10,7 +10,8 @@ use super::announce::Decisions;
 use super::hand::Turn;
 use super::unpressed::{split_first, Reading};
 use super::Arbiter;
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
+use shakmaty::uci::UciMove;
+use shakmaty::{Bitboard, CastlingMode, Chess, Color, Move, Position, Role, Square};
 
 impl Arbiter {
     /// The illegal first moves the hand shows: the player's first piece
@@ -127,6 +128,12 @@ impl Arbiter {
             // 2023 7.5.1): his clock runs on; nothing to apply yet.
             return false;
         }
+        if incomplete_promotion
+            && p.unreplaced_pawn_becomes_queen
+            && self.queen_for_unreplaced_pawn(&r, behind, t, out)
+        {
+            return true;
+        }
         let a = p.articles;
         let (mine, _) = split_first(&self.turn, &self.pos, &mv);
         let releases = if p.release_binds_replacement {
@@ -166,10 +173,121 @@ impl Arbiter {
         true
     }
 
+    /// 2023 7.5.2, a pawn left on the furthest rank, completed by the
+    /// offender's press after his opponent's reply was made (6.2.2), or by
+    /// his next move made (6.2.1.2): "If during a game it is found that a
+    /// pawn has been moved to the furthest distant rank, the player has
+    /// pressed the clock, but the pawn has not been replaced with a new
+    /// piece, the move is illegal. The pawn shall be replaced by a queen of
+    /// the same colour as the pawn." The text replaces the pawn; it
+    /// reinstates nothing, so the moves made after it stand when they are
+    /// legal on the position with the queen: the illegal move is penalised
+    /// (7.5.5), the promotion to a queen completed, the reply left made
+    /// to its own press (or, with the offender's next move on the board, the
+    /// reply made and his move completed by the press). `false` (nothing
+    /// done) when the three moves are no legal series once the pawn is a
+    /// queen: then the position before is reinstated (7.5.1), as
+    /// docs/profiles.md says.
+    fn queen_for_unreplaced_pawn(
+        &mut self,
+        r: &Reading,
+        behind: bool,
+        t: u64,
+        out: &mut Decisions,
+    ) -> bool {
+        let Some(&Move::Normal {
+            role: Role::Pawn,
+            from,
+            capture,
+            to,
+            promotion: None,
+        }) = r.moves.first()
+        else {
+            return false;
+        };
+        let queen = Move::Normal {
+            role: Role::Pawn,
+            from,
+            capture,
+            to,
+            promotion: Some(Role::Queen),
+        };
+        if !self.pos.is_legal(queen) {
+            return false;
+        }
+        // The later moves, read again on the position with the queen (a
+        // capture on the promotion square takes a queen, not a pawn). With
+        // the offender's press behind the reply, the reply is only made: it
+        // stays on the board and is judged at its own press (a reply that
+        // is no legal move once the pawn is a queen is then an illegal
+        // move of its own, completed by that press).
+        let mut p = self.pos.clone();
+        p.play_unchecked(queen);
+        let mut moves = vec![queen];
+        for m in r.moves[1..].iter().filter(|_| !behind) {
+            let uci = UciMove::from_move(*m, CastlingMode::Standard);
+            let Ok(m) = uci.to_move(&p) else {
+                return false;
+            };
+            if m.capture() == Some(Role::King) {
+                return false;
+            }
+            p.play_unchecked(m);
+            moves.push(m);
+        }
+        let offender = self.pos.turn();
+        let article = self.cfg.profile.articles.incomplete_promotion;
+        let differs = Bitboard::from_square(from) | Bitboard::from_square(to);
+        tracing::info!(
+            t,
+            by = crate::model::side_name(offender),
+            "a pawn left on the furthest rank, completed after the reply: replaced by a queen"
+        );
+        if self.penalise_illegal(offender, article, differs, None, t, out) {
+            return true;
+        }
+        if behind {
+            moves.extend(r.moves.get(1).copied());
+        }
+        let reading = Reading {
+            moves,
+            promotion_assumed: false,
+            illegal_first: false,
+        };
+        if behind {
+            self.complete_behind(reading, t, out);
+        } else {
+            self.complete_series(reading, offender, t, out);
+        }
+        if self.ended() {
+            return true;
+        }
+        // The board still shows the pawn: the arbiter's ruling made it a
+        // queen (identity sensing reads the queen there from now on).
+        for slot in &mut self.boards {
+            if slot.sensed.piece_at(to).map(|x| (x.role, x.color)) == Some((Role::Pawn, offender)) {
+                let queen = shakmaty::Piece {
+                    color: offender,
+                    role: Role::Queen,
+                };
+                slot.sensed.apply(
+                    crate::board::Change::Place(to, Some(offender), Some(queen)),
+                    t,
+                );
+            }
+        }
+        let bonus = self.cfg.profile.illegal_move_bonus_ms as i64;
+        if let Some(c) = self.clock.as_mut() {
+            c.adjust(!offender, bonus);
+        }
+        self.push_clock(t, out);
+        true
+    }
+
     /// 2023 A.5.4: an illegal position (both kings in check, a pawn on the
     /// furthest rank) still on the board once the next move is completed:
     /// the game is drawn.
-    fn draw_if_still_illegal(&mut self, t: u64, out: &mut Decisions) {
+    pub(super) fn draw_if_still_illegal(&mut self, t: u64, out: &mut Decisions) {
         let Some(article) = self.cfg.profile.article_illegal_position_draw() else {
             return;
         };

@@ -41,6 +41,16 @@ pub struct Clock {
     running: Option<Color>,
     since: u64,
     flagged: [bool; 2],
+    /// The move in progress, across stops (an arbiter's pause): how long
+    /// its clock ran before `since`, ms, and how much of that was charged
+    /// (US delay: the part beyond the delay). The delay is the move's, once
+    /// (2023 6.3.2, the glossary's "delay"): a pause neither grants a second
+    /// delay nor loses the Bronstein time given back at the press.
+    move_ran: u64,
+    move_charged: u64,
+    /// Whose move a [`Clock::stop`] interrupted: a [`Clock::start`] of the
+    /// same side goes on with that move.
+    stopped_move: Option<Color>,
 }
 
 impl Clock {
@@ -56,6 +66,9 @@ impl Clock {
             running: None,
             since: 0,
             flagged: [false, false],
+            move_ran: 0,
+            move_charged: 0,
+            stopped_move: None,
         }
     }
 
@@ -66,6 +79,11 @@ impl Clock {
 
     /// Starts `side`'s clock at `t` (§6.5: White's at the start of the round).
     pub fn start(&mut self, side: Color, t: u64) {
+        if self.stopped_move.take() != Some(side) {
+            // Another player's move (or the first): nothing ran of it yet.
+            self.move_ran = 0;
+            self.move_charged = 0;
+        }
         self.running = Some(side);
         self.since = t;
     }
@@ -76,6 +94,9 @@ impl Clock {
         if let Some(side) = self.running {
             let used = self.charge(side, t);
             self.remaining[idx(side)] -= used as i64;
+            self.move_ran += t.saturating_sub(self.since);
+            self.move_charged += used;
+            self.stopped_move = Some(side);
         }
         self.running = None;
         self.since = t;
@@ -90,13 +111,16 @@ impl Clock {
         self.tc.period_for(self.moves_done[idx(side)]).1.bonus
     }
 
-    /// Time charged to the running `side` for the span `since..t` (US delay subtracted).
+    /// Time charged to the running `side` for the span `since..t`: the
+    /// move's whole run so far less its delay (US delay), less what its
+    /// earlier spans were charged.
     fn charge(&self, side: Color, t: u64) -> u64 {
-        let elapsed = t.saturating_sub(self.since);
-        match self.delay_of(side) {
-            Bonus::UsDelay(d) => elapsed.saturating_sub(d),
-            _ => elapsed,
-        }
+        let ran = self.move_ran + t.saturating_sub(self.since);
+        let due = match self.delay_of(side) {
+            Bonus::UsDelay(d) => ran.saturating_sub(d),
+            _ => ran,
+        };
+        due.saturating_sub(self.move_charged)
     }
 
     /// Remaining time of (white, black) at `t`, ms, floored at 0.
@@ -116,8 +140,9 @@ impl Clock {
             return None;
         }
         let rem = self.remaining[idx(side)].max(0) as u64;
+        // What is left of the move's delay (a pause may have used some).
         let delay = match self.delay_of(side) {
-            Bonus::UsDelay(d) => d,
+            Bonus::UsDelay(d) => d.saturating_sub(self.move_ran),
             _ => 0,
         };
         Some((side, self.since + rem + delay))
@@ -153,10 +178,17 @@ impl Clock {
             0
         };
         let elapsed = if self.running == Some(side) {
-            t.saturating_sub(self.since)
+            self.move_ran + t.saturating_sub(self.since)
         } else {
             0
         };
+        if self.running != Some(!side) {
+            // The opponent's move starts now, afresh (a press while his
+            // clock already runs changes nothing of his move).
+            self.move_ran = 0;
+            self.move_charged = 0;
+            self.stopped_move = None;
+        }
         let (pi, period) = self.tc.period_for(self.moves_done[i]);
         let bonus = period.bonus;
         self.remaining[i] -= used as i64;

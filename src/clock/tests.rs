@@ -242,3 +242,37 @@ fn flag_time_is_exact() {
     d.start(Color::White, 1_000);
     assert_eq!(d.flag_time(), Some((Color::White, 66_000)));
 }
+
+#[test]
+fn a_stop_and_start_go_on_with_the_same_moves_delay() {
+    // 3 s of White's move, stopped (the arbiter's pause), resumed at 10 s,
+    // 4.6 s more: US delay charges 7.6 - 5 s once; the flag waits only for
+    // the 2 s of delay left.
+    let mut c = Clock::new(TimeControl::parse("300d5").unwrap());
+    c.start(Color::White, 0);
+    c.stop(3_000);
+    c.start(Color::White, 10_000);
+    assert_eq!(
+        c.flag_time(),
+        Some((Color::White, 10_000 + 2_000 + 300_000))
+    );
+    assert_eq!(c.remaining_at(14_600).0, 297_400);
+    c.press(Color::White, 14_600);
+    assert_eq!(c.remaining_at(14_600).0, 297_400);
+    // Bronstein: 7.6 s used, 5 s given back at the press.
+    let mut b = Clock::new(TimeControl::parse("300b5").unwrap());
+    b.start(Color::White, 0);
+    b.stop(3_000);
+    assert_eq!(b.remaining_at(3_000).0, 297_000);
+    b.start(Color::White, 10_000);
+    b.press(Color::White, 14_600);
+    assert_eq!(b.remaining_at(14_600).0, 297_400);
+    // The opponent's move after the press starts afresh.
+    assert_eq!(b.flag_time(), Some((Color::Black, 14_600 + 300_000)));
+    // A stop and a start of the other side: a new move, its own delay.
+    let mut d = Clock::new(TimeControl::parse("300d5").unwrap());
+    d.start(Color::White, 0);
+    d.stop(3_000);
+    d.start(Color::Black, 3_000);
+    assert_eq!(d.flag_time(), Some((Color::Black, 3_000 + 5_000 + 300_000)));
+}
