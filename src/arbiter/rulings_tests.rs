@@ -55,7 +55,11 @@ fn applied(d: &[Decision]) -> Option<(&'static str, String)> {
 }
 
 fn claim(t: u64, kind: ClaimKind, by: Color) -> Record {
-    rec(t, RecordKind::Claim { kind, by })
+    rec(t, RecordKind::Claim {
+            kind,
+            by,
+            intended: None,
+        })
 }
 
 #[test]
