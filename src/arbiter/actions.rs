@@ -267,6 +267,9 @@ impl Arbiter {
                 // Also the start of the game (§6.5) when the clocks wait for it.
                 self.clock_started = true;
                 c.start(side_on_move, t);
+                // The clocks as they restart (a pause pushes them too):
+                // consumers re-anchor their running clock here.
+                self.push_clock(t, out);
                 self.announce(Announcement::ClockResumed, t, out);
                 applied(
                     ra.resume,
