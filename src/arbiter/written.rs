@@ -62,16 +62,11 @@ fn san(pos: &Chess, m: &Move) -> String {
 }
 
 impl Arbiter {
-    /// The article of a claim on a written move: 2009/2001 §9.2a / §9.3a,
-    /// 2023 9.2.1 / 9.3.1.
+    /// The article of a claim on a written move (`rules.rs`, per profile).
     fn written_article(&self, kind: ClaimKind) -> &'static str {
-        let fifty = kind == ClaimKind::FiftyMoves;
-        match (self.cfg.profile.edition, fifty) {
-            (Edition::Fide2023, false) => "9.2.1",
-            (Edition::Fide2023, true) => "9.3.1",
-            (_, false) => "9.2a",
-            (_, true) => "9.3a",
-        }
+        self.cfg
+            .profile
+            .article_written_claim(kind == ClaimKind::FiftyMoves)
     }
 
     /// Whether the claim of `kind` holds on the position as it stands

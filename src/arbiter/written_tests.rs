@@ -189,3 +189,49 @@ fn a_claim_no_move_can_make_correct_is_rejected_at_once() {
     let m = a.open().into_iter().find(|m| m.kind == "claim_held").unwrap();
     assert!(m.rulings[0].label.ends_with("(draw, 9.3.1)"), "{m:?}");
 }
+
+/// Issue 24 point 7, the rulings on a held claim in the table of every
+/// ruling kind × profile: `uphold` cites the written-move claim's article
+/// (2001 / 2009 9.2a, 2023 9.2.1), `reject` the wrong claim's (9.5b /
+/// 9.5.3), never the penalties article (13.4 / 12.9); each is announced
+/// once (one `claim` event) and raises no other alert.
+#[test]
+fn the_rulings_on_a_held_claim_cite_their_article_per_profile() {
+    use crate::model::Edition;
+    for (edition, uphold, reject) in [
+        (Edition::Fide2001, "9.2a", "9.5b"),
+        (Edition::Fide2009, "9.2a", "9.5b"),
+        (Edition::Fide2009No, "9.2a", "9.5b"),
+        (Edition::Fide2023, "9.2.1", "9.5.3"),
+    ] {
+        let header = crate::trace::Header {
+            boards: vec![BoardId::Main],
+            time_control: Some("5400+30".into()),
+            rules: Some(edition),
+            ..crate::trace::Header::default()
+        };
+        let held = Some(("claim_held", 9_000));
+        for (action, want) in [
+            (ArbiterAction::Uphold(Some("f6g8".into())), uphold),
+            (ArbiterAction::Reject(None), reject),
+        ] {
+            let mut a = Arbiter::new(GameConfig::from_header(&header, None, None).unwrap());
+            shuffle(&mut a);
+            feed(&mut a, &[written_claim(9_000, Color::Black, None)]);
+            let d = feed(&mut a, &[ruled(10_000, action, seen(7, held))]);
+            let (article, _) = applied(&d).unwrap_or_else(|| panic!("{edition:?}: {d:?}"));
+            assert_eq!(article, want, "{edition:?}");
+            assert_ne!(article, a.config().profile.articles.arbiter, "{edition:?}");
+            let alerts: Vec<&str> = events(&d)
+                .into_iter()
+                .filter(|e| crate::broadcast::alert_types::is_alert(e))
+                .collect();
+            let expected: &[&str] = if want == uphold {
+                &["claim", "game_end"]
+            } else {
+                &["claim"]
+            };
+            assert_eq!(alerts, expected, "{edition:?}: {d:?}");
+        }
+    }
+}
