@@ -339,18 +339,33 @@ fn a_claim_on_a_written_move_is_held_and_upheld_in_chromium() {
     );
     println!("{r:#}");
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
-    assert!(text("title").starts_with("Claim held for your ruling"), "{r}");
-    assert!(text("text").contains("Ng8") && text("text").contains("no penalty given"), "{r}");
+    assert!(
+        text("title").starts_with("Claim held for your ruling"),
+        "{r}"
+    );
+    assert!(
+        text("text").contains("Ng8") && text("text").contains("no penalty given"),
+        "{r}"
+    );
     assert_eq!(
         r["buttons"],
-        serde_json::json!(["Uphold: Ng8 written (draw, 9.2.1)…", "Reject (+2 min to White, 9.5.3)…"]),
+        serde_json::json!([
+            "Uphold: Ng8 written (draw, 9.2.1)…",
+            "Reject (+2 min to White, 9.5.3)…"
+        ]),
         "{r}"
     );
     assert_eq!(r["stage"], "paused", "{r}");
-    assert!(text("question").contains("drawn") && text("question").contains("Ng8"), "{r}");
+    assert!(
+        text("question").contains("drawn") && text("question").contains("Ng8"),
+        "{r}"
+    );
     assert!(text("reply").starts_with("applied:"), "{r}");
     assert_eq!(r["reason"], "threefold", "{r}");
     assert_eq!(r["ply"], 7, "the written move is not made: {r}");
-    assert!(text("outcome").starts_with("Decided: uphold by IA Hansen (9.2.1)"), "{r}");
+    assert!(
+        text("outcome").starts_with("Decided: uphold by IA Hansen (9.2.1)"),
+        "{r}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -731,9 +731,16 @@ fn s97_en_passant_makes_a_different_position() {
     // written (§9.2a) would give the third (held for the arbiter).
     assert!(of(&ev, "game_end").is_empty(), "{ev:#?}");
     assert!(of(&ev, "claim").is_empty(), "{ev:#?}");
-    assert_eq!(of(&ev, "claim_held")[0]["candidates"], json!([{"uci": "e8d8", "san": "Kd8"}]));
+    assert_eq!(
+        of(&ev, "claim_held")[0]["candidates"],
+        json!([{"uci": "e8d8", "san": "Kd8"}])
+    );
     // Named with a move that repeats nothing: rejected.
-    let ev = replay_steps(hdr(fen), &steps.replace("threefold b", "threefold b Ke7"), "fide-2009");
+    let ev = replay_steps(
+        hdr(fen),
+        &steps.replace("threefold b", "threefold b Ke7"),
+        "fide-2009",
+    );
     assert_eq!(of(&ev, "claim")[0]["upheld"], false, "{ev:#?}");
 }
 
@@ -862,7 +869,11 @@ fn s98_lost_castling_right_makes_a_different_position() {
     assert!(of(&ev, "claim").is_empty(), "{ev:#?}");
     assert_eq!(of(&ev, "claim_held")[0]["candidates"][0]["san"], "Kf1");
     // Kf1 written: the position after it stands for the third time.
-    let ev = replay_steps(hdr(fen), &steps.replace("threefold w", "threefold w Kf1"), "fide-2009");
+    let ev = replay_steps(
+        hdr(fen),
+        &steps.replace("threefold w", "threefold w Kf1"),
+        "fide-2009",
+    );
     assert_eq!(of(&ev, "game_end")[0]["reason"], "threefold", "{ev:#?}");
     assert_eq!(of(&ev, "game_end")[0]["article"], "9.2a", "{ev:#?}");
 }

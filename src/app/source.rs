@@ -178,7 +178,11 @@ fn shared_keys(cfg: &crate::config::Config) -> [(&'static str, &'static str, Opt
     [
         ("time_control", "event.time_control", e.time_control.clone()),
         ("start_fen", "game.start_fen", cfg.game.start_fen.clone()),
-        ("rules", "event.rules", e.rules.map(|r| r.as_str().to_owned())),
+        (
+            "rules",
+            "event.rules",
+            e.rules.map(|r| r.as_str().to_owned()),
+        ),
         ("mode", "event.mode", e.mode.map(|m| m.as_str().to_owned())),
     ]
 }

@@ -55,11 +55,14 @@ fn applied(d: &[Decision]) -> Option<(&'static str, String)> {
 }
 
 fn claim(t: u64, kind: ClaimKind, by: Color) -> Record {
-    rec(t, RecordKind::Claim {
+    rec(
+        t,
+        RecordKind::Claim {
             kind,
             by,
             intended: None,
-        })
+        },
+    )
 }
 
 #[test]

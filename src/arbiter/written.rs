@@ -165,7 +165,7 @@ impl Arbiter {
         }
         let written = intended.map(|w| self.written(w));
         if let Some(Ok(m)) = &written {
-            let m = m.clone();
+            let m = *m;
             let w_article = self.written_article(kind);
             let s = san(&self.pos, &m);
             if self.holds_after(kind, &m) {
@@ -256,7 +256,9 @@ impl Arbiter {
             Move::Castle { king, .. } => Some(*king),
             _ => m.from(),
         };
-        if let Some((sq, piece)) = from.and_then(|sq| self.pos.board().piece_at(sq).map(|p| (sq, p))) {
+        if let Some((sq, piece)) =
+            from.and_then(|sq| self.pos.board().piece_at(sq).map(|p| (sq, p)))
+        {
             if !self.turn.touches.iter().any(|x| x.square == sq) {
                 self.turn.touches.push(Touch {
                     square: sq,
@@ -300,7 +302,10 @@ impl Arbiter {
                 self.ply()
             )));
         }
-        let mv = written.map(|w| self.written(w)).transpose().map_err(impossible)?;
+        let mv = written
+            .map(|w| self.written(w))
+            .transpose()
+            .map_err(impossible)?;
         let names = |v: &[Move]| {
             v.iter()
                 .map(|m| san(&self.pos, m))
@@ -318,7 +323,7 @@ impl Arbiter {
                         names(&h.candidates)
                     )))
                 }
-                None if h.candidates.len() == 1 => h.candidates[0].clone(),
+                None if h.candidates.len() == 1 => h.candidates[0],
                 None => {
                     return Err(impossible(format!(
                         "name the written move (body key 'move'): one of {}",
@@ -354,7 +359,9 @@ impl Arbiter {
         }
         self.held_claim = None;
         let cost = self.wrong_claim(h.by, t);
-        let must = mv.map(|m| format!("; {}", self.oblige(&m, t))).unwrap_or_default();
+        let must = mv
+            .map(|m| format!("; {}", self.oblige(&m, t)))
+            .unwrap_or_default();
         if h.stopped {
             let turn = self.pos.turn();
             if let Some(c) = self.clock.as_mut().filter(|c| c.running().is_none()) {

@@ -5,8 +5,8 @@
 
 use super::*;
 
-/// 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1: Black to move; the position
-/// after 4... Ng8 would stand for the third time (plies 0, 4, 8).
+/// The moves 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1: Black to move; the
+/// position after 4... Ng8 would stand for the third time (plies 0, 4, 8).
 fn shuffle(a: &mut Arbiter) {
     let mut recs = Vec::new();
     let (w, b) = (Color::White, Color::Black);
@@ -51,7 +51,11 @@ fn a_claim_naming_its_written_move_is_checked_after_that_move_not_made() {
     let o = a.outcome().expect("drawn on the written move");
     assert_eq!(
         (o.result, o.reason, o.article),
-        (Score::Game(KnownOutcome::Draw), EndReason::Threefold, "9.2.1")
+        (
+            Score::Game(KnownOutcome::Draw),
+            EndReason::Threefold,
+            "9.2.1"
+        )
     );
     assert_eq!(a.ply(), 7, "the written move is not made");
     assert!(events(&d).contains(&"claim"), "{d:?}");
@@ -83,7 +87,10 @@ fn a_claim_a_written_move_could_make_correct_is_held_without_penalty() {
     let d = feed(&mut a, &[written_claim(9_000, Color::Black, None)]);
     let ev = events(&d);
     assert!(ev.contains(&"claim_held"), "{d:?}");
-    assert!(!ev.contains(&"claim"), "nothing decided or announced: {d:?}");
+    assert!(
+        !ev.contains(&"claim"),
+        "nothing decided or announced: {d:?}"
+    );
     assert!(
         !d.iter().any(|x| matches!(x, Decision::Announce { .. })),
         "{d:?}"
@@ -99,10 +106,16 @@ fn a_claim_a_written_move_could_make_correct_is_held_without_penalty() {
     let labels: Vec<&str> = m.rulings.iter().map(|r| r.label.as_str()).collect();
     assert_eq!(
         labels,
-        ["Uphold: Ng8 written (draw, 9.2.1)", "Reject (+2 min to White, 9.5.3)"]
+        [
+            "Uphold: Ng8 written (draw, 9.2.1)",
+            "Reject (+2 min to White, 9.5.3)"
+        ]
     );
     // The clocks stay stopped until he rules.
-    let d = feed(&mut a, &[ruled(10_000, ArbiterAction::Resume, seen(7, None))]);
+    let d = feed(
+        &mut a,
+        &[ruled(10_000, ArbiterAction::Resume, seen(7, None))],
+    );
     let (why, status) = refused(&d).expect("resume refused");
     assert!(why.contains("held for your ruling"), "{why}");
     assert_eq!(status, 422);
@@ -110,11 +123,21 @@ fn a_claim_a_written_move_could_make_correct_is_held_without_penalty() {
     let held = Some(("claim_held", 9_000));
     let d = feed(
         &mut a,
-        &[ruled(11_000, ArbiterAction::Uphold(Some("f6h5".into())), seen(7, held))],
+        &[ruled(
+            11_000,
+            ArbiterAction::Uphold(Some("f6h5".into())),
+            seen(7, held),
+        )],
     );
-    assert!(refused(&d).expect("refused").0.contains("not correct"), "{d:?}");
+    assert!(
+        refused(&d).expect("refused").0.contains("not correct"),
+        "{d:?}"
+    );
     // Upheld: a draw without the move.
-    let d = feed(&mut a, &[ruled(12_000, ArbiterAction::Uphold(None), seen(7, held))]);
+    let d = feed(
+        &mut a,
+        &[ruled(12_000, ArbiterAction::Uphold(None), seen(7, held))],
+    );
     let (article, effect) = applied(&d).expect("applied");
     assert_eq!(article, "9.2.1");
     assert!(effect.contains("Ng8, written and not made"), "{effect}");
@@ -132,10 +155,20 @@ fn a_held_claim_rejected_costs_the_penalty_once_and_undone_is_held_again() {
     // The candidate as the written move: the claim is correct, no reject.
     let d = feed(
         &mut a,
-        &[ruled(10_000, ArbiterAction::Reject(Some("Ng8".into())), seen(7, held))],
+        &[ruled(
+            10_000,
+            ArbiterAction::Reject(Some("Ng8".into())),
+            seen(7, held),
+        )],
     );
-    assert!(refused(&d).expect("refused").0.contains("uphold it"), "{d:?}");
-    let d = feed(&mut a, &[ruled(11_000, ArbiterAction::Reject(None), seen(7, held))]);
+    assert!(
+        refused(&d).expect("refused").0.contains("uphold it"),
+        "{d:?}"
+    );
+    let d = feed(
+        &mut a,
+        &[ruled(11_000, ArbiterAction::Reject(None), seen(7, held))],
+    );
     let (article, effect) = applied(&d).expect("applied");
     assert_eq!(article, "9.5.3");
     assert!(effect.contains("+2 min to white"), "{effect}");
@@ -144,7 +177,10 @@ fn a_held_claim_rejected_costs_the_penalty_once_and_undone_is_held_again() {
     assert_eq!(a.clock().unwrap().running(), Some(Color::Black));
     assert!(a.open().iter().all(|m| m.kind != "claim_held"));
     // Undone: the penalty given back, the claim held again, clocks stopped.
-    let d = feed(&mut a, &[ruled(12_000, ArbiterAction::Undo(1), seen(7, None))]);
+    let d = feed(
+        &mut a,
+        &[ruled(12_000, ArbiterAction::Undo(1), seen(7, None))],
+    );
     assert!(applied(&d).is_some(), "{d:?}");
     let (w, b) = clocks(&a, 12_000);
     assert_eq!(w, w0, "the +2 min given back");
@@ -186,7 +222,11 @@ fn a_claim_no_move_can_make_correct_is_rejected_at_once() {
     let mut a = fifty("99");
     let d = feed(&mut a, &[claim(1_000)]);
     assert!(events(&d).contains(&"claim_held"), "{d:?}");
-    let m = a.open().into_iter().find(|m| m.kind == "claim_held").unwrap();
+    let m = a
+        .open()
+        .into_iter()
+        .find(|m| m.kind == "claim_held")
+        .unwrap();
     assert!(m.rulings[0].label.ends_with("(draw, 9.3.1)"), "{m:?}");
 }
 
@@ -224,7 +264,20 @@ fn the_rulings_on_a_held_claim_cite_their_article_per_profile() {
             assert_ne!(article, a.config().profile.articles.arbiter, "{edition:?}");
             let alerts: Vec<&str> = events(&d)
                 .into_iter()
-                .filter(|e| crate::broadcast::alert_types::is_alert(e))
+                // The board's alert types (`broadcast::alert_types::BOARD`).
+                .filter(|e| {
+                    [
+                        "illegal_move",
+                        "touch_move",
+                        "irregularity",
+                        "claim",
+                        "claim_held",
+                        "flag",
+                        "ambiguous_move",
+                        "game_end",
+                    ]
+                    .contains(e)
+                })
                 .collect();
             let expected: &[&str] = if want == uphold {
                 &["claim", "game_end"]
