@@ -512,6 +512,22 @@ impl RulingArticles {
     }
 }
 
+impl Profile {
+    /// A draw claim on a move written on the scoresheet and not made:
+    /// 2001 / 2009 §9.2a ("vil fremkomme når han først noterer sit træk på
+    /// sin noteringsliste og meddeler dommeren sin hensigt om at udføre
+    /// dette træk", seed 002) and §9.3a for fifty moves (`fifty`); 2023
+    /// 9.2.1 / 9.3.1. The claim's upholding cites it (`arbiter::written`).
+    pub fn article_written_claim(&self, fifty: bool) -> &'static str {
+        match (self.edition, fifty) {
+            (Edition::Fide2023, false) => "9.2.1",
+            (Edition::Fide2023, true) => "9.3.1",
+            (_, false) => "9.2a",
+            (_, true) => "9.3a",
+        }
+    }
+}
+
 // ---- end of the rulings' articles ----------------------------------------
 
 // Issue 25 (the Laws' rarer paths): the articles of the board's own

@@ -139,6 +139,19 @@ pub enum ArbiterAction {
     /// new ruling that reverses its effect (issue 24.5):
     /// `{"arbiter": "undo", "ruling": 3}`.
     Undo(u32),
+    /// Extension: uphold a draw claim the board held for the arbiter
+    /// (`claim_held`: it does not hold on the board, but a move written on
+    /// the scoresheet could make it correct, 2009 §9.2a / §9.3a, 2023
+    /// 9.2.1 / 9.3.1): the game is drawn without the move being made.
+    /// `{"arbiter": "uphold", "move": "g1f3"}`: the written move (UCI or
+    /// SAN), one that makes the claim correct; `None` when exactly one does.
+    Uphold(Option<String>),
+    /// Extension: reject a draw claim the board held (`claim_held`): the
+    /// wrong claim's cost is applied (2009 §9.5b, 2001 §9.5b, 2023 9.5.3)
+    /// and play goes on; `{"arbiter": "reject", "move": "e1e2"}` names
+    /// the move written, which must then be made (the piece counts as
+    /// touched, Article 4).
+    Reject(Option<String>),
     /// Extension: Appendix E2.8 (2001 F2.8, 2023 D.2.9): the boards and the
     /// scoresheets differ; the game goes back to ply N (completed
     /// half-moves), the clocks to what they showed when it was completed:
@@ -170,9 +183,9 @@ impl Forfeit {
 
 impl ArbiterAction {
     /// The action names.
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 15] = [
         "restore", "accept", "overrule", "result", "clock", "position", "pause", "resume",
-        "choose", "confirm", "forfeit", "undo", "rewind",
+        "choose", "confirm", "forfeit", "undo", "rewind", "uphold", "reject",
     ];
 
     /// The record's name for the action.
@@ -191,6 +204,8 @@ impl ArbiterAction {
             ArbiterAction::Forfeit(_) => "forfeit",
             ArbiterAction::Undo(_) => "undo",
             ArbiterAction::Rewind(_) => "rewind",
+            ArbiterAction::Uphold(_) => "uphold",
+            ArbiterAction::Reject(_) => "reject",
         }
     }
 }
@@ -222,6 +237,12 @@ pub enum RecordKind {
         kind: ClaimKind,
         /// The claimant.
         by: Color,
+        /// Extension (`docs/trace-extensions.md`): the move the claimant
+        /// wrote on his scoresheet and declared he intends to make, not
+        /// made on the board (2009/2001 §9.2a, §9.3a; 2023 9.2.1, 9.3.1),
+        /// UCI or SAN as given (key `move`); only for `threefold` and
+        /// `fifty_moves`. `None`: the claim is on the position as it stands.
+        intended: Option<String>,
     },
     /// A draw offer (§9.1).
     Offer(Color),

@@ -7,7 +7,7 @@
 use eboard::rules::{Edition, Mode, Profile, Supervision};
 
 /// (decision, 2001, 2009 / 2009-NO, 2023) in standard play.
-const STANDARD: [(&str, &str, &str, &str); 33] = [
+const STANDARD: [(&str, &str, &str, &str); 35] = [
     ("checkmate", "5.1a", "5.1a", "5.1.1"),
     ("stalemate", "5.2a", "5.2a", "5.2.1"),
     ("dead_position", "5.2b", "5.2b", "5.2.2"),
@@ -42,6 +42,9 @@ const STANDARD: [(&str, &str, &str, &str); 33] = [
     ("touch_released", "4.7", "4.6", "4.7"),
     ("touch_claim_lost", "4.6", "4.7", "4.8"),
     ("completion", "6.8a", "6.7a", "6.2.1"),
+    // Issue 24: a draw claim on a move written and not made (upheld).
+    ("written_threefold", "9.2a", "9.2a", "9.2.1"),
+    ("written_fifty_moves", "9.3a", "9.3a", "9.3.1"),
 ];
 
 fn article(p: &Profile, kind: &str) -> &'static str {
@@ -82,6 +85,8 @@ fn article(p: &Profile, kind: &str) -> &'static str {
         "touch_released" => p.touch.released,
         "touch_claim_lost" => p.touch.claim_lost,
         "completion" => p.article_completion(),
+        "written_threefold" => p.article_written_claim(false),
+        "written_fifty_moves" => p.article_written_claim(true),
         other => panic!("no decision kind {other}"),
     }
 }

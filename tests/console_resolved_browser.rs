@@ -34,10 +34,12 @@ use std::path::{Path, PathBuf};
 const REASON: &str = "Black resigned before the draw offer; both players confirm it";
 const FORFEIT_REASON: &str = "Black absent 15 min after the start (DSU 004 §11)";
 
-fn trace(dir: &Path, steps: &str) -> PathBuf {
+/// The trace of `steps` under the time control `tc` (the config's: a
+/// header that contradicts it is refused by `eboard run`).
+fn trace(dir: &Path, steps: &str, tc: &str) -> PathBuf {
     let p = dir.join("game.jsonl");
     let text = TraceBuilder::new()
-        .header("time_control", "5400+30")
+        .header("time_control", tc)
         .steps(steps)
         .text();
     std::fs::write(&p, text).unwrap();
@@ -142,14 +144,19 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
         let d = dir.join(format!("b{b}"));
         std::fs::create_dir_all(&d).unwrap();
         let cfg = config(&d, 1, b, &accounts);
+        let tc = if b == 2 {
+            "40/5400+30:1800+30"
+        } else {
+            "5400+30"
+        };
         if b == 2 {
             let text = std::fs::read_to_string(&cfg).unwrap().replace(
                 "time_control = \"5400+30\"",
-                "time_control = \"40/5400+30:1800+30\"",
+                &format!("time_control = \"{tc}\""),
             );
             std::fs::write(&cfg, text).unwrap();
         }
-        let t = trace(&d, steps);
+        let t = trace(&d, steps, tc);
         let j = d.join("j.jsonl");
         boards.push(run_board(
             &d,
@@ -441,7 +448,7 @@ fn a_late_ruling_an_undone_restore_and_0_0_in_chromium() {
         let d = dir.join(format!("b{b}"));
         std::fs::create_dir_all(&d).unwrap();
         let cfg = config(&d, 1, b, &accounts);
-        let t = trace(&d, steps);
+        let t = trace(&d, steps, "5400+30");
         let j = d.join("j.jsonl");
         boards.push(run_board(
             &d,

@@ -16,7 +16,11 @@
 //!   once ruled, the alert shows its outcome and has no live button;
 //! - a ruling confirmed after the game moved on is refused (409) and the
 //!   reason shown;
-//! - the deputy sees the same page with no live button.
+//! - the deputy sees the same page with no live button;
+//! - on a phone, a draw claim the board **held** (a move written on the
+//!   scoresheet could make it correct, 2023 9.2.1): the alert names the
+//!   move, offers "Uphold: Ng8 written" and "Reject (+2 min …)", shows no
+//!   penalty given; upheld, the game is drawn without the move.
 //!
 //! Skipped (with the reason printed) when Chromium or python3 is missing,
 //! unless `CI` is set.
@@ -277,5 +281,91 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
     assert_eq!(r["deputy_buttons"], serde_json::json!([]), "{r}");
     assert!(r["deputy_alerts"].as_u64().unwrap() >= 1, "{r}");
     drop(relay);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+const HELD_STEPS: &str = r##"
+name, secret = sys.argv[4:6]
+res = {}
+try:
+    page(390, 844, True)
+    log_in(name, secret)
+    HELD = "#alerts li[data-type='claim_held'][data-game='1.1'][data-open='true']"
+    wait("!!document.querySelector(\"" + HELD + "\") && document.querySelectorAll(\"" + HELD + " button.ruling\").length > 1", "the held claim", 90)
+    alert_id = js("document.querySelector(\"" + HELD + "\").id")
+    res["title"] = js("document.querySelector(\"" + HELD + " h3\").textContent")
+    res["text"] = js("document.querySelector(\"" + HELD + "\").textContent")
+    res["buttons"] = js("Array.from(document.querySelectorAll(\"" + HELD + " button.ruling\")).map((b) => b.textContent)")
+    res["stage"] = js("boards.get('1.1').stage")
+    click(HELD + " button.ruling[data-action='uphold']")
+    res["question"] = confirm_in("reply-" + alert_id)
+    res["reply"] = outcome_in("reply-" + alert_id)
+    res["reason"] = wait("boards.get('1.1').result === '1/2-1/2' && boards.get('1.1').result_reason", "the draw")
+    res["ply"] = js("boards.get('1.1').ply")
+    res["outcome"] = wait("(() => { const li = document.getElementById(%s); return li && li.dataset.open === 'false' && li.querySelector('.outcome') ? li.querySelector('.outcome').textContent : ''; })()" % json.dumps(alert_id), "the held claim's outcome")
+    print(json.dumps(res))
+except SystemExit as e:
+    print(json.dumps(res)); raise
+finally:
+    p.kill()
+"##;
+
+/// A claim on a move written and not made (2023 9.2.1), on a phone at
+/// 390×844, on the board's own console: Black claims a repetition that is
+/// not on the board; 4... Ng8 written would make it the third. The board
+/// used to reject it at once and give White 2 minutes (announced); now
+/// the alert holds it for the arbiter with the move named, the board
+/// `paused`, no penalty; "Uphold: Ng8 written" draws the game without the
+/// move (ply 7, `threefold`, 9.2.1).
+#[test]
+fn a_claim_on_a_written_move_is_held_and_upheld_in_chromium() {
+    let Some(chrome) = chromium_and_python() else {
+        return;
+    };
+    let dir = tempdir("console-held-claim-browser");
+    let accounts = accounts(false);
+    let steps = "1000 mv g1f3 w\n2000 mv g8f6 b\n3000 mv f3g1 w\n4000 mv f6g8 b\n5000 mv g1f3 w\n6000 mv g8f6 b\n7000 mv f3g1 w\n9000 claim threefold b\n";
+    let cfg = config(&dir, 1, 1, &accounts);
+    let t = trace(&dir, "game", steps);
+    let board = run_board(&dir, &cfg, Some(&t), &["--speed", "5"]);
+    let url = format!("http://{}/console", board.addr);
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        HELD_STEPS,
+        &["IA Hansen", SECRET],
+        &board.stderr,
+    );
+    println!("{r:#}");
+    let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+    assert!(
+        text("title").starts_with("Claim held for your ruling"),
+        "{r}"
+    );
+    assert!(
+        text("text").contains("Ng8") && text("text").contains("no penalty given"),
+        "{r}"
+    );
+    assert_eq!(
+        r["buttons"],
+        serde_json::json!([
+            "Uphold: Ng8 written (draw, 9.2.1)…",
+            "Reject (+2 min to White, 9.5.3)…"
+        ]),
+        "{r}"
+    );
+    assert_eq!(r["stage"], "paused", "{r}");
+    assert!(
+        text("question").contains("drawn") && text("question").contains("Ng8"),
+        "{r}"
+    );
+    assert!(text("reply").starts_with("applied:"), "{r}");
+    assert_eq!(r["reason"], "threefold", "{r}");
+    assert_eq!(r["ply"], 7, "the written move is not made: {r}");
+    assert!(
+        text("outcome").starts_with("Decided: uphold by IA Hansen (9.2.1)"),
+        "{r}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

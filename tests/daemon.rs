@@ -381,6 +381,64 @@ fn config_errors_name_the_file_line_and_key() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A recording whose header contradicts the config (`event.time_control`
+/// 5400+30, the trace's `time_control` 300+0): the config's used to win
+/// silently while the trace's `start_fen` was used. Refused at the start
+/// (exit 78) naming both values, the config's file, line and key and the
+/// trace's file and header key; without the config's key the game runs
+/// under the trace's 300+0.
+#[test]
+fn a_trace_header_that_contradicts_the_config_is_refused_naming_both() {
+    let dir = tempdir("trace-header-conflict");
+    let cfg = config(&dir, 1, 1, "");
+    let trace = dir.join("blitz.jsonl");
+    std::fs::write(
+        &trace,
+        TraceBuilder::new()
+            .header("time_control", "300+0")
+            .mv(1_000, "e2e4", "w")
+            .text(),
+    )
+    .unwrap();
+    let out = eboard(&[
+        "run",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(out.status.code(), Some(78), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    for want in [
+        "board1.toml:",
+        "event.time_control = \"5400+30\"",
+        "blitz.jsonl",
+        "'time_control' = \"300+0\"",
+    ] {
+        assert!(err.contains(want), "{want}: {err}");
+    }
+    // The config's key removed: the trace's time control is the game's.
+    let text = std::fs::read_to_string(&cfg)
+        .unwrap()
+        .replace("time_control = \"5400+30\"\n", "");
+    std::fs::write(&cfg, text).unwrap();
+    let run = run_board(&dir, &cfg, Some(&trace), &[]);
+    let a = run.addr.clone();
+    let st = poll(20, "the game's state", || {
+        let (s, _, b) = http(&a, "GET", "/arbiter/state", &[ARBITER_AUTH], "");
+        let v: Value = serde_json::from_str(&b).ok()?;
+        (s == 200 && v[0]["state"]["clock"]["white_ms"].is_u64()).then(|| v[0]["state"].clone())
+    });
+    assert!(
+        st["clock"]["white_ms"].as_u64().unwrap() <= 300_000,
+        "the trace's 300+0: {st}"
+    );
+    drop(run);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn stuck_clients_do_not_hold_up_the_board() {
     use std::io::Write;

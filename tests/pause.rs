@@ -72,6 +72,10 @@ fn a_press_during_the_arbiters_pause_is_shown_not_applied() {
         // 10000..11000 only: 302 s - 1.4 s + 2 s.
         let after = clocks_at(&ev, 11000);
         assert_eq!(after, [(302_400, 302_600)], "{rules}: {ev:#?}");
+        // The pause and the resume each give both clocks as they stop and
+        // restart (the resume used to give none): Black's ran 1600..2000.
+        assert_eq!(clocks_at(&ev, 2000), [(302_400, 301_600)], "{rules}");
+        assert_eq!(clocks_at(&ev, 10000), [(302_400, 301_600)], "{rules}");
     }
 }
 

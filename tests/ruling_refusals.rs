@@ -424,3 +424,149 @@ fn threefold_claims_overruled_carry_the_right_article_and_cost() {
         "{black_before} → {black_after}"
     );
 }
+
+/// A draw claim on a move written on the scoresheet and not made (2001 /
+/// 2009 §9.2a, 2023 9.2.1), per profile where the texts differ: Black
+/// claims a repetition that is not on the board (the position twice), with
+/// no move named; 4... Ng8 would make it the third. The board used to
+/// reject it and give the wrong claim's cost at once. Now it holds it for
+/// the arbiter: the clocks stopped, no penalty, `resume` refused, and the
+/// rulings worded by their effect with the profile's penalty. Upheld
+/// (2023, the SAN written), the game is drawn without the move (9.2.1);
+/// rejected (2009), the cost (+3 min, 9.5b) is given once and Black's
+/// clock runs again; rejected with the written move (2001), +3 min and the
+/// claimant's time cut, and "the announced move must be made".
+#[test]
+fn a_claim_on_a_written_move_is_held_for_the_arbiter_per_profile() {
+    let dir = tempdir("ruling-written");
+    let moves = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"];
+    for (rules, reject, uphold, cost, article) in [
+        (
+            "fide-2023",
+            "Reject (+2 min to White, 9.5.3)",
+            "Uphold: Ng8 written (draw, 9.2.1)",
+            0,
+            "9.2.1",
+        ),
+        (
+            "fide-2009",
+            "Reject (+3 min to White, 9.5b)",
+            "Uphold: Ng8 written (draw, 9.2a)",
+            180_000,
+            "9.5b",
+        ),
+        (
+            "fide-2001",
+            "Reject (+3 min to White and Black's time reduced, 9.5b)",
+            "Uphold: Ng8 written (draw, 9.2a)",
+            180_000,
+            "9.5b",
+        ),
+    ] {
+        let d = dir.join(rules);
+        std::fs::create_dir_all(&d).unwrap();
+        let mut b = TraceBuilder::new().header("rules", rules);
+        for (i, m) in moves.iter().enumerate() {
+            b = b.mv(
+                1_000 * (i as u64 + 1),
+                m,
+                if i % 2 == 0 { "w" } else { "b" },
+            );
+        }
+        let board = board_with(&d, &b.claim(9_000, "threefold", "b").text(), "5400+30");
+        let a = board.addr.clone();
+        let st = poll(30, "the held claim", || {
+            let st = bearer_state(&a);
+            (st["open"][0]["type"] == "claim_held" && st["clock"]["running"].is_null())
+                .then_some(st)
+        });
+        let m = &st["open"][0];
+        assert_eq!(m["rulings"][0]["label"], uphold, "{rules}: {m}");
+        assert_eq!(m["rulings"][1]["label"], reject, "{rules}: {m}");
+        assert_eq!(st["result"], "*", "{rules}: {st}");
+        assert_eq!(st["rulings"], json!([]), "{rules}");
+        let held = json!({"ply": 7, "event": {"type": "claim_held", "t": m["t"]}});
+        // No penalty yet: White has the time his last move left him.
+        let white = st["clock"]["white_ms"].as_u64().unwrap();
+        let black = st["clock"]["black_ms"].as_u64().unwrap();
+        assert_eq!(
+            white,
+            st["moves"][6]["clock_ms"].as_u64().unwrap(),
+            "{rules}: {st}"
+        );
+        let (s, v) = post(&a, "/arbiter/resume", json!({"expect": {"ply": 7}}));
+        assert_eq!(s, 422, "{rules}: {v}");
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .contains("held for your ruling"),
+            "{v}"
+        );
+        let (s, v) = match rules {
+            "fide-2023" => post(
+                &a,
+                "/arbiter/uphold",
+                json!({"move": "Ng8", "expect": held}),
+            ),
+            "fide-2009" => post(&a, "/arbiter/reject", json!({"expect": held})),
+            _ => post(
+                &a,
+                "/arbiter/reject",
+                json!({"move": "f6h5", "expect": held}),
+            ),
+        };
+        assert_eq!(s, 200, "{rules}: {v}");
+        // The claim is decided, and so announced, now: once.
+        let claims: Vec<&Value> = v["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["type"] == "claim")
+            .collect();
+        assert_eq!(claims.len(), 1, "{rules}: {v}");
+        let st = bearer_state(&a);
+        assert_eq!(st["rulings"][0]["article"], article, "{rules}: {st}");
+        assert!(
+            st["open"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|m| m["type"] != "claim_held"),
+            "{st}"
+        );
+        if rules == "fide-2023" {
+            assert_eq!(claims[0]["upheld"], true, "{v}");
+            assert_eq!(
+                (&st["result"], &st["result_reason"]),
+                (&json!("1/2-1/2"), &json!("threefold")),
+                "{st}"
+            );
+            assert_eq!(st["ply"], 7, "the written move is not made: {st}");
+            continue;
+        }
+        assert_eq!(claims[0]["upheld"], false, "{v}");
+        assert_eq!(
+            st["clock"]["white_ms"].as_u64().unwrap(),
+            white + cost,
+            "{rules}: {st}"
+        );
+        assert_eq!(st["clock"]["running"], "b", "{rules}: {st}");
+        let black_now = st["clock"]["black_ms"].as_u64().unwrap();
+        if rules == "fide-2001" {
+            assert!(
+                black_now <= black - 180_000,
+                "2001 cuts the claimant's time: {black} → {black_now}"
+            );
+            assert!(
+                claims[0]["consequence"]
+                    .as_str()
+                    .unwrap()
+                    .contains("the announced move must be made"),
+                "{v}"
+            );
+        } else {
+            assert!(black_now > black - 60_000, "{black} → {black_now}");
+        }
+    }
+}

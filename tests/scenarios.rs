@@ -726,7 +726,21 @@ fn s97_en_passant_makes_a_different_position() {
     let fen = "4k3/8/8/8/3p4/8/4P3/4K2N w - - 0 1";
     let steps = "1000 mv e2e4 w\n2000 mv e8d8 b\n3000 mv h1g3 w\n4000 mv d8e8 b\n5000 mv g3h1 w\n6000 mv e8d8 b\n7000 mv h1g3 w\n8000 mv d8e8 b\n9000 mv g3h1 w\n10000 claim threefold b";
     let ev = replay_steps(hdr(fen), steps, "fide-2009");
-    // e4 allowed d4xe3 e.p. at the first occurrence: only two identical positions.
+    // e4 allowed d4xe3 e.p. at the first occurrence: only two identical
+    // positions on the board. Not upheld, and not penalised either: Kd8
+    // written (§9.2a) would give the third (held for the arbiter).
+    assert!(of(&ev, "game_end").is_empty(), "{ev:#?}");
+    assert!(of(&ev, "claim").is_empty(), "{ev:#?}");
+    assert_eq!(
+        of(&ev, "claim_held")[0]["candidates"],
+        json!([{"uci": "e8d8", "san": "Kd8"}])
+    );
+    // Named with a move that repeats nothing: rejected.
+    let ev = replay_steps(
+        hdr(fen),
+        &steps.replace("threefold b", "threefold b Ke7"),
+        "fide-2009",
+    );
     assert_eq!(of(&ev, "claim")[0]["upheld"], false, "{ev:#?}");
 }
 
@@ -849,11 +863,19 @@ fn s98_lost_castling_right_makes_a_different_position() {
     let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
     let steps = "1000 mv e1f1 w\n2000 mv e8d8 b\n3000 mv f1e1 w\n4000 mv d8e8 b\n5000 mv e1f1 w\n6000 mv e8d8 b\n7000 mv f1e1 w\n8000 mv d8e8 b\n9000 claim threefold w";
     let ev = replay_steps(hdr(fen), steps, "fide-2009");
-    assert_eq!(
-        of(&ev, "claim")[0]["upheld"],
-        false,
-        "only two identical positions: {ev:#?}"
+    // Only two identical positions on the board (not upheld); Kf1 written
+    // would give the third (§9.2a): held for the arbiter, no penalty.
+    assert!(of(&ev, "game_end").is_empty(), "{ev:#?}");
+    assert!(of(&ev, "claim").is_empty(), "{ev:#?}");
+    assert_eq!(of(&ev, "claim_held")[0]["candidates"][0]["san"], "Kf1");
+    // Kf1 written: the position after it stands for the third time.
+    let ev = replay_steps(
+        hdr(fen),
+        &steps.replace("threefold w", "threefold w Kf1"),
+        "fide-2009",
     );
+    assert_eq!(of(&ev, "game_end")[0]["reason"], "threefold", "{ev:#?}");
+    assert_eq!(of(&ev, "game_end")[0]["article"], "9.2a", "{ev:#?}");
 }
 
 #[test]

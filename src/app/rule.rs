@@ -41,7 +41,8 @@ pub struct RuleArgs {
     #[arg(long, value_name = "N")]
     pub board: Option<u32>,
     /// The action, as the arbiter API's: accept, overrule, restore, result,
-    /// confirm, forfeit, clock, position, pause, resume, undo, choose.
+    /// confirm, forfeit, clock, position, pause, resume, undo, choose,
+    /// uphold, reject (a draw claim the board held, `claim_held`).
     #[arg(long, value_name = "ACTION")]
     pub action: Option<String>,
     /// The action's JSON body, e.g. '{"result": "1-0"}'.

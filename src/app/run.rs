@@ -166,6 +166,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         let src = TraceSource::open(trace.as_deref().unwrap_or(Path::new("-"))).anyhow()?;
         source_stop = src.stop_handle();
         let header = src.header.clone();
+        let name = trace
+            .as_deref()
+            .map_or("-".into(), |p| p.display().to_string());
+        super::source::check_recording_header(&cfg, header.as_ref(), &name)?;
         (Box::new(src), header)
     };
     // A journal of another game than the config's is refused before

@@ -170,3 +170,77 @@ impl Iterator for TraceSource {
         }
     }
 }
+
+/// The game-deciding keys a recording's header and the config may both
+/// set: (header key, config key, the config's value).
+fn shared_keys(cfg: &crate::config::Config) -> [(&'static str, &'static str, Option<String>); 4] {
+    let e = &cfg.event;
+    [
+        ("time_control", "event.time_control", e.time_control.clone()),
+        ("start_fen", "game.start_fen", cfg.game.start_fen.clone()),
+        (
+            "rules",
+            "event.rules",
+            e.rules.map(|r| r.as_str().to_owned()),
+        ),
+        ("mode", "event.mode", e.mode.map(|m| m.as_str().to_owned())),
+    ]
+}
+
+/// Whether two values of `key` say the same (a time control or a FEN as
+/// read, not as spelled).
+fn same_value(key: &str, a: &str, b: &str) -> bool {
+    use crate::clock::TimeControl;
+    use shakmaty::fen::Fen;
+    match key {
+        "time_control" => match (TimeControl::parse(a), TimeControl::parse(b)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => a.trim() == b.trim(),
+        },
+        "start_fen" => match (a.parse::<Fen>(), b.parse::<Fen>()) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => a.trim() == b.trim(),
+        },
+        _ => a.trim() == b.trim(),
+    }
+}
+
+/// A recording played by `eboard run --trace FILE` (`name`) is run under
+/// the config, its header filling in what the config leaves unset
+/// ([`super::settings::game_header`]). Where both set a key that decides
+/// the game (`time_control`, `start_fen`, `rules`, `mode`) and they
+/// differ, one would silently win: refused, naming both values, the
+/// config's file, line and key and the trace's header key.
+pub fn check_recording_header(
+    cfg: &crate::config::Config,
+    header: Option<&Header>,
+    name: &str,
+) -> Result<(), crate::config::ConfigFileError> {
+    let Some(h) = header else {
+        return Ok(());
+    };
+    let recorded = |key: &str| -> Option<String> {
+        match key {
+            "time_control" => h.time_control.clone(),
+            "start_fen" => h.start_fen.clone(),
+            "rules" => h.rules.map(|r| r.as_str().to_owned()),
+            _ => h.mode.map(|m| m.as_str().to_owned()),
+        }
+    };
+    for (key, cfg_key, configured) in shared_keys(cfg) {
+        if let (Some(c), Some(r)) = (configured, recorded(key)) {
+            if !same_value(key, &c, &r) {
+                return Err(cfg.error_at(
+                    cfg_key,
+                    format!(
+                        "{cfg_key} = \"{c}\", but the trace {name} was recorded with header key \
+                         '{key}' = \"{r}\": the game would run under one and read as the other. \
+                         Make them agree, or remove one (the config's key, to run the game as \
+                         recorded)"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -149,7 +149,7 @@ impl Arbiter {
                         pb.played.clone(),
                         pb.breach.touched,
                     );
-                    self.claim(ClaimKind::TouchMove, !by, t, out);
+                    self.claim(ClaimKind::TouchMove, !by, None, t, out);
                     return applied(
                         article,
                         format!(
@@ -185,6 +185,8 @@ impl Arbiter {
                 }))
             }
             ArbiterAction::Overrule => self.overrule(t, out),
+            ArbiterAction::Uphold(m) => self.rule_held(true, m.as_deref(), t, out),
+            ArbiterAction::Reject(m) => self.rule_held(false, m.as_deref(), t, out),
             ArbiterAction::Confirm(r) => self.confirm_result(*r, reason, t, out),
             ArbiterAction::Forfeit(r) => {
                 let applied = self.enter_forfeit(*r, t, out)?;
@@ -252,6 +254,9 @@ impl Arbiter {
                         o.reason
                     )));
                 }
+                if let Some(r) = self.held_blocks_resume() {
+                    return Err(r);
+                }
                 let side_on_move = self.pos.turn();
                 let Some(c) = self.clock.as_mut() else {
                     return Err(impossible("no clock runs on this board"));
@@ -262,6 +267,9 @@ impl Arbiter {
                 // Also the start of the game (§6.5) when the clocks wait for it.
                 self.clock_started = true;
                 c.start(side_on_move, t);
+                // The clocks as they restart (a pause pushes them too):
+                // consumers re-anchor their running clock here.
+                self.push_clock(t, out);
                 self.announce(Announcement::ClockResumed, t, out);
                 applied(
                     ra.resume,

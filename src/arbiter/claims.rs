@@ -7,9 +7,9 @@ use super::announce::Decisions;
 use super::touch::{Breach, Touch};
 use super::Arbiter;
 use crate::model::{side_name, EndReason, KnownOutcome};
-use crate::rules::{Edition, WrongClaim};
+use crate::rules::WrongClaim;
 use crate::trace::{By, ClaimKind, Event, EventKind};
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color};
 
 /// A §4 breach the opponent may claim until he touches a piece
 /// (2009 §4.7, 2001 §4.6, 2023 4.8).
@@ -28,8 +28,16 @@ pub(super) struct PendingBreach {
 }
 
 impl Arbiter {
-    /// Rules on `by`'s claim of `kind` at `t`.
-    pub(super) fn claim(&mut self, kind: ClaimKind, by: Color, t: u64, out: &mut Decisions) {
+    /// Rules on `by`'s claim of `kind` at `t`; `intended`: the move written
+    /// on the scoresheet and not made (§9.2a / §9.3a; draw claims only).
+    pub(super) fn claim(
+        &mut self,
+        kind: ClaimKind,
+        by: Color,
+        intended: Option<&str>,
+        t: u64,
+        out: &mut Decisions,
+    ) {
         if self.ended() {
             return;
         }
@@ -89,38 +97,7 @@ impl Arbiter {
                 }
             },
             ClaimKind::Threefold | ClaimKind::FiftyMoves => {
-                let (ok, article, reason) = if kind == ClaimKind::Threefold {
-                    (self.repetitions() >= 3, a.threefold, EndReason::Threefold)
-                } else {
-                    (
-                        self.pos.halfmoves() >= 100,
-                        a.fifty_moves,
-                        EndReason::FiftyMoves,
-                    )
-                };
-                // 2009 §9.4 / 2023 9.4: the right is lost once the claimant
-                // touched a piece; 2001 §9.4: once he made a move.
-                let touched = !self.turn.touches.is_empty() && p.edition != Edition::Fide2001;
-                if by != self.pos.turn() {
-                    (false, "only the player on move may claim".into(), article)
-                } else if touched {
-                    (
-                        false,
-                        "the right to claim was lost on touching a piece (9.4)".into(),
-                        article,
-                    )
-                } else if ok {
-                    self.claim_event(by, kind, true, "draw".into(), article, t, out);
-                    self.end(KnownOutcome::Draw, reason, article, t, out);
-                    return;
-                } else {
-                    let text = self.wrong_claim(by, t);
-                    // An incorrect claim is also a draw offer (2009 §9.1b(3)).
-                    self.draw_offer = Some(by);
-                    self.claim_event(by, kind, false, text, a.wrong_claim, t, out);
-                    self.push_clock(t, out);
-                    return;
-                }
+                return self.draw_claim(kind, by, intended, t, out);
             }
             ClaimKind::Time => {
                 let fallen = |s: Color| {
@@ -179,7 +156,7 @@ impl Arbiter {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn claim_event(
+    pub(super) fn claim_event(
         &self,
         by: Color,
         kind: ClaimKind,

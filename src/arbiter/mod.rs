@@ -26,7 +26,8 @@
 //! | `touch.rs` | the touch-move obligations and their breaches (§4) |
 //! | `illegal.rs` | illegal moves, displaced pieces, restoring (§7) |
 //! | `orientation.rs` | a board set up turned: 90° (§7.1b / 7.2.2), 180° (§2.1, reported as seen); set right or turned mid-game with the position transferred |
-//! | `claims.rs` | claims: touch-move, illegal moves, §9 draws, flags, §10.2 |
+//! | `claims.rs` | claims: touch-move, illegal moves, flags, §10.2 |
+//! | `written.rs` | §9.2 / §9.3 draw claims, on the board or on a move written and not made (§9.2a / 9.2.1); claims held for the arbiter |
 //! | `draw.rs` | draw offers (§9.1) |
 //! | `tactile.rs` | Appendix E: the tactile board, announcing the VI player's move (E2.3), E2.7 |
 //! | `copying.rs` | E2.7 / E2.8: the boards' slots; a copy gone wrong or forgotten, read from the record |
@@ -68,6 +69,7 @@ mod tactile;
 pub mod touch;
 mod unpressed;
 mod unpressed_illegal;
+mod written;
 
 #[cfg(test)]
 mod tests;
@@ -249,6 +251,8 @@ pub struct Arbiter {
     alerts: Vec<open::Alert>,
     /// The last claim the board decided, while the arbiter may overrule it.
     decided_claim: Option<DecidedClaim>,
+    /// A draw claim held for the arbiter's ruling (`written.rs`).
+    held_claim: Option<written::HeldClaim>,
     /// Per side (white, black): his moves recorded as made without his
     /// press (`Completion::Unpressed`), which the clock counts at his next
     /// press (`unpressed.rs`).
@@ -342,6 +346,7 @@ impl Arbiter {
             rulings: Vec::new(),
             alerts: Vec::new(),
             decided_claim: None,
+            held_claim: None,
             unpressed: [0, 0],
         }
     }
@@ -492,9 +497,9 @@ impl Arbiter {
             RecordKind::Accept(side) => self.accept_draw(*side, t, out),
             RecordKind::Decline(side) => self.decline_draw(*side, t, out),
             RecordKind::Adjust(side) => self.adjust(*side, t, out),
-            RecordKind::Claim { kind, by } => {
+            RecordKind::Claim { kind, by, intended } => {
                 let (before, from) = (self.facts(), out.len());
-                self.claim(*kind, *by, t, out);
+                self.claim(*kind, *by, intended.as_deref(), t, out);
                 self.note_claim(before, out, from);
             }
             RecordKind::Query {

@@ -65,7 +65,7 @@ fn by_str(c: Color) -> &'static str {
     crate::trace::color_str(c)
 }
 
-fn ruling(action: &'static str, body: Value, label: &str, effect: String) -> OpenRuling {
+pub(super) fn ruling(action: &'static str, body: Value, label: &str, effect: String) -> OpenRuling {
     OpenRuling {
         action,
         body,
@@ -96,6 +96,7 @@ impl Arbiter {
                 EventKind::IllegalMove { .. } => "illegal_move",
                 EventKind::TouchMove { .. } => "touch_move",
                 EventKind::Claim { .. } => "claim",
+                EventKind::ClaimHeld { .. } => "claim_held",
                 EventKind::AmbiguousMove { .. } => "ambiguous_move",
                 EventKind::Flag { .. } => "flag",
                 EventKind::GameEnd { .. } => "game_end",
@@ -201,6 +202,9 @@ impl Arbiter {
             }
         }
         if let Some(m) = self.open_claim() {
+            v.push(m);
+        }
+        if let Some(m) = self.open_held() {
             v.push(m);
         }
         if let Some(al) = self.last_alert("ambiguous_move") {

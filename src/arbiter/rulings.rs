@@ -110,6 +110,7 @@ pub(super) struct Facts {
     confirmation: Option<Confirmation>,
     pending_illegal: Option<PendingIllegal>,
     pending_breach: Option<PendingBreach>,
+    held_claim: Option<super::written::HeldClaim>,
     draw_offer: Option<Color>,
     illegal_counts: [u32; 2],
     flags: Vec<Color>,
@@ -188,6 +189,7 @@ impl Arbiter {
             confirmation: self.confirmation.clone(),
             pending_illegal: self.pending_illegal.clone(),
             pending_breach: self.pending_breach.clone(),
+            held_claim: self.held_claim.clone(),
             draw_offer: self.draw_offer,
             illegal_counts: self.illegal_counts,
             flags: self.flags.clone(),
@@ -215,6 +217,7 @@ impl Arbiter {
         self.confirmation = f.confirmation;
         self.pending_illegal = f.pending_illegal;
         self.pending_breach = f.pending_breach;
+        self.held_claim = f.held_claim;
         self.draw_offer = f.draw_offer;
         self.illegal_counts = f.illegal_counts;
         self.flags = f.flags;
@@ -483,6 +486,17 @@ impl Arbiter {
                         article: r.article,
                         effect: self.reread_effect(seq, r.action, t, out),
                     });
+                }
+                // A wrong claim's cost (a claim rejected, an upheld one
+                // overruled) is given back with the claim open again.
+                if matches!(r.action, "reject" | "overrule") {
+                    if let (Some(((wb, bb), (wa, ba))), Some(c)) = (r.clocks, self.clock.as_mut()) {
+                        let (w, b) = c.remaining_at(t);
+                        let back = |now: u64, before: u64, after: u64| {
+                            (now as i64 + before as i64 - after as i64).max(0) as u64
+                        };
+                        c.set(back(w, wb, wa), back(b, bb, ba), t);
+                    }
                 }
                 if r.action == "rewind" {
                     // E2.8 set the clocks back: undone, they get back what

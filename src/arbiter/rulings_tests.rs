@@ -55,7 +55,14 @@ fn applied(d: &[Decision]) -> Option<(&'static str, String)> {
 }
 
 fn claim(t: u64, kind: ClaimKind, by: Color) -> Record {
-    rec(t, RecordKind::Claim { kind, by })
+    rec(
+        t,
+        RecordKind::Claim {
+            kind,
+            by,
+            intended: None,
+        },
+    )
 }
 
 #[test]
@@ -604,3 +611,7 @@ fn a_claim_is_no_longer_open_once_something_later_ended_the_game() {
 // Undoing a restore; a result corrected to 0-0.
 #[path = "undo_tests.rs"]
 mod undo_tests;
+
+// Draw claims on a move written and not made (§9.2a / 9.2.1), held claims.
+#[path = "written_tests.rs"]
+mod written_tests;

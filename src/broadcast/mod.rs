@@ -21,11 +21,12 @@ pub mod alert_types {
     /// among them), claims, flags, ambiguous readings, a game's end (its
     /// result to confirm), the journal's, the uplinks' and the speech's own
     /// alerts (`speech_alert`: an output that cannot play, issue 29).
-    pub const BOARD: [&str; 10] = [
+    pub const BOARD: [&str; 11] = [
         "illegal_move",
         "touch_move",
         "irregularity",
         "claim",
+        "claim_held",
         "flag",
         "ambiguous_move",
         "game_end",

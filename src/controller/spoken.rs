@@ -40,6 +40,9 @@ pub enum Silent {
 pub fn spoken_kind(kind: &EventKind) -> Result<Audience, Silent> {
     match kind {
         EventKind::Move { .. } | EventKind::Setup { .. } => Err(Silent::AnnouncedByTheArbiter),
+        // A claim held for the arbiter: nothing is said until he rules
+        // (then its `claim` event is spoken).
+        EventKind::ClaimHeld { .. } => Err(Silent::AnnouncedByTheArbiter),
         EventKind::Irregularity {
             kind: IrregularityKind::BoardsDiffer | IrregularityKind::PromotionPieceUnnamed,
             ..
@@ -122,6 +125,7 @@ pub fn event_phrase(kind: &EventKind, voc: &Vocabulary) -> Option<(String, Audie
         | EventKind::Announce { .. }
         | EventKind::ResultConfirmed { .. }
         | EventKind::Ruling { .. }
+        | EventKind::ClaimHeld { .. }
         | EventKind::RulingRefused { .. } => return None,
     };
     Some((text, audience))
@@ -183,6 +187,12 @@ mod tests {
                 article: "4.7",
             },
             EventKind::DrawOffer { by: w },
+            EventKind::ClaimHeld {
+                by: w,
+                kind: ClaimKind::Threefold,
+                candidates: vec![],
+                article: "9.2",
+            },
             EventKind::DrawClaimable {
                 kind: ClaimKind::Threefold,
                 article: "9.2",
@@ -277,9 +287,10 @@ mod tests {
             EventKind::ResultConfirmed { .. } => 16,
             EventKind::Ruling { .. } => 17,
             EventKind::RulingRefused { .. } => 18,
+            EventKind::ClaimHeld { .. } => 19,
         }
     }
-    const KINDS: usize = 19;
+    const KINDS: usize = 20;
 
     /// Words that give English away in another language's phrase.
     const ENGLISH: [&str; 8] = [

@@ -9,7 +9,7 @@
 //! | `GET /boards.json` | the feed's snapshots (what a relay reads) |
 //! | `GET /events`, `GET /ws` | the public event stream (SSE / WebSocket) |
 //! | `GET /arbiter/events`, `GET /arbiter/state` | the arbiter's channel, undelayed (token) |
-//! | `POST /arbiter/{accept,overrule,restore,result,clock,position,pause,resume,choose}` | arbiter actions (token) |
+//! | `POST /arbiter/{accept,overrule,restore,result,clock,position,pause,resume,choose,confirm,forfeit,undo,rewind,uphold,reject}` | arbiter actions (token) |
 //! | `POST /arbiter/query` | E2.9d information on demand (the arbiter's token, or the VI player's device token for his side only) |
 //! | `POST /arbiter/{confirm,forfeit}` | the result confirmed or corrected (DSU 004 §15), a forfeit |
 //! | `POST /arbiter/command` | one ruling as `{board, action, body, arbiter, id}`, applied once per id ([`console`]) |

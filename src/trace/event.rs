@@ -123,6 +123,22 @@ pub enum EventKind {
         /// The article.
         article: &'static str,
     },
+    /// Extension (`docs/trace-extensions.md`): a draw claim the board does
+    /// not decide. It does not hold on the board and names no written
+    /// move, but the move the claimant wrote on his scoresheet could make
+    /// it correct (2009/2001 §9.2a, §9.3a; 2023 9.2.1, 9.3.1): it is held
+    /// for the arbiter, the clocks stopped (§9.5 / 9.5.1), no penalty
+    /// given or announced until he rules (`uphold` / `reject`).
+    ClaimHeld {
+        /// The claimant.
+        by: By,
+        /// `threefold` or `fifty_moves`.
+        kind: ClaimKind,
+        /// The legal moves after which the claim would be correct.
+        candidates: Vec<MoveChoice>,
+        /// The article of the claim (9.2, 9.3).
+        article: &'static str,
+    },
     /// Extension: a draw offer was made (§9.1).
     DrawOffer {
         /// Who offers.
@@ -276,6 +292,7 @@ impl Event {
             EventKind::Claim { .. } => "claim",
             EventKind::DrawOffer { .. } => "draw_offer",
             EventKind::DrawClaimable { .. } => "draw_claimable",
+            EventKind::ClaimHeld { .. } => "claim_held",
             EventKind::Clock { .. } => "clock",
             EventKind::Flag { .. } => "flag",
             EventKind::Announce { .. } => "announce",

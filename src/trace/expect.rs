@@ -15,10 +15,11 @@ use serde_json::{Map, Value};
 
 /// The event types a ruling may answer (the matters the board's state lists
 /// as `open`).
-pub const ANSWERABLE: [&str; 7] = [
+pub const ANSWERABLE: [&str; 8] = [
     "illegal_move",
     "touch_move",
     "claim",
+    "claim_held",
     "ambiguous_move",
     "flag",
     "game_end",

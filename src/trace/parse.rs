@@ -50,6 +50,22 @@ pub(super) fn opt_named<T: FromStr<Err = UnknownName>>(
 }
 
 /// A required key whose value is one of a [`crate::model`] enum's names.
+/// The optional key `move`: a move written on the scoresheet, UCI
+/// (`g1f3`) or SAN (`Nf3`), checked for its form only (whether it is legal
+/// is the arbiter's question, in the position it is made in).
+fn written_move(obj: &Map<String, Value>, line: usize) -> Result<Option<String>, TraceError> {
+    let Some(m) = opt_str(obj, "move", line)? else {
+        return Ok(None);
+    };
+    if m.parse::<shakmaty::uci::UciMove>().is_err() && m.parse::<shakmaty::san::San>().is_err() {
+        return err(
+            line,
+            format!("key 'move': \"{m}\" is neither a UCI move (g1f3) nor SAN (Nf3)"),
+        );
+    }
+    Ok(Some(m.to_owned()))
+}
+
 pub(super) fn get_named<T: FromStr<Err = UnknownName>>(
     obj: &Map<String, Value>,
     key: &str,
@@ -302,9 +318,17 @@ pub(super) fn parse_kind(
         }
         "claim" => {
             let kind = get_named(obj, "claim", line)?;
+            let intended = written_move(obj, line)?;
+            if intended.is_some() && !matches!(kind, ClaimKind::Threefold | ClaimKind::FiftyMoves) {
+                return err(
+                    line,
+                    format!("key 'move': only a threefold or fifty_moves claim names a written move (9.2a / 9.3a), not {}", kind.as_str()),
+                );
+            }
             RecordKind::Claim {
                 kind,
                 by: by(line)?,
+                intended,
             }
         }
         "offer" | "accept" | "decline" => {
@@ -452,6 +476,8 @@ pub(super) fn parse_kind(
                         message: "key 'ruling': expected the number (seq, from 1) of the ruling to undo".to_owned(),
                     })?)
                 }
+                "uphold" => ArbiterAction::Uphold(written_move(obj, line)?),
+                "reject" => ArbiterAction::Reject(written_move(obj, line)?),
                 "rewind" => {
                     let n = obj.get("ply").and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
                     ArbiterAction::Rewind(n.ok_or_else(|| TraceError {

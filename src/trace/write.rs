@@ -70,9 +70,16 @@ pub fn record_json(r: &Record) -> Value {
         RecordKind::Promote(role) => {
             m.insert("promote".into(), Value::from(role.char().to_string()));
         }
-        RecordKind::Claim { kind, by: c } => {
+        RecordKind::Claim {
+            kind,
+            by: c,
+            intended,
+        } => {
             m.insert("claim".into(), Value::from(kind.as_str()));
             by(&mut m, *c);
+            if let Some(mv) = intended {
+                m.insert("move".into(), Value::from(mv.as_str()));
+            }
         }
         RecordKind::Offer(c) => {
             m.insert("offer".into(), Value::from("draw"));
@@ -155,6 +162,9 @@ pub fn record_json(r: &Record) -> Value {
                 }
                 ArbiterAction::Choose(uci) => {
                     m.insert("uci".into(), Value::from(uci.as_str()));
+                }
+                ArbiterAction::Uphold(Some(mv)) | ArbiterAction::Reject(Some(mv)) => {
+                    m.insert("move".into(), Value::from(mv.as_str()));
                 }
                 _ => {}
             }

@@ -246,6 +246,11 @@ pub fn opera_trace(dir: &Path, seed: u64) -> PathBuf {
         },
     )
     .unwrap();
+    // The PGN's 600+5 is not the game's: the tests' configs set theirs
+    // (`config`: 5400+30), and `eboard run` refuses a header that
+    // contradicts the config.
+    let mut trace = trace;
+    trace.header.time_control = None;
     let p = dir.join("game.jsonl");
     let mut f = std::fs::File::create(&p).unwrap();
     trace.write(&mut f).unwrap();

@@ -94,6 +94,12 @@ impl TraceBuilder {
         self.record(json!({"t": t, "claim": kind, "by": by}))
     }
 
+    /// `{"t", "claim": kind, "by", "move"}`: a draw claim on the move
+    /// written on the scoresheet and not made (§9.2a / 9.2.1; extension).
+    pub fn claim_written(self, t: u64, kind: &str, by: &str, mv: &str) -> Self {
+        self.record(json!({"t": t, "claim": kind, "by": by, "move": mv}))
+    }
+
     /// `{"t", "offer": "draw", "by"}`.
     pub fn offer(self, t: u64, by: &str) -> Self {
         self.draw(t, "offer", by)
@@ -209,6 +215,8 @@ impl TraceBuilder {
             "press" => self.press(t, arg(2)),
             "mv" => self.mv(t, arg(2), arg(3)),
             "cap" => self.cap(t, arg(2), arg(3)),
+            // `claim threefold w Nf3`: on a written move.
+            "claim" if w.len() > 4 => self.claim_written(t, arg(2), arg(3), arg(4)),
             "claim" => self.claim(t, arg(2), arg(3)),
             "offer" => self.offer(t, arg(2)),
             "accept" => self.accept(t, arg(2)),

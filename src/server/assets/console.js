@@ -9,7 +9,7 @@ const GLYPH = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "
 const NAMES = { K: "white king", Q: "white queen", R: "white rook", B: "white bishop", N: "white knight", P: "white pawn",
   k: "black king", q: "black queen", r: "black rook", b: "black bishop", n: "black knight", p: "black pawn" };
 const TITLES = { illegal_move: "Illegal move", touch_move: "Touch-move breach", irregularity: "Irregularity",
-  claim: "Claim", flag: "Flag fell", ambiguous_move: "Ambiguous reading", game_end: "Result to confirm",
+  claim: "Claim", claim_held: "Claim held for your ruling", flag: "Flag fell", ambiguous_move: "Ambiguous reading", game_end: "Result to confirm",
   board_offline: "Board offline", board_resumed: "Board back online" };
 const PAGE_TITLE = "eboard — arbiter's console";
 const $ = (id) => document.getElementById(id);
@@ -43,6 +43,7 @@ function describe(e) {
   if (e.kind) parts.push(String(e.kind).replace(/_/g, " "));
   if (e.upheld === true) parts.push("the board upheld it");
   if (e.upheld === false) parts.push("the board rejected it");
+  if (e.type === "claim_held") parts.push("not decided by the board: correct only if the move written on the scoresheet is " + (e.candidates || []).map((c) => c.san).join(" or ") + "; no penalty given");
   if (e.article) parts.push("article " + e.article);
   if (e.penalty && e.penalty !== "none") parts.push("penalty given by the board: " + e.penalty);
   if (e.played) parts.push("played " + e.played);
