@@ -299,6 +299,7 @@ pub fn listening(
         write_timeout: sv
             .write_timeout_s
             .map_or(d.write_timeout, Duration::from_secs),
+        stream_lease: d.stream_lease, // TODO(sse11): [server] stream_lease_s after the config split
     };
     let (limits, fds) = limits.fitted_to_process();
     tracing::info!(

@@ -41,6 +41,7 @@ pub mod console;
 pub mod cross_site;
 mod feeds;
 pub mod kept;
+pub mod lease;
 pub mod listener;
 pub mod login;
 mod page;

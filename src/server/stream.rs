@@ -107,6 +107,10 @@ pub struct Subscription {
     filter: GameFilter,
     /// Messages up to this id are in the states or sent from the backlog.
     sent_id: u64,
+    /// The id of the last message given out (before any: where the client
+    /// stands, the id it resumed after or that of the states): a lease's
+    /// proof names it ([`super::lease`]).
+    last_id: Arc<str>,
 }
 
 impl Subscription {
@@ -135,6 +139,10 @@ impl Subscription {
         }
         .unwrap_or_else(|| channel.events.subscribe());
         let start = channel.start(last_event_id);
+        let last_id = match (&start.view, last_event_id) {
+            (None, Some(resumed)) => Arc::from(resumed),
+            _ => start.event_id.clone(),
+        };
         let mut initial = VecDeque::new();
         if let Some(why) = start.not_resumed {
             initial.push_back(Item::Comment(format!(
@@ -167,7 +175,14 @@ impl Subscription {
             rx,
             filter,
             sent_id: start.sent_id,
+            last_id,
         }
+    }
+
+    /// The id of the last message given out, or where the client stood
+    /// before any: resuming after it loses nothing and repeats nothing.
+    pub fn last_id(&self) -> &Arc<str> {
+        &self.last_id
     }
 
     /// [`Subscription::resume`], after waiting up to `wait` for a
@@ -206,8 +221,13 @@ impl Subscription {
     }
 
     /// The next item; `None` when the client lagged or the feed closed.
+    /// Cancel-safe: a message is consumed only when it is returned (or
+    /// skipped as not the client's).
     pub async fn next_item(&mut self) -> Option<Item> {
         if let Some(m) = self.initial.pop_front() {
+            if let Item::Message { id, .. } = &m {
+                self.last_id = id.clone();
+            }
             return Some(m);
         }
         loop {
@@ -215,10 +235,11 @@ impl Subscription {
                 Ok(m) if m.id <= self.sent_id => continue,
                 Ok(m) if !self.filter.passes(m.game) => continue,
                 Ok(m) => {
+                    self.last_id = m.event_id.clone();
                     return Some(Item::Message {
                         id: m.event_id,
                         json: m.json,
-                    })
+                    });
                 }
                 Err(RecvError::Lagged(n)) => {
                     tracing::info!(missed = n, "slow stream client dropped");
@@ -238,19 +259,98 @@ fn last_event_id(headers: &HeaderMap) -> Option<&str> {
         .filter(|v| !v.is_empty())
 }
 
+/// A public SSE stream's lease: when it ends, and the proofs.
+struct Lease {
+    ends: std::pin::Pin<Box<tokio::time::Sleep>>,
+    slot: Arc<Slot>,
+}
+
+/// A stream's state between two of its events.
+struct SseState {
+    sub: Subscription,
+    ticket: Option<StreamTicket>,
+    lease: Option<Lease>,
+    /// The lease's last event was sent: the stream ends.
+    ended: bool,
+}
+
+/// Resolves when `ticket`'s stream was closed to admit another; never
+/// without a ticket.
+async fn closed(ticket: &Option<StreamTicket>) {
+    match ticket {
+        Some(t) => t.closed().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Resolves when the lease ends; never without one.
+async fn lease_ends(lease: &mut Option<Lease>) {
+    match lease {
+        Some(l) => l.ends.as_mut().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The next event of a stream; `None` ends it: the feed closed, the client
+/// lagged, it was closed to admit another, or its lease ended (after the
+/// lease's own event: `event: lease`, `id:` the proof, `retry:`).
+async fn next_event(st: &mut SseState) -> Option<Event> {
+    if st.ended {
+        return None;
+    }
+    tokio::select! {
+        biased;
+        () = closed(&st.ticket) => {
+            tracing::debug!("unproven SSE stream closed to admit another");
+            None
+        }
+        () = lease_ends(&mut st.lease) => {
+            st.ended = true;
+            let slot = &st.lease.as_ref()?.slot;
+            let proof = slot.leases().issue(st.sub.last_id(), std::time::Instant::now());
+            Some(
+                Event::default()
+                    .event(super::lease::LEASE_EVENT)
+                    .id(proof)
+                    .retry(super::lease::LEASE_RETRY)
+                    .data(r#"{"type":"lease"}"#),
+            )
+        }
+        item = st.sub.next_item() => Some(match item? {
+            Item::Comment(c) => Event::default().comment(c),
+            Item::Message { id, json } => Event::default().id(id.as_ref()).data(json.as_ref()),
+        }),
+    }
+}
+
 /// An SSE response; `public`: readable by a page of any origin (CORS `*`).
 /// The arbiter's channel is not: its page is served by the board itself, and
 /// no other site's script may read it with a token it holds. Each message
 /// carries its `id:`.
 /// `ticket`: the stream's place under the listener's stream cap, held as
-/// long as the stream runs.
+/// long as the stream runs; with it the stream has a lease (the
+/// listener's [`stream_lease`](super::Limits::stream_lease) less up to a
+/// tenth) and ends with the lease's proof, and the connection is closed
+/// with it (`Connection: close`): its descriptor and slot are free at once.
 fn sse(sub: Subscription, public: bool, ticket: Option<StreamTicket>) -> Response {
-    let stream = futures_util::stream::unfold((sub, ticket), |(mut sub, ticket)| async move {
-        let event = match sub.next_item().await? {
-            Item::Comment(c) => Event::default().comment(c),
-            Item::Message { id, json } => Event::default().id(id.as_ref()).data(json.as_ref()),
-        };
-        Some((Ok::<_, Infallible>(event), (sub, ticket)))
+    let lease = ticket.as_ref().map(|t| {
+        let full = t.slot().limits().stream_lease;
+        let cut = full.mul_f64(rand::random::<f64>() / 10.0);
+        Lease {
+            ends: Box::pin(tokio::time::sleep(full - cut)),
+            slot: t.slot().clone(),
+        }
+    });
+    let leased = lease.is_some();
+    let state = SseState {
+        sub,
+        ticket,
+        lease,
+        ended: false,
+    };
+    let stream = futures_util::stream::unfold(state, |mut st| async move {
+        let event = next_event(&mut st).await?;
+        Some((Ok::<_, Infallible>(event), st))
     });
     let mut r = Sse::new(stream)
         .keep_alive(KeepAlive::default())
@@ -261,18 +361,28 @@ fn sse(sub: Subscription, public: bool, ticket: Option<StreamTicket>) -> Respons
             axum::http::HeaderValue::from_static("*"),
         );
     }
+    if leased {
+        r.headers_mut().insert(
+            axum::http::header::CONNECTION,
+            axum::http::HeaderValue::from_static("close"),
+        );
+    }
     r
 }
 
 /// A place for a public stream on the request's connection
 /// ([`super::admission::Slot::begin_stream`]); `Ok(None)` for a request
 /// not served by the listener; 503 with `Retry-After` past the stream caps.
+/// `proven`: the client showed that it reads (a lease's proof).
 #[allow(clippy::result_large_err)] // the refusal is the response itself
-fn stream_ticket(ext: &axum::http::Extensions) -> Result<Option<StreamTicket>, Response> {
+fn stream_ticket(
+    ext: &axum::http::Extensions,
+    proven: bool,
+) -> Result<Option<StreamTicket>, Response> {
     let Some(slot) = ext.get::<Arc<Slot>>() else {
         return Ok(None);
     };
-    slot.begin_stream().map(Some).map_err(|why| {
+    slot.begin_stream(proven).map(Some).map_err(|why| {
         tracing::debug!(%why, "stream refused");
         (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -281,6 +391,52 @@ fn stream_ticket(ext: &axum::http::Extensions) -> Result<Option<StreamTicket>, R
         )
             .into_response()
     })
+}
+
+/// A public SSE stream's place, proven by the `Last-Event-ID`'s lease
+/// proof when it holds a good one ([`super::lease`]; the proof is used up
+/// only when the stream is let in), with the id to resume after and the
+/// opening comment that says what the proof counted for.
+#[allow(clippy::result_large_err)] // the refusal is the response itself
+fn sse_ticket<'a>(
+    ext: &axum::http::Extensions,
+    last_event_id: Option<&'a str>,
+) -> Result<(Option<StreamTicket>, Option<&'a str>, Option<String>), Response> {
+    use super::lease::Proof;
+    let Some(slot) = ext.get::<Arc<Slot>>() else {
+        // Not served by the listener: no lease; a proof's id still resumes.
+        let last = last_event_id.map(|t| super::lease::split(t).map_or(t, |(l, _)| l));
+        return Ok((None, last, None));
+    };
+    let proof = match last_event_id {
+        Some(t) => slot.leases().read(t, std::time::Instant::now()),
+        None => Proof::None,
+    };
+    let last = proof.last(last_event_id);
+    let taken = match &proof {
+        Proof::Valid { nonce, .. } => slot.leases().take(*nonce).map(|at| (*nonce, at)),
+        _ => None,
+    };
+    let ticket = match stream_ticket(ext, taken.is_some()) {
+        Ok(t) => t,
+        Err(r) => {
+            if let Some((nonce, at)) = taken {
+                slot.leases().restore(nonce, at);
+            }
+            return Err(r);
+        }
+    };
+    let standing = match (&proof, taken) {
+        (Proof::Valid { .. }, Some(_)) => "proof accepted: a proven reader".to_owned(),
+        (Proof::Valid { .. }, None) => "proof not accepted: used already".to_owned(),
+        (Proof::Refused { why, .. }, _) => format!("proof not accepted: {why}"),
+        (Proof::None, _) => "no proof".to_owned(),
+    };
+    let secs = slot.limits().stream_lease.as_secs();
+    let note = format!(
+        "lease: this stream ends within {secs} s with a proof in its id; {standing}"
+    );
+    Ok((ticket, last, Some(note)))
 }
 
 /// The 400 that names the bad filter parameter.
@@ -301,15 +457,15 @@ pub async fn sse_public(
         Ok(f) => f,
         Err(e) => return bad_filter(e),
     };
-    let ticket = match stream_ticket(&ext) {
+    let (ticket, last, note) = match sse_ticket(&ext, last_event_id(&headers)) {
         Ok(t) => t,
         Err(r) => return r,
     };
-    sse(
-        Subscription::resume_waiting(&s.public, f, last_event_id(&headers), RESUME_WAIT).await,
-        true,
-        ticket,
-    )
+    let mut sub = Subscription::resume_waiting(&s.public, f, last, RESUME_WAIT).await;
+    if let Some(note) = note {
+        sub.initial.push_front(Item::Comment(note));
+    }
+    sse(sub, true, ticket)
 }
 
 /// `GET /arbiter/events[?game=R.B|?round=R]`: every event, undelayed
@@ -353,7 +509,7 @@ pub async fn ws_public(
         Ok(f) => Subscription::new(&s.public, f),
         Err(e) => return bad_filter(e),
     };
-    let ticket = match stream_ticket(&ext) {
+    let ticket = match stream_ticket(&ext, false) {
         Ok(t) => t,
         Err(r) => return r,
     };
@@ -371,12 +527,14 @@ pub const WS_PING_DEADLINE: Duration = Duration::from_secs(10);
 /// the previous ping is unanswered by the next (or a send waits
 /// [`WS_SEND_TIMEOUT`]). A ping carries 8 random bytes and only a pong
 /// echoing them answers it (RFC 6455 §5.5.3): a client that writes pongs
-/// without reading is closed too. `_ticket` holds its stream place and its
-/// connection's slot until it ends.
+/// without reading is closed too. `ticket` holds its stream place and its
+/// connection's slot until it ends; the first echoed ping proves the
+/// client reads ([`StreamTicket::prove`]); until then the stream may be
+/// closed to admit another when the stream cap is full.
 async fn ws_session(
     mut socket: WebSocket,
     mut sub: Subscription,
-    _ticket: Option<StreamTicket>,
+    ticket: Option<StreamTicket>,
     deadline: Duration,
 ) {
     let start = tokio::time::Instant::now() + deadline;
@@ -399,10 +557,17 @@ async fn ws_session(
                 // A pong that echoes no ping of ours falls to `_`: ignored.
                 Some(Ok(Message::Pong(p))) if unanswered.is_some_and(|n| p.as_ref() == n) => {
                     unanswered = None;
+                    if let Some(t) = &ticket {
+                        t.prove();
+                    }
                 }
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 _ => {}
             },
+            () = closed(&ticket) => {
+                tracing::debug!("unproven WebSocket stream closed to admit another");
+                break;
+            }
             _ = ping.tick() => {
                 if unanswered.is_some() {
                     tracing::info!(deadline_ms = deadline.as_millis() as u64, "WebSocket client answered no ping: closed (it reads nothing)");
