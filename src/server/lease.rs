@@ -33,10 +33,7 @@ pub const PROOF_VALID: Duration = Duration::from_secs(60);
 /// a spectator's browser is back this soon, not after its default 3 s.
 pub const LEASE_RETRY: Duration = Duration::from_millis(250);
 
-/// The SSE event type of a lease's last event (`event: lease`): not a
-/// `message`, so a page's `onmessage` never sees it, and a relay knows the
-/// stream ended by design, not by an outage.
-pub const LEASE_EVENT: &str = "lease";
+pub use crate::broadcast::event_id::LEASE_EVENT;
 
 /// Hex digits of the nonce and of the tag in a proof.
 const NONCE_HEX: usize = 16;

@@ -396,7 +396,7 @@ fn stream_ticket(
 /// A public SSE stream's place, proven by the `Last-Event-ID`'s lease
 /// proof when it holds a good one ([`super::lease`]; the proof is used up
 /// only when the stream is let in), with the id to resume after and the
-/// opening comment that says what the proof counted for.
+/// [`LEASE_HEADER`]'s value.
 #[allow(clippy::result_large_err)] // the refusal is the response itself
 fn sse_ticket<'a>(
     ext: &axum::http::Extensions,
@@ -433,9 +433,7 @@ fn sse_ticket<'a>(
         (Proof::None, _) => "no proof".to_owned(),
     };
     let secs = slot.limits().stream_lease.as_secs();
-    let note = format!(
-        "lease: this stream ends within {secs} s with a proof in its id; {standing}"
-    );
+    let note = format!("{secs} s; {standing}");
     Ok((ticket, last, Some(note)))
 }
 
@@ -461,12 +459,19 @@ pub async fn sse_public(
         Ok(t) => t,
         Err(r) => return r,
     };
-    let mut sub = Subscription::resume_waiting(&s.public, f, last, RESUME_WAIT).await;
-    if let Some(note) = note {
-        sub.initial.push_front(Item::Comment(note));
+    let sub = Subscription::resume_waiting(&s.public, f, last, RESUME_WAIT).await;
+    let mut r = sse(sub, true, ticket);
+    if let Some(v) = note.and_then(|n| axum::http::HeaderValue::from_str(&n).ok()) {
+        r.headers_mut().insert(LEASE_HEADER, v);
     }
-    sse(sub, true, ticket)
+    r
 }
+
+/// The response header of a leased public SSE stream: the lease (s) and
+/// what the `Last-Event-ID`'s proof counted for, e.g. `60 s; proof
+/// accepted: a proven reader` (a page's `EventSource` does not see it; a
+/// probe or a test does).
+pub const LEASE_HEADER: &str = "eboard-lease";
 
 /// `GET /arbiter/events[?game=R.B|?round=R]`: every event, undelayed
 /// (token); a `Last-Event-ID` resumes as on `/events`.
