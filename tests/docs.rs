@@ -167,11 +167,11 @@ fn the_acl_generator_of_the_mqtt_doc_runs_as_written_against_mosquitto() {
 }
 
 /// The config's keys: each field of the config's section structs
-/// (`src/config.rs`) and of the player (`src/model.rs`), but those serde skips.
+/// (`src/config/sections.rs`) and of the player (`src/model.rs`), but those serde skips.
 fn config_keys() -> Vec<(String, String)> {
     let mut keys = Vec::new();
     for (file, structs) in [
-        ("src/config.rs", None),
+        ("src/config/sections.rs", None),
         ("src/model.rs", Some(["Player"].as_slice())),
     ] {
         let text = std::fs::read_to_string(root().join(file)).unwrap();

@@ -1,0 +1,244 @@
+use super::*;
+
+#[test]
+fn time_controls_past_any_clock_are_errors_not_wrapping_arithmetic() {
+    for (text, part) in [
+        ("99999999999999999+0", "base time"),
+        ("5400+86401", "increment"),
+        ("4294967295/5400:1800", "move count"),
+        ("0/5400:1800", "move count"),
+    ] {
+        let e = TimeControl::parse(text).unwrap_err();
+        assert!(e.to_string().contains(part), "{text}: {e}");
+    }
+    assert!(TimeControl::parse("1000/86400+30:1800").is_ok());
+}
+
+#[test]
+fn hms_text() {
+    assert_eq!(fmt_hms(5_428_100), "1:30:28");
+    assert_eq!(fmt_hms(59_999), "0:00:59");
+    assert_eq!(fmt_hms(0), "0:00:00");
+    assert_eq!(fmt_hms(36_000_000 + 61_000), "10:01:01", "hours not capped");
+    assert_eq!(split_hms(MAX_DISPLAY_S), (9, 59, 59));
+    assert_eq!(split_hms(3_599), (0, 59, 59));
+    assert_eq!(fmt_shown(5_458_100), "1:30:59");
+    assert_eq!(fmt_shown(5_458_000), "1:30:58");
+    assert_eq!(fmt_shown(1), "0:00:01");
+    assert_eq!(fmt_shown(0), "0:00:00");
+}
+
+#[test]
+fn parses_and_prints_fide_controls() {
+    for s in [
+        "5400+30",
+        "40/5400+30:1800+30",
+        "40/6000+30:20/3000+30:900+30",
+        "40/7200:20/3600:900+30",
+        "300d5",
+        "600b3",
+        "180+0.5",
+    ] {
+        let tc = TimeControl::parse(s).unwrap();
+        assert_eq!(tc.to_string(), s);
+    }
+    assert_eq!(
+        TimeControl::parse("40/5400+30:1800+30").unwrap().periods[1],
+        Period {
+            moves: None,
+            time_ms: 1_800_000,
+            bonus: Bonus::Increment(30_000)
+        }
+    );
+    for bad in ["", "abc", "0/300", "300:40/60", "5400+x", "40/"] {
+        assert!(TimeControl::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn reads_the_prose_of_fide_broadcast_tags() {
+    for (tag, want) in [
+        ("15 min. + 10 s. per move", "900+10"),
+        (
+            "15 minutes + 10 seconds increment per move, starting from move 1",
+            "900+10",
+        ),
+        ("90 min + 30 sec", "5400+30"),
+        ("1 h + 30 s per move from move 1", "3600+30"),
+        ("180+2", "180+2"),
+        ("40/7200:20/3600:900+30", "40/7200:20/3600:900+30"),
+    ] {
+        assert_eq!(
+            TimeControl::from_pgn_tag(tag).unwrap().to_string(),
+            want,
+            "{tag}"
+        );
+    }
+    for bad in [
+        "15 min + 10 s from move 41",
+        "15 minutes",
+        "15 parsecs + 10 s",
+        "-",
+        "?",
+    ] {
+        assert!(TimeControl::from_pgn_tag(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn clock_start_suffix() {
+    let otb = TimeControl::parse("900+10").unwrap();
+    assert_eq!(otb.start, ClockStart::BasePlusIncrement);
+    assert_eq!(TimeControl::parse("900+10@base+inc").unwrap(), otb);
+    let online = TimeControl::parse("900+10@base").unwrap();
+    assert_eq!(online.start, ClockStart::Base);
+    assert_eq!(online.periods, otb.periods);
+    for s in ["900+10@base", "40/5400+30:1800+30@base", "300d5@base"] {
+        assert_eq!(TimeControl::parse(s).unwrap().to_string(), s);
+    }
+    assert_eq!(
+        TimeControl::parse("900+10@base+inc").unwrap().to_string(),
+        "900+10"
+    );
+    assert_eq!(online.pgn_tag(), "900+10");
+    for bad in ["900+10@", "900+10@online", "@base", "900+10@base@base"] {
+        assert!(TimeControl::parse(bad).is_err(), "{bad}");
+    }
+    let e = TimeControl::parse("900+10@fide").unwrap_err().to_string();
+    assert!(e.contains("@fide") && e.contains("@base"), "{e}");
+}
+
+/// The example: "15 min + 10 s from move 1" shows 0:15:10 before
+/// the first move and 0:15:18 after a 2-second first move (FWWRC 2024
+/// broadcasts); online, 0:15:00 and 0:15:08.
+#[test]
+fn over_the_board_starts_with_the_increment() {
+    let mut c = Clock::new(TimeControl::parse("900+10").unwrap());
+    c.start(Color::White, 0);
+    assert_eq!(c.remaining_at(0), (910_000, 910_000));
+    c.press(Color::White, 2_000);
+    assert_eq!(c.remaining_at(2_000), (918_000, 910_000));
+    let mut o = Clock::new(TimeControl::parse("900+10@base").unwrap());
+    o.start(Color::White, 0);
+    assert_eq!(o.remaining_at(0), (900_000, 900_000));
+    o.press(Color::White, 2_000);
+    assert_eq!(o.remaining_at(2_000), (908_000, 900_000));
+}
+
+#[test]
+fn contract_example_increment_from_move_one() {
+    // Online style: the contract's example numbers.
+    let mut c = Clock::new(TimeControl::parse("5400+30@base").unwrap());
+    c.start(Color::White, 0);
+    c.press(Color::White, 1900);
+    assert_eq!(c.remaining_at(1900), (5_428_100, 5_400_000));
+    assert_eq!(c.running(), Some(Color::Black));
+    // Over the board: one increment more on each side, all game.
+    let mut c = Clock::new(TimeControl::parse("5400+30").unwrap());
+    c.start(Color::White, 0);
+    c.press(Color::White, 1900);
+    assert_eq!(c.remaining_at(1900), (5_458_100, 5_430_000));
+    assert_eq!(c.running(), Some(Color::Black));
+}
+
+#[test]
+fn danish_championship_control_adds_periods_at_moves_40_and_60() {
+    for (text, first) in [
+        ("40/6000+30:20/3000+30:900+30@base", 0),
+        ("40/6000+30:20/3000+30:900+30", 30_000),
+    ] {
+        let mut c = Clock::new(TimeControl::parse(text).unwrap());
+        c.start(Color::White, 0);
+        let mut t = 0;
+        for mv in 1..=61u64 {
+            t += 10_000;
+            c.press(Color::White, t);
+            t += 10_000;
+            c.press(Color::Black, t);
+            let (w, b) = c.remaining_at(t);
+            let mut expect = 6_000_000i64 + first + 20_000 * mv as i64;
+            if mv >= 40 {
+                expect += 3_000_000;
+            }
+            if mv >= 60 {
+                expect += 900_000;
+            }
+            assert_eq!(w as i64, expect, "{text}: white after move {mv}");
+            assert_eq!(b as i64, expect, "{text}: black after move {mv}");
+        }
+    }
+}
+
+/// "40/7200:20/3600:900+30" (World Championship 2023: +30 s from move
+/// 61): over the board the increment for move 61 comes with the third
+/// period's time at the press of move 60; online after move 61.
+#[test]
+fn increment_from_a_later_period() {
+    for (text, at_start, after_60, after_61) in [
+        (
+            "40/7200:20/3600:900+30",
+            7_200_000,
+            900_000 + 30_000,
+            30_000,
+        ),
+        ("40/7200:20/3600:900+30@base", 7_200_000, 900_000, 30_000),
+    ] {
+        let mut c = Clock::new(TimeControl::parse(text).unwrap());
+        c.start(Color::White, 0);
+        assert_eq!(c.remaining_at(0).0, at_start, "{text}");
+        let mut t = 0;
+        let mut w_before = 0;
+        for mv in 1..=61u64 {
+            w_before = c.remaining_at(t).0 as i64;
+            t += 10_000;
+            c.press(Color::White, t);
+            let w = c.remaining_at(t).0 as i64;
+            let gain = w - w_before + 10_000;
+            match mv {
+                40 => assert_eq!(gain, 3_600_000, "{text}"),
+                60 => assert_eq!(gain, after_60, "{text}"),
+                61 => assert_eq!(gain, after_61, "{text}"),
+                _ => assert_eq!(gain, 0, "{text}: move {mv}"),
+            }
+            t += 10_000;
+            c.press(Color::Black, t);
+        }
+        let _ = w_before;
+    }
+}
+
+#[test]
+fn delays() {
+    // No delay is credited before move 1 under either convention.
+    for text in ["300d5", "300b5", "300d5@base", "300b5@base"] {
+        let c = Clock::new(TimeControl::parse(text).unwrap());
+        assert_eq!(c.remaining_at(0), (300_000, 300_000), "{text}");
+    }
+    let mut us = Clock::new(TimeControl::parse("300d5").unwrap());
+    us.start(Color::White, 0);
+    assert_eq!(us.remaining_at(4_000).0, 300_000);
+    us.press(Color::White, 8_000);
+    assert_eq!(us.remaining_at(8_000).0, 297_000);
+    let mut br = Clock::new(TimeControl::parse("300b5").unwrap());
+    br.start(Color::White, 0);
+    br.press(Color::White, 3_000);
+    assert_eq!(br.remaining_at(3_000).0, 300_000);
+    br.press(Color::Black, 11_000);
+    assert_eq!(br.remaining_at(11_000).1, 297_000);
+}
+
+#[test]
+fn flag_time_is_exact() {
+    let mut c = Clock::new(TimeControl::parse("60+1@base").unwrap());
+    c.start(Color::White, 0);
+    c.press(Color::White, 10_000);
+    assert_eq!(c.flag_time(), Some((Color::Black, 70_000)));
+    let mut c = Clock::new(TimeControl::parse("60+1").unwrap());
+    c.start(Color::White, 0);
+    assert_eq!(c.flag_time(), Some((Color::White, 61_000)));
+    c.press(Color::White, 10_000);
+    assert_eq!(c.flag_time(), Some((Color::Black, 71_000)));
+    let mut d = Clock::new(TimeControl::parse("60d5").unwrap());
+    d.start(Color::White, 1_000);
+    assert_eq!(d.flag_time(), Some((Color::White, 66_000)));
+}

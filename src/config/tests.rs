@@ -1,0 +1,170 @@
+use super::*;
+use crate::model::WordChoice;
+
+#[test]
+fn appendix_e_and_clock_keys() {
+    // The header and the clock device these keys make: app::settings' tests.
+    let c = parse("[game]\nvi_player = \"b\"\n[board]\ntactile_hw = \"hw/tactile-matrix.toml\"\n[clock]\ndevice = \"dgt3000\"\nport = \"/dev/ttyACM0\"\n").unwrap();
+    assert_eq!(c.game.vi_player.as_deref(), Some("b"));
+    let e = parse("[board]\ntactile_hw = \"hw/tactile-matrix.toml\"\n").unwrap_err();
+    assert_eq!(e.key, "board.tactile_hw");
+    let e = parse("[game]\nvi_player = \"x\"\n").unwrap_err();
+    assert!(e.to_string().contains("vi_player"), "{e}");
+    let e = parse("[event]\nsupervision = \"some\"\n").unwrap_err();
+    assert!(e.to_string().contains("supervision"), "{e}");
+}
+
+#[test]
+fn voice_outputs_per_listener() {
+    let c = parse(
+        "[game]\nwords = \"scandinavian\"\n\
+         [voice.white]\ndevice = \"pair\"\nchannel = \"left\"\n\
+         [voice.black]\ndevice = \"pair\"\nchannel = \"right\"\nspeed = 220\nvolume = 140\nvariant = \"f3\"\n\
+         [voice.arbiter]\n",
+    )
+    .unwrap();
+    assert_eq!(c.game.words, Some(WordChoice::National));
+    let b = c.voice.black.as_ref().unwrap();
+    assert_eq!(
+        (b.speed, b.volume, b.variant.as_deref()),
+        (Some(220), Some(140), Some("f3"))
+    );
+    assert!(c.voice.arbiter.is_some());
+    let e = parse("[voice.white]\nchannel = \"middle\"\n").unwrap_err();
+    assert_eq!(e.key, "voice.white.channel");
+    assert_eq!(e.line, Some(2));
+    assert!(e.to_string().contains("both, left, right"), "{e}");
+    let e = parse("[voice.black]\nvolume = 300\n").unwrap_err();
+    assert_eq!(e.key, "voice.black.volume");
+    let e = parse("[voice.black]\nspeed = 10\n").unwrap_err();
+    assert_eq!(e.key, "voice.black.speed");
+    let e = parse("[voice.black]\nvariant = \"f3; rm\"\n").unwrap_err();
+    assert_eq!(e.key, "voice.black.variant");
+    assert!(
+        parse("[voice.black]\nloudness = 3\n").is_err(),
+        "unknown key"
+    );
+}
+
+fn parse(text: &str) -> Result<Config, ConfigFileError> {
+    Config::parse(text, "board.toml")
+}
+
+#[test]
+fn a_full_file_parses() {
+    let c = parse(
+        r#"
+[event]
+name = "DM 2026"
+date = "2026.04.03"
+rules = "fide-2009"
+time_control = "40/5400+30:1800+30"
+delay = 900
+
+[game]
+round = 3
+board = 2
+
+[game.white]
+name = "Larsen, Bent"
+fide_id = 1400000
+title = "GM"
+
+[arbiter]
+token = "s3cret"
+
+[board]
+source = "hw"
+hw = "hw/rev1.toml"
+
+[clock]
+device = "dgt3000"
+port = "/dev/i2c-1"
+"#,
+    )
+    .unwrap();
+    assert_eq!(c.round_board(), "3.2");
+    assert_eq!(c.event.delay, Some(900));
+    assert_eq!(c.clock.device, ClockDevice::Dgt3000);
+    assert_eq!(c.source.lines.get("game.white.title"), Some(&16));
+    assert_eq!(c.error_at("clock.port", "x").line, Some(27));
+}
+
+#[test]
+fn mqtt_login_keys_parse_and_the_password_is_not_printed() {
+    // The broker's URL, login and CA file are checked at start-up, with
+    // these keys' lines: app::settings' tests.
+    let c =
+        parse("[mqtt]\nurl = \"mqtts://broker\"\nusername = \"b1\"\npassword = \"pw\"\n").unwrap();
+    assert_eq!(c.mqtt.as_ref().unwrap().url, "mqtts://broker");
+    let m = c.mqtt.as_ref().unwrap();
+    assert_eq!(m.username.as_deref(), Some("b1"));
+    assert_eq!(m.password.as_deref(), Some("pw"));
+    assert!(!format!("{c:?}").contains("pw"));
+    assert_eq!(c.error_at("mqtt.password", "x").line, Some(4));
+    let e = parse("[mqtt]\nurl = \"mqtt://broker\"\npasword = \"x\"\n").unwrap_err();
+    assert_eq!((e.line, e.key.as_str()), (Some(3), "mqtt.pasword"), "{e}");
+    assert!(e.message.contains("password"), "lists the keys: {e}");
+}
+
+#[test]
+fn unknown_key_names_file_line_and_key() {
+    let e = parse("[event]\nname = \"x\"\n\n[clock]\ndevise = \"dgt3000\"\n").unwrap_err();
+    assert_eq!(e.line, Some(5), "{e}");
+    assert_eq!(e.key, "clock.devise", "{e}");
+    assert!(e.message.contains("device"), "says what is allowed: {e}");
+    assert!(e
+        .to_string()
+        .starts_with("board.toml:5: key 'clock.devise'"));
+}
+
+#[test]
+fn bad_enum_value_lists_the_allowed_ones() {
+    let e = parse("[board]\nsource = \"usb\"\n").unwrap_err();
+    assert_eq!((e.line, e.key.as_str()), (Some(2), "board.source"), "{e}");
+    assert!(
+        e.message.contains("trace") && e.message.contains("hw"),
+        "{e}"
+    );
+}
+
+#[test]
+fn server_keys_are_checked_where_they_stand() {
+    let e = parse("[event]\nname = \"x\"\n[server]\ntls = \"maybe\"\n").unwrap_err();
+    assert_eq!((e.line, e.key.as_str()), (Some(4), "server.tls"), "{e}");
+    assert!(e.message.contains("auto, files, off"), "{e}");
+    let e = parse("[server]\ntls = \"files\"\ntls_cert = \"c.pem\"\n").unwrap_err();
+    assert_eq!(e.key, "server.tls", "{e}");
+    let e = parse("[server]\ntls_key = \"k.pem\"\n").unwrap_err();
+    assert_eq!((e.line, e.key.as_str()), (Some(2), "server.tls_key"), "{e}");
+    let e = parse("[server]\n\nidle_timeout_s = 0\n").unwrap_err();
+    assert_eq!(
+        (e.line, e.key.as_str()),
+        (Some(3), "server.idle_timeout_s"),
+        "{e}"
+    );
+    let c = parse("[server]\nmax_connections_per_address = 0\ntls = \"off\"\n").unwrap();
+    assert_eq!(c.server.max_connections_per_address, Some(0));
+}
+
+#[test]
+fn semantic_errors_name_the_key_line() {
+    let e = parse("[event]\nname = \"x\"\nrules = \"fide-1999\"\n").unwrap_err();
+    assert_eq!((e.line, e.key.as_str()), (Some(3), "event.rules"), "{e}");
+    let e = parse("[event]\ndelay = 7200\n").unwrap_err();
+    assert_eq!((e.line, e.key.as_str()), (Some(2), "event.delay"), "{e}");
+    let e = parse("[game.black]\ntitle = \"Dr\"\n").unwrap_err();
+    assert_eq!(
+        (e.line, e.key.as_str()),
+        (Some(2), "game.black.title"),
+        "{e}"
+    );
+    assert!(e.message.contains("GM"));
+    let e = parse("[event]\ndelay = \"ten\"\n").unwrap_err();
+    assert_eq!((e.line, e.key.as_str()), (Some(2), "event.delay"), "{e}");
+    // The player's device needs the game's VI player.
+    let e = parse("[player]\nname = \"Karl\"\ntoken = \"t\"\n").unwrap_err();
+    assert_eq!((e.line, e.key.as_str()), (Some(3), "player.token"), "{e}");
+    let c = parse("[game]\nvi_player = \"b\"\n[player]\ntoken = \"t\"\n").unwrap();
+    assert_eq!(c.player.token.as_deref(), Some("t"));
+}
