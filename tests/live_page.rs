@@ -251,7 +251,7 @@ fn chromium_eventsource_follows_lease_ends_without_a_gap() {
         &dir,
         &cfg,
         Some(&trace),
-        &["--speed", "8"],
+        &["--speed", "20"],
         &[("RUST_LOG", "info,eboard::server::stream=debug")],
     );
     // A page of the board's origin (the live page: its own stream runs

@@ -47,6 +47,7 @@ pub mod login;
 mod page;
 pub mod report;
 pub mod results_trf;
+mod sse;
 mod stream;
 
 pub use arbiter::parse_ruling;

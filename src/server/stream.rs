@@ -7,18 +7,17 @@
 //! capacity is dropped (it reconnects and gets a fresh state); nothing a
 //! client does can hold up the board loop.
 
-use super::admission::{Slot, StreamTicket};
+use super::admission::StreamTicket;
 use super::arbiter::authorize;
+use super::sse::{closed, sse, sse_ticket, stream_ticket};
 use super::AppState;
 use crate::broadcast::delay::parse_game_id;
 use crate::broadcast::delay::{Channel, Msg};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use std::collections::VecDeque;
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast::{self, error::RecvError};
@@ -259,184 +258,6 @@ fn last_event_id(headers: &HeaderMap) -> Option<&str> {
         .filter(|v| !v.is_empty())
 }
 
-/// A public SSE stream's lease: when it ends, and the proofs.
-struct Lease {
-    ends: std::pin::Pin<Box<tokio::time::Sleep>>,
-    slot: Arc<Slot>,
-}
-
-/// A stream's state between two of its events.
-struct SseState {
-    sub: Subscription,
-    ticket: Option<StreamTicket>,
-    lease: Option<Lease>,
-    /// The lease's last event was sent: the stream ends.
-    ended: bool,
-}
-
-/// Resolves when `ticket`'s stream was closed to admit another; never
-/// without a ticket.
-async fn closed(ticket: &Option<StreamTicket>) {
-    match ticket {
-        Some(t) => t.closed().await,
-        None => std::future::pending().await,
-    }
-}
-
-/// Resolves when the lease ends; never without one.
-async fn lease_ends(lease: &mut Option<Lease>) {
-    match lease {
-        Some(l) => l.ends.as_mut().await,
-        None => std::future::pending().await,
-    }
-}
-
-/// The next event of a stream; `None` ends it: the feed closed, the client
-/// lagged, it was closed to admit another, or its lease ended (after the
-/// lease's own event: `event: lease`, `id:` the proof, `retry:`).
-async fn next_event(st: &mut SseState) -> Option<Event> {
-    if st.ended {
-        return None;
-    }
-    tokio::select! {
-        biased;
-        () = closed(&st.ticket) => {
-            tracing::debug!("unproven SSE stream closed to admit another");
-            None
-        }
-        () = lease_ends(&mut st.lease) => {
-            st.ended = true;
-            let slot = &st.lease.as_ref()?.slot;
-            let proof = slot.leases().issue(st.sub.last_id(), std::time::Instant::now());
-            Some(
-                Event::default()
-                    .event(super::lease::LEASE_EVENT)
-                    .id(proof)
-                    .retry(super::lease::LEASE_RETRY)
-                    .data(r#"{"type":"lease"}"#),
-            )
-        }
-        item = st.sub.next_item() => Some(match item? {
-            Item::Comment(c) => Event::default().comment(c),
-            Item::Message { id, json } => Event::default().id(id.as_ref()).data(json.as_ref()),
-        }),
-    }
-}
-
-/// An SSE response; `public`: readable by a page of any origin (CORS `*`).
-/// The arbiter's channel is not: its page is served by the board itself, and
-/// no other site's script may read it with a token it holds. Each message
-/// carries its `id:`.
-/// `ticket`: the stream's place under the listener's stream cap, held as
-/// long as the stream runs; with it the stream has a lease (the
-/// listener's [`stream_lease`](super::Limits::stream_lease) less up to a
-/// tenth) and ends with the lease's proof, and the connection is closed
-/// with it (`Connection: close`): its descriptor and slot are free at once.
-fn sse(sub: Subscription, public: bool, ticket: Option<StreamTicket>) -> Response {
-    let lease = ticket.as_ref().map(|t| {
-        let full = t.slot().limits().stream_lease;
-        let cut = full.mul_f64(rand::random::<f64>() / 10.0);
-        Lease {
-            ends: Box::pin(tokio::time::sleep(full - cut)),
-            slot: t.slot().clone(),
-        }
-    });
-    let leased = lease.is_some();
-    let state = SseState {
-        sub,
-        ticket,
-        lease,
-        ended: false,
-    };
-    let stream = futures_util::stream::unfold(state, |mut st| async move {
-        let event = next_event(&mut st).await?;
-        Some((Ok::<_, Infallible>(event), st))
-    });
-    let mut r = Sse::new(stream)
-        .keep_alive(KeepAlive::default())
-        .into_response();
-    if public {
-        r.headers_mut().insert(
-            axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,
-            axum::http::HeaderValue::from_static("*"),
-        );
-    }
-    if leased {
-        r.headers_mut().insert(
-            axum::http::header::CONNECTION,
-            axum::http::HeaderValue::from_static("close"),
-        );
-    }
-    r
-}
-
-/// A place for a public stream on the request's connection
-/// ([`super::admission::Slot::begin_stream`]); `Ok(None)` for a request
-/// not served by the listener; 503 with `Retry-After` past the stream caps.
-/// `proven`: the client showed that it reads (a lease's proof).
-#[allow(clippy::result_large_err)] // the refusal is the response itself
-fn stream_ticket(
-    ext: &axum::http::Extensions,
-    proven: bool,
-) -> Result<Option<StreamTicket>, Response> {
-    let Some(slot) = ext.get::<Arc<Slot>>() else {
-        return Ok(None);
-    };
-    slot.begin_stream(proven).map(Some).map_err(|why| {
-        tracing::debug!(%why, "stream refused");
-        (
-            StatusCode::SERVICE_UNAVAILABLE,
-            [(axum::http::header::RETRY_AFTER, "10")],
-            format!("{why}\n"),
-        )
-            .into_response()
-    })
-}
-
-/// A public SSE stream's place, proven by the `Last-Event-ID`'s lease
-/// proof when it holds a good one ([`super::lease`]; the proof is used up
-/// only when the stream is let in), with the id to resume after and the
-/// [`LEASE_HEADER`]'s value.
-#[allow(clippy::result_large_err)] // the refusal is the response itself
-fn sse_ticket<'a>(
-    ext: &axum::http::Extensions,
-    last_event_id: Option<&'a str>,
-) -> Result<(Option<StreamTicket>, Option<&'a str>, Option<String>), Response> {
-    use super::lease::Proof;
-    let Some(slot) = ext.get::<Arc<Slot>>() else {
-        // Not served by the listener: no lease; a proof's id still resumes.
-        let last = last_event_id.map(|t| super::lease::split(t).map_or(t, |(l, _)| l));
-        return Ok((None, last, None));
-    };
-    let proof = match last_event_id {
-        Some(t) => slot.leases().read(t, std::time::Instant::now()),
-        None => Proof::None,
-    };
-    let last = proof.last(last_event_id);
-    let taken = match &proof {
-        Proof::Valid { nonce, .. } => slot.leases().take(*nonce).map(|at| (*nonce, at)),
-        _ => None,
-    };
-    let ticket = match stream_ticket(ext, taken.is_some()) {
-        Ok(t) => t,
-        Err(r) => {
-            if let Some((nonce, at)) = taken {
-                slot.leases().restore(nonce, at);
-            }
-            return Err(r);
-        }
-    };
-    let standing = match (&proof, taken) {
-        (Proof::Valid { .. }, Some(_)) => "proof accepted: a proven reader".to_owned(),
-        (Proof::Valid { .. }, None) => "proof not accepted: used already".to_owned(),
-        (Proof::Refused { why, .. }, _) => format!("proof not accepted: {why}"),
-        (Proof::None, _) => "no proof".to_owned(),
-    };
-    let secs = slot.limits().stream_lease.as_secs();
-    let note = format!("{secs} s; {standing}");
-    Ok((ticket, last, Some(note)))
-}
-
 /// The 400 that names the bad filter parameter.
 fn bad_filter(e: String) -> Response {
     (StatusCode::BAD_REQUEST, e).into_response()
@@ -462,16 +283,11 @@ pub async fn sse_public(
     let sub = Subscription::resume_waiting(&s.public, f, last, RESUME_WAIT).await;
     let mut r = sse(sub, true, ticket);
     if let Some(v) = note.and_then(|n| axum::http::HeaderValue::from_str(&n).ok()) {
-        r.headers_mut().insert(LEASE_HEADER, v);
+        r.headers_mut().insert(super::sse::LEASE_HEADER, v);
     }
     r
 }
 
-/// The response header of a leased public SSE stream: the lease (s) and
-/// what the `Last-Event-ID`'s proof counted for, e.g. `60 s; proof
-/// accepted: a proven reader` (a page's `EventSource` does not see it; a
-/// probe or a test does).
-pub const LEASE_HEADER: &str = "eboard-lease";
 
 /// `GET /arbiter/events[?game=R.B|?round=R]`: every event, undelayed
 /// (token); a `Last-Event-ID` resumes as on `/events`.
@@ -591,125 +407,8 @@ async fn ws_session(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::broadcast::delay::CHANNEL_CAPACITY;
-
-    #[tokio::test]
-    async fn a_reader_that_falls_behind_is_dropped_and_the_sender_never_waits() {
-        let ch = Channel::new();
-        let mut slow = Subscription::new(&ch, GameFilter::default());
-        let mut fast = Subscription::new(&ch, GameFilter::default());
-        for i in 0..(CHANNEL_CAPACITY + 10) {
-            ch.publish(i as u64 + 1, None, &[Arc::from(format!("{{\"n\":{i}}}"))]);
-            if i < 5 {
-                assert!(fast.next().await.is_some());
-            }
-        }
-        assert!(slow.next().await.is_none(), "dropped");
-    }
-
-    #[tokio::test]
-    async fn the_backlog_reaches_a_late_reader_once() {
-        let ch = Channel::with_backlog();
-        ch.publish(0, None, &[Arc::from("{\"kind\":\"downtime\"}")]);
-        let mut late = Subscription::new(&ch, GameFilter::default());
-        ch.publish(1, None, &[Arc::from("{\"n\":1}")]);
-        assert_eq!(
-            late.next().await.as_deref(),
-            Some("{\"kind\":\"downtime\"}")
-        );
-        assert_eq!(late.next().await.as_deref(), Some("{\"n\":1}"));
-    }
-
-    #[tokio::test]
-    async fn a_client_of_one_game_gets_that_game_and_the_alerts_about_no_game() {
-        let ch = Channel::new();
-        let q = FilterQuery {
-            game: Some("1.2".into()),
-            round: None,
-        };
-        let mut one = Subscription::new(&ch, q.filter().unwrap());
-        let round2 = FilterQuery {
-            game: None,
-            round: Some("2".into()),
-        };
-        let mut r2 = Subscription::new(&ch, round2.filter().unwrap());
-        for m in [
-            r#"{"type":"move","game":"1.1","ply":1}"#,
-            r#"{"type":"move","game":"1.2","ply":1}"#,
-            r#"{"type":"move","game":"2.1","ply":1}"#,
-            r#"{"kind":"downtime"}"#,
-            r#"{"type":"clock","game":"1.12","white_ms":1}"#,
-            r#"{"type":"clock","game":"1.2","white_ms":2}"#,
-        ] {
-            ch.publish(0, None, &[Arc::from(m)]);
-        }
-        drop(ch);
-        let mut got = Vec::new();
-        while let Some(m) = one.next().await {
-            got.push(m.to_string());
-        }
-        assert_eq!(
-            got,
-            [
-                r#"{"type":"move","game":"1.2","ply":1}"#,
-                r#"{"kind":"downtime"}"#,
-                r#"{"type":"clock","game":"1.2","white_ms":2}"#,
-            ]
-        );
-        assert_eq!(
-            r2.next().await.as_deref(),
-            Some(r#"{"type":"move","game":"2.1","ply":1}"#)
-        );
-        assert_eq!(r2.next().await.as_deref(), Some(r#"{"kind":"downtime"}"#));
-        assert_eq!(r2.next().await, None);
-    }
-
-    #[tokio::test]
-    async fn past_the_game_channel_cap_a_follower_reads_the_whole_channel_filtered() {
-        use crate::broadcast::delay::MAX_GAME_CHANNELS;
-        let ch = Channel::new();
-        let held: Vec<_> = (0..MAX_GAME_CHANNELS as u32)
-            .map(|b| ch.subscribe_game((9, b)).expect("under the cap"))
-            .collect();
-        assert!(ch.subscribe_game((1, 1)).is_none(), "the cap holds");
-        let one = GameFilter {
-            round: Some(1),
-            board: Some(1),
-        };
-        let mut sub = Subscription::new(&ch, one);
-        ch.publish(0, None, &[Arc::from(r#"{"type":"move","game":"1.2"}"#)]);
-        ch.publish(0, None, &[Arc::from(r#"{"type":"move","game":"1.1"}"#)]);
-        assert_eq!(
-            sub.next().await.as_deref(),
-            Some(r#"{"type":"move","game":"1.1"}"#)
-        );
-        // Readers gone: their channels are pruned for a new game.
-        drop(held);
-        assert!(ch.subscribe_game((1, 1)).is_some());
-    }
-
-    #[test]
-    fn bad_filters_name_the_parameter() {
-        for (game, round, says) in [
-            (Some("1-2"), None, "game=1-2: give the game as round.board"),
-            (Some("x.1"), None, "game=x.1"),
-            (None, Some("one"), "round=one: give the round number"),
-        ] {
-            let q = FilterQuery {
-                game: game.map(Into::into),
-                round: round.map(Into::into),
-            };
-            let e = q.filter().unwrap_err();
-            assert!(e.contains(says), "{e}");
-        }
-        assert_eq!(
-            FilterQuery::default().filter().unwrap(),
-            GameFilter::default()
-        );
-    }
-}
+#[path = "stream_tests.rs"]
+mod tests;
 
 #[cfg(test)]
 #[path = "stream_resume_tests.rs"]
