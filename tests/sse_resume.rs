@@ -419,7 +419,11 @@ fn a_lease_ends_with_a_proof_and_the_reconnect_resumes_exactly_as_a_proven_reade
             !items.iter().any(|g| matches!(g, Got::Comment(_))),
             "resumed, not started again: {items:?}"
         );
-        all.extend(msgs(&items).into_iter().filter(|(_, v)| v["type"] != "lease"));
+        all.extend(
+            msgs(&items)
+                .into_iter()
+                .filter(|(_, v)| v["type"] != "lease"),
+        );
         if items.last().is_some_and(is_end) {
             break;
         }
@@ -453,7 +457,8 @@ fn a_lease_ends_with_a_proof_and_the_reconnect_resumes_exactly_as_a_proven_reade
     let f = Client::open(&run.addr, "/events", &[("Last-Event-ID", &forged)]);
     let got = f.until(10, |g| matches!(g, Got::Msg { .. }));
     assert!(
-        f.lease().contains("proof not accepted: the proof does not match"),
+        f.lease()
+            .contains("proof not accepted: the proof does not match"),
         "{}",
         f.lease()
     );
@@ -540,6 +545,9 @@ fn a_relay_follows_a_board_across_its_leases_without_gap_or_duplicate() {
         "the relay resumed at each lease, never started again"
     );
     let log = std::fs::read_to_string(&relay.stderr).unwrap_or_default();
-    assert!(!log.contains("the stream ended"), "no outage at a lease: {log}");
+    assert!(
+        !log.contains("the stream ended"),
+        "no outage at a lease: {log}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

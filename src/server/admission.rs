@@ -388,7 +388,9 @@ impl Slot {
         }
         drop(c);
         if full {
-            self.admission.streams_closed.fetch_add(1, Ordering::Relaxed);
+            self.admission
+                .streams_closed
+                .fetch_add(1, Ordering::Relaxed);
             self.admission.report();
         }
         Ok(StreamTicket {

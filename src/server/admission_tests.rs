@@ -127,7 +127,10 @@ fn streams_have_their_own_caps() {
     let _t3 = slots[3].begin_stream(true).unwrap();
     let _t4 = slots[4].begin_stream(true).unwrap();
     let _t6 = slots[6].begin_stream(true).unwrap();
-    assert_eq!(slots[7].begin_stream(true).unwrap_err(), StreamRefusal::Full(5));
+    assert_eq!(
+        slots[7].begin_stream(true).unwrap_err(),
+        StreamRefusal::Full(5)
+    );
     drop(t0);
     let t7 = slots[7].begin_stream(true);
     assert!(t7.is_ok(), "a closed stream frees its place");
@@ -177,7 +180,9 @@ fn a_full_stream_cap_closes_an_unproven_stream_of_the_busiest_source_first() {
     assert!(proven.proven() && !watching.proven());
     // Full: the attacker's oldest goes (his source holds the most
     // unproven), not the spectator's older stream, never the proven one.
-    let a3 = sa.begin_stream(false).expect("an unproven stream makes room");
+    let a3 = sa
+        .begin_stream(false)
+        .expect("an unproven stream makes room");
     assert!(told_to_close(&a1));
     assert!(!told_to_close(&watching) && !told_to_close(&proven));
     assert_eq!(a.open().2, 4);

@@ -214,12 +214,18 @@ mod tests {
         assert_eq!(last, "1700-5");
         assert!(l.take(nonce).is_some());
         assert!(l.take(nonce).is_none(), "once");
-        assert!(matches!(l.read(&p, t0), Proof::Refused { last: "1700-5", .. }));
+        assert!(matches!(
+            l.read(&p, t0),
+            Proof::Refused { last: "1700-5", .. }
+        ));
 
         // Another id with the same proof, another process's proof, junk.
         let q = l.issue("1700-5", t0);
         let moved = q.replacen("1700-5", "1700-4", 1);
-        assert!(matches!(l.read(&moved, t0), Proof::Refused { last: "1700-4", .. }));
+        assert!(matches!(
+            l.read(&moved, t0),
+            Proof::Refused { last: "1700-4", .. }
+        ));
         let other = Leases::new(8).issue("1700-5", t0);
         assert!(matches!(l.read(&other, t0), Proof::Refused { .. }));
         assert!(matches!(l.read("1700-5.zz", t0), Proof::Refused { .. }));

@@ -288,7 +288,6 @@ pub async fn sse_public(
     r
 }
 
-
 /// `GET /arbiter/events[?game=R.B|?round=R]`: every event, undelayed
 /// (token); a `Last-Event-ID` resumes as on `/events`.
 pub async fn sse_arbiter(
