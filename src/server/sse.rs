@@ -154,12 +154,16 @@ pub(super) fn stream_ticket(
 pub(super) fn sse_ticket<'a>(
     ext: &axum::http::Extensions,
     last_event_id: Option<&'a str>,
-) -> Result<(Option<StreamTicket>, Option<&'a str>, Option<String>), Response> {
+) -> Result<SseAdmitted<'a>, Response> {
     use super::lease::Proof;
     let Some(slot) = ext.get::<Arc<Slot>>() else {
         // Not served by the listener: no lease; a proof's id still resumes.
         let last = last_event_id.map(|t| super::lease::split(t).map_or(t, |(l, _)| l));
-        return Ok((None, last, None));
+        return Ok(SseAdmitted {
+            ticket: None,
+            last,
+            note: None,
+        });
     };
     let proof = match last_event_id {
         Some(t) => slot.leases().read(t, std::time::Instant::now()),
@@ -188,7 +192,21 @@ pub(super) fn sse_ticket<'a>(
     let secs = slot.limits().stream_lease.as_secs();
     let note = format!("{secs} s; {standing}");
     tracing::debug!(lease = %note, "public SSE stream");
-    Ok((ticket, last, Some(note)))
+    Ok(SseAdmitted {
+        ticket,
+        last,
+        note: Some(note),
+    })
+}
+
+/// A public SSE stream let in ([`sse_ticket`]).
+pub(super) struct SseAdmitted<'a> {
+    /// Its place under the stream cap (`None`: not served by the listener).
+    pub ticket: Option<StreamTicket>,
+    /// The id to resume after (a proof's `LAST`, or the plain id).
+    pub last: Option<&'a str>,
+    /// The [`LEASE_HEADER`]'s value (with a ticket).
+    pub note: Option<String>,
 }
 
 /// The response header of a leased public SSE stream: the lease (s) and

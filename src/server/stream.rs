@@ -276,13 +276,16 @@ pub async fn sse_public(
         Ok(f) => f,
         Err(e) => return bad_filter(e),
     };
-    let (ticket, last, note) = match sse_ticket(&ext, last_event_id(&headers)) {
+    let admitted = match sse_ticket(&ext, last_event_id(&headers)) {
         Ok(t) => t,
         Err(r) => return r,
     };
-    let sub = Subscription::resume_waiting(&s.public, f, last, RESUME_WAIT).await;
-    let mut r = sse(sub, true, ticket);
-    if let Some(v) = note.and_then(|n| axum::http::HeaderValue::from_str(&n).ok()) {
+    let sub = Subscription::resume_waiting(&s.public, f, admitted.last, RESUME_WAIT).await;
+    let mut r = sse(sub, true, admitted.ticket);
+    if let Some(v) = admitted
+        .note
+        .and_then(|n| axum::http::HeaderValue::from_str(&n).ok())
+    {
         r.headers_mut().insert(super::sse::LEASE_HEADER, v);
     }
     r
