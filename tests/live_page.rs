@@ -252,7 +252,7 @@ fn chromium_eventsource_follows_lease_ends_without_a_gap() {
         &cfg,
         Some(&trace),
         &["--speed", "20"],
-        &[("RUST_LOG", "info,eboard::server::stream=debug")],
+        &[("RUST_LOG", "info,eboard::server::sse=debug")],
     );
     // A page of the board's origin (the live page: its own stream runs
     // beside the one the test opens).
