@@ -401,7 +401,7 @@ fn a_lease_ends_with_a_proof_and_the_reconnect_resumes_exactly_as_a_proven_reade
     let dir = tempdir("sse-lease");
     let trace = opera_trace(&dir, 13);
     let cfg = config(&dir, 1, 4, &leased(1, ""));
-    let run = run_board(&dir, &cfg, Some(&trace), &["--speed", "10"]);
+    let run = run_board(&dir, &cfg, Some(&trace), &["--speed", "30"]);
     // Follow the whole game from lease to lease, as EventSource does.
     let mut client = Client::open(&run.addr, "/events", &[]);
     let mut all = Vec::new();
@@ -515,7 +515,7 @@ fn a_relay_follows_a_board_across_its_leases_without_gap_or_duplicate() {
     let dir = tempdir("sse-lease-relay");
     let trace = opera_trace(&dir, 14);
     let cfg = config(&dir, 1, 1, &leased(1, ""));
-    let board = run_board(&dir, &cfg, Some(&trace), &["--speed", "10"]);
+    let board = run_board(&dir, &cfg, Some(&trace), &["--speed", "30"]);
     let relay = spawn(&["relay", &format!("http://{}", board.addr)], &[], &dir);
     let out = Client::open(&relay.addr, "/events", &[]);
     let items = out.until(60, is_end);
