@@ -18,6 +18,11 @@ Meanwhile, from other addresses:
   - the arbiter (127.0.0.1, with TOKEN) asks /arbiter/state twice a second;
   - a spectator (127.0.0.250) alternates GET /games.pgn and a new
     /events stream read up to its first message, 10 times a second;
+  - a watcher (127.0.0.251) follows /events as EventSource does: reads
+    everything, reconnects at once when the stream ends with the id it
+    read last (a lease's proof, docs/server.md "SSE streams end after a
+    lease"); it reports its streams, how each ended (a lease, closed
+    without one, refused) and the time it was without a stream;
   - the board loop's move lag: an /arbiter/events reader (127.0.0.1, token)
     timestamps every `move`; its lag is its arrival (Unix ms) less
     `t` / SPEED less the smallest such offset seen in a quiet BASELINE
@@ -144,6 +149,62 @@ def get(host, port, source, path, token=None, first_event=False, timeout=10):
         s.close()
 
 
+def watcher(host, port, source, stop_at, out):
+    """Follows /events from `source` until `stop_at` as EventSource does
+    (the last id back as Last-Event-ID, at once); fills `out`."""
+    last = None
+    out.update(streams=0, leases=0, closed_unleased=0, refused=0, proven=0,
+               messages=0, unserved_s=0.0)
+    while time.time() < stop_at:
+        t0 = time.time()
+        s = socket.socket()
+        s.settimeout(5)
+        leased = False
+        try:
+            s.bind((source, 0))
+            s.connect((host, port))
+            head = f"GET /events HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n"
+            if last:
+                head += f"Last-Event-ID: {last}\r\n"
+            s.sendall(head.encode() + b"\r\n")
+            buf = b""
+            first = True
+            while time.time() < stop_at:
+                try:
+                    chunk = s.recv(65536)
+                except socket.timeout:
+                    continue
+                if not chunk:
+                    break
+                buf += chunk
+                if first and b"\r\n\r\n" in buf:
+                    first = False
+                    status = buf.split(b" ", 2)[1]
+                    if status != b"200":
+                        out["refused"] += 1
+                        break
+                    out["streams"] += 1
+                    out["unserved_s"] += time.time() - t0
+                    if b"proof accepted" in buf.split(b"\r\n\r\n")[0]:
+                        out["proven"] += 1
+                *lines, buf = buf.split(b"\n")
+                for line in lines:
+                    line = line.rstrip(b"\r")
+                    if line.startswith(b"id: "):
+                        last = line[4:].decode()
+                    elif line == b"event: lease":
+                        leased = True
+                    elif line.startswith(b"data: "):
+                        out["messages"] += 1
+            if not first and time.time() < stop_at:
+                out["leases" if leased else "closed_unleased"] += 1
+        except Exception:
+            out["refused"] += 1
+            out["unserved_s"] += time.time() - t0
+        finally:
+            s.close()
+
+
 def pct(xs, p):
     if not xs:
         return None
@@ -230,6 +291,7 @@ def main():
     for p in procs:
         p.start()
     arbiter, pgn, stream = [], [], []
+    watched = {}
 
     def arbiter_loop():
         while time.time() < stop_at:
@@ -248,7 +310,8 @@ def main():
 
     # The clients start once the flood is under way (its first second).
     time.sleep(min(2.0, seconds / 4))
-    threads = [threading.Thread(target=arbiter_loop), threading.Thread(target=spectator_loop)]
+    threads = [threading.Thread(target=arbiter_loop), threading.Thread(target=spectator_loop),
+               threading.Thread(target=watcher, args=(host, port, "127.0.0.251", stop_at, watched))]
     for t in threads:
         t.start()
     for t in threads:
@@ -276,6 +339,7 @@ def main():
         "spectator_pgn": summary(pgn),
         "spectator_stream_first_message": summary(stream),
         "spectator": summary(pgn + stream),
+        "watcher": watched,
         "move_lag_ms": {
             "quiet": {"moves": len(quiet), "p50": pct(lag(quiet), 50), "max": max(lag(quiet), default=None)},
             "attack": {"moves": len(during), "p50": pct(lag(during), 50),

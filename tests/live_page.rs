@@ -188,3 +188,130 @@ fn the_live_page_shows_the_game() {
     drop(run);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Chromium's `EventSource` on `/events` with a lease of 1 s: collects
+/// every message's type, ply and `lastEventId`, the `lease` events and the
+/// `open`s, until the game's end; prints them as JSON.
+const LEASE_PY: &str = r#"
+COLLECT = """
+window.__got = {messages: [], leases: [], opens: 0, errors: 0, done: false};
+const es = new EventSource("/events");
+es.onopen = () => { __got.opens += 1; };
+es.onerror = () => { __got.errors += 1; };
+es.onmessage = (e) => {
+  const m = JSON.parse(e.data);
+  __got.messages.push({type: m.type, ply: m.ply, id: e.lastEventId});
+  if (m.type === "game_end") { __got.done = true; es.close(); }
+};
+es.addEventListener("lease", (e) => { __got.leases.push(e.lastEventId); });
+"""
+try:
+    target = call("Target.createTarget", {"url": "about:blank"})["targetId"]
+    s = call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+    call("Page.enable", session=s)
+    call("Runtime.enable", session=s)
+    call("Page.navigate", {"url": url}, s)
+    deadline = time.time() + 20
+    while call("Runtime.evaluate", {"expression": "document.readyState", "returnByValue": True}, s)["result"].get("value") != "complete":
+        if time.time() > deadline: raise SystemExit("the page did not load")
+        time.sleep(0.1)
+    r = call("Runtime.evaluate", {"expression": COLLECT}, s)
+    if "exceptionDetails" in r: raise SystemExit("the collector failed: %r" % r)
+    deadline = time.time() + 90
+    while True:
+        r = call("Runtime.evaluate", {"expression": "JSON.stringify(window.__got)", "returnByValue": True}, s)
+        got = json.loads(r["result"]["value"])
+        if got["done"]: break
+        if time.time() > deadline: raise SystemExit("no game_end: %r" % got)
+        time.sleep(0.2)
+    print(json.dumps(got))
+finally:
+    p.kill()
+"#;
+
+/// Issue 26 §3: a real browser's `EventSource` follows the end of a
+/// stream's lease by itself: it reconnects with the lease's proof as
+/// `Last-Event-ID` (the board logs it accepted), resumes, and its page
+/// sees every message once, in order, and no `lease` as a message.
+#[test]
+fn chromium_eventsource_follows_lease_ends_without_a_gap() {
+    let Some(chrome) = chromium() else {
+        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+        return;
+    };
+    let dir = tempdir("page-lease");
+    let trace = opera_trace(&dir, 15);
+    let cfg = config(
+        &dir,
+        1,
+        1,
+        "\n[server]\nstream_lease_s = 1\nmax_connections_per_address = 0\n",
+    );
+    let run = run_board_with_env(
+        &dir,
+        &cfg,
+        Some(&trace),
+        &["--speed", "20"],
+        &[("RUST_LOG", "info,eboard::server::sse=debug")],
+    );
+    // A page of the board's origin (the live page: its own stream runs
+    // beside the one the test opens).
+    let url = format!("http://{}/", run.addr);
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            &cdp_script(LEASE_PY),
+            chrome.to_str().unwrap(),
+            &url,
+            dir.join("profile").to_str().unwrap(),
+        ])
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let messages = got["messages"].as_array().unwrap();
+    let leases = got["leases"].as_array().unwrap();
+    assert!(leases.len() >= 2, "the game spans leases: {got}");
+    assert!(
+        leases.iter().all(|l| l.as_str().unwrap().contains('.')),
+        "each lease's id is LAST.PROOF: {got}"
+    );
+    assert!(
+        got["opens"].as_u64().unwrap() > leases.len() as u64,
+        "reconnected after each lease: {got}"
+    );
+    let types: Vec<&str> = messages
+        .iter()
+        .map(|m| m["type"].as_str().unwrap())
+        .collect();
+    assert!(!types.contains(&"lease"), "no lease as a message");
+    assert_eq!(types.iter().filter(|t| **t == "state").count(), 1, "{got}");
+    // The moves after the state's, each once, in order, to the last.
+    let state_plies = messages
+        .iter()
+        .position(|m| m["type"] == "move")
+        .map_or(0, |i| messages[i]["ply"].as_u64().unwrap() - 1);
+    let plies: Vec<u64> = messages
+        .iter()
+        .filter(|m| m["type"] == "move")
+        .map(|m| m["ply"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        plies,
+        ((state_plies + 1)..=33).collect::<Vec<_>>(),
+        "every move once, in order: {got}"
+    );
+    assert!(plies.len() > 20, "most of the game over the stream: {got}");
+    let log = std::fs::read_to_string(&run.stderr).unwrap_or_default();
+    let accepted = log.matches("proof accepted: a proven reader").count();
+    assert!(
+        accepted + 1 >= leases.len(),
+        "Chromium sent each lease's proof back: {accepted} accepted for {} leases",
+        leases.len()
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -3,6 +3,10 @@
 //! public stream and the arbiter's, also after a `kill -9` and a restart
 //! of the daemon from its journal; an id ahead of the public stream gets
 //! the states and nothing the delay holds; the relay resumes its boards.
+//! A public stream ends after its lease with a proof in its last id: the
+//! reconnect resumes exactly and is a proven reader, once; a forged or
+//! reused proof is not; a full stream cap closes an unproven stream first;
+//! a relay follows a board across its leases (issue 26 §3).
 
 mod common;
 
@@ -24,6 +28,9 @@ enum Got {
 struct Client {
     rx: std::sync::mpsc::Receiver<Got>,
     stream: TcpStream,
+    /// The `eboard-lease` response header (the lease and what the proof
+    /// counted for), once read.
+    lease: std::sync::Arc<std::sync::OnceLock<String>>,
 }
 
 impl Client {
@@ -38,12 +45,17 @@ impl Client {
         s.write_all(req.as_bytes()).unwrap();
         let stream = s.try_clone().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
+        let lease = std::sync::Arc::new(std::sync::OnceLock::new());
+        let header = lease.clone();
         std::thread::spawn(move || {
             let mut r = BufReader::new(s);
             let mut line = String::new();
             let mut id = None;
             while r.read_line(&mut line).map(|n| n > 0).unwrap_or(false) {
                 let l = line.trim_end();
+                if let Some(v) = l.strip_prefix("eboard-lease: ") {
+                    let _ = header.set(v.to_owned());
+                }
                 // Chunked framing lines are neither fields nor comments.
                 let got = if let Some(v) = l.strip_prefix("id: ") {
                     id = Some(v.to_owned());
@@ -66,7 +78,28 @@ impl Client {
                 line.clear();
             }
         });
-        Client { rx, stream }
+        Client { rx, stream, lease }
+    }
+
+    /// The `eboard-lease` header (it comes before any message).
+    fn lease(&self) -> String {
+        self.lease.get().cloned().unwrap_or_default()
+    }
+
+    /// Whether the server closed the stream within `ms` (what arrives in
+    /// between is dropped).
+    fn ended_within(&self, ms: u64) -> bool {
+        let end = Instant::now() + Duration::from_millis(ms);
+        loop {
+            match self
+                .rx
+                .recv_timeout(end.saturating_duration_since(Instant::now()))
+            {
+                Ok(_) => continue,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return true,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return false,
+            }
+        }
     }
 
     /// Items until `stop` says so (included), within `secs`.
@@ -343,4 +376,178 @@ fn the_relay_resumes_a_board_it_lost_with_last_event_id() {
         assert_eq!(got, [r#"{"n":1}"#, r#"{"n":2}"#, r#"{"n":3}"#]);
     });
     assert_eq!(*asked.lock().unwrap(), [None, Some("1700-2".to_owned())]);
+}
+
+fn is_lease(g: &Got) -> bool {
+    matches!(g, Got::Msg { data, .. } if data["type"] == "lease")
+}
+
+/// The proof of a lease's last event: its id.
+fn proof_of(items: &[Got]) -> String {
+    match items.last() {
+        Some(Got::Msg { id, data }) if data["type"] == "lease" => id.clone(),
+        other => panic!("no lease event last: {other:?}"),
+    }
+}
+
+/// `[server]` with a lease of `secs` and no per-address limit (every
+/// client of the test comes from 127.0.0.1).
+fn leased(secs: u32, more: &str) -> String {
+    format!("\n[server]\nstream_lease_s = {secs}\nmax_connections_per_address = 0\n{more}")
+}
+
+#[test]
+fn a_lease_ends_with_a_proof_and_the_reconnect_resumes_exactly_as_a_proven_reader() {
+    let dir = tempdir("sse-lease");
+    let trace = opera_trace(&dir, 13);
+    let cfg = config(&dir, 1, 4, &leased(1, ""));
+    let run = run_board(&dir, &cfg, Some(&trace), &["--speed", "30"]);
+    // Follow the whole game from lease to lease, as EventSource does.
+    let mut client = Client::open(&run.addr, "/events", &[]);
+    let mut all = Vec::new();
+    let mut leases = 0;
+    let mut used = Vec::new();
+    loop {
+        let items = client.until(30, |g| is_end(g) || is_lease(g));
+        let standing = client.lease();
+        if leases == 0 {
+            assert_eq!(standing, "1 s; no proof");
+        } else {
+            assert_eq!(standing, "1 s; proof accepted: a proven reader");
+        }
+        assert!(
+            !items.iter().any(|g| matches!(g, Got::Comment(_))),
+            "resumed, not started again: {items:?}"
+        );
+        all.extend(
+            msgs(&items)
+                .into_iter()
+                .filter(|(_, v)| v["type"] != "lease"),
+        );
+        if items.last().is_some_and(is_end) {
+            break;
+        }
+        let proof = proof_of(&items);
+        let (last, _) = proof.split_once('.').expect("LAST.PROOF");
+        let had = all.last().map(|(id, _)| id.as_str());
+        assert_eq!(Some(last), had, "the proof names the last message sent");
+        assert!(client.ended_within(2000), "the stream ends with its lease");
+        leases += 1;
+        used.push(proof.clone());
+        client = Client::open(&run.addr, "/events", &[("Last-Event-ID", &proof)]);
+    }
+    assert!(leases >= 2, "the game spans leases: {leases}");
+    let stream = all[0].0.split('-').next().unwrap().to_owned();
+    let n = numbers(&all, &stream);
+    assert!(n.windows(2).all(|w| w[1] == w[0] + 1), "{n:?}");
+    assert_eq!(plies(&all), (1..=33).collect::<Vec<_>>());
+    assert_eq!(all.iter().filter(|(_, v)| v["type"] == "state").count(), 1);
+    client.close();
+
+    // A proof counts once; an altered one never; each still resumes.
+    let reused = Client::open(&run.addr, "/events", &[("Last-Event-ID", &used[0])]);
+    reused.until(10, |g| matches!(g, Got::Msg { .. }));
+    assert_eq!(
+        reused.lease(),
+        "1 s; proof not accepted: the proof was used already, or forgotten"
+    );
+    let mut forged = used[1].clone();
+    let flip = if forged.ends_with('0') { "1" } else { "0" };
+    forged.replace_range(forged.len() - 1.., flip);
+    let f = Client::open(&run.addr, "/events", &[("Last-Event-ID", &forged)]);
+    let got = f.until(10, |g| matches!(g, Got::Msg { .. }));
+    assert!(
+        f.lease()
+            .contains("proof not accepted: the proof does not match"),
+        "{}",
+        f.lease()
+    );
+    assert!(
+        matches!(&got[..], [Got::Msg { data, .. }] if data["type"] != "state"),
+        "resumed after the forged proof's id, not started again: {got:?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_full_stream_cap_closes_an_unproven_stream_never_a_proven_one() {
+    let dir = tempdir("sse-lease-cap");
+    // A lease long enough that the proven stream outlives the test's steps
+    // on a loaded machine.
+    let cfg = config(&dir, 1, 4, &leased(6, "max_streams = 2\n"));
+    let run = run_board(&dir, &cfg, None, &[]);
+    // A proof from a first stream, read to its lease's end.
+    let first = Client::open(&run.addr, "/events", &[]);
+    let proof = proof_of(&first.until(10, is_lease));
+    assert!(first.ended_within(2000));
+    let unproven = Client::open(&run.addr, "/events", &[]);
+    unproven.until(10, |g| matches!(g, Got::Msg { .. }));
+    let proven = Client::open(&run.addr, "/events", &[("Last-Event-ID", &proof)]);
+    let since = Instant::now();
+    poll(10, "the proven stream's header", || {
+        (!proven.lease().is_empty()).then_some(())
+    });
+    assert_eq!(proven.lease(), "6 s; proof accepted: a proven reader");
+    // The cap (2) is full: a newcomer closes the unproven stream.
+    let newcomer = Client::open(&run.addr, "/events", &[]);
+    newcomer.until(10, |g| matches!(g, Got::Msg { .. }));
+    assert_eq!(newcomer.lease(), "6 s; no proof");
+    assert!(unproven.ended_within(2000), "the unproven stream is closed");
+    assert!(
+        !proven.ended_within(300),
+        "the proven stream is not closed for a newcomer ({:?} after it opened)",
+        since.elapsed()
+    );
+    // Now the newcomer is the unproven one: the next takes its place.
+    let next = Client::open(&run.addr, "/events", &[]);
+    next.until(10, |g| matches!(g, Got::Msg { .. }));
+    assert!(newcomer.ended_within(2000));
+    let open_for = since.elapsed();
+    assert!(
+        open_for > Duration::from_millis(5400) || !proven.ended_within(100),
+        "the proven stream still open ({open_for:?} after it opened)"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_relay_follows_a_board_across_its_leases_without_gap_or_duplicate() {
+    let dir = tempdir("sse-lease-relay");
+    let trace = opera_trace(&dir, 14);
+    let cfg = config(&dir, 1, 1, &leased(1, ""));
+    let board = run_board(&dir, &cfg, Some(&trace), &["--speed", "30"]);
+    let relay = spawn(&["relay", &format!("http://{}", board.addr)], &[], &dir);
+    let out = Client::open(&relay.addr, "/events", &[]);
+    let items = out.until(60, is_end);
+    let got = msgs(&items);
+    assert!(
+        !got.iter().any(|(_, v)| v["type"] == "lease"),
+        "a board's lease event is not forwarded"
+    );
+    // The relay's stream is its own (out-of-band ids): the moves count.
+    let moves: Vec<u64> = got
+        .iter()
+        .filter(|(_, v)| v["type"] == "move")
+        .map(|(_, v)| v["ply"].as_u64().unwrap())
+        .collect();
+    let state_moves = got
+        .iter()
+        .find(|(_, v)| v["type"] == "state" && v["game"] == "1.1")
+        .map_or(0, |(_, v)| v["moves"].as_array().map_or(0, Vec::len) as u64);
+    assert_eq!(
+        moves,
+        ((state_moves + 1)..=33).collect::<Vec<_>>(),
+        "each move once, in order, after the state"
+    );
+    let first_move = got.iter().position(|(_, v)| v["type"] == "move").unwrap();
+    assert!(
+        !got[first_move..].iter().any(|(_, v)| v["type"] == "state"),
+        "the relay resumed at each lease, never started again"
+    );
+    let log = std::fs::read_to_string(&relay.stderr).unwrap_or_default();
+    assert!(
+        !log.contains("the stream ended"),
+        "no outage at a lease: {log}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

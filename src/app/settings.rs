@@ -299,6 +299,9 @@ pub fn listening(
         write_timeout: sv
             .write_timeout_s
             .map_or(d.write_timeout, Duration::from_secs),
+        stream_lease: sv
+            .stream_lease_s
+            .map_or(d.stream_lease, Duration::from_secs),
     };
     let (limits, fds) = limits.fitted_to_process();
     tracing::info!(
@@ -309,6 +312,7 @@ pub fn listening(
         streams_per_address = limits.streams_per_address,
         idle_timeout_s = limits.idle_timeout.as_secs(),
         write_timeout_s = limits.write_timeout.as_secs(),
+        stream_lease_s = limits.stream_lease.as_secs(),
         open_file_limit = fds,
         "HTTP limits"
     );

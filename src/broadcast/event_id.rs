@@ -19,6 +19,13 @@
 
 use std::fmt;
 
+/// The SSE event type of the last event of a public stream's lease
+/// (`event: lease`, `crate::server::lease`): its `id:` is the id of the
+/// last message followed by a proof (`LAST.PROOF`; a message id never
+/// holds a `.`). Not a `message`, so a page's `onmessage` never sees it,
+/// and a relay knows the stream ended by design, not by an outage.
+pub const LEASE_EVENT: &str = "lease";
+
 /// Where a message stands in its channel: after journaled message `n`,
 /// the `k`-th out-of-band message (0: journaled message `n` itself).
 /// Ordered as published within one run.

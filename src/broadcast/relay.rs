@@ -17,6 +17,11 @@
 //! had (`Last-Event-ID`, as a browser does): the board sends what the relay
 //! missed, so a board lost for a moment leaves no gap and no message twice
 //! ([`crate::server::stream::Subscription::resume`]).
+//!
+//! A board's public stream ends after a lease (`crate::server::lease`,
+//! docs/server.md) with an `event: lease` whose id is a proof: the relay
+//! forwards nothing of it, keeps the id and reconnects at once, without
+//! an outage reported, so it stays a proven reader of the board.
 
 use super::delay::Channel;
 use super::public::Snapshot;
@@ -257,7 +262,9 @@ async fn follow(
         )
         .await
         {
-            Ok(()) => "the stream ended".to_owned(),
+            // The lease ended as designed: back at once with its proof.
+            Ok(true) => continue,
+            Ok(false) => "the stream ended".to_owned(),
             Err(e) => e,
         };
         if link.outage.failed(&why) {
@@ -338,7 +345,8 @@ struct Link<'a> {
 }
 
 /// One connection to a board's event stream (`feed.events`), forwarding
-/// until it ends.
+/// until it ends: `Ok(true)` when it ended with its lease's event
+/// (`crate::server::lease`), `Ok(false)` when it ended otherwise.
 async fn stream_once(
     client: &reqwest::Client,
     base: &str,
@@ -347,7 +355,7 @@ async fn stream_once(
     link: &mut Link<'_>,
     feed: &Feed,
     offline: &mut bool,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let mut req = client
         .get(format!("{base}{}", feed.events))
         .header("accept", "text/event-stream");
@@ -377,10 +385,15 @@ async fn stream_once(
         );
     }
     let mut events = std::pin::pin!(events(resp.bytes_stream()));
+    let mut leased = false;
     while let Some(e) = events.next().await {
         let e = e?;
         if !e.id.is_empty() {
             link.last_event_id = Some(e.id);
+        }
+        if e.event == super::event_id::LEASE_EVENT {
+            leased = true;
+            continue;
         }
         if e.data.is_empty() {
             continue;
@@ -388,7 +401,7 @@ async fn stream_once(
         out.publish(0, None, &[Arc::from(e.data)]);
         notify.notify_one();
     }
-    Ok(())
+    Ok(leased)
 }
 
 /// The data of each event of a server-sent-events byte stream, however its

@@ -86,6 +86,7 @@ impl Config {
         for (key, v, range) in [
             ("idle_timeout_s", sv.idle_timeout_s, 1..=600),
             ("write_timeout_s", sv.write_timeout_s, 1..=3600),
+            ("stream_lease_s", sv.stream_lease_s, 1..=3600),
         ] {
             if let Some(v) = v {
                 if !range.contains(&v) {

@@ -259,6 +259,10 @@ pub struct ServerConfig {
     /// Seconds a client may leave the server's bytes unread before it is
     /// closed (default 30).
     pub write_timeout_s: Option<u64>,
+    /// Seconds a public SSE stream runs before it ends with its lease's
+    /// proof and the client reconnects (default 60; `docs/server.md`,
+    /// "SSE streams end after a lease").
+    pub stream_lease_s: Option<u64>,
     /// `auto` (default: a self-signed certificate made on first start and
     /// kept), `files` (`tls_cert` and `tls_key`), or `off` (plain HTTP only:
     /// the arbiter's routes then answer on loopback only).

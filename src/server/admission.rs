@@ -19,9 +19,18 @@
 //!   connection in the reserve is never closed to admit another.
 //! - **Streams** (`/events`, `/ws`) hold a [`StreamTicket`]: at most
 //!   [`Limits::max_streams`] at once (well below the connection limit) and
-//!   [`Limits::streams_per_address`] per source; over either, 503 with
-//!   `Retry-After`. A stream is busy: never closed as idle.
+//!   [`Limits::streams_per_address`] per source; over the per-source cap,
+//!   503 with `Retry-After`. A stream is busy: never closed as idle.
+//! - A stream is **unproven** until its client has shown that it reads: an
+//!   SSE client by reconnecting with its last lease's proof
+//!   ([`super::lease`]), a WebSocket client by echoing a ping. When
+//!   [`Limits::max_streams`] are open, a new stream is let in by closing
+//!   an unproven one: the oldest of the source that holds the most
+//!   unproven streams ([`StreamTicket::closed`]). A proven stream is never
+//!   closed for a newcomer; only when every stream is proven is the
+//!   newcomer refused (503).
 
+use super::lease::Leases;
 use super::listener::Limits;
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
@@ -54,9 +63,59 @@ struct Counts {
     /// Public connections by age (admission order), oldest first.
     order: BTreeMap<u64, Arc<Shared>>,
     next_id: u64,
+    /// Unproven streams by age, oldest first.
+    unproven: BTreeMap<u64, Arc<StreamShared>>,
+    /// Unproven streams per source.
+    unproven_per_address: HashMap<IpAddr, usize>,
+    next_stream: u64,
 }
 
 impl Counts {
+    /// Takes a stream's place back (it closed, or was closed for another).
+    fn uncount_stream(&mut self, key: IpAddr) {
+        self.streams -= 1;
+        if let Some(n) = self.streams_per_address.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                self.streams_per_address.remove(&key);
+            }
+        }
+    }
+
+    /// Removes stream `id` of `key` from the unproven ones.
+    fn unlist(&mut self, id: u64, key: IpAddr) {
+        if self.unproven.remove(&id).is_some() {
+            if let Some(n) = self.unproven_per_address.get_mut(&key) {
+                *n -= 1;
+                if *n == 0 {
+                    self.unproven_per_address.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// Closes the oldest unproven stream of the source holding the most
+    /// unproven streams; whether there was one.
+    fn close_unproven(&mut self) -> bool {
+        let Some(most) = self.unproven_per_address.values().copied().max() else {
+            return false;
+        };
+        let victim = self
+            .unproven
+            .values()
+            .find(|s| self.unproven_per_address.get(&s.key) == Some(&most))
+            .cloned();
+        let Some(victim) = victim else {
+            return false;
+        };
+        self.unlist(victim.id, victim.key);
+        self.uncount_stream(victim.key);
+        victim.set_standing(Standing::Closed);
+        // A stored permit: the stream ends even if it is not waiting yet.
+        victim.closed.notify_one();
+        true
+    }
+
     fn uncount(&mut self, key: IpAddr) {
         if let Some(n) = self.per_address.get_mut(&key) {
             *n -= 1;
@@ -78,6 +137,10 @@ pub struct Admission {
     evicted: AtomicU64,
     /// When refusals were last reported (None: never).
     report: Mutex<Option<Instant>>,
+    /// The proofs of the public SSE streams' leases.
+    leases: Leases,
+    /// Unproven streams closed to admit another, since the last report.
+    streams_closed: AtomicU64,
 }
 
 /// One admitted connection; dropping the last handle frees its slot. The
@@ -125,10 +188,43 @@ impl Drop for Busy {
     }
 }
 
+/// Whether a stream's client has shown that it reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Standing {
+    /// Nothing shown yet: closed first when a newcomer needs the place.
+    Unproven,
+    /// A lease's proof came back, or a ping was echoed.
+    Proven,
+    /// Closed to admit another: no longer counted.
+    Closed,
+}
+
+/// What the admission reads of a stream.
+#[derive(Debug)]
+struct StreamShared {
+    id: u64,
+    key: IpAddr,
+    /// Changed under the admission's lock.
+    standing: Mutex<Standing>,
+    /// Notified when the stream is closed to admit another.
+    closed: tokio::sync::Notify,
+}
+
+impl StreamShared {
+    fn standing(&self) -> Standing {
+        *self.standing.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn set_standing(&self, s: Standing) {
+        *self.standing.lock().unwrap_or_else(|p| p.into_inner()) = s;
+    }
+}
+
 /// A stream's place under [`Limits::max_streams`]; dropping it frees it.
 #[derive(Debug)]
 pub struct StreamTicket {
     busy: Busy,
+    shared: Arc<StreamShared>,
 }
 
 impl StreamTicket {
@@ -136,18 +232,39 @@ impl StreamTicket {
     pub fn slot(&self) -> &Arc<Slot> {
         &self.busy.0
     }
+
+    /// Whether the client has shown that it reads ([`StreamTicket::prove`]).
+    pub fn proven(&self) -> bool {
+        self.shared.standing() == Standing::Proven
+    }
+
+    /// The client has shown that it reads (a WebSocket client echoed a
+    /// ping): the stream is no longer closed for a newcomer. Idempotent.
+    pub fn prove(&self) {
+        let mut c = self.busy.0.admission.lock();
+        if self.shared.standing() == Standing::Unproven {
+            c.unlist(self.shared.id, self.shared.key);
+            self.shared.set_standing(Standing::Proven);
+        }
+    }
+
+    /// Resolves when the stream was closed to admit another (it was
+    /// unproven and the stream cap full): its task then ends it.
+    pub async fn closed(&self) {
+        self.shared.closed.notified().await
+    }
 }
 
 impl Drop for StreamTicket {
     fn drop(&mut self) {
-        let slot = &self.busy.0;
-        let mut c = slot.admission.lock();
-        c.streams -= 1;
-        if let Some(n) = c.streams_per_address.get_mut(&slot.key) {
-            *n -= 1;
-            if *n == 0 {
-                c.streams_per_address.remove(&slot.key);
+        let mut c = self.busy.0.admission.lock();
+        match self.shared.standing() {
+            Standing::Closed => {}
+            Standing::Unproven => {
+                c.unlist(self.shared.id, self.shared.key);
+                c.uncount_stream(self.shared.key);
             }
+            Standing::Proven => c.uncount_stream(self.shared.key),
         }
     }
 }
@@ -217,6 +334,11 @@ impl Slot {
         &self.admission.limits
     }
 
+    /// The listener's lease proofs ([`super::lease`]).
+    pub fn leases(&self) -> &Leases {
+        &self.admission.leases
+    }
+
     /// A request on this connection showed an arbiter or console route with
     /// valid credentials: the connection moves into the arbiter's reserve
     /// when there is room (else it stays public). Idempotent.
@@ -230,28 +352,60 @@ impl Slot {
         }
     }
 
-    /// A place for a stream on this connection, or why not.
-    pub fn begin_stream(self: &Arc<Self>) -> Result<StreamTicket, StreamRefusal> {
+    /// A place for a stream on this connection, or why not; `proven`: its
+    /// client has shown that it reads (a lease's proof). When the cap is
+    /// full, an unproven stream is closed to make room (the oldest of the
+    /// source with the most); when every stream is proven, refused.
+    pub fn begin_stream(self: &Arc<Self>, proven: bool) -> Result<StreamTicket, StreamRefusal> {
         let limits = &self.admission.limits;
         let mut c = self.admission.lock();
-        if c.streams >= limits.max_streams {
-            return Err(StreamRefusal::Full(limits.max_streams));
-        }
         let per = limits.streams_per_address;
         let mine = c.streams_per_address.get(&self.key).copied().unwrap_or(0);
         if per > 0 && limits.per_address > 0 && mine >= per {
             return Err(StreamRefusal::PerAddress(per));
         }
+        let full = c.streams >= limits.max_streams;
+        if full && !c.close_unproven() {
+            return Err(StreamRefusal::Full(limits.max_streams));
+        }
         c.streams += 1;
         *c.streams_per_address.entry(self.key).or_insert(0) += 1;
+        let id = c.next_stream;
+        c.next_stream += 1;
+        let shared = Arc::new(StreamShared {
+            id,
+            key: self.key,
+            standing: Mutex::new(if proven {
+                Standing::Proven
+            } else {
+                Standing::Unproven
+            }),
+            closed: tokio::sync::Notify::new(),
+        });
+        if !proven {
+            c.unproven.insert(id, shared.clone());
+            *c.unproven_per_address.entry(self.key).or_insert(0) += 1;
+        }
         drop(c);
-        Ok(StreamTicket { busy: self.busy() })
+        if full {
+            self.admission
+                .streams_closed
+                .fetch_add(1, Ordering::Relaxed);
+            self.admission.report();
+        }
+        Ok(StreamTicket {
+            busy: self.busy(),
+            shared,
+        })
     }
 }
 
 impl Admission {
     /// The counts for `limits`, all zero.
     pub fn new(limits: Limits) -> Arc<Self> {
+        // Proofs outstanding: a few per stream place (each is used within
+        // the client's retry time, or forgotten after 60 s).
+        let leases = Leases::new(4 * limits.max_streams);
         Arc::new(Admission {
             limits,
             counts: Mutex::new(Counts::default()),
@@ -259,6 +413,8 @@ impl Admission {
             refused_address: AtomicU64::new(0),
             evicted: AtomicU64::new(0),
             report: Mutex::new(None),
+            leases,
+            streams_closed: AtomicU64::new(0),
         })
     }
 
@@ -354,6 +510,7 @@ impl Admission {
                 over_address_limit = self.refused_address.swap(0, Ordering::Relaxed),
                 over_total_limit = self.refused_total.swap(0, Ordering::Relaxed),
                 idle_closed = self.evicted.swap(0, Ordering::Relaxed),
+                unproven_streams_closed = self.streams_closed.swap(0, Ordering::Relaxed),
                 public,
                 reserve,
                 streams,

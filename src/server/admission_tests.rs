@@ -53,7 +53,7 @@ fn a_full_house_closes_its_oldest_idle_connection_for_a_new_one() {
     // 7 public slots: the first two busy (a request, a stream), the rest idle.
     let held: Vec<_> = (0..7).map(|i| a.admit(ip(i)).unwrap()).collect();
     let _request = held[0].busy();
-    let _stream = held[1].begin_stream().unwrap();
+    let _stream = held[1].begin_stream(false).unwrap();
     let newcomer = a.admit(ip(100)).expect("an idle one makes room");
     assert_eq!(a.open().0, 7, "still 7 public slots counted");
     // The oldest idle one (the third) was told to close; the busy ones not.
@@ -118,20 +118,27 @@ fn streams_have_their_own_caps() {
     l.streams_per_address = 2;
     let a = Admission::new(l);
     let slots: Vec<_> = (0..8).map(|i| a.admit(ip(i / 3)).unwrap()).collect();
-    let t0 = slots[0].begin_stream().unwrap();
-    let _t1 = slots[1].begin_stream().unwrap();
+    let t0 = slots[0].begin_stream(true).unwrap();
+    let _t1 = slots[1].begin_stream(true).unwrap();
     assert_eq!(
-        slots[2].begin_stream().unwrap_err(),
+        slots[2].begin_stream(true).unwrap_err(),
         StreamRefusal::PerAddress(2)
     );
-    let _t3 = slots[3].begin_stream().unwrap();
-    let _t4 = slots[4].begin_stream().unwrap();
-    let _t6 = slots[6].begin_stream().unwrap();
-    assert_eq!(slots[7].begin_stream().unwrap_err(), StreamRefusal::Full(5));
+    let _t3 = slots[3].begin_stream(true).unwrap();
+    let _t4 = slots[4].begin_stream(true).unwrap();
+    let _t6 = slots[6].begin_stream(true).unwrap();
+    assert_eq!(
+        slots[7].begin_stream(true).unwrap_err(),
+        StreamRefusal::Full(5)
+    );
     drop(t0);
-    assert!(
-        slots[7].begin_stream().is_ok(),
-        "a closed stream frees its place"
+    let t7 = slots[7].begin_stream(true);
+    assert!(t7.is_ok(), "a closed stream frees its place");
+    // Every stream proven: even an unproven newcomer is refused, no
+    // reader is closed for it.
+    assert_eq!(
+        slots[2].begin_stream(false).unwrap_err(),
+        StreamRefusal::Full(5)
     );
     assert!(StreamRefusal::Full(5).to_string().contains("/games.pgn"));
 }
@@ -142,5 +149,65 @@ fn without_a_per_address_limit_streams_have_none_either() {
     l.streams_per_address = 1;
     let a = Admission::new(l);
     let s = a.admit(ip(1)).unwrap();
-    let _t: Vec<_> = (0..3).map(|_| s.begin_stream().unwrap()).collect();
+    let _t: Vec<_> = (0..3).map(|_| s.begin_stream(false).unwrap()).collect();
+}
+
+/// Whether `t` was told to close (its stored permit resolves at once).
+fn told_to_close(t: &StreamTicket) -> bool {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        tokio::time::timeout(Duration::from_millis(1), t.closed())
+            .await
+            .is_ok()
+    })
+}
+
+#[test]
+fn a_full_stream_cap_closes_an_unproven_stream_of_the_busiest_source_first() {
+    let mut l = limits(100, 0, 3);
+    l.max_streams = 4;
+    let a = Admission::new(l);
+    let (spectator, attacker, reader) = (ip(1), ip(2), ip(3));
+    let s = |k| a.admit(k).unwrap();
+    let (ss, sa, sr) = (s(spectator), s(attacker), s(reader));
+    let watching = ss.begin_stream(false).unwrap(); // the oldest
+    let a1 = sa.begin_stream(false).unwrap();
+    let a2 = sa.begin_stream(false).unwrap();
+    let proven = sr.begin_stream(true).unwrap();
+    assert!(proven.proven() && !watching.proven());
+    // Full: the attacker's oldest goes (his source holds the most
+    // unproven), not the spectator's older stream, never the proven one.
+    let a3 = sa
+        .begin_stream(false)
+        .expect("an unproven stream makes room");
+    assert!(told_to_close(&a1));
+    assert!(!told_to_close(&watching) && !told_to_close(&proven));
+    assert_eq!(a.open().2, 4);
+    drop(a1); // its task ends: nothing counted twice
+    assert_eq!(a.open().2, 4);
+    // A proven newcomer takes an unproven place too.
+    let back = sr.begin_stream(true).unwrap();
+    assert!(told_to_close(&a2));
+    drop(a2);
+    // A WebSocket client that echoed a ping is proven: now only the
+    // spectator's stream is unproven, one each: the oldest goes.
+    a3.prove();
+    let last = sa.begin_stream(false).unwrap();
+    assert!(told_to_close(&watching));
+    drop(watching);
+    // All four proven or the newest unproven: the next takes `last`'s place.
+    let next = ss.begin_stream(false).unwrap();
+    assert!(told_to_close(&last));
+    next.prove();
+    drop(last);
+    assert_eq!(
+        ss.begin_stream(false).unwrap_err(),
+        StreamRefusal::Full(4),
+        "every stream proven: refused"
+    );
+    drop((proven, a3, back, next));
+    assert_eq!(a.open().2, 0);
 }

@@ -82,6 +82,11 @@ pub struct Limits {
     /// The longest a client may leave the server's bytes unread before it
     /// is closed (`write_timeout_s`).
     pub write_timeout: Duration,
+    /// How long a public SSE stream runs before it ends with its lease's
+    /// proof (`stream_lease_s`; [`super::lease`]); each stream's lease is
+    /// this less up to a tenth at random, so streams opened together do
+    /// not reconnect together.
+    pub stream_lease: Duration,
 }
 
 impl Default for Limits {
@@ -95,6 +100,7 @@ impl Default for Limits {
             stream_deadline: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(10),
             write_timeout: Duration::from_secs(30),
+            stream_lease: Duration::from_secs(60),
         }
     }
 }

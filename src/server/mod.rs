@@ -41,11 +41,13 @@ pub mod console;
 pub mod cross_site;
 mod feeds;
 pub mod kept;
+pub mod lease;
 pub mod listener;
 pub mod login;
 mod page;
 pub mod report;
 pub mod results_trf;
+mod sse;
 mod stream;
 
 pub use arbiter::parse_ruling;

@@ -7,18 +7,17 @@
 //! capacity is dropped (it reconnects and gets a fresh state); nothing a
 //! client does can hold up the board loop.
 
-use super::admission::{Slot, StreamTicket};
+use super::admission::StreamTicket;
 use super::arbiter::authorize;
+use super::sse::{closed, sse, sse_ticket, stream_ticket};
 use super::AppState;
 use crate::broadcast::delay::parse_game_id;
 use crate::broadcast::delay::{Channel, Msg};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use std::collections::VecDeque;
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast::{self, error::RecvError};
@@ -107,6 +106,10 @@ pub struct Subscription {
     filter: GameFilter,
     /// Messages up to this id are in the states or sent from the backlog.
     sent_id: u64,
+    /// The id of the last message given out (before any: where the client
+    /// stands, the id it resumed after or that of the states): a lease's
+    /// proof names it ([`super::lease`]).
+    last_id: Arc<str>,
 }
 
 impl Subscription {
@@ -135,6 +138,10 @@ impl Subscription {
         }
         .unwrap_or_else(|| channel.events.subscribe());
         let start = channel.start(last_event_id);
+        let last_id = match (&start.view, last_event_id) {
+            (None, Some(resumed)) => Arc::from(resumed),
+            _ => start.event_id.clone(),
+        };
         let mut initial = VecDeque::new();
         if let Some(why) = start.not_resumed {
             initial.push_back(Item::Comment(format!(
@@ -167,7 +174,14 @@ impl Subscription {
             rx,
             filter,
             sent_id: start.sent_id,
+            last_id,
         }
+    }
+
+    /// The id of the last message given out, or where the client stood
+    /// before any: resuming after it loses nothing and repeats nothing.
+    pub fn last_id(&self) -> &Arc<str> {
+        &self.last_id
     }
 
     /// [`Subscription::resume`], after waiting up to `wait` for a
@@ -206,8 +220,13 @@ impl Subscription {
     }
 
     /// The next item; `None` when the client lagged or the feed closed.
+    /// Cancel-safe: a message is consumed only when it is returned (or
+    /// skipped as not the client's).
     pub async fn next_item(&mut self) -> Option<Item> {
         if let Some(m) = self.initial.pop_front() {
+            if let Item::Message { id, .. } = &m {
+                self.last_id = id.clone();
+            }
             return Some(m);
         }
         loop {
@@ -215,10 +234,11 @@ impl Subscription {
                 Ok(m) if m.id <= self.sent_id => continue,
                 Ok(m) if !self.filter.passes(m.game) => continue,
                 Ok(m) => {
+                    self.last_id = m.event_id.clone();
                     return Some(Item::Message {
                         id: m.event_id,
                         json: m.json,
-                    })
+                    });
                 }
                 Err(RecvError::Lagged(n)) => {
                     tracing::info!(missed = n, "slow stream client dropped");
@@ -236,51 +256,6 @@ fn last_event_id(headers: &HeaderMap) -> Option<&str> {
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .filter(|v| !v.is_empty())
-}
-
-/// An SSE response; `public`: readable by a page of any origin (CORS `*`).
-/// The arbiter's channel is not: its page is served by the board itself, and
-/// no other site's script may read it with a token it holds. Each message
-/// carries its `id:`.
-/// `ticket`: the stream's place under the listener's stream cap, held as
-/// long as the stream runs.
-fn sse(sub: Subscription, public: bool, ticket: Option<StreamTicket>) -> Response {
-    let stream = futures_util::stream::unfold((sub, ticket), |(mut sub, ticket)| async move {
-        let event = match sub.next_item().await? {
-            Item::Comment(c) => Event::default().comment(c),
-            Item::Message { id, json } => Event::default().id(id.as_ref()).data(json.as_ref()),
-        };
-        Some((Ok::<_, Infallible>(event), (sub, ticket)))
-    });
-    let mut r = Sse::new(stream)
-        .keep_alive(KeepAlive::default())
-        .into_response();
-    if public {
-        r.headers_mut().insert(
-            axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,
-            axum::http::HeaderValue::from_static("*"),
-        );
-    }
-    r
-}
-
-/// A place for a public stream on the request's connection
-/// ([`super::admission::Slot::begin_stream`]); `Ok(None)` for a request
-/// not served by the listener; 503 with `Retry-After` past the stream caps.
-#[allow(clippy::result_large_err)] // the refusal is the response itself
-fn stream_ticket(ext: &axum::http::Extensions) -> Result<Option<StreamTicket>, Response> {
-    let Some(slot) = ext.get::<Arc<Slot>>() else {
-        return Ok(None);
-    };
-    slot.begin_stream().map(Some).map_err(|why| {
-        tracing::debug!(%why, "stream refused");
-        (
-            StatusCode::SERVICE_UNAVAILABLE,
-            [(axum::http::header::RETRY_AFTER, "10")],
-            format!("{why}\n"),
-        )
-            .into_response()
-    })
 }
 
 /// The 400 that names the bad filter parameter.
@@ -301,15 +276,19 @@ pub async fn sse_public(
         Ok(f) => f,
         Err(e) => return bad_filter(e),
     };
-    let ticket = match stream_ticket(&ext) {
+    let admitted = match sse_ticket(&ext, last_event_id(&headers)) {
         Ok(t) => t,
         Err(r) => return r,
     };
-    sse(
-        Subscription::resume_waiting(&s.public, f, last_event_id(&headers), RESUME_WAIT).await,
-        true,
-        ticket,
-    )
+    let sub = Subscription::resume_waiting(&s.public, f, admitted.last, RESUME_WAIT).await;
+    let mut r = sse(sub, true, admitted.ticket);
+    if let Some(v) = admitted
+        .note
+        .and_then(|n| axum::http::HeaderValue::from_str(&n).ok())
+    {
+        r.headers_mut().insert(super::sse::LEASE_HEADER, v);
+    }
+    r
 }
 
 /// `GET /arbiter/events[?game=R.B|?round=R]`: every event, undelayed
@@ -353,7 +332,7 @@ pub async fn ws_public(
         Ok(f) => Subscription::new(&s.public, f),
         Err(e) => return bad_filter(e),
     };
-    let ticket = match stream_ticket(&ext) {
+    let ticket = match stream_ticket(&ext, false) {
         Ok(t) => t,
         Err(r) => return r,
     };
@@ -371,12 +350,14 @@ pub const WS_PING_DEADLINE: Duration = Duration::from_secs(10);
 /// the previous ping is unanswered by the next (or a send waits
 /// [`WS_SEND_TIMEOUT`]). A ping carries 8 random bytes and only a pong
 /// echoing them answers it (RFC 6455 §5.5.3): a client that writes pongs
-/// without reading is closed too. `_ticket` holds its stream place and its
-/// connection's slot until it ends.
+/// without reading is closed too. `ticket` holds its stream place and its
+/// connection's slot until it ends; the first echoed ping proves the
+/// client reads ([`StreamTicket::prove`]); until then the stream may be
+/// closed to admit another when the stream cap is full.
 async fn ws_session(
     mut socket: WebSocket,
     mut sub: Subscription,
-    _ticket: Option<StreamTicket>,
+    ticket: Option<StreamTicket>,
     deadline: Duration,
 ) {
     let start = tokio::time::Instant::now() + deadline;
@@ -399,10 +380,17 @@ async fn ws_session(
                 // A pong that echoes no ping of ours falls to `_`: ignored.
                 Some(Ok(Message::Pong(p))) if unanswered.is_some_and(|n| p.as_ref() == n) => {
                     unanswered = None;
+                    if let Some(t) = &ticket {
+                        t.prove();
+                    }
                 }
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 _ => {}
             },
+            () = closed(&ticket) => {
+                tracing::debug!("unproven WebSocket stream closed to admit another");
+                break;
+            }
             _ = ping.tick() => {
                 if unanswered.is_some() {
                     tracing::info!(deadline_ms = deadline.as_millis() as u64, "WebSocket client answered no ping: closed (it reads nothing)");
@@ -421,125 +409,8 @@ async fn ws_session(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::broadcast::delay::CHANNEL_CAPACITY;
-
-    #[tokio::test]
-    async fn a_reader_that_falls_behind_is_dropped_and_the_sender_never_waits() {
-        let ch = Channel::new();
-        let mut slow = Subscription::new(&ch, GameFilter::default());
-        let mut fast = Subscription::new(&ch, GameFilter::default());
-        for i in 0..(CHANNEL_CAPACITY + 10) {
-            ch.publish(i as u64 + 1, None, &[Arc::from(format!("{{\"n\":{i}}}"))]);
-            if i < 5 {
-                assert!(fast.next().await.is_some());
-            }
-        }
-        assert!(slow.next().await.is_none(), "dropped");
-    }
-
-    #[tokio::test]
-    async fn the_backlog_reaches_a_late_reader_once() {
-        let ch = Channel::with_backlog();
-        ch.publish(0, None, &[Arc::from("{\"kind\":\"downtime\"}")]);
-        let mut late = Subscription::new(&ch, GameFilter::default());
-        ch.publish(1, None, &[Arc::from("{\"n\":1}")]);
-        assert_eq!(
-            late.next().await.as_deref(),
-            Some("{\"kind\":\"downtime\"}")
-        );
-        assert_eq!(late.next().await.as_deref(), Some("{\"n\":1}"));
-    }
-
-    #[tokio::test]
-    async fn a_client_of_one_game_gets_that_game_and_the_alerts_about_no_game() {
-        let ch = Channel::new();
-        let q = FilterQuery {
-            game: Some("1.2".into()),
-            round: None,
-        };
-        let mut one = Subscription::new(&ch, q.filter().unwrap());
-        let round2 = FilterQuery {
-            game: None,
-            round: Some("2".into()),
-        };
-        let mut r2 = Subscription::new(&ch, round2.filter().unwrap());
-        for m in [
-            r#"{"type":"move","game":"1.1","ply":1}"#,
-            r#"{"type":"move","game":"1.2","ply":1}"#,
-            r#"{"type":"move","game":"2.1","ply":1}"#,
-            r#"{"kind":"downtime"}"#,
-            r#"{"type":"clock","game":"1.12","white_ms":1}"#,
-            r#"{"type":"clock","game":"1.2","white_ms":2}"#,
-        ] {
-            ch.publish(0, None, &[Arc::from(m)]);
-        }
-        drop(ch);
-        let mut got = Vec::new();
-        while let Some(m) = one.next().await {
-            got.push(m.to_string());
-        }
-        assert_eq!(
-            got,
-            [
-                r#"{"type":"move","game":"1.2","ply":1}"#,
-                r#"{"kind":"downtime"}"#,
-                r#"{"type":"clock","game":"1.2","white_ms":2}"#,
-            ]
-        );
-        assert_eq!(
-            r2.next().await.as_deref(),
-            Some(r#"{"type":"move","game":"2.1","ply":1}"#)
-        );
-        assert_eq!(r2.next().await.as_deref(), Some(r#"{"kind":"downtime"}"#));
-        assert_eq!(r2.next().await, None);
-    }
-
-    #[tokio::test]
-    async fn past_the_game_channel_cap_a_follower_reads_the_whole_channel_filtered() {
-        use crate::broadcast::delay::MAX_GAME_CHANNELS;
-        let ch = Channel::new();
-        let held: Vec<_> = (0..MAX_GAME_CHANNELS as u32)
-            .map(|b| ch.subscribe_game((9, b)).expect("under the cap"))
-            .collect();
-        assert!(ch.subscribe_game((1, 1)).is_none(), "the cap holds");
-        let one = GameFilter {
-            round: Some(1),
-            board: Some(1),
-        };
-        let mut sub = Subscription::new(&ch, one);
-        ch.publish(0, None, &[Arc::from(r#"{"type":"move","game":"1.2"}"#)]);
-        ch.publish(0, None, &[Arc::from(r#"{"type":"move","game":"1.1"}"#)]);
-        assert_eq!(
-            sub.next().await.as_deref(),
-            Some(r#"{"type":"move","game":"1.1"}"#)
-        );
-        // Readers gone: their channels are pruned for a new game.
-        drop(held);
-        assert!(ch.subscribe_game((1, 1)).is_some());
-    }
-
-    #[test]
-    fn bad_filters_name_the_parameter() {
-        for (game, round, says) in [
-            (Some("1-2"), None, "game=1-2: give the game as round.board"),
-            (Some("x.1"), None, "game=x.1"),
-            (None, Some("one"), "round=one: give the round number"),
-        ] {
-            let q = FilterQuery {
-                game: game.map(Into::into),
-                round: round.map(Into::into),
-            };
-            let e = q.filter().unwrap_err();
-            assert!(e.contains(says), "{e}");
-        }
-        assert_eq!(
-            FilterQuery::default().filter().unwrap(),
-            GameFilter::default()
-        );
-    }
-}
+#[path = "stream_tests.rs"]
+mod tests;
 
 #[cfg(test)]
 #[path = "stream_resume_tests.rs"]
