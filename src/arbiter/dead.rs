@@ -108,10 +108,9 @@ pub fn is_dead_fast(pos: &Chess) -> bool {
     {
         return dead;
     }
-    let dead = to_board(pos).is_some_and(|board| {
-        chasolver::is_unwinnable_fast(&board, chess::Color::White)
-            && chasolver::is_unwinnable_fast(&board, chess::Color::Black)
-    });
+    // Most positions carry their own proof that the analysis below would
+    // answer "not dead" (`alive.rs`): no solver, no board conversion.
+    let dead = !super::alive::surely_not_dead(pos) && solver_dead_fast(pos);
     DEAD_FAST.with_borrow_mut(|seen| {
         if seen.len() >= 4 {
             seen.remove(0);
@@ -119,6 +118,14 @@ pub fn is_dead_fast(pos: &Chess) -> bool {
         seen.push((pos.clone(), dead));
     });
     dead
+}
+
+/// The solver's fast analysis of both sides: proven dead.
+fn solver_dead_fast(pos: &Chess) -> bool {
+    to_board(pos).is_some_and(|board| {
+        chasolver::is_unwinnable_fast(&board, chess::Color::White)
+            && chasolver::is_unwinnable_fast(&board, chess::Color::Black)
+    })
 }
 
 #[cfg(test)]
@@ -165,6 +172,78 @@ mod tests {
             n += 1;
         }
         assert!(n >= 3);
+    }
+
+    /// The positions of the unwinnability vectors and every position one
+    /// move on from them, and the positions of the first `games` games of
+    /// each real-game file (`None` when the data is absent outside CI).
+    fn probe_positions(games: usize) -> Option<(Vec<Chess>, Vec<Chess>)> {
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+        let vectors = format!("{data}/positions/cha_unwinnability_test_vectors.txt");
+        let Ok(text) = std::fs::read_to_string(&vectors) else {
+            assert!(std::env::var_os("CI").is_none(), "{vectors} absent under CI");
+            return None;
+        };
+        let mut near = Vec::new();
+        for line in text.lines().filter(|l| l.len() > 3 && !l.starts_with('#')) {
+            let Ok(f) = line[2..].trim().parse::<Fen>() else {
+                continue;
+            };
+            let Ok(p) = f.into_position::<Chess>(CastlingMode::Standard) else {
+                continue;
+            };
+            for m in p.legal_moves() {
+                let mut q = p.clone();
+                q.play_unchecked(m);
+                near.push(q);
+            }
+            near.push(p);
+        }
+        let mut played = Vec::new();
+        for file in [
+            "lichess_db_2025-05_438games.pgn",
+            "twic1599_1110games.pgn",
+            "engine_threefold_188games.pgn",
+        ] {
+            let text = std::fs::read_to_string(format!("{data}/pgn/{file}")).expect("the corpus");
+            for g in crate::pgn::read_games(&text).expect("PGN").iter().take(games) {
+                let mut p = Chess::default();
+                for m in &g.moves {
+                    let san: shakmaty::san::San = m.san.parse().expect("SAN");
+                    p.play_unchecked(san.to_move(&p).expect("legal"));
+                    played.push(p.clone());
+                }
+            }
+        }
+        Some((near, played))
+    }
+
+    #[test]
+    fn the_proof_of_life_never_contradicts_the_solver() {
+        // `alive.rs` skips the solver only where it would answer "not
+        // dead": checked against the solver itself on endgame vectors (and
+        // one move on from each), and on real games, where it must spare the
+        // solver most positions.
+        let Some((near, played)) = probe_positions(150) else {
+            return;
+        };
+        for (set, p) in [("vectors", &near), ("games", &played)] {
+            let mut proven = 0;
+            for pos in p.iter() {
+                if super::super::alive::surely_not_dead(pos) {
+                    proven += 1;
+                    assert!(
+                        !solver_dead_fast(pos),
+                        "proved alive, but the solver finds it dead: {}",
+                        Fen::from_position(pos, EnPassantMode::Legal)
+                    );
+                }
+            }
+            println!("{set}: {proven} of {} positions proved alive", p.len());
+            if set == "games" {
+                assert!(proven * 10 >= p.len() * 9, "{proven} of {}", p.len());
+            }
+        }
     }
 
     #[test]
