@@ -34,7 +34,8 @@
 //! says more than the solver would: `tests` checks it against the solver
 //! over the unwinnability vectors and real games.
 
-use shakmaty::{Bitboard, Board, Chess, Color, Move, Position};
+use crate::legal;
+use shakmaty::{attacks, Bitboard, Board, Chess, Color, Move, Position};
 
 /// Whether the solver's fast analysis is sure to find the position not
 /// dead (true: `is_dead_fast` would answer false). False means "ask the
@@ -57,7 +58,7 @@ pub(super) fn surely_not_dead(pos: &Chess) -> bool {
     if winners.peek().is_none() {
         return false;
     }
-    let legal = pos.legal_moves();
+    let legal = legal::legal_moves(pos);
     let normal = legal
         .iter()
         .filter(|m| matches!(m, Move::Normal { .. }))
@@ -93,7 +94,8 @@ fn quiet(m: &Move) -> Option<Move> {
 
 /// Condition 3: `a→b`, `c→d`, `b→a`, `d→c`, each legal where it is played.
 /// A few candidates are tried for each move (the proof is cheap or
-/// abandoned).
+/// abandoned); the replies are tried by their pieces' reach, each checked
+/// for legality, without generating every move.
 fn goes_round(pos: &Chess, legal: &[Move]) -> bool {
     for (m1, back1) in legal
         .iter()
@@ -102,12 +104,10 @@ fn goes_round(pos: &Chess, legal: &[Move]) -> bool {
     {
         let mut p1 = pos.clone();
         p1.play_unchecked(m1);
-        let replies = p1.legal_moves();
-        for (m2, back2) in replies
-            .iter()
-            .filter_map(|m| quiet(m).map(|b| (*m, b)))
-            .take(4)
-        {
+        for (m2, back2) in quiet_candidates(&p1).take(8) {
+            if !p1.is_legal(m2) {
+                continue;
+            }
             let mut p2 = p1.clone();
             p2.play_unchecked(m2);
             if !p2.is_legal(back1) {
@@ -120,6 +120,33 @@ fn goes_round(pos: &Chess, legal: &[Move]) -> bool {
         }
     }
     false
+}
+
+/// The quiet moves of the pieces (not pawns) of the player on move by
+/// their reach onto empty squares, with the move back; not yet checked for
+/// legality.
+fn quiet_candidates(p: &Chess) -> impl Iterator<Item = (Move, Move)> + '_ {
+    let board = p.board();
+    let occupied = board.occupied();
+    (board.by_color(p.turn()) & !board.pawns())
+        .into_iter()
+        .flat_map(move |from| {
+            let piece = board.piece_at(from);
+            let reach = piece.map_or(Bitboard::EMPTY, |pc| {
+                attacks::attacks(from, pc, occupied) & !occupied
+            });
+            reach.into_iter().filter_map(move |to| {
+                let role = piece?.role;
+                let m = Move::Normal {
+                    role,
+                    from,
+                    capture: None,
+                    to,
+                    promotion: None,
+                };
+                quiet(&m).map(|back| (m, back))
+            })
+        })
 }
 
 /// Condition 2: chasolver's `insufficient_white_material`, for `winner`.
@@ -160,10 +187,12 @@ fn blocked_candidate(board: &Board, winner: Color) -> bool {
     let white_pawns = (board.pawns() & board.white()).0;
     let black_pawns = (board.pawns() & board.black()).0;
     let blocked = match winner {
-        Color::White => ((white_pawns << 8) & (black_pawns | (board.kings() & board.black()).0))
-            .count_ones(),
-        Color::Black => ((black_pawns >> 8) & (white_pawns | (board.kings() & board.white()).0))
-            .count_ones(),
+        Color::White => {
+            ((white_pawns << 8) & (black_pawns | (board.kings() & board.black()).0)).count_ones()
+        }
+        Color::Black => {
+            ((black_pawns >> 8) & (white_pawns | (board.kings() & board.white()).0)).count_ones()
+        }
     };
     let pawns = board.pawns().count() as i32;
     let needed = (pawns / 2 - 2).max(1) as u32;
@@ -185,4 +214,76 @@ fn files(squares: u64) -> u8 {
     f |= f >> 16;
     f |= f >> 8;
     (f & 0xff) as u8
+}
+
+/// The second proof, for the positions the first leaves to the solver
+/// because of blocked pawns (condition 4): there the fast analysis may run
+/// its static analysis, about 2 M instructions a position. When the
+/// analysis would get there for White (`static_likely`) and the solver's
+/// helpmate search finds White a mate, the mate is replayed here move by
+/// move; a mate that replays shows White can still mate, which the fast
+/// analysis (sound: it proves only what is true) cannot deny, so the
+/// position is not dead. Anything else: ask the solver as before.
+pub(super) fn helpmate_shown(pos: &Chess, board: &chess::Board) -> bool {
+    if !blocked_candidate(pos.board(), Color::White) || !static_likely(board) {
+        return false;
+    }
+    match chasolver::winnability(board, chess::Color::White) {
+        Some(chasolver::Winnability::Winnable { helpmate }) => mates(pos, &helpmate, Color::White),
+        _ => false,
+    }
+}
+
+/// Whether the fast analysis is likely to reach its static analysis for
+/// White: its search's first line (the first legal move in the solver's
+/// order, four plies, seven with only pawns and bishops) moves no queen,
+/// rook or knight. An estimate of cost only: the proof does not rest on it.
+fn static_likely(board: &chess::Board) -> bool {
+    use chess::Piece;
+    let heavy = *board.pieces(Piece::Queen) | *board.pieces(Piece::Rook);
+    let depth = if (heavy | *board.pieces(Piece::Knight)).popcnt() == 0 {
+        7
+    } else {
+        4
+    };
+    let mut b = *board;
+    for _ in 0..depth {
+        let Some(m) = chess::MoveGen::new_legal(&b).next() else {
+            break;
+        };
+        if matches!(
+            b.piece_on(m.get_source()),
+            Some(Piece::Queen | Piece::Rook | Piece::Knight)
+        ) {
+            return false;
+        }
+        b = b.make_move_new(m);
+    }
+    true
+}
+
+/// Whether `line` (the solver's moves) is legal from `pos` and ends with
+/// the side other than `winner` checkmated.
+fn mates(pos: &Chess, line: &[chess::ChessMove], winner: Color) -> bool {
+    use shakmaty::uci::UciMove;
+    let square = |s: chess::Square| shakmaty::Square::new(s.to_index() as u32);
+    let mut p = pos.clone();
+    for m in line {
+        let promotion = m.get_promotion().map(|r| match r {
+            chess::Piece::Knight => shakmaty::Role::Knight,
+            chess::Piece::Bishop => shakmaty::Role::Bishop,
+            chess::Piece::Rook => shakmaty::Role::Rook,
+            _ => shakmaty::Role::Queen,
+        });
+        let uci = UciMove::Normal {
+            from: square(m.get_source()),
+            to: square(m.get_dest()),
+            promotion,
+        };
+        let Ok(mv) = uci.to_move(&p) else {
+            return false;
+        };
+        p.play_unchecked(mv);
+    }
+    p.turn() == !winner && p.is_checkmate()
 }

@@ -120,12 +120,18 @@ pub fn is_dead_fast(pos: &Chess) -> bool {
     dead
 }
 
-/// The solver's fast analysis of both sides: proven dead.
+/// The solver's fast analysis of both sides: proven dead. A position the
+/// analysis would study at length is first given a helpmate search whose
+/// mate, replayed, shows it alive (`alive::helpmate_shown`).
 fn solver_dead_fast(pos: &Chess) -> bool {
-    to_board(pos).is_some_and(|board| {
-        chasolver::is_unwinnable_fast(&board, chess::Color::White)
-            && chasolver::is_unwinnable_fast(&board, chess::Color::Black)
-    })
+    to_board(pos)
+        .is_some_and(|board| !super::alive::helpmate_shown(pos, &board) && fast_both(&board))
+}
+
+/// chasolver's fast analysis: neither side can mate.
+fn fast_both(board: &chess::Board) -> bool {
+    chasolver::is_unwinnable_fast(board, chess::Color::White)
+        && chasolver::is_unwinnable_fast(board, chess::Color::Black)
 }
 
 #[cfg(test)]
@@ -174,17 +180,21 @@ mod tests {
         assert!(n >= 3);
     }
 
-    /// The positions of the unwinnability vectors and every position one
-    /// move on from them, and the positions of the first `games` games of
-    /// each real-game file (`None` when the data is absent outside CI).
-    fn probe_positions(games: usize) -> Option<(Vec<Chess>, Vec<Chess>)> {
+    /// The positions of the unwinnability vectors, every position one move
+    /// on from them, and the positions of the first `games` games of each
+    /// real-game file (`None` when the data is absent outside CI).
+    type Probes = (Vec<Chess>, Vec<Chess>, Vec<Chess>);
+    fn probe_positions(games: usize) -> Option<Probes> {
         let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
         let vectors = format!("{data}/positions/cha_unwinnability_test_vectors.txt");
         let Ok(text) = std::fs::read_to_string(&vectors) else {
-            assert!(std::env::var_os("CI").is_none(), "{vectors} absent under CI");
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{vectors} absent under CI"
+            );
             return None;
         };
-        let mut near = Vec::new();
+        let (mut vectors, mut near) = (Vec::new(), Vec::new());
         for line in text.lines().filter(|l| l.len() > 3 && !l.starts_with('#')) {
             let Ok(f) = line[2..].trim().parse::<Fen>() else {
                 continue;
@@ -197,7 +207,7 @@ mod tests {
                 q.play_unchecked(m);
                 near.push(q);
             }
-            near.push(p);
+            vectors.push(p);
         }
         let mut played = Vec::new();
         for file in [
@@ -206,7 +216,11 @@ mod tests {
             "engine_threefold_188games.pgn",
         ] {
             let text = std::fs::read_to_string(format!("{data}/pgn/{file}")).expect("the corpus");
-            for g in crate::pgn::read_games(&text).expect("PGN").iter().take(games) {
+            for g in crate::pgn::read_games(&text)
+                .expect("PGN")
+                .iter()
+                .take(games)
+            {
                 let mut p = Chess::default();
                 for m in &g.moves {
                     let san: shakmaty::san::San = m.san.parse().expect("SAN");
@@ -215,7 +229,7 @@ mod tests {
                 }
             }
         }
-        Some((near, played))
+        Some((vectors, near, played))
     }
 
     #[test]
@@ -224,16 +238,21 @@ mod tests {
         // dead": checked against the solver itself on endgame vectors (and
         // one move on from each), and on real games, where it must spare the
         // solver most positions.
-        let Some((near, played)) = probe_positions(150) else {
+        let Some((vectors, near, played)) = probe_positions(150) else {
             return;
         };
-        for (set, p) in [("vectors", &near), ("games", &played)] {
+        for (set, p) in [("vectors", &vectors), ("near", &near), ("games", &played)] {
             let mut proven = 0;
             for pos in p.iter() {
-                if super::super::alive::surely_not_dead(pos) {
+                let board = to_board(pos);
+                // The helpmate search on the vectors and games only (the
+                // positions one move on would take minutes).
+                let shown =
+                    |b: &chess::Board| set != "near" && super::super::alive::helpmate_shown(pos, b);
+                if super::super::alive::surely_not_dead(pos) || board.as_ref().is_some_and(shown) {
                     proven += 1;
                     assert!(
-                        !solver_dead_fast(pos),
+                        !board.as_ref().is_some_and(fast_both),
                         "proved alive, but the solver finds it dead: {}",
                         Fen::from_position(pos, EnPassantMode::Legal)
                     );
