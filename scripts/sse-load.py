@@ -8,9 +8,16 @@ binp, trace, n, speed = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import probe_board
 p, addr, d = probe_board.start(binp, trace, speed, "sse-load")
-def rss():
+def status(key):
     for l in open("/proc/%d/status" % p.pid):
-        if l.startswith("VmRSS"): return int(l.split()[1])
+        if l.startswith(key + ":"): return int(l.split()[1])
+def rss():
+    return status("VmRSS")
+def anon():
+    # Anonymous memory only (heap, allocator arenas, stacks): VmRSS also
+    # counts the binary's own code pages (file-backed, shared, reclaimable),
+    # which are faulted in as the game first runs each code path.
+    return status("RssAnon")
 def get(path):
     c = socket.create_connection(addr, timeout=10)
     c.sendall(("GET %s HTTP/1.0\r\nHost: x\r\n\r\n" % path).encode())
@@ -28,7 +35,7 @@ def wait_end():
             pgn = get("/games.pgn")
         except OSError:
             continue
-        samples.append((pgn.count("[%clk"), rss()))
+        samples.append((pgn.count("[%clk"), rss(), anon()))
         if "Result \"*\"" not in pgn and "[Result" in pgn:
             return pgn
         if p.poll() is not None: sys.exit("daemon died")
@@ -39,15 +46,17 @@ try:
 except OSError:
     pass
 time.sleep(0.5)
-first = rss(); print("before the first move: RSS %d KiB" % first)
+first = rss(); first_anon = anon()
+print("before the first move: RSS %d KiB (anonymous %d KiB)" % (first, first_anon))
 pgn = wait_end()
 print("game over after %.1f s wall; %d [%%clk" % (time.time() - t0, pgn.count("[%clk")))
 mid = [x for x in samples if x[0] >= 400]
 if len(mid) > 1:
-    (p0, r0), (p1, r1) = mid[0], samples[-1]
-    print("RSS while playing: %d KiB at ply %d, %d KiB at ply %d: %.0f B per ply" % (r0, p0, r1, p1, (r1 - r0) * 1024 / max(p1 - p0, 1)))
+    (p0, r0, a0), (p1, r1, a1) = mid[0], samples[-1]
+    print("RSS while playing: %d KiB at ply %d, %d KiB at ply %d: %.0f B per ply (anonymous: %.0f B per ply)" % (r0, p0, r1, p1, (r1 - r0) * 1024 / max(p1 - p0, 1), (a1 - a0) * 1024 / max(p1 - p0, 1)))
 time.sleep(12)
-idle = rss(); print("idle RSS %d KiB after the game (%+d KiB, %.0f B per ply)" % (idle, idle - first, (idle - first) * 1024 / max(pgn.count("[%clk"), 1)))
+idle = rss(); idle_anon = anon(); plies = max(pgn.count("[%clk"), 1)
+print("idle RSS %d KiB after the game (%+d KiB, %.0f B per ply); anonymous %d KiB (%+d KiB, %.0f B per ply)" % (idle, idle - first, (idle - first) * 1024 / plies, idle_anon, idle_anon - first_anon, (idle_anon - first_anon) * 1024 / plies))
 conns = []
 for i in range(n):
     c = socket.create_connection(addr, timeout=10)

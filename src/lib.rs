@@ -52,6 +52,7 @@ pub mod controller;
 pub mod disk;
 pub mod event;
 pub mod journal;
+pub mod legal;
 pub mod logging;
 pub mod model;
 pub mod mqtt;

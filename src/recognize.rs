@@ -142,8 +142,10 @@ pub fn effect(mv: &Move, side: Color) -> Effect {
 /// and "capturing" the opponent's king is no move (2023 1.4.1; 2009 §3.9:
 /// the king is attacked, never taken).
 fn legal_moves(pos: &Chess) -> impl Iterator<Item = Move> {
-    pos.legal_moves()
-        .into_iter()
+    // Generated once per position (`crate::legal`, issue 28).
+    let moves = crate::legal::legal_moves(pos);
+    (0..moves.len())
+        .map(move |i| moves[i])
         .filter(|m| m.capture() != Some(Role::King))
 }
 

@@ -299,7 +299,9 @@ impl Arbiter {
         let ends = |m: &Move| {
             let mut after = self.pos.clone();
             after.play_unchecked(*m);
-            after.is_checkmate() || after.is_stalemate() || super::dead::is_dead_fast(&after)
+            crate::legal::is_checkmate(&after)
+                || crate::legal::is_stalemate(&after)
+                || super::dead::is_dead_fast(&after)
         };
         if !candidates.iter().any(ends) {
             return;

@@ -108,10 +108,9 @@ pub fn is_dead_fast(pos: &Chess) -> bool {
     {
         return dead;
     }
-    let dead = to_board(pos).is_some_and(|board| {
-        chasolver::is_unwinnable_fast(&board, chess::Color::White)
-            && chasolver::is_unwinnable_fast(&board, chess::Color::Black)
-    });
+    // Most positions carry their own proof that the analysis below would
+    // answer "not dead" (`alive.rs`): no solver, no board conversion.
+    let dead = !super::alive::surely_not_dead(pos) && solver_dead_fast(pos);
     DEAD_FAST.with_borrow_mut(|seen| {
         if seen.len() >= 4 {
             seen.remove(0);
@@ -119,6 +118,20 @@ pub fn is_dead_fast(pos: &Chess) -> bool {
         seen.push((pos.clone(), dead));
     });
     dead
+}
+
+/// The solver's fast analysis of both sides: proven dead. A position the
+/// analysis would study at length is first given a helpmate search whose
+/// mate, replayed, shows it alive (`alive::helpmate_shown`).
+fn solver_dead_fast(pos: &Chess) -> bool {
+    to_board(pos)
+        .is_some_and(|board| !super::alive::helpmate_shown(pos, &board) && fast_both(&board))
+}
+
+/// chasolver's fast analysis: neither side can mate.
+fn fast_both(board: &chess::Board) -> bool {
+    chasolver::is_unwinnable_fast(board, chess::Color::White)
+        && chasolver::is_unwinnable_fast(board, chess::Color::Black)
 }
 
 #[cfg(test)]
@@ -165,6 +178,95 @@ mod tests {
             n += 1;
         }
         assert!(n >= 3);
+    }
+
+    /// The positions of the unwinnability vectors, every position one move
+    /// on from a third of them, and the positions of the first `games`
+    /// games of each real-game file (`None` when the data is absent outside
+    /// CI).
+    type Probes = (Vec<Chess>, Vec<Chess>, Vec<Chess>);
+    fn probe_positions(games: usize) -> Option<Probes> {
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+        let vectors = format!("{data}/positions/cha_unwinnability_test_vectors.txt");
+        let Ok(text) = std::fs::read_to_string(&vectors) else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{vectors} absent under CI"
+            );
+            return None;
+        };
+        let (mut vectors, mut near) = (Vec::new(), Vec::new());
+        let lines = text.lines().filter(|l| l.len() > 3 && !l.starts_with('#'));
+        for (i, line) in lines.enumerate() {
+            let Ok(f) = line[2..].trim().parse::<Fen>() else {
+                continue;
+            };
+            let Ok(p) = f.into_position::<Chess>(CastlingMode::Standard) else {
+                continue;
+            };
+            // One move on from every third vector (the test's time).
+            for m in p.legal_moves().into_iter().filter(|_| i % 3 == 0) {
+                let mut q = p.clone();
+                q.play_unchecked(m);
+                near.push(q);
+            }
+            vectors.push(p);
+        }
+        let mut played = Vec::new();
+        for file in [
+            "lichess_db_2025-05_438games.pgn",
+            "twic1599_1110games.pgn",
+            "engine_threefold_188games.pgn",
+        ] {
+            let text = std::fs::read_to_string(format!("{data}/pgn/{file}")).expect("the corpus");
+            for g in crate::pgn::read_games(&text)
+                .expect("PGN")
+                .iter()
+                .take(games)
+            {
+                let mut p = Chess::default();
+                for m in &g.moves {
+                    let san: shakmaty::san::San = m.san.parse().expect("SAN");
+                    p.play_unchecked(san.to_move(&p).expect("legal"));
+                    played.push(p.clone());
+                }
+            }
+        }
+        Some((vectors, near, played))
+    }
+
+    #[test]
+    fn the_proof_of_life_never_contradicts_the_solver() {
+        // `alive.rs` skips the solver only where it would answer "not
+        // dead": checked against the solver itself on endgame vectors (and
+        // one move on from each), and on real games, where it must spare the
+        // solver most positions.
+        let Some((vectors, near, played)) = probe_positions(40) else {
+            return;
+        };
+        for (set, p) in [("vectors", &vectors), ("near", &near), ("games", &played)] {
+            let mut proven = 0;
+            for pos in p.iter() {
+                let board = to_board(pos);
+                // The helpmate search on the games only (on the endgame
+                // vectors it takes minutes).
+                let shown = |b: &chess::Board| {
+                    set == "games" && super::super::alive::helpmate_shown(pos, b)
+                };
+                if super::super::alive::surely_not_dead(pos) || board.as_ref().is_some_and(shown) {
+                    proven += 1;
+                    assert!(
+                        !board.as_ref().is_some_and(fast_both),
+                        "proved alive, but the solver finds it dead: {}",
+                        Fen::from_position(pos, EnPassantMode::Legal)
+                    );
+                }
+            }
+            println!("{set}: {proven} of {} positions proved alive", p.len());
+            if set == "games" {
+                assert!(proven * 10 >= p.len() * 9, "{proven} of {}", p.len());
+            }
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::announce::Decisions;
 use super::phase::PendingEnd;
 use super::rulings::{impossible, Refusal};
 use super::{dead, Arbiter};
+use crate::legal;
 use crate::model::{win_for, ClaimKind, EndReason, KnownOutcome, Score};
 use crate::recognize::{may_show_explained_move, recognize, Recognition};
 use crate::rules::RulingArticles;
@@ -77,7 +78,10 @@ impl Arbiter {
             }
             let mut after = self.pos.clone();
             after.play_unchecked(mv);
-            if after.is_checkmate() || after.is_stalemate() || dead::is_dead_fast(&after) {
+            if legal::is_checkmate(&after)
+                || legal::is_stalemate(&after)
+                || dead::is_dead_fast(&after)
+            {
                 self.settle(PendingEnd {
                     mv,
                     t,
@@ -92,11 +96,11 @@ impl Arbiter {
     pub(super) fn after_move(&mut self, by: Color, t: u64, out: &mut Decisions) {
         let p = self.cfg.profile;
         let a = p.articles;
-        if self.pos.is_checkmate() {
+        if legal::is_checkmate(&self.pos) {
             self.end(win_for(by), EndReason::Checkmate, a.checkmate, t, out);
             return;
         }
-        if self.pos.is_stalemate() {
+        if legal::is_stalemate(&self.pos) {
             self.end(
                 KnownOutcome::Draw,
                 EndReason::Stalemate,

@@ -41,11 +41,13 @@
 //! | `confirm.rs` | results provisional until confirmed or corrected, forfeits (DSU 004 §15) |
 //! | `setup.rs` | the set-up before the first move: guidance, a wrong initial position (§7.1a / 7.2.1) |
 //! | `dead.rs` | dead positions and mating material (§5.2b, §6.9) |
+//! | `alive.rs` | the cheap proof that the dead-position check after a move answers "not dead" (issue 28) |
 //! | `ambiguous.rs` | a press whose board fits several moves: held readings, `ambiguous_move`, `choose` |
 //! | `unpressed.rs` | a move made and not pressed, then the opponent's move: the board read as the moves made since (§1.1, §6.7a, 2023 6.2.1.2), on two boards the presser's (E2.1) |
 //! | `unpressed_illegal.rs` | an illegal move made and not pressed, then replied to: stands (2009 A4c / B3c, 2001 C3, 2023 A.5.2, A.5.4) or ruled when made / completed (§7.4a, 7.5.1) |
 
 mod actions;
+mod alive;
 mod ambiguous;
 mod announce;
 mod claims;

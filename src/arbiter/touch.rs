@@ -123,7 +123,8 @@ pub fn order(touches: &[Touch], side: Color, window_ms: u64) -> Vec<Touch> {
 /// The obligation the touches create in `pos` (§4.3–§4.5), if any.
 pub fn obligation(pos: &Chess, touches: &[Touch], a: &TouchArticles) -> Option<Obligation> {
     let side = pos.turn();
-    let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+    // Generated once per position (`crate::legal`, issue 28).
+    let legal = crate::legal::legal_moves(pos);
     let own: Vec<&Touch> = touches.iter().filter(|x| x.piece.color == side).collect();
     let opp: Vec<&Touch> = touches.iter().filter(|x| x.piece.color != side).collect();
     let king = own.iter().position(|x| x.piece.role == Role::King);
@@ -268,6 +269,19 @@ pub fn check(
                 touched: played.to(),
             });
         }
+    }
+    // Nothing touched, or only the piece the (legal) move moves: the
+    // obligation (§4.3a) is that piece's moves, which the move keeps; no
+    // moves to look through.
+    match touches {
+        [] => return None,
+        [t] if t.piece.color == pos.turn()
+            && destination(played, t.square).is_some()
+            && crate::legal::is_legal(pos, played) =>
+        {
+            return None
+        }
+        _ => {}
     }
     let ob = obligation(pos, touches, a)?;
     if ob.allowed.contains(played) {
