@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{of, replay_steps};
+use common::{of, replay_steps, DRIFT};
 use serde_json::{json, Value};
 
 // Steps in the step language of `tests/common/trace.rs`:
@@ -226,36 +226,12 @@ fn the_vi_players_own_move_is_announced_as_it_stands_in_every_edition() {
     }
 }
 
-/// 1.e4 e5 copied right; 2.Nf3 copied to h3 on the tactile board, Black
-/// plays Nc6 there and presses; 3.Bb5. The copy error is a difference of
-/// the boards in every edition (f3, h3), never §7.3 / 7.4.1 displaced
-/// pieces; and the arbiter's rewind to ply 2 (E2.8 / F2.8 / D.2.9) takes
-/// the game back there with the clocks as they were at Black's press of
-/// 1…e5 (8 s).
-const DRIFT: &str = "
-    1000 lift e2
-    1300 place e4
-    1600 press w
-    3000 tactile lift e2
-    3200 tactile place e4
-    3400 tactile lift e7
-    3600 tactile place e5
-    8000 press b
-    9000 lift e7
-    9200 place e5
-    10000 lift g1
-    10200 place f3
-    10500 press w
-    12000 tactile lift g1
-    12200 tactile place h3
-    12400 tactile lift b8
-    12600 tactile place c6
-    18000 press b
-    19000 lift b8
-    19200 place c6
-    20000 lift f1
-    20200 place b5
-    20500 press w";
+// The DRIFT game (tests/common/trace.rs): 1.e4 e5 copied right; 2.Nf3
+// copied to h3 on the tactile board, Black plays Nc6 there and presses;
+// 3.Bb5. The copy error is a difference of the boards in every edition
+// (f3, h3), never §7.3 / 7.4.1 displaced pieces; and the arbiter's rewind
+// to ply 2 (E2.8 / F2.8 / D.2.9) takes the game back there with the clocks
+// as they were at Black's press of 1…e5 (8 s).
 
 #[test]
 fn a_copy_to_a_far_square_is_never_displaced_pieces_in_any_edition() {

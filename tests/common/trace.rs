@@ -306,3 +306,33 @@ pub fn false_alarm(events: &[eboard::trace::Event]) -> Option<&eboard::trace::Ev
         )
     })
 }
+
+/// The Appendix E copy drift both copy suites play (`tests/tactile.rs`,
+/// `tests/copies.rs`): 1.e4 e5 copied right; White's 2.Nf3 copied to h3 on
+/// the tactile board, Black plays Nc6 on it and presses; 3.Bb5. The boards
+/// last agreed after 1…e5 (ply 2), at Black's press at 8 s. Step language
+/// of [`TraceBuilder::steps`].
+pub const DRIFT: &str = "
+    1000 lift e2
+    1300 place e4
+    1600 press w
+    3000 tactile lift e2
+    3200 tactile place e4
+    3400 tactile lift e7
+    3600 tactile place e5
+    8000 press b
+    9000 lift e7
+    9200 place e5
+    10000 lift g1
+    10200 place f3
+    10500 press w
+    12000 tactile lift g1
+    12200 tactile place h3
+    12400 tactile lift b8
+    12600 tactile place c6
+    18000 press b
+    19000 lift b8
+    19200 place c6
+    20000 lift f1
+    20200 place b5
+    20500 press w";
