@@ -228,12 +228,12 @@ fn the_hall_certificate_of_the_mqtt_doc_runs_as_written_and_a_board_trusts_it() 
 }
 
 /// The config's keys: each field of the config's section structs
-/// (`src/config/sections.rs`) and of the player (`src/model.rs`), but those serde skips.
+/// (`src/config/sections.rs`) and of the player (`src/model/values.rs`), but those serde skips.
 fn config_keys() -> Vec<(String, String)> {
     let mut keys = Vec::new();
     for (file, structs) in [
         ("src/config/sections.rs", None),
-        ("src/model.rs", Some(["Player"].as_slice())),
+        ("src/model/values.rs", Some(["Player"].as_slice())),
     ] {
         let text = std::fs::read_to_string(root().join(file)).unwrap();
         let mut current: Option<String> = None;
