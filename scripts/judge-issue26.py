@@ -227,6 +227,11 @@ def attack(binary, work, mode, seconds, nice, token, hashed, trace):
         daemon.stop()
 
 
+def load(r):
+    """The 1-minute load average when the probe ended."""
+    return f"{r['loadavg'][0]:.1f}"
+
+
 def judge_attack(mode, r, seconds):
     lag = r["move_lag_ms"]["attack"]
     arb, spec = r["arbiter"], r["spectator"]
@@ -239,6 +244,8 @@ def judge_attack(mode, r, seconds):
         growth = (dmn["rss_peak_kb"] - dmn["rss_idle_kb"]) / 1024
         row("login: RSS growth", f"{growth:.1f} MB (idle {dmn['rss_idle_kb'] / 1024:.1f}, peak "
             f"{dmn['rss_peak_kb'] / 1024:.1f})", "< 64 MB", growth < 64)
+        row("login: daemon", f"CPU {dmn['cpu_s_per_s']} s/s, {r['attack_connections']['opened']} attack "
+            f"connections, load {load(r)}", "(figures)", None)
         return
     row(f"{mode}: spectators served", f"{spec['served_pct']} % ({spec['served']}/{spec['asked']})", ">= 99 %",
         spec["served_pct"] is not None and spec["served_pct"] >= 99)
@@ -250,7 +257,7 @@ def judge_attack(mode, r, seconds):
             f"p99 {st['p99_ms']} ms", ">= 99 %", st["served_pct"] is not None and st["served_pct"] >= 99)
     row(f"{mode}: daemon", f"CPU {dmn['cpu_s_per_s']} s/s, streams closed {dmn['streams_closed'] / seconds:.0f}/s, "
         f"refused {dmn['streams_refused'] / seconds:.0f}/s, peak RSS {dmn['rss_peak_kb'] / 1024:.0f} MB, "
-        f"{r['attack_connections']['opened']} attack connections", "(figures)", None)
+        f"{r['attack_connections']['opened']} attack connections, load {load(r)}", "(figures)", None)
 
 
 def judge_tokens(binary, work, hashed):

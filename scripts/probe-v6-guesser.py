@@ -148,10 +148,10 @@ secret_hash = "{hashed}"
                 n += 1
                 src = random_source(GUESSER)
                 st = request(src, method, path, body, headers())
+                k = path if method == "GET" else f"{path} {json.loads(body)['name']}"
                 with lock:
                     sources.add(src)
-                    answers.setdefault(path if method == "GET" else f"{path} {json.loads(body)['name']}", {})
-                    k = path if method == "GET" else f"{path} {json.loads(body)['name']}"
+                    answers.setdefault(k, {})
                     answers[k][str(st)] = answers[k].get(str(st), 0) + 1
 
         ts = [threading.Thread(target=guesser, args=(i,)) for i in range(threads_n)]

@@ -184,7 +184,9 @@ fn a_full_stream_cap_closes_an_unproven_stream_of_the_busiest_source_first() {
     assert!(!told_to_close(&a1) && !told_to_close(&watching));
     // A proven newcomer is let in: the attacker's oldest goes (his source
     // holds the most), not the spectator's older stream, never the proven.
-    let back = sr.begin_stream(true).expect("an unproven stream makes room");
+    let back = sr
+        .begin_stream(true)
+        .expect("an unproven stream makes room");
     assert!(told_to_close(&a1));
     assert!(!told_to_close(&watching) && !told_to_close(&proven));
     assert_eq!(a.open().2, 4);
@@ -234,8 +236,13 @@ fn sources_holding_about_as_many_streams_do_not_close_each_others() {
     // A spectator from a fresh address gets in, and his second stream too
     // (y holds 3 = 1 + 2), but not a third (each source then holds 2).
     let sp = a.admit(ip(9)).unwrap();
-    let s1 = sp.begin_stream(false).expect("a fresh source always gets in");
-    assert!(told_to_close(&xs[1]), "the oldest of the busiest (x: 3 against y: 3)");
+    let s1 = sp
+        .begin_stream(false)
+        .expect("a fresh source always gets in");
+    assert!(
+        told_to_close(&xs[1]),
+        "the oldest of the busiest (x: 3 against y: 3)"
+    );
     let s2 = sp.begin_stream(false).expect("y holds 3 = 1 + 2");
     assert!(told_to_close(&ys[0]));
     assert_eq!(sp.begin_stream(false).unwrap_err(), StreamRefusal::Full(6));
