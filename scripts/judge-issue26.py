@@ -32,6 +32,9 @@ Usage: scripts/judge-issue26.py [--bin PATH] [--seconds S] [--nice N]
   --seconds  attack length per mode (default 20)
   --nice     run the daemons at this nice value (e.g. -10, as a Pi runs it
              alone; default 0)
+  --speed    the trace's replay speed (default 8: game 1 of the lichess
+             file then makes about a move a second, so the move lag's p99
+             is over about 20 moves)
   --tests    also run the project's own tests of each point (cargo test)
 Needs root for the /64 namespace (skipped, and marked so, without it).
 Prints the machine's load (uptime) with the table: on a shared machine the
@@ -177,13 +180,13 @@ def http(addr, method, path, body=b"", headers=(), tls=False, source="127.0.0.1"
         s.close()
 
 
-def attack(binary, work, mode, seconds, nice, token, hashed, trace):
+def attack(binary, work, mode, seconds, nice, token, hashed, trace, speed):
     """One fresh daemon under scripts/probe-reserve.py in `mode`."""
     d = os.path.join(work, mode)
     os.makedirs(d, exist_ok=True)
     extra = "\n[server]\nmax_streams_per_address = 32\n" if mode == "sse-cap" else ""
     cfg = config(d, token, hashed, extra)
-    daemon = Daemon(binary, d, cfg, trace, 2, nice)
+    daemon = Daemon(binary, d, cfg, trace, speed, nice)
     try:
         time.sleep(2)
         idle_rss, _ = proc_stat(daemon.pid)
@@ -207,7 +210,7 @@ def attack(binary, work, mode, seconds, nice, token, hashed, trace):
         probe_mode = "sse" if mode == "sse-cap" else mode
         addresses = 50 if mode == "login" else 140
         args = [sys.executable, os.path.join(HERE, "probe-reserve.py"), daemon.addr, token, probe_mode,
-                str(addresses), "32", str(seconds), "2", str(baseline), NAME]
+                str(addresses), "32", str(seconds), str(speed), str(baseline), NAME]
         out = subprocess.run(args, capture_output=True, text=True, timeout=seconds + baseline + 180)
         done.set()
         th.join()
@@ -390,6 +393,8 @@ def main():
     ap.add_argument("--bin")
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--nice", type=int, default=0)
+    ap.add_argument("--speed", type=float, default=8,
+                    help="the trace's replay speed (default 8: about a move a second, for the move lag)")
     ap.add_argument("--only", default="login,idle,sse,sse-cap,tls,slowloris,v6-64,tokens,cross-site")
     ap.add_argument("--tests", action="store_true")
     ap.add_argument("--pgn", default=None)
@@ -421,7 +426,7 @@ def main():
         if mode in only:
             print(f"== {mode} ({uptime()})", file=sys.stderr)
             try:
-                r = attack(binary, work, mode, o.seconds, o.nice, token, hashed, trace)
+                r = attack(binary, work, mode, o.seconds, o.nice, token, hashed, trace, o.speed)
                 results[mode] = r
                 judge_attack(mode, r, o.seconds)
             except Exception as e:  # a probe that fails is a FAIL row, not the end
