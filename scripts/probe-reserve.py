@@ -142,9 +142,9 @@ def get(host, port, source, path, token=None, first_event=False, timeout=10):
         status = int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/") else 0
         if first_event and status == 200 and b"\ndata:" not in data:
             status = 0
-        return status, time.time() - t
+        return status, time.time() - t, t
     except Exception:
-        return 0, time.time() - t
+        return 0, time.time() - t, t
     finally:
         s.close()
 
@@ -213,7 +213,8 @@ def pct(xs, p):
 
 
 def summary(results):
-    served = [s for st, s in results if st == 200]
+    served = [s for st, s, _ in results if st == 200]
+    slowest = sorted(results, key=lambda r: -r[1])[:3]
     return {
         "asked": len(results),
         "served": len(served),
@@ -221,7 +222,11 @@ def summary(results):
         "p50_ms": round(1000 * pct(served, 50), 1) if served else None,
         "p99_ms": round(1000 * pct(served, 99), 1) if served else None,
         "max_ms": round(1000 * max(served), 1) if served else None,
-        "statuses": sorted({st for st, _ in results}),
+        "statuses": sorted({st for st, _, _ in results}),
+        # The three slowest: (status, ms, when it started, UTC) to set
+        # beside the daemon's log.
+        "slowest": [(st, round(1000 * secs, 1), time.strftime("%H:%M:%S", time.gmtime(at))
+                     + f".{int(at % 1 * 1000):03d}") for st, secs, at in slowest],
     }
 
 

@@ -3,7 +3,7 @@
 //! source addresses (127.0.0.2…, distinct sources to the daemon) × 8
 //! concurrent logins with wrong pass phrases for the arbiter's account,
 //! for 4 s. The daemon's memory stays within 64 MB of idle (argon2id checks
-//! are at most two at once), the account is blocked after 5 + 1 checks
+//! are one at a time), the account is blocked after 5 + 1 checks
 //! however many run at once, and the arbiter — logged in before the
 //! attack, from the attacker's own address — keeps working, and logs in
 //! again from his device while his account is blocked.

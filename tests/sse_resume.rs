@@ -35,7 +35,19 @@ struct Client {
 
 impl Client {
     fn open(addr: &str, path: &str, headers: &[(&str, &str)]) -> Client {
-        let mut s = TcpStream::connect(addr).expect("connect");
+        Client::open_from([127, 0, 0, 1], addr, path, headers)
+    }
+
+    /// [`Client::open`] from the loopback address `source` (each is
+    /// another source to the daemon's admission).
+    fn open_from(source: [u8; 4], addr: &str, path: &str, headers: &[(&str, &str)]) -> Client {
+        let to: std::net::SocketAddr = addr.parse().expect("an IP:port");
+        let sock = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None)
+            .expect("socket");
+        sock.bind(&std::net::SocketAddr::from((source, 0)).into())
+            .expect("bind a loopback source");
+        sock.connect(&to.into()).expect("connect");
+        let mut s: TcpStream = sock.into();
         let mut req =
             format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n");
         for (k, v) in headers {
@@ -488,8 +500,11 @@ fn a_full_stream_cap_closes_an_unproven_stream_never_a_proven_one() {
         (!proven.lease().is_empty()).then_some(())
     });
     assert_eq!(proven.lease(), "6 s; proof accepted: a proven reader");
-    // The cap (2) is full: a newcomer closes the unproven stream.
-    let newcomer = Client::open(&run.addr, "/events", &[]);
+    // The cap (2) is full: a newcomer from another source closes the
+    // unproven stream. (One from the same source would be refused: its
+    // source holds no fewer unproven streams than the victim's,
+    // admission's CLOSE_MARGIN.)
+    let newcomer = Client::open_from([127, 0, 0, 2], &run.addr, "/events", &[]);
     newcomer.until(10, |g| matches!(g, Got::Msg { .. }));
     assert_eq!(newcomer.lease(), "6 s; no proof");
     assert!(unproven.ended_within(2000), "the unproven stream is closed");
@@ -498,7 +513,8 @@ fn a_full_stream_cap_closes_an_unproven_stream_never_a_proven_one() {
         "the proven stream is not closed for a newcomer ({:?} after it opened)",
         since.elapsed()
     );
-    // Now the newcomer is the unproven one: the next takes its place.
+    // Now the newcomer is the unproven one: the next, from a source
+    // holding none, takes its place.
     let next = Client::open(&run.addr, "/events", &[]);
     next.until(10, |g| matches!(g, Got::Msg { .. }));
     assert!(newcomer.ended_within(2000));

@@ -25,15 +25,26 @@ pub fn give_back() -> bool {
 }
 
 /// Gives free memory back every [`TRIM_EVERY`], forever (run it beside the
-/// server, dropped with it).
+/// server, dropped with it). The trim runs on a blocking thread: it walks
+/// every arena's free pages, which under a connection flood takes tens of
+/// milliseconds, and the future calling this one shares its task with the
+/// listener's accept loop (`app::serve_until`): run inline, every trim held
+/// every new connection back for as long (issue 26, the slow spectator
+/// request). Its duration is logged at debug.
 pub async fn give_back_periodically() {
     let mut every = tokio::time::interval(TRIM_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         every.tick().await;
-        if give_back() {
-            tracing::debug!("memory: free pages returned to the system");
-        }
+        let started = std::time::Instant::now();
+        let returned = tokio::task::spawn_blocking(give_back)
+            .await
+            .unwrap_or(false);
+        tracing::debug!(
+            ms = started.elapsed().as_secs_f64() * 1000.0,
+            returned,
+            "memory: free pages returned to the system (malloc_trim)"
+        );
     }
 }
 

@@ -26,9 +26,11 @@
 //!   ([`super::lease`]), a WebSocket client by echoing a ping. When
 //!   [`Limits::max_streams`] are open, a new stream is let in by closing
 //!   an unproven one: the oldest of the source that holds the most
-//!   unproven streams ([`StreamTicket::closed`]). A proven stream is never
-//!   closed for a newcomer; only when every stream is proven is the
-//!   newcomer refused (503).
+//!   unproven streams ([`StreamTicket::closed`]) — for an unproven
+//!   newcomer only when that source holds at least [`CLOSE_MARGIN`] more
+//!   than the newcomer's, or the newcomer's holds none; else the newcomer
+//!   is refused (503). A proven stream is never closed for a newcomer; when
+//!   every stream is proven, the newcomer is refused.
 
 use super::lease::Leases;
 use super::listener::Limits;
@@ -40,6 +42,13 @@ use std::time::{Duration, Instant};
 
 /// How often refused connections are reported (one warn line with counts).
 pub const REFUSAL_REPORT: Duration = Duration::from_secs(10);
+
+/// At the stream cap, an unproven newcomer from a source already holding
+/// unproven streams closes another source's only when that source holds at
+/// least this many more (a hysteresis): without it, 140 attacking sources
+/// holding 7 or 8 streams each closed each other's 2,500–3,000 times a
+/// second (docs/server.md, "SSE streams end after a lease").
+pub const CLOSE_MARGIN: usize = 2;
 
 /// Where a connection's slot is counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,11 +104,22 @@ impl Counts {
     }
 
     /// Closes the oldest unproven stream of the source holding the most
-    /// unproven streams; whether there was one.
-    fn close_unproven(&mut self) -> bool {
+    /// unproven streams, for a newcomer from `newcomer` (`None`: a proven
+    /// newcomer, always let in); whether one was closed. An unproven
+    /// newcomer whose source holds `k` unproven streams closes one only
+    /// when the victim's source holds at least `k` + [`CLOSE_MARGIN`], or
+    /// when `k` is 0 (a fresh source always gets in while any stream is
+    /// unproven): sources holding about as many never close each other's.
+    fn close_unproven(&mut self, newcomer: Option<IpAddr>) -> bool {
         let Some(most) = self.unproven_per_address.values().copied().max() else {
             return false;
         };
+        if let Some(key) = newcomer {
+            let mine = self.unproven_per_address.get(&key).copied().unwrap_or(0);
+            if mine > 0 && most < mine + CLOSE_MARGIN {
+                return false;
+            }
+        }
         let victim = self
             .unproven
             .values()
@@ -141,6 +161,8 @@ pub struct Admission {
     leases: Leases,
     /// Unproven streams closed to admit another, since the last report.
     streams_closed: AtomicU64,
+    /// Streams refused at the stream cap (503), since the last report.
+    streams_refused: AtomicU64,
 }
 
 /// One admitted connection; dropping the last handle frees its slot. The
@@ -365,7 +387,9 @@ impl Slot {
             return Err(StreamRefusal::PerAddress(per));
         }
         let full = c.streams >= limits.max_streams;
-        if full && !c.close_unproven() {
+        if full && !c.close_unproven((!proven).then_some(self.key)) {
+            drop(c);
+            self.admission.refused(&self.admission.streams_refused);
             return Err(StreamRefusal::Full(limits.max_streams));
         }
         c.streams += 1;
@@ -415,6 +439,7 @@ impl Admission {
             report: Mutex::new(None),
             leases,
             streams_closed: AtomicU64::new(0),
+            streams_refused: AtomicU64::new(0),
         })
     }
 
@@ -511,6 +536,7 @@ impl Admission {
                 over_total_limit = self.refused_total.swap(0, Ordering::Relaxed),
                 idle_closed = self.evicted.swap(0, Ordering::Relaxed),
                 unproven_streams_closed = self.streams_closed.swap(0, Ordering::Relaxed),
+                streams_refused_at_cap = self.streams_refused.swap(0, Ordering::Relaxed),
                 public,
                 reserve,
                 streams,

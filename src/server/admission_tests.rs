@@ -178,36 +178,74 @@ fn a_full_stream_cap_closes_an_unproven_stream_of_the_busiest_source_first() {
     let a2 = sa.begin_stream(false).unwrap();
     let proven = sr.begin_stream(true).unwrap();
     assert!(proven.proven() && !watching.proven());
-    // Full: the attacker's oldest goes (his source holds the most
-    // unproven), not the spectator's older stream, never the proven one.
-    let a3 = sa
-        .begin_stream(false)
+    // Full. The attacker's source holds the most unproven streams: his
+    // own newcomer closes nothing (no source holds 2 more than his).
+    assert_eq!(sa.begin_stream(false).unwrap_err(), StreamRefusal::Full(4));
+    assert!(!told_to_close(&a1) && !told_to_close(&watching));
+    // A proven newcomer is let in: the attacker's oldest goes (his source
+    // holds the most), not the spectator's older stream, never the proven.
+    let back = sr
+        .begin_stream(true)
         .expect("an unproven stream makes room");
     assert!(told_to_close(&a1));
     assert!(!told_to_close(&watching) && !told_to_close(&proven));
     assert_eq!(a.open().2, 4);
     drop(a1); // its task ends: nothing counted twice
     assert_eq!(a.open().2, 4);
-    // A proven newcomer takes an unproven place too.
-    let back = sr.begin_stream(true).unwrap();
-    assert!(told_to_close(&a2));
-    drop(a2);
-    // A WebSocket client that echoed a ping is proven: now only the
-    // spectator's stream is unproven, one each: the oldest goes.
-    a3.prove();
-    let last = sa.begin_stream(false).unwrap();
+    // One unproven each now: a newcomer from a source holding none (a
+    // fresh spectator) still gets in, closing the oldest of them.
+    let fresh = a.admit(ip(4)).unwrap();
+    let f1 = fresh.begin_stream(false).unwrap();
     assert!(told_to_close(&watching));
     drop(watching);
-    // All four proven or the newest unproven: the next takes `last`'s place.
+    // A WebSocket client that echoed a ping is proven: it is never closed.
+    a2.prove();
     let next = ss.begin_stream(false).unwrap();
-    assert!(told_to_close(&last));
+    assert!(told_to_close(&f1), "the only unproven stream");
     next.prove();
-    drop(last);
+    drop(f1);
     assert_eq!(
         ss.begin_stream(false).unwrap_err(),
         StreamRefusal::Full(4),
         "every stream proven: refused"
     );
-    drop((proven, a3, back, next));
+    drop((proven, a2, back, next));
+    assert_eq!(a.open().2, 0);
+}
+
+#[test]
+fn sources_holding_about_as_many_streams_do_not_close_each_others() {
+    // The churn of issue 26: attackers' sources at the cap closed each
+    // other's streams thousands of times a second. With the margin, a
+    // newcomer closes another source's stream only when that source holds
+    // 2 more unproven streams than its own, or its own holds none.
+    let mut l = limits(100, 0, 3);
+    l.max_streams = 6;
+    let a = Admission::new(l);
+    let (x, y) = (a.admit(ip(1)).unwrap(), a.admit(ip(2)).unwrap());
+    let xs: Vec<_> = (0..4).map(|_| x.begin_stream(false).unwrap()).collect();
+    let ys: Vec<_> = (0..2).map(|_| y.begin_stream(false).unwrap()).collect();
+    // y holds 2, x 4 = 2 + 2: y's newcomer closes x's oldest.
+    let y3 = y.begin_stream(false).expect("x holds 2 more");
+    assert!(told_to_close(&xs[0]));
+    // 3 and 3 now (x's closed stream's task has not ended yet: it no
+    // longer counts): neither closes the other's.
+    assert_eq!(x.begin_stream(false).unwrap_err(), StreamRefusal::Full(6));
+    assert_eq!(y.begin_stream(false).unwrap_err(), StreamRefusal::Full(6));
+    assert!(!xs[1..].iter().chain(&ys).any(told_to_close));
+    // A spectator from a fresh address gets in, and his second stream too
+    // (y holds 3 = 1 + 2), but not a third (each source then holds 2).
+    let sp = a.admit(ip(9)).unwrap();
+    let s1 = sp
+        .begin_stream(false)
+        .expect("a fresh source always gets in");
+    assert!(
+        told_to_close(&xs[1]),
+        "the oldest of the busiest (x: 3 against y: 3)"
+    );
+    let s2 = sp.begin_stream(false).expect("y holds 3 = 1 + 2");
+    assert!(told_to_close(&ys[0]));
+    assert_eq!(sp.begin_stream(false).unwrap_err(), StreamRefusal::Full(6));
+    drop((xs, ys, y3, s1, s2));
     assert_eq!(a.open().2, 0);
 }

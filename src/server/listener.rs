@@ -1,9 +1,6 @@
 //! The HTTP listener: who is let in, for how long, and over what (issue 18
 //! §1 and §2; `docs/server.md`).
 //!
-//! Length: a third of the file is its tests (admission, the guard, the
-//! write timeout), kept beside what they test.
-//!
 //! - **Admission** ([`super::admission`]). At most
 //!   [`Limits::max_connections`] connections at once and at most
 //!   [`Limits::per_address`] from one address (IPv4 address, or IPv6 /64
@@ -48,6 +45,10 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tower::ServiceExt;
+
+/// A request slower than this to its response head is logged at debug
+/// ([`serve_one`]).
+pub const SLOW_REQUEST: Duration = Duration::from_millis(100);
 
 /// File descriptors kept free below the process's limit for the journal,
 /// the clock device, the uplinks and the arbiter's reserve.
@@ -253,6 +254,7 @@ pub async fn serve(
                 continue;
             }
         };
+        let accepted = std::time::Instant::now();
         let Some(slot) = admission.admit(peer.ip()) else {
             continue; // closed at once: over a limit
         };
@@ -263,7 +265,7 @@ pub async fn serve(
         tokio::spawn(async move {
             let evicted = slot.clone();
             tokio::select! {
-                () = connection(stream, peer, slot, acceptor, router, limits) => {}
+                () = connection(stream, peer, slot, acceptor, router, limits, accepted) => {}
                 // Closed to admit another while idle: dropping the
                 // connection's future closes the socket.
                 () = evicted.evicted() => tracing::debug!(%peer, "idle connection closed to admit another"),
@@ -280,6 +282,7 @@ async fn connection(
     acceptor: Option<tokio_rustls::TlsAcceptor>,
     router: Router,
     limits: Limits,
+    accepted: std::time::Instant,
 ) {
     let tls = match &acceptor {
         Some(_) => match starts_tls(&stream, limits.idle_timeout).await {
@@ -294,12 +297,12 @@ async fn connection(
             let handshake =
                 tokio::time::timeout(limits.idle_timeout, acceptor.accept(stream)).await;
             match handshake {
-                Ok(Ok(s)) => serve_one(s, conn, slot, router, &limits).await,
+                Ok(Ok(s)) => serve_one(s, conn, slot, router, &limits, accepted).await,
                 Ok(Err(e)) => tracing::debug!(%peer, error = %e, "TLS handshake failed"),
                 Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
             }
         }
-        _ => serve_one(stream, conn, slot, router, &limits).await,
+        _ => serve_one(stream, conn, slot, router, &limits, accepted).await,
     }
 }
 
@@ -315,17 +318,43 @@ async fn starts_tls(stream: &TcpStream, wait: Duration) -> Option<bool> {
 
 /// Serves one connection's requests, each carrying `conn` and `slot`; the
 /// slot is busy from a request's head until its response body is dropped.
-async fn serve_one<S>(io: S, conn: Connection, slot: Arc<Slot>, router: Router, limits: &Limits)
-where
+/// A request whose response head took over [`SLOW_REQUEST`] from its
+/// connection's accept (first request) or from its head is logged at debug
+/// with the stages' times (issue 26, the slow spectator request).
+async fn serve_one<S>(
+    io: S,
+    conn: Connection,
+    slot: Arc<Slot>,
+    router: Router,
+    limits: &Limits,
+    accepted: std::time::Instant,
+) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
+    let first = Arc::new(std::sync::atomic::AtomicBool::new(true));
     let service = tower::service_fn(move |mut req: axum::extract::Request<_>| {
+        let head = std::time::Instant::now();
+        let since = match first.swap(false, std::sync::atomic::Ordering::Relaxed) {
+            true => Some(head - accepted),
+            false => None,
+        };
         let busy = slot.busy();
         req.extensions_mut().insert(conn);
         req.extensions_mut().insert(slot.clone());
         let router = router.clone();
         async move {
+            let path = req.uri().path().to_owned();
             let response = router.oneshot(req).await?;
+            let handler = head.elapsed();
+            if handler + since.unwrap_or_default() > SLOW_REQUEST {
+                tracing::debug!(
+                    peer = %conn.peer,
+                    path,
+                    accept_to_head_ms = since.map(|d| d.as_secs_f64() * 1e3),
+                    handler_ms = handler.as_secs_f64() * 1e3,
+                    "slow request"
+                );
+            }
             Ok::<_, std::convert::Infallible>(
                 response.map(|body| axum::body::Body::new(BusyBody { body, _busy: busy })),
             )
@@ -461,121 +490,5 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for WriteTimeout<S> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn rt() -> tokio::runtime::Runtime {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
-    }
-
-    /// A router with the guard, answering 200 on an arbiter and a public route.
-    fn guarded() -> Router {
-        use axum::routing::get;
-        Router::new()
-            .route("/arbiter/state", get(|| async { "state" }))
-            .route("/games.pgn", get(|| async { "pgn" }))
-            .layer(axum::middleware::from_fn(guard))
-    }
-
-    fn status(path: &str, conn: Option<Connection>) -> u16 {
-        let mut req = axum::http::Request::get(path)
-            .header("host", "board7.local:8080")
-            .body(axum::body::Body::empty())
-            .unwrap();
-        if let Some(c) = conn {
-            req.extensions_mut().insert(c);
-        }
-        rt().block_on(guarded().oneshot(req))
-            .unwrap()
-            .status()
-            .as_u16()
-    }
-
-    #[test]
-    fn the_arbiter_is_served_over_tls_or_loopback_only() {
-        let at = |ip: &str, tls: bool| {
-            Some(Connection {
-                peer: SocketAddr::new(ip.parse().unwrap(), 50000),
-                tls,
-            })
-        };
-        assert_eq!(status("/arbiter/state", at("192.0.2.10", false)), 403);
-        assert_eq!(status("/arbiter/state", at("192.0.2.10", true)), 200);
-        assert_eq!(status("/arbiter/state", at("127.0.0.1", false)), 200);
-        assert_eq!(status("/arbiter/state", at("::ffff:127.0.0.1", false)), 200);
-        assert_eq!(
-            status("/games.pgn", at("192.0.2.10", false)),
-            200,
-            "public feeds stay plain"
-        );
-        assert_eq!(status("/arbiter/state", None), 200, "no listener, no rule");
-    }
-
-    #[test]
-    fn the_arbiters_paths() {
-        assert!(is_arbiter_path("/console") && is_arbiter_path("/console/login"));
-        assert!(is_arbiter_path("/arbiter/state"));
-        assert!(!is_arbiter_path("/consoles") && !is_arbiter_path("/events"));
-    }
-
-    #[test]
-    fn a_client_that_reads_nothing_is_closed_after_the_write_timeout() {
-        use tokio::io::AsyncWriteExt;
-        rt().block_on(async {
-            // A pipe of 64 bytes the other end never reads.
-            let (ours, _theirs) = tokio::io::duplex(64);
-            let mut io = WriteTimeout::new(ours, Duration::from_millis(100));
-            let started = std::time::Instant::now();
-            let mut sent = 0usize;
-            let err = loop {
-                match io.write(&[b'x'; 32]).await {
-                    Ok(n) => sent += n,
-                    Err(e) => break e,
-                }
-                assert!(
-                    started.elapsed() < Duration::from_secs(10),
-                    "never timed out"
-                );
-            };
-            assert_eq!(err.kind(), io::ErrorKind::TimedOut);
-            assert_eq!(sent, 64, "what fitted was written");
-            assert!(started.elapsed() >= Duration::from_millis(100));
-        });
-    }
-
-    #[test]
-    fn a_client_that_reads_keeps_its_connection() {
-        use tokio::io::{AsyncReadExt, AsyncWriteExt};
-        rt().block_on(async {
-            let (ours, mut theirs) = tokio::io::duplex(64);
-            let mut io = WriteTimeout::new(ours, Duration::from_millis(200));
-            let reader = tokio::spawn(async move {
-                let mut got = Vec::new();
-                theirs.read_to_end(&mut got).await.unwrap();
-                got.len()
-            });
-            for _ in 0..100 {
-                io.write_all(&[b'y'; 32]).await.unwrap();
-            }
-            io.shutdown().await.unwrap();
-            drop(io);
-            assert_eq!(reader.await.unwrap(), 3200);
-        });
-    }
-
-    #[test]
-    fn limits_fit_the_descriptor_limit() {
-        let l = Limits {
-            max_connections: usize::MAX / 2,
-            ..Limits::default()
-        };
-        let (l, fds) = l.fitted_to_process();
-        let fds = fds.expect("getrlimit works on Linux");
-        assert!(l.max_connections + FD_MARGIN <= fds.max(16 + FD_MARGIN));
-        assert!(l.reserved <= l.max_connections / 2);
-        assert!(l.max_streams <= l.max_connections / 4);
-    }
-}
+#[path = "listener_tests.rs"]
+mod tests;
