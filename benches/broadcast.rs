@@ -186,7 +186,14 @@ fn main() {
         .flat_map(|p| p.lock().unwrap().clone())
         .collect();
     let at_relay = at_relay.lock().unwrap().clone();
-    print_stages(&clocks, speed, clients, &at_boards, &at_relay, &sse.latencies_us());
+    print_stages(
+        &clocks,
+        speed,
+        clients,
+        &at_boards,
+        &at_relay,
+        &sse.latencies_us(),
+    );
     std::process::exit(0);
 }
 

@@ -170,7 +170,8 @@ pub fn recognize(pos: &Chess, sensed: &SensedBoard, promote: Option<Role>) -> Re
         seen.iter()
             .find(|a| {
                 a.promote == promote
-                    && (a.stamp == stamp || a.key == *key.get_or_insert_with(|| sensed.reading_key()))
+                    && (a.stamp == stamp
+                        || a.key == *key.get_or_insert_with(|| sensed.reading_key()))
                     && a.pos == *pos
             })
             .map(|a| a.answer.clone())

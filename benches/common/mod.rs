@@ -271,13 +271,11 @@ impl SseClients {
                         .as_ref()
                         .map(|id| format!("Last-Event-ID: {id}\r\n"))
                         .unwrap_or_default();
-                    if s
-                        .write_all(
-                            format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{resume}\r\n")
-                                .as_bytes(),
-                        )
-                        .await
-                        .is_err()
+                    if s.write_all(
+                        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{resume}\r\n").as_bytes(),
+                    )
+                    .await
+                    .is_err()
                     {
                         continue;
                     }
@@ -355,7 +353,12 @@ impl SseClients {
     /// The latency of every move at every client so far, µs.
     #[allow(dead_code)] // used by the broadcast bench only
     pub fn latencies_us(&self) -> Vec<u64> {
-        self.latencies.lock().unwrap().iter().map(|(_, l)| *l).collect()
+        self.latencies
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(_, l)| *l)
+            .collect()
     }
 
     /// Messages (`data:` lines) received so far by all clients.

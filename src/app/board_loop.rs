@@ -298,9 +298,9 @@ impl BoardLoop {
         // asks for target `eboard::stage`; docs/performance.md).
         let staged = tracing::enabled!(target: "eboard::stage", tracing::Level::TRACE)
             .then(|| {
-                self.events.iter().find_map(|e| {
-                    matches!(e.kind, EventKind::Move { .. }).then_some(e.t)
-                })
+                self.events
+                    .iter()
+                    .find_map(|e| matches!(e.kind, EventKind::Move { .. }).then_some(e.t))
             })
             .flatten();
         if let Some(move_t) = staged {
