@@ -41,6 +41,8 @@ fn main() {
         return;
     };
     let hog = hog == "1";
+    // The stages inside the product (`common::stages`), for the breakdown.
+    common::stages::install();
     let boards = env("EBOARD_BENCH_BOARDS", 20);
     let clients = env("EBOARD_BENCH_CLIENTS", 1000);
     let speed = env("EBOARD_BENCH_SPEED", 10) as f64;
@@ -179,21 +181,79 @@ fn main() {
         ),
         started,
     );
-    let boards_lat: Vec<u64> = at_boards
+    let at_boards: Vec<common::Probe> = at_boards
         .iter()
         .flat_map(|p| p.lock().unwrap().clone())
         .collect();
-    let relay_lat = at_relay.lock().unwrap().clone();
-    println!(
-        "  stage 1, press → board's public feed (board loop, delay 0, snapshot and messages serialised): {}",
-        common::summary(&boards_lat)
+    let at_relay = at_relay.lock().unwrap().clone();
+    print_stages(
+        &clocks,
+        speed,
+        clients,
+        &at_boards,
+        &at_relay,
+        &sse.latencies_us(),
     );
-    println!(
-        "  stage 2, press → relay's merged feed (+ board's SSE write, loopback, relay's read and parse): {}",
-        common::summary(&relay_lat)
-    );
-    println!("  stage 3, press → {clients} SSE clients of the relay (+ fan-out, socket writes, client read): the figures above");
     std::process::exit(0);
+}
+
+/// The latency by stage (issue 28 §5): for every move, from its completion
+/// (the clock press, round time) to the end of each stage, in the order a
+/// move goes: each line adds the work it names to the line before. Lines
+/// 1, 2 and 5 are the product's own `eboard::stage` events
+/// (`common::stages`), 3 and 4 the probes of the board's and the relay's
+/// channels, 6 the clients.
+fn print_stages(
+    clocks: &common::Clocks,
+    speed: f64,
+    clients: usize,
+    at_boards: &[common::Probe],
+    at_relay: &[common::Probe],
+    at_clients: &[u64],
+) {
+    let marks = common::stages::MARKS.lock().unwrap().clone();
+    let clocks = clocks.lock().unwrap().clone();
+    let done_us = |m: &common::stages::Mark| {
+        clocks
+            .get(&format!("{}.{}", m.round, m.board))
+            .map(|c| c.started_at_unix_ms() * 1000 + (m.t as f64 * 1000.0 / speed) as u64)
+    };
+    let by_stage = |stage: u64| -> Vec<u64> {
+        marks
+            .iter()
+            .filter(|m| m.stage == stage)
+            .filter_map(|m| done_us(m).map(|d| m.at_us.saturating_sub(d)))
+            .collect()
+    };
+    // Stage 5 names the relay's message id: the move's completion from the
+    // relay's probe of the same message.
+    let relay_done: std::collections::HashMap<u64, u64> =
+        at_relay.iter().map(|p| (p.id, p.done_us)).collect();
+    let fanned: Vec<u64> = marks
+        .iter()
+        .filter(|m| m.stage == 5)
+        .filter_map(|m| relay_done.get(&m.id).map(|d| m.at_us.saturating_sub(*d)))
+        .collect();
+    let lat = |p: &[common::Probe]| p.iter().map(|p| p.lat_us).collect::<Vec<u64>>();
+    println!("  latency by stage, press → the end of each stage (median / p90 / p99 / max; each line adds what it names):");
+    let rows: [(&str, Vec<u64>); 6] = [
+        ("1. decided by the board loop (the record's wait for the loop's thread and a core, the arbiter)", by_stage(1)),
+        ("2. its messages built (snapshot, PGN and messages serialised; no journal here)", by_stage(2)),
+        ("3. on the board's public feed (the delay line at delay 0, a task's wake-up)", lat(at_boards)),
+        ("4. on the relay's merged feed (the board's SSE write, loopback, the relay's read, parse, re-publication)", lat(at_relay)),
+        (
+            "5. taken from the relay's channel by each client's stream task (the fan-out to the streams' tasks)",
+            fanned,
+        ),
+        (
+            "6. read by each client (SSE framing, the socket writes, loopback, the client's read)",
+            at_clients.to_vec(),
+        ),
+    ];
+    for (what, v) in rows {
+        println!("    {what}: {}", common::summary(&v));
+    }
+    println!("    (rows 5 and 6: every move at each of the {clients} clients)");
 }
 
 /// Every bench client comes from 127.0.0.1: no per-address limit (as

@@ -145,8 +145,17 @@ pub struct ReadingKey {
     white: Bitboard,
     lifted: Bitboard,
     placed: Bitboard,
-    pieces: [Option<Piece>; 64],
+    // Compared before the pieces (a byte comparison, the pieces one by one).
     last_place: [u32; 64],
+    pieces: [Option<Piece>; 64],
+}
+
+/// The last [`SensedBoard::stamp`] given out (process-wide).
+static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A stamp no board had before.
+fn new_stamp() -> u64 {
+    STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
 }
 
 /// What the sensors show, plus the history since the last reset.
@@ -174,6 +183,9 @@ pub struct SensedBoard {
     reported: Bitboard,
     /// The bounce window, ms.
     pub bounce_ms: u64,
+    /// Renewed whenever what [`SensedBoard::reading_key`] reads may change
+    /// ([`SensedBoard::stamp`]).
+    stamp: u64,
 }
 
 impl SensedBoard {
@@ -192,6 +204,7 @@ impl SensedBoard {
             pending: Vec::new(),
             reported: Bitboard::EMPTY,
             bounce_ms: DEFAULT_BOUNCE_MS,
+            stamp: 0,
         };
         s.reset_to(board);
         s
@@ -204,6 +217,7 @@ impl SensedBoard {
         // since the reset: a square nobody touched says nothing new, and a
         // fast swap on one square (a capture inside one scan) must not be
         // contradicted by what stood there before.
+        self.stamp = new_stamp();
         self.occupied = board.occupied();
         self.color_known = Bitboard::EMPTY;
         self.white = Bitboard::EMPTY;
@@ -213,6 +227,7 @@ impl SensedBoard {
 
     /// Clears the history only; the sensed state stays.
     pub fn clear_history(&mut self) {
+        self.stamp = new_stamp();
         self.lifted = Bitboard::EMPTY;
         self.placed = Bitboard::EMPTY;
         self.last_place = [0; 64];
@@ -269,6 +284,7 @@ impl SensedBoard {
     /// a placement on an occupied one is inconsistent sensing; it is applied
     /// as the sensor says (the state follows the sensors).
     pub fn apply(&mut self, change: Change, t: u64) {
+        self.stamp = new_stamp();
         self.seq += 1;
         match change {
             Change::Lift(sq) => {
@@ -333,6 +349,14 @@ impl SensedBoard {
             fresh
         });
         out
+    }
+
+    /// A number renewed by every change of what [`SensedBoard::reading_key`]
+    /// reads, never given to another state: two boards (a board and its
+    /// clone) with the same stamp have the same reading key (the converse
+    /// need not hold). A cheap first comparison of readings (issue 28).
+    pub fn stamp(&self) -> u64 {
+        self.stamp
     }
 
     /// Everything move recognition reads of this board (the sensed

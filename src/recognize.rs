@@ -162,28 +162,55 @@ pub fn recognize(pos: &Chess, sensed: &SensedBoard, promote: Option<Role>) -> Re
     if sensed.matches(board) {
         return Recognition::NoMove;
     }
-    let key = sensed.reading_key();
+    // The stamp first: the same stamp is the same reading without
+    // comparing the readings themselves (issue 28).
+    let stamp = sensed.stamp();
+    let mut key = None;
     let hit = LAST.with_borrow(|seen| {
         seen.iter()
-            .find(|(k, p, c, _)| *k == key && *c == promote && p == pos)
-            .map(|(_, _, _, r)| r.clone())
+            .find(|a| {
+                a.promote == promote
+                    && (a.stamp == stamp
+                        || a.key == *key.get_or_insert_with(|| sensed.reading_key()))
+                    && a.pos == *pos
+            })
+            .map(|a| a.answer.clone())
     });
     if let Some(r) = hit {
         return r;
     }
     let r = recognize_anew(pos, sensed, promote);
+    let answered = Answered {
+        stamp,
+        key: key.unwrap_or_else(|| sensed.reading_key()),
+        pos: pos.clone(),
+        promote,
+        answer: r.clone(),
+    };
     LAST.with_borrow_mut(|seen| {
         if seen.len() >= 2 {
-            seen.remove(0);
+            seen.swap(0, 1);
+            seen[1] = answered;
+        } else {
+            seen.push(answered);
         }
-        seen.push((key, pos.clone(), promote, r.clone()));
     });
     r
 }
 
-/// A reading already answered: (the reading, the position, the promotion
-/// choice, the answer).
-type Answered = (ReadingKey, Chess, Option<Role>, Recognition);
+/// A reading already answered.
+struct Answered {
+    /// The board's [`SensedBoard::stamp`] then.
+    stamp: u64,
+    /// The reading.
+    key: ReadingKey,
+    /// The position.
+    pos: Chess,
+    /// The promotion choice.
+    promote: Option<Role>,
+    /// The answer.
+    answer: Recognition,
+}
 
 thread_local! {
     /// The last readings [`recognize`] answered.

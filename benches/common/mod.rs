@@ -1,9 +1,13 @@
 //! Shared by the broadcast and MQTT latency benchmarks: knobs, a gated
 //! record source, and SSE clients measuring move latency.
 
+#[allow(dead_code)] // used by the broadcast bench only
+pub mod stages;
+
 use eboard::daemon::{unix_now_ms, RoundClock};
 use eboard::trace::Record;
 use std::collections::HashMap;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -85,6 +89,16 @@ impl Iterator for Gated {
     }
 }
 
+/// One move seen at a stage of the way: the message's `id` on that
+/// channel, the move's completion (Unix µs) and the latency, µs.
+#[derive(Debug, Clone, Copy)]
+#[allow(dead_code)] // read by the broadcast bench only
+pub struct Probe {
+    pub id: u64,
+    pub done_us: u64,
+    pub lat_us: u64,
+}
+
 /// The latency of every move at one stage of the way, µs: from the move's
 /// completion (round time of its game's clock) to its arrival on
 /// `channel` (a board's public feed, the relay's merged one), read in this
@@ -96,7 +110,7 @@ pub fn stage_probe(
     clocks: Clocks,
     speed: f64,
     moves_expected: usize,
-) -> Arc<Mutex<Vec<u64>>> {
+) -> Arc<Mutex<Vec<Probe>>> {
     let out = Arc::new(Mutex::new(Vec::with_capacity(moves_expected)));
     let mut rx = channel.events.subscribe();
     let got = out.clone();
@@ -119,7 +133,11 @@ pub fn stage_probe(
             let clock = clocks.lock().unwrap()[v["game"].as_str().unwrap()];
             let t = v["t"].as_u64().unwrap();
             let done_us = clock.started_at_unix_ms() * 1000 + (t as f64 * 1000.0 / speed) as u64;
-            got.lock().unwrap().push(now_us.saturating_sub(done_us));
+            got.lock().unwrap().push(Probe {
+                id: msg.id,
+                done_us,
+                lat_us: now_us.saturating_sub(done_us),
+            });
             n += 1;
         }
     });
@@ -157,6 +175,35 @@ pub struct ClientSpec {
     pub moves_expected: usize,
 }
 
+/// How the clients' streams ended before their last move, and how their
+/// reconnections went (counts over all clients).
+#[derive(Default)]
+pub struct Reconnects {
+    /// Streams ended by their lease (`event: lease`; docs/server.md).
+    pub leases: std::sync::atomic::AtomicU64,
+    /// Streams ended without a lease: the server dropped a client that fell
+    /// more than its channel's capacity behind, or closed.
+    pub dropped: std::sync::atomic::AtomicU64,
+    /// Reconnections whose `Last-Event-ID` the server could not resume
+    /// from (the client then misses moves).
+    pub not_resumed: std::sync::atomic::AtomicU64,
+    /// Connections refused.
+    pub refused: std::sync::atomic::AtomicU64,
+}
+
+impl std::fmt::Display for Reconnects {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "streams ended by a lease {}, dropped by the server {}; reconnections not resumed {}, refused {}",
+            self.leases.load(Relaxed),
+            self.dropped.load(Relaxed),
+            self.not_resumed.load(Relaxed),
+            self.refused.load(Relaxed)
+        )
+    }
+}
+
 /// SSE clients, each recording the latency of every move from its
 /// completion (round time of the game's clock) to arrival, µs, and counting
 /// every message it receives.
@@ -165,6 +212,7 @@ pub struct SseClients {
     latencies: Arc<Mutex<Vec<(u64, u64)>>>,
     received: Arc<Mutex<Vec<usize>>>,
     messages: Arc<std::sync::atomic::AtomicU64>,
+    reconnects: Arc<Reconnects>,
     connected: Arc<tokio::sync::Semaphore>,
     expected: Vec<usize>,
 }
@@ -182,6 +230,7 @@ impl SseClients {
         let latencies = Arc::new(Mutex::new(Vec::with_capacity(total)));
         let received = Arc::new(Mutex::new(vec![0usize; specs.len()]));
         let messages = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let reconnects = Arc::new(Reconnects::default());
         let connected = Arc::new(tokio::sync::Semaphore::new(0));
         let expected = specs.iter().map(|s| s.moves_expected).collect();
         for (c, spec) in specs.into_iter().enumerate() {
@@ -192,43 +241,99 @@ impl SseClients {
                 messages.clone(),
                 connected.clone(),
             );
+            let reconnects = reconnects.clone();
             rt.spawn(async move {
                 let ClientSpec {
                     addr,
                     path,
                     moves_expected,
                 } = spec;
-                let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
-                s.write_all(format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
-                    .await
-                    .unwrap();
-                let mut lines = BufReader::new(s).lines();
                 let mut mine = Vec::with_capacity(moves_expected);
                 let mut announced = false;
-                while let Ok(Some(line)) = lines.next_line().await {
-                    if !announced {
-                        announced = true;
-                        connected.add_permits(1);
+                // As `EventSource` does (WHATWG HTML §9.2): the stream's last
+                // `id:` kept, and sent back as `Last-Event-ID` when the
+                // stream ends (a lease's end, docs/server.md, or a slow
+                // client dropped) after the `retry:` time.
+                let mut last_id: Option<String> = None;
+                let mut retry_ms = 0u64;
+                let mut pass = 0u32;
+                while mine.len() < moves_expected {
+                    if pass > 0 {
+                        tokio::time::sleep(Duration::from_millis(retry_ms)).await;
                     }
-                    let Some(data) = line.strip_prefix("data: ") else {
+                    pass += 1;
+                    let Ok(mut s) = tokio::net::TcpStream::connect(&addr).await else {
+                        reconnects.refused.fetch_add(1, Relaxed);
+                        retry_ms = retry_ms.max(250);
                         continue;
                     };
-                    messages.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if !data.contains("\"type\":\"move\"") {
+                    let resume = last_id
+                        .as_ref()
+                        .map(|id| format!("Last-Event-ID: {id}\r\n"))
+                        .unwrap_or_default();
+                    if s.write_all(
+                        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{resume}\r\n").as_bytes(),
+                    )
+                    .await
+                    .is_err()
+                    {
                         continue;
                     }
-                    let now_us = std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .unwrap()
-                        .as_micros() as u64;
-                    let v: serde_json::Value = serde_json::from_str(data).unwrap();
-                    let clock = clocks.lock().unwrap()[v["game"].as_str().unwrap()];
-                    let t = v["t"].as_u64().unwrap();
-                    let done_us =
-                        clock.started_at_unix_ms() * 1000 + (t as f64 * 1000.0 / speed) as u64;
-                    mine.push((now_us, now_us.saturating_sub(done_us)));
-                    if mine.len() == moves_expected {
-                        break;
+                    let mut lines = BufReader::new(s).lines();
+                    let mut lease = false;
+                    while let Ok(Some(line)) = lines.next_line().await {
+                        if !announced {
+                            announced = true;
+                            connected.add_permits(1);
+                        }
+                        if let Some(id) = line.strip_prefix("id: ") {
+                            last_id = Some(id.to_owned());
+                            continue;
+                        }
+                        if let Some(ms) = line.strip_prefix("retry: ") {
+                            retry_ms = ms.parse().unwrap_or(retry_ms);
+                            continue;
+                        }
+                        if line == "event: lease" {
+                            lease = true;
+                            continue;
+                        }
+                        if line.starts_with(": Last-Event-ID not resumed") {
+                            // Moves between the last id and the states are
+                            // lost to this client: the bench then fails.
+                            reconnects.not_resumed.fetch_add(1, Relaxed);
+                            continue;
+                        }
+                        let Some(data) = line.strip_prefix("data: ") else {
+                            continue;
+                        };
+                        messages.fetch_add(1, Relaxed);
+                        if !data.contains("\"type\":\"move\"") {
+                            continue;
+                        }
+                        let now_us = std::time::SystemTime::now()
+                            .duration_since(std::time::UNIX_EPOCH)
+                            .unwrap()
+                            .as_micros() as u64;
+                        let v: serde_json::Value = serde_json::from_str(data).unwrap();
+                        let clock = clocks.lock().unwrap()[v["game"].as_str().unwrap()];
+                        let t = v["t"].as_u64().unwrap();
+                        let done_us =
+                            clock.started_at_unix_ms() * 1000 + (t as f64 * 1000.0 / speed) as u64;
+                        mine.push((now_us, now_us.saturating_sub(done_us)));
+                        if mine.len() == moves_expected {
+                            break;
+                        }
+                    }
+                    if mine.len() < moves_expected {
+                        if lease {
+                            reconnects.leases.fetch_add(1, Relaxed);
+                        } else {
+                            // Ended without a lease: dropped (a slow client)
+                            // or the server closed.
+                            reconnects.dropped.fetch_add(1, Relaxed);
+                            retry_ms = retry_ms.max(100);
+                        }
                     }
                 }
                 received.lock().unwrap()[c] = mine.len();
@@ -239,9 +344,21 @@ impl SseClients {
             latencies,
             received,
             messages,
+            reconnects,
             connected,
             expected,
         }
+    }
+
+    /// The latency of every move at every client so far, µs.
+    #[allow(dead_code)] // used by the broadcast bench only
+    pub fn latencies_us(&self) -> Vec<u64> {
+        self.latencies
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(_, l)| *l)
+            .collect()
     }
 
     /// Messages (`data:` lines) received so far by all clients.
@@ -294,10 +411,11 @@ impl SseClients {
         assert!(
             all.len() == expected,
             "{title}: {what}: only {} of {expected} move deliveries arrived in {:.1} s \
-             ({} messages received): nothing to measure; {}",
+             ({} messages received; {}): nothing to measure; {}",
             all.len(),
             started.elapsed().as_secs_f64(),
             self.messages(),
+            self.reconnects,
             load()
         );
         let mut lat: Vec<u64> = all.iter().map(|(_, l)| *l).collect();
@@ -330,6 +448,7 @@ impl SseClients {
             self.messages(),
             self.expected.len()
         );
+        println!("  {}", self.reconnects);
         println!("  {}", load());
         println!(
             "  median {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms; run {:.1} s; at {}",

@@ -293,6 +293,20 @@ impl BoardLoop {
 
     /// Journals, publishes and shows the decisions in `self.events`.
     fn decided(&mut self, t: u64, forced: bool) {
+        // The latency's stages, for the broadcast bench (issue 28 §5):
+        // a move decided, then its messages built (off unless a subscriber
+        // asks for target `eboard::stage`; docs/performance.md).
+        let staged = tracing::enabled!(target: "eboard::stage", tracing::Level::TRACE)
+            .then(|| {
+                self.events
+                    .iter()
+                    .find_map(|e| matches!(e.kind, EventKind::Move { .. }).then_some(e.t))
+            })
+            .flatten();
+        if let Some(move_t) = staged {
+            let info = self.publisher.info();
+            tracing::trace!(target: "eboard::stage", stage = 1u64, round = info.round, board = info.board, t = move_t);
+        }
         let events = &self.events;
         if let Some(j) = self.journal.as_mut() {
             for e in events {
@@ -318,6 +332,10 @@ impl BoardLoop {
             .publisher
             .update(self.controller.arbiter(), events, t, forced)
         {
+            if let Some(move_t) = staged {
+                let info = self.publisher.info();
+                tracing::trace!(target: "eboard::stage", stage = 2u64, round = info.round, board = info.board, t = move_t);
+            }
             self.feed.publish(u);
         }
         if let Some(f) = self.on_event.as_mut() {

@@ -105,21 +105,60 @@ fn goes_round(pos: &Chess, legal: &[Move]) -> bool {
         let mut p1 = pos.clone();
         p1.play_unchecked(m1);
         for (m2, back2) in quiet_candidates(&p1).take(8) {
-            if !p1.is_legal(m2) {
+            if !quiet_legal(&p1, &m2) {
                 continue;
             }
             let mut p2 = p1.clone();
             p2.play_unchecked(m2);
-            if !p2.is_legal(back1) {
+            if !quiet_legal(&p2, &back1) {
                 continue;
             }
             p2.play_unchecked(back1);
-            if p2.is_legal(back2) {
+            if quiet_legal(&p2, &back2) {
                 return true;
             }
         }
     }
     false
+}
+
+/// Whether the quiet move `m` (a piece other than a pawn, no capture, no
+/// promotion: [`quiet`]'s moves) is legal in `p`: shakmaty's `is_legal`
+/// for such a move, without its move generation (issue 28). The piece of
+/// the player on move stands on the from square, the to square is empty
+/// and within the piece's reach, and after the move his king is not
+/// attacked (a pin, a check not answered, a king moving into an attack).
+fn quiet_legal(p: &Chess, m: &Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        capture: None,
+        to,
+        promotion: None,
+    } = *m
+    else {
+        return p.is_legal(*m);
+    };
+    if role == shakmaty::Role::Pawn {
+        return p.is_legal(*m);
+    }
+    let board = p.board();
+    let us = p.turn();
+    let piece = shakmaty::Piece { color: us, role };
+    let occupied = board.occupied();
+    if board.piece_at(from) != Some(piece)
+        || occupied.contains(to)
+        || !attacks::attacks(from, piece, occupied).contains(to)
+    {
+        return false;
+    }
+    let after = occupied.without(from).with(to);
+    let king = if role == shakmaty::Role::King {
+        Some(to)
+    } else {
+        board.king_of(us)
+    };
+    king.is_some_and(|k| board.attacks_to(k, !us, after).is_empty())
 }
 
 /// The quiet moves of the pieces (not pawns) of the player on move by
@@ -286,4 +325,47 @@ fn mates(pos: &Chess, line: &[chess::ChessMove], winner: Color) -> bool {
         p.play_unchecked(mv);
     }
     p.turn() == !winner && p.is_checkmate()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quiet_legality_is_shakmatys() {
+        // Every move `goes_round` asks about (the reach candidates of both
+        // players and the moves back) in the positions of real games:
+        // `quiet_legal` answers as shakmaty's `is_legal`.
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn");
+        let Ok(text) = std::fs::read_to_string(format!("{data}/twic1599_1110games.pgn")) else {
+            assert!(std::env::var_os("CI").is_none(), "{data} absent under CI");
+            return;
+        };
+        let mut asked = 0;
+        let check = |p: &Chess, m: &Move, asked: &mut usize| {
+            *asked += 1;
+            assert_eq!(quiet_legal(p, m), p.is_legal(*m), "{m:?} in {p:?}");
+        };
+        for g in crate::pgn::read_games(&text).expect("PGN").iter().take(30) {
+            let mut p = Chess::default();
+            for m in &g.moves {
+                let san: shakmaty::san::San = m.san.parse().expect("SAN");
+                p.play_unchecked(san.to_move(&p).expect("legal"));
+                for (m1, back1) in quiet_candidates(&p) {
+                    check(&p, &m1, &mut asked);
+                    if !p.is_legal(m1) {
+                        continue;
+                    }
+                    let mut p1 = p.clone();
+                    p1.play_unchecked(m1);
+                    check(&p1, &back1, &mut asked);
+                    for (m2, back2) in quiet_candidates(&p1).take(4) {
+                        check(&p1, &m2, &mut asked);
+                        check(&p1, &back2, &mut asked);
+                    }
+                }
+            }
+        }
+        assert!(asked > 10_000, "{asked}");
+    }
 }

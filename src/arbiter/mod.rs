@@ -105,7 +105,6 @@ use hand::Turn;
 use illegal::PendingIllegal;
 use setup::SetUp;
 use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};

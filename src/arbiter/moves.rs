@@ -137,7 +137,7 @@ impl Arbiter {
         let mut uci = String::with_capacity(5);
         UciMove::from_move(mv, CastlingMode::Standard).append_to_string(&mut uci);
         let mut san = String::with_capacity(8);
-        SanPlus::from_move_and_play_unchecked(&mut self.pos, mv).append_to_string(&mut san);
+        crate::legal::san_plus_and_play(&mut self.pos, mv).append_to_string(&mut san);
         let mut fen = String::with_capacity(90);
         Fen::from_position(&self.pos, EnPassantMode::Legal).append_to_string(&mut fen);
         let clock_ms = self.clock.as_mut().map(|c| {

@@ -234,6 +234,9 @@ impl Subscription {
                 Ok(m) if m.id <= self.sent_id => continue,
                 Ok(m) if !self.filter.passes(m.game) => continue,
                 Ok(m) => {
+                    // The fan-out's end for this client, for the broadcast
+                    // bench (issue 28 §5; off unless asked for).
+                    tracing::trace!(target: "eboard::stage", stage = 5u64, id = m.id);
                     self.last_id = m.event_id.clone();
                     return Some(Item::Message {
                         id: m.event_id,

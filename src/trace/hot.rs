@@ -108,7 +108,7 @@ pub(super) fn parse(text: &str) -> Option<Record> {
 /// order (`eboard sim` writes them sorted, a recorder `t` first), JSON
 /// whitespace allowed between the tokens, no other key. `None` for
 /// anything else, which the typed pass below then reads.
-fn plain(b: &[u8]) -> Option<Record> {
+pub(super) fn plain(b: &[u8]) -> Option<Record> {
     let mut i = 0;
     let ws = |i: &mut usize| {
         while b

@@ -135,6 +135,12 @@ impl<R: BufRead> TraceReader<R> {
                 }
                 Err(e) => return Some(err(self.line, format!("cannot read: {e}"))),
             }
+            // The common records straight from the bytes (ASCII only: the
+            // text below would give the same record), no UTF-8 pass.
+            if let Some(rec) = hot::plain(&self.buf) {
+                self.seen_content = true;
+                return Some(self.in_order(rec));
+            }
             let buf = std::mem::take(&mut self.buf);
             let parsed = match std::str::from_utf8(&buf) {
                 Err(e) => Some(err(self.line, format!("not UTF-8 text: {e}"))),
@@ -205,7 +211,11 @@ pub struct Trace {
 
 impl Trace {
     /// Reads a whole trace. Errors name the line.
-    pub fn read<R: BufRead>(input: R) -> Result<Trace, TraceError> {
+    pub fn read<R: BufRead>(mut input: R) -> Result<Trace, TraceError> {
+        // Room for the records of what the input holds at hand (all of a
+        // trace in memory; a buffer's worth of a file), at about 32 bytes a
+        // line: fewer copies as the records grow (issue 28).
+        let hint = input.fill_buf().map_or(0, |b| b.len() / 32);
         let mut reader = TraceReader::new(input);
         let mut trace = Trace {
             header: Header {
@@ -213,7 +223,7 @@ impl Trace {
                 boards: vec![BoardId::Main],
                 ..Header::default()
             },
-            records: Vec::new(),
+            records: Vec::with_capacity(hint),
         };
         while let Some(line) = reader.next_line() {
             match line? {
