@@ -169,7 +169,7 @@ fn point_1_unsupervised_illegal_moves_and_their_claims() {
             "fide-2009-no",
             unsupervised(into_check, "blitz", "180+2"),
             format!("{kd1}3000 lift e8\n3200 place e7 k\n3500 press b\n4000 claim illegal_move b"),
-            &["claim.upheld=false", "move.san=Ke7"],
+            &["claim.upheld=false", "move.san=Ke7+"],
             &["illegal_move", "game_end"],
         ),
         // 2001 C3: "Hvis modstanderen ikke kan sætte spilleren skakmat …
@@ -222,7 +222,7 @@ fn point_1_unsupervised_illegal_moves_and_their_claims() {
             "fide-2001",
             unsupervised(into_check, "blitz", "180"),
             format!("{kd1}3000 lift e8\n3200 place f7 k\n3500 press b\n5000 lift d1\n5200 place c1 K\n5500 press w"),
-            &["move.san=Kf7", "move.ply=3"],
+            &["move.san=Kf7+", "move.ply=3"],
             &["illegal_move", "game_end"],
         ),
         // 2001 §9.5b: "det meddelte træk skal udføres"; 2009 §9.5b "i
@@ -270,6 +270,17 @@ fn point_3_a_pause_holds_whatever_is_pressed() {
                 "clock.black_ms=5457500",
             ],
             &["move.t=3500"],
+        ),
+        // 2009 §6.12c: White's move made before the pause, pressed during
+        // it: not completed; his press after the resume completes it, 1.3 s
+        // + 1 s charged (+30 s).
+        case(
+            "3c 2009 6.12c a made move pressed in the pause",
+            "fide-2009-no",
+            hdr("5400+30", json!({})),
+            "1000 lift e2\n1200 place e4\n1300 arbiter pause\n1500 press w\n5000 arbiter resume\n6000 press w",
+            &["irregularity.kind=press_during_pause", "move.t=6000", "clock.white_ms=5457700"],
+            &["move.t=1500"],
         ),
         // 2023 6.11.3 and 7.5.3: a press without a move during the pause is
         // no illegal move.
@@ -403,6 +414,33 @@ fn point_5_the_2023_rows_against_2009_and_2001() {
         case("5h F65 2023", "fide-2023", rapid("900"), flag, &["game_end.t=901000", "game_end.reason=time"], &[]),
         case("5h F65 2009", "fide-2009", rapid("900"), flag, &["game_end.t=950000", "game_end.result=0-1"], &["game_end.t=901000"]),
         case("5h F65 2001", "fide-2001", rapid("900"), flag, &["game_end.t=950000", "game_end.result=0-1"], &["game_end.t=901000"]),
+        // 2009 A4d1 / 2001 B6: "Dommeren skal afholde sig fra at gøre
+        // opmærksom på vingefald": the flag is not said to the players;
+        // 2023 A.5.5: the arbiter calls it (said).
+        case(
+            "5h A4d1 the flag unsaid",
+            "fide-2009",
+            hdr("900", json!({"mode": "rapid", "supervision": "inadequate", "language": "da"})),
+            flag,
+            &["flag.t=901000", "announce.t=950000"],
+            &["announce.t=901000"],
+        ),
+        case(
+            "5h B6 the flag unsaid",
+            "fide-2001",
+            hdr("900", json!({"mode": "rapid", "language": "da"})),
+            flag,
+            &["announce.t=950000"],
+            &["announce.t=901000"],
+        ),
+        case(
+            "5h A.5.5 the flag called",
+            "fide-2023",
+            hdr("900", json!({"mode": "rapid", "supervision": "inadequate", "language": "da"})),
+            flag,
+            &["announce.t=901000"],
+            &[],
+        ),
         // F60: blitz under B.3: +1 min, the second illegal move loses.
         case(
             "5i F60 2023",
@@ -459,6 +497,49 @@ fn quickplay_claims_only_as_the_texts_allow_them() {
             &["claim.consequence~referred"],
         ),
     ]);
+}
+
+/// Point 6: Appendix E (2001 F, 2009 E, 2023 D), the visually impaired
+/// player White on the tactile board.
+#[test]
+fn point_6_appendix_e_with_the_vi_player_white() {
+    let vi = || {
+        json!({"trace": 1, "boards": ["main", "tactile"], "vi_player": "w", "language": "da",
+               "time_control": "5400+30"})
+    };
+    // E2.3c: "Et træk er udført når … trækket er blevet meddelt": his e4
+    // announced when it stood (1.3 s + 300 ms), long before his press.
+    let e4e5 = "1000 tactile lift e2\n1300 tactile place e4\n5000 press w\n6000 main lift e2\n\
+                6300 main place e4\n7000 main lift e7\n7300 main place e5\n8000 press b\n";
+    // E2.7: his copy of e5 put on e6, then his own Nf3: the boards differ
+    // on e5 and e6 only (never g1 / f3), never displaced pieces.
+    let wrong = format!(
+        "{e4e5}9000 tactile lift e7\n9300 tactile place e6\n10000 tactile lift g1\n10300 tactile place f3\n12500 press w"
+    );
+    let mut cases = Vec::new();
+    for (rules, differ) in [("fide-2001", "F2.7"), ("fide-2009-no", "E2.7"), ("fide-2023", "D.2.9")] {
+        cases.push(case("6a E2.3c announced as it stands", rules, vi(), e4e5, &["announce.t=1600", "move.t=5000"], &["irregularity"]));
+        cases.push(case(
+            "6b E2.7 only the copy's squares",
+            rules,
+            vi(),
+            wrong.clone(),
+            &[
+                "irregularity.kind=boards_differ",
+                "irregularity.squares=[\"e5\",\"e6\"]",
+                if differ == "F2.7" {
+                    "irregularity.article=F2.7"
+                } else if differ == "E2.7" {
+                    "irregularity.article=E2.7"
+                } else {
+                    "irregularity.article=D.2.9"
+                },
+                "move.san=Nf3",
+            ],
+            &["irregularity.kind=displaced", "illegal_move"],
+        ));
+    }
+    run(cases);
 }
 
 /// Point 7: the article of each decision per edition (5.1a / 5.1.1, 5.2a /
