@@ -388,7 +388,14 @@ fn through_daemon(
     );
     std::fs::write(&cfg, text).unwrap();
     let journal = dir.join("j.jsonl");
-    let args = ["--journal", journal.to_str().unwrap(), "--delay", "0", "--speed", "25"];
+    let args = [
+        "--journal",
+        journal.to_str().unwrap(),
+        "--delay",
+        "0",
+        "--speed",
+        "25",
+    ];
     let run = common::run_board(&dir, &cfg, Some(&trace), &args);
     let events = eboard::journal::events_path(&journal);
     let ev = common::poll(40, &format!("{tc} {rules}: the run's events"), || {
@@ -404,6 +411,17 @@ fn through_daemon(
     ev
 }
 
+/// (time control, rules, steps, the flag's t or none, moves, the last
+/// clock's (side, ms) when the move completes).
+type FlagCase = (
+    &'static str,
+    &'static str,
+    String,
+    Option<u64>,
+    usize,
+    Option<(&'static str, u64)>,
+);
+
 /// Every mode at its flag through the daemon, as the library cases above
 /// (their numbers): Bronstein `10b5`, US delay `10d5`, `2/10:60` (each
 /// player's own counter), `2/10+1:60d5` (the next period in its own mode);
@@ -412,22 +430,93 @@ fn through_daemon(
 /// parallel (each its own process); about 5 s in all.
 #[test]
 fn every_time_control_at_its_flag_through_the_real_daemon() {
-    const MID: &str = "1000 mv g1f3 w\n2000 mv g8f6 b\n3000 mv f3g1 w\n12000 lift f6\n12300 place g8\n";
+    const MID: &str =
+        "1000 mv g1f3 w\n2000 mv g8f6 b\n3000 mv f3g1 w\n12000 lift f6\n12300 place g8\n";
     const LATE: &str = "1000 mv g1f3 w\n2000 mv g8f6 b\n3000 mv f3g1 w\n4000 mv f6g8 b\n\
                         70000 lift b1\n70300 place c3\n";
     // (time control, rules, steps, the flag's t or none, moves, the last
     // clock's (side, ms) when the move completes)
-    let cases: Vec<(&str, &str, String, Option<u64>, usize, Option<(&str, u64)>)> = vec![
-        ("10b5", "fide-2023", format!("{MID}13700 press b"), Some(13_600), 3, None),
-        ("10b5", "fide-2009", format!("{MID}13700 press b"), Some(13_600), 3, None),
-        ("10b5", "fide-2001", format!("{MID}13700 press b"), Some(13_600), 3, None),
-        ("10b5", "fide-2023", format!("{MID}13500 press b"), None, 4, Some(("black_ms", 5_100))),
-        ("10d5", "fide-2023", format!("{MID}18700 press b"), Some(18_600), 3, None),
-        ("10d5", "fide-2009", format!("{MID}18500 press b"), None, 4, Some(("black_ms", 100))),
-        ("2/10:60", "fide-2023", format!("{MID}13000 press b"), Some(12_600), 3, None),
-        ("2/10:60", "fide-2009-no", format!("{MID}12500 press b"), None, 4, Some(("black_ms", 60_100))),
-        ("2/10+1:60d5", "fide-2023", format!("{LATE}79100 press w"), Some(79_000), 4, None),
-        ("2/10+1:60d5", "fide-2001", format!("{LATE}78900 press w"), None, 5, Some(("white_ms", 100))),
+    let cases: Vec<FlagCase> = vec![
+        (
+            "10b5",
+            "fide-2023",
+            format!("{MID}13700 press b"),
+            Some(13_600),
+            3,
+            None,
+        ),
+        (
+            "10b5",
+            "fide-2009",
+            format!("{MID}13700 press b"),
+            Some(13_600),
+            3,
+            None,
+        ),
+        (
+            "10b5",
+            "fide-2001",
+            format!("{MID}13700 press b"),
+            Some(13_600),
+            3,
+            None,
+        ),
+        (
+            "10b5",
+            "fide-2023",
+            format!("{MID}13500 press b"),
+            None,
+            4,
+            Some(("black_ms", 5_100)),
+        ),
+        (
+            "10d5",
+            "fide-2023",
+            format!("{MID}18700 press b"),
+            Some(18_600),
+            3,
+            None,
+        ),
+        (
+            "10d5",
+            "fide-2009",
+            format!("{MID}18500 press b"),
+            None,
+            4,
+            Some(("black_ms", 100)),
+        ),
+        (
+            "2/10:60",
+            "fide-2023",
+            format!("{MID}13000 press b"),
+            Some(12_600),
+            3,
+            None,
+        ),
+        (
+            "2/10:60",
+            "fide-2009-no",
+            format!("{MID}12500 press b"),
+            None,
+            4,
+            Some(("black_ms", 60_100)),
+        ),
+        (
+            "2/10+1:60d5",
+            "fide-2023",
+            format!("{LATE}79100 press w"),
+            Some(79_000),
+            4,
+            None,
+        ),
+        (
+            "2/10+1:60d5",
+            "fide-2001",
+            format!("{LATE}78900 press w"),
+            None,
+            5,
+            Some(("white_ms", 100)),
+        ),
     ];
     let runs: Vec<_> = cases
         .into_iter()
@@ -446,7 +535,10 @@ fn every_time_control_at_its_flag_through_the_real_daemon() {
         .collect();
     for r in runs {
         let (tc, rules, flag, moves, clock, ev) = r.join().expect("a run");
-        let flags: Vec<u64> = of(&ev, "flag").iter().filter_map(|f| f["t"].as_u64()).collect();
+        let flags: Vec<u64> = of(&ev, "flag")
+            .iter()
+            .filter_map(|f| f["t"].as_u64())
+            .collect();
         let played = of(&ev, "move");
         match flag {
             Some(at) => {

@@ -125,7 +125,10 @@ fn run(cases: Vec<Case>) {
                 .filter(|e| e["type"] != "touch")
                 .map(|e| e.to_string())
                 .collect();
-            failed.push(format!("[{id}] {rules}: {wrong:?}\n  {}", shown.join("\n  ")));
+            failed.push(format!(
+                "[{id}] {rules}: {wrong:?}\n  {}",
+                shown.join("\n  ")
+            ));
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
@@ -303,12 +306,18 @@ fn point_5_the_2023_rows_against_2009_and_2001() {
     let e4 = "1000 lift e2\n1200 place e4\n1500 press w\n";
     let twice = "1000 lift e2\n1200 place e5\n1500 press w\n2000 lift e5\n2200 place e2\n\
                  3000 lift e2\n3200 place e5\n3500 press w\n";
-    let queen = || hdr("5400+30", json!({"start_fen": "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"}));
+    let queen = || {
+        hdr(
+            "5400+30",
+            json!({"start_fen": "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"}),
+        )
+    };
     let shuffle2 = format!(
         "{SHUFFLE}8000 mv f6g8 b\n9000 mv g1f3 w\n10000 mv g8f6 b\n11000 mv f3g1 w\n12000 mv f6g8 b\n\
          13000 mv g1f3 w\n14000 mv g8f6 b\n15000 mv f3g1 w\n16000 mv f6g8 b\n"
     );
-    let flag = "1000 lift e2\n1200 place e4\n1500 press w\n2000 lift e7\n2200 place e5\n2500 press b\n\
+    let flag =
+        "1000 lift e2\n1200 place e4\n1500 press w\n2000 lift e7\n2200 place e5\n2500 press b\n\
                 950000 claim time b\n";
     let rapid = |tc: &str| hdr(tc, json!({"mode": "rapid", "supervision": "inadequate"}));
     run(vec![
@@ -322,8 +331,22 @@ fn point_5_the_2023_rows_against_2009_and_2001() {
             &["irregularity.article=5.2.3"],
             &["game_end"],
         ),
-        case("5a F17 2009", "fide-2009", std(), "500 offer w\n800 accept b", &["game_end.article=5.2c"], &[]),
-        case("5a F17 2001", "fide-2001", std(), "500 offer w\n800 accept b", &["game_end.article=5.2c"], &[]),
+        case(
+            "5a F17 2009",
+            "fide-2009",
+            std(),
+            "500 offer w\n800 accept b",
+            &["game_end.article=5.2c"],
+            &[],
+        ),
+        case(
+            "5a F17 2001",
+            "fide-2001",
+            std(),
+            "500 offer w\n800 accept b",
+            &["game_end.article=5.2c"],
+            &[],
+        ),
         // F16, 5.1.2: resigning against a lone king is a draw; 2009 §5.1b a loss.
         case(
             "5b F16 2023",
@@ -333,14 +356,24 @@ fn point_5_the_2023_rows_against_2009_and_2001() {
             &["game_end.result=1/2-1/2", "game_end.article=5.1.2"],
             &[],
         ),
-        case("5b F16 2009", "fide-2009", queen(), "1000 resign w", &["game_end.result=0-1", "game_end.article=5.1b"], &[]),
+        case(
+            "5b F16 2009",
+            "fide-2009",
+            queen(),
+            "1000 resign w",
+            &["game_end.result=0-1", "game_end.article=5.1b"],
+            &[],
+        ),
         // F21 / F35, 7.5.3: a press without a move is an illegal move.
         case(
             "5c F21 2023",
             "fide-2023",
             std(),
             format!("{e4}2500 press b"),
-            &["illegal_move.article=7.5.3", "illegal_move.penalty=+2 min to white"],
+            &[
+                "illegal_move.article=7.5.3",
+                "illegal_move.penalty=+2 min to white",
+            ],
             &[],
         ),
         case(
@@ -360,7 +393,14 @@ fn point_5_the_2023_rows_against_2009_and_2001() {
             &["game_end.result=0-1", "game_end.reason=illegal_moves"],
             &[],
         ),
-        case("5d F36 2009", "fide-2009", std(), twice, &["illegal_move.count=2"], &["game_end"]),
+        case(
+            "5d F36 2009",
+            "fide-2009",
+            std(),
+            twice,
+            &["illegal_move.count=2"],
+            &["game_end"],
+        ),
         // F47 / F59, 9.5.3 with A.3: +1 min in rapid; 2009 §9.5b +3 min;
         // 2001 §9.5b +3 min and the claimant's time cut.
         case(
@@ -396,7 +436,14 @@ fn point_5_the_2023_rows_against_2009_and_2001() {
             &["game_end.reason=fivefold", "game_end.article=9.6.1"],
             &[],
         ),
-        case("5f F48 2009", "fide-2009", std(), shuffle2, &["draw_claimable"], &["game_end"]),
+        case(
+            "5f F48 2009",
+            "fide-2009",
+            std(),
+            shuffle2,
+            &["draw_claimable"],
+            &["game_end"],
+        ),
         // F56 / F57: 11 minutes is rapid in 2023 (A.1: over 10), blitz in
         // 2009 (B1: under 15), so an illegal move is ruled at the press
         // (+1 min) in 2023 and only on a claim in 2009 (B3c).
@@ -408,19 +455,50 @@ fn point_5_the_2023_rows_against_2009_and_2001() {
             &["illegal_move.penalty=+1 min to black"],
             &[],
         ),
-        case("5g F57 2009", "fide-2009", hdr("660", json!({})), "1000 lift e2\n1200 place e5\n1500 press w", &[], &["illegal_move"]),
+        case(
+            "5g F57 2009",
+            "fide-2009",
+            hdr("660", json!({})),
+            "1000 lift e2\n1200 place e5\n1500 press w",
+            &[],
+            &["illegal_move"],
+        ),
         // F65, A.5.5: the arbiter calls the flag; 2009 A4d1 and 2001 B6:
         // only a player's claim does.
-        case("5h F65 2023", "fide-2023", rapid("900"), flag, &["game_end.t=901000", "game_end.reason=time"], &[]),
-        case("5h F65 2009", "fide-2009", rapid("900"), flag, &["game_end.t=950000", "game_end.result=0-1"], &["game_end.t=901000"]),
-        case("5h F65 2001", "fide-2001", rapid("900"), flag, &["game_end.t=950000", "game_end.result=0-1"], &["game_end.t=901000"]),
+        case(
+            "5h F65 2023",
+            "fide-2023",
+            rapid("900"),
+            flag,
+            &["game_end.t=901000", "game_end.reason=time"],
+            &[],
+        ),
+        case(
+            "5h F65 2009",
+            "fide-2009",
+            rapid("900"),
+            flag,
+            &["game_end.t=950000", "game_end.result=0-1"],
+            &["game_end.t=901000"],
+        ),
+        case(
+            "5h F65 2001",
+            "fide-2001",
+            rapid("900"),
+            flag,
+            &["game_end.t=950000", "game_end.result=0-1"],
+            &["game_end.t=901000"],
+        ),
         // 2009 A4d1 / 2001 B6: "Dommeren skal afholde sig fra at gøre
         // opmærksom på vingefald": the flag is not said to the players;
         // 2023 A.5.5: the arbiter calls it (said).
         case(
             "5h A4d1 the flag unsaid",
             "fide-2009",
-            hdr("900", json!({"mode": "rapid", "supervision": "inadequate", "language": "da"})),
+            hdr(
+                "900",
+                json!({"mode": "rapid", "supervision": "inadequate", "language": "da"}),
+            ),
             flag,
             &["flag.t=901000", "announce.t=950000"],
             &["announce.t=901000"],
@@ -436,7 +514,10 @@ fn point_5_the_2023_rows_against_2009_and_2001() {
         case(
             "5h A.5.5 the flag called",
             "fide-2023",
-            hdr("900", json!({"mode": "rapid", "supervision": "inadequate", "language": "da"})),
+            hdr(
+                "900",
+                json!({"mode": "rapid", "supervision": "inadequate", "language": "da"}),
+            ),
             flag,
             &["announce.t=901000"],
             &[],
@@ -445,9 +526,15 @@ fn point_5_the_2023_rows_against_2009_and_2001() {
         case(
             "5i F60 2023",
             "fide-2023",
-            hdr("180+2", json!({"mode": "blitz", "supervision": "inadequate"})),
+            hdr(
+                "180+2",
+                json!({"mode": "blitz", "supervision": "inadequate"}),
+            ),
             twice,
-            &["illegal_move.penalty=+1 min to black", "game_end.result=0-1"],
+            &[
+                "illegal_move.penalty=+1 min to black",
+                "game_end.result=0-1",
+            ],
             &[],
         ),
     ]);
@@ -457,19 +544,62 @@ fn point_5_the_2023_rows_against_2009_and_2001() {
 #[test]
 fn quickplay_claims_only_as_the_texts_allow_them() {
     // White on move from 2.5 s; at 200 s he has 101 s of 300 s left.
-    let e4e5 = "1000 lift e2\n1200 place e4\n1500 press w\n2000 lift e7\n2200 place e5\n2500 press b\n";
+    let e4e5 =
+        "1000 lift e2\n1200 place e4\n1500 press w\n2000 lift e7\n2200 place e5\n2500 press b\n";
     let at = |t: u64, by: &str| format!("{e4e5}{t} claim insufficient_losing_chances {by}");
     let std = |tc: &str| hdr(tc, json!({"mode": "standard"}));
     run(vec![
         // 10.2: "Hvis spilleren som er i trækket har mindre end to minutter".
-        case("Q1 10.2 two minutes or more", "fide-2009", std("5400"), at(10_000, "w"), &["claim.consequence~two minutes or more"], &["claim.consequence~referred"]),
-        case("Q2 10.2 less than two minutes", "fide-2009", std("300"), at(200_000, "w"), &["claim.consequence~referred"], &[]),
-        case("Q3 10.2 not on move", "fide-2001", std("300"), at(200_000, "b"), &["claim.consequence~having the move"], &["claim.consequence~referred"]),
+        case(
+            "Q1 10.2 two minutes or more",
+            "fide-2009",
+            std("5400"),
+            at(10_000, "w"),
+            &["claim.consequence~two minutes or more"],
+            &["claim.consequence~referred"],
+        ),
+        case(
+            "Q2 10.2 less than two minutes",
+            "fide-2009",
+            std("300"),
+            at(200_000, "w"),
+            &["claim.consequence~referred"],
+            &[],
+        ),
+        case(
+            "Q3 10.2 not on move",
+            "fide-2001",
+            std("300"),
+            at(200_000, "b"),
+            &["claim.consequence~having the move"],
+            &["claim.consequence~referred"],
+        ),
         // III.2.2: only games without increment.
-        case("Q4 III.2.2 increment", "fide-2023", std("300+2"), at(202_000, "w"), &["claim.consequence~III.2.2"], &["claim.consequence~referred"]),
-        case("Q5 III.5 no increment", "fide-2023", std("300"), at(200_000, "w"), &["claim.consequence~referred", "claim.article=III.5"], &[]),
+        case(
+            "Q4 III.2.2 increment",
+            "fide-2023",
+            std("300+2"),
+            at(202_000, "w"),
+            &["claim.consequence~III.2.2"],
+            &["claim.consequence~referred"],
+        ),
+        case(
+            "Q5 III.5 no increment",
+            "fide-2023",
+            std("300"),
+            at(200_000, "w"),
+            &["claim.consequence~referred", "claim.article=III.5"],
+            &[],
+        ),
         // 10.1: not while moves remain before the next time control.
-        case("Q6 10.1 moves remain", "fide-2009", std("40/300:300"), at(200_000, "w"), &["claim.consequence~moves remain"], &["claim.consequence~referred"]),
+        case(
+            "Q6 10.1 moves remain",
+            "fide-2009",
+            std("40/300:300"),
+            at(200_000, "w"),
+            &["claim.consequence~moves remain"],
+            &["claim.consequence~referred"],
+        ),
         // 2009 B2: adequately supervised blitz follows the Laws, §10.2
         // included; B3b excludes it without; 2001 C4 always.
         case(
@@ -517,8 +647,19 @@ fn point_6_appendix_e_with_the_vi_player_white() {
         "{e4e5}9000 tactile lift e7\n9300 tactile place e6\n10000 tactile lift g1\n10300 tactile place f3\n12500 press w"
     );
     let mut cases = Vec::new();
-    for (rules, differ) in [("fide-2001", "F2.7"), ("fide-2009-no", "E2.7"), ("fide-2023", "D.2.9")] {
-        cases.push(case("6a E2.3c announced as it stands", rules, vi(), e4e5, &["announce.t=1600", "move.t=5000"], &["irregularity"]));
+    for (rules, differ) in [
+        ("fide-2001", "F2.7"),
+        ("fide-2009-no", "E2.7"),
+        ("fide-2023", "D.2.9"),
+    ] {
+        cases.push(case(
+            "6a E2.3c announced as it stands",
+            rules,
+            vi(),
+            e4e5,
+            &["announce.t=1600", "move.t=5000"],
+            &["irregularity"],
+        ));
         cases.push(case(
             "6b E2.7 only the copy's squares",
             rules,
@@ -547,19 +688,85 @@ fn point_6_appendix_e_with_the_vi_player_white() {
 #[test]
 fn point_7_every_decision_cites_its_editions_article() {
     let mate = "1000 mv f2f3 w\n2000 mv e7e5 b\n3000 mv g2g4 w\n4000 mv d8h4 b";
-    let stale = || hdr("5400+30", json!({"start_fen": "7k/8/6Q1/8/8/8/8/4K3 w - - 0 1"}));
-    let dead = || hdr("5400+30", json!({"start_fen": "4k3/8/8/8/8/8/1B6/n3K3 w - - 0 1"}));
+    let stale = || {
+        hdr(
+            "5400+30",
+            json!({"start_fen": "7k/8/6Q1/8/8/8/8/4K3 w - - 0 1"}),
+        )
+    };
+    let dead = || {
+        hdr(
+            "5400+30",
+            json!({"start_fen": "4k3/8/8/8/8/8/1B6/n3K3 w - - 0 1"}),
+        )
+    };
     let bxa1 = "1000 lift a1\n1100 lift b2\n1300 place a1\n1500 press w";
     let touch = "1000 lift g1\n1200 place g1\n2000 lift e2\n2200 place e4\n2500 press w";
     let std = || hdr("5400+30", json!({}));
     run(vec![
-        case("7a mate 2001", "fide-2001", std(), mate, &["game_end.article=5.1a"], &[]),
-        case("7a mate 2023", "fide-2023", std(), mate, &["game_end.article=5.1.1"], &[]),
-        case("7b stalemate 2009", "fide-2009", stale(), "1000 mv g6f7 w", &["game_end.reason=stalemate", "game_end.article=5.2a"], &[]),
-        case("7b stalemate 2023", "fide-2023", stale(), "1000 mv g6f7 w", &["game_end.article=5.2.1"], &[]),
-        case("7c dead 2009-NO", "fide-2009-no", dead(), bxa1, &["game_end.article=5.2b"], &[]),
-        case("7c dead 2023", "fide-2023", dead(), bxa1, &["game_end.article=5.2.2"], &[]),
-        case("7d touch 2009", "fide-2009", std(), touch, &["touch_move.article=4.3a"], &[]),
-        case("7d touch 2023", "fide-2023", std(), touch, &["touch_move.article=4.3.1"], &[]),
+        case(
+            "7a mate 2001",
+            "fide-2001",
+            std(),
+            mate,
+            &["game_end.article=5.1a"],
+            &[],
+        ),
+        case(
+            "7a mate 2023",
+            "fide-2023",
+            std(),
+            mate,
+            &["game_end.article=5.1.1"],
+            &[],
+        ),
+        case(
+            "7b stalemate 2009",
+            "fide-2009",
+            stale(),
+            "1000 mv g6f7 w",
+            &["game_end.reason=stalemate", "game_end.article=5.2a"],
+            &[],
+        ),
+        case(
+            "7b stalemate 2023",
+            "fide-2023",
+            stale(),
+            "1000 mv g6f7 w",
+            &["game_end.article=5.2.1"],
+            &[],
+        ),
+        case(
+            "7c dead 2009-NO",
+            "fide-2009-no",
+            dead(),
+            bxa1,
+            &["game_end.article=5.2b"],
+            &[],
+        ),
+        case(
+            "7c dead 2023",
+            "fide-2023",
+            dead(),
+            bxa1,
+            &["game_end.article=5.2.2"],
+            &[],
+        ),
+        case(
+            "7d touch 2009",
+            "fide-2009",
+            std(),
+            touch,
+            &["touch_move.article=4.3a"],
+            &[],
+        ),
+        case(
+            "7d touch 2023",
+            "fide-2023",
+            std(),
+            touch,
+            &["touch_move.article=4.3.1"],
+            &[],
+        ),
     ]);
 }

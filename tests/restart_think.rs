@@ -92,7 +92,10 @@ fn a_kill_during_a_42_s_think_and_a_quick_restart_is_trusted_and_charged() {
     // LiveChess game, the relay's snapshots (`/boards.json`).
     let pgn = poll(40, "Bc5 in the PGN", || {
         let (n, boards) = public_moves(&run.addr);
-        assert!(n >= 5 && boards, "withdrawn after the restart: {n} moves, boards {boards}");
+        assert!(
+            n >= 5 && boards,
+            "withdrawn after the restart: {n} moves, boards {boards}"
+        );
         let p = get(&run.addr, "/games.pgn");
         assert!(p.contains("3. Bc4"), "withdrawn after the restart: {p}");
         p.contains("Bc5").then_some(p)

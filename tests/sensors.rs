@@ -399,11 +399,21 @@ fn a_touch_seen_only_through_frames_names_the_piece_lifted() {
     let touches = |ev: &[Value]| -> Vec<(Value, Value, Value, Value)> {
         of(ev, "touch")
             .iter()
-            .map(|x| (x["t"].clone(), x["by"].clone(), x["square"].clone(), x["piece"].clone()))
+            .map(|x| {
+                (
+                    x["t"].clone(),
+                    x["by"].clone(),
+                    x["square"].clone(),
+                    x["piece"].clone(),
+                )
+            })
             .collect()
     };
     let sans = |ev: &[Value]| -> Vec<String> {
-        of(ev, "move").iter().map(|m| m["san"].as_str().unwrap_or("").to_owned()).collect()
+        of(ev, "move")
+            .iter()
+            .map(|m| m["san"].as_str().unwrap_or("").to_owned())
+            .collect()
     };
     let unseen = "
         0 frame 1000081040000010

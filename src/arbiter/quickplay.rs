@@ -13,8 +13,8 @@
 //! and is refused with the condition it misses, never referred.
 
 use super::Arbiter;
-use crate::model::Edition;
 use crate::clock::Bonus;
+use crate::model::Edition;
 use shakmaty::{Color, Position};
 
 /// Less than this on the claimant's clock, ms (§10.2 / III.5: two minutes).
@@ -38,12 +38,18 @@ impl Arbiter {
             return Some(format!("no clock runs: no quickplay finish ({article})"));
         };
         if by != self.pos.turn() {
-            return Some(format!("only the player having the move may claim ({article})"));
+            return Some(format!(
+                "only the player having the move may claim ({article})"
+            ));
         }
         if c.moves_to_control(by).is_some() {
             return Some(format!(
                 "not a quickplay finish: moves remain before the next time control ({})",
-                if p.edition == Edition::Fide2023 { "III.1" } else { "10.1" }
+                if p.edition == Edition::Fide2023 {
+                    "III.1"
+                } else {
+                    "10.1"
+                }
             ));
         }
         let bonus = c.time_control().period_for(c.moves_done(by)).1.bonus;
