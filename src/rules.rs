@@ -155,7 +155,9 @@ pub struct Profile {
     /// A second `promote` choice cannot replace the first (2009 §4.4d, 2023 4.4.4);
     /// in 2001 the piece is fixed only at release.
     pub promotion_locked_at_first_choice: bool,
-    /// Whether §10.2 claims exist in this mode (not in blitz: B3b / C4).
+    /// Whether §10.2 claims exist in this mode: not in blitz (2009 B3b with
+    /// inadequate supervision, 2001 C4, 2023 III.2.2), but in 2009 blitz
+    /// with adequate supervision (B2: the Laws apply).
     pub quickplay_claims: bool,
     /// A pawn moved to the last rank and not replaced at the press is
     /// replaced by a queen and the move stands (2023 7.5.2: "The pawn shall
@@ -319,7 +321,10 @@ impl Profile {
             automatic_fivefold: edition == Edition::Fide2023,
             resignation_needs_mating_chance: edition == Edition::Fide2023,
             promotion_locked_at_first_choice: edition != Edition::Fide2001,
-            quickplay_claims: mode != Mode::Blitz,
+            // 2009 B2: adequately supervised blitz follows the Laws, §10.2
+            // included; B3b, 2001 C4 and 2023 III.2.2 exclude it.
+            quickplay_claims: mode != Mode::Blitz
+                || (matches!(edition, Edition::Fide2009 | Edition::Fide2009No) && !loose),
             unreplaced_pawn_becomes_queen: edition == Edition::Fide2023,
         }
     }
@@ -542,6 +547,20 @@ impl Profile {
             Edition::Fide2001 => "6.13c",
             Edition::Fide2023 => "6.11.3",
             Edition::Fide2009 | Edition::Fide2009No => "6.12c",
+        }
+    }
+
+    /// After an incorrect draw claim on a written move, whether the move
+    /// announced itself must be made (`Some(article)`), not only one that
+    /// keeps Article 4's obligation of its piece: 2001 §9.5b (seed 000)
+    /// "Partiet skal herefter fortsætte og det meddelte træk skal udføres";
+    /// 2009 §9.5b (seed 002) "skal dette træk udføres i henhold til § 4"
+    /// and 2023 9.5.3 "in accordance with Articles 3 and 4" bind its piece
+    /// only (`None`).
+    pub fn announced_move_binds(&self) -> Option<&'static str> {
+        match self.edition {
+            Edition::Fide2001 => Some("9.5b"),
+            _ => None,
         }
     }
 

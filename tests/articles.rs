@@ -4,7 +4,11 @@
 //! `../shared/rules/fide-2023.md`; a change of any article in the code, or a
 //! decision kind added without its row here, fails it.
 
+mod common;
+
+use common::heldout::{case, hdr, run};
 use eboard::rules::{Edition, Mode, Profile, Supervision};
+use serde_json::json;
 
 /// (decision, 2001, 2009 / 2009-NO, 2023) in standard play.
 const STANDARD: [(&str, &str, &str, &str); 35] = [
@@ -261,4 +265,94 @@ fn a_5_4_the_illegal_position_draw_only_under_2023_a_5_and_b_3() {
             }
         }
     }
+}
+
+// Held-out cases, session 12 (issue 25), through the real binary.
+
+/// Point 7: the article of each decision per edition (5.1a / 5.1.1, 5.2a /
+/// 5.2.1, 5.2b / 5.2.2, 4.3a / 4.3.1).
+#[test]
+fn point_7_every_decision_cites_its_editions_article() {
+    let mate = "1000 mv f2f3 w\n2000 mv e7e5 b\n3000 mv g2g4 w\n4000 mv d8h4 b";
+    let stale = || {
+        hdr(
+            "5400+30",
+            json!({"start_fen": "7k/8/6Q1/8/8/8/8/4K3 w - - 0 1"}),
+        )
+    };
+    let dead = || {
+        hdr(
+            "5400+30",
+            json!({"start_fen": "4k3/8/8/8/8/8/1B6/n3K3 w - - 0 1"}),
+        )
+    };
+    let bxa1 = "1000 lift a1\n1100 lift b2\n1300 place a1\n1500 press w";
+    let touch = "1000 lift g1\n1200 place g1\n2000 lift e2\n2200 place e4\n2500 press w";
+    let std = || hdr("5400+30", json!({}));
+    run(vec![
+        case(
+            "7a mate 2001",
+            "fide-2001",
+            std(),
+            mate,
+            &["game_end.article=5.1a"],
+            &[],
+        ),
+        case(
+            "7a mate 2023",
+            "fide-2023",
+            std(),
+            mate,
+            &["game_end.article=5.1.1"],
+            &[],
+        ),
+        case(
+            "7b stalemate 2009",
+            "fide-2009",
+            stale(),
+            "1000 mv g6f7 w",
+            &["game_end.reason=stalemate", "game_end.article=5.2a"],
+            &[],
+        ),
+        case(
+            "7b stalemate 2023",
+            "fide-2023",
+            stale(),
+            "1000 mv g6f7 w",
+            &["game_end.article=5.2.1"],
+            &[],
+        ),
+        case(
+            "7c dead 2009-NO",
+            "fide-2009-no",
+            dead(),
+            bxa1,
+            &["game_end.article=5.2b"],
+            &[],
+        ),
+        case(
+            "7c dead 2023",
+            "fide-2023",
+            dead(),
+            bxa1,
+            &["game_end.article=5.2.2"],
+            &[],
+        ),
+        case(
+            "7d touch 2009",
+            "fide-2009",
+            std(),
+            touch,
+            &["touch_move.article=4.3a"],
+            &[],
+        ),
+        case(
+            "7d touch 2023",
+            "fide-2023",
+            std(),
+            touch,
+            &["touch_move.article=4.3.1"],
+            &[],
+        ),
+    ]);
 }

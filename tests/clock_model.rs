@@ -364,3 +364,202 @@ fn multi_period_the_next_period_keeps_its_own_mode_at_the_flag() {
         assert_eq!(last["white_ms"], 100, "{rules}: {last}");
     }
 }
+
+// ---- The same flags through the real daemon (issue 25, point 4):
+// `eboard run --trace` (the board loop, its deadlines and the journal), not
+// the library's replay. -------------------------------------------------------
+
+/// Runs `steps` through `eboard run --config … --trace …` at speed 25 under
+/// `tc` and `rules` (standard play); returns the journaled events
+/// (`JOURNAL.events`) once `done` holds of them (bounded, 40 s).
+fn through_daemon(
+    tc: &str,
+    rules: &str,
+    steps: &str,
+    done: impl Fn(&[serde_json::Value]) -> bool,
+) -> Vec<serde_json::Value> {
+    let dir = common::tempdir("flag-daemon");
+    let trace = dir.join("t.jsonl");
+    std::fs::write(&trace, TraceBuilder::new().steps(steps).text()).unwrap();
+    let cfg = common::config(&dir, 1, 1, "");
+    let text = std::fs::read_to_string(&cfg).unwrap().replace(
+        "time_control = \"5400+30\"",
+        &format!("time_control = \"{tc}\"\nrules = \"{rules}\"\nmode = \"standard\""),
+    );
+    std::fs::write(&cfg, text).unwrap();
+    let journal = dir.join("j.jsonl");
+    let args = [
+        "--journal",
+        journal.to_str().unwrap(),
+        "--delay",
+        "0",
+        "--speed",
+        "25",
+    ];
+    let run = common::run_board(&dir, &cfg, Some(&trace), &args);
+    let events = eboard::journal::events_path(&journal);
+    let ev = common::poll(40, &format!("{tc} {rules}: the run's events"), || {
+        let text = std::fs::read_to_string(&events).ok()?;
+        let ev: Vec<serde_json::Value> = text
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        done(&ev).then_some(ev)
+    });
+    drop(run);
+    std::fs::remove_dir_all(&dir).ok();
+    ev
+}
+
+/// (time control, rules, steps, the flag's t or none, moves, the last
+/// clock's (side, ms) when the move completes).
+type FlagCase = (
+    &'static str,
+    &'static str,
+    String,
+    Option<u64>,
+    usize,
+    Option<(&'static str, u64)>,
+);
+
+/// Every mode at its flag through the daemon, as the library cases above
+/// (their numbers): Bronstein `10b5`, US delay `10d5`, `2/10:60` (each
+/// player's own counter), `2/10+1:60d5` (the next period in its own mode);
+/// a press just after the flag completes nothing (game over), just before
+/// it completes the move with the time the model gives. The runs go in
+/// parallel (each its own process); about 5 s in all.
+#[test]
+fn every_time_control_at_its_flag_through_the_real_daemon() {
+    const MID: &str =
+        "1000 mv g1f3 w\n2000 mv g8f6 b\n3000 mv f3g1 w\n12000 lift f6\n12300 place g8\n";
+    const LATE: &str = "1000 mv g1f3 w\n2000 mv g8f6 b\n3000 mv f3g1 w\n4000 mv f6g8 b\n\
+                        70000 lift b1\n70300 place c3\n";
+    // (time control, rules, steps, the flag's t or none, moves, the last
+    // clock's (side, ms) when the move completes)
+    let cases: Vec<FlagCase> = vec![
+        (
+            "10b5",
+            "fide-2023",
+            format!("{MID}13700 press b"),
+            Some(13_600),
+            3,
+            None,
+        ),
+        (
+            "10b5",
+            "fide-2009",
+            format!("{MID}13700 press b"),
+            Some(13_600),
+            3,
+            None,
+        ),
+        (
+            "10b5",
+            "fide-2001",
+            format!("{MID}13700 press b"),
+            Some(13_600),
+            3,
+            None,
+        ),
+        (
+            "10b5",
+            "fide-2023",
+            format!("{MID}13500 press b"),
+            None,
+            4,
+            Some(("black_ms", 5_100)),
+        ),
+        (
+            "10d5",
+            "fide-2023",
+            format!("{MID}18700 press b"),
+            Some(18_600),
+            3,
+            None,
+        ),
+        (
+            "10d5",
+            "fide-2009",
+            format!("{MID}18500 press b"),
+            None,
+            4,
+            Some(("black_ms", 100)),
+        ),
+        (
+            "2/10:60",
+            "fide-2023",
+            format!("{MID}13000 press b"),
+            Some(12_600),
+            3,
+            None,
+        ),
+        (
+            "2/10:60",
+            "fide-2009-no",
+            format!("{MID}12500 press b"),
+            None,
+            4,
+            Some(("black_ms", 60_100)),
+        ),
+        (
+            "2/10+1:60d5",
+            "fide-2023",
+            format!("{LATE}79100 press w"),
+            Some(79_000),
+            4,
+            None,
+        ),
+        (
+            "2/10+1:60d5",
+            "fide-2001",
+            format!("{LATE}78900 press w"),
+            None,
+            5,
+            Some(("white_ms", 100)),
+        ),
+    ];
+    let runs: Vec<_> = cases
+        .into_iter()
+        .map(|(tc, rules, steps, flag, moves, clock)| {
+            std::thread::spawn(move || {
+                let ev = through_daemon(tc, rules, &steps, |ev| {
+                    if flag.is_some() {
+                        !of(ev, "game_end").is_empty()
+                    } else {
+                        of(ev, "move").len() >= moves
+                    }
+                });
+                (tc, rules, flag, moves, clock, ev)
+            })
+        })
+        .collect();
+    for r in runs {
+        let (tc, rules, flag, moves, clock, ev) = r.join().expect("a run");
+        let flags: Vec<u64> = of(&ev, "flag")
+            .iter()
+            .filter_map(|f| f["t"].as_u64())
+            .collect();
+        let played = of(&ev, "move");
+        match flag {
+            Some(at) => {
+                assert_eq!(flags, [at], "{tc} {rules}: {ev:#?}");
+                assert_eq!(played.len(), moves, "{tc} {rules}: no move after the flag");
+                let end = of(&ev, "game_end");
+                assert_eq!(end[0]["reason"], "time", "{tc} {rules}: {ev:#?}");
+            }
+            None => {
+                let last = played[moves - 1]["t"].as_u64().unwrap();
+                assert!(
+                    flags.iter().all(|f| *f > last),
+                    "{tc} {rules}: no flag before the move: {ev:#?}"
+                );
+                let (side, ms) = clock.unwrap();
+                let c = of(&ev, "clock")
+                    .into_iter()
+                    .find(|c| c["t"].as_u64() == Some(last))
+                    .unwrap_or_else(|| panic!("{tc} {rules}: a clock at {last}: {ev:#?}"));
+                assert_eq!(c[side], ms, "{tc} {rules}: {c}");
+            }
+        }
+    }
+}

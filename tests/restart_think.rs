@@ -68,6 +68,7 @@ fn a_kill_during_a_42_s_think_and_a_quick_restart_is_trusted_and_charged() {
     });
     let public_before = get(&run.addr, "/games.pgn");
     assert!(public_before.contains("3. Bc4"), "{public_before}");
+    assert_eq!(public_moves(&run.addr), (5, true), "public before the kill");
     run.kill();
     drop(run);
 
@@ -87,8 +88,16 @@ fn a_kill_during_a_42_s_think_and_a_quick_restart_is_trusted_and_charged() {
         "measured from the last heartbeat: {downtime}"
     );
     // Black's move completes on the running clock: 1 + 1 + 55 s used.
+    // Every feed keeps the five moves until Bc5 joins them: the PGN, the
+    // LiveChess game, the relay's snapshots (`/boards.json`).
     let pgn = poll(40, "Bc5 in the PGN", || {
+        let (n, boards) = public_moves(&run.addr);
+        assert!(
+            n >= 5 && boards,
+            "withdrawn after the restart: {n} moves, boards {boards}"
+        );
         let p = get(&run.addr, "/games.pgn");
+        assert!(p.contains("3. Bc4"), "withdrawn after the restart: {p}");
         p.contains("Bc5").then_some(p)
     });
     let fresh = get(&run.addr, "/games.pgn");
@@ -98,4 +107,12 @@ fn a_kill_during_a_42_s_think_and_a_quick_restart_is_trusted_and_charged() {
         "Black charged his whole think: {pgn}"
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The moves public on the LiveChess game (`/round-1/game-6.json`), and
+/// whether the relay's snapshots (`/boards.json`) hold 3. Bc4.
+fn public_moves(addr: &str) -> (usize, bool) {
+    let g: Value = serde_json::from_str(&get(addr, "/round-1/game-6.json")).unwrap_or_default();
+    let n = g["moves"].as_array().map_or(0, Vec::len);
+    (n, get(addr, "/boards.json").contains("Bc4"))
 }

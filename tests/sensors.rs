@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{eboard_command, false_alarm, opera_game, shared_pgn_dir_or_skip};
+use common::{eboard_command, false_alarm, of, opera_game, replay_steps, shared_pgn_dir_or_skip};
 use eboard::controller::replay;
 use eboard::pgn::{read_games, PgnGame};
 use eboard::sensors::calibration::{IssueKind, Orientation};
@@ -382,4 +382,69 @@ fn calibrate_subcommand_writes_the_file_and_refuses_without_a_backend() {
         assert!(!no_backend.status.success());
         assert!(String::from_utf8_lossy(&no_backend.stderr).contains("--features rpi"));
     }
+}
+
+/// Issue 25: a touch seen only through occupancy frames names the piece
+/// actually lifted. White's knight takes on e5 inside one scan (the frames
+/// see only g4 empty), is not pressed; 3 s later e5 empties: Black lifting
+/// the knight to recapture (`Turn::placed` of the unseen capture,
+/// `src/arbiter/frames.rs`). Its twin, the pawn taken off within the
+/// release time while the knight is in the hand, is White's touch of the
+/// pawn. Takes well under a second.
+#[test]
+fn a_touch_seen_only_through_frames_names_the_piece_lifted() {
+    use serde_json::{json, Value};
+    let header = json!({"trace": 1, "start_fen": "4k3/8/3p4/4p3/6N1/8/8/4K3 w - - 0 1",
+        "time_control": "5400+30", "sensing": "occupancy"});
+    let touches = |ev: &[Value]| -> Vec<(Value, Value, Value, Value)> {
+        of(ev, "touch")
+            .iter()
+            .map(|x| {
+                (
+                    x["t"].clone(),
+                    x["by"].clone(),
+                    x["square"].clone(),
+                    x["piece"].clone(),
+                )
+            })
+            .collect()
+    };
+    let sans = |ev: &[Value]| -> Vec<String> {
+        of(ev, "move")
+            .iter()
+            .map(|m| m["san"].as_str().unwrap_or("").to_owned())
+            .collect()
+    };
+    let unseen = "
+        0 frame 1000081040000010
+        1000 frame 1000081000000010
+        4000 frame 1000080000000010
+        4300 frame 1000000000000010
+        4500 frame 1000001000000010
+        5000 press b";
+    for rules in ["fide-2001", "fide-2009", "fide-2023"] {
+        let ev = replay_steps(header.clone(), unseen, rules);
+        let t = touches(&ev);
+        assert!(
+            t.contains(&(json!(4000), json!("b"), json!("e5"), json!("N"))),
+            "{rules}: {t:?}: {ev:#?}"
+        );
+        assert_eq!(sans(&ev), ["Nxe5", "dxe5"], "{rules}: {ev:#?}");
+        assert!(of(&ev, "touch_move").is_empty(), "{rules}: {ev:#?}");
+    }
+    // The pawn taken off 0.5 s after the knight was lifted: White's touch
+    // of Black's pawn (4.3b), the capture completed by White's press.
+    let seen = "
+        0 frame 1000081040000010
+        1000 frame 1000081000000010
+        1500 frame 1000080000000010
+        1800 frame 1000081000000010
+        2500 press w";
+    let ev = replay_steps(header.clone(), seen, "fide-2023");
+    let t = touches(&ev);
+    assert!(
+        t.contains(&(json!(1500), json!("w"), json!("e5"), json!("p"))),
+        "{t:?}: {ev:#?}"
+    );
+    assert_eq!(sans(&ev), ["Nxe5"], "{ev:#?}");
 }

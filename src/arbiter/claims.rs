@@ -140,17 +140,16 @@ impl Arbiter {
                     (false, "the opponent's flag has not fallen".into(), a.flag)
                 }
             }
-            ClaimKind::InsufficientLosingChances => {
-                if p.quickplay_claims {
-                    (
-                        false,
-                        "referred to the arbiter, whose decision is final".into(),
-                        a.quickplay,
-                    )
-                } else {
-                    (false, "not available in blitz".into(), a.quickplay)
-                }
-            }
+            // §10.2 / III.5: only an admissible claim is referred
+            // (`quickplay.rs`).
+            ClaimKind::InsufficientLosingChances => match self.quickplay_refusal(by, t) {
+                Some(why) => (false, why, a.quickplay),
+                None => (
+                    false,
+                    "referred to the arbiter, whose decision is final".into(),
+                    a.quickplay,
+                ),
+            },
         };
         self.claim_event(by, kind, upheld, consequence, article, t, out);
     }

@@ -66,6 +66,9 @@ pub(super) struct Turn {
     /// there names, not the one of the last completed position (a captured
     /// piece, or none).
     pub(super) lifted_after_move: Vec<(Square, Piece, u64)>,
+    /// The mover's own pieces seen lifted in occupancy frames (origin, ms):
+    /// a capture inside one scan is never seen placed (`frames.rs`).
+    pub(super) frame_lifts: Vec<(Square, u64)>,
 }
 
 impl Arbiter {
@@ -384,6 +387,9 @@ impl Arbiter {
     /// The §4 breach, if any, of completing `mv` after this turn's touches
     /// and releases.
     pub(super) fn touch_breach(&self, mv: &Move) -> Option<Breach> {
+        if let Some(b) = self.announced_breach(mv) {
+            return Some(b);
+        }
         let by = self.pos.turn();
         // The lift that starts the move itself, after other pieces were
         // touched, is the act of moving, not another touch: the obligation

@@ -50,6 +50,7 @@ mod actions;
 mod alive;
 mod ambiguous;
 mod announce;
+mod announced;
 mod claims;
 mod clock;
 mod config;
@@ -58,12 +59,14 @@ mod copying;
 pub mod dead;
 mod draw;
 mod end;
+mod frames;
 mod hand;
 mod illegal;
 mod moves;
 mod open;
 mod orientation;
 mod phase;
+mod quickplay;
 mod rewind;
 mod rulings;
 mod setup;
@@ -205,6 +208,9 @@ pub struct Arbiter {
     turn: Turn,
     /// A §4 breach the opponent may still claim (open claim).
     pending_breach: Option<PendingBreach>,
+    /// The move announced with an incorrect draw claim, where it binds
+    /// (2001 §9.5b; `announced.rs`).
+    announced: Option<announced::AnnouncedMove>,
     /// E2.3c: the last move whose announcement finished playing, and when
     /// (ms); see `Arbiter::move_announcement_played`.
     speech_played: Option<(Move, u64)>,
@@ -329,6 +335,7 @@ impl Arbiter {
             illegal_counts: [0, 0],
             turn: Turn::default(),
             pending_breach: None,
+            announced: None,
             speech_played: None,
             speech_tracked: false,
             pending_illegal: None,

@@ -48,6 +48,7 @@ impl Arbiter {
             }
         }
         let mover = bi == self.mi();
+        let frame = matches!(rec.kind, RecordKind::Frame(_));
         if bi == 0 {
             if let Some(log) = self.setup_log.as_mut() {
                 // Logged as sensed (unturned): `orientation.rs` replays
@@ -55,7 +56,6 @@ impl Arbiter {
                 let back = o.inverse();
                 log.extend(changes.iter().map(|ch| (t, back.apply_change(*ch))));
             }
-            let frame = matches!(rec.kind, RecordKind::Frame(_));
             if !self.ended() && self.watch_setup(&mut changes, frame, t, out) {
                 // The board is being set up: applied, not followed.
                 return;
@@ -65,6 +65,11 @@ impl Arbiter {
             self.boards[bi].sensed.apply(ch, t);
             self.boards[bi].log(t, ch);
             if mover && self.boards[bi].synced && !self.ended() && !self.phase.is_restoring() {
+                if let (true, Change::Lift(sq)) = (frame, ch) {
+                    // A capture inside one scan (`frames.rs`).
+                    self.note_frame_lift(sq, t);
+                    self.place_unseen_capture(sq, t);
+                }
                 self.follow_hand(ch, t);
             }
         }
@@ -115,6 +120,9 @@ impl Arbiter {
         let by = self.pos.turn();
         let before = self.pos.clone();
         let breach = self.touch_breach(&mv);
+        // 2001 §9.5b: taken back, the announced move binds, not the
+        // touches of the move made instead (`announced.rs`).
+        let keep_touches = self.announced_breach(&mv).is_none();
         if promotion_assumed {
             out.push(Event {
                 t,
@@ -210,7 +218,11 @@ impl Arbiter {
             breach,
             played: uci,
             before,
-            touches: self.turn.touches.clone(),
+            touches: if keep_touches {
+                self.turn.touches.clone()
+            } else {
+                Vec::new()
+            },
         });
         // The opponent completed his move: a pending illegal move of the
         // other side now stands (A4c / B3c: no later claim).

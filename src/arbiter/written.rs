@@ -247,6 +247,10 @@ impl Arbiter {
     /// counts as touched (Article 4). Returns the words.
     fn oblige(&mut self, m: &Move, t: u64) -> String {
         let s = san(&self.pos, m);
+        if let Some(article) = self.bind_announced(m) {
+            // 2001 §9.5b: the announced move itself (`announced.rs`).
+            return format!("{s} was written: the announced move must be made ({article})");
+        }
         let rule = match self.cfg.profile.edition {
             Edition::Fide2001 => "the announced move must be made",
             Edition::Fide2023 => "it must be played in accordance with Articles 3 and 4",

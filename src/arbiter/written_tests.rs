@@ -288,3 +288,7 @@ fn the_rulings_on_a_held_claim_cite_their_article_per_profile() {
         }
     }
 }
+
+// 2001 §9.5b: the announced move itself must be made (issue 25).
+#[path = "announced_tests.rs"]
+mod announced_tests;

@@ -51,6 +51,11 @@ pub struct Clock {
     /// Whose move a [`Clock::stop`] interrupted: a [`Clock::start`] of the
     /// same side goes on with that move.
     stopped_move: Option<Color>,
+    /// How long the move in progress had run when the arbiter last set the
+    /// times during it, ms ([`Clock::set`]): the Bronstein time given back
+    /// at the press is the part of the move's delay run after that setting
+    /// (what ran before is in the times he set).
+    set_ran: u64,
 }
 
 impl Clock {
@@ -69,6 +74,7 @@ impl Clock {
             move_ran: 0,
             move_charged: 0,
             stopped_move: None,
+            set_ran: 0,
         }
     }
 
@@ -83,6 +89,7 @@ impl Clock {
             // Another player's move (or the first): nothing ran of it yet.
             self.move_ran = 0;
             self.move_charged = 0;
+            self.set_ran = 0;
         }
         self.running = Some(side);
         self.since = t;
@@ -182,9 +189,15 @@ impl Clock {
         } else {
             0
         };
+        let set_ran = if self.running == Some(side) {
+            self.set_ran
+        } else {
+            0
+        };
         if self.running != Some(!side) {
             // The opponent's move starts now, afresh (a press while his
             // clock already runs changes nothing of his move).
+            self.set_ran = 0;
             self.move_ran = 0;
             self.move_charged = 0;
             self.stopped_move = None;
@@ -208,7 +221,9 @@ impl Clock {
             Bonus::Increment(inc) if self.tc.start == ClockStart::Base => {
                 self.remaining[i] += inc as i64
             }
-            Bonus::Bronstein(d) => self.remaining[i] += elapsed.min(d) as i64,
+            Bonus::Bronstein(d) => {
+                self.remaining[i] += elapsed.min(d).saturating_sub(set_ran.min(d)) as i64
+            }
             Bonus::Increment(_) | Bonus::UsDelay(_) | Bonus::None => {}
         }
         self.moves_done[i] += 1;
@@ -286,7 +301,23 @@ impl Clock {
 
     /// Sets both players' remaining times at `t` (the arbiter, §6.10b / §6.13), ms;
     /// the running side keeps running from `t`.
+    ///
+    /// A setting in the middle of a move (the arbiter's `clock`, the undo
+    /// of a ruling) is no new move: the delay already used stays used
+    /// (2023 6.3.2 and the glossary give the delay per move). US delay:
+    /// the main time counts down once the move's whole run passes the
+    /// delay; Bronstein: the press gives back only the delay's part run
+    /// after the setting, since the times set already count what ran
+    /// before (docs/clock.md, "A setting in the middle of a move").
     pub fn set(&mut self, white_ms: u64, black_ms: u64, t: u64) {
+        if let Some(side) = self.running {
+            let used = self.charge(side, t);
+            self.move_ran += t.saturating_sub(self.since);
+            self.move_charged += used;
+        }
+        if self.running.is_some() || self.stopped_move.is_some() {
+            self.set_ran = self.move_ran;
+        }
         self.remaining = [white_ms as i64, black_ms as i64];
         self.since = t;
         self.flagged = [false, false];

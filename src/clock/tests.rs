@@ -276,3 +276,40 @@ fn a_stop_and_start_go_on_with_the_same_moves_delay() {
     d.start(Color::Black, 3_000);
     assert_eq!(d.flag_time(), Some((Color::Black, 3_000 + 5_000 + 300_000)));
 }
+
+#[test]
+fn a_setting_in_the_middle_of_a_move_keeps_the_delay_already_used() {
+    // US delay 5 s: 3 s of White's move, then the arbiter sets 100 s each;
+    // the move's delay has 2 s left: at 10 s, 5 s of main time are gone.
+    let mut c = Clock::new(TimeControl::parse("300d5").unwrap());
+    c.start(Color::White, 0);
+    c.set(100_000, 100_000, 3_000);
+    assert_eq!(c.remaining_at(4_000).0, 100_000);
+    assert_eq!(c.flag_time(), Some((Color::White, 3_000 + 2_000 + 100_000)));
+    assert_eq!(c.remaining_at(10_000).0, 95_000);
+    c.press(Color::White, 10_000);
+    assert_eq!(c.remaining_at(10_000).0, 95_000);
+    // Bronstein 5 s: 3 s ran before the setting (in the times set); 5 s
+    // after it, of which 2 s inside the move's delay are given back.
+    let mut b = Clock::new(TimeControl::parse("300b5").unwrap());
+    b.start(Color::White, 0);
+    b.set(100_000, 100_000, 3_000);
+    b.press(Color::White, 8_000);
+    assert_eq!(b.remaining_at(8_000).0, 97_000);
+    // Inside the delay after the setting: all of it given back.
+    let mut b = Clock::new(TimeControl::parse("300b5").unwrap());
+    b.start(Color::White, 0);
+    b.set(100_000, 100_000, 1_000);
+    b.press(Color::White, 3_000);
+    assert_eq!(b.remaining_at(3_000).0, 100_000);
+    // During a pause: the same move goes on after the resume.
+    let mut p = Clock::new(TimeControl::parse("300d5").unwrap());
+    p.start(Color::White, 0);
+    p.stop(4_000);
+    p.set(60_000, 60_000, 5_000);
+    p.start(Color::White, 9_000);
+    assert_eq!(p.flag_time(), Some((Color::White, 9_000 + 1_000 + 60_000)));
+    // The next move has its own whole delay.
+    p.press(Color::White, 9_500);
+    assert_eq!(p.flag_time(), Some((Color::Black, 9_500 + 5_000 + 60_000)));
+}

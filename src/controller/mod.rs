@@ -204,9 +204,15 @@ impl Controller {
         for d in decisions {
             match d {
                 Decision::Event(e) => {
+                    // 2009 A4d1, 2001 B6: where only a claim makes a flag
+                    // count, the arbiter "skal afholde sig fra at gøre
+                    // opmærksom på vingefald": the board does not say it.
+                    let unsaid = matches!(e.kind, EventKind::Flag { .. })
+                        && self.arbiter.config().profile.flag_needs_claim;
                     let said = self
                         .voice
                         .as_ref()
+                        .filter(|_| !unsaid)
                         .and_then(|v| event_phrase(&e.kind, v).map(|p| (p, v.clone())));
                     let t = e.t;
                     let offer = match &e.kind {

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 pub mod clock;
 pub mod console;
+pub mod heldout;
 pub mod mosquitto;
 pub mod paced;
 pub mod process;

@@ -1,0 +1,131 @@
+//! The held-out Laws cases' harness (issue 25; `tests/laws_heldout.rs`,
+//! `tests/articles.rs`): a trace in the step language of
+//! [`TraceBuilder::steps`] run through the real binary (`eboard replay -
+//! --json --rules P`), its event stream checked against what the case's
+//! text decides.
+//!
+//! A case lists what the event stream must hold (`has`) and must not
+//! (`lacks`): `TYPE` (an event of that type), `TYPE.FIELD=VALUE` (one whose
+//! field equals the value) or `TYPE.FIELD~TEXT` (one whose field contains
+//! the text).
+
+use super::{eboard_with_input, TraceBuilder};
+use serde_json::{json, Value};
+
+/// One case: the text it is written from, the profile, the trace.
+pub struct Case {
+    /// Point of the issue and the text, e.g. "1 2009 B3c".
+    pub id: &'static str,
+    pub rules: &'static str,
+    pub header: Value,
+    pub steps: String,
+    pub has: Vec<&'static str>,
+    pub lacks: Vec<&'static str>,
+}
+
+pub fn case(
+    id: &'static str,
+    rules: &'static str,
+    header: Value,
+    steps: impl Into<String>,
+    has: &[&'static str],
+    lacks: &[&'static str],
+) -> Case {
+    Case {
+        id,
+        rules,
+        header,
+        steps: steps.into(),
+        has: has.to_vec(),
+        lacks: lacks.to_vec(),
+    }
+}
+
+/// A header: the trace version, `tc`, and the keys of `extra`.
+pub fn hdr(tc: &str, extra: Value) -> Value {
+    let mut h = json!({"trace": 1, "time_control": tc});
+    if let (Some(h), Some(e)) = (h.as_object_mut(), extra.as_object()) {
+        for (k, v) in e {
+            h.insert(k.clone(), v.clone());
+        }
+    }
+    h
+}
+
+pub fn matches(ev: &[Value], spec: &str) -> bool {
+    let (ty, rest) = spec.split_once('.').unwrap_or((spec, ""));
+    ev.iter().filter(|e| e["type"] == ty).any(|e| {
+        if rest.is_empty() {
+            return true;
+        }
+        let (field, want, contains) = match rest.split_once('=') {
+            Some((f, w)) => (f, w, false),
+            None => {
+                let (f, w) = rest.split_once('~').expect("FIELD=VALUE or FIELD~TEXT");
+                (f, w, true)
+            }
+        };
+        let got = match &e[field] {
+            Value::String(s) => s.clone(),
+            v => v.to_string(),
+        };
+        if contains {
+            got.contains(want)
+        } else {
+            got == want
+        }
+    })
+}
+
+/// Runs every case through the binary; panics naming each case that the
+/// board decides otherwise than its text, with its events.
+pub fn run(cases: Vec<Case>) {
+    let runs: Vec<_> = cases
+        .into_iter()
+        .map(|c| {
+            std::thread::spawn(move || {
+                let text = TraceBuilder::with_header(c.header.clone())
+                    .steps(&c.steps)
+                    .text();
+                let out = eboard_with_input(&["replay", "-", "--json", "--rules", c.rules], &text);
+                let ev: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+                    .lines()
+                    .filter_map(|l| serde_json::from_str(l).ok())
+                    .collect();
+                let mut wrong: Vec<String> = Vec::new();
+                if !out.status.success() {
+                    wrong.push(format!("exit {}", String::from_utf8_lossy(&out.stderr)));
+                }
+                wrong.extend(
+                    c.has
+                        .iter()
+                        .filter(|s| !matches(&ev, s))
+                        .map(|s| format!("missing {s}")),
+                );
+                wrong.extend(
+                    c.lacks
+                        .iter()
+                        .filter(|s| matches(&ev, s))
+                        .map(|s| format!("unexpected {s}")),
+                );
+                (c.id, c.rules, wrong, ev)
+            })
+        })
+        .collect();
+    let mut failed = Vec::new();
+    for r in runs {
+        let (id, rules, wrong, ev) = r.join().expect("a case");
+        if !wrong.is_empty() {
+            let shown: Vec<String> = ev
+                .iter()
+                .filter(|e| e["type"] != "touch")
+                .map(|e| e.to_string())
+                .collect();
+            failed.push(format!(
+                "[{id}] {rules}: {wrong:?}\n  {}",
+                shown.join("\n  ")
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
