@@ -29,6 +29,7 @@ pub use crate::model::{BoardId, ClaimKind, QueryKind, Sensing};
 use crate::model::{MAX_CLOCK_MS, MAX_TRACE_MS};
 use std::str::FromStr;
 
+pub mod alert_types;
 mod event;
 mod expect;
 mod hot;

@@ -264,20 +264,7 @@ fn the_rulings_on_a_held_claim_cite_their_article_per_profile() {
             assert_ne!(article, a.config().profile.articles.arbiter, "{edition:?}");
             let alerts: Vec<&str> = events(&d)
                 .into_iter()
-                // The board's alert types (`broadcast::alert_types::BOARD`).
-                .filter(|e| {
-                    [
-                        "illegal_move",
-                        "touch_move",
-                        "irregularity",
-                        "claim",
-                        "claim_held",
-                        "flag",
-                        "ambiguous_move",
-                        "game_end",
-                    ]
-                    .contains(e)
-                })
+                .filter(|e| crate::trace::alert_types::BOARD.contains(e))
                 .collect();
             let expected: &[&str] = if want == uphold {
                 &["claim", "game_end"]
