@@ -180,7 +180,7 @@ impl Arbiter {
             kind: EventKind::Move {
                 ply: self.moves.len() as u32,
                 by: By(by),
-                san,
+                san: san.clone(),
                 uci: uci.clone(),
                 fen,
             },
@@ -201,14 +201,15 @@ impl Arbiter {
                     by: By(by),
                     article: b.article,
                     touched: b.touched.to_string(),
-                    played: uci.clone(),
+                    played: uci,
+                    san: san.clone(),
                 },
             });
         }
         self.pending_breach = breach.map(|breach| PendingBreach {
             by,
             breach,
-            played: uci,
+            played: san,
             before,
             touches: self.turn.touches.clone(),
         });

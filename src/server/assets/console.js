@@ -46,7 +46,10 @@ function describe(e) {
   if (e.type === "claim_held") parts.push("not decided by the board: correct only if the move written on the scoresheet is " + (e.candidates || []).map((c) => c.san).join(" or ") + "; no penalty given");
   if (e.article) parts.push("article " + e.article);
   if (e.penalty && e.penalty !== "none") parts.push("penalty given by the board: " + e.penalty);
-  if (e.played) parts.push("played " + e.played);
+  // The move in SAN, as the arbiter reads it (`san`, from the position where
+  // it was made); UCI (`played`) only from a board older than that field.
+  if (e.touched) parts.push("touched " + e.touched);
+  if (e.played || e.san) parts.push("played " + (e.san || e.played));
   if (e.squares && e.squares.length) parts.push("squares " + e.squares.join(" "));
   if (e.result) parts.push("result " + resultText(e.result) + (e.reason ? " (" + String(e.reason).replace(/_/g, " ") + ")" : ""));
   if (e.consequence) parts.push(e.consequence);
