@@ -622,3 +622,7 @@ mod written_tests;
 // A forfeit before the default time (6.7.1, DSU 004 §11).
 #[path = "default_time_tests.rs"]
 mod default_time_tests;
+
+// Moves in the arbiter's words: SAN, never UCI.
+#[path = "san_words_tests.rs"]
+mod san_words_tests;
