@@ -273,18 +273,31 @@ function controls(g, st, id) {
   for (const [v, t] of [["", "— forfeit —"], ["1-0", "1-0 (Black absent)"], ["0-1", "0-1 (White absent)"], ["0-0", "0-0 (both absent)"]]) fsel.appendChild(el("option", { value: v }, t));
   const fwhy = el("input", { id: "forfeit-reason-" + g, placeholder: "reason", "aria-label": "the reason for board " + g + "'s forfeit", size: "14" });
   ff.appendChild(fsel); ff.appendChild(fwhy);
+  // The default time (6.7.1, DSU 004 §11): when a forfeit becomes possible;
+  // before it only as the arbiter's explicit decision (the player withdrew
+  // or sent word), asked as such and journaled with its reason.
+  const fw = forfeitWhen(st);
+  const early = el("input", { type: "checkbox", id: "forfeit-early-" + g });
+  if (fw.text) ff.appendChild(el("p", { class: "hint forfeit-when", id: "forfeit-when-" + g }, fw.text));
+  if (!fw.possible) {
+    ff.appendChild(early);
+    ff.appendChild(el("label", { for: early.id }, "before the default time, as my decision (the player withdrew or sent word)"));
+  }
   ff.appendChild(button("Forfeit…", () => {
-    const s = boards.get(g), r = fsel.value, why = fwhy.value.trim();
+    const s = boards.get(g), r = fsel.value, why = fwhy.value.trim(), when = forfeitWhen(s);
     if (!r) { say(id, "Forfeit: choose who was absent first (nothing is preset)", "reply error"); return; }
     if (!why) { say(id, "Forfeit: give the reason (e.g. “Black absent 15 min after the start, DSU 004 §11”)", "reply error"); return; }
+    const before = !when.possible && early.checked;
+    if (!when.possible && !before) { say(id, "Forfeit: not yet — " + when.text + ". Before it only as your decision (tick “before the default time”), with its reason; nothing sent", "reply error"); return; }
     // The absent player's clock as it stands: how long he has been away
     // (the default time, DSU 004 §11 / 2023 6.7.1, is the arbiter's to check).
     const now = remaining(s), run = s.clock && s.clock.running;
     const shows = (side, ms, c) => side + "'s clock shows " + clockFull(ms) + (run === c ? ", running" : "");
     const away = !now ? "" : r === "1-0" ? "; " + shows("Black", now.b, "b") : r === "0-1" ? "; " + shows("White", now.w, "w")
       : "; " + shows("White", now.w, "w") + ", " + shows("Black", now.b, "b");
-    propose(id, "Board " + g + ": forfeit (no-show): result " + resultText(s.result || "*") + " → " + fsel.selectedOptions[0].textContent + ", confirmed at once (" + why + ")" + away + "?", "Forfeit",
-      () => send(g, "forfeit", { result: r, reason: why }, expectOf(s, null, true), id));
+    const decided = before ? " BEFORE the default time, as the arbiter's decision (" + when.text + ")" : "";
+    propose(id, "Board " + g + ": forfeit (no-show)" + decided + ": result " + resultText(s.result || "*") + " → " + fsel.selectedOptions[0].textContent + ", confirmed at once (" + why + ")" + away + "?", before ? "Forfeit before the default time" : "Forfeit",
+      () => send(g, "forfeit", before ? { result: r, reason: why, before_default_time: true } : { result: r, reason: why }, expectOf(s, null, true), id));
   }));
   // A position (7.2 / 7.4a).
   const pos = row("position-row");
