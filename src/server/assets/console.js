@@ -12,6 +12,8 @@ const TITLES = { illegal_move: "Illegal move", touch_move: "Touch-move breach", 
   claim: "Claim", claim_held: "Claim held for your ruling", flag: "Flag fell", ambiguous_move: "Ambiguous reading", game_end: "Result to confirm",
   board_offline: "Board offline", board_resumed: "Board back online" };
 const PAGE_TITLE = "eboard — arbiter's console";
+/** The alert types a board's state rules on (its `open`: `trace::ANSWERABLE_EVENTS`). */
+const RULED = new Set(["illegal_move", "touch_move", "claim", "claim_held", "ambiguous_move", "flag", "game_end", "irregularity"]);
 const $ = (id) => document.getElementById(id);
 const boards = new Map();   // game → state
 const offline = new Set();  // games offline (relay)
@@ -146,7 +148,7 @@ function renderAlerts() {
   }
   const ol = $("alerts"), acked = $("acked-list");
   ol.textContent = ""; acked.textContent = "";
-  let open = 0, nacked = 0;
+  let open = 0, nacked = 0, waiting = 0;
   // Those that wait for a ruling first (newest first), then the ones the
   // board or an arbiter decided, still to be acknowledged: on a phone the
   // first alert on the screen is one to rule on.
@@ -154,13 +156,19 @@ function renderAlerts() {
   // A board back online closes its "offline" alert: collapsed with the acknowledged.
   const closed = (a) => !!(a.ack || a.resolved);
   const unacked = alerts.filter((a) => !closed(a));
-  for (const a of unacked.filter(live).concat(unacked.filter((a) => !live(a)))) { open++; ol.appendChild(renderAlert(a)); }
+  // What needs the arbiter (the title's count, the empty queue's words): an
+  // alert still open on its board, or one no board state decides (a board
+  // offline, the journal's, the uplinks', the speech's, an older eboard's);
+  // not one the board or an arbiter decided, which only waits for its
+  // acknowledgement.
+  const decided = (a) => { const st = a.game ? boards.get(a.game) : null; return !!(st && st.open !== undefined && !/^board_/.test(a.type) && RULED.has(a.type) && !live(a)); };
+  for (const a of unacked.filter(live).concat(unacked.filter((a) => !live(a)))) { open++; if (!decided(a)) waiting++; ol.appendChild(renderAlert(a)); }
   for (const a of alerts) if (closed(a)) { nacked++; acked.appendChild(renderAlert(a)); }
-  $("open-count").textContent = "(" + open + " open)";
+  $("open-count").textContent = "(" + waiting + " open" + (open > waiting ? ", " + (open - waiting) + " decided to acknowledge" : "") + ")";
   $("acked-count").textContent = String(nacked);
   $("acked").hidden = nacked === 0;
   $("no-alerts").hidden = open !== 0;
-  document.title = (open ? "(" + open + ") " : "") + PAGE_TITLE;
+  document.title = (waiting ? "(" + waiting + ") " : "") + PAGE_TITLE;
 }
 /** A new alert: said aloud (live region), a sound, a vibration, a notification where allowed. */
 function signal(fresh) {
@@ -182,12 +190,12 @@ function signal(fresh) {
 function renderBoards() {
   const box = $("boards");
   // Redrawn when the state changes: what the arbiter is typing (and where) stays.
-  const kept = new Map(Array.from(box.querySelectorAll("input, select"), (i) => [i.id, i.value]));
+  const kept = new Map(Array.from(box.querySelectorAll("input, select"), (i) => [i.id, i.type === "checkbox" ? i.checked : i.value]));
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : null;
   const opened = new Set(Array.from(box.querySelectorAll("details[open]"), (d) => d.id));
   box.textContent = "";
   for (const g of Array.from(boards.keys()).sort(gameOrder)) box.appendChild(card(g, boards.get(g), opened));
-  for (const [id, v] of kept) { const i = document.getElementById(id); if (i) i.value = v; }
+  for (const [id, v] of kept) { const i = document.getElementById(id); if (i) { if (i.type === "checkbox") i.checked = v; else i.value = v; } }
   if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
   tick();
 }
