@@ -449,7 +449,7 @@ fn the_title_counts_what_is_open_and_a_forfeit_waits_for_the_default_time_in_chr
     poll(30, "board 1.2's first move", || {
         let (_, b) = request(&a2, "GET", "/arbiter/state", &[ARBITER_AUTH], "");
         let st: Value = serde_json::from_str(&b).unwrap_or(Value::Null);
-        (st["ply"] == 1).then_some(())
+        (st[0]["state"]["ply"] == 1).then_some(())
     });
     let (s, b) = request(
         &a2,

@@ -125,9 +125,9 @@ impl Arbiter {
                 "decided by the arbiter before {what} passed (at round time {})",
                 fmt_hms(p)
             ),
-            None => format!(
-                "decided by the arbiter before the session started on this board ({what})"
-            ),
+            None => {
+                format!("decided by the arbiter before the session started on this board ({what})")
+            }
         }))
     }
 }

@@ -47,7 +47,11 @@ fn a_forfeit_before_the_dsu_default_time_is_refused_with_when_it_passes() {
     );
     let d = feed(
         &mut a,
-        &[forfeit_with(600_000, ArbiterAction::Forfeit(WHITE_WON), None)],
+        &[forfeit_with(
+            600_000,
+            ArbiterAction::Forfeit(WHITE_WON),
+            None,
+        )],
     );
     let (reason, status) = refused(&d).expect("refused");
     assert_eq!(status, 409, "{reason}");
@@ -62,7 +66,11 @@ fn a_forfeit_before_the_dsu_default_time_is_refused_with_when_it_passes() {
     // Once it has passed: the forfeit stands, as before.
     let d = feed(
         &mut a,
-        &[forfeit_with(900_000, ArbiterAction::Forfeit(WHITE_WON), None)],
+        &[forfeit_with(
+            900_000,
+            ArbiterAction::Forfeit(WHITE_WON),
+            None,
+        )],
     );
     assert_eq!(refused(&d), None, "{d:?}");
     assert_eq!(a.outcome().unwrap().reason, EndReason::Forfeit);
@@ -89,8 +97,9 @@ fn the_events_default_time_wins_and_2023_has_none_unless_specified() {
     );
     let (reason, _) = refused(&d).expect("refused");
     assert!(
-        reason.contains("the default time of 30 min (the event's regulations) passes at round time 0:30:00")
-            && reason.ends_with("; 6.7.1"),
+        reason.contains(
+            "the default time of 30 min (the event's regulations) passes at round time 0:30:00"
+        ) && reason.ends_with("; 6.7.1"),
         "{reason}"
     );
     let mut c = with_default(Edition::Fide2009, Some(0));
@@ -116,7 +125,11 @@ fn the_session_starts_with_whites_clock_and_the_arbiter_may_decide_before_it() {
     // Not started: refused, saying so.
     let d = feed(
         &mut a,
-        &[forfeit_with(60_000, ArbiterAction::Forfeit(WHITE_WON), None)],
+        &[forfeit_with(
+            60_000,
+            ArbiterAction::Forfeit(WHITE_WON),
+            None,
+        )],
     );
     let (reason, status) = refused(&d).expect("refused");
     assert_eq!(status, 409);
@@ -134,7 +147,11 @@ fn the_session_starts_with_whites_clock_and_the_arbiter_may_decide_before_it() {
     });
     let d = feed(
         &mut a,
-        &[forfeit_with(300_000, ArbiterAction::Forfeit(black_won), None)],
+        &[forfeit_with(
+            300_000,
+            ArbiterAction::Forfeit(black_won),
+            None,
+        )],
     );
     let (reason, _) = refused(&d).expect("refused");
     assert!(

@@ -46,7 +46,10 @@ fn a_touch_move_breach_names_the_move_in_san() {
             .collect::<String>()
     );
     assert!(words.contains("Nc3 played"), "{words}");
-    assert!(!words.contains("b1c3"), "UCI in the arbiter's words: {words}");
+    assert!(
+        !words.contains("b1c3"),
+        "UCI in the arbiter's words: {words}"
+    );
     // Overruled: the effect names it in SAN too.
     let d = feed(
         &mut a,
@@ -57,5 +60,8 @@ fn a_touch_move_breach_names_the_move_in_san() {
         )],
     );
     let (_, effect) = applied(&d).unwrap_or_else(|| panic!("{d:?}"));
-    assert!(effect.contains("Nc3") && !effect.contains("b1c3"), "{effect}");
+    assert!(
+        effect.contains("Nc3") && !effect.contains("b1c3"),
+        "{effect}"
+    );
 }

@@ -306,7 +306,11 @@ fn a_held_claim_overtaken_by_a_move_offers_only_the_position_set_back() {
     let fen = m.rulings[0].body["fen"].as_str().unwrap().to_owned();
     let d = feed(
         &mut a,
-        &[ruled(11_000, ArbiterAction::SetPosition(fen), seen(8, held))],
+        &[ruled(
+            11_000,
+            ArbiterAction::SetPosition(fen),
+            seen(8, held),
+        )],
     );
     assert_eq!(refused(&d), None, "{d:?}");
     assert_eq!(a.ply(), 7);
