@@ -7,6 +7,9 @@
 
 pub use crate::model::{Edition, Mode, Supervision};
 
+mod default_time;
+pub use default_time::DefaultTime;
+
 /// Who acts on a completed illegal move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IllegalMoveRule {

@@ -29,6 +29,7 @@ pub use crate::model::{BoardId, ClaimKind, QueryKind, Sensing};
 use crate::model::{MAX_CLOCK_MS, MAX_TRACE_MS};
 use std::str::FromStr;
 
+pub mod alert_types;
 mod event;
 mod expect;
 mod hot;
@@ -82,6 +83,11 @@ pub struct Header {
     /// Extension: the announcements' words (E2.1's last sentence):
     /// `appendix` (default), `national` (also `scandinavian`) or `german`.
     pub words: Option<WordChoice>,
+    /// Extension: the event's default time, ms after the start of the
+    /// session (2023 6.7.1, 2009 §6.6a, 2001 §6.7: a player arriving later
+    /// loses by forfeit); absent: the profile's
+    /// ([`crate::rules::DefaultTime::of`]). Key `default_time_ms`.
+    pub default_time_ms: Option<u64>,
 }
 
 /// What the arbiter says through an `arbiter` record. The contract names
@@ -135,6 +141,13 @@ pub enum ArbiterAction {
     /// forfeit (neither player came). Also after the present player's
     /// first move (the normal sequence: he starts the clock and moves).
     Forfeit(Forfeit),
+    /// Extension: a forfeit the arbiter decides before the event's default
+    /// time has passed (the absent player withdrew, or sent word he will not
+    /// come; 2023 6.7.1 leaves the default time to "the regulations of an
+    /// event or the arbiter"): `{"arbiter": "forfeit", "result": "1-0",
+    /// "before_default_time": true, "reason": "…"}`; the reason is
+    /// required. A plain `forfeit` before the default time is refused.
+    ForfeitBeforeDefaultTime(Forfeit),
     /// Extension: withdraw ruling number `seq` of the board's history, as a
     /// new ruling that reverses its effect (issue 24.5):
     /// `{"arbiter": "undo", "ruling": 3}`.
@@ -201,7 +214,7 @@ impl ArbiterAction {
             ArbiterAction::Resume => "resume",
             ArbiterAction::Choose(_) => "choose",
             ArbiterAction::Confirm(_) => "confirm",
-            ArbiterAction::Forfeit(_) => "forfeit",
+            ArbiterAction::Forfeit(_) | ArbiterAction::ForfeitBeforeDefaultTime(_) => "forfeit",
             ArbiterAction::Undo(_) => "undo",
             ArbiterAction::Rewind(_) => "rewind",
             ArbiterAction::Uphold(_) => "uphold",

@@ -369,3 +369,153 @@ fn a_claim_on_a_written_move_is_held_and_upheld_in_chromium() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+const TITLE_AND_DEFAULT_TIME_STEPS: &str = r##"
+name, secret = sys.argv[4:6]
+res = {}
+try:
+    page(1280, 800, False)
+    log_in(name, secret)
+    wait("boards.size === 2", "the two boards")
+    # Board 1.1: the breach (decided by the claim) and the claim (open).
+    wait("(boards.get('1.1').open || []).some((o) => o.type === 'claim') && alerts.filter((a) => a.game === '1.1' && !a.ack).length === 2", "board 1.1's breach and claim")
+    res["title"] = wait("document.title.startsWith('(1) ') ? document.title : ''", "the title counting the one alert open")
+    res["open_count"] = js("document.getElementById('open-count').textContent")
+    res["breach"] = js("document.querySelector(\"#alerts li[data-type='touch_move']\").textContent")
+    # Board 1.2 (DSU, 15 min): a no-show before the default time.
+    wait("plyOf(boards.get('1.2')) === 1", "board 1.2's first move")
+    click("#more-1\\.2 summary")
+    res["when"] = wait("(document.getElementById('forfeit-when-1.2') || {}).textContent", "when a forfeit becomes possible")
+    js("document.getElementById('forfeit-1.2').value = '1-0'")
+    type_into("#forfeit-reason-1\\.2", freason)
+    click_el(button_in("#board-1\\.2", "Forfeit"))
+    res["not_yet"] = outcome_in("reply-board-1.2")
+    res["not_yet_confirm"] = js("!!document.querySelector('#reply-board-1\\\\.2 .confirm')")
+    js("replies.delete('reply-board-1.2'); repaint('reply-board-1.2')")
+    click("#forfeit-early-1\\.2")
+    click_el(button_in("#board-1\\.2", "Forfeit"))
+    res["early_question"] = confirm_in("reply-board-1.2")
+    res["early_reply"] = outcome_in("reply-board-1.2")
+    print(json.dumps(res))
+except SystemExit as e:
+    print(json.dumps(res)); raise
+finally:
+    p.kill()
+"##;
+
+/// The page's title counts only the alerts that need the arbiter (a
+/// touch-move breach the claim decided is not one of them, the claim is);
+/// a no-show under the DSU's default time (15 min, DSU 004 §11): refused
+/// 409 by the board before it, with when it passes; the console says from
+/// when a forfeit is possible, sends nothing before it, and sends the
+/// arbiter's explicit decision before it, asked as such and journaled.
+/// About 20 s.
+#[test]
+fn the_title_counts_what_is_open_and_a_forfeit_waits_for_the_default_time_in_chromium() {
+    let Some(chrome) = chromium_and_python() else {
+        return;
+    };
+    let dir = tempdir("console-title-default-time");
+    let accounts = accounts(false);
+    let games = [
+        "1000 mv e2e4 w\n3000 lift g8\n3300 place g8\n5000 mv e7e5 b\n7000 claim touch_move w\n",
+        "1000 mv e2e4 w\n",
+    ];
+    let mut boards = Vec::new();
+    for (i, steps) in games.iter().enumerate() {
+        let b = i as u32 + 1;
+        let d = dir.join(format!("b{b}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let cfg = config(&d, 1, b, &accounts);
+        if b == 2 {
+            let text = std::fs::read_to_string(&cfg).unwrap().replacen(
+                "time_control = \"5400+30\"\n",
+                "time_control = \"5400+30\"\nrules = \"fide-2009\"\n",
+                1,
+            );
+            std::fs::write(&cfg, text).unwrap();
+        }
+        let t = trace(&d, "game", steps);
+        let j = d.join("j.jsonl");
+        boards.push(run_board(
+            &d,
+            &cfg,
+            Some(&t),
+            &["--journal", j.to_str().unwrap(), "--speed", "1"],
+        ));
+    }
+    // The board itself: a plain forfeit 10 s into the round is refused.
+    let a2 = boards[1].addr.clone();
+    poll(30, "board 1.2's first move", || {
+        let (_, b) = request(&a2, "GET", "/arbiter/state", &[ARBITER_AUTH], "");
+        let st: Value = serde_json::from_str(&b).unwrap_or(Value::Null);
+        (st[0]["state"]["ply"] == 1).then_some(())
+    });
+    let (s, b) = request(
+        &a2,
+        "POST",
+        "/arbiter/forfeit",
+        &[ARBITER_AUTH],
+        r#"{"result": "1-0"}"#,
+    );
+    assert_eq!(s, 409, "{b}");
+    assert!(
+        b.contains("too early for a forfeit: the default time of 15 min (DSU 004 §11) passes at round time 0:15:00")
+            && b.contains("6.6a"),
+        "{b}"
+    );
+    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
+    let url = format!("http://{}/console", relay.addr);
+    let freason = "Black withdrew from the tournament by telephone";
+    let steps = format!("\nfreason = {freason:?}\n{TITLE_AND_DEFAULT_TIME_STEPS}");
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        &steps,
+        &["IA Hansen", SECRET],
+        &relay.stderr,
+    );
+    println!("{r:#}");
+    let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+    assert_eq!(text("title"), "(1) eboard — arbiter's console", "{r}");
+    assert_eq!(
+        text("open_count"),
+        "(1 open, 1 decided to acknowledge)",
+        "{r}"
+    );
+    let breach = text("breach");
+    assert!(
+        breach.contains("played e5") && !breach.contains("e7e5"),
+        "{breach}"
+    );
+    let when = text("when");
+    assert!(
+        when.starts_with("Forfeit possible from ")
+            && when.contains("the default time of 15 min (DSU 004 §11; 6.6a)"),
+        "{when}"
+    );
+    let not_yet = text("not_yet");
+    assert!(
+        not_yet.starts_with("error:") && not_yet.contains("not yet"),
+        "{r}"
+    );
+    assert_eq!(r["not_yet_confirm"], false, "nothing asked, nothing sent");
+    let q = text("early_question");
+    assert!(
+        q.contains("BEFORE the default time, as the arbiter's decision") && q.contains(freason),
+        "{q}"
+    );
+    let reply = text("early_reply");
+    assert!(
+        reply.starts_with("applied: Applied on board 1.2")
+            && reply.contains("decided by the arbiter before the default time of 15 min"),
+        "{reply}"
+    );
+    let j = journal_records(&dir.join("b2").join("j.jsonl"));
+    let ff: Vec<&Value> = j.iter().filter(|v| v["arbiter"] == "forfeit").collect();
+    assert_eq!(ff.len(), 2, "the refused one and the decided one: {ff:?}");
+    assert_eq!(ff[1]["before_default_time"], true, "{ff:?}");
+    assert_eq!(ff[1]["reason"], freason, "{ff:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -102,6 +102,10 @@ pub fn game_header(cfg: &Config, base: Option<&Header>) -> Header {
         date: or(&e.date, b.date),
         supervision: e.supervision.or(b.supervision),
         words: g.words.or(b.words),
+        default_time_ms: e
+            .default_time_min
+            .map(|min| min.saturating_mul(60_000))
+            .or(b.default_time_ms),
     }
 }
 

@@ -188,8 +188,9 @@ impl Arbiter {
             ArbiterAction::Uphold(m) => self.rule_held(true, m.as_deref(), t, out),
             ArbiterAction::Reject(m) => self.rule_held(false, m.as_deref(), t, out),
             ArbiterAction::Confirm(r) => self.confirm_result(*r, reason, t, out),
-            ArbiterAction::Forfeit(r) => {
-                let applied = self.enter_forfeit(*r, t, out)?;
+            ArbiterAction::Forfeit(r) | ArbiterAction::ForfeitBeforeDefaultTime(r) => {
+                let early = matches!(action, ArbiterAction::ForfeitBeforeDefaultTime(_));
+                let applied = self.enter_forfeit(*r, (early, reason), t, out)?;
                 // The arbiter's reason stays with the result it entered
                 // (the PGN's comment), as a correction's does.
                 if let Some(c) = self.confirmation.as_mut().filter(|c| c.forfeit) {
@@ -266,6 +267,7 @@ impl Arbiter {
                 }
                 // Also the start of the game (§6.5) when the clocks wait for it.
                 self.clock_started = true;
+                self.session_started.get_or_insert(t);
                 c.start(side_on_move, t);
                 // The clocks as they restart (a pause pushes them too):
                 // consumers re-anchor their running clock here.

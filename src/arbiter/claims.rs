@@ -19,7 +19,8 @@ pub(super) struct PendingBreach {
     pub(super) by: Color,
     /// The obligation broken.
     pub(super) breach: Breach,
-    /// The move played instead (UCI).
+    /// The move played instead, in SAN from the position where it was made
+    /// (the words the arbiter reads: the open matter, the ruling's effect).
     pub(super) played: String,
     /// The position before it, reinstated when the claim is upheld.
     pub(super) before: Chess,

@@ -261,6 +261,7 @@ impl Arbiter {
             return;
         }
         self.clock_started = true;
+        self.session_started.get_or_insert(t);
         let side = self.pos.turn();
         if let Some(c) = self.clock.as_mut() {
             if c.running().is_none() {

@@ -172,10 +172,13 @@ impl Arbiter {
     /// first move (he starts his clock and moves, the normal sequence: the
     /// result is then his win). `0-0`: neither player came (a double
     /// forfeit, before any move: both lose, [`Score::BothLost`]). Refused
-    /// with the reason otherwise.
+    /// with the reason otherwise, and before the default time has passed
+    /// unless the arbiter decides it then (`early`: (true, his reason);
+    /// `default_time.rs`).
     pub(super) fn enter_forfeit(
         &mut self,
         forfeit: Forfeit,
+        (early, reason): (bool, Option<&str>),
         t: u64,
         out: &mut Decisions,
     ) -> Result<Applied, Refusal> {
@@ -217,6 +220,7 @@ impl Arbiter {
                 return Err(impossible("the game's first move has no mover"));
             }
         };
+        let before_default_time = self.check_default_time(early, reason, t)?;
         self.end(result, EndReason::Forfeit, article, t, out);
         self.confirmation = Some(Confirmation {
             result,
@@ -239,7 +243,10 @@ impl Arbiter {
         };
         Ok(Applied {
             article,
-            effect: format!("the game is entered as a forfeit, {shown}, confirmed"),
+            effect: match before_default_time {
+                None => format!("the game is entered as a forfeit, {shown}, confirmed"),
+                Some(w) => format!("the game is entered as a forfeit, {shown}, confirmed; {w}"),
+            },
         })
     }
 }

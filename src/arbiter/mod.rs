@@ -75,6 +75,11 @@ pub mod touch;
 mod unpressed;
 mod unpressed_illegal;
 mod written;
+// The default time of a no-show's forfeit (6.7.1, DSU 004 §11).
+mod default_time;
+// A held draw claim overtaken by a move (no clock): ruled on its position.
+mod held_overtaken;
+pub use default_time::DefaultTimeState;
 
 #[cfg(test)]
 mod tests;
@@ -236,6 +241,9 @@ pub struct Arbiter {
     /// The game's clock has been started (§6.5): at round time 0, or by the
     /// arbiter or the first press (`GameConfig::clock_start_at`).
     clock_started: bool,
+    /// When White's clock first ran, round ms: the session's start on this
+    /// board, for the default time (`default_time.rs`).
+    session_started: Option<u64>,
     now: u64,
     /// A press whose board fits several moves, held with one reading per
     /// candidate (`ambiguous.rs`); the fields above are the game before it.
@@ -345,6 +353,7 @@ impl Arbiter {
             setup_log: Some(Vec::new()),
             turned: Orientation::Identity,
             clock_started,
+            session_started: clock_started.then_some(0),
             now: 0,
             held: None,
             forced: None,

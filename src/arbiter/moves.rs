@@ -188,7 +188,7 @@ impl Arbiter {
             kind: EventKind::Move {
                 ply: self.moves.len() as u32,
                 by: By(by),
-                san,
+                san: san.clone(),
                 uci: uci.clone(),
                 fen,
             },
@@ -209,14 +209,15 @@ impl Arbiter {
                     by: By(by),
                     article: b.article,
                     touched: b.touched.to_string(),
-                    played: uci.clone(),
+                    played: uci,
+                    san: san.clone(),
                 },
             });
         }
         self.pending_breach = breach.map(|breach| PendingBreach {
             by,
             breach,
-            played: uci,
+            played: san,
             before,
             touches: if keep_touches {
                 self.turn.touches.clone()

@@ -421,6 +421,9 @@ fn every_ruling_cites_its_article_per_profile() {
             boards: vec![BoardId::Main],
             time_control: Some("5400+30".into()),
             rules: Some(edition),
+            // The forfeit at 1 s: no default time to wait for (its
+            // refusal before it: `default_time_tests.rs`).
+            default_time_ms: Some(0),
             ..crate::trace::Header::default()
         };
         let fresh = || Arbiter::new(GameConfig::from_header(&header, None, None).unwrap());
@@ -615,3 +618,11 @@ mod undo_tests;
 // Draw claims on a move written and not made (§9.2a / 9.2.1), held claims.
 #[path = "written_tests.rs"]
 mod written_tests;
+
+// A forfeit before the default time (6.7.1, DSU 004 §11).
+#[path = "default_time_tests.rs"]
+mod default_time_tests;
+
+// Moves in the arbiter's words: SAN, never UCI.
+#[path = "san_words_tests.rs"]
+mod san_words_tests;

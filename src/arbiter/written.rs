@@ -387,20 +387,17 @@ impl Arbiter {
         let who = side(h.by);
         let what = h.kind.as_str().replace('_', " ");
         let article = self.written_article(h.kind);
+        if h.ply != self.ply() {
+            // Overtaken: ruled only on its own position (`held_overtaken.rs`).
+            return Some(self.held_overtaken(h, &what, article));
+        }
         let names: Vec<String> = h.candidates.iter().map(|m| san(&self.pos, m)).collect();
-        let mut summary = format!(
+        let summary = format!(
             "{who} claimed {what}; it does not hold on the board, but it is correct if the move \
              written on the scoresheet is {} ({article}): held for your ruling, the clocks \
              stopped; no penalty given",
             names.join(" or ")
         );
-        if h.ply != self.ply() {
-            summary.push_str(&format!(
-                "; moves were made since (ply {} → {}): set the position back to rule on it",
-                h.ply,
-                self.ply()
-            ));
-        }
         let cost = self.wrong_claim_cost(h.by);
         let mut rulings: Vec<super::open::OpenRuling> = h
             .candidates

@@ -264,20 +264,7 @@ fn the_rulings_on_a_held_claim_cite_their_article_per_profile() {
             assert_ne!(article, a.config().profile.articles.arbiter, "{edition:?}");
             let alerts: Vec<&str> = events(&d)
                 .into_iter()
-                // The board's alert types (`broadcast::alert_types::BOARD`).
-                .filter(|e| {
-                    [
-                        "illegal_move",
-                        "touch_move",
-                        "irregularity",
-                        "claim",
-                        "claim_held",
-                        "flag",
-                        "ambiguous_move",
-                        "game_end",
-                    ]
-                    .contains(e)
-                })
+                .filter(|e| crate::trace::alert_types::BOARD.contains(e))
                 .collect();
             let expected: &[&str] = if want == uphold {
                 &["claim", "game_end"]
@@ -287,6 +274,59 @@ fn the_rulings_on_a_held_claim_cite_their_article_per_profile() {
             assert_eq!(alerts, expected, "{edition:?}: {d:?}");
         }
     }
+}
+
+/// Without a clock a move can be made while a claim is held: the claim is
+/// not withdrawn by it, and it is ruled on its own position. The open
+/// matter says it was overtaken and offers only what can be applied (the
+/// position set back), never an Uphold that could only be refused; once
+/// set back, Uphold and Reject are live again and apply.
+#[test]
+fn a_held_claim_overtaken_by_a_move_offers_only_the_position_set_back() {
+    let mut a = game(None);
+    shuffle(&mut a);
+    feed(&mut a, &[written_claim(9_000, Color::Black, None)]);
+    let held = Some(("claim_held", 9_000));
+    // Black makes 4... Ng8 on the board while the claim is held.
+    feed(&mut a, &play(10_000, Color::Black, Square::F6, Square::G8));
+    assert_eq!(a.ply(), 8);
+    let open = a.open();
+    let m = open
+        .iter()
+        .find(|m| m.kind == "claim_held")
+        .expect("the claim still listed");
+    assert!(
+        m.summary.contains("was overtaken") && m.summary.contains("(Ng8)"),
+        "{}",
+        m.summary
+    );
+    let actions: Vec<&str> = m.rulings.iter().map(|r| r.action).collect();
+    assert_eq!(actions, ["position"], "{m:?}");
+    // Every ruling offered applies.
+    let fen = m.rulings[0].body["fen"].as_str().unwrap().to_owned();
+    let d = feed(
+        &mut a,
+        &[ruled(
+            11_000,
+            ArbiterAction::SetPosition(fen),
+            seen(8, held),
+        )],
+    );
+    assert_eq!(refused(&d), None, "{d:?}");
+    assert_eq!(a.ply(), 7);
+    let open = a.open();
+    let m = open
+        .iter()
+        .find(|m| m.kind == "claim_held")
+        .expect("the claim open again");
+    let actions: Vec<&str> = m.rulings.iter().map(|r| r.action).collect();
+    assert_eq!(actions, ["uphold", "reject"], "{m:?}");
+    let d = feed(
+        &mut a,
+        &[ruled(12_000, ArbiterAction::Uphold(None), seen(7, held))],
+    );
+    assert_eq!(refused(&d), None, "{d:?}");
+    assert_eq!(a.outcome().unwrap().result, Score::Game(KnownOutcome::Draw));
 }
 
 // 2001 §9.5b: the announced move itself must be made (issue 25).

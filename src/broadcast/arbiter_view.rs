@@ -26,6 +26,12 @@ pub(crate) fn arbiter_fields(m: &mut Map<String, Value>, game: &Arbiter) {
         "rulings".into(),
         serde_json::to_value(game.rulings()).unwrap_or(Value::Null),
     );
+    // The default time of a no-show's forfeit (6.7.1, DSU 004 §11): when a
+    // forfeit becomes possible on this board.
+    m.insert(
+        "default_time".into(),
+        serde_json::to_value(game.default_time_state()).unwrap_or(Value::Null),
+    );
     m.insert(
         "result_reason".into(),
         game.outcome()

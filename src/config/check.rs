@@ -33,6 +33,17 @@ impl Config {
                 ));
             }
         }
+        if let Some(m) = e.default_time_min {
+            // A whole session at most (the 2001 texts' one hour is the
+            // longest the Laws give).
+            if m > 24 * 60 {
+                return Err((
+                    "event",
+                    "default_time_min",
+                    format!("{m} min: the default time must be 0..=1440 minutes (0: any lateness loses, 6.7.1)"),
+                ));
+            }
+        }
         if let Some(v) = &self.game.vi_player {
             if !["w", "b"].contains(&v.as_str()) {
                 return Err(("game", "vi_player", format!("\"{v}\": allowed are w, b")));

@@ -131,6 +131,12 @@ pub struct EventConfig {
     pub language: Option<Lang>,
     /// Arbiter supervision in rapid and blitz: `adequate` or `inadequate`.
     pub supervision: Option<Supervision>,
+    /// The event's default time, minutes after the start of the session: a
+    /// player arriving later loses by forfeit (2023 6.7.1, 2009 §6.6a,
+    /// 2001 §6.7). Absent: the profile's (2023: 0; 2009 Danish: 15, DSU 004
+    /// §11; 2009 Norwegian: 60; 2001: 60). A forfeit entered before it has
+    /// passed is refused unless the arbiter decides so explicitly.
+    pub default_time_min: Option<u64>,
     /// Speak the announcements (Appendix E) on the sound device with espeak-ng.
     pub speak: Option<bool>,
 }

@@ -178,6 +178,7 @@ mod tests {
                 article: "4.3a",
                 touched: "g8".into(),
                 played: "e7e5".into(),
+                san: "e5".into(),
             },
             EventKind::Claim {
                 by: w,

@@ -35,7 +35,7 @@ use tokio::sync::mpsc;
 
 /// The message types a board raises that are alerts (one list with the
 /// console's queue).
-pub use crate::broadcast::alert_types::BOARD as BOARD_ALERT_TYPES;
+pub use crate::trace::alert_types::BOARD as BOARD_ALERT_TYPES;
 
 /// The most alerts the list keeps (the newest): a game of several hours
 /// rarely raises more than a handful; a faulty board may raise hundreds.

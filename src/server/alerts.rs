@@ -10,7 +10,7 @@
 //! and when, as before.
 //!
 //! An alert is an arbiter-channel message of a kind the arbiter must see
-//! ([`crate::broadcast::alert_types`]): illegal moves, touch-move breaches, irregularities
+//! ([`crate::trace::alert_types`]): illegal moves, touch-move breaches, irregularities
 //! (boards that differ, Appendix E, among them), claims, flags, ambiguous
 //! readings, a game's end (its result to confirm), and the relay's
 //! `board_offline` / `board_resumed`, the journal's and the uplinks' own
@@ -30,7 +30,7 @@ pub const MAX_ALERTS: usize = 1000;
 /// names its outage by when it started (`since`, Unix ms), so an alert of
 /// an earlier run keeps its own acknowledgement and no other. Kept in the
 /// relay's [`OwnAlertLog`].
-pub use crate::broadcast::alert_types::RELAY as OWN_TYPES;
+pub use crate::trace::alert_types::RELAY as OWN_TYPES;
 
 /// An alert's name by its content: the SHA-256 (hex) of its message's
 /// canonical JSON (serde_json's: keys sorted, no spaces). The same message
@@ -112,7 +112,7 @@ struct Inner {
 }
 
 impl Inner {
-    /// Adds message `v` (an alert, [`crate::broadcast::alert_types::is_alert_message`])
+    /// Adds message `v` (an alert, [`crate::trace::alert_types::is_alert_message`])
     /// dated `unix_ms`; the alert made, if any.
     fn add(&mut self, v: Value, unix_ms: u64) -> Option<Alert> {
         let kind = v.get("type")?.as_str()?.to_owned();
@@ -217,7 +217,7 @@ impl AlertQueue {
     /// [`OwnAlertLog`] when it has one ([`AlertQueue::keep_own`]).
     pub fn take(&self, json: &str, unix_ms: u64) -> Option<Alert> {
         let v: Value = serde_json::from_str(json).ok()?;
-        if !crate::broadcast::alert_types::is_alert_message(&v) {
+        if !crate::trace::alert_types::is_alert_message(&v) {
             return None;
         }
         let unix_ms = v.get("unix_ms").and_then(Value::as_u64).unwrap_or(unix_ms);

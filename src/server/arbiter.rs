@@ -292,7 +292,8 @@ fn check_caller<'a>(
 fn body_keys(action: &str) -> Option<&'static [&'static str]> {
     Some(match action {
         "accept" | "overrule" | "restore" | "pause" | "resume" => &["expect"],
-        "result" | "forfeit" | "confirm" => &["result", "reason", "expect"],
+        "result" | "confirm" => &["result", "reason", "expect"],
+        "forfeit" => &["result", "reason", "before_default_time", "expect"],
         "clock" => &["white_ms", "black_ms", "moves", "expect"],
         "position" => &["fen", "expect"],
         "undo" => &["ruling", "expect"],

@@ -179,10 +179,12 @@ fn still_open(st: Option<&Value>, e: &Value) -> bool {
 fn alert_detail(e: &Value) -> String {
     let mut parts = Vec::new();
     for key in [
-        "san", "uci", "claim", "kind", "reason", "result", "problem", "penalty", "error",
+        "touched", "san", "claim", "kind", "reason", "result", "problem", "penalty", "error",
     ] {
         let v = text(e, key);
         if !v.is_empty() {
+            // The move in SAN (never UCI: the arbiter reads the report).
+            let key = if key == "san" { "played" } else { key };
             parts.push(format!("{key}: {v}"));
         }
     }

@@ -174,3 +174,17 @@ fn refused_rulings_stay_in_the_round_report_across_a_relay_restart() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A touch-move breach in the report: the square touched and the move in
+/// SAN, never its UCI (the arbiter reads the report).
+#[test]
+fn a_touch_move_breach_is_reported_in_san() {
+    let q = AlertQueue::new();
+    q.take(
+        r#"{"type":"touch_move","game":"4.1","t":4200,"by":"w","article":"4.3.1","touched":"g1","played":"b1c3","san":"Nc3"}"#,
+        1_775_000_004_300,
+    )
+    .unwrap();
+    let rows = rows(&[], &q.list(), &[]);
+    assert_eq!(rows[0].detail, "touched: g1; played: Nc3");
+}

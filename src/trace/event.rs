@@ -98,8 +98,12 @@ pub enum EventKind {
         article: &'static str,
         /// The touched square whose obligation was broken.
         touched: String,
-        /// The move played (UCI).
+        /// The move played (UCI), as the contract has it.
         played: String,
+        /// Extension: the move played in SAN, from the position where it was
+        /// made (`docs/trace-extensions.md`): what the arbiter reads (the
+        /// console, the round report); UCI is for programs.
+        san: String,
     },
     /// An irregularity for the arbiter.
     Irregularity {

@@ -162,6 +162,17 @@ pub(super) fn parse_header(obj: &Map<String, Value>, line: usize) -> Result<Head
     h.supervision = opt_named(obj, "supervision", line)?;
     h.date = opt_str(obj, "date", line)?.map(str::to_owned);
     h.words = opt_named(obj, "words", line)?;
+    h.default_time_ms = match obj.get("default_time_ms") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(v.as_u64().filter(|ms| *ms <= MAX_TRACE_MS).ok_or_else(|| {
+            TraceError {
+                line,
+                message: format!(
+                    "key 'default_time_ms': expected the default time in ms (0 to {MAX_TRACE_MS}), found {v}"
+                ),
+            }
+        })?),
+    };
     Ok(h)
 }
 
@@ -453,8 +464,13 @@ pub(super) fn parse_kind(
                 },
                 "forfeit" => {
                     let r = get_str(obj, "result", line)?;
-                    if r == "0-0" || r == "-/-" {
-                        ArbiterAction::Forfeit(Forfeit::Double)
+                    let early = match obj.get("before_default_time") {
+                        None | Some(Value::Null) | Some(Value::Bool(false)) => false,
+                        Some(Value::Bool(true)) => true,
+                        Some(v) => return err(line, format!("key 'before_default_time': expected true or false, found {v}")),
+                    };
+                    let f = if r == "0-0" || r == "-/-" {
+                        Forfeit::Double
                     } else {
                         let result = parse_result(r).map_err(|e| TraceError {
                             line,
@@ -466,7 +482,12 @@ pub(super) fn parse_kind(
                                 "key 'result': a forfeit is won by one side (1-0 or 0-1), or lost by both (0-0)".to_owned(),
                             );
                         }
-                        ArbiterAction::Forfeit(Forfeit::Won(result))
+                        Forfeit::Won(result)
+                    };
+                    if early {
+                        ArbiterAction::ForfeitBeforeDefaultTime(f)
+                    } else {
+                        ArbiterAction::Forfeit(f)
                     }
                 }
                 "undo" => {

@@ -35,6 +35,9 @@ pub fn header_json(h: &Header) -> Value {
     if let Some(c) = h.vi_player {
         m.insert("vi_player".into(), Value::from(color_str(c)));
     }
+    if let Some(ms) = h.default_time_ms {
+        m.insert("default_time_ms".into(), Value::from(ms));
+    }
     Value::Object(m)
 }
 
@@ -139,6 +142,10 @@ pub fn record_json(r: &Record) -> Value {
                 }
                 ArbiterAction::Forfeit(f) => {
                     m.insert("result".into(), Value::from(f.as_str()));
+                }
+                ArbiterAction::ForfeitBeforeDefaultTime(f) => {
+                    m.insert("result".into(), Value::from(f.as_str()));
+                    m.insert("before_default_time".into(), Value::from(true));
                 }
                 ArbiterAction::Undo(n) => {
                     m.insert("ruling".into(), Value::from(*n));

@@ -130,7 +130,22 @@ function undoWords(r, st) {
   switch (r.action) {
     case "clock":
       return "the clocks go back by the amounts it changed, the move counter with them (now " + clocks + "; the time run since stays run)";
-    case "confirm": case "forfeit": case "result":
+    case "forfeit": {
+      // The absent player's clock ran until the forfeit stopped the game; a
+      // latecomer loses the time that passes (2023 6.7.1, 2009 §6.6): the
+      // board charges the time since the forfeit to nobody, so the question
+      // says whose clock it belongs to and what to set it to.
+      const m = / (1-0|0-1|0-0)\b/.exec(r.effect || ""), since = st.started_at_unix_ms && r.t != null ? Math.max(0, (Date.now() - st.started_at_unix_ms) * (st.speed || 1) - r.t) : null;
+      const absent = m && (m[1] === "1-0" ? ["Black", "b"] : ["White", "w"]);
+      let charge = "";
+      if (now && absent && since != null) {
+        const shown = absent[1] === "w" ? now.w : now.b;
+        charge = ": the " + clockFull(since) + " since the forfeit is charged to nobody, though " + absent[0] + "'s clock (the absent player's" + (m[1] === "0-0" ? ": with neither present, White's, 6.7.2" : "") + ") would have run on — a latecomer loses the time that passes (6.7.1 / §6.6); to charge it, set " + absent[0] + "'s clock to " + clockFull(Math.max(0, shown - since)) + " after the undo";
+      } else if (now) charge = ": the time since the forfeit is charged to nobody (set the absent player's clock if he is to lose it, 6.7.1 / §6.6)";
+      return "the result goes back to what it was before it (now " + result + ")"
+        + (now ? "; the game goes on with the clocks as they stand (" + clocks + ")" + charge : "");
+    }
+    case "confirm": case "result":
       return "the result goes back to what it was before it (now " + result + ")"
         + (now ? "; a game that goes on again keeps its clocks as they are (" + clocks + "): the time since is charged to nobody" : "");
     case "restore": case "position":
@@ -265,4 +280,29 @@ function renderRoundControls() {
   row.appendChild(button("Resume every board…", () => roundRuling("resume", "reply-round"), { class: "resume-all" }));
   box.appendChild(row);
   box.appendChild(replyBox("reply-round"));
+}
+
+/** Round time `t` (ms) of board `st` as wall time, hh:mm (its clock: `started_at_unix_ms`, `speed`). */
+function wallHm(st, t) {
+  if (!st.started_at_unix_ms || t == null) return "round time " + clockFull(t);
+  return new Date(st.started_at_unix_ms + t / (st.speed || 1)).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+/**
+ * The default time of a no-show's forfeit on board `st` (its state's
+ * `default_time`: 6.7.1, DSU 004 §11): {possible, text}: whether a forfeit
+ * is possible now, and when it becomes possible, in words.
+ */
+function forfeitWhen(st) {
+  const d = st.default_time;
+  if (!d) return { possible: true, text: "" };
+  const mins = d.ms % 60000 ? Math.ceil(d.ms / 1000) + " s" : d.ms / 60000 + " min";
+  const what = "the default time of " + mins + " (" + d.source + "; " + d.article + ")";
+  if (d.passes_t == null) return { possible: false, text: "Forfeit: the session has not started on this board (White's clock has not run); " + what + " runs from its start" };
+  // The board's round time now, from its wall clock (as the clocks run on).
+  const now = st.started_at_unix_ms ? (Date.now() - st.started_at_unix_ms) * (st.speed || 1) : st.t;
+  const from = d.started_t != null ? " from " + wallHm(st, d.started_t) + " (White's clock first ran)" : "";
+  if (d.ms === 0) return { possible: true, text: "Forfeit possible: " + what + from };
+  const passed = now != null && now >= d.passes_t;
+  return { possible: passed, text: (passed ? "Forfeit possible since " : "Forfeit possible from ") + wallHm(st, d.passes_t) + ": " + what + from };
 }

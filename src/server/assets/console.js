@@ -12,6 +12,8 @@ const TITLES = { illegal_move: "Illegal move", touch_move: "Touch-move breach", 
   claim: "Claim", claim_held: "Claim held for your ruling", flag: "Flag fell", ambiguous_move: "Ambiguous reading", game_end: "Result to confirm",
   board_offline: "Board offline", board_resumed: "Board back online" };
 const PAGE_TITLE = "eboard — arbiter's console";
+/** The alert types a board's state rules on (its `open`: `trace::ANSWERABLE_EVENTS`). */
+const RULED = new Set(["illegal_move", "touch_move", "claim", "claim_held", "ambiguous_move", "flag", "game_end", "irregularity"]);
 const $ = (id) => document.getElementById(id);
 const boards = new Map();   // game → state
 const offline = new Set();  // games offline (relay)
@@ -46,7 +48,10 @@ function describe(e) {
   if (e.type === "claim_held") parts.push("not decided by the board: correct only if the move written on the scoresheet is " + (e.candidates || []).map((c) => c.san).join(" or ") + "; no penalty given");
   if (e.article) parts.push("article " + e.article);
   if (e.penalty && e.penalty !== "none") parts.push("penalty given by the board: " + e.penalty);
-  if (e.played) parts.push("played " + e.played);
+  // The move in SAN, as the arbiter reads it (`san`, from the position where
+  // it was made); UCI (`played`) only from a board older than that field.
+  if (e.touched) parts.push("touched " + e.touched);
+  if (e.played || e.san) parts.push("played " + (e.san || e.played));
   if (e.squares && e.squares.length) parts.push("squares " + e.squares.join(" "));
   if (e.result) parts.push("result " + resultText(e.result) + (e.reason ? " (" + String(e.reason).replace(/_/g, " ") + ")" : ""));
   if (e.consequence) parts.push(e.consequence);
@@ -143,7 +148,7 @@ function renderAlerts() {
   }
   const ol = $("alerts"), acked = $("acked-list");
   ol.textContent = ""; acked.textContent = "";
-  let open = 0, nacked = 0;
+  let open = 0, nacked = 0, waiting = 0;
   // Those that wait for a ruling first (newest first), then the ones the
   // board or an arbiter decided, still to be acknowledged: on a phone the
   // first alert on the screen is one to rule on.
@@ -151,13 +156,19 @@ function renderAlerts() {
   // A board back online closes its "offline" alert: collapsed with the acknowledged.
   const closed = (a) => !!(a.ack || a.resolved);
   const unacked = alerts.filter((a) => !closed(a));
-  for (const a of unacked.filter(live).concat(unacked.filter((a) => !live(a)))) { open++; ol.appendChild(renderAlert(a)); }
+  // What needs the arbiter (the title's count, the empty queue's words): an
+  // alert still open on its board, or one no board state decides (a board
+  // offline, the journal's, the uplinks', the speech's, an older eboard's);
+  // not one the board or an arbiter decided, which only waits for its
+  // acknowledgement.
+  const decided = (a) => { const st = a.game ? boards.get(a.game) : null; return !!(st && st.open !== undefined && !/^board_/.test(a.type) && RULED.has(a.type) && !live(a)); };
+  for (const a of unacked.filter(live).concat(unacked.filter((a) => !live(a)))) { open++; if (!decided(a)) waiting++; ol.appendChild(renderAlert(a)); }
   for (const a of alerts) if (closed(a)) { nacked++; acked.appendChild(renderAlert(a)); }
-  $("open-count").textContent = "(" + open + " open)";
+  $("open-count").textContent = "(" + waiting + " open" + (open > waiting ? ", " + (open - waiting) + " decided to acknowledge" : "") + ")";
   $("acked-count").textContent = String(nacked);
   $("acked").hidden = nacked === 0;
   $("no-alerts").hidden = open !== 0;
-  document.title = (open ? "(" + open + ") " : "") + PAGE_TITLE;
+  document.title = (waiting ? "(" + waiting + ") " : "") + PAGE_TITLE;
 }
 /** A new alert: said aloud (live region), a sound, a vibration, a notification where allowed. */
 function signal(fresh) {
@@ -179,12 +190,12 @@ function signal(fresh) {
 function renderBoards() {
   const box = $("boards");
   // Redrawn when the state changes: what the arbiter is typing (and where) stays.
-  const kept = new Map(Array.from(box.querySelectorAll("input, select"), (i) => [i.id, i.value]));
+  const kept = new Map(Array.from(box.querySelectorAll("input, select"), (i) => [i.id, i.type === "checkbox" ? i.checked : i.value]));
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : null;
   const opened = new Set(Array.from(box.querySelectorAll("details[open]"), (d) => d.id));
   box.textContent = "";
   for (const g of Array.from(boards.keys()).sort(gameOrder)) box.appendChild(card(g, boards.get(g), opened));
-  for (const [id, v] of kept) { const i = document.getElementById(id); if (i) i.value = v; }
+  for (const [id, v] of kept) { const i = document.getElementById(id); if (i) { if (i.type === "checkbox") i.checked = v; else i.value = v; } }
   if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
   tick();
 }
@@ -270,18 +281,31 @@ function controls(g, st, id) {
   for (const [v, t] of [["", "— forfeit —"], ["1-0", "1-0 (Black absent)"], ["0-1", "0-1 (White absent)"], ["0-0", "0-0 (both absent)"]]) fsel.appendChild(el("option", { value: v }, t));
   const fwhy = el("input", { id: "forfeit-reason-" + g, placeholder: "reason", "aria-label": "the reason for board " + g + "'s forfeit", size: "14" });
   ff.appendChild(fsel); ff.appendChild(fwhy);
+  // The default time (6.7.1, DSU 004 §11): when a forfeit becomes possible;
+  // before it only as the arbiter's explicit decision (the player withdrew
+  // or sent word), asked as such and journaled with its reason.
+  const fw = forfeitWhen(st);
+  const early = el("input", { type: "checkbox", id: "forfeit-early-" + g });
+  if (fw.text) ff.appendChild(el("p", { class: "hint forfeit-when", id: "forfeit-when-" + g }, fw.text));
+  if (!fw.possible) {
+    ff.appendChild(early);
+    ff.appendChild(el("label", { for: early.id }, "before the default time, as my decision (the player withdrew or sent word)"));
+  }
   ff.appendChild(button("Forfeit…", () => {
-    const s = boards.get(g), r = fsel.value, why = fwhy.value.trim();
+    const s = boards.get(g), r = fsel.value, why = fwhy.value.trim(), when = forfeitWhen(s);
     if (!r) { say(id, "Forfeit: choose who was absent first (nothing is preset)", "reply error"); return; }
     if (!why) { say(id, "Forfeit: give the reason (e.g. “Black absent 15 min after the start, DSU 004 §11”)", "reply error"); return; }
+    const before = !when.possible && early.checked;
+    if (!when.possible && !before) { say(id, "Forfeit: not yet — " + when.text + ". Before it only as your decision (tick “before the default time”), with its reason; nothing sent", "reply error"); return; }
     // The absent player's clock as it stands: how long he has been away
     // (the default time, DSU 004 §11 / 2023 6.7.1, is the arbiter's to check).
     const now = remaining(s), run = s.clock && s.clock.running;
     const shows = (side, ms, c) => side + "'s clock shows " + clockFull(ms) + (run === c ? ", running" : "");
     const away = !now ? "" : r === "1-0" ? "; " + shows("Black", now.b, "b") : r === "0-1" ? "; " + shows("White", now.w, "w")
       : "; " + shows("White", now.w, "w") + ", " + shows("Black", now.b, "b");
-    propose(id, "Board " + g + ": forfeit (no-show): result " + resultText(s.result || "*") + " → " + fsel.selectedOptions[0].textContent + ", confirmed at once (" + why + ")" + away + "?", "Forfeit",
-      () => send(g, "forfeit", { result: r, reason: why }, expectOf(s, null, true), id));
+    const decided = before ? " BEFORE the default time, as the arbiter's decision (" + when.text + ")" : "";
+    propose(id, "Board " + g + ": forfeit (no-show)" + decided + ": result " + resultText(s.result || "*") + " → " + fsel.selectedOptions[0].textContent + ", confirmed at once (" + why + ")" + away + "?", before ? "Forfeit before the default time" : "Forfeit",
+      () => send(g, "forfeit", before ? { result: r, reason: why, before_default_time: true } : { result: r, reason: why }, expectOf(s, null, true), id));
   }));
   // A position (7.2 / 7.4a).
   const pos = row("position-row");

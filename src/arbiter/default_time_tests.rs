@@ -1,0 +1,205 @@
+//! A no-show's forfeit and the default time (2023 6.7.1; 2009 §6.6a with
+//! DSU 004 §11; 2001 §6.7): refused before it passes, with the time it
+//! passes; possible once it has; the arbiter's explicit decision before it
+//! only with his reason.
+
+use super::*;
+
+fn with_default(edition: crate::model::Edition, default_time_ms: Option<u64>) -> Arbiter {
+    let header = crate::trace::Header {
+        boards: vec![BoardId::Main],
+        time_control: Some("5400+30".into()),
+        rules: Some(edition),
+        default_time_ms,
+        ..crate::trace::Header::default()
+    };
+    Arbiter::new(GameConfig::from_header(&header, None, None).unwrap())
+}
+
+fn forfeit_with(t: u64, action: ArbiterAction, reason: Option<&str>) -> Record {
+    rec(
+        t,
+        RecordKind::Arbiter {
+            action,
+            author: Some("IA Hansen".into()),
+            expect: None,
+            reason: reason.map(str::to_owned),
+        },
+    )
+}
+
+const WHITE_WON: Forfeit = Forfeit::Won(KnownOutcome::Decisive {
+    winner: Color::White,
+});
+
+#[test]
+fn a_forfeit_before_the_dsu_default_time_is_refused_with_when_it_passes() {
+    use crate::model::Edition;
+    // fide-2009 (Danish): 15 min, DSU 004 §11; the session starts at round
+    // time 0 (White's clock runs from the start). White is present and
+    // moves; Black is absent.
+    let mut a = with_default(Edition::Fide2009, None);
+    feed(&mut a, &play(60_000, Color::White, Square::E2, Square::E4));
+    let st = a.default_time_state();
+    assert_eq!(
+        (st.ms, st.source, st.article, st.started_t, st.passes_t),
+        (900_000, "DSU 004 §11", "6.6a", Some(0), Some(900_000))
+    );
+    let d = feed(
+        &mut a,
+        &[forfeit_with(
+            600_000,
+            ArbiterAction::Forfeit(WHITE_WON),
+            None,
+        )],
+    );
+    let (reason, status) = refused(&d).expect("refused");
+    assert_eq!(status, 409, "{reason}");
+    assert!(
+        reason.starts_with("too early for a forfeit: the default time of 15 min (DSU 004 §11) passes at round time 0:15:00")
+            && reason.contains("in 0:05:00")
+            && reason.ends_with("; 6.6a"),
+        "{reason}"
+    );
+    assert!(a.outcome().is_none(), "nothing decided");
+    assert!(a.rulings().is_empty(), "no ruling given");
+    // Once it has passed: the forfeit stands, as before.
+    let d = feed(
+        &mut a,
+        &[forfeit_with(
+            900_000,
+            ArbiterAction::Forfeit(WHITE_WON),
+            None,
+        )],
+    );
+    assert_eq!(refused(&d), None, "{d:?}");
+    assert_eq!(a.outcome().unwrap().reason, EndReason::Forfeit);
+    let (_, effect) = applied(&d).unwrap();
+    assert_eq!(effect, "the game is entered as a forfeit, 1-0, confirmed");
+}
+
+#[test]
+fn the_events_default_time_wins_and_2023_has_none_unless_specified() {
+    use crate::model::Edition;
+    // 2023 6.7.1: not specified, zero: a forfeit at once.
+    let mut a = with_default(Edition::Fide2023, None);
+    assert_eq!(a.default_time().ms, 0);
+    let d = feed(
+        &mut a,
+        &[forfeit_with(1_000, ArbiterAction::Forfeit(WHITE_WON), None)],
+    );
+    assert_eq!(refused(&d), None, "{d:?}");
+    // The event's regulations: 30 min under 2023, 0 under the DSU profile.
+    let mut b = with_default(Edition::Fide2023, Some(1_800_000));
+    let d = feed(
+        &mut b,
+        &[forfeit_with(1_000, ArbiterAction::Forfeit(WHITE_WON), None)],
+    );
+    let (reason, _) = refused(&d).expect("refused");
+    assert!(
+        reason.contains(
+            "the default time of 30 min (the event's regulations) passes at round time 0:30:00"
+        ) && reason.ends_with("; 6.7.1"),
+        "{reason}"
+    );
+    let mut c = with_default(Edition::Fide2009, Some(0));
+    let d = feed(
+        &mut c,
+        &[forfeit_with(1_000, ArbiterAction::Forfeit(WHITE_WON), None)],
+    );
+    assert_eq!(refused(&d), None, "{d:?}");
+}
+
+#[test]
+fn the_session_starts_with_whites_clock_and_the_arbiter_may_decide_before_it() {
+    // The clocks wait for the start (`arbiter_or_press`), 10 min default.
+    let header = crate::trace::Header {
+        boards: vec![BoardId::Main],
+        time_control: Some("5400+30".into()),
+        default_time_ms: Some(600_000),
+        ..crate::trace::Header::default()
+    };
+    let mut cfg = GameConfig::from_header(&header, None, None).unwrap();
+    cfg.clock_start_at = ClockStartAt::ArbiterOrPress;
+    let mut a = Arbiter::new(cfg);
+    // Not started: refused, saying so.
+    let d = feed(
+        &mut a,
+        &[forfeit_with(
+            60_000,
+            ArbiterAction::Forfeit(WHITE_WON),
+            None,
+        )],
+    );
+    let (reason, status) = refused(&d).expect("refused");
+    assert_eq!(status, 409);
+    assert!(
+        reason.contains("the session has not started on this board"),
+        "{reason}"
+    );
+    assert_eq!(a.default_time_state().passes_t, None);
+    // Black presses at the arbiter's word at 2 min: White's clock runs,
+    // the session started then; the default time passes at 12 min.
+    feed(&mut a, &[press(120_000, Color::Black)]);
+    assert_eq!(a.default_time_state().passes_t, Some(720_000));
+    let black_won = Forfeit::Won(KnownOutcome::Decisive {
+        winner: Color::Black,
+    });
+    let d = feed(
+        &mut a,
+        &[forfeit_with(
+            300_000,
+            ArbiterAction::Forfeit(black_won),
+            None,
+        )],
+    );
+    let (reason, _) = refused(&d).expect("refused");
+    assert!(
+        reason.contains("passes at round time 0:12:00")
+            && reason.contains("White's clock first running at 0:02:00")
+            && reason.contains("in 0:07:00"),
+        "{reason}"
+    );
+    // The arbiter's decision before it: only with his reason (422), then
+    // applied and said so.
+    let early = ArbiterAction::ForfeitBeforeDefaultTime(black_won);
+    let d = feed(&mut a, &[forfeit_with(310_000, early.clone(), Some("  "))]);
+    let (reason, status) = refused(&d).expect("refused");
+    assert_eq!(status, 422, "{reason}");
+    assert!(reason.contains("give its reason"), "{reason}");
+    let d = feed(
+        &mut a,
+        &[forfeit_with(
+            320_000,
+            early,
+            Some("White withdrew from the tournament by telephone"),
+        )],
+    );
+    assert_eq!(refused(&d), None, "{d:?}");
+    let (article, effect) = applied(&d).unwrap();
+    assert_eq!(article, "6.7.1");
+    assert_eq!(
+        effect,
+        "the game is entered as a forfeit, 0-1, confirmed; decided by the arbiter before the \
+         default time of 10 min (the event's regulations) passed (at round time 0:12:00) — \
+         reason: White withdrew from the tournament by telephone"
+    );
+    assert_eq!(a.outcome().unwrap().result.as_str(), "0-1");
+}
+
+#[test]
+fn the_arbiters_early_forfeit_round_trips_through_the_journal() {
+    let rec = forfeit_with(
+        5,
+        ArbiterAction::ForfeitBeforeDefaultTime(Forfeit::Double),
+        Some("both withdrew"),
+    );
+    let v = crate::trace::record_json(&rec);
+    assert_eq!(v["before_default_time"], true, "{v}");
+    assert_eq!(v["result"], "0-0", "{v}");
+    let back = crate::trace::parse_record(v.as_object().unwrap(), 1).unwrap();
+    assert_eq!(back, rec);
+    let plain = serde_json::json!({"t": 5, "arbiter": "forfeit", "result": "1-0", "before_default_time": "yes"});
+    let e = crate::trace::parse_record(plain.as_object().unwrap(), 3).unwrap_err();
+    assert!(e.to_string().contains("before_default_time"), "{e}");
+}
