@@ -369,3 +369,95 @@ fn a_claim_on_a_written_move_is_held_and_upheld_in_chromium() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+const NO_ANSWER_STEPS: &str = r##"
+import os, signal, time
+name, secret, pid = sys.argv[4], sys.argv[5], int(sys.argv[6])
+res = {}
+try:
+    page(390, 844, True)
+    log_in(name, secret)
+    wait("boards.get('1.1') && plyOf(boards.get('1.1')) === 1 && boards.get('1.1').clock && boards.get('1.1').clock.running === 'b'", "board 1.1 after 1. e4")
+    click("#more-1\\.1 summary")
+    # The board stops answering (a board hung, a broker away): the relay gets no reply.
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        click_el(button_in("#board-1\\.1", "Pause"))
+        res["first"] = outcome_in("reply-board-1.1")
+        res["again_buttons"] = js("Array.from(document.querySelectorAll('#reply-board-1\\\\.1 button.send-again')).map((b) => b.textContent)")
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    # The board is back: the same ruling again, under its own id.
+    wait("boards.get('1.1').stage === 'paused' || true", "the board back")
+    click("#reply-board-1\\.1 button.send-again")
+    res["second"] = wait("(() => { const p = document.querySelector('#reply-board-1\\\\.1 p'); return p && /applied/.test(p.className) ? p.textContent : ''; })()", "the second outcome", 30)
+    res["stage"] = wait("boards.get('1.1').stage === 'paused' && boards.get('1.1').stage", "board 1.1 paused")
+    print(json.dumps(res))
+except SystemExit as e:
+    print(json.dumps(res)); raise
+finally:
+    p.kill()
+"##;
+
+/// A ruling the board does not answer (ia12's walk-through: a board hung,
+/// a broker restarted mid-round) is no refusal: the console used to say
+/// "Refused (502): …" although the board may have applied it, and a
+/// second press made a new ruling (applied twice where it had been
+/// applied). Now it says the board may have applied it or not and offers
+/// "Send the same ruling again" under the same id: the board applies it
+/// once (or answers its first outcome), and its journal has one pause.
+#[test]
+fn a_ruling_without_an_answer_is_sent_again_under_its_own_id_in_chromium() {
+    let Some(chrome) = chromium_and_python() else {
+        return;
+    };
+    let dir = tempdir("console-no-answer-browser");
+    let accounts = accounts(false);
+    let d = dir.join("b1");
+    std::fs::create_dir_all(&d).unwrap();
+    let cfg = config(&d, 1, 1, &accounts);
+    let t = trace(&d, "game", "1000 mv e2e4 w\n");
+    let j = d.join("j.jsonl");
+    let board = run_board(
+        &d,
+        &cfg,
+        Some(&t),
+        &["--journal", j.to_str().unwrap(), "--speed", "1"],
+    );
+    let relay = relay_over(&dir, &accounts, &[&board]);
+    let url = format!("http://{}/console", relay.addr);
+    let pid = board.child.id().to_string();
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        NO_ANSWER_STEPS,
+        &["IA Hansen", SECRET, &pid],
+        &relay.stderr,
+    );
+    println!("{r:#}");
+    let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+    let first = text("first");
+    assert!(
+        first.starts_with("error: No answer from board 1.1 (502)")
+            && first.contains("may have applied it or not")
+            && !first.contains("Refused"),
+        "{r}"
+    );
+    assert_eq!(
+        r["again_buttons"],
+        serde_json::json!(["Send the same ruling again"]),
+        "{r}"
+    );
+    assert!(
+        text("second").starts_with("Applied on board 1.1 by IA Hansen: both clocks stopped"),
+        "{r}"
+    );
+    assert_eq!(r["stage"], "paused", "{r}");
+    let pauses = journal_records(&j)
+        .into_iter()
+        .filter(|v| v["arbiter"] == "pause")
+        .count();
+    assert_eq!(pauses, 1, "applied once: {r}");
+    std::fs::remove_dir_all(&dir).ok();
+}
