@@ -387,9 +387,10 @@ try:
         res["again_buttons"] = js("Array.from(document.querySelectorAll('#reply-board-1\\\\.1 button.send-again')).map((b) => b.textContent)")
     finally:
         os.kill(pid, signal.SIGCONT)
-    # The board is back: the same ruling again, under its own id.
-    wait("boards.get('1.1').stage === 'paused' || true", "the board back")
-    click("#reply-board-1\\.1 button.send-again")
+    # The board is back: the same ruling again, under its own id (pressed
+    # by script: the cards are redrawn as the board's state comes back).
+    wait("!!document.querySelector('#reply-board-1\\\\.1 button.send-again')", "the button")
+    js("document.querySelector('#reply-board-1\\\\.1 button.send-again').click()")
     res["second"] = wait("(() => { const p = document.querySelector('#reply-board-1\\\\.1 p'); return p && /applied/.test(p.className) ? p.textContent : ''; })()", "the second outcome", 30)
     res["stage"] = wait("boards.get('1.1').stage === 'paused' && boards.get('1.1').stage", "board 1.1 paused")
     print(json.dumps(res))

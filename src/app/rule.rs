@@ -153,7 +153,13 @@ fn summary(answer: &serde_json::Value) -> String {
             .into_iter()
             .flatten()
             .filter(|e| e["type"] == "ruling")
-            .map(|e| format!("ruling #{}: {}", e["seq"], e["effect"].as_str().unwrap_or("")))
+            .map(|e| {
+                format!(
+                    "ruling #{}: {}",
+                    e["seq"],
+                    e["effect"].as_str().unwrap_or("")
+                )
+            })
             .collect::<Vec<_>>()
             .join("; ")
     };

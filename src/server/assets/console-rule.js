@@ -263,13 +263,13 @@ function roundRuling(action, id) {
       let r;
       try {
         r = await api("POST", "/arbiter/command", { board: g, action, body: null, id: newId(), expect: expectOf(st, null, false) });
-      } catch (e) { return [false, g + ": not sent (" + e + ")"]; }
+      } catch (e) { return [false, g + ": no answer (" + e + "): it may have been applied or not; look at the board before sending it again"]; }
       if (r.status === 200 && r.data) {
         const ruling = (r.data.events || []).find((e) => e.type === "ruling");
         return [true, g + ": " + (ruling && ruling.effect ? ruling.effect : "applied")];
       }
       const d = r.data || {};
-      if (noAnswer(r.status)) return [false, g + ": no answer (" + r.status + "): " + (d.error || "") + ": it may have been applied or not; look at the board before pausing it again"];
+      if (noAnswer(r.status)) return [false, g + ": no answer (" + r.status + "): " + (d.error || "") + ": it may have been applied or not; look at the board before sending it again"];
       return [false, g + ": refused (" + r.status + "): " + ((d.refused && d.refused.reason) || d.error || "no answer from the board")];
     }));
     const bad = lines.filter((l) => !l[0]).length;

@@ -290,7 +290,9 @@ function controls(g, st, id) {
   pos.appendChild(button("Set position…", () => {
     const s = boards.get(g), v = fen.value.trim();
     if (v.split(" ")[0].split("/").length !== 8) { say(id, "Set position: a FEN has 8 ranks, e.g. rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "reply error"); return; }
-    propose(id, "Board " + g + ": position " + (s.fen || "?").split(" ")[0] + " → " + v.split(" ")[0] + " (" + (v.split(" ")[1] === "b" ? "Black" : "White") + " to move)?", "Set position",
+    // On a finished game (its result not yet confirmed) a take-back withdraws the result: said first.
+    const over = s.result && s.result !== "*" ? "; the result " + resultText(s.result) + (s.result_reason ? " (" + String(s.result_reason).replace(/_/g, " ") + ")" : "") + " is withdrawn and the game goes on" : "";
+    propose(id, "Board " + g + ": position " + (s.fen || "?").split(" ")[0] + " → " + v.split(" ")[0] + " (" + (v.split(" ")[1] === "b" ? "Black" : "White") + " to move)" + over + "?", "Set position",
       () => send(g, "position", { fen: v }, expectOf(s, null, false), id));
   }));
   return f;
