@@ -201,6 +201,12 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
         confirms[0].get("result").is_none(),
         "confirmed as it stands: {confirms:?}"
     );
+    // The card's Confirm answers the "result to confirm" alert, so the
+    // round report names the ruling that decided it (ia12).
+    assert_eq!(
+        confirms[0]["expect"]["event"]["type"], "game_end",
+        "{confirms:?}"
+    );
 
     // 2. The claim the board rejected: one ruling, worded by its effect,
     // first in the list though the draw's decided alert is newer.

@@ -221,6 +221,11 @@ function card(g, st, opened) {
   c.appendChild(replyBox(id));
   return c;
 }
+/** The open "result to confirm" of a finished game, which a confirmation or a correction answers (the report then names the ruling). */
+function endMatter(st) {
+  const m = ((st && st.open) || []).find((o) => o.type === "game_end");
+  return m ? { type: m.type, t: m.t } : null;
+}
 function controls(g, st, id) {
   const f = el("div", { class: "controls" });
   const row = (cls) => { const d = el("div", { class: "rulings " + cls }); f.appendChild(d); return d; };
@@ -245,7 +250,7 @@ function controls(g, st, id) {
     res.appendChild(button("Confirm result " + resultText(st.result) + "…", () => {
       const s = boards.get(g);
       propose(id, "Board " + g + ": confirm the board's result " + resultText(s.result) + (s.result_reason || s.reason ? " (" + String(s.result_reason || s.reason).replace(/_/g, " ") + ")" : "") + " as it stands?",
-        "Confirm " + resultText(s.result), () => send(g, "confirm", null, expectOf(s, null, true), id));
+        "Confirm " + resultText(s.result), () => send(g, "confirm", null, expectOf(s, endMatter(s), true), id));
     }, { class: "confirm-result" }));
   }
   const sel = el("select", { id: "result-" + g, "aria-label": "another result for board " + g });
@@ -262,7 +267,7 @@ function controls(g, st, id) {
     if (s.result === r) { say(id, verb + ": the result is " + resultText(r) + " already", "reply error"); return; }
     const action = s.result && s.result !== "*" ? "confirm" : "result";
     propose(id, "Board " + g + ": result " + resultText(s.result || "*") + " → " + (r === "0-0" ? "0-0 (both lost)" : resultText(r)) + " (" + why + ")?", verb,
-      () => send(g, action, { result: r, reason: why }, expectOf(s, null, true), id));
+      () => send(g, action, { result: r, reason: why }, expectOf(s, endMatter(s), true), id));
   }, { class: "correct-result" }));
   // A no-show (Laws 6.7).
   const ff = row("forfeit-row");
