@@ -266,7 +266,7 @@ fn http_answer(game: &str, answer: serde_json::Value) -> (u16, serde_json::Value
                 _ if outcome == "pending" => {
                     return (
                         409,
-                        json!({"error": format!("command {} was being applied when the board stopped: whether it was, the board's ruling history says (look there before ruling again); it is never applied twice", answer["id"]), "repeated": true}),
+                        json!({"error": format!("command {} was being applied when the board stopped: whether it was, the board's ruling history says (look there before ruling again); it is never applied twice", answer["id"]), "repeated": true, "outcome": "pending"}),
                     )
                 }
                 _ => {

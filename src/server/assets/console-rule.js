@@ -94,6 +94,13 @@ async function send(game, action, body, expect, id, cmdId) {
     pending.delete(id); replies.set(id, [text, "reply error", again]); repaint(id);
     schedule(); return;
   }
+  // The same id while the board is still applying it (or stopped while it did): no refusal.
+  if (r.data && r.data.repeated && r.data.outcome === "pending") {
+    pending.delete(id);
+    replies.set(id, ["Being applied on board " + game + " (" + r.status + "): the board took this ruling and has not yet said what came of it; "
+      + "send it again in a moment for its outcome (it is never applied twice), or look at the board's history", "reply error", again]);
+    repaint(id); schedule(); return;
+  }
   if (r.status === 200 && r.data) {
     const evs = r.data.events || [];
     const ruling = evs.find((e) => e.type === "ruling");
