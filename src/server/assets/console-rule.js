@@ -97,8 +97,8 @@ async function send(game, action, body, expect, id, cmdId) {
   // The same id while the board is still applying it (or stopped while it did): no refusal.
   if (r.data && r.data.repeated && r.data.outcome === "pending") {
     pending.delete(id);
-    replies.set(id, ["Being applied on board " + game + " (" + r.status + "): the board took this ruling and has not yet said what came of it; "
-      + "send it again in a moment for its outcome (it is never applied twice), or look at the board's history", "reply error", again]);
+    replies.set(id, ["Being applied on board " + game + " (" + r.status + "): the board took this ruling and has not said what came of it "
+      + "(it may be applying it, or its answer was lost): look at the board's history, or send it again in a moment (it is never applied twice)", "reply error", again]);
     repaint(id); schedule(); return;
   }
   if (r.status === 200 && r.data) {
