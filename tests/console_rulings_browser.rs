@@ -201,6 +201,12 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
         confirms[0].get("result").is_none(),
         "confirmed as it stands: {confirms:?}"
     );
+    // The card's Confirm answers the "result to confirm" alert, so the
+    // round report names the ruling that decided it (ia12).
+    assert_eq!(
+        confirms[0]["expect"]["event"]["type"], "game_end",
+        "{confirms:?}"
+    );
 
     // 2. The claim the board rejected: one ruling, worded by its effect,
     // first in the list though the draw's decided alert is newer.
@@ -517,5 +523,124 @@ fn the_title_counts_what_is_open_and_a_forfeit_waits_for_the_default_time_in_chr
     assert_eq!(ff.len(), 2, "the refused one and the decided one: {ff:?}");
     assert_eq!(ff[1]["before_default_time"], true, "{ff:?}");
     assert_eq!(ff[1]["reason"], freason, "{ff:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+const NO_ANSWER_STEPS: &str = r##"
+import os, signal, time
+name, secret, pid = sys.argv[4], sys.argv[5], int(sys.argv[6])
+res = {}
+try:
+    page(390, 844, True)
+    log_in(name, secret)
+    wait("boards.get('1.1') && plyOf(boards.get('1.1')) === 1 && boards.get('1.1').clock && boards.get('1.1').clock.running === 'b'", "board 1.1 after 1. e4")
+    click("#more-1\\.1 summary")
+    # The board stops answering (a board hung, a broker away): the relay gets no reply.
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        click_el(button_in("#board-1\\.1", "Pause"))
+        res["first"] = outcome_in("reply-board-1.1")
+        res["again_buttons"] = js("Array.from(document.querySelectorAll('#reply-board-1\\\\.1 button.send-again')).map((b) => b.textContent)")
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    # The board is back: the same ruling again, under its own id (pressed
+    # by script: the cards are redrawn as the board's state comes back).
+    # The board resumed may be applying the first request still: "Being
+    # applied …" (no refusal), and the same ruling again a moment later.
+    res["between"] = []
+    for attempt in range(4):
+        wait("!!document.querySelector('#reply-board-1\\\\.1 button.send-again')", "the button")
+        js("document.querySelector('#reply-board-1\\\\.1 button.send-again').click()")
+        got = wait("(() => { const p = document.querySelector('#reply-board-1\\\\.1 p'); return p && /applied|error/.test(p.className) && !/^Sending/.test(p.textContent) ? p.className + ': ' + p.textContent : ''; })()", "the outcome sent again", 30)
+        if "applied" in got.split(":")[0]:
+            res["second"] = got.split(": ", 1)[1]
+            break
+        res["between"].append(got)
+        time.sleep(1)
+    res["stage"] = wait("boards.get('1.1').stage === 'paused' && boards.get('1.1').stage", "board 1.1 paused")
+    print(json.dumps(res))
+except SystemExit as e:
+    print(json.dumps(res)); raise
+finally:
+    p.kill()
+"##;
+
+/// A ruling the board does not answer (ia12's walk-through: a board hung,
+/// a broker restarted mid-round) is no refusal: the console used to say
+/// "Refused (502): …" although the board may have applied it, and a
+/// second press made a new ruling (applied twice where it had been
+/// applied). Now it says the board may have applied it or not and offers
+/// "Send the same ruling again" under the same id: the board applies it
+/// once (or answers its first outcome), and its journal has one pause.
+#[test]
+fn a_ruling_without_an_answer_is_sent_again_under_its_own_id_in_chromium() {
+    let Some(chrome) = chromium_and_python() else {
+        return;
+    };
+    let dir = tempdir("console-no-answer-browser");
+    let accounts = accounts(false);
+    let d = dir.join("b1");
+    std::fs::create_dir_all(&d).unwrap();
+    let cfg = config(&d, 1, 1, &accounts);
+    let t = trace(&d, "game", "1000 mv e2e4 w\n");
+    let j = d.join("j.jsonl");
+    let board = run_board(
+        &d,
+        &cfg,
+        Some(&t),
+        &["--journal", j.to_str().unwrap(), "--speed", "1"],
+    );
+    let relay = relay_over(&dir, &accounts, &[&board]);
+    let url = format!("http://{}/console", relay.addr);
+    let pid = board.child.id().to_string();
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        NO_ANSWER_STEPS,
+        &["IA Hansen", SECRET, &pid],
+        &relay.stderr,
+    );
+    println!("{r:#}");
+    let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+    let first = text("first");
+    assert!(
+        first.starts_with("error: No answer from board 1.1 (502)")
+            && first.contains("may have applied it or not")
+            && !first.contains("Refused"),
+        "{r}"
+    );
+    assert_eq!(
+        r["again_buttons"],
+        serde_json::json!(["Send the same ruling again"]),
+        "{r}"
+    );
+    // Applied by the press again, or by the first request once the board
+    // ran again (its reply lost: the id then stays pending, see
+    // docs/findings-ia12.md): either way paused once, never "Refused".
+    let second = text("second");
+    assert!(
+        second.is_empty()
+            || second.starts_with("Applied on board 1.1 by IA Hansen: both clocks stopped"),
+        "{r}"
+    );
+    assert!(
+        !second.is_empty() || !r["between"].as_array().unwrap().is_empty(),
+        "{r}"
+    );
+    assert_eq!(r["stage"], "paused", "{r}");
+    // Sent again while the board still applied it: never "Refused".
+    for b in r["between"].as_array().unwrap() {
+        let b = b.as_str().unwrap();
+        assert!(
+            b.contains("Being applied on board 1.1") && !b.contains("Refused"),
+            "{r}"
+        );
+    }
+    let pauses = journal_records(&j)
+        .into_iter()
+        .filter(|v| v["arbiter"] == "pause")
+        .count();
+    assert_eq!(pauses, 1, "applied once: {r}");
     std::fs::remove_dir_all(&dir).ok();
 }

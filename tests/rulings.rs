@@ -86,18 +86,24 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
         rule(&refs(&a))
     };
 
-    // Signed by the console: applied, journaled with the arbiter's name.
+    // Signed by the console: applied, journaled with the arbiter's name;
+    // its effect said in words beside the reply's JSON.
     let (code, reply, err) = send(&key, "r-1", "pause", "Hansen, IA", &[]);
     assert_eq!(code, Some(0), "{reply} {err}");
     assert_eq!(reply["status"], "applied", "{reply}");
+    assert!(
+        err.contains("applied on board 2 (ruling #1: both clocks stopped at"),
+        "{err}"
+    );
     assert_eq!(reply["arbiter"], "Hansen, IA");
     let recs = authored(&journal, "Hansen, IA");
     assert_eq!(recs.len(), 1, "{recs:?}");
     assert_eq!(recs[0]["arbiter"], "pause");
 
     // The same id again: a duplicate, acknowledged, not applied twice.
-    let (code, reply, _) = send(&key, "r-1", "pause", "Hansen, IA", &[]);
+    let (code, reply, err) = send(&key, "r-1", "pause", "Hansen, IA", &[]);
     assert_eq!(code, Some(0));
+    assert!(err.contains("not applied again"), "{err}");
     assert_eq!(reply["status"], "duplicate", "{reply}");
     assert_eq!(reply["outcome"]["status"], "applied");
     assert_eq!(authored(&journal, "Hansen, IA").len(), 1);
@@ -221,6 +227,20 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
     assert!(
         log.contains("ruling seen before: not applied again"),
         "{log}"
+    );
+
+    // No reply (here: no board 7; a board away, a broker restarted): the
+    // words say that it may have been applied and name the id to send it
+    // again with, since a new id could apply it twice (ia12).
+    let mut none = rule_args(&key, &url, 7, "pause", "Hansen, IA", "r-none");
+    none.extend(["--wait".to_owned(), "1".to_owned()]);
+    let (code, _, err) = rule(&refs(&none));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("no reply from the board")
+            && err.contains("the ruling was sent")
+            && err.contains("send it again with --id r-none"),
+        "{err}"
     );
 
     // A restarted board still knows r-1.

@@ -127,10 +127,64 @@ pub fn rule(args: RuleArgs) -> anyhow::Result<bool> {
         payload,
         &id,
         Duration::from_secs(args.wait),
-    )?;
+    )
+    .map_err(|e| {
+        // Sent again with a new id, a ruling the board did apply (its
+        // reply lost) would be applied twice: name the id to send again.
+        anyhow!(
+            "{e:#}; the ruling's id is {id}: send it again with --id {id} to learn its outcome \
+             (a board applies an id once and answers it again with its first outcome), \
+             never with a new id"
+        )
+    })?;
     println!("{answer}");
+    tracing::info!("{}", summary(&answer));
     Ok(matches!(answer["status"].as_str(), Some("applied"))
         || (answer["status"] == "duplicate" && answer["outcome"]["status"] == "applied"))
+}
+
+/// The board's reply in one line of words: "applied on board 2 (ruling
+/// #3): White 1:27:06 → 1:20:00 …", "refused (409): the game has moved
+/// on …", "duplicate of an applied ruling …".
+fn summary(answer: &serde_json::Value) -> String {
+    let effects = |v: &serde_json::Value| -> String {
+        v["events"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|e| e["type"] == "ruling")
+            .map(|e| {
+                format!(
+                    "ruling #{}: {}",
+                    e["seq"],
+                    e["effect"].as_str().unwrap_or("")
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let board = &answer["board"];
+    match answer["status"].as_str() {
+        Some("applied") => format!("applied on board {board} ({})", effects(answer)),
+        Some("duplicate") => format!(
+            "board {board} had this id already: not applied again; its first outcome was {}",
+            match answer["outcome"]["status"].as_str() {
+                Some("applied") => format!("applied ({})", effects(&answer["outcome"])),
+                Some(other) => format!(
+                    "{other} ({}): {}",
+                    answer["outcome"]["code"],
+                    answer["outcome"]["reason"].as_str().unwrap_or("")
+                ),
+                None => "unknown (the board stopped while applying it: its journal says)".into(),
+            }
+        ),
+        Some(status) => format!(
+            "{status} by board {board} ({}): {}",
+            answer["code"],
+            answer["reason"].as_str().unwrap_or("no reason given")
+        ),
+        None => format!("board {board} answered {answer}"),
+    }
 }
 
 /// The MQTT relay console's way to rule (issue 15 item 1): each ruling
@@ -207,6 +261,14 @@ fn http_answer(game: &str, answer: serde_json::Value) -> (u16, serde_json::Value
             let mut v = match outcome.get("reply") {
                 Some(r) if r.is_object() => r.clone(),
                 _ if outcome["status"] == "applied" => outcome.clone(),
+                // Taken, and the board stopped before its outcome was
+                // kept: applied or not, the board's history says.
+                _ if outcome == "pending" => {
+                    return (
+                        409,
+                        json!({"error": format!("command {} was being applied when the board stopped: whether it was, the board's ruling history says (look there before ruling again); it is never applied twice", answer["id"]), "repeated": true, "outcome": "pending"}),
+                    )
+                }
                 _ => {
                     return (
                         409,
@@ -266,8 +328,13 @@ fn send_and_wait(
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             bail!(
-                "no reply from the board on {reply} within {} s",
-                wait.as_secs()
+                "no reply from the board on {reply} within {} s ({})",
+                wait.as_secs(),
+                if payload.is_some() {
+                    "the ruling was not sent: the broker did not take the subscription"
+                } else {
+                    "the ruling was sent: the board may have applied it or not"
+                }
             );
         }
         match conn.recv_timeout(left) {
@@ -293,8 +360,59 @@ fn send_and_wait(
                 }
             }
             Ok(Ok(_)) => {}
-            Ok(Err(e)) => bail!("{broker}: {}", broker.explain(&e)),
+            Ok(Err(e)) => bail!(
+                "{broker}: {} ({})",
+                broker.explain(&e),
+                if payload.is_some() {
+                    "the ruling was not sent"
+                } else {
+                    "the ruling was sent: the board may have applied it or not"
+                }
+            ),
             Err(_) => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// An id the board took and stopped before keeping its outcome: the
+    /// relay's answer must not say "not applied" (the journal may have
+    /// applied it); ia12's board restart with a ruling in flight.
+    #[test]
+    fn a_pending_duplicate_is_not_called_unapplied() {
+        let (code, v) = http_answer(
+            "5.3",
+            json!({"id": "c-1", "board": 3, "status": "duplicate", "outcome": "pending"}),
+        );
+        assert_eq!(code, 409);
+        let e = v["error"].as_str().unwrap();
+        assert!(
+            e.contains("was being applied when the board stopped") && !e.contains("not applied"),
+            "{e}"
+        );
+    }
+
+    /// The one line `eboard rule` writes beside the reply's JSON.
+    #[test]
+    fn the_summary_says_the_effect_or_the_reason() {
+        let applied = json!({"board": 2, "status": "applied", "events": [
+            {"type": "clock"},
+            {"type": "ruling", "seq": 3, "effect": "White 1:27:06 → 1:20:00"}]});
+        assert_eq!(
+            summary(&applied),
+            "applied on board 2 (ruling #3: White 1:27:06 → 1:20:00)"
+        );
+        let refused = json!({"board": 2, "status": "refused", "code": 409,
+            "reason": "the game has moved on"});
+        assert_eq!(
+            summary(&refused),
+            "refused by board 2 (409): the game has moved on"
+        );
+        let pending = json!({"board": 2, "status": "duplicate", "outcome": "pending"});
+        assert!(summary(&pending).contains("the board stopped while applying it"));
     }
 }

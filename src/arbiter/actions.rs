@@ -558,7 +558,9 @@ impl Arbiter {
                      or, before the first move, a new start can be set",
             )),
         };
-        let reopened = self.ended();
+        // A result the take-back withdraws is said by name (ia12: a draw by
+        // agreement vanished under "the game goes on").
+        let reopened = self.ended().then(|| self.result_words());
         // The arbiter has set the position: the set-up guidance is over.
         self.setup = super::SetUp::Done;
         // A take-back reopens a game that had ended (its result unconfirmed).
@@ -570,10 +572,11 @@ impl Arbiter {
         self.push_clock(t, out);
         Ok(Applied {
             article: ra.position,
-            effect: if reopened {
-                format!("{effect}; the game goes on")
-            } else {
-                effect
+            effect: match reopened {
+                Some(result) => {
+                    format!("{effect}; the result {result} is withdrawn: the game goes on")
+                }
+                None => effect,
             },
         })
     }

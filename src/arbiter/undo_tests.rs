@@ -245,3 +245,38 @@ fn a_stale_ruling_on_a_game_ended_since_says_the_game_is_over() {
         "{reason}"
     );
 }
+
+/// ia12: a position set on a game that had ended (a draw by agreement, not
+/// yet confirmed) takes the moves back and reopens the game; its effect
+/// used to say only "one move taken back (ply 2 → 1); the game goes on",
+/// the draw withdrawn unsaid. It names the result it withdraws.
+#[test]
+fn a_position_that_reopens_a_finished_game_names_the_result_it_withdraws() {
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+    feed(&mut a, &play(2_000, Color::Black, Square::E7, Square::E5));
+    feed(
+        &mut a,
+        &[
+            rec(3_000, RecordKind::Offer(Color::White)),
+            rec(3_500, RecordKind::Accept(Color::Black)),
+        ],
+    );
+    assert!(a.ended());
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let d = feed(
+        &mut a,
+        &[ruled(
+            4_000,
+            ArbiterAction::SetPosition(after_e4.into()),
+            seen(2, None),
+        )],
+    );
+    let (_, effect) = applied(&d).expect("applied");
+    assert_eq!(
+        effect,
+        "one move taken back (ply 2 → 1); the result 1/2-1/2 (agreement), provisional is \
+         withdrawn: the game goes on"
+    );
+    assert!(!a.ended());
+}

@@ -380,9 +380,19 @@ pub fn round_time(t: u64) -> String {
     format!("{}:{:02}:{:02}", s / 3600, s % 3600 / 60, s % 60)
 }
 
-/// `+01:00`, `-05:30`, `Z`, `UTC` → minutes east of UTC.
+/// `+01:00`, `-05:30`, `Z`, `UTC` → minutes east of UTC. A leading space
+/// is a `+`: typed in an address bar, `?tz=+01:00` reaches the server as
+/// `" 01:00"` (a query's `+` decodes to a space).
 pub fn parse_offset(tz: &str) -> Result<i32, String> {
     let bad = || format!("tz \"{tz}\": an offset from UTC such as +01:00, -05:30 or Z");
+    let plus;
+    let tz = match tz.strip_prefix(' ') {
+        Some(rest) if !rest.trim().is_empty() => {
+            plus = format!("+{}", rest.trim());
+            plus.as_str()
+        }
+        _ => tz.trim(),
+    };
     if tz.is_empty() || tz == "Z" || tz.eq_ignore_ascii_case("utc") {
         return Ok(0);
     }
@@ -578,7 +588,7 @@ pub(super) fn gather(
 }
 
 fn offset(p: &Params) -> Result<i32, Refusal> {
-    parse_offset(p.tz.trim()).map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, &e))
+    parse_offset(p.tz.trim_end()).map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, &e))
 }
 
 fn csv_response(body: String, file: &str) -> Response {

@@ -116,6 +116,9 @@ fn times_and_offsets() {
     assert_eq!(parse_offset("+02:00"), Ok(120));
     assert_eq!(parse_offset("-05:30"), Ok(-330));
     assert_eq!(parse_offset("Z"), Ok(0));
+    // `?tz=+01:00` typed in an address bar: the `+` arrives as a space.
+    assert_eq!(parse_offset(" 01:00"), Ok(60));
+    assert_eq!(parse_offset(" "), Ok(0));
     assert!(parse_offset("noon").unwrap_err().contains("+01:00"));
     // Markup in a message is shown, never run.
     let row = Row {

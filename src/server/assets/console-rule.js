@@ -55,6 +55,8 @@ function paintReply(box) {
   }
   const kept = replies.get(box.id);
   if (kept) box.appendChild(el("p", { class: kept[1], role: "status" }, kept[0]));
+  // A ruling the board did not answer: sent again with its own id, never a new one.
+  if (kept && kept[2]) box.appendChild(button("Send the same ruling again", kept[2], { class: "send-again" }));
 }
 function replyBox(id) { const d = el("div", { class: "reply-box", id }); paintReply(d); return d; }
 function repaint(id) { const b = document.getElementById(id); if (b) paintReply(b); }
@@ -65,14 +67,39 @@ function propose(id, question, yes, run) {
   const y = document.querySelector("#" + CSS.escape(id) + " .confirm-yes"); if (y) y.focus();
 }
 
-/** Sends a ruling bound to what the arbiter saw (`expect`) and shows its outcome in reply box `id`. */
-async function send(game, action, body, expect, id) {
-  say(id, "Sending " + action + " to board " + game + "…", "reply");
+/** A reply that is no answer of the board's: the relay, the broker or the board away (a 502/503/504, or no reply at all). */
+const noAnswer = (status) => status === 502 || status === 503 || status === 504;
+const NO_ANSWER = ": the board may have applied it or not. Send the same ruling again to learn its outcome "
+  + "(its id is kept: a board applies an id once and answers it again with its first outcome); "
+  + "a new press is a new ruling, which could apply it twice";
+
+/** Sends a ruling bound to what the arbiter saw (`expect`) and shows its outcome in reply box `id`;
+ * `cmdId` sends again a ruling that got no answer, under its own id. */
+async function send(game, action, body, expect, id, cmdId) {
+  const command = { board: game, action, body: body || null, id: cmdId || newId(), expect };
+  const again = () => send(game, action, body, expect, id, command.id);
+  say(id, "Sending " + action + " to board " + game + (cmdId ? " again (the same ruling)" : "") + "…", "reply");
   let r;
   try {
-    r = await api("POST", "/arbiter/command", { board: game, action, body: body || null, id: newId(), expect });
+    r = await api("POST", "/arbiter/command", command);
   } catch (e) {
-    say(id, "Not sent (" + e + "): the ruling was not applied", "reply error"); return;
+    pending.delete(id); replies.set(id, ["No answer (" + e + ")" + NO_ANSWER, "reply error", again]); repaint(id); return;
+  }
+  if (noAnswer(r.status)) {
+    const d = r.data || {};
+    // The MQTT relay knows when it never published it (the broker away): then nothing was applied.
+    const text = /the ruling was not sent/.test(d.error || "")
+      ? "Not sent to board " + game + " (" + r.status + "): " + d.error + ": nothing was applied; send it again when the board is reachable"
+      : "No answer from board " + game + " (" + r.status + "): " + (d.error || "") + NO_ANSWER;
+    pending.delete(id); replies.set(id, [text, "reply error", again]); repaint(id);
+    schedule(); return;
+  }
+  // The same id while the board is still applying it (or stopped while it did): no refusal.
+  if (r.data && r.data.repeated && r.data.outcome === "pending") {
+    pending.delete(id);
+    replies.set(id, ["Being applied on board " + game + " (" + r.status + "): the board took this ruling and has not said what came of it "
+      + "(it may be applying it, or its answer was lost): look at the board's history, or send it again in a moment (it is never applied twice)", "reply error", again]);
+    repaint(id); schedule(); return;
   }
   if (r.status === 200 && r.data) {
     const evs = r.data.events || [];
@@ -81,7 +108,8 @@ async function send(game, action, body, expect, id) {
       : evs.filter((e) => e.type !== "ruling").map((e) => e.type.replace(/_/g, " ")).join(", ") || "no change reported";
     const art = ruling && ruling.article ? " (" + ruling.article + ")" : "";
     say(id, "Applied on board " + game + " by " + (r.data.author || (ruling && ruling.author) || "?") + ": " + effect + art
-      + (ruling && ruling.seq ? " — ruling #" + ruling.seq : ""), "reply applied");
+      + (ruling && ruling.seq ? " — ruling #" + ruling.seq : "")
+      + (r.data.repeated ? " (the board had it already: applied once, not again)" : ""), "reply applied");
   } else {
     const d = r.data || {};
     const reason = (d.refused && d.refused.reason) || d.error || "no answer from the board";
@@ -257,12 +285,13 @@ function roundRuling(action, id) {
       let r;
       try {
         r = await api("POST", "/arbiter/command", { board: g, action, body: null, id: newId(), expect: expectOf(st, null, false) });
-      } catch (e) { return [false, g + ": not sent (" + e + ")"]; }
+      } catch (e) { return [false, g + ": no answer (" + e + "): it may have been applied or not; look at the board before sending it again"]; }
       if (r.status === 200 && r.data) {
         const ruling = (r.data.events || []).find((e) => e.type === "ruling");
         return [true, g + ": " + (ruling && ruling.effect ? ruling.effect : "applied")];
       }
       const d = r.data || {};
+      if (noAnswer(r.status)) return [false, g + ": no answer (" + r.status + "): " + (d.error || "") + ": it may have been applied or not; look at the board before sending it again"];
       return [false, g + ": refused (" + r.status + "): " + ((d.refused && d.refused.reason) || d.error || "no answer from the board")];
     }));
     const bad = lines.filter((l) => !l[0]).length;

@@ -232,6 +232,11 @@ function card(g, st, opened) {
   c.appendChild(replyBox(id));
   return c;
 }
+/** The open "result to confirm" of a finished game, which a confirmation or a correction answers (the report then names the ruling). */
+function endMatter(st) {
+  const m = ((st && st.open) || []).find((o) => o.type === "game_end");
+  return m ? { type: m.type, t: m.t } : null;
+}
 function controls(g, st, id) {
   const f = el("div", { class: "controls" });
   const row = (cls) => { const d = el("div", { class: "rulings " + cls }); f.appendChild(d); return d; };
@@ -256,7 +261,7 @@ function controls(g, st, id) {
     res.appendChild(button("Confirm result " + resultText(st.result) + "…", () => {
       const s = boards.get(g);
       propose(id, "Board " + g + ": confirm the board's result " + resultText(s.result) + (s.result_reason || s.reason ? " (" + String(s.result_reason || s.reason).replace(/_/g, " ") + ")" : "") + " as it stands?",
-        "Confirm " + resultText(s.result), () => send(g, "confirm", null, expectOf(s, null, true), id));
+        "Confirm " + resultText(s.result), () => send(g, "confirm", null, expectOf(s, endMatter(s), true), id));
     }, { class: "confirm-result" }));
   }
   const sel = el("select", { id: "result-" + g, "aria-label": "another result for board " + g });
@@ -273,7 +278,7 @@ function controls(g, st, id) {
     if (s.result === r) { say(id, verb + ": the result is " + resultText(r) + " already", "reply error"); return; }
     const action = s.result && s.result !== "*" ? "confirm" : "result";
     propose(id, "Board " + g + ": result " + resultText(s.result || "*") + " → " + (r === "0-0" ? "0-0 (both lost)" : resultText(r)) + " (" + why + ")?", verb,
-      () => send(g, action, { result: r, reason: why }, expectOf(s, null, true), id));
+      () => send(g, action, { result: r, reason: why }, expectOf(s, endMatter(s), true), id));
   }, { class: "correct-result" }));
   // A no-show (Laws 6.7).
   const ff = row("forfeit-row");
@@ -314,7 +319,9 @@ function controls(g, st, id) {
   pos.appendChild(button("Set position…", () => {
     const s = boards.get(g), v = fen.value.trim();
     if (v.split(" ")[0].split("/").length !== 8) { say(id, "Set position: a FEN has 8 ranks, e.g. rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "reply error"); return; }
-    propose(id, "Board " + g + ": position " + (s.fen || "?").split(" ")[0] + " → " + v.split(" ")[0] + " (" + (v.split(" ")[1] === "b" ? "Black" : "White") + " to move)?", "Set position",
+    // On a finished game (its result not yet confirmed) a take-back withdraws the result: said first.
+    const over = s.result && s.result !== "*" ? "; the result " + resultText(s.result) + (s.result_reason ? " (" + String(s.result_reason).replace(/_/g, " ") + ")" : "") + " is withdrawn and the game goes on" : "";
+    propose(id, "Board " + g + ": position " + (s.fen || "?").split(" ")[0] + " → " + v.split(" ")[0] + " (" + (v.split(" ")[1] === "b" ? "Black" : "White") + " to move)" + over + "?", "Set position",
       () => send(g, "position", { fen: v }, expectOf(s, null, false), id));
   }));
   return f;
