@@ -62,7 +62,7 @@ fn san(pos: &Chess, m: &Move) -> String {
 }
 
 impl Arbiter {
-    /// The article of a claim on a written move (`rules.rs`, per profile).
+    /// The article of a claim on a written move (`rules`, per profile).
     fn written_article(&self, kind: ClaimKind) -> &'static str {
         self.cfg
             .profile
