@@ -3,9 +3,9 @@
 //! `eboard relay --mqtt` rebuilds every board's game from the broker and
 //! serves the merged feeds ([`relay`]).
 //!
-//! Length: the broker address, the login and TLS options, the topics and
-//! the wire format, with their tests; the uplink, the relay, the queue and
-//! the signed rulings are submodules.
+//! Layout: the topics and the wire format here; the broker's address, login
+//! and TLS options in `broker`; the uplink, the relay, the queue and the
+//! signed rulings are submodules.
 //!
 //! Topics, one tree per event, round and board:
 //!

@@ -4,9 +4,10 @@
 //! HTTP server, the MQTT and lichess uplinks, the speech thread; and one
 //! stop for all of them on SIGTERM or Ctrl-C.
 //!
-//! Length: the run's wiring in start-up order (config, source, clock, board
-//! loop, server, uplinks, pairing, stop) reads best as one function with
-//! its helpers.
+//! Layout: the run's wiring in start-up order (config, source, clock, board
+//! loop, server, uplinks, pairing, stop) is one function here; what it puts
+//! together (journal, reporter, player's device, router, hardware) is in
+//! `parts`.
 
 use super::daemon::{Daemon, Lifecycle, RecordSource, RunOptions, TraceSource};
 use super::pairing;
