@@ -5,8 +5,8 @@
 //! which events of a decision are alerts. It lives in `trace` (the event
 //! vocabulary, below both the arbiter and the outputs:
 //! `docs/architecture.md`) so that the arbiter, which may not depend on
-//! `broadcast`, reads the same list; `crate::broadcast::alert_types`
-//! re-exports it.
+//! `broadcast`, reads the same list (`crate::mqtt::alert_list` re-exports
+//! it as `BOARD_ALERT_TYPES`).
 
 /// The message types a board raises that are alerts: illegal moves,
 /// touch-move breaches, irregularities (boards that differ, Appendix E,
