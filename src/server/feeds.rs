@@ -59,11 +59,10 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// Unix seconds as an HTTP date (IMF-fixdate, RFC 9110 §5.6.7).
-pub fn http_date(unix_s: u64) -> String {
-    let days = (unix_s / 86_400) as i64;
-    let secs = unix_s % 86_400;
-    // civil_from_days
+/// The civil date (year, month 1–12, day 1–31, proleptic Gregorian) of a
+/// day counted from 1970-01-01 (H. Hinnant's `civil_from_days`); the
+/// inverse of [`days_from_civil`]. Also the round report's wall times.
+pub(crate) fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -73,6 +72,14 @@ pub fn http_date(unix_s: u64) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// Unix seconds as an HTTP date (IMF-fixdate, RFC 9110 §5.6.7).
+pub fn http_date(unix_s: u64) -> String {
+    let days = (unix_s / 86_400) as i64;
+    let secs = unix_s % 86_400;
+    let (y, m, d) = civil_from_days(days);
     format!(
         "{}, {d:02} {} {y:04} {:02}:{:02}:{:02} GMT",
         DAYS[days.rem_euclid(7) as usize],

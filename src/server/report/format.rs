@@ -8,15 +8,7 @@ use crate::event::results::{csv_field, GameResult};
 pub fn wall(unix_ms: u64, offset_min: i32) -> String {
     let s = (unix_ms / 1000) as i64 + i64::from(offset_min) * 60;
     let (days, secs) = (s.div_euclid(86_400), s.rem_euclid(86_400));
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (y, m, d) = crate::server::feeds::civil_from_days(days);
     format!(
         "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}",
         secs / 3600,
