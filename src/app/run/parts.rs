@@ -216,7 +216,7 @@ pub(super) fn hw_source(cfg: &Config, shown: &str) -> anyhow::Result<Box<dyn Rec
 
 /// How long start-up waits for the sensor bus to open.
 #[cfg(feature = "rpi")]
-pub(super) const SENSORS_ANSWER: Duration = Duration::from_secs(10);
+pub(super) const SENSORS_ANSWER: std::time::Duration = std::time::Duration::from_secs(10);
 
 #[cfg(feature = "rpi")]
 pub(super) fn open_hw(
