@@ -24,7 +24,7 @@ use serde_json::Value;
 const CDP_PY: &str = r##"
 name, secret, dname, dsecret = sys.argv[4:8]
 ALERT = "#alerts li[data-type='illegal_move'][data-game='1.2']"
-try:
+with steps() as res:
     page(412, 915, True)
     log_in(name, secret)
     who = js("document.getElementById('who').textContent")
@@ -44,11 +44,9 @@ try:
     dwho = js("document.getElementById('who').textContent")
     outcome = wait("(() => { const o = document.querySelector(\"" + ALERT + " .outcome\"); return o ? o.textContent : ''; })()", "the alert's outcome for the deputy")
     deputy_buttons = js("document.querySelectorAll('#desk button').length")
-    print(json.dumps({"who": who, "heading": heading, "announce": announce, "reply": applied, "offered": offered,
+    res.update({"who": who, "heading": heading, "announce": announce, "reply": applied, "offered": offered,
         "marked_squares": marked, "live": live_attr, "deputy_who": dwho, "deputy_buttons": deputy_buttons, "question": question,
-        "outcome": outcome}))
-finally:
-    p.kill()
+        "outcome": outcome})
 "##;
 
 #[test]

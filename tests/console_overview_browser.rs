@@ -21,7 +21,7 @@ use common::*;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 const BOARDS: u32 = 20;
 
@@ -55,9 +55,8 @@ window.AudioContext = class { constructor() { this.currentTime = 0; this.destina
 
 const CDP_STEPS: &str = r##"
 name, secret, stubs = sys.argv[4:7]
-res = {}
 ALERT = "#alerts li[data-type='illegal_move'][data-game='1.2']"
-try:
+with steps() as res:
     page(1280, 800, False, before=stubs)
     log_in(name, secret)
     wait("document.querySelectorAll('#overview li').length === 20 && Array.from(document.querySelectorAll('#overview .clk')).every((c) => /^[WB] \\d/.test(c.textContent))", "20 boards with their clocks")
@@ -97,11 +96,6 @@ try:
     wait("!!document.querySelector(\"" + ACKED + "\")", "the alert after the relay's restart", 60)
     res["heading_after"] = js("document.querySelector(\"" + ACKED + " h3\").textContent")
     res["unix_ms_after"] = js("alerts.find((a) => a.type === 'illegal_move' && a.game === '1.2').unix_ms")
-    print(json.dumps(res), flush=True)
-except SystemExit as e:
-    print(json.dumps(res), flush=True); raise
-finally:
-    p.kill()
 "##;
 
 #[test]
@@ -154,17 +148,18 @@ fn the_round_at_a_glance_on_a_tablet_and_a_phone_in_chromium() {
     let mut relay = start_relay();
 
     let url = format!("http://{addr}/console");
-    let mut py = Command::new("python3")
-        .args(["-c", &cdp_script(&format!("{CDP_PAGE}{CDP_STEPS}"))])
-        .arg(&chrome)
-        .arg(&url)
-        .arg(dir.join("profile"))
-        .args(["IA Hansen", SECRET, STUBS])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(dir.join("python-stderr.txt")).unwrap())
-        .spawn()
-        .expect("run python3");
+    let mut py = console_steps_command(
+        &chrome,
+        &url,
+        &dir,
+        CDP_STEPS,
+        &["IA Hansen", SECRET, STUBS],
+    )
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(std::fs::File::create(dir.join("python-stderr.txt")).unwrap())
+    .spawn()
+    .expect("run python3");
     let mut lines = BufReader::new(py.stdout.take().unwrap()).lines();
     let mut last = String::new();
     for line in lines.by_ref() {
@@ -250,8 +245,7 @@ fn the_round_at_a_glance_on_a_tablet_and_a_phone_in_chromium() {
 
 const FIRE_ALARM_STEPS: &str = r##"
 name, secret, dep_name, dep_secret = sys.argv[4:8]
-res = {}
-try:
+with steps() as res:
     page(390, 844, True)
     log_in(name, secret)
     wait("document.querySelectorAll('#overview li').length === 3 && Array.from(boards.values()).every((s) => s.clock && s.clock.running)", "3 boards with a running clock")
@@ -274,11 +268,6 @@ try:
     log_in(dep_name, dep_secret)
     wait("document.querySelectorAll('#overview li').length === 3", "the deputy's overview")
     res["deputy_controls"] = js("document.querySelectorAll('#round-controls button').length")
-    print(json.dumps(res), flush=True)
-except SystemExit as e:
-    print(json.dumps(res), flush=True); raise
-finally:
-    p.kill()
 "##;
 
 /// A fire alarm (2009 §6.12a / 2023 6.11.1): on a phone (390×844) one

@@ -64,8 +64,7 @@ window.Notification = FakeNote;
 
 const CDP_STEPS: &str = r##"
 name, secret, stub = sys.argv[4:7]
-res = {}
-try:
+with steps() as res:
     page(1280, 800, False, stub)
     log_in(name, secret)
     res["asked"] = js("window.__sig.asked")
@@ -114,11 +113,6 @@ try:
     res["open"] = js("alerts.filter((a) => !a.ack).length")
     res["sig"] = js("window.__sig")
     res["announce"] = js("document.getElementById('announce').textContent")
-    print(json.dumps(res))
-except SystemExit as e:
-    print(json.dumps(res)); raise
-finally:
-    p.kill()
 "##;
 
 #[test]
@@ -355,10 +349,9 @@ const BOTH_LOST_REASON: &str = "both players refused to comply after a warning (
 
 const LATE_STEPS: &str = r##"
 name, secret = sys.argv[4:6]
-res = {}
 def q(sel):
     return "document.querySelector(%s)" % json.dumps(sel)
-try:
+with steps() as res:
     page(1280, 800, False)
     log_in(name, secret)
     wait("boards.size === 3", "the three boards")
@@ -408,11 +401,6 @@ try:
     res["late_alert"] = wait("(() => { const li = " + q(cl) + "; return li && li.dataset.open === 'false' ? li.textContent : ''; })()", "the claim's outcome")
     res["late_buttons"] = js("document.querySelectorAll(%s).length" % json.dumps(cl + " button.ruling"))
     res["late_reply_kept"] = js("document.getElementById(%s).textContent" % json.dumps("reply-" + cid))
-    print(json.dumps(res))
-except SystemExit as e:
-    print(json.dumps(res)); raise
-finally:
-    p.kill()
 "##;
 
 /// Issue 24's open points on the page (1280×800, an HTTP relay, three

@@ -63,8 +63,7 @@ pub fn quiet_game(from_ms: u64, gap_ms: u64) -> String {
 
 const CDP_STEPS: &str = r##"
 name, secret, dname, dsecret = sys.argv[4:8]
-res = {}
-try:
+with steps() as res:
     page(1280, 800, False)
     log_in(name, secret)
     # 1. Confirm result on a drawn game: nothing preset, the board's result confirmed as it stands.
@@ -130,11 +129,6 @@ try:
     res["deputy_who"] = js("document.getElementById('who').textContent")
     res["deputy_buttons"] = js("Array.from(document.querySelectorAll('#desk button')).map((b) => b.textContent)")
     res["deputy_alerts"] = js("document.querySelectorAll('#alerts li, #acked-list li').length")
-    print(json.dumps(res))
-except SystemExit as e:
-    print(json.dumps(res)); raise
-finally:
-    p.kill()
 "##;
 
 #[test]
@@ -292,8 +286,7 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
 
 const HELD_STEPS: &str = r##"
 name, secret = sys.argv[4:6]
-res = {}
-try:
+with steps() as res:
     page(390, 844, True)
     log_in(name, secret)
     HELD = "#alerts li[data-type='claim_held'][data-game='1.1'][data-open='true']"
@@ -309,11 +302,6 @@ try:
     res["reason"] = wait("boards.get('1.1').result === '1/2-1/2' && boards.get('1.1').result_reason", "the draw")
     res["ply"] = js("boards.get('1.1').ply")
     res["outcome"] = wait("(() => { const li = document.getElementById(%s); return li && li.dataset.open === 'false' && li.querySelector('.outcome') ? li.querySelector('.outcome').textContent : ''; })()" % json.dumps(alert_id), "the held claim's outcome")
-    print(json.dumps(res))
-except SystemExit as e:
-    print(json.dumps(res)); raise
-finally:
-    p.kill()
 "##;
 
 /// A claim on a move written and not made (2023 9.2.1), on a phone at
@@ -378,8 +366,7 @@ fn a_claim_on_a_written_move_is_held_and_upheld_in_chromium() {
 
 const TITLE_AND_DEFAULT_TIME_STEPS: &str = r##"
 name, secret = sys.argv[4:6]
-res = {}
-try:
+with steps() as res:
     page(1280, 800, False)
     log_in(name, secret)
     wait("boards.size === 2", "the two boards")
@@ -402,11 +389,6 @@ try:
     click_el(button_in("#board-1\\.2", "Forfeit"))
     res["early_question"] = confirm_in("reply-board-1.2")
     res["early_reply"] = outcome_in("reply-board-1.2")
-    print(json.dumps(res))
-except SystemExit as e:
-    print(json.dumps(res)); raise
-finally:
-    p.kill()
 "##;
 
 /// The page's title counts only the alerts that need the arbiter (a
@@ -529,8 +511,7 @@ fn the_title_counts_what_is_open_and_a_forfeit_waits_for_the_default_time_in_chr
 const NO_ANSWER_STEPS: &str = r##"
 import os, signal, time
 name, secret, pid = sys.argv[4], sys.argv[5], int(sys.argv[6])
-res = {}
-try:
+with steps() as res:
     page(390, 844, True)
     log_in(name, secret)
     wait("boards.get('1.1') && plyOf(boards.get('1.1')) === 1 && boards.get('1.1').clock && boards.get('1.1').clock.running === 'b'", "board 1.1 after 1. e4")
@@ -558,11 +539,6 @@ try:
         res["between"].append(got)
         time.sleep(1)
     res["stage"] = wait("boards.get('1.1').stage === 'paused' && boards.get('1.1').stage", "board 1.1 paused")
-    print(json.dumps(res))
-except SystemExit as e:
-    print(json.dumps(res)); raise
-finally:
-    p.kill()
 "##;
 
 /// A ruling the board does not answer (ia12's walk-through: a board hung,

@@ -48,7 +48,7 @@ class H(http.server.BaseHTTPRequestHandler):
 srv = socketserver.TCPServer(("127.0.0.1", 0), H)
 threading.Thread(target=srv.serve_forever, daemon=True).start()
 evil = "http://127.0.0.1:%d/" % srv.server_address[1]
-try:
+with steps() as res:
     page(1024, 768, False)
     log_in(name, secret)
     call("Page.navigate", {"url": evil}, s)
@@ -60,9 +60,7 @@ try:
     call("Page.navigate", {"url": url}, s)
     log_in(name, secret)
     own = js("fetch('/arbiter/pause', {method: 'POST', credentials: 'same-origin', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({expect: {ply: 0}})}).then((r) => r.status)")
-    print(json.dumps({"attacks": attacks, "sink": sink, "own": own}))
-finally:
-    p.kill()
+    res.update({"attacks": attacks, "sink": sink, "own": own})
 "##;
 
 #[test]

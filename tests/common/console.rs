@@ -49,9 +49,27 @@ pub fn relay_over(dir: &Path, accounts: &str, boards: &[&Running]) -> Running {
     spawn(&args, &[], dir)
 }
 
-/// Runs a console test's browser steps: python3 with [`CDP_PAGE`] then
-/// `steps` (which print one JSON object last), Chromium `chrome` on `url`
-/// with its profile in `DIR/profile`, `args` after (`sys.argv[4:]`).
+/// The python3 command of a console test's browser steps: [`CDP_PAGE`]
+/// then `steps` (which print one JSON object last, as [`CDP_PAGE`]'s
+/// `steps()` does), Chromium `chrome` on `url` with its profile in
+/// `DIR/profile`, `args` after (`sys.argv[4:]`). Not started.
+pub fn console_steps_command(
+    chrome: &Path,
+    url: &str,
+    dir: &Path,
+    steps: &str,
+    args: &[&str],
+) -> Command {
+    let mut c = Command::new("python3");
+    c.args(["-c", &cdp_script(&format!("{CDP_PAGE}{steps}"))])
+        .arg(chrome)
+        .arg(url)
+        .arg(dir.join("profile"))
+        .args(args);
+    c
+}
+
+/// Runs a console test's browser steps ([`console_steps_command`]).
 /// Panics, with python's stderr, what was printed and the log `log` (the
 /// relay's or the board's stderr file), when the run fails; the printed
 /// JSON otherwise.
@@ -63,12 +81,7 @@ pub fn run_console_steps(
     args: &[&str],
     log: &Path,
 ) -> Value {
-    let out = Command::new("python3")
-        .args(["-c", &cdp_script(&format!("{CDP_PAGE}{steps}"))])
-        .arg(chrome)
-        .arg(url)
-        .arg(dir.join("profile"))
-        .args(args)
+    let out = console_steps_command(chrome, url, dir, steps, args)
         .output()
         .expect("run python3");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -220,9 +233,23 @@ pub fn rule_args(
 /// page's text on timeout); `click(selector)` / `click_el(expr)` press the
 /// element's centre with the mouse; `type_into(selector, text)` types;
 /// `log_in(name, secret)`; `button_in(scope_selector, text_start)`: the JS
-/// expression of the first button there whose text starts so.
+/// expression of the first button there whose text starts so;
+/// `with steps() as res:` runs a test's steps (the indented block) that
+/// fill the dict `res`, prints `res` as JSON when they end or fail (so a
+/// failure shows what was seen so far) and closes Chromium.
 pub const CDP_PAGE: &str = r##"
+import contextlib
 s = None
+@contextlib.contextmanager
+def steps():
+    res = {}
+    try:
+        yield res
+        print(json.dumps(res), flush=True)
+    except SystemExit:
+        print(json.dumps(res), flush=True); raise
+    finally:
+        p.kill()
 def js(expr):
     r = call("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True}, s)
     if "exceptionDetails" in r: raise SystemExit("page error: %r" % r["exceptionDetails"])
