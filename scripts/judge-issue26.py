@@ -45,7 +45,6 @@ import json
 import os
 import re
 import resource
-import secrets
 import shutil
 import socket
 import ssl
@@ -54,6 +53,8 @@ import sys
 import tempfile
 import threading
 import time
+
+import probelib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -72,44 +73,15 @@ def uptime():
 
 def proc_stat(pid):
     """(rss kB, cpu s) of `pid`."""
-    rss = 0
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                rss = int(line.split()[1])
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    tick = os.sysconf("SC_CLK_TCK")
-    return rss, (int(fields[11]) + int(fields[12])) / tick
+    return probelib.rss_kb(pid), probelib.cpu_s(pid)
 
 
 def config(d, token, hashed, extra="", time_control=False):
     p = os.path.join(d, "board.toml")
-    tc = 'time_control = "5400+30"\n' if time_control else ""
     with open(p, "w") as f:
-        f.write(f'''[event]
-name = "Judge 26"
-site = "Odense DEN"
-date = "2026.11.26"
-{tc}
-[game]
-round = 1
-board = 1
-
-[game.white]
-name = "White, A"
-
-[game.black]
-name = "Black, B"
-
-[arbiter]
-name = "Chief Arbiter"
-token = "{token}"
-
-[[arbiter.accounts]]
-name = "{NAME}"
-secret_hash = "{hashed}"
-{extra}''')
+        f.write(probelib.board_config(token, "Judge 26", site="Odense DEN", date="2026.11.26",
+                             time_control="5400+30" if time_control else None,
+                             accounts=[(NAME, hashed)], extra=extra))
     return p
 
 
@@ -141,12 +113,7 @@ class Daemon:
         self.pid = self.p.pid  # `nice` execs the daemon in place: the same pid
 
     def stop(self):
-        self.p.terminate()
-        try:
-            self.p.wait(10)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
+        probelib.stop(self.p)
 
     def log_counts(self, key):
         total = 0
@@ -164,16 +131,7 @@ def http(addr, method, path, body=b"", headers=(), tls=False, source="127.0.0.1"
             ctx.check_hostname = False
             ctx.verify_mode = ssl.CERT_NONE
             s = ctx.wrap_socket(s)
-        head = f"{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Length: {len(body)}\r\n"
-        for k, v in headers:
-            head += f"{k}: {v}\r\n"
-        s.sendall(head.encode() + b"\r\n" + body)
-        data = b""
-        while True:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
+        data = probelib.exchange(s, addr, method, path, body, headers, json_body=False)
         head = data.split(b"\r\n\r\n", 1)[0].decode("latin-1")
         return int(head.split(" ", 2)[1]), head
     finally:
@@ -413,10 +371,7 @@ def main():
     only = o.only.split(",")
     work = tempfile.mkdtemp(prefix="eboard-judge26-")
     load_before = uptime()
-    token = subprocess.run([binary, "token"], capture_output=True, text=True, check=True).stdout.strip()
-    phrase = secrets.token_hex(12)
-    hashed = subprocess.run([binary, "token", "--hash"], input=phrase + "\n", capture_output=True,
-                            text=True, check=True).stdout.strip()
+    token, phrase, hashed = probelib.credentials(binary)
     pgn = o.pgn or next((p for p in ["/work/shared/data/pgn/lichess_db_2025-05_438games.pgn"]
                          if os.path.exists(p)), os.path.join(REPO, "src/data/opera-game.pgn"))
     trace = os.path.join(work, "game.jsonl")

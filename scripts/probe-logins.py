@@ -20,13 +20,7 @@ import sys
 import threading
 import time
 
-
-def rss_kb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+import probelib
 
 
 def request(host, port, source, method, path, body=b"", headers=()):
@@ -35,19 +29,7 @@ def request(host, port, source, method, path, body=b"", headers=()):
     try:
         s.bind((source, 0))
         s.connect((host, port))
-        head = f"{method} {path} HTTP/1.0\r\nHost: {host}:{port}\r\nContent-Length: {len(body)}\r\n"
-        if body:
-            head += "Content-Type: application/json\r\n"
-        for k, v in headers:
-            head += f"{k}: {v}\r\n"
-        s.sendall(head.encode() + b"\r\n" + body)
-        data = b""
-        while True:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-        return int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/") else 0
+        return probelib.status_of(probelib.exchange(s, f"{host}:{port}", method, path, body, headers))
     except OSError:
         return -1
     finally:
@@ -65,7 +47,7 @@ def main():
     concurrency = int(sys.argv[5]) if len(sys.argv) > 5 else 32
     seconds = float(sys.argv[6]) if len(sys.argv) > 6 else 30
     token = sys.argv[7] if len(sys.argv) > 7 else None
-    idle = rss_kb(pid)
+    idle = probelib.rss_kb(pid)
     peak = [idle]
     answers = collections.Counter()
     lock = threading.Lock()
@@ -80,7 +62,7 @@ def main():
 
     def sampler():
         while time.time() < stop + 1:
-            peak[0] = max(peak[0], rss_kb(pid))
+            peak[0] = max(peak[0], probelib.rss_kb(pid))
             time.sleep(0.1)
 
     slowest = [0.0]

@@ -43,6 +43,8 @@ import sys
 import threading
 import time
 
+import probelib
+
 CLIENT_HELLO_START = bytes.fromhex("1603010200010001fc0303") + os.urandom(32) + b"\x00" * 21
 
 
@@ -131,15 +133,8 @@ def get(host, port, source, path, token=None, first_event=False, timeout=10):
         if token:
             head += f"Authorization: Bearer {token}\r\n"
         s.sendall(head.encode() + b"\r\n")
-        data = b""
-        while True:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-            if first_event and b"\ndata:" in data:
-                break
-        status = int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/") else 0
+        data = probelib.read_all(s, until=(lambda d: b"\ndata:" in d) if first_event else None)
+        status = probelib.status_of(data)
         if first_event and status == 200 and b"\ndata:" not in data:
             status = 0
         return status, time.time() - t, t
@@ -267,6 +262,8 @@ def move_reader(host, port, token, speed, moves, stop):
 
 def main():
     a = sys.argv[1:]
+    if len(a) < 3 or a[0] in ("-h", "--help"):
+        sys.exit(__doc__)
     host, port = a[0].rsplit(":", 1)
     port = int(port)
     token, mode = a[1], a[2]

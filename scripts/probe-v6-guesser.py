@@ -31,6 +31,8 @@ import tempfile
 import threading
 import time
 
+import probelib
+
 GUESSER = "2001:db8:26::"
 OTHER = "2001:db8:27::"
 SERVER = "2001:db8:26::1"
@@ -61,19 +63,7 @@ def request(source, method, path, body=b"", headers=()):
         s.bind((source, 0))
         s.connect((SERVER, PORT))
         t = ctx.wrap_socket(s)
-        head = f"{method} {path} HTTP/1.0\r\nHost: [{SERVER}]:{PORT}\r\nContent-Length: {len(body)}\r\n"
-        if body:
-            head += "Content-Type: application/json\r\n"
-        for k, v in headers:
-            head += f"{k}: {v}\r\n"
-        t.sendall(head.encode() + b"\r\n" + body)
-        data = b""
-        while True:
-            chunk = t.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-        return int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/") else 0
+        return probelib.status_of(probelib.exchange(t, f"[{SERVER}]:{PORT}", method, path, body, headers))
     except (OSError, ssl.SSLError):
         return -1
     finally:
@@ -81,7 +71,7 @@ def request(source, method, path, body=b"", headers=()):
 
 
 def main():
-    if len(sys.argv) < 2:
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
         sys.exit(__doc__)
     if os.environ.get("EBOARD_PROBE_NETNS") != "1":
         env = dict(os.environ, EBOARD_PROBE_NETNS="1")
@@ -91,36 +81,10 @@ def main():
     threads_n = int(sys.argv[3]) if len(sys.argv) > 3 else 16
     in_namespace()
     d = tempfile.mkdtemp(prefix="eboard-v6-")
-    token = subprocess.run([eboard, "token"], capture_output=True, text=True, check=True).stdout.strip()
-    phrase = secrets.token_hex(12)
-    hashed = subprocess.run([eboard, "token", "--hash"], input=phrase + "\n", capture_output=True,
-                            text=True, check=True).stdout.strip()
+    token, _, hashed = probelib.credentials(eboard)
     cfg = os.path.join(d, "board.toml")
     with open(cfg, "w") as f:
-        f.write(f'''[event]
-name = "Probe"
-site = "Odense DEN"
-date = "2026.11.26"
-time_control = "5400+30"
-
-[game]
-round = 1
-board = 1
-
-[game.white]
-name = "White, A"
-
-[game.black]
-name = "Black, B"
-
-[arbiter]
-name = "Chief Arbiter"
-token = "{token}"
-
-[[arbiter.accounts]]
-name = "{NAME}"
-secret_hash = "{hashed}"
-''')
+        f.write(probelib.board_config(token, "Probe", site="Odense DEN", date="2026.11.26", accounts=[(NAME, hashed)]))
     log = open(os.path.join(d, "daemon.log"), "w")
     daemon = subprocess.Popen([eboard, "run", "--config", cfg, "--listen", f"[::]:{PORT}",
                                "--journal", os.path.join(d, "j.jsonl")],
@@ -173,11 +137,7 @@ secret_hash = "{hashed}"
             "wrong_token_from_another_64": other,
         }, indent=1))
     finally:
-        daemon.terminate()
-        try:
-            daemon.wait(10)
-        except subprocess.TimeoutExpired:
-            daemon.kill()
+        probelib.stop(daemon)
         shutil.rmtree(d, ignore_errors=True)
 
 

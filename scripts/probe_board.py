@@ -5,22 +5,10 @@ started on a free loopback port with RUST_LOG=warn.
 start(bin, trace, speed, name, journal=True) -> (process, (host, port), work dir)."""
 import os, socket, subprocess, time
 
-CONFIG = '''[event]
-name = "Long"
-time_control = "5400+30"
-[game]
-round = 1
-board = 1
-[game.white]
-name = "A, B"
-[game.black]
-name = "C, D"
-[arbiter]
-name = "Chief Arbiter"
-token = "7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b"
-[server]
-max_connections_per_address = 0
-'''
+import probelib
+
+CONFIG = probelib.board_config("7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b", "Long", white="A, B", black="C, D",
+                      extra="\n[server]\nmax_connections_per_address = 0\n")
 
 
 def start(binp, trace, speed, name, journal=True):
