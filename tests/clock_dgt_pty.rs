@@ -1,7 +1,7 @@
 //! The DGT driver over a real pseudo-terminal: the driver opens the slave
 //! side by its path (as it opens `/dev/ttyACM0`), and a fake DGT board with
 //! a DGT 3000 runs in a thread on the master side, answering as the
-//! protocol notes say the device does (`src/clock/dgt.rs` module docs).
+//! protocol notes say the device does (`src/clock/dgt/mod.rs` module docs).
 //!
 //! No sleeps: the driver's reads time out after 10 ms, the fake waits with
 //! `poll(2)`, and every wait has a deadline.
