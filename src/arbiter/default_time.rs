@@ -60,7 +60,11 @@ impl Arbiter {
 
     /// The default time for the arbiter's state.
     pub fn default_time_state(&self) -> DefaultTimeState {
-        let d = self.default_time();
+        self.default_time_state_of(&self.default_time())
+    }
+
+    /// The arbiter's state of the default time `d` ([`Self::default_time`]).
+    fn default_time_state_of(&self, d: &DefaultTime) -> DefaultTimeState {
         let started_t = self.session_start();
         DefaultTimeState {
             ms: d.ms,
@@ -87,8 +91,8 @@ impl Arbiter {
         reason: Option<&str>,
         t: u64,
     ) -> Result<Option<String>, Refusal> {
-        let st = self.default_time_state();
         let d = self.default_time();
+        let st = self.default_time_state_of(&d);
         let article = st.article;
         let due = match st.passes_t {
             Some(p) if t >= p => return Ok(None),
