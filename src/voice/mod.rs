@@ -462,6 +462,13 @@ fn move_words(pos: &Chess, mv: &Move, voc: &Vocabulary) -> String {
             }
         }
     }
+    push_check_or_mate(&mut out, pos, mv, voc);
+    out
+}
+
+/// Appends ", check" or ", mate" (in `voc`'s words) to `out` when the legal
+/// `mv` played in `pos` gives it; nothing for an illegal `mv`.
+fn push_check_or_mate(out: &mut String, pos: &Chess, mv: &Move, voc: &Vocabulary) {
     if pos.is_legal(*mv) {
         let mut after = pos.clone();
         after.play_unchecked(*mv);
@@ -473,7 +480,6 @@ fn move_words(pos: &Chess, mv: &Move, voc: &Vocabulary) -> String {
             out.push_str(voc.lex.check);
         }
     }
-    out
 }
 
 /// The announcement of `mv` played in `pos_before` (E2.1): e.g. Danish

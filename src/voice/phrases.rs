@@ -3,7 +3,7 @@
 //! here are our design (see the parent module's doc); an arbiter must
 //! approve them (E2.9).
 
-use super::{move_words, sentence, Lang, Vocabulary};
+use super::{move_words, push_check_or_mate, sentence, Lang, Vocabulary};
 use crate::model::{EndReason, KnownOutcome};
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
@@ -422,16 +422,6 @@ fn move_words_long(pos: &Chess, mv: &Move, voc: &Vocabulary) -> String {
             out.push_str(voc.lex.en_passant);
         }
     }
-    if pos.is_legal(*mv) {
-        let mut after = pos.clone();
-        after.play_unchecked(*mv);
-        if after.is_checkmate() {
-            out.push_str(", ");
-            out.push_str(voc.lex.mate);
-        } else if after.is_check() {
-            out.push_str(", ");
-            out.push_str(voc.lex.check);
-        }
-    }
+    push_check_or_mate(&mut out, pos, mv, voc);
     out
 }
