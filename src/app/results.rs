@@ -5,7 +5,7 @@
 //! ([`crate::event::results::write_trf`]), for Swiss-Manager or Vega.
 
 use super::Anyhow;
-use crate::event::results::{read_csv, write_trf};
+use crate::event::results::{read_csv, the_round, write_trf};
 use anyhow::{bail, Context};
 use std::path::PathBuf;
 
@@ -54,18 +54,10 @@ pub fn results(a: ResultsArgs) -> anyhow::Result<()> {
         )
     };
     let games = read_csv(&csv, &csv_name).anyhow()?;
-    let round = match a.round {
-        Some(r) => r,
-        None => {
-            let mut rounds: Vec<u32> = games.iter().map(|g| g.round).collect();
-            rounds.sort_unstable();
-            rounds.dedup();
-            match rounds[..] {
-                [r] => r,
-                [] => bail!("{csv_name}: no game"),
-                _ => bail!("{csv_name}: games of rounds {rounds:?}: say which with --round"),
-            }
-        }
+    let round = match a.round.map_or_else(|| the_round(&games), Ok) {
+        Ok(r) => r,
+        Err(rounds) if rounds.is_empty() => bail!("{csv_name}: no game"),
+        Err(rounds) => bail!("{csv_name}: games of rounds {rounds:?}: say which with --round"),
     };
     let w = write_trf(&trf, &trf_name, round, &games).anyhow()?;
     for (game, why) in &w.skipped {

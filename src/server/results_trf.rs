@@ -9,7 +9,7 @@
 use super::arbiter::{refuse, Refusal};
 use super::report::gather;
 use super::AppState;
-use crate::event::results::{from_states, write_trf};
+use crate::event::results::{from_states, the_round, write_trf};
 use axum::extract::{Query, State};
 use axum::http::{header, Extensions, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -57,22 +57,16 @@ pub async fn results_trf(
             Err(e) => (e.into_bytes().iter().map(|&b| b as char).collect(), true),
         };
         let games = from_states(&src.states);
-        let round = match p.round {
-            Some(r) => r,
-            None => {
-                let mut rounds: Vec<u32> = games.iter().map(|g| g.round).collect();
-                rounds.sort_unstable();
-                rounds.dedup();
-                match rounds[..] {
-                    [r] => r,
-                    [] => return Err(refuse(StatusCode::NOT_FOUND, "no game on this console yet")),
-                    _ => {
-                        return Err(refuse(
-                            StatusCode::UNPROCESSABLE_ENTITY,
-                            &format!("games of rounds {rounds:?}: say which, ?round=N"),
-                        ))
-                    }
-                }
+        let round = match p.round.map_or_else(|| the_round(&games), Ok) {
+            Ok(r) => r,
+            Err(rounds) if rounds.is_empty() => {
+                return Err(refuse(StatusCode::NOT_FOUND, "no game on this console yet"))
+            }
+            Err(rounds) => {
+                return Err(refuse(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    &format!("games of rounds {rounds:?}: say which, ?round=N"),
+                ))
             }
         };
         let w = write_trf(&trf, &name, round, &games)

@@ -103,6 +103,20 @@ pub fn from_states(states: &[Value]) -> Vec<GameResult> {
     out
 }
 
+/// The round of `games` when none is named (`eboard results` without
+/// `--round`, `/console/results.trf` without `?round=`): `Ok(round)` when
+/// every game is of that one round, else `Err` with the rounds found, in
+/// order (empty: no game).
+pub fn the_round(games: &[GameResult]) -> Result<u32, Vec<u32>> {
+    let mut rounds: Vec<u32> = games.iter().map(|g| g.round).collect();
+    rounds.sort_unstable();
+    rounds.dedup();
+    match rounds[..] {
+        [r] => Ok(r),
+        _ => Err(rounds),
+    }
+}
+
 /// One CSV field (RFC 4180): quoted when it holds a comma, a quote or a
 /// line break; a field a spreadsheet would read as a formula (starting
 /// with `=`, `+`, `-`, `@`) is prefixed with `'` (OWASP's CSV injection).

@@ -138,3 +138,21 @@ fn a_bye_of_the_round_counts_in_the_points_of_the_results_file() {
 fn r_codes(result: &str, status: &str) -> Option<(char, char)> {
     game(1, 1, 2, result, status).trf_codes()
 }
+
+#[test]
+fn the_round_is_the_one_round_of_the_games() {
+    let mut g5 = game(2, 1, 2, "1-0", "confirmed");
+    g5.round = 5;
+    assert_eq!(the_round(&[]), Err(vec![]));
+    assert_eq!(
+        the_round(&[
+            game(1, 1, 2, "1-0", "confirmed"),
+            game(2, 3, 4, "0-1", "confirmed")
+        ]),
+        Ok(4)
+    );
+    assert_eq!(
+        the_round(&[g5, game(1, 1, 2, "1-0", "confirmed")]),
+        Err(vec![4, 5])
+    );
+}
