@@ -10,6 +10,8 @@
 //! (the articles) is in `tests/articles.rs`.
 
 mod common;
+#[path = "heldout/cases13.rs"]
+mod cases13;
 
 use common::heldout::{case, hdr, run};
 use serde_json::{json, Value};
