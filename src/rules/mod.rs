@@ -7,6 +7,7 @@
 
 pub use crate::model::{Edition, Mode, Supervision};
 
+mod appendix;
 mod default_time;
 pub use default_time::DefaultTime;
 

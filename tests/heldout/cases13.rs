@@ -44,6 +44,8 @@ const PINNED: &str = "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1";
 const PROMO: &str = "4k3/1P6/8/8/8/r7/8/4K3 w - - 0 1";
 /// White's rook against a lone king: Black can never mate.
 const LONE: &str = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+/// Rooks each: Black can mate.
+const ROOKS: &str = "r3k3/8/8/8/8/8/8/R3K3 w - - 0 1";
 /// Three presses of a rook moved diagonally, each put back.
 const THREE: &str = "1000 lift a1\n1200 place b2\n1500 press w\n2000 lift b2\n2200 place a1\n\
                      3000 lift a1\n3200 place b2\n3500 press w\n4000 lift b2\n4200 place a1\n\
@@ -306,6 +308,49 @@ fn s13_point_1_illegal_moves_each_mode_and_moment() {
             format!("{E4}2500 press b\n3000 press b"),
             &["game_end.result=1-0", "game_end.reason=illegal_moves"],
             &[],
+        ),
+        // 2009 §7.4b counts the illegal moves ruled "Efter brugen af § 7.4
+        // a."; the first stood unclaimed (A4c), so the second, claimed in
+        // time, is his first: +2 min, count 1.
+        case(
+            "13-1za A4c a second illegal move claimed counts one",
+            "fide-2009",
+            rapid(ROOKS),
+            "1000 lift a1\n1200 place b2\n1500 press w\n3000 lift e8\n3200 place d8 k\n3500 press b\n\
+             5000 lift b2\n5200 place c3 R\n5500 press w\n6000 claim illegal_move b",
+            &["claim.upheld=true", "illegal_move.count=1", "illegal_move.penalty=+2 min to black"],
+            &["illegal_move.count=2", "game_end"],
+        ),
+        // B3c: three illegal moves, none claimed: each stands once Black
+        // replied; nothing ruled, no loss (§7.4b counts only rulings).
+        case(
+            "13-1zb B3c three illegal moves unclaimed",
+            "fide-2009-no",
+            blitz(ROOKS),
+            "1000 lift a1\n1200 place b2\n1500 press w\n3000 lift e8\n3200 place d8 k\n3500 press b\n\
+             5000 lift b2\n5200 place c3 R\n5500 press w\n7000 lift d8\n7200 place e8 k\n7500 press b\n\
+             9000 lift c3\n9200 place d4 R\n9500 press w\n11000 lift e8\n11200 place f7 k\n11500 press b",
+            &["move.ply=6"],
+            &["illegal_move", "game_end"],
+        ),
+        // A4c: "Dog skal dommeren om muligt gribe ind, dersom begge konger
+        // står i skak": Bb5+ leaves White's own king in check too.
+        case(
+            "13-1zc A4c both kings in check ruled unasked",
+            "fide-2009",
+            rapid(PINNED),
+            "1000 lift e2\n1200 place b5 B\n1500 press w",
+            &["illegal_move.by=w", "illegal_move.penalty=+2 min to black"],
+            &["move.san=Bb5+"],
+        ),
+        // B3b: "§10.2 og A4c gælder ikke": in blitz nothing unasked.
+        case(
+            "13-1zd B3b both kings in check not ruled unasked",
+            "fide-2009",
+            blitz(PINNED),
+            "1000 lift e2\n1200 place b5 B\n1500 press w",
+            &["clock.t=1500"],
+            &["illegal_move", "game_end"],
         ),
         // 2009 A4c / §6.7a: a press without a move is no illegal move
         // before 2023.

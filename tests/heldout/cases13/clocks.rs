@@ -7,6 +7,10 @@
 use crate::common::heldout::{case, hdr, run};
 use serde_json::json;
 
+/// Rh8 mates (Black's king a8, White's king b6).
+const MATE_IN_ONE: &str = "k7/8/1K6/8/8/8/8/7R w - - 0 1";
+/// Qc7 stalemates (Black's king a8, White's king b6).
+const STALEMATE_IN_ONE: &str = "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1";
 const E4: &str = "1000 lift e2\n1200 place e4\n1500 press w\n";
 
 /// Point 3: the pause holds until the arbiter resumes it.
@@ -222,7 +226,49 @@ fn s13_point_4_every_mode_at_its_flag() {
             &["flag.t=61000", "flag.by=w"],
             &["move.ply=3"],
         ),
+        // §6.2b: Black's clock from White's press at 1.5 s: 2 s of delay,
+        // then his 60 s: the flag at 63.5 s.
+        case(
+            "13-4s US delay Black's flag",
+            "fide-2009",
+            tc("60d2"),
+            format!("{E4}70000 claim time w"),
+            &["flag.t=63500", "flag.by=b", "game_end.result=1-0"],
+            &[],
+        ),
+        // A delay's mate made inside the main time, pressed after zero:
+        // §6.7a "med mindre trækket afslutter partiet".
+        case(
+            "13-4t US delay mate made before the flag",
+            "fide-2023",
+            hdr("60d2", json!({"mode": "standard", "start_fen": MATE_IN_ONE})),
+            "61000 lift h1\n61500 place h8\n62500 press w",
+            &["game_end.reason=checkmate", "game_end.result=1-0"],
+            &["flag"],
+        ),
     ];
+    // §6.7a / 2023 6.2.1.1: a move that ends the game is completed when
+    // made; White's mate (5.1a) or stalemate (5.2a) is on the board before
+    // his flag, his press after it.
+    for rules in ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"] {
+        cases.push(case(
+            "13-4u mate made before the flag, pressed after",
+            rules,
+            hdr("60", json!({"mode": "standard", "start_fen": MATE_IN_ONE})),
+            "59000 lift h1\n59500 place h8\n60500 press w",
+            &["game_end.reason=checkmate", "game_end.result=1-0"],
+            &["flag", "game_end.reason=time", "game_end.reason=time_vs_insufficient_material"],
+        ));
+        cases.push(case(
+            "13-4v stalemate made before the flag, pressed after",
+            rules,
+            hdr("60", json!({"mode": "standard", "start_fen": STALEMATE_IN_ONE})),
+            "59000 lift c1\n59500 place c7\n60500 press w",
+            &["game_end.reason=stalemate", "game_end.result=1/2-1/2"],
+            &["flag"],
+        ));
+    }
+    // 2009 §6.9 / 2001 §6.10 / 2023 6.9    ];
     // 2009 §6.9 / 2001 §6.10 / 2023 6.9: "Partiet er dog remis hvis …
     // modstanderen ikke kan sætte spillerens konge skakmat"; with a rook,
     // Black can.
