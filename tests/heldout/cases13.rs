@@ -44,6 +44,14 @@ const PINNED: &str = "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1";
 const PROMO: &str = "4k3/1P6/8/8/8/r7/8/4K3 w - - 0 1";
 /// White's rook against a lone king: Black can never mate.
 const LONE: &str = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+/// Rb1-b8 jumps over the pawn b4 to a "mate" (Black's king h8, White's
+/// king g6; Black's pawn a7 could still mate one day).
+const JUMP_MATE: &str = "7k/p7/6K1/8/1P6/8/8/1R6 w - - 0 1";
+const RB8: &str = "1000 lift b1\n1300 place b8\n1600 press w";
+/// Rh8 mates; the knight a1 can move (b3, c2).
+const TOUCH_MATE: &str = "k7/8/1K6/8/8/8/8/N6R w - - 0 1";
+const TOUCHED_THEN_RH8: &str =
+    "1000 lift a1\n1200 place a1\n2000 lift h1\n2300 place h8\n2600 press w\n3000 claim touch_move b";
 /// Rooks each: Black can mate.
 const ROOKS: &str = "r3k3/8/8/8/8/8/8/R3K3 w - - 0 1";
 /// Three presses of a rook moved diagonally, each put back.
@@ -351,6 +359,74 @@ fn s13_point_1_illegal_moves_each_mode_and_moment() {
             "1000 lift e2\n1200 place b5 B\n1500 press w",
             &["clock.t=1500"],
             &["illegal_move", "game_end"],
+        ),
+        // 2009 §5.1a "Dette afslutter straks partiet, forudsat at det træk
+        // der satte mat var et lovligt træk" (2001 §5.1a the same; 2023
+        // 5.1.1 "in accordance with Article 3 and Articles 4.2 – 4.7"): the
+        // rook that jumps over its pawn to "mate" ends nothing; §7.4a.
+        case(
+            "13-1ze 2009 5.1a an illegal move that mates",
+            "fide-2009",
+            hdr("5400+30", json!({"start_fen": JUMP_MATE})),
+            RB8,
+            &["illegal_move.article=7.4a", "illegal_move.penalty=+2 min to black"],
+            &["game_end"],
+        ),
+        case(
+            "13-1zf 2001 5.1a an illegal move that mates",
+            "fide-2001",
+            hdr("5400+30", json!({"start_fen": JUMP_MATE})),
+            RB8,
+            &["illegal_move.article=7.4a"],
+            &["game_end"],
+        ),
+        case(
+            "13-1zg 2023 5.1.1 an illegal move that mates",
+            "fide-2023",
+            hdr("5400+30", json!({"start_fen": JUMP_MATE})),
+            RB8,
+            &["illegal_move.article=7.5.1", "illegal_move.penalty=+2 min to black"],
+            &["game_end"],
+        ),
+        // B3c: the "mate" ended nothing, so Black may claim. (Win or draw
+        // is open: from the position on the board Black has no legal move
+        // at all, from the one before it his pawn could mate; docs.)
+        case(
+            "13-1zh B3c an illegal move that mates, claimed",
+            "fide-2009",
+            game(JUMP_MATE, "blitz", "180+2", "inadequate"),
+            format!("{RB8}\n2500 claim illegal_move b"),
+            &["claim.upheld=true", "game_end.reason=illegal_moves"],
+            &["game_end.reason=checkmate"],
+        ),
+        // 2023 5.1.1: a mate that breaks 4.3 (the knight a1 touched, the
+        // rook moved) does not end the game; Black's claim (4.8) is in
+        // time.
+        case(
+            "13-1zi 2023 5.1.1 a mate that breaks touch-move",
+            "fide-2023",
+            hdr("5400+30", json!({"start_fen": TOUCH_MATE})),
+            TOUCHED_THEN_RH8,
+            &["touch_move.touched=a1", "claim.upheld=true"],
+            &["game_end.reason=checkmate"],
+        ),
+        // 2009 §5.1a asks only a legal move (§3.10 "når alle de relevante
+        // krav i §3 er opfyldt"): the mate ends the game at once.
+        case(
+            "13-1zj 2009 5.1a a mate that breaks touch-move ends the game",
+            "fide-2009",
+            hdr("5400+30", json!({"start_fen": TOUCH_MATE})),
+            TOUCHED_THEN_RH8,
+            &["game_end.reason=checkmate", "game_end.result=1-0"],
+            &["claim.upheld=true"],
+        ),
+        case(
+            "13-1zk 2001 5.1a a mate that breaks touch-move ends the game",
+            "fide-2001",
+            hdr("5400+30", json!({"start_fen": TOUCH_MATE})),
+            TOUCHED_THEN_RH8,
+            &["game_end.reason=checkmate", "game_end.result=1-0"],
+            &["claim.upheld=true"],
         ),
         // 2009 A4c / §6.7a: a press without a move is no illegal move
         // before 2023.

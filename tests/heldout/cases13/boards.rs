@@ -269,6 +269,25 @@ fn s13_point_6_copies_by_and_for_the_vi_player_black() {
             &["irregularity.kind=displaced", "illegal_move"],
         ));
     }
+    // E2.7 at ply 3: Black's copy of 2. Nf3 put on h3, then his Nc6.
+    let later = format!(
+        "{good}7000 main lift e7\n7300 main place e5\n8000 main lift g1\n8300 main place f3\n9000 press w\n\
+         10000 tactile lift g1\n10300 tactile place h3\n11000 tactile lift b8\n11300 tactile place c6\n13000 press b"
+    );
+    for rules in ["fide-2009-no", "fide-2023"] {
+        cases.push(case(
+            "13-6f E2.7 a wrong copy at ply 3",
+            rules,
+            vi(json!({})),
+            later.clone(),
+            &[
+                "irregularity.kind=boards_differ",
+                "irregularity.squares=[\"f3\",\"h3\"]",
+                "move.san=Nc6",
+            ],
+            &["irregularity.kind=displaced", "illegal_move"],
+        ));
+    }
     // E2.3c "Et træk er udført når … c. trækket er blevet meddelt":
     // Black's e5 announced as it stands (300 ms settled), long before his
     // press.
