@@ -52,6 +52,10 @@ const RB8: &str = "1000 lift b1\n1300 place b8\n1600 press w";
 const TOUCH_MATE: &str = "k7/8/1K6/8/8/8/8/N6R w - - 0 1";
 const TOUCHED_THEN_RH8: &str =
     "1000 lift a1\n1200 place a1\n2000 lift h1\n2300 place h8\n2600 press w\n3000 claim touch_move b";
+/// Qc7 stalemates; the knight a1 can move.
+const TOUCH_STALEMATE: &str = "k7/8/1K6/8/8/8/8/N1Q5 w - - 0 1";
+const TOUCHED_THEN_QC7: &str =
+    "1000 lift a1\n1200 place a1\n2000 lift c1\n2300 place c7\n2600 press w\n3000 claim touch_move b";
 /// Rooks each: Black can mate.
 const ROOKS: &str = "r3k3/8/8/8/8/8/8/R3K3 w - - 0 1";
 /// Three presses of a rook moved diagonally, each put back.
@@ -426,6 +430,26 @@ fn s13_point_1_illegal_moves_each_mode_and_moment() {
             hdr("5400+30", json!({"start_fen": TOUCH_MATE})),
             TOUCHED_THEN_RH8,
             &["game_end.reason=checkmate", "game_end.result=1-0"],
+            &["claim.upheld=true"],
+        ),
+        // 2023 5.2.1 (the same proviso as 5.1.1): the stalemate by the
+        // queen after the knight was touched does not end the game; 2009
+        // §5.2a "forudsat at det træk der frembragte patstillingen var et
+        // lovligt træk" does.
+        case(
+            "13-1zl 2023 5.2.1 a stalemate that breaks touch-move",
+            "fide-2023",
+            hdr("5400+30", json!({"start_fen": TOUCH_STALEMATE})),
+            TOUCHED_THEN_QC7,
+            &["touch_move.touched=a1", "claim.upheld=true"],
+            &["game_end.reason=stalemate"],
+        ),
+        case(
+            "13-1zm 2009 5.2a a stalemate that breaks touch-move ends the game",
+            "fide-2009",
+            hdr("5400+30", json!({"start_fen": TOUCH_STALEMATE})),
+            TOUCHED_THEN_QC7,
+            &["game_end.reason=stalemate", "game_end.result=1/2-1/2"],
             &["claim.upheld=true"],
         ),
         // 2009 A4c / §6.7a: a press without a move is no illegal move
