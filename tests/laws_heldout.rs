@@ -9,9 +9,9 @@
 //! The harness and the case language: `tests/common/heldout.rs`. Point 7
 //! (the articles) is in `tests/articles.rs`.
 
-mod common;
 #[path = "heldout/cases13.rs"]
 mod cases13;
+mod common;
 
 use common::heldout::{case, hdr, run};
 use serde_json::{json, Value};

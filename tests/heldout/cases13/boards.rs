@@ -49,7 +49,11 @@ fn transfer(before: &[&str], from: Lie, to: Lie, after: &[&str], colour: bool) -
         if pos.board().piece_at(to_sq).is_some() {
             *s += &format!("{} lift {}\n", *t, sensor(lie, to_sq));
         }
-        let c = if colour { format!(" {by}") } else { String::new() };
+        let c = if colour {
+            format!(" {by}")
+        } else {
+            String::new()
+        };
         *s += &format!(
             "{} lift {}\n{} place {}{c}\n{} press {by}\n",
             *t + 100,
@@ -97,7 +101,12 @@ const TAKES_THEN: [&str; 3] = ["d5a5", "d2d4", "g8f6"];
 fn s13_point_2_a_board_turned_or_set_right_at_any_ply() {
     let occ = || hdr("5400+30", json!({}));
     let col = || hdr("5400+30", json!({"sensing": "colour"}));
-    let quiet = ["illegal_move", "touch_move", "irregularity.kind=displaced", "game_end"];
+    let quiet = [
+        "illegal_move",
+        "touch_move",
+        "irregularity.kind=displaced",
+        "game_end",
+    ];
     let turned_quiet = [
         "illegal_move",
         "touch_move",
@@ -143,7 +152,12 @@ fn s13_point_2_a_board_turned_or_set_right_at_any_ply() {
             "fide-2001",
             occ(),
             transfer(&FIVE, Lie::ThreeQuarters, Lie::Right, &THEN, false),
-            &["irregularity.article=7.1b", "move.san=Bc4", "move.san=Nf6", "move.san=Bc5"],
+            &[
+                "irregularity.article=7.1b",
+                "move.san=Bc4",
+                "move.san=Nf6",
+                "move.san=Bc5",
+            ],
             &quiet,
         ),
         // 2009-NO §7.1b at ply 1 (after 1. e4).
@@ -151,7 +165,13 @@ fn s13_point_2_a_board_turned_or_set_right_at_any_ply() {
             "13-2d 2009-NO 7.1b at ply 1",
             "fide-2009-no",
             occ(),
-            transfer(&["e2e4"], Lie::Right, Lie::Quarter, &["e7e5", "g1f3", "b8c6"], false),
+            transfer(
+                &["e2e4"],
+                Lie::Right,
+                Lie::Quarter,
+                &["e7e5", "g1f3", "b8c6"],
+                false,
+            ),
             &["irregularity.article=7.1b", "move.san=e5", "move.san=Nc6"],
             &quiet,
         ),
@@ -161,7 +181,12 @@ fn s13_point_2_a_board_turned_or_set_right_at_any_ply() {
             "fide-2009",
             occ(),
             transfer(&TAKES, Lie::Right, Lie::ThreeQuarters, &TAKES_THEN, false),
-            &["irregularity.kind=board_orientation", "move.san=Qa5", "move.san=d4", "move.san=Nf6"],
+            &[
+                "irregularity.kind=board_orientation",
+                "move.san=Qa5",
+                "move.san=d4",
+                "move.san=Nf6",
+            ],
             &quiet,
         ),
         // A half turn breaks no rule of placement (2001 §2.1: "det hjørne-
@@ -182,7 +207,11 @@ fn s13_point_2_a_board_turned_or_set_right_at_any_ply() {
             "fide-2023",
             col(),
             transfer(&FIVE, Lie::Right, Lie::Half, &THEN, true),
-            &["irregularity.kind=board_turned", "irregularity.article=2.1", "move.san=Bc5"],
+            &[
+                "irregularity.kind=board_turned",
+                "irregularity.article=2.1",
+                "move.san=Bc5",
+            ],
             &turned_quiet,
         ),
         case(
@@ -190,7 +219,11 @@ fn s13_point_2_a_board_turned_or_set_right_at_any_ply() {
             "fide-2009",
             occ(),
             half,
-            &["irregularity.kind=board_turned", "irregularity.article=2.1", "move.san=Nf6"],
+            &[
+                "irregularity.kind=board_turned",
+                "irregularity.article=2.1",
+                "move.san=Nf6",
+            ],
             &turned_quiet,
         ),
     ]);
@@ -286,6 +319,24 @@ fn s13_point_6_copies_by_and_for_the_vi_player_black() {
                 "move.san=Nc6",
             ],
             &["irregularity.kind=displaced", "illegal_move"],
+        ));
+    }
+    // E2.3 "a. i tilfælde af slag, når den slagne brik er fjernet fra
+    // brættet hos den spiller som nu er i trækket b. … placeret i et andet
+    // tilsvarende hul c. trækket er blevet meddelt" (2023 D.2.3.1–3): his
+    // 2… dxe4 is announced once White's pawn is off and his own placed.
+    let capture = "1000 main lift e2\n1300 main place e4\n1800 press w\n2500 tactile lift e2\n2800 tactile place e4\n\
+                   3500 tactile lift d7\n3800 tactile place d5\n6000 press b\n7000 main lift d7\n7300 main place d5\n\
+                   8000 main lift b1\n8300 main place c3\n9000 press w\n10000 tactile lift b1\n10300 tactile place c3\n\
+                   11000 tactile lift e4\n11300 tactile lift d5\n11600 tactile place e4\n14000 press b";
+    for rules in ["fide-2009", "fide-2023"] {
+        cases.push(case(
+            "13-6g E2.3a a capture announced once made",
+            rules,
+            vi(json!({})),
+            capture,
+            &["announce.t=11900", "move.san=dxe4", "move.t=14000"],
+            &["irregularity"],
         ));
     }
     // E2.3c "Et træk er udført når … c. trækket er blevet meddelt":

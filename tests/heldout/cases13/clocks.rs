@@ -105,10 +105,7 @@ fn s13_point_3_pauses_with_presses_in_them() {
 fn s13_point_4_every_mode_at_its_flag() {
     let tc = |tc: &str| hdr(tc, json!({"mode": "standard"}));
     let late_e4 = |place: u64, press: u64| {
-        format!(
-            "{} lift e2\n{place} place e4\n{press} press w",
-            place - 300
-        )
+        format!("{} lift e2\n{place} place e4\n{press} press w", place - 300)
     };
     // 2/60:60, White's second move pressed at `press`.
     let two = |press: u64| {
@@ -241,7 +238,10 @@ fn s13_point_4_every_mode_at_its_flag() {
         case(
             "13-4t US delay mate made before the flag",
             "fide-2023",
-            hdr("60d2", json!({"mode": "standard", "start_fen": MATE_IN_ONE})),
+            hdr(
+                "60d2",
+                json!({"mode": "standard", "start_fen": MATE_IN_ONE}),
+            ),
             "61000 lift h1\n61500 place h8\n62500 press w",
             &["game_end.reason=checkmate", "game_end.result=1-0"],
             &["flag"],
@@ -257,12 +257,19 @@ fn s13_point_4_every_mode_at_its_flag() {
             hdr("60", json!({"mode": "standard", "start_fen": MATE_IN_ONE})),
             "59000 lift h1\n59500 place h8\n60500 press w",
             &["game_end.reason=checkmate", "game_end.result=1-0"],
-            &["flag", "game_end.reason=time", "game_end.reason=time_vs_insufficient_material"],
+            &[
+                "flag",
+                "game_end.reason=time",
+                "game_end.reason=time_vs_insufficient_material",
+            ],
         ));
         cases.push(case(
             "13-4v stalemate made before the flag, pressed after",
             rules,
-            hdr("60", json!({"mode": "standard", "start_fen": STALEMATE_IN_ONE})),
+            hdr(
+                "60",
+                json!({"mode": "standard", "start_fen": STALEMATE_IN_ONE}),
+            ),
             "59000 lift c1\n59500 place c7\n60500 press w",
             &["game_end.reason=stalemate", "game_end.result=1/2-1/2"],
             &["flag"],
@@ -306,7 +313,8 @@ fn s13_point_4_every_mode_at_its_flag() {
     }
     // Both flags: White's falls at 901 s unclaimed, his move after it
     // starts Black's, whose flag falls at 1801.5 s; White claims.
-    let both = "1000 lift e2\n1200 place e4\n1500 press w\n2000 lift e7\n2200 place e5\n2500 press b\n\
+    let both =
+        "1000 lift e2\n1200 place e4\n1500 press w\n2000 lift e7\n2200 place e5\n2500 press b\n\
                 902000 lift g1\n902200 place f3\n902500 press w\n1850000 claim time w";
     let rapid = || hdr("900", json!({"mode": "rapid", "supervision": "inadequate"}));
     cases.extend([
