@@ -456,6 +456,26 @@ fn s13_point_1_illegal_moves_each_mode_and_moment() {
             &["game_end.reason=stalemate", "game_end.result=1/2-1/2"],
             &["claim.upheld=true"],
         ),
+        // The same mate left unpressed for 5 s: 2009 §6.7a counts a move
+        // that ends the game as completed when made ("med mindre trækket
+        // afslutter partiet"); in 2023 this one ends nothing (5.1.1), so
+        // it waits for White's press, and Black's claim after it is in time.
+        case(
+            "13-1zn 2023 5.1.1 a touch-move mate pressed late",
+            "fide-2023",
+            hdr("5400+30", json!({"start_fen": TOUCH_MATE})),
+            "1000 lift a1\n1200 place a1\n2000 lift h1\n2300 place h8\n7300 press w\n8000 claim touch_move b",
+            &["claim.upheld=true"],
+            &["game_end"],
+        ),
+        case(
+            "13-1zo 2009 5.1a a touch-move mate pressed late",
+            "fide-2009",
+            hdr("5400+30", json!({"start_fen": TOUCH_MATE})),
+            "1000 lift a1\n1200 place a1\n2000 lift h1\n2300 place h8\n7300 press w\n8000 claim touch_move b",
+            &["game_end.reason=checkmate", "game_end.result=1-0"],
+            &["claim.upheld=true", "game_end.t=7300"],
+        ),
         // 2009 A4c / §6.7a: a press without a move is no illegal move
         // before 2023.
         case(
