@@ -9,6 +9,8 @@
 //! The harness and the case language: `tests/common/heldout.rs`. Point 7
 //! (the articles) is in `tests/articles.rs`.
 
+#[path = "heldout/cases13.rs"]
+mod cases13;
 mod common;
 
 use common::heldout::{case, hdr, run};

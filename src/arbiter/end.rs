@@ -76,6 +76,11 @@ impl Arbiter {
             if !tied.is_empty() || (promotion_assumed && self.plays_tactile(self.pos.turn())) {
                 return;
             }
+            // 2023 5.1.1 / 5.2.1 / 5.2.2: a move breaking Article 4 ends
+            // nothing when made; it waits for the press like any move.
+            if self.cfg.profile.game_end_needs_article_4() && self.touch_breach(&mv).is_some() {
+                return;
+            }
             let mut after = self.pos.clone();
             after.play_unchecked(mv);
             if legal::is_checkmate(&after)
@@ -96,11 +101,18 @@ impl Arbiter {
     pub(super) fn after_move(&mut self, by: Color, t: u64, out: &mut Decisions) {
         let p = self.cfg.profile;
         let a = p.articles;
-        if legal::is_checkmate(&self.pos) {
+        // 2023 5.1.1 / 5.2.1 / 5.2.2: only a move "in accordance with
+        // Article 3 and Articles 4.2 – 4.7" ends the game by the position;
+        // one that broke Article 4 stands open to the opponent's claim
+        // (4.8) and the arbiter's decision.
+        // (9.6's automatic draws have no such proviso.)
+        let breached = self.pending_breach.as_ref().is_some_and(|b| b.by == by);
+        let by_position = !(p.game_end_needs_article_4() && breached);
+        if by_position && legal::is_checkmate(&self.pos) {
             self.end(win_for(by), EndReason::Checkmate, a.checkmate, t, out);
             return;
         }
-        if legal::is_stalemate(&self.pos) {
+        if by_position && legal::is_stalemate(&self.pos) {
             self.end(
                 KnownOutcome::Draw,
                 EndReason::Stalemate,
@@ -110,7 +122,7 @@ impl Arbiter {
             );
             return;
         }
-        if dead::is_dead_fast(&self.pos) {
+        if by_position && dead::is_dead_fast(&self.pos) {
             self.end(
                 KnownOutcome::Draw,
                 EndReason::DeadPosition,

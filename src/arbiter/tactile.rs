@@ -92,7 +92,7 @@ impl Arbiter {
                     t,
                     kind: EventKind::Irregularity {
                         kind: IrregularityKind::MovedAfterAnnouncement,
-                        article: self.cfg.profile.articles.vi_clock_after_announcement,
+                        article: self.cfg.profile.article_vi_move_made(),
                         squares: square_list(squares),
                     },
                 });
@@ -148,7 +148,7 @@ impl Arbiter {
             t,
             kind: EventKind::Irregularity {
                 kind: IrregularityKind::PromotionPieceUnnamed,
-                article: self.cfg.profile.articles.vi_clock_after_announcement,
+                article: self.cfg.profile.article_vi_promotion_piece(),
                 squares: vec![square.to_string()],
             },
         });

@@ -7,6 +7,8 @@
 
 pub use crate::model::{Edition, Mode, Supervision};
 
+mod appendix;
+mod completion;
 mod default_time;
 pub use default_time::DefaultTime;
 
