@@ -278,3 +278,8 @@ fn the_default_time_counts_from_the_rounds_scheduled_start() {
     let e = crate::trace::Trace::parse(&format!("{bad}\n")).unwrap_err();
     assert!(e.to_string().contains("session_start_ms"), "{e}");
 }
+
+// The article of a refused ruling (issue 24.9's round report); here, not
+// in `rulings_tests.rs` (over 600 lines), with the same helpers.
+#[path = "refused_article_tests.rs"]
+mod refused_article_tests;

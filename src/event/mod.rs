@@ -83,7 +83,8 @@ impl BoardAssignment {
                 .map_err(|e| ("time_control".to_owned(), format!("\"{tc}\": {e}")))?;
         }
         if let Some(s) = &self.session_start {
-            crate::config::instant::parse_rfc3339(s).map_err(|e| ("session_start".to_owned(), e))?;
+            crate::config::instant::parse_rfc3339(s)
+                .map_err(|e| ("session_start".to_owned(), e))?;
         }
         Ok(())
     }
