@@ -88,6 +88,14 @@ pub struct Header {
     /// loses by forfeit); absent: the profile's
     /// ([`crate::rules::DefaultTime::of`]). Key `default_time_ms`.
     pub default_time_ms: Option<u64>,
+    /// Extension: the round's scheduled start, round ms (negative: before
+    /// round time 0, the round's clock started after it): the default time
+    /// counts from it (2023 6.6 / 6.7.1, DSU 004 §11 "the round's announced
+    /// start"); absent: from when White's clock first runs. The daemon
+    /// writes it from `[event] session_start` (RFC 3339) on its own wall
+    /// clock, so a replay decides by the trace's times as the board did.
+    /// Key `session_start_ms`.
+    pub session_start_ms: Option<i64>,
 }
 
 /// What the arbiter says through an `arbiter` record. The contract names

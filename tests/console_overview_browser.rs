@@ -84,6 +84,9 @@ with steps() as res:
         return { top: a.top, bottom: a.bottom, width: document.documentElement.scrollWidth }; })()""" % ALERT.replace('"', '\\"'))
     click(ALERT + " button.ack")
     wait("!document.querySelector(\"" + ALERT + "\") && !!document.querySelector(\"#acked-list li[data-game='1.2']\")", "the alert acknowledged")
+    # Open alerts first: the open list above the acknowledged one (and both above the overview).
+    res["order"] = js("""(() => { const y = (id) => document.getElementById(id).getBoundingClientRect().top;
+        return { alerts: y('alerts'), acked: y('acked'), overview: y('overview') }; })()""")
     res["acked_open"] = js("document.getElementById('acked').open")
     res["acked_visible"] = js("document.querySelector(\"#acked-list li[data-game='1.2']\").checkVisibility()")
     res["title_after"] = js("document.title")
@@ -232,6 +235,12 @@ fn the_round_at_a_glance_on_a_tablet_and_a_phone_in_chromium() {
     assert!(
         p["width"].as_f64().unwrap() <= 391.0,
         "the page scrolls sideways: {r}"
+    );
+    let o = &r["order"];
+    let y = |k: &str| o[k].as_f64().unwrap_or_else(|| panic!("{k}: {r}"));
+    assert!(
+        y("alerts") <= y("acked") && y("acked") < y("overview"),
+        "open alerts first, then the acknowledged, then the overview: {r}"
     );
     assert_eq!(r["acked_open"], false, "acknowledged alerts collapsed: {r}");
     assert_eq!(r["acked_visible"], false, "{r}");

@@ -115,6 +115,71 @@ fn a_bad_config_names_file_line_and_key() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `[event] session_start`: the doctor says from when the default time
+/// counts (the scheduled start, or White's clock with a warning on the
+/// sensors), and a time without its offset names file, line and key.
+#[test]
+fn the_session_row_says_from_when_the_default_time_counts() {
+    let dir = tempdir("doctor-session");
+    let with = |event: &str, extra: &str| {
+        let cfg = config(&dir, 1, 1, extra);
+        let text = std::fs::read_to_string(&cfg).unwrap();
+        std::fs::write(
+            &cfg,
+            text.replacen("[event]\n", &format!("[event]\n{event}"), 1),
+        )
+        .unwrap();
+        cfg
+    };
+    let cfg = with(
+        "rules = \"fide-2009\"\nsession_start = \"2026-11-26T15:00:00+01:00\"\n",
+        "",
+    );
+    let (code, v, _) = doctor(&dir, &cfg, &[]);
+    assert_eq!(code, 0, "{v}");
+    let (status, detail) = row(&v, "session");
+    assert_eq!(status, "ok", "{detail}");
+    assert!(
+        detail.contains("15 min (DSU 004 §11)")
+            && detail.contains("scheduled start 2026-11-26T15:00:00+01:00"),
+        "{detail}"
+    );
+    // A TOML date-time is taken too.
+    let cfg = with("session_start = 2026-11-26T15:00:00+01:00\n", "");
+    let (_, v, _) = doctor(&dir, &cfg, &[]);
+    assert!(
+        row(&v, "session")
+            .1
+            .contains("scheduled start 2026-11-26T15:00:00+01:00"),
+        "{v}"
+    );
+    // None on a board on its sensors: the clock's start, with a warning.
+    let cfg = with(
+        "rules = \"fide-2009\"\n",
+        "\n[clock]\nstart_at = \"arbiter_or_press\"\n",
+    );
+    let (_, v, _) = doctor(&dir, &cfg, &[]);
+    let (status, detail) = row(&v, "session");
+    assert_eq!(status, "warn", "{detail}");
+    assert!(
+        detail.contains("no [event] session_start") && detail.contains("first press"),
+        "{detail}"
+    );
+    // No offset: the config row fails naming file, line and key.
+    let cfg = with("session_start = \"2026-11-26T15:00:00\"\n", "");
+    let (code, v, _) = doctor(&dir, &cfg, &[]);
+    assert_eq!(code, 1, "{v}");
+    let (status, detail) = row(&v, "config");
+    assert_eq!(status, "fail");
+    assert!(
+        detail.contains(&format!("{}:2", cfg.display()))
+            && detail.contains("event.session_start")
+            && detail.contains("offset is missing"),
+        "{detail}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_full_disk_fails() {
     let dir = tempdir("doctor-disk");

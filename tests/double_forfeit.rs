@@ -190,3 +190,79 @@ fn a_double_forfeit_after_a_move_is_refused_naming_the_player_present() {
     assert_eq!(state(&a)["result"], "*");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `[event] session_start` (issue 24, the default time from the round's
+/// scheduled start, DSU 004 §11): a fide-2009 board (15 min) whose round
+/// was scheduled 16 min before it started takes a no-show's forfeit at
+/// once, with no clock ever run; without the scheduled start the session
+/// would start at the board's start and the forfeit be refused for 15
+/// min. The daemon writes the start in round ms into the journal's header
+/// (`session_start_ms`), so a replay decides the same. About 2 s.
+#[test]
+fn a_forfeit_counts_the_default_time_from_the_rounds_scheduled_start() {
+    let dir = tempdir("session-start");
+    let trace = dir.join("empty.jsonl");
+    std::fs::write(
+        &trace,
+        TraceBuilder::new().header("time_control", "5400+30").text(),
+    )
+    .unwrap();
+    let now_s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let out = std::process::Command::new("date")
+        .args([
+            "-u",
+            "-d",
+            &format!("@{}", now_s - 16 * 60),
+            "+%Y-%m-%dT%H:%M:%S+00:00",
+        ])
+        .output()
+        .unwrap();
+    let scheduled = String::from_utf8(out.stdout).unwrap();
+    let cfg = config(&dir, 1, 1, "");
+    let text = std::fs::read_to_string(&cfg).unwrap().replacen(
+        "[event]\n",
+        &format!(
+            "[event]\nrules = \"fide-2009\"\nsession_start = \"{}\"\n",
+            scheduled.trim()
+        ),
+        1,
+    );
+    std::fs::write(&cfg, text).unwrap();
+    let journal = dir.join("j.jsonl");
+    let j = journal.to_str().unwrap();
+    let mut board = run_board(&dir, &cfg, Some(&trace), &["--journal", j]);
+    let a = board.addr.clone();
+    let st = poll(30, "the board's state", || {
+        let st = state(&a);
+        (st["ply"] == 0).then_some(st)
+    });
+    let d = &st["default_time"];
+    assert_eq!(d["scheduled"], true, "{st}");
+    let started = d["started_t"].as_i64().unwrap_or_else(|| panic!("{st}"));
+    assert!(
+        (-962_000..=-950_000).contains(&started),
+        "16 min before round time 0: {st}"
+    );
+    assert_eq!(d["passes_t"], 0, "the default time has passed: {st}");
+    let (s, v) = post(&a, "/arbiter/forfeit", json!({"result": "1-0"}));
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(state(&a)["result_status"], "forfeit");
+    board.kill();
+    let header: Value = serde_json::from_str(
+        std::fs::read_to_string(&journal)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        header["session_start_ms"].as_i64(),
+        Some(started),
+        "{header}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

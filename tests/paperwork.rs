@@ -242,6 +242,9 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
             && refused["outcome"].len() > 20,
         "{refused:?} / {again_body}"
     );
+    // Its article: the confirmation's (DSU 004 §15), as an applied one's.
+    assert_eq!(refused["article"], "DSU 004 §15", "{refused:?}");
+    assert_eq!(find("4.1", "ruling", "confirm")["article"], "DSU 004 §15");
 
     // The print-ready page: the same, escaped, no script.
     let (s, head, html) = http(r, "GET", "/console/report", &me, "");
@@ -254,6 +257,15 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     assert!(html.contains("@page") && html.contains("@media print"));
     assert!(!html.contains("<script"), "print-ready: no script");
     assert!(html.contains("acknowledged by IA Hansen"), "{html}");
+    // The refused confirmation's row: its article and its outcome.
+    let row = html
+        .split("<tr>")
+        .find(|r| r.contains("<td class=\"refused\">refused ("))
+        .unwrap_or_else(|| panic!("no refused row: {html}"));
+    assert!(
+        row.contains("<td>DSU 004 §15</td>") && row.contains("<td>confirm</td>"),
+        "{row}"
+    );
     assert!(html.contains("Frandsen,Lars"), "{html}");
     assert_eq!(http(r, "GET", "/console/report?tz=noon", &me, "").0, 422);
     if let Ok(keep) = std::env::var("EBOARD_KEEP_REPORT") {

@@ -153,10 +153,15 @@ impl Daemon {
         if !(speed > 0.0 && speed.is_finite()) {
             return Err(format!("speed {speed}: give a factor above 0"));
         }
-        let header = settings::game_header(&config, source_header.as_ref());
+        let mut header = settings::game_header(&config, source_header.as_ref());
         let mut report = Vec::new();
         let mut pending_alerts: Vec<journal::Alert> = Vec::new();
         let now_unix = unix_now_ms();
+        // The round's scheduled start on the round clock a new game starts
+        // now (a resumed game keeps its journaled one, below).
+        if let Some(s) = settings::session_start_ms(&config, now_unix, speed) {
+            header.session_start_ms = Some(s);
+        }
         let (journal, recovered) = match &journal_path {
             Some(p) => {
                 let (j, r) = Journal::open(p, &header, now_unix).map_err(|e| e.to_string())?;

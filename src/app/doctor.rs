@@ -34,7 +34,7 @@ pub struct DoctorArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 5)]
     pub timeout: u64,
     /// Leave out a check (config, sensors, clock, mqtt, lichess, disk, time,
-    /// audio, https, secrets); may be repeated.
+    /// audio, https, secrets, session); may be repeated.
     #[arg(long, value_name = "CHECK")]
     pub skip: Vec<String>,
     /// One JSON object on standard output (`{"ok": bool, "checks": […]}`).
@@ -43,8 +43,9 @@ pub struct DoctorArgs {
 }
 
 /// The checks' names, in the table's order.
-pub const CHECKS: [&str; 10] = [
+pub const CHECKS: [&str; 11] = [
     "config", "sensors", "clock", "mqtt", "lichess", "disk", "time", "audio", "https", "secrets",
+    "session",
 ];
 
 /// `eboard doctor`: prints the table (or JSON); `Ok(false)` when a check
@@ -128,6 +129,7 @@ pub fn diagnose(args: &DoctorArgs) -> Vec<Finding> {
                 "audio" => audio(cfg),
                 "https" => https(cfg, &args.journal_dir),
                 "secrets" => secrets(cfg),
+                "session" => session(cfg),
                 _ => unreachable!("CHECKS"),
             },
             _ => no_config(check),
@@ -199,6 +201,47 @@ fn secrets(cfg: &Config) -> Finding {
         Finding::new(C, Status::Ok, "no console account's secret on this board")
     } else {
         Finding::new(C, Status::Warn, found.join("; "))
+    }
+}
+
+/// From when the default time counts (2023 6.7.1, DSU 004 §11): `[event]
+/// session_start` (the round's scheduled start), or when White's clock
+/// first runs on the board. Never fails (the config check refused a bad
+/// time); `warn` when the default time is above zero and counts from a
+/// start the board's sensors wait for (`clock.start_at =
+/// "arbiter_or_press"`): a late start makes the board wait longer.
+fn session(cfg: &Config) -> Finding {
+    const C: &str = "session";
+    let edition = cfg.event.rules.unwrap_or_default();
+    let d = match cfg.event.default_time_min {
+        Some(min) => crate::rules::DefaultTime::of_event(min.saturating_mul(60_000)),
+        None => crate::rules::DefaultTime::of(edition),
+    };
+    let what = format!("the default time of {} ({})", d.words(), d.source);
+    if let Some(s) = &cfg.event.session_start {
+        return Finding::new(
+            C,
+            Status::Ok,
+            format!("{what} counts from the round's scheduled start {s} ([event] session_start)"),
+        );
+    }
+    let live = cfg.board.source == SourceKind::Hw;
+    let start_at = super::settings::clock_start_at(cfg, live);
+    let from = match start_at {
+        crate::model::ClockStartAt::RoundStart => "the board's start (clock.start_at = \"round_start\")",
+        crate::model::ClockStartAt::ArbiterOrPress => {
+            "when White's clock first runs (the arbiter's start or the first press: clock.start_at = \"arbiter_or_press\")"
+        }
+    };
+    let words = format!("{what} counts from {from}: no [event] session_start");
+    if d.ms > 0 && start_at == crate::model::ClockStartAt::ArbiterOrPress {
+        Finding::new(
+            C,
+            Status::Warn,
+            format!("{words}; a late start makes the board wait longer than the regulations say: set the round's scheduled start"),
+        )
+    } else {
+        Finding::new(C, Status::Ok, words)
     }
 }
 

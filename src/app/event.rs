@@ -35,6 +35,12 @@ pub struct EventArgs {
     /// (docs/clock.md, e.g. 40/5400+30:1800+30; default: each board's own).
     #[arg(long, value_name = "TC")]
     pub time_control: Option<String>,
+    /// The round's scheduled start, RFC 3339 with its offset
+    /// (2026-11-26T15:00:00+01:00): every board's default time counts from
+    /// it (2023 6.7.1, DSU 004 §11; default: each board's own [event]
+    /// session_start, else when White's clock first runs).
+    #[arg(long, value_name = "TIME")]
+    pub session_start: Option<String>,
     /// Publish each board's configuration retained to this MQTT broker:
     /// mqtt://host[:port] or mqtts://host[:port] (default: the --config
     /// file's [mqtt] url, if given).
@@ -82,7 +88,14 @@ pub fn event(args: EventArgs) -> anyhow::Result<()> {
         crate::clock::TimeControl::parse(tc)
             .map_err(|e| anyhow!("--time-control \"{tc}\": {e}"))?;
     }
-    let boards = event::assignments(&round, args.event.as_deref(), args.time_control.as_deref());
+    if let Some(s) = &args.session_start {
+        crate::config::instant::parse_rfc3339(s).map_err(|e| anyhow!("--session-start {e}"))?;
+    }
+    let mut boards =
+        event::assignments(&round, args.event.as_deref(), args.time_control.as_deref());
+    for a in &mut boards {
+        a.session_start.clone_from(&args.session_start);
+    }
     for a in &boards {
         a.check()
             .map_err(|(field, m)| anyhow!("{shown}: board {}: {field}: {m}", a.board))?;
@@ -310,6 +323,9 @@ fn whole_config(mut t: toml::Table, a: &BoardAssignment) -> anyhow::Result<Strin
     }
     if let Some(tc) = &a.time_control {
         ev.insert("time_control".into(), Value::String(tc.clone()));
+    }
+    if let Some(s) = &a.session_start {
+        ev.insert("session_start".into(), Value::String(s.clone()));
     }
     t.insert("event".into(), Value::Table(ev));
     let mut game = table(&mut t, "game")?;

@@ -185,6 +185,7 @@ pub fn from_header(h: &Header, cfg: &Config) -> BoardAssignment {
         white: named(&h.white),
         black: named(&h.black),
         time_control: None,
+        session_start: None,
     }
 }
 
@@ -221,6 +222,9 @@ pub fn apply(cfg: &mut Config, a: &BoardAssignment) -> Result<(), String> {
     if let Some(tc) = &a.time_control {
         cfg.event.time_control = Some(tc.clone());
     }
+    if let Some(s) = &a.session_start {
+        cfg.event.session_start = Some(s.clone());
+    }
     Ok(())
 }
 
@@ -234,6 +238,7 @@ pub fn from_config(cfg: &Config) -> BoardAssignment {
         white: cfg.game.white.clone(),
         black: cfg.game.black.clone(),
         time_control: cfg.event.time_control.clone(),
+        session_start: cfg.event.session_start.clone(),
     }
 }
 
@@ -550,6 +555,7 @@ mod tests {
                 ..Player::default()
             },
             time_control: Some("90+30".into()),
+            session_start: Some("2026-11-26T15:00:00+01:00".into()),
         }
     }
 
@@ -560,6 +566,10 @@ mod tests {
         assert_eq!(c.round_board(), "3.2");
         assert_eq!(c.game.white.rating, Some(2560));
         assert_eq!(c.event.time_control.as_deref(), Some("90+30"));
+        assert_eq!(
+            c.event.session_start.as_deref(),
+            Some("2026-11-26T15:00:00+01:00")
+        );
         let e = apply(&mut c, &a(3, 5, "x")).unwrap_err();
         assert!(e.contains("board 5") && e.contains("board = 2"), "{e}");
     }

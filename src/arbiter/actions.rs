@@ -41,6 +41,7 @@ impl Arbiter {
                 .map(|c| [c.moves_done(Color::White), c.moves_done(Color::Black)])
         };
         let counters_before = counters(self);
+        let asked_article = self.asked_article(action);
         let result = self
             .check_expect(action, expect)
             .and_then(|()| self.apply_action(action, reason, t, out));
@@ -98,6 +99,7 @@ impl Arbiter {
                         author: author.map(str::to_owned),
                         reason,
                         status,
+                        article: asked_article,
                     },
                 });
             }

@@ -29,9 +29,14 @@ pub struct DefaultTimeState {
     pub source: &'static str,
     /// The article a forfeit cites (`6.7.1`, `6.6a`, `6.7`).
     pub article: &'static str,
-    /// When the session started on this board, round ms; `None`: not yet
-    /// (White's clock has not run).
-    pub started_t: Option<u64>,
+    /// When the session started on this board, round ms (negative: a
+    /// scheduled start before round time 0); `None`: not yet (White's
+    /// clock has not run, and no start is scheduled).
+    pub started_t: Option<i64>,
+    /// Whether `started_t` is the round's scheduled start (`[event]
+    /// session_start`, header `session_start_ms`) rather than when White's
+    /// clock first ran on this board.
+    pub scheduled: bool,
     /// From when a forfeit is possible, round ms (`started_t` + `ms`);
     /// `None` while the session has not started and the default time is
     /// not zero.
@@ -48,14 +53,20 @@ impl Arbiter {
         }
     }
 
-    /// When the session started on this board, round ms: when White's
-    /// clock first ran (2023 6.6, 2009 §6.5); with no clock, round time 0.
-    /// `None`: the clocks wait for their start.
-    pub fn session_start(&self) -> Option<u64> {
+    /// When the session started on this board, round ms: the round's
+    /// scheduled start when the event gives one (header `session_start_ms`:
+    /// 2023 6.6 "at the scheduled start", DSU 004 §11 "the round's
+    /// announced start"; negative when before round time 0), else when
+    /// White's clock first ran (2023 6.6, 2009 §6.5); with no clock, round
+    /// time 0. `None`: the clocks wait for their start.
+    pub fn session_start(&self) -> Option<i64> {
+        if let Some(s) = self.cfg.header.session_start_ms {
+            return Some(s);
+        }
         if self.clock.is_none() {
             return Some(0);
         }
-        self.session_started
+        self.session_started.map(|t| t as i64)
     }
 
     /// The default time for the arbiter's state.
@@ -71,8 +82,9 @@ impl Arbiter {
             source: d.source,
             article: RulingArticles::of(self.cfg.profile.edition).forfeit,
             started_t,
+            scheduled: self.cfg.header.session_start_ms.is_some(),
             passes_t: match started_t {
-                Some(s) => Some(s.saturating_add(d.ms)),
+                Some(s) => Some(s.saturating_add(d.ms as i64).max(0) as u64),
                 None if d.ms == 0 => Some(0),
                 None => None,
             },
@@ -103,11 +115,11 @@ impl Arbiter {
             return Err(stale(match (due, st.started_t) {
                 (Some(p), Some(s)) => format!(
                     "too early for a forfeit: {what} passes at round time {} ({} after the session \
-                     started on this board, White's clock first running at {}), in {}; a player \
-                     who arrives before it plays; {article}",
+                     started on this board, {}), in {}; a player who arrives before it plays; \
+                     {article}",
                     fmt_hms(p),
                     d.words(),
-                    fmt_hms(s),
+                    started_words(s, st.scheduled),
                     fmt_hms(p - t)
                 ),
                 _ => format!(
@@ -133,5 +145,20 @@ impl Arbiter {
                 format!("decided by the arbiter before the session started on this board ({what})")
             }
         }))
+    }
+}
+
+/// How the session started, in words: "the round's scheduled start at
+/// round time 0:00:00" / "White's clock first running at 0:00:00".
+fn started_words(s: i64, scheduled: bool) -> String {
+    let at = if s < 0 {
+        format!("{} before round time 0", fmt_hms(s.unsigned_abs()))
+    } else {
+        format!("at {}", fmt_hms(s as u64))
+    };
+    if scheduled {
+        format!("the round's scheduled start ({at}; [event] session_start)")
+    } else {
+        format!("White's clock first running {at}")
     }
 }

@@ -203,3 +203,83 @@ fn the_arbiters_early_forfeit_round_trips_through_the_journal() {
     let e = crate::trace::parse_record(plain.as_object().unwrap(), 3).unwrap_err();
     assert!(e.to_string().contains("before_default_time"), "{e}");
 }
+
+#[test]
+fn the_default_time_counts_from_the_rounds_scheduled_start() {
+    use crate::model::Edition;
+    // DSU 004 §11: 15 min after "the round's announced start". The round
+    // was scheduled 5 min before this board's round time 0 (the daemon
+    // started late); the clocks wait for the arbiter or the first press
+    // (`arbiter_or_press`), and White's clock never runs: the default time
+    // still passes at round time 0:10:00, not 15 min after a press.
+    let header = crate::trace::Header {
+        boards: vec![BoardId::Main],
+        time_control: Some("5400+30".into()),
+        rules: Some(Edition::Fide2009),
+        session_start_ms: Some(-300_000),
+        ..crate::trace::Header::default()
+    };
+    let mut cfg = GameConfig::from_header(&header, None, None).unwrap();
+    cfg.clock_start_at = ClockStartAt::ArbiterOrPress;
+    let mut a = Arbiter::new(cfg.clone());
+    let st = a.default_time_state();
+    assert_eq!(
+        (st.started_t, st.scheduled, st.passes_t),
+        (Some(-300_000), true, Some(600_000))
+    );
+    let d = feed(
+        &mut a,
+        &[forfeit_with(
+            540_000,
+            ArbiterAction::Forfeit(WHITE_WON),
+            None,
+        )],
+    );
+    let (reason, status) = refused(&d).expect("refused");
+    assert_eq!(status, 409, "{reason}");
+    assert!(
+        reason.contains("passes at round time 0:10:00")
+            && reason.contains("the round's scheduled start (0:05:00 before round time 0")
+            && reason.contains("in 0:01:00"),
+        "{reason}"
+    );
+    let d = feed(
+        &mut a,
+        &[forfeit_with(
+            600_000,
+            ArbiterAction::Forfeit(WHITE_WON),
+            None,
+        )],
+    );
+    assert_eq!(refused(&d), None, "{d:?}");
+    assert_eq!(a.outcome().unwrap().result.as_str(), "1-0");
+    // White's first press at 2 min does not move the session's start:
+    // Black, absent, loses at 0:10:00 (not at 0:17:00).
+    let mut b = Arbiter::new(cfg);
+    feed(&mut b, &[press(120_000, Color::Black)]);
+    feed(&mut b, &play(180_000, Color::White, Square::E2, Square::E4));
+    assert_eq!(b.default_time_state().passes_t, Some(600_000));
+    let d = feed(
+        &mut b,
+        &[forfeit_with(
+            600_000,
+            ArbiterAction::Forfeit(WHITE_WON),
+            None,
+        )],
+    );
+    assert_eq!(refused(&d), None, "{d:?}");
+    // The header carries it through a journal and a replay.
+    let v = crate::trace::header_json(&header);
+    assert_eq!(v["session_start_ms"], -300_000, "{v}");
+    let back = crate::trace::Trace::parse(&format!("{v}\n")).unwrap();
+    assert_eq!(back.header.session_start_ms, Some(-300_000));
+    let mut bad = v.clone();
+    bad["session_start_ms"] = "15:00".into();
+    let e = crate::trace::Trace::parse(&format!("{bad}\n")).unwrap_err();
+    assert!(e.to_string().contains("session_start_ms"), "{e}");
+}
+
+// The article of a refused ruling (issue 24.9's round report); here, not
+// in `rulings_tests.rs` (over 600 lines), with the same helpers.
+#[path = "refused_article_tests.rs"]
+mod refused_article_tests;

@@ -77,6 +77,7 @@ mod unpressed_illegal;
 mod written;
 // The default time of a no-show's forfeit (6.7.1, DSU 004 §11).
 mod default_time;
+mod refused_article;
 // A held draw claim overtaken by a move (no clock): ruled on its position.
 mod held_overtaken;
 pub use default_time::DefaultTimeState;

@@ -16,6 +16,9 @@
 //! mode = "standard"                # standard | rapid | blitz
 //! time_control = "40/5400+30:1800+30"
 //! delay = 900                      # transmission delay, seconds (0..=3600)
+//! default_time_min = 15            # the default time (6.7.1; DSU 004 §11), minutes
+//! session_start = "2026-04-03T15:00:00+02:00" # the round's scheduled start (RFC 3339):
+//!                                  # the default time counts from it
 //!
 //! [game]
 //! round = 3
@@ -90,6 +93,7 @@
 //! ([`Config::error_at`]).
 
 mod check;
+pub mod instant;
 mod located;
 mod sections;
 #[cfg(test)]

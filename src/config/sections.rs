@@ -137,6 +137,16 @@ pub struct EventConfig {
     /// §11; 2009 Norwegian: 60; 2001: 60). A forfeit entered before it has
     /// passed is refused unless the arbiter decides so explicitly.
     pub default_time_min: Option<u64>,
+    /// The round's scheduled start, RFC 3339 with its offset
+    /// (`"2026-11-26T15:00:00+01:00"`; a TOML date-time is taken too): the
+    /// default time counts from it (2023 6.7.1: White's clock is started
+    /// "at the scheduled start", 6.6; DSU 004 §11: "the round's announced
+    /// start"). Absent: from when White's clock first runs on the board
+    /// (the arbiter's start or the first press, `clock.start_at`), which
+    /// is never earlier. A board's assignment (`eboard event
+    /// --session-start`) sets it per round.
+    #[serde(default, deserialize_with = "date_time")]
+    pub session_start: Option<String>,
     /// Speak the announcements (Appendix E) on the sound device with espeak-ng.
     pub speak: Option<bool>,
 }
@@ -392,4 +402,19 @@ pub struct ClockConfig {
     /// disciplines the kernel). Either way a backward or implausible jump
     /// is never charged to a clock.
     pub wall_clock: Option<String>,
+}
+
+/// A date and time: a TOML string (checked as RFC 3339 by
+/// `Config::check`) or a TOML offset date-time, kept as its RFC 3339 text.
+fn date_time<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    use serde::de::Error;
+    match Option::<toml::Value>::deserialize(d)? {
+        None => Ok(None),
+        Some(toml::Value::String(s)) => Ok(Some(s)),
+        Some(toml::Value::Datetime(dt)) => Ok(Some(dt.to_string())),
+        Some(other) => Err(D::Error::custom(format!(
+            "expected a date and time with its offset, e.g. \"2026-11-26T15:00:00+01:00\", found a {}",
+            other.type_str()
+        ))),
+    }
 }

@@ -168,3 +168,29 @@ fn semantic_errors_name_the_key_line() {
     let c = parse("[game]\nvi_player = \"b\"\n[player]\ntoken = \"t\"\n").unwrap();
     assert_eq!(c.player.token.as_deref(), Some("t"));
 }
+
+#[test]
+fn the_rounds_scheduled_start_as_text_or_a_toml_date_time() {
+    let c = parse("[event]\nsession_start = \"2026-11-26T15:00:00+01:00\"\n").unwrap();
+    assert_eq!(
+        c.event.session_start.as_deref(),
+        Some("2026-11-26T15:00:00+01:00")
+    );
+    let c = parse("[event]\nsession_start = 2026-11-26T14:00:00Z\n").unwrap();
+    assert_eq!(
+        c.event.session_start.as_deref(),
+        Some("2026-11-26T14:00:00Z")
+    );
+    // No offset (as text or as a TOML local date-time), a number: the
+    // file's line and the key.
+    for bad in [
+        "\"2026-11-26T15:00:00\"",
+        "2026-11-26T15:00:00",
+        "\"2026-02-30T15:00:00+01:00\"",
+        "1500",
+    ] {
+        let e = parse(&format!("[event]\nname = \"x\"\nsession_start = {bad}\n")).unwrap_err();
+        assert_eq!(e.key, "event.session_start", "{bad}: {e}");
+        assert_eq!(e.line, Some(3), "{bad}: {e}");
+    }
+}

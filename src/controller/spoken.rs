@@ -255,6 +255,7 @@ mod tests {
                 author: Some("IA Hansen".into()),
                 reason: "the game is over and its result confirmed".into(),
                 status: 409,
+                article: Some("6.10.2"),
             },
         ];
         for k in IrregularityKind::ALL {

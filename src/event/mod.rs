@@ -39,6 +39,12 @@ pub struct BoardAssignment {
     /// `40/5400+30:1800+30`); absent: the board's own config.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_control: Option<String>,
+    /// The round's scheduled start, RFC 3339 with its offset
+    /// (`2026-11-26T15:00:00+01:00`): the board's `[event] session_start`,
+    /// from which the default time counts (2023 6.7.1, DSU 004 §11);
+    /// absent: the board's own config.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_start: Option<String>,
 }
 
 impl BoardAssignment {
@@ -55,6 +61,7 @@ impl BoardAssignment {
             && self.white == other.white
             && self.black == other.black
             && self.time_control == other.time_control
+            && self.session_start == other.session_start
     }
 
     /// Checks what a config would check of the same values (the board
@@ -74,6 +81,10 @@ impl BoardAssignment {
         if let Some(tc) = &self.time_control {
             crate::clock::TimeControl::parse(tc)
                 .map_err(|e| ("time_control".to_owned(), format!("\"{tc}\": {e}")))?;
+        }
+        if let Some(s) = &self.session_start {
+            crate::config::instant::parse_rfc3339(s)
+                .map_err(|e| ("session_start".to_owned(), e))?;
         }
         Ok(())
     }
@@ -232,6 +243,7 @@ pub fn assignments(
             white: p.white.clone(),
             black: p.black.clone(),
             time_control: time_control.map(str::to_owned),
+            session_start: None,
         })
         .collect()
 }
@@ -322,6 +334,7 @@ mod tests {
             white: Player::default(),
             black: Player::default(),
             time_control: Some("90+30".into()),
+            session_start: Some("2026-11-26T15:00:00+01:00".into()),
         };
         assert!(a.check().is_ok());
         a.black.title = Some("Dr".into());
@@ -329,5 +342,10 @@ mod tests {
         a.black.title = None;
         a.time_control = Some("ninety".into());
         assert_eq!(a.check().unwrap_err().0, "time_control");
+        a.time_control = None;
+        a.session_start = Some("2026-11-26 15:00".into());
+        let (field, why) = a.check().unwrap_err();
+        assert_eq!(field, "session_start");
+        assert!(why.contains("RFC 3339"), "{why}");
     }
 }

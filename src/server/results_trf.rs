@@ -6,8 +6,8 @@
 //! games left blank (not final, not in the file) are named in the header
 //! `X-Eboard-Left-Blank`.
 
-use super::arbiter::{refuse, Refusal};
-use super::report::gather;
+use super::arbiter::refuse;
+use super::report::respond;
 use super::AppState;
 use crate::event::results::{from_states, the_round, write_trf};
 use axum::extract::{Query, State};
@@ -30,8 +30,7 @@ pub async fn results_trf(
     ext: Extensions,
     Query(p): Query<Params>,
 ) -> Response {
-    let run = || -> Result<Response, Refusal> {
-        let src = gather(&s, &headers, &ext)?;
+    respond(&s, &headers, &ext, |src| {
         let console = s
             .console
             .as_deref()
@@ -120,6 +119,5 @@ pub async fn results_trf(
         }
         tracing::info!(round, written = w.written.len(), blank = %blank, "results.trf served");
         Ok(r)
-    };
-    run().unwrap_or_else(IntoResponse::into_response)
+    })
 }

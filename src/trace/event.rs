@@ -265,6 +265,12 @@ pub enum EventKind {
         /// 409 (the state moved on, already decided, the game over and its
         /// result confirmed) or 422 (impossible, or no effect).
         status: u16,
+        /// The article the refusal is about: the matter's (the claim, the
+        /// illegal move, the ruling to undo), else the ruling asked for's
+        /// (`crate::rules::RulingArticles`, per profile); absent when the
+        /// ruling names no matter the board knows.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        article: Option<&'static str>,
     },
     /// The game is over.
     GameEnd {

@@ -173,6 +173,20 @@ pub(super) fn parse_header(obj: &Map<String, Value>, line: usize) -> Result<Head
             }
         })?),
     };
+    h.session_start_ms = match obj.get("session_start_ms") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_i64()
+                .filter(|ms| ms.unsigned_abs() <= MAX_TRACE_MS)
+                .ok_or_else(|| TraceError {
+                    line,
+                    message: format!(
+                        "key 'session_start_ms': expected the scheduled start in round ms \
+                         (-{MAX_TRACE_MS} to {MAX_TRACE_MS}), found {v}"
+                    ),
+                })?,
+        ),
+    };
     Ok(h)
 }
 

@@ -38,6 +38,9 @@ pub fn header_json(h: &Header) -> Value {
     if let Some(ms) = h.default_time_ms {
         m.insert("default_time_ms".into(), Value::from(ms));
     }
+    if let Some(ms) = h.session_start_ms {
+        m.insert("session_start_ms".into(), Value::from(ms));
+    }
     Value::Object(m)
 }
 

@@ -106,7 +106,22 @@ pub fn game_header(cfg: &Config, base: Option<&Header>) -> Header {
             .default_time_min
             .map(|min| min.saturating_mul(60_000))
             .or(b.default_time_ms),
+        // Round time needs the round's clock: [`session_start_ms`] (the
+        // daemon, at the game's start); a recording keeps its own.
+        session_start_ms: b.session_start_ms,
     }
+}
+
+/// `[event] session_start` (the round's scheduled start, RFC 3339) in
+/// round ms of a round clock whose time 0 is `started_at_unix_ms` running
+/// at `speed` (negative: the round's clock started after it); `None` when
+/// the config has none (the default time then counts from when White's
+/// clock first runs). Checked when the config was read.
+pub fn session_start_ms(cfg: &Config, started_at_unix_ms: u64, speed: f64) -> Option<i64> {
+    let unix = crate::config::instant::parse_rfc3339(cfg.event.session_start.as_deref()?).ok()?;
+    let limit = crate::model::MAX_TRACE_MS as f64;
+    let round = (unix as f64 - started_at_unix_ms as f64) * speed;
+    Some(round.clamp(-limit, limit) as i64)
 }
 
 /// The arbiter's settings of `cfg`'s game (with `base` as in

@@ -330,7 +330,7 @@ function forfeitWhen(st) {
   if (d.passes_t == null) return { possible: false, text: "Forfeit: the session has not started on this board (White's clock has not run); " + what + " runs from its start" };
   // The board's round time now, from its wall clock (as the clocks run on).
   const now = st.started_at_unix_ms ? (Date.now() - st.started_at_unix_ms) * (st.speed || 1) : st.t;
-  const from = d.started_t != null ? " from " + wallHm(st, d.started_t) + " (White's clock first ran)" : "";
+  const from = d.started_t != null ? " from " + wallHm(st, d.started_t) + (d.scheduled ? " (the round's scheduled start)" : " (White's clock first ran)") : "";
   if (d.ms === 0) return { possible: true, text: "Forfeit possible: " + what + from };
   const passed = now != null && now >= d.passes_t;
   return { possible: passed, text: (passed ? "Forfeit possible since " : "Forfeit possible from ") + wallHm(st, d.passes_t) + ": " + what + from };

@@ -367,11 +367,7 @@ pub(super) struct Sources {
 }
 
 /// What every handler of this module reads (any role of the console).
-pub(super) fn gather(
-    s: &AppState,
-    headers: &HeaderMap,
-    ext: &Extensions,
-) -> Result<Sources, Refusal> {
+fn gather(s: &AppState, headers: &HeaderMap, ext: &Extensions) -> Result<Sources, Refusal> {
     authorize(s, headers, ext)?;
     let console = s
         .console
@@ -398,6 +394,23 @@ fn offset(p: &Params) -> Result<i32, Refusal> {
     parse_offset(p.tz.trim_end()).map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, &e))
 }
 
+/// The paperwork's one shape: what the report is made of ([`gather`]: the
+/// login checked first), rendered by `render` into the response, or the
+/// refusal (401/403 without a login, 404 without a console, `render`'s
+/// own: a bad `tz`, no pairings file) as the answer. Used by every handler
+/// of the round's paperwork (`report`, `report_csv`, `results_csv`,
+/// [`super::results_trf`]).
+pub(super) fn respond(
+    s: &AppState,
+    headers: &HeaderMap,
+    ext: &Extensions,
+    render: impl FnOnce(Sources) -> Result<Response, Refusal>,
+) -> Response {
+    gather(s, headers, ext)
+        .and_then(render)
+        .unwrap_or_else(IntoResponse::into_response)
+}
+
 fn csv_response(body: String, file: &str) -> Response {
     (
         [
@@ -420,9 +433,8 @@ pub async fn report(
     ext: Extensions,
     Query(p): Query<Params>,
 ) -> Response {
-    let run = || -> Result<Response, Refusal> {
+    respond(&s, &headers, &ext, |src| {
         let off = offset(&p)?;
-        let src = gather(&s, &headers, &ext)?;
         let rows = rows(&src.states, &src.alerts, &src.rulings);
         let results = crate::event::results::from_states(&src.states);
         let html = to_html(&rows, &results, off, super::console::unix_ms());
@@ -434,8 +446,7 @@ pub async fn report(
             html,
         )
             .into_response())
-    };
-    run().unwrap_or_else(IntoResponse::into_response)
+    })
 }
 
 /// `GET /console/report.csv[?tz=…]`: the report's rows as CSV (any role).
@@ -445,15 +456,13 @@ pub async fn report_csv(
     ext: Extensions,
     Query(p): Query<Params>,
 ) -> Response {
-    let run = || -> Result<Response, Refusal> {
+    respond(&s, &headers, &ext, |src| {
         let off = offset(&p)?;
-        let src = gather(&s, &headers, &ext)?;
         Ok(csv_response(
             to_csv(&rows(&src.states, &src.alerts, &src.rulings), off),
             "round-report.csv",
         ))
-    };
-    run().unwrap_or_else(IntoResponse::into_response)
+    })
 }
 
 /// `GET /console/results.csv`: each game's result with its status (any
@@ -463,15 +472,13 @@ pub async fn results_csv(
     headers: HeaderMap,
     ext: Extensions,
 ) -> Response {
-    let run = || -> Result<Response, Refusal> {
-        let src = gather(&s, &headers, &ext)?;
+    respond(&s, &headers, &ext, |src| {
         let results = crate::event::results::from_states(&src.states);
         Ok(csv_response(
             crate::event::results::to_csv(&results),
             "results.csv",
         ))
-    };
-    run().unwrap_or_else(IntoResponse::into_response)
+    })
 }
 
 #[cfg(test)]
