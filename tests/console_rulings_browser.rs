@@ -282,12 +282,15 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
     assert_eq!(r["ambiguous_confirm"], false, "{r}");
     let ninety = text("ninety_reply");
     assert!(
-        ninety.contains("write 1:30:00 for 90 minutes or 1:30 for 90 seconds") && !ninety.contains("0:90"),
+        ninety.contains("write 1:30:00 for 90 minutes or 1:30 for 90 seconds")
+            && !ninety.contains("0:90"),
         "{ninety}"
     );
     let below = text("below_reply");
     assert!(
-        below.starts_with("error: White now has 0:00:10: subtracting 0:00:30 would go below zero; nothing sent"),
+        below.starts_with(
+            "error: White now has 0:00:10: subtracting 0:00:30 would go below zero; nothing sent"
+        ),
         "{below}"
     );
     // 4. The history and its undo.
@@ -315,7 +318,8 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
     // 6. The deputy: read-only; a busy login in the server's words.
     let busy = text("busy_login");
     assert!(
-        busy.contains("another login from this address is being checked") && !busy.contains("failed"),
+        busy.contains("another login from this address is being checked")
+            && !busy.contains("failed"),
         "{busy}"
     );
     assert!(text("deputy_who").contains("read-only"), "{r}");
