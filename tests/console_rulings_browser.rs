@@ -103,6 +103,20 @@ with steps() as res:
     click_el(button_in("#board-1\\.3", "Set clocks"))
     res["ambiguous_reply"] = outcome_in("reply-board-1.3")
     res["ambiguous_confirm"] = js("!!document.querySelector('#boards .confirm')")
+    # 90: both readings as the clocks write them (1:30:00, 1:30), never "0:90".
+    js("replies.delete('reply-board-1.3'); repaint('reply-board-1.3')")
+    type_into("#clock-w-1\\.3", "90")
+    click_el(button_in("#board-1\\.3", "Set clocks"))
+    res["ninety_reply"] = outcome_in("reply-board-1.3")
+    # -0:30 asked, then White's running clock falls to 0:10 before the
+    # confirmation (stubbed): nothing sent, never a flag by clamping to 0.
+    js("replies.delete('reply-board-1.3'); repaint('reply-board-1.3')")
+    type_into("#clock-w-1\\.3", "-0:30")
+    click_el(button_in("#board-1\\.3", "Set clocks"))
+    wait("!!document.querySelector('#reply-board-1\\\\.3 .confirm')", "the -0:30 question")
+    js("window.realRemaining = remaining; remaining = (st) => ({ w: 10000, b: 10000 })")
+    res["below_reply"] = (confirm_in("reply-board-1.3"), outcome_in("reply-board-1.3"))[1]
+    js("remaining = window.realRemaining")
     type_into("#clock-w-1\\.3", "")
     # 4. The history and its undo.
     undo = button_in("#history-1\\.3", "Undo #")
@@ -124,6 +138,12 @@ with steps() as res:
     res["rulings_after"] = js("boards.get('1.3').rulings.map((r) => r.action)")
     # 6. The deputy: the same page, no live button.
     click("#logout")
+    # Another login from the same address being checked (a venue's NAT): its words, not "failed logins".
+    wait("!document.getElementById('login').hidden", "the login form")
+    js("window.realApi = api; api = async (m, p, b) => p === '/console/login' ? { status: 429, retry: 1, data: { error: 'another login from this address is being checked: retry in 1 s' } } : window.realApi(m, p, b)")
+    type_into("#name", dname); type_into("#secret", dsecret); click("#login-button")
+    res["busy_login"] = wait("document.getElementById('login-error').textContent", "the busy login's words")
+    js("api = window.realApi")
     log_in(dname, dsecret)
     wait("document.querySelectorAll('#overview li').length === 3 && document.querySelectorAll('#alerts li, #acked-list li').length > 0", "the deputy's page")
     res["deputy_who"] = js("document.getElementById('who').textContent")
@@ -254,6 +274,19 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
         "{amb}"
     );
     assert_eq!(r["ambiguous_confirm"], false, "{r}");
+    let ninety = text("ninety_reply");
+    assert!(
+        ninety.contains("write 1:30:00 for 90 minutes or 1:30 for 90 seconds")
+            && !ninety.contains("0:90"),
+        "{ninety}"
+    );
+    let below = text("below_reply");
+    assert!(
+        below.starts_with(
+            "error: White now has 0:00:10: subtracting 0:00:30 would go below zero; nothing sent"
+        ),
+        "{below}"
+    );
     // 4. The history and its undo.
     assert!(
         text("history").contains("#1") && text("history").contains("clock by IA Hansen"),
@@ -276,7 +309,13 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
         "the refused +2 min is no ruling given: {r}"
     );
 
-    // 6. The deputy: read-only.
+    // 6. The deputy: read-only; a busy login in the server's words.
+    let busy = text("busy_login");
+    assert!(
+        busy.contains("another login from this address is being checked")
+            && !busy.contains("failed"),
+        "{busy}"
+    );
     assert!(text("deputy_who").contains("read-only"), "{r}");
     assert_eq!(r["deputy_buttons"], serde_json::json!([]), "{r}");
     assert!(r["deputy_alerts"].as_u64().unwrap() >= 1, "{r}");

@@ -170,7 +170,8 @@ impl Arbiter {
     /// `forfeit`: a game not played (a no-show; Laws 2009 §6.6a / 2023
     /// 6.7.1, DSU 004 §11): before any move, or after the present player's
     /// first move (he starts his clock and moves, the normal sequence: the
-    /// result is then his win). `0-0`: neither player came (a double
+    /// result is then his win), also once the absent player's flag has
+    /// fallen (the flag's result, not confirmed, is replaced). `0-0`: neither player came (a double
     /// forfeit, before any move: both lose, [`Score::BothLost`]). Refused
     /// with the reason otherwise, and before the default time has passed
     /// unless the arbiter decides it then (`early`: (true, his reason);
@@ -183,13 +184,26 @@ impl Arbiter {
         out: &mut Decisions,
     ) -> Result<Applied, Refusal> {
         let article = RulingArticles::of(self.cfg.profile.edition).forfeit;
-        if let Some(o) = self.outcome() {
-            return Err(stale(format!(
-                "the game is already over ({}, {})",
-                o.result.as_str(),
-                o.reason
-            )));
-        }
+        // The absent player's flag fell before the arbiter entered the
+        // forfeit (his clock ran from the start, 6.7.2 / §6.6): that game
+        // was never played, and a forfeit is what the event's papers must
+        // carry (TRF `+`/`-`, `-`/`-`), not a game lost on time.
+        let flagged = match self.outcome() {
+            Some(o) if self.flag_of_a_game_not_played(&o) => Some(o),
+            Some(o) => {
+                return Err(stale(format!(
+                    "the game is already over ({}, {}){}",
+                    o.result.as_str(),
+                    o.reason,
+                    if self.confirmation.is_some() {
+                        ": its result is confirmed; undo the confirmation first"
+                    } else {
+                        ""
+                    }
+                )))
+            }
+            None => None,
+        };
         let moved = self.moves.first().map(|m| m.by);
         let result = match (forfeit, self.moves.len(), moved) {
             (_, n, _) if n > 1 => {
@@ -221,7 +235,20 @@ impl Arbiter {
             }
         };
         let before_default_time = self.check_default_time(early, reason, t)?;
-        self.end(result, EndReason::Forfeit, article, t, out);
+        match flagged {
+            None => self.end(result, EndReason::Forfeit, article, t, out),
+            // One ruling replacing the flag's result, as a correction is:
+            // no second game end (no second "Result to confirm").
+            Some(o) => {
+                self.original_outcome.get_or_insert(o);
+                self.correct_outcome(Outcome {
+                    result,
+                    reason: EndReason::Forfeit,
+                    article,
+                    t,
+                });
+            }
+        }
         self.confirmation = Some(Confirmation {
             result,
             corrected: false,
@@ -241,13 +268,26 @@ impl Arbiter {
             Score::BothLost => "0-0, both players lost".to_owned(),
             r => r.as_str().to_owned(),
         };
+        let replaced = flagged
+            .map(|o| format!("{} ({}) → ", o.result.as_str(), o.reason))
+            .unwrap_or_default();
         Ok(Applied {
             article,
             effect: match before_default_time {
-                None => format!("the game is entered as a forfeit, {shown}, confirmed"),
-                Some(w) => format!("the game is entered as a forfeit, {shown}, confirmed; {w}"),
+                None => format!("{replaced}the game is entered as a forfeit, {shown}, confirmed"),
+                Some(w) => {
+                    format!("{replaced}the game is entered as a forfeit, {shown}, confirmed; {w}")
+                }
             },
         })
+    }
+
+    /// A flag that ended a game not played, `o` not yet confirmed: no move
+    /// made (the flag is White's, absent from the start), or the present
+    /// player's first move only (the flag is the absent opponent's). A
+    /// forfeit may replace it.
+    fn flag_of_a_game_not_played(&self, o: &Outcome) -> bool {
+        o.reason == EndReason::Time && self.confirmation.is_none() && self.moves.len() <= 1
     }
 }
 

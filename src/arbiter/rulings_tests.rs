@@ -623,6 +623,10 @@ mod written_tests;
 #[path = "default_time_tests.rs"]
 mod default_time_tests;
 
+// A no-show's flag replaced by the forfeit (ia13).
+#[path = "forfeit_flag_tests.rs"]
+mod forfeit_flag_tests;
+
 // Moves in the arbiter's words: SAN, never UCI.
 #[path = "san_words_tests.rs"]
 mod san_words_tests;

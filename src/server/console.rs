@@ -28,9 +28,7 @@
 
 use super::access::{Accounts, Role};
 use super::alerts::AlertQueue;
-use super::arbiter::{
-    apply, authorize, authorize_ruling, refuse, ruling_record, session_cookie, Refusal,
-};
+use super::arbiter::{authorize, authorize_ruling, refuse, ruling_record, session_cookie, Refusal};
 use super::command_ids::{repeated, Claim, CommandIds};
 use super::AppState;
 use crate::broadcast::delay::Channel;
@@ -157,7 +155,7 @@ impl Console {
     }
 
     /// Stores the reply of command `id` (a refusal forgets the id: it may be sent again).
-    fn done(&self, id: &str, reply: Option<(u16, Value)>) {
+    pub(super) fn done(&self, id: &str, reply: Option<(u16, Value)>) {
         let outcome = match reply {
             Some((status, v)) => {
                 json!({"status": "applied", "via": "http", "http": status, "reply": v})
@@ -508,18 +506,19 @@ async fn command_inner(
             if who.role == Role::Relay {
                 tracing::info!(relay = %who.name, arbiter = %author, action = %cmd.action, id = %cmd.id, "ruling forwarded by a relay");
             }
-            match apply(access, kind, &cmd.action, &author).await {
-                Ok((status, mut v)) => {
-                    v["id"] = Value::from(cmd.id.clone());
-                    v["board"] = Value::from(cmd.board.clone());
-                    console.done(&cmd.id, Some((status, v.clone())));
-                    Ok((status, v))
-                }
-                Err(r) => {
-                    console.done(&cmd.id, None);
-                    Err(r)
-                }
-            }
+            // Its own task: a client gone cannot leave the id pending.
+            let ruling = super::command_task::Ruling {
+                kind,
+                action: cmd.action,
+                author,
+                id: cmd.id,
+                board: cmd.board,
+            };
+            let shared = s
+                .console
+                .clone()
+                .ok_or_else(|| refuse(StatusCode::NOT_FOUND, "no console here"))?;
+            super::command_task::apply_once(access, shared, ruling).await
         }
         (None, Some(fwd)) => {
             if who.role != Role::Arbiter {

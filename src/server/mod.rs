@@ -37,6 +37,7 @@ pub mod arbiter;
 pub mod backoff;
 pub mod certificate;
 pub mod command_ids;
+mod command_task;
 pub mod console;
 pub mod cross_site;
 mod feeds;

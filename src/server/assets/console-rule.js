@@ -257,8 +257,12 @@ function proposeClock(g, wText, bText, movesText, id) {
     // amount is added to the time at the moment he confirms.
     const n = remaining(boards.get(g)) || now;
     const body = { white_ms: Math.round(after(w, w.keep ? n.w : now.w)), black_ms: Math.round(after(b, b.keep ? n.b : now.b)) };
-    if (w.add != null) body.white_ms = Math.max(0, Math.round(n.w + w.add));
-    if (b.add != null) body.black_ms = Math.max(0, Math.round(n.b + b.add));
+    if (w.add != null) body.white_ms = Math.round(n.w + w.add);
+    if (b.add != null) body.black_ms = Math.round(n.b + b.add);
+    // The clock ran below the amount while the question was read: never a flag by clamping to 0.
+    for (const [side, v, e, was] of [["White", body.white_ms, w, n.w], ["Black", body.black_ms, b, n.b]]) {
+      if (v < 0) { say(id, side + " now has " + clockFull(was) + ": subtracting " + clockFull(-e.add) + " would go below zero; nothing sent", "reply error"); return; }
+    }
     if (!mv.keep) body.moves = mv.moves;
     send(g, "clock", body, x, id);
   });

@@ -45,7 +45,10 @@ function parseClockEntry(text) {
     const unit = m[2].toLowerCase();
     ms = +m[1] * (unit === "h" ? 3600000 : unit === "s" ? 1000 : 60000);
   } else if (/^\d+$/.test(body)) {
-    return { error: "“" + t + "” is ambiguous (minutes or seconds?): write " + (sign ? t[0] : "") + body + ":00 for " + body + " minutes or " + (sign ? t[0] : "") + "0:" + body.padStart(2, "0").slice(-2) + " for seconds; " + CLOCK_EXAMPLES };
+    // Both readings written as the clocks show them, so either example is taken as written
+    // ("90": 1:30:00 or 1:30, never "0:90", which seconds up to 59 refuse).
+    const s = sign ? t[0] : "", n = +body;
+    return { error: "“" + t + "” is ambiguous (minutes or seconds?): write " + s + clockText(n * 60000) + " for " + n + " minutes or " + s + clockText(n * 1000) + " for " + n + " seconds; " + CLOCK_EXAMPLES };
   } else if (/^\d+:\d$/.test(body) || /^\d+:\d+:\d$/.test(body)) {
     return { error: "“" + t + "”: seconds are written with two digits, e.g. 1:05; " + CLOCK_EXAMPLES };
   } else {

@@ -373,7 +373,10 @@ $("login").addEventListener("submit", async (ev) => {
   const r = await api("POST", "/console/login", { name: $("name").value, secret: $("secret").value });
   $("secret").value = "";
   if (r.status === 200) showDesk(r.data);
-  else $("login-error").textContent = r.status === 429 ? "Too many failed logins: wait " + r.retry + " s." : "Login refused (" + r.status + "): " + ((r.data && r.data.error) || "");
+  // A 429 is not always failed logins: another arbiter's login from the same address (a venue's NAT) being checked says so.
+  else $("login-error").textContent = r.status === 429
+    ? "Not checked now (429): " + ((r.data && r.data.error) || "too many failed logins") + " (wait " + r.retry + " s)"
+    : "Login refused (" + r.status + "): " + ((r.data && r.data.error) || "");
 });
 $("logout").addEventListener("click", async () => { await api("POST", "/console/logout"); showLogin("Logged out."); });
 setInterval(() => { if (me) schedule(); }, 3000);
