@@ -28,6 +28,7 @@
 //! | `penalty.rs` | the penalty a ruling gave, read back with its article (§7.4b / 7.5.5) |
 //! | `orientation.rs` | a board set up turned: 90° (§7.1b / 7.2.2), 180° (§2.1, reported as seen); set right or turned mid-game with the position transferred |
 //! | `claims.rs` | claims: touch-move, illegal moves, flags, §10.2 |
+//! | `both_flags.rs` | both flags fallen where only a claim counts (A4d3, B8): the draw offered to the arbiter |
 //! | `written.rs` | §9.2 / §9.3 draw claims, on the board or on a move written and not made (§9.2a / 9.2.1); claims held for the arbiter |
 //! | `draw.rs` | draw offers (§9.1) |
 //! | `tactile.rs` | Appendix E: the tactile board, announcing the VI player's move (E2.3), E2.7 |
@@ -52,6 +53,7 @@ mod alive;
 mod ambiguous;
 mod announce;
 mod announced;
+mod both_flags;
 mod claims;
 mod clock;
 mod config;
