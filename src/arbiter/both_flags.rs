@@ -15,13 +15,10 @@ impl Arbiter {
     /// flags draw on a claim (`Profile::both_flags_draw`): the second flag's
     /// alert, with one ruling, the draw declared; `None` otherwise.
     pub(super) fn both_flags_open(&self) -> Option<OpenMatter> {
-        let p = self.cfg.profile;
-        let both = [Color::White, Color::Black]
-            .iter()
-            .all(|c| self.flags.contains(c));
-        if !p.both_flags_draw || !both {
+        if !self.both_flags_down() {
             return None;
         }
+        let p = self.cfg.profile;
         let al = self.alerts.iter().rev().find(|a| a.kind == "flag")?;
         let article = p.articles.both_flags;
         Some(OpenMatter {
@@ -39,5 +36,15 @@ impl Arbiter {
                 effect: format!("ends the game 1/2-1/2: both flags have fallen ({article})"),
             }],
         })
+    }
+
+    /// Whether both flags have fallen in a profile where that draws on a
+    /// claim or the arbiter's declaration (`Profile::both_flags_draw`); the
+    /// arbiter's 1/2-1/2 then is A4d3's / B8's draw (`flag_declared`).
+    pub(super) fn both_flags_down(&self) -> bool {
+        self.cfg.profile.both_flags_draw
+            && [Color::White, Color::Black]
+                .iter()
+                .all(|c| self.flags.contains(c))
     }
 }

@@ -51,5 +51,22 @@ fn both_flags_down_offer_the_arbiter_the_draw_and_end_nothing() {
             (r[0].action, &r[0].body["result"]),
             ("result", &json!("1/2-1/2"))
         );
+        // Declared: A4d3's (B8's) draw, not an arbiter's decision under 13.1.
+        let draw = ArbiterAction::SetResult(KnownOutcome::Draw);
+        let d = feed(&mut a, &[arbiter(1_910_000, draw, Some("IA Hansen"))]);
+        let end = d.iter().find_map(|d| match d {
+            Decision::Event(Event {
+                kind: EventKind::GameEnd {
+                    reason, article, ..
+                },
+                ..
+            }) => Some((*reason, *article)),
+            _ => None,
+        });
+        assert_eq!(
+            end,
+            Some((EndReason::BothFlags, article)),
+            "{edition:?}: {d:?}"
+        );
     }
 }
