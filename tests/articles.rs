@@ -449,3 +449,88 @@ fn point_7_every_decision_cites_its_editions_article() {
         ),
     ]);
 }
+
+/// Session 13: both flags fallen in rapid and blitz without adequate
+/// supervision. 2009 A4d3 (seed 002; 003 the same) "Hvis begge vinger er
+/// faldet som beskrevet i 1 og 2, skal dommeren erklære partiet remis": a
+/// flag counts when a player validly points it out (A4d1) by stopping the
+/// clocks (A4d2), so only a claim draws; 2001 B8 with B6's definition of a
+/// fallen flag alike (reading: docs/profiles.md, "Both flags fallen").
+#[test]
+fn a4d3_both_flags_need_a_claim() {
+    let rapid = |rules_sup: &str| hdr("900", json!({"mode": "rapid", "supervision": rules_sup}));
+    let blitz = || hdr("180", json!({"mode": "blitz", "supervision": "inadequate"}));
+    // Black's flag falls before his reply, White's 900 s after it.
+    let both = "1000 mv f2f3 w\n902000 mv e7e5 b\n";
+    let both_blitz = "1000 mv f2f3 w\n182000 mv e7e5 b\n";
+    run(vec![
+        case(
+            "A4d3 both down, nobody claims: the game goes on",
+            "fide-2009",
+            rapid("inadequate"),
+            format!("{both}1900000 lift d2\n1900200 place d2"),
+            &["flag.by=b", "flag.by=w"],
+            &["game_end"],
+        ),
+        case(
+            "A4d3 a mate after both flags and before any claim stands",
+            "fide-2009-no",
+            rapid("inadequate"),
+            format!("{both}1803000 mv g2g4 w\n1804000 mv d8h4 b"),
+            &[
+                "flag.by=w",
+                "game_end.reason=checkmate",
+                "game_end.result=0-1",
+            ],
+            &["game_end.reason=both_flags"],
+        ),
+        case(
+            "A4d3 the player whose flag fell first claims: drawn",
+            "fide-2009-no",
+            rapid("inadequate"),
+            format!("{both}1900000 claim time b"),
+            &[
+                "game_end.result=1/2-1/2",
+                "game_end.reason=both_flags",
+                "game_end.article=A4d3",
+            ],
+            &[],
+        ),
+        case(
+            "B3a (A4d3 in blitz) a claim draws",
+            "fide-2009",
+            blitz(),
+            format!("{both_blitz}400000 claim time w"),
+            &["game_end.reason=both_flags", "game_end.article=B3a"],
+            &[],
+        ),
+        case(
+            "2001 B8 with B6: nobody claims, the game goes on",
+            "fide-2001",
+            rapid("inadequate"),
+            format!("{both}1900000 lift d2\n1900200 place d2"),
+            &["flag.by=w"],
+            &["game_end"],
+        ),
+        case(
+            "2001 B8 a claim draws",
+            "fide-2001",
+            rapid("inadequate"),
+            format!("{both}1900000 claim time w"),
+            &["game_end.reason=both_flags", "game_end.article=B8"],
+            &[],
+        ),
+        case(
+            "2009 A3 (adequate supervision): the first flag loses (§6.9)",
+            "fide-2009",
+            rapid("adequate"),
+            both,
+            &[
+                "game_end.reason=time",
+                "game_end.result=1-0",
+                "game_end.article=6.9",
+            ],
+            &["game_end.reason=both_flags"],
+        ),
+    ]);
+}
