@@ -368,7 +368,8 @@ fn threefold_claims_overruled_carry_the_right_article_and_cost() {
     assert_eq!(s, 200, "{v}");
     let st = bearer_state(&a);
     assert_eq!(st["result_reason"], "threefold", "{st}");
-    assert_eq!(st["rulings"][0]["article"], "9.2", "{st}");
+    // §9.2b: the position "netop er fremkommet" (the claim on the board).
+    assert_eq!(st["rulings"][0]["article"], "9.2b", "{st}");
 
     // Three times: upheld by the board; confirmed, nothing is open; the
     // confirmation undone, the claim is overruled and costs 3 minutes.

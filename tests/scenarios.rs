@@ -432,6 +432,11 @@ fn s37_s38_s39_nth_illegal_move() {
         assert_eq!(ill.len(), 2, "{rules}");
         assert_eq!(ill[1]["count"], 2);
         assert_eq!(ill[1]["penalty"], "+2 min to black", "S37 {rules}");
+        // The move and its reinstatement §7.4a; the penalty §7.4b ("Efter
+        // brugen af § 7.4 a. skal dommeren give modstanderen to ekstra
+        // minutter").
+        assert_eq!(ill[1]["article"], "7.4a", "{rules}");
+        assert_eq!(ill[1]["penalty_article"], "7.4b", "{rules}");
         // Black's clock started at 1:30:30 (over the board: base + increment).
         assert_eq!(
             of(&ev, "clock").last().unwrap()["black_ms"],
@@ -444,6 +449,9 @@ fn s37_s38_s39_nth_illegal_move() {
             "S38 {rules}"
         );
         assert_eq!(of(&ev, "game_end")[0]["result"], "0-1");
+        // "Hvis samme spiller udfører et tredje ulovligt træk, skal dommeren
+        // erklære partiet tabt for ham" (§7.4b).
+        assert_eq!(of(&ev, "game_end")[0]["article"], "7.4b", "{rules}");
         let ev = replay_steps(tc(bare), &illegal_king_moves(3), rules);
         let want = if rules == "fide-2001" {
             "0-1"
@@ -455,7 +463,9 @@ fn s37_s38_s39_nth_illegal_move() {
     // 2023 7.5.5: the second illegal move loses.
     let ev = replay_steps(tc(kr), &illegal_king_moves(2), "fide-2023");
     assert_eq!(of(&ev, "illegal_move")[1]["penalty"], "game lost");
-    assert_eq!(of(&ev, "game_end")[0]["article"], "7.5.1");
+    assert_eq!(of(&ev, "illegal_move")[1]["article"], "7.5.1");
+    assert_eq!(of(&ev, "illegal_move")[1]["penalty_article"], "7.5.5");
+    assert_eq!(of(&ev, "game_end")[0]["article"], "7.5.5");
 }
 
 #[test]
@@ -636,14 +646,31 @@ fn s66_s67_flag_around_the_time_control() {
 fn s70_s73_both_flags_in_rapid_without_adequate_supervision() {
     let h = json!({"trace": 1, "time_control": "900", "mode": "rapid"});
     // White's flag falls at 900 s; nobody claims; Black's then falls too.
-    let ev = replay_steps(
-        h.clone(),
-        "1000 mv e2e4 w\n902000 mv e7e5 b\n1802000 lift d2",
-        "fide-2009",
-    );
-    let flags = of(&ev, "flag");
-    assert_eq!(flags.len(), 2, "{ev:#?}");
-    assert_eq!(of(&ev, "game_end")[0]["result"], "1/2-1/2");
+    // 2009 A4d3 "Hvis begge vinger er faldet som beskrevet i 1 og 2": a
+    // flag counts when a player validly points it out (A4d1) by stopping
+    // the clocks (A4d2), so the board draws nothing unclaimed (2001 B8
+    // with B6 alike) and the game goes on.
+    for rules in ["fide-2009", "fide-2009-no", "fide-2001"] {
+        let ev = replay_steps(
+            h.clone(),
+            "1000 mv e2e4 w\n902000 mv e7e5 b\n1802000 lift d2",
+            rules,
+        );
+        let flags = of(&ev, "flag");
+        assert_eq!(flags.len(), 2, "{rules}: {ev:#?}");
+        assert!(of(&ev, "game_end").is_empty(), "{rules}: {ev:#?}");
+        // Either player's claim then draws it (A4d3 / B8).
+        let ev = replay_steps(
+            h.clone(),
+            "1000 mv e2e4 w\n902000 mv e7e5 b\n1802000 claim time w",
+            rules,
+        );
+        let end = &of(&ev, "game_end")[0];
+        assert_eq!(end["result"], "1/2-1/2", "{rules}");
+        assert_eq!(end["reason"], "both_flags", "{rules}");
+        let want = if rules == "fide-2001" { "B8" } else { "A4d3" };
+        assert_eq!(end["article"], want, "{rules}");
+    }
     // A claim while only the opponent's flag is down wins.
     let ev = replay_steps(
         h.clone(),

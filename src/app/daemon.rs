@@ -234,7 +234,9 @@ impl Daemon {
         // SSE ids: the same for the same messages after a restart (a
         // journal resumed up to damage regenerates another stream: a new one).
         feed.set_epoch(if damaged { now_unix } else { started_at });
-        let article = game_cfg.profile.articles.arbiter;
+        // The downtime's article: the clocks set after an irregularity
+        // (2009 §6.13, 2023 7.1), not the penalties'.
+        let article = game_cfg.profile.article_downtime();
         let mut board = BoardLoop {
             controller: Controller::new(game_cfg),
             publisher: Publisher::new(info.clone()),

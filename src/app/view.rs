@@ -64,9 +64,10 @@ pub(super) fn describe(e: &Event) -> Option<String> {
             article,
             count,
             penalty,
+            penalty_article,
             squares,
         } => format!(
-            "{t} ILLEGAL MOVE by {by} (article {article}, #{count}): {penalty}; reinstate {}",
+            "{t} ILLEGAL MOVE by {by} (article {article}, #{count}): {penalty} ({penalty_article}); reinstate {}",
             squares.join(" ")
         ),
         EventKind::Irregularity {

@@ -122,19 +122,12 @@ impl Arbiter {
                 // The proposal in force: a pending illegal move is ruled on
                 // (a penalty: the illegal-move article).
                 if let Some(pi) = self.pending_illegal.take() {
-                    let (by, article) = (pi.by, pi.article);
+                    let by = pi.by;
                     let from = out.len();
                     self.rule_illegal(pi, None, t, out);
-                    let penalty = out.as_slice()[from..]
-                        .iter()
-                        .find_map(|d| match d {
-                            super::Decision::Event(Event {
-                                kind: EventKind::IllegalMove { penalty, .. },
-                                ..
-                            }) => Some(penalty.to_string()),
-                            _ => None,
-                        })
-                        .unwrap_or_default();
+                    // The ruling gives the penalty: its article (§7.4b / 7.5.5).
+                    let (penalty, article) = super::penalty::given(&out.as_slice()[from..])
+                        .unwrap_or(("none".into(), a.illegal_penalty));
                     return applied(
                         article,
                         format!(

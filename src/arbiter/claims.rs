@@ -107,7 +107,7 @@ impl Arbiter {
                         c.is_flagged(s) || if s == Color::White { w == 0 } else { b == 0 }
                     })
                 };
-                if fallen(!by) && fallen(by) {
+                if p.both_flags_draw && fallen(!by) && fallen(by) {
                     self.claim_event(
                         by,
                         kind,

@@ -4,7 +4,7 @@
 use super::announce::Decisions;
 use super::{Arbiter, CompletedMove, Completion};
 use crate::clock::Clock;
-use crate::model::{EndReason, IrregularityKind, KnownOutcome};
+use crate::model::IrregularityKind;
 use crate::recognize::{recognize, Recognition};
 use crate::trace::{By, Event, EventKind};
 use shakmaty::{Bitboard, Color, Position, Rank, Role};
@@ -215,17 +215,9 @@ impl Arbiter {
         let p = self.cfg.profile;
         let a = p.articles;
         if p.flag_needs_claim {
-            // Only the opponent's claim counts (2009 A4d1, 2001 B6/C); the
-            // clocks run on, so both flags can fall.
-            if self.flags.len() >= 2 && p.both_flags_draw {
-                self.end(
-                    KnownOutcome::Draw,
-                    EndReason::BothFlags,
-                    a.both_flags,
-                    t,
-                    out,
-                );
-            }
+            // Only a claim counts (2009 A4d1, 2001 B6/C); the clocks run on,
+            // so both flags can fall, and even then only a claim draws
+            // (A4d3 "som beskrevet i 1 og 2", `claims.rs`; docs/profiles.md).
             return;
         }
         self.time_forfeit(side, a.time, t, out);

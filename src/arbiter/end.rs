@@ -187,6 +187,9 @@ impl Arbiter {
     ) -> Result<(EndReason, &'static str), Refusal> {
         let a = self.cfg.profile.articles;
         let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+        if result == KnownOutcome::Draw && self.both_flags_down() {
+            return Ok((EndReason::BothFlags, a.both_flags));
+        }
         for &s in &self.flags {
             let cannot_mate = dead::can_mate(&self.pos, !s) == Some(false);
             if result == win_for(!s) && cannot_mate {

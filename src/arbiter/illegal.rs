@@ -417,6 +417,7 @@ impl Arbiter {
             };
             (penalty, None)
         };
+        let penalty_article = p.article_illegal_penalty(claim_wins);
         out.push(Event {
             t,
             kind: EventKind::IllegalMove {
@@ -424,11 +425,12 @@ impl Arbiter {
                 article,
                 count,
                 penalty,
+                penalty_article,
                 squares: square_list(differs),
             },
         });
         if let Some(result) = end {
-            self.end(result, EndReason::IllegalMoves, article, t, out);
+            self.end(result, EndReason::IllegalMoves, penalty_article, t, out);
             return true;
         }
         false

@@ -25,8 +25,10 @@
 //! | `hand.rs` | the hand on the board: touches, releases, promotion choice, j'adoube (§4) |
 //! | `touch.rs` | the touch-move obligations and their breaches (§4) |
 //! | `illegal.rs` | illegal moves, displaced pieces, restoring (§7) |
+//! | `penalty.rs` | the penalty a ruling gave, read back with its article (§7.4b / 7.5.5) |
 //! | `orientation.rs` | a board set up turned: 90° (§7.1b / 7.2.2), 180° (§2.1, reported as seen); set right or turned mid-game with the position transferred |
 //! | `claims.rs` | claims: touch-move, illegal moves, flags, §10.2 |
+//! | `both_flags.rs` | both flags fallen where only a claim counts (A4d3, B8): the draw offered to the arbiter |
 //! | `written.rs` | §9.2 / §9.3 draw claims, on the board or on a move written and not made (§9.2a / 9.2.1); claims held for the arbiter |
 //! | `draw.rs` | draw offers (§9.1) |
 //! | `tactile.rs` | Appendix E: the tactile board, announcing the VI player's move (E2.3), E2.7 |
@@ -51,6 +53,7 @@ mod alive;
 mod ambiguous;
 mod announce;
 mod announced;
+mod both_flags;
 mod claims;
 mod clock;
 mod config;
@@ -65,6 +68,7 @@ mod illegal;
 mod moves;
 mod open;
 mod orientation;
+mod penalty;
 mod phase;
 mod quickplay;
 mod rewind;

@@ -234,7 +234,9 @@ impl Arbiter {
             }
         }
         if !self.ended() {
-            if let Some(al) = self.last_alert("flag") {
+            if let Some(m) = self.both_flags_open() {
+                v.push(m);
+            } else if let Some(al) = self.last_alert("flag") {
                 if let EventKind::Flag { by } = &al.event.kind {
                     let loser = by.0;
                     let result = if super::dead::can_mate(&self.pos, !loser) == Some(false) {

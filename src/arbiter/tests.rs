@@ -454,3 +454,6 @@ fn a_forfeit_before_the_opponents_first_move_and_confirmed_at_once() {
 
 #[path = "rulings_tests.rs"]
 mod rulings_tests;
+
+#[path = "both_flags_tests.rs"]
+mod both_flags_tests;

@@ -105,6 +105,10 @@ pub struct IllegalMark {
     pub article: String,
     /// The penalty text.
     pub penalty: String,
+    /// The penalty's article (§7.4b / 7.5.5; empty in a snapshot kept
+    /// before it was recorded).
+    #[serde(default)]
+    pub penalty_article: String,
     /// What was played, as the board showed it (`Ke1-e3`, or the squares).
     pub played: String,
     /// The position was reinstated (or play went on from it).
@@ -115,15 +119,19 @@ impl IllegalMark {
     /// The comment the feed shows.
     pub fn comment(&self) -> String {
         let side = if self.by == "w" { "White" } else { "Black" };
+        let penalty = match self.penalty_article.as_str() {
+            "" => self.penalty.clone(),
+            a => format!("{} ({a})", self.penalty),
+        };
         if self.corrected {
             format!(
-                "Illegal move by {side} ({}): {} was played and taken back, position reinstated; {}",
-                self.article, self.played, self.penalty
+                "Illegal move by {side} ({}): {} was played and taken back, position reinstated; {penalty}",
+                self.article, self.played
             )
         } else {
             format!(
-                "Illegal move by {side} ({}): {} played; the position before it is to be reinstated; {}",
-                self.article, self.played, self.penalty
+                "Illegal move by {side} ({}): {} played; the position before it is to be reinstated; {penalty}",
+                self.article, self.played
             )
         }
     }
@@ -407,6 +415,7 @@ impl Publisher {
                     by,
                     article,
                     penalty,
+                    penalty_article,
                     ..
                 } => {
                     let p = played(game);
@@ -416,6 +425,7 @@ impl Publisher {
                         by: color_str(by.0).to_owned(),
                         article: (*article).to_owned(),
                         penalty: penalty.to_string(),
+                        penalty_article: (*penalty_article).to_owned(),
                         played: p,
                         corrected: false,
                     });

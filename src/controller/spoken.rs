@@ -171,6 +171,7 @@ mod tests {
                     to: Color::Black,
                     ms: 120_000,
                 },
+                penalty_article: "7.4b",
                 squares: vec!["e2".into(), "e5".into()],
             },
             EventKind::TouchMove {

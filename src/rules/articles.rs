@@ -152,6 +152,39 @@ impl Profile {
     }
 }
 
+impl Profile {
+    /// The article of an illegal move's penalty (the `illegal_move` event's
+    /// `penalty_article`, and the `game_end` of `illegal_moves`): §7.4b /
+    /// 7.5.5 ([`Articles::illegal_penalty`]); where the opponent's claim
+    /// wins the game (`claim_wins`: 2009 B3c "Modstanderen har ret til at
+    /// kræve gevinst", seed 002; 2001 C3, seed 000) the claim's own article,
+    /// whose penalty it is. 2009 A4c's claim is ruled with §7.4's penalty
+    /// (7.4b). The reinstatement cites §7.4a / 7.5.1
+    /// ([`Articles::illegal_move`]).
+    pub fn article_illegal_penalty(&self, claim_wins: bool) -> &'static str {
+        if claim_wins {
+            self.articles.illegal_claim
+        } else {
+            self.articles.illegal_penalty
+        }
+    }
+
+    /// The daemon's own downtime (`irregularity` kind `downtime`): the board
+    /// was not watching, the clocks may be paused, and the arbiter sets
+    /// their times by his best judgement: 2009 §6.13 "Hvis der opstår en
+    /// uregelmæssighed … skal dommeren stille tiden på uret efter sit bedste
+    /// skøn" (seed 002; 2009-NO §6.13, seed 003), 2001 §6.14
+    /// (seed 000), 2023 7.1 (`fide-2023.md` §0.3: was 2009 §6.13). Not the
+    /// penalties (13.4 / 12.9): nobody is penalised.
+    pub fn article_downtime(&self) -> &'static str {
+        match self.edition {
+            Edition::Fide2001 => "6.14",
+            Edition::Fide2023 => "7.1",
+            Edition::Fide2009 | Edition::Fide2009No => "6.13",
+        }
+    }
+}
+
 // ---- end of the rulings' articles ----------------------------------------
 
 // Issue 25 (the Laws' rarer paths): the articles of the board's own

@@ -49,8 +49,20 @@ pub struct Articles {
     pub resignation: &'static str,
     /// Draw by agreement.
     pub agreement: &'static str,
-    /// A completed illegal move.
+    /// A completed illegal move and the position reinstated (2009 / 2001
+    /// §7.4a, 2023 7.5.1): the `illegal_move` event's `article` and the
+    /// arbiter's `restore`.
     pub illegal_move: &'static str,
+    /// The penalty of a completed illegal move: two minutes to the
+    /// opponent, or the game lost (2009 §7.4b "Efter brugen af § 7.4 a.
+    /// skal dommeren give modstanderen to ekstra minutter … Hvis samme
+    /// spiller udfører et tredje ulovligt træk, skal dommeren erklære
+    /// partiet tabt for ham", seed 002; 2009-NO §7.4b, seed 003; 2001
+    /// §7.4b, seed 000; 2023 7.5.5). The `illegal_move` event's
+    /// `penalty_article` and the `game_end` of `illegal_moves`; where a
+    /// claim wins (2009 B3c, 2001 C3) the claim's article instead
+    /// ([`Profile::article_illegal_penalty`]).
+    pub illegal_penalty: &'static str,
     /// A promotion not completed at the press (pawn left on the last rank).
     pub incomplete_promotion: &'static str,
     /// The clock pressed without a move.
@@ -70,15 +82,22 @@ pub struct Articles {
     pub colours_reversed: &'static str,
     /// The arbiter's decisions and penalties (result declared, clocks set).
     pub arbiter: &'static str,
-    /// Threefold repetition claim.
+    /// Threefold repetition claim on the position on the board ("netop er
+    /// fremkommet og den spiller, som kræver remis, er i trækket": 2009 /
+    /// 2001 §9.2b, seeds 002 / 000; 2009-NO §9.2 b), seed 003; 2023
+    /// 9.2.2). The claim on a written move is §9.2a / 9.2.1
+    /// ([`Profile::article_written_claim`]).
     pub threefold: &'static str,
-    /// Fifty-move claim.
+    /// Fifty-move claim on the moves played (2009 / 2001 §9.3b, 2023
+    /// 9.3.2); on a written move §9.3a / 9.3.1.
     pub fifty_moves: &'static str,
     /// Incorrect draw claim.
     pub wrong_claim: &'static str,
-    /// Fivefold repetition (automatic, 2023).
+    /// Fivefold repetition (automatic, 2023 9.6.1). Never cited before
+    /// 2023 (`Profile::automatic_fivefold` false): there the claim's
+    /// article (§9.2b) stands in.
     pub fivefold: &'static str,
-    /// 75 moves (automatic, 2023).
+    /// 75 moves (automatic, 2023 9.6.2); before 2023 never cited (§9.3b).
     pub seventy_five_moves: &'static str,
     /// j'adoube: only the player on move adjusts.
     pub adjust: &'static str,
@@ -149,7 +168,15 @@ pub struct Profile {
     /// Whether a flag fall ends the game only on the opponent's claim
     /// (2009 A4d1, 2001 B6/C: the arbiter is silent).
     pub flag_needs_claim: bool,
-    /// Whether both flags fallen draws the game (2009 A4d3 / B3a, 2001 B8 / C).
+    /// Whether both flags fallen draws the game on a player's claim (2009
+    /// A4d3 "Hvis begge vinger er faldet som beskrevet i 1 og 2, skal
+    /// dommeren erklære partiet remis": a flag counts as fallen only when a
+    /// player validly points it out (A4d1), the claimant stopping the
+    /// clocks (A4d2); seed 002, 2009-NO seed 003; blitz through B3a; 2001
+    /// B8 with B6's "anses for faldet, når en af spillerne med rette påpeger
+    /// dette", seed 000). Never drawn unclaimed: the game goes on until a
+    /// claim (either player's) or the arbiter's own ruling (A4d1 "han må
+    /// gøre dette hvis begge vinger er faldet").
     pub both_flags_draw: bool,
     /// The consequence of a wrong threefold / fifty-move claim.
     pub wrong_claim: WrongClaim,
@@ -190,6 +217,7 @@ impl Profile {
             resignation: "5.1b",
             agreement: "5.2c",
             illegal_move: "7.4a",
+            illegal_penalty: "7.4b",
             incomplete_promotion: "7.4a",
             press_without_move: "6.7a",
             time: "6.9",
@@ -199,11 +227,11 @@ impl Profile {
             board_orientation: "7.1b",
             colours_reversed: "7.2",
             arbiter: "13.4",
-            threefold: "9.2",
-            fifty_moves: "9.3",
+            threefold: "9.2b",
+            fifty_moves: "9.3b",
             wrong_claim: "9.5b",
-            fivefold: "9.2",
-            seventy_five_moves: "9.3",
+            fivefold: "9.2b",
+            seventy_five_moves: "9.3b",
             adjust: "4.2",
             displaced: "7.3",
             illegal_claim: if mode == Mode::Blitz { "B3c" } else { "A4c" },
@@ -224,7 +252,7 @@ impl Profile {
                 time: "6.10",
                 flag: "6.9",
                 promotion: "3.7e",
-                illegal_claim: if mode == Mode::Blitz { "C3" } else { "7.4" },
+                illegal_claim: if mode == Mode::Blitz { "C3" } else { "7.4a" },
                 flag_claim: if mode == Mode::Blitz { "C2" } else { "B6" },
                 both_flags: if mode == Mode::Standard { "6.12" } else { "B8" },
                 draw_offer_lapses: "9.1a",
@@ -241,6 +269,7 @@ impl Profile {
                 resignation: "5.1.2",
                 agreement: "5.2.3",
                 illegal_move: "7.5.1",
+                illegal_penalty: "7.5.5",
                 incomplete_promotion: "7.5.2",
                 press_without_move: "7.5.3",
                 time: "6.9",
@@ -251,8 +280,8 @@ impl Profile {
                 // Changed in 2017: fewer than ten moves by both → new game.
                 colours_reversed: "7.3",
                 arbiter: "12.9",
-                threefold: "9.2",
-                fifty_moves: "9.3",
+                threefold: "9.2.2",
+                fifty_moves: "9.3.2",
                 wrong_claim: "9.5.3",
                 fivefold: "9.6.1",
                 seventy_five_moves: "9.6.2",
@@ -279,6 +308,26 @@ impl Profile {
             supervision
         };
         let loose = supervision == Supervision::Inadequate;
+        // Under the Competitive Rules (standard play; rapid and blitz with
+        // adequate supervision: 2009 A3 / B2, 2023 A.4 / B.2) a claim of an
+        // illegal move or of a flag, and both flags, cite the Laws' own
+        // articles, not the appendices' (2001 has no supervision levels:
+        // its B and C apply to every rapid and blitz game).
+        let competitive = mode == Mode::Standard || (edition != Edition::Fide2001 && !loose);
+        let articles = if competitive {
+            Articles {
+                illegal_claim: articles.illegal_move,
+                flag_claim: articles.flag,
+                both_flags: match edition {
+                    Edition::Fide2001 => "6.12",
+                    Edition::Fide2023 => "III.3.1",
+                    Edition::Fide2009 | Edition::Fide2009No => "6.11b",
+                },
+                ..articles
+            }
+        } else {
+            articles
+        };
         let illegal_rule = match (edition, mode) {
             (_, Mode::Standard) => IllegalMoveRule::Arbiter,
             // 2001 rapid: §7.4 through B2.

@@ -87,6 +87,10 @@ pub enum EventKind {
         /// `+2 min to black`, `game lost`, `draw`, or `none` (a value,
         /// written as text).
         penalty: Penalty,
+        /// Extension: the article of the penalty (2009 / 2001 §7.4b, 2023
+        /// 7.5.5; where a claim wins, 2009 B3c / 2001 C3), while `article`
+        /// is the illegal move's and the reinstatement's (§7.4a / 7.5.1).
+        penalty_article: &'static str,
         /// Squares where the board differs from the position to reinstate.
         squares: Vec<String>,
     },
