@@ -364,6 +364,12 @@ fn a_finished_game_is_resumed_until_confirmed_then_rotated_when_the_service_star
     assert_eq!(st["open"][0]["type"], "game_end", "the result to confirm: {s}");
     let (status, csv) = request(&run.addr, "GET", "/console/results.csv", &[ARBITER_AUTH], "");
     assert!(status == 200 && csv.contains("1-0"), "{status} {csv}");
+    // (A copy of the unconfirmed game, for the config's next round below.)
+    let state2 = dir.join("state2");
+    std::fs::create_dir_all(&state2).unwrap();
+    for f in ["board.jsonl", "board.jsonl.events"] {
+        std::fs::copy(state.join(f), state2.join(f)).unwrap();
+    }
     let (status, body) = request(&run.addr, "POST", "/arbiter/confirm", &[ARBITER_AUTH], "");
     assert_eq!(status, 200, "{body}");
     poll(10, "the confirmation in the journal", || {
@@ -396,6 +402,21 @@ fn a_finished_game_is_resumed_until_confirmed_then_rotated_when_the_service_star
     );
     let log = std::fs::read_to_string(&run.stderr).unwrap();
     assert!(log.contains("the last game has ended"), "{log}");
+    drop(run);
+    // The config changed to the next round over an unconfirmed game: that
+    // game is archived after all (said at warn), the new game starts.
+    let r2 = dir.join("r2");
+    std::fs::create_dir_all(&r2).unwrap();
+    let cfg2 = config(&r2, 2, 1, "");
+    let run = run_board(&dir, &cfg2, None, &["--journal-dir", state2.to_str().unwrap()]);
+    let log = std::fs::read_to_string(&run.stderr).unwrap();
+    assert!(
+        log.contains("WARN") && log.contains("game 1.1 ended 1-0 and its result was never confirmed"),
+        "{log}"
+    );
+    assert_eq!(std::fs::read_dir(state2.join("games")).unwrap().count(), 2);
+    let s = get(&run.addr, "/games.pgn");
+    assert!(s.contains("[Round \"2.1\"]") && !s.contains("Rd8#"), "{s}");
     drop(run);
     std::fs::remove_dir_all(&dir).unwrap();
 }
