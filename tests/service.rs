@@ -361,8 +361,17 @@ fn a_finished_game_is_resumed_until_confirmed_then_rotated_when_the_service_star
     assert_eq!(st["result_status"], "provisional", "{s}");
     assert_eq!(st["result"], "1-0", "{s}");
     assert!(st["clock"]["running"].is_null(), "no clock runs: {s}");
-    assert_eq!(st["open"][0]["type"], "game_end", "the result to confirm: {s}");
-    let (status, csv) = request(&run.addr, "GET", "/console/results.csv", &[ARBITER_AUTH], "");
+    assert_eq!(
+        st["open"][0]["type"], "game_end",
+        "the result to confirm: {s}"
+    );
+    let (status, csv) = request(
+        &run.addr,
+        "GET",
+        "/console/results.csv",
+        &[ARBITER_AUTH],
+        "",
+    );
     assert!(status == 200 && csv.contains("1-0"), "{status} {csv}");
     // (A copy of the unconfirmed game, for the config's next round below.)
     let state2 = dir.join("state2");
@@ -408,10 +417,16 @@ fn a_finished_game_is_resumed_until_confirmed_then_rotated_when_the_service_star
     let r2 = dir.join("r2");
     std::fs::create_dir_all(&r2).unwrap();
     let cfg2 = config(&r2, 2, 1, "");
-    let run = run_board(&dir, &cfg2, None, &["--journal-dir", state2.to_str().unwrap()]);
+    let run = run_board(
+        &dir,
+        &cfg2,
+        None,
+        &["--journal-dir", state2.to_str().unwrap()],
+    );
     let log = std::fs::read_to_string(&run.stderr).unwrap();
     assert!(
-        log.contains("WARN") && log.contains("game 1.1 ended 1-0 and its result was never confirmed"),
+        log.contains("WARN")
+            && log.contains("game 1.1 ended 1-0 and its result was never confirmed"),
         "{log}"
     );
     assert_eq!(std::fs::read_dir(state2.join("games")).unwrap().count(), 2);
