@@ -86,7 +86,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             if let Some(to) = super::trial::prepare(&dir, trial, &shown)? {
                 tracing::info!("the trial game's journal set aside in {}", to.display());
             }
-            Some(journal_in(&dir, keep_games, results_confirmed_here(&cfg))?)
+            // A trial game's result is no result to confirm.
+            let confirms = !trial && results_confirmed_here(&cfg);
+            Some(journal_in(&dir, keep_games, confirms)?)
         }
         None => journal,
     };

@@ -44,7 +44,8 @@ pub(super) fn journal_in(dir: &Path, keep: usize, confirms: bool) -> anyhow::Res
 /// `[[arbiter.accounts]]`), the relay's account (`[arbiter] relay_token`,
 /// `EBOARD_RELAY_TOKEN`) or takes signed rulings (`[mqtt] command_keys`).
 /// A board with none of them (a club board) has no one to confirm a result:
-/// its finished game is archived at the next start.
+/// its finished game is archived at the next start (so is a trial game,
+/// `[board] source = "trial"`, whatever the config).
 pub(crate) fn results_confirmed_here(cfg: &Config) -> bool {
     crate::server::arbiter_token(cfg.arbiter.token.as_deref()).is_some()
         || !cfg.arbiter.accounts.is_empty()
