@@ -712,21 +712,18 @@ fn a_finished_board_takes_the_next_round_once_its_result_is_confirmed() {
     let trace = opera_trace(&dir, 5);
     let jdir = dir.join("state");
     let addr = free_loopback_addr();
-    let board = spawn_at(
-        &[
-            "run",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--journal-dir",
-            jdir.to_str().unwrap(),
-            "--trace",
-            trace.to_str().unwrap(),
-            "--speed",
-            "100",
-        ],
-        &addr,
-        &dir,
-    );
+    let args = [
+        "run",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--journal-dir",
+        jdir.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+        "--speed",
+        "100",
+    ];
+    let board = spawn_at(&args, &addr, &dir);
     let game = |want: &'static str| {
         let addr = addr.clone();
         move || first_game(&addr, want)
@@ -762,6 +759,24 @@ fn a_finished_board_takes_the_next_round_once_its_result_is_confirmed() {
         "{alert}"
     );
     assert!(game("1.2")().is_some(), "still round 1's game");
+    // The board restarted now (a power cut; the next round retained on the
+    // broker): the finished game is resumed for its confirmation, its
+    // result still provisional, the pairing still waits.
+    drop(alerts);
+    drop(board);
+    let board = spawn_at(&args, &addr, &dir);
+    poll(30, "the resumed game's provisional result", || {
+        let pgn = try_get(&addr, "/games.pgn")?;
+        (pgn.contains("[Result \"1-0\"]") && pgn.contains("[ResultStatus \"provisional\"]"))
+            .then_some(())
+    });
+    assert!(game("1.2")().is_some(), "still round 1's game");
+    let text = std::fs::read_to_string(&board.stderr).unwrap();
+    assert!(
+        text.contains("the last game ended 1-0 and its result is not confirmed: resumed")
+            && text.contains("not applied yet"),
+        "{text}"
+    );
     // The arbiter confirms: the board archives the game and takes round 4.
     let (status, body) = request(
         &addr,

@@ -319,7 +319,7 @@ fn a_killed_daemon_is_ready_again_with_its_game_resumed() {
 }
 
 #[test]
-fn a_finished_game_is_rotated_when_the_service_starts_again() {
+fn a_finished_game_is_resumed_until_confirmed_then_rotated_when_the_service_starts_again() {
     let dir = tempdir("rotate");
     let state = dir.join("state");
     let cfg = config(&dir, 1, 1, "");
@@ -338,7 +338,57 @@ fn a_finished_game_is_rotated_when_the_service_starts_again() {
             .then_some(())
     });
     drop(run);
-    // The next start (the next round): the finished game is archived, a
+    // Restarted before the arbiter confirmed the result (a power cut within
+    // the round, DSU 004 §15): the finished game is resumed, its result
+    // still provisional everywhere, and the arbiter confirms it.
+    let run = run_board_with_env(&dir, &cfg, None, &jd, &env);
+    sd.until("READY=1", 20);
+    let log = std::fs::read_to_string(&run.stderr).unwrap();
+    assert!(
+        log.contains("the last game ended 1-0 and its result is not confirmed: resumed"),
+        "{log}"
+    );
+    assert!(!state.join("games").exists(), "nothing archived yet");
+    let pgn = get(&run.addr, "/games.pgn");
+    assert!(
+        pgn.contains("17. Rd8#") && pgn.contains("[Result \"1-0\"]"),
+        "{pgn}"
+    );
+    let (status, s) = request(&run.addr, "GET", "/arbiter/state", &[ARBITER_AUTH], "");
+    let s: serde_json::Value = serde_json::from_str(&s).unwrap();
+    assert_eq!(status, 200);
+    let st = &s[0]["state"];
+    assert_eq!(st["result_status"], "provisional", "{s}");
+    assert_eq!(st["result"], "1-0", "{s}");
+    assert!(st["clock"]["running"].is_null(), "no clock runs: {s}");
+    assert_eq!(
+        st["open"][0]["type"], "game_end",
+        "the result to confirm: {s}"
+    );
+    let (status, csv) = request(
+        &run.addr,
+        "GET",
+        "/console/results.csv",
+        &[ARBITER_AUTH],
+        "",
+    );
+    assert!(status == 200 && csv.contains("1-0"), "{status} {csv}");
+    // (A copy of the unconfirmed game, for the config's next round below.)
+    let state2 = dir.join("state2");
+    std::fs::create_dir_all(&state2).unwrap();
+    for f in ["board.jsonl", "board.jsonl.events"] {
+        std::fs::copy(state.join(f), state2.join(f)).unwrap();
+    }
+    let (status, body) = request(&run.addr, "POST", "/arbiter/confirm", &[ARBITER_AUTH], "");
+    assert_eq!(status, 200, "{body}");
+    poll(10, "the confirmation in the journal", || {
+        std::fs::read_to_string(&events)
+            .ok()?
+            .contains("\"type\":\"result_confirmed\"")
+            .then_some(())
+    });
+    drop(run);
+    // The next start (the next round): the confirmed game is archived, a
     // new journal begun, and the daemon is ready.
     let run = run_board_with_env(&dir, &cfg, None, &jd, &env);
     sd.until("READY=1", 20);
@@ -361,6 +411,27 @@ fn a_finished_game_is_rotated_when_the_service_starts_again() {
     );
     let log = std::fs::read_to_string(&run.stderr).unwrap();
     assert!(log.contains("the last game has ended"), "{log}");
+    drop(run);
+    // The config changed to the next round over an unconfirmed game: that
+    // game is archived after all (said at warn), the new game starts.
+    let r2 = dir.join("r2");
+    std::fs::create_dir_all(&r2).unwrap();
+    let cfg2 = config(&r2, 2, 1, "");
+    let run = run_board(
+        &dir,
+        &cfg2,
+        None,
+        &["--journal-dir", state2.to_str().unwrap()],
+    );
+    let log = std::fs::read_to_string(&run.stderr).unwrap();
+    assert!(
+        log.contains("WARN")
+            && log.contains("game 1.1 ended 1-0 and its result was never confirmed"),
+        "{log}"
+    );
+    assert_eq!(std::fs::read_dir(state2.join("games")).unwrap().count(), 2);
+    let s = get(&run.addr, "/games.pgn");
+    assert!(s.contains("[Round \"2.1\"]") && !s.contains("Rd8#"), "{s}");
     drop(run);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -501,11 +501,15 @@ impl Taken {
                 );
                 set_aside(j)?;
             } else if let Some(why) = why {
-                self.notices.push((
-                    h.round.clone().unwrap_or_default(),
-                    why,
-                    "not applied: the journaled game goes on with its players and time control (never mixed); start the next game with a new journal".into(),
-                ));
+                let action = match journal.and_then(crate::journal::unconfirmed_result) {
+                    // Kept for its confirmation (`eboard run --journal-dir`).
+                    Some(result) => format!(
+                        "not applied yet: the journaled game ended {result} and its result is not confirmed (DSU 004 §15); the board takes this pairing once the arbiter has confirmed it"
+                    ),
+                    None => "not applied: the journaled game goes on with its players and time control (never mixed); start the next game with a new journal".into(),
+                };
+                self.notices
+                    .push((h.round.clone().unwrap_or_default(), why, action));
                 self.refused = Some(a);
                 // The journaled game as it was assigned (its players'
                 // FIDE ids, titles …), else its header's names alone.

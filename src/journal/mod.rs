@@ -56,7 +56,9 @@ mod rotate;
 pub use alert::Alert;
 use files::{file_len, repair_events, set_aside, sync_dir, unix_s};
 pub use read::{read_journal, scan, Damage, Recovered, Scan};
-pub use rotate::{game_ended, has_event, rotate, ARCHIVE, CURRENT, KEEP_GAMES};
+pub use rotate::{
+    game_ended, has_event, last_event, rotate, unconfirmed_result, ARCHIVE, CURRENT, KEEP_GAMES,
+};
 
 /// The journal format this build writes (`journal.version` in the
 /// header) and the newest it reads. Version 0 is a journal written before

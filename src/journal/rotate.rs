@@ -28,16 +28,39 @@ pub fn game_ended(journal: &Path) -> bool {
 /// Whether the events file of `journal` holds an event of type `kind`
 /// (`game_end`, `result_confirmed`, …); false when there is none.
 pub fn has_event(journal: &Path, kind: &str) -> bool {
-    let Ok(f) = File::open(events_path(journal)) else {
-        return false;
-    };
-    let mut found = false;
+    last_event(journal, kind).is_some()
+}
+
+/// The last event of type `kind` in the events file of `journal` (its JSON
+/// object), `None` when there is none or the file cannot be read.
+pub fn last_event(journal: &Path, kind: &str) -> Option<Value> {
+    let f = File::open(events_path(journal)).ok()?;
+    let mut found = None;
     read::for_each_line(BufReader::new(f), |l| {
-        found = found
-            || serde_json::from_str::<Value>(l)
-                .is_ok_and(|v| v.get("type").and_then(Value::as_str) == Some(kind));
+        if let Ok(v) = serde_json::from_str::<Value>(l) {
+            if v.get("type").and_then(Value::as_str) == Some(kind) {
+                found = Some(v);
+            }
+        }
     });
     found
+}
+
+/// The result of the ended game of `journal` (`1-0`, `0-1`, `1/2-1/2`,
+/// `0-0`) when the arbiter has not confirmed it yet (its events hold a
+/// `game_end` and no `result_confirmed`; DSU regulations 004 §15: a result
+/// is provisional until then); `None` for a game in progress or confirmed.
+pub fn unconfirmed_result(journal: &Path) -> Option<String> {
+    let end = last_event(journal, "game_end")?;
+    if has_event(journal, "result_confirmed") {
+        return None;
+    }
+    Some(
+        end.get("result")
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .to_owned(),
+    )
 }
 
 /// The journal rotated per game: when the game of `dir/board.jsonl` has
@@ -46,7 +69,10 @@ pub fn has_event(journal: &Path, kind: &str) -> bool {
 /// start begins a new game; of the archived games only the newest `keep`
 /// stay (older ones are removed, the disk use stays bounded). Returns the
 /// archived journal's path, `None` when nothing was rotated. A game in
-/// progress is never moved (it is resumed). Errors name the file.
+/// progress is never moved (it is resumed); a finished game whose result
+/// awaits the arbiter's confirmation is not rotated by `eboard run` on a
+/// board with an arbiter (it is resumed: [`unconfirmed_result`]), which
+/// calls this only when the game is to go. Errors name the file.
 pub fn rotate(dir: &Path, keep: usize) -> Result<Option<PathBuf>, JournalError> {
     let current = dir.join(CURRENT);
     if !current.exists() || !game_ended(&current) {

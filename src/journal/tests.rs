@@ -373,6 +373,7 @@ fn a_finished_game_is_rotated_and_the_archive_bounded() {
     drop(j);
     assert_eq!(rotate(&dir, 2).unwrap(), None);
     assert!(cur.exists());
+    assert_eq!(unconfirmed_result(&cur), None, "in progress");
     // Games that ended move to games/, the newest two kept.
     for start in [1_000u64, 2_000, 3_000] {
         if start > 1_000 {
@@ -386,6 +387,13 @@ fn a_finished_game_is_rotated_and_the_archive_bounded() {
             .unwrap();
         f.write_all(b"{\"t\":9,\"type\":\"game_end\",\"result\":\"1-0\"}\n")
             .unwrap();
+        if start == 1_000 {
+            // Ended: provisional until the arbiter confirms (DSU 004 §15).
+            assert_eq!(unconfirmed_result(&cur).as_deref(), Some("1-0"));
+            f.write_all(b"{\"t\":12,\"type\":\"result_confirmed\",\"result\":\"1-0\"}\n")
+                .unwrap();
+            assert_eq!(unconfirmed_result(&cur), None, "confirmed");
+        }
         drop(f);
         let to = rotate(&dir, 2).unwrap().unwrap();
         assert_eq!(to, dir.join(format!("games/game-{start:013}.jsonl")));

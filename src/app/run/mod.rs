@@ -36,7 +36,8 @@ pub struct RunArgs {
     pub journal: Option<PathBuf>,
     /// A journal directory (the service's /var/lib/eboard): the game's
     /// journal is DIR/board.jsonl, rotated per game to DIR/games/ when its
-    /// game has ended (the newest --keep-games kept).
+    /// game has ended (the newest --keep-games kept); with an arbiter, once
+    /// its result is confirmed.
     #[arg(long, value_name = "DIR")]
     pub journal_dir: Option<PathBuf>,
     /// Finished games kept in DIR/games/ with --journal-dir.
@@ -85,7 +86,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             if let Some(to) = super::trial::prepare(&dir, trial, &shown)? {
                 tracing::info!("the trial game's journal set aside in {}", to.display());
             }
-            Some(journal_in(&dir, keep_games)?)
+            // A trial game's result is no result to confirm.
+            let confirms = !trial && results_confirmed_here(&cfg);
+            Some(journal_in(&dir, keep_games, confirms)?)
         }
         None => journal,
     };
@@ -172,8 +175,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     // A journal of another game than the config's is refused before
     // anything starts, with the message naming the file to move (exit
     // EX_CONFIG: systemd does not restart it in a loop, docs/journal.md).
+    // A finished game kept for its confirmation (`journal_in`) is archived
+    // when this start is another game.
     if let Some(j) = &journal {
         let game = super::settings::game_header(&cfg, header.as_ref());
+        if rotates {
+            rotate_other_game(j, &game, keep_games, &mut taken.notices)?;
+        }
         crate::journal::check_identity(j, &game).map_err(anyhow::Error::new)?;
     }
     let rt = runtime()?;

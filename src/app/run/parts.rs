@@ -11,16 +11,87 @@ use anyhow::{anyhow, bail, Context};
 use std::path::{Path, PathBuf};
 
 /// The journal of a journal directory, the finished game rotated away
-/// first ([`crate::journal::rotate`]).
-pub(super) fn journal_in(dir: &Path, keep: usize) -> anyhow::Result<PathBuf> {
+/// first ([`crate::journal::rotate`]); except, on a board whose results an
+/// arbiter confirms (`confirms`, [`results_confirmed_here`]), a finished
+/// game whose result is not confirmed yet (DSU regulations 004 §15): it is
+/// resumed, so that a restart within the round (a power cut, the watchdog)
+/// keeps the provisional result for the arbiter to confirm. It is archived
+/// at the first start after the confirmation, or when this start is
+/// another game ([`rotate_other_game`]).
+pub(super) fn journal_in(dir: &Path, keep: usize, confirms: bool) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(dir).with_context(|| format!("--journal-dir {}", dir.display()))?;
+    let current = dir.join(crate::journal::CURRENT);
+    if confirms {
+        if let Some(result) = crate::journal::unconfirmed_result(&current) {
+            tracing::info!(
+                "the last game ended {result} and its result is not confirmed: resumed so the arbiter can confirm it (DSU 004 §15); it is archived to {} at the first start after the confirmation",
+                dir.join(crate::journal::ARCHIVE).display()
+            );
+            return Ok(current);
+        }
+    }
     if let Some(to) = crate::journal::rotate(dir, keep).anyhow()? {
         tracing::info!(
             "the last game has ended: its journal moved to {}",
             to.display()
         );
     }
-    Ok(dir.join(crate::journal::CURRENT))
+    Ok(current)
+}
+
+/// Whether results on this board are confirmed by an arbiter: it has a
+/// console account or token (`[arbiter] token`, `EBOARD_ARBITER_TOKEN`,
+/// `[[arbiter.accounts]]`), the relay's account (`[arbiter] relay_token`,
+/// `EBOARD_RELAY_TOKEN`) or takes signed rulings (`[mqtt] command_keys`).
+/// A board with none of them (a club board) has no one to confirm a result:
+/// its finished game is archived at the next start (so is a trial game,
+/// `[board] source = "trial"`, whatever the config).
+pub(crate) fn results_confirmed_here(cfg: &Config) -> bool {
+    crate::server::arbiter_token(cfg.arbiter.token.as_deref()).is_some()
+        || !cfg.arbiter.accounts.is_empty()
+        || crate::app::settings::relay_token(Some(cfg)).is_ok_and(|t| t.is_some())
+        || cfg
+            .mqtt
+            .as_ref()
+            .is_some_and(|m| m.command_keys.as_ref().is_some_and(|k| !k.is_empty()))
+}
+
+/// A finished game resumed for its confirmation ([`journal_in`]) when this
+/// start is another game (the config's `[game]` was changed to the next
+/// round): it is archived after all, so that the new game starts; the
+/// unconfirmed result is said to the log and to the arbiter (`notices`:
+/// game, error, action), its journal kept in the archive. Returns whether
+/// it was archived.
+pub(super) fn rotate_other_game(
+    journal: &Path,
+    game: &crate::trace::Header,
+    keep: usize,
+    notices: &mut Vec<(String, String, String)>,
+) -> anyhow::Result<bool> {
+    let Some(result) = crate::journal::unconfirmed_result(journal) else {
+        return Ok(false);
+    };
+    if crate::journal::check_identity(journal, game).is_ok() {
+        return Ok(false);
+    }
+    let Some(dir) = journal.parent() else {
+        return Ok(false);
+    };
+    let old = super::pairing::journaled_game(journal)
+        .and_then(|(h, _)| h.round)
+        .unwrap_or_else(|| "?".into());
+    let Some(to) = crate::journal::rotate(dir, keep).anyhow()? else {
+        return Ok(false);
+    };
+    let error = format!("game {old} ended {result} and its result was never confirmed");
+    let action = format!(
+        "archived to {}: this start is game {} (the config's [game]); the unconfirmed result is in that journal",
+        to.display(),
+        game.round.as_deref().unwrap_or("?")
+    );
+    tracing::warn!("{error}; {action}");
+    notices.push((old, error, action));
+    Ok(true)
 }
 
 /// The daemon's own report of its decisions in the log (one line per move
