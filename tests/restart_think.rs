@@ -16,7 +16,7 @@ mod common;
 
 use common::*;
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
@@ -230,26 +230,8 @@ fn ws(addr: &str) -> Receiver<(Option<String>, Value)> {
         while r.read_line(&mut line).map(|n| n > 2).unwrap_or(false) {
             line.clear();
         }
-        loop {
-            let mut h = [0u8; 2];
-            if r.read_exact(&mut h).is_err() {
-                return;
-            }
-            let mut len = u64::from(h[1] & 0x7f);
-            if len == 126 {
-                let mut b = [0u8; 2];
-                r.read_exact(&mut b).unwrap();
-                len = u64::from(u16::from_be_bytes(b));
-            } else if len == 127 {
-                let mut b = [0u8; 8];
-                r.read_exact(&mut b).unwrap();
-                len = u64::from_be_bytes(b);
-            }
-            let mut payload = vec![0u8; len as usize];
-            if r.read_exact(&mut payload).is_err() {
-                return;
-            }
-            match h[0] & 0x0f {
+        while let Some((opcode, payload)) = ws_frame(&mut r) {
+            match opcode {
                 1 => {
                     let v = serde_json::from_slice(&payload).unwrap_or_default();
                     if tx.send((None, v)).is_err() {

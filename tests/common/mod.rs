@@ -432,25 +432,36 @@ pub fn ws_messages(addr: &str, n: usize) -> Vec<String> {
     }
     let mut out = Vec::new();
     while out.len() < n {
-        let mut h = [0u8; 2];
-        r.read_exact(&mut h).unwrap();
-        let mut len = u64::from(h[1] & 0x7f);
-        if len == 126 {
-            let mut b = [0u8; 2];
-            r.read_exact(&mut b).unwrap();
-            len = u64::from(u16::from_be_bytes(b));
-        } else if len == 127 {
-            let mut b = [0u8; 8];
-            r.read_exact(&mut b).unwrap();
-            len = u64::from_be_bytes(b);
-        }
-        let mut payload = vec![0u8; len as usize];
-        r.read_exact(&mut payload).unwrap();
-        if h[0] & 0x0f == 1 {
+        let (opcode, payload) = ws_frame(&mut r).expect("a WebSocket frame");
+        if opcode == 1 {
             out.push(String::from_utf8(payload).unwrap());
         }
     }
     out
+}
+
+/// One WebSocket frame from the server (RFC 6455 §5.2; server frames are
+/// not masked): its opcode (1 text, 8 close, 9 ping) and payload; `None`
+/// when the connection ends or fails.
+pub fn ws_frame(r: &mut impl Read) -> Option<(u8, Vec<u8>)> {
+    let mut h = [0u8; 2];
+    r.read_exact(&mut h).ok()?;
+    let len = match h[1] & 0x7f {
+        126 => {
+            let mut b = [0u8; 2];
+            r.read_exact(&mut b).ok()?;
+            u64::from(u16::from_be_bytes(b))
+        }
+        127 => {
+            let mut b = [0u8; 8];
+            r.read_exact(&mut b).ok()?;
+            u64::from_be_bytes(b)
+        }
+        l => u64::from(l),
+    };
+    let mut payload = vec![0u8; usize::try_from(len).ok()?];
+    r.read_exact(&mut payload).ok()?;
+    Some((h[0] & 0x0f, payload))
 }
 
 /// The start of a Python script that drives headless Chromium over the

@@ -8,7 +8,7 @@ use crate::event::results::{csv_field, GameResult};
 pub fn wall(unix_ms: u64, offset_min: i32) -> String {
     let s = (unix_ms / 1000) as i64 + i64::from(offset_min) * 60;
     let (days, secs) = (s.div_euclid(86_400), s.rem_euclid(86_400));
-    let (y, m, d) = crate::server::feeds::civil_from_days(days);
+    let (y, m, d) = crate::config::instant::civil_from_days(days);
     format!(
         "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}",
         secs / 3600,
