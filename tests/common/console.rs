@@ -294,7 +294,17 @@ def confirm_in(box_id):
     # The confirmation of a ruling: its question, then pressing its "yes".
     box = "document.getElementById(%s)" % json.dumps(box_id)
     q = wait(box + ".querySelector('.confirm .question').textContent", "the confirmation in " + box_id)
-    click_el(box + ".querySelector('.confirm-yes')")
+    # A click lands at the coordinates measured just before it: an alert
+    # arriving in between moves the page (the alerts stand above), so the
+    # click can miss. Pressed again while the question still stands (a
+    # press that landed takes the question away: never applied twice).
+    for _ in range(5):
+        click_el(box + ".querySelector('.confirm-yes')")
+        gone = time.time() + 2
+        while time.time() < gone and js(box + ".querySelector('.confirm-yes') !== null"):
+            time.sleep(0.1)
+        if not js(box + ".querySelector('.confirm-yes') !== null"):
+            break
     return q
 def outcome_in(box_id):
     # The reply box's outcome, "applied: …" or "error: …" (not "Sending…").
