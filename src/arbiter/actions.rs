@@ -201,12 +201,9 @@ impl Arbiter {
                         o.reason
                     )));
                 }
-                let (reason, article) = self.flag_declared(*result)?;
-                self.end(*result, reason, article, t, out);
-                applied(
-                    article,
-                    format!("the game ends {} ({reason})", result.as_str()),
-                )
+                let (why, article) = self.flag_declared(*result, reason.is_some())?;
+                self.end(*result, why, article, t, out);
+                applied(article, format!("the game ends {} ({why})", result.as_str()))
             }
             ArbiterAction::SetClock {
                 white_ms,

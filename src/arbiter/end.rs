@@ -181,14 +181,31 @@ impl Arbiter {
     /// (`time_vs_insufficient_material`); that opponent's win is then
     /// refused (422), the Laws give a draw. Any other result is the
     /// arbiter's decision (2009 §13.1 / 2023 12.1).
+    ///
+    /// Both flags down where that draws (2009 A4d3 "skal dommeren erklære
+    /// partiet remis", 2001 B8 "er partiet remis"; `both_flags_down`): a
+    /// win is no win on time; it is refused (422) unless the arbiter gives
+    /// his `ground` (the ruling's reason), and then it is his penalty, the
+    /// game declared lost (2009 / 2001 §13.4d "Erklære partiet for tabt"),
+    /// cited `articles.arbiter`, never 6.9.
     pub(super) fn flag_declared(
         &self,
         result: KnownOutcome,
+        ground: bool,
     ) -> Result<(EndReason, &'static str), Refusal> {
         let a = self.cfg.profile.articles;
         let name = |c: Color| if c == Color::White { "White" } else { "Black" };
-        if result == KnownOutcome::Draw && self.both_flags_down() {
-            return Ok((EndReason::BothFlags, a.both_flags));
+        if self.both_flags_down() {
+            return match (result, ground) {
+                (KnownOutcome::Draw, _) => Ok((EndReason::BothFlags, a.both_flags)),
+                (_, true) => Ok((EndReason::ArbiterDecision, a.arbiter)),
+                (_, false) => Err(impossible(format!(
+                    "both flags have fallen: the game is drawn once a player claims or the arbiter \
+                     declares it ({}), not won on time; declare 1/2-1/2 — or, to declare the game \
+                     lost as a penalty ({}), give the reason",
+                    a.both_flags, a.arbiter
+                ))),
+            };
         }
         for &s in &self.flags {
             let cannot_mate = dead::can_mate(&self.pos, !s) == Some(false);
