@@ -323,6 +323,27 @@ impl Clock {
         self.flagged = [false, false];
     }
 
+    /// Changes the time control at `t` in the middle of a game (2023
+    /// Guidelines III.4: an increment introduced on request; the undo of
+    /// that ruling): the times and move counters stay, the running side
+    /// keeps running, and from `t` on the presses credit the new periods'
+    /// bonus. The time the move in progress used before `t` is charged
+    /// under the old control; a delay in the new control counts for the
+    /// move in progress from `t`.
+    pub fn change_time_control(&mut self, tc: TimeControl, t: u64) {
+        if let Some(side) = self.running {
+            let used = self.charge(side, t);
+            self.remaining[idx(side)] -= used as i64;
+            self.since = t;
+        }
+        // What the move in progress ran is charged: under the new control
+        // it counts from `t` (its delay, if any, from here).
+        self.move_ran = 0;
+        self.move_charged = 0;
+        self.set_ran = 0;
+        self.tc = tc;
+    }
+
     /// Adds (or with a negative value removes) time for `side`, ms (§6.13, penalties).
     pub fn adjust(&mut self, side: Color, delta_ms: i64) {
         self.remaining[idx(side)] += delta_ms;

@@ -313,3 +313,44 @@ fn a_setting_in_the_middle_of_a_move_keeps_the_delay_already_used() {
     p.press(Color::White, 9_500);
     assert_eq!(p.flag_time(), Some((Color::Black, 9_500 + 5_000 + 60_000)));
 }
+
+/// 2023 Guidelines III.4: the five seconds introduced mid-game. From the
+/// change on, every press credits 5 s (cumulative, both players, the move
+/// in progress included); the time used before it stays charged.
+#[test]
+fn an_increment_introduced_mid_game_credits_every_press_from_then_on() {
+    let tc = TimeControl::parse("1800").unwrap();
+    let mut c = Clock::new(tc.clone());
+    c.start(Color::White, 0);
+    c.press(Color::White, 10_000);
+    c.press(Color::Black, 20_000);
+    // White thinks 4 s, then the control changes; 3 s more, then he presses.
+    let five = tc.with_last_bonus(Bonus::Increment(5_000));
+    assert_eq!(five.to_string(), "1800+5");
+    c.change_time_control(five, 24_000);
+    assert_eq!(c.remaining_at(24_000), (1_786_000, 1_790_000));
+    assert_eq!(c.running(), Some(Color::White));
+    c.press(Color::White, 27_000);
+    assert_eq!(c.remaining_at(27_000), (1_788_000, 1_790_000), "+5 s at the press");
+    c.press(Color::Black, 29_000);
+    assert_eq!(c.remaining_at(29_000), (1_788_000, 1_793_000));
+    // Changed back (an undo): no more credit.
+    c.change_time_control(tc, 30_000);
+    c.press(Color::White, 31_000);
+    assert_eq!(c.remaining_at(31_000), (1_786_000, 1_793_000));
+}
+
+/// III.4 with the arbiter's choice of a delay (U7): a US delay of 5 s
+/// counts for the move in progress from the change on, and the flag falls
+/// that much later.
+#[test]
+fn a_delay_introduced_mid_move_counts_from_the_change() {
+    let tc = TimeControl::parse("60").unwrap();
+    let mut c = Clock::new(tc.clone());
+    c.start(Color::White, 0);
+    c.change_time_control(tc.with_last_bonus(Bonus::UsDelay(5_000)), 10_000);
+    assert_eq!(c.remaining_at(10_000).0, 50_000);
+    assert_eq!(c.remaining_at(14_000).0, 50_000, "within the delay");
+    assert_eq!(c.remaining_at(16_000).0, 49_000);
+    assert_eq!(c.flag_time(), Some((Color::White, 65_000)));
+}

@@ -88,6 +88,17 @@ pub struct TimeControlError {
 pub const MAX_PERIOD_MOVES: u32 = 1000;
 
 impl TimeControl {
+    /// The same control with the last period's bonus replaced by `bonus`
+    /// (2023 Guidelines III.4: "an increment extra five seconds" introduced
+    /// into the final period); the other periods unchanged.
+    pub fn with_last_bonus(&self, bonus: Bonus) -> TimeControl {
+        let mut tc = self.clone();
+        if let Some(p) = tc.periods.last_mut() {
+            p.bonus = bonus;
+        }
+        tc
+    }
+
     /// Parses `[moves/]seconds[+inc|dN|bN]` periods joined by `:`, then
     /// optionally `@base` (online style: the clock starts at the base) or
     /// `@base+inc` (over the board, the default: the clock starts at base +
