@@ -178,6 +178,27 @@ pub enum ArbiterAction {
     /// half-moves), the clocks to what they showed when it was completed:
     /// `{"arbiter": "rewind", "ply": 20}`.
     Rewind(u32),
+    /// Extension: 2023 Guidelines III.4, the player having the move with
+    /// less than two minutes asks for five seconds per move for both
+    /// players, which is a draw offer: `{"arbiter": "increment", "by":
+    /// "black"}` (the offer refused and the arbiter agreeing: from then on
+    /// both clocks credit 5 s per move, the opponent gets two extra
+    /// minutes); `"mode": "delay"` for a 5 s delay instead of the
+    /// cumulative increment (U7: the text names no mode); `"offer":
+    /// "accepted"`: the opponent accepted the offer, the game is drawn.
+    Increment(IncrementRequest),
+}
+
+/// The 2023 Guidelines III.4 request as the arbiter rules it
+/// ([`ArbiterAction::Increment`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IncrementRequest {
+    /// The player who asked (he has the move).
+    pub by: Color,
+    /// A 5 s (US) delay instead of the cumulative increment.
+    pub delay: bool,
+    /// The opponent accepted the draw offer the request is.
+    pub accepted: bool,
 }
 
 /// The longest `reason` an `arbiter` record takes, in characters.
@@ -204,9 +225,9 @@ impl Forfeit {
 
 impl ArbiterAction {
     /// The action names.
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 16] = [
         "restore", "accept", "overrule", "result", "clock", "position", "pause", "resume",
-        "choose", "confirm", "forfeit", "undo", "rewind", "uphold", "reject",
+        "choose", "confirm", "forfeit", "undo", "rewind", "uphold", "reject", "increment",
     ];
 
     /// The record's name for the action.
@@ -227,6 +248,7 @@ impl ArbiterAction {
             ArbiterAction::Rewind(_) => "rewind",
             ArbiterAction::Uphold(_) => "uphold",
             ArbiterAction::Reject(_) => "reject",
+            ArbiterAction::Increment(_) => "increment",
         }
     }
 }

@@ -272,6 +272,7 @@ impl Arbiter {
             }
             ArbiterAction::Undo(n) => self.undo(*n, t, out),
             ArbiterAction::Rewind(p) => self.rewind(*p, t, out),
+            ArbiterAction::Increment(r) => self.increment_request(r, t, out),
         }
     }
 

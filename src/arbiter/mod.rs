@@ -65,6 +65,7 @@ mod end;
 mod frames;
 mod hand;
 mod illegal;
+mod increment_request;
 mod moves;
 mod open;
 mod orientation;

@@ -59,6 +59,7 @@ impl Arbiter {
             // Appendix E: back to where the two boards agree (E2.8, D.2.9).
             ArbiterAction::Rewind(_) => self.cfg.profile.article_vi_rewind(),
             ArbiterAction::Choose(_) => self.cfg.profile.article_ambiguous_move(),
+            ArbiterAction::Increment(_) => a.increment_request,
             ArbiterAction::Pause => ra.pause,
             ArbiterAction::Resume => ra.resume,
             ArbiterAction::Undo(n) => self.rulings.iter().find(|r| r.seq == *n)?.article,

@@ -13,7 +13,7 @@ use super::confirm::Confirmation;
 use super::illegal::PendingIllegal;
 use super::{Arbiter, Phase, PlayedMove};
 use crate::board::SensedBoard;
-use crate::clock::{fmt_shown, Clock};
+use crate::clock::Clock;
 use crate::trace::{ArbiterAction, Event, EventKind, EventRef, Expect};
 use serde::Serialize;
 use shakmaty::fen::Fen;
@@ -106,7 +106,7 @@ pub(super) struct Facts {
     history: Vec<Chess>,
     keys: Vec<Zobrist64>,
     moves: Vec<PlayedMove>,
-    clock: Option<Clock>,
+    pub(super) clock: Option<Clock>,
     confirmation: Option<Confirmation>,
     pending_illegal: Option<PendingIllegal>,
     pending_breach: Option<PendingBreach>,
@@ -136,16 +136,14 @@ enum Scope {
 
 fn scope(action: &str) -> Scope {
     match action {
-        "clock" => Scope::Clock,
+        "clock" | "increment" => Scope::Clock,
         "pause" | "resume" | "choose" | "undo" => Scope::None,
         _ => Scope::Game,
     }
 }
 
 /// `H:MM:SS` as the clocks show it.
-pub(super) fn hms(ms: u64) -> String {
-    fmt_shown(ms)
-}
+pub(super) use crate::clock::fmt_shown as hms;
 
 /// "N moves" in words, for the reasons.
 pub(super) fn moves_ago(n: u32) -> String {
@@ -441,6 +439,7 @@ impl Arbiter {
     ) -> Result<Applied, Refusal> {
         let r = self.undo_check(seq)?.clone();
         let effect = match scope(r.action) {
+            Scope::Clock if r.action == "increment" => self.undo_increment(&r, t, out)?,
             Scope::Clock => {
                 let ((wb, bb), (wa, ba)) = r.clocks.unwrap_or(((0, 0), (0, 0)));
                 let c = self.clock.as_mut().ok_or_else(|| impossible("no clock"))?;

@@ -111,6 +111,11 @@ pub struct Articles {
     pub both_flags: &'static str,
     /// Quickplay finish claim (§10.2).
     pub quickplay: &'static str,
+    /// The five seconds per move introduced on the request of the player
+    /// having the move with less than two minutes (2023 Guidelines III.4);
+    /// before 2023 there is no such rule and the quickplay finish's article
+    /// (§10.2) is cited for the refusal.
+    pub increment_request: &'static str,
     /// A draw offer lapses when the opponent touches a piece with the
     /// intention of moving or capturing it (2001 §9.1a, 2009 §9.1b(1),
     /// 2023 9.1.2.1).
@@ -191,6 +196,10 @@ pub struct Profile {
     /// inadequate supervision, 2001 C4, 2023 III.2.2), but in 2009 blitz
     /// with adequate supervision (B2: the Laws apply).
     pub quickplay_claims: bool,
+    /// Whether a player may ask for five seconds per move to be introduced
+    /// (2023 Guidelines III.4): only under the 2023 Laws, and never in
+    /// blitz (III.2.2: "only to standard chess and rapid chess games").
+    pub increment_request: bool,
     /// A pawn moved to the last rank and not replaced at the press is
     /// replaced by a queen and the move stands (2023 7.5.2: "The pawn shall
     /// be replaced by a queen of the same colour as the pawn"; F34 of
@@ -242,6 +251,7 @@ impl Profile {
                 Mode::Blitz => "B3a",
             },
             quickplay: "10.2",
+            increment_request: "10.2",
             draw_offer_lapses: "9.1b(1)",
             vi_clock_after_announcement: "E2.3",
             vi_boards_differ: "E2.7",
@@ -291,6 +301,7 @@ impl Profile {
                 flag_claim: "A.5.3",
                 both_flags: "III.3.1",
                 quickplay: "III.5",
+                increment_request: "III.4",
                 draw_offer_lapses: "9.1.2.1",
                 // 2023: the blind and visually disabled are Appendix D.
                 vi_clock_after_announcement: "D.2.4",
@@ -380,6 +391,7 @@ impl Profile {
             quickplay_claims: mode != Mode::Blitz
                 || (matches!(edition, Edition::Fide2009 | Edition::Fide2009No) && !loose),
             unreplaced_pawn_becomes_queen: edition == Edition::Fide2023,
+            increment_request: edition == Edition::Fide2023 && mode != Mode::Blitz,
         }
     }
 

@@ -19,6 +19,7 @@
 //! | `forfeit` | `{"result": "1-0"}` (a no-show: before any move, or after the present player's first; `0-0`: neither came, before any move) | `{"arbiter": "forfeit", …}` |
 //! | `undo` | `{"ruling": SEQ}` (reverses ruling SEQ of the history) | `{"arbiter": "undo", …}` |
 //! | `rewind` | `{"ply": N}` (Appendix E2.8: back to ply N, the clocks as they stood then) | `{"arbiter": "rewind", …}` |
+//! | `increment` | `{"by": "black"}`, optionally `"mode": "delay"`, `"offer": "accepted"` (2023 Guidelines III.4: five seconds per move for both, two extra minutes to the opponent; or the draw offer it is accepted) | `{"arbiter": "increment", …}` |
 //! | `uphold`, `reject` | – or `{"move": "g1f3"}` (the move written on the scoresheet, UCI or SAN) | a draw claim the board held (`claim_held`, §9.2a / 9.2.1): drawn without the move, or the wrong claim's cost and the written move to be made |
 //!
 //! Every body may carry `expect` (`{"ply", "event"?, "result"?}`: what the
@@ -298,6 +299,7 @@ fn body_keys(action: &str) -> Option<&'static [&'static str]> {
         "position" => &["fen", "expect"],
         "undo" => &["ruling", "expect"],
         "rewind" => &["ply", "expect"],
+        "increment" => &["by", "mode", "offer", "expect"],
         "query" => &["what", "by", "piece"],
         "choose" => &["uci", "expect"],
         "uphold" | "reject" => &["move", "expect"],
@@ -316,7 +318,7 @@ fn parse_request(action: &str, bytes: &[u8]) -> Result<RecordKind, Refusal> {
     let Some(keys) = body_keys(action) else {
         return Err(refuse(
             StatusCode::NOT_FOUND,
-            "actions: accept, overrule, restore, result, confirm, forfeit, clock, position, pause, resume, undo, rewind, query, choose, uphold, reject",
+            "actions: accept, overrule, restore, result, confirm, forfeit, clock, position, pause, resume, undo, rewind, increment, query, choose, uphold, reject",
         ));
     };
     let mut obj = if bytes.iter().all(u8::is_ascii_whitespace) {

@@ -513,6 +513,19 @@ pub(super) fn parse_kind(
                 }
                 "uphold" => ArbiterAction::Uphold(written_move(obj, line)?),
                 "reject" => ArbiterAction::Reject(written_move(obj, line)?),
+                "increment" => ArbiterAction::Increment(IncrementRequest {
+                    by: by(line)?,
+                    delay: match opt_str(obj, "mode", line)? {
+                        None | Some("increment") => false,
+                        Some("delay") => true,
+                        Some(m) => return err(line, format!("key 'mode': \"{m}\" is not \"increment\" or \"delay\"")),
+                    },
+                    accepted: match opt_str(obj, "offer", line)? {
+                        None | Some("refused") => false,
+                        Some("accepted") => true,
+                        Some(o) => return err(line, format!("key 'offer': \"{o}\" is not \"refused\" or \"accepted\"")),
+                    },
+                }),
                 "rewind" => {
                     let n = obj.get("ply").and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
                     ArbiterAction::Rewind(n.ok_or_else(|| TraceError {

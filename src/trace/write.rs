@@ -173,6 +173,15 @@ pub fn record_json(r: &Record) -> Value {
                 ArbiterAction::Choose(uci) => {
                     m.insert("uci".into(), Value::from(uci.as_str()));
                 }
+                ArbiterAction::Increment(r) => {
+                    by(&mut m, r.by);
+                    if r.delay {
+                        m.insert("mode".into(), Value::from("delay"));
+                    }
+                    if r.accepted {
+                        m.insert("offer".into(), Value::from("accepted"));
+                    }
+                }
                 ArbiterAction::Uphold(Some(mv)) | ArbiterAction::Reject(Some(mv)) => {
                     m.insert("move".into(), Value::from(mv.as_str()));
                 }

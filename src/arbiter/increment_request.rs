@@ -1,0 +1,277 @@
+//! The five seconds introduced on request (2023 Guidelines III.4; issue 25):
+//! "If the player having the move has less than two minutes left on his/her
+//! clock, he/she may request that an increment extra five seconds be
+//! introduced for both players. This constitutes the offer of a draw. If
+//! the offer refused, and the arbiter agrees to the request, the clocks
+//! shall then be set with the extra time; the opponent shall be awarded two
+//! extra minutes and the game shall continue." (S1 of
+//! `../shared/rules/fide-2023.md`, the FIDE handbook's E012023 as
+//! transcribed in `richelbilderbeek/conquer_chess docs/rulebook/README.md`;
+//! the brief of issue 25 quotes "a time control introducing an extra five
+//! seconds … if possible": the same rule.)
+//!
+//! The arbiter's ruling `increment` ([`IncrementRequest`]): the request
+//! applies only where Guidelines III do (the 2023 Laws, standard or rapid,
+//! never blitz, III.2.2; the final period, III.2.1 / III.1; no increment
+//! yet, III.2.2), with the requester on move, his flag up and less than two
+//! minutes on his clock (as for III.5, `quickplay.rs`); otherwise it is
+//! refused with the condition it misses. The draw offer it is: accepted
+//! (`"offer": "accepted"`), the game is drawn; refused and agreed, the
+//! final period gets 5 s per move for both (cumulative by default; the
+//! text names no mode, U7, so the arbiter may choose a 5 s delay) and the
+//! opponent two extra minutes. Undone, the control before it is back and
+//! the two minutes and the increments it credited since are taken back.
+
+use super::announce::Decisions;
+use super::rulings::{hms, impossible, stale, Applied, Refusal, RulingEntry};
+use super::Arbiter;
+use crate::clock::Bonus;
+use crate::model::{EndReason, KnownOutcome};
+use crate::trace::IncrementRequest;
+use shakmaty::{Color, Position};
+
+/// The extra time per move III.4 introduces, ms (five seconds).
+pub const III4_EXTRA_MS: u64 = 5_000;
+/// What the opponent is awarded when the request is agreed, ms (two minutes).
+pub const III4_OPPONENT_MS: u64 = 120_000;
+/// Less than this on the requester's clock, ms (two minutes).
+const III4_UNDER_MS: u64 = 120_000;
+
+fn side(c: Color) -> &'static str {
+    if c == Color::White {
+        "White"
+    } else {
+        "Black"
+    }
+}
+
+/// What an agreed III.4 request would do, for the console's preview.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct IncrementPreview {
+    /// The player having the move, who may request it.
+    pub by: &'static str,
+    /// The article (`III.4`).
+    pub article: &'static str,
+    /// The time control now and after the ruling (cumulative increment).
+    pub time_control: (String, String),
+    /// White's time now and after, `H:MM:SS`.
+    pub white: (String, String),
+    /// Black's time now and after, `H:MM:SS`.
+    pub black: (String, String),
+}
+
+impl Arbiter {
+    /// Why a III.4 request by `by` at `t` (ms) cannot be ruled on now, in
+    /// words with the article; `None` when it can.
+    pub(super) fn increment_refusal(&self, by: Color, t: u64) -> Option<Refusal> {
+        let p = self.cfg.profile;
+        let article = p.articles.increment_request;
+        if !p.increment_request {
+            return Some(impossible(if p.edition == crate::model::Edition::Fide2023 {
+                "Guidelines III do not apply to blitz (III.2.2): no five seconds on request (III.4)"
+                    .to_owned()
+            } else {
+                format!(
+                    "these Laws have no five seconds on request (2023 Guidelines III.4); a player \
+                     with less than two minutes may claim under {article}"
+                )
+            }));
+        }
+        if let Some(o) = self.outcome() {
+            return Some(stale(format!(
+                "the game is over ({}, {}): nothing to introduce ({article})",
+                o.result.as_str(),
+                o.reason
+            )));
+        }
+        let Some(c) = self.clock.as_ref() else {
+            return Some(impossible(format!("no clock runs on this board ({article})")));
+        };
+        if by != self.pos.turn() {
+            return Some(impossible(format!(
+                "only the player having the move may request it ({article}): {} has the move",
+                side(self.pos.turn())
+            )));
+        }
+        if let Some(n) = c.moves_to_control(by) {
+            return Some(impossible(format!(
+                "not the final period: {n} moves remain before the next time control (III.2.1, III.1)"
+            )));
+        }
+        if let Some(r) = self.rulings.iter().rev().find(|r| {
+            r.action == "increment" && r.undone_by.is_none()
+        }) {
+            return Some(impossible(format!(
+                "the extra five seconds were already introduced by ruling #{} ({article})",
+                r.seq
+            )));
+        }
+        match c.time_control().period_for(c.moves_done(by)).1.bonus {
+            Bonus::None => {}
+            Bonus::Increment(_) => {
+                return Some(impossible(
+                    "the period has an increment: Guidelines III apply only to games without \
+                     increment (III.2.2)",
+                ))
+            }
+            Bonus::UsDelay(d) | Bonus::Bronstein(d) => {
+                return Some(impossible(format!(
+                    "the period has a delay of {} ms: the five seconds are introduced only where \
+                     no time is added per move ({article})",
+                    d
+                )))
+            }
+        }
+        let (w, b) = c.remaining_at(t);
+        let left = if by == Color::White { w } else { b };
+        if left == 0 || c.is_flagged(by) {
+            return Some(impossible(format!(
+                "{}'s flag has fallen ({article}: before it falls)",
+                side(by)
+            )));
+        }
+        if left >= III4_UNDER_MS {
+            return Some(impossible(format!(
+                "{} has two minutes or more on his clock ({}; {article}: less than two minutes)",
+                side(by),
+                hms(left)
+            )));
+        }
+        None
+    }
+
+    /// The preview of a III.4 request by the player having the move at `t`
+    /// (ms): what the agreed ruling would do; `None` where it cannot be
+    /// ruled on (`increment_refusal`).
+    pub fn increment_preview(&self, t: u64) -> Option<IncrementPreview> {
+        let by = self.pos.turn();
+        if self.confirmation.is_some() || self.increment_refusal(by, t).is_some() {
+            return None;
+        }
+        let c = self.clock.as_ref()?;
+        let (w, b) = c.remaining_at(t);
+        let (w2, b2) = match by {
+            Color::White => (w, b + III4_OPPONENT_MS),
+            Color::Black => (w + III4_OPPONENT_MS, b),
+        };
+        let tc = c.time_control();
+        Some(IncrementPreview {
+            by: side(by),
+            article: self.cfg.profile.articles.increment_request,
+            time_control: (
+                tc.to_string(),
+                tc.with_last_bonus(Bonus::Increment(III4_EXTRA_MS))
+                    .to_string(),
+            ),
+            white: (hms(w), hms(w2)),
+            black: (hms(b), hms(b2)),
+        })
+    }
+
+    /// `increment`: the III.4 request ruled at `t` (ms).
+    pub(super) fn increment_request(
+        &mut self,
+        r: &IncrementRequest,
+        t: u64,
+        out: &mut Decisions,
+    ) -> Result<Applied, Refusal> {
+        if let Some(refusal) = self.increment_refusal(r.by, t) {
+            return Err(refusal);
+        }
+        let article = self.cfg.profile.articles.increment_request;
+        let (by, opp) = (r.by, !r.by);
+        if r.accepted {
+            // The request is a draw offer; accepted, the game is drawn.
+            self.draw_offer = None;
+            self.end(KnownOutcome::Draw, EndReason::Agreement, article, t, out);
+            return Ok(Applied {
+                article,
+                effect: format!(
+                    "{}'s request for five seconds per move is a draw offer; {} accepted it: \
+                     the game is drawn 1/2-1/2",
+                    side(by),
+                    side(opp)
+                ),
+            });
+        }
+        let Some(c) = self.clock.as_mut() else {
+            return Err(impossible("no clock runs on this board"));
+        };
+        let (bonus, mode) = if r.delay {
+            (Bonus::UsDelay(III4_EXTRA_MS), "a delay: the clock counts down only after 5 s")
+        } else {
+            (Bonus::Increment(III4_EXTRA_MS), "cumulative increment")
+        };
+        let (w, b) = c.remaining_at(t);
+        let before = c.time_control().to_string();
+        let tc = c.time_control().with_last_bonus(bonus);
+        let after = tc.to_string();
+        c.change_time_control(tc, t);
+        c.adjust(opp, III4_OPPONENT_MS as i64);
+        let (w2, b2) = c.remaining_at(t);
+        self.draw_offer = None;
+        tracing::info!(by = side(by), delay = r.delay, t, article, "five seconds introduced");
+        self.push_clock(t, out);
+        Ok(Applied {
+            article,
+            effect: format!(
+                "{}'s request agreed, his draw offer refused: from now on both clocks add 5 s per \
+                 move ({mode}; time control {before} → {after}); {} gets two extra minutes: \
+                 White {} → {}, Black {} → {}",
+                side(by),
+                side(opp),
+                hms(w),
+                hms(w2),
+                hms(b),
+                hms(b2)
+            ),
+        })
+    }
+
+    /// The undo of `increment` ruling `r` at `t` (ms), in words: an agreed
+    /// request gives the control before it back and takes back the two
+    /// minutes and the 5 s each press credited since; an accepted offer
+    /// puts the game back in progress.
+    pub(super) fn undo_increment(
+        &mut self,
+        r: &RulingEntry,
+        t: u64,
+        out: &mut Decisions,
+    ) -> Result<String, Refusal> {
+        let seq = r.seq;
+        if self.outcome().is_some_and(|o| o.t == r.t && o.reason == EndReason::Agreement) {
+            self.restore_facts((*r.before).clone(), t);
+            self.push_clock(t, out);
+            return Ok(format!(
+                "ruling #{seq} (increment) undone: the draw withdrawn, the game in progress"
+            ));
+        }
+        let old = r.before.clock.as_ref().map(|c| c.time_control().clone());
+        let (Some(old), Some(c)) = (old, self.clock.as_mut()) else {
+            return Err(impossible("no clock on this board"));
+        };
+        let ((wb, bb), (wa, ba)) = r.clocks.unwrap_or(((0, 0), (0, 0)));
+        let since = |i: usize, now: u32| r.counters.map_or(0, |(_, a)| now.saturating_sub(a[i]));
+        let credit = |i: usize, now: u32| match c.time_control().periods.last().map(|p| p.bonus) {
+            Some(Bonus::Increment(inc)) => i64::from(since(i, now)) * inc as i64,
+            _ => 0,
+        };
+        let cw = credit(0, c.moves_done(Color::White));
+        let cb = credit(1, c.moves_done(Color::Black));
+        let (w, b) = c.remaining_at(t);
+        let nw = (w as i64 + wb as i64 - wa as i64 - cw).max(0) as u64;
+        let nb = (b as i64 + bb as i64 - ba as i64 - cb).max(0) as u64;
+        let back = old.to_string();
+        c.change_time_control(old, t);
+        c.set(nw, nb, t);
+        self.push_clock(t, out);
+        Ok(format!(
+            "ruling #{seq} undone: time control back to {back}; White {} → {}, Black {} → {} \
+             (the two minutes and the 5 s credited since taken back)",
+            hms(w),
+            hms(nw),
+            hms(b),
+            hms(nb)
+        ))
+    }
+}
