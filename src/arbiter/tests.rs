@@ -457,3 +457,6 @@ mod rulings_tests;
 
 #[path = "both_flags_tests.rs"]
 mod both_flags_tests;
+
+#[path = "increment_request_tests.rs"]
+mod increment_request_tests;
