@@ -41,8 +41,10 @@ pub struct RuleArgs {
     #[arg(long, value_name = "N")]
     pub board: Option<u32>,
     /// The action, as the arbiter API's: accept, overrule, restore, result,
-    /// confirm, forfeit, clock, position, pause, resume, undo, choose,
-    /// uphold, reject (a draw claim the board held, `claim_held`).
+    /// confirm, forfeit, clock, position, pause, resume, undo, rewind,
+    /// choose, uphold, reject (a draw claim the board held, `claim_held`),
+    /// increment (2023 Guidelines III.4: '{"by": "black"}', five seconds
+    /// per move for both and two minutes to the opponent).
     #[arg(long, value_name = "ACTION")]
     pub action: Option<String>,
     /// The action's JSON body, e.g. '{"result": "1-0"}'.

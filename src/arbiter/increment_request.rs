@@ -45,25 +45,58 @@ fn side(c: Color) -> &'static str {
     }
 }
 
-/// What an agreed III.4 request would do, for the console's preview.
+/// Where a III.4 request could be ruled on but for the time (the state's
+/// `increment_request`, for the console's preview): Guidelines III apply,
+/// the final period has no increment, nothing was introduced yet; the
+/// console shows it while the player having the move has less than
+/// `under_ms` on his clock (the board checks it again at the ruling).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct IncrementPreview {
-    /// The player having the move, who may request it.
+pub struct IncrementStanding {
+    /// The player having the move, who may request it: `white` or `black`.
     pub by: &'static str,
     /// The article (`III.4`).
     pub article: &'static str,
+    /// Less than this on his clock, ms (two minutes).
+    pub under_ms: u64,
+    /// The extra time per move, ms (five seconds).
+    pub extra_ms: u64,
+    /// What the opponent is awarded, ms (two minutes).
+    pub opponent_ms: u64,
     /// The time control now and after the ruling (cumulative increment).
     pub time_control: (String, String),
-    /// White's time now and after, `H:MM:SS`.
-    pub white: (String, String),
-    /// Black's time now and after, `H:MM:SS`.
-    pub black: (String, String),
+    /// The time control after the ruling with a delay instead.
+    pub delay_time_control: String,
 }
 
 impl Arbiter {
     /// Why a III.4 request by `by` at `t` (ms) cannot be ruled on now, in
     /// words with the article; `None` when it can.
     pub(super) fn increment_refusal(&self, by: Color, t: u64) -> Option<Refusal> {
+        if let Some(r) = self.increment_standing(by) {
+            return Some(r);
+        }
+        let article = self.cfg.profile.articles.increment_request;
+        let (w, b) = self.clock.as_ref()?.remaining_at(t);
+        let left = if by == Color::White { w } else { b };
+        if left == 0 {
+            return Some(impossible(format!(
+                "{}'s flag has fallen ({article}: before it falls)",
+                side(by)
+            )));
+        }
+        if left >= III4_UNDER_MS {
+            return Some(impossible(format!(
+                "{} has two minutes or more on his clock ({}; {article}: less than two minutes)",
+                side(by),
+                hms(left)
+            )));
+        }
+        None
+    }
+
+    /// Why a III.4 request by `by` cannot be ruled on whatever the clocks
+    /// show; `None` when only his time decides.
+    fn increment_standing(&self, by: Color) -> Option<Refusal> {
         let p = self.cfg.profile;
         let article = p.articles.increment_request;
         if !p.increment_request {
@@ -122,49 +155,33 @@ impl Arbiter {
                 )))
             }
         }
-        let (w, b) = c.remaining_at(t);
-        let left = if by == Color::White { w } else { b };
-        if left == 0 || c.is_flagged(by) {
+        if c.is_flagged(by) {
             return Some(impossible(format!(
                 "{}'s flag has fallen ({article}: before it falls)",
                 side(by)
             )));
         }
-        if left >= III4_UNDER_MS {
-            return Some(impossible(format!(
-                "{} has two minutes or more on his clock ({}; {article}: less than two minutes)",
-                side(by),
-                hms(left)
-            )));
-        }
         None
     }
 
-    /// The preview of a III.4 request by the player having the move at `t`
-    /// (ms): what the agreed ruling would do; `None` where it cannot be
-    /// ruled on (`increment_refusal`).
-    pub fn increment_preview(&self, t: u64) -> Option<IncrementPreview> {
+    /// Where a III.4 request by the player having the move could be ruled
+    /// on but for his time (the state's `increment_request`); `None`
+    /// otherwise.
+    pub fn increment_request_standing(&self) -> Option<IncrementStanding> {
         let by = self.pos.turn();
-        if self.confirmation.is_some() || self.increment_refusal(by, t).is_some() {
+        if self.confirmation.is_some() || self.increment_standing(by).is_some() {
             return None;
         }
-        let c = self.clock.as_ref()?;
-        let (w, b) = c.remaining_at(t);
-        let (w2, b2) = match by {
-            Color::White => (w, b + III4_OPPONENT_MS),
-            Color::Black => (w + III4_OPPONENT_MS, b),
-        };
-        let tc = c.time_control();
-        Some(IncrementPreview {
-            by: side(by),
+        let tc = self.clock.as_ref()?.time_control();
+        let with = |b: Bonus| tc.with_last_bonus(b).to_string();
+        Some(IncrementStanding {
+            by: if by == Color::White { "white" } else { "black" },
             article: self.cfg.profile.articles.increment_request,
-            time_control: (
-                tc.to_string(),
-                tc.with_last_bonus(Bonus::Increment(III4_EXTRA_MS))
-                    .to_string(),
-            ),
-            white: (hms(w), hms(w2)),
-            black: (hms(b), hms(b2)),
+            under_ms: III4_UNDER_MS,
+            extra_ms: III4_EXTRA_MS,
+            opponent_ms: III4_OPPONENT_MS,
+            time_control: (tc.to_string(), with(Bonus::Increment(III4_EXTRA_MS))),
+            delay_time_control: with(Bonus::UsDelay(III4_EXTRA_MS)),
         })
     }
 

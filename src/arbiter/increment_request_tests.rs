@@ -80,9 +80,10 @@ fn iii4_agreed_gives_both_five_seconds_per_move_and_the_opponent_two_minutes() {
     let mut a = black_short_of_time(Edition::Fide2023, Mode::Rapid, "900");
     let before = a.clock().expect("clock").remaining_at(802_000);
     assert!(before.1 < 120_000, "{before:?}");
-    let preview = a.increment_preview(802_000).expect("III.4 applies");
-    assert_eq!(preview.by, "Black");
-    assert_eq!(preview.time_control, ("900".into(), "900+5".into()));
+    let standing = a.increment_request_standing().expect("III.4 applies");
+    assert_eq!((standing.by, standing.under_ms), ("black", 120_000));
+    assert_eq!(standing.time_control, ("900".into(), "900+5".into()));
+    assert_eq!(standing.delay_time_control, "900d5");
     let d = feed(&mut a, &[request(802_000, Color::Black, false, false, Some(3))]);
     let (article, effect) = ruling(&d).expect("applied");
     assert_eq!(article, "III.4");
@@ -112,6 +113,7 @@ fn iii4_agreed_gives_both_five_seconds_per_move_and_the_opponent_two_minutes() {
     let (reason, status, _) = refused(&d).expect("refused");
     assert_eq!(status, 422);
     assert!(reason.contains("already introduced by ruling #1"), "{reason}");
+    assert!(a.increment_request_standing().is_none());
 }
 
 #[test]

@@ -32,6 +32,13 @@ pub(crate) fn arbiter_fields(m: &mut Map<String, Value>, game: &Arbiter) {
         "default_time".into(),
         serde_json::to_value(game.default_time_state()).unwrap_or(Value::Null),
     );
+    // 2023 Guidelines III.4: where the five seconds could be introduced on
+    // request (the console shows it while the player having the move has
+    // less than `under_ms`).
+    m.insert(
+        "increment_request".into(),
+        serde_json::to_value(game.increment_request_standing()).unwrap_or(Value::Null),
+    );
     m.insert(
         "result_reason".into(),
         game.outcome()

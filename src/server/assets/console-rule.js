@@ -146,6 +146,39 @@ function openRulings(g, st, m, id, readOnly) {
   return box;
 }
 
+/** 2023 Guidelines III.4 (the state's `increment_request`): due while the player having the move has less than two minutes. */
+function incrementDue(st) {
+  const q = st && st.increment_request, now = remaining(st);
+  return !!(q && now && (q.by === "white" ? now.w : now.b) < q.under_ms);
+}
+/** The III.4 request as a matter of the board's card: the draw offer it is accepted, or the five seconds agreed (before → after). */
+function incrementMatter(g, st, id, ro) {
+  if (!incrementDue(st)) return null;
+  const q = st.increment_request, by = q.by === "white" ? "White" : "Black", opp = q.by === "white" ? "Black" : "White";
+  const d = el("div", { class: "matter", "data-type": "increment_request" });
+  d.appendChild(el("p", { class: "summary" }, "Open: " + by + " has less than two minutes: he may request five seconds per move for both players (Guidelines "
+    + q.article + "); the request is a draw offer. If " + opp + " refuses it and you agree, both clocks add 5 s per move and " + opp + " gets two extra minutes."));
+  if (ro) return d;
+  const box = el("div", { class: "rulings" });
+  const agree = (delay) => () => {
+    const s = boards.get(g), now = remaining(s) || { w: 0, b: 0 };
+    const w2 = now.w + (q.by === "black" ? q.opponent_ms : 0), b2 = now.b + (q.by === "white" ? q.opponent_ms : 0);
+    propose(id, "Board " + g + ": " + by + "'s request agreed, the draw offer refused (" + q.article + "): time control " + q.time_control[0] + " → "
+      + (delay ? q.delay_time_control + " (a 5 s delay)" : q.time_control[1] + " (cumulative)") + "; White " + clockFull(now.w) + " → " + clockFull(w2)
+      + ", Black " + clockFull(now.b) + " → " + clockFull(b2) + "?", "Agree", () => send(g, "increment", delay ? { by: q.by, mode: "delay" } : { by: q.by }, expectOf(s, null, false), id));
+  };
+  box.appendChild(button("Agree: +5 s per move…", agree(false), { class: "ruling", "data-action": "increment" }));
+  box.appendChild(button("Agree, as a 5 s delay…", agree(true), { class: "ruling", "data-action": "increment-delay" }));
+  box.appendChild(button("Offer accepted: draw…", () => {
+    const s = boards.get(g);
+    propose(id, "Board " + g + ": " + opp + " accepted the draw offer " + by + "'s request is (" + q.article + "): the game is drawn ½-½?", "Draw",
+      () => send(g, "increment", { by: q.by, offer: "accepted" }, expectOf(s, null, false), id));
+  }, { class: "ruling", "data-action": "increment-accepted" }));
+  box.appendChild(el("p", { class: "effect" }, "Refused by you: nothing to send; the game goes on (a claim under III.5 remains open to him)."));
+  d.appendChild(box);
+  return d;
+}
+
 /**
  * What undoing ruling `r` does, in words, from the board's state `st` now
  * (docs/console.md, "Undo"): the question before an undo says it, with
@@ -156,6 +189,8 @@ function undoWords(r, st) {
   const clocks = now ? "White " + clockFull(now.w) + " · Black " + clockFull(now.b) : "";
   const result = resultText(st.result || "*") + (st.result_status ? ", " + st.result_status : "");
   switch (r.action) {
+    case "increment":
+      return "the time control before it is back, and the two minutes and the 5 s credited since are taken back (now " + clocks + ")";
     case "clock":
       return "the clocks go back by the amounts it changed, the move counter with them (now " + clocks + "; the time run since stays run)";
     case "forfeit": {

@@ -104,6 +104,11 @@ function tick() {
     const rem = remaining(boards.get(s.dataset.game));
     s.textContent = rem ? (s.dataset.side === "w" ? "W " : "B ") + clockText(s.dataset.side === "w" ? rem.w : rem.b) : "no clock";
   }
+  // III.4 becomes due as a clock runs under two minutes: the card is drawn again.
+  for (const [g, st] of boards) {
+    const c = document.getElementById("board-" + g);
+    if (c && st.increment_request && !!c.querySelector('[data-type="increment_request"]') !== incrementDue(st)) { renderBoards(); return; }
+  }
 }
 
 // Alerts: open first (newest first), acknowledged ones collapsed below.
@@ -222,6 +227,8 @@ function card(g, st, opened) {
     d.appendChild(openRulings(g, st, m, id, ro));
     c.appendChild(d);
   }
+  const iii4 = incrementMatter(g, st, id, ro);
+  if (iii4) c.appendChild(iii4);
   const more = el("details", { id: "more-" + g });
   if (opened.has(more.id)) more.open = true;
   more.appendChild(el("summary", {}, ro ? "Position and history" : "Position, rulings and history"));
