@@ -181,7 +181,7 @@ pub enum ArbiterAction {
     /// Extension: 2023 Guidelines III.4, the player having the move with
     /// less than two minutes asks for five seconds per move for both
     /// players, which is a draw offer: `{"arbiter": "increment", "by":
-    /// "black"}` (the offer refused and the arbiter agreeing: from then on
+    /// "b"}` (the offer refused and the arbiter agreeing: from then on
     /// both clocks credit 5 s per move, the opponent gets two extra
     /// minutes); `"mode": "delay"` for a 5 s delay instead of the
     /// cumulative increment (U7: the text names no mode); `"offer":

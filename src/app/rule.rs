@@ -43,7 +43,7 @@ pub struct RuleArgs {
     /// The action, as the arbiter API's: accept, overrule, restore, result,
     /// confirm, forfeit, clock, position, pause, resume, undo, rewind,
     /// choose, uphold, reject (a draw claim the board held, `claim_held`),
-    /// increment (2023 Guidelines III.4: '{"by": "black"}', five seconds
+    /// increment (2023 Guidelines III.4: '{"by": "b"}', five seconds
     /// per move for both and two minutes to the opponent).
     #[arg(long, value_name = "ACTION")]
     pub action: Option<String>,

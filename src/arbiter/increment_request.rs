@@ -52,7 +52,8 @@ fn side(c: Color) -> &'static str {
 /// `under_ms` on his clock (the board checks it again at the ruling).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct IncrementStanding {
-    /// The player having the move, who may request it: `white` or `black`.
+    /// The player having the move, who may request it: `w` or `b` (the
+    /// contract's `by`).
     pub by: &'static str,
     /// The article (`III.4`).
     pub article: &'static str,
@@ -175,7 +176,7 @@ impl Arbiter {
         let tc = self.clock.as_ref()?.time_control();
         let with = |b: Bonus| tc.with_last_bonus(b).to_string();
         Some(IncrementStanding {
-            by: if by == Color::White { "white" } else { "black" },
+            by: if by == Color::White { "w" } else { "b" },
             article: self.cfg.profile.articles.increment_request,
             under_ms: III4_UNDER_MS,
             extra_ms: III4_EXTRA_MS,

@@ -81,7 +81,7 @@ fn iii4_agreed_gives_both_five_seconds_per_move_and_the_opponent_two_minutes() {
     let before = a.clock().expect("clock").remaining_at(802_000);
     assert!(before.1 < 120_000, "{before:?}");
     let standing = a.increment_request_standing().expect("III.4 applies");
-    assert_eq!((standing.by, standing.under_ms), ("black", 120_000));
+    assert_eq!((standing.by, standing.under_ms), ("b", 120_000));
     assert_eq!(standing.time_control, ("900".into(), "900+5".into()));
     assert_eq!(standing.delay_time_control, "900d5");
     let d = feed(&mut a, &[request(802_000, Color::Black, false, false, Some(3))]);

@@ -19,7 +19,7 @@
 //! | `forfeit` | `{"result": "1-0"}` (a no-show: before any move, or after the present player's first; `0-0`: neither came, before any move) | `{"arbiter": "forfeit", …}` |
 //! | `undo` | `{"ruling": SEQ}` (reverses ruling SEQ of the history) | `{"arbiter": "undo", …}` |
 //! | `rewind` | `{"ply": N}` (Appendix E2.8: back to ply N, the clocks as they stood then) | `{"arbiter": "rewind", …}` |
-//! | `increment` | `{"by": "black"}`, optionally `"mode": "delay"`, `"offer": "accepted"` (2023 Guidelines III.4: five seconds per move for both, two extra minutes to the opponent; or the draw offer it is accepted) | `{"arbiter": "increment", …}` |
+//! | `increment` | `{"by": "b"}`, optionally `"mode": "delay"`, `"offer": "accepted"` (2023 Guidelines III.4: five seconds per move for both, two extra minutes to the opponent; or the draw offer it is accepted) | `{"arbiter": "increment", …}` |
 //! | `uphold`, `reject` | – or `{"move": "g1f3"}` (the move written on the scoresheet, UCI or SAN) | a draw claim the board held (`claim_held`, §9.2a / 9.2.1): drawn without the move, or the wrong claim's cost and the written move to be made |
 //!
 //! Every body may carry `expect` (`{"ply", "event"?, "result"?}`: what the

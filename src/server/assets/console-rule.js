@@ -149,12 +149,12 @@ function openRulings(g, st, m, id, readOnly) {
 /** 2023 Guidelines III.4 (the state's `increment_request`): due while the player having the move has less than two minutes. */
 function incrementDue(st) {
   const q = st && st.increment_request, now = remaining(st);
-  return !!(q && now && (q.by === "white" ? now.w : now.b) < q.under_ms);
+  return !!(q && now && (q.by === "w" ? now.w : now.b) < q.under_ms);
 }
 /** The III.4 request as a matter of the board's card: the draw offer it is accepted, or the five seconds agreed (before → after). */
 function incrementMatter(g, st, id, ro) {
   if (!incrementDue(st)) return null;
-  const q = st.increment_request, by = q.by === "white" ? "White" : "Black", opp = q.by === "white" ? "Black" : "White";
+  const q = st.increment_request, by = q.by === "w" ? "White" : "Black", opp = q.by === "w" ? "Black" : "White";
   const d = el("div", { class: "matter", "data-type": "increment_request" });
   d.appendChild(el("p", { class: "summary" }, "Open: " + by + " has less than two minutes: he may request five seconds per move for both players (Guidelines "
     + q.article + "); the request is a draw offer. If " + opp + " refuses it and you agree, both clocks add 5 s per move and " + opp + " gets two extra minutes."));
@@ -162,7 +162,7 @@ function incrementMatter(g, st, id, ro) {
   const box = el("div", { class: "rulings" });
   const agree = (delay) => () => {
     const s = boards.get(g), now = remaining(s) || { w: 0, b: 0 };
-    const w2 = now.w + (q.by === "black" ? q.opponent_ms : 0), b2 = now.b + (q.by === "white" ? q.opponent_ms : 0);
+    const w2 = now.w + (q.by === "b" ? q.opponent_ms : 0), b2 = now.b + (q.by === "w" ? q.opponent_ms : 0);
     propose(id, "Board " + g + ": " + by + "'s request agreed, the draw offer refused (" + q.article + "): time control " + q.time_control[0] + " → "
       + (delay ? q.delay_time_control + " (a 5 s delay)" : q.time_control[1] + " (cumulative)") + "; White " + clockFull(now.w) + " → " + clockFull(w2)
       + ", Black " + clockFull(now.b) + " → " + clockFull(b2) + "?", "Agree", () => send(g, "increment", delay ? { by: q.by, mode: "delay" } : { by: q.by }, expectOf(s, null, false), id));
