@@ -69,6 +69,29 @@ impl BoardLoop {
                     )
                 }
                 EventKind::Move { san, .. } => dev.show_move(t, san),
+                // 2023 Guidelines III.4 agreed as a delay: the device shows
+                // the times it is sent and runs them down itself (the DGT
+                // 3000 in SETNRUN mode has no delay mode we can set), so
+                // during each move's delay its display runs ahead until
+                // the press sets it right (docs/clock.md). An increment
+                // needs nothing: each press sends the time credited.
+                EventKind::Ruling {
+                    action: "increment",
+                    ..
+                } if arbiter.clock().is_some_and(|c| {
+                    matches!(
+                        c.time_control().periods.last().map(|p| p.bonus),
+                        Some(crate::clock::Bonus::UsDelay(_))
+                    )
+                }) =>
+                {
+                    tracing::warn!(
+                        "clock {}: the 5 s delay (III.4) is not run by the device: it counts \
+                         down during each move's delay and shows the game's time again at the press",
+                        dev.name()
+                    );
+                    Ok(())
+                }
                 EventKind::GameEnd { .. } => dev.stop(t),
                 _ => Ok(()),
             };
