@@ -226,8 +226,22 @@ impl Forfeit {
 impl ArbiterAction {
     /// The action names.
     pub const NAMES: [&'static str; 16] = [
-        "restore", "accept", "overrule", "result", "clock", "position", "pause", "resume",
-        "choose", "confirm", "forfeit", "undo", "rewind", "uphold", "reject", "increment",
+        "restore",
+        "accept",
+        "overrule",
+        "result",
+        "clock",
+        "position",
+        "pause",
+        "resume",
+        "choose",
+        "confirm",
+        "forfeit",
+        "undo",
+        "rewind",
+        "uphold",
+        "reject",
+        "increment",
     ];
 
     /// The record's name for the action.

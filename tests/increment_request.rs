@@ -14,7 +14,13 @@ use serde_json::{json, Value};
 
 fn state(addr: &str) -> Value {
     let bearer = format!("Bearer {ARBITER_TOKEN}");
-    let (s, _, b) = http(addr, "GET", "/arbiter/state", &[("Authorization", &bearer)], "");
+    let (s, _, b) = http(
+        addr,
+        "GET",
+        "/arbiter/state",
+        &[("Authorization", &bearer)],
+        "",
+    );
     assert_eq!(s, 200, "{b}");
     let v: Value = serde_json::from_str(&b).unwrap();
     v[0]["state"].clone()
@@ -59,8 +65,7 @@ fn iii4_agreed_over_the_api_and_replayed_alike_from_the_journal() {
     let a = board.addr.clone();
     let st = poll(30, "the clocks paused after 2. g4", || {
         let st = state(&a);
-        (st["ply"] == 3 && st["rulings"].as_array().is_some_and(|r| r.len() == 2))
-            .then_some(st)
+        (st["ply"] == 3 && st["rulings"].as_array().is_some_and(|r| r.len() == 2)).then_some(st)
     });
     let standing = &st["increment_request"];
     assert_eq!(standing["by"], "b", "{st}");
@@ -68,30 +73,59 @@ fn iii4_agreed_over_the_api_and_replayed_alike_from_the_journal() {
     assert_eq!(standing["time_control"], json!(["660", "660+5"]), "{st}");
 
     // The wrong side, then a stale ply: refused with the reason.
-    let (s, v) = post(&a, "/arbiter/increment", json!({"by": "w", "expect": {"ply": 3}}));
+    let (s, v) = post(
+        &a,
+        "/arbiter/increment",
+        json!({"by": "w", "expect": {"ply": 3}}),
+    );
     assert_eq!(s, 422, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("only the player having the move"), "{v}");
-    let (s, v) = post(&a, "/arbiter/increment", json!({"by": "b", "expect": {"ply": 2}}));
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("only the player having the move"),
+        "{v}"
+    );
+    let (s, v) = post(
+        &a,
+        "/arbiter/increment",
+        json!({"by": "b", "expect": {"ply": 2}}),
+    );
     assert_eq!(s, 409, "{v}");
 
     // Agreed: the article, White two minutes up, the control 660+5.
-    let (s, v) = post(&a, "/arbiter/increment", json!({"by": "b", "expect": {"ply": 3}}));
+    let (s, v) = post(
+        &a,
+        "/arbiter/increment",
+        json!({"by": "b", "expect": {"ply": 3}}),
+    );
     assert_eq!(s, 200, "{v}");
     let st = state(&a);
     let r = st["rulings"].as_array().unwrap().last().unwrap().clone();
-    assert_eq!((r["action"].as_str(), r["article"].as_str()), (Some("increment"), Some("III.4")), "{st}");
+    assert_eq!(
+        (r["action"].as_str(), r["article"].as_str()),
+        (Some("increment"), Some("III.4")),
+        "{st}"
+    );
     let effect = r["effect"].as_str().unwrap();
     assert!(effect.contains("660 → 660+5"), "{effect}");
     assert!(effect.contains("White gets two extra minutes"), "{effect}");
     assert!(effect.contains("White 0:09:59 → 0:11:59"), "{effect}");
-    assert_eq!(st["increment_request"], Value::Null, "introduced once: {st}");
+    assert_eq!(
+        st["increment_request"],
+        Value::Null,
+        "introduced once: {st}"
+    );
     let journaled = r.clone();
     board.kill();
 
     // The journal replayed by the binary: the same ruling, then a press
     // credits 5 s.
     let recs = journal_records(&journal);
-    let inc: Vec<&Value> = recs.iter().filter(|r| r["arbiter"] == "increment").collect();
+    let inc: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["arbiter"] == "increment")
+        .collect();
     assert_eq!(inc.len(), 3, "two refused, one given, as records: {recs:?}");
     let mut lines: Vec<String> = std::fs::read_to_string(&journal)
         .unwrap()
@@ -110,7 +144,10 @@ fn iii4_agreed_over_the_api_and_replayed_alike_from_the_journal() {
     let more = dir.join("more.jsonl");
     std::fs::write(&more, lines.join("\n") + "\n").unwrap();
     let out = eboard_ok(&["replay", more.to_str().unwrap(), "--json"]);
-    let events: Vec<Value> = out.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let events: Vec<Value> = out
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
     let ruled: Vec<&Value> = events
         .iter()
         .filter(|e| e["type"] == "ruling" && e["action"] == "increment")
@@ -138,7 +175,11 @@ fn iii4_agreed_over_the_api_and_replayed_alike_from_the_journal() {
         .unwrap()["black_ms"]
         .as_u64()
         .unwrap();
-    assert_eq!(clock["black_ms"].as_u64(), Some(black - 2_000 + 5_000), "{out}");
+    assert_eq!(
+        clock["black_ms"].as_u64(),
+        Some(black - 2_000 + 5_000),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -152,7 +193,9 @@ fn iii4_is_refused_in_blitz_and_before_2023_by_the_replay() {
             .header("time_control", tc)
             .header("rules", rules)
             .mv(1_000, "f2f3", "w")
-            .record(json!({"t": 1_800, "arbiter": "clock", "white_ms": 200_000, "black_ms": 100_000}))
+            .record(
+                json!({"t": 1_800, "arbiter": "clock", "white_ms": 200_000, "black_ms": 100_000}),
+            )
             .mv(2_000, "e7e5", "b")
             .mv(3_000, "g2g4", "w")
             .record(json!({"t": 4_000, "arbiter": "increment", "by": "b", "author": "IA Hansen"}));
@@ -167,7 +210,10 @@ fn iii4_is_refused_in_blitz_and_before_2023_by_the_replay() {
             .unwrap_or_else(|| panic!("{rules}: {out}"));
         assert_eq!(refused["status"], 422, "{refused}");
         assert_eq!(refused["article"], article, "{refused}");
-        assert!(refused["reason"].as_str().unwrap().contains(words), "{refused}");
+        assert!(
+            refused["reason"].as_str().unwrap().contains(words),
+            "{refused}"
+        );
         std::fs::remove_dir_all(&dir).ok();
     }
 }

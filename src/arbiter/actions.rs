@@ -6,6 +6,7 @@
 //! refused with the reason (`ruling_refused`), never ignored.
 
 use super::announce::{Announcement, Decisions};
+use super::open::side;
 use super::rulings::{hms, impossible, stale, Applied, Refusal, RulingEntry};
 use super::{key, Arbiter, DecidedClaim};
 use crate::model::{ClaimKind, EndReason, KnownOutcome};
@@ -201,9 +202,12 @@ impl Arbiter {
                         o.reason
                     )));
                 }
-                let (why, article) = self.flag_declared(*result, reason.is_some())?;
-                self.end(*result, why, article, t, out);
-                applied(article, format!("the game ends {} ({why})", result.as_str()))
+                let (reason, article) = self.flag_declared(*result, reason.is_some())?;
+                self.end(*result, reason, article, t, out);
+                applied(
+                    article,
+                    format!("the game ends {} ({reason})", result.as_str()),
+                )
             }
             ArbiterAction::SetClock {
                 white_ms,
@@ -591,12 +595,5 @@ impl Arbiter {
                 fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
             },
         });
-    }
-}
-
-fn side(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
     }
 }

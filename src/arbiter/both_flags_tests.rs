@@ -3,8 +3,8 @@
 //! a win on the second flag (`both_flags.rs`).
 
 use super::*;
-use crate::model::{Edition, Mode, Supervision};
 use crate::model::win_for;
+use crate::model::{Edition, Mode, Supervision};
 use serde_json::json;
 
 fn rapid(edition: Edition) -> Arbiter {
@@ -91,7 +91,11 @@ fn a_win_declared_while_both_flags_are_down_is_refused_without_a_ground() {
         for won in [win_for(Color::White), win_for(Color::Black)] {
             let d = feed(
                 &mut a,
-                &[arbiter(1_910_000, ArbiterAction::SetResult(won), Some("IA Hansen"))],
+                &[arbiter(
+                    1_910_000,
+                    ArbiterAction::SetResult(won),
+                    Some("IA Hansen"),
+                )],
             );
             let refused = d.iter().find_map(|d| match d {
                 Decision::Event(Event {

@@ -23,6 +23,7 @@
 //! the two minutes and the increments it credited since are taken back.
 
 use super::announce::Decisions;
+use super::open::side;
 use super::rulings::{hms, impossible, stale, Applied, Refusal, RulingEntry};
 use super::Arbiter;
 use crate::clock::Bonus;
@@ -36,14 +37,6 @@ pub const III4_EXTRA_MS: u64 = 5_000;
 pub const III4_OPPONENT_MS: u64 = 120_000;
 /// Less than this on the requester's clock, ms (two minutes).
 const III4_UNDER_MS: u64 = 120_000;
-
-fn side(c: Color) -> &'static str {
-    if c == Color::White {
-        "White"
-    } else {
-        "Black"
-    }
-}
 
 /// Where a III.4 request could be ruled on but for the time (the state's
 /// `increment_request`, for the console's preview): Guidelines III apply,
@@ -101,15 +94,17 @@ impl Arbiter {
         let p = self.cfg.profile;
         let article = p.articles.increment_request;
         if !p.increment_request {
-            return Some(impossible(if p.edition == crate::model::Edition::Fide2023 {
-                "Guidelines III do not apply to blitz (III.2.2): no five seconds on request (III.4)"
+            return Some(impossible(
+                if p.edition == crate::model::Edition::Fide2023 {
+                    "Guidelines III do not apply to blitz (III.2.2): no five seconds on request (III.4)"
                     .to_owned()
-            } else {
-                format!(
+                } else {
+                    format!(
                     "these Laws have no five seconds on request (2023 Guidelines III.4); a player \
                      with less than two minutes may claim under {article}"
                 )
-            }));
+                },
+            ));
         }
         if let Some(o) = self.outcome() {
             return Some(stale(format!(
@@ -119,7 +114,9 @@ impl Arbiter {
             )));
         }
         let Some(c) = self.clock.as_ref() else {
-            return Some(impossible(format!("no clock runs on this board ({article})")));
+            return Some(impossible(format!(
+                "no clock runs on this board ({article})"
+            )));
         };
         if by != self.pos.turn() {
             return Some(impossible(format!(
@@ -132,9 +129,12 @@ impl Arbiter {
                 "not the final period: {n} moves remain before the next time control (III.2.1, III.1)"
             )));
         }
-        if let Some(r) = self.rulings.iter().rev().find(|r| {
-            r.action == "increment" && r.undone_by.is_none()
-        }) {
+        if let Some(r) = self
+            .rulings
+            .iter()
+            .rev()
+            .find(|r| r.action == "increment" && r.undone_by.is_none())
+        {
             return Some(impossible(format!(
                 "the extra five seconds were already introduced by ruling #{} ({article})",
                 r.seq
@@ -216,7 +216,10 @@ impl Arbiter {
             return Err(impossible("no clock runs on this board"));
         };
         let (bonus, mode) = if r.delay {
-            (Bonus::UsDelay(III4_EXTRA_MS), "a delay: the clock counts down only after 5 s")
+            (
+                Bonus::UsDelay(III4_EXTRA_MS),
+                "a delay: the clock counts down only after 5 s",
+            )
         } else {
             (Bonus::Increment(III4_EXTRA_MS), "cumulative increment")
         };
@@ -228,7 +231,13 @@ impl Arbiter {
         c.adjust(opp, III4_OPPONENT_MS as i64);
         let (w2, b2) = c.remaining_at(t);
         self.draw_offer = None;
-        tracing::info!(by = side(by), delay = r.delay, t, article, "five seconds introduced");
+        tracing::info!(
+            by = side(by),
+            delay = r.delay,
+            t,
+            article,
+            "five seconds introduced"
+        );
         self.push_clock(t, out);
         Ok(Applied {
             article,
@@ -257,7 +266,10 @@ impl Arbiter {
         out: &mut Decisions,
     ) -> Result<String, Refusal> {
         let seq = r.seq;
-        if self.outcome().is_some_and(|o| o.t == r.t && o.reason == EndReason::Agreement) {
+        if self
+            .outcome()
+            .is_some_and(|o| o.t == r.t && o.reason == EndReason::Agreement)
+        {
             self.restore_facts((*r.before).clone(), t);
             self.push_clock(t, out);
             return Ok(format!(

@@ -84,7 +84,10 @@ fn iii4_agreed_gives_both_five_seconds_per_move_and_the_opponent_two_minutes() {
     assert_eq!((standing.by, standing.under_ms), ("b", 120_000));
     assert_eq!(standing.time_control, ("900".into(), "900+5".into()));
     assert_eq!(standing.delay_time_control, "900d5");
-    let d = feed(&mut a, &[request(802_000, Color::Black, false, false, Some(3))]);
+    let d = feed(
+        &mut a,
+        &[request(802_000, Color::Black, false, false, Some(3))],
+    );
     let (article, effect) = ruling(&d).expect("applied");
     assert_eq!(article, "III.4");
     assert!(effect.contains("900 → 900+5"), "{effect}");
@@ -109,10 +112,16 @@ fn iii4_agreed_gives_both_five_seconds_per_move_and_the_opponent_two_minutes() {
     // Introduced once: a second request is refused.
     feed(&mut a, &play(805_000, Color::Black, Square::A7, Square::A6));
     feed(&mut a, &play(806_000, Color::White, Square::H3, Square::H4));
-    let d = feed(&mut a, &[request(806_500, Color::Black, false, false, None)]);
+    let d = feed(
+        &mut a,
+        &[request(806_500, Color::Black, false, false, None)],
+    );
     let (reason, status, _) = refused(&d).expect("refused");
     assert_eq!(status, 422);
-    assert!(reason.contains("already introduced by ruling #1"), "{reason}");
+    assert!(
+        reason.contains("already introduced by ruling #1"),
+        "{reason}"
+    );
     assert!(a.increment_request_standing().is_none());
 }
 
@@ -120,29 +129,87 @@ fn iii4_agreed_gives_both_five_seconds_per_move_and_the_opponent_two_minutes() {
 fn iii4_the_draw_offer_accepted_draws_the_game() {
     let mut a = black_short_of_time(Edition::Fide2023, Mode::Standard, "5400");
     // 90 min standard: Black used 799 s, so he has more than two minutes.
-    let d = feed(&mut a, &[request(802_000, Color::Black, false, true, Some(3))]);
+    let d = feed(
+        &mut a,
+        &[request(802_000, Color::Black, false, true, Some(3))],
+    );
     let (reason, status, article) = refused(&d).expect("refused");
     assert_eq!((status, article), (422, Some("III.4")));
     assert!(reason.contains("two minutes or more"), "{reason}");
     let mut a = black_short_of_time(Edition::Fide2023, Mode::Rapid, "900");
-    let d = feed(&mut a, &[request(802_000, Color::Black, false, true, Some(3))]);
+    let d = feed(
+        &mut a,
+        &[request(802_000, Color::Black, false, true, Some(3))],
+    );
     assert!(ruling(&d).is_some(), "{d:?}");
     let o = a.outcome().expect("drawn");
     assert_eq!(
         (o.result, o.reason, o.article),
-        (Score::Game(KnownOutcome::Draw), EndReason::Agreement, "III.4")
+        (
+            Score::Game(KnownOutcome::Draw),
+            EndReason::Agreement,
+            "III.4"
+        )
     );
 }
 
 #[test]
 fn iii4_is_refused_where_guidelines_iii_do_not_apply_or_the_ruling_is_stale() {
     let cases: [(Edition, Mode, &str, Color, Option<u32>, u16, &str); 6] = [
-        (Edition::Fide2009, Mode::Rapid, "900", Color::Black, Some(3), 422, "no five seconds on request"),
-        (Edition::Fide2023, Mode::Blitz, "900", Color::Black, Some(3), 422, "III.2.2"),
-        (Edition::Fide2023, Mode::Rapid, "900+10", Color::Black, Some(3), 422, "III.2.2"),
-        (Edition::Fide2023, Mode::Rapid, "900", Color::White, Some(3), 422, "only the player having the move"),
-        (Edition::Fide2023, Mode::Rapid, "20/900:900", Color::Black, Some(3), 422, "not the final period"),
-        (Edition::Fide2023, Mode::Rapid, "900", Color::Black, Some(2), 409, "the game has moved on"),
+        (
+            Edition::Fide2009,
+            Mode::Rapid,
+            "900",
+            Color::Black,
+            Some(3),
+            422,
+            "no five seconds on request",
+        ),
+        (
+            Edition::Fide2023,
+            Mode::Blitz,
+            "900",
+            Color::Black,
+            Some(3),
+            422,
+            "III.2.2",
+        ),
+        (
+            Edition::Fide2023,
+            Mode::Rapid,
+            "900+10",
+            Color::Black,
+            Some(3),
+            422,
+            "III.2.2",
+        ),
+        (
+            Edition::Fide2023,
+            Mode::Rapid,
+            "900",
+            Color::White,
+            Some(3),
+            422,
+            "only the player having the move",
+        ),
+        (
+            Edition::Fide2023,
+            Mode::Rapid,
+            "20/900:900",
+            Color::Black,
+            Some(3),
+            422,
+            "not the final period",
+        ),
+        (
+            Edition::Fide2023,
+            Mode::Rapid,
+            "900",
+            Color::Black,
+            Some(2),
+            409,
+            "the game has moved on",
+        ),
     ];
     for (edition, mode, tc, by, ply, status, words) in cases {
         let mut a = black_short_of_time(edition, mode, tc);
@@ -158,9 +225,18 @@ fn iii4_is_refused_where_guidelines_iii_do_not_apply_or_the_ruling_is_stale() {
 fn iii4_undone_gives_the_control_and_the_times_back() {
     let mut a = black_short_of_time(Edition::Fide2023, Mode::Rapid, "900");
     let before = a.clock().expect("clock").remaining_at(802_000);
-    feed(&mut a, &[request(802_000, Color::Black, true, false, Some(3))]);
-    assert_eq!(a.clock().expect("clock").time_control().to_string(), "900d5");
-    let d = feed(&mut a, &[arbiter(802_500, ArbiterAction::Undo(1), Some("IA Hansen"))]);
+    feed(
+        &mut a,
+        &[request(802_000, Color::Black, true, false, Some(3))],
+    );
+    assert_eq!(
+        a.clock().expect("clock").time_control().to_string(),
+        "900d5"
+    );
+    let d = feed(
+        &mut a,
+        &[arbiter(802_500, ArbiterAction::Undo(1), Some("IA Hansen"))],
+    );
     let (_, effect) = ruling(&d).expect("undone");
     assert!(effect.contains("back to 900"), "{effect}");
     let c = a.clock().expect("clock");

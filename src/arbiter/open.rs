@@ -54,7 +54,8 @@ pub struct OpenMatter {
     pub rulings: Vec<OpenRuling>,
 }
 
-fn side(c: Color) -> &'static str {
+/// "White" or "Black".
+pub(super) fn side(c: Color) -> &'static str {
     match c {
         Color::White => "White",
         Color::Black => "Black",

@@ -53,7 +53,9 @@ impl Arbiter {
             ArbiterAction::Confirm(_) => ra.confirm,
             ArbiterAction::Forfeit(_) | ArbiterAction::ForfeitBeforeDefaultTime(_) => ra.forfeit,
             ArbiterAction::SetResult(_) if self.both_flags_down() => a.both_flags,
-            ArbiterAction::SetResult(r) => self.flag_declared(*r, false).map_or(ra.result, |(_, x)| x),
+            ArbiterAction::SetResult(r) => {
+                self.flag_declared(*r, false).map_or(ra.result, |(_, x)| x)
+            }
             ArbiterAction::SetClock { .. } => ra.clock,
             ArbiterAction::SetPosition(_) => ra.position,
             // Appendix E: back to where the two boards agree (E2.8, D.2.9).

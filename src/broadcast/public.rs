@@ -263,9 +263,8 @@ fn is_public(e: &Event) -> bool {
 /// The rulings the public feed shows with the arbiter's name (their effects
 /// are public); the others (`overrule`, `accept` of a claim, `choose`) stay
 /// on the arbiter's channel.
-pub const PUBLIC_RULINGS: [&str; 10] = [
+pub const PUBLIC_RULINGS: [&str; 9] = [
     "restore", "result", "confirm", "forfeit", "position", "clock", "pause", "resume", "rewind",
-    "increment",
 ];
 
 /// The status of a game's result (DSU regulations 004 §15):

@@ -331,7 +331,11 @@ fn an_increment_introduced_mid_game_credits_every_press_from_then_on() {
     assert_eq!(c.remaining_at(24_000), (1_786_000, 1_790_000));
     assert_eq!(c.running(), Some(Color::White));
     c.press(Color::White, 27_000);
-    assert_eq!(c.remaining_at(27_000), (1_788_000, 1_790_000), "+5 s at the press");
+    assert_eq!(
+        c.remaining_at(27_000),
+        (1_788_000, 1_790_000),
+        "+5 s at the press"
+    );
     c.press(Color::Black, 29_000);
     assert_eq!(c.remaining_at(29_000), (1_788_000, 1_793_000));
     // Changed back (an undo): no more credit.
