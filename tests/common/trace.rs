@@ -177,7 +177,7 @@ impl TraceBuilder {
     /// - `T mv UCI C`, `T cap UCI C` ([`TraceBuilder::mv`], [`TraceBuilder::cap`])
     /// - `T claim KIND C`, `T offer|accept|decline C` (a draw), `T resign C`,
     ///   `T adjust C`, `T promote P`
-    /// - `T arbiter ACTION [FEN…]`
+    /// - `T arbiter ACTION [FEN…]`, `T arbiter ACTION KEY=VALUE…` (`rewind ply=2`)
     /// - `T query KIND C [PIECE]`
     ///
     /// `T` is the time in ms; a board name (`main`, `tactile`) after it puts
@@ -224,6 +224,14 @@ impl TraceBuilder {
             "resign" => self.resign(t, arg(2)),
             "adjust" => self.adjust(t, arg(2)),
             "promote" => self.promote(t, arg(2)),
+            // `arbiter rewind ply=2`: the ruling's fields, numbers as numbers.
+            "arbiter" if w.len() > 3 && w[3..].iter().all(|x| x.contains('=')) => {
+                let mut r = json!({"t": t, "arbiter": arg(2)});
+                for (k, v) in w[3..].iter().filter_map(|x| x.split_once('=')) {
+                    r[k] = v.parse::<i64>().map_or_else(|_| json!(v), |n| json!(n));
+                }
+                self.record(r)
+            }
             "arbiter" if w.len() > 3 => self.arbiter_fen(t, arg(2), &w[3..].join(" ")),
             "arbiter" => self.arbiter(t, arg(2)),
             "spoken" => match w.get(3) {
