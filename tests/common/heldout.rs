@@ -63,13 +63,9 @@ pub fn matches(ev: &[Value], spec: &str) -> bool {
 /// One condition on one event: `FIELD=VALUE` or `FIELD~TEXT`; several
 /// joined by `&` must hold of the same event (`clock.t=9000&white_ms=1`).
 fn field_matches(e: &Value, cond: &str) -> bool {
-    let (field, want, contains) = match cond.split_once('=') {
-        Some((f, w)) => (f, w, false),
-        None => {
-            let (f, w) = cond.split_once('~').expect("FIELD=VALUE or FIELD~TEXT");
-            (f, w, true)
-        }
-    };
+    // The first `=` or `~` ends the field's name (a value may hold either).
+    let at = cond.find(['=', '~']).expect("FIELD=VALUE or FIELD~TEXT");
+    let (field, want, contains) = (&cond[..at], &cond[at + 1..], &cond[at..at + 1] == "~");
     let got = match &e[field] {
         Value::String(s) => s.clone(),
         v => v.to_string(),

@@ -120,7 +120,7 @@ fn s14_point_3_pauses_that_hold() {
             "14-3h 2023 A.5.5 the flag called after a pause",
             "fide-2023",
             hdr("900", json!({"mode": "rapid", "supervision": "inadequate"})),
-            "100000 arbiter pause\n500000 arbiter resume",
+            "100000 arbiter pause\n500000 arbiter resume\n1400000 claim time b",
             &[
                 "flag.t=1300000",
                 "game_end.t=1300000",
