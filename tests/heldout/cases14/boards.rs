@@ -338,7 +338,7 @@ fn s14_point_2_the_position_ruling_takes_effect_or_is_refused() {
             "fide-2009-no",
             std(),
             format!("{THREE_PLIES}8000 arbiter position 4k3/8/8/8/8/8/8/4K3 w - - 0 1 author=IA"),
-            &["ruling_refused.action=position"],
+            &["ruling_refused.action=position", "ruling_refused.reason~ "],
             &["ruling.action=position"],
         ),
         // After the board was transferred at ply 5 (§7.1b), the position

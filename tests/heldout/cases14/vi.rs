@@ -116,7 +116,7 @@ fn s14_point_6_appendix_e_white_and_black() {
         "fide-2009-no",
         vi("b", json!({})),
         format!("{DRIFT}\n25000 arbiter rewind ply=5 author=IA"),
-        &["ruling_refused.action=rewind"],
+        &["ruling_refused.action=rewind", "ruling_refused.reason~ "],
         &["ruling.action=rewind"],
     ));
     // E2.1 "Ved bondeforvandling skal spilleren nævne hvilken brik der er
