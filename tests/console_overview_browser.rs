@@ -268,6 +268,23 @@ with steps() as res:
     click_el(button_in("#round-controls", "Pause every board"))
     res["nothing"] = outcome_in("reply-round")
     click_el(button_in("#round-controls", "Resume every board"))
+    # An alert arriving above the question while the arbiter reads it (the
+    # board's "press during pause" every 20 s, as seen in session 13): the
+    # question stays where it is on the screen, not moved under his finger.
+    wait("document.querySelector('#reply-round .confirm-yes') !== null", "the resume question")
+    top = "document.querySelector('#reply-round .confirm').getBoundingClientRect().top"
+    res["question_top"] = js(top)
+    js("""(() => { const real = window.fetch; window.fetch = async (p, o) => {
+        const r = await real(p, o);
+        if (p !== '/console/alerts' || r.status !== 200) return r;
+        const a = await r.json();
+        a.unshift({ id: 'arriving', type: 'irregularity', game: '1.2', unix_ms: Date.now(), ack: null, resolved: null,
+          event: { type: 'irregularity', t: 1, kind: 'displaced_pieces', article: '7.4', squares: [] } });
+        return new Response(JSON.stringify(a), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      }; schedule(); })()""")
+    wait("document.getElementById('alert-arriving') !== null", "the arriving alert")
+    res["arrived_above"] = js("document.getElementById('alert-arriving').getBoundingClientRect().height")
+    res["question_moved"] = js(top + " - " + json.dumps(res["question_top"]))
     res["resume_question"] = confirm_in("reply-round")
     res["resume_reply"] = outcome_in("reply-round")
     wait("Array.from(boards.values()).every((s) => s.clock && s.clock.running && s.stage !== 'paused')", "every board running again")
@@ -329,6 +346,11 @@ fn a_fire_alarm_pauses_and_resumes_every_board_from_a_phone_in_chromium() {
     );
     assert!(text("nothing").contains("no board's clock runs"), "{r}");
     assert!(text("resume_question").contains("3 boards"), "{r}");
+    assert!(r["arrived_above"].as_f64().unwrap_or(0.0) > 20.0, "{r}");
+    assert!(
+        r["question_moved"].as_f64().is_some_and(|m| m.abs() < 1.0),
+        "the question moved under the arbiter's finger: {r}"
+    );
     assert!(
         text("resume_reply").starts_with("applied: Resume every board — 3 applied"),
         "{r}"

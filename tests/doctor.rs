@@ -81,12 +81,16 @@ fn a_good_config_passes_and_the_table_says_so() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{text}");
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 12, "{text}");
+    assert_eq!(lines.len(), 13, "{text}");
     assert!(
         lines[0].starts_with("config ") && lines[0].contains(" ok "),
         "{text}"
     );
-    assert_eq!(lines[11], "eboard doctor: all checks passed");
+    assert!(
+        lines[11].starts_with("game ") && lines[11].contains("no game journaled"),
+        "{text}"
+    );
+    assert_eq!(lines[12], "eboard doctor: all checks passed");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

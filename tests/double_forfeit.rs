@@ -39,6 +39,32 @@ fn wait_for(r: &SseReader, secs: u64, f: impl Fn(&Value) -> bool) -> Value {
     }
 }
 
+/// `eboard doctor`'s `game` row for the journal directory `jd`: (status,
+/// detail).
+fn doctor_game(
+    dir: &std::path::Path,
+    cfg: &std::path::Path,
+    jd: &std::path::Path,
+) -> (String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_eboard"))
+        .args(["doctor", "--json", "--skip", "time", "--config"])
+        .arg(cfg)
+        .arg("--journal-dir")
+        .arg(jd)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let row = v["checks"]
+        .as_array()
+        .and_then(|c| c.iter().find(|r| r["check"] == "game"))
+        .unwrap_or_else(|| panic!("no game row: {v}"));
+    (
+        row["status"].as_str().unwrap_or_default().to_owned(),
+        row["detail"].as_str().unwrap_or_default().to_owned(),
+    )
+}
+
 fn tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
     let head = format!("[{name} \"");
     pgn.lines()
@@ -263,6 +289,112 @@ fn a_forfeit_counts_the_default_time_from_the_rounds_scheduled_start() {
         header["session_start_ms"].as_i64(),
         Some(started),
         "{header}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A ruling withdrawn is withdrawn at the next start too (issue 24.5;
+/// `journal::standing`): on a board with a journal directory (the
+/// service's), a forfeit undone leaves a game in progress, resumed — not
+/// archived as finished; a confirmation undone leaves the result
+/// provisional, resumed for the arbiter to confirm (DSU 004 §15), not
+/// archived as confirmed. Both were archived (the live game lost from the
+/// feeds, a new game begun) while the journal was read for the words
+/// `game_end` and `result_confirmed` alone.
+#[test]
+fn a_forfeit_or_a_confirmation_undone_is_not_taken_as_standing_at_the_next_start() {
+    let dir = tempdir("undone-restart");
+    let state_dir = dir.join("state");
+    let jd = ["--journal-dir", state_dir.to_str().unwrap()];
+    let cfg = config(&dir, 1, 1, "");
+    let trace = dir.join("empty.jsonl");
+    std::fs::write(
+        &trace,
+        TraceBuilder::new().header("time_control", "5400+30").text(),
+    )
+    .unwrap();
+    let board = run_board(&dir, &cfg, Some(&trace), &jd);
+    let a = board.addr.clone();
+    poll(30, "the board's state", || {
+        (state(&a)["ply"] == 0).then_some(())
+    });
+    let (s, v) = post(
+        &a,
+        "/arbiter/forfeit",
+        json!({"result": "1-0", "expect": {"ply": 0, "result": "*"}}),
+    );
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = post(
+        &a,
+        "/arbiter/undo",
+        json!({"ruling": 1, "expect": {"ply": 0}}),
+    );
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(state(&a)["result"], "*");
+    drop(board);
+    let board = run_board(&dir, &cfg, Some(&trace), &jd);
+    let a = board.addr.clone();
+    let st = poll(30, "the resumed game", || {
+        let st = state(&a);
+        (st["rulings"].as_array().map(Vec::len) == Some(2)).then_some(st)
+    });
+    assert_eq!(st["result"], "*", "the game goes on: {st}");
+    assert!(
+        !state_dir.join("games").exists(),
+        "a game in progress is never archived"
+    );
+    let log = std::fs::read_to_string(&board.stderr).unwrap();
+    assert!(!log.contains("the last game has ended"), "{log}");
+    let (status, detail) = doctor_game(&dir, &cfg, &state_dir);
+    assert!(
+        status == "ok" && detail.contains("in progress"),
+        "{status}: {detail}"
+    );
+
+    // The arbiter ends it (his decision), confirms it, then withdraws the
+    // confirmation: provisional again across a restart, kept for him.
+    let (s, v) = post(
+        &a,
+        "/arbiter/result",
+        json!({"result": "1/2-1/2", "expect": {"ply": 0, "result": "*"}}),
+    );
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = post(
+        &a,
+        "/arbiter/confirm",
+        json!({"expect": {"ply": 0, "result": "1/2-1/2"}}),
+    );
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = post(
+        &a,
+        "/arbiter/undo",
+        json!({"ruling": 4, "expect": {"ply": 0}}),
+    );
+    assert_eq!(s, 200, "{v}");
+    drop(board);
+    let board = run_board(&dir, &cfg, Some(&trace), &jd);
+    let a = board.addr.clone();
+    let st = poll(30, "the resumed game", || {
+        let st = state(&a);
+        (st["rulings"].as_array().map(Vec::len) == Some(5)).then_some(st)
+    });
+    assert_eq!(
+        (&st["result"], &st["result_status"]),
+        (&json!("1/2-1/2"), &json!("provisional")),
+        "{st}"
+    );
+    assert!(!state_dir.join("games").exists(), "nothing archived");
+    let log = std::fs::read_to_string(&board.stderr).unwrap();
+    assert!(
+        log.contains("the last game ended 1/2-1/2 and its result is not confirmed: resumed"),
+        "{log}"
+    );
+    drop(board);
+    // What the organiser's `eboard doctor` says of it before the next round.
+    let (status, detail) = doctor_game(&dir, &cfg, &state_dir);
+    assert!(
+        status == "warn" && detail.contains("ended 1/2-1/2 and the arbiter has not confirmed"),
+        "{status}: {detail}"
     );
     std::fs::remove_dir_all(&dir).ok();
 }

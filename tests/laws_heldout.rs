@@ -11,6 +11,8 @@
 
 #[path = "heldout/cases13.rs"]
 mod cases13;
+#[path = "heldout/cases14.rs"]
+mod cases14;
 mod common;
 
 use common::heldout::{case, hdr, run};

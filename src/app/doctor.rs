@@ -34,7 +34,7 @@ pub struct DoctorArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 5)]
     pub timeout: u64,
     /// Leave out a check (config, sensors, clock, mqtt, lichess, disk, time,
-    /// audio, https, secrets, session); may be repeated.
+    /// audio, https, secrets, session, game); may be repeated.
     #[arg(long, value_name = "CHECK")]
     pub skip: Vec<String>,
     /// One JSON object on standard output (`{"ok": bool, "checks": […]}`).
@@ -43,9 +43,9 @@ pub struct DoctorArgs {
 }
 
 /// The checks' names, in the table's order.
-pub const CHECKS: [&str; 11] = [
+pub const CHECKS: [&str; 12] = [
     "config", "sensors", "clock", "mqtt", "lichess", "disk", "time", "audio", "https", "secrets",
-    "session",
+    "session", "game",
 ];
 
 /// `eboard doctor`: prints the table (or JSON); `Ok(false)` when a check
@@ -130,6 +130,7 @@ pub fn diagnose(args: &DoctorArgs) -> Vec<Finding> {
                 "https" => https(cfg, &args.journal_dir),
                 "secrets" => secrets(cfg),
                 "session" => session(cfg),
+                "game" => game(cfg, &args.journal_dir),
                 _ => unreachable!("CHECKS"),
             },
             _ => no_config(check),
@@ -201,6 +202,62 @@ fn secrets(cfg: &Config) -> Finding {
         Finding::new(C, Status::Ok, "no console account's secret on this board")
     } else {
         Finding::new(C, Status::Warn, found.join("; "))
+    }
+}
+
+/// The game journaled in the journal directory and what the next start
+/// does with it (`journal::standing`, the arbiter's undos counted): none
+/// or one in progress (resumed), one ended and confirmed (archived, the
+/// next round taken), one ended whose result the arbiter has not confirmed
+/// (DSU regulations 004 §15): on a board whose results an arbiter confirms
+/// it is resumed and the board takes no other pairing until it is
+/// confirmed — `warn`, so that an organiser setting up the next round sees
+/// which result waits at the console. Never fails.
+fn game(cfg: &Config, journal_dir: &Path) -> Finding {
+    const C: &str = "game";
+    let current = journal_dir.join(crate::journal::CURRENT);
+    let Some((header, records)) = super::pairing::journaled_game(&current) else {
+        return Finding::new(
+            C,
+            Status::Ok,
+            format!(
+                "no game journaled in {}: the next start begins one",
+                journal_dir.display()
+            ),
+        );
+    };
+    let round = header.round.as_deref().unwrap_or("?");
+    let s = crate::journal::standing(&current);
+    let archive = journal_dir.join(crate::journal::ARCHIVE);
+    match s.result {
+        None => Finding::new(
+            C,
+            Status::Ok,
+            format!("game {round} in progress ({records} records): resumed at the next start"),
+        ),
+        Some(r) if s.confirmed => Finding::new(
+            C,
+            Status::Ok,
+            format!(
+                "game {round} ended {r}, confirmed: archived to {} at the next start, which takes the next round",
+                archive.display()
+            ),
+        ),
+        Some(r) if super::run::results_confirmed_here(cfg) => Finding::new(
+            C,
+            Status::Warn,
+            format!(
+                "game {round} ended {r} and the arbiter has not confirmed its result (DSU 004 §15): the next start resumes it for the console, and the board takes no other pairing until it is confirmed"
+            ),
+        ),
+        Some(r) => Finding::new(
+            C,
+            Status::Ok,
+            format!(
+                "game {round} ended {r}: archived to {} at the next start (no arbiter confirms results on this board)",
+                archive.display()
+            ),
+        ),
     }
 }
 

@@ -297,9 +297,12 @@ impl Restart {
     /// Whether this board's game has ended with its result confirmed, and
     /// the restart will archive it ([`Restart::rotates`]).
     fn finished(&self) -> bool {
-        self.rotates && crate::journal::game_ended(&self.journal)
-            // The arbiter confirmed (or corrected, or entered a forfeit).
-            && crate::journal::has_event(&self.journal, "result_confirmed")
+        // The arbiter confirmed (or corrected, or entered a forfeit), and
+        // did not withdraw it since (`journal::standing`).
+        self.rotates && {
+            let s = crate::journal::standing(&self.journal);
+            s.result.is_some() && s.confirmed
+        }
     }
 
     /// Takes assignment `a`: says so to the arbiter (`what` the pairing is,

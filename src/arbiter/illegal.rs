@@ -197,9 +197,18 @@ impl Arbiter {
     ) {
         let p = self.cfg.profile;
         let physical = self.physical_position(side);
+        // 2009 A4c: where only a claim counts, the arbiter still intervenes
+        // unasked on both kings in check or an incomplete promotion (not in
+        // blitz, B3b; not in 2001), and cites A4c.
+        let listed = incomplete_promotion
+            || physical
+                .as_ref()
+                .is_some_and(|(b, _, _)| both_kings_in_check(b));
+        let intervenes = p.illegal_positions_ruled_unasked && listed;
+        let unasked = p.illegal_rule == IllegalMoveRule::Arbiter || intervenes;
         let mut pending = PendingIllegal {
             by: side,
-            article,
+            article: p.article_illegal_ruled(article, intervenes),
             differs,
             before: self.pos.clone(),
             stood: false,
@@ -214,15 +223,6 @@ impl Arbiter {
         if incomplete_promotion && p.unreplaced_pawn_becomes_queen {
             pending.queen = self.promotion_to_queen(side, differs);
         }
-        // 2009 A4c: where only a claim counts, the arbiter still intervenes
-        // unasked on both kings in check or an incomplete promotion (not in
-        // blitz, B3b; not in 2001).
-        let listed = incomplete_promotion
-            || physical
-                .as_ref()
-                .is_some_and(|(b, _, _)| both_kings_in_check(b));
-        let unasked = p.illegal_rule == IllegalMoveRule::Arbiter
-            || p.illegal_positions_ruled_unasked && listed;
         let Some((_, text, stood)) = physical.filter(|_| !unasked) else {
             // Ruled at once; or the board cannot be read as a position: the
             // arbiter must act.

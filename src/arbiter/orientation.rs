@@ -253,7 +253,8 @@ impl Arbiter {
 
     /// Mid-game (after the first completed move): the main board, as its
     /// sensors read it, shows the game's position under another turn only,
-    /// by at least [`TURN_EVIDENCE`] squares that differ as it is read now.
+    /// by at least [`TURN_EVIDENCE`] squares that differ as it is read now
+    /// (in occupancy, or in the colour sensed where the board senses it).
     /// The board was found placed wrongly and set right (or the other way
     /// round) with the position transferred to it: 2009 §7.1b (seed 002)
     /// "…skal partiet fortsætte, men stillingen skal overføres til et
@@ -272,12 +273,16 @@ impl Arbiter {
         let board = self.pos.board();
         let occ = board.occupied();
         let now = sensed.occupied();
-        if now == occ || (now ^ occ).count() < TURN_EVIDENCE {
+        let (known, white) = sensed.colors();
+        // The evidence: the squares wrong as read now, by occupancy or, where
+        // the board senses it, by colour (a half turn after 2. exd5 moves
+        // two squares' occupancy but 30 pieces' colours).
+        let wrong = (now ^ occ) | (known & now & occ & (white ^ board.white()));
+        if wrong.count() < TURN_EVIDENCE {
             return false;
         }
         let back = self.turned.inverse();
         let raw = back.apply_bits(now.0);
-        let (known, white) = sensed.colors();
         let (raw_known, raw_white) = (back.apply_bits(known.0), back.apply_bits(white.0));
         let fits: Vec<Orientation> = TURNS
             .iter()

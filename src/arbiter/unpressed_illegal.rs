@@ -152,11 +152,14 @@ impl Arbiter {
         }
         let pending = super::illegal::PendingIllegal {
             by: offender,
-            article: if incomplete_promotion {
-                a.incomplete_promotion
-            } else {
-                a.illegal_move
-            },
+            article: p.article_illegal_ruled(
+                if incomplete_promotion {
+                    a.incomplete_promotion
+                } else {
+                    a.illegal_move
+                },
+                unasked,
+            ),
             differs,
             before: self.pos.clone(),
             stood: false,

@@ -57,7 +57,8 @@ pub use alert::Alert;
 use files::{file_len, repair_events, set_aside, sync_dir, unix_s};
 pub use read::{read_journal, scan, Damage, Recovered, Scan};
 pub use rotate::{
-    game_ended, has_event, last_event, rotate, unconfirmed_result, ARCHIVE, CURRENT, KEEP_GAMES,
+    game_ended, has_event, last_event, rotate, standing, unconfirmed_result, Standing, ARCHIVE,
+    CURRENT, KEEP_GAMES,
 };
 
 /// The journal format this build writes (`journal.version` in the

@@ -19,10 +19,10 @@ pub const ARCHIVE: &str = "games";
 /// `docs/service.md`).
 pub const KEEP_GAMES: usize = 50;
 
-/// Whether the game of `journal` has ended: its events file holds a
-/// `game_end` event.
+/// Whether the game of `journal` has ended ([`standing`]: a `game_end`
+/// event that no later `undo` withdrew).
 pub fn game_ended(journal: &Path) -> bool {
-    has_event(journal, "game_end")
+    standing(journal).result.is_some()
 }
 
 /// Whether the events file of `journal` holds an event of type `kind`
@@ -34,33 +34,113 @@ pub fn has_event(journal: &Path, kind: &str) -> bool {
 /// The last event of type `kind` in the events file of `journal` (its JSON
 /// object), `None` when there is none or the file cannot be read.
 pub fn last_event(journal: &Path, kind: &str) -> Option<Value> {
-    let f = File::open(events_path(journal)).ok()?;
     let mut found = None;
-    read::for_each_line(BufReader::new(f), |l| {
-        if let Ok(v) = serde_json::from_str::<Value>(l) {
-            if v.get("type").and_then(Value::as_str) == Some(kind) {
-                found = Some(v);
-            }
+    for_each_event(journal, |v| {
+        if v.get("type").and_then(Value::as_str) == Some(kind) {
+            found = Some(v);
         }
     });
     found
 }
 
+/// Every event of the events file of `journal`, in order (lines that are
+/// not JSON are passed over; nothing when the file cannot be read).
+fn for_each_event(journal: &Path, mut f: impl FnMut(Value)) {
+    let Ok(file) = File::open(events_path(journal)) else {
+        return;
+    };
+    read::for_each_line(BufReader::new(file), |l| {
+        if let Ok(v) = serde_json::from_str::<Value>(l) {
+            f(v);
+        }
+    });
+}
+
+/// Where a journaled game stands as its events say, the arbiter's undos
+/// counted: a forfeit or a result the arbiter gave and then withdrew
+/// (`undo`, `docs/console.md`) leaves the game in progress again, a
+/// confirmation withdrawn leaves the result provisional (DSU 004 §15).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Standing {
+    /// The result of the game's end (`1-0`, `0-1`, `1/2-1/2`, `0-0`; `?`
+    /// when the event names none); `None` while the game goes on.
+    pub result: Option<String>,
+    /// The arbiter confirmed it (a `result_confirmed` event not undone).
+    pub confirmed: bool,
+}
+
+/// [`Standing`] of the game of `journal`, read from its events file. A
+/// ruling's events (its `game_end`, its `result_confirmed`) come before its
+/// own `ruling` event and share its round time `t`; an `undo` of ruling #N
+/// (its effect: "ruling #N … undone", as `broadcast::settle` reads it)
+/// brings back the standing from before ruling #N's events.
+pub fn standing(journal: &Path) -> Standing {
+    let mut now = Standing::default();
+    // The standing before the events of the record being read: taken when
+    // the round time moves on and after each ruling.
+    let mut mark = now.clone();
+    let mut last_t: Option<u64> = None;
+    let mut before: std::collections::HashMap<u64, Standing> = Default::default();
+    for_each_event(journal, |v| {
+        let t = v.get("t").and_then(Value::as_u64);
+        if t != last_t {
+            mark = now.clone();
+            last_t = t;
+        }
+        match v.get("type").and_then(Value::as_str) {
+            Some("game_end") => {
+                now.result = Some(
+                    v.get("result")
+                        .and_then(Value::as_str)
+                        .unwrap_or("?")
+                        .to_owned(),
+                );
+                now.confirmed = false;
+            }
+            Some("result_confirmed") => {
+                if let Some(r) = v.get("result").and_then(Value::as_str) {
+                    now.result = Some(r.to_owned());
+                }
+                now.confirmed = true;
+            }
+            Some("ruling") => {
+                if v.get("action").and_then(Value::as_str) == Some("undo") {
+                    if let Some(b) = undone_seq(&v).and_then(|n| before.get(&n)) {
+                        now = b.clone();
+                    }
+                }
+                if let Some(seq) = v.get("seq").and_then(Value::as_u64) {
+                    before.insert(seq, mark.clone());
+                }
+                mark = now.clone();
+            }
+            Some("ruling_refused") => mark = now.clone(),
+            _ => {}
+        }
+    });
+    now
+}
+
+/// The ruling an `undo` ruling event withdrew, from its effect ("ruling #N
+/// (confirm) undone: …").
+fn undone_seq(v: &Value) -> Option<u64> {
+    v.get("effect")?
+        .as_str()?
+        .strip_prefix("ruling #")?
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
 /// The result of the ended game of `journal` (`1-0`, `0-1`, `1/2-1/2`,
-/// `0-0`) when the arbiter has not confirmed it yet (its events hold a
-/// `game_end` and no `result_confirmed`; DSU regulations 004 §15: a result
-/// is provisional until then); `None` for a game in progress or confirmed.
+/// `0-0`) when the arbiter has not confirmed it yet, or confirmed it and
+/// withdrew the confirmation ([`standing`]; DSU regulations 004 §15: a
+/// result is provisional until then); `None` for a game in progress
+/// (also one whose forfeit or result was undone) or confirmed.
 pub fn unconfirmed_result(journal: &Path) -> Option<String> {
-    let end = last_event(journal, "game_end")?;
-    if has_event(journal, "result_confirmed") {
-        return None;
-    }
-    Some(
-        end.get("result")
-            .and_then(Value::as_str)
-            .unwrap_or("?")
-            .to_owned(),
-    )
+    let s = standing(journal);
+    s.result.filter(|_| !s.confirmed)
 }
 
 /// The journal rotated per game: when the game of `dir/board.jsonl` has

@@ -452,3 +452,39 @@ fn a_damaged_journal_on_a_disk_still_full_resumes_and_writes_when_it_can() {
     assert_eq!(r.records, vec![press(1), press(4)]);
     assert_eq!(r.started_at_unix_ms, Some(7));
 }
+
+#[test]
+fn the_standing_counts_the_arbiters_undos() {
+    let dir = tmp("standing");
+    let cur = dir.join(CURRENT);
+    let write = |lines: &[&str]| {
+        std::fs::write(events_path(&cur), lines.join("\n") + "\n").unwrap();
+        super::standing(&cur)
+    };
+    let forfeit = [
+        r#"{"t":5,"type":"game_end","result":"1-0","reason":"forfeit"}"#,
+        r#"{"t":5,"type":"result_confirmed","result":"1-0","forfeit":true}"#,
+        r#"{"t":5,"type":"ruling","action":"forfeit","seq":1,"effect":"1-0 by forfeit, confirmed"}"#,
+    ];
+    let s = write(&forfeit);
+    assert_eq!((s.result.as_deref(), s.confirmed), (Some("1-0"), true));
+    // Undone: the game goes on (no end, nothing confirmed).
+    let mut undone = forfeit.to_vec();
+    undone.push(r#"{"t":9,"type":"ruling","action":"undo","seq":2,"effect":"ruling #1 (forfeit) undone: 1-0 (forfeit), forfeit → the game in progress"}"#);
+    assert_eq!(write(&undone), Standing::default());
+    assert!(!game_ended(&cur) && unconfirmed_result(&cur).is_none());
+    // A board's end, confirmed, the confirmation undone: provisional.
+    let confirmed = [
+        r#"{"t":5,"type":"game_end","result":"1/2-1/2","reason":"agreement"}"#,
+        r#"{"t":8,"type":"result_confirmed","result":"1/2-1/2"}"#,
+        r#"{"t":8,"type":"ruling","action":"confirm","seq":1,"effect":"1/2-1/2 (agreement) confirmed"}"#,
+        r#"{"t":9,"type":"ruling","action":"undo","seq":2,"effect":"ruling #1 (confirm) undone: the game as before it (1/2-1/2)"}"#,
+    ];
+    write(&confirmed);
+    assert_eq!(unconfirmed_result(&cur).as_deref(), Some("1/2-1/2"));
+    // An undo refused changes nothing.
+    let mut refused = forfeit.to_vec();
+    refused.push(r#"{"t":9,"type":"ruling_refused","action":"undo","reason":"…"}"#);
+    assert!(write(&refused).confirmed);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -169,6 +169,20 @@ impl Profile {
         }
     }
 
+    /// The article of an illegal move ruled without a claim: `article`
+    /// (§7.4a / 7.5.1 …), but where only a claim counts and the arbiter
+    /// intervenes unasked (`intervenes`: both kings in check, a promotion
+    /// not completed), the sentence that lets him: 2009 A4c "Dog skal
+    /// dommeren om muligt gribe ind, dersom begge konger står i skak eller
+    /// en bondeforvandling ikke er fuldført" (seed 002).
+    pub fn article_illegal_ruled(&self, article: &'static str, intervenes: bool) -> &'static str {
+        if intervenes {
+            self.articles.illegal_claim
+        } else {
+            article
+        }
+    }
+
     /// The daemon's own downtime (`irregularity` kind `downtime`): the board
     /// was not watching, the clocks may be paused, and the arbiter sets
     /// their times by his best judgement: 2009 §6.13 "Hvis der opstår en

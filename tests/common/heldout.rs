@@ -7,7 +7,8 @@
 //! A case lists what the event stream must hold (`has`) and must not
 //! (`lacks`): `TYPE` (an event of that type), `TYPE.FIELD=VALUE` (one whose
 //! field equals the value) or `TYPE.FIELD~TEXT` (one whose field contains
-//! the text).
+//! the text); conditions joined by `&` hold of one event
+//! (`clock.t=9000&white_ms=1`).
 
 use super::{eboard_with_input, TraceBuilder};
 use serde_json::{json, Value};
@@ -54,27 +55,26 @@ pub fn hdr(tc: &str, extra: Value) -> Value {
 
 pub fn matches(ev: &[Value], spec: &str) -> bool {
     let (ty, rest) = spec.split_once('.').unwrap_or((spec, ""));
-    ev.iter().filter(|e| e["type"] == ty).any(|e| {
-        if rest.is_empty() {
-            return true;
-        }
-        let (field, want, contains) = match rest.split_once('=') {
-            Some((f, w)) => (f, w, false),
-            None => {
-                let (f, w) = rest.split_once('~').expect("FIELD=VALUE or FIELD~TEXT");
-                (f, w, true)
-            }
-        };
-        let got = match &e[field] {
-            Value::String(s) => s.clone(),
-            v => v.to_string(),
-        };
-        if contains {
-            got.contains(want)
-        } else {
-            got == want
-        }
-    })
+    ev.iter()
+        .filter(|e| e["type"] == ty)
+        .any(|e| rest.is_empty() || rest.split('&').all(|cond| field_matches(e, cond)))
+}
+
+/// One condition on one event: `FIELD=VALUE` or `FIELD~TEXT`; several
+/// joined by `&` must hold of the same event (`clock.t=9000&white_ms=1`).
+fn field_matches(e: &Value, cond: &str) -> bool {
+    // The first `=` or `~` ends the field's name (a value may hold either).
+    let at = cond.find(['=', '~']).expect("FIELD=VALUE or FIELD~TEXT");
+    let (field, want, contains) = (&cond[..at], &cond[at + 1..], &cond[at..at + 1] == "~");
+    let got = match &e[field] {
+        Value::String(s) => s.clone(),
+        v => v.to_string(),
+    };
+    if contains {
+        got.contains(want)
+    } else {
+        got == want
+    }
 }
 
 /// Runs every case through the binary; panics naming each case that the

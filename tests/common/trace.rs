@@ -177,7 +177,7 @@ impl TraceBuilder {
     /// - `T mv UCI C`, `T cap UCI C` ([`TraceBuilder::mv`], [`TraceBuilder::cap`])
     /// - `T claim KIND C`, `T offer|accept|decline C` (a draw), `T resign C`,
     ///   `T adjust C`, `T promote P`
-    /// - `T arbiter ACTION [FEN…]`
+    /// - `T arbiter ACTION [FEN…]`, `T arbiter ACTION [FEN…] KEY=VALUE…` (`rewind ply=2`)
     /// - `T query KIND C [PIECE]`
     ///
     /// `T` is the time in ms; a board name (`main`, `tactile`) after it puts
@@ -224,7 +224,21 @@ impl TraceBuilder {
             "resign" => self.resign(t, arg(2)),
             "adjust" => self.adjust(t, arg(2)),
             "promote" => self.promote(t, arg(2)),
-            "arbiter" if w.len() > 3 => self.arbiter_fen(t, arg(2), &w[3..].join(" ")),
+            // `arbiter rewind ply=2`, `arbiter position FEN… author=IA`: words
+            // with `=` are the ruling's fields (numbers as numbers), the
+            // others its FEN.
+            "arbiter" if w.len() > 3 => {
+                let (kv, fen): (Vec<&str>, Vec<&str>) =
+                    w[3..].iter().partition(|x| x.contains('='));
+                let mut r = json!({"t": t, "arbiter": arg(2)});
+                if !fen.is_empty() {
+                    r["fen"] = json!(fen.join(" "));
+                }
+                for (k, v) in kv.iter().filter_map(|x| x.split_once('=')) {
+                    r[k] = v.parse::<i64>().map_or_else(|_| json!(v), |n| json!(n));
+                }
+                self.record(r)
+            }
             "arbiter" => self.arbiter(t, arg(2)),
             "spoken" => match w.get(3) {
                 // `spoken N b`: heard on Black's own output.

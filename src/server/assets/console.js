@@ -353,10 +353,28 @@ async function refresh() {
   // Drawn again only when something changed (keyboard focus stays put);
   // the clocks tick on their own.
   const key = drawnKey();
-  if (key !== lastDrawn) { lastDrawn = key; renderAlerts(); renderOverview(); renderBoards(); }
+  if (key !== lastDrawn) { lastDrawn = key; keepInPlace(() => { renderAlerts(); renderOverview(); renderBoards(); }); }
   $("status").textContent = "Updated " + new Date().toLocaleTimeString();
 }
 function schedule() { if (!timer) timer = setTimeout(refresh, 150); }
+/** Redraws with `draw` while a question the arbiter is answering (a pending "…?" with its
+ * yes/no) stays where it was on the screen: an alert arriving above it would otherwise move
+ * its buttons under his finger between his look and his press (the page scrolls by what
+ * was inserted above it). */
+function keepInPlace(draw) {
+  const at = () => {
+    for (const id of pending.keys()) {
+      const el = document.getElementById(id), q = el && el.querySelector(".confirm");
+      if (q) return [id, q.getBoundingClientRect().top];
+    }
+    return null;
+  };
+  const before = at();
+  draw();
+  if (!before) return;
+  const el = document.getElementById(before[0]), q = el && el.querySelector(".confirm");
+  if (q) { const moved = q.getBoundingClientRect().top - before[1]; if (Math.abs(moved) >= 1) window.scrollBy(0, moved); }
+}
 function showLogin(msg) {
   me = null; lastDrawn = ""; $("desk").hidden = true; $("login").hidden = false; $("logout").hidden = true; $("who").textContent = "";
   // Nothing of the last session stays in the page: the next one (a deputy)

@@ -31,10 +31,11 @@ use crate::model::{Edition, Lang, Mode, Player};
 use crate::trace::{color_str, Event, EventKind};
 use crate::voice::{Vocabulary, VoiceOptions};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
-use shakmaty::fen::Fen;
-use shakmaty::{EnPassantMode, Position};
+use serde_json::{Map, Value};
+use shakmaty::Position;
 use std::sync::Arc;
+
+mod state;
 
 /// What a game's feed says about itself (the composition root,
 /// [`crate::app`], fills it in from the config and the game's header).
@@ -557,50 +558,5 @@ impl Publisher {
     /// The spoken words of move `i` (0-based), when said.
     pub fn spoken(&self, i: usize) -> Option<&str> {
         self.moves.spoken(i)
-    }
-
-    /// The live page's state at round time `t` without its `moves`.
-    pub(super) fn state_fields(
-        &self,
-        game: &Arbiter,
-        t: u64,
-        status: Option<&'static str>,
-    ) -> Map<String, Value> {
-        let info = &self.info;
-        let outcome = game.outcome();
-        let state = json!({
-            "type": "state",
-            "game": info.id(),
-            "t": t,
-            "trial": info.trial,
-            "event": info.event,
-            "round": info.round,
-            "board": info.board,
-            "white": info.white,
-            "black": info.black,
-            "fen": Fen::from_position(game.position(), EnPassantMode::Legal).to_string(),
-            "turn": color_str(game.position().turn()),
-            "lang": self.voice.as_ref().map(|v| v.lang().as_str()),
-            "clock": game.clock().map(|c| {
-                let (w, b) = c.remaining_at(t);
-                json!({
-                    "white_ms": w, "black_ms": b,
-                    "running": c.running().map(color_str),
-                    "unix_ms": info.unix_ms(t),
-                })
-            }),
-            "result": outcome.map_or("*", |o| o.result.as_str()),
-            "reason": outcome.map(|o| o.reason),
-            "result_status": status,
-            "stage": stage_name(game),
-            "marks": self.marks,
-            "started_at_unix_ms": info.started_at_unix_ms,
-            "speed": info.speed,
-            "delay_ms": info.delay_ms,
-        });
-        match state {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        }
     }
 }
