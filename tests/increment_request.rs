@@ -38,8 +38,8 @@ fn post(addr: &str, path: &str, body: Value) -> (u16, Value) {
     (s, serde_json::from_str(&b).unwrap_or(Value::Null))
 }
 
-/// 1. f3 (the arbiter sets Black's clock to 1:40), 1… e5 2. g4, and the
-/// clocks paused with Black to move: 11 minutes, rapid under 2023.
+/// After 1. f3 (the arbiter sets Black's clock to 1:40), 1… e5 2. g4 the
+/// clocks are paused with Black to move: 11 minutes, rapid under 2023.
 fn trace() -> TraceBuilder {
     TraceBuilder::new()
         .mv(1_000, "f2f3", "w")
@@ -166,8 +166,7 @@ fn iii4_agreed_over_the_api_and_replayed_alike_from_the_journal() {
     let before = ruled[0]["t"].as_u64().unwrap();
     let clock = events
         .iter()
-        .filter(|e| e["type"] == "clock" && e["t"].as_u64() == Some(t + 2_010))
-        .last()
+        .rfind(|e| e["type"] == "clock" && e["t"].as_u64() == Some(t + 2_010))
         .unwrap_or_else(|| panic!("the press's clock: {out}"));
     let black = events
         .iter()

@@ -17,8 +17,8 @@ fn game_in(edition: Edition, mode: Mode, tc: &str) -> Arbiter {
     Arbiter::new(GameConfig::from_header(&header, None, None).expect("valid header"))
 }
 
-/// 1. f3 e5 (Black thinks 799 s) 2. g4: Black to move with 100 s left at
-/// 802 000 ms (15 min, rapid under 2023).
+/// After 1. f3 e5 (Black thinks 799 s) 2. g4, Black is to move with 100 s
+/// left at 802 000 ms (15 min, rapid under 2023).
 fn black_short_of_time(edition: Edition, mode: Mode, tc: &str) -> Arbiter {
     let mut a = game_in(edition, mode, tc);
     feed(&mut a, &play(1_000, Color::White, Square::F2, Square::F3));
@@ -155,7 +155,17 @@ fn iii4_the_draw_offer_accepted_draws_the_game() {
 
 #[test]
 fn iii4_is_refused_where_guidelines_iii_do_not_apply_or_the_ruling_is_stale() {
-    let cases: [(Edition, Mode, &str, Color, Option<u32>, u16, &str); 6] = [
+    /// Edition, mode, control, who asks, the ply seen, status, words.
+    type Case = (
+        Edition,
+        Mode,
+        &'static str,
+        Color,
+        Option<u32>,
+        u16,
+        &'static str,
+    );
+    let cases: [Case; 6] = [
         (
             Edition::Fide2009,
             Mode::Rapid,
