@@ -27,7 +27,7 @@ use super::open::side;
 use super::rulings::{hms, impossible, stale, Applied, Refusal, RulingEntry};
 use super::Arbiter;
 use crate::clock::Bonus;
-use crate::model::{EndReason, KnownOutcome};
+use crate::model::{Edition, EndReason, KnownOutcome};
 use crate::trace::IncrementRequest;
 use shakmaty::{Color, Position};
 
@@ -94,17 +94,17 @@ impl Arbiter {
         let p = self.cfg.profile;
         let article = p.articles.increment_request;
         if !p.increment_request {
-            return Some(impossible(
-                if p.edition == crate::model::Edition::Fide2023 {
-                    "Guidelines III do not apply to blitz (III.2.2): no five seconds on request (III.4)"
+            let why = if p.edition == Edition::Fide2023 {
+                "Guidelines III do not apply to blitz (III.2.2): no five seconds on request \
+                 (III.4)"
                     .to_owned()
-                } else {
-                    format!(
-                    "these Laws have no five seconds on request (2023 Guidelines III.4); a player \
-                     with less than two minutes may claim under {article}"
+            } else {
+                format!(
+                    "these Laws have no five seconds on request (2023 Guidelines III.4); a \
+                     player with less than two minutes may claim under {article}"
                 )
-                },
-            ));
+            };
+            return Some(impossible(why));
         }
         if let Some(o) = self.outcome() {
             return Some(stale(format!(
