@@ -349,7 +349,10 @@ impl Arbiter {
                             "overrule",
                             Value::Null,
                             "Overrule",
-                            format!("the board rejected the claim; overruling upholds it: {w}"),
+                            format!(
+                                "the board rejected the claim; overruling upholds it: {w}{}",
+                                self.cost_back_words(dc)
+                            ),
                         )]
                     })
                     .unwrap_or_default(),

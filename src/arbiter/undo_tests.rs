@@ -280,3 +280,97 @@ fn a_position_that_reopens_a_finished_game_names_the_result_it_withdraws() {
     );
     assert!(!a.ended());
 }
+
+#[test]
+fn an_undo_of_an_undo_names_the_ruling_to_give_again_and_its_amounts() {
+    // ia14: "ruling #2 (undo) is not undone: rule again instead" named no
+    // ruling; the arbiter had to find in the history what #2 had undone.
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+    let (w, b) = a.clock().unwrap().remaining_at(2_000);
+    let d = feed(
+        &mut a,
+        &[ruled(
+            2_000,
+            ArbiterAction::SetClock {
+                white_ms: w,
+                black_ms: b + 120_000,
+                moves: None,
+            },
+            seen(1, None),
+        )],
+    );
+    assert!(applied(&d).is_some(), "{d:?}");
+    let d = feed(
+        &mut a,
+        &[ruled(3_000, ArbiterAction::Undo(1), seen(1, None))],
+    );
+    assert!(applied(&d).is_some(), "{d:?}");
+    let d = feed(
+        &mut a,
+        &[ruled(4_000, ArbiterAction::Undo(2), seen(1, None))],
+    );
+    let (reason, status) = refused(&d).expect("refused");
+    assert_eq!(status, 422);
+    assert!(
+        reason.starts_with("ruling #2 (undo) is not undone: it undid ruling #1 (clock, ")
+            && reason.contains("set the clocks again by the same amounts: Black +0:02:00")
+            && !reason.contains("White +"),
+        "{reason}"
+    );
+    // A pause keeps its own words.
+    let d = feed(&mut a, &[ruled(5_000, ArbiterAction::Pause, seen(1, None))]);
+    assert!(applied(&d).is_some(), "{d:?}");
+    let d = feed(
+        &mut a,
+        &[ruled(6_000, ArbiterAction::Undo(3), seen(1, None))],
+    );
+    let (reason, _) = refused(&d).expect("refused");
+    assert!(reason.ends_with("resume the clocks instead"), "{reason}");
+}
+
+#[test]
+fn a_rejected_fifty_move_claim_upheld_on_overruling_takes_its_two_minutes_back() {
+    // ia14: White claims fifty moves that are not there (2023 9.5.3: +2 min
+    // to Black); the arbiter finds the claim correct and overrules. Black
+    // kept the two minutes on his clock while the game was drawn, and
+    // nothing said so; undone, the rejection and its cost stand again.
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::G1, Square::F3));
+    let (white, black) = a.clock().unwrap().remaining_at(1_500);
+    feed(&mut a, &[claim(1_500, ClaimKind::FiftyMoves, Color::Black)]);
+    assert_eq!(
+        a.clock().unwrap().remaining_at(1_500),
+        (white + 120_000, black)
+    );
+    let open = a.open();
+    let m = open.iter().find(|m| m.kind == "claim").expect("open");
+    assert!(
+        m.rulings[0].effect.ends_with(
+            "; the time the board gave for the incorrect claim is taken back (White -0:02:00)"
+        ),
+        "{m:?}"
+    );
+    let d = feed(
+        &mut a,
+        &[ruled(
+            2_000,
+            ArbiterAction::Overrule,
+            seen(1, Some(("claim", 1_500))),
+        )],
+    );
+    let (_, effect) = applied(&d).expect("applied");
+    assert!(effect.contains("taken back (White -0:02:00)"), "{effect}");
+    assert_eq!(a.outcome().unwrap().reason, EndReason::FiftyMoves);
+    let (w, b) = a.clock().unwrap().remaining_at(9_000);
+    assert_eq!((w, b), (white, black - 500), "the claim cost nothing");
+    // Undone: the game goes on, the board's rejection and its +2 min again.
+    let d = feed(
+        &mut a,
+        &[ruled(3_000, ArbiterAction::Undo(1), seen(1, None))],
+    );
+    assert!(applied(&d).is_some(), "{d:?}");
+    assert!(a.outcome().is_none());
+    let (w, _) = a.clock().unwrap().remaining_at(3_000);
+    assert_eq!(w, white + 120_000);
+}
