@@ -378,6 +378,31 @@ $("login").addEventListener("submit", async (ev) => {
     ? "Not checked now (429): " + ((r.data && r.data.error) || "too many failed logins") + " (wait " + r.retry + " s)"
     : "Login refused (" + r.status + "): " + ((r.data && r.data.error) || "");
 });
+// The results TRF is fetched by the page, so that the page says what the
+// file leaves out (a side game whose players are not in the pairings), what
+// it leaves blank (not final) or why it is refused (ia14); then saved.
+$("results-trf").addEventListener("click", async (ev) => {
+  ev.preventDefault();
+  const note = $("paperwork-note");
+  note.textContent = "Results TRF-16: asking the console…";
+  let r;
+  try { r = await fetch("/console/results.trf", { credentials: "same-origin" }); } catch (e) { note.textContent = "Results TRF-16: no answer (" + e + ")."; return; }
+  if (r.status !== 200) {
+    let d = null; try { d = await r.json(); } catch (e) { d = null; }
+    note.textContent = "Results TRF-16 refused (" + r.status + "): " + ((d && d.error) || "") + ". Nothing saved.";
+    return;
+  }
+  const name = ((r.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/) || [])[1] || "results.trf";
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(await r.blob()); a.download = name;
+  document.body.appendChild(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+  const words = ["Results TRF-16 saved as " + name + "."];
+  const out = r.headers.get("X-Eboard-Not-In-File"), blank = r.headers.get("X-Eboard-Left-Blank");
+  if (out) words.push("Left out, not games of the pairings file: " + out + ".");
+  if (blank) words.push("Left blank (not final): " + blank + ".");
+  note.textContent = words.join(" ");
+});
 $("logout").addEventListener("click", async () => { await api("POST", "/console/logout"); showLogin("Logged out."); });
 setInterval(() => { if (me) schedule(); }, 3000);
 setInterval(tick, 1000);
