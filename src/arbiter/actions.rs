@@ -180,8 +180,8 @@ impl Arbiter {
                 }))
             }
             ArbiterAction::Overrule => self.overrule(t, out),
-            ArbiterAction::Uphold(m) => self.rule_held(true, m.as_deref(), t, out),
-            ArbiterAction::Reject(m) => self.rule_held(false, m.as_deref(), t, out),
+            ArbiterAction::Uphold(m) => self.rule_claim(true, m.as_deref(), t, out),
+            ArbiterAction::Reject(m) => self.rule_claim(false, m.as_deref(), t, out),
             ArbiterAction::Confirm(r) => self.confirm_result(*r, reason, t, out),
             ArbiterAction::Forfeit(r) | ArbiterAction::ForfeitBeforeDefaultTime(r) => {
                 let early = matches!(action, ArbiterAction::ForfeitBeforeDefaultTime(_));

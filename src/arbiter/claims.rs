@@ -147,7 +147,10 @@ impl Arbiter {
                 Some(why) => (false, why, a.quickplay),
                 None => (
                     false,
-                    "referred to the arbiter, whose decision is final".into(),
+                    super::referred::referred_words(
+                        a.quickplay,
+                        p.edition != crate::model::Edition::Fide2023,
+                    ),
                     a.quickplay,
                 ),
             },

@@ -75,6 +75,8 @@ mod orientation;
 mod penalty;
 mod phase;
 mod quickplay;
+// A quickplay-finish claim referred to the arbiter: uphold or reject (+2 min).
+mod referred;
 mod rewind;
 mod rulings;
 mod setup;

@@ -330,7 +330,19 @@ impl Arbiter {
         }
         let who = side(dc.by);
         let kind = dc.kind.as_str().replace('_', " ");
-        let (summary, rulings) = if dc.upheld {
+        let (summary, rulings) = if self.referred_claim().is_some() {
+            (
+                format!(
+                    "{who} claimed a draw ({kind}); the board does not judge it: {} — to postpone, \
+                     leave it open (Set clocks gives the opponent the two minutes you may add)",
+                    dc.consequence
+                ),
+                self.referred_rulings(dc)
+                    .into_iter()
+                    .map(|(action, label, effect)| ruling(action, Value::Null, &label, effect))
+                    .collect(),
+            )
+        } else if dc.upheld {
             (
                 format!("{who} claimed {kind}; the board upheld it: {}", dc.consequence),
                 vec![ruling("overrule", Value::Null, "Overrule",

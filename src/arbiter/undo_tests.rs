@@ -374,3 +374,98 @@ fn a_rejected_fifty_move_claim_upheld_on_overruling_takes_its_two_minutes_back()
     let (w, _) = a.clock().unwrap().remaining_at(3_000);
     assert_eq!(w, white + 120_000);
 }
+
+/// 2009 §10.2 (2023 III.5), 15 min without increment: White, on move with
+/// less than two minutes, claims that Black cannot win by normal means.
+fn quickplay_claim(edition: crate::model::Edition) -> Arbiter {
+    let header = crate::trace::Header {
+        boards: vec![BoardId::Main],
+        rules: Some(edition),
+        time_control: Some("900".into()),
+        ..crate::trace::Header::default()
+    };
+    let mut a = Arbiter::new(GameConfig::from_header(&header, None, None).unwrap());
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+    feed(&mut a, &play(2_000, Color::Black, Square::E7, Square::E5));
+    feed(
+        &mut a,
+        &[claim(790_000, ClaimKind::InsufficientLosingChances, Color::White)],
+    );
+    a
+}
+
+#[test]
+fn a_quickplay_claim_referred_to_the_arbiter_is_upheld_or_rejected_with_two_minutes() {
+    // ia14: the alert said "the board rejected it: referred to the arbiter"
+    // and offered one "Overrule" (the draw): no way to reject the claim with
+    // the two minutes §10.2c gives the opponent.
+    use crate::model::Edition;
+    let mut a = quickplay_claim(Edition::Fide2009);
+    let open = a.open();
+    let m = open.iter().find(|m| m.kind == "claim").expect("open");
+    assert!(
+        m.summary.contains("the board does not judge it")
+            && m.summary.contains("whose decision is final (10.2)")
+            && !m.summary.contains("rejected"),
+        "{m:?}"
+    );
+    let offered: Vec<(&str, &str)> = m
+        .rulings
+        .iter()
+        .map(|r| (r.action, r.label.as_str()))
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            ("uphold", "Uphold: draw (10.2)"),
+            ("reject", "Reject: +2 min to Black (10.2)")
+        ]
+    );
+    let (_, black) = a.clock().unwrap().remaining_at(791_000);
+    let claim_ev = Some(("claim", 790_000));
+    let d = feed(
+        &mut a,
+        &[ruled(791_000, ArbiterAction::Reject(None), seen(2, claim_ev))],
+    );
+    let (article, effect) = applied(&d).expect("applied");
+    assert_eq!(article, "10.2");
+    assert_eq!(
+        effect,
+        "the claim is rejected: +2 min to Black (10.2); play continues"
+    );
+    assert_eq!(a.clock().unwrap().remaining_at(791_000).1, black + 120_000);
+    assert!(a.outcome().is_none());
+    assert!(a.open().iter().all(|m| m.kind != "claim"), "decided");
+    let d = feed(
+        &mut a,
+        &[ruled(792_000, ArbiterAction::Reject(None), seen(2, claim_ev))],
+    );
+    assert!(refused(&d).is_some(), "not twice: {d:?}");
+    // Undone: the two minutes go back, the claim is open again; upheld.
+    let d = feed(
+        &mut a,
+        &[ruled(793_000, ArbiterAction::Undo(1), seen(2, None))],
+    );
+    assert!(applied(&d).is_some(), "{d:?}");
+    assert_eq!(a.clock().unwrap().remaining_at(793_000).1, black);
+    assert!(a.open().iter().any(|m| m.kind == "claim"));
+    let d = feed(
+        &mut a,
+        &[ruled(794_000, ArbiterAction::Uphold(None), seen(2, claim_ev))],
+    );
+    assert_eq!(applied(&d).expect("applied").0, "10.2");
+    let o = a.outcome().expect("drawn");
+    assert_eq!(
+        (o.result, o.reason),
+        (Score::Game(KnownOutcome::Draw), EndReason::ArbiterDecision)
+    );
+    // 2023 III.5: referred, with no "final" (an appeal is possible, 11.10).
+    let b = quickplay_claim(Edition::Fide2023);
+    let open = b.open();
+    let m = open.iter().find(|m| m.kind == "claim").expect("open");
+    assert!(
+        m.summary.contains("referred to the arbiter (III.5)") && !m.summary.contains("final"),
+        "{m:?}"
+    );
+    assert_eq!(m.rulings[1].label, "Reject: +2 min to Black (III.5)");
+}
