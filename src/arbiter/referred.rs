@@ -49,7 +49,10 @@ impl Arbiter {
     }
 
     /// The rulings open on the referred claim `dc`: (action, label, effect).
-    pub(super) fn referred_rulings(&self, dc: &DecidedClaim) -> [(&'static str, String, String); 2] {
+    pub(super) fn referred_rulings(
+        &self,
+        dc: &DecidedClaim,
+    ) -> [(&'static str, String, String); 2] {
         let a = self.cfg.profile.articles.quickplay;
         let opp = side(!dc.by);
         [

@@ -389,7 +389,11 @@ fn quickplay_claim(edition: crate::model::Edition) -> Arbiter {
     feed(&mut a, &play(2_000, Color::Black, Square::E7, Square::E5));
     feed(
         &mut a,
-        &[claim(790_000, ClaimKind::InsufficientLosingChances, Color::White)],
+        &[claim(
+            790_000,
+            ClaimKind::InsufficientLosingChances,
+            Color::White,
+        )],
     );
     a
 }
@@ -425,7 +429,11 @@ fn a_quickplay_claim_referred_to_the_arbiter_is_upheld_or_rejected_with_two_minu
     let claim_ev = Some(("claim", 790_000));
     let d = feed(
         &mut a,
-        &[ruled(791_000, ArbiterAction::Reject(None), seen(2, claim_ev))],
+        &[ruled(
+            791_000,
+            ArbiterAction::Reject(None),
+            seen(2, claim_ev),
+        )],
     );
     let (article, effect) = applied(&d).expect("applied");
     assert_eq!(article, "10.2");
@@ -438,7 +446,11 @@ fn a_quickplay_claim_referred_to_the_arbiter_is_upheld_or_rejected_with_two_minu
     assert!(a.open().iter().all(|m| m.kind != "claim"), "decided");
     let d = feed(
         &mut a,
-        &[ruled(792_000, ArbiterAction::Reject(None), seen(2, claim_ev))],
+        &[ruled(
+            792_000,
+            ArbiterAction::Reject(None),
+            seen(2, claim_ev),
+        )],
     );
     assert!(refused(&d).is_some(), "not twice: {d:?}");
     // Undone: the two minutes go back, the claim is open again; upheld.
@@ -451,7 +463,11 @@ fn a_quickplay_claim_referred_to_the_arbiter_is_upheld_or_rejected_with_two_minu
     assert!(a.open().iter().any(|m| m.kind == "claim"));
     let d = feed(
         &mut a,
-        &[ruled(794_000, ArbiterAction::Uphold(None), seen(2, claim_ev))],
+        &[ruled(
+            794_000,
+            ArbiterAction::Uphold(None),
+            seen(2, claim_ev),
+        )],
     );
     assert_eq!(applied(&d).expect("applied").0, "10.2");
     let o = a.outcome().expect("drawn");

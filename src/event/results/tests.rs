@@ -100,11 +100,15 @@ fn a_side_game_whose_players_are_not_in_the_file_is_left_out_and_named() {
     let mut side = game(5, 777, 778, "0-1", "confirmed");
     side.white.name = Some("Lyn, Lars".into());
     side.black.name = Some("Blitz, Bo".into());
-    let results = [game(1, 1400009, 1500004, "1-0", "confirmed"), side];
+    let mut other = game(6, 779, 780, "1-0", "provisional");
+    other.white.name = Some("Lyn, Lise".into());
+    let results = [game(1, 1400009, 1500004, "1-0", "confirmed"), side, other];
     let w = write_trf(TRF, "p.trf", 4, &results).unwrap();
     assert_eq!(w.written, ["4.1"]);
     assert!(w.skipped.is_empty(), "{:?}", w.skipped);
-    assert_eq!(w.outside.len(), 1, "{:?}", w.outside);
+    // Not final either: still a game of no player of the file.
+    assert_eq!(w.outside.len(), 2, "{:?}", w.outside);
+    assert_eq!(w.outside[1].0, "4.6");
     assert_eq!(w.outside[0].0, "4.5");
     assert!(
         w.outside[0].1.contains("Lyn, Lars - Blitz, Bo")

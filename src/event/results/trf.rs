@@ -134,22 +134,6 @@ pub fn write_trf(
     let s = block_start(round);
     for r in results.iter().filter(|r| r.round == round) {
         let game = r.game();
-        if !r.is_final() {
-            out.skipped.push((
-                game,
-                format!(
-                    "the result is {} ({}): not confirmed by the arbiter",
-                    r.result,
-                    r.status.as_deref().unwrap_or("playing")
-                ),
-            ));
-            continue;
-        }
-        let Some((wc, bc)) = r.trf_codes() else {
-            out.skipped
-                .push((game, format!("no result ({})", r.result)));
-            continue;
-        };
         let who = |p: &Player| {
             p.name
                 .clone()
@@ -168,6 +152,22 @@ pub fn write_trf(
             ));
             continue;
         }
+        if !r.is_final() {
+            out.skipped.push((
+                game,
+                format!(
+                    "the result is {} ({}): not confirmed by the arbiter",
+                    r.result,
+                    r.status.as_deref().unwrap_or("playing")
+                ),
+            ));
+            continue;
+        }
+        let Some((wc, bc)) = r.trf_codes() else {
+            out.skipped
+                .push((game, format!("no result ({})", r.result)));
+            continue;
+        };
         let (Some(wi), Some(bi)) = (wi, bi) else {
             return Err(err(
                 None,

@@ -44,7 +44,8 @@ function describe(e) {
   if (e.by) parts.push(e.by === "w" ? "by White" : "by Black");
   if (e.kind) parts.push(String(e.kind).replace(/_/g, " "));
   if (e.upheld === true) parts.push("the board upheld it");
-  if (e.upheld === false) parts.push("the board rejected it");
+  // A quickplay-finish claim (§10.2 / III.5) is referred, not rejected (ia14).
+  if (e.upheld === false) parts.push(/^referred to the arbiter/.test(e.consequence || "") ? "not decided by the board: referred to the arbiter" : "the board rejected it");
   if (e.type === "claim_held") parts.push("not decided by the board: correct only if the move written on the scoresheet is " + (e.candidates || []).map((c) => c.san).join(" or ") + "; no penalty given");
   if (e.article) parts.push("article " + e.article);
   if (e.penalty && e.penalty !== "none") parts.push("penalty given by the board: " + e.penalty);
