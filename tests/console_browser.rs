@@ -209,15 +209,11 @@ fn a_referred_quickplay_claim_and_a_side_game_left_out_of_the_trf_in_chromium() 
         ),
     )
     .unwrap();
-    // White, on move with 1:51 left, claims; the arbiter comes and pauses.
+    // White, on move with 1:51 left, claims (the clocks stop).
     let steps = "1000 mv e2e4 w\n2000 mv e7e5 b\n790000 claim insufficient_losing_chances w\n";
     let t = dir.join("game.jsonl");
     let text = TraceBuilder::new().header("time_control", "900");
-    std::fs::write(
-        &t,
-        text.steps(&format!("{steps}790500 arbiter pause\n")).text(),
-    )
-    .unwrap();
+    std::fs::write(&t, text.steps(steps).text()).unwrap();
     let board = run_board(&dir, &cfg, Some(&t), &["--speed", "100"]);
     let url = format!("http://{}/console", board.addr);
     let r = run_console_steps(

@@ -145,14 +145,7 @@ impl Arbiter {
             // (`quickplay.rs`).
             ClaimKind::InsufficientLosingChances => match self.quickplay_refusal(by, t) {
                 Some(why) => (false, why, a.quickplay),
-                None => (
-                    false,
-                    super::referred::referred_words(
-                        a.quickplay,
-                        p.edition != crate::model::Edition::Fide2023,
-                    ),
-                    a.quickplay,
-                ),
+                None => (false, self.refer(t, out), a.quickplay),
             },
         };
         self.claim_event(by, kind, upheld, consequence, article, t, out);

@@ -333,8 +333,9 @@ impl Arbiter {
         let (summary, rulings) = if self.referred_claim().is_some() {
             (
                 format!(
-                    "{who} claimed a draw ({kind}); the board does not judge it: {} — to postpone, \
-                     leave it open (Set clocks gives the opponent the two minutes you may add)",
+                    "{who} claimed a draw ({kind}); the board does not judge it: {}; the clocks are \
+                     stopped — to postpone, Set clocks (the two minutes you may give the \
+                     opponent) and Resume",
                     dc.consequence
                 ),
                 self.referred_rulings(dc)

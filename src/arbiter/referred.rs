@@ -4,16 +4,19 @@
 //! Laws give the arbiter (ia14): **uphold** (a draw, §10.2a / III.5.1) or
 //! **reject** (two extra minutes to the opponent, §10.2c / III.5.3);
 //! postponing is leaving it open, with "Set clocks" for the two minutes
-//! the arbiter may give (§10.2b / III.5.2). Before, the alert said "the
-//! board rejected it" and offered one "Overrule", the draw, and no way to
-//! reject with the minutes the Laws give.
+//! the arbiter may give (§10.2b / III.5.2) and "Resume". The clocks stop
+//! when the claim is referred. Before, the alert said "the board rejected
+//! it" and offered one "Overrule", the draw, and no way to reject with
+//! the minutes the Laws give; and the claimant's clock ran on, so his
+//! flag fell while the arbiter came and the board offered "Declare the
+//! flag".
 
 use super::announce::Decisions;
 use super::rulings::{impossible, stale, Applied, Refusal};
 use super::{Arbiter, DecidedClaim};
-use crate::model::{EndReason, KnownOutcome};
+use crate::model::{Edition, EndReason, KnownOutcome};
 use crate::trace::ClaimKind;
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 
 /// The two minutes of §10.2c / III.5.3, ms.
 const REJECTED_MS: i64 = 120_000;
@@ -38,6 +41,20 @@ fn side(c: Color) -> &'static str {
 }
 
 impl Arbiter {
+    /// Refers an admissible claim at `t` to the arbiter: the clocks stop
+    /// (the claimant may stop them, 2009 §10.2 / 2023 III.5; 2001 §10.2:
+    /// shall), so that his flag does not fall while the arbiter comes;
+    /// the arbiter's ruling (or his resume, to postpone) starts them
+    /// again. The consequence's words, per profile.
+    pub(super) fn refer(&mut self, t: u64, out: &mut Decisions) -> String {
+        if let Some(c) = self.clock.as_mut().filter(|c| c.running().is_some()) {
+            c.stop(t);
+            self.push_clock(t, out);
+        }
+        let p = self.cfg.profile;
+        referred_words(p.articles.quickplay, p.edition != Edition::Fide2023)
+    }
+
     /// The claim the board referred to the arbiter, open now (at its ply,
     /// not ruled on, nothing after it ended the game).
     pub(super) fn referred_claim(&self) -> Option<&DecidedClaim> {
@@ -64,7 +81,7 @@ impl Arbiter {
             (
                 "reject",
                 format!("Reject: +2 min to {opp} ({a})"),
-                format!("the claim is rejected: +2 min to {opp} ({a}); play continues"),
+                format!("the claim is rejected: +2 min to {opp} ({a}); play continues, {}'s clock running", side(self.pos.turn())),
             ),
         ]
     }
@@ -123,9 +140,16 @@ impl Arbiter {
                 .as_mut()
                 .ok_or_else(|| impossible("no clock on this board"))?;
             c.adjust(opp, REJECTED_MS);
+            let on_move = self.pos.turn();
+            let again = if c.running().is_none() {
+                c.start(on_move, t);
+                format!(" ({}'s clock runs again)", side(on_move))
+            } else {
+                String::new()
+            };
             self.push_clock(t, out);
             format!(
-                "the claim is rejected: +2 min to {} ({a}); play continues",
+                "the claim is rejected: +2 min to {} ({a}); play continues{again}",
                 side(opp)
             )
         };

@@ -425,7 +425,11 @@ fn a_quickplay_claim_referred_to_the_arbiter_is_upheld_or_rejected_with_two_minu
             ("reject", "Reject: +2 min to Black (10.2)")
         ]
     );
-    let (_, black) = a.clock().unwrap().remaining_at(791_000);
+    // Referred, the clocks stop: the claimant's flag does not fall while
+    // the arbiter comes.
+    assert_eq!(a.clock().unwrap().running(), None);
+    let (white, black) = a.clock().unwrap().remaining_at(791_000);
+    assert!(white > 100_000 && white < 120_000, "{white}");
     let claim_ev = Some(("claim", 790_000));
     let d = feed(
         &mut a,
@@ -439,9 +443,13 @@ fn a_quickplay_claim_referred_to_the_arbiter_is_upheld_or_rejected_with_two_minu
     assert_eq!(article, "10.2");
     assert_eq!(
         effect,
-        "the claim is rejected: +2 min to Black (10.2); play continues"
+        "the claim is rejected: +2 min to Black (10.2); play continues (White's clock runs again)"
     );
-    assert_eq!(a.clock().unwrap().remaining_at(791_000).1, black + 120_000);
+    assert_eq!(
+        a.clock().unwrap().remaining_at(791_000),
+        (white, black + 120_000)
+    );
+    assert_eq!(a.clock().unwrap().running(), Some(Color::White));
     assert!(a.outcome().is_none());
     assert!(a.open().iter().all(|m| m.kind != "claim"), "decided");
     let d = feed(
@@ -460,6 +468,11 @@ fn a_quickplay_claim_referred_to_the_arbiter_is_upheld_or_rejected_with_two_minu
     );
     assert!(applied(&d).is_some(), "{d:?}");
     assert_eq!(a.clock().unwrap().remaining_at(793_000).1, black);
+    assert_eq!(
+        a.clock().unwrap().running(),
+        None,
+        "stopped again, as before"
+    );
     assert!(a.open().iter().any(|m| m.kind == "claim"));
     let d = feed(
         &mut a,
