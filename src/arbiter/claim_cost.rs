@@ -9,6 +9,7 @@
 //! the board's rejection.
 
 use super::announce::Decisions;
+use super::open::side;
 use super::rulings::{hms, impossible, Facts, Refusal};
 use super::{Arbiter, DecidedClaim};
 use crate::clock::Clock;
@@ -39,14 +40,7 @@ impl Arbiter {
             .into_iter()
             .zip(dc.cost)
             .filter(|(_, ms)| *ms != 0)
-            .map(|(side, ms)| {
-                let who = if side == Color::White {
-                    "White"
-                } else {
-                    "Black"
-                };
-                format!("{who} {}", signed(-ms))
-            })
+            .map(|(c, ms)| format!("{} {}", side(c), signed(-ms)))
             .collect();
         if parts.is_empty() {
             return String::new();
@@ -73,8 +67,8 @@ impl Arbiter {
         };
         let back = self.cost_back_words(dc);
         if let (Some(c), false) = (self.clock.as_mut(), back.is_empty()) {
-            for (side, ms) in [Color::White, Color::Black].into_iter().zip(dc.cost) {
-                c.adjust(side, -ms);
+            for (s, ms) in [Color::White, Color::Black].into_iter().zip(dc.cost) {
+                c.adjust(s, -ms);
             }
             self.push_clock(t, out);
         }

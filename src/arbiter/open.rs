@@ -54,7 +54,8 @@ pub struct OpenMatter {
     pub rulings: Vec<OpenRuling>,
 }
 
-fn side(c: Color) -> &'static str {
+/// "White" / "Black", as the open matters and the rulings' effects say it.
+pub(super) fn side(c: Color) -> &'static str {
     match c {
         Color::White => "White",
         Color::Black => "Black",

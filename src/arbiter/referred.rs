@@ -12,11 +12,12 @@
 //! flag".
 
 use super::announce::Decisions;
+use super::open::side;
 use super::rulings::{impossible, stale, Applied, Refusal};
 use super::{Arbiter, DecidedClaim};
 use crate::model::{Edition, EndReason, KnownOutcome};
 use crate::trace::ClaimKind;
-use shakmaty::{Color, Position};
+use shakmaty::Position;
 
 /// The two minutes of §10.2c / III.5.3, ms.
 const REJECTED_MS: i64 = 120_000;
@@ -29,14 +30,6 @@ pub(super) fn referred_words(article: &str, final_decision: bool) -> String {
         format!("referred to the arbiter, whose decision is final ({article})")
     } else {
         format!("referred to the arbiter ({article})")
-    }
-}
-
-fn side(c: Color) -> &'static str {
-    if c == Color::White {
-        "White"
-    } else {
-        "Black"
     }
 }
 
