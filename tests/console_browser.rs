@@ -6,8 +6,10 @@
 //! marked, only the restore offered: the board gave the penalty), presses
 //! it (asked first, then applied); board 2's journal and the public feed
 //! then show the ruling with the arbiter's name. A deputy, logged in on the
-//! same page, sees it read-only: no live button. Skipped (with
-//! the reason printed) when Chromium or python3 is missing, unless `CI` is set.
+//! same page, sees it read-only: no live button. And (ia14) on a board's
+//! own console: a quickplay-finish claim referred to the arbiter, and a
+//! side game left out of the results TRF. Skipped (with the reason
+//! printed) when Chromium or python3 is missing, unless `CI` is set.
 
 mod common;
 
@@ -159,5 +161,96 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
         assert_eq!(ruling["action"], "restore");
         assert_eq!(ruling["author"], "IA Hansen");
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+const REFERRED_STEPS: &str = r##"
+name, secret = sys.argv[4:6]
+with steps() as res:
+    page(1280, 800, False)
+    log_in(name, secret)
+    A = "#alerts li[data-type='claim'][data-game='1.1'][data-open='true']"
+    wait("document.querySelectorAll(\"" + A + " button.ruling\").length === 2", "the referred claim", 90)
+    aid = js("document.querySelector(\"" + A + "\").id")
+    res["text"] = js("document.querySelector(\"" + A + "\").textContent")
+    res["buttons"] = js("Array.from(document.querySelectorAll(\"" + A + " button.ruling\")).map((b) => b.textContent)")
+    click(A + " button.ruling[data-action='reject']")
+    res["question"] = confirm_in("reply-" + aid)
+    res["reply"] = outcome_in("reply-" + aid)
+    click("#results-trf")
+    res["note"] = wait("/saved|refused/.test(document.getElementById('paperwork-note').textContent) && document.getElementById('paperwork-note').textContent", "the results TRF's note")
+"##;
+
+/// ia14, on the board's own console: a quickplay-finish claim (2009
+/// §10.2, 15 min without increment), which the board refers to the
+/// arbiter, is said so (not "the board rejected it") with what the Laws
+/// give him, "Uphold: draw" and "Reject: +2 min to Black"; Reject is
+/// applied. Then "Results TRF-16" on a game whose players are not in the
+/// pairings (a side game): the page says it was left out, by whom (it was
+/// a 422 for the whole file, which the download link never showed).
+#[test]
+fn a_referred_quickplay_claim_and_a_side_game_left_out_of_the_trf_in_chromium() {
+    let Some(chrome) = chromium_and_python() else {
+        return;
+    };
+    let dir = tempdir("console-referred-browser");
+    let cfg = dir.join("board.toml");
+    let trf = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/pairings-open-2026.trf"
+    );
+    std::fs::write(
+        &cfg,
+        format!(
+            "[event]\nname = \"DM 2026\"\nrules = \"fide-2009\"\nmode = \"rapid\"\ntime_control = \"900\"\n\n\
+             [game]\nround = 1\nboard = 1\n\n[game.white]\nname = \"Lyn, Lars\"\n\n[game.black]\nname = \"Blitz, Bo\"\n\n\
+             [arbiter]\ntoken = \"7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b\"\npairings = \"{trf}\"\n{}",
+            accounts(false)
+        ),
+    )
+    .unwrap();
+    // White, on move with 1:51 left, claims (the clocks stop).
+    let steps = "1000 mv e2e4 w\n2000 mv e7e5 b\n790000 claim insufficient_losing_chances w\n";
+    let t = dir.join("game.jsonl");
+    let text = TraceBuilder::new().header("time_control", "900");
+    std::fs::write(&t, text.steps(steps).text()).unwrap();
+    let board = run_board(&dir, &cfg, Some(&t), &["--speed", "100"]);
+    let url = format!("http://{}/console", board.addr);
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        REFERRED_STEPS,
+        &["IA Hansen", SECRET],
+        &board.stderr,
+    );
+    println!("{r:#}");
+    let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+    assert!(
+        text("text").contains("not decided by the board: referred to the arbiter")
+            && !text("text").contains("rejected it"),
+        "{r}"
+    );
+    assert_eq!(
+        r["buttons"],
+        serde_json::json!(["Uphold: draw (10.2)…", "Reject: +2 min to Black (10.2)…"]),
+        "{r}"
+    );
+    let (q, reply) = (text("question"), text("reply"));
+    assert!(
+        q.contains("+2 min to Black") && reply.starts_with("applied: "),
+        "{r}"
+    );
+    assert!(
+        reply.contains("the claim is rejected: +2 min to Black (10.2)"),
+        "{r}"
+    );
+    assert!(
+        text("note").contains(
+            "Left out, not games of the pairings file: 1.1 (Lyn, Lars - Blitz, Bo: neither \
+             player is in the file's player records (001))"
+        ),
+        "{r}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

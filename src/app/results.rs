@@ -63,6 +63,9 @@ pub fn results(a: ResultsArgs) -> anyhow::Result<()> {
     for (game, why) in &w.skipped {
         tracing::warn!(game, "left blank: {why}");
     }
+    for (game, who) in &w.outside {
+        tracing::warn!(game, "left out, not a game of {trf_name}: {who}");
+    }
     if a.complete && !w.skipped.is_empty() {
         bail!(
             "round {round}: {} game(s) without a final result: {}",

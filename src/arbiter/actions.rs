@@ -9,7 +9,7 @@ use super::announce::{Announcement, Decisions};
 use super::open::side;
 use super::rulings::{hms, impossible, stale, Applied, Refusal, RulingEntry};
 use super::{key, Arbiter, DecidedClaim};
-use crate::model::{ClaimKind, EndReason, KnownOutcome};
+use crate::model::ClaimKind;
 use crate::rules::RulingArticles;
 use crate::trace::{ArbiterAction, Event, EventKind, Expect};
 use shakmaty::fen::Fen;
@@ -181,8 +181,8 @@ impl Arbiter {
                 }))
             }
             ArbiterAction::Overrule => self.overrule(t, out),
-            ArbiterAction::Uphold(m) => self.rule_held(true, m.as_deref(), t, out),
-            ArbiterAction::Reject(m) => self.rule_held(false, m.as_deref(), t, out),
+            ArbiterAction::Uphold(m) => self.rule_claim(true, m.as_deref(), t, out),
+            ArbiterAction::Reject(m) => self.rule_claim(false, m.as_deref(), t, out),
             ArbiterAction::Confirm(r) => self.confirm_result(*r, reason, t, out),
             ArbiterAction::Forfeit(r) | ArbiterAction::ForfeitBeforeDefaultTime(r) => {
                 let early = matches!(action, ArbiterAction::ForfeitBeforeDefaultTime(_));
@@ -409,37 +409,7 @@ impl Arbiter {
                      it ({what}){cost}"
                 )
             } else {
-                let Some(words) = self.uphold_words(&dc) else {
-                    return Err(impossible(
-                        "the board cannot carry out this claim itself: set the position instead",
-                    ));
-                };
-                match dc.kind {
-                    ClaimKind::Threefold => self.end(
-                        KnownOutcome::Draw,
-                        EndReason::Threefold,
-                        a.threefold,
-                        t,
-                        out,
-                    ),
-                    ClaimKind::FiftyMoves => self.end(
-                        KnownOutcome::Draw,
-                        EndReason::FiftyMoves,
-                        a.fifty_moves,
-                        t,
-                        out,
-                    ),
-                    ClaimKind::InsufficientLosingChances => self.end(
-                        KnownOutcome::Draw,
-                        EndReason::ArbiterDecision,
-                        a.quickplay,
-                        t,
-                        out,
-                    ),
-                    ClaimKind::Time => self.time_forfeit(!dc.by, a.time, t, out),
-                    ClaimKind::TouchMove | ClaimKind::IllegalMove => {}
-                }
-                format!("the board rejected the claim; overruled, it is upheld: {words}")
+                self.uphold_on_overrule(&dc, t, out)?
             };
             if let Some(d) = self.decided_claim.as_mut() {
                 d.overruled = true;
@@ -495,6 +465,7 @@ impl Arbiter {
                     consequence: consequence.clone(),
                     article,
                     ply: self.moves.len() as u32,
+                    cost: super::claim_cost::given(&before, self.clock.as_ref(), *t),
                     before: Box::new(before.clone()),
                     overruled: false,
                 }),

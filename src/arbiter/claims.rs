@@ -145,11 +145,7 @@ impl Arbiter {
             // (`quickplay.rs`).
             ClaimKind::InsufficientLosingChances => match self.quickplay_refusal(by, t) {
                 Some(why) => (false, why, a.quickplay),
-                None => (
-                    false,
-                    "referred to the arbiter, whose decision is final".into(),
-                    a.quickplay,
-                ),
+                None => (false, self.refer(t, out), a.quickplay),
             },
         };
         self.claim_event(by, kind, upheld, consequence, article, t, out);

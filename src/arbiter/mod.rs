@@ -55,6 +55,8 @@ mod announce;
 mod announced;
 mod both_flags;
 mod claims;
+// A rejected draw claim's cost, taken back when the claim is upheld on overruling.
+mod claim_cost;
 mod clock;
 mod config;
 mod confirm;
@@ -67,11 +69,15 @@ mod hand;
 mod illegal;
 mod increment_request;
 mod moves;
+// Why a ruling is not undone, and what to rule instead.
+mod not_undone;
 mod open;
 mod orientation;
 mod penalty;
 mod phase;
 mod quickplay;
+// A quickplay-finish claim referred to the arbiter: uphold or reject (+2 min).
+mod referred;
 mod rewind;
 mod rulings;
 mod setup;
@@ -293,6 +299,10 @@ pub(crate) struct DecidedClaim {
     article: &'static str,
     /// The completed plies when it was decided.
     ply: u32,
+    /// What the board's decision did to the clocks (White, Black), ms: a
+    /// rejected draw claim's cost (2009 §9.5b, 2023 9.5.3), taken back when
+    /// the claim is upheld on overruling.
+    cost: [i64; 2],
     /// The game before the claim (what overruling an upheld claim restores).
     before: Box<rulings::Facts>,
     overruled: bool,

@@ -54,7 +54,7 @@ pub struct OpenMatter {
     pub rulings: Vec<OpenRuling>,
 }
 
-/// "White" or "Black".
+/// "White" / "Black", as the open matters and the rulings' effects say it.
 pub(super) fn side(c: Color) -> &'static str {
     match c {
         Color::White => "White",
@@ -331,7 +331,20 @@ impl Arbiter {
         }
         let who = side(dc.by);
         let kind = dc.kind.as_str().replace('_', " ");
-        let (summary, rulings) = if dc.upheld {
+        let (summary, rulings) = if self.referred_claim().is_some() {
+            (
+                format!(
+                    "{who} claimed a draw ({kind}); the board does not judge it: {}; the clocks are \
+                     stopped — to postpone, Set clocks (the two minutes you may give the \
+                     opponent) and Resume",
+                    dc.consequence
+                ),
+                self.referred_rulings(dc)
+                    .into_iter()
+                    .map(|(action, label, effect)| ruling(action, Value::Null, &label, effect))
+                    .collect(),
+            )
+        } else if dc.upheld {
             (
                 format!("{who} claimed {kind}; the board upheld it: {}", dc.consequence),
                 vec![ruling("overrule", Value::Null, "Overrule",
@@ -350,7 +363,10 @@ impl Arbiter {
                             "overrule",
                             Value::Null,
                             "Overrule",
-                            format!("the board rejected the claim; overruling upholds it: {w}"),
+                            format!(
+                                "the board rejected the claim; overruling upholds it: {w}{}",
+                                self.cost_back_words(dc)
+                            ),
                         )]
                     })
                     .unwrap_or_default(),

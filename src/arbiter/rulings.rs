@@ -124,6 +124,13 @@ pub(super) struct Facts {
     claim_mark: Option<(u64, u32, bool)>,
 }
 
+impl Facts {
+    /// Both clocks' times at `t` (White, Black), ms, when a clock runs.
+    pub(super) fn clocks_at(&self, t: u64) -> Option<(u64, u64)> {
+        self.clock.as_ref().map(|c| c.remaining_at(t))
+    }
+}
+
 /// Which facts a ruling of this action changes: the clocks only, or the
 /// game (position, moves, result).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -360,16 +367,7 @@ impl Arbiter {
                 .map(|x| x.seq)
         };
         match scope(r.action) {
-            Scope::None => Err(impossible(format!(
-                "ruling #{seq} ({}) is not undone: {}",
-                r.action,
-                match r.action {
-                    "pause" => "resume the clocks instead",
-                    "resume" => "pause the clocks instead",
-                    "choose" => "set the position instead",
-                    _ => "rule again instead",
-                }
-            ))),
+            Scope::None => Err(impossible(super::not_undone::reason(r, &self.rulings))),
             Scope::Clock => match later(Scope::Clock) {
                 Some(l) => Err(stale(format!(
                     "a later ruling depends on it: #{l} set the clocks after it; undo #{l} first"

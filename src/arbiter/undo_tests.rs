@@ -280,3 +280,221 @@ fn a_position_that_reopens_a_finished_game_names_the_result_it_withdraws() {
     );
     assert!(!a.ended());
 }
+
+#[test]
+fn an_undo_of_an_undo_names_the_ruling_to_give_again_and_its_amounts() {
+    // ia14: "ruling #2 (undo) is not undone: rule again instead" named no
+    // ruling; the arbiter had to find in the history what #2 had undone.
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+    let (w, b) = a.clock().unwrap().remaining_at(2_000);
+    let d = feed(
+        &mut a,
+        &[ruled(
+            2_000,
+            ArbiterAction::SetClock {
+                white_ms: w,
+                black_ms: b + 120_000,
+                moves: None,
+            },
+            seen(1, None),
+        )],
+    );
+    assert!(applied(&d).is_some(), "{d:?}");
+    let d = feed(
+        &mut a,
+        &[ruled(3_000, ArbiterAction::Undo(1), seen(1, None))],
+    );
+    assert!(applied(&d).is_some(), "{d:?}");
+    let d = feed(
+        &mut a,
+        &[ruled(4_000, ArbiterAction::Undo(2), seen(1, None))],
+    );
+    let (reason, status) = refused(&d).expect("refused");
+    assert_eq!(status, 422);
+    assert!(
+        reason.starts_with("ruling #2 (undo) is not undone: it undid ruling #1 (clock, ")
+            && reason.contains("set the clocks again by the same amounts: Black +0:02:00")
+            && !reason.contains("White +"),
+        "{reason}"
+    );
+    // A pause keeps its own words.
+    let d = feed(&mut a, &[ruled(5_000, ArbiterAction::Pause, seen(1, None))]);
+    assert!(applied(&d).is_some(), "{d:?}");
+    let d = feed(
+        &mut a,
+        &[ruled(6_000, ArbiterAction::Undo(3), seen(1, None))],
+    );
+    let (reason, _) = refused(&d).expect("refused");
+    assert!(reason.ends_with("resume the clocks instead"), "{reason}");
+}
+
+#[test]
+fn a_rejected_fifty_move_claim_upheld_on_overruling_takes_its_two_minutes_back() {
+    // ia14: White claims fifty moves that are not there (2023 9.5.3: +2 min
+    // to Black); the arbiter finds the claim correct and overrules. Black
+    // kept the two minutes on his clock while the game was drawn, and
+    // nothing said so; undone, the rejection and its cost stand again.
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::G1, Square::F3));
+    let (white, black) = a.clock().unwrap().remaining_at(1_500);
+    feed(&mut a, &[claim(1_500, ClaimKind::FiftyMoves, Color::Black)]);
+    assert_eq!(
+        a.clock().unwrap().remaining_at(1_500),
+        (white + 120_000, black)
+    );
+    let open = a.open();
+    let m = open.iter().find(|m| m.kind == "claim").expect("open");
+    assert!(
+        m.rulings[0].effect.ends_with(
+            "; the time the board gave for the incorrect claim is taken back (White -0:02:00)"
+        ),
+        "{m:?}"
+    );
+    let d = feed(
+        &mut a,
+        &[ruled(
+            2_000,
+            ArbiterAction::Overrule,
+            seen(1, Some(("claim", 1_500))),
+        )],
+    );
+    let (_, effect) = applied(&d).expect("applied");
+    assert!(effect.contains("taken back (White -0:02:00)"), "{effect}");
+    assert_eq!(a.outcome().unwrap().reason, EndReason::FiftyMoves);
+    let (w, b) = a.clock().unwrap().remaining_at(9_000);
+    assert_eq!((w, b), (white, black - 500), "the claim cost nothing");
+    // Undone: the game goes on, the board's rejection and its +2 min again.
+    let d = feed(
+        &mut a,
+        &[ruled(3_000, ArbiterAction::Undo(1), seen(1, None))],
+    );
+    assert!(applied(&d).is_some(), "{d:?}");
+    assert!(a.outcome().is_none());
+    let (w, _) = a.clock().unwrap().remaining_at(3_000);
+    assert_eq!(w, white + 120_000);
+}
+
+/// 2009 §10.2 (2023 III.5), 15 min without increment: White, on move with
+/// less than two minutes, claims that Black cannot win by normal means.
+fn quickplay_claim(edition: crate::model::Edition) -> Arbiter {
+    let header = crate::trace::Header {
+        boards: vec![BoardId::Main],
+        rules: Some(edition),
+        time_control: Some("900".into()),
+        ..crate::trace::Header::default()
+    };
+    let mut a = Arbiter::new(GameConfig::from_header(&header, None, None).unwrap());
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+    feed(&mut a, &play(2_000, Color::Black, Square::E7, Square::E5));
+    feed(
+        &mut a,
+        &[claim(
+            790_000,
+            ClaimKind::InsufficientLosingChances,
+            Color::White,
+        )],
+    );
+    a
+}
+
+#[test]
+fn a_quickplay_claim_referred_to_the_arbiter_is_upheld_or_rejected_with_two_minutes() {
+    // ia14: the alert said "the board rejected it: referred to the arbiter"
+    // and offered one "Overrule" (the draw): no way to reject the claim with
+    // the two minutes §10.2c gives the opponent.
+    use crate::model::Edition;
+    let mut a = quickplay_claim(Edition::Fide2009);
+    let open = a.open();
+    let m = open.iter().find(|m| m.kind == "claim").expect("open");
+    assert!(
+        m.summary.contains("the board does not judge it")
+            && m.summary.contains("whose decision is final (10.2)")
+            && !m.summary.contains("rejected"),
+        "{m:?}"
+    );
+    let offered: Vec<(&str, &str)> = m
+        .rulings
+        .iter()
+        .map(|r| (r.action, r.label.as_str()))
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            ("uphold", "Uphold: draw (10.2)"),
+            ("reject", "Reject: +2 min to Black (10.2)")
+        ]
+    );
+    // Referred, the clocks stop: the claimant's flag does not fall while
+    // the arbiter comes.
+    assert_eq!(a.clock().unwrap().running(), None);
+    let (white, black) = a.clock().unwrap().remaining_at(791_000);
+    assert!(white > 100_000 && white < 120_000, "{white}");
+    let claim_ev = Some(("claim", 790_000));
+    let d = feed(
+        &mut a,
+        &[ruled(
+            791_000,
+            ArbiterAction::Reject(None),
+            seen(2, claim_ev),
+        )],
+    );
+    let (article, effect) = applied(&d).expect("applied");
+    assert_eq!(article, "10.2");
+    assert_eq!(
+        effect,
+        "the claim is rejected: +2 min to Black (10.2); play continues (White's clock runs again)"
+    );
+    assert_eq!(
+        a.clock().unwrap().remaining_at(791_000),
+        (white, black + 120_000)
+    );
+    assert_eq!(a.clock().unwrap().running(), Some(Color::White));
+    assert!(a.outcome().is_none());
+    assert!(a.open().iter().all(|m| m.kind != "claim"), "decided");
+    let d = feed(
+        &mut a,
+        &[ruled(
+            792_000,
+            ArbiterAction::Reject(None),
+            seen(2, claim_ev),
+        )],
+    );
+    assert!(refused(&d).is_some(), "not twice: {d:?}");
+    // Undone: the two minutes go back, the claim is open again; upheld.
+    let d = feed(
+        &mut a,
+        &[ruled(793_000, ArbiterAction::Undo(1), seen(2, None))],
+    );
+    assert!(applied(&d).is_some(), "{d:?}");
+    assert_eq!(a.clock().unwrap().remaining_at(793_000).1, black);
+    assert_eq!(
+        a.clock().unwrap().running(),
+        None,
+        "stopped again, as before"
+    );
+    assert!(a.open().iter().any(|m| m.kind == "claim"));
+    let d = feed(
+        &mut a,
+        &[ruled(
+            794_000,
+            ArbiterAction::Uphold(None),
+            seen(2, claim_ev),
+        )],
+    );
+    assert_eq!(applied(&d).expect("applied").0, "10.2");
+    let o = a.outcome().expect("drawn");
+    assert_eq!(
+        (o.result, o.reason),
+        (Score::Game(KnownOutcome::Draw), EndReason::ArbiterDecision)
+    );
+    // 2023 III.5: referred, with no "final" (an appeal is possible, 11.10).
+    let b = quickplay_claim(Edition::Fide2023);
+    let open = b.open();
+    let m = open.iter().find(|m| m.kind == "claim").expect("open");
+    assert!(
+        m.summary.contains("referred to the arbiter (III.5)") && !m.summary.contains("final"),
+        "{m:?}"
+    );
+    assert_eq!(m.rulings[1].label, "Reject: +2 min to Black (III.5)");
+}

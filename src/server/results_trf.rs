@@ -3,8 +3,10 @@
 //! pairings' TRF-16 (`[arbiter] pairings`), as `eboard results` writes them
 //! from `/console/results.csv` (issue 24.9; `docs/console.md`, "The round's
 //! paperwork"), for Swiss-Manager or Vega. Any role of the console. The
-//! games left blank (not final, not in the file) are named in the header
-//! `X-Eboard-Left-Blank`.
+//! games left blank (not final) are named in the header
+//! `X-Eboard-Left-Blank`; the games neither of whose players is in the file
+//! (a side game, another group's) are left out and named in
+//! `X-Eboard-Not-In-File` (the page shows both).
 
 use super::arbiter::refuse;
 use super::report::respond;
@@ -70,12 +72,13 @@ pub async fn results_trf(
         };
         let w = write_trf(&trf, &name, round, &games)
             .map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string()))?;
-        let blank = w
-            .skipped
-            .iter()
-            .map(|(g, why)| format!("{g} ({why})"))
-            .collect::<Vec<_>>()
-            .join("; ");
+        let named = |v: &[(String, String)]| {
+            v.iter()
+                .map(|(g, why)| format!("{g} ({why})"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        let (blank, outside) = (named(&w.skipped), named(&w.outside));
         let body: Vec<u8> = if latin1 {
             w.text
                 .chars()
@@ -104,20 +107,28 @@ pub async fn results_trf(
             body,
         )
             .into_response();
-        let ascii: String = blank
-            .chars()
-            .map(|c| {
-                if c.is_ascii() && !c.is_control() {
-                    c
-                } else {
-                    '?'
-                }
-            })
-            .collect();
-        if let Ok(v) = HeaderValue::from_str(&ascii) {
-            r.headers_mut().insert("x-eboard-left-blank", v);
+        for (name, text) in [
+            ("x-eboard-left-blank", &blank),
+            ("x-eboard-not-in-file", &outside),
+        ] {
+            if text.is_empty() && name == "x-eboard-not-in-file" {
+                continue;
+            }
+            let ascii: String = text
+                .chars()
+                .map(|c| {
+                    if c.is_ascii() && !c.is_control() {
+                        c
+                    } else {
+                        '?'
+                    }
+                })
+                .collect();
+            if let Ok(v) = HeaderValue::from_str(&ascii) {
+                r.headers_mut().insert(name, v);
+            }
         }
-        tracing::info!(round, written = w.written.len(), blank = %blank, "results.trf served");
+        tracing::info!(round, written = w.written.len(), blank = %blank, outside = %outside, "results.trf served");
         Ok(r)
     })
 }

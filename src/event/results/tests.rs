@@ -93,6 +93,43 @@ fn a_game_paired_otherwise_in_the_file_is_refused_by_name() {
 }
 
 #[test]
+fn a_side_game_whose_players_are_not_in_the_file_is_left_out_and_named() {
+    // ia14: the relay followed a blitz side game under the same event name;
+    // its players are not in the round's TRF. The round's own games are
+    // written, the side game left out and named (it was a 422 for all).
+    let mut side = game(5, 777, 778, "0-1", "confirmed");
+    side.white.name = Some("Lyn, Lars".into());
+    side.black.name = Some("Blitz, Bo".into());
+    let mut other = game(6, 779, 780, "1-0", "provisional");
+    other.white.name = Some("Lyn, Lise".into());
+    let results = [game(1, 1400009, 1500004, "1-0", "confirmed"), side, other];
+    let w = write_trf(TRF, "p.trf", 4, &results).unwrap();
+    assert_eq!(w.written, ["4.1"]);
+    assert!(w.skipped.is_empty(), "{:?}", w.skipped);
+    // Not final either: still a game of no player of the file.
+    assert_eq!(w.outside.len(), 2, "{:?}", w.outside);
+    assert_eq!(w.outside[1].0, "4.6");
+    assert_eq!(w.outside[0].0, "4.5");
+    assert!(
+        w.outside[0].1.contains("Lyn, Lars - Blitz, Bo")
+            && w.outside[0].1.contains("neither player"),
+        "{:?}",
+        w.outside
+    );
+    let line = |rank: &str| {
+        w.text
+            .lines()
+            .find(|l| l.starts_with("001") && l[4..8].trim() == rank)
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(&line("9")[121..129], "   4 w 1");
+    // The file is the pairings' file with 4.1 in it, nothing more.
+    let only = write_trf(TRF, "p.trf", 4, &results[..1]).unwrap();
+    assert_eq!(w.text, only.text);
+}
+
+#[test]
 fn the_csv_reads_back_as_written() {
     let mut r = game(2, 1400006, 1400001, "0-0", "forfeit");
     r.white.name = Some("Frandsen, \"Lars\"".into());

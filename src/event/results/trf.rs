@@ -11,8 +11,12 @@ pub struct Written {
     pub text: String,
     /// The games written, `round.board`.
     pub written: Vec<String>,
-    /// The games left blank, with why (not final, not in the file).
+    /// The games left blank, with why (not final, no result).
     pub skipped: Vec<(String, String)>,
+    /// The games of players who are not in the file at all (neither of
+    /// them): another group's game or a side game followed by the same
+    /// relay; left out, with who played (ia14).
+    pub outside: Vec<(String, String)>,
 }
 
 pub(super) const POINTS: (usize, usize) = (81, 84);
@@ -88,8 +92,10 @@ pub(super) fn count_round_byes(lines: &mut [Vec<char>], round: u32) {
 /// round's column of the `001` records of `trf` (the pairings' TRF-16):
 /// each player is found by FIDE id, else by name; the file's own pairing
 /// must agree (White's block names Black's start rank with colour `w`,
-/// Black's names White's with `b`). Errors: a game whose players are not
-/// in the file, or paired otherwise there (named by board and line).
+/// Black's names White's with `b`). A game neither of whose players is in
+/// the file (another group's, a side game) is left out, named in
+/// [`Written::outside`]. Errors: a game of which one player only is in
+/// the file, or paired otherwise there (named by board and line).
 pub fn write_trf(
     trf: &str,
     file: &str,
@@ -128,6 +134,24 @@ pub fn write_trf(
     let s = block_start(round);
     for r in results.iter().filter(|r| r.round == round) {
         let game = r.game();
+        let who = |p: &Player| {
+            p.name
+                .clone()
+                .or(p.fide_id.map(|i| i.to_string()))
+                .unwrap_or_else(|| "?".into())
+        };
+        let (wi, bi) = (find(&lines, &r.white), find(&lines, &r.black));
+        if wi.is_none() && bi.is_none() {
+            out.outside.push((
+                game,
+                format!(
+                    "{} - {}: neither player is in the file's player records (001)",
+                    who(&r.white),
+                    who(&r.black)
+                ),
+            ));
+            continue;
+        }
         if !r.is_final() {
             out.skipped.push((
                 game,
@@ -144,13 +168,7 @@ pub fn write_trf(
                 .push((game, format!("no result ({})", r.result)));
             continue;
         };
-        let who = |p: &Player| {
-            p.name
-                .clone()
-                .or(p.fide_id.map(|i| i.to_string()))
-                .unwrap_or_else(|| "?".into())
-        };
-        let (Some(wi), Some(bi)) = (find(&lines, &r.white), find(&lines, &r.black)) else {
+        let (Some(wi), Some(bi)) = (wi, bi) else {
             return Err(err(
                 None,
                 format!("board {game}"),

@@ -214,7 +214,9 @@ function undoWords(r, st) {
     case "restore": case "position":
       return "the position is no longer taken as reinstated: the board reads its sensors again, and the matter opens again while they show another position";
     case "overrule": case "accept":
-      return "the board's own decision stands again (the game as it stood before the ruling; now " + result + ")";
+      return "the board's own decision stands again (the game as it stood before the ruling; now " + result + ")"
+        // An overrule that took a rejected claim's cost back gives it again (ia14).
+        + (/taken back \(/.test(r.effect || "") ? "; the time the board gave for the incorrect claim is given again" : "");
     default:
       return "the game goes back to how it stood before it (now " + result + ")";
   }

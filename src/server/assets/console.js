@@ -44,7 +44,8 @@ function describe(e) {
   if (e.by) parts.push(e.by === "w" ? "by White" : "by Black");
   if (e.kind) parts.push(String(e.kind).replace(/_/g, " "));
   if (e.upheld === true) parts.push("the board upheld it");
-  if (e.upheld === false) parts.push("the board rejected it");
+  // A quickplay-finish claim (§10.2 / III.5) is referred, not rejected (ia14).
+  if (e.upheld === false) parts.push(/^referred to the arbiter/.test(e.consequence || "") ? "not decided by the board: referred to the arbiter" : "the board rejected it");
   if (e.type === "claim_held") parts.push("not decided by the board: correct only if the move written on the scoresheet is " + (e.candidates || []).map((c) => c.san).join(" or ") + "; no penalty given");
   if (e.article) parts.push("article " + e.article);
   if (e.penalty && e.penalty !== "none") parts.push("penalty given by the board: " + e.penalty);
@@ -402,6 +403,31 @@ $("login").addEventListener("submit", async (ev) => {
   else $("login-error").textContent = r.status === 429
     ? "Not checked now (429): " + ((r.data && r.data.error) || "too many failed logins") + " (wait " + r.retry + " s)"
     : "Login refused (" + r.status + "): " + ((r.data && r.data.error) || "");
+});
+// The results TRF is fetched by the page, so that the page says what the
+// file leaves out (a side game whose players are not in the pairings), what
+// it leaves blank (not final) or why it is refused (ia14); then saved.
+$("results-trf").addEventListener("click", async (ev) => {
+  ev.preventDefault();
+  const note = $("paperwork-note");
+  note.textContent = "Results TRF-16: asking the console…";
+  let r;
+  try { r = await fetch("/console/results.trf", { credentials: "same-origin" }); } catch (e) { note.textContent = "Results TRF-16: no answer (" + e + ")."; return; }
+  if (r.status !== 200) {
+    let d = null; try { d = await r.json(); } catch (e) { d = null; }
+    note.textContent = "Results TRF-16 refused (" + r.status + "): " + ((d && d.error) || "") + ". Nothing saved.";
+    return;
+  }
+  const name = ((r.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/) || [])[1] || "results.trf";
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(await r.blob()); a.download = name;
+  document.body.appendChild(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+  const words = ["Results TRF-16 saved as " + name + "."];
+  const out = r.headers.get("X-Eboard-Not-In-File"), blank = r.headers.get("X-Eboard-Left-Blank");
+  if (out) words.push("Left out, not games of the pairings file: " + out + ".");
+  if (blank) words.push("Left blank (not final): " + blank + ".");
+  note.textContent = words.join(" ");
 });
 $("logout").addEventListener("click", async () => { await api("POST", "/console/logout"); showLogin("Logged out."); });
 setInterval(() => { if (me) schedule(); }, 3000);

@@ -1,0 +1,105 @@
+//! A claim the board rejected, upheld on the arbiter's overruling (ia14):
+//! the claim was correct, so the cost the board gave for an incorrect
+//! draw claim (2009 §9.5b: +3 min to the opponent; 2001 §9.5b: also the
+//! claimant's time cut; 2023 9.5.3: +2 min to the opponent) is taken back
+//! as the game is drawn, and the question and the ruling's effect say so.
+//! Before, the opponent kept the minutes on his clock (in the PGN's last
+//! clock, the board's state) while nothing said so. Undone, the overrule's
+//! own clock change is reversed (`rulings.rs`): the cost stands again with
+//! the board's rejection.
+
+use super::announce::Decisions;
+use super::open::side;
+use super::rulings::{hms, impossible, Facts, Refusal};
+use super::{Arbiter, DecidedClaim};
+use crate::clock::Clock;
+use crate::model::{EndReason, KnownOutcome};
+use crate::trace::ClaimKind;
+use shakmaty::Color;
+
+/// What the board's decision of a claim at `t` did to the clocks (White,
+/// Black), ms: the clocks after it (`after`) less the clocks before it.
+pub(super) fn given(before: &Facts, after: Option<&Clock>, t: u64) -> [i64; 2] {
+    match (before.clocks_at(t), after.map(|c| c.remaining_at(t))) {
+        (Some((wb, bb)), Some((wa, ba))) => [wa as i64 - wb as i64, ba as i64 - bb as i64],
+        _ => [0, 0],
+    }
+}
+
+/// "+0:02:00" / "-0:01:30" for a clock change of `ms`.
+fn signed(ms: i64) -> String {
+    let sign = if ms < 0 { '-' } else { '+' };
+    format!("{sign}{}", hms(ms.unsigned_abs()))
+}
+
+impl Arbiter {
+    /// The words of taking `dc`'s cost back, after a `;` (empty when the
+    /// board's decision gave none: no clock, a claim refused for its form).
+    pub(super) fn cost_back_words(&self, dc: &DecidedClaim) -> String {
+        let parts: Vec<String> = [Color::White, Color::Black]
+            .into_iter()
+            .zip(dc.cost)
+            .filter(|(_, ms)| *ms != 0)
+            .map(|(c, ms)| format!("{} {}", side(c), signed(-ms)))
+            .collect();
+        if parts.is_empty() {
+            return String::new();
+        }
+        format!(
+            "; the time the board gave for the incorrect claim is taken back ({})",
+            parts.join(", ")
+        )
+    }
+
+    /// `overrule` of a claim the board rejected: upheld, its cost taken
+    /// back (before the game ends, so the last clocks carry it); the
+    /// ruling's effect in words.
+    pub(super) fn uphold_on_overrule(
+        &mut self,
+        dc: &DecidedClaim,
+        t: u64,
+        out: &mut Decisions,
+    ) -> Result<String, Refusal> {
+        let Some(words) = self.uphold_words(dc) else {
+            return Err(impossible(
+                "the board cannot carry out this claim itself: set the position instead",
+            ));
+        };
+        let back = self.cost_back_words(dc);
+        if let (Some(c), false) = (self.clock.as_mut(), back.is_empty()) {
+            for (s, ms) in [Color::White, Color::Black].into_iter().zip(dc.cost) {
+                c.adjust(s, -ms);
+            }
+            self.push_clock(t, out);
+        }
+        let a = self.cfg.profile.articles;
+        match dc.kind {
+            ClaimKind::Threefold => self.end(
+                KnownOutcome::Draw,
+                EndReason::Threefold,
+                a.threefold,
+                t,
+                out,
+            ),
+            ClaimKind::FiftyMoves => self.end(
+                KnownOutcome::Draw,
+                EndReason::FiftyMoves,
+                a.fifty_moves,
+                t,
+                out,
+            ),
+            ClaimKind::InsufficientLosingChances => self.end(
+                KnownOutcome::Draw,
+                EndReason::ArbiterDecision,
+                a.quickplay,
+                t,
+                out,
+            ),
+            ClaimKind::Time => self.time_forfeit(!dc.by, a.time, t, out),
+            ClaimKind::TouchMove | ClaimKind::IllegalMove => {}
+        }
+        Ok(format!(
+            "the board rejected the claim; overruled, it is upheld: {words}{back}"
+        ))
+    }
+}
