@@ -242,8 +242,9 @@ fn a_referred_quickplay_claim_and_a_side_game_left_out_of_the_trf_in_chromium() 
         "{r}"
     );
     assert!(
-        reply.contains("the claim is rejected: +2 min to Black (10.2)"),
-        "{r}"
+        reply.contains("the claim is rejected: +2 min to Black (10.2)")
+            && !reply.contains("(10.2) (10.2)"),
+        "the article once: {r}"
     );
     assert!(
         text("note").contains(

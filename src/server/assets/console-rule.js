@@ -106,7 +106,8 @@ async function send(game, action, body, expect, id, cmdId) {
     const ruling = evs.find((e) => e.type === "ruling");
     const effect = ruling && ruling.effect ? ruling.effect
       : evs.filter((e) => e.type !== "ruling").map((e) => e.type.replace(/_/g, " ")).join(", ") || "no change reported";
-    const art = ruling && ruling.article ? " (" + ruling.article + ")" : "";
+    // The article once: an effect that already ends with it ("… (9.3.2)") is not given it again.
+    const art = ruling && ruling.article && !effect.endsWith("(" + ruling.article + ")") ? " (" + ruling.article + ")" : "";
     say(id, "Applied on board " + game + " by " + (r.data.author || (ruling && ruling.author) || "?") + ": " + effect + art
       + (ruling && ruling.seq ? " — ruling #" + ruling.seq : "")
       + (r.data.repeated ? " (the board had it already: applied once, not again)" : ""), "reply applied");
