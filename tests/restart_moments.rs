@@ -288,7 +288,7 @@ fn a_kill_during_the_arbiters_pause_keeps_the_game_paused() {
     let (w, bl, _) = b.last_clock();
     assert_eq!((w, bl), held, "no time lost by either player");
     let s = b.state();
-    eprintln!("STATE {s}");
+    assert_eq!(s[0]["state"]["stage"], "paused", "{s}");
     // The arbiter's resume, then Black's press: his clock ran from the
     // resume only.
     b.arbiter("resume");
@@ -410,4 +410,99 @@ fn a_flag_in_the_downtime_falls_exactly_at_zero_and_no_move_completes_after_it()
     });
     assert_eq!(b.of("move").len(), 1, "{:#?}", b.of("move"));
     assert!(get(b.addr(), "/games.pgn").contains("1. e4"));
+}
+
+// ---- 4. A long downtime, a wall clock that jumped ----------------------
+
+/// Two minutes down on the same boot: charged to Black as measured, then
+/// the clocks wait for the arbiter (longer than the quick bound); he is
+/// told what was charged to whom.
+#[test]
+fn a_long_downtime_is_charged_to_the_player_on_move_and_the_arbiter_is_told() {
+    let mut b = Board::new("long", "5400+30", 1, 0);
+    let t_w = e4(&mut b);
+    let (white_before, black_before, _) = b.last_clock();
+    b.reach(t_w + 2_000);
+    b.kill_and_restart(down_longer(120_000));
+    let d = b.downtime();
+    assert_eq!(d["measured_by"], "boottime", "{d}");
+    assert_eq!(d["clocks_stopped"], true, "{d}");
+    let until = d["until_t"].as_u64().unwrap();
+    assert!(until >= t_w + 120_000, "{d}");
+    let (w, bl) = b.clock_at(until);
+    assert_eq!(w, white_before, "{d}");
+    assert_eq!(bl, black_before - (until - t_w), "Black charged: {d}");
+    // Told: whose clock ran through the downtime, and how much.
+    assert_eq!(d["charged"]["by"], "b", "{d}");
+    let since = d["since_t"].as_u64().unwrap();
+    assert_eq!(d["charged"]["ms"], until - since, "{d}");
+    assert_eq!(d["charged"]["white_ms"], w, "{d}");
+    assert_eq!(d["charged"]["black_ms"], bl, "{d}");
+}
+
+/// Another boot, the wall clock stepped an hour forward meanwhile (NTP
+/// after boot): not measured, held for the arbiter; nothing rewinds and
+/// no move already public is withdrawn from the feeds.
+#[test]
+fn an_unmeasured_restart_after_a_wall_clock_step_withdraws_nothing_public() {
+    let mut b = Board::new("jump", "5400+30", 1, 2);
+    let t_w = e4(&mut b);
+    // The move is public 2 s after its press; killed at once.
+    poll(20, "e4 public", || {
+        get(b.addr(), "/games.pgn").contains("1. e4").then_some(())
+    });
+    let events_before = SseReader::open(b.addr(), "/events", &[]);
+    let state = events_before.until(10, |v| v["type"] == "state");
+    assert!(state.last().unwrap().1["moves"][0]["san"] == "e4");
+    b.kill_and_restart(|j| {
+        other_boot(j);
+        wall_stepped(j, 3_600_000);
+    });
+    // At once, and for as long as the round catches up: e4 stays public.
+    let pgn = get(b.addr(), "/games.pgn");
+    assert!(pgn.contains("1. e4"), "withdrawn after the restart: {pgn}");
+    let sse = SseReader::open(b.addr(), "/events", &[]);
+    let first = sse.until(10, |v| v["type"] == "state");
+    let s = &first.last().unwrap().1;
+    assert_eq!(s["moves"][0]["san"], "e4", "withdrawn on /events: {s}");
+    let d = b.downtime();
+    assert_eq!(d["measured_by"], "none", "{d}");
+    assert_eq!(d["clocks_stopped"], true, "{d}");
+    assert!(d["until_t"].as_u64().unwrap() >= t_w + 2_000, "no rewind: {d}");
+    for _ in 0..20 {
+        let pgn = get(b.addr(), "/games.pgn");
+        assert!(pgn.contains("1. e4"), "withdrawn after the restart: {pgn}");
+    }
+}
+
+// ---- 5. An open alert across the restart -------------------------------
+
+/// An illegal move waiting for its restore when the daemon is killed: after
+/// the restart it is still open for the arbiter and ruled once.
+#[test]
+fn an_illegal_move_waiting_for_its_restore_is_still_open_after_the_restart() {
+    let mut b = Board::new("illegal", "5400+30", 1, 0);
+    e4(&mut b);
+    // Black's bishop through his own pawn: illegal, pressed.
+    b.make("f8", "b4");
+    b.press("b");
+    poll(20, "the illegal move", || b.of("illegal_move").pop());
+    let before = poll(20, "the matter open", || {
+        let s = b.state();
+        (s[0]["state"]["open"].as_array().is_some_and(|o| !o.is_empty())).then_some(s)
+    });
+    b.reach(b.of("illegal_move")[0]["t"].as_u64().unwrap() + 2_000);
+    b.kill_and_restart(|_| {});
+    b.downtime();
+    let after = b.state();
+    let open = |s: &Value| s[0]["state"]["open"].clone();
+    assert_eq!(open(&after), open(&before), "the matter is still open");
+    assert_eq!(open(&after)[0]["type"], "illegal_move", "{after}");
+    assert_eq!(b.of("illegal_move").len(), 1, "ruled once");
+    // The position restored on the board: the game goes on.
+    b.make("b4", "f8");
+    b.make("e7", "e5");
+    b.press("b");
+    b.moves(2);
+    assert_eq!(b.of("illegal_move").len(), 1, "ruled once");
 }
