@@ -412,6 +412,30 @@ fn a_flag_in_the_downtime_falls_exactly_at_zero_and_no_move_completes_after_it()
     assert!(get(b.addr(), "/games.pgn").contains("1. e4"));
 }
 
+/// The same flag in a downtime longer than the quick bound (70 s on the
+/// boot clock): the flag ended the game inside the downtime, so there is
+/// no clock left to stop and nothing for the arbiter to resume.
+#[test]
+fn a_flag_in_a_long_downtime_ends_the_game_and_stops_no_clock_after_it() {
+    let mut b = Board::new("longflag", "3660+0", 100, 0);
+    let t_w = e4(&mut b);
+    let (_, black_before, _) = b.last_clock();
+    b.reach(t_w + 10_000);
+    b.kill_and_restart(down_longer(70_000));
+    let d = b.downtime();
+    let flag = poll(20, "Black's flag", || b.of("flag").pop());
+    assert_eq!(flag["t"].as_u64().unwrap(), t_w + black_before, "{flag}");
+    let ended = poll(20, "the game's end", || b.of("game_end").pop());
+    assert_eq!(ended["result"], "1-0", "{ended}");
+    assert_eq!(d["clocks_stopped"], false, "the game had ended: {d}");
+    assert_eq!(d["charged"]["by"], "b", "charged until his flag: {d}");
+    assert_eq!(d["charged"]["black_ms"], 0, "{d}");
+    let journal = std::fs::read_to_string(&b.journal).unwrap();
+    assert!(!journal.contains("eboard (downtime)"), "{journal}");
+    let s = b.state();
+    assert_eq!(s[0]["state"]["stage"], "ended", "{s}");
+}
+
 // ---- 4. A long downtime, a wall clock that jumped ----------------------
 
 /// Two minutes down on the same boot: charged to Black as measured, then
@@ -468,7 +492,10 @@ fn an_unmeasured_restart_after_a_wall_clock_step_withdraws_nothing_public() {
     let d = b.downtime();
     assert_eq!(d["measured_by"], "none", "{d}");
     assert_eq!(d["clocks_stopped"], true, "{d}");
-    assert!(d["until_t"].as_u64().unwrap() >= t_w + 2_000, "no rewind: {d}");
+    assert!(
+        d["until_t"].as_u64().unwrap() >= t_w + 2_000,
+        "no rewind: {d}"
+    );
     for _ in 0..20 {
         let pgn = get(b.addr(), "/games.pgn");
         assert!(pgn.contains("1. e4"), "withdrawn after the restart: {pgn}");
@@ -489,7 +516,10 @@ fn an_illegal_move_waiting_for_its_restore_is_still_open_after_the_restart() {
     poll(20, "the illegal move", || b.of("illegal_move").pop());
     let before = poll(20, "the matter open", || {
         let s = b.state();
-        (s[0]["state"]["open"].as_array().is_some_and(|o| !o.is_empty())).then_some(s)
+        (s[0]["state"]["open"]
+            .as_array()
+            .is_some_and(|o| !o.is_empty()))
+        .then_some(s)
     });
     b.reach(b.of("illegal_move")[0]["t"].as_u64().unwrap() + 2_000);
     b.kill_and_restart(|_| {});
@@ -505,4 +535,26 @@ fn an_illegal_move_waiting_for_its_restore_is_still_open_after_the_restart() {
     b.press("b");
     b.moves(2);
     assert_eq!(b.of("illegal_move").len(), 1, "ruled once");
+}
+
+/// A claim held for the arbiter when the daemon is killed (Black claims a
+/// threefold repetition that is not there): after the restart the matter
+/// is as it was, open once, ruled once.
+#[test]
+fn a_claim_held_for_the_arbiter_is_still_open_after_the_restart() {
+    let mut b = Board::new("claim", "5400+30", 1, 0);
+    e4(&mut b);
+    b.send(&[r#"{"t": 0, "claim": "threefold", "by": "b"}"#]);
+    let claim = poll(20, "the claim's decision", || b.of("claim").pop());
+    let before = poll(20, "the state after the claim", || {
+        let s = b.state();
+        (s[0]["state"]["t"].as_u64() >= claim["t"].as_u64()).then_some(s)
+    });
+    b.reach(claim["t"].as_u64().unwrap() + 2_000);
+    b.kill_and_restart(|_| {});
+    b.downtime();
+    let after = b.state();
+    let open = |s: &Value| s[0]["state"]["open"].clone();
+    assert_eq!(open(&after), open(&before), "the matter as it was: {after}");
+    assert_eq!(b.of("claim").len(), 1, "decided once");
 }

@@ -167,7 +167,7 @@ impl BoardLoop {
     }
 
     /// Time passes to `t` without input.
-    fn tick(&mut self, t: u64) {
+    pub(super) fn tick(&mut self, t: u64) {
         if let Some(j) = self.journal.as_mut() {
             if j.waiting() > 0 {
                 j.retry_at(t);

@@ -291,7 +291,17 @@ pub(super) fn announce(
         let side = c.running()?;
         Some((side, c.remaining_at(now)))
     });
-    let running = charged_to.is_some();
+    if !recording {
+        // A live board: what fell due in the downtime falls first, at its
+        // own time (a flag at the moment the charged clock showed zero,
+        // §6.8 / 2023 6.8): a game it ended has no clock left to stop.
+        // A recording's records due meanwhile come first; its loop fires
+        // them in order.
+        board.tick(now);
+    }
+    let arbiter = board.controller.arbiter();
+    let running =
+        arbiter.outcome().is_none() && arbiter.clock().is_some_and(|c| c.running().is_some());
     let wait = running && clocks_wait_for_arbiter(resume.measure, charged, recording);
     if wait {
         board.record(Record {
@@ -327,7 +337,10 @@ pub(super) fn announce(
     // What the downtime cost whom (the arbiter sets the clocks from it,
     // 2009 §6.13 / 2023 7.1): the player whose clock ran through it, the
     // round ms charged to him, and both clocks as they stand at `until_t`.
-    extra.push(("charged", charged_json(charged_to, now.saturating_sub(since))));
+    extra.push((
+        "charged",
+        charged_json(charged_to, now.saturating_sub(since)),
+    ));
     if let Some(synced) = resume.synchronised {
         extra.push(("wall_clock_synchronised", Value::from(synced)));
     }
@@ -354,7 +367,14 @@ pub(super) fn announce(
     board.last_heartbeat_t = Some(now);
     feed.arbiter.publish(0, None, &[msg]);
     let whom = match charged_to {
-        Some((side, _)) => format!("charged to {}", if side == shakmaty::Color::White { "White" } else { "Black" }),
+        Some((side, _)) => format!(
+            "charged to {}",
+            if side == shakmaty::Color::White {
+                "White"
+            } else {
+                "Black"
+            }
+        ),
         None => "no clock ran".to_owned(),
     };
     report.push(format!(
