@@ -190,7 +190,7 @@ impl BoardLoop {
     }
 
     /// Time passes to `t` without input.
-    fn tick(&mut self, t: u64) {
+    pub(super) fn tick(&mut self, t: u64) {
         if let Some(j) = self.journal.as_mut() {
             if j.waiting() > 0 {
                 j.retry_at(t);
@@ -220,6 +220,25 @@ impl BoardLoop {
         {
             return;
         }
+        self.write_heartbeat(now);
+    }
+
+    /// The delay line is about to show the public what was decided up to
+    /// round time `t` (ms): unless the journal holds that time already (a
+    /// record or heartbeat at `t` or later), a heartbeat at `now` (the round
+    /// clock, at least `t`) first, also after the game's end. A restart
+    /// that cannot measure its downtime goes on from the journal's last
+    /// time, so nothing the public had is withheld again
+    /// (`broadcast::delay::Release`, docs/journal.md).
+    pub(super) fn journal_release(&mut self, now: u64, t: u64) {
+        if t <= self.last_heartbeat_t.unwrap_or(0).max(self.last_t) {
+            return;
+        }
+        self.write_heartbeat(now.max(t));
+    }
+
+    /// A `heartbeat` line at round time `now` (ms) with the boot clock.
+    fn write_heartbeat(&mut self, now: u64) {
         let Some(j) = self.journal.as_mut() else {
             return;
         };
@@ -410,6 +429,9 @@ pub(super) struct LoopInputs {
     /// systemd's watchdog, fed at every turn of the loop (at least every
     /// [`TICK_MS`]); a hung loop stops feeding it.
     pub(super) watchdog: Option<crate::service::notify::Watchdog>,
+    /// The delay line's releases to journal before the public gets them
+    /// ([`BoardLoop::journal_release`]); `None` without a journal.
+    pub(super) releases: Option<mpsc::UnboundedReceiver<crate::broadcast::delay::Release>>,
 }
 
 /// Runs the board until the source and the API are both gone, the source
@@ -426,6 +448,7 @@ pub(super) async fn board_loop(mut board: BoardLoop, inputs: LoopInputs) -> Cont
         done,
         mut stop,
         mut watchdog,
+        mut releases,
     } = inputs;
     let mut pending: Option<Record> = None;
     let mut commands: std::collections::VecDeque<ArbiterCommand> = Default::default();
@@ -492,6 +515,13 @@ pub(super) async fn board_loop(mut board: BoardLoop, inputs: LoopInputs) -> Cont
                 Some(c) => commands.push_back(c),
                 None => cmd_closed = true,
             },
+            r = next_release(&mut releases), if releases.is_some() => match r {
+                Some(r) => {
+                    board.journal_release(clock.now_ms(), r.t);
+                    let _ = r.journaled.send(());
+                }
+                None => releases = None,
+            },
             r = src_rx.recv(), if pending.is_none() && !src_done => match r {
                 Some(Ok(mut rec)) => {
                     if live {
@@ -514,5 +544,15 @@ pub(super) async fn board_loop(mut board: BoardLoop, inputs: LoopInputs) -> Cont
             },
             _ = tokio::time::sleep(wait) => {}
         }
+    }
+}
+
+/// The next release the delay line asks to journal (never, without one).
+async fn next_release(
+    rx: &mut Option<mpsc::UnboundedReceiver<crate::broadcast::delay::Release>>,
+) -> Option<crate::broadcast::delay::Release> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
     }
 }

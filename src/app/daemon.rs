@@ -300,6 +300,8 @@ impl Daemon {
             }
         }
         board.journal = journal;
+        // The public sees nothing the journal's time does not cover.
+        let releases = board.journal.is_some().then(|| feed.journal_releases());
         if let Some(j) = board.journal.as_mut() {
             for e in &replayed_events {
                 let _ = j.event(&e.to_json());
@@ -390,6 +392,7 @@ impl Daemon {
             done: done_tx,
             stop: stop_rx,
             watchdog: life.watchdog,
+            releases,
         };
         let board_thread = Joinable::spawn("eboard-board", move || {
             match tokio::runtime::Builder::new_current_thread()

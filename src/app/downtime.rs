@@ -287,11 +287,21 @@ pub(super) fn announce(
     let since = resume.last_t;
     let now = resume.clock.now_ms().max(board.last_t);
     let charged = resume.charged_wall_ms();
-    let running = board
-        .controller
-        .arbiter()
-        .clock()
-        .is_some_and(|c| c.running().is_some());
+    let charged_to = board.controller.arbiter().clock().and_then(|c| {
+        let side = c.running()?;
+        Some((side, c.remaining_at(now)))
+    });
+    if !recording {
+        // A live board: what fell due in the downtime falls first, at its
+        // own time (a flag at the moment the charged clock showed zero,
+        // §6.8 / 2023 6.8): a game it ended has no clock left to stop.
+        // A recording's records due meanwhile come first; its loop fires
+        // them in order.
+        board.tick(now);
+    }
+    let arbiter = board.controller.arbiter();
+    let running =
+        arbiter.outcome().is_none() && arbiter.clock().is_some_and(|c| c.running().is_some());
     let wait = running && clocks_wait_for_arbiter(resume.measure, charged, recording);
     if wait {
         board.record(Record {
@@ -324,6 +334,13 @@ pub(super) fn announce(
     extra.push(("wall_gap_ms", Value::from(resume.wall_gap_ms)));
     extra.push(("measured_by", Value::from(resume.measure.name())));
     extra.push(("clocks_stopped", Value::from(wait)));
+    // What the downtime cost whom (the arbiter sets the clocks from it,
+    // 2009 §6.13 / 2023 7.1): the player whose clock ran through it, the
+    // round ms charged to him, and both clocks as they stand at `until_t`.
+    extra.push((
+        "charged",
+        charged_json(charged_to, now.saturating_sub(since)),
+    ));
     if let Some(synced) = resume.synchronised {
         extra.push(("wall_clock_synchronised", Value::from(synced)));
     }
@@ -349,8 +366,19 @@ pub(super) fn announce(
     }
     board.last_heartbeat_t = Some(now);
     feed.arbiter.publish(0, None, &[msg]);
+    let whom = match charged_to {
+        Some((side, _)) => format!(
+            "charged to {}",
+            if side == shakmaty::Color::White {
+                "White"
+            } else {
+                "Black"
+            }
+        ),
+        None => "no clock ran".to_owned(),
+    };
     report.push(format!(
-        "downtime {} ms (round time {since}..{now}, measured by {}) reported to the arbiter",
+        "downtime {} ms (round time {since}..{now}, measured by {}, {whom}) reported to the arbiter",
         now.saturating_sub(since),
         resume.measure.name()
     ));
@@ -372,6 +400,23 @@ pub(super) fn announce(
         ));
     }
     report
+}
+
+/// The `charged` member of the `downtime` irregularity: `{"by": "w"|"b",
+/// "ms", "white_ms", "black_ms"}` — the player whose clock ran through the
+/// downtime, the round ms charged to him (`ms`, the downtime itself) and
+/// both clocks after it (ms); `null` when no clock ran (a pause, the set-up,
+/// the restore of a position), so nobody was charged.
+fn charged_json(running: Option<(shakmaty::Color, (u64, u64))>, downtime_ms: u64) -> Value {
+    match running {
+        Some((side, (white_ms, black_ms))) => serde_json::json!({
+            "by": if side == shakmaty::Color::White { "w" } else { "b" },
+            "ms": downtime_ms,
+            "white_ms": white_ms,
+            "black_ms": black_ms,
+        }),
+        None => Value::Null,
+    }
 }
 
 #[cfg(test)]

@@ -200,3 +200,45 @@ pub fn spawn_at(args: &[&str], addr: &str, dir: &Path) -> Running {
         stderr,
     }
 }
+
+/// `eboard run --config CFG ARGS --listen 127.0.0.1:0` reading records from
+/// its standard input, kept open for the test to write to (a live board:
+/// each record is stamped with the round time of its arrival); waits
+/// (bounded, 20 s) for the address it serves.
+pub fn run_stdin(dir: &Path, cfg: &Path, args: &[&str]) -> (Running, std::process::ChildStdin) {
+    let stderr = dir.join(format!("stderr-{}.txt", unique()));
+    let mut cmd = eboard_command();
+    cmd.args(["run", "--config", cfg.to_str().unwrap()])
+        .args(args)
+        .args(["--listen", "127.0.0.1:0"])
+        .env_remove("EBOARD_ARBITER_TOKEN")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&stderr).unwrap());
+    let mut child = cmd.spawn().expect("start eboard");
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(out).lines().map_while(Result::ok) {
+            if let Some(rest) = l.strip_prefix("eboard: serving http://") {
+                let _ = tx.send(rest.trim_end_matches('/').to_owned());
+            }
+        }
+    });
+    let stdin = child.stdin.take().unwrap();
+    let Ok(addr) = rx.recv_timeout(Duration::from_secs(20)) else {
+        let _ = child.kill();
+        panic!(
+            "eboard did not start: {}",
+            std::fs::read_to_string(&stderr).unwrap_or_default()
+        );
+    };
+    (
+        Running {
+            child,
+            addr,
+            stderr,
+        },
+        stdin,
+    )
+}

@@ -6,7 +6,24 @@ use crate::broadcast::settle::Settler;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
+
+/// A public release waiting for the journal ([`Feed::journal_releases`]):
+/// the delay line is about to show the public what was decided up to round
+/// time `t` (ms), and waits until the journal holds a time at least that
+/// late (`journaled` answered, or dropped). A restart whose downtime cannot
+/// be measured goes on from the journal's last time (`app::downtime`): so
+/// its delay line never withholds again what the public already had.
+#[derive(Debug)]
+pub struct Release {
+    /// The round time (ms) of the release.
+    pub t: u64,
+    /// Answered once the journal holds `t`.
+    pub journaled: oneshot::Sender<()>,
+}
+
+/// Where the delay line asks for its releases to be journaled.
+type Releases = Arc<std::sync::Mutex<Option<mpsc::UnboundedSender<Release>>>>;
 
 /// The arbiter's channel and the public one, with the delay line between
 /// the board loop and the public.
@@ -18,6 +35,7 @@ pub struct Feed {
     pub public: Arc<Channel>,
     queue: mpsc::UnboundedSender<Update>,
     tap: Option<mpsc::UnboundedSender<Update>>,
+    releases: Releases,
 }
 
 impl Feed {
@@ -44,6 +62,7 @@ impl Feed {
     ) -> Feed {
         let (queue, rx) = mpsc::unbounded_channel();
         let public = Arc::new(Channel::new());
+        let releases = Releases::default();
         rt.spawn(run_delay(
             rx,
             public.clone(),
@@ -51,13 +70,25 @@ impl Feed {
             now,
             speed,
             tap.clone(),
+            releases.clone(),
         ));
         Feed {
             arbiter: Arc::new(Channel::with_backlog()),
             public,
             queue,
             tap,
+            releases,
         }
+    }
+
+    /// From now on every release of the delay line to the public first
+    /// waits for the journal to hold its round time ([`Release`]); the
+    /// journaling side (the board loop) receives them here. Its receiver
+    /// dropped, releases go out without waiting.
+    pub fn journal_releases(&self) -> mpsc::UnboundedReceiver<Release> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        *self.releases.lock().unwrap_or_else(|e| e.into_inner()) = Some(tx);
+        rx
     }
 
     /// Names the streams of a journaled game (before anything is
@@ -100,6 +131,7 @@ pub(super) async fn run_delay(
     now: Arc<dyn Fn() -> u64 + Send + Sync>,
     speed: f64,
     tap: Option<mpsc::UnboundedSender<Update>>,
+    releases: Releases,
 ) {
     let mut waiting: VecDeque<Update> = VecDeque::new();
     let mut settler = Settler::new(delay_ms);
@@ -115,13 +147,13 @@ pub(super) async fn run_delay(
             }
         }
         let due = waiting[0].t.saturating_add(delay_ms);
-        loop {
+        let at = loop {
             while let Ok(u) = rx.try_recv() {
                 waiting.push_back(u);
             }
             let n = now();
             if n >= due {
-                break;
+                break n;
             }
             let wall_ms = ((due - n) as f64 / speed.max(1e-9)).ceil() as u64;
             let sleep = tokio::time::sleep(Duration::from_millis(wall_ms.clamp(1, 1000)));
@@ -136,11 +168,19 @@ pub(super) async fn run_delay(
             } else {
                 sleep.await;
             }
-        }
+        };
         let Some(u) = waiting.pop_front() else {
             continue;
         };
         let u = settler.settle(u, &waiting);
+        let journal = releases.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if let Some(journal) = journal {
+            let (journaled, done) = oneshot::channel();
+            if journal.send(Release { t: at, journaled }).is_ok() {
+                // Answered, or dropped by a board loop that has ended.
+                let _ = done.await;
+            }
+        }
         if let Some(tap) = &tap {
             let _ = tap.send(u.clone());
         }

@@ -1,0 +1,560 @@
+//! Restarts at rarer moments (issue 25, points 8 and 3), through the real
+//! binary: a live board (records on its standard input, stamped on
+//! arrival) killed with SIGKILL, as a watchdog or a power cut does, and
+//! started again at once on the same journal. Where a moment needs a
+//! longer downtime than a test can wait for, the journal's last heartbeat
+//! is moved back on the boot clock (`boottime_ms`), which is exactly what a
+//! longer downtime on the same boot leaves behind; a wall clock that
+//! jumped is the journal's start moved (docs/journal.md, "Restarts at
+//! rarer moments").
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ChildStdin;
+
+/// One board on its journal: started, killed, started again.
+struct Board {
+    dir: PathBuf,
+    cfg: PathBuf,
+    journal: PathBuf,
+    speed: String,
+    delay: String,
+    run: Option<(Running, ChildStdin)>,
+}
+
+impl Board {
+    /// A board with time control `tc`, round time at `speed` round ms per
+    /// wall ms, a public delay of `delay` s.
+    fn new(name: &str, tc: &str, speed: u32, delay: u32) -> Board {
+        let dir = tempdir(name);
+        let cfg = config(&dir, 1, 3, "");
+        let text = std::fs::read_to_string(&cfg).unwrap();
+        std::fs::write(&cfg, text.replace("5400+30", tc)).unwrap();
+        let journal = dir.join("j.jsonl");
+        let mut b = Board {
+            dir,
+            cfg,
+            journal,
+            speed: speed.to_string(),
+            delay: delay.to_string(),
+            run: None,
+        };
+        b.start();
+        b.send(&[r#"{"trace": 1}"#]);
+        b
+    }
+
+    fn start(&mut self) {
+        let args = [
+            "--journal",
+            self.journal.to_str().unwrap(),
+            "--speed",
+            &self.speed,
+            "--delay",
+            &self.delay,
+        ];
+        self.run = Some(run_stdin(&self.dir, &self.cfg, &args));
+    }
+
+    /// SIGKILL, then the journal as the downtime left it (`edit`), then a
+    /// start on it; the header line a live source begins with.
+    fn kill_and_restart(&mut self, edit: impl FnOnce(&Path)) {
+        if let Some((mut run, stdin)) = self.run.take() {
+            run.kill();
+            drop(stdin);
+        }
+        edit(&self.journal);
+        self.start();
+        self.send(&[r#"{"trace": 1}"#]);
+    }
+
+    fn addr(&self) -> &str {
+        &self.run.as_ref().unwrap().0.addr
+    }
+
+    fn send(&mut self, lines: &[&str]) {
+        let stdin = &mut self.run.as_mut().unwrap().1;
+        for l in lines {
+            writeln!(stdin, "{l}").unwrap();
+        }
+        stdin.flush().unwrap();
+    }
+
+    /// Lifts `from` and places on `to` (the time is the arrival's).
+    fn make(&mut self, from: &str, to: &str) {
+        let l = format!(r#"{{"t": 0, "lift": "{from}"}}"#);
+        let p = format!(r#"{{"t": 0, "place": "{to}"}}"#);
+        self.send(&[&l, &p]);
+    }
+
+    fn press(&mut self, by: &str) {
+        self.send(&[&format!(r#"{{"t": 0, "press": "{by}"}}"#)]);
+    }
+
+    fn events(&self) -> Vec<Value> {
+        std::fs::read_to_string(eboard::journal::events_path(&self.journal))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    }
+
+    fn of(&self, ty: &str) -> Vec<Value> {
+        self.events()
+            .into_iter()
+            .filter(|e| e["type"] == ty)
+            .collect()
+    }
+
+    fn irregularities(&self, kind: &str) -> Vec<Value> {
+        self.of("irregularity")
+            .into_iter()
+            .filter(|e| e["kind"] == kind)
+            .collect()
+    }
+
+    /// Waits for `n` moves in the events file; the last one.
+    fn moves(&self, n: usize) -> Value {
+        poll(20, &format!("{n} moves"), || {
+            let m = self.of("move");
+            (m.len() >= n).then(|| m[n - 1].clone())
+        })
+    }
+
+    /// Waits for a heartbeat at round time `t` or later.
+    fn heartbeat_from(&self, t: u64) {
+        poll(30, &format!("a heartbeat from {t} ms"), || {
+            self.of("heartbeat")
+                .iter()
+                .any(|h| h["t"].as_u64() >= Some(t))
+                .then_some(())
+        });
+    }
+
+    /// The last `clock` event: (white ms, black ms, t).
+    fn last_clock(&self) -> (u64, u64, u64) {
+        let c = self.of("clock").pop().expect("a clock event");
+        (
+            c["white_ms"].as_u64().unwrap(),
+            c["black_ms"].as_u64().unwrap(),
+            c["t"].as_u64().unwrap(),
+        )
+    }
+
+    /// The clock event at `t`.
+    fn clock_at(&self, t: u64) -> (u64, u64) {
+        let c = self
+            .of("clock")
+            .into_iter()
+            .rfind(|c| c["t"] == t)
+            .unwrap_or_else(|| panic!("no clock at {t}: {:#?}", self.events()));
+        (
+            c["white_ms"].as_u64().unwrap(),
+            c["black_ms"].as_u64().unwrap(),
+        )
+    }
+
+    /// The `downtime` irregularity of the latest start.
+    fn downtime(&self) -> Value {
+        let arbiter = SseReader::open(self.addr(), "/arbiter/events", &[ARBITER_AUTH]);
+        let msgs = arbiter.until(20, |v| v["kind"] == "downtime");
+        msgs.last().unwrap().1.clone()
+    }
+
+    fn arbiter(&self, action: &str) {
+        let (status, body) = request(
+            self.addr(),
+            "POST",
+            &format!("/arbiter/{action}"),
+            &[ARBITER_AUTH],
+            "",
+        );
+        assert_eq!(status, 200, "{action}: {body}");
+    }
+
+    /// The arbiter's state (`/arbiter/state`).
+    fn state(&self) -> Value {
+        let (s, body) = request(self.addr(), "GET", "/arbiter/state", &[ARBITER_AUTH], "");
+        assert_eq!(s, 200, "{body}");
+        serde_json::from_str(&body).unwrap()
+    }
+
+    /// The round time the running daemon has reached (its last heartbeat
+    /// or event), waiting until it is at least `t`.
+    fn reach(&self, t: u64) {
+        self.heartbeat_from(t);
+    }
+}
+
+impl Drop for Board {
+    fn drop(&mut self) {
+        if let Some((mut run, _)) = self.run.take() {
+            run.kill();
+        }
+        if !std::thread::panicking() {
+            std::fs::remove_dir_all(&self.dir).ok();
+        }
+    }
+}
+
+/// The journal's heartbeats moved `ms` back on the boot clock: the restart
+/// on the same boot measures a downtime `ms` longer.
+fn down_longer(ms: u64) -> impl FnOnce(&Path) {
+    move |journal| {
+        edit_events(journal, |v| {
+            if v["type"] == "heartbeat" {
+                if let Some(b) = v["boottime_ms"].as_u64() {
+                    v["boottime_ms"] = Value::from(b.saturating_sub(ms));
+                }
+            }
+        })
+    }
+}
+
+/// Another boot came between: the heartbeats' boot is not this one.
+fn other_boot(journal: &Path) {
+    edit_events(journal, |v| {
+        if v["type"] == "heartbeat" {
+            v["boot_id"] = Value::from("00000000-0000-0000-0000-000000000000");
+        }
+    })
+}
+
+/// The wall clock stepped by `ms` (negative: back) while the daemon was
+/// down: round time 0 is that much off on the new wall clock.
+fn wall_stepped(journal: &Path, ms: i64) {
+    let text = std::fs::read_to_string(journal).unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let mut header: Value = serde_json::from_str(head).unwrap();
+    let start = header["journal"]["started_at_unix_ms"].as_i64().unwrap();
+    header["journal"]["started_at_unix_ms"] = Value::from(start - ms);
+    std::fs::write(journal, format!("{header}\n{rest}")).unwrap();
+    edit_events(journal, |v| {
+        if let Some(e) = v["epoch_unix_ms"].as_i64() {
+            v["epoch_unix_ms"] = Value::from(e - ms);
+        }
+    });
+}
+
+fn edit_events(journal: &Path, mut f: impl FnMut(&mut Value)) {
+    let ev = eboard::journal::events_path(journal);
+    let text = std::fs::read_to_string(&ev).unwrap();
+    let text: String = text
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            f(&mut v);
+            format!("{v}\n")
+        })
+        .collect();
+    std::fs::write(&ev, text).unwrap();
+}
+
+/// 1. e4 completed; the time Black's clock started.
+fn e4(b: &mut Board) -> u64 {
+    b.make("e2", "e4");
+    b.press("w");
+    b.moves(1)["t"].as_u64().unwrap()
+}
+
+// ---- 1. A kill during a pause ------------------------------------------
+
+#[test]
+fn a_kill_during_the_arbiters_pause_keeps_the_game_paused() {
+    let mut b = Board::new("arbpause", "5400+30", 1, 0);
+    let t_w = e4(&mut b);
+    b.arbiter("pause");
+    let paused_at = poll(20, "the pause's clock", || {
+        let (_, _, t) = b.last_clock();
+        (t > t_w).then_some(t)
+    });
+    let held = b.clock_at(paused_at);
+    b.reach(paused_at + 2_000);
+    b.kill_and_restart(|_| {});
+    let d = b.downtime();
+    assert_eq!(d["measured_by"], "boottime", "{d}");
+    // The game is still paused: Black's move and press are shown to the
+    // arbiter, not applied, and no clock ran.
+    b.make("e7", "e5");
+    b.press("b");
+    poll(20, "press_during_pause", || {
+        (!b.irregularities("press_during_pause").is_empty()).then_some(())
+    });
+    assert_eq!(b.of("move").len(), 1, "held: no move during the pause");
+    let (w, bl, _) = b.last_clock();
+    assert_eq!((w, bl), held, "no time lost by either player");
+    let s = b.state();
+    assert_eq!(s[0]["state"]["stage"], "paused", "{s}");
+    // The arbiter's resume, then Black's press: his clock ran from the
+    // resume only.
+    b.arbiter("resume");
+    let resumed_at = poll(20, "the resume's clock", || {
+        let (_, _, t) = b.last_clock();
+        (t > paused_at).then_some(t)
+    });
+    b.press("b");
+    let e5 = b.moves(2);
+    let t = e5["t"].as_u64().unwrap();
+    let (w2, b2) = b.clock_at(t);
+    assert_eq!(w2, held.0, "White's clock stood");
+    assert_eq!(b2, held.1 - (t - resumed_at) + 30_000, "Black: {e5}");
+}
+
+#[test]
+fn a_kill_during_the_downtime_pause_keeps_it_until_the_arbiter_resumes() {
+    let mut b = Board::new("dtpause", "5400+30", 1, 0);
+    let t_w = e4(&mut b);
+    b.reach(t_w + 2_000);
+    // Another boot, not measured: the board pauses the clocks itself.
+    b.kill_and_restart(other_boot);
+    let d = b.downtime();
+    assert_eq!(d["clocks_stopped"], true, "{d}");
+    let until = d["until_t"].as_u64().unwrap();
+    let held = b.clock_at(until);
+    b.reach(until + 2_000);
+    // Killed again before the arbiter resumed: the second restart is on
+    // this boot (measured), but the game is still paused.
+    b.kill_and_restart(|_| {});
+    let d2 = b.downtime();
+    assert_eq!(d2["measured_by"], "boottime", "{d2}");
+    b.make("e7", "e5");
+    b.press("b");
+    poll(20, "press_during_pause", || {
+        (!b.irregularities("press_during_pause").is_empty()).then_some(())
+    });
+    assert_eq!(b.of("move").len(), 1, "held across the second restart");
+    let (w, bl, _) = b.last_clock();
+    assert_eq!((w, bl), held, "no time lost by either player");
+    b.arbiter("resume");
+    b.press("b");
+    b.moves(2);
+}
+
+// ---- 2. A kill inside a delay, a move made and not pressed -------------
+
+/// Black thinks across the restart with his move on the board before the
+/// kill; he presses `extra` ms of round time after the restart. His clock
+/// is charged his think less the delay (US delay: the clock counts down
+/// only after it; Bronstein: the time used up to it is given back; one
+/// move, one formula), 2009 §6.2b / 2023 6.3.2.
+fn think_across_a_restart_in_a_delay(tc: &str, extra: u64) {
+    let mut b = Board::new("delay", tc, 2, 0);
+    let t_w = e4(&mut b);
+    let (_, black_before, _) = b.last_clock();
+    b.make("e7", "e5");
+    b.reach(t_w + 3_000);
+    b.kill_and_restart(|_| {});
+    let d = b.downtime();
+    assert_eq!(d["clocks_stopped"], false, "{d}");
+    let until = d["until_t"].as_u64().unwrap();
+    assert!(b.of("move").len() == 1, "the move waits for its press");
+    b.reach(until + extra);
+    b.press("b");
+    let e5 = b.moves(2);
+    assert_eq!(e5["san"], "e5", "the move on the board: {e5}");
+    let t = e5["t"].as_u64().unwrap();
+    let think = t - t_w;
+    let (_, black) = b.clock_at(t);
+    assert_eq!(
+        black,
+        black_before - think.saturating_sub(10_000),
+        "{tc}: a think of {think} ms"
+    );
+}
+
+#[test]
+fn a_kill_inside_a_us_delay_with_the_move_made_not_pressed() {
+    think_across_a_restart_in_a_delay("3600d10", 0);
+}
+
+#[test]
+fn a_kill_inside_a_bronstein_delay_pressed_after_it() {
+    think_across_a_restart_in_a_delay("3600b10", 9_000);
+}
+
+// ---- 3. A kill just before a flag --------------------------------------
+
+/// Black's clock would reach 0 during the downtime (61 min, a standard
+/// game: the flag loses without a claim).
+#[test]
+fn a_flag_in_the_downtime_falls_exactly_at_zero_and_no_move_completes_after_it() {
+    let mut b = Board::new("flag", "3660+0", 100, 0);
+    let t_w = e4(&mut b);
+    let (_, black_before, _) = b.last_clock();
+    b.make("e7", "e5");
+    b.reach(t_w + 10_000);
+    // 40 s more downtime on the boot clock: 4,000 s of round time at
+    // speed 100, more than Black's 3,660 s; within the quick bound.
+    b.kill_and_restart(down_longer(40_000));
+    let d = b.downtime();
+    assert_eq!(d["clocks_stopped"], false, "{d}");
+    let flag = poll(20, "Black's flag", || b.of("flag").pop());
+    assert_eq!(flag["by"], "b", "{flag}");
+    assert_eq!(
+        flag["t"].as_u64().unwrap(),
+        t_w + black_before,
+        "at zero: {flag}"
+    );
+    let ended = poll(20, "the game's end", || b.of("game_end").pop());
+    assert_eq!(ended["result"], "1-0", "{ended}");
+    assert_eq!(ended["t"], flag["t"], "{ended}");
+    // Black's press after the flag completes nothing.
+    b.press("b");
+    poll(20, "Black's press journaled", || {
+        let text = std::fs::read_to_string(&b.journal).unwrap();
+        (text.lines().filter(|l| l.contains("\"press\"")).count() == 2).then_some(())
+    });
+    assert_eq!(b.of("move").len(), 1, "{:#?}", b.of("move"));
+    assert!(get(b.addr(), "/games.pgn").contains("1. e4"));
+}
+
+/// The same flag in a downtime longer than the quick bound (70 s on the
+/// boot clock): the flag ended the game inside the downtime, so there is
+/// no clock left to stop and nothing for the arbiter to resume.
+#[test]
+fn a_flag_in_a_long_downtime_ends_the_game_and_stops_no_clock_after_it() {
+    let mut b = Board::new("longflag", "3660+0", 100, 0);
+    let t_w = e4(&mut b);
+    let (_, black_before, _) = b.last_clock();
+    b.reach(t_w + 10_000);
+    b.kill_and_restart(down_longer(70_000));
+    let d = b.downtime();
+    let flag = poll(20, "Black's flag", || b.of("flag").pop());
+    assert_eq!(flag["t"].as_u64().unwrap(), t_w + black_before, "{flag}");
+    let ended = poll(20, "the game's end", || b.of("game_end").pop());
+    assert_eq!(ended["result"], "1-0", "{ended}");
+    assert_eq!(d["clocks_stopped"], false, "the game had ended: {d}");
+    assert_eq!(d["charged"]["by"], "b", "charged until his flag: {d}");
+    assert_eq!(d["charged"]["black_ms"], 0, "{d}");
+    let journal = std::fs::read_to_string(&b.journal).unwrap();
+    assert!(!journal.contains("eboard (downtime)"), "{journal}");
+    let s = b.state();
+    assert_eq!(s[0]["state"]["stage"], "ended", "{s}");
+}
+
+// ---- 4. A long downtime, a wall clock that jumped ----------------------
+
+/// Two minutes down on the same boot: charged to Black as measured, then
+/// the clocks wait for the arbiter (longer than the quick bound); he is
+/// told what was charged to whom.
+#[test]
+fn a_long_downtime_is_charged_to_the_player_on_move_and_the_arbiter_is_told() {
+    let mut b = Board::new("long", "5400+30", 1, 0);
+    let t_w = e4(&mut b);
+    let (white_before, black_before, _) = b.last_clock();
+    b.reach(t_w + 2_000);
+    b.kill_and_restart(down_longer(120_000));
+    let d = b.downtime();
+    assert_eq!(d["measured_by"], "boottime", "{d}");
+    assert_eq!(d["clocks_stopped"], true, "{d}");
+    let until = d["until_t"].as_u64().unwrap();
+    assert!(until >= t_w + 120_000, "{d}");
+    let (w, bl) = b.clock_at(until);
+    assert_eq!(w, white_before, "{d}");
+    assert_eq!(bl, black_before - (until - t_w), "Black charged: {d}");
+    // Told: whose clock ran through the downtime, and how much.
+    assert_eq!(d["charged"]["by"], "b", "{d}");
+    let since = d["since_t"].as_u64().unwrap();
+    assert_eq!(d["charged"]["ms"], until - since, "{d}");
+    assert_eq!(d["charged"]["white_ms"], w, "{d}");
+    assert_eq!(d["charged"]["black_ms"], bl, "{d}");
+}
+
+/// Another boot, the wall clock stepped an hour forward meanwhile (NTP
+/// after boot): not measured, held for the arbiter; nothing rewinds and
+/// no move already public is withdrawn from the feeds.
+#[test]
+fn an_unmeasured_restart_after_a_wall_clock_step_withdraws_nothing_public() {
+    let mut b = Board::new("jump", "5400+30", 1, 2);
+    let t_w = e4(&mut b);
+    // The move is public 2 s after its press; killed at once.
+    poll(20, "e4 public", || {
+        get(b.addr(), "/games.pgn").contains("1. e4").then_some(())
+    });
+    let events_before = SseReader::open(b.addr(), "/events", &[]);
+    let state = events_before.until(10, |v| v["type"] == "state");
+    assert!(state.last().unwrap().1["moves"][0]["san"] == "e4");
+    b.kill_and_restart(|j| {
+        other_boot(j);
+        wall_stepped(j, 3_600_000);
+    });
+    // At once, and for as long as the round catches up: e4 stays public.
+    let pgn = get(b.addr(), "/games.pgn");
+    assert!(pgn.contains("1. e4"), "withdrawn after the restart: {pgn}");
+    let sse = SseReader::open(b.addr(), "/events", &[]);
+    let first = sse.until(10, |v| v["type"] == "state");
+    let s = &first.last().unwrap().1;
+    assert_eq!(s["moves"][0]["san"], "e4", "withdrawn on /events: {s}");
+    let d = b.downtime();
+    assert_eq!(d["measured_by"], "none", "{d}");
+    assert_eq!(d["clocks_stopped"], true, "{d}");
+    assert!(
+        d["until_t"].as_u64().unwrap() >= t_w + 2_000,
+        "no rewind: {d}"
+    );
+    for _ in 0..20 {
+        let pgn = get(b.addr(), "/games.pgn");
+        assert!(pgn.contains("1. e4"), "withdrawn after the restart: {pgn}");
+    }
+}
+
+// ---- 5. An open alert across the restart -------------------------------
+
+/// An illegal move waiting for its restore when the daemon is killed: after
+/// the restart it is still open for the arbiter and ruled once.
+#[test]
+fn an_illegal_move_waiting_for_its_restore_is_still_open_after_the_restart() {
+    let mut b = Board::new("illegal", "5400+30", 1, 0);
+    e4(&mut b);
+    // Black's bishop through his own pawn: illegal, pressed.
+    b.make("f8", "b4");
+    b.press("b");
+    poll(20, "the illegal move", || b.of("illegal_move").pop());
+    let before = poll(20, "the matter open", || {
+        let s = b.state();
+        (s[0]["state"]["open"]
+            .as_array()
+            .is_some_and(|o| !o.is_empty()))
+        .then_some(s)
+    });
+    b.reach(b.of("illegal_move")[0]["t"].as_u64().unwrap() + 2_000);
+    b.kill_and_restart(|_| {});
+    b.downtime();
+    let after = b.state();
+    let open = |s: &Value| s[0]["state"]["open"].clone();
+    assert_eq!(open(&after), open(&before), "the matter is still open");
+    assert_eq!(open(&after)[0]["type"], "illegal_move", "{after}");
+    assert_eq!(b.of("illegal_move").len(), 1, "ruled once");
+    // The position restored on the board: the game goes on.
+    b.make("b4", "f8");
+    b.make("e7", "e5");
+    b.press("b");
+    b.moves(2);
+    assert_eq!(b.of("illegal_move").len(), 1, "ruled once");
+}
+
+/// A claim held for the arbiter when the daemon is killed (Black claims a
+/// threefold repetition that is not there): after the restart the matter
+/// is as it was, open once, ruled once.
+#[test]
+fn a_claim_held_for_the_arbiter_is_still_open_after_the_restart() {
+    let mut b = Board::new("claim", "5400+30", 1, 0);
+    e4(&mut b);
+    b.send(&[r#"{"t": 0, "claim": "threefold", "by": "b"}"#]);
+    let claim = poll(20, "the claim's decision", || b.of("claim").pop());
+    let before = poll(20, "the state after the claim", || {
+        let s = b.state();
+        (s[0]["state"]["t"].as_u64() >= claim["t"].as_u64()).then_some(s)
+    });
+    b.reach(claim["t"].as_u64().unwrap() + 2_000);
+    b.kill_and_restart(|_| {});
+    b.downtime();
+    let after = b.state();
+    let open = |s: &Value| s[0]["state"]["open"].clone();
+    assert_eq!(open(&after), open(&before), "the matter as it was: {after}");
+    assert_eq!(b.of("claim").len(), 1, "decided once");
+}
