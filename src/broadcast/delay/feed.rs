@@ -9,8 +9,9 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 /// A public release waiting for the journal ([`Feed::journal_releases`]):
-/// the delay line is about to show the public what was decided up to round
-/// time `t` (ms), and waits until the journal holds a time at least that
+/// the delay line is about to show the public an update whose release time
+/// is `t` (ms of round time: the update's own time plus the delay; only
+/// with a delay), and waits until the journal holds a time at least that
 /// late (`journaled` answered, or dropped). A restart whose downtime cannot
 /// be measured goes on from the journal's last time (`app::downtime`): so
 /// its delay line never withholds again what the public already had.
@@ -147,13 +148,13 @@ pub(super) async fn run_delay(
             }
         }
         let due = waiting[0].t.saturating_add(delay_ms);
-        let at = loop {
+        loop {
             while let Ok(u) = rx.try_recv() {
                 waiting.push_back(u);
             }
             let n = now();
             if n >= due {
-                break n;
+                break;
             }
             let wall_ms = ((due - n) as f64 / speed.max(1e-9)).ceil() as u64;
             let sleep = tokio::time::sleep(Duration::from_millis(wall_ms.clamp(1, 1000)));
@@ -168,15 +169,21 @@ pub(super) async fn run_delay(
             } else {
                 sleep.await;
             }
-        };
+        }
         let Some(u) = waiting.pop_front() else {
             continue;
         };
         let u = settler.settle(u, &waiting);
-        let journal = releases.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        // What a restart must not withhold again: the update's release time
+        // (its `t` plus the delay). Without a delay that is the update's
+        // own time, which the journal holds already (the record decided
+        // it): no round trip then.
+        let journal = (delay_ms > 0)
+            .then(|| releases.lock().unwrap_or_else(|e| e.into_inner()).clone())
+            .flatten();
         if let Some(journal) = journal {
             let (journaled, done) = oneshot::channel();
-            if journal.send(Release { t: at, journaled }).is_ok() {
+            if journal.send(Release { t: due, journaled }).is_ok() {
                 // Answered, or dropped by a board loop that has ended.
                 let _ = done.await;
             }
