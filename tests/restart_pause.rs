@@ -17,51 +17,9 @@ mod common;
 
 use common::*;
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::Path;
-use std::process::{ChildStdin, Stdio};
-use std::time::Duration;
-
-/// `eboard run --config CFG ARGS --listen 127.0.0.1:0` reading records from
-/// its standard input, kept open for the test to write to.
-fn run_stdin(dir: &Path, cfg: &Path, args: &[&str]) -> (Running, ChildStdin) {
-    let stderr = dir.join(format!("stderr-{}.txt", unix_ms()));
-    let mut cmd = eboard_command();
-    cmd.args(["run", "--config", cfg.to_str().unwrap()])
-        .args(args)
-        .args(["--listen", "127.0.0.1:0"])
-        .env_remove("EBOARD_ARBITER_TOKEN")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&stderr).unwrap());
-    let mut child = cmd.spawn().expect("start eboard");
-    let out = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for l in BufReader::new(out).lines().map_while(Result::ok) {
-            if let Some(rest) = l.strip_prefix("eboard: serving http://") {
-                let _ = tx.send(rest.trim_end_matches('/').to_owned());
-            }
-        }
-    });
-    let stdin = child.stdin.take().unwrap();
-    let addr = rx
-        .recv_timeout(Duration::from_secs(20))
-        .unwrap_or_else(|_| {
-            panic!(
-                "eboard did not start: {}",
-                std::fs::read_to_string(&stderr).unwrap_or_default()
-            )
-        });
-    (
-        Running {
-            child,
-            addr,
-            stderr,
-        },
-        stdin,
-    )
-}
+use std::process::ChildStdin;
 
 fn send(stdin: &mut ChildStdin, lines: &[String]) {
     for l in lines {

@@ -109,20 +109,7 @@ impl Arbiter {
         if dc.overruled {
             return Err(stale("the claim was already ruled on"));
         }
-        if let Some(o) = self.outcome() {
-            return Err(stale(format!(
-                "the game is over ({}, {}): the claim is no longer open",
-                o.result.as_str(),
-                o.reason
-            )));
-        }
-        if dc.ply != self.ply() {
-            return Err(stale(format!(
-                "moves were made since the claim (ply {} → {}): the claim is no longer open",
-                dc.ply,
-                self.ply()
-            )));
-        }
+        self.claim_still_open(dc.ply, "the claim is no longer open")?;
         let effect = if uphold {
             self.end(KnownOutcome::Draw, EndReason::ArbiterDecision, a, t, out);
             format!("the claim is upheld: the game is drawn ({a})")

@@ -62,6 +62,26 @@ fn san(pos: &Chess, m: &Move) -> String {
 }
 
 impl Arbiter {
+    /// Whether a claim made at ply `ply` can still be ruled on: refused as
+    /// stale (409) when the game is over or moves were made since (`then`:
+    /// what the arbiter may do instead, in words).
+    pub(super) fn claim_still_open(&self, ply: u32, then: &str) -> Result<(), Refusal> {
+        if let Some(o) = self.outcome() {
+            return Err(stale(format!(
+                "the game is over ({}, {}): the claim is no longer open",
+                o.result.as_str(),
+                o.reason
+            )));
+        }
+        if ply != self.ply() {
+            return Err(stale(format!(
+                "moves were made since the claim (ply {ply} → {}): {then}",
+                self.ply()
+            )));
+        }
+        Ok(())
+    }
+
     /// The article of a claim on a written move (`rules`, per profile).
     fn written_article(&self, kind: ClaimKind) -> &'static str {
         self.cfg
@@ -292,20 +312,7 @@ impl Arbiter {
                 "no draw claim is held for a ruling (a claim the board decided is overruled instead)",
             ));
         };
-        if let Some(o) = self.outcome() {
-            return Err(stale(format!(
-                "the game is over ({}, {}): the claim is no longer open",
-                o.result.as_str(),
-                o.reason
-            )));
-        }
-        if h.ply != self.ply() {
-            return Err(stale(format!(
-                "moves were made since the claim (ply {} → {}): set the position back to rule on it",
-                h.ply,
-                self.ply()
-            )));
-        }
+        self.claim_still_open(h.ply, "set the position back to rule on it")?;
         let mv = written
             .map(|w| self.written(w))
             .transpose()
