@@ -28,7 +28,10 @@
 //! | `penalty.rs` | the penalty a ruling gave, read back with its article (§7.4b / 7.5.5) |
 //! | `orientation.rs` | a board set up turned: 90° (§7.1b / 7.2.2), 180° (§2.1, reported as seen); set right or turned mid-game with the position transferred |
 //! | `claims.rs` | claims: touch-move, illegal moves, flags, §10.2 |
-//! | `both_flags.rs` | both flags fallen where only a claim counts (A4d3, B8): the draw offered to the arbiter |
+//! | `both_flags.rs` | both flags fallen where only a claim counts (A4d3, B8): the draw offered to the arbiter; a win declared then refused without the arbiter's ground |
+//! | `referred.rs` | a quickplay-finish claim referred to the arbiter (§10.2 / III.5): uphold (draw) or reject (+2 min), the clocks stopped meanwhile |
+//! | `claim_cost.rs` | a rejected draw claim's +2 min, taken back when the claim is upheld on overruling (9.5.3 / §9.5) |
+//! | `increment_request.rs` | 2023 Guidelines III.4: the five seconds per move introduced on request, or the draw offer it is accepted |
 //! | `written.rs` | §9.2 / §9.3 draw claims, on the board or on a move written and not made (§9.2a / 9.2.1); claims held for the arbiter |
 //! | `draw.rs` | draw offers (§9.1) |
 //! | `tactile.rs` | Appendix E: the tactile board, announcing the VI player's move (E2.3), E2.7 |
@@ -39,6 +42,7 @@
 //! | `clock.rs` | the press (§6.2), the flags (§6.8), clock reports |
 //! | `actions.rs` | the arbiter's actions: rulings, results, set-ups, pause |
 //! | `rulings.rs` | rulings checked against what the arbiter saw (`expect`), refused with a reason, the history, `undo` |
+//! | `not_undone.rs` | why a ruling is not undone (a pause, a resume, a choice, an undo) and what to rule instead: an undo of an undo names the ruling to give again and its amounts |
 //! | `open.rs` | the matters open for the arbiter, with the rulings the Laws leave open, worded by effect |
 //! | `confirm.rs` | results provisional until confirmed or corrected, forfeits (DSU 004 §15) |
 //! | `setup.rs` | the set-up before the first move: guidance, a wrong initial position (§7.1a / 7.2.1) |
