@@ -2,6 +2,7 @@
 //! (`increment_request.rs`): agreed, the draw offer accepted, refused where
 //! Guidelines III do not apply, stale, undone.
 
+use super::rulings_tests::applied as ruling;
 use super::*;
 use crate::model::{Edition, Mode};
 use crate::trace::{Expect, IncrementRequest};
@@ -45,18 +46,6 @@ fn request(t: u64, by: Color, delay: bool, accepted: bool, ply: Option<u32>) -> 
             reason: None,
         },
     )
-}
-
-fn ruling(d: &[Decision]) -> Option<(&'static str, String)> {
-    d.iter().find_map(|d| match d {
-        Decision::Event(Event {
-            kind: EventKind::Ruling {
-                article, effect, ..
-            },
-            ..
-        }) => Some((*article, effect.clone())),
-        _ => None,
-    })
 }
 
 fn refused(d: &[Decision]) -> Option<(String, u16, Option<&'static str>)> {

@@ -42,7 +42,8 @@ fn refused(d: &[Decision]) -> Option<(String, u16)> {
     })
 }
 
-fn applied(d: &[Decision]) -> Option<(&'static str, String)> {
+/// The ruling applied among `d`: its article and effect.
+pub(super) fn applied(d: &[Decision]) -> Option<(&'static str, String)> {
     d.iter().find_map(|d| match d {
         Decision::Event(Event {
             kind: EventKind::Ruling {
