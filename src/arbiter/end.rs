@@ -225,6 +225,9 @@ impl Arbiter {
             if result == KnownOutcome::Draw && cannot_mate {
                 return Ok((EndReason::TimeVsInsufficientMaterial, a.time));
             }
+            if result == KnownOutcome::Draw && self.postponed_claim_of(s).is_some() {
+                return Ok((EndReason::ArbiterDecision, a.quickplay));
+            }
         }
         Ok((
             EndReason::ArbiterDecision,

@@ -7,7 +7,7 @@
 
 use super::rulings::hms;
 use super::Arbiter;
-use crate::model::{win_for, ClaimKind, KnownOutcome};
+use crate::model::{win_for, ClaimKind, EndReason, KnownOutcome, Score};
 use crate::trace::{Event, EventKind, EventRef};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -245,17 +245,42 @@ impl Arbiter {
                     } else {
                         win_for(!loser)
                     };
+                    let mut summary = format!("{}'s flag has fallen; the game goes on until the opponent claims or the arbiter declares it", side(loser));
+                    let mut rulings = vec![ruling(
+                        "result",
+                        json!({"result": result.as_str()}),
+                        "Declare the flag",
+                        if result == KnownOutcome::Draw {
+                            format!("ends the game 1/2-1/2: {}'s flag has fallen, but {} cannot checkmate by any legal sequence ({})", side(loser), side(!loser), a.time)
+                        } else {
+                            format!(
+                                "ends the game {}: {} lost on time ({})",
+                                result.as_str(),
+                                side(loser),
+                                a.time
+                            )
+                        },
+                    )];
+                    // §10.2c / III.5.2: after a postponed claim the flag
+                    // is the moment to declare the final result.
+                    if let Some(dc) = self
+                        .postponed_claim_of(loser)
+                        .filter(|_| result != KnownOutcome::Draw)
+                    {
+                        let q = self.cfg.profile.articles.quickplay;
+                        summary = format!(
+                            "{summary}; {}: declare the final result now ({q})",
+                            self.postponed_words(dc)
+                        );
+                        rulings.push(ruling("result", json!({"result": "1/2-1/2"}), &format!("Declare the draw ({q})"),
+                            format!("ends the game 1/2-1/2 on the postponed claim: {} could not win by normal means, or made no sufficient attempt to ({q})", side(!loser))));
+                    }
                     v.push(OpenMatter {
                         kind: "flag",
                         t: al.t,
                         by: Some(by_str(loser)),
-                        summary: format!("{}'s flag has fallen; the game goes on until the opponent claims or the arbiter declares it", side(loser)),
-                        rulings: vec![ruling("result", json!({"result": result.as_str()}), "Declare the flag",
-                            if result == KnownOutcome::Draw {
-                                format!("ends the game 1/2-1/2: {}'s flag has fallen, but {} cannot checkmate by any legal sequence ({})", side(loser), side(!loser), a.time)
-                            } else {
-                                format!("ends the game {}: {} lost on time ({})", result.as_str(), side(loser), a.time)
-                            })],
+                        summary,
+                        rulings,
                     });
                 }
             }
@@ -281,6 +306,15 @@ impl Arbiter {
         }
         if let (Some(o), None) = (self.outcome(), &self.confirmation) {
             let t = self.last_alert("game_end").map_or(o.t, |a| a.t);
+            // §10.2c / III.5.2: a flag after a postponed claim.
+            let postponed = match o.result {
+                Score::Game(KnownOutcome::Decisive { winner }) if o.reason == EndReason::Time => {
+                    self.postponed_claim_of(!winner)
+                        .map(|dc| (winner, self.postponed_words(dc)))
+                }
+                _ => None,
+            };
+            let q = self.cfg.profile.articles.quickplay;
             let mut rulings = vec![ruling(
                 "confirm",
                 Value::Null,
@@ -301,19 +335,42 @@ impl Arbiter {
                 },
             ] {
                 if r != o.result {
-                    rulings.push(ruling("confirm", json!({"result": r.as_str()}), &format!("Correct to {}", r.as_str()),
-                        format!("replaces the board's {} ({}) by {} (the arbiter's decision) and confirms it", o.result.as_str(), o.reason, r.as_str())));
+                    let why = match &postponed {
+                        Some(_) if r == KnownOutcome::Draw => {
+                            format!("the arbiter's decision on the postponed claim, {q}")
+                        }
+                        _ => "the arbiter's decision".to_owned(),
+                    };
+                    rulings.push(ruling(
+                        "confirm",
+                        json!({"result": r.as_str()}),
+                        &format!("Correct to {}", r.as_str()),
+                        format!(
+                            "replaces the board's {} ({}) by {} ({why}) and confirms it",
+                            o.result.as_str(),
+                            o.reason,
+                            r.as_str()
+                        ),
+                    ));
                 }
+            }
+            let mut summary = format!(
+                "the game ended {} ({}): the result to confirm (DSU 004 §15)",
+                o.result.as_str(),
+                o.reason
+            );
+            if let Some((winner, words)) = &postponed {
+                summary = format!(
+                    "{summary}; {words}: correct to 1/2-1/2 if {} could not win by normal means, or \
+                     made no sufficient attempt to ({q})",
+                    side(*winner),
+                );
             }
             v.push(OpenMatter {
                 kind: "game_end",
                 t,
                 by: None,
-                summary: format!(
-                    "the game ended {} ({}): the result to confirm (DSU 004 §15)",
-                    o.result.as_str(),
-                    o.reason
-                ),
+                summary,
                 rulings,
             });
         }

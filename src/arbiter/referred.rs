@@ -17,7 +17,7 @@ use super::rulings::{impossible, stale, Applied, Refusal};
 use super::{Arbiter, DecidedClaim};
 use crate::model::{Edition, EndReason, KnownOutcome};
 use crate::trace::ClaimKind;
-use shakmaty::Position;
+use shakmaty::{Color, Position};
 
 /// The two minutes of §10.2c / III.5.3, ms.
 const REJECTED_MS: i64 = 120_000;
@@ -56,6 +56,31 @@ impl Arbiter {
                 && !d.upheld
                 && d.consequence.starts_with("referred to the arbiter")
         })
+    }
+
+    /// The referred claim of `flagged` the arbiter postponed (2009 / 2001
+    /// §10.2c, 2023 III.5.2): referred, not ruled on, and his flag has
+    /// fallen since. "The arbiter shall declare the final result … as soon
+    /// as possible after the flag of either player has fallen. He shall
+    /// declare the game drawn if he agrees that the final position cannot
+    /// be won by normal means, or that the opponent was not making
+    /// sufficient attempts to win by normal means" (2009 §10.2c): so the
+    /// flag's alert offers that draw beside the flag (ia14: "Declare the
+    /// flag" only).
+    pub(super) fn postponed_claim_of(&self, flagged: Color) -> Option<&DecidedClaim> {
+        self.referred_claim()
+            .filter(|d| d.by == flagged && !d.overruled)
+    }
+
+    /// The words of the postponed claim `dc` for the flag's alert and the
+    /// result's: "White's claim at move 41 (10.2) was postponed".
+    pub(super) fn postponed_words(&self, dc: &DecidedClaim) -> String {
+        format!(
+            "{}'s draw claim at move {} ({}) was postponed",
+            side(dc.by),
+            dc.ply / 2 + 1,
+            self.cfg.profile.articles.quickplay
+        )
     }
 
     /// The rulings open on the referred claim `dc`: (action, label, effect).

@@ -498,3 +498,109 @@ fn a_quickplay_claim_referred_to_the_arbiter_is_upheld_or_rejected_with_two_minu
     );
     assert_eq!(m.rulings[1].label, "Reject: +2 min to Black (III.5)");
 }
+
+#[test]
+fn a_flag_after_a_postponed_quickplay_claim_offers_the_draw_beside_the_flag() {
+    // ia14: the arbiter postponed White's §10.2 claim (resumed without a
+    // ruling); at White's flag the alert offered "Declare the flag" only,
+    // while §10.2c / III.5.2 make that the moment to declare the final
+    // result: a draw if Black could not win by normal means.
+    use crate::model::Edition;
+    // 2009 rapid: the flag is the arbiter's to declare (the game goes on).
+    {
+        let (edition, q) = (Edition::Fide2009, "10.2");
+        let mut a = quickplay_claim(edition);
+        let (white, _) = a.clock().unwrap().remaining_at(791_000);
+        let d = feed(
+            &mut a,
+            &[ruled(791_000, ArbiterAction::Resume, seen(2, None))],
+        );
+        assert!(applied(&d).is_some(), "{edition:?}: {d:?}");
+        assert_eq!(a.clock().unwrap().running(), Some(Color::White));
+        let mut out = Decisions::new();
+        a.advance(791_000 + white + 1, &mut out);
+        let open = a.open();
+        let flag = open
+            .iter()
+            .find(|m| m.kind == "flag")
+            .unwrap_or_else(|| panic!("{edition:?}: the flag's alert: {open:?}"));
+        assert!(
+            flag.summary
+                .contains(&format!("White's draw claim at move 2 ({q}) was postponed")),
+            "{edition:?}: {flag:?}"
+        );
+        let offered: Vec<(&str, &str)> = flag
+            .rulings
+            .iter()
+            .map(|r| (r.action, r.label.as_str()))
+            .collect();
+        let draw_label = format!("Declare the draw ({q})");
+        assert_eq!(
+            offered,
+            [
+                ("result", "Declare the flag"),
+                ("result", draw_label.as_str())
+            ],
+            "{edition:?}"
+        );
+        let (t, flag_t) = (791_000 + white + 5_000, flag.t);
+        let d = feed(
+            &mut a,
+            &[ruled(
+                t,
+                ArbiterAction::SetResult(KnownOutcome::Draw),
+                seen(2, Some(("flag", flag_t))),
+            )],
+        );
+        let (article, _) = applied(&d).unwrap_or_else(|| panic!("{edition:?}: {d:?}"));
+        assert_eq!(article, q, "{edition:?}: the draw of §10.2c / III.5.2");
+        let o = a.outcome().expect("drawn");
+        assert_eq!(o.result, Score::Game(KnownOutcome::Draw));
+    }
+    // 2023: the board ends the game on the flag; the result to confirm
+    // names the postponed claim and its correction to a draw.
+    let mut a = quickplay_claim(Edition::Fide2023);
+    let (white, _) = a.clock().unwrap().remaining_at(791_000);
+    feed(
+        &mut a,
+        &[ruled(791_000, ArbiterAction::Resume, seen(2, None))],
+    );
+    let mut out = Decisions::new();
+    a.advance(791_000 + white + 1, &mut out);
+    let open = a.open();
+    let end = open
+        .iter()
+        .find(|m| m.kind == "game_end")
+        .expect("ended on time");
+    assert!(
+        end.summary.contains("White's draw claim at move 2 (III.5) was postponed: correct to 1/2-1/2 if Black could not win by normal means"),
+        "{end:?}"
+    );
+    let draw = end
+        .rulings
+        .iter()
+        .find(|r| r.label == "Correct to 1/2-1/2")
+        .expect("offered");
+    assert!(
+        draw.effect.contains("on the postponed claim, III.5"),
+        "{draw:?}"
+    );
+    // Black's flag after White's postponed claim: White wins on time; no
+    // draw offered (the claim was White's).
+    let mut a = quickplay_claim(Edition::Fide2009);
+    feed(
+        &mut a,
+        &[ruled(791_000, ArbiterAction::Resume, seen(2, None))],
+    );
+    feed(&mut a, &play(792_000, Color::White, Square::G1, Square::F3));
+    let (_, black) = a.clock().unwrap().remaining_at(792_000);
+    let mut out = Decisions::new();
+    a.advance(792_000 + black + 10, &mut out);
+    let open = a.open();
+    let flag = open
+        .iter()
+        .find(|m| m.kind == "flag")
+        .unwrap_or_else(|| panic!("Black's flag: {open:?} {:?}", a.clock()));
+    assert_eq!(flag.rulings.len(), 1, "{flag:?}");
+    assert!(!flag.summary.contains("postponed"), "{flag:?}");
+}
