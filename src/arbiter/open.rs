@@ -162,12 +162,21 @@ impl Arbiter {
                     }
                     _ => String::new(),
                 };
+                // Whose time the reinstatement takes (docs/profiles.md, "The
+                // clocks while an illegal move is set back"): said, so that
+                // the arbiter who judges otherwise pauses (7.1).
+                let running = self
+                    .clock
+                    .as_ref()
+                    .and_then(|c| c.running())
+                    .map(|c| format!(", {}'s clock running", side(c)))
+                    .unwrap_or_default();
                 v.push(OpenMatter {
                     kind: "illegal_move",
                     t: al.t,
                     by: None,
                     summary: format!(
-                        "{penalty}; the board waits for the position before it to be set up again"
+                        "{penalty}; the board waits for the position before it to be set up again{running}"
                     ),
                     rulings: vec![restore_ruling()],
                 });

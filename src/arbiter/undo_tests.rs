@@ -604,3 +604,23 @@ fn a_flag_after_a_postponed_quickplay_claim_offers_the_draw_beside_the_flag() {
     assert_eq!(flag.rulings.len(), 1, "{flag:?}");
     assert!(!flag.summary.contains("postponed"), "{flag:?}");
 }
+
+#[test]
+fn an_illegal_moves_alert_says_whose_clock_runs_while_it_is_set_back() {
+    // ia14: in 2023 blitz the offender's clock runs while the position is
+    // set back, and nothing said so; the arbiter who judges otherwise
+    // (7.1) pauses.
+    let mut a = game(Some("5400+30"));
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E5));
+    let open = a.open();
+    let m = open
+        .iter()
+        .find(|m| m.kind == "illegal_move")
+        .expect("open");
+    assert!(
+        m.summary.ends_with(
+            "the board waits for the position before it to be set up again, White's clock running"
+        ),
+        "{m:?}"
+    );
+}
