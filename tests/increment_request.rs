@@ -116,6 +116,17 @@ fn iii4_agreed_over_the_api_and_replayed_alike_from_the_journal() {
         Value::Null,
         "introduced once: {st}"
     );
+    // The record: the tag keeps the control the game started with (PGN
+    // §9.6), the change is said after the move it followed (session 15).
+    let pgn = get(&a, "/games.pgn");
+    let flat = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("[TimeControl \"660\"]"), "{pgn}");
+    assert!(
+        flat.contains(
+            "2. g4 {[%clk 0:09:59] arbiter (III.4): time control 660 → 660+5, White +0:02:00}"
+        ),
+        "{pgn}"
+    );
     let journaled = r.clone();
     board.kill();
 
@@ -212,6 +223,66 @@ fn iii4_is_refused_in_blitz_and_before_2023_by_the_replay() {
         assert!(
             refused["reason"].as_str().unwrap().contains(words),
             "{refused}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+#[test]
+fn iii4_agreed_is_announced_to_both_players_in_the_games_language() {
+    // Session 15: the clocks changed and nothing was said; a player who
+    // cannot see the clock (Appendix E / 2023 Appendix D) must hear that
+    // five seconds per move were introduced and the opponent's two minutes.
+    for (lang, words) in [
+        (
+            "en",
+            [
+                "the arbiter has introduced 5 seconds per move for both players",
+                "2 minutes added to white's time",
+            ],
+        ),
+        (
+            "da",
+            [
+                "dommeren har indført 5 sekunder pr. træk for begge spillere",
+                "2 minutter lagt til hvids tid",
+            ],
+        ),
+        (
+            "de",
+            [
+                "der schiedsrichter hat 5 sekunden pro zug für beide spieler eingeführt",
+                "2 minuten bedenkzeit für weiß",
+            ],
+        ),
+    ] {
+        let t = trace()
+            .header("time_control", "660")
+            .header("rules", "fide-2023")
+            .header("language", lang)
+            .record(json!({"t": 4_000, "arbiter": "increment", "by": "b", "author": "IA Hansen"}));
+        let dir = tempdir("iii4-said");
+        let path = dir.join("t.jsonl");
+        std::fs::write(&path, t.text()).unwrap();
+        let out = eboard_ok(&["replay", path.to_str().unwrap(), "--json"]);
+        let events: Vec<Value> = out
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        assert!(
+            events
+                .iter()
+                .any(|e| e["type"] == "ruling" && e["action"] == "increment"),
+            "{lang}: applied: {out}"
+        );
+        let said: Vec<String> = events
+            .iter()
+            .filter(|e| e["type"] == "announce" && e["t"] == 4_000)
+            .filter_map(|e| e["text"].as_str().map(str::to_lowercase))
+            .collect();
+        assert!(
+            said.iter().any(|t| words.iter().all(|w| t.contains(w))),
+            "{lang}: {said:?}"
         );
         std::fs::remove_dir_all(&dir).ok();
     }

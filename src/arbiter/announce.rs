@@ -117,6 +117,21 @@ pub enum Announcement {
     ClockPaused,
     /// The arbiter restarted the clocks (`arbiter: resume`).
     ClockResumed,
+    /// The arbiter agreed to a III.4 request (2023 Guidelines III.4,
+    /// `arbiter: increment`): five seconds per move for both players from
+    /// now on, and two extra minutes to the opponent; said so that a
+    /// player who cannot see the clock knows the control changed.
+    IncrementIntroduced {
+        /// The time added per move, ms (5 000).
+        extra_ms: u64,
+        /// A delay (the clock counts down only after it) rather than a
+        /// cumulative increment.
+        delay: bool,
+        /// The opponent, awarded `awarded_ms`.
+        awarded: Color,
+        /// The time awarded, ms (two minutes).
+        awarded_ms: u64,
+    },
     /// Asked (`query: repeat`): the last announcement to the asker, again.
     Repeat,
 }

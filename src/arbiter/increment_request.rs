@@ -38,6 +38,45 @@ pub const III4_OPPONENT_MS: u64 = 120_000;
 /// Less than this on the requester's clock, ms (two minutes).
 const III4_UNDER_MS: u64 = 120_000;
 
+/// A time control changed in the middle of the game by a standing III.4
+/// ruling ([`Arbiter::time_control_change`]): what the game record says
+/// where it happened (the PGN's `TimeControl` tag keeps the control the
+/// game started with, docs/broadcast.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControlChange {
+    /// The completed plies when it was ruled (the record's comment follows
+    /// that many moves).
+    pub ply: u32,
+    /// The control before it and now, as eboard writes controls (`660`,
+    /// `660+5`).
+    pub before: String,
+    /// The control now.
+    pub after: String,
+    /// The article (`III.4`).
+    pub article: &'static str,
+    /// The time awarded to each player (white, black), ms: two minutes to
+    /// the requester's opponent.
+    pub awarded_ms: (u64, u64),
+}
+
+impl ControlChange {
+    /// The record's comment, short enough to share an 80-column line with
+    /// the move's `[%clk]`: `arbiter (III.4): time control 660 → 660+5,
+    /// White +0:02:00`.
+    pub fn comment(&self) -> String {
+        let mut s = format!(
+            "arbiter ({}): time control {} → {}",
+            self.article, self.before, self.after
+        );
+        for (who, ms) in [("White", self.awarded_ms.0), ("Black", self.awarded_ms.1)] {
+            if ms > 0 {
+                s.push_str(&format!(", {who} +{}", hms(ms)));
+            }
+        }
+        s
+    }
+}
+
 /// Where a III.4 request could be ruled on but for the time (the state's
 /// `increment_request`, for the console's preview): Guidelines III apply,
 /// the final period has no increment, nothing was introduced yet; the
@@ -186,6 +225,31 @@ impl Arbiter {
         })
     }
 
+    /// The time control changed by a III.4 ruling not undone, if any (an
+    /// accepted offer changes none).
+    pub fn time_control_change(&self) -> Option<ControlChange> {
+        let r = self
+            .rulings
+            .iter()
+            .rev()
+            .find(|r| r.action == "increment" && r.undone_by.is_none())?;
+        let before = r.before.clock.as_ref()?.time_control().to_string();
+        let after = self.clock.as_ref()?.time_control().to_string();
+        if before == after {
+            return None;
+        }
+        let gained = |(w0, b0): (u64, u64), (w1, b1): (u64, u64)| {
+            (w1.saturating_sub(w0), b1.saturating_sub(b0))
+        };
+        Some(ControlChange {
+            ply: r.ply,
+            before,
+            after,
+            article: r.article,
+            awarded_ms: r.clocks.map_or((0, 0), |(b, a)| gained(b, a)),
+        })
+    }
+
     /// `increment`: the III.4 request ruled at `t` (ms).
     pub(super) fn increment_request(
         &mut self,
@@ -239,6 +303,16 @@ impl Arbiter {
             "five seconds introduced"
         );
         self.push_clock(t, out);
+        self.announce(
+            super::announce::Announcement::IncrementIntroduced {
+                extra_ms: III4_EXTRA_MS,
+                delay: r.delay,
+                awarded: opp,
+                awarded_ms: III4_OPPONENT_MS,
+            },
+            t,
+            out,
+        );
         Ok(Applied {
             article,
             effect: format!(

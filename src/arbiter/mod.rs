@@ -107,7 +107,7 @@ pub use config::{
 };
 pub use confirm::Confirmation;
 pub use end::Outcome;
-pub use increment_request::{IncrementStanding, III4_EXTRA_MS, III4_OPPONENT_MS};
+pub use increment_request::{ControlChange, IncrementStanding, III4_EXTRA_MS, III4_OPPONENT_MS};
 pub use open::{OpenMatter, OpenRuling};
 pub use phase::{PendingEnd, Phase, Stage};
 pub use rulings::{Refusal as RulingRefusal, RulingEntry, IMPOSSIBLE, STALE};

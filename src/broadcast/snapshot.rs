@@ -62,6 +62,11 @@ impl Parts {
         }
         let mut comments: Vec<(usize, String)> =
             marks.iter().map(|m| (m.after_ply, m.comment())).collect();
+        // A control changed mid-game (2023 III.4): said where it happened
+        // (the `TimeControl` tag keeps the game's, docs/broadcast.md).
+        if let Some(ch) = game.time_control_change() {
+            comments.push((ch.ply as usize, ch.comment()));
+        }
         // A corrected result or a forfeit keeps the arbiter's reason in the
         // record.
         if let Some(c) = game.confirmation().filter(|c| c.corrected || c.forfeit) {

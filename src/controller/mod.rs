@@ -373,6 +373,12 @@ pub fn phrase(what: &Announcement, voc: &Vocabulary) -> String {
         }
         Announcement::ClockPaused => voice::clock_paused_phrase(true, voc),
         Announcement::ClockResumed => voice::clock_paused_phrase(false, voc),
+        Announcement::IncrementIntroduced {
+            extra_ms,
+            delay,
+            awarded,
+            awarded_ms,
+        } => voice::increment_introduced_phrase(*extra_ms, *delay, *awarded, *awarded_ms, voc),
         Announcement::Repeat => voice::nothing_to_repeat_phrase(voc),
     }
 }

@@ -54,8 +54,8 @@ pub use queries::{
 pub use rulings::{
     ambiguous_move_phrase, claim_kind_words, claim_phrase, clock_paused_phrase,
     draw_claimable_phrase, draw_offer_end_phrase, flag_phrase, illegal_move_phrase,
-    irregularity_phrase, nothing_to_repeat_phrase, penalty_words, position_restored_phrase,
-    promotion_question_phrase, touch_move_phrase,
+    increment_introduced_phrase, irregularity_phrase, nothing_to_repeat_phrase, penalty_words,
+    position_restored_phrase, promotion_question_phrase, touch_move_phrase,
 };
 pub use ssml::{escape as xml_escape, Segment};
 

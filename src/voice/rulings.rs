@@ -422,6 +422,52 @@ pub fn clock_paused_phrase(paused: bool, voc: &Vocabulary) -> String {
     )
 }
 
+/// The arbiter agreed to a III.4 request (2023 Guidelines III.4): `extra_ms`
+/// per move for both players from now on (a delay when `delay`), and
+/// `awarded_ms` to `awarded`, e.g. `Dommeren har indført 5 sekunder pr. træk
+/// for begge spillere. 2 minutter lagt til sorts tid`.
+pub fn increment_introduced_phrase(
+    extra_ms: u64,
+    delay: bool,
+    awarded: Color,
+    awarded_ms: u64,
+    voc: &Vocabulary,
+) -> String {
+    let d = duration_phrase(extra_ms, voc);
+    let head = match (voc.lang, delay) {
+        (Lang::Da, false) => format!("dommeren har indført {d} pr. træk for begge spillere"),
+        (Lang::Da, true) => {
+            format!("dommeren har indført en forsinkelse på {d} pr. træk for begge spillere")
+        }
+        (Lang::Nb, false) => format!("dommeren har innført {d} per trekk for begge spillere"),
+        (Lang::Nb, true) => {
+            format!("dommeren har innført en forsinkelse på {d} per trekk for begge spillere")
+        }
+        (Lang::De, false) => {
+            format!("der Schiedsrichter hat {d} pro Zug für beide Spieler eingeführt")
+        }
+        (Lang::De, true) => format!(
+            "der Schiedsrichter hat eine Verzögerung von {d} pro Zug für beide Spieler eingeführt"
+        ),
+        (Lang::En, false) => {
+            format!("the arbiter has introduced {d} per move for both players")
+        }
+        (Lang::En, true) => {
+            format!("the arbiter has introduced a delay of {d} per move for both players")
+        }
+    };
+    let mut parts = vec![head];
+    parts.extend(penalty_words(
+        Penalty::TimeAdded {
+            to: awarded,
+            ms: awarded_ms,
+        },
+        !awarded,
+        voc,
+    ));
+    join_sentences(parts)
+}
+
 /// Nothing to repeat yet (a `repeat` request before any announcement).
 pub fn nothing_to_repeat_phrase(voc: &Vocabulary) -> String {
     sentence(
