@@ -41,7 +41,8 @@
 //! | `end.rs` | the end of the game (§5, §6.9, 2023 9.6), resignation |
 //! | `clock.rs` | the press (§6.2), the flags (§6.8), clock reports |
 //! | `actions.rs` | the arbiter's actions: rulings, results, set-ups, pause |
-//! | `rulings.rs` | rulings checked against what the arbiter saw (`expect`), refused with a reason, the history, `undo` |
+//! | `rulings.rs` | rulings checked against what the arbiter saw (`expect`), refused with a reason, the history and the facts a ruling changes |
+//! | `undo.rs` | `undo`: whether a ruling can be undone now (a later ruling, the game moved on, a move counter's time control), and its reversal |
 //! | `not_undone.rs` | why a ruling is not undone (a pause, a resume, a choice, an undo) and what to rule instead: an undo of an undo names the ruling to give again and its amounts |
 //! | `open.rs` | the matters open for the arbiter, with the rulings the Laws leave open, worded by effect |
 //! | `confirm.rs` | results provisional until confirmed or corrected, forfeits (DSU 004 §15) |
@@ -87,6 +88,8 @@ mod rulings;
 mod setup;
 mod tactile;
 pub mod touch;
+// Undo: whether a ruling can be undone now, and its reversal.
+mod undo;
 mod unpressed;
 mod unpressed_illegal;
 mod written;
