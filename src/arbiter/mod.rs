@@ -24,7 +24,8 @@
 //! | `config.rs` | [`GameConfig`]: the game's settings from the header |
 //! | `hand.rs` | the hand on the board: touches, releases, promotion choice, j'adoube (§4) |
 //! | `touch.rs` | the touch-move obligations and their breaches (§4) |
-//! | `illegal.rs` | illegal moves, displaced pieces, restoring (§7) |
+//! | `illegal.rs` | illegal moves: what the board shows after one, the claim, the penalty (§7.4 / 7.5) |
+//! | `restoring.rs` | displaced pieces (§7.3), the position restored on the board (`Restoring` until `position_restored`) |
 //! | `penalty.rs` | the penalty a ruling gave, read back with its article (§7.4b / 7.5.5) |
 //! | `orientation.rs` | a board set up turned: 90° (§7.1b / 7.2.2), 180° (§2.1, reported as seen); set right or turned mid-game with the position transferred |
 //! | `claims.rs` | claims: touch-move, illegal moves, flags, §10.2 |
@@ -83,6 +84,8 @@ mod phase;
 mod quickplay;
 // A quickplay-finish claim referred to the arbiter: uphold or reject (+2 min).
 mod referred;
+// Displaced pieces (§7.3) and the position restored on the board.
+mod restoring;
 mod rewind;
 mod rulings;
 mod setup;
