@@ -1,18 +1,17 @@
 //! Article 7, irregularities: illegal moves (§7.4 / 7.5; in rapid and blitz
-//! claimed by the opponent, 2009 A4c / B3c, 2001 C3), displaced pieces
-//! (§7.3), and restoring the position
-//! on the board afterwards ([`Phase::Restoring`](super::Phase::Restoring)).
+//! claimed by the opponent, 2009 A4c / B3c, 2001 C3), what the board shows
+//! after one, the claim and the penalty. Displaced pieces (§7.3) and
+//! restoring the position on the board afterwards
+//! ([`Phase::Restoring`](super::Phase::Restoring)) are in `restoring.rs`.
 
 use super::announce::Decisions;
 use super::hand::Turn;
 use super::touch::{self, Release};
 use super::{ci, dead, key, square_list, Arbiter, CompletedMove, Completion, PlayedMove};
-use crate::board::Change;
-use crate::model::{win_for, EndReason, IrregularityKind, KnownOutcome, Penalty};
+use crate::model::{win_for, EndReason, KnownOutcome, Penalty};
 use crate::recognize::{recognize, Recognition};
 use crate::rules::IllegalMoveRule;
 use crate::trace::{By, Event, EventKind};
-use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{
     Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role, Square,
@@ -496,111 +495,5 @@ impl Arbiter {
             .ok()
             .or_else(|| played_unchecked(&self.pos, &self.turn.placed, &on_board));
         Some((on_board, text.join(" "), pos))
-    }
-
-    /// §7.3 / §7.5: the board shows a legal move and, away from it, one or
-    /// two pieces knocked over or displaced. The move is completed; the
-    /// arbiter and the players are told which squares to put right, and the
-    /// board is guided back to the position.
-    pub(super) fn try_displaced(
-        &mut self,
-        side: Color,
-        bi: usize,
-        t: u64,
-        out: &mut Decisions,
-    ) -> bool {
-        let Some((mv, extra)) = crate::recognize::nearest_with_displaced(
-            &self.pos,
-            &self.boards[bi].sensed,
-            self.turn.promote,
-            2,
-        ) else {
-            return false;
-        };
-        let _ = side;
-        // A piece the mover carried himself from one of those squares to
-        // another is part of his move, not a displaced piece (§7.3 speaks of
-        // pieces displaced, §4 of pieces moved): his king (a castling through
-        // or out of check, `Ke1-g1 Rh1-f1`) or the piece he touched first.
-        let first = self.turn.touches.first().map(|t| t.square);
-        let carried = self.turn.placed.iter().any(|(from, to, _)| {
-            extra.contains(*from)
-                && extra.contains(*to)
-                && (self.pos.board().role_at(*from) == Some(Role::King) || first == Some(*from))
-        });
-        if carried {
-            return false;
-        }
-        out.push(Event {
-            t,
-            kind: EventKind::Irregularity {
-                kind: IrregularityKind::Displaced,
-                article: self.cfg.profile.articles.displaced,
-                squares: square_list(extra),
-            },
-        });
-        let completed = CompletedMove {
-            mv,
-            how: Completion::Pressed,
-            promotion_assumed: false,
-        };
-        self.complete(completed, t, out);
-        if !self.ended() {
-            // The board still shows the displaced pieces: follow the sensors.
-            let pos = self.pos.clone();
-            let b = &mut self.boards[bi].sensed;
-            for sq in extra {
-                if pos.board().piece_at(sq).is_some() {
-                    b.apply(Change::Lift(sq), t);
-                } else {
-                    b.apply(Change::Place(sq, None, None), t);
-                }
-            }
-            b.clear_history();
-            self.set_restoring(true);
-        }
-        true
-    }
-
-    /// After the position changed under the players (take-back, set-up):
-    /// the turn starts afresh, the clock runs for the player on move and the
-    /// board is guided back to the position.
-    pub(super) fn take_back_state(&mut self, t: u64) {
-        self.cancel_pending_end();
-        self.turn = Turn::default();
-        let turn = self.pos.turn();
-        if let Some(c) = self.clock.as_mut() {
-            if c.running().is_some() {
-                c.stop(t);
-                c.start(turn, t);
-            }
-        }
-        let pos = self.pos.clone();
-        let bi = self.mi();
-        let b = &mut self.boards[bi];
-        b.sensed.clear_history();
-        b.synced = true;
-        b.copying = None;
-        let restore = !b.sensed.matches(pos.board());
-        if !restore {
-            b.sensed.reset_to(pos.board());
-        }
-        self.set_restoring(restore);
-    }
-
-    /// `Restoring → Playing` once the mover's board `bi` shows the position
-    /// again (`position_restored`).
-    pub(super) fn check_restored(&mut self, bi: usize, t: u64, out: &mut Decisions) {
-        if self.boards[bi].sensed.matches(self.pos.board()) {
-            self.set_restoring(false);
-            let pos = self.pos.clone();
-            self.boards[bi].sensed.reset_to(pos.board());
-            out.push(Event {
-                t,
-                kind: EventKind::PositionRestored {
-                    fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
-                },
-            });
-        }
     }
 }

@@ -24,7 +24,8 @@
 //! | `config.rs` | [`GameConfig`]: the game's settings from the header |
 //! | `hand.rs` | the hand on the board: touches, releases, promotion choice, j'adoube (§4) |
 //! | `touch.rs` | the touch-move obligations and their breaches (§4) |
-//! | `illegal.rs` | illegal moves, displaced pieces, restoring (§7) |
+//! | `illegal.rs` | illegal moves: what the board shows after one, the claim, the penalty (§7.4 / 7.5) |
+//! | `restoring.rs` | displaced pieces (§7.3), the position restored on the board (`Restoring` until `position_restored`) |
 //! | `penalty.rs` | the penalty a ruling gave, read back with its article (§7.4b / 7.5.5) |
 //! | `orientation.rs` | a board set up turned: 90° (§7.1b / 7.2.2), 180° (§2.1, reported as seen); set right or turned mid-game with the position transferred |
 //! | `claims.rs` | claims: touch-move, illegal moves, flags, §10.2 |
@@ -41,7 +42,8 @@
 //! | `end.rs` | the end of the game (§5, §6.9, 2023 9.6), resignation |
 //! | `clock.rs` | the press (§6.2), the flags (§6.8), clock reports |
 //! | `actions.rs` | the arbiter's actions: rulings, results, set-ups, pause |
-//! | `rulings.rs` | rulings checked against what the arbiter saw (`expect`), refused with a reason, the history, `undo` |
+//! | `rulings.rs` | rulings checked against what the arbiter saw (`expect`), refused with a reason, the history and the facts a ruling changes |
+//! | `undo.rs` | `undo`: whether a ruling can be undone now (a later ruling, the game moved on, a move counter's time control), and its reversal |
 //! | `not_undone.rs` | why a ruling is not undone (a pause, a resume, a choice, an undo) and what to rule instead: an undo of an undo names the ruling to give again and its amounts |
 //! | `open.rs` | the matters open for the arbiter, with the rulings the Laws leave open, worded by effect |
 //! | `confirm.rs` | results provisional until confirmed or corrected, forfeits (DSU 004 §15) |
@@ -82,11 +84,15 @@ mod phase;
 mod quickplay;
 // A quickplay-finish claim referred to the arbiter: uphold or reject (+2 min).
 mod referred;
+// Displaced pieces (§7.3) and the position restored on the board.
+mod restoring;
 mod rewind;
 mod rulings;
 mod setup;
 mod tactile;
 pub mod touch;
+// Undo: whether a ruling can be undone now, and its reversal.
+mod undo;
 mod unpressed;
 mod unpressed_illegal;
 mod written;
