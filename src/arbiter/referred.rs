@@ -59,8 +59,8 @@ impl Arbiter {
     }
 
     /// The referred claim of `flagged` the arbiter postponed (2009 / 2001
-    /// §10.2c, 2023 III.5.2): referred, not ruled on, and his flag has
-    /// fallen since. "The arbiter shall declare the final result … as soon
+    /// §10.2c, 2023 III.5.2): referred and not ruled on (the callers ask it
+    /// once his flag has fallen). "The arbiter shall declare the final result … as soon
     /// as possible after the flag of either player has fallen. He shall
     /// declare the game drawn if he agrees that the final position cannot
     /// be won by normal means, or that the opponent was not making
@@ -73,12 +73,14 @@ impl Arbiter {
     }
 
     /// The words of the postponed claim `dc` for the flag's alert and the
-    /// result's: "White's claim at move 41 (10.2) was postponed".
+    /// result's: "White's draw claim at move 41 (10.2) was postponed" (the
+    /// move number counted from the game's start position, as the PGN's).
     pub(super) fn postponed_words(&self, dc: &DecidedClaim) -> String {
+        let start = &self.cfg.start;
+        let no = start.fullmoves().get() + (dc.ply + u32::from(start.turn() == Color::Black)) / 2;
         format!(
-            "{}'s draw claim at move {} ({}) was postponed",
+            "{}'s draw claim at move {no} ({}) was postponed",
             side(dc.by),
-            dc.ply / 2 + 1,
             self.cfg.profile.articles.quickplay
         )
     }
