@@ -13,7 +13,10 @@
 //! not have them; it never gets board 3's (no arbiter channel: only the
 //! delayed public feed). The arbiter restores board 2 through the relay
 //! (signed command topic): journaled with his name, and the `ruling`
-//! comes back on the console's stream at once. A subscriber as the
+//! comes back on the console's stream at once; a ruling for a game the
+//! relay does not follow is refused there (404), and one signed for
+//! another round's game at the same table is refused by the board (409).
+//! A subscriber as the
 //! `spectator` user to `#` gets the public topics and nothing of the
 //! arbiter topics; a relay with console accounts logged in as `spectator`
 //! says at warn and in its console that the announced channel does not
@@ -316,6 +319,69 @@ fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
     assert_eq!(ruling["action"], "restore", "{ruling}");
     let public: Vec<Value> = relay_public.rx.try_iter().map(|(_, v)| v).collect();
     assert!(!public.iter().any(|m| m["type"] == "ruling"), "{public:?}");
+
+    // A ruling for a game this relay does not follow (round 2's game at
+    // table 2, seen on an old page or another relay's): refused at the
+    // relay with the games it does follow, never sent to table 2.
+    let other = json!({"board": "2.2", "action": "pause", "id": "mqtt-console-other-round",
+        "expect": {"ply": 0}});
+    let (s, body) = request(
+        &relay.addr,
+        "POST",
+        "/arbiter/command",
+        &[("Authorization", bearer.as_str())],
+        &other.to_string(),
+    );
+    assert_eq!(s, 404, "{body}");
+    assert!(
+        body.contains("this relay follows no game 2.2") && body.contains("1.2"),
+        "{body}"
+    );
+    // Signed for round 2 and sent to table 2 itself (`eboard rule`), which
+    // plays round 1's game: refused by the board (409), journaled as
+    // nothing; the same ruling for round 1 is applied.
+    let rule = |action: &str, round: &str, id: &str| {
+        let mut args = console::rule_args(&key, &url, 2, action, "IA Hansen", id);
+        args.extend(["--mqtt-username", "console", "--round", round].map(str::to_owned));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        eboard_command()
+            .args(&args)
+            .env("EBOARD_MQTT_PASSWORD", "console-pw")
+            .output()
+            .unwrap()
+    };
+    let wrong = rule("pause", "2", "mqtt-console-round-2");
+    let out = String::from_utf8_lossy(&wrong.stdout);
+    assert!(!wrong.status.success(), "{out}");
+    assert!(
+        out.contains("\"code\":409")
+            && out.contains("made for game 2.2; board 2 now plays game 1.2: not applied"),
+        "{out} {}",
+        String::from_utf8_lossy(&wrong.stderr)
+    );
+    let pauses = || {
+        std::fs::read_to_string(&journals[1])
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains("\"arbiter\":\"pause\""))
+            .count()
+    };
+    assert_eq!(pauses(), 0, "a ruling for another round is not journaled");
+    let right = rule("pause", "1", "mqtt-console-round-1");
+    assert!(
+        right.status.success(),
+        "{}",
+        String::from_utf8_lossy(&right.stdout)
+    );
+    assert_eq!(pauses(), 1);
+    let resumed = rule("resume", "1", "mqtt-console-round-1-resume");
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stdout)
+    );
+    // Read off the console's stream up to the resume, before the restart.
+    console_stream.until(20, |m| m["type"] == "ruling" && m["action"] == "resume");
 
     // Board 2 killed and restarted from its journal: its downtime (an
     // out-of-band alert, not in the journal's replay) reaches the console;

@@ -6,7 +6,8 @@
 //! is moved back on the boot clock (`boottime_ms`), which is exactly what a
 //! longer downtime on the same boot leaves behind; a wall clock that
 //! jumped is the journal's start moved (docs/journal.md, "Restarts at
-//! rarer moments").
+//! rarer moments"). Session 16 adds a restart between two periods and a
+//! heartbeat torn by a power cut.
 
 mod common;
 
@@ -557,4 +558,98 @@ fn a_claim_held_for_the_arbiter_is_still_open_after_the_restart() {
     let open = |s: &Value| s[0]["state"]["open"].clone();
     assert_eq!(open(&after), open(&before), "the matter as it was: {after}");
     assert_eq!(b.of("claim").len(), 1, "decided once");
+}
+
+// ---- 6. A restart between the periods, a power cut in a heartbeat -------
+
+/// A control of two periods (`2/600:300`: two moves in 10 min, then 5 min
+/// for the rest, 2009 §6.1 / 2023 6.1): killed with Black's second move
+/// on the board and not pressed, after White's second move brought him
+/// his next period. After the restart the next period arrives for Black
+/// at his second move, once, and White's added time is neither lost nor
+/// added again by the replay of the journal.
+#[test]
+fn a_restart_before_the_move_that_ends_a_period_adds_the_next_period_once() {
+    let mut b = Board::new("periods", "2/600:300", 1, 0);
+    e4(&mut b);
+    b.make("e7", "e5");
+    b.press("b");
+    let t2 = b.moves(2)["t"].as_u64().unwrap();
+    let (w2, b2) = b.clock_at(t2);
+    b.make("g1", "f3");
+    b.press("w");
+    let t3 = b.moves(3)["t"].as_u64().unwrap();
+    let (w3, b3) = b.clock_at(t3);
+    assert_eq!(
+        w3,
+        w2 - (t3 - t2) + 300_000,
+        "White's second move: his next period ({w2} at {t2}, {w3} at {t3})"
+    );
+    assert_eq!(b3, b2);
+    b.make("b8", "c6");
+    b.reach(t3 + 2_000);
+    b.kill_and_restart(|_| {});
+    let d = b.downtime();
+    assert_eq!(d["clocks_stopped"], false, "a quick restart: {d}");
+    // The replay kept White's period.
+    let (w_after, _, _) = b.last_clock();
+    assert_eq!(w_after, w3, "White's clock after the replay");
+    b.press("b");
+    let t4 = b.moves(4)["t"].as_u64().unwrap();
+    assert_eq!(b.moves(4)["san"], "Nc6");
+    let (w4, b4) = b.clock_at(t4);
+    assert_eq!(w4, w3, "White's clock stood while Black thought");
+    assert_eq!(
+        b4,
+        b3 - (t4 - t3) + 300_000,
+        "Black's second move (the downtime charged, his next period once): {b3} at {t3}, {b4} at {t4}"
+    );
+    // The next move of White runs on the second period alone.
+    b.make("f1", "c4");
+    b.press("w");
+    let t5 = b.moves(5)["t"].as_u64().unwrap();
+    assert_eq!(b.clock_at(t5).0, w4 - (t5 - t4), "no third period");
+}
+
+/// A power cut in the middle of a heartbeat's write: the events file's
+/// last line is torn. The restart measures from the heartbeat before it
+/// (two seconds earlier, the journal's interval), trusts it on the same
+/// boot, charges Black his whole think and withdraws no public move.
+#[test]
+fn a_heartbeat_torn_by_a_power_cut_measures_from_the_one_before() {
+    let mut b = Board::new("tornbeat", "5400+30", 1, 0);
+    let t_w = e4(&mut b);
+    let (white_before, black_before, _) = b.last_clock();
+    b.reach(t_w + 4_000);
+    poll(20, "e4 public", || {
+        get(b.addr(), "/games.pgn").contains("1. e4").then_some(())
+    });
+    b.kill_and_restart(|j| {
+        let ev = eboard::journal::events_path(j);
+        let text = std::fs::read_to_string(&ev).unwrap();
+        let last = text.trim_end().rsplit('\n').next().unwrap().to_owned();
+        assert!(last.contains("heartbeat"), "the last line: {last}");
+        let cut = text.trim_end().len() - last.len() / 2;
+        std::fs::write(&ev, &text[..cut]).unwrap();
+    });
+    let d = b.downtime();
+    assert_eq!(d["measured_by"], "boottime", "{d}");
+    assert_eq!(d["clocks_stopped"], false, "{d}");
+    let since = d["since_t"].as_u64().unwrap();
+    assert!(
+        since >= t_w + 2_000,
+        "from the heartbeat before the torn one: {d}"
+    );
+    let until = d["until_t"].as_u64().unwrap();
+    assert_eq!(d["charged"]["by"], "b", "{d}");
+    assert_eq!(d["charged"]["white_ms"], white_before, "{d}");
+    assert_eq!(
+        d["charged"]["black_ms"],
+        black_before - (until - t_w),
+        "Black charged his think: {d}"
+    );
+    assert!(get(b.addr(), "/games.pgn").contains("1. e4"));
+    b.make("e7", "e5");
+    b.press("b");
+    assert_eq!(b.moves(2)["san"], "e5");
 }

@@ -203,6 +203,7 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
         "dm-2026",
         eboard::mqtt::command::Ruling {
             board: 2,
+            round: None,
             action: "resume".into(),
             body: Value::Null,
             arbiter: "Hansen, IA".into(),
@@ -312,6 +313,18 @@ fn the_mqtt_relays_console_rules_through_the_signed_command_topic() {
     );
     let bearer = format!("Bearer {ARBITER}");
     let me = [("Authorization", bearer.as_str())];
+    // The arbiter rules on a game his console shows: before the relay
+    // follows game 1.2 a ruling for it is refused there (404).
+    poll(20, "game 1.2 at the relay", || {
+        let (s, body) = request(&relay.addr, "GET", "/arbiter/state", &me, "");
+        let games: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+        (s == 200
+            && games.as_array().is_some_and(|g| {
+                g.iter()
+                    .any(|g| g["info"]["round"] == 1 && g["info"]["board"] == 2)
+            }))
+        .then_some(())
+    });
     let cmd =
         serde_json::json!({"board": "1.2", "action": "pause", "expect": {"ply": 0}, "id": "mqtt-console-1"}).to_string();
     let (status, body) = request(&relay.addr, "POST", "/arbiter/command", &me, &cmd);

@@ -37,6 +37,9 @@ pub struct CommandChannel {
     pub reply_topic: String,
     /// This board's number.
     pub board: u32,
+    /// The round of the game this board plays (its `round.board` is
+    /// `round.board`): a ruling signed for another round is refused.
+    pub round: u32,
     /// The event's topic level (signed with every ruling).
     pub event: String,
     /// The public keys whose rulings are taken.
@@ -90,6 +93,21 @@ async fn handle(
         }
         json!({"id": id, "board": board, "status": "rejected", "reason": reason})
     };
+    // Made for the game the board plays now, or refused: a ruling the
+    // console gave for game 3.4 is never applied to table 4's game 4.4
+    // (issue 24.1; the round is signed).
+    if let Some(round) = ruling.round.filter(|r| *r != ch.round) {
+        let reason = format!(
+            "this ruling was made for game {round}.{board}; board {board} now plays game {}.{board}: not applied",
+            ch.round
+        );
+        tracing::warn!(id, "ruling rejected: {reason}");
+        let outcome = json!({"status": "rejected", "code": 409, "reason": reason});
+        if let Err(e) = ch.ids.record(&id, outcome) {
+            tracing::error!("rulings: {e}");
+        }
+        return json!({"id": id, "board": board, "status": "rejected", "code": 409, "reason": reason});
+    }
     let kind = match crate::server::parse_ruling(&ruling.action, &ruling.body) {
         Ok(RecordKind::Arbiter { expect: None, .. }) => {
             // Signed rulings name what they were made from (issue 24.1).
@@ -237,6 +255,7 @@ pub fn command_channel(
         command_topic,
         reply_topic,
         board: cfg.game.board,
+        round: cfg.game.round,
         event,
         keys,
         window_ms: m

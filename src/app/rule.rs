@@ -40,6 +40,12 @@ pub struct RuleArgs {
     /// The board (table) number.
     #[arg(long, value_name = "N")]
     pub board: Option<u32>,
+    /// The round of the game the ruling is for (its `round.board` is
+    /// ROUND.N): a board that now plays another round's game refuses it.
+    /// Give it: without it the board takes the ruling for whatever game it
+    /// plays now.
+    #[arg(long, value_name = "ROUND")]
+    pub round: Option<u32>,
     /// The action, as the arbiter API's: accept, overrule, restore, result,
     /// confirm, forfeit, clock, position, pause, resume, undo, rewind,
     /// choose, uphold, reject (a draw claim the board held, `claim_held`),
@@ -108,6 +114,7 @@ pub fn rule(args: RuleArgs) -> anyhow::Result<bool> {
     let board = args.board.unwrap_or(1);
     let ruling = Ruling {
         board,
+        round: args.round,
         action: args.action.clone().unwrap_or_default(),
         body,
         arbiter: args.arbiter.clone().unwrap_or_default(),
@@ -206,12 +213,15 @@ pub(crate) fn mqtt_forwarder(
         let (broker, prefix, event, key) =
             (broker.clone(), prefix.clone(), event.clone(), key.clone());
         Box::pin(async move {
-            let board: u32 = game
+            let (round, board): (u32, u32) = game
                 .split_once('.')
-                .and_then(|(_, b)| b.parse().ok())
+                .and_then(|(r, b)| Some((r.parse().ok()?, b.parse().ok()?)))
                 .ok_or_else(|| format!("\"{game}\" is not round.board"))?;
+            // The round signed with it: table `board` applies it only while
+            // it plays this game (issue 24.1).
             let ruling = Ruling {
                 board,
+                round: Some(round),
                 action: command["action"].as_str().unwrap_or_default().to_owned(),
                 body: crate::server::arbiter::body_with_expect(
                     command.get("body"),

@@ -16,8 +16,8 @@
 //! The signed bytes are [`DOMAIN`], the event's topic level (its slug,
 //! [`crate::mqtt::slug`]) and a newline, then the ruling as compact JSON
 //! with every object's keys sorted (serde_json's map): `{"action", "arbiter",
-//! "board", "body", "id", "issued_ms"}`, `body` an object (`{}` when the
-//! action has none). The event is signed, not sent: a ruling taken from
+//! "board", "body", "id", "issued_ms", "round"?}`, `body` an object (`{}` when the
+//! action has none), `round` only when the ruling names its game's round. The event is signed, not sent: a ruling taken from
 //! one event's topic is not valid on another's. The message is that object plus `"sig"`: the 64-byte
 //! signature in lower-case hex.
 
@@ -42,6 +42,12 @@ pub const MAX_ID: usize = 128;
 pub struct Ruling {
     /// The board (table) number it is for.
     pub board: u32,
+    /// The round of the game it was made for (the console's `round.board`):
+    /// a board that now plays another round's game refuses it (issue 24.1:
+    /// a ruling for game 3.4 is not applied to table 4's game 4.4). Signed
+    /// when present; absent in rulings of older consoles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
     /// The arbiter API's action (`restore`, `clock`, `result`, …).
     pub action: String,
     /// The action's body (`{"white_ms": …}`), `{}` when it has none.
@@ -73,7 +79,7 @@ pub fn canonical(event: &str, r: &Ruling) -> Vec<u8> {
         b => b.clone(),
     };
     // serde_json's map keeps its keys sorted: one text for one ruling.
-    let v = serde_json::json!({
+    let mut v = serde_json::json!({
         "action": r.action,
         "arbiter": r.arbiter,
         "board": r.board,
@@ -81,6 +87,9 @@ pub fn canonical(event: &str, r: &Ruling) -> Vec<u8> {
         "id": r.id,
         "issued_ms": r.issued_ms,
     });
+    if let Some(round) = r.round {
+        v["round"] = Value::from(round);
+    }
     let mut out = DOMAIN.to_vec();
     out.extend_from_slice(event.as_bytes());
     out.push(b'\n');
@@ -238,6 +247,7 @@ mod tests {
     fn ruling() -> Ruling {
         Ruling {
             board: 2,
+            round: None,
             action: "clock".into(),
             body: serde_json::json!({"white_ms": 60000, "black_ms": 30000}),
             arbiter: "Hansen, IA".into(),
@@ -271,6 +281,54 @@ mod tests {
                 .unwrap_err()
                 .1,
             Refused::BadSignature
+        );
+        // Altered after signing: the round (a ruling made for game 3.2
+        // passed off as one for 4.2), or a round added to one without.
+        let mut s = key.sign(
+            "dm-2026",
+            Ruling {
+                round: Some(3),
+                ..ruling()
+            },
+        );
+        s.ruling.round = Some(4);
+        for r in [
+            s.clone(),
+            Signed {
+                ruling: Ruling {
+                    round: Some(4),
+                    ..ruling()
+                },
+                sig: key.sign("dm-2026", ruling()).sig,
+            },
+        ] {
+            assert_eq!(
+                verify(
+                    &serde_json::to_vec(&r).unwrap(),
+                    "dm-2026",
+                    2,
+                    &[pk],
+                    1_000_500,
+                    60_000
+                )
+                .unwrap_err()
+                .1,
+                Refused::BadSignature
+            );
+        }
+        let round = serde_json::to_vec(&key.sign(
+            "dm-2026",
+            Ruling {
+                round: Some(3),
+                ..ruling()
+            },
+        ))
+        .unwrap();
+        assert_eq!(
+            verify(&round, "dm-2026", 2, &[pk], 1_000_500, 60_000)
+                .unwrap()
+                .round,
+            Some(3)
         );
         // Unsigned.
         let mut v = serde_json::to_value(key.sign("dm-2026", ruling())).unwrap();

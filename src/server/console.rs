@@ -533,6 +533,23 @@ async fn command_inner(
                     "key 'board': give the game as round.board",
                 )
             })?;
+            // A game this relay does not follow is no board's to rule: the
+            // arbiter saw it elsewhere (another relay, an old page), or the
+            // table has moved on to another round's game (issue 24.1).
+            {
+                let view = console.channel.view.borrow();
+                if !view.games.iter().any(|g| g.info.id() == game) {
+                    let mut here: Vec<String> = view.games.iter().map(|g| g.info.id()).collect();
+                    here.sort();
+                    return Err(refuse(
+                        StatusCode::NOT_FOUND,
+                        &format!(
+                            "key 'board': this relay follows no game {game} (it follows {}): not forwarded",
+                            if here.is_empty() { "none yet".to_owned() } else { here.join(", ") }
+                        ),
+                    ));
+                }
+            }
             // Checked here too, so a bad request never leaves the relay.
             ruling_record(&cmd.action, &body, &author, true)?;
             tracing::info!(arbiter = %author, board = %game, action = %cmd.action, id = %cmd.id, "relay: forwarding a ruling");

@@ -262,7 +262,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             }
         }
     }
-    if let Some(ch) = rulings {
+    if let Some(mut ch) = rulings {
+        // The game as the board plays it (a pairing taken, a journal resumed).
+        ch.round = daemon.info.round;
         tracing::info!("rulings: signed commands on {}", ch.command_topic);
         super::commands::start(rt.handle(), ch, daemon.commands.clone()).anyhow()?;
     }
