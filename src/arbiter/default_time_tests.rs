@@ -28,6 +28,15 @@ fn forfeit_with(t: u64, action: ArbiterAction, reason: Option<&str>) -> Record {
     )
 }
 
+/// The arbiter enters Black's no-show as a forfeit (1-0) at round time
+/// `t` ms, without a reason: the decisions.
+fn white_forfeit(a: &mut Arbiter, t: u64) -> Vec<Decision> {
+    feed(
+        a,
+        &[forfeit_with(t, ArbiterAction::Forfeit(WHITE_WON), None)],
+    )
+}
+
 const WHITE_WON: Forfeit = Forfeit::Won(KnownOutcome::Decisive {
     winner: Color::White,
 });
@@ -45,14 +54,7 @@ fn a_forfeit_before_the_dsu_default_time_is_refused_with_when_it_passes() {
         (st.ms, st.source, st.article, st.started_t, st.passes_t),
         (900_000, "DSU 004 §11", "6.6a", Some(0), Some(900_000))
     );
-    let d = feed(
-        &mut a,
-        &[forfeit_with(
-            600_000,
-            ArbiterAction::Forfeit(WHITE_WON),
-            None,
-        )],
-    );
+    let d = white_forfeit(&mut a, 600_000);
     let (reason, status) = refused(&d).expect("refused");
     assert_eq!(status, 409, "{reason}");
     assert!(
@@ -64,14 +66,7 @@ fn a_forfeit_before_the_dsu_default_time_is_refused_with_when_it_passes() {
     assert!(a.outcome().is_none(), "nothing decided");
     assert!(a.rulings().is_empty(), "no ruling given");
     // Once it has passed: the forfeit stands, as before.
-    let d = feed(
-        &mut a,
-        &[forfeit_with(
-            900_000,
-            ArbiterAction::Forfeit(WHITE_WON),
-            None,
-        )],
-    );
+    let d = white_forfeit(&mut a, 900_000);
     assert_eq!(refused(&d), None, "{d:?}");
     assert_eq!(a.outcome().unwrap().reason, EndReason::Forfeit);
     let (_, effect) = applied(&d).unwrap();
@@ -123,14 +118,7 @@ fn the_session_starts_with_whites_clock_and_the_arbiter_may_decide_before_it() {
     cfg.clock_start_at = ClockStartAt::ArbiterOrPress;
     let mut a = Arbiter::new(cfg);
     // Not started: refused, saying so.
-    let d = feed(
-        &mut a,
-        &[forfeit_with(
-            60_000,
-            ArbiterAction::Forfeit(WHITE_WON),
-            None,
-        )],
-    );
+    let d = white_forfeit(&mut a, 60_000);
     let (reason, status) = refused(&d).expect("refused");
     assert_eq!(status, 409);
     assert!(
@@ -227,14 +215,7 @@ fn the_default_time_counts_from_the_rounds_scheduled_start() {
         (st.started_t, st.scheduled, st.passes_t),
         (Some(-300_000), true, Some(600_000))
     );
-    let d = feed(
-        &mut a,
-        &[forfeit_with(
-            540_000,
-            ArbiterAction::Forfeit(WHITE_WON),
-            None,
-        )],
-    );
+    let d = white_forfeit(&mut a, 540_000);
     let (reason, status) = refused(&d).expect("refused");
     assert_eq!(status, 409, "{reason}");
     assert!(
@@ -243,14 +224,7 @@ fn the_default_time_counts_from_the_rounds_scheduled_start() {
             && reason.contains("in 0:01:00"),
         "{reason}"
     );
-    let d = feed(
-        &mut a,
-        &[forfeit_with(
-            600_000,
-            ArbiterAction::Forfeit(WHITE_WON),
-            None,
-        )],
-    );
+    let d = white_forfeit(&mut a, 600_000);
     assert_eq!(refused(&d), None, "{d:?}");
     assert_eq!(a.outcome().unwrap().result.as_str(), "1-0");
     // White's first press at 2 min does not move the session's start:
@@ -259,14 +233,7 @@ fn the_default_time_counts_from_the_rounds_scheduled_start() {
     feed(&mut b, &[press(120_000, Color::Black)]);
     feed(&mut b, &play(180_000, Color::White, Square::E2, Square::E4));
     assert_eq!(b.default_time_state().passes_t, Some(600_000));
-    let d = feed(
-        &mut b,
-        &[forfeit_with(
-            600_000,
-            ArbiterAction::Forfeit(WHITE_WON),
-            None,
-        )],
-    );
+    let d = white_forfeit(&mut b, 600_000);
     assert_eq!(refused(&d), None, "{d:?}");
     // The header carries it through a journal and a replay.
     let v = crate::trace::header_json(&header);

@@ -3,6 +3,7 @@
 //! Guidelines III do not apply, stale, undone.
 
 use super::rulings_tests::applied as ruling;
+use super::rulings_tests::refusal as refused;
 use super::*;
 use crate::model::{Edition, Mode};
 use crate::trace::{Expect, IncrementRequest};
@@ -46,22 +47,6 @@ fn request(t: u64, by: Color, delay: bool, accepted: bool, ply: Option<u32>) -> 
             reason: None,
         },
     )
-}
-
-fn refused(d: &[Decision]) -> Option<(String, u16, Option<&'static str>)> {
-    d.iter().find_map(|d| match d {
-        Decision::Event(Event {
-            kind:
-                EventKind::RulingRefused {
-                    reason,
-                    status,
-                    article,
-                    ..
-                },
-            ..
-        }) => Some((reason.clone(), *status, *article)),
-        _ => None,
-    })
 }
 
 #[test]

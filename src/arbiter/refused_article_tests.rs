@@ -6,15 +6,7 @@ use super::*;
 
 /// The `ruling_refused` of `d`: (status, article).
 fn refused_article(d: &[Decision]) -> Option<(u16, Option<&'static str>)> {
-    d.iter().find_map(|d| match d {
-        Decision::Event(Event {
-            kind: EventKind::RulingRefused {
-                status, article, ..
-            },
-            ..
-        }) => Some((*status, *article)),
-        _ => None,
-    })
+    refusal(d).map(|(_, status, article)| (status, article))
 }
 
 #[test]

@@ -34,11 +34,22 @@ fn seen(ply: u32, event: Option<(&str, u64)>) -> Option<Expect> {
 
 /// The `ruling_refused` of `d`: (reason, status).
 fn refused(d: &[Decision]) -> Option<(String, u16)> {
+    refusal(d).map(|(reason, status, _)| (reason, status))
+}
+
+/// The ruling refused among `d`: its reason, status and article.
+pub(super) fn refusal(d: &[Decision]) -> Option<(String, u16, Option<&'static str>)> {
     d.iter().find_map(|d| match d {
         Decision::Event(Event {
-            kind: EventKind::RulingRefused { reason, status, .. },
+            kind:
+                EventKind::RulingRefused {
+                    reason,
+                    status,
+                    article,
+                    ..
+                },
             ..
-        }) => Some((reason.clone(), *status)),
+        }) => Some((reason.clone(), *status, *article)),
         _ => None,
     })
 }
