@@ -330,3 +330,147 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     drop(boards);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A corrected result, a board restart, the correction undone (ia16), on
+/// a board with a journal directory (the service's): the restart within
+/// the round resumes the game whose result the arbiter confirmed and
+/// corrected, so the PGN, the results CSV and the results TRF still carry
+/// it, and the correction can be undone after the restart: all three then
+/// carry the draw by agreement, confirmed, its termination kept, and
+/// nothing of the correction. The next round's pairing archives the game.
+/// On main the restart archived the confirmed game and began a new one of
+/// the same pairing: the PGN said `*`, the TRF left 4.1 blank, the CSV had
+/// `*`, and the undo was refused "there is no ruling #2 on this board".
+#[test]
+fn a_correction_undone_after_a_board_restart_leaves_the_final_result_everywhere() {
+    let dir = tempdir("paperwork-restart");
+    let pairings = dir.join("pairings");
+    let out = eboard_command()
+        .args(["event", TRF, "--round", "4", "--event", "DM 2026"])
+        .args(["--out", pairings.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let fragment = pairings.join("board-1.toml");
+    let cfg = config(&dir, 4, 1, &format!("pairings = \"{TRF}\"\n"));
+    let trace = dir.join("draw.jsonl");
+    std::fs::write(
+        &trace,
+        TraceBuilder::new()
+            .header("time_control", "5400+30")
+            .steps("1000 mv e2e4 w\n2000 mv e7e5 b\n3000 offer w\n3500 accept b\n")
+            .text(),
+    )
+    .unwrap();
+    let state = dir.join("state");
+    let args = |pairing: &std::path::Path| -> Vec<String> {
+        vec![
+            "--journal-dir".into(),
+            state.display().to_string(),
+            "--pairing".into(),
+            pairing.display().to_string(),
+        ]
+    };
+    let first = args(&fragment);
+    let mut board = run_board(&dir, &cfg, Some(&trace), &refs(&first));
+    let auth = [ARBITER_AUTH];
+    let b = board.addr.clone();
+    poll(30, "the draw", || {
+        get(&b, "/games.pgn")
+            .contains("[Result \"1/2-1/2\"]")
+            .then_some(())
+    });
+    let (s, body) = request(&b, "POST", "/arbiter/confirm", &auth, "{}");
+    assert_eq!(s, 200, "{body}");
+    let wrong = json!({"result": "1-0", "reason": "read the wrong scoresheet"}).to_string();
+    let (s, body) = request(&b, "POST", "/arbiter/confirm", &auth, &wrong);
+    assert_eq!(s, 200, "{body}");
+    board.kill();
+    // Restarted within the round (a power cut): the same game, resumed.
+    let again = args(&fragment);
+    let board = run_board(&dir, &cfg, None, &refs(&again));
+    let b = board.addr.clone();
+    let pgn = get(&b, "/games.pgn");
+    assert!(
+        pgn.contains("[Result \"1-0\"]") && pgn.contains("1. e4"),
+        "the corrected game, not a new one: {pgn}"
+    );
+    let log = std::fs::read_to_string(&board.stderr).unwrap();
+    assert!(
+        log.contains("its result confirmed: resumed while this start is the same game"),
+        "{log}"
+    );
+    // The correction undone after the restart.
+    let (s, body) = request(
+        &b,
+        "POST",
+        "/arbiter/undo",
+        &auth,
+        &json!({"ruling": 2}).to_string(),
+    );
+    assert_eq!(s, 200, "{body}");
+    let pgn = get(&b, "/games.pgn");
+    assert!(
+        pgn.contains("[Result \"1/2-1/2\"]")
+            && pgn.contains("[ResultStatus \"confirmed\"]")
+            && !pgn.contains("1-0")
+            && !pgn.contains("corrected"),
+        "{pgn}"
+    );
+    let (s, csv) = request(&b, "GET", "/console/results.csv", &auth, "");
+    assert_eq!(s, 200, "{csv}");
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 1, "{csv}");
+    assert_eq!(
+        (
+            rows[0]["result"].as_str(),
+            rows[0]["status"].as_str(),
+            rows[0]["reason"].as_str()
+        ),
+        ("1/2-1/2", "confirmed", "agreement"),
+        "{csv}"
+    );
+    let (s, head, trf) = http(&b, "GET", "/console/results.trf", &auth, "");
+    assert_eq!(s, 200, "{trf}");
+    assert!(
+        !head
+            .to_ascii_lowercase()
+            .contains("x-eboard-left-blank: 4.1"),
+        "{head}"
+    );
+    let entries = eboard::event::trf::round_entries(&trf, "round4.trf", 4).unwrap();
+    // Iversen (9) - Dahl (4), drawn: `=` for both in round 4.
+    let code = |rank: u32| entries.iter().find(|e| e.rank == rank).map(|e| e.result);
+    assert_eq!((code(9), code(4)), (Some('='), Some('=')), "{trf}");
+    drop(board);
+    // The next round's pairing: the confirmed game is archived, 5.1 begins.
+    let next = dir.join("board-1-round5.toml");
+    std::fs::write(
+        &next,
+        std::fs::read_to_string(&fragment)
+            .unwrap()
+            .replace("round = 4", "round = 5"),
+    )
+    .unwrap();
+    let fifth = args(&next);
+    let board = run_board(&dir, &cfg, None, &refs(&fifth));
+    let pgn = get(&board.addr, "/games.pgn");
+    assert!(
+        pgn.contains("[Round \"5.1\"]") && pgn.contains("[Result \"*\"]"),
+        "{pgn}"
+    );
+    assert_eq!(
+        std::fs::read_dir(state.join("games"))
+            .unwrap()
+            .filter(|e| e
+                .as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "jsonl"))
+            .count(),
+        1
+    );
+    drop(board);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -388,9 +388,29 @@ fn a_finished_game_is_resumed_until_confirmed_then_rotated_when_the_service_star
             .then_some(())
     });
     drop(run);
-    // The next start (the next round): the confirmed game is archived, a
-    // new journal begun, and the daemon is ready.
+    // Restarted within the round after the confirmation (ia16): the same
+    // game, resumed with its confirmed result (before, a new game of the
+    // same pairing began and the result left the feeds and the results).
     let run = run_board_with_env(&dir, &cfg, None, &jd, &env);
+    sd.until("READY=1", 20);
+    let log = std::fs::read_to_string(&run.stderr).unwrap();
+    assert!(
+        log.contains("the last game ended 1-0, its result confirmed: resumed"),
+        "{log}"
+    );
+    assert!(!state.join("games").exists(), "nothing archived yet");
+    let pgn = get(&run.addr, "/games.pgn");
+    assert!(
+        pgn.contains("17. Rd8#") && pgn.contains("[ResultStatus \"confirmed\"]"),
+        "{pgn}"
+    );
+    drop(run);
+    // The next start is the next round: the confirmed game is archived, a
+    // new journal begun, and the daemon is ready.
+    let r2 = dir.join("r2");
+    std::fs::create_dir_all(&r2).unwrap();
+    let cfg2 = config(&r2, 2, 1, "");
+    let run = run_board_with_env(&dir, &cfg2, None, &jd, &env);
     sd.until("READY=1", 20);
     let games: Vec<PathBuf> = std::fs::read_dir(state.join("games"))
         .unwrap()
@@ -414,9 +434,6 @@ fn a_finished_game_is_resumed_until_confirmed_then_rotated_when_the_service_star
     drop(run);
     // The config changed to the next round over an unconfirmed game: that
     // game is archived after all (said at warn), the new game starts.
-    let r2 = dir.join("r2");
-    std::fs::create_dir_all(&r2).unwrap();
-    let cfg2 = config(&r2, 2, 1, "");
     let run = run_board(
         &dir,
         &cfg2,

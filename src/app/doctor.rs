@@ -207,8 +207,8 @@ fn secrets(cfg: &Config) -> Finding {
 
 /// The game journaled in the journal directory and what the next start
 /// does with it (`journal::standing`, the arbiter's undos counted): none
-/// or one in progress (resumed), one ended and confirmed (archived, the
-/// next round taken), one ended whose result the arbiter has not confirmed
+/// or one in progress (resumed), one ended and confirmed (resumed while
+/// the next start is the same game, archived when it is another), one ended whose result the arbiter has not confirmed
 /// (DSU regulations 004 §15): on a board whose results an arbiter confirms
 /// it is resumed and the board takes no other pairing until it is
 /// confirmed — `warn`, so that an organiser setting up the next round sees
@@ -239,7 +239,7 @@ fn game(cfg: &Config, journal_dir: &Path) -> Finding {
             C,
             Status::Ok,
             format!(
-                "game {round} ended {r}, confirmed: archived to {} at the next start, which takes the next round",
+                "game {round} ended {r}, confirmed: resumed at the next start while it is the same game (a restart within the round keeps its result); archived to {} at the first start of another game (the next pairing or [game])",
                 archive.display()
             ),
         ),

@@ -295,6 +295,12 @@ pub struct Taken {
     pub from: String,
     /// Alerts for the arbiter once the board runs: (game, error, action).
     pub notices: Vec<(String, String, String)>,
+    /// The journal is rotated per game (`eboard run --journal-dir`), the
+    /// newest N archived games kept: a finished game whose result the
+    /// arbiter confirmed, resumed at start while it is the same game
+    /// (`run::parts::journal_in`), is archived when another pairing is
+    /// taken.
+    pub rotate: Option<usize>,
 }
 
 impl Taken {
@@ -318,6 +324,19 @@ impl Taken {
                     "pairing: {why}; no record yet: the journal is set aside (*.unplayed)"
                 );
                 set_aside(j)?;
+            } else if let (Some(why), Some(keep), Some(j)) = (
+                &why,
+                self.rotate.filter(|_| finished_and_confirmed(journal)),
+                journal,
+            ) {
+                // The next pairing over a confirmed game: archived, taken.
+                let dir = j.parent().unwrap_or(Path::new("."));
+                if let Some(to) = crate::journal::rotate(dir, keep).map_err(|e| e.to_string())? {
+                    tracing::info!(
+                        "pairing: {why}; the journaled game has ended and its result is confirmed: its journal moved to {}",
+                        to.display()
+                    );
+                }
             } else if let Some(why) = why {
                 let action = match journal.and_then(crate::journal::unconfirmed_result) {
                     // Kept for its confirmation (`eboard run --journal-dir`).
@@ -353,6 +372,15 @@ impl Taken {
         self.applied = Some(a);
         Ok(())
     }
+}
+
+/// Whether the game of `journal` has ended with its result confirmed (and
+/// not withdrawn since: `journal::standing`).
+fn finished_and_confirmed(journal: Option<&Path>) -> bool {
+    journal.is_some_and(|j| {
+        let s = crate::journal::standing(j);
+        s.result.is_some() && s.confirmed
+    })
 }
 
 #[cfg(test)]

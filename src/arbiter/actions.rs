@@ -358,10 +358,10 @@ impl Arbiter {
             }
             if let Some(o) = self.ended_after(dc.t) {
                 return Err(stale(format!(
-                    "the game ended after the claim ({}, {}): the claim is no longer open; \
-                     confirm or correct the result instead",
+                    "the game ended after the claim ({}, {}): the claim is no longer open{}",
                     o.result.as_str(),
-                    o.reason
+                    o.reason,
+                    self.correct_claim_after_end_words(dc.t)
                 )));
             }
             // Upheld on overruling, the ruling applies the claim's own

@@ -33,6 +33,29 @@ fn signed(ms: i64) -> String {
 }
 
 impl Arbiter {
+    /// A draw claim the board rejected, the game ended after it (the
+    /// claimant's flag fell while the arbiter came to read the scoresheet):
+    /// the claim is no longer open to an overrule, but if it was correct
+    /// the game was drawn when it was made (2023 9.5.2, 2009 §9.5b: "the
+    /// game is drawn" on a correct claim), before that end; what the
+    /// arbiter does then, in words after a `;` (ia16: the refusal said only
+    /// "the claim is no longer open: the game is over (0-1, time)"). Empty
+    /// for any other alert.
+    pub(super) fn correct_claim_after_end_words(&self, t: u64) -> String {
+        let Some(dc) = self.decided_claim.as_ref().filter(|d| d.t == t) else {
+            return String::new();
+        };
+        let draw = matches!(dc.kind, ClaimKind::Threefold | ClaimKind::FiftyMoves);
+        match (dc.upheld, draw, self.ended_after(dc.t), self.uphold_words(dc)) {
+            (false, true, Some(o), Some(words)) => format!(
+                "; if the claim was correct, the game was drawn when it was made, before it ended                  {} ({words}): correct the result to 1/2-1/2 with that reason; if it was not,                  confirm the result",
+                o.result.as_str()
+            ),
+            (_, _, Some(_), _) => "; confirm or correct the result instead".to_owned(),
+            _ => String::new(),
+        }
+    }
+
     /// The words of taking `dc`'s cost back, after a `;` (empty when the
     /// board's decision gave none: no clock, a claim refused for its form).
     pub(super) fn cost_back_words(&self, dc: &DecidedClaim) -> String {

@@ -283,8 +283,13 @@ impl Arbiter {
                         moves_ago(ply - e.ply)
                     )));
                 }
+                let then = if ev.kind == "claim" {
+                    self.correct_claim_after_end_words(ev.t)
+                } else {
+                    String::new()
+                };
                 return Err(stale(format!(
-                    "the {what} (t = {} ms) is no longer open: {}",
+                    "the {what} (t = {} ms) is no longer open: {}{then}",
                     ev.t,
                     self.closed_by(ev)
                 )));

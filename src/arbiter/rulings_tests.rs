@@ -505,6 +505,49 @@ fn a_claim_is_no_longer_open_once_something_later_ended_the_game() {
     }
 }
 
+/// ia16: White claims fifty moves the board cannot count (2023: rejected,
+/// +2 min to Black, 9.5.3) and his clock runs on while the arbiter comes to
+/// read the scoresheet; his flag falls. The claim is no longer open to an
+/// overrule (the game is over), but if it was correct the game was drawn
+/// when it was made (9.5.2): the refusal says so and how to give it, and
+/// the correction to 1/2-1/2 with that reason is applied. Before, the
+/// refusal said only "the claim (t = 2500 ms) is no longer open: the game
+/// is over (0-1, time)".
+#[test]
+fn a_rejected_claim_overruled_after_the_claimants_flag_says_how_to_draw_the_game() {
+    let mut a = game(Some("60"));
+    feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
+    feed(&mut a, &play(2_000, Color::Black, Square::E7, Square::E5));
+    feed(&mut a, &[claim(2_500, ClaimKind::FiftyMoves, Color::White)]);
+    advance(&mut a, 62_000);
+    assert_eq!(a.outcome().map(|o| o.reason), Some(EndReason::Time));
+    for expect in [seen(2, Some(("claim", 2_500))), None] {
+        let d = feed(&mut a, &[ruled(63_000, ArbiterAction::Overrule, expect)]);
+        let (reason, status) = refused(&d).expect("refused");
+        assert_eq!(status, 409, "{reason}");
+        assert!(
+            reason.contains("if the claim was correct, the game was drawn when it was made")
+                && reason.contains("correct the result to 1/2-1/2 with that reason")
+                && reason.contains("(9.3.2)"),
+            "{reason}"
+        );
+    }
+    let d = feed(
+        &mut a,
+        &[rec(
+            64_000,
+            RecordKind::Arbiter {
+                action: ArbiterAction::Confirm(Some(Score::Game(KnownOutcome::Draw))),
+                author: Some("IA Hansen".into()),
+                expect: seen(2, None),
+                reason: Some("the fifty-move claim was correct (scoresheet)".into()),
+            },
+        )],
+    );
+    let (_, effect) = applied(&d).expect("applied");
+    assert!(effect.contains("corrected to 1/2-1/2"), "{effect}");
+}
+
 // Undoing a restore; a result corrected to 0-0.
 #[path = "undo_tests.rs"]
 mod undo_tests;

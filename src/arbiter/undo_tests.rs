@@ -624,3 +624,70 @@ fn an_illegal_moves_alert_says_whose_clock_runs_while_it_is_set_back() {
         "{m:?}"
     );
 }
+
+/// A game under the 2001 Laws (seed 000) with control `tc`.
+fn game_2001(tc: &str) -> Arbiter {
+    let header = crate::trace::Header {
+        boards: vec![BoardId::Main],
+        rules: Some(crate::model::Edition::Fide2001),
+        time_control: Some(tc.into()),
+        ..crate::trace::Header::default()
+    };
+    Arbiter::new(GameConfig::from_header(&header, None, None).unwrap())
+}
+
+#[test]
+fn a_2001_wrong_claim_overruled_and_the_overrule_undone_gives_the_clocks_back_exactly() {
+    // ia16: 2001 §9.5b: an incorrect claim gives the opponent three minutes
+    // and cuts the claimant's time (half, at most three minutes, over two
+    // minutes left; to one minute between one and two). Overruled (the
+    // claim was correct), both changes are taken back; the overrule undone,
+    // both stand again, to the millisecond.
+    for tc in ["5400+30", "100"] {
+        let mut a = game_2001(tc);
+        feed(&mut a, &play(1_000, Color::White, Square::G1, Square::F3));
+        let (white, black) = a.clock().unwrap().remaining_at(1_500);
+        // 1:29:59.5 left: three minutes cut; 1:39.5: to one minute.
+        let cut = if black > 120_000 {
+            180_000
+        } else {
+            black - 60_000
+        };
+        feed(&mut a, &[claim(1_500, ClaimKind::FiftyMoves, Color::Black)]);
+        let rejected = (white + 180_000, black - cut);
+        assert_eq!(a.clock().unwrap().remaining_at(1_500), rejected, "{tc}");
+        let d = feed(
+            &mut a,
+            &[ruled(
+                2_000,
+                ArbiterAction::Overrule,
+                seen(1, Some(("claim", 1_500))),
+            )],
+        );
+        let (_, effect) = applied(&d).expect("applied");
+        let back = format!(
+            "taken back (White -0:03:00, Black +{})",
+            crate::arbiter::rulings::hms(cut)
+        );
+        assert!(effect.contains(&back), "{tc}: {effect}");
+        assert_eq!(a.outcome().unwrap().reason, EndReason::FiftyMoves);
+        // Black's clock ran from the claim to the overrule (the claimant on
+        // move): 500 ms, and nothing else.
+        assert_eq!(
+            a.clock().unwrap().remaining_at(9_000),
+            (white, black - 500),
+            "{tc}"
+        );
+        let d = feed(
+            &mut a,
+            &[ruled(3_000, ArbiterAction::Undo(1), seen(1, None))],
+        );
+        assert!(applied(&d).is_some(), "{d:?}");
+        assert!(a.outcome().is_none());
+        assert_eq!(
+            a.clock().unwrap().remaining_at(3_000),
+            (white + 180_000, black - cut - 500),
+            "{tc}: the rejection's clocks again, less the 500 ms Black's clock ran before the game ended"
+        );
+    }
+}

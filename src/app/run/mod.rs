@@ -95,7 +95,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let shown = config_path.display().to_string();
     // The game from `eboard event`: a fragment file, then the broker's
     // retained configuration (docs/event.md); never over a journaled game.
-    let mut taken = pairing::Taken::default();
+    let mut taken = pairing::Taken {
+        rotate: rotates.then_some(keep_games),
+        ..pairing::Taken::default()
+    };
     // Set when a new pairing arrives before this board's game has begun:
     // the board stops and starts again with it (`pairing::restart`).
     let taking = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

@@ -13,21 +13,36 @@ use std::path::{Path, PathBuf};
 /// The journal of a journal directory, the finished game rotated away
 /// first ([`crate::journal::rotate`]); except, on a board whose results an
 /// arbiter confirms (`confirms`, [`results_confirmed_here`]), a finished
-/// game whose result is not confirmed yet (DSU regulations 004 §15): it is
-/// resumed, so that a restart within the round (a power cut, the watchdog)
-/// keeps the provisional result for the arbiter to confirm. It is archived
-/// at the first start after the confirmation, or when this start is
-/// another game ([`rotate_other_game`]).
+/// game: it is resumed, so that a restart within the round (a power cut,
+/// the watchdog) keeps the provisional result for the arbiter to confirm
+/// (DSU regulations 004 §15), and a confirmed (or corrected) one in the
+/// feeds, the console's results and with its rulings, which stay undoable
+/// (ia16: a restart after the confirmation began a new game of the same
+/// pairing, the board's and the relay's PGN said `*`, the results TRF left
+/// the game blank and the correction could no longer be undone, "there is
+/// no ruling #2"). It is archived when this start is another game
+/// ([`rotate_other_game`], the next pairing: [`super::pairing::Taken`]).
 pub(super) fn journal_in(dir: &Path, keep: usize, confirms: bool) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(dir).with_context(|| format!("--journal-dir {}", dir.display()))?;
     let current = dir.join(crate::journal::CURRENT);
     if confirms {
-        if let Some(result) = crate::journal::unconfirmed_result(&current) {
-            tracing::info!(
-                "the last game ended {result} and its result is not confirmed: resumed so the arbiter can confirm it (DSU 004 §15); it is archived to {} at the first start after the confirmation",
-                dir.join(crate::journal::ARCHIVE).display()
-            );
-            return Ok(current);
+        let s = crate::journal::standing(&current);
+        match s.result {
+            Some(result) if s.confirmed => {
+                tracing::info!(
+                    "the last game ended {result}, its result confirmed: resumed while this start is the same game (a restart within the round keeps its result and its rulings); it is archived to {} at the first start of another game (the next pairing or [game])",
+                    dir.join(crate::journal::ARCHIVE).display()
+                );
+                return Ok(current);
+            }
+            Some(result) => {
+                tracing::info!(
+                    "the last game ended {result} and its result is not confirmed: resumed so the arbiter can confirm it (DSU 004 §15); it is archived to {} at the first start of another game after the confirmation",
+                    dir.join(crate::journal::ARCHIVE).display()
+                );
+                return Ok(current);
+            }
+            None => {}
         }
     }
     if let Some(to) = crate::journal::rotate(dir, keep).anyhow()? {
@@ -56,19 +71,20 @@ pub(crate) fn results_confirmed_here(cfg: &Config) -> bool {
             .is_some_and(|m| m.command_keys.as_ref().is_some_and(|k| !k.is_empty()))
 }
 
-/// A finished game resumed for its confirmation ([`journal_in`]) when this
-/// start is another game (the config's `[game]` was changed to the next
-/// round): it is archived after all, so that the new game starts; the
-/// unconfirmed result is said to the log and to the arbiter (`notices`:
-/// game, error, action), its journal kept in the archive. Returns whether
-/// it was archived.
+/// A finished game resumed ([`journal_in`]) when this start is another
+/// game (the config's `[game]` was changed to the next round): it is
+/// archived, so that the new game starts. A result never confirmed is said
+/// to the log at warn and to the arbiter (`notices`: game, error, action),
+/// its journal kept in the archive; a confirmed one at info. Returns
+/// whether it was archived.
 pub(super) fn rotate_other_game(
     journal: &Path,
     game: &crate::trace::Header,
     keep: usize,
     notices: &mut Vec<(String, String, String)>,
 ) -> anyhow::Result<bool> {
-    let Some(result) = crate::journal::unconfirmed_result(journal) else {
+    let standing = crate::journal::standing(journal);
+    let Some(result) = standing.result else {
         return Ok(false);
     };
     if crate::journal::check_identity(journal, game).is_ok() {
@@ -83,11 +99,18 @@ pub(super) fn rotate_other_game(
     let Some(to) = crate::journal::rotate(dir, keep).anyhow()? else {
         return Ok(false);
     };
+    let this = game.round.as_deref().unwrap_or("?");
+    if standing.confirmed {
+        tracing::info!(
+            "the last game has ended ({old}, {result}, confirmed): its journal moved to {}; this start is game {this}",
+            to.display()
+        );
+        return Ok(true);
+    }
     let error = format!("game {old} ended {result} and its result was never confirmed");
     let action = format!(
-        "archived to {}: this start is game {} (the config's [game]); the unconfirmed result is in that journal",
+        "archived to {}: this start is game {this} (the config's [game]); the unconfirmed result is in that journal",
         to.display(),
-        game.round.as_deref().unwrap_or("?")
     );
     tracing::warn!("{error}; {action}");
     notices.push((old, error, action));
