@@ -478,7 +478,7 @@ fn s16_point_2_a_board_turned_180_at_move_15() {
         "irregularity.kind=displaced",
     ];
     let mut cases = Vec::new();
-    for rules in ["fide-2023", "fide-2009"] {
+    for rules in ["fide-2023", "fide-2009", "fide-2009-no", "fide-2001"] {
         cases.push(case(
             "16-2a a board turned 180° at move 15",
             rules,
@@ -596,4 +596,152 @@ fn s16_point_6_a_castling_copied_without_its_rook() {
         ));
     }
     run(cases);
+}
+
+/// Point 1, a second set: castling out of check on an occupancy board and
+/// claimed; the long castling through an attacked d1 and past an
+/// attacked b1; an illegal move in the final period of unsupervised rapid;
+/// the en passant taken in time.
+#[test]
+fn s16_point_1_more_castlings_and_the_final_period() {
+    let oo_occ = "1000 lift e1\n1200 place g1\n1400 lift h1\n1600 place f1\n2000 press w\n";
+    // O-O-O: the king to c1, the rook to d1.
+    let ooo = "1000 lift e1\n1200 place c1 K\n1400 lift a1\n1600 place d1 R\n2000 press w\n";
+    // The rook d8 attacks d1, the square the king passes.
+    let d1_attacked = "3rk3/8/8/8/8/8/8/R3K3 w Q - 0 1";
+    // The rook b8 attacks b1, which only the rook passes.
+    let b1_attacked = "1r2k3/8/8/8/8/8/8/R3K3 w Q - 0 1";
+    let ep_in_time = "1000 lift d7\n1200 place d5 p\n1500 press b\n2000 lift e5\n2100 lift d5\n2300 place d6 P\n2600 press w";
+    let mut cases = vec![
+        // 2023 3.8.2.2.1 (2009 §3.8b(2)c "feltet som kongen står på"):
+        // out of check on an occupancy board, 7.5.1 and two minutes.
+        case(
+            "16-1o 2023 7.5.1 castling out of check, occupancy",
+            "fide-2023",
+            hdr("5400+30", json!({"start_fen": OUT_OF})),
+            oo_occ,
+            &[
+                "illegal_move.by=w",
+                "illegal_move.article=7.5.1",
+                "illegal_move.penalty=+2 min to black",
+            ],
+            &["move.san=O-O", "irregularity.kind=displaced", "game_end"],
+        ),
+        // B3c "Modstanderen har ret til at kræve gevinst før han har
+        // udført sit eget træk": Black (a rook) wins.
+        case(
+            "16-1p B3c castling out of check claimed",
+            "fide-2009",
+            game(OUT_OF, "blitz", "180+2", "inadequate"),
+            format!("{OO}2500 claim illegal_move b"),
+            &[
+                "claim.upheld=true",
+                "game_end.result=0-1",
+                "game_end.article=B3c",
+            ],
+            &["irregularity.kind=displaced"],
+        ),
+        case(
+            "16-1q C3 castling out of check claimed",
+            "fide-2001",
+            game(OUT_OF, "blitz", "180", "inadequate"),
+            format!("{OO}2500 claim illegal_move b"),
+            &[
+                "claim.upheld=true",
+                "game_end.result=0-1",
+                "game_end.article=C3",
+            ],
+            &["irregularity.kind=displaced"],
+        ),
+        // §3.8b(2)c "som den skal passere": d1 (2009-NO §3.8b(2) the same).
+        case(
+            "16-1r 2009-NO 7.4a long castling through check",
+            "fide-2009-no",
+            game(d1_attacked, "standard", "5400+30", "adequate"),
+            ooo,
+            &[
+                "illegal_move.by=w",
+                "illegal_move.article=7.4a",
+                "illegal_move.penalty=+2 min to black",
+            ],
+            &["move.san=O-O-O", "game_end"],
+        ),
+        // A4 "Når overvågningen … er utilstrækkelig" (2023 A.5.2, A.3):
+        // the final period of `1/600:600` in unsupervised rapid: Black's
+        // 599 s + 600 s + one minute.
+        case(
+            "16-1s 2023 A.5.2 an illegal move in the final period of rapid",
+            "fide-2023",
+            hdr(
+                "1/600:600",
+                json!({"mode": "rapid", "supervision": "inadequate", "sensing": "identity"}),
+            ),
+            format!("{E4E5}3000 lift g1\n3200 place g3 N\n3500 press w"),
+            &[
+                "illegal_move.by=w",
+                "illegal_move.penalty=+1 min to black",
+                "clock.black_ms=1259000",
+            ],
+            &["move.ply=3", "game_end"],
+        ),
+    ];
+    for rules in ["fide-2023", "fide-2009"] {
+        // §3.8b(2)c names only the king's squares: the rook passing the
+        // attacked b1 is a legal O-O-O.
+        cases.push(case(
+            "16-1t long castling past an attacked b1 is legal",
+            rules,
+            game(b1_attacked, "standard", "5400+30", "adequate"),
+            ooo,
+            &["move.san=O-O-O"],
+            &["illegal_move", "irregularity.kind=displaced"],
+        ));
+    }
+    for rules in ["fide-2023", "fide-2001"] {
+        // §3.7d "i trækket umiddelbart efter" (2023 3.7.3.1): in time.
+        cases.push(case(
+            "16-1u en passant right after the double step is legal",
+            rules,
+            game(LATE_EP_FEN, "standard", "5400+30", "adequate"),
+            ep_in_time,
+            &["move.san=exd6"],
+            &["illegal_move", "irregularity.kind=displaced"],
+        ));
+    }
+    run(cases);
+}
+
+/// Point 5, a second set of III.4: "has less than two minutes left" —
+/// with 201 s left it is refused; once the five seconds are introduced the
+/// game has an increment (III.2.2 "without increment"): a second request
+/// is refused and Black gets no second two minutes.
+#[test]
+fn s16_point_5_five_seconds_not_twice_nor_with_two_minutes() {
+    let rapid = || hdr("900", json!({"mode": "rapid"}));
+    let twice = format!(
+        "{E4E5}800000 arbiter increment by=w author=IA\n801000 lift g1\n801200 place f3\n801500 press w\n\
+         803000 lift b8\n803200 place c6\n803500 press b\n805000 arbiter increment by=w author=IA"
+    );
+    run(vec![
+        case(
+            "16-5j 2023 III.4 two minutes or more left",
+            "fide-2023",
+            rapid(),
+            format!("{E4E5}700000 arbiter increment by=w author=IA"),
+            &["ruling_refused.action=increment"],
+            &["ruling.action=increment"],
+        ),
+        case(
+            "16-5k 2023 III.4 a second request",
+            "fide-2023",
+            rapid(),
+            twice,
+            &[
+                "ruling.action=increment",
+                "clock.t=803500&black_ms=1022000",
+                "ruling_refused.action=increment",
+            ],
+            &["clock.black_ms=1142000"],
+        ),
+    ]);
 }
