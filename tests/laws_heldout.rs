@@ -13,6 +13,8 @@
 mod cases13;
 #[path = "heldout/cases14.rs"]
 mod cases14;
+#[path = "heldout/cases16.rs"]
+mod cases16;
 mod common;
 
 use common::heldout::{case, hdr, run};

@@ -39,10 +39,15 @@ impl Arbiter {
         // pieces displaced, §4 of pieces moved): his king (a castling through
         // or out of check, `Ke1-g1 Rh1-f1`) or the piece he touched first.
         let first = self.turn.touches.first().map(|t| t.square);
+        // His king carried from or to one of those squares went elsewhere
+        // than the legal move read says: Ke1-g1 Rh1-f1 out of check read as
+        // Kf1 with g1 and h1 "displaced", Ke1-c1 Ra1-d1 through check as Rc1
+        // with d1 and e1 (§3.8b(2): an illegal move, §7.4a / 7.5.1, never
+        // §7.3).
         let carried = self.turn.placed.iter().any(|(from, to, _)| {
-            extra.contains(*from)
-                && extra.contains(*to)
-                && (self.pos.board().role_at(*from) == Some(Role::King) || first == Some(*from))
+            let king = self.pos.board().role_at(*from) == Some(Role::King);
+            (king && (extra.contains(*from) || extra.contains(*to)))
+                || (extra.contains(*from) && extra.contains(*to) && first == Some(*from))
         });
         if carried {
             return false;

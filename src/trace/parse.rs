@@ -239,7 +239,13 @@ pub(super) fn parse_kind(
     obj: &Map<String, Value>,
     line: usize,
 ) -> Result<(BoardId, RecordKind), TraceError> {
-    let mut kinds = RECORD_KINDS.iter().filter(|k| obj.contains_key(**k));
+    // An `arbiter` record's fields may share a kind's name: the III.4
+    // request's `"offer": "accepted"` (2023 Guidelines III.4 "This
+    // constitutes the offer of a draw") is the arbiter's, no `offer` record.
+    let arbiter = obj.contains_key("arbiter");
+    let mut kinds = RECORD_KINDS
+        .iter()
+        .filter(|k| obj.contains_key(**k) && !(arbiter && **k == "offer"));
     let kind = match (kinds.next(), kinds.next()) {
         (Some(k), None) => *k,
         (Some(a), Some(b)) => {

@@ -36,9 +36,10 @@ fn every_record_kind_round_trips() {
 {"t":16,"arbiter":"position","fen":"8/8/8/8/8/8/8/K6k w - - 0 1"}
 {"t":17,"arbiter":"pause"}
 {"t":18,"query":"piece","by":"b","piece":"N"}
+{"t":19,"arbiter":"increment","by":"w","offer":"accepted"}
 "#;
     let tr = Trace::parse(text).unwrap();
-    assert_eq!(tr.records.len(), 18);
+    assert_eq!(tr.records.len(), 19);
     let mut out = Vec::new();
     tr.write(&mut out).unwrap();
     let again = Trace::parse(std::str::from_utf8(&out).unwrap()).unwrap();
