@@ -15,6 +15,8 @@ mod cases13;
 mod cases14;
 #[path = "heldout/cases16.rs"]
 mod cases16;
+#[path = "heldout/cases17.rs"]
+mod cases17;
 mod common;
 
 use common::heldout::{case, hdr, run};
