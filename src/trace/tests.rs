@@ -54,6 +54,12 @@ fn every_record_kind_round_trips() {
     );
     assert_eq!(tr.records[0].board, BoardId::Tactile);
     assert_eq!(tr.records[3].kind, RecordKind::Frame(0xffff));
+    // The arbiter record's `offer` (parsed since session 16) survives the
+    // write: 2023 Guidelines III.4 "This constitutes the offer of a draw".
+    assert!(matches!(
+        &again.records[18].kind,
+        RecordKind::Arbiter { action: ArbiterAction::Increment(r), .. } if r.accepted
+    ));
 }
 
 #[test]
