@@ -472,6 +472,16 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
         of_board_1("board_offline")().pop()
     });
     assert_eq!(alert["event"]["outage"], 1, "{alert}");
+    // In an arbiter's words (what happened, what to do), the HTTP client's
+    // own words kept as the detail (ia17).
+    let reason = alert["event"]["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.starts_with("the board")
+            && reason.contains("within a minute")
+            && !reason.contains("Transport"),
+        "{alert}"
+    );
+    assert!(alert["event"]["detail"].is_string(), "{alert}");
     let ack = json!({"id": alert["id"]}).to_string();
     assert_eq!(http(r, "POST", "/console/ack", &dep, &ack).0, 403);
     let (s, _, b) = http(r, "POST", "/console/ack", &me, &ack);

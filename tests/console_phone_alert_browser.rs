@@ -84,6 +84,9 @@ with steps() as res:
     res["result_13"] = js("boards.get('1.3').result || '*'")
 "##;
 
+/// An illegal move injected after the trace: (ms on the trace clock, from, to).
+type IllegalMove = (u64, &'static str, &'static str);
+
 #[test]
 fn an_alert_arriving_while_a_question_is_open_on_a_phone_changes_nothing_it_said() {
     let Some(chrome) = chromium_and_python() else {
@@ -91,7 +94,7 @@ fn an_alert_arriving_while_a_question_is_open_on_a_phone_changes_nothing_it_said
     };
     let dir = tempdir("console-phone-alert");
     let accounts = accounts(false);
-    let games: [(&str, Option<(u64, &str, &str)>); 3] = [
+    let games: [(&str, Option<IllegalMove>); 3] = [
         // A draw by agreement, provisional until confirmed.
         (
             "1000 mv e2e4 w\n3000 mv e7e5 b\n5000 offer w\n5500 accept b\n",

@@ -318,14 +318,58 @@ fn board_status(
         .map(|g| {
             Arc::from(
                 serde_json::json!({
-                    "type": kind, "game": g, "base": base, "reason": why, "outage": outage,
-                    "since": since, "unix_ms": now_unix_ms()
+                    "type": kind, "game": g, "base": base,
+                    "reason": why.map(|w| if kind == "board_offline" { offline_words(w) } else { w.to_owned() }),
+                    "detail": why, "outage": outage, "since": since, "unix_ms": now_unix_ms()
                 })
                 .to_string(),
             )
         })
         .collect();
     out.publish(0, None, &msgs);
+}
+
+/// A `board_offline` alert's reason in an arbiter's words: what happened
+/// to the link (from `why`, the HTTP client's error chain, which stays in
+/// the alert's `detail` and in the relay's log at warn) and what to do.
+/// The classes: the board refused the connection (switched off or
+/// restarting), its stream broke off in the middle of a reply (a restart,
+/// the Wi-Fi), no answer in time, the relay's credential refused (HTTP
+/// 401/403), or another HTTP status.
+pub(crate) fn offline_words(why: &str) -> String {
+    let w = why.to_ascii_lowercase();
+    let what = if w.contains("http 401") || w.contains("http 403") {
+        return "the board refused the relay's credential (HTTP 401/403): check that the relay's \
+                token for this board is the one in the board's config ([arbiter] relay); the board \
+                plays on, its games are not followed meanwhile"
+            .to_owned();
+    } else if w.contains("refused") {
+        "the board refused the connection: it is switched off, restarting, or its daemon stopped"
+    } else if w.contains("timed out") || w.contains("timeout") {
+        "the board did not answer in time: it is off the network or overloaded"
+    } else if w.contains("decoding response body")
+        || w.contains("error reading")
+        || w.contains("reset")
+        || w.contains("closed")
+        || w.contains("stream ended")
+        || w.contains("broken pipe")
+        || w.contains("incomplete")
+    {
+        "the board's stream broke off in the middle of a reply: the board restarting, or the network"
+    } else if w.contains("dns") || w.contains("resolve") || w.contains("unreachable") {
+        "the relay cannot reach the board's address: the network, or the address in the relay's config"
+    } else if let Some(at) = w.find("http ") {
+        return format!(
+            "the board answered the relay with {}: see the relay's log; the board may play on, its games are not followed meanwhile",
+            &why[at..]
+        );
+    } else {
+        "the relay lost the link to the board"
+    };
+    format!(
+        "{what}. Its game goes on from its journal when it is back (the relay retries by itself); \
+         if it is not back within a minute, check the board's power and network"
+    )
 }
 
 /// What the relay keeps about its link to one board across reconnections.
@@ -466,6 +510,29 @@ impl EventSize {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_board_offline_reason_is_in_an_arbiters_words() {
+        use super::offline_words;
+        // ia16/ia17: the relay's first `board_offline` during a board
+        // restart read "Transport error: error decoding response body".
+        let cut = offline_words("error decoding response body: Transport error");
+        assert!(
+            cut.starts_with("the board's stream broke off in the middle of a reply")
+                && cut.contains("if it is not back within a minute")
+                && !cut.contains("Transport"),
+            "{cut}"
+        );
+        let off = offline_words(
+            "error sending request for url (http://127.0.0.1:9/events): client error (Connect): tcp connect error: Connection refused (os error 111)",
+        );
+        assert!(off.starts_with("the board refused the connection"), "{off}");
+        let auth = offline_words("GET http://b/events: HTTP 401 Unauthorized");
+        assert!(auth.contains("credential"), "{auth}");
+        let other = offline_words("GET http://b/events: HTTP 500 Internal Server Error");
+        assert!(other.contains("HTTP 500 Internal Server Error"), "{other}");
+        assert!(offline_words("the stream ended").contains("broke off"));
+    }
+
     use super::*;
 
     /// The data of the events of `chunks`, read to the end or the first error.
