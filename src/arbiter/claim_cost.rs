@@ -46,9 +46,16 @@ impl Arbiter {
             return String::new();
         };
         let draw = matches!(dc.kind, ClaimKind::Threefold | ClaimKind::FiftyMoves);
-        match (dc.upheld, draw, self.ended_after(dc.t), self.uphold_words(dc)) {
+        match (
+            dc.upheld,
+            draw,
+            self.ended_after(dc.t),
+            self.uphold_words(dc),
+        ) {
             (false, true, Some(o), Some(words)) => format!(
-                "; if the claim was correct, the game was drawn when it was made, before it ended                  {} ({words}): correct the result to 1/2-1/2 with that reason; if it was not,                  confirm the result",
+                "; if the claim was correct, the game was drawn when it was made, before it ended \
+                 {} ({words}): correct the result to 1/2-1/2 with that reason; if it was not, \
+                 confirm the result",
                 o.result.as_str()
             ),
             (_, _, Some(_), _) => "; confirm or correct the result instead".to_owned(),
