@@ -60,6 +60,26 @@ fn raw_publish(port: u16, topic: &str, reply: &str, payload: String) -> Value {
     panic!("no reply on {reply}");
 }
 
+/// The retained message on `topic`, if the broker holds one (waits at most 2 s).
+fn retained(port: u16, topic: &str) -> Option<Value> {
+    use rumqttc::{Client, Event, MqttOptions, Packet, QoS};
+    let (client, mut conn) = Client::new(MqttOptions::new("test-retained", "127.0.0.1", port), 8);
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while std::time::Instant::now() < end {
+        match conn.recv_timeout(std::time::Duration::from_millis(200)) {
+            Ok(Ok(Event::Incoming(Packet::ConnAck(_)))) => {
+                client.subscribe(topic, QoS::AtLeastOnce).unwrap();
+            }
+            Ok(Ok(Event::Incoming(Packet::Publish(p)))) => {
+                let _ = client.disconnect();
+                return serde_json::from_slice(&p.payload).ok();
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 #[test]
 fn signed_rulings_are_applied_once_and_nothing_else_is() {
     let dir = tempdir("rulings");
@@ -244,8 +264,25 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
         "{err}"
     );
 
-    // A restarted board still knows r-1.
+    // The board away (killed: the broker publishes its will, retained
+    // offline): a ruling is not sent to it (its clean session would lose
+    // it), and the words say so: not sent, so not applied (ia17 incident
+    // 3; before: "the ruling was sent: the board may have applied it or
+    // not" after the whole wait).
     drop(board);
+    let status_topic = "eboard/dm-2026/board/2/status";
+    poll(20, "the board's retained status offline", || {
+        (retained(broker.port, status_topic)?["status"] == "offline").then_some(())
+    });
+    let (code, reply, err) = send(&key, "r-off", "resume", "Hansen, IA", &["--wait", "2"]);
+    assert_eq!(code, Some(2), "{reply} {err}");
+    assert!(
+        err.contains("the board is offline (connection lost")
+            && err.contains("the ruling was not sent, so it was not applied")
+            && err.contains("--id r-off"),
+        "{err}"
+    );
+    // A restarted board still knows r-1.
     let again = run_board(&dir, &cfg, None, &["--journal", j]);
     poll(20, "the command channel again", || {
         std::fs::read_to_string(&again.stderr)
@@ -257,10 +294,15 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(reply["status"], "duplicate", "{reply}");
     assert_eq!(authored(&journal, "Hansen, IA").len(), 1);
+    // The ruling held while the board was away was never taken: sent
+    // again with its id now, it is applied (not a duplicate).
+    let (code, reply, err) = send(&key, "r-off", "resume", "Hansen, IA", &[]);
+    assert_eq!(code, Some(0), "{reply} {err}");
+    assert_eq!(reply["status"], "applied", "{reply}");
     // And a new ruling from the console is taken after the restart.
-    let (code, reply, _) = send(&key, "r-7", "resume", "Jensen, FA", &[]);
+    let (code, reply, _) = send(&key, "r-7", "pause", "Jensen, FA", &[]);
     assert_eq!(code, Some(0), "{reply}");
-    assert_eq!(authored(&journal, "Jensen, FA")[0]["arbiter"], "resume");
+    assert_eq!(authored(&journal, "Jensen, FA")[0]["arbiter"], "pause");
 }
 
 /// The arbiter's console of an MQTT relay rules a board through its signed

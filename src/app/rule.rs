@@ -128,9 +128,11 @@ pub fn rule(args: RuleArgs) -> anyhow::Result<bool> {
     let event = mqtt::slug(args.event.as_deref());
     let signed = key.sign(&event, ruling);
     let (command, reply) = topics(&args.topic_prefix, &event, board);
+    let status = crate::mqtt::status::topic(&args.topic_prefix, Some(&event), board);
     let payload = serde_json::to_vec(&signed).context("the ruling as JSON")?;
     let answer = send_and_wait(
         &broker,
+        Some(&status),
         &command,
         &reply,
         payload,
@@ -234,10 +236,12 @@ pub(crate) fn mqtt_forwarder(
             let id = ruling.id.clone();
             let signed = key.sign(&event, ruling);
             let (topic, reply) = topics(&prefix, &event, board);
+            let status = crate::mqtt::status::topic(&prefix, Some(&event), board);
             let payload = serde_json::to_vec(&signed).map_err(|e| e.to_string())?;
             let answer = tokio::task::spawn_blocking(move || {
                 send_and_wait(
                     &broker,
+                    Some(&status),
                     &topic,
                     &reply,
                     payload,
@@ -319,10 +323,45 @@ fn http_answer(game: &str, answer: serde_json::Value) -> (u16, serde_json::Value
     }
 }
 
-/// Subscribes to `reply`, publishes `payload` on `command` (QoS 1) and
-/// waits for the reply with `id`.
+/// The board's retained status as last seen ([`crate::mqtt::status`]):
+/// `Some((offline, words))`, `words` its reason and game
+/// ("offline (connection lost; game 1.2)").
+type Seen = Option<(bool, String)>;
+
+/// What a status payload says: (offline, in words); `None` when it is not
+/// a status.
+fn status_words(payload: &[u8]) -> Seen {
+    let v: serde_json::Value = serde_json::from_slice(payload).ok()?;
+    let status = v["status"].as_str()?;
+    let mut words = status.to_owned();
+    let details: Vec<String> = [
+        v["reason"].as_str().map(str::to_owned),
+        v["game"].as_str().map(|g| format!("game {g}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !details.is_empty() {
+        words = format!("{words} ({})", details.join("; "));
+    }
+    Some((status == "offline", words))
+}
+
+/// Subscribes to the board's retained `status` (its presence, when the
+/// broker lets us read it) and to `reply`, publishes `payload` on
+/// `command` (QoS 1) and waits for the reply with `id`.
+///
+/// A board whose retained status says offline when the subscriptions are
+/// in place is not sent the ruling: its command channel is a clean
+/// session, so a ruling published while it is away reaches no one and
+/// would be lost, leaving the arbiter unsure whether it was applied. The
+/// ruling is held until the board is back online (then sent) or `wait`
+/// ends; then the error says it was **not sent** (so not applied), with
+/// the board's status (ia17 incident 3). Without a status (a broker ACL
+/// that hides it), the ruling is sent as before.
 fn send_and_wait(
     broker: &BrokerAddr,
+    status: Option<&str>,
     command: &str,
     reply: &str,
     payload: Vec<u8>,
@@ -336,9 +375,20 @@ fn send_and_wait(
     let (client, mut conn) = rumqttc::Client::new(options, 8);
     let deadline = Instant::now() + wait;
     let mut payload = Some(payload);
+    // The SUBACKs still to come: the status's (retained messages follow
+    // it, before the next SUBACK), then the reply's.
+    let mut subacks = 0u8;
+    let mut ready = false;
+    let mut seen: Seen = None;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
+            if let (Some(_), Some((true, words))) = (&payload, &seen) {
+                bail!(
+                    "the board is {words}: the ruling was not sent, so it was not applied; \
+                     send it again when the board is back online"
+                );
+            }
             bail!(
                 "no reply from the board on {reply} within {} s ({})",
                 wait.as_secs(),
@@ -351,24 +401,37 @@ fn send_and_wait(
         }
         match conn.recv_timeout(left) {
             Ok(Ok(Event::Incoming(Packet::ConnAck(_)))) => {
+                let first = status.unwrap_or(reply);
                 client
-                    .try_subscribe(reply, QoS::AtLeastOnce)
-                    .map_err(|e| anyhow!("{reply}: {e}"))?;
+                    .try_subscribe(first, QoS::AtLeastOnce)
+                    .map_err(|e| anyhow!("{first}: {e}"))?;
             }
             Ok(Ok(Event::Incoming(Packet::SubAck(_)))) => {
-                if let Some(p) = payload.take() {
+                subacks += 1;
+                if status.is_some() && subacks == 1 {
                     client
-                        .try_publish(command, QoS::AtLeastOnce, false, p)
-                        .map_err(|e| anyhow!("{command}: {e}"))?;
+                        .try_subscribe(reply, QoS::AtLeastOnce)
+                        .map_err(|e| anyhow!("{reply}: {e}"))?;
+                } else {
+                    ready = true;
+                    if let Some((true, words)) = &seen {
+                        tracing::warn!(
+                            "the board is {words}: the ruling is held until it is back online"
+                        );
+                    }
                 }
             }
             Ok(Ok(Event::Incoming(Packet::Publish(p)))) => {
-                let Ok(v) = serde_json::from_slice::<serde_json::Value>(&p.payload) else {
-                    continue;
-                };
-                if v["id"] == id {
-                    let _ = client.disconnect();
-                    return Ok(v);
+                if Some(p.topic.as_str()) == status {
+                    seen = status_words(&p.payload).or(seen);
+                } else {
+                    let Ok(v) = serde_json::from_slice::<serde_json::Value>(&p.payload) else {
+                        continue;
+                    };
+                    if v["id"] == id {
+                        let _ = client.disconnect();
+                        return Ok(v);
+                    }
                 }
             }
             Ok(Ok(_)) => {}
@@ -382,6 +445,13 @@ fn send_and_wait(
                 }
             ),
             Err(_) => {}
+        }
+        if ready && !matches!(seen, Some((true, _))) {
+            if let Some(p) = payload.take() {
+                client
+                    .try_publish(command, QoS::AtLeastOnce, false, p)
+                    .map_err(|e| anyhow!("{command}: {e}"))?;
+            }
         }
     }
 }
