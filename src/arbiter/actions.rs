@@ -45,7 +45,7 @@ impl Arbiter {
         let asked_article = self.asked_article(action);
         let result = self
             .check_expect(action, expect)
-            .and_then(|()| self.apply_action(action, reason, t, out));
+            .and_then(|()| self.apply_action(action, expect, reason, t, out));
         match result {
             Ok(mut applied) => {
                 // The arbiter's reason stays with what the ruling did.
@@ -111,6 +111,7 @@ impl Arbiter {
     fn apply_action(
         &mut self,
         action: &ArbiterAction,
+        expect: Option<&Expect>,
         reason: Option<&str>,
         t: u64,
         out: &mut Decisions,
@@ -180,7 +181,14 @@ impl Arbiter {
                     _ => "nothing to accept: no proposal of the board is open",
                 }))
             }
-            ArbiterAction::Overrule => self.overrule(t, out),
+            ArbiterAction::Overrule => {
+                // Made from the result's alert ("The claim was correct"):
+                // a rejected draw claim found correct after the game ended.
+                let from_end = expect
+                    .and_then(|e| e.event.as_ref())
+                    .is_some_and(|e| e.kind == "game_end");
+                self.overrule(from_end, t, out)
+            }
             ArbiterAction::Uphold(m) => self.rule_claim(true, m.as_deref(), t, out),
             ArbiterAction::Reject(m) => self.rule_claim(false, m.as_deref(), t, out),
             ArbiterAction::Confirm(r) => self.confirm_result(*r, reason, t, out),
@@ -344,8 +352,16 @@ impl Arbiter {
 
     /// `overrule`: the board's decision on the open matter is reversed: a
     /// standing illegal move or a touch-move breach is let stand; a claim
-    /// the board rejected is upheld, one it upheld is rejected.
-    fn overrule(&mut self, t: u64, out: &mut Decisions) -> Result<Applied, Refusal> {
+    /// the board rejected is upheld, one it upheld is rejected. `from_end`:
+    /// made from the result's alert of a game that ended after a draw
+    /// claim the board rejected (the claim found correct: drawn when it
+    /// was made, 2023 9.5.2 / 2009 §9.5b; [`Self::claim_correct_after_end`]).
+    fn overrule(
+        &mut self,
+        from_end: bool,
+        t: u64,
+        out: &mut Decisions,
+    ) -> Result<Applied, Refusal> {
         if let Some(pi) = self.pending_illegal.take() {
             return Ok(Applied {
                 article: pi.article,
@@ -355,14 +371,6 @@ impl Arbiter {
         if let Some(dc) = self.decided_claim.clone().filter(|d| d.ply == self.ply()) {
             if dc.overruled {
                 return Err(stale("the claim's decision was already overruled"));
-            }
-            if let Some(o) = self.ended_after(dc.t) {
-                return Err(stale(format!(
-                    "the game ended after the claim ({}, {}): the claim is no longer open{}",
-                    o.result.as_str(),
-                    o.reason,
-                    self.correct_claim_after_end_words(dc.t)
-                )));
             }
             // Upheld on overruling, the ruling applies the claim's own
             // article (9.2, 9.3, 10.2, 6.9), not the wrong claim's (9.5b)
@@ -377,6 +385,24 @@ impl Arbiter {
                 (true, ClaimKind::Threefold | ClaimKind::FiftyMoves) => a.wrong_claim,
                 _ => dc.article,
             };
+            if let Some(o) = self.ended_after(dc.t) {
+                let effect = match from_end {
+                    true => self.claim_correct_after_end(&dc, o, t, out),
+                    false => None,
+                };
+                let Some(effect) = effect else {
+                    return Err(stale(format!(
+                        "the game ended after the claim ({}, {}): the claim is no longer open{}",
+                        o.result.as_str(),
+                        o.reason,
+                        self.correct_claim_after_end_words(dc.t)
+                    )));
+                };
+                if let Some(d) = self.decided_claim.as_mut() {
+                    d.overruled = true;
+                }
+                return Ok(Applied { article, effect });
+            }
             let effect = if dc.upheld {
                 let was = self.result_words();
                 self.restore_facts((*dc.before).clone(), t);

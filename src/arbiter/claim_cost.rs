@@ -9,12 +9,15 @@
 //! the board's rejection.
 
 use super::announce::Decisions;
+use super::confirm::Confirmation;
 use super::open::side;
 use super::rulings::{hms, impossible, Facts, Refusal};
-use super::{Arbiter, DecidedClaim};
+use super::{Arbiter, DecidedClaim, Outcome};
 use crate::clock::Clock;
-use crate::model::{EndReason, KnownOutcome};
+use crate::model::{EndReason, KnownOutcome, Score};
+use crate::rules::RulingArticles;
 use crate::trace::ClaimKind;
+use crate::trace::{Event, EventKind};
 use shakmaty::Color;
 
 /// What the board's decision of a claim at `t` did to the clocks (White,
@@ -54,13 +57,102 @@ impl Arbiter {
         ) {
             (false, true, Some(o), Some(words)) => format!(
                 "; if the claim was correct, the game was drawn when it was made, before it ended \
-                 {} ({words}): correct the result to 1/2-1/2 with that reason; if it was not, \
-                 confirm the result",
+                 {} ({words}): rule \"The claim was correct\" on the result's alert (it draws the \
+                 game and takes the claim's cost back); if it was not, confirm the result",
                 o.result.as_str()
             ),
             (_, _, Some(_), _) => "; confirm or correct the result instead".to_owned(),
             _ => String::new(),
         }
+    }
+
+    /// The game ended (`o`) after a draw claim the board rejected, `dc`:
+    /// what overruling it from the result's alert does, in words, or
+    /// `None` when that is not open (`dc` upheld, not a draw claim, already
+    /// overruled).
+    pub(super) fn claim_correct_after_end_words(
+        &self,
+        dc: &DecidedClaim,
+        o: Outcome,
+    ) -> Option<String> {
+        if dc.upheld
+            || dc.overruled
+            || !matches!(dc.kind, ClaimKind::Threefold | ClaimKind::FiftyMoves)
+        {
+            return None;
+        }
+        let words = self.uphold_words(dc)?;
+        Some(format!(
+            "the board rejected {}'s claim; found correct, the game was drawn when it was made \
+             ({words}), before it ended {} ({}): {} → 1/2-1/2, corrected and confirmed{}",
+            side(dc.by),
+            o.result.as_str(),
+            o.reason,
+            o.result.as_str(),
+            self.cost_back_words(dc)
+        ))
+    }
+
+    /// `overrule` from the result's alert of a game that ended (`o`) after
+    /// a draw claim the board rejected (`dc`): the claim found correct,
+    /// the game was drawn when it was made (2023 9.5.2 "the game is
+    /// immediately drawn"; 2009 §9.5b), before that end: the result is
+    /// corrected to 1/2-1/2 with the claim's reason and article (9.2.2 /
+    /// 9.3.2), confirmed (one ruling, `result_confirmed` corrected), and
+    /// the cost the board gave for an incorrect claim (9.5.3 / §9.5b)
+    /// taken back, as an overrule before the end does (ia16: a correction
+    /// to 1/2-1/2 left the opponent the two minutes). Undone, the board's
+    /// rejection, its cost and the end stand again. `None` when that is
+    /// not open ([`Self::claim_correct_after_end_words`]).
+    pub(super) fn claim_correct_after_end(
+        &mut self,
+        dc: &DecidedClaim,
+        o: Outcome,
+        t: u64,
+        out: &mut Decisions,
+    ) -> Option<String> {
+        let effect = self.claim_correct_after_end_words(dc, o)?;
+        if let Some(c) = self.clock.as_mut() {
+            for (s, ms) in [Color::White, Color::Black].into_iter().zip(dc.cost) {
+                if ms != 0 {
+                    c.adjust(s, -ms);
+                }
+            }
+        }
+        self.push_clock(t, out);
+        let a = self.cfg.profile.articles;
+        let (reason, article) = match dc.kind {
+            ClaimKind::Threefold => (EndReason::Threefold, a.threefold),
+            _ => (EndReason::FiftyMoves, a.fifty_moves),
+        };
+        let draw = Score::Game(KnownOutcome::Draw);
+        self.original_outcome.get_or_insert(o);
+        self.correct_outcome(Outcome {
+            result: draw,
+            reason,
+            article,
+            t: dc.t,
+        });
+        self.confirmation = Some(Confirmation {
+            result: draw,
+            corrected: true,
+            forfeit: false,
+            reason: Some(format!(
+                "{}'s {} claim found correct ({article})",
+                side(dc.by),
+                dc.kind.as_str().replace('_', " ")
+            )),
+        });
+        out.push(Event {
+            t,
+            kind: EventKind::ResultConfirmed {
+                result: draw,
+                corrected: true,
+                forfeit: false,
+                article: RulingArticles::of(self.cfg.profile.edition).confirm,
+            },
+        });
+        Some(effect)
     }
 
     /// The words of taking `dc`'s cost back, after a `;` (empty when the

@@ -368,6 +368,26 @@ impl Arbiter {
                 o.result.as_str(),
                 o.reason
             );
+            // A draw claim the board rejected before this end, no move
+            // since: if the arbiter finds it correct, the game was drawn
+            // when it was made (ia16/ia18: its cost taken back too).
+            if let Some(words) = self
+                .decided_claim
+                .as_ref()
+                .filter(|dc| dc.ply == self.ply() && dc.t < o.t)
+                .and_then(|dc| self.claim_correct_after_end_words(dc, o))
+            {
+                summary.push_str(
+                    "; a draw claim the board rejected came before this end: if it was correct, \
+                     the game was drawn when it was made",
+                );
+                rulings.push(ruling(
+                    "overrule",
+                    Value::Null,
+                    "The claim was correct: 1/2-1/2",
+                    words,
+                ));
+            }
             if let Some((winner, words)) = &postponed {
                 summary = format!(
                     "{summary}; {words}: correct to 1/2-1/2 if {} could not win by normal means, or \

@@ -506,47 +506,90 @@ fn a_claim_is_no_longer_open_once_something_later_ended_the_game() {
 }
 
 /// ia16: White claims fifty moves the board cannot count (2023: rejected,
-/// +2 min to Black, 9.5.3) and his clock runs on while the arbiter comes to
+/// time to Black, 9.5.3) and his clock runs on while the arbiter comes to
 /// read the scoresheet; his flag falls. The claim is no longer open to an
-/// overrule (the game is over), but if it was correct the game was drawn
-/// when it was made (9.5.2): the refusal says so and how to give it, and
-/// the correction to 1/2-1/2 with that reason is applied. Before, the
-/// refusal said only "the claim (t = 2500 ms) is no longer open: the game
-/// is over (0-1, time)".
+/// overrule from its own alert (the game is over), but if it was correct
+/// the game was drawn when it was made (9.5.2): the refusal says so and
+/// how to give it. ia18: the result's alert offers "The claim was
+/// correct", which draws the game with the claim's reason and article,
+/// confirms it, and takes the claim's cost (the time the board added to
+/// Black's clock) back (a correction to 1/2-1/2 left it to him); undone,
+/// the flag's 0-1 and the cost stand again.
 #[test]
 fn a_rejected_claim_overruled_after_the_claimants_flag_says_how_to_draw_the_game() {
     let mut a = game(Some("60"));
     feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
     feed(&mut a, &play(2_000, Color::Black, Square::E7, Square::E5));
+    let black_before = a.clock().map(|c| c.remaining_at(2_500).1);
     feed(&mut a, &[claim(2_500, ClaimKind::FiftyMoves, Color::White)]);
+    let black_rejected = a.clock().map(|c| c.remaining_at(2_500).1);
+    assert!(black_rejected > black_before, "the claim's cost to Black");
     advance(&mut a, 62_000);
-    assert_eq!(a.outcome().map(|o| o.reason), Some(EndReason::Time));
+    let end = a.outcome().expect("White's flag");
+    assert_eq!(end.reason, EndReason::Time);
     for expect in [seen(2, Some(("claim", 2_500))), None] {
         let d = feed(&mut a, &[ruled(63_000, ArbiterAction::Overrule, expect)]);
         let (reason, status) = refused(&d).expect("refused");
         assert_eq!(status, 409, "{reason}");
         assert!(
             reason.contains("if the claim was correct, the game was drawn when it was made")
-                && reason.contains("correct the result to 1/2-1/2 with that reason")
+                && reason.contains("rule \"The claim was correct\" on the result's alert")
                 && reason.contains("(9.3.2)")
                 && !reason.contains("  "),
             "{reason}"
         );
     }
+    // The result's alert offers it, worded by its effect.
+    let open = a.open();
+    let m = open
+        .iter()
+        .find(|m| m.kind == "game_end")
+        .expect("the result to confirm");
+    let r = m
+        .rulings
+        .iter()
+        .find(|r| r.action == "overrule")
+        .expect("The claim was correct");
+    assert_eq!(r.label, "The claim was correct: 1/2-1/2");
+    assert!(
+        r.effect
+            .contains("found correct, the game was drawn when it was made")
+            && r.effect.contains("0-1 → 1/2-1/2, corrected and confirmed")
+            && r.effect.contains("taken back (Black -0:0"),
+        "{}",
+        r.effect
+    );
+    let from_end = seen(2, Some(("game_end", m.t)));
     let d = feed(
         &mut a,
-        &[rec(
-            64_000,
-            RecordKind::Arbiter {
-                action: ArbiterAction::Confirm(Some(Score::Game(KnownOutcome::Draw))),
-                author: Some("IA Hansen".into()),
-                expect: seen(2, None),
-                reason: Some("the fifty-move claim was correct (scoresheet)".into()),
-            },
-        )],
+        &[ruled(64_000, ArbiterAction::Overrule, from_end.clone())],
     );
-    let (_, effect) = applied(&d).expect("applied");
-    assert!(effect.contains("corrected to 1/2-1/2"), "{effect}");
+    assert_eq!(refused(&d), None, "{d:?}");
+    let (article, effect) = applied(&d).expect("applied");
+    assert_eq!(article, "9.3.2");
+    assert_eq!(effect, r.effect);
+    let o = a.outcome().expect("drawn");
+    assert_eq!(
+        (o.result, o.reason),
+        (Score::Game(KnownOutcome::Draw), EndReason::FiftyMoves)
+    );
+    let c = a.confirmation().expect("confirmed");
+    assert!(c.corrected, "{c:?}");
+    assert!(events(&d).contains(&"result_confirmed"), "{:?}", events(&d));
+    assert_eq!(a.clock().map(|c| c.remaining_at(64_000).1), black_before);
+    // Asked again: refused, the game confirmed.
+    let d = feed(&mut a, &[ruled(65_000, ArbiterAction::Overrule, from_end)]);
+    assert!(refused(&d).is_some(), "{d:?}");
+    // Undone: the flag's 0-1 and the claim's cost stand again.
+    let seq = a.rulings().last().map(|r| r.seq).expect("the ruling");
+    let d = feed(&mut a, &[ruled(66_000, ArbiterAction::Undo(seq), None)]);
+    assert_eq!(refused(&d), None, "{d:?}");
+    assert_eq!(
+        a.outcome().map(|o| (o.result, o.reason)),
+        Some((end.result, end.reason))
+    );
+    assert!(a.confirmation().is_none());
+    assert_eq!(a.clock().map(|c| c.remaining_at(66_000).1), black_rejected);
 }
 
 // Undoing a restore; a result corrected to 0-0.
