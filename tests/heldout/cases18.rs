@@ -375,7 +375,7 @@ fn s18_point_5_the_flags_of_40_5400_1800_30() {
             "18-5c the flag in the second period",
             rules,
             tc(),
-            second_flag,
+            second_flag.clone(),
             &["flag.t=7270000", "flag.by=w", "game_end.result=0-1"],
             &["move.ply=81"],
         ));
@@ -460,7 +460,7 @@ fn s18_point_6_appendix_e_in_2009_and_2023() {
 const THROUGH: &str = "4k2r/8/8/8/8/8/8/K4R2 b k - 0 1";
 const OUT_OF: &str = "4k2r/8/8/8/8/8/8/K3R3 b k - 0 1";
 const INTO: &str = "4k2r/8/8/8/8/8/8/K5R1 b k - 0 1";
-const LONG_THROUGH: &str = "r3k3/8/8/8/8/8/8/K2R4 b q - 0 1";
+const LONG_THROUGH: &str = "r3k3/8/8/8/8/8/8/3R3K b q - 0 1";
 const OO: &str = "1000 lift e8\n1200 place g8 k\n1400 lift h8\n1600 place f8 r\n2000 press b\n";
 const OOO: &str = "1000 lift e8\n1200 place c8 k\n1400 lift a8\n1600 place d8 r\n2000 press b\n";
 
