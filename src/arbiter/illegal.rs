@@ -163,9 +163,16 @@ impl Arbiter {
         }
         let mut releases = self.turn.releases.clone();
         let board = &self.boards[self.mi()].sensed;
+        let standing: Vec<(Square, Square)> = self
+            .turn
+            .placed
+            .iter()
+            .filter(|(_, to, _)| board.occupied().contains(*to))
+            .map(|(from, to, _)| (*from, *to))
+            .collect();
         for (from, to, _) in &self.turn.placed {
             if board.occupied().contains(*to)
-                && touch::is_legal_release(&self.pos, *from, *to)
+                && touch::is_legal_release_among(&self.pos, *from, *to, &standing)
                 && !releases.iter().any(|r| r.from == *from)
             {
                 releases.push(Release {

@@ -232,11 +232,27 @@ pub fn obligation(pos: &Chess, touches: &[Touch], a: &TouchArticles) -> Option<O
     None
 }
 
-/// Whether `from → to` is (part of) a legal move in `pos`.
-pub fn is_legal_release(pos: &Chess, from: Square, to: Square) -> bool {
-    pos.legal_moves()
-        .iter()
-        .any(|m| destination(m, from) == Some(to))
+/// Whether the piece from `from` set down on `to` is a legal move or part
+/// of one **together with** the other pieces the player has moved this
+/// turn and left standing (`others`: origin, square): 2009 §4.6 "Når, som
+/// et lovligt træk eller en del af et lovligt træk, en brik er blevet
+/// sluppet på et felt" (2023 4.7, 2001 §4.7). A rook set down on f8 after
+/// the king went to g8 in a castling through check is part of that
+/// castling, which is no legal move; it is not the legal Rf8 (held-out
+/// 18-7j/k: the replacement of the illegal castling was bound to Rf8).
+pub fn is_legal_release_among(
+    pos: &Chess,
+    from: Square,
+    to: Square,
+    others: &[(Square, Square)],
+) -> bool {
+    pos.legal_moves().iter().any(|m| {
+        destination(m, from) == Some(to)
+            && others
+                .iter()
+                .filter(|(f, t)| f != t && *f != from)
+                .all(|(f, t)| destination(m, *f) == Some(*t))
+    })
 }
 
 /// Checks the move played against the touches, the releases and the

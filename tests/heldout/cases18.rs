@@ -49,8 +49,15 @@ fn s18_point_1_five_seconds_on_request_with_a_delay() {
             "fide-2023",
             tc(delay),
             asked(""),
-            &["ruling_refused.action=increment", "ruling_refused.reason~delay"],
-            &["ruling.action=increment", "clock.black_ms=1019000", "game_end"],
+            &[
+                "ruling_refused.action=increment",
+                "ruling_refused.reason~delay",
+            ],
+            &[
+                "ruling.action=increment",
+                "clock.black_ms=1019000",
+                "game_end",
+            ],
         ));
         cases.push(case(
             "18-1b 2023 III.2.2 the request as a delay asked in a delayed period",
@@ -215,7 +222,12 @@ fn s18_point_3_an_unclaimed_pawn_left_on_the_last_rank_in_blitz() {
             rules,
             blitz(CAP_FEN, tc),
             format!("{AXB8}{REPLY}{AND_RXB8}"),
-            &["move.san=Kd7", "move.san=Ke2", "move.san=Rxb8", "move.ply=4"],
+            &[
+                "move.san=Kd7",
+                "move.san=Ke2",
+                "move.san=Rxb8",
+                "move.ply=4",
+            ],
             &["illegal_move", "game_end"],
         ));
         cases.push(case(
@@ -331,7 +343,12 @@ fn tour(n: usize) -> String {
 /// 5 361.4 s: his flag falls at 77.6 + 5 361.4 = 5 439 s.
 #[test]
 fn s18_point_5_the_flags_of_40_5400_1800_30() {
-    let tc = || hdr("40/5400:1800+30", json!({"start_fen": TOUR_FEN, "mode": "standard"}));
+    let tc = || {
+        hdr(
+            "40/5400:1800+30",
+            json!({"start_fen": TOUR_FEN, "mode": "standard"}),
+        )
+    };
     let late = format!(
         "{}5439500 lift h5\n5439700 place h4\n5440000 press w\n5441000 claim time b\n",
         tour(39)
@@ -481,7 +498,11 @@ fn s18_point_7_castling_through_out_of_and_into_check_by_black() {
         ("into", INTO, OO),
         ("long through", LONG_THROUGH, OOO),
     ] {
-        let san = if steps == OO { "move.san=O-O" } else { "move.san=O-O-O" };
+        let san = if steps == OO {
+            "move.san=O-O"
+        } else {
+            "move.san=O-O-O"
+        };
         for (rules, art) in [
             ("fide-2001", "illegal_move.article=7.4a"),
             ("fide-2009", "illegal_move.article=7.4a"),
@@ -538,5 +559,384 @@ fn s18_point_7_castling_through_out_of_and_into_check_by_black() {
             &[san, "game_end"],
         ));
     }
+    run(cases);
+}
+
+/// Point 1, a second set: a delay only in one period of `1/300…:900…`.
+/// III.2.1 "The Guidelines below concerning the final period of the game
+/// …"; III.4 "the player having the move has less than two minutes left"
+/// — the five seconds change the final period's clock, so *reading
+/// chosen*: what the final period adds decides (a delay in the first
+/// period only does not make the final period one with increment). After
+/// 1. e4 e5 the second period has begun for both; at 1 102.5 s White has
+/// about 100 s. And III.4 granted as a 5 s delay: White's 2. Nf3 1.5 s
+/// after the ruling costs him nothing (U7: "the clock counts down only
+/// after the delay"), Black's 2… Nc6 in 2 s neither.
+#[test]
+fn s18_point_1_a_delay_in_one_period_only() {
+    let tc = |tc: &str| hdr(tc, json!({"mode": "rapid"}));
+    let asked = |extra: &str| format!("{E4E5}1102500 arbiter increment by=w{extra} author=IA\n");
+    run(vec![
+        case(
+            "18-1g 2023 III.2.1 a delay in the first period only: granted",
+            "fide-2023",
+            tc("1/300d5:900"),
+            asked(""),
+            &["ruling.action=increment"],
+            &["ruling_refused", "game_end"],
+        ),
+        case(
+            "18-1h 2023 III.2.2 a delay in the final period: refused",
+            "fide-2023",
+            tc("1/300:900d5"),
+            asked(""),
+            &["ruling_refused.action=increment", "ruling_refused.reason~III.2.2"],
+            &["ruling.action=increment", "game_end"],
+        ),
+        case(
+            "18-1i 2023 III.5 a delay in the final period: no claim",
+            "fide-2023",
+            tc("1/300:900b5"),
+            format!("{E4E5}1102500 claim insufficient_losing_chances w"),
+            &["claim.upheld=false", "claim.consequence~III.2.2"],
+            &["claim.consequence~referred"],
+        ),
+        case(
+            "18-1j 2023 III.4 granted as a delay: the next moves inside it",
+            "fide-2023",
+            tc("900"),
+            format!(
+                "{E4E5}800000 arbiter increment by=w mode=delay author=IA\n801000 lift g1\n801200 place f3\n\
+                 801500 press w\n802000 lift b8\n802200 place c6\n803500 press b\n"
+            ),
+            &[
+                "ruling.action=increment",
+                "clock.t=801500&white_ms=101000&black_ms=1019000",
+                "clock.t=803500&black_ms=1019000",
+            ],
+            &["ruling_refused", "game_end"],
+        ),
+    ]);
+}
+
+/// 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8: the initial position the
+/// third time, White to move.
+const SHUFFLE: &str = "1000 mv g1f3 w\n2000 mv g8f6 b\n3000 mv f3g1 w\n4000 mv f6g8 b\n\
+                       5000 mv g1f3 w\n6000 mv g8f6 b\n7000 mv f3g1 w\n8000 mv f6g8 b\n";
+
+/// Point 2, a second set: the draw claim after a touch. 2001 §9.4 (seed
+/// 000) "Hvis en spiller udfører et træk uden at have gjort krav på remis i
+/// henhold til 9.2 eller 9.3, har han mistet retten til at kræve remis ved
+/// dette træk" (a move made, not a touch); 2009 §9.4 (seed 002) "Hvis en
+/// spiller rører en brik som beskrevet i § 4.3 uden at have gjort krav på
+/// remis, mister han retten …"; 2023 9.4 the same as 2009. Blitz: 2001 C4
+/// and 2009 B3b exclude §10.2 only. And C3 with the claimant holding the
+/// offender's own piece (Black lifts White's bishop).
+#[test]
+fn s18_point_2_draw_claims_after_a_touch_in_blitz() {
+    let blitz = |tc: &str| hdr(tc, json!({"mode": "blitz", "supervision": "inadequate"}));
+    let touched = format!("{SHUFFLE}9000 lift g1\n9400 claim threefold w");
+    run(vec![
+        case(
+            "18-2f 2001 9.4 the threefold claim while holding the knight",
+            "fide-2001",
+            blitz("180"),
+            touched.clone(),
+            &["claim.upheld=true", "game_end.reason=threefold"],
+            &[],
+        ),
+        case(
+            "18-2g 2009 9.4 the threefold claim lost by the touch",
+            "fide-2009",
+            blitz("180+2"),
+            touched.clone(),
+            &["claim.upheld=false"],
+            &["game_end"],
+        ),
+        case(
+            "18-2h 2023 9.4 the threefold claim lost by the touch",
+            "fide-2023",
+            blitz("180+2"),
+            touched,
+            &["claim.upheld=false"],
+            &["game_end"],
+        ),
+        case(
+            "18-2i 2001 9.2b the threefold claim before the touch",
+            "fide-2001",
+            blitz("180"),
+            format!("{SHUFFLE}9000 claim threefold w"),
+            &["claim.upheld=true", "game_end.reason=threefold"],
+            &[],
+        ),
+        case(
+            "18-2j C3 the claim while holding the offender's piece",
+            "fide-2001",
+            game(PINNED, "blitz", "180", "inadequate"),
+            format!("{BD3}2000 lift d3\n2400 claim illegal_move b"),
+            &[
+                "claim.upheld=true",
+                "game_end.result=0-1",
+                "game_end.article=C3",
+            ],
+            &[],
+        ),
+    ]);
+}
+
+/// Point 3, a second set: 2023 rapid without adequate supervision (A.5.2
+/// with 7.5.2, A.3 one minute) and 2009 blitz with adequate supervision
+/// (B2 "gælder Turneringsreglerne": §7.4a at once, two minutes).
+#[test]
+fn s18_point_3_the_pawn_where_the_board_rules() {
+    run(vec![
+        case(
+            "18-3e 2023 A.5.2 7.5.2 rapid: the pawn becomes a queen",
+            "fide-2023",
+            game(CAP_FEN, "rapid", "1500+10", "inadequate"),
+            AXB8,
+            &[
+                "illegal_move.article=7.5.2",
+                "illegal_move.penalty=+1 min to black",
+                "move.san~b8=Q",
+            ],
+            &["game_end"],
+        ),
+        case(
+            "18-3f 2009 B2 supervised blitz: 7.4a at the press",
+            "fide-2009",
+            game(CAP_FEN, "blitz", "180+2", "adequate"),
+            AXB8,
+            &[
+                "illegal_move.article=7.4a",
+                "illegal_move.penalty=+2 min to black",
+            ],
+            &["move.san=axb8", "game_end"],
+        ),
+    ]);
+}
+
+/// Point 4, a second set: the claimant lifts the offender's piece (no
+/// move of his made) in 2009-NO and 2009 blitz; and in 2009 rapid
+/// without adequate supervision (A4c "før kravstilleren selv udfører sit
+/// træk"), holding his king: §7.4, two minutes.
+#[test]
+fn s18_point_4_more_touches_before_the_claim() {
+    run(vec![
+        case(
+            "18-4d B3c claimed while holding the offender's bishop",
+            "fide-2009-no",
+            game(PINNED, "blitz", "180+2", "inadequate"),
+            format!("{BD3}2000 lift d3\n2400 claim illegal_move b"),
+            &[
+                "claim.upheld=true",
+                "game_end.result=0-1",
+                "game_end.article=B3c",
+            ],
+            &[],
+        ),
+        case(
+            "18-4e A4c claimed with his king set down, not released",
+            "fide-2009",
+            game(PINNED, "rapid", "1500+10", "inadequate"),
+            format!("{BD3}2000 lift e8\n2200 place f8 k\n2700 claim illegal_move b"),
+            &[
+                "claim.upheld=true",
+                "illegal_move.article=A4c",
+                "illegal_move.penalty=+2 min to black",
+            ],
+            &["game_end"],
+        ),
+    ]);
+}
+
+/// Point 5, a second set: Black's flag before his 40th move (White has
+/// pressed his 40th in time at 5 438.6 s; Black, 39 s used, falls at
+/// 5 438.6 + 5 361 = 10 799.6 s; White can mate with his rook); the
+/// second period with its own US delay (`1800d30`) or Bronstein delay
+/// (`1800b30`), docs/clock.md "Periods and delays": no increment at move
+/// 40's press (White 0.4 + 1 800 s), the delay counted from move 41. US
+/// delay (2023 6.3.2 / 2009 §6.2b): the flag at 5 439.6 + 30 + 1 800.4 =
+/// 7 270 s; Bronstein: at 5 439.6 + 1 800.4 = 7 240 s, the time used up to
+/// 30 s given back at the press.
+#[test]
+fn s18_point_5_black_flag_and_delayed_second_periods() {
+    let tc = |tc: &str| hdr(tc, json!({"start_fen": TOUR_FEN, "mode": "standard"}));
+    let white_40 = format!(
+        "{}5438100 lift h5\n5438300 place h4\n5438600 press w\n",
+        tour(39)
+    );
+    let black_late = format!(
+        "{white_40}10800000 lift b8\n10800200 place a8\n10800500 press b\n10801000 claim time w\n"
+    );
+    let both_40 = format!("{white_40}5439100 lift b8\n5439300 place a8\n5439600 press b\n");
+    // White's 41st move pressed at `press`; Black claims the flag if it fell.
+    let w41 = |press: u64, claim: bool| {
+        let claim = if claim {
+            format!("{} claim time b\n", press + 1000)
+        } else {
+            String::new()
+        };
+        format!(
+            "{both_40}{} lift h4\n{} place g4\n{press} press w\n{claim}",
+            press - 500,
+            press - 300
+        )
+    };
+    let mut cases = Vec::new();
+    for rules in ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"] {
+        cases.push(case(
+            "18-5e Black's flag before his 40th move",
+            rules,
+            tc("40/5400:1800+30"),
+            black_late.clone(),
+            &["flag.t=10799600", "flag.by=b", "game_end.result=1-0"],
+            &["move.ply=80"],
+        ));
+        cases.push(case(
+            "18-5f a US delay in the second period: move 41 inside it",
+            rules,
+            tc("40/5400:1800d30"),
+            w41(7_269_000, false),
+            &[
+                "clock.t=5438600&white_ms=1800400",
+                "clock.t=7269000&white_ms=1000",
+                "move.ply=81",
+            ],
+            &["flag"],
+        ));
+        cases.push(case(
+            "18-5g a US delay in the second period: the flag after it",
+            rules,
+            tc("40/5400:1800d30"),
+            w41(7_271_000, true),
+            &["flag.t=7270000", "flag.by=w", "game_end.result=0-1"],
+            &["move.ply=81"],
+        ));
+        cases.push(case(
+            "18-5h a Bronstein delay in the second period: the time given back",
+            rules,
+            tc("40/5400:1800b30"),
+            w41(7_239_000, false),
+            &["clock.t=7239000&white_ms=31000", "move.ply=81"],
+            &["flag"],
+        ));
+        cases.push(case(
+            "18-5i a Bronstein delay in the second period: the flag",
+            rules,
+            tc("40/5400:1800b30"),
+            w41(7_241_000, true),
+            &["flag.t=7240000", "flag.by=w", "game_end.result=0-1"],
+            &["move.ply=81"],
+        ));
+    }
+    run(cases);
+}
+
+/// Point 6, a second set: E2.8 back to ply 1 (an earlier ply than the
+/// last agreed, ply 2: the scoresheets may agree less far back), the
+/// clocks as at White's press at 1.6 s (+30 s); E2.3a (2023 D.2.3.1) the
+/// VI player Black's capture made once the taken piece is off his board.
+#[test]
+fn s18_point_6_more_appendix_e_in_2009_and_2023() {
+    // 1. e4 d5 2. Nc3, the VI player Black's 2… dxe4 on his tactile board:
+    // the pawn e4 lifted at 9 s, his pawn d5 in e4 at 9.6 s.
+    let capture = "1000 lift e2\n1300 place e4\n1600 press w\n3000 tactile lift e2\n3200 tactile place e4\n\
+                   3400 tactile lift d7\n3600 tactile place d5\n6000 press b\n6500 lift d7\n6700 place d5\n\
+                   7000 lift b1\n7300 place c3\n7600 press w\n8000 tactile lift b1\n8200 tactile place c3\n\
+                   9000 tactile lift e4\n9300 tactile lift d5\n9600 tactile place e4\n14000 press b";
+    let mut cases = Vec::new();
+    for (rules, art) in [
+        ("fide-2009", "ruling.article=E2.8"),
+        ("fide-2023", "ruling.article=D.2.9"),
+    ] {
+        cases.push(case(
+            "18-6d E2.8 the rewind to an earlier ply than the last agreed",
+            rules,
+            vi("b"),
+            format!("{DRIFT}\n25000 arbiter rewind ply=1 author=IA"),
+            &[
+                "ruling.action=rewind",
+                art,
+                "clock.t=25000&white_ms=5458400&black_ms=5430000",
+            ],
+            &["ruling_refused"],
+        ));
+        cases.push(case(
+            "18-6e E2.3a the VI player Black's capture made on his board",
+            rules,
+            vi("b"),
+            capture,
+            &["announce.t=9900", "move.san=dxe4", "move.t=14000"],
+            &["irregularity", "illegal_move"],
+        ));
+    }
+    run(cases);
+}
+
+/// Point 7, a second set: 2009 §7.4a "§ 4.3 og § 4.6 gælder for det træk
+/// der erstatter det ulovlige træk" (2001 §7.4a "4.3 gælder …"; 2023 7.5.1
+/// "Articles 4.3 and 4.7 apply to the move replacing the illegal move"):
+/// the king touched first binds the replacement (§4.3a; §4.4c "skal
+/// spilleren udføre et andet lovligt træk med kongen"); 2009 A4c claimed
+/// (§7.4b, two minutes); 2001 rapid B2 (§7.4 ruled at the press); an
+/// occupancy board.
+#[test]
+fn s18_point_7_after_the_illegal_castling() {
+    let back = "3000 lift g8\n3200 place e8 k\n3400 lift f8\n3600 place h8 r\n";
+    let mut cases = Vec::new();
+    for rules in ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"] {
+        cases.push(case(
+            "18-7j the rook moved instead of the king after the castling taken back",
+            rules,
+            game(THROUGH, "standard", "5400+30", "adequate"),
+            format!("{OO}{back}5000 lift h8\n5200 place h7 r\n5500 press b"),
+            &[
+                "position_restored",
+                "touch_move.touched=e8",
+                "touch_move.played=h8h7",
+            ],
+            &["game_end"],
+        ));
+        cases.push(case(
+            "18-7k another king move after the castling taken back",
+            rules,
+            game(THROUGH, "standard", "5400+30", "adequate"),
+            format!("{OO}{back}5000 lift e8\n5200 place d8 k\n5500 press b"),
+            &["position_restored", "move.san=Kd8"],
+            &["touch_move", "game_end"],
+        ));
+        cases.push(case(
+            "18-7l castling out of check on an occupancy board",
+            rules,
+            hdr("5400+30", json!({"start_fen": OUT_OF, "mode": "standard"})),
+            "1000 lift e8\n1200 place g8\n1400 lift h8\n1600 place f8\n2000 press b\n",
+            &["illegal_move.by=b", "illegal_move.penalty=+2 min to white"],
+            &["move.san=O-O", "irregularity.kind=displaced", "game_end"],
+        ));
+    }
+    cases.push(case(
+        "18-7m A4c castling into check claimed",
+        "fide-2009-no",
+        game(INTO, "rapid", "1500+10", "inadequate"),
+        format!("{OO}2500 claim illegal_move w"),
+        &[
+            "claim.upheld=true",
+            "illegal_move.article=A4c",
+            "illegal_move.penalty=+2 min to white",
+        ],
+        &["game_end"],
+    ));
+    cases.push(case(
+        "18-7n 2001 B2 rapid castling into check ruled at the press",
+        "fide-2001",
+        game(INTO, "rapid", "1500", "inadequate"),
+        OO,
+        &[
+            "illegal_move.article=7.4a",
+            "illegal_move.penalty=+2 min to white",
+        ],
+        &["move.san=O-O", "game_end"],
+    ));
     run(cases);
 }
