@@ -240,6 +240,22 @@ pub fn obligation(pos: &Chess, touches: &[Touch], a: &TouchArticles) -> Option<O
 /// the king went to g8 in a castling through check is part of that
 /// castling, which is no legal move; it is not the legal Rf8 (held-out
 /// 18-7j/k: the replacement of the illegal castling was bound to Rf8).
+/// The other pieces moved this turn (`placed`: origin, square, time set
+/// down) that count with a piece set down at `placed_t`: those set down
+/// before it was released (`release_ms` later). A piece released as a legal
+/// move stays released whatever is moved after it.
+pub fn moved_with(
+    placed: &[(Square, Square, u64)],
+    placed_t: u64,
+    release_ms: u64,
+) -> Vec<(Square, Square)> {
+    placed
+        .iter()
+        .filter(|p| p.2 <= placed_t.saturating_add(release_ms))
+        .map(|p| (p.0, p.1))
+        .collect()
+}
+
 pub fn is_legal_release_among(
     pos: &Chess,
     from: Square,
@@ -377,6 +393,11 @@ mod tests {
         ));
         // The king released on g8 alone: part of the legal castling.
         assert!(is_legal_release_among(&open, sq("e8"), sq("g8"), &[]));
+        // Only the pieces set down before the release count with it: the
+        // king set down at 1.2 s, the rook at 1.6 s; a piece set down 2 s
+        // after the rook was released does not.
+        let placed = [(sq("e8"), sq("g8"), 1200), (sq("a1"), sq("a2"), 3700)];
+        assert_eq!(moved_with(&placed, 1600, 2000), vec![king]);
         // A piece put back on its own square is no other move.
         assert!(is_legal_release_among(
             &open,
