@@ -21,7 +21,7 @@ fn game(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
     )
 }
 
-/// 1. e4 e5 (White 1.5 s used, Black 1 s).
+/// The moves 1. e4 e5 (White 1.5 s used, Black 1 s).
 const E4E5: &str =
     "1000 lift e2\n1200 place e4\n1500 press w\n2000 lift e7\n2200 place e5\n2500 press b\n";
 
@@ -568,7 +568,7 @@ fn s18_point_7_castling_through_out_of_and_into_check_by_black() {
 /// — the five seconds change the final period's clock, so *reading
 /// chosen*: what the final period adds decides (a delay in the first
 /// period only does not make the final period one with increment). After
-/// 1. e4 e5 the second period has begun for both; at 1 102.5 s White has
+/// the moves 1. e4 e5 the second period has begun for both; at 1 102.5 s White has
 /// about 100 s. And III.4 granted as a 5 s delay: White's 2. Nf3 1.5 s
 /// after the ruling costs him nothing (U7: "the clock counts down only
 /// after the delay"), Black's 2… Nc6 in 2 s neither.
@@ -619,7 +619,7 @@ fn s18_point_1_a_delay_in_one_period_only() {
     ]);
 }
 
-/// 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8: the initial position the
+/// The moves 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8: the initial position the
 /// third time, White to move.
 const SHUFFLE: &str = "1000 mv g1f3 w\n2000 mv g8f6 b\n3000 mv f3g1 w\n4000 mv f6g8 b\n\
                        5000 mv g1f3 w\n6000 mv g8f6 b\n7000 mv f3g1 w\n8000 mv f6g8 b\n";
