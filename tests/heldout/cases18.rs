@@ -601,6 +601,32 @@ fn s18_point_1_a_delay_in_one_period_only() {
             &["claim.upheld=false", "claim.consequence~III.2.2"],
             &["claim.consequence~referred"],
         ),
+        // Standard play (`3600d5`, one hour): at 3 500 s White has about
+        // 100 s; III.2.2 names standard chess too.
+        case(
+            "18-1k 2023 III.2.2 standard play with a delay: refused",
+            "fide-2023",
+            hdr("3600d5", json!({"mode": "standard"})),
+            format!("{E4E5}3500000 arbiter increment by=w author=IA\n"),
+            &["ruling_refused.action=increment", "ruling_refused.reason~III.2.2"],
+            &["ruling.action=increment", "game_end"],
+        ),
+        case(
+            "18-1l 2023 III.4 standard play without a delay: granted",
+            "fide-2023",
+            hdr("3600", json!({"mode": "standard"})),
+            format!("{E4E5}3500000 arbiter increment by=w author=IA\n"),
+            &["ruling.action=increment", "clock.black_ms=3719000"],
+            &["ruling_refused", "game_end"],
+        ),
+        case(
+            "18-1m 2009 10.2 standard play with a delay: referred",
+            "fide-2009",
+            hdr("3600d5", json!({"mode": "standard"})),
+            format!("{E4E5}3500000 claim insufficient_losing_chances w"),
+            &["claim.consequence~referred"],
+            &["game_end"],
+        ),
         case(
             "18-1j 2023 III.4 granted as a delay: the next moves inside it",
             "fide-2023",
