@@ -627,6 +627,31 @@ fn s18_point_1_a_delay_in_one_period_only() {
             &["claim.consequence~referred"],
             &["game_end"],
         ),
+        // Once the five seconds are introduced the game has an increment
+        // (session 16's reading, 16-5k): no III.5 claim after them, as a
+        // delay or cumulative.
+        case(
+            "18-1n 2023 III.2.2 no III.5 claim once a 5 s delay was introduced",
+            "fide-2023",
+            tc("900"),
+            format!(
+                "{E4E5}800000 arbiter increment by=w mode=delay author=IA\n\
+                 800500 claim insufficient_losing_chances w"
+            ),
+            &["ruling.action=increment", "claim.consequence~III.2.2"],
+            &["claim.consequence~referred"],
+        ),
+        case(
+            "18-1o 2023 III.2.2 no III.5 claim once 5 s per move were introduced",
+            "fide-2023",
+            tc("900"),
+            format!(
+                "{E4E5}800000 arbiter increment by=w author=IA\n\
+                 800500 claim insufficient_losing_chances w"
+            ),
+            &["ruling.action=increment", "claim.consequence~III.2.2"],
+            &["claim.consequence~referred"],
+        ),
         case(
             "18-1j 2023 III.4 granted as a delay: the next moves inside it",
             "fide-2023",
