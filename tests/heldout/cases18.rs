@@ -949,7 +949,12 @@ fn s18_point_6_more_appendix_e_in_2009_and_2023() {
 fn s18_point_7_after_the_illegal_castling() {
     let back = "3000 lift g8\n3200 place e8 k\n3400 lift f8\n3600 place h8 r\n";
     let mut cases = Vec::new();
-    for rules in ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"] {
+    for (rules, castling_illegal) in [
+        ("fide-2001", "touch_move.article=4.4c"),
+        ("fide-2009", "touch_move.article=4.4c"),
+        ("fide-2009-no", "touch_move.article=4.4c"),
+        ("fide-2023", "touch_move.article=4.4.3"),
+    ] {
         cases.push(case(
             "18-7j the rook moved instead of the king after the castling taken back",
             rules,
@@ -957,6 +962,7 @@ fn s18_point_7_after_the_illegal_castling() {
             format!("{OO}{back}5000 lift h8\n5200 place h7 r\n5500 press b"),
             &[
                 "position_restored",
+                castling_illegal,
                 "touch_move.touched=e8",
                 "touch_move.played=h8h7",
             ],
