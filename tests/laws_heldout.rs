@@ -17,6 +17,8 @@ mod cases14;
 mod cases16;
 #[path = "heldout/cases17.rs"]
 mod cases17;
+#[path = "heldout/cases18.rs"]
+mod cases18;
 mod common;
 
 use common::heldout::{case, hdr, run};

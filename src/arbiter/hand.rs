@@ -198,8 +198,10 @@ impl Arbiter {
                     if self.turn.made {
                         self.turn.relifted.add(from);
                     }
+                    let standing =
+                        touch::moved_with(&self.turn.placed, placed_t, self.cfg.release_ms);
                     if t.saturating_sub(placed_t) >= self.cfg.release_ms
-                        && touch::is_legal_release(&self.pos, from, to)
+                        && touch::is_legal_release_among(&self.pos, from, to, &standing)
                         && !self.turn.releases.iter().any(|r| r.from == from)
                     {
                         self.turn.releases.push(Release { from, to });

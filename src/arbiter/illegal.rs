@@ -163,9 +163,17 @@ impl Arbiter {
         }
         let mut releases = self.turn.releases.clone();
         let board = &self.boards[self.mi()].sensed;
-        for (from, to, _) in &self.turn.placed {
+        let standing: Vec<(Square, Square, u64)> = self
+            .turn
+            .placed
+            .iter()
+            .filter(|(_, to, _)| board.occupied().contains(*to))
+            .copied()
+            .collect();
+        for (from, to, placed_t) in &self.turn.placed {
+            let with = touch::moved_with(&standing, *placed_t, self.cfg.release_ms);
             if board.occupied().contains(*to)
-                && touch::is_legal_release(&self.pos, *from, *to)
+                && touch::is_legal_release_among(&self.pos, *from, *to, &with)
                 && !releases.iter().any(|r| r.from == *from)
             {
                 releases.push(Release {

@@ -189,8 +189,8 @@ impl Arbiter {
             }
             Bonus::UsDelay(d) | Bonus::Bronstein(d) => {
                 return Some(impossible(format!(
-                    "the period has a delay of {} ms: the five seconds are introduced only where \
-                     no time is added per move ({article})",
+                    "the period has a delay of {} ms, an increment in delay mode (Glossary): \
+                     Guidelines III apply only to games without increment (III.2.2; {article})",
                     d
                 )))
             }

@@ -52,9 +52,26 @@ impl Arbiter {
                 }
             ));
         }
+        // III.2.2 "without increment"; the Glossary's increment is time
+        // added before each move "in either delay or cumulative mode"
+        // (`fide-2023.md` §2.5, U3), so a US or Bronstein delay is one too
+        // (held-out 18-1c; before session 18 only a Fischer increment was).
         let bonus = c.time_control().period_for(c.moves_done(by)).1.bonus;
-        if p.edition == Edition::Fide2023 && matches!(bonus, Bonus::Increment(_)) {
-            return Some("Guidelines III apply only to games without increment (III.2.2)".into());
+        if p.edition == Edition::Fide2023 {
+            match bonus {
+                Bonus::None => {}
+                Bonus::Increment(_) => {
+                    return Some(
+                        "Guidelines III apply only to games without increment (III.2.2)".into(),
+                    )
+                }
+                Bonus::UsDelay(d) | Bonus::Bronstein(d) => {
+                    return Some(format!(
+                        "Guidelines III apply only to games without increment (III.2.2): the \
+                         period has a delay of {d} ms, an increment in delay mode (Glossary)"
+                    ))
+                }
+            }
         }
         let (w, b) = c.remaining_at(t);
         let left = if by == Color::White { w } else { b };

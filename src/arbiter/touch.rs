@@ -232,11 +232,43 @@ pub fn obligation(pos: &Chess, touches: &[Touch], a: &TouchArticles) -> Option<O
     None
 }
 
-/// Whether `from → to` is (part of) a legal move in `pos`.
-pub fn is_legal_release(pos: &Chess, from: Square, to: Square) -> bool {
-    pos.legal_moves()
+/// Whether the piece from `from` set down on `to` is a legal move or part
+/// of one **together with** the other pieces the player has moved this
+/// turn and left standing (`others`: origin, square): 2009 §4.6 "Når, som
+/// et lovligt træk eller en del af et lovligt træk, en brik er blevet
+/// sluppet på et felt" (2023 4.7, 2001 §4.7). A rook set down on f8 after
+/// the king went to g8 in a castling through check is part of that
+/// castling, which is no legal move; it is not the legal Rf8 (held-out
+/// 18-7j/k: the replacement of the illegal castling was bound to Rf8).
+/// The other pieces moved this turn (`placed`: origin, square, time set
+/// down) that count with a piece set down at `placed_t`: those set down
+/// before it was released (`release_ms` later). A piece released as a legal
+/// move stays released whatever is moved after it.
+pub fn moved_with(
+    placed: &[(Square, Square, u64)],
+    placed_t: u64,
+    release_ms: u64,
+) -> Vec<(Square, Square)> {
+    placed
         .iter()
-        .any(|m| destination(m, from) == Some(to))
+        .filter(|p| p.2 <= placed_t.saturating_add(release_ms))
+        .map(|p| (p.0, p.1))
+        .collect()
+}
+
+pub fn is_legal_release_among(
+    pos: &Chess,
+    from: Square,
+    to: Square,
+    others: &[(Square, Square)],
+) -> bool {
+    pos.legal_moves().iter().any(|m| {
+        destination(m, from) == Some(to)
+            && others
+                .iter()
+                .filter(|(f, t)| f != t && *f != from)
+                .all(|(f, t)| destination(m, *f) == Some(*t))
+    })
 }
 
 /// Checks the move played against the touches, the releases and the
@@ -332,6 +364,47 @@ mod tests {
     fn breach(p: &Chess, touches: &[Touch], played: &str) -> Option<&'static str> {
         let ordered = order(touches, p.turn(), 200);
         check(p, &ordered, &[], None, &mv(p, played), &A).map(|b| b.article)
+    }
+
+    #[test]
+    fn a_release_counts_only_with_the_other_pieces_moved_that_turn() {
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        // Black may castle short, but the rook f1 attacks f8: the rook set
+        // down on f8 after the king went to g8 is part of that illegal
+        // castling, not the legal Rf8 (held-out 18-7j/k).
+        let through = pos("4k2r/8/8/8/8/8/8/K4R2 b k - 0 1");
+        let king = (sq("e8"), sq("g8"));
+        assert!(!is_legal_release_among(
+            &through,
+            sq("h8"),
+            sq("f8"),
+            &[king]
+        ));
+        // Alone it is the legal Rf8.
+        assert!(is_legal_release_among(&through, sq("h8"), sq("f8"), &[]));
+        // A legal castling: each piece is part of it together with the other.
+        let open = pos("4k2r/8/8/8/8/8/8/K7 b k - 0 1");
+        assert!(is_legal_release_among(&open, sq("h8"), sq("f8"), &[king]));
+        assert!(is_legal_release_among(
+            &open,
+            sq("e8"),
+            sq("g8"),
+            &[(sq("h8"), sq("f8"))]
+        ));
+        // The king released on g8 alone: part of the legal castling.
+        assert!(is_legal_release_among(&open, sq("e8"), sq("g8"), &[]));
+        // Only the pieces set down before the release count with it: the
+        // king set down at 1.2 s, the rook at 1.6 s; a piece set down 2 s
+        // after the rook was released does not.
+        let placed = [(sq("e8"), sq("g8"), 1200), (sq("a1"), sq("a2"), 3700)];
+        assert_eq!(moved_with(&placed, 1600, 2000), vec![king]);
+        // A piece put back on its own square is no other move.
+        assert!(is_legal_release_among(
+            &open,
+            sq("h8"),
+            sq("g8"),
+            &[(sq("e8"), sq("e8"))]
+        ));
     }
 
     #[test]
