@@ -75,8 +75,17 @@ function lastMove(st) {
   const n = ms.length, m = ms[n - 1];
   return Math.ceil(n / 2) + (n % 2 ? ". " : "… ") + m.san;
 }
+/**
+ * Whether alert `a` is from an earlier game on board `st` (ia18): it happened
+ * before the game now on the board began (`started_at_unix_ms`: a new game,
+ * or a board whose journal was lost starting afresh while the broker still
+ * held the old game's retained alert list). A matter is named by its type
+ * and round time only, so an earlier game's alert could otherwise match a
+ * matter of this game at the same round time.
+ */
+function earlierGame(st, a) { return !!(st && st.started_at_unix_ms && a.unix_ms && a.unix_ms < st.started_at_unix_ms); }
 /** The open matter of board `st` that alert `a` names (the state's `open`), if still open. */
-function openFor(st, a) { return (st.open || []).find((o) => o.type === a.type && o.t === a.event.t); }
+function openFor(st, a) { return earlierGame(st, a) ? undefined : (st.open || []).find((o) => o.type === a.type && o.t === a.event.t); }
 /** The ruling of board `st` that answered alert `a`, if any. */
 function answerOf(st, a) { return (st.rulings || []).filter((r) => r.answers && r.answers.type === a.type && r.answers.t === a.event.t).pop(); }
 
@@ -140,7 +149,9 @@ function renderAlert(a) {
     } else {
       li.dataset.open = "false";
       const r = answerOf(st, a);
-      const words = st.open === undefined ? "This board does not say what is open (an older eboard): rule from its card."
+      const words = earlierGame(st, a) ? "From an earlier game on board " + a.game + ": it happened at " + new Date(a.unix_ms).toLocaleTimeString()
+          + ", before the game now on the board began (" + new Date(st.started_at_unix_ms).toLocaleTimeString() + ": a new game, or the board started afresh without its journal). Nothing to rule on it here: rule from the board's current alerts or its card."
+        : st.open === undefined ? "This board does not say what is open (an older eboard): rule from its card."
         : r ? "Decided: " + r.action + " by " + r.author + (r.article ? " (" + r.article + ")" : "") + (r.effect ? ": " + r.effect : "") + (r.undone_by ? " — undone by #" + r.undone_by : "")
         : "Nothing left to rule: " + (st.result && st.result !== "*" && a.type !== "game_end" ? "the game is over (" + resultText(st.result) + ")" : a.type === "game_end" && st.result_status && st.result_status !== "provisional" ? "the result is " + st.result_status + " (" + resultText(st.result) + ")" : "the board decided it or the game moved on") + ".";
       li.appendChild(el("p", { class: "outcome" }, words));
