@@ -11,8 +11,8 @@
 //! 3. the board starts afresh (game B, a new journal: 1. e4 only).
 //!
 //! Game A's alert is still in the console. A ruling made from it (`expect`
-//! naming its event) is refused by the board with a reason (409), and
-//! journaled as refused; the console page shows the alert as from an
+//! naming its event) is refused by the board with a reason (409; its
+//! journal keeps the request with its `expect`, so a replay refuses it too); the console page shows the alert as from an
 //! earlier game, with no live button (Chromium, 390×844), and does not
 //! count it as waiting.
 
@@ -215,7 +215,10 @@ fn a_stale_retained_alert_of_a_lost_journal_is_refused_with_a_reason() {
         .filter(|v: &Value| v["arbiter"] == "restore")
         .collect();
     assert_eq!(j.len(), 1, "{j:?}");
-    assert!(j[0].to_string().contains("refused"), "journaled as refused: {j:?}");
+    // Journaled as the request with its `expect`: a replay refuses it alike
+    // (docs/console.md, "The ruling request"), never a ruling given.
+    assert_eq!(j[0]["expect"]["event"]["t"], stale["event"]["t"], "{j:?}");
+    assert!(!body.contains("\"status\":\"applied\""), "{body}");
 
     // The console page: game A's alert from an earlier game, no live button.
     if let Some(chrome) = chromium_and_python() {
