@@ -128,13 +128,11 @@ fn pause_and_resume_ask_first_in_words_of_their_effect_on_a_phone() {
             && q.contains("Black's runs on until you confirm"),
         "{r}"
     );
-    assert_eq!(
-        r["cancelled"], "reply: Cancelled: nothing was sent.",
-        "{r}"
-    );
+    assert_eq!(r["cancelled"], "reply: Cancelled: nothing was sent.", "{r}");
     assert_eq!(r["after_cancel"], "playing b", "{r}");
     assert!(
-        text("paused").starts_with("applied: Applied on board 1.1 by IA Hansen: both clocks stopped"),
+        text("paused")
+            .starts_with("applied: Applied on board 1.1 by IA Hansen: both clocks stopped"),
         "{r}"
     );
     assert_eq!(r["stage_paused"], "paused -", "{r}");
@@ -149,7 +147,8 @@ fn pause_and_resume_ask_first_in_words_of_their_effect_on_a_phone() {
         "{r}"
     );
     assert!(
-        text("resumed").starts_with("applied: Applied on board 1.1 by IA Hansen: Black's clock runs again"),
+        text("resumed")
+            .starts_with("applied: Applied on board 1.1 by IA Hansen: Black's clock runs again"),
         "{r}"
     );
     assert_eq!(r["stage_resumed"], "playing b", "{r}");

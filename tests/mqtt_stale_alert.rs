@@ -183,7 +183,8 @@ fn a_stale_retained_alert_of_a_lost_journal_is_refused_with_a_reason() {
     .unwrap();
     board = run_board(&d, &cfg, Some(&game_b), &board_args);
     let st = poll(30, "game B at the relay", || {
-        state(&relay.addr).filter(|s| s["ply"] == 1 && s["moves"].as_array().is_some_and(|m| m.len() == 1))
+        state(&relay.addr)
+            .filter(|s| s["ply"] == 1 && s["moves"].as_array().is_some_and(|m| m.len() == 1))
     });
     println!("game B: {st}");
     assert!(
@@ -191,7 +192,11 @@ fn a_stale_retained_alert_of_a_lost_journal_is_refused_with_a_reason() {
         "game B started after game A's alert: {st} / {stale}"
     );
     let still = alerts(&relay.addr, "illegal_move");
-    assert_eq!(still.len(), 1, "game A's alert still in the console: {still:?}");
+    assert_eq!(
+        still.len(),
+        1,
+        "game A's alert still in the console: {still:?}"
+    );
 
     // A ruling made from game A's alert: refused by the board with a reason.
     let bearer = format!("Bearer {ARBITER}");
