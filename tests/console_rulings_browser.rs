@@ -559,6 +559,8 @@ with steps() as res:
     os.kill(pid, signal.SIGSTOP)
     try:
         click_el(button_in("#board-1\\.1", "Pause"))
+        # Asked first (ia18), then confirmed.
+        res["pause_question"] = confirm_in("reply-board-1.1")
         res["first"] = outcome_in("reply-board-1.1")
         res["again_buttons"] = js("Array.from(document.querySelectorAll('#reply-board-1\\\\.1 button.send-again')).map((b) => b.textContent)")
     finally:

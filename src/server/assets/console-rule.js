@@ -306,6 +306,49 @@ function proposeClock(g, wText, bText, movesText, id) {
   });
 }
 
+/**
+ * Pause or resume board `g` (`action`), asked first in words of its effect
+ * (ia18: a mis-tap on a phone used to resume a paused clock at once): "Pause
+ * board 1.2? Both clocks stop at White 1:23:45, Black 1:20:00." / "Resume
+ * the clocks of board 1.2? White's clock runs again from 1:23:45." What
+ * would change nothing (the clocks already stopped or running, the game
+ * over) is said and nothing is sent. The `expect` is the state the question
+ * was made from; a resume whose game moved on since the question (a move
+ * made: another side's clock would run) is not sent.
+ */
+function proposePause(g, action, id) {
+  const st = boards.get(g), now = remaining(st), c = st && st.clock;
+  if (!now || !c) { say(id, "Board " + g + " has no clock: nothing to " + action + "; nothing sent", "reply error"); return; }
+  const both = "White " + clockFull(now.w) + ", Black " + clockFull(now.b);
+  if (st.result && st.result !== "*") {
+    say(id, "Board " + g + ": the game is over (" + resultText(st.result) + "): its clocks " + (action === "pause" ? "are stopped for good; nothing to pause" : "stay stopped") + "; nothing sent", "reply error");
+    return;
+  }
+  const side = (s) => (((s && s.fen) || "").split(" ")[1] === "b" ? "b" : "w");
+  const name = (k) => (k === "w" ? "White" : "Black");
+  if (action === "pause") {
+    if (!c.running) { say(id, "Board " + g + ": the clocks are already stopped (" + both + "); nothing to pause; nothing sent", "reply error"); return; }
+    const x = expectOf(st, null, false);
+    propose(id, "Pause board " + g + "? Both clocks stop at " + both + " (" + name(c.running) + "'s runs on until you confirm).", "Pause",
+      () => send(g, "pause", null, x, id));
+    return;
+  }
+  if (c.running) { say(id, "Board " + g + ": the clocks already run (" + name(c.running) + "'s, " + both + "); nothing to resume; nothing sent", "reply error"); return; }
+  const on = side(st), x = expectOf(st, null, false);
+  const verb = st.stage === "setup" ? " starts at " : " runs again from ";
+  propose(id, "Resume the clocks of board " + g + "? " + name(on) + "'s clock" + verb + clockFull(on === "w" ? now.w : now.b)
+    + " (" + name(on === "w" ? "b" : "w") + " " + clockFull(on === "w" ? now.b : now.w) + ").", "Resume", () => {
+    // The question named the side on move: a game that moved on since (another
+    // arbiter resumed, a move, a pause again) would start another clock.
+    const s = boards.get(g) || st;
+    if (plyOf(s) !== x.ply || side(s) !== on) {
+      say(id, "Not sent: board " + g + " changed since the question (ply " + x.ply + " → " + plyOf(s) + ", " + name(side(s)) + " to move): look again", "reply error");
+      return;
+    }
+    send(g, "resume", null, x, id);
+  });
+}
+
 // Every board at once (a fire alarm, a power cut: 2009 §6.12a / 2023
 // 6.11.1): one press pauses the clocks of every board whose clock runs,
 // another resumes every paused board; one request per board, each bound

@@ -20,6 +20,14 @@ const offline = new Set();  // games offline (relay)
 let alerts = [];
 let lastDrawn = "";
 let me = null, seen = new Set(), first = true, timer = null, source = null, audio = null;
+// Alerts held in the open list by this page although acknowledged (or
+// resolved) elsewhere: one with a question of this arbiter's open on it, and
+// after it the outcome of his answer, until he moves it himself (ia18: it
+// used to move into the collapsed list with the question, so that what was
+// under his finger was something else).
+const held = new Set();
+/** Whether alert `a` stays in the open list for this page: its question open, or held since. */
+const heldOpen = (a) => pending.has("reply-alert-" + a.id) || held.has(a.id);
 const readOnly = () => !me || me.role === "deputy";
 
 function diagram(fen, fix) {
@@ -67,8 +75,17 @@ function lastMove(st) {
   const n = ms.length, m = ms[n - 1];
   return Math.ceil(n / 2) + (n % 2 ? ". " : "… ") + m.san;
 }
+/**
+ * Whether alert `a` is from an earlier game on board `st` (ia18): it happened
+ * before the game now on the board began (`started_at_unix_ms`: a new game,
+ * or a board whose journal was lost starting afresh while the broker still
+ * held the old game's retained alert list). A matter is named by its type
+ * and round time only, so an earlier game's alert could otherwise match a
+ * matter of this game at the same round time.
+ */
+function earlierGame(st, a) { return !!(st && st.started_at_unix_ms && a.unix_ms && a.unix_ms < st.started_at_unix_ms); }
 /** The open matter of board `st` that alert `a` names (the state's `open`), if still open. */
-function openFor(st, a) { return (st.open || []).find((o) => o.type === a.type && o.t === a.event.t); }
+function openFor(st, a) { return earlierGame(st, a) ? undefined : (st.open || []).find((o) => o.type === a.type && o.t === a.event.t); }
 /** The ruling of board `st` that answered alert `a`, if any. */
 function answerOf(st, a) { return (st.rulings || []).filter((r) => r.answers && r.answers.type === a.type && r.answers.t === a.event.t).pop(); }
 
@@ -132,7 +149,9 @@ function renderAlert(a) {
     } else {
       li.dataset.open = "false";
       const r = answerOf(st, a);
-      const words = st.open === undefined ? "This board does not say what is open (an older eboard): rule from its card."
+      const words = earlierGame(st, a) ? "From an earlier game on board " + a.game + ": it happened at " + new Date(a.unix_ms).toLocaleTimeString()
+          + ", before the game now on the board began (" + new Date(st.started_at_unix_ms).toLocaleTimeString() + ": a new game, or the board started afresh without its journal). Nothing to rule on it here: rule from the board's current alerts or its card."
+        : st.open === undefined ? "This board does not say what is open (an older eboard): rule from its card."
         : r ? "Decided: " + r.action + " by " + r.author + (r.article ? " (" + r.article + ")" : "") + (r.effect ? ": " + r.effect : "") + (r.undone_by ? " — undone by #" + r.undone_by : "")
         : "Nothing left to rule: " + (st.result && st.result !== "*" && a.type !== "game_end" ? "the game is over (" + resultText(st.result) + ")" : a.type === "game_end" && st.result_status && st.result_status !== "provisional" ? "the result is " + st.result_status + " (" + resultText(st.result) + ")" : "the board decided it or the game moved on") + ".";
       li.appendChild(el("p", { class: "outcome" }, words));
@@ -141,6 +160,12 @@ function renderAlert(a) {
   if (a.resolved) li.appendChild(el("p", { class: "outcome resolved" }, "Resolved at " + new Date(a.resolved.unix_ms).toLocaleTimeString() + ": " + a.resolved.how));
   li.appendChild(replyBox(id));
   if (a.ack) li.appendChild(el("p", {}, "Acknowledged by " + a.ack.by + " at " + new Date(a.ack.unix_ms).toLocaleTimeString()));
+  // Acknowledged (or resolved) elsewhere while this arbiter's question stood:
+  // kept here (below the question, so nothing above it moves) until he moves it.
+  if ((a.ack || a.resolved) && heldOpen(a)) {
+    if (pending.has(id)) li.appendChild(el("p", { class: "held" }, "Kept here while your question is open: it applies what it says, or the board refuses it with its reason."));
+    else li.appendChild(button("Move to acknowledged", () => { held.delete(a.id); keepInPlace(renderAlerts); }, { class: "collapse" }));
+  }
   else if (!readOnly()) li.appendChild(button("Acknowledge", async () => {
     const r = await api("POST", "/console/ack", { id: a.id });
     if (r.status === 200) schedule(); else say(id, "Refused (" + r.status + "): " + ((r.data && r.data.error) || ""), "reply error");
@@ -160,7 +185,9 @@ function renderAlerts() {
   // first alert on the screen is one to rule on.
   const live = (a) => { const st = a.game ? boards.get(a.game) : null; return !!(st && !/^board_/.test(a.type) && openFor(st, a)); };
   // A board back online closes its "offline" alert: collapsed with the acknowledged.
-  const closed = (a) => !!(a.ack || a.resolved);
+  // An alert acknowledged elsewhere while this arbiter's question is open on it stays (`held`).
+  for (const a of alerts) if ((a.ack || a.resolved) && pending.has("reply-alert-" + a.id)) held.add(a.id);
+  const closed = (a) => !!(a.ack || a.resolved) && !heldOpen(a);
   const unacked = alerts.filter((a) => !closed(a));
   // What needs the arbiter (the title's count, the empty queue's words): an
   // alert still open on its board, or one no board state decides (a board
@@ -248,10 +275,10 @@ function endMatter(st) {
 function controls(g, st, id) {
   const f = el("div", { class: "controls" });
   const row = (cls) => { const d = el("div", { class: "rulings " + cls }); f.appendChild(d); return d; };
-  const x = () => expectOf(boards.get(g), null, false);
   const clockRow = row("clock-row");
-  clockRow.appendChild(button("Pause", () => send(g, "pause", null, x(), id)));
-  clockRow.appendChild(button("Resume", () => send(g, "resume", null, x(), id)));
+  // Pause and resume change a clock: asked first, in words of their effect (ia18).
+  clockRow.appendChild(button("Pause…", () => proposePause(g, "pause", id), { class: "pause" }));
+  clockRow.appendChild(button("Resume…", () => proposePause(g, "resume", id), { class: "resume" }));
   clockRow.appendChild(button("+2 min White…", () => proposeClock(g, "+2:00", "", "", id)));
   clockRow.appendChild(button("+2 min Black…", () => proposeClock(g, "", "+2:00", "", id)));
   // Set clocks (6.10b / 6.13): as the clocks show them, or an amount.
@@ -374,7 +401,8 @@ function keepInPlace(draw) {
   draw();
   if (!before) return;
   const el = document.getElementById(before[0]), q = el && el.querySelector(".confirm");
-  if (q) { const moved = q.getBoundingClientRect().top - before[1]; if (Math.abs(moved) >= 1) window.scrollBy(0, moved); }
+  // A question no longer on the screen (in a collapsed list) is no place to keep.
+  if (q && q.getClientRects().length) { const moved = q.getBoundingClientRect().top - before[1]; if (Math.abs(moved) >= 1) window.scrollBy(0, moved); }
 }
 function showLogin(msg) {
   me = null; lastDrawn = ""; $("desk").hidden = true; $("login").hidden = false; $("logout").hidden = true; $("who").textContent = "";

@@ -1,0 +1,296 @@
+//! Questions on a phone (390×844) in headless Chromium, against an HTTP
+//! relay and real boards playing in real time (ia17's "Not tried", issue 24
+//! §1, §3):
+//!
+//! - **Pause and Resume ask first.** A mis-tap on a phone used to resume a
+//!   paused clock at once (or pause a running one): both were sent without
+//!   a question. Now each asks in words of its effect ("Pause board 1.1?
+//!   Both clocks stop at White …, Black …" / "Resume the clocks of board
+//!   1.1? Black's clock runs again from …") and sends nothing until
+//!   confirmed; Cancel sends nothing.
+//! - **A question left open on an alert that another arbiter acknowledges
+//!   meanwhile.** The alert used to move into the collapsed "acknowledged"
+//!   list with the question in it: the question left the screen and what
+//!   was under the arbiter's finger was something else. Now the alert stays
+//!   where it was while the question stands (`keepInPlace` keeps the
+//!   question under the finger), the press applies what the question said
+//!   (or the board refuses it with its reason), and the outcome stays in
+//!   sight until the arbiter moves the alert himself.
+//!
+//! Skipped (with the reason printed) when Chromium or python3 is missing,
+//! unless `CI` is set.
+
+mod common;
+
+use common::console::*;
+use common::*;
+use std::path::{Path, PathBuf};
+
+/// A trace `DIR/game.jsonl` (5400+30) of `steps`, then White's illegal
+/// Ng1-g4 at `illegal_ms` when given (lifted, placed, the clock pressed).
+fn trace(dir: &Path, steps: &str, illegal_ms: Option<u64>) -> PathBuf {
+    let mut b = TraceBuilder::new()
+        .header("time_control", "5400+30")
+        .steps(steps);
+    if let Some(t) = illegal_ms {
+        b = b.lift(t, "g1").place(t + 200, "g4").press(t + 400, "w");
+    }
+    let p = dir.join("game.jsonl");
+    std::fs::write(&p, b.text()).unwrap();
+    p
+}
+
+/// The finger: where the arbiter sees a question's "yes", and a press there.
+const FINGER: &str = r##"
+def yes_at(box_id):
+    return js("(() => { const y = document.getElementById(%s).querySelector('.confirm-yes'); y.scrollIntoView({block: 'center'}); const r = y.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()" % json.dumps(box_id))
+def press_at(xy):
+    for t in ("mousePressed", "mouseReleased"):
+        call("Input.dispatchMouseEvent", {"type": t, "x": xy[0], "y": xy[1], "button": "left", "clickCount": 1}, s)
+def under(xy):
+    return js("(() => { const e = document.elementFromPoint(%f, %f); return e ? (e.className || e.tagName) + ': ' + e.textContent.slice(0, 80) : ''; })()" % (xy[0], xy[1]))
+"##;
+
+const PAUSE_STEPS: &str = r##"
+name, secret = sys.argv[4:6]
+STAGE = "boards.get('1.1').stage + ' ' + (boards.get('1.1').clock.running || '-')"
+with steps() as res:
+    page(390, 844, True)
+    log_in(name, secret)
+    wait("boards.get('1.1') && plyOf(boards.get('1.1')) === 1 && boards.get('1.1').clock && boards.get('1.1').clock.running === 'b'", "board 1.1 after 1. e4")
+    click("#more-1\\.1 summary")
+    # A tap on Pause: a question, nothing sent.
+    click_el(button_in("#board-1\\.1", "Pause"))
+    time.sleep(1.5); js("refresh()"); time.sleep(0.5)
+    res["pause_question"] = js("(() => { const q = document.querySelector('#reply-board-1\\\\.1 .confirm .question'); return q ? q.textContent : ''; })()")
+    res["after_pause_tap"] = js(STAGE)
+    if res["pause_question"]:
+        click("#reply-board-1\\.1 .confirm-no")
+        res["cancelled"] = js("(() => { const p = document.querySelector('#reply-board-1\\\\.1 p'); return p ? p.className + ': ' + p.textContent : ''; })()")
+        res["after_cancel"] = js(STAGE)
+        click_el(button_in("#board-1\\.1", "Pause"))
+        confirm_in("reply-board-1.1")
+    res["paused"] = outcome_in("reply-board-1.1")
+    res["stage_paused"] = wait("boards.get('1.1').stage === 'paused' && " + STAGE, "board 1.1 paused")
+    # A tap on Resume: a question, the board stays paused.
+    click_el(button_in("#board-1\\.1", "Resume"))
+    time.sleep(1.5); js("refresh()"); time.sleep(0.5)
+    res["resume_question"] = js("(() => { const q = document.querySelector('#reply-board-1\\\\.1 .confirm .question'); return q ? q.textContent : ''; })()")
+    res["after_resume_tap"] = js(STAGE)
+    if res["resume_question"]:
+        confirm_in("reply-board-1.1")
+    res["resumed"] = outcome_in("reply-board-1.1")
+    res["stage_resumed"] = wait("boards.get('1.1').stage === 'playing' && " + STAGE, "board 1.1 playing")
+    # Nothing to resume: said, nothing sent.
+    click_el(button_in("#board-1\\.1", "Resume"))
+    res["nothing"] = outcome_in("reply-board-1.1")
+"##;
+
+/// Pause and Resume ask first, in words of their effect; a tap sends nothing.
+#[test]
+fn pause_and_resume_ask_first_in_words_of_their_effect_on_a_phone() {
+    let Some(chrome) = chromium_and_python() else {
+        return;
+    };
+    let dir = tempdir("console-pause-question");
+    let accounts = accounts(false);
+    let d = dir.join("b1");
+    std::fs::create_dir_all(&d).unwrap();
+    let cfg = config(&d, 1, 1, &accounts);
+    let t = trace(&d, "1000 mv e2e4 w\n", None);
+    let j = d.join("j.jsonl");
+    let board = run_board(
+        &d,
+        &cfg,
+        Some(&t),
+        &["--journal", j.to_str().unwrap(), "--speed", "1"],
+    );
+    let relay = relay_over(&dir, &accounts, &[&board]);
+    let url = format!("http://{}/console", relay.addr);
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        &format!("{FINGER}{PAUSE_STEPS}"),
+        &["IA Hansen", SECRET],
+        &relay.stderr,
+    );
+    println!("{r:#}");
+    let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+    assert_eq!(
+        r["after_pause_tap"], "playing b",
+        "a tap on Pause stopped the clocks at once: {r}"
+    );
+    let q = text("pause_question");
+    assert!(
+        q.starts_with("Pause board 1.1? Both clocks stop at White 1:")
+            && q.contains(", Black 1:")
+            && q.contains("Black's runs on until you confirm"),
+        "{r}"
+    );
+    assert_eq!(r["cancelled"], "reply: Cancelled: nothing was sent.", "{r}");
+    assert_eq!(r["after_cancel"], "playing b", "{r}");
+    assert!(
+        text("paused")
+            .starts_with("applied: Applied on board 1.1 by IA Hansen: both clocks stopped"),
+        "{r}"
+    );
+    assert_eq!(r["stage_paused"], "paused -", "{r}");
+    assert_eq!(
+        r["after_resume_tap"], "paused -",
+        "a tap on Resume started the clocks at once: {r}"
+    );
+    let q = text("resume_question");
+    assert!(
+        q.starts_with("Resume the clocks of board 1.1? Black's clock runs again from 1:")
+            && q.contains("(White 1:"),
+        "{r}"
+    );
+    assert!(
+        text("resumed")
+            .starts_with("applied: Applied on board 1.1 by IA Hansen: Black's clock runs again"),
+        "{r}"
+    );
+    assert_eq!(r["stage_resumed"], "playing b", "{r}");
+    assert!(
+        text("nothing").starts_with("error: Board 1.1: the clocks already run (Black's")
+            && text("nothing").ends_with("nothing to resume; nothing sent"),
+        "{r}"
+    );
+    // One pause, one resume: nothing sent by the taps, the cancel or the last press.
+    let rulings: Vec<String> = journal_records(&j)
+        .into_iter()
+        .filter_map(|v| v["arbiter"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(rulings, ["pause", "resume"], "{r}");
+    drop(relay);
+    drop(board);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+const ACK_STEPS: &str = r##"
+import http.client
+name, secret, other, other_secret, relay = sys.argv[4:9]
+def other_session(method, path, body, cookie=None):
+    # The other arbiter, on his own phone: his own session at the relay.
+    c = http.client.HTTPConnection(relay, timeout=10)
+    h = {"Content-Type": "application/json"}
+    if cookie: h["Cookie"] = cookie
+    c.request(method, path, json.dumps(body), h)
+    r = c.getresponse(); data = r.read().decode()
+    return r.status, r.getheader("Set-Cookie"), data
+ALERT = lambda g: "Array.from(document.querySelectorAll('#alerts li')).find((li) => li.dataset.type === 'illegal_move' && li.dataset.game === '%s' && li.dataset.open === 'true' && li.querySelector('button.ruling'))" % g
+with steps() as res:
+    page(390, 844, True)
+    log_in(name, secret)
+    wait("!!" + ALERT("1.1") + " && !!" + ALERT("1.2"), "both illegal moves", 60)
+    li = js(ALERT("1.2") + ".id")
+    aid = int(li.split("-")[1]); box = "reply-" + li
+    res["order"] = js("Array.from(document.querySelectorAll('#alerts li')).map((l) => l.dataset.game + ' ' + l.dataset.type)")
+    button = js(ALERT("1.2") + ".querySelector('button.ruling').dataset.action")
+    res["action"] = button
+    click_el(ALERT("1.2") + ".querySelector('button.ruling')")
+    res["question"] = wait("document.getElementById(%s).querySelector('.confirm .question').textContent" % json.dumps(box), "the question")
+    xy = yes_at(box)
+    # Meanwhile the other arbiter acknowledges the alert on his phone.
+    st, cookie, body = other_session("POST", "/console/login", {"name": other, "secret": other_secret})
+    res["other_login"] = st
+    st, _, body = other_session("POST", "/console/ack", {"id": aid}, cookie.split(";")[0])
+    res["other_ack"] = st
+    js("refresh()")
+    wait("(() => { const a = alerts.find((a) => a.id === %d); return a && a.ack; })()" % aid, "the acknowledgement on this page")
+    time.sleep(0.5)
+    res["question_in_open_list"] = js("!!document.querySelector('#alerts #' + CSS.escape(%s) + ' .confirm')" % json.dumps(box))
+    res["under_finger"] = under(xy)
+    res["held_note"] = js("(() => { const p = document.querySelector('#' + CSS.escape(%s) + ' p.held'); return p ? p.textContent : ''; })()" % json.dumps(li))
+    press_at(xy)
+    res["reply"] = js("(() => { const b = document.getElementById(%s); return b ? b.textContent : ''; })()" % json.dumps(box))
+    if js("!!document.getElementById(%s) && !!document.getElementById(%s).querySelector('p.reply')" % (json.dumps(box), json.dumps(box))):
+        res["reply"] = outcome_in(box)
+    time.sleep(1); js("refresh()"); time.sleep(0.5)
+    res["outcome_in_open_list"] = js("!!document.querySelector('#alerts #' + CSS.escape(%s) + ' p.reply')" % json.dumps(box))
+    res["questions_open"] = js("Array.from(pending.keys())")
+    res["rulings_11"] = js("boards.get('1.1').rulings.map((r) => r.action)")
+    res["rulings_12"] = js("boards.get('1.2').rulings.map((r) => r.action + ': ' + (r.effect || ''))")
+    # Moved by the arbiter himself: into the collapsed list.
+    if js("!!document.querySelector('#' + CSS.escape(%s) + ' button.collapse')" % json.dumps(li)):
+        click("#" + li + " button.collapse")
+        time.sleep(0.3)
+    res["finally_acked_list"] = js("!!document.querySelector('#acked-list #' + CSS.escape(%s))" % json.dumps(li))
+"##;
+
+/// A question open on an alert that another arbiter acknowledges meanwhile.
+#[test]
+fn a_question_on_an_alert_acknowledged_elsewhere_stays_under_the_finger() {
+    let Some(chrome) = chromium_and_python() else {
+        return;
+    };
+    let dir = tempdir("console-ack-question");
+    let other_secret = "second arbiter at the far tables";
+    let accounts = format!(
+        "[[arbiter.accounts]]\nname = \"FA Jensen\"\nsecret_hash = \"{}\"\n\n{}",
+        secret_hash(other_secret),
+        accounts(false)
+    );
+    let mut boards = Vec::new();
+    // Two boards, each with White's illegal Ng1-g4: 1.2's the newer, on top.
+    for (b, at) in [(1u32, 12_000u64), (2, 15_000)] {
+        let d = dir.join(format!("b{b}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let cfg = config(&d, 1, b, &accounts);
+        let t = trace(&d, "1000 mv e2e4 w\n3000 mv e7e5 b\n", Some(at));
+        boards.push(run_board(&d, &cfg, Some(&t), &["--speed", "1"]));
+    }
+    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
+    let url = format!("http://{}/console", relay.addr);
+    let r = run_console_steps(
+        &chrome,
+        &url,
+        &dir,
+        &format!("{FINGER}{ACK_STEPS}"),
+        &["IA Hansen", SECRET, "FA Jensen", other_secret, &relay.addr],
+        &relay.stderr,
+    );
+    println!("{r:#}");
+    let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+    assert_eq!(r["other_login"], 200, "{r}");
+    assert_eq!(r["other_ack"], 200, "{r}");
+    assert_eq!(
+        r["question_in_open_list"], true,
+        "the question left the open list with the alert: {r}"
+    );
+    assert!(
+        text("under_finger").starts_with("confirm-yes"),
+        "the question moved from under the arbiter's finger: {r}"
+    );
+    assert!(text("held_note").starts_with("Kept here"), "{r}");
+    // What the question said, or nothing with the board's reason.
+    let reply = text("reply");
+    let rulings = r["rulings_12"].as_array().cloned().unwrap_or_default();
+    if reply.starts_with("applied: ") {
+        assert_eq!(rulings.len(), 1, "{r}");
+        assert!(
+            rulings[0]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("{}:", text("action"))),
+            "{r}"
+        );
+    } else {
+        assert!(
+            reply.starts_with("error: Refused (409)") || reply.starts_with("error: Refused (422)"),
+            "{r}"
+        );
+        assert!(rulings.is_empty(), "{r}");
+    }
+    assert_eq!(r["rulings_11"], serde_json::json!([]), "{r}");
+    assert_eq!(r["questions_open"], serde_json::json!([]), "{r}");
+    assert_eq!(
+        r["outcome_in_open_list"], true,
+        "the outcome left the screen: {r}"
+    );
+    assert_eq!(r["finally_acked_list"], true, "{r}");
+    drop(relay);
+    drop(boards);
+    std::fs::remove_dir_all(&dir).ok();
+}
