@@ -166,7 +166,9 @@ function renderAlert(a) {
     if (pending.has(id)) li.appendChild(el("p", { class: "held" }, "Kept here while your question is open: it applies what it says, or the board refuses it with its reason."));
     else li.appendChild(button("Move to acknowledged", () => { held.delete(a.id); keepInPlace(renderAlerts); }, { class: "collapse" }));
   }
-  else if (!readOnly()) li.appendChild(button("Acknowledge", async () => {
+  // Acknowledged already: no second "Acknowledge" (ia18's held alerts
+  // branch above must not leave it to every acknowledged alert).
+  else if (!a.ack && !readOnly()) li.appendChild(button("Acknowledge", async () => {
     const r = await api("POST", "/console/ack", { id: a.id });
     if (r.status === 200) schedule(); else say(id, "Refused (" + r.status + "): " + ((r.data && r.data.error) || ""), "reply error");
   }, { class: "ack" }));
