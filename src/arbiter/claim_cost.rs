@@ -17,7 +17,6 @@ use crate::clock::Clock;
 use crate::model::{EndReason, KnownOutcome, Score};
 use crate::rules::RulingArticles;
 use crate::trace::ClaimKind;
-use crate::trace::{Event, EventKind};
 use shakmaty::Color;
 
 /// What the board's decision of a claim at `t` did to the clocks (White,
@@ -112,14 +111,7 @@ impl Arbiter {
         out: &mut Decisions,
     ) -> Option<String> {
         let effect = self.claim_correct_after_end_words(dc, o)?;
-        if let Some(c) = self.clock.as_mut() {
-            for (s, ms) in [Color::White, Color::Black].into_iter().zip(dc.cost) {
-                if ms != 0 {
-                    c.adjust(s, -ms);
-                }
-            }
-        }
-        self.push_clock(t, out);
+        self.take_cost_back(dc, t, out);
         let a = self.cfg.profile.articles;
         let (reason, article) = match dc.kind {
             ClaimKind::Threefold => (EndReason::Threefold, a.threefold),
@@ -133,26 +125,36 @@ impl Arbiter {
             article,
             t: dc.t,
         });
-        self.confirmation = Some(Confirmation {
-            result: draw,
-            corrected: true,
-            forfeit: false,
-            reason: Some(format!(
-                "{}'s {} claim found correct ({article})",
-                side(dc.by),
-                dc.kind.as_str().replace('_', " ")
-            )),
-        });
-        out.push(Event {
-            t,
-            kind: EventKind::ResultConfirmed {
+        let confirm = RulingArticles::of(self.cfg.profile.edition).confirm;
+        self.record_confirmation(
+            Confirmation {
                 result: draw,
                 corrected: true,
                 forfeit: false,
-                article: RulingArticles::of(self.cfg.profile.edition).confirm,
+                reason: Some(format!(
+                    "{}'s {} claim found correct ({article})",
+                    side(dc.by),
+                    dc.kind.as_str().replace('_', " ")
+                )),
             },
-        });
+            confirm,
+            t,
+            out,
+        );
         Some(effect)
+    }
+
+    /// Takes back what the board's decision of `dc` did to the clocks (a
+    /// rejected draw claim's cost) and announces the clocks; nothing when
+    /// it did nothing.
+    fn take_cost_back(&mut self, dc: &DecidedClaim, t: u64, out: &mut Decisions) {
+        let Some(c) = self.clock.as_mut().filter(|_| dc.cost != [0, 0]) else {
+            return;
+        };
+        for (s, ms) in [Color::White, Color::Black].into_iter().zip(dc.cost) {
+            c.adjust(s, -ms);
+        }
+        self.push_clock(t, out);
     }
 
     /// The words of taking `dc`'s cost back, after a `;` (empty when the
@@ -188,12 +190,7 @@ impl Arbiter {
             ));
         };
         let back = self.cost_back_words(dc);
-        if let (Some(c), false) = (self.clock.as_mut(), back.is_empty()) {
-            for (s, ms) in [Color::White, Color::Black].into_iter().zip(dc.cost) {
-                c.adjust(s, -ms);
-            }
-            self.push_clock(t, out);
-        }
+        self.take_cost_back(dc, t, out);
         let a = self.cfg.profile.articles;
         match dc.kind {
             ClaimKind::Threefold => self.end(

@@ -122,22 +122,40 @@ impl Arbiter {
             }
         };
         let forfeit = was_forfeit && result != Score::Game(KnownOutcome::Draw);
-        self.confirmation = Some(Confirmation {
-            result,
-            corrected,
-            forfeit,
-            reason: reason.filter(|_| corrected).map(str::to_owned),
-        });
-        out.push(Event {
-            t,
-            kind: EventKind::ResultConfirmed {
+        self.record_confirmation(
+            Confirmation {
                 result,
                 corrected,
                 forfeit,
+                reason: reason.filter(|_| corrected).map(str::to_owned),
+            },
+            article,
+            t,
+            out,
+        );
+        Ok(Applied { article, effect })
+    }
+
+    /// Keeps `c` as the game's confirmation and announces it
+    /// (`result_confirmed`, citing `article`): the one place a
+    /// confirmation, a correction or a forfeit is recorded.
+    pub(super) fn record_confirmation(
+        &mut self,
+        c: Confirmation,
+        article: &'static str,
+        t: u64,
+        out: &mut Decisions,
+    ) {
+        out.push(Event {
+            t,
+            kind: EventKind::ResultConfirmed {
+                result: c.result,
+                corrected: c.corrected,
+                forfeit: c.forfeit,
                 article,
             },
         });
-        Ok(Applied { article, effect })
+        self.confirmation = Some(c);
     }
 
     /// Whether a result lost by both (`0-0`) may be given now: only with
@@ -249,21 +267,17 @@ impl Arbiter {
                 });
             }
         }
-        self.confirmation = Some(Confirmation {
-            result,
-            corrected: false,
-            forfeit: true,
-            reason: None,
-        });
-        out.push(Event {
-            t,
-            kind: EventKind::ResultConfirmed {
+        self.record_confirmation(
+            Confirmation {
                 result,
                 corrected: false,
                 forfeit: true,
-                article,
+                reason: None,
             },
-        });
+            article,
+            t,
+            out,
+        );
         let shown = match result {
             Score::BothLost => "0-0, both players lost".to_owned(),
             r => r.as_str().to_owned(),

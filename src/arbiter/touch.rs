@@ -232,18 +232,10 @@ pub fn obligation(pos: &Chess, touches: &[Touch], a: &TouchArticles) -> Option<O
     None
 }
 
-/// Whether the piece from `from` set down on `to` is a legal move or part
-/// of one **together with** the other pieces the player has moved this
-/// turn and left standing (`others`: origin, square): 2009 §4.6 "Når, som
-/// et lovligt træk eller en del af et lovligt træk, en brik er blevet
-/// sluppet på et felt" (2023 4.7, 2001 §4.7). A rook set down on f8 after
-/// the king went to g8 in a castling through check is part of that
-/// castling, which is no legal move; it is not the legal Rf8 (held-out
-/// 18-7j/k: the replacement of the illegal castling was bound to Rf8).
 /// The other pieces moved this turn (`placed`: origin, square, time set
-/// down) that count with a piece set down at `placed_t`: those set down
-/// before it was released (`release_ms` later). A piece released as a legal
-/// move stays released whatever is moved after it.
+/// down, ms) that count with a piece set down at `placed_t` ms: those set
+/// down before it was released (`release_ms` later). A piece released as
+/// a legal move stays released whatever is moved after it.
 pub fn moved_with(
     placed: &[(Square, Square, u64)],
     placed_t: u64,
@@ -256,6 +248,15 @@ pub fn moved_with(
         .collect()
 }
 
+/// Whether the piece from `from` set down on `to` is a legal move or part
+/// of one **together with** the other pieces the player has moved this
+/// turn and left standing (`others`: origin, square; a piece put back on
+/// its own square is none): 2009 §4.6 "Når, som et lovligt træk eller en
+/// del af et lovligt træk, en brik er blevet sluppet på et felt" (2023
+/// 4.7, 2001 §4.7). A rook set down on f8 after the king went to g8 in a
+/// castling through check is part of that castling, which is no legal
+/// move; it is not the legal Rf8 (held-out 18-7j/k: the replacement of the
+/// illegal castling was bound to Rf8).
 pub fn is_legal_release_among(
     pos: &Chess,
     from: Square,
