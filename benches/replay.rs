@@ -3,7 +3,7 @@
 //! `../shared/data/pgn` simulated once (occupancy sensing, noisy hands), or
 //! over the built-in demo game when the corpus is absent.
 //!
-//! `cargo bench --bench replay`. Figures are written in docs/performance.md.
+//! `cargo bench --bench replay`. Figures are written in docs/dev/performance.md.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use eboard::controller::replay;

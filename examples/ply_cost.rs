@@ -1,5 +1,5 @@
 //! Cost of a ply at the start and at the end of a long game, for the
-//! instruction counts in docs/performance.md (issue 28; run under callgrind
+//! instruction counts in docs/dev/performance.md (issue 28; run under callgrind
 //! by `scripts/ply-cost`).
 //!
 //! ```text

@@ -1,5 +1,5 @@
 //! Cost of a trace record in the replay, for the instruction counts in
-//! docs/performance.md (issue 28; run under callgrind by
+//! docs/dev/performance.md (issue 28; run under callgrind by
 //! `scripts/replay-cost`).
 //!
 //! ```text

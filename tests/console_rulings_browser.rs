@@ -634,7 +634,7 @@ fn a_ruling_without_an_answer_is_sent_again_under_its_own_id_in_chromium() {
     );
     // Applied by the press again, or by the first request once the board
     // ran again (its reply lost: the id then stays pending, see
-    // docs/findings-ia12.md): either way paused once, never "Refused".
+    // docs/dev/findings-ia12.md): either way paused once, never "Refused".
     let second = text("second");
     assert!(
         second.is_empty()

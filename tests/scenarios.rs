@@ -1,7 +1,7 @@
 //! The acceptance scenarios of `../shared/rules/digest.md` §8 that a board
 //! can express, as traces, each named by its S-number and run under every
 //! profile it names. The ones a board cannot express are listed with the
-//! reason in `docs/scenarios.md`.
+//! reason in `docs/dev/scenarios.md`.
 //!
 //! Traces are written in the step language of `tests/common/trace.rs`
 //! (`TraceBuilder::steps`), one step a line: `T lift SQ`, `T mv UCI C`, ….

@@ -337,7 +337,7 @@ impl BoardLoop {
     fn decided(&mut self, t: u64, forced: bool) {
         // The latency's stages, for the broadcast bench (issue 28 §5):
         // a move decided, then its messages built (off unless a subscriber
-        // asks for target `eboard::stage`; docs/performance.md).
+        // asks for target `eboard::stage`; docs/dev/performance.md).
         let staged = tracing::enabled!(target: "eboard::stage", tracing::Level::TRACE)
             .then(|| {
                 self.events

@@ -4,7 +4,7 @@
 //! (`crate::mqtt::alert_list`) and the arbiter's own tests, which check
 //! which events of a decision are alerts. It lives in `trace` (the event
 //! vocabulary, below both the arbiter and the outputs:
-//! `docs/architecture.md`) so that the arbiter, which may not depend on
+//! `docs/dev/architecture.md`) so that the arbiter, which may not depend on
 //! `broadcast`, reads the same list (`crate::mqtt::alert_list` re-exports
 //! it as `BOARD_ALERT_TYPES`).
 

@@ -8,7 +8,7 @@
 //! (`board.toml:4: key 'mqtt.ca_file': …`).
 //!
 //! Only this module and the rest of [`crate::app`] see both the config and
-//! the consumers (the dependency rule of `docs/architecture.md`).
+//! the consumers (the dependency rule of `docs/dev/architecture.md`).
 
 use crate::arbiter::GameConfig;
 use crate::broadcast::lichess_push::{self, PushTarget};
