@@ -4,7 +4,7 @@
 //! code, in every profile where the text differs, each run through the
 //! real binary (`eboard replay - --json --rules P`). Every case names the
 //! text that decides it; the readings chosen where a text is open are in
-//! docs/profiles.md ("Held-out cases, session 12"). The runs go in
+//! docs/dev/profiles-notes.md ("Held-out cases, session 12"). The runs go in
 //! parallel, one process each: about 2 s in all.
 //! The harness and the case language: `tests/common/heldout.rs`. Point 7
 //! (the articles) is in `tests/articles.rs`.

@@ -3,7 +3,7 @@
 //! 2009-NO; `../shared/rules/fide-2023.md` for 2023), by someone who did not
 //! build the arbiter, on situations session 12's set does not hold. Each
 //! case names the text that decides it; where a text is open, the reading
-//! taken is in docs/profiles.md ("Held-out cases, session 13"). Run through
+//! taken is in docs/dev/profiles-notes.md ("Held-out cases, session 13"). Run through
 //! the real binary by `tests/common/heldout.rs`, in parallel.
 //!
 //! Point 1 (illegal moves) is here; point 5 (the 2023 rows) in `rows.rs`;

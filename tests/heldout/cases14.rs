@@ -4,7 +4,7 @@
 //! not build the arbiter, on situations sessions 12 and 13 did not try.
 //! Each case names the text that decides it and asserts the article of
 //! every decision; where a text is open, the reading taken is in
-//! docs/profiles.md ("Held-out cases, session 14"). Run through the real
+//! docs/dev/profiles-notes.md ("Held-out cases, session 14"). Run through the real
 //! binary by `tests/common/heldout.rs`, in parallel.
 //!
 //! Point 1 (unsupervised play) is here; point 2 (a board turned, the

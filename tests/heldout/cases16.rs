@@ -10,7 +10,7 @@
 //! in a multi-period control at the move that brings the next period; two
 //! pauses; an Appendix E copy of a castling with the rook left behind.
 //! Each case quotes the text that decides it; where a text is open, the
-//! reading taken is in docs/profiles.md ("Held-out cases, session 16").
+//! reading taken is in docs/dev/profiles-notes.md ("Held-out cases, session 16").
 //! Run through the real binary by `tests/common/heldout.rs`, in parallel.
 
 use crate::common::heldout::{case, hdr, run};

@@ -4,7 +4,7 @@
 //! rook that has moved (no castling right) in every profile, standard and
 //! blitz with the claim; a flag at the move that brings the next period in
 //! the profiles session 16 did not try. The session ran out of time for
-//! the rest of its brief; what is left is in docs/profiles.md ("Held-out
+//! the rest of its brief; what is left is in docs/dev/profiles-notes.md ("Held-out
 //! cases, session 17").
 
 use crate::common::heldout::{case, hdr, run};

@@ -6,7 +6,7 @@
 //! left unpromoted on the last rank in blitz; an illegal move claimed after
 //! the claimant touched a piece; the flags of `40/5400:1800+30`; Appendix E
 //! (E2.3c, E2.8) in 2009 and 2023; castling through, out of and into check
-//! by Black in every profile. The readings chosen are in docs/profiles.md
+//! by Black in every profile. The readings chosen are in docs/dev/profiles-notes.md
 //! ("Held-out cases, session 18").
 
 use crate::common::heldout::{case, hdr, run, Case};

@@ -391,7 +391,7 @@ fn s13_point_6_copies_by_and_for_the_vi_player_black() {
                 match named {
                     "E2.1" => "irregularity.article=E2.1",
                     "D.2.1" => "irregularity.article=D.2.1",
-                    // 2001: no sentence of its own (docs/profiles.md).
+                    // 2001: no sentence of its own (docs/dev/profiles-notes.md).
                     _ => "irregularity.kind=promotion_piece_unnamed",
                 },
             ],
