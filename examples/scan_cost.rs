@@ -1,5 +1,6 @@
 //! Cost of one scan → debounce → records, for the instruction counts in
-//! docs/hardware.md (run under callgrind by `scripts/scan-cost`).
+//! docs/dev/performance.md, "Sensor scanning" (run under callgrind by
+//! `scripts/scan-cost`).
 //!
 //! ```text
 //! scan_cost HW_TOML idle|move SCANS [bus|pipeline]

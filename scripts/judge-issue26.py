@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 26's judged set in one command (docs/server.md, "The judged set in
+"""Issue 26's judged set in one command (docs/dev/server-notes.md, "The judged set in
 one command"): every probe of the issue's "Judged by" against a release
 build, a fresh daemon per probe, then a table with each figure against its
 target, PASS or FAIL.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Many-address probe of the listener (issue 26 §3 and §7, docs/server.md
-"Connection limits", "Measured under many addresses").
+"Connection limits", docs/dev/server-notes.md "Measured under many addresses").
 
 From ADDRESSES loopback source addresses (127.0.0.2, 127.0.0.3, …: on Linux
 all of 127.0.0.0/8 is local, so each is a distinct source to the daemon),

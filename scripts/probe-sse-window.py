@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Does a stream client's advertised TCP window show that it stopped reading?
 
-Issue 26 §3 (docs/server.md, "Why SSE non-readers are not closed"). A small
+Issue 26 §3 (docs/dev/server-notes.md, "Why not the TCP window"). A small
 SSE server on loopback streams one state message then MSG-byte messages
 every EVERY s to real clients: Python readers, never-readers (request sent,
 never a recv), slow readers (a recv every 5 s and every 9 s), the same with

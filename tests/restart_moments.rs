@@ -5,7 +5,7 @@
 //! longer downtime than a test can wait for, the journal's last heartbeat
 //! is moved back on the boot clock (`boottime_ms`), which is exactly what a
 //! longer downtime on the same boot leaves behind; a wall clock that
-//! jumped is the journal's start moved (docs/journal.md, "Restarts at
+//! jumped is the journal's start moved (docs/dev/journal-notes.md, "Restarts at
 //! rarer moments"). Session 16 adds a restart between two periods and a
 //! heartbeat torn by a power cut.
 

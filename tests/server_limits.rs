@@ -124,7 +124,7 @@ fn one_address_cannot_lock_out_spectators_or_the_arbiter() {
     );
     assert!(
         worst < 3.0,
-        "a spectator or the arbiter waited {worst:.3} s (measured target: under 1 s, docs/server.md)"
+        "a spectator or the arbiter waited {worst:.3} s (measured target: under 1 s, docs/dev/server-notes.md)"
     );
     let log = std::fs::read_to_string(&board.stderr).unwrap();
     assert!(

@@ -167,7 +167,7 @@ fn e2_3_his_move_counts_as_announced_when_his_own_output_has_played_it() {
     // counted as announced after the slowest output (main before issue 29)
     // is flagged here — checked by building the daemon with its per-ear
     // report reverted to one report after every output: this test fails
-    // with `clock_started_before_announcement` (docs/voice.md).
+    // with `clock_started_before_announcement` (docs/dev/voice-notes.md).
     assert!(
         trace_ms(a.end) > press_t + 500,
         "the arbiter's output should still be playing at the press (ended {} ms)",

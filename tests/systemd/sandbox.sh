@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/systemd/sandbox.sh DEB: the package's own test of the unit's
-# sandbox (docs/service.md, "The sandbox, tested"). It boots Debian bookworm
+# sandbox (docs/dev/service-notes.md, "Proven on a booted Debian"). It boots Debian bookworm
 # with systemd as PID 1 in systemd-nspawn (the rootfs of
 # ../shared/tools/systemd-host, cached, else made with mmdebstrap), installs
 # DEB and runs the binary under eboard.service's own sandbox: every line of
