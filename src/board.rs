@@ -6,6 +6,11 @@
 //! occupancy frames into lifts and placements, and debounces lifts: a lift
 //! undone by a placement on the same square within [`SensedBoard::bounce_ms`]
 //! is sensor bounce, not a touch. Squares are shakmaty's (a1 = 0, h8 = 63).
+//!
+//! Depends on nothing of the product: it is at the bottom of
+//! docs/dev/architecture.md's map. It must not depend on `sensors`,
+//! `recognize` or `arbiter` (which build on it), on `trace` or on any other
+//! module.
 
 use shakmaty::{Bitboard, Board, Color, Piece, Square};
 

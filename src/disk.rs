@@ -17,6 +17,9 @@
 //! ([`FaultyFile`]: an `ENOSPC` at write N, short writes, a disk with a
 //! byte budget that fills and empties) into the same code the daemon runs.
 //! This module depends on nothing of the product.
+//!
+//! It must not depend on `journal` or `mqtt` (which write through it) or on
+//! any other module: it is at the bottom of docs/dev/architecture.md's map.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::fs::{File, OpenOptions};

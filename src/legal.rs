@@ -7,6 +7,10 @@
 //! The last few positions asked about are kept with their moves (per
 //! thread, shared by reference count); the answers are shakmaty's
 //! `legal_moves`, in its order.
+//!
+//! Depends on nothing of the product (shakmaty only): it is at the bottom
+//! of docs/dev/architecture.md's map. It must not depend on `board`,
+//! `recognize`, `arbiter` (which ask it) or any other module.
 
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{Chess, Move, Position};

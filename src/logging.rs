@@ -17,6 +17,10 @@
 //!   ([`fatal_line`]) has the same form, at priority err.
 //!
 //! [`init`] is called once by `main`; the library only emits events.
+//!
+//! Depends on nothing of the product: it is at the bottom of
+//! docs/dev/architecture.md's map. It must not depend on any other module
+//! (`config` included: the level comes from `RUST_LOG`).
 
 use std::fmt;
 use tracing::{Level, Subscriber};

@@ -6,6 +6,11 @@
 //! here is legal standard chess. Variations are skipped. A game that cannot
 //! be played (an illegal or null move, UCI movetext, a bad FEN, a variant)
 //! is an error naming the game (1-based) and the ply (1-based), never a panic.
+//!
+//! Depends on nothing of the product: it is at the bottom of
+//! docs/dev/architecture.md's map. It must not depend on `sim` or `arbiter`
+//! (which read games through it), on `broadcast` (PGN output is
+//! `broadcast::pgn`) or on any other module.
 
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;

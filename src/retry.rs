@@ -10,6 +10,10 @@
 //! policy is tested without time passing ([`Backoff::next_wait_with`] takes
 //! the random draw as an argument, [`Backoff::seeded`] draws from a seeded
 //! generator so a whole retry sequence is reproducible).
+//!
+//! Depends on nothing of the product: it is at the bottom of
+//! docs/dev/architecture.md's map. It must not depend on `mqtt` or
+//! `broadcast` (whose loops use it), on `config` or on any other module.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

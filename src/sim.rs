@@ -23,6 +23,12 @@
 //!
 //! Times are in ms since the start of the trace; squares are numbered
 //! a1 = 0, b1 = 1, ..., h8 = 63.
+//!
+//! Depends on `pgn`, `clock` and `trace`, the modules below it in
+//! docs/dev/architecture.md's map. It must not depend on `arbiter` or
+//! `controller` (a simulated trace is judged like any other), on `sensors`
+//! (the virtual hardware plays a trace made here), on `config` or anything
+//! above them.
 
 use crate::clock::{Clock, ClockStart, TimeControl};
 use crate::pgn::PgnGame;

@@ -7,6 +7,11 @@
 //! the webpki roots compiled into the binary (Mozilla's list, as browsers
 //! do), plus the certificates of an optional `ca_file`: a private CA (a
 //! venue's own broker, a test) or the CA of a TLS-inspecting proxy.
+//!
+//! Depends on nothing of the product (a `ca_file`'s path is passed in): it
+//! is at the bottom of docs/dev/architecture.md's map. It must not depend
+//! on `mqtt`, `broadcast` or `server` (which use it), on `config` or on any
+//! other module.
 
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::CertificateDer;

@@ -13,6 +13,11 @@
 //!
 //! This module knows nothing of the Laws or of hardware: it only turns text
 //! into [`Record`]s and [`Event`]s into text.
+//!
+//! Depends on `model` and `clock` (the header's time control), the modules
+//! below it in docs/dev/architecture.md's map. It must not depend on
+//! `rules`, `arbiter`, `journal`, `broadcast` or anything above them: every
+//! layer reads and writes the contract through it.
 
 use serde::Serialize;
 use serde_json::{Map, Value};

@@ -20,6 +20,10 @@
 //! app`; the config and the outputs (mqtt, broadcast, server, clock devices,
 //! voice) depend on the model and never on each other; only `app` (and
 //! `main`) see both (`scripts/deps.sh` checks that there is no cycle).
+//!
+//! As the composition root it may depend on every other module, and nothing
+//! but `main.rs` may depend on it: no module of docs/dev/architecture.md's
+//! map reaches up to `app`.
 
 mod board_loop;
 mod commands;

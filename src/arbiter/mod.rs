@@ -53,6 +53,12 @@
 //! | `ambiguous.rs` | a press whose board fits several moves: held readings, `ambiguous_move`, `choose` |
 //! | `unpressed.rs` | a move made and not pressed, then the opponent's move: the board read as the moves made since (§1.1, §6.7a, 2023 6.2.1.2), on two boards the presser's (E2.1) |
 //! | `unpressed_illegal.rs` | an illegal move made and not pressed, then replied to: stands (2009 A4c / B3c, 2001 C3, 2023 A.5.2, A.5.4) or ruled when made / completed (§7.4a, 7.5.1) |
+//!
+//! Depends on `model`, `trace`, `rules`, `clock`, `board`, `recognize`,
+//! `legal` and `pgn`, the modules below it in docs/dev/architecture.md's
+//! map. It must not depend on `controller` or `voice` (it holds no words),
+//! `journal`, `broadcast` (the alert vocabulary is `trace::alert_types`),
+//! `config`, `sensors`, `mqtt`, `server` or `app`: it does no I/O.
 
 mod actions;
 mod alive;

@@ -7,6 +7,13 @@
 //! Every public output of a board is built from one [`public::Snapshot`]
 //! taken after a decision of the controller; the delay line releases
 //! snapshots and events to the public `delay` seconds after the decision.
+//!
+//! Depends on `arbiter` (its decisions' types), `voice` (the public
+//! stream's spoken moves), `trace`, `clock`, `model`, `retry` and `tls`,
+//! the modules below it in docs/dev/architecture.md's map. It must not
+//! depend on `controller`, `journal`, `mqtt`, `server`, `config` or `app`:
+//! its settings are its own types (`public::GameInfo`,
+//! `lichess_push::Settings`).
 
 mod arbiter_view;
 pub mod delay;

@@ -6,6 +6,11 @@
 //! Times are milliseconds. The engine never reads a clock: every call takes
 //! `t`, the trace time (replay) or monotonic time since the round started
 //! (daemon). White's clock starts at the start of the trace (§6.5).
+//!
+//! Depends on `model` only, the module below it in
+//! docs/dev/architecture.md's map. It must not depend on `trace`, `rules`
+//! or `arbiter` (which drive the engine), on `config` (each device takes
+//! its own settings type) or on anything above them.
 
 pub mod builtin;
 pub mod device;

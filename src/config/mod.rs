@@ -91,6 +91,11 @@
 //! [`crate::app::settings`], which reads the files they name (`ca_file`) and
 //! names this file, the line and the key in its errors
 //! ([`Config::error_at`]).
+//!
+//! In docs/dev/architecture.md's map it stands on `model` alone. It must
+//! not depend on the parts it configures (`clock`, `voice`, `broadcast`,
+//! `mqtt`, `server`, `sensors`, `journal`) nor on `app`, which depends on
+//! it.
 
 mod check;
 pub mod instant;

@@ -5,6 +5,12 @@
 //! The arbiter decides; the controller presents: it puts each
 //! [`Announcement`] into words in the game's language ([`phrase`]) and emits
 //! it as the contract's `announce` event at its place in the stream.
+//!
+//! Depends on `arbiter`, `voice`, `rules`, `trace` and `model`, the modules
+//! below it in docs/dev/architecture.md's map. It must not depend on
+//! `journal`, `broadcast`, `mqtt`, `server`, `config` or `app`: it is fed
+//! records and time and returns events; where they go is the daemon's
+//! business (`app`).
 
 mod spoken;
 

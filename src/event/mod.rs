@@ -11,6 +11,12 @@
 //!
 //! This module reads and checks text only; it depends on the model (the
 //! [`Player`]) and the config's title list.
+//!
+//! Depends on `model`, `clock` (time controls) and `config` (the title
+//! list, RFC 3339 times), the modules below it in
+//! docs/dev/architecture.md's map. It must not depend on `mqtt`, `server`
+//! or `app` (which send, serve and write the assignments) or on anything
+//! else above it.
 
 pub mod csv;
 pub mod results;

@@ -39,6 +39,11 @@
 //!   `JOURNAL.damaged-<unix s>` and the game resumed from the records
 //!   before it, with an alert naming the line.
 //! - Every line is read bounded ([`crate::trace::MAX_LINE_BYTES`]).
+//!
+//! Depends on `trace` (the records and events it keeps are the contract's)
+//! and `disk`, the modules below it in docs/dev/architecture.md's map. It
+//! must not depend on `arbiter` or `controller`, on `config`, `mqtt`,
+//! `server` or `app` (which opens and feeds it).
 
 use crate::disk::{os_opener, Health, Opener, RecordFile};
 use crate::trace::{header_json, Header, Record, TraceError};

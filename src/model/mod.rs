@@ -15,7 +15,8 @@
 //! [`Score`], which adds both players' loss (`0-0`, a double forfeit).
 //!
 //! This module depends on nothing of the product; everything else may
-//! depend on it.
+//! depend on it. It is the bottom of docs/dev/architecture.md's map: it
+//! must not depend on `trace`, `config`, `arbiter` or any other module.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub use shakmaty::KnownOutcome;

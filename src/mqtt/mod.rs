@@ -29,6 +29,12 @@
 //! `{event}` is the event's name made topic-safe by [`slug`]. On the
 //! public topics only what the public feeds show is published: the
 //! messages are taken after the transmission delay.
+//!
+//! Depends on `broadcast` (the public stream it carries), `trace`, `disk`
+//! (the queue), `retry` and `tls`, the modules below it in
+//! docs/dev/architecture.md's map. It must not depend on `server`, `config`
+//! (its settings are its own types: `mqtt::Security`, the broker's address)
+//! or `app`, nor on `controller` or `journal`.
 
 pub mod alert_list;
 pub mod arbiter;

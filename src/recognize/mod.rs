@@ -16,6 +16,12 @@
 //! (which legal moves explain a reading) and `displaced` (a move beside a
 //! few displaced pieces, and the cheap test whether an explained move can
 //! be on the board at all).
+//!
+//! Depends on `board` (the reading) and `legal` (the moves), the modules
+//! below it in docs/dev/architecture.md's map. It must not depend on
+//! `arbiter` (which asks it), `rules`, `trace` or anything above them: it
+//! says which legal moves explain a reading, never what the Laws make of
+//! it.
 
 mod cache;
 mod displaced;

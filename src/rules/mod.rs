@@ -4,6 +4,11 @@
 //!
 //! A [`Profile`] is built once per game from its name and the mode; the
 //! arbiter reads its fields and never asks which edition it is.
+//!
+//! Depends on `model` and `clock` (time controls, for the mode's
+//! classification), the modules below it in docs/dev/architecture.md's map.
+//! It must not depend on `trace`, `arbiter` (which reads the profile),
+//! `voice`, `config` or anything above them.
 
 pub use crate::model::{Edition, Mode, Supervision};
 

@@ -17,6 +17,12 @@
 //! above. Drivers only know embedded-hal traits: the Pi (module `rpi`, feature
 //! `rpi`), linux-embedded-hal / gpiocdev, and the simulated bus
 //! ([`virtual_hw`]) are interchangeable implementations.
+//!
+//! Depends on `board` (squares) and `trace` (the records it emits), the
+//! modules below it in docs/dev/architecture.md's map. It must not depend
+//! on `recognize` or `arbiter` (the sensors report, the arbiter
+//! interprets), on `sim`, `config` (a design's `hw/*.toml` is read here) or
+//! on anything above them.
 
 pub mod calibration;
 pub mod debounce;

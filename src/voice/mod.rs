@@ -25,6 +25,12 @@
 //! Every phrase is built from tables without I/O; a move phrase takes a few
 //! microseconds (`cargo bench --bench voice`), far below the millisecond the
 //! daemon allows before the speech starts.
+//!
+//! Depends on `model` and `rules` (the edition's appendix), the modules
+//! below it in docs/dev/architecture.md's map. It must not depend on
+//! `arbiter` or `controller` (the controller puts the arbiter's
+//! announcements into words with it), on `config` (its settings are its own
+//! types), on `broadcast`, `server` or `app`.
 
 mod copies;
 mod durations;
