@@ -15,7 +15,7 @@ import subprocess
 
 def board_config(token, event, *, white="White, A", black="Black, B", site=None, date=None,
                  time_control="5400+30", accounts=(), extra=""):
-    """A one-game board config (round 1, board 1; docs/config.md) as TOML
+    """A one-game board config (round 1, board 1; pkg/eboard.toml.5) as TOML
     text: the event `event` (with `site` and `date` when given, and
     `time_control` unless it is None), the players' names, the chief
     arbiter's bearer `token`, one `[[arbiter.accounts]]` per (name,
