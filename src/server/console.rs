@@ -45,11 +45,12 @@ use std::sync::Arc;
 
 const HTML: &str = include_str!("assets/console.html");
 /// The page's script, one file as served: the clock times
-/// (`console-time.js`), the rulings (`console-rule.js`), the page
-/// (`console.js`).
+/// (`console-time.js`), the rulings (`console-rule.js`), a board's card
+/// (`console-board.js`), the page (`console.js`).
 const JS: &str = concat!(
     include_str!("assets/console-time.js"),
     include_str!("assets/console-rule.js"),
+    include_str!("assets/console-board.js"),
     include_str!("assets/console.js")
 );
 const CSS: &str = include_str!("assets/console.css");

@@ -30,9 +30,9 @@
 //! Every request carries its [`Connection`] and its
 //! [`Slot`](super::admission::Slot) as extensions.
 
-pub use super::admission::Limits;
 pub use super::admission::REFUSAL_REPORT;
 use super::admission::{Admission, Busy, Slot};
+pub use super::limits::Limits;
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;

@@ -50,6 +50,7 @@ mod console;
 pub mod cross_site;
 mod feeds;
 pub mod lease;
+pub mod limits;
 pub mod listener;
 mod login;
 mod page;
