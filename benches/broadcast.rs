@@ -19,8 +19,9 @@ mod common;
 use common::{env, Gated};
 use eboard::broadcast::delay::Channel;
 use eboard::config::Config;
+use eboard::console::board::ArbiterAccess;
 use eboard::daemon::{Daemon, RunOptions};
-use eboard::server::{router, AppState, ArbiterAccess};
+use eboard::server::{router, AppState};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 

@@ -340,6 +340,21 @@ impl AppendFile for FaultyFile {
     }
 }
 
+/// Writes a secret to a new file readable and writable by its owner only
+/// (mode 0600; an existing file is an error, never overwritten). Errors
+/// name the file.
+pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(|e| format!("cannot write \"{}\": {e}", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

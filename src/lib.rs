@@ -48,6 +48,7 @@ pub mod board;
 pub mod broadcast;
 pub mod clock;
 pub mod config;
+pub mod console;
 pub mod controller;
 pub mod disk;
 pub mod event;

@@ -86,7 +86,7 @@ enum Command {
 
 /// `eboard token [--hash]`.
 fn token(hash: bool) -> anyhow::Result<()> {
-    use eboard::server::access::{hash_secret, new_token};
+    use eboard::console::access::{hash_secret, new_token};
     if !hash {
         println!("{}", new_token());
         return Ok(());

@@ -504,7 +504,7 @@ fn copy_errors_are_spoken_by_espeak_ng_in_each_language() {
 fn the_rewind_is_taken_by_the_arbiter_api_and_the_signed_commands() {
     // `POST /arbiter/rewind`, `/arbiter/command` and MQTT share this parser.
     use eboard::trace::{ArbiterAction, RecordKind};
-    let kind = eboard::server::parse_ruling(
+    let kind = eboard::console::ruling::parse_ruling(
         "rewind",
         &json!({"ply": 2, "expect": {"ply": 5, "event": {"type": "irregularity", "t": 14600}}}),
     )
@@ -516,9 +516,9 @@ fn the_rewind_is_taken_by_the_arbiter_api_and_the_signed_commands() {
         }
         other => panic!("{other:?}"),
     }
-    let e = eboard::server::parse_ruling("rewind", &json!({"plies": 2})).unwrap_err();
+    let e = eboard::console::ruling::parse_ruling("rewind", &json!({"plies": 2})).unwrap_err();
     assert!(e.contains("'plies'") && e.contains("ply"), "{e}");
-    let e = eboard::server::parse_ruling("rewind", &Value::Null).unwrap_err();
+    let e = eboard::console::ruling::parse_ruling("rewind", &Value::Null).unwrap_err();
     assert!(e.contains("'ply'"), "{e}");
 }
 

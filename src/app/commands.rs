@@ -4,7 +4,7 @@
 //! `[mqtt] command_keys`, the window), each id taken once
 //! ([`CommandIds`], beside the journal, the store `POST /arbiter/command`
 //! uses too: an id taken either way is a duplicate the other way), parsed by the arbiter API's own
-//! parser ([`crate::server::parse_ruling`]) into the same `arbiter` record
+//! parser ([`crate::console::ruling::parse_ruling`]) into the same `arbiter` record
 //! as `POST /arbiter/…`, authored by the ruling's arbiter, and fed to the
 //! board loop; every ruling's outcome is published on `…/reply`:
 //! `{"id", "board", "status": "applied" | "duplicate" | "rejected" |
@@ -13,9 +13,9 @@
 use super::daemon::unix_now_ms;
 use super::settings::MqttUplink;
 use crate::config::Config;
+use crate::console::board::ArbiterCommand;
+use crate::console::command_ids::{Claim, CommandIds};
 use crate::mqtt::command::verify;
-use crate::server::command_ids::{Claim, CommandIds};
-use crate::server::ArbiterCommand;
 use crate::trace::RecordKind;
 use anyhow::anyhow;
 use serde_json::{json, Value};
@@ -53,7 +53,7 @@ pub struct CommandChannel {
 
 /// The file of a board's ruling ids beside its journal: `JOURNAL.rulings`.
 pub fn rulings_path(journal: &Path) -> PathBuf {
-    crate::server::kept::suffixed(journal, ".rulings")
+    crate::console::kept::suffixed(journal, ".rulings")
 }
 
 /// What came of one command message: the reply's JSON.
@@ -108,10 +108,10 @@ async fn handle(
         }
         return json!({"id": id, "board": board, "status": "rejected", "code": 409, "reason": reason});
     }
-    let kind = match crate::server::parse_ruling(&ruling.action, &ruling.body) {
+    let kind = match crate::console::ruling::parse_ruling(&ruling.action, &ruling.body) {
         Ok(RecordKind::Arbiter { expect: None, .. }) => {
             // Signed rulings name what they were made from (issue 24.1).
-            let reason = crate::server::arbiter::expect_missing();
+            let reason = crate::console::ruling::expect_missing();
             tracing::warn!(id, "ruling rejected: {reason}");
             let outcome = json!({"status": "rejected", "code": 428, "reason": reason});
             if let Err(e) = ch.ids.record(&id, outcome) {
@@ -142,7 +142,7 @@ async fn handle(
             // The board's own decision: applied (200), or refused with
             // the reason (409 / 422), as the HTTP reply says it.
             let (code, v) =
-                crate::server::arbiter::reply_of(r.t, &ruling.action, &ruling.arbiter, &r.events);
+                crate::console::board::reply_of(r.t, &ruling.action, &ruling.arbiter, &r.events);
             let mut o = json!({
                 "status": if code == 200 { "applied" } else { "refused" },
                 "code": code,

@@ -41,7 +41,7 @@ use tokio::sync::{mpsc, watch};
 
 pub use super::round_clock::{unix_now_ms, RoundClock};
 pub use super::source::{merge_sources, RecordSource, TraceSource, STDIN_POLL_MS};
-pub use crate::server::{ActionReply, ArbiterCommand};
+pub use crate::console::board::{ActionReply, ArbiterCommand};
 
 /// How often the controller is ticked when no input comes, wall ms.
 pub const TICK_MS: u64 = 20;

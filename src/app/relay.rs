@@ -99,9 +99,9 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
     // board's arbiter channel merged, rulings forwarded.
     let accounts = match &cfg {
         Some(c) => settings::console_accounts(c).anyhow()?,
-        None => crate::server::access::Accounts::new(
+        None => crate::console::access::Accounts::new(
             Vec::new(),
-            crate::server::access::DEFAULT_SESSION,
+            crate::console::access::DEFAULT_SESSION,
             false,
         )
         .map_err(|e| anyhow!(e))?,
@@ -156,7 +156,7 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
                         .map_err(|e| anyhow!("[arbiter] ruling_key {path}: {e}"))?;
                     tracing::info!(public_key = %key.public_hex(), "relay: rulings signed and sent on the boards' command topics");
                     Some(std::sync::Arc::new(
-                        crate::server::console::Forwarder::with(super::rule::mqtt_forwarder(
+                        crate::console::forward::Forwarder::with(super::rule::mqtt_forwarder(
                             broker.clone(),
                             prefix.clone(),
                             crate::mqtt::slug(Some(ev)),
@@ -190,7 +190,7 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
             )
             .anyhow()
             .context("--mqtt")?;
-            crate::server::console::Console::new(
+            crate::console::state::Console::new(
                 accounts,
                 console_channel.unwrap_or_else(|| channel.clone()),
                 forward,
@@ -209,7 +209,7 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
                     let arbiter =
                         std::sync::Arc::new(crate::broadcast::delay::Channel::with_backlog());
                     let fwd = std::sync::Arc::new(
-                        crate::server::console::Forwarder::new(
+                        crate::console::forward::Forwarder::new(
                             token.clone(),
                             crate::broadcast::relay::board_client(
                                 &urls,
@@ -230,11 +230,11 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
                         }),
                     )
                     .anyhow()?;
-                    crate::server::console::Console::new(accounts, arbiter, Some(fwd))
+                    crate::console::state::Console::new(accounts, arbiter, Some(fwd))
                 }
                 None => {
                     tracing::info!("relay: no relay token ([arbiter] relay_token or EBOARD_RELAY_TOKEN): the console shows the public feed and rules nothing");
-                    crate::server::console::Console::new(accounts, channel.clone(), None)
+                    crate::console::state::Console::new(accounts, channel.clone(), None)
                 }
             }
         }
@@ -249,7 +249,7 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
     let fed = console.clone();
     rt.spawn(async move {
         while let Some(a) = list_alerts_rx.recv().await {
-            fed.alerts.take(&a, crate::server::console::unix_ms());
+            fed.alerts.take(&a, crate::console::wall_clock::unix_ms());
         }
     });
     let state_dir = state_dir.or_else(|| {
@@ -294,7 +294,7 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
 /// public feed the queue may be made from). Errors name the directory or
 /// the file.
 fn keep_state(
-    console: &crate::server::console::Console,
+    console: &crate::console::state::Console,
     dir: Option<&std::path::Path>,
 ) -> anyhow::Result<()> {
     let Some(dir) = dir else {
@@ -310,8 +310,8 @@ fn keep_state(
             .with_context(|| format!("--state-dir {}", dir.display()))?;
     }
     let now = super::daemon::unix_now_ms();
-    let files = crate::server::kept::ConsoleFiles::in_dir(dir);
-    for d in crate::server::kept::keep(console, &files, now).map_err(|e| anyhow!(e))? {
+    let files = crate::console::kept::ConsoleFiles::in_dir(dir);
+    for d in console.keep(&files, now).map_err(|e| anyhow!(e))? {
         console.alerts.take(&d.alert_json(), now);
     }
     Ok(())

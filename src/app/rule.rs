@@ -80,7 +80,7 @@ pub struct RuleArgs {
 pub fn rule(args: RuleArgs) -> anyhow::Result<bool> {
     if let Some(path) = &args.keygen {
         let (key, seed) = SigningKey::generate();
-        crate::server::certificate::write_private(path, format!("{seed}\n").as_bytes())
+        crate::disk::write_private(path, format!("{seed}\n").as_bytes())
             .map_err(|e| anyhow!("--keygen: {e}"))?;
         println!("{}", key.public_hex());
         return Ok(true);
@@ -108,7 +108,7 @@ pub fn rule(args: RuleArgs) -> anyhow::Result<bool> {
         None => None,
     };
     let body = match expect {
-        Some(e) => crate::server::arbiter::body_with_expect(Some(&body), Some(&e)),
+        Some(e) => crate::console::ruling::body_with_expect(Some(&body), Some(&e)),
         None => body,
     };
     let board = args.board.unwrap_or(1);
@@ -209,7 +209,7 @@ pub(crate) fn mqtt_forwarder(
     prefix: String,
     event: String,
     key: SigningKey,
-) -> crate::server::console::SendRuling {
+) -> crate::console::forward::SendRuling {
     let key = std::sync::Arc::new(key);
     std::sync::Arc::new(move |game: String, command: serde_json::Value| {
         let (broker, prefix, event, key) =
@@ -225,7 +225,7 @@ pub(crate) fn mqtt_forwarder(
                 board,
                 round: Some(round),
                 action: command["action"].as_str().unwrap_or_default().to_owned(),
-                body: crate::server::arbiter::body_with_expect(
+                body: crate::console::ruling::body_with_expect(
                     command.get("body"),
                     command.get("expect"),
                 ),

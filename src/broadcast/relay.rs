@@ -16,7 +16,7 @@
 //! On reconnecting, the relay sends the board the id of the last message it
 //! had (`Last-Event-ID`, as a browser does): the board sends what the relay
 //! missed, so a board lost for a moment leaves no gap and no message twice
-//! ([`crate::server::stream::Subscription::resume`]).
+//! ([`crate::server::subscription::Subscription::resume`]).
 //!
 //! A board's public stream ends after a lease (`crate::server::lease`,
 //! docs/server.md) with an `event: lease` whose id is a proof: the relay

@@ -5,7 +5,7 @@
 //! broker user who may publish on the topic cannot rule. A ruling carries
 //! an id and the time it was issued: the board refuses one issued outside
 //! its window (`[mqtt] command_window`) and answers an id it has seen
-//! (kept in a file beside its journal, `crate::server::command_ids`,
+//! (kept in a file beside its journal, `crate::console::command_ids`,
 //! the store `POST /arbiter/command` uses too) as a duplicate,
 //! without applying it again.
 //!

@@ -4,7 +4,7 @@
 //! - Every new connection is admitted as a **public** one. At most
 //!   [`Limits::max_connections`] − [`Limits::reserved`] public connections
 //!   are open at once, and at most [`Limits::per_address`] from one source
-//!   (IPv4 address or IPv6 /64, [`super::backoff::source_key`], the
+//!   (IPv4 address or IPv6 /64, [`crate::console::backoff::source_key`], the
 //!   back-off's key).
 //! - When the public slots are full, the **oldest idle** public connection
 //!   (no request being answered, no stream: a keep-alive connection
@@ -33,7 +33,7 @@
 //!   every stream is proven, the newcomer is refused.
 
 use super::lease::Leases;
-use super::listener::Limits;
+pub use super::limits::Limits;
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -451,7 +451,7 @@ impl Admission {
     /// oldest idle public connection when they are all taken. `None` when
     /// the source is at its limit or every public connection is busy.
     pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Option<Arc<Slot>> {
-        let key = super::backoff::source_key(ip);
+        let key = crate::console::backoff::source_key(ip);
         let mut c = self.lock();
         let mine = c.per_address.get(&key).copied().unwrap_or(0);
         let per = self.limits.per_address;

@@ -144,7 +144,7 @@ pub fn kept_in(dir: &Path) -> Result<(Tls, bool), String> {
     let (cert_pem, key_pem) = make()?;
     std::fs::create_dir_all(dir)
         .map_err(|e| format!("cannot create \"{}\": {e}", dir.display()))?;
-    write_private(&key, key_pem.as_bytes())?;
+    crate::disk::write_private(&key, key_pem.as_bytes())?;
     std::fs::write(&cert, cert_pem)
         .map_err(|e| format!("cannot write \"{}\": {e}", cert.display()))?;
     from_files(&cert, &key).map(|t| (t, true))
@@ -167,21 +167,6 @@ fn make() -> Result<(String, String), String> {
     let made = rcgen::generate_simple_self_signed(names())
         .map_err(|e| format!("cannot make a TLS certificate: {e}"))?;
     Ok((made.cert.pem(), made.signing_key.serialize_pem()))
-}
-
-/// Writes a secret to a new file readable and writable by its owner only
-/// (mode 0600; an existing file is an error, never overwritten). Errors
-/// name the file.
-pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-        .and_then(|mut f| f.write_all(bytes))
-        .map_err(|e| format!("cannot write \"{}\": {e}", path.display()))
 }
 
 #[cfg(test)]

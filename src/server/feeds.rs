@@ -9,7 +9,7 @@
 //! (public feeds only), and `OPTIONS` preflights are answered
 //! ([`preflight`]).
 
-use super::AppState;
+use super::state::AppState;
 use crate::broadcast::delay::View;
 use crate::broadcast::livechess;
 use crate::config::instant::{civil_from_days, days_from_civil};

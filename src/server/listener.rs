@@ -32,6 +32,7 @@
 
 pub use super::admission::REFUSAL_REPORT;
 use super::admission::{Admission, Busy, Slot};
+pub use super::limits::Limits;
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -53,58 +54,6 @@ pub const SLOW_REQUEST: Duration = Duration::from_millis(100);
 /// File descriptors kept free below the process's limit for the journal,
 /// the clock device, the uplinks and the arbiter's reserve.
 pub const FD_MARGIN: usize = 64;
-
-/// The admission limits of one listener (config `[server]`, `docs/server.md`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Limits {
-    /// Connections served at once (`max_connections`); lowered at start to
-    /// what the process's file-descriptor limit allows, less [`FD_MARGIN`].
-    pub max_connections: usize,
-    /// Connections from one address at once (`max_connections_per_address`;
-    /// 0: no per-address limit, for a server behind a reverse proxy on the
-    /// same host, where every client comes from loopback).
-    pub per_address: usize,
-    /// Of `max_connections`, the last slots kept for connections that
-    /// showed the arbiter's credentials (`reserved_connections`).
-    pub reserved: usize,
-    /// Public streams (`/events`, `/ws`) open at once (`max_streams`);
-    /// lowered at start to a quarter of `max_connections`.
-    pub max_streams: usize,
-    /// Public streams from one address at once (`max_streams_per_address`;
-    /// 0, or `per_address` 0: no per-address limit).
-    pub streams_per_address: usize,
-    /// The longest a WebSocket client may take to answer a ping
-    /// (`stream_deadline_s`); a ping is sent every such interval.
-    pub stream_deadline: Duration,
-    /// The longest a client may take to send a request head, also between
-    /// requests on a kept-alive connection, and to finish a TLS handshake
-    /// (`idle_timeout_s`).
-    pub idle_timeout: Duration,
-    /// The longest a client may leave the server's bytes unread before it
-    /// is closed (`write_timeout_s`).
-    pub write_timeout: Duration,
-    /// How long a public SSE stream runs before it ends with its lease's
-    /// proof (`stream_lease_s`; [`super::lease`]); each stream's lease is
-    /// this less up to a tenth at random, so streams opened together do
-    /// not reconnect together.
-    pub stream_lease: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_connections: 4096,
-            per_address: 32,
-            reserved: 64,
-            max_streams: 1024,
-            streams_per_address: 4,
-            stream_deadline: Duration::from_secs(10),
-            idle_timeout: Duration::from_secs(10),
-            write_timeout: Duration::from_secs(30),
-            stream_lease: Duration::from_secs(60),
-        }
-    }
-}
 
 impl Limits {
     /// These limits with `max_connections` lowered to what the process may

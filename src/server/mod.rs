@@ -1,5 +1,17 @@
-//! The HTTP side: public feeds (PGN, LiveChess JSON tree, server-sent
-//! events and WebSocket, the live page) and the arbiter API, on axum.
+//! The HTTP transport, on axum: public feeds (PGN, LiveChess JSON tree,
+//! server-sent events and WebSocket, the live page), the arbiter API and
+//! the console's routes.
+//!
+//! It owns the listener and who is let in (admission, leases, the
+//! certificate, the cross-site check), the streams and the feeds, and the
+//! handlers that read a request and write its answer. What the arbiter's
+//! side *does* (accounts, sessions, the alert queue, rulings and their ids,
+//! the round's paperwork) is the console's: [`crate::console`], which this
+//! module routes to and which must never depend on it. It depends on the
+//! console, the channels (`crate::broadcast`), the event stream's types
+//! (`crate::trace`) and the disk; it must not depend on `crate::app` or
+//! `crate::mqtt`. Inside, the handler files (`arbiter`, `console`, `login`,
+//! `paperwork`) use `auth` and `state`; `mod.rs` only routes.
 //!
 //! | path | what |
 //! |---|---|
@@ -12,9 +24,9 @@
 //! | `POST /arbiter/{accept,overrule,restore,result,clock,position,pause,resume,choose,confirm,forfeit,undo,rewind,uphold,reject}` | arbiter actions (token) |
 //! | `POST /arbiter/query` | E2.9d information on demand (the arbiter's token, or the VI player's device token for his side only) |
 //! | `POST /arbiter/{confirm,forfeit}` | the result confirmed or corrected (DSU 004 §15), a forfeit |
-//! | `POST /arbiter/command` | one ruling as `{board, action, body, arbiter, id}`, applied once per id ([`console`]) |
-//! | `GET /console`, `/console/*` | the arbiter's console: login, alert queue, acknowledgements ([`console`]) |
-//! | `GET /console/report`, `/console/report.csv`, `/console/results.csv`, `/console/results.trf` | the round's paperwork: every alert and ruling, the results ([`report`], [`results_trf`]) |
+//! | `POST /arbiter/command` | one ruling as `{board, action, body, arbiter, id}`, applied once per id ([`crate::console::ruling`]) |
+//! | `GET /console`, `/console/*` | the arbiter's console: login, alert queue, acknowledgements ([`crate::console`]) |
+//! | `GET /console/report`, `/console/report.csv`, `/console/results.csv`, `/console/results.trf` | the round's paperwork: every alert and ruling, the results ([`crate::console::report`], [`crate::console::results`]) |
 //!
 //! Nothing under `/arbiter/` or `/console/` sends CORS headers: only the
 //! pages this server serves may read them; a state-changing request there
@@ -30,131 +42,38 @@
 //! messages behind are dropped; request bodies are limited to
 //! [`BODY_LIMIT`] bytes and plain requests to [`REQUEST_TIMEOUT`].
 
-pub mod access;
 pub mod admission;
-pub mod alerts;
-pub mod arbiter;
-pub mod backoff;
+mod arbiter;
+pub mod auth;
 pub mod certificate;
-pub mod command_ids;
-mod command_task;
-pub mod console;
+mod console;
 pub mod cross_site;
 mod feeds;
-pub mod kept;
 pub mod lease;
+pub mod limits;
 pub mod listener;
-pub mod login;
+mod login;
 mod page;
-pub mod report;
-pub mod results_trf;
+mod paperwork;
 mod sse;
+pub mod state;
 mod stream;
+pub mod subscription;
 
-pub use arbiter::parse_ruling;
+pub use state::AppState;
 
-use crate::broadcast::delay::Channel;
-use crate::trace::{Event, RecordKind};
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::Router;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot};
 use tower_http::timeout::TimeoutLayer;
 
 /// The largest request body, bytes.
 pub const BODY_LIMIT: usize = 16 * 1024;
 /// The longest a plain (not streaming) request may take.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// An arbiter action from the API, with the reply channel: what the
-/// server hands to the board loop ([`crate::app::daemon`]).
-#[derive(Debug)]
-pub struct ArbiterCommand {
-    /// What the arbiter does: an `arbiter` record, or a query (E2.9d) from
-    /// the visually impaired player's device.
-    pub kind: RecordKind,
-    /// The decisions it led to.
-    pub reply: oneshot::Sender<ActionReply>,
-}
-
-/// What an arbiter action led to.
-#[derive(Debug, Clone)]
-pub struct ActionReply {
-    /// Round time of the action, ms.
-    pub t: u64,
-    /// The events it produced.
-    pub events: Vec<Event>,
-}
-
-/// The arbiter's access to a board.
-#[derive(Debug, Clone)]
-pub struct ArbiterAccess {
-    /// The undelayed channel.
-    pub channel: Arc<Channel>,
-    /// The bearer token; `None`: the API refuses everything.
-    pub token: Option<String>,
-    /// Who holds the token (journaled as the author).
-    pub name: String,
-    /// The board loop.
-    pub commands: mpsc::Sender<ArbiterCommand>,
-    /// The visually impaired player's own device, when configured: its
-    /// token may only ask (E2.9d) and repeat his announcements.
-    pub player: Option<PlayerDevice>,
-}
-
-/// The visually impaired player's own device (Appendix E2.9d): a token with
-/// rights limited to queries for his side; never the arbiter's actions.
-#[derive(Debug, Clone)]
-pub struct PlayerDevice {
-    /// The device's bearer token (not empty).
-    pub token: String,
-    /// The player's name (journaled as the author of his queries).
-    pub name: String,
-    /// His colour (the game's `vi_player`).
-    pub side: shakmaty::Color,
-}
-
-/// What the handlers share.
-#[derive(Debug, Clone)]
-pub struct AppState {
-    /// The public (delayed) channel.
-    pub public: Arc<Channel>,
-    /// The arbiter's side (a relay has none).
-    pub arbiter: Option<ArbiterAccess>,
-    /// The arbiter's console: accounts, sessions, the alert queue (a relay's
-    /// also forwards rulings to the boards).
-    pub console: Option<Arc<console::Console>>,
-}
-
-impl AppState {
-    /// The undelayed channel the arbiter reads: the board's, or the relay's
-    /// merge of every board's.
-    pub fn arbiter_channel(&self) -> Option<&Channel> {
-        self.arbiter
-            .as_ref()
-            .map(|a| a.channel.as_ref())
-            .or_else(|| self.console.as_ref().map(|c| c.channel.as_ref()))
-    }
-}
-
-/// The arbiter token: `EBOARD_ARBITER_TOKEN` when set and not empty, else the config's.
-pub fn arbiter_token(configured: Option<&str>) -> Option<String> {
-    std::env::var("EBOARD_ARBITER_TOKEN")
-        .ok()
-        .filter(|t| !t.is_empty())
-        .or_else(|| configured.filter(|t| !t.is_empty()).map(str::to_owned))
-}
-
-/// The player device's token: `EBOARD_PLAYER_TOKEN` when set and not empty, else the config's.
-pub fn player_token(configured: Option<&str>) -> Option<String> {
-    std::env::var("EBOARD_PLAYER_TOKEN")
-        .ok()
-        .filter(|t| !t.is_empty())
-        .or_else(|| configured.filter(|t| !t.is_empty()).map(str::to_owned))
-}
 
 /// The router for a board daemon or a relay.
 pub fn router(state: AppState) -> Router {
@@ -175,10 +94,10 @@ pub fn router(state: AppState) -> Router {
         .route("/console/me", get(console::me))
         .route("/console/alerts", get(console::alerts))
         .route("/console/ack", post(console::ack))
-        .route("/console/report", get(report::report))
-        .route("/console/report.csv", get(report::report_csv))
-        .route("/console/results.csv", get(report::results_csv))
-        .route("/console/results.trf", get(results_trf::results_trf))
+        .route("/console/report", get(paperwork::report))
+        .route("/console/report.csv", get(paperwork::report_csv))
+        .route("/console/results.csv", get(paperwork::results_csv))
+        .route("/console/results.trf", get(paperwork::results_trf))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,

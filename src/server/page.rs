@@ -4,8 +4,8 @@
 //! the arbiter gives the token, the alerts of `/arbiter/events`.
 //! `/?game=R.B` shows one game (and streams only it), `/?round=R` one round.
 
-use super::stream::FilterQuery;
-use super::AppState;
+use super::state::AppState;
+use super::subscription::FilterQuery;
 use axum::extract::{Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};

@@ -5,7 +5,7 @@
 //! without ticket and lease.
 
 use super::admission::{Slot, StreamTicket};
-use super::stream::{Item, Subscription};
+use super::subscription::{Item, Subscription};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};

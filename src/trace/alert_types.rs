@@ -1,6 +1,6 @@
 //! Which arbiter-channel messages are alerts for the arbiter's console
 //! (`docs/console.md`): one list for the console's queue
-//! (`crate::server::alerts`), the board's retained alert list over MQTT
+//! (`crate::console::alerts`), the board's retained alert list over MQTT
 //! (`crate::mqtt::alert_list`) and the arbiter's own tests, which check
 //! which events of a decision are alerts. It lives in `trace` (the event
 //! vocabulary, below both the arbiter and the outputs:

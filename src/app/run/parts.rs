@@ -3,9 +3,10 @@
 use crate::app::daemon::{Daemon, EventObserver, RecordSource};
 use crate::app::Anyhow;
 use crate::config::Config;
-use crate::server::command_ids::CommandIds;
-use crate::server::kept::{ConsoleFiles, Damage};
-use crate::server::{AppState, ArbiterAccess};
+use crate::console::board::ArbiterAccess;
+use crate::console::command_ids::CommandIds;
+use crate::console::kept::{ConsoleFiles, Damage};
+use crate::server::AppState;
 use crate::trace::{Event, EventKind};
 use anyhow::{anyhow, bail, Context};
 use std::path::{Path, PathBuf};
@@ -62,7 +63,7 @@ pub(super) fn journal_in(dir: &Path, keep: usize, confirms: bool) -> anyhow::Res
 /// its finished game is archived at the next start (so is a trial game,
 /// `[board] source = "trial"`, whatever the config).
 pub(crate) fn results_confirmed_here(cfg: &Config) -> bool {
-    crate::server::arbiter_token(cfg.arbiter.token.as_deref()).is_some()
+    crate::console::board::arbiter_token(cfg.arbiter.token.as_deref()).is_some()
         || !cfg.arbiter.accounts.is_empty()
         || crate::app::settings::relay_token(Some(cfg)).is_ok_and(|t| t.is_some())
         || cfg
@@ -137,11 +138,13 @@ pub(super) fn reporter(mut then: Option<EventObserver>) -> EventObserver {
 /// The visually impaired player's own device (`[player]`, E2.9d), when a
 /// token is configured (`EBOARD_PLAYER_TOKEN` wins) and the game has a VI
 /// player. A token under 128 random bits is refused, naming the key.
-pub(super) fn player_device(cfg: &Config) -> anyhow::Result<Option<crate::server::PlayerDevice>> {
-    let Some(token) = crate::server::player_token(cfg.player.token.as_deref()) else {
+pub(super) fn player_device(
+    cfg: &Config,
+) -> anyhow::Result<Option<crate::console::board::PlayerDevice>> {
+    let Some(token) = crate::console::board::player_token(cfg.player.token.as_deref()) else {
         return Ok(None);
     };
-    crate::server::access::check_token(&token).map_err(|e| {
+    crate::console::access::check_token(&token).map_err(|e| {
         let e = if std::env::var("EBOARD_PLAYER_TOKEN").is_ok_and(|t| !t.is_empty()) {
             format!("EBOARD_PLAYER_TOKEN: {e}")
         } else {
@@ -155,7 +158,7 @@ pub(super) fn player_device(cfg: &Config) -> anyhow::Result<Option<crate::server
 pub(super) fn player_device_with(
     cfg: &Config,
     token: String,
-) -> Option<crate::server::PlayerDevice> {
+) -> Option<crate::console::board::PlayerDevice> {
     let side = match cfg.game.vi_player.as_deref() {
         Some("w") => shakmaty::Color::White,
         Some("b") => shakmaty::Color::Black,
@@ -173,13 +176,13 @@ pub(super) fn player_device_with(
         }
         .unwrap_or_else(|| "player".to_owned())
     });
-    Some(crate::server::PlayerDevice { token, name, side })
+    Some(crate::console::board::PlayerDevice { token, name, side })
 }
 
 /// What a board keeps across a restart besides its journal: the ids of
 /// the rulings taken ([`CommandIds`], `JOURNAL.rulings`) and its console's
 /// acknowledgements and sessions (`JOURNAL.acks`, `JOURNAL.sessions`,
-/// [`crate::server::kept`]); in memory without a journal.
+/// [`crate::console::kept`]); in memory without a journal.
 pub(crate) struct Kept {
     /// The rulings' ids, shared by `POST /arbiter/command` and the MQTT
     /// command channel.
@@ -238,13 +241,14 @@ pub(super) fn daemon_router_kept(
         tracing::warn!("{w}");
     }
     let console = std::sync::Arc::new(
-        crate::server::console::Console::new(accounts, d.feed.arbiter.clone(), None)
+        crate::console::state::Console::new(accounts, d.feed.arbiter.clone(), None)
             .with_command_ids(kept.ids.clone())
             .with_pairings(cfg.arbiter.pairings.as_ref().map(std::path::PathBuf::from)),
     );
     console.spawn_feed(rt);
     if let Some(files) = &kept.console {
-        let damage = crate::server::kept::keep(&console, files, crate::app::daemon::unix_now_ms())
+        let damage = console
+            .keep(files, crate::app::daemon::unix_now_ms())
             .map_err(|e| anyhow!(e))?;
         for x in damage {
             d.feed
@@ -257,7 +261,7 @@ pub(super) fn daemon_router_kept(
         public: d.feed.public.clone(),
         arbiter: Some(ArbiterAccess {
             channel: d.feed.arbiter.clone(),
-            token: crate::server::arbiter_token(cfg.arbiter.token.as_deref()),
+            token: crate::console::board::arbiter_token(cfg.arbiter.token.as_deref()),
             name: cfg
                 .arbiter
                 .name

@@ -414,11 +414,11 @@ pub fn voice_wpm(cfg: &Config) -> u32 {
 /// `EBOARD_ARBITER_TOKEN`) as one account of role `arbiter` named
 /// `[arbiter] name`, and every `[[arbiter.accounts]]`. Weak tokens, bad
 /// hashes, unknown roles and one name in two roles are refused, naming the key.
-pub fn console_accounts(cfg: &Config) -> Result<crate::server::access::Accounts, ConfigFileError> {
-    use crate::server::access::{check_token, Account, Accounts, Role, Secret, DEFAULT_SESSION};
+pub fn console_accounts(cfg: &Config) -> Result<crate::console::access::Accounts, ConfigFileError> {
+    use crate::console::access::{check_token, Account, Accounts, Role, Secret, DEFAULT_SESSION};
     let a = &cfg.arbiter;
     let mut accounts = Vec::new();
-    if let Some(token) = crate::server::arbiter_token(a.token.as_deref()) {
+    if let Some(token) = crate::console::board::arbiter_token(a.token.as_deref()) {
         check_token(&token).map_err(|e| {
             if std::env::var("EBOARD_ARBITER_TOKEN").is_ok_and(|t| !t.is_empty()) {
                 cfg.error_at("arbiter.token", format!("EBOARD_ARBITER_TOKEN: {e}"))
@@ -468,7 +468,7 @@ pub fn console_accounts(cfg: &Config) -> Result<crate::server::access::Accounts,
     if ttl.is_zero() {
         return Err(cfg.error_at("arbiter.session_s", "a session must last at least 1 second"));
     }
-    let legacy = usize::from(crate::server::arbiter_token(a.token.as_deref()).is_some());
+    let legacy = usize::from(crate::console::board::arbiter_token(a.token.as_deref()).is_some());
     Accounts::new(accounts, ttl, a.secure_cookie.unwrap_or(false)).map_err(|e| {
         // "account N …": N counts the [arbiter] token first when there is one.
         let n = e
@@ -521,7 +521,7 @@ pub fn relay_token(cfg: Option<&Config>) -> Result<Option<String>, String> {
         .filter(|t| !t.is_empty())
         .or(configured.filter(|t| !t.is_empty()));
     if let Some(t) = &token {
-        crate::server::access::check_token(t).map_err(|e| match cfg {
+        crate::console::access::check_token(t).map_err(|e| match cfg {
             Some(c) => c.error_at("arbiter.relay_token", e).to_string(),
             None => format!("EBOARD_RELAY_TOKEN: {e}"),
         })?;

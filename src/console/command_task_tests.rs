@@ -1,12 +1,11 @@
 //! A ruling whose request was dropped keeps its outcome under its id.
 
 use super::super::access::Accounts;
-use super::super::console::{command, Console};
-use super::super::{ActionReply, AppState, ArbiterAccess, ArbiterCommand};
+use super::super::board::{ActionReply, ArbiterAccess, ArbiterCommand};
+use super::super::role::{Role, Who};
+use super::super::ruling::command;
+use super::super::state::Console;
 use crate::broadcast::delay::Channel;
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::{header, Extensions, HeaderMap, HeaderValue};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,32 +13,33 @@ use tokio::sync::mpsc;
 
 const TOKEN: &str = "a-test-token-of-the-arbiter-0123456789abcdef";
 
-fn state(commands: mpsc::Sender<ArbiterCommand>) -> Arc<AppState> {
+/// A board's console and its arbiter side, the loop behind `commands`.
+type Board = (Arc<Console>, ArbiterAccess);
+
+fn state(commands: mpsc::Sender<ArbiterCommand>) -> Arc<Board> {
     let channel = Arc::new(Channel::new());
     let accounts = Accounts::new(vec![], Duration::from_secs(3600), false).unwrap();
-    Arc::new(AppState {
-        public: Arc::new(Channel::new()),
-        arbiter: Some(ArbiterAccess {
-            channel: channel.clone(),
-            token: Some(TOKEN.into()),
-            name: "IA Holm".into(),
-            commands,
-            player: None,
-        }),
-        console: Some(Arc::new(Console::new(accounts, channel, None))),
-    })
+    let access = ArbiterAccess {
+        channel: channel.clone(),
+        token: Some(TOKEN.into()),
+        name: "IA Holm".into(),
+        commands,
+        player: None,
+    };
+    Arc::new((Arc::new(Console::new(accounts, channel, None)), access))
 }
 
-/// `POST /arbiter/command` with `id`, as the handler runs it: (status, body).
-async fn send(s: &Arc<AppState>, id: &str) -> (u16, Value) {
-    let mut h = HeaderMap::new();
-    let bearer = HeaderValue::from_str(&format!("Bearer {TOKEN}")).unwrap();
-    h.insert(header::AUTHORIZATION, bearer);
+/// `POST /arbiter/command` with `id`, as its handler runs it: (status, body).
+async fn send(s: &Arc<Board>, id: &str) -> (u16, Value) {
+    let who = Who {
+        name: "IA Holm".into(),
+        role: Role::Arbiter,
+    };
     let body = json!({"action": "pause", "id": id, "expect": {"ply": 0}}).to_string();
-    let r = command(State(s.clone()), h, Extensions::new(), Bytes::from(body)).await;
-    let status = r.status().as_u16();
-    let bytes = axum::body::to_bytes(r.into_body(), 1 << 20).await.unwrap();
-    (status, serde_json::from_slice(&bytes).unwrap())
+    match command(&s.0, Some(&s.1), &who, body.as_bytes()).await {
+        Ok(reply) => reply,
+        Err(r) => (r.status, json!({ "error": r.message })),
+    }
 }
 
 #[tokio::test]

@@ -1,12 +1,13 @@
 //! The round's paperwork (issue 24.9, `docs/console.md`, "The round's
 //! paperwork"): what the arbiter's report of a norm event needs, served by
-//! the console's server (a board daemon, `eboard relay`) behind its login.
+//! the console's server (a board daemon, `eboard relay`) behind its login
+//! (the handlers: `crate::server`).
 //!
 //! | path | what |
 //! |---|---|
 //! | `GET /console/report` | the round report, a print-ready HTML page: every alert and every ruling (applied or refused, with its reason), in order of time |
 //! | `GET /console/report.csv` | the same rows as CSV (RFC 4180) |
-//! | `GET /console/results.csv` | each game's result and its status ([`super::super::event::results`]) |
+//! | `GET /console/results.csv` | each game's result and its status ([`crate::event::results`]) |
 //!
 //! `?tz=+01:00` shows wall times at that UTC offset (default UTC); every
 //! row also carries the round time (the game's clock time since the round
@@ -26,15 +27,9 @@
 //! + `t` / `speed`), else when the event arrived here.
 
 use super::alerts::Alert;
-use super::arbiter::{authorize, refuse, Refusal};
-use super::AppState;
-use axum::extract::{Query, State};
-use axum::http::{header, Extensions, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
 use serde_json::Value;
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 /// The most ruling events kept (the oldest go first).
 pub const MAX_RULINGS: usize = 5000;
@@ -349,136 +344,6 @@ fn undone_by(state: Option<&Value>, seq: u64) -> Option<u64> {
         .iter()
         .find(|r| r["seq"].as_u64() == Some(seq))?["undone_by"]
         .as_u64()
-}
-
-/// The report's query: `tz`, an offset from UTC (`+01:00`; default UTC).
-#[derive(Debug, Deserialize)]
-pub struct Params {
-    #[serde(default)]
-    tz: String,
-}
-
-/// What the report is made of: the boards' states, the alert queue, the
-/// ruling events ([`RulingLog::list`]).
-pub(super) struct Sources {
-    pub(super) states: Vec<Value>,
-    alerts: Vec<Alert>,
-    rulings: Vec<(u64, Value)>,
-}
-
-/// What every handler of this module reads (any role of the console).
-fn gather(s: &AppState, headers: &HeaderMap, ext: &Extensions) -> Result<Sources, Refusal> {
-    authorize(s, headers, ext)?;
-    let console = s
-        .console
-        .as_deref()
-        .ok_or_else(|| refuse(StatusCode::NOT_FOUND, "no console here"))?;
-    let states: Vec<Value> = match s.arbiter_channel() {
-        Some(ch) => ch
-            .view
-            .borrow()
-            .refs()
-            .iter()
-            .map(|g| g.state.value().clone())
-            .collect(),
-        None => Vec::new(),
-    };
-    Ok(Sources {
-        states,
-        alerts: console.alerts.list(),
-        rulings: console.rulings.list(),
-    })
-}
-
-fn offset(p: &Params) -> Result<i32, Refusal> {
-    parse_offset(p.tz.trim_end()).map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, &e))
-}
-
-/// The paperwork's one shape: what the report is made of ([`gather`]: the
-/// login checked first), rendered by `render` into the response, or the
-/// refusal (401/403 without a login, 404 without a console, `render`'s
-/// own: a bad `tz`, no pairings file) as the answer. Used by every handler
-/// of the round's paperwork (`report`, `report_csv`, `results_csv`,
-/// [`super::results_trf`]).
-pub(super) fn respond(
-    s: &AppState,
-    headers: &HeaderMap,
-    ext: &Extensions,
-    render: impl FnOnce(Sources) -> Result<Response, Refusal>,
-) -> Response {
-    gather(s, headers, ext)
-        .and_then(render)
-        .unwrap_or_else(IntoResponse::into_response)
-}
-
-fn csv_response(body: String, file: &str) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{file}\""),
-            ),
-            (header::CACHE_CONTROL, "no-store".to_owned()),
-        ],
-        body,
-    )
-        .into_response()
-}
-
-/// `GET /console/report[?tz=+01:00]`: the print-ready round report (any role).
-pub async fn report(
-    State(s): State<Arc<AppState>>,
-    headers: HeaderMap,
-    ext: Extensions,
-    Query(p): Query<Params>,
-) -> Response {
-    respond(&s, &headers, &ext, |src| {
-        let off = offset(&p)?;
-        let rows = rows(&src.states, &src.alerts, &src.rulings);
-        let results = crate::event::results::from_states(&src.states);
-        let html = to_html(&rows, &results, off, super::console::unix_ms());
-        Ok((
-            [
-                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-                (header::CACHE_CONTROL, "no-store"),
-            ],
-            html,
-        )
-            .into_response())
-    })
-}
-
-/// `GET /console/report.csv[?tz=…]`: the report's rows as CSV (any role).
-pub async fn report_csv(
-    State(s): State<Arc<AppState>>,
-    headers: HeaderMap,
-    ext: Extensions,
-    Query(p): Query<Params>,
-) -> Response {
-    respond(&s, &headers, &ext, |src| {
-        let off = offset(&p)?;
-        Ok(csv_response(
-            to_csv(&rows(&src.states, &src.alerts, &src.rulings), off),
-            "round-report.csv",
-        ))
-    })
-}
-
-/// `GET /console/results.csv`: each game's result with its status (any
-/// role; `eboard results` writes them into the pairings' TRF).
-pub async fn results_csv(
-    State(s): State<Arc<AppState>>,
-    headers: HeaderMap,
-    ext: Extensions,
-) -> Response {
-    respond(&s, &headers, &ext, |src| {
-        let results = crate::event::results::from_states(&src.states);
-        Ok(csv_response(
-            crate::event::results::to_csv(&results),
-            "results.csv",
-        ))
-    })
 }
 
 #[cfg(test)]

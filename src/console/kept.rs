@@ -13,8 +13,8 @@
 //! arbiter ([`Damage::alert_json`], a `journal_alert` of problem `damaged`
 //! naming the file and line), as the journal does (`docs/journal.md`).
 
-use super::access::Role;
-use super::certificate::write_private;
+use super::role::Role;
+use crate::disk::write_private;
 use crate::disk::{os_opener, Health, RecordFile};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -482,43 +482,6 @@ impl SessionFile {
         }
         replace(&self.path, text.as_bytes(), true)
     }
-}
-
-/// Keeps `console`'s acknowledgements and sessions in `files` from now
-/// on, taking what they hold (sessions open at `now_ms`, Unix ms); the
-/// damage set aside, for the caller to alert. Errors: a file cannot be
-/// read or written (named).
-pub fn keep(
-    console: &super::console::Console,
-    files: &ConsoleFiles,
-    now_ms: u64,
-) -> Result<Vec<Damage>, String> {
-    let mut damage = Vec::new();
-    let (log, acks, d) = AckLog::open(&files.acks)?;
-    damage.extend(d);
-    let n_acks = acks.len();
-    console.alerts.keep_acks(log, acks);
-    if let Some(path) = &files.relay_alerts {
-        let (log, own, d) = OwnAlertLog::open(path)?;
-        damage.extend(d);
-        console.alerts.keep_own(log, own, now_ms);
-    }
-    if let Some(path) = &files.relay_rulings {
-        let (log, kept, d) = OwnAlertLog::open(path)?;
-        damage.extend(d);
-        console.rulings.keep(log, kept);
-    }
-    let (file, sessions, d) = SessionFile::open(&files.sessions)?;
-    damage.extend(d);
-    let n_sessions = console.accounts.keep_sessions(file, sessions, now_ms)?;
-    tracing::info!(
-        acks = %files.acks.display(),
-        sessions = %files.sessions.display(),
-        acknowledgements = n_acks,
-        open_sessions = n_sessions,
-        "console: acknowledgements and sessions kept across restarts"
-    );
-    Ok(damage)
 }
 
 #[cfg(test)]

@@ -37,6 +37,7 @@
 
 use super::backoff::BackOff;
 use super::kept::{KeptSession, SessionFile};
+pub use super::role::Role;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use rand::RngCore;
@@ -66,41 +67,6 @@ pub const MIN_TOKEN_BITS: usize = 128;
 pub const COOKIE: &str = "eboard_session";
 /// The most sessions kept at once (the oldest are dropped first).
 pub const MAX_SESSIONS: usize = 1024;
-
-/// What an account may do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// Sees everything and rules.
-    Arbiter,
-    /// Sees everything, rules nothing (403).
-    Deputy,
-    /// A relay: reads the arbiter's channel and forwards rulings on behalf
-    /// of a named arbiter (the board journals that name).
-    Relay,
-}
-
-impl Role {
-    /// The config's spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Arbiter => "arbiter",
-            Role::Deputy => "deputy",
-            Role::Relay => "relay",
-        }
-    }
-}
-
-impl std::str::FromStr for Role {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Role, String> {
-        match s {
-            "arbiter" => Ok(Role::Arbiter),
-            "deputy" => Ok(Role::Deputy),
-            "relay" => Ok(Role::Relay),
-            _ => Err(format!("\"{s}\" is not one of arbiter, deputy, relay")),
-        }
-    }
-}
 
 /// How an account proves itself.
 #[derive(Debug, Clone, PartialEq, Eq)]

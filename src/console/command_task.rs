@@ -3,7 +3,7 @@
 //!
 //! The request's handler is a future that the server drops when the
 //! client goes (a relay that gave up on the board after
-//! [`super::console::FORWARD_TIMEOUT`], a phone that lost the Wi-Fi). Were
+//! [`super::forward::FORWARD_TIMEOUT`], a phone that lost the Wi-Fi). Were
 //! the apply and the keeping of its outcome part of that future, a board
 //! that applied the ruling after the client left would keep its id
 //! `"pending"` for good ([`super::command_ids`]): every later send of the
@@ -18,11 +18,10 @@
 //! taken, so the same id sent again is applied at most once and answered
 //! with its outcome once there is one.
 
-use super::arbiter::{refuse, reply_of, Refusal};
-use super::console::Console;
-use super::{ArbiterAccess, ArbiterCommand};
+use super::board::{reply_of, ArbiterAccess, ArbiterCommand};
+use super::refusal::{refuse, Refusal};
+use super::state::Console;
 use crate::trace::RecordKind;
-use axum::http::StatusCode;
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
@@ -65,12 +64,12 @@ pub(super) async fn apply_once(
         Ok(Err(e)) => {
             tracing::error!(id, "ruling: its task failed: {e}");
             Err(refuse(
-                StatusCode::INTERNAL_SERVER_ERROR,
+                500,
                 &format!("command {id}: the ruling's task failed ({e}); send the same id again for its outcome"),
             ))
         }
         Err(_) => Err(refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
+            503,
             &format!(
                 "the board loop did not answer command {id} within {} s: it keeps the ruling under its id \
                  and applies it at most once; send the same id again for its outcome",
@@ -102,7 +101,7 @@ async fn run(
     let Some(a) = answer else {
         console.done(&r.id, None);
         return Err(refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
+            503,
             "the board loop has stopped: the ruling was not applied",
         ));
     };

@@ -1,7 +1,7 @@
 //! Tests of [`super`] (report.rs).
 
 use super::*;
-use crate::server::alerts::AlertQueue;
+use crate::console::alerts::AlertQueue;
 use serde_json::json;
 
 /// The rows from every source: an alert (acknowledged), a ruling seen
@@ -145,21 +145,21 @@ fn times_and_offsets() {
 fn refused_rulings_stay_in_the_round_report_across_a_relay_restart() {
     let dir = std::env::temp_dir().join(format!("eboard-rulings-{}", rand::random::<u32>()));
     std::fs::create_dir_all(&dir).unwrap();
-    let files = crate::server::kept::ConsoleFiles::in_dir(&dir);
+    let files = crate::console::kept::ConsoleFiles::in_dir(&dir);
     let path = files
         .relay_rulings
         .clone()
         .expect("a relay keeps its rulings");
     let refused = r#"{"type":"ruling_refused","game":"3.3","t":99262,"action":"forfeit","author":"IA Jensen","reason":"White has moved: he was present, so the forfeit is his win (1-0)","status":422}"#;
     let first = RulingLog::default();
-    let (file, kept, damage) = crate::server::kept::OwnAlertLog::open(&path).unwrap();
+    let (file, kept, damage) = crate::console::kept::OwnAlertLog::open(&path).unwrap();
     assert!(kept.is_empty() && damage.is_none());
     first.keep(file, kept);
     first.take(refused, 1_795_695_750_000);
     drop(first);
     // The relay restarts; the board's backlog brings the same event again.
     let again = RulingLog::default();
-    let (file, kept, _) = crate::server::kept::OwnAlertLog::open(&path).unwrap();
+    let (file, kept, _) = crate::console::kept::OwnAlertLog::open(&path).unwrap();
     again.keep(file, kept);
     again.take(refused, 1_795_696_000_000);
     let list = again.list();
