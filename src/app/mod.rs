@@ -28,6 +28,7 @@ pub mod demo;
 pub mod doctor;
 pub mod downtime;
 mod event;
+mod heartbeat;
 mod memory;
 pub mod pairing;
 mod relay;
