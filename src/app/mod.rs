@@ -34,6 +34,7 @@ pub mod pairing;
 mod relay;
 mod results;
 pub mod round_clock;
+mod router;
 mod rule;
 mod run;
 pub mod settings;
