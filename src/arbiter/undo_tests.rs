@@ -667,7 +667,7 @@ fn a_2001_wrong_claim_overruled_and_the_overrule_undone_gives_the_clocks_back_ex
         let (_, effect) = applied(&d).expect("applied");
         let back = format!(
             "taken back (White -0:03:00, Black +{})",
-            crate::arbiter::rulings::hms(cut)
+            crate::arbiter::refusal::hms(cut)
         );
         assert!(effect.contains(&back), "{tc}: {effect}");
         assert_eq!(a.outcome().unwrap().reason, EndReason::FiftyMoves);
