@@ -11,6 +11,7 @@
 mod arbiter_view;
 pub mod delay;
 pub mod event_id;
+pub mod event_stream;
 pub mod feed_moves;
 pub mod game_info;
 pub mod json;
