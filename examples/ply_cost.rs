@@ -15,7 +15,7 @@
 //! in [`first_plies`], those of the last 100 in [`last_plies`]: callgrind's
 //! inclusive count of each, divided by 100, is the cost per ply there.
 //! With `rebuilt`, every published update also builds the snapshot whole
-//! ([`eboard::broadcast::snapshot::rebuilt`], the build before issue 28):
+//! ([`eboard::broadcast::rebuilt::rebuilt`], the build before issue 28):
 //! its inclusive count is the old cost of the snapshot.
 //!
 //! It also prints the heap the game holds (controller, publisher and the
@@ -24,7 +24,7 @@
 
 use eboard::arbiter::GameConfig;
 use eboard::broadcast::public::{GameInfo, Publisher};
-use eboard::broadcast::snapshot::rebuilt;
+use eboard::broadcast::rebuilt::rebuilt;
 use eboard::controller::Controller;
 use eboard::model::{Mode, Player};
 use eboard::sim::{simulate, SimOptions};

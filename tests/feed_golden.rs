@@ -1,7 +1,7 @@
 //! The publisher builds a board's snapshot move by move (issue 28): the
 //! PGN, the LiveChess game and the live page's state (public and the
 //! arbiter's) must be byte for byte the whole build from every move
-//! (`eboard::broadcast::snapshot::rebuilt`) at every update of every game.
+//! (`eboard::broadcast::rebuilt::rebuilt`) at every update of every game.
 //! Over the real games of `../shared/data/pgn` (simulated with noisy hands
 //! as in the corpus test), under every profile, with illegal moves (an
 //! illegal move put on the board and taken back, one that stands in rapid
@@ -13,7 +13,7 @@ mod common;
 use common::shared_pgn_dir_or_skip;
 use eboard::arbiter::GameConfig;
 use eboard::broadcast::public::{GameInfo, Publisher, Snapshot};
-use eboard::broadcast::snapshot::rebuilt;
+use eboard::broadcast::rebuilt::rebuilt;
 use eboard::controller::Controller;
 use eboard::model::{Edition, Mode, Player};
 use eboard::sim::{simulate, SimOptions};

@@ -3,17 +3,25 @@
 //! streamed to the clock device and shown to the observer; and its stop
 //! ([`BoardLoop::drain`]). Started and stopped by [`super::daemon::Daemon`].
 
-use super::daemon::{ActionReply, ArbiterCommand, EventObserver, RoundClock, TICK_MS};
+use super::heartbeat::{boottime_ms, heartbeat_line, BootClock};
+use super::round_clock::RoundClock;
 use crate::broadcast::delay::Feed;
 use crate::broadcast::public::Publisher;
 use crate::clock::device::{ClockFace, ClockInput};
 use crate::clock::open::BoxedClock;
+use crate::console::board::{ActionReply, ArbiterCommand};
 use crate::controller::Controller;
 use crate::journal::Journal;
 use crate::trace::{BoardId, Event, EventKind, Record, RecordKind};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
+
+/// How often the controller is ticked when no input comes, wall ms.
+pub const TICK_MS: u64 = 20;
+
+/// Called on the board loop with every event (the demo prints them).
+pub type EventObserver = Box<dyn FnMut(&Event) + Send>;
 
 /// One board's game as the loop runs it.
 pub(super) struct BoardLoop {
@@ -243,14 +251,14 @@ impl BoardLoop {
             return;
         };
         self.last_heartbeat_t = Some(now);
-        let boot = match (&self.boot_id, super::downtime::boottime_ms()) {
-            (Some(id), Some(ms)) => Some(super::downtime::BootClock {
+        let boot = match (&self.boot_id, boottime_ms()) {
+            (Some(id), Some(ms)) => Some(BootClock {
                 boot_id: id.clone(),
                 boottime_ms: ms,
             }),
             _ => None,
         };
-        let _ = j.event(&super::downtime::heartbeat_line(now, boot.as_ref()));
+        let _ = j.event(&heartbeat_line(now, boot.as_ref()));
     }
 
     /// An arbiter action at round time `now` (at least the last record's),

@@ -22,7 +22,9 @@
 //! and the source and board threads are joined.
 
 use super::board_loop::{board_loop, BoardLoop, LoopInputs};
+pub use super::board_loop::{EventObserver, TICK_MS};
 use super::downtime;
+use super::heartbeat::BootClock;
 use super::settings::{self, MqttUplink};
 use super::shutdown::Joinable;
 use crate::arbiter::GameConfig;
@@ -43,15 +45,9 @@ pub use super::round_clock::{unix_now_ms, RoundClock};
 pub use super::source::{merge_sources, RecordSource, TraceSource, STDIN_POLL_MS};
 pub use crate::console::board::{ActionReply, ArbiterCommand};
 
-/// How often the controller is ticked when no input comes, wall ms.
-pub const TICK_MS: u64 = 20;
-
 /// How long [`Daemon::stop`] waits for the source thread after the board
 /// loop has ended.
 pub const SOURCE_JOIN: Duration = Duration::from_millis(250);
-
-/// Called on the board loop with every event (the demo prints them).
-pub type EventObserver = Box<dyn FnMut(&Event) + Send>;
 
 /// How to run a board.
 pub struct RunOptions {
@@ -247,7 +243,7 @@ impl Daemon {
             events: Vec::new(),
             device: clock_device,
             last_heartbeat_t: None,
-            boot_id: downtime::BootClock::now().map(|b| b.boot_id),
+            boot_id: BootClock::now().map(|b| b.boot_id),
         };
         if config.event.speak == Some(true) {
             // The speaker reports each announcement's end (`spoken`).

@@ -6,7 +6,7 @@
 //! taken, and with `--listen` the feeds and the live page are served too.
 
 use super::daemon::{Daemon, Lifecycle, RunOptions};
-use super::run::daemon_router;
+use super::router::daemon_router;
 use super::shutdown::{Shutdown, GRACE};
 use super::{bind, close_runtime, runtime, view, write_to, Anyhow, SensingArg};
 use crate::arbiter::GameConfig;

@@ -7,7 +7,8 @@
 
 use super::announce::{Announcement, Decisions};
 use super::open::side;
-use super::rulings::{hms, impossible, stale, Applied, Refusal, RulingEntry};
+use super::refusal::{hms, impossible, stale, Applied, Refusal};
+use super::rulings::RulingEntry;
 use super::{key, Arbiter, DecidedClaim};
 use crate::model::ClaimKind;
 use crate::rules::RulingArticles;
@@ -537,7 +538,7 @@ impl Arbiter {
                 self.pos = self.history[ply].clone();
                 format!(
                     "{} taken back (ply {before_ply} → {ply})",
-                    super::rulings::moves_ago(before_ply as u32 - ply as u32).replace(" ago", "")
+                    super::refusal::moves_ago(before_ply as u32 - ply as u32).replace(" ago", "")
                 )
             }
             None if self.moves.is_empty() => {

@@ -11,7 +11,8 @@
 use super::announce::Decisions;
 use super::confirm::Confirmation;
 use super::open::side;
-use super::rulings::{hms, impossible, Facts, Refusal};
+use super::refusal::{hms, impossible, Refusal};
+use super::rulings::Facts;
 use super::{Arbiter, DecidedClaim, Outcome};
 use crate::clock::Clock;
 use crate::model::{EndReason, KnownOutcome, Score};

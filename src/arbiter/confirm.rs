@@ -6,7 +6,7 @@
 //! unconfirmed again.
 
 use super::announce::Decisions;
-use super::rulings::{impossible, stale, Applied, Refusal};
+use super::refusal::{impossible, stale, Applied, Refusal};
 use super::{Arbiter, Outcome};
 use crate::model::{win_for, EndReason, KnownOutcome, Score};
 use crate::rules::RulingArticles;

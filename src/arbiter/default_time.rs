@@ -13,7 +13,7 @@
 //! with its reason, journaled and shown as such, never a silent bypass.
 //! `docs/console.md`, "Forfeits and the default time".
 
-use super::rulings::{impossible, stale, Refusal};
+use super::refusal::{impossible, stale, Refusal};
 use super::Arbiter;
 use crate::clock::fmt_hms;
 use crate::rules::{DefaultTime, RulingArticles};

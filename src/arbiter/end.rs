@@ -5,8 +5,8 @@
 //! clock press once it settles on the board ([`Phase::Settling`](super::Phase::Settling)).
 
 use super::announce::Decisions;
-use super::phase::PendingEnd;
-use super::rulings::{impossible, Refusal};
+use super::phase::{Outcome, PendingEnd};
+use super::refusal::{impossible, Refusal};
 use super::{dead, Arbiter};
 use crate::legal;
 use crate::model::{win_for, ClaimKind, EndReason, KnownOutcome, Score};
@@ -14,19 +14,6 @@ use crate::recognize::{may_show_explained_move, recognize, Recognition};
 use crate::rules::RulingArticles;
 use crate::trace::{Event, EventKind};
 use shakmaty::{Color, Position};
-
-/// How the game ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Outcome {
-    /// `1-0`, `0-1`, `1/2-1/2`, or `0-0` (a double forfeit).
-    pub result: Score,
-    /// The contract's reason (`checkmate`, `resignation`, ...).
-    pub reason: EndReason,
-    /// The article.
-    pub article: &'static str,
-    /// Trace time, ms.
-    pub t: u64,
-}
 
 impl Arbiter {
     /// `side` resigns (§5.1b; 2023 5.1.2: a draw against an opponent who

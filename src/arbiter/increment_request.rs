@@ -24,7 +24,8 @@
 
 use super::announce::Decisions;
 use super::open::side;
-use super::rulings::{hms, impossible, stale, Applied, Refusal, RulingEntry};
+use super::refusal::{hms, impossible, stale, Applied, Refusal};
+use super::rulings::RulingEntry;
 use super::Arbiter;
 use crate::clock::Bonus;
 use crate::model::{Edition, EndReason, KnownOutcome};

@@ -90,6 +90,8 @@ mod phase;
 mod quickplay;
 // A quickplay-finish claim referred to the arbiter: uphold or reject (+2 min).
 mod referred;
+// A ruling's answer (applied or refused) and the words of its reasons.
+mod refusal;
 // Displaced pieces (§7.3) and the position restored on the board.
 mod restoring;
 mod rewind;
@@ -118,11 +120,11 @@ pub use config::{
     DEFAULT_TOUCH_WINDOW_MS,
 };
 pub use confirm::Confirmation;
-pub use end::Outcome;
 pub use increment_request::{ControlChange, IncrementStanding, III4_EXTRA_MS, III4_OPPONENT_MS};
 pub use open::{OpenMatter, OpenRuling};
-pub use phase::{PendingEnd, Phase, Stage};
-pub use rulings::{Refusal as RulingRefusal, RulingEntry, IMPOSSIBLE, STALE};
+pub use phase::{Outcome, PendingEnd, Phase, Stage};
+pub use refusal::{Refusal as RulingRefusal, IMPOSSIBLE, STALE};
+pub use rulings::RulingEntry;
 pub use setup::Guidance;
 pub use tactile::ANNOUNCE_SETTLE_MS;
 

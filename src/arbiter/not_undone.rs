@@ -4,7 +4,8 @@
 //! undid, what that ruling did, and how to give it again (ia14: "rule
 //! again instead" named no ruling).
 
-use super::rulings::{hms, RulingEntry};
+use super::refusal::hms;
+use super::rulings::RulingEntry;
 
 /// The refusal's reason for an undo of `r`, a ruling whose kind is not
 /// undone (`pause`, `resume`, `choose`, `undo`); `all` the board's rulings.

@@ -5,7 +5,7 @@
 //! penalty the board gave is never offered again; a decided or stale
 //! matter is not listed.
 
-use super::rulings::hms;
+use super::refusal::hms;
 use super::Arbiter;
 use crate::model::{win_for, ClaimKind, EndReason, KnownOutcome, Score};
 use crate::trace::{Event, EventKind, EventRef};

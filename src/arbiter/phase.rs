@@ -24,7 +24,8 @@
 //! set-up window before the first move (its log of the main board's changes,
 //! §7.1b / 7.2.2), and the clock's state (paused by the arbiter).
 
-use super::{Arbiter, Outcome};
+use super::Arbiter;
+use crate::model::{EndReason, Score};
 use shakmaty::Move;
 
 /// Where the game stands. Exactly one holds at a time.
@@ -53,6 +54,19 @@ pub struct PendingEnd {
     pub t: u64,
     /// A pawn on the last rank with no piece chosen: a queen is assumed.
     pub promotion_assumed: bool,
+}
+
+/// How the game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    /// `1-0`, `0-1`, `1/2-1/2`, or `0-0` (a double forfeit).
+    pub result: Score,
+    /// The contract's reason (`checkmate`, `resignation`, ...).
+    pub reason: EndReason,
+    /// The article.
+    pub article: &'static str,
+    /// Trace time, ms.
+    pub t: u64,
 }
 
 /// What the arbiter's console shows of the game's state: the [`Phase`], with

@@ -13,7 +13,7 @@
 
 use super::announce::Decisions;
 use super::open::side;
-use super::rulings::{impossible, stale, Applied, Refusal};
+use super::refusal::{impossible, stale, Applied, Refusal};
 use super::{Arbiter, DecidedClaim};
 use crate::model::{Edition, EndReason, KnownOutcome};
 use crate::trace::ClaimKind;

@@ -18,7 +18,7 @@
 
 use super::announce::Decisions;
 use super::open::{OpenMatter, OpenRuling};
-use super::rulings::{hms, impossible, moves_ago, Applied, Refusal};
+use super::refusal::{hms, impossible, moves_ago, Applied, Refusal};
 use super::Arbiter;
 use crate::clock::Clock;
 use crate::model::IrregularityKind;

@@ -7,13 +7,15 @@
 //! of the journal gives the same outcomes (`docs/console.md`, "The ruling
 //! request").
 //!
-//! This file holds the refusals, the history's entries, the game's facts a
-//! ruling changes and the check against what the arbiter saw; `undo.rs`
-//! holds whether a ruling can be undone and its reversal.
+//! This file holds the history's entries, the game's facts a ruling
+//! changes and the check against what the arbiter saw; `refusal.rs` holds
+//! the refusals and what an applied ruling did; `undo.rs` holds whether a
+//! ruling can be undone and its reversal.
 
 use super::claims::PendingBreach;
 use super::confirm::Confirmation;
 use super::illegal::PendingIllegal;
+use super::refusal::{moves_ago, stale, Refusal};
 use super::{Arbiter, Phase, PlayedMove};
 use crate::board::SensedBoard;
 use crate::clock::Clock;
@@ -21,44 +23,6 @@ use crate::trace::{ArbiterAction, EventRef, Expect};
 use serde::Serialize;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color};
-
-/// HTTP-style status of a refusal: the state the ruling was made from no
-/// longer holds (the game moved on, the matter was decided, the game is
-/// over and its result confirmed).
-pub const STALE: u16 = 409;
-/// HTTP-style status of a refusal: the ruling is impossible, or would
-/// change nothing.
-pub const IMPOSSIBLE: u16 = 422;
-
-/// A ruling refused: why, and [`STALE`] or [`IMPOSSIBLE`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    /// The reason in words.
-    pub reason: String,
-    /// 409 or 422.
-    pub status: u16,
-}
-
-pub(super) fn stale(reason: impl Into<String>) -> Refusal {
-    Refusal {
-        reason: reason.into(),
-        status: STALE,
-    }
-}
-
-pub(super) fn impossible(reason: impl Into<String>) -> Refusal {
-    Refusal {
-        reason: reason.into(),
-        status: IMPOSSIBLE,
-    }
-}
-
-/// What an applied ruling did: its article and its effect in words.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Applied {
-    pub(super) article: &'static str,
-    pub(super) effect: String,
-}
 
 /// One applied ruling of the board's history (the state's `rulings`).
 #[derive(Debug, Clone, Serialize)]
@@ -147,24 +111,6 @@ pub(super) fn scope(action: &str) -> Scope {
         "clock" | "increment" => Scope::Clock,
         "pause" | "resume" | "choose" | "undo" => Scope::None,
         _ => Scope::Game,
-    }
-}
-
-/// `H:MM:SS` as the clocks show it.
-pub(super) use crate::clock::fmt_shown as hms;
-
-/// "N moves" in words, for the reasons.
-pub(super) fn moves_ago(n: u32) -> String {
-    const WORDS: [&str; 11] = [
-        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    ];
-    let w = WORDS
-        .get(n as usize)
-        .map_or_else(|| n.to_string(), |w| (*w).to_owned());
-    if n == 1 {
-        format!("{w} move")
-    } else {
-        format!("{w} moves")
     }
 }
 

@@ -6,7 +6,8 @@
 //! position. Split from `rulings.rs` (the history it reverses).
 
 use super::announce::Decisions;
-use super::rulings::{hms, impossible, scope, stale, Applied, Refusal, RulingEntry, Scope};
+use super::refusal::{hms, impossible, stale, Applied, Refusal};
+use super::rulings::{scope, RulingEntry, Scope};
 use super::Arbiter;
 use crate::board::SensedBoard;
 use crate::trace::{Event, EventKind};

@@ -22,7 +22,7 @@
 
 use super::announce::Decisions;
 use super::open::OpenMatter;
-use super::rulings::{impossible, stale, Applied, Refusal};
+use super::refusal::{impossible, stale, Applied, Refusal};
 use super::touch::Touch;
 use super::{key, Arbiter};
 use crate::model::{ClaimKind, EndReason, KnownOutcome};

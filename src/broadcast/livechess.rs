@@ -13,7 +13,8 @@
 //!
 //! Game M of a round is pairing M of its index (board M).
 
-use super::public::{GameInfo, Snapshot};
+use super::game_info::GameInfo;
+use super::snapshot::Snapshot;
 use crate::arbiter::Arbiter;
 use crate::model::Player;
 use serde_json::{json, Map, Value};

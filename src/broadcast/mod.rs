@@ -18,14 +18,18 @@
 mod arbiter_view;
 pub mod delay;
 pub mod event_id;
+pub mod event_stream;
 pub mod feed_moves;
+pub mod game_info;
 pub mod json;
 pub mod lichess_push;
 pub mod lichess_reply;
 pub mod livechess;
+pub mod parts;
 pub mod pgn;
 pub mod pgn_live;
 pub mod public;
+pub mod rebuilt;
 pub mod relay;
 pub mod settle;
 pub mod snapshot;

@@ -33,7 +33,7 @@
 //! ([`super::status::stop_cleanly`]).
 
 use super::outbox::{Entry, Outbox};
-use super::status::{PresenceRun, PresenceStop};
+use super::status::{Events, PresenceRun, PresenceStop};
 use super::{wire_json, BoardTopics, BrokerAddr};
 use crate::broadcast::public::Update;
 use crate::retry::{Backoff, Outage};
@@ -218,9 +218,6 @@ fn start_inner(
     ));
     Ok((tx, status_rx))
 }
-
-/// A connection's events, read by their own task ([`connection`]).
-pub(super) type Events = mpsc::Receiver<Result<Event, ConnectionError>>;
 
 /// A new connection: its client and its events. The event loop runs in
 /// its own task, not in the uplink's `select!`: rumqttc's `EventLoop::poll`

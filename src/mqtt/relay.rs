@@ -44,6 +44,7 @@
 use super::alert_list;
 use super::arbiter::{self, Follow};
 use super::refresh::Refresh;
+pub use super::stream::GAP_WAIT;
 use super::stream::{BoardStream, Public};
 use super::{BrokerAddr, Wire};
 use crate::broadcast::delay::Channel;
@@ -55,8 +56,6 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-/// How long a message waits for an earlier one missing before the gap is skipped.
-pub const GAP_WAIT: Duration = Duration::from_secs(2);
 /// How long after a table's public snapshot announced its arbiter channel
 /// the relay waits for anything of it before it reports the channel
 /// missing (the board's two connections come up within a second or two).

@@ -29,13 +29,13 @@
 
 use super::slug;
 use super::BrokerAddr;
-use rumqttc::{AsyncClient, Event, LastWill, Outgoing, Packet, QoS};
+use rumqttc::{AsyncClient, ConnectionError, Event, LastWill, Outgoing, Packet, QoS};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 use std::time::Instant;
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 
 /// The reason of the will: the broker lost the connection.
 pub const REASON_LOST: &str = "connection lost";
@@ -212,6 +212,11 @@ impl Tracker {
     }
 }
 
+/// A connection's events, read by their own task (the uplink's
+/// `connection`, [`super::publish`]); [`stop_cleanly`] reads the last of
+/// them.
+pub(super) type Events = mpsc::Receiver<Result<Event, ConnectionError>>;
+
 /// How long a clean stop waits for the broker to take the offline status
 /// and the DISCONNECT (the daemon's own deadline may be shorter).
 pub const STOP_WAIT: Duration = Duration::from_millis(1000);
@@ -225,7 +230,7 @@ pub const STOP_WAIT: Duration = Duration::from_millis(1000);
 /// client and not yet written (the status is written after them).
 pub(super) async fn stop_cleanly(
     client: &AsyncClient,
-    el: &mut super::publish::Events,
+    el: &mut Events,
     p: &PresenceRun,
     broker: &BrokerAddr,
     queued: usize,

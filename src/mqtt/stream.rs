@@ -8,13 +8,16 @@
 //! retained one): a state older than the messages already forwarded would
 //! take the clients' view back.
 
-use super::relay::GAP_WAIT;
 use super::Wire;
 use crate::broadcast::delay::Channel;
 use crate::broadcast::public::Snapshot;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::time::Instant;
+
+/// How long a message waits for an earlier one missing before the gap is skipped.
+pub const GAP_WAIT: Duration = Duration::from_secs(2);
 
 /// Where [`BoardStream`] forwards what is in order.
 pub(super) trait Sink {

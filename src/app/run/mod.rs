@@ -11,6 +11,7 @@
 
 use super::daemon::{Daemon, Lifecycle, RecordSource, RunOptions, TraceSource};
 use super::pairing;
+use super::router::{daemon_router_kept, Kept};
 use super::settings::Startup;
 use super::shutdown::{Shutdown, GRACE};
 use super::{bind, close_runtime, runtime, serve_until, Anyhow};

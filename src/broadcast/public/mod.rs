@@ -21,171 +21,23 @@ pub(super) use super::arbiter_view::arbiter_fields;
 pub use super::arbiter_view::stage_name;
 use super::arbiter_view::timeless;
 use super::feed_moves::FeedMoves;
+pub use super::game_info::{GameInfo, TRIAL_TAG};
 use super::json::{object_with_array, Json};
 use super::livechess;
+use super::parts::Parts;
+pub use super::parts::{result_status, IllegalMark};
 use super::pgn_live::LivePgn;
-use super::snapshot::{Outline, Parts};
-use super::text::Text;
+use super::snapshot::Outline;
+pub use super::snapshot::Snapshot;
 use crate::arbiter::Arbiter;
-use crate::model::{Edition, Lang, Mode, Player};
+use crate::model::{Edition, Lang};
 use crate::trace::{color_str, Event, EventKind};
 use crate::voice::{Vocabulary, VoiceOptions};
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use shakmaty::Position;
 use std::sync::Arc;
 
 mod state;
-
-/// What a game's feed says about itself (the composition root,
-/// [`crate::app`], fills it in from the config and the game's header).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GameInfo {
-    /// Round number.
-    pub round: u32,
-    /// Board number.
-    pub board: u32,
-    /// Event name.
-    pub event: Option<String>,
-    /// Site.
-    pub site: Option<String>,
-    /// Country.
-    pub country: Option<String>,
-    /// Event web site.
-    pub website: Option<String>,
-    /// Date `YYYY.MM.DD`.
-    pub date: Option<String>,
-    /// `standard`, `rapid`, `blitz`.
-    pub mode: Mode,
-    /// PGN TimeControl text.
-    pub time_control: Option<String>,
-    /// White.
-    pub white: Player,
-    /// Black.
-    pub black: Player,
-    /// Unix time in ms of round time 0.
-    pub started_at_unix_ms: u64,
-    /// Round ms per wall ms (1 but when a trace is replayed faster).
-    pub speed: f64,
-    /// The transmission delay of the public feed, round ms.
-    pub delay_ms: u64,
-    /// A trial game (`[board] source = "trial"`): simulated hands on a
-    /// virtual board, not a real game. Marked in every feed: the PGN tag
-    /// `Trial`, `"trial": true` in the state (and the LiveChess game), the
-    /// live page's banner.
-    #[serde(default)]
-    pub trial: bool,
-}
-
-/// The PGN tag of a trial game ([`GameInfo::trial`]) and its value.
-pub const TRIAL_TAG: (&str, &str) = (
-    "Trial",
-    "simulated hands on a virtual board (eboard trial mode), not a real game",
-);
-
-impl GameInfo {
-    /// `round.board`.
-    pub fn id(&self) -> String {
-        format!("{}.{}", self.round, self.board)
-    }
-
-    /// Unix time in ms of round time `t` (ms).
-    pub fn unix_ms(&self, t: u64) -> u64 {
-        self.started_at_unix_ms + (t as f64 / self.speed.max(1e-9)) as u64
-    }
-}
-
-/// An illegal move as the public sees it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct IllegalMark {
-    /// Completed moves before it.
-    pub after_ply: usize,
-    /// The offender, `w` / `b`.
-    pub by: String,
-    /// Article applied.
-    pub article: String,
-    /// The penalty text.
-    pub penalty: String,
-    /// The penalty's article (§7.4b / 7.5.5; empty in a snapshot kept
-    /// before it was recorded).
-    #[serde(default)]
-    pub penalty_article: String,
-    /// What was played, as the board showed it (`Ke1-e3`, or the squares).
-    pub played: String,
-    /// The position was reinstated (or play went on from it).
-    pub corrected: bool,
-}
-
-impl IllegalMark {
-    /// The comment the feed shows.
-    pub fn comment(&self) -> String {
-        let side = if self.by == "w" { "White" } else { "Black" };
-        let penalty = match self.penalty_article.as_str() {
-            "" => self.penalty.clone(),
-            a => format!("{} ({a})", self.penalty),
-        };
-        if self.corrected {
-            format!(
-                "Illegal move by {side} ({}): {} was played and taken back, position reinstated; {penalty}",
-                self.article, self.played
-            )
-        } else {
-            format!(
-                "Illegal move by {side} ({}): {} played; the position before it is to be reinstated; {penalty}",
-                self.article, self.played
-            )
-        }
-    }
-}
-
-/// Everything public about one game at one moment.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Snapshot {
-    /// Publication order within the feed.
-    pub seq: u64,
-    /// Round time of the decision, ms.
-    pub t: u64,
-    /// The game's info.
-    pub info: GameInfo,
-    /// The game in PGN (with `[%clk]`, `Round "r.b"`, player tags, clocks;
-    /// in pieces shared with the snapshots before, [`Text`]).
-    pub pgn: Text,
-    /// LiveChess `game-M.json` (kept as its text, [`Json`]).
-    pub game: Json,
-    /// LiveChess pairing entry.
-    pub pairing: Value,
-    /// The live page's state message (`type: state`; kept as its text).
-    pub state: Json,
-    /// What the delay line compares between snapshots without reading the
-    /// state's text (the publisher's own snapshots; `None` for one read
-    /// from elsewhere). Not serialised, not compared.
-    #[serde(skip)]
-    pub outline: Option<Outline>,
-}
-
-impl PartialEq for Snapshot {
-    fn eq(&self, o: &Snapshot) -> bool {
-        (
-            self.seq,
-            self.t,
-            &self.info,
-            &self.pgn,
-            &self.game,
-            &self.pairing,
-            &self.state,
-        ) == (o.seq, o.t, &o.info, &o.pgn, &o.game, &o.pairing, &o.state)
-    }
-}
-
-impl Snapshot {
-    /// Whether the game goes on.
-    pub fn live(&self) -> bool {
-        self.game
-            .get("live")
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
-    }
-}
 
 /// What one decision publishes.
 #[derive(Debug, Clone)]
@@ -267,20 +119,6 @@ fn is_public(e: &Event) -> bool {
 pub const PUBLIC_RULINGS: [&str; 9] = [
     "restore", "result", "confirm", "forfeit", "position", "clock", "pause", "resume", "rewind",
 ];
-
-/// The status of a game's result (DSU regulations 004 §15):
-/// `provisional` until the arbiter confirms it, then `confirmed`,
-/// `corrected` (the arbiter replaced the board's result) or `forfeit` (a
-/// game not played); `None` while the game goes on.
-pub fn result_status(game: &Arbiter) -> Option<&'static str> {
-    game.outcome()?;
-    Some(match game.confirmation() {
-        None => "provisional",
-        Some(c) if c.forfeit => "forfeit",
-        Some(c) if c.corrected => "corrected",
-        Some(_) => "confirmed",
-    })
-}
 
 /// What the board shows of an illegal move, compared with the position.
 fn played(game: &Arbiter) -> String {
@@ -492,7 +330,7 @@ impl Publisher {
     /// moves kept so far ([`FeedMoves`], [`LivePgn`]): the work per update
     /// does not grow with the game, the texts' kept parts being shared
     /// chunks, not copies (issue 28).
-    /// Byte for byte [`super::snapshot::rebuilt`]'s whole build. `public`:
+    /// Byte for byte [`super::rebuilt::rebuilt`]'s whole build. `public`:
     /// the public one is published (it gets the [`Outline`] that links it
     /// to the one before); else only the arbiter's is.
     fn snapshot(&mut self, game: &Arbiter, t: u64, public: bool) -> (Snapshot, Snapshot) {
