@@ -20,7 +20,8 @@
 //! |---|---|
 //! | `mod.rs` | the state and the inputs' dispatch |
 //! | `moves.rs` | the board's changes followed, a move completed and reported |
-//! | `phase.rs` | the [`Phase`] and its transitions, the console's [`Stage`] |
+//! | `phase.rs` | the [`Phase`] and its transitions, the console's [`Stage`], the game's [`Outcome`] |
+//! | `refusal.rs` | a ruling's answer: applied, or refused with its reason in words (`stale`, `impossible`) |
 //! | `config.rs` | [`GameConfig`]: the game's settings from the header |
 //! | `hand.rs` | the hand on the board: touches, releases, promotion choice, j'adoube (§4) |
 //! | `touch.rs` | the touch-move obligations and their breaches (§4) |

@@ -6,8 +6,9 @@
 //!
 //! Layout: the run's wiring in start-up order (config, source, clock, board
 //! loop, server, uplinks, pairing, stop) is one function here; what it puts
-//! together (journal, reporter, player's device, router, hardware) is in
-//! `parts`.
+//! together (journal, reporter, hardware) is in `parts`; the board's
+//! router, what it keeps and the player's device in `super::router`
+//! (shared with the demo).
 
 use super::daemon::{Daemon, Lifecycle, RecordSource, RunOptions, TraceSource};
 use super::pairing;
