@@ -9,7 +9,7 @@ mod common;
 use common::{of, replay_events, TraceBuilder};
 use serde_json::{json, Value};
 
-const ALL: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
+use common::ALL_RULES as ALL;
 
 /// White's knight on f3 can take e5 or d4.
 const FEN: &str = "4k3/8/8/4p3/3p4/5N2/8/4K3 w - - 0 1";

@@ -14,6 +14,7 @@
 mod common;
 
 use common::console::*;
+use common::round::*;
 use common::*;
 use serde_json::Value;
 
@@ -53,47 +54,26 @@ with steps() as res:
 
 #[test]
 fn an_arbiter_rules_from_the_relays_console_in_chromium() {
-    let Some(chrome) = chromium_and_python() else {
+    let Some(page) = ConsolePage::new("console-browser", true) else {
         return;
     };
-    let dir = tempdir("console-browser");
-    let accounts = accounts(true);
-    let mut boards = Vec::new();
+    let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let mut publics = Vec::new();
-    let journal2 = dir.join("b2").join("j.jsonl");
-    for b in [1u32, 2, 3] {
-        let d = dir.join(format!("b{b}"));
-        std::fs::create_dir_all(&d).unwrap();
-        let cfg = config(&d, 1, b, &accounts);
-        let trace = if b == 2 {
+    let round = Round::start(&dir, &accounts, 3, |t| {
+        let trace = if t.n == 2 {
             // The arbiter must restore it.
-            illegal_trace(&d, 12_000)
+            illegal_trace(&t.dir, 12_000)
         } else {
-            opera_trace(&d, u64::from(b))
+            opera_trace(&t.dir, u64::from(t.n))
         };
-        let j = d.join("j.jsonl");
-        let run = run_board(
-            &d,
-            &cfg,
-            Some(&trace),
-            &["--journal", j.to_str().unwrap(), "--speed", "1"],
-        );
+        let run = t.run(Some(&trace), "1", true);
         publics.push(SseReader::open(&run.addr, "/events", &[]));
-        boards.push(run);
-    }
-    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
+        run
+    });
+    let relay = relay_over(&dir, &accounts, &round.boards());
     let relay_public = SseReader::open(&relay.addr, "/events", &[]);
 
-    let url = format!("http://{}/console", relay.addr);
-    let r = run_console_steps(
-        &chrome,
-        &url,
-        &dir,
-        CDP_PY,
-        &["IA Hansen", SECRET, "Deputy Dam", DEPUTY_SECRET],
-        &relay.stderr,
-    );
-    println!("{r}");
+    let r = page.run(&relay, CDP_PY, &["Deputy Dam", DEPUTY_SECRET]);
     assert!(
         r["who"].as_str().unwrap().contains("IA Hansen (arbiter)"),
         "{r}"
@@ -141,10 +121,9 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
     assert!(q.starts_with("Board 1.2: ") && q.ends_with('?'), "{r}");
 
     // Board 2's journal: the restore, authored by the arbiter, once.
-    let rulings: Vec<Value> = std::fs::read_to_string(&journal2)
-        .unwrap()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    let rulings: Vec<Value> = round
+        .records(2)
+        .into_iter()
         .filter(|v| v["arbiter"] == "restore")
         .collect();
     assert_eq!(rulings.len(), 1, "{rulings:?}");
@@ -190,10 +169,10 @@ with steps() as res:
 /// a 422 for the whole file, which the download link never showed).
 #[test]
 fn a_referred_quickplay_claim_and_a_side_game_left_out_of_the_trf_in_chromium() {
-    let Some(chrome) = chromium_and_python() else {
+    let Some(page) = ConsolePage::new("console-referred-browser", false) else {
         return;
     };
-    let dir = tempdir("console-referred-browser");
+    let dir = page.dir.clone();
     let cfg = dir.join("board.toml");
     let trf = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -205,26 +184,15 @@ fn a_referred_quickplay_claim_and_a_side_game_left_out_of_the_trf_in_chromium() 
             "[event]\nname = \"DM 2026\"\nrules = \"fide-2009\"\nmode = \"rapid\"\ntime_control = \"900\"\n\n\
              [game]\nround = 1\nboard = 1\n\n[game.white]\nname = \"Lyn, Lars\"\n\n[game.black]\nname = \"Blitz, Bo\"\n\n\
              [arbiter]\ntoken = \"7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b\"\npairings = \"{trf}\"\n{}",
-            accounts(false)
+            page.accounts
         ),
     )
     .unwrap();
     // White, on move with 1:51 left, claims (the clocks stop).
     let steps = "1000 mv e2e4 w\n2000 mv e7e5 b\n790000 claim insufficient_losing_chances w\n";
-    let t = dir.join("game.jsonl");
-    let text = TraceBuilder::new().header("time_control", "900");
-    std::fs::write(&t, text.steps(steps).text()).unwrap();
+    let t = steps_trace(&dir, "game", "900", steps);
     let board = run_board(&dir, &cfg, Some(&t), &["--speed", "100"]);
-    let url = format!("http://{}/console", board.addr);
-    let r = run_console_steps(
-        &chrome,
-        &url,
-        &dir,
-        REFERRED_STEPS,
-        &["IA Hansen", SECRET],
-        &board.stderr,
-    );
-    println!("{r:#}");
+    let r = page.run(&board, REFERRED_STEPS, &[]);
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
     assert!(
         text("text").contains("not decided by the board: referred to the arbiter")

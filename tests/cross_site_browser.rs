@@ -69,16 +69,13 @@ fn a_page_of_another_origin_cannot_rule_with_the_arbiters_cookie() {
         return;
     };
     let dir = tempdir("cross-site-browser");
-    let accounts = format!(
-        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n",
-        secret_hash(SECRET)
-    );
+    let accounts = named_account("IA Hansen", SECRET);
     let cfg = config(&dir, 1, 1, &accounts);
     let journal = dir.join("j.jsonl");
     let run = run_board(&dir, &cfg, None, &["--journal", journal.to_str().unwrap()]);
     let board = format!("http://{}", run.addr);
     let url = format!("{board}/console");
-    let r = run_console_steps(
+    let r = run_steps(
         &chrome,
         &url,
         &dir,

@@ -10,33 +10,8 @@ mod common;
 
 use common::console::*;
 use common::*;
+use common::{board_post as post, board_state as state};
 use serde_json::{json, Value};
-
-fn state(addr: &str) -> Value {
-    let bearer = format!("Bearer {ARBITER_TOKEN}");
-    let (s, _, b) = http(
-        addr,
-        "GET",
-        "/arbiter/state",
-        &[("Authorization", &bearer)],
-        "",
-    );
-    assert_eq!(s, 200, "{b}");
-    let v: Value = serde_json::from_str(&b).unwrap();
-    v[0]["state"].clone()
-}
-
-fn post(addr: &str, path: &str, body: Value) -> (u16, Value) {
-    let bearer = format!("Bearer {ARBITER_TOKEN}");
-    let (s, b) = request(
-        addr,
-        "POST",
-        path,
-        &[("Authorization", &bearer)],
-        &body.to_string(),
-    );
-    (s, serde_json::from_str(&b).unwrap_or(Value::Null))
-}
 
 /// After 1. f3 (the arbiter sets Black's clock to 1:40), 1… e5 2. g4 the
 /// clocks are paused with Black to move: 11 minutes, rapid under 2023.

@@ -18,7 +18,7 @@ use eboard::sim::{simulate, SimOptions};
 use eboard::trace::{BoardId, RecordKind, Trace};
 use serde_json::{json, Value};
 
-const ALL: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
+use common::ALL_RULES as ALL;
 
 /// The quarter and half turns a board can be set down in.
 const TURNED: [Orientation; 3] = [Orientation::Rot90, Orientation::Rot180, Orientation::Rot270];

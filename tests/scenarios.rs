@@ -14,15 +14,7 @@ mod common;
 use common::{of, replay_steps};
 use serde_json::{json, Value};
 
-const ALL: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
-
-fn hdr(fen: &str) -> Value {
-    if fen.is_empty() {
-        json!({"trace": 1})
-    } else {
-        json!({"trace": 1, "start_fen": fen})
-    }
-}
+use common::{fen_header as hdr, ALL_RULES as ALL};
 
 fn sans(ev: &[Value]) -> Vec<String> {
     of(ev, "move")

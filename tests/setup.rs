@@ -9,7 +9,7 @@ mod common;
 use common::{of, replay_steps};
 use serde_json::{json, Value};
 
-const ALL: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
+use common::ALL_RULES as ALL;
 
 fn article(rules: &str) -> &'static str {
     if rules == "fide-2023" {

@@ -48,13 +48,8 @@ impl Client {
             .expect("bind a loopback source");
         sock.connect(&to.into()).expect("connect");
         let mut s: TcpStream = sock.into();
-        let mut req =
-            format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n");
-        for (k, v) in headers {
-            req.push_str(&format!("{k}: {v}\r\n"));
-        }
-        req.push_str("\r\n");
-        s.write_all(req.as_bytes()).unwrap();
+        s.write_all(sse_request(addr, path, headers).as_bytes())
+            .unwrap();
         let stream = s.try_clone().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
         let lease = std::sync::Arc::new(std::sync::OnceLock::new());

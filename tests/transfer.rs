@@ -14,7 +14,7 @@ use eboard::board::Orientation;
 use serde_json::{json, Value};
 use shakmaty::{Chess, Position, Square};
 
-const ALL: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
+use common::ALL_RULES as ALL;
 
 /// The sensor square of the game's square `g` on a board turned by `o`.
 fn sensor(o: Orientation, g: &str) -> String {

@@ -350,3 +350,66 @@ pub const DRIFT: &str = "
     20000 lift f1
     20200 place b5
     20500 press w";
+
+/// The visually impaired player's opening (Black, on his tactile board):
+/// White's 1. e4 made and pressed on the main board, copied on Black's
+/// tactile board. Step language of [`TraceBuilder::steps`].
+pub const VI_E4: &str = "
+    1000 lift e2
+    1300 place e4
+    1600 press w
+    3000 tactile lift e2
+    3200 tactile place e4";
+
+/// [`VI_E4`], then Black answers e5 on his tactile board (4.3 s) and
+/// presses at `press_ms`.
+pub fn vi_e4_e5(press_ms: u64) -> String {
+    format!("{VI_E4}\n    4000 tactile lift e7\n    4300 tactile place e5\n    {press_ms} press b")
+}
+
+/// The header of a game on a main and a tactile board, Black the visually
+/// impaired player, under the time control `tc`.
+pub fn vi_header(tc: &str) -> Value {
+    json!({"trace": 1, "boards": ["main", "tactile"], "vi_player": "b", "time_control": tc})
+}
+
+/// `game` simulated (`eboard::sim`) on an occupancy board without frames,
+/// with the random seed `seed`.
+pub fn simulate_occupancy(game: &eboard::pgn::PgnGame, seed: u64) -> Trace {
+    eboard::sim::simulate(
+        game,
+        &eboard::sim::SimOptions {
+            seed,
+            sensing: eboard::trace::Sensing::Occupancy,
+            frames: false,
+        },
+    )
+    .unwrap()
+}
+
+/// Every rule profile, oldest first.
+pub const ALL_RULES: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
+
+/// A trace header starting from `fen` (the initial position when empty).
+pub fn fen_header(fen: &str) -> Value {
+    if fen.is_empty() {
+        json!({"trace": 1})
+    } else {
+        json!({"trace": 1, "start_fen": fen})
+    }
+}
+
+/// 1.e4 e5 on the main board, copied right on Black's tactile board
+/// (Black presses at 8 s, White copies e5 by 9.2 s): the start of
+/// [`DRIFT`]. Step language of [`TraceBuilder::steps`].
+pub const E4_E5_COPIED: &str = "
+    1000 lift e2
+    1300 place e4
+    1600 press w
+    3000 tactile lift e2
+    3200 tactile place e4
+    3400 tactile lift e7
+    3600 tactile place e5
+    8000 press b
+    9000 lift e7
+    9200 place e5";
