@@ -25,11 +25,10 @@ use serde_json::Value;
 /// in as the deputy (`argv[6]`/`argv[7]`) and count the live buttons.
 /// Prints `{"announce", "reply", "deputy_buttons", "who", …}` as JSON.
 const CDP_PY: &str = r##"
-name, secret, dname, dsecret = sys.argv[4:8]
+dname, dsecret = sys.argv[6:8]
 ALERT = "#alerts li[data-type='illegal_move'][data-game='1.2']"
 with steps() as res:
-    page(412, 915, True)
-    log_in(name, secret)
+    console_page(412, 915, True)
     who = js("document.getElementById('who').textContent")
     heading = wait("document.getElementById('board-title-1.2').textContent", "board 1.2's card")
     # The alert arrives after the login (board 2's illegal move is a few seconds into its game).
@@ -144,10 +143,8 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
 }
 
 const REFERRED_STEPS: &str = r##"
-name, secret = sys.argv[4:6]
 with steps() as res:
-    page(1280, 800, False)
-    log_in(name, secret)
+    console_page(1280, 800, False)
     A = "#alerts li[data-type='claim'][data-game='1.1'][data-open='true']"
     wait("document.querySelectorAll(\"" + A + " button.ruling\").length === 2", "the referred claim", 90)
     aid = js("document.querySelector(\"" + A + "\").id")

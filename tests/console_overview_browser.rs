@@ -42,11 +42,10 @@ window.AudioContext = class { constructor() { this.currentTime = 0; this.destina
 "#;
 
 const CDP_STEPS: &str = r##"
-name, secret, stubs = sys.argv[4:7]
+stubs = sys.argv[6]
 ALERT = "#alerts li[data-type='illegal_move'][data-game='1.2']"
 with steps() as res:
-    page(1280, 800, False, before=stubs)
-    log_in(name, secret)
+    console_page(1280, 800, False, before=stubs)
     wait("document.querySelectorAll('#overview li').length === 20 && Array.from(document.querySelectorAll('#overview .clk')).every((c) => /^[WB] \\d/.test(c.textContent))", "20 boards with their clocks")
     wait("boards.get('1.1').moves && boards.get('1.1').moves.length > 0", "a move on board 1.1")
     js("window.scrollTo(0, 0)")
@@ -222,10 +221,9 @@ fn the_round_at_a_glance_on_a_tablet_and_a_phone_in_chromium() {
 }
 
 const FIRE_ALARM_STEPS: &str = r##"
-name, secret, dep_name, dep_secret = sys.argv[4:8]
+dep_name, dep_secret = sys.argv[6:8]
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     wait("document.querySelectorAll('#overview li').length === 3 && Array.from(boards.values()).every((s) => s.clock && s.clock.running)", "3 boards with a running clock")
     res["overflow"] = js("document.documentElement.scrollWidth - window.innerWidth")
     click_el(button_in("#round-controls", "Pause every board"))

@@ -22,11 +22,9 @@ use common::console::*;
 use common::round::*;
 
 const STEPS: &str = r##"
-name, secret = sys.argv[4:6]
 ILLEGAL = lambda g: "!!Array.from(document.querySelectorAll('#alerts li')).find((li) => li.dataset.type === 'illegal_move' && li.dataset.game === '%s')" % g
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     # 1. Another board's alert while "Confirm result" is asked on board 1.1.
     wait("boards.get('1.1') && boards.get('1.1').result === '1/2-1/2' && boards.get('1.1').result_status === 'provisional'", "board 1.1's draw")
     res["illegal_before"] = js(ILLEGAL("1.2"))

@@ -26,11 +26,9 @@ use common::console::*;
 use common::round::*;
 
 const PAUSE_STEPS: &str = r##"
-name, secret = sys.argv[4:6]
 STAGE = "boards.get('1.1').stage + ' ' + (boards.get('1.1').clock.running || '-')"
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     wait("boards.get('1.1') && plyOf(boards.get('1.1')) === 1 && boards.get('1.1').clock && boards.get('1.1').clock.running === 'b'", "board 1.1 after 1. e4")
     click("#more-1\\.1 summary")
     # A tap on Pause: a question, nothing sent.
@@ -125,7 +123,7 @@ fn pause_and_resume_ask_first_in_words_of_their_effect_on_a_phone() {
 
 const ACK_STEPS: &str = r##"
 import http.client
-name, secret, other, other_secret, relay = sys.argv[4:9]
+other, other_secret, relay = sys.argv[6:9]
 def other_session(method, path, body, cookie=None):
     # The other arbiter, on his own phone: his own session at the relay.
     c = http.client.HTTPConnection(relay, timeout=10)
@@ -136,8 +134,7 @@ def other_session(method, path, body, cookie=None):
     return r.status, r.getheader("Set-Cookie"), data
 ALERT = lambda g: "Array.from(document.querySelectorAll('#alerts li')).find((li) => li.dataset.type === 'illegal_move' && li.dataset.game === '%s' && li.dataset.open === 'true' && li.querySelector('button.ruling'))" % g
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     wait("!!" + ALERT("1.1") + " && !!" + ALERT("1.2"), "both illegal moves", 60)
     li = js(ALERT("1.2") + ".id")
     aid = int(li.split("-")[1]); box = "reply-" + li

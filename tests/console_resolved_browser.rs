@@ -51,10 +51,9 @@ window.Notification = FakeNote;
 "#;
 
 const CDP_STEPS: &str = r##"
-name, secret, stub = sys.argv[4:7]
+stub = sys.argv[6]
 with steps() as res:
-    page(1280, 800, False, stub)
-    log_in(name, secret)
+    console_page(1280, 800, False, stub)
     res["asked"] = js("window.__sig.asked")
     res["secure"] = js("window.isSecureContext")
     wait("boards.size === 4", "the four boards")
@@ -309,12 +308,10 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
 const BOTH_LOST_REASON: &str = "both players refused to comply after a warning (11.7)";
 
 const LATE_STEPS: &str = r##"
-name, secret = sys.argv[4:6]
 def q(sel):
     return "document.querySelector(%s)" % json.dumps(sel)
 with steps() as res:
-    page(1280, 800, False)
-    log_in(name, secret)
+    console_page(1280, 800, False)
     wait("boards.size === 3", "the three boards")
     # 1. "Restore position" on board 1.2's illegal move, then its undo.
     ill = "li.alert[data-type=illegal_move][data-game='1.2']"

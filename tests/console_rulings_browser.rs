@@ -33,10 +33,9 @@ use common::*;
 use serde_json::Value;
 
 const CDP_STEPS: &str = r##"
-name, secret, dname, dsecret = sys.argv[4:8]
+dname, dsecret = sys.argv[6:8]
 with steps() as res:
-    page(1280, 800, False)
-    log_in(name, secret)
+    console_page(1280, 800, False)
     # 1. Confirm result on a drawn game: nothing preset, the board's result confirmed as it stands.
     wait("boards.get('1.1') && boards.get('1.1').result === '1/2-1/2'", "board 1.1's draw")
     click("#more-1\\.1 summary")
@@ -272,10 +271,8 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
 }
 
 const HELD_STEPS: &str = r##"
-name, secret = sys.argv[4:6]
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     HELD = "#alerts li[data-type='claim_held'][data-game='1.1'][data-open='true']"
     wait("!!document.querySelector(\"" + HELD + "\") && document.querySelectorAll(\"" + HELD + " button.ruling\").length > 1", "the held claim", 90)
     alert_id = js("document.querySelector(\"" + HELD + "\").id")
@@ -341,10 +338,8 @@ fn a_claim_on_a_written_move_is_held_and_upheld_in_chromium() {
 }
 
 const TITLE_AND_DEFAULT_TIME_STEPS: &str = r##"
-name, secret = sys.argv[4:6]
 with steps() as res:
-    page(1280, 800, False)
-    log_in(name, secret)
+    console_page(1280, 800, False)
     wait("boards.size === 2", "the two boards")
     # Board 1.1: the breach (decided by the claim) and the claim (open).
     wait("(boards.get('1.1').open || []).some((o) => o.type === 'claim') && alerts.filter((a) => a.game === '1.1' && !a.ack).length === 2", "board 1.1's breach and claim")
@@ -460,10 +455,9 @@ fn the_title_counts_what_is_open_and_a_forfeit_waits_for_the_default_time_in_chr
 
 const NO_ANSWER_STEPS: &str = r##"
 import os, signal, time
-name, secret, pid = sys.argv[4], sys.argv[5], int(sys.argv[6])
+pid = int(sys.argv[6])
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     wait("boards.get('1.1') && plyOf(boards.get('1.1')) === 1 && boards.get('1.1').clock && boards.get('1.1').clock.running === 'b'", "board 1.1 after 1. e4")
     click("#more-1\\.1 summary")
     # The board stops answering (a board hung, a broker away): the relay gets no reply.

@@ -30,10 +30,8 @@ fn auth(bearer: &str) -> (&str, &str) {
 }
 
 const STEPS: &str = r##"
-name, secret = sys.argv[4:6]
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     wait("boards.get('1.2') && plyOf(boards.get('1.2')) === 1 && alerts.some((a) => a.type === 'illegal_move')", "game B and game A's alert")
     js("refresh()"); time.sleep(0.5)
     li = "Array.from(document.querySelectorAll('#alerts li, #acked-list li')).find((l) => l.dataset.type === 'illegal_move')"

@@ -138,7 +138,9 @@ pub fn cdp_script(rest: &str) -> String {
 /// mouse; `yes_at(box_id)` / `press_at(xy)` / `under(xy)`: where a
 /// question's "yes" is seen, a press at a point whatever is there now, and
 /// what is there; `type_into(selector, text)` types; `log_in(name,
-/// secret)`; `button_in(scope_selector, text_start)`: the JS expression of
+/// secret)`; `console_page(width, height, mobile, before)`: [`page`] logged
+/// in as `name`, `secret` (`sys.argv[4:6]`); `button_in(scope_selector,
+/// text_start)`: the JS expression of
 /// the first button there whose text starts so; `confirm_in(box_id)` /
 /// `outcome_in(box_id)`: a ruling's question confirmed, its outcome; `with
 /// steps() as res:` runs a test's steps (the indented block) that fill the
@@ -147,6 +149,8 @@ pub fn cdp_script(rest: &str) -> String {
 pub const CDP_PAGE: &str = r##"
 import contextlib
 s = None
+# The arbiter and his pass phrase, when given (sys.argv[4:6]).
+name, secret = (sys.argv[4:6] + ["", ""])[:2]
 @contextlib.contextmanager
 def steps():
     res = {}
@@ -203,6 +207,11 @@ def press_at(xy):
         call("Input.dispatchMouseEvent", {"type": t, "x": xy[0], "y": xy[1], "button": "left", "clickCount": 1}, s)
 def under(xy):
     return js("(() => { const e = document.elementFromPoint(%f, %f); return e ? (e.className || e.tagName) + ': ' + e.textContent.slice(0, 80) : ''; })()" % (xy[0], xy[1]))
+def console_page(width, height, mobile, before=None):
+    # The console at `url` as the arbiter `name` (sys.argv[4], pass phrase
+    # sys.argv[5]) sees it: a tab of that viewport, logged in.
+    page(width, height, mobile, before)
+    log_in(name, secret)
 def log_in(who, secret):
     wait("(!document.getElementById('login').hidden && !!document.getElementById('name')) || document.getElementById('who').textContent.includes(%s)" % json.dumps(who), "the login form")
     if js("document.getElementById('who').textContent.includes(%s)" % json.dumps(who)): return

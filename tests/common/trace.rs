@@ -413,3 +413,38 @@ pub const E4_E5_COPIED: &str = "
     8000 press b
     9000 lift e7
     9200 place e5";
+
+/// White moves `from`-`to` (an illegal move) `n` times, every 10 s from
+/// 1 s, presses, and puts the piece back each time (steps).
+pub fn illegal_and_back(n: usize, from: &str, to: &str) -> String {
+    (0..n)
+        .map(|i| {
+            let t = 1000 + i as u64 * 10_000;
+            format!(
+                "{t} lift {from}\n{} place {to}\n{} press w\n{} lift {to}\n{} place {from}\n",
+                t + 200,
+                t + 500,
+                t + 3000,
+                t + 3200
+            )
+        })
+        .collect()
+}
+
+/// The moves' SAN in the event stream `ev`, in order.
+pub fn sans(ev: &[Value]) -> Vec<String> {
+    of(ev, "move")
+        .iter()
+        .map(|m| m["san"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The profiles (rules, mode, time control) where only the opponent's
+/// claim counts, and the article a claim cites.
+pub const CLAIM_ONLY: [(&str, &str, &str, &str); 5] = [
+    ("fide-2009", "rapid", "1500+10", "A4c"),
+    ("fide-2009-no", "rapid", "1500+10", "A4c"),
+    ("fide-2009", "blitz", "180+2", "B3c"),
+    ("fide-2009-no", "blitz", "180+2", "B3c"),
+    ("fide-2001", "blitz", "180", "C3"),
+];
