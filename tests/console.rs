@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::pgn_tag as tag;
+
 use common::console::*;
 use common::round::Table;
 use common::*;
@@ -237,13 +239,6 @@ fn weak_tokens_are_refused_at_start_saying_how_to_make_one() {
     let t = eboard_ok(&["token"]);
     assert_eq!(t.trim().len(), 64, "{t}");
     std::fs::remove_dir_all(&dir).ok();
-}
-
-fn tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
-    let prefix = format!("[{name} \"");
-    pgn.lines()
-        .find_map(|l| l.strip_prefix(prefix.as_str()))
-        .map(|r| r.trim_end_matches("\"]"))
 }
 
 #[test]

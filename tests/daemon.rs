@@ -392,15 +392,7 @@ fn a_trace_header_that_contradicts_the_config_is_refused_naming_both() {
     let dir = tempdir("trace-header-conflict");
     let cfg = config(&dir, 1, 1, "");
     let trace = steps_trace(&dir, "blitz", "300+0", "1000 mv e2e4 w\n");
-    let out = eboard(&[
-        "run",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--trace",
-        trace.to_str().unwrap(),
-        "--listen",
-        "127.0.0.1:0",
-    ]);
+    let out = eboard_run(&cfg, &["--trace", trace.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(78), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     for want in [

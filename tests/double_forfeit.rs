@@ -8,6 +8,8 @@
 
 mod common;
 
+use common::pgn_tag as tag;
+
 use common::console::*;
 use common::*;
 use serde_json::{json, Value};
@@ -63,13 +65,6 @@ fn doctor_game(
         row["status"].as_str().unwrap_or_default().to_owned(),
         row["detail"].as_str().unwrap_or_default().to_owned(),
     )
-}
-
-fn tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
-    let head = format!("[{name} \"");
-    pgn.lines()
-        .find_map(|l| l.strip_prefix(head.as_str()))
-        .and_then(|l| l.strip_suffix("\"]"))
 }
 
 #[test]

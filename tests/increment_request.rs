@@ -30,10 +30,7 @@ fn iii4_agreed_over_the_api_and_replayed_alike_from_the_journal() {
     let path = dir.join("t.jsonl");
     std::fs::write(&path, trace().text()).unwrap();
     let cfg = config(&dir, 1, 1, "");
-    let text = std::fs::read_to_string(&cfg)
-        .unwrap()
-        .replace("time_control = \"5400+30\"", "time_control = \"660\"");
-    std::fs::write(&cfg, text).unwrap();
+    event_keys(&cfg, "660", "");
     let journal = dir.join("j.jsonl");
     let j = journal.to_str().unwrap();
     let mut board = run_board(&dir, &cfg, Some(&path), &["--journal", j]);

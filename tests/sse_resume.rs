@@ -192,15 +192,8 @@ fn reconnecting_with_last_event_id_resumes_without_gap_or_duplicate_across_kill_
     let trace = opera_trace(&dir, 11);
     let cfg = config(&dir, 1, 4, "\n[clock]\nwall_clock = \"rtc\"\n");
     let journal = dir.join("j.jsonl");
-    let args = [
-        "--journal",
-        journal.to_str().unwrap(),
-        "--speed",
-        "15",
-        "--delay",
-        "15",
-    ];
-    let mut run = run_board(&dir, &cfg, Some(&trace), &args);
+    let args = journal_speed_delay(&journal, "15", "15");
+    let mut run = run_board(&dir, &cfg, Some(&trace), &refs(&args));
     let public = Client::open(&run.addr, "/events", &[]);
     let arbiter = Client::open(&run.addr, "/arbiter/events", &[TOKEN]);
 
@@ -231,7 +224,7 @@ fn reconnecting_with_last_event_id_resumes_without_gap_or_duplicate_across_kill_
     let public_last = second.last().unwrap().0.clone();
     let arbiter_last = arbiter_first.last().unwrap().0.clone();
 
-    let run = run_board(&dir, &cfg, Some(&trace), &args);
+    let run = run_board(&dir, &cfg, Some(&trace), &refs(&args));
     let public = Client::open(&run.addr, "/events", &[("Last-Event-ID", &public_last)]);
     let arbiter = Client::open(
         &run.addr,

@@ -219,6 +219,24 @@ pub fn poll<T>(secs: u64, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
     }
 }
 
+/// Waits (at most `secs` seconds) until the file `path` contains `text`.
+pub fn wait_for_text(secs: u64, what: &str, path: &Path, text: &str) {
+    poll(secs, what, || {
+        std::fs::read_to_string(path)
+            .ok()?
+            .contains(text)
+            .then_some(())
+    });
+}
+
+/// The value of the PGN tag `name` in `pgn` (its first game), if any.
+pub fn pgn_tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
+    let prefix = format!("[{name} \"");
+    pgn.lines()
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+        .and_then(|l| l.strip_suffix("\"]"))
+}
+
 /// A server-sent-events reader on its own thread: every `data:` line with
 /// the local Unix time (ms) of its arrival.
 pub struct SseReader {

@@ -28,6 +28,16 @@ pub fn run_command(cfg: &Path) -> Command {
     c
 }
 
+/// Runs `eboard run --config CFG MORE… --listen 127.0.0.1:0` to completion
+/// with standard input closed (a start that is refused).
+pub fn eboard_run(cfg: &Path, more: &[&str]) -> Output {
+    run_command(cfg)
+        .args(more)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run eboard")
+}
+
 /// Runs `eboard ARGS` to completion with standard input closed; its exit
 /// status, standard output and standard error.
 pub fn eboard(args: &[&str]) -> Output {
