@@ -53,9 +53,7 @@ with steps() as res:
 
 #[test]
 fn an_arbiter_rules_from_the_relays_console_in_chromium() {
-    let Some(page) = ConsolePage::new("console-browser", true) else {
-        return;
-    };
+    let page = console_page_or_skip!("console-browser", true);
     let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let mut publics = Vec::new();
     let round = Round::start(&dir, &accounts, 3, |t| {
@@ -166,9 +164,7 @@ with steps() as res:
 /// a 422 for the whole file, which the download link never showed).
 #[test]
 fn a_referred_quickplay_claim_and_a_side_game_left_out_of_the_trf_in_chromium() {
-    let Some(page) = ConsolePage::new("console-referred-browser", false) else {
-        return;
-    };
+    let page = console_page_or_skip!("console-referred-browser", false);
     let dir = page.dir.clone();
     let cfg = dir.join("board.toml");
     let trf = concat!(

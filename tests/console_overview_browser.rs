@@ -91,9 +91,7 @@ with steps() as res:
 
 #[test]
 fn the_round_at_a_glance_on_a_tablet_and_a_phone_in_chromium() {
-    let Some(page) = ConsolePage::new("console-overview-browser", false) else {
-        return;
-    };
+    let page = console_page_or_skip!("console-overview-browser", false);
     let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     // Board 2 last: its illegal move comes 25 s after its start, after the login.
     let mut order: Vec<u32> = (1..=BOARDS).filter(|&b| b != 2).collect();
@@ -270,9 +268,7 @@ with steps() as res:
 /// board…" starts them again. The deputy has neither control.
 #[test]
 fn a_fire_alarm_pauses_and_resumes_every_board_from_a_phone_in_chromium() {
-    let Some(page) = ConsolePage::new("console-fire-alarm", true) else {
-        return;
-    };
+    let page = console_page_or_skip!("console-fire-alarm", true);
     let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let round = Round::start(&dir, &accounts, 3, |t| {
         let trace = quiet_trace(t, 1000 + u64::from(t.n) * 100, 20_000);

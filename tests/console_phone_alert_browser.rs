@@ -62,9 +62,7 @@ type IllegalMove = (u64, &'static str, &'static str);
 
 #[test]
 fn an_alert_arriving_while_a_question_is_open_on_a_phone_changes_nothing_it_said() {
-    let Some(page) = ConsolePage::new("console-phone-alert", false) else {
-        return;
-    };
+    let page = console_page_or_skip!("console-phone-alert", false);
     let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let games: [(&str, Option<IllegalMove>); 3] = [
         // A draw by agreement, provisional until confirmed.

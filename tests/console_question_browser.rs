@@ -61,9 +61,7 @@ with steps() as res:
 /// Pause and Resume ask first, in words of their effect; a tap sends nothing.
 #[test]
 fn pause_and_resume_ask_first_in_words_of_their_effect_on_a_phone() {
-    let Some(page) = ConsolePage::new("console-pause-question", false) else {
-        return;
-    };
+    let page = console_page_or_skip!("console-pause-question", false);
     let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let round = Round::of_steps(&dir, &accounts, &["1000 mv e2e4 w\n"], true);
     let relay = relay_over(&dir, &accounts, &round.boards());
@@ -174,9 +172,7 @@ with steps() as res:
 /// A question open on an alert that another arbiter acknowledges meanwhile.
 #[test]
 fn a_question_on_an_alert_acknowledged_elsewhere_stays_under_the_finger() {
-    let Some(page) = ConsolePage::new("console-ack-question", false) else {
-        return;
-    };
+    let page = console_page_or_skip!("console-ack-question", false);
     let dir = page.dir.clone();
     let other_secret = "second arbiter at the far tables";
     let accounts = format!(

@@ -104,9 +104,7 @@ with steps() as res:
 
 #[test]
 fn reasons_move_counters_and_new_alerts_in_chromium() {
-    let Some(page) = ConsolePage::new("console-resolved-browser", false) else {
-        return;
-    };
+    let page = console_page_or_skip!("console-resolved-browser", false);
     let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let games = [
         // A draw by agreement, to be corrected.
@@ -374,9 +372,7 @@ with steps() as res:
 ///   with no live button.
 #[test]
 fn a_late_ruling_an_undone_restore_and_0_0_in_chromium() {
-    let Some(page) = ConsolePage::new("console-late-browser", false) else {
-        return;
-    };
+    let page = console_page_or_skip!("console-late-browser", false);
     let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let games = [
         // A claim the board rejects while the arbiter watches, then two moves.

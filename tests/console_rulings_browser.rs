@@ -123,9 +123,7 @@ with steps() as res:
 
 #[test]
 fn the_console_decides_nothing_by_accident_in_chromium() {
-    let Some(page) = ConsolePage::new("console-rulings-browser", true) else {
-        return;
-    };
+    let page = console_page_or_skip!("console-rulings-browser", true);
     let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     // A game that goes on, a move every 8 s.
     let quiet = quiet_steps(2000, 8000, 32);
@@ -297,9 +295,7 @@ with steps() as res:
 /// move (ply 7, `threefold`, 9.2.1).
 #[test]
 fn a_claim_on_a_written_move_is_held_and_upheld_in_chromium() {
-    let Some(page) = ConsolePage::new("console-held-claim-browser", false) else {
-        return;
-    };
+    let page = console_page_or_skip!("console-held-claim-browser", false);
     let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let steps = "1000 mv g1f3 w\n2000 mv g8f6 b\n3000 mv f3g1 w\n4000 mv f6g8 b\n5000 mv g1f3 w\n6000 mv g8f6 b\n7000 mv f3g1 w\n9000 claim threefold b\n";
     let table = Table::new(&dir, 1, &accounts);
@@ -371,9 +367,7 @@ with steps() as res:
 /// About 20 s.
 #[test]
 fn the_title_counts_what_is_open_and_a_forfeit_waits_for_the_default_time_in_chromium() {
-    let Some(page) = ConsolePage::new("console-title-default-time", false) else {
-        return;
-    };
+    let page = console_page_or_skip!("console-title-default-time", false);
     let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let games = [
         "1000 mv e2e4 w\n3000 lift g8\n3300 place g8\n5000 mv e7e5 b\n7000 claim touch_move w\n",
@@ -496,9 +490,7 @@ with steps() as res:
 /// once (or answers its first outcome), and its journal has one pause.
 #[test]
 fn a_ruling_without_an_answer_is_sent_again_under_its_own_id_in_chromium() {
-    let Some(page) = ConsolePage::new("console-no-answer-browser", false) else {
-        return;
-    };
+    let page = console_page_or_skip!("console-no-answer-browser", false);
     let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let round = Round::of_steps(&dir, &accounts, &["1000 mv e2e4 w\n"], true);
     let board = &round.boards[0];

@@ -199,18 +199,7 @@ fn a_disk_that_fills_mid_game_and_empties_keeps_the_game_whole() {
     let pgn = final_pgn(&run.addr);
     assert_eq!(pgn, reference, "the game went on");
     // The journal holds the whole game: replayed, the same moves.
-    let replay = |p: &Path| {
-        let out = eboard_command()
-            .args(["replay", p.to_str().unwrap()])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let replay = |p: &Path| eboard_ok(&["replay", p.to_str().unwrap()]);
     let whole = replay(&ja);
     assert!(whole.matches("Rd8#").count() >= 1, "{whole}");
     poll(30, "every waiting line written", || {

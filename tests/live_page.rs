@@ -160,15 +160,7 @@ fn the_live_page_shows_the_game() {
         "no screenshot: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let occ = Command::new("python3")
-        .args(["-c", OCCUPANCY_PY, shot.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        occ.status.success(),
-        "{}",
-        String::from_utf8_lossy(&occ.stderr)
-    );
+    let occ = output_ok(Command::new("python3").args(["-c", OCCUPANCY_PY, shot.to_str().unwrap()]));
     let seen = String::from_utf8(occ.stdout).unwrap();
     let expected: String = (1..=8)
         .rev()

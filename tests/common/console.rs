@@ -375,6 +375,18 @@ pub fn console_state(addr: &str, auth: (&str, &str), game: &str) -> Option<Value
         .find(|st| st["game"] == game)
 }
 
+/// `ConsolePage::new(NAME, DEPUTY)`, or a return from the calling test
+/// (skipped, [`ConsolePage::new`] said why).
+#[macro_export]
+macro_rules! console_page_or_skip {
+    ($name:expr, $deputy:expr) => {
+        match $crate::common::console::ConsolePage::new($name, $deputy) {
+            Some(page) => page,
+            None => return,
+        }
+    };
+}
+
 /// A console test in Chromium: the browser ([`super::chromium_and_python`]),
 /// a temporary directory and the console tests' [`accounts`].
 pub struct ConsolePage {

@@ -48,6 +48,18 @@ pub fn eboard(args: &[&str]) -> Output {
         .expect("run eboard")
 }
 
+/// Runs `cmd` to completion and asserts that it succeeded (naming its
+/// standard error if not); its output.
+pub fn output_ok(cmd: &mut Command) -> Output {
+    let out = cmd.output().expect("run the program");
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Runs `eboard ARGS` with `input` as its standard input.
 pub fn eboard_with_input(args: &[&str], input: &str) -> Output {
     output_with_input(eboard_command().args(args), input)
