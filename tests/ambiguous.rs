@@ -6,10 +6,8 @@
 
 mod common;
 
-use common::{of, replay_events, TraceBuilder};
+use common::{of, replay_events, sans, TraceBuilder, ALL_RULES as ALL};
 use serde_json::{json, Value};
-
-const ALL: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
 
 /// White's knight on f3 can take e5 or d4.
 const FEN: &str = "4k3/8/8/4p3/3p4/5N2/8/4K3 w - - 0 1";
@@ -22,13 +20,6 @@ const AMBIGUOUS_CAPTURE: &str = "
 
 fn hdr() -> Value {
     json!({"trace": 1, "start_fen": FEN})
-}
-
-fn sans(ev: &[Value]) -> Vec<String> {
-    of(ev, "move")
-        .iter()
-        .map(|m| m["san"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// The first penalty or irregularity of the stream.

@@ -18,11 +18,10 @@
 
 mod common;
 
-use common::skip_or_fail_under_ci;
+use common::{simulate_occupancy, skip_or_fail_under_ci};
 use eboard::controller::replay;
 use eboard::pgn::{read_games, PgnGame};
-use eboard::sim::{simulate, SimOptions};
-use eboard::trace::{EventKind, RecordKind, Sensing, Trace};
+use eboard::trace::{EventKind, RecordKind, Trace};
 use std::path::PathBuf;
 
 fn load(name: &str) -> Option<Vec<PgnGame>> {
@@ -89,15 +88,7 @@ fn fide_rapid_games_replay_the_real_clocks() {
             g.tag("White").unwrap_or("?"),
             g.tag("Black").unwrap_or("?")
         );
-        let trace = simulate(
-            g,
-            &SimOptions {
-                seed: i as u64,
-                sensing: Sensing::Occupancy,
-                frames: false,
-            },
-        )
-        .unwrap();
+        let trace = simulate_occupancy(g, i as u64);
         assert_eq!(
             trace.header.time_control.as_deref(),
             Some("900+10"),

@@ -382,21 +382,14 @@ fn through_daemon(
     let trace = dir.join("t.jsonl");
     std::fs::write(&trace, TraceBuilder::new().steps(steps).text()).unwrap();
     let cfg = common::config(&dir, 1, 1, "");
-    let text = std::fs::read_to_string(&cfg).unwrap().replace(
-        "time_control = \"5400+30\"",
-        &format!("time_control = \"{tc}\"\nrules = \"{rules}\"\nmode = \"standard\""),
+    common::event_keys(
+        &cfg,
+        tc,
+        &format!("rules = \"{rules}\"\nmode = \"standard\"\n"),
     );
-    std::fs::write(&cfg, text).unwrap();
     let journal = dir.join("j.jsonl");
-    let args = [
-        "--journal",
-        journal.to_str().unwrap(),
-        "--delay",
-        "0",
-        "--speed",
-        "25",
-    ];
-    let run = common::run_board(&dir, &cfg, Some(&trace), &args);
+    let args = common::journal_speed_delay(&journal, "25", "0");
+    let run = common::run_board(&dir, &cfg, Some(&trace), &common::refs(&args));
     let events = eboard::journal::events_path(&journal);
     let ev = common::poll(40, &format!("{tc} {rules}: the run's events"), || {
         let text = std::fs::read_to_string(&events).ok()?;

@@ -4,11 +4,10 @@
 
 mod common;
 
-use common::skip_or_fail_under_ci;
+use common::{simulate_occupancy, skip_or_fail_under_ci};
 use eboard::controller::replay;
 use eboard::pgn::read_games;
-use eboard::sim::{simulate, SimOptions};
-use eboard::trace::{EventKind, RecordKind, Sensing};
+use eboard::trace::{EventKind, RecordKind};
 use std::path::PathBuf;
 
 #[test]
@@ -34,15 +33,7 @@ fn lichess_clocks_to_the_millisecond() {
         if g.moves.iter().any(|m| m.clk_ms.is_none()) {
             continue;
         }
-        let trace = simulate(
-            g,
-            &SimOptions {
-                seed: i as u64,
-                sensing: Sensing::Occupancy,
-                frames: false,
-            },
-        )
-        .unwrap();
+        let trace = simulate_occupancy(g, i as u64);
         let presses: Vec<(u64, bool)> = trace
             .records
             .iter()

@@ -7,7 +7,10 @@
 
 mod common;
 
+use common::pgn_tag as tag;
+
 use common::console::*;
+use common::round::Table;
 use common::*;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -238,13 +241,6 @@ fn weak_tokens_are_refused_at_start_saying_how_to_make_one() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-fn tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
-    let prefix = format!("[{name} \"");
-    pgn.lines()
-        .find_map(|l| l.strip_prefix(prefix.as_str()))
-        .map(|r| r.trim_end_matches("\"]"))
-}
-
 #[test]
 fn results_are_provisional_until_confirmed_corrected_or_forfeited() {
     let dir = tempdir("console-results");
@@ -368,36 +364,17 @@ fn the_relay_merges_the_arbiter_channels_and_forwards_rulings() {
     let mut boards = Vec::new();
     let mut journals = Vec::new();
     for b in [1u32, 2] {
-        let d = dir.join(format!("b{b}"));
-        std::fs::create_dir_all(&d).unwrap();
-        let cfg = config(&d, 1, b, &extra);
-        let j = d.join("j.jsonl");
+        let t = Table::new(&dir, b, &extra);
         // At a fixed address: board 1 comes back there after an outage.
         let addr = free_loopback_addr();
-        let args = [
-            "run",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--journal",
-            j.to_str().unwrap(),
-        ]
-        .map(str::to_owned);
-        let board = spawn_at(&refs(&args), &addr, &d);
-        poll(20, "the board serving", || {
-            std::net::TcpStream::connect(&addr).ok()
-        });
-        boards.push((board, args, d));
-        journals.push(j);
+        let args = run_args(&t.cfg, None, Some(&t.journal), &[]);
+        let board = serving_at(&refs(&args), &addr, &t.dir);
+        boards.push((board, args, t.dir.clone()));
+        journals.push(t.journal.clone());
     }
     // The relay's config: the arbiters' accounts and the relay's token.
-    let relay_cfg = relay_config(&dir, &extra);
-    let urls: Vec<String> = boards
-        .iter()
-        .map(|r| format!("http://{}", r.0.addr))
-        .collect();
-    let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
-    args.extend(urls.iter().map(String::as_str));
-    let relay = spawn(&args, &[], &dir);
+    let running: Vec<&Running> = boards.iter().map(|b| &b.0).collect();
+    let relay = relay_over(&dir, &extra, &running);
     let r = relay.addr.as_str();
     let cookie = login(r, "IA Hansen", SECRET);
     let me = [("Cookie", cookie.as_str())];

@@ -14,6 +14,7 @@
 mod common;
 
 use common::console::*;
+use common::round::*;
 use common::*;
 use serde_json::Value;
 
@@ -24,11 +25,10 @@ use serde_json::Value;
 /// in as the deputy (`argv[6]`/`argv[7]`) and count the live buttons.
 /// Prints `{"announce", "reply", "deputy_buttons", "who", …}` as JSON.
 const CDP_PY: &str = r##"
-name, secret, dname, dsecret = sys.argv[4:8]
+dname, dsecret = sys.argv[6:8]
 ALERT = "#alerts li[data-type='illegal_move'][data-game='1.2']"
 with steps() as res:
-    page(412, 915, True)
-    log_in(name, secret)
+    console_page(412, 915, True)
     who = js("document.getElementById('who').textContent")
     heading = wait("document.getElementById('board-title-1.2').textContent", "board 1.2's card")
     # The alert arrives after the login (board 2's illegal move is a few seconds into its game).
@@ -53,47 +53,24 @@ with steps() as res:
 
 #[test]
 fn an_arbiter_rules_from_the_relays_console_in_chromium() {
-    let Some(chrome) = chromium_and_python() else {
-        return;
-    };
-    let dir = tempdir("console-browser");
-    let accounts = accounts(true);
-    let mut boards = Vec::new();
+    let page = console_page_or_skip!("console-browser", true);
+    let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let mut publics = Vec::new();
-    let journal2 = dir.join("b2").join("j.jsonl");
-    for b in [1u32, 2, 3] {
-        let d = dir.join(format!("b{b}"));
-        std::fs::create_dir_all(&d).unwrap();
-        let cfg = config(&d, 1, b, &accounts);
-        let trace = if b == 2 {
+    let round = Round::start(&dir, &accounts, 3, |t| {
+        let trace = if t.n == 2 {
             // The arbiter must restore it.
-            illegal_trace(&d, 12_000)
+            illegal_trace(&t.dir, 12_000)
         } else {
-            opera_trace(&d, u64::from(b))
+            opera_trace(&t.dir, u64::from(t.n))
         };
-        let j = d.join("j.jsonl");
-        let run = run_board(
-            &d,
-            &cfg,
-            Some(&trace),
-            &["--journal", j.to_str().unwrap(), "--speed", "1"],
-        );
+        let run = t.run(Some(&trace), "1", true);
         publics.push(SseReader::open(&run.addr, "/events", &[]));
-        boards.push(run);
-    }
-    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
+        run
+    });
+    let relay = relay_over(&dir, &accounts, &round.boards());
     let relay_public = SseReader::open(&relay.addr, "/events", &[]);
 
-    let url = format!("http://{}/console", relay.addr);
-    let r = run_console_steps(
-        &chrome,
-        &url,
-        &dir,
-        CDP_PY,
-        &["IA Hansen", SECRET, "Deputy Dam", DEPUTY_SECRET],
-        &relay.stderr,
-    );
-    println!("{r}");
+    let r = page.run(&relay, CDP_PY, &["Deputy Dam", DEPUTY_SECRET]);
     assert!(
         r["who"].as_str().unwrap().contains("IA Hansen (arbiter)"),
         "{r}"
@@ -141,10 +118,9 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
     assert!(q.starts_with("Board 1.2: ") && q.ends_with('?'), "{r}");
 
     // Board 2's journal: the restore, authored by the arbiter, once.
-    let rulings: Vec<Value> = std::fs::read_to_string(&journal2)
-        .unwrap()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    let rulings: Vec<Value> = round
+        .records(2)
+        .into_iter()
         .filter(|v| v["arbiter"] == "restore")
         .collect();
     assert_eq!(rulings.len(), 1, "{rulings:?}");
@@ -165,10 +141,8 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
 }
 
 const REFERRED_STEPS: &str = r##"
-name, secret = sys.argv[4:6]
 with steps() as res:
-    page(1280, 800, False)
-    log_in(name, secret)
+    console_page(1280, 800, False)
     A = "#alerts li[data-type='claim'][data-game='1.1'][data-open='true']"
     wait("document.querySelectorAll(\"" + A + " button.ruling\").length === 2", "the referred claim", 90)
     aid = js("document.querySelector(\"" + A + "\").id")
@@ -190,10 +164,8 @@ with steps() as res:
 /// a 422 for the whole file, which the download link never showed).
 #[test]
 fn a_referred_quickplay_claim_and_a_side_game_left_out_of_the_trf_in_chromium() {
-    let Some(chrome) = chromium_and_python() else {
-        return;
-    };
-    let dir = tempdir("console-referred-browser");
+    let page = console_page_or_skip!("console-referred-browser", false);
+    let dir = page.dir.clone();
     let cfg = dir.join("board.toml");
     let trf = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -205,26 +177,15 @@ fn a_referred_quickplay_claim_and_a_side_game_left_out_of_the_trf_in_chromium() 
             "[event]\nname = \"DM 2026\"\nrules = \"fide-2009\"\nmode = \"rapid\"\ntime_control = \"900\"\n\n\
              [game]\nround = 1\nboard = 1\n\n[game.white]\nname = \"Lyn, Lars\"\n\n[game.black]\nname = \"Blitz, Bo\"\n\n\
              [arbiter]\ntoken = \"7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b\"\npairings = \"{trf}\"\n{}",
-            accounts(false)
+            page.accounts
         ),
     )
     .unwrap();
     // White, on move with 1:51 left, claims (the clocks stop).
     let steps = "1000 mv e2e4 w\n2000 mv e7e5 b\n790000 claim insufficient_losing_chances w\n";
-    let t = dir.join("game.jsonl");
-    let text = TraceBuilder::new().header("time_control", "900");
-    std::fs::write(&t, text.steps(steps).text()).unwrap();
+    let t = steps_trace(&dir, "game", "900", steps);
     let board = run_board(&dir, &cfg, Some(&t), &["--speed", "100"]);
-    let url = format!("http://{}/console", board.addr);
-    let r = run_console_steps(
-        &chrome,
-        &url,
-        &dir,
-        REFERRED_STEPS,
-        &["IA Hansen", SECRET],
-        &board.stderr,
-    );
-    println!("{r:#}");
+    let r = page.run(&board, REFERRED_STEPS, &[]);
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
     assert!(
         text("text").contains("not decided by the board: referred to the arbiter")

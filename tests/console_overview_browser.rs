@@ -17,30 +17,18 @@
 mod common;
 
 use common::console::*;
+use common::round::*;
 use common::*;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
 use std::process::Stdio;
 
 const BOARDS: u32 = 20;
 
-/// Quiet pawn moves, one every `gap_ms` from `from_ms` (a game that goes on).
-fn quiet_trace(dir: &Path, from_ms: u64, gap_ms: u64) -> std::path::PathBuf {
-    let moves = [
-        "a2a3", "a7a6", "b2b3", "b7b6", "c2c3", "c7c6", "d2d3", "d7d6", "e2e3", "e7e6",
-    ];
-    let mut b = TraceBuilder::new().header("time_control", "5400+30");
-    for (i, m) in moves.iter().enumerate() {
-        b = b.mv(
-            from_ms + i as u64 * gap_ms,
-            m,
-            if i % 2 == 0 { "w" } else { "b" },
-        );
-    }
-    let p = dir.join("quiet.jsonl");
-    std::fs::write(&p, b.text()).unwrap();
-    p
+/// Table `t`'s trace: quiet pawn moves, one every `gap_ms` from `from_ms`
+/// (a game that goes on).
+fn quiet_trace(t: &Table, from_ms: u64, gap_ms: u64) -> std::path::PathBuf {
+    t.trace(TIME_CONTROL, &quiet_steps(from_ms, gap_ms, 10))
 }
 
 /// Stubs installed before the page's script: the vibrations and sounds it makes.
@@ -54,11 +42,10 @@ window.AudioContext = class { constructor() { this.currentTime = 0; this.destina
 "#;
 
 const CDP_STEPS: &str = r##"
-name, secret, stubs = sys.argv[4:7]
+stubs = sys.argv[6]
 ALERT = "#alerts li[data-type='illegal_move'][data-game='1.2']"
 with steps() as res:
-    page(1280, 800, False, before=stubs)
-    log_in(name, secret)
+    console_page(1280, 800, False, before=stubs)
     wait("document.querySelectorAll('#overview li').length === 20 && Array.from(document.querySelectorAll('#overview .clk')).every((c) => /^[WB] \\d/.test(c.textContent))", "20 boards with their clocks")
     wait("boards.get('1.1').moves && boards.get('1.1').moves.length > 0", "a move on board 1.1")
     js("window.scrollTo(0, 0)")
@@ -104,56 +91,31 @@ with steps() as res:
 
 #[test]
 fn the_round_at_a_glance_on_a_tablet_and_a_phone_in_chromium() {
-    let Some(chrome) = chromium_and_python() else {
-        return;
-    };
-    let dir = tempdir("console-overview-browser");
-    let accounts = accounts(false);
+    let page = console_page_or_skip!("console-overview-browser", false);
+    let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     // Board 2 last: its illegal move comes 25 s after its start, after the login.
     let mut order: Vec<u32> = (1..=BOARDS).filter(|&b| b != 2).collect();
     order.push(2);
     let mut boards = Vec::new();
     for b in order {
-        let d = dir.join(format!("b{b}"));
-        std::fs::create_dir_all(&d).unwrap();
-        let cfg = config(&d, 1, b, &accounts);
-        let t = if b == 2 {
-            illegal_trace(&d, 25_000)
+        let t = Table::new(&dir, b, &accounts);
+        let trace = if b == 2 {
+            illegal_trace(&t.dir, 25_000)
         } else {
-            quiet_trace(&d, 1000 + u64::from(b) * 100, 20_000)
+            quiet_trace(&t, 1000 + u64::from(b) * 100, 20_000)
         };
-        boards.push((b, run_board(&d, &cfg, Some(&t), &["--speed", "1"])));
+        boards.push((b, t.run(Some(&trace), "1", false)));
     }
     boards.sort_by_key(|(b, _)| *b);
-    let relay_cfg = relay_config(&dir, &accounts);
-    let state = dir.join("relay-state");
-    let urls: Vec<String> = boards
-        .iter()
-        .map(|(_, r)| format!("http://{}", r.addr))
-        .collect();
+    let running: Vec<&Running> = boards.iter().map(|(_, r)| r).collect();
+    let relay_spec = HttpRelay::new(&dir, &accounts, &board_urls(&running));
     let addr = free_loopback_addr();
-    let mut args = vec![
-        "relay",
-        "--config",
-        relay_cfg.to_str().unwrap(),
-        "--state-dir",
-        state.to_str().unwrap(),
-    ];
-    args.extend(urls.iter().map(String::as_str));
-    let start_relay = || {
-        let r = spawn_at(&args, &addr, &dir);
-        poll(20, "the relay serving", || {
-            std::net::TcpStream::connect(&addr)
-                .ok()
-                .filter(|_| request(&addr, "GET", "/console", &[], "").0 == 200)
-        });
-        r
-    };
+    let start_relay = || relay_spec.start_at(&addr);
     let mut relay = start_relay();
 
     let url = format!("http://{addr}/console");
-    let mut py = console_steps_command(
-        &chrome,
+    let mut py = steps_command(
+        &page.chrome,
         &url,
         &dir,
         CDP_STEPS,
@@ -257,10 +219,9 @@ fn the_round_at_a_glance_on_a_tablet_and_a_phone_in_chromium() {
 }
 
 const FIRE_ALARM_STEPS: &str = r##"
-name, secret, dep_name, dep_secret = sys.argv[4:8]
+dep_name, dep_secret = sys.argv[6:8]
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     wait("document.querySelectorAll('#overview li').length === 3 && Array.from(boards.values()).every((s) => s.clock && s.clock.running)", "3 boards with a running clock")
     res["overflow"] = js("document.documentElement.scrollWidth - window.innerWidth")
     click_el(button_in("#round-controls", "Pause every board"))
@@ -307,30 +268,14 @@ with steps() as res:
 /// board…" starts them again. The deputy has neither control.
 #[test]
 fn a_fire_alarm_pauses_and_resumes_every_board_from_a_phone_in_chromium() {
-    let Some(chrome) = chromium_and_python() else {
-        return;
-    };
-    let dir = tempdir("console-fire-alarm");
-    let accounts = accounts(true);
-    let mut boards = Vec::new();
-    for b in 1..=3u32 {
-        let d = dir.join(format!("b{b}"));
-        std::fs::create_dir_all(&d).unwrap();
-        let cfg = config(&d, 1, b, &accounts);
-        let t = quiet_trace(&d, 1000 + u64::from(b) * 100, 20_000);
-        boards.push(run_board(&d, &cfg, Some(&t), &["--speed", "1"]));
-    }
-    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
-    let url = format!("http://{}/console", relay.addr);
-    let r = run_console_steps(
-        &chrome,
-        &url,
-        &dir,
-        FIRE_ALARM_STEPS,
-        &["IA Hansen", SECRET, "Deputy Dam", DEPUTY_SECRET],
-        &relay.stderr,
-    );
-    println!("{r:#}");
+    let page = console_page_or_skip!("console-fire-alarm", true);
+    let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
+    let round = Round::start(&dir, &accounts, 3, |t| {
+        let trace = quiet_trace(t, 1000 + u64::from(t.n) * 100, 20_000);
+        t.run(Some(&trace), "1", false)
+    });
+    let relay = relay_over(&dir, &accounts, &round.boards());
+    let r = page.run(&relay, FIRE_ALARM_STEPS, &["Deputy Dam", DEPUTY_SECRET]);
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
     assert_eq!(r["overflow"], 0, "{r}");
     assert!(

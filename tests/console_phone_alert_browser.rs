@@ -19,39 +19,12 @@
 mod common;
 
 use common::console::*;
-use common::*;
-use std::path::{Path, PathBuf};
-
-/// A trace `DIR/game.jsonl` (5400+30) of `steps`, then White's illegal
-/// e2-e5... at `illegal_ms` when given (`from`-`to`, lifted, placed, the
-/// clock pressed).
-fn trace(dir: &Path, steps: &str, illegal: Option<(u64, &str, &str)>) -> PathBuf {
-    let mut b = TraceBuilder::new()
-        .header("time_control", "5400+30")
-        .steps(steps);
-    if let Some((t, from, to)) = illegal {
-        b = b.lift(t, from).place(t + 200, to).press(t + 400, "w");
-    }
-    let p = dir.join("game.jsonl");
-    std::fs::write(&p, b.text()).unwrap();
-    p
-}
+use common::round::*;
 
 const STEPS: &str = r##"
-name, secret = sys.argv[4:6]
-def yes_at(box_id):
-    # Where the arbiter sees the question's "yes" (viewport px).
-    return js("(() => { const y = document.getElementById(%s).querySelector('.confirm-yes'); y.scrollIntoView({block: 'center'}); const r = y.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()" % json.dumps(box_id))
-def press_at(xy):
-    # His finger lands where he saw it, whatever is there now.
-    for t in ("mousePressed", "mouseReleased"):
-        call("Input.dispatchMouseEvent", {"type": t, "x": xy[0], "y": xy[1], "button": "left", "clickCount": 1}, s)
-def under(xy):
-    return js("(() => { const e = document.elementFromPoint(%f, %f); return e ? (e.className || e.tagName) + ': ' + e.textContent.slice(0, 80) : ''; })()" % (xy[0], xy[1]))
 ILLEGAL = lambda g: "!!Array.from(document.querySelectorAll('#alerts li')).find((li) => li.dataset.type === 'illegal_move' && li.dataset.game === '%s')" % g
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     # 1. Another board's alert while "Confirm result" is asked on board 1.1.
     wait("boards.get('1.1') && boards.get('1.1').result === '1/2-1/2' && boards.get('1.1').result_status === 'provisional'", "board 1.1's draw")
     res["illegal_before"] = js(ILLEGAL("1.2"))
@@ -89,11 +62,8 @@ type IllegalMove = (u64, &'static str, &'static str);
 
 #[test]
 fn an_alert_arriving_while_a_question_is_open_on_a_phone_changes_nothing_it_said() {
-    let Some(chrome) = chromium_and_python() else {
-        return;
-    };
-    let dir = tempdir("console-phone-alert");
-    let accounts = accounts(false);
+    let page = console_page_or_skip!("console-phone-alert", false);
+    let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let games: [(&str, Option<IllegalMove>); 3] = [
         // A draw by agreement, provisional until confirmed.
         (
@@ -111,26 +81,15 @@ fn an_alert_arriving_while_a_question_is_open_on_a_phone_changes_nothing_it_said
             Some((45_000, "g1", "g4")),
         ),
     ];
-    let mut boards = Vec::new();
-    for (i, (steps, illegal)) in games.iter().enumerate() {
-        let b = i as u32 + 1;
-        let d = dir.join(format!("b{b}"));
-        std::fs::create_dir_all(&d).unwrap();
-        let cfg = config(&d, 1, b, &accounts);
-        let t = trace(&d, steps, *illegal);
-        boards.push(run_board(&d, &cfg, Some(&t), &["--speed", "1"]));
-    }
-    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
-    let url = format!("http://{}/console", relay.addr);
-    let r = run_console_steps(
-        &chrome,
-        &url,
-        &dir,
-        STEPS,
-        &["IA Hansen", SECRET],
-        &relay.stderr,
-    );
-    println!("{r:#}");
+    let games = games.map(|(steps, illegal)| match illegal {
+        Some((t, from, to)) => format!("{steps}{}", illegal_steps(t, from, to)),
+        None => steps.to_owned(),
+    });
+    let games: Vec<&str> = games.iter().map(String::as_str).collect();
+    let round = Round::of_steps(&dir, &accounts, &games, false);
+    let boards = round.boards();
+    let relay = relay_over(&dir, &accounts, &boards);
+    let r = page.run(&relay, STEPS, &[]);
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
     assert_eq!(r["illegal_before"], false, "the alert came too early: {r}");
     assert!(text("question").contains("½-½"), "{r}");
@@ -164,6 +123,6 @@ fn an_alert_arriving_while_a_question_is_open_on_a_phone_changes_nothing_it_said
         assert!(rulings.is_empty(), "{r}");
     }
     drop(relay);
-    drop(boards);
+    drop(round);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -23,40 +23,12 @@
 mod common;
 
 use common::console::*;
-use common::*;
-use std::path::{Path, PathBuf};
-
-/// A trace `DIR/game.jsonl` (5400+30) of `steps`, then White's illegal
-/// Ng1-g4 at `illegal_ms` when given (lifted, placed, the clock pressed).
-fn trace(dir: &Path, steps: &str, illegal_ms: Option<u64>) -> PathBuf {
-    let mut b = TraceBuilder::new()
-        .header("time_control", "5400+30")
-        .steps(steps);
-    if let Some(t) = illegal_ms {
-        b = b.lift(t, "g1").place(t + 200, "g4").press(t + 400, "w");
-    }
-    let p = dir.join("game.jsonl");
-    std::fs::write(&p, b.text()).unwrap();
-    p
-}
-
-/// The finger: where the arbiter sees a question's "yes", and a press there.
-const FINGER: &str = r##"
-def yes_at(box_id):
-    return js("(() => { const y = document.getElementById(%s).querySelector('.confirm-yes'); y.scrollIntoView({block: 'center'}); const r = y.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()" % json.dumps(box_id))
-def press_at(xy):
-    for t in ("mousePressed", "mouseReleased"):
-        call("Input.dispatchMouseEvent", {"type": t, "x": xy[0], "y": xy[1], "button": "left", "clickCount": 1}, s)
-def under(xy):
-    return js("(() => { const e = document.elementFromPoint(%f, %f); return e ? (e.className || e.tagName) + ': ' + e.textContent.slice(0, 80) : ''; })()" % (xy[0], xy[1]))
-"##;
+use common::round::*;
 
 const PAUSE_STEPS: &str = r##"
-name, secret = sys.argv[4:6]
 STAGE = "boards.get('1.1').stage + ' ' + (boards.get('1.1').clock.running || '-')"
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     wait("boards.get('1.1') && plyOf(boards.get('1.1')) === 1 && boards.get('1.1').clock && boards.get('1.1').clock.running === 'b'", "board 1.1 after 1. e4")
     click("#more-1\\.1 summary")
     # A tap on Pause: a question, nothing sent.
@@ -89,33 +61,11 @@ with steps() as res:
 /// Pause and Resume ask first, in words of their effect; a tap sends nothing.
 #[test]
 fn pause_and_resume_ask_first_in_words_of_their_effect_on_a_phone() {
-    let Some(chrome) = chromium_and_python() else {
-        return;
-    };
-    let dir = tempdir("console-pause-question");
-    let accounts = accounts(false);
-    let d = dir.join("b1");
-    std::fs::create_dir_all(&d).unwrap();
-    let cfg = config(&d, 1, 1, &accounts);
-    let t = trace(&d, "1000 mv e2e4 w\n", None);
-    let j = d.join("j.jsonl");
-    let board = run_board(
-        &d,
-        &cfg,
-        Some(&t),
-        &["--journal", j.to_str().unwrap(), "--speed", "1"],
-    );
-    let relay = relay_over(&dir, &accounts, &[&board]);
-    let url = format!("http://{}/console", relay.addr);
-    let r = run_console_steps(
-        &chrome,
-        &url,
-        &dir,
-        &format!("{FINGER}{PAUSE_STEPS}"),
-        &["IA Hansen", SECRET],
-        &relay.stderr,
-    );
-    println!("{r:#}");
+    let page = console_page_or_skip!("console-pause-question", false);
+    let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
+    let round = Round::of_steps(&dir, &accounts, &["1000 mv e2e4 w\n"], true);
+    let relay = relay_over(&dir, &accounts, &round.boards());
+    let r = page.run(&relay, PAUSE_STEPS, &[]);
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
     assert_eq!(
         r["after_pause_tap"], "playing b",
@@ -158,19 +108,20 @@ fn pause_and_resume_ask_first_in_words_of_their_effect_on_a_phone() {
         "{r}"
     );
     // One pause, one resume: nothing sent by the taps, the cancel or the last press.
-    let rulings: Vec<String> = journal_records(&j)
+    let rulings: Vec<String> = round
+        .records(1)
         .into_iter()
         .filter_map(|v| v["arbiter"].as_str().map(str::to_owned))
         .collect();
     assert_eq!(rulings, ["pause", "resume"], "{r}");
     drop(relay);
-    drop(board);
+    drop(round);
     std::fs::remove_dir_all(&dir).ok();
 }
 
 const ACK_STEPS: &str = r##"
 import http.client
-name, secret, other, other_secret, relay = sys.argv[4:9]
+other, other_secret, relay = sys.argv[6:9]
 def other_session(method, path, body, cookie=None):
     # The other arbiter, on his own phone: his own session at the relay.
     c = http.client.HTTPConnection(relay, timeout=10)
@@ -181,8 +132,7 @@ def other_session(method, path, body, cookie=None):
     return r.status, r.getheader("Set-Cookie"), data
 ALERT = lambda g: "Array.from(document.querySelectorAll('#alerts li')).find((li) => li.dataset.type === 'illegal_move' && li.dataset.game === '%s' && li.dataset.open === 'true' && li.querySelector('button.ruling'))" % g
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     wait("!!" + ALERT("1.1") + " && !!" + ALERT("1.2"), "both illegal moves", 60)
     li = js(ALERT("1.2") + ".id")
     aid = int(li.split("-")[1]); box = "reply-" + li
@@ -222,36 +172,30 @@ with steps() as res:
 /// A question open on an alert that another arbiter acknowledges meanwhile.
 #[test]
 fn a_question_on_an_alert_acknowledged_elsewhere_stays_under_the_finger() {
-    let Some(chrome) = chromium_and_python() else {
-        return;
-    };
-    let dir = tempdir("console-ack-question");
+    let page = console_page_or_skip!("console-ack-question", false);
+    let dir = page.dir.clone();
     let other_secret = "second arbiter at the far tables";
     let accounts = format!(
-        "[[arbiter.accounts]]\nname = \"FA Jensen\"\nsecret_hash = \"{}\"\n\n{}",
-        secret_hash(other_secret),
-        accounts(false)
+        "{}\n{}",
+        named_account("FA Jensen", other_secret),
+        page.accounts
     );
-    let mut boards = Vec::new();
     // Two boards, each with White's illegal Ng1-g4: 1.2's the newer, on top.
-    for (b, at) in [(1u32, 12_000u64), (2, 15_000)] {
-        let d = dir.join(format!("b{b}"));
-        std::fs::create_dir_all(&d).unwrap();
-        let cfg = config(&d, 1, b, &accounts);
-        let t = trace(&d, "1000 mv e2e4 w\n3000 mv e7e5 b\n", Some(at));
-        boards.push(run_board(&d, &cfg, Some(&t), &["--speed", "1"]));
-    }
-    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
-    let url = format!("http://{}/console", relay.addr);
-    let r = run_console_steps(
-        &chrome,
-        &url,
+    let games = [12_000, 15_000].map(|at| {
+        format!(
+            "1000 mv e2e4 w\n3000 mv e7e5 b\n{}",
+            illegal_steps(at, "g1", "g4")
+        )
+    });
+    let round = Round::of_steps(
         &dir,
-        &format!("{FINGER}{ACK_STEPS}"),
-        &["IA Hansen", SECRET, "FA Jensen", other_secret, &relay.addr],
-        &relay.stderr,
+        &accounts,
+        &games.each_ref().map(String::as_str),
+        false,
     );
-    println!("{r:#}");
+    let boards = round.boards();
+    let relay = relay_over(&dir, &accounts, &boards);
+    let r = page.run(&relay, ACK_STEPS, &["FA Jensen", other_secret, &relay.addr]);
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
     assert_eq!(r["other_login"], 200, "{r}");
     assert_eq!(r["other_ack"], 200, "{r}");
@@ -291,6 +235,6 @@ fn a_question_on_an_alert_acknowledged_elsewhere_stays_under_the_finger() {
     );
     assert_eq!(r["finally_acked_list"], true, "{r}");
     drop(relay);
-    drop(boards);
+    drop(round);
     std::fs::remove_dir_all(&dir).ok();
 }

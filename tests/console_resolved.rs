@@ -38,15 +38,12 @@ fn arbiter_state(addr: &str) -> Value {
 fn a_result_corrected_and_undone_within_the_delay_never_reaches_the_public() {
     let dir = tempdir("resolved-delay");
     let cfg = config(&dir, 1, 1, "");
-    let trace = dir.join("draw.jsonl");
-    std::fs::write(
-        &trace,
-        TraceBuilder::new()
-            .header("time_control", "5400+30")
-            .steps("1000 mv e2e4 w\n3000 mv e7e5 b\n4000 offer w\n4500 accept b\n")
-            .text(),
-    )
-    .unwrap();
+    let trace = steps_trace(
+        &dir,
+        "draw",
+        TIME_CONTROL,
+        "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 offer w\n4500 accept b\n",
+    );
     let board = run_board(&dir, &cfg, Some(&trace), &["--speed", "1", "--delay", "6"]);
     let public = SseReader::open(&board.addr, "/events", &[]);
     // Undelayed: the draw by agreement, then the arbiter's mistake and its undo.
@@ -110,15 +107,12 @@ fn a_result_corrected_and_undone_within_the_delay_never_reaches_the_public() {
 fn a_result_and_moves_taken_back_within_the_delay_never_reach_the_public() {
     let dir = tempdir("resolved-takeback");
     let cfg = config(&dir, 1, 1, "");
-    let trace = dir.join("two.jsonl");
-    std::fs::write(
-        &trace,
-        TraceBuilder::new()
-            .header("time_control", "5400+30")
-            .steps("1000 mv e2e4 w\n3000 mv e7e5 b\n")
-            .text(),
-    )
-    .unwrap();
+    let trace = steps_trace(
+        &dir,
+        "two",
+        TIME_CONTROL,
+        "1000 mv e2e4 w\n3000 mv e7e5 b\n",
+    );
     let board = run_board(&dir, &cfg, Some(&trace), &["--speed", "1", "--delay", "6"]);
     let public = SseReader::open(&board.addr, "/events", &[]);
     poll(30, "Black's move on the arbiter's state", || {
@@ -181,15 +175,6 @@ fn a_result_and_moves_taken_back_within_the_delay_never_reach_the_public() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The `[[arbiter.accounts]]` of the board and the relay.
-fn accounts() -> String {
-    format!(
-        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
-         [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n",
-        secret_hash(SECRET)
-    )
-}
-
 /// The console's alert of `kind` at `addr`, once it is there.
 fn alert_of(addr: &str, cookie: &str, kind: &str) -> Value {
     poll(30, &format!("the {kind} alert at {addr}"), || {
@@ -208,7 +193,7 @@ fn alert_of(addr: &str, cookie: &str, kind: &str) -> Value {
 #[test]
 fn a_boards_own_alert_keeps_its_time_at_a_relay_started_later_and_restarted() {
     let dir = tempdir("resolved-alert-time");
-    let extra = accounts();
+    let extra = accounts(false);
     let cfg = config(&dir, 1, 1, &extra);
     let jdir = dir.join("journal");
     std::fs::create_dir_all(&jdir).unwrap();
@@ -222,20 +207,9 @@ fn a_boards_own_alert_keeps_its_time_at_a_relay_started_later_and_restarted() {
     let board = run_board(&dir, &cfg, None, &["--journal-dir", jdir.to_str().unwrap()]);
     let serving = unix_ms();
     std::thread::sleep(Duration::from_millis(1500));
-    let relay_cfg = relay_config(&dir, &extra);
-    let state = dir.join("relay-state");
-    let relay_args = [
-        "relay",
-        "--config",
-        relay_cfg.to_str().unwrap(),
-        "--state-dir",
-        state.to_str().unwrap(),
-    ];
-    let url = format!("http://{}", board.addr);
-    let mut args: Vec<&str> = relay_args.to_vec();
-    args.push(&url);
+    let relay_spec = HttpRelay::new(&dir, &extra, &board_urls(&[&board]));
     let relay_started = unix_ms();
-    let mut relay = spawn(&args, &[], &dir);
+    let mut relay = relay_spec.start();
     let cookie = login(&relay.addr, "IA Hansen", SECRET);
     let first = alert_of(&relay.addr, &cookie, "journal_alert");
     let when = first["unix_ms"].as_u64().unwrap();
@@ -247,7 +221,7 @@ fn a_boards_own_alert_keeps_its_time_at_a_relay_started_later_and_restarted() {
     std::thread::sleep(Duration::from_millis(1500));
     relay.kill();
     let restarted = unix_ms();
-    let relay = spawn(&args, &[], &dir);
+    let relay = relay_spec.start();
     let cookie = login(&relay.addr, "IA Hansen", SECRET);
     let again = alert_of(&relay.addr, &cookie, "journal_alert");
     assert_eq!(
@@ -297,17 +271,6 @@ fn a_claim_the_board_decided_is_in_its_undelayed_state_at_once() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// A board's trace (`DIR/NAME.jsonl`, 5400+30) of `steps`.
-fn game_trace(dir: &std::path::Path, name: &str, steps: &str) -> std::path::PathBuf {
-    let p = dir.join(format!("{name}.jsonl"));
-    let text = TraceBuilder::new()
-        .header("time_control", "5400+30")
-        .steps(steps)
-        .text();
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
 /// Issue 24 §1, rulings 2–5 moves late: a claim the board decided, then
 /// two and three moves; an illegal move, the position put back by the
 /// players, then five moves. The arbiter's ruling made from the alert (its
@@ -345,23 +308,15 @@ fn rulings_two_three_and_five_moves_late_are_refused_in_words() {
             "the illegal move was decided five moves ago",
         ),
     ];
-    let mut boards = Vec::new();
-    for (i, (steps, ..)) in cases.iter().enumerate() {
-        let d = dir.join(format!("b{}", i + 1));
-        std::fs::create_dir_all(&d).unwrap();
-        let cfg = config(&d, 1, i as u32 + 1, "");
-        let t = game_trace(&d, "late", steps);
-        let j = d.join("j.jsonl");
-        boards.push((
-            run_board(
-                &d,
-                &cfg,
-                Some(&t),
-                &["--journal", j.to_str().unwrap(), "--speed", "1"],
-            ),
-            j,
-        ));
-    }
+    let round = Round::start(&dir, "", cases.len(), |t| {
+        let trace = steps_trace(&t.dir, "late", TIME_CONTROL, &cases[t.n as usize - 1].0);
+        t.run(Some(&trace), "1", true)
+    });
+    let boards: Vec<_> = round
+        .boards
+        .iter()
+        .zip(round.tables.iter().map(|t| &t.journal))
+        .collect();
     for ((board, journal), (_, plies, action, expect, reason)) in boards.iter().zip(&cases) {
         let st = poll(30, &format!("{plies} plies on the board"), || {
             let st = arbiter_state(&board.addr);
@@ -396,7 +351,7 @@ fn rulings_two_three_and_five_moves_late_are_refused_in_words() {
             .unwrap_or_else(|| panic!("journaled: {recs:?}"));
         assert_eq!(rec["expect"], *expect, "{rec}");
     }
-    drop(boards);
+    drop(round);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -407,35 +362,18 @@ fn rulings_two_three_and_five_moves_late_are_refused_in_words() {
 #[test]
 fn a_board_restart_is_one_offline_alert_closed_when_back_and_kept_by_a_relay_restart() {
     let dir = tempdir("resolved-offline");
-    let extra = accounts();
+    let extra = accounts(false);
     let d = dir.join("b1");
     std::fs::create_dir_all(&d).unwrap();
     let cfg = config(&d, 1, 1, &extra);
-    let t = game_trace(&d, "game", "1000 mv e2e4 w\n3000 mv e7e5 b\n");
+    let t = steps_trace(&d, "game", TIME_CONTROL, "1000 mv e2e4 w\n3000 mv e7e5 b\n");
     let j = d.join("j.jsonl");
     let addr = free_loopback_addr();
-    let board_args = [
-        "run",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--trace",
-        t.to_str().unwrap(),
-        "--journal",
-        j.to_str().unwrap(),
-    ];
+    let board_args = run_args(&cfg, Some(&t), Some(&j), &[]);
+    let board_args = refs(&board_args);
     let mut board = spawn_at(&board_args, &addr, &d);
-    let relay_cfg = relay_config(&dir, &extra);
-    let state = dir.join("relay-state");
-    let url = format!("http://{addr}");
-    let relay_args = [
-        "relay",
-        "--config",
-        relay_cfg.to_str().unwrap(),
-        "--state-dir",
-        state.to_str().unwrap(),
-        &url,
-    ];
-    let mut relay = spawn(&relay_args, &[], &dir);
+    let relay_spec = HttpRelay::new(&dir, &extra, &[format!("http://{addr}")]);
+    let mut relay = relay_spec.start();
     let cookie = login(&relay.addr, "IA Hansen", SECRET);
     let game_alerts = |relay: &str, cookie: &str| -> Vec<Value> {
         let (s, _, b) = http(relay, "GET", "/console/alerts", &[("Cookie", cookie)], "");
@@ -527,7 +465,7 @@ fn a_board_restart_is_one_offline_alert_closed_when_back_and_kept_by_a_relay_res
     assert!(open.is_empty(), "{open:#?}");
     // The relay restarted: the same alert, closed, at its own time.
     relay.kill();
-    let relay = spawn(&relay_args, &[], &dir);
+    let relay = relay_spec.start();
     let cookie = login(&relay.addr, "IA Hansen", SECRET);
     let again = poll(30, "the offline alert after the relay's restart", || {
         game_alerts(&relay.addr, &cookie)

@@ -27,24 +27,12 @@
 mod common;
 
 use common::console::*;
+use common::round::*;
 use common::*;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 
 const REASON: &str = "Black resigned before the draw offer; both players confirm it";
 const FORFEIT_REASON: &str = "Black absent 15 min after the start (DSU 004 §11)";
-
-/// The trace of `steps` under the time control `tc` (the config's: a
-/// header that contradicts it is refused by `eboard run`).
-fn trace(dir: &Path, steps: &str, tc: &str) -> PathBuf {
-    let p = dir.join("game.jsonl");
-    let text = TraceBuilder::new()
-        .header("time_control", tc)
-        .steps(steps)
-        .text();
-    std::fs::write(&p, text).unwrap();
-    p
-}
 
 /// Records what the page does to tell the arbiter of a new alert.
 const STUB: &str = r#"
@@ -63,10 +51,9 @@ window.Notification = FakeNote;
 "#;
 
 const CDP_STEPS: &str = r##"
-name, secret, stub = sys.argv[4:7]
+stub = sys.argv[6]
 with steps() as res:
-    page(1280, 800, False, stub)
-    log_in(name, secret)
+    console_page(1280, 800, False, stub)
     res["asked"] = js("window.__sig.asked")
     res["secure"] = js("window.isSecureContext")
     wait("boards.size === 4", "the four boards")
@@ -117,11 +104,8 @@ with steps() as res:
 
 #[test]
 fn reasons_move_counters_and_new_alerts_in_chromium() {
-    let Some(chrome) = chromium_and_python() else {
-        return;
-    };
-    let dir = tempdir("console-resolved-browser");
-    let accounts = accounts(false);
+    let page = console_page_or_skip!("console-resolved-browser", false);
+    let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let games = [
         // A draw by agreement, to be corrected.
         "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 offer w\n4500 accept b\n",
@@ -132,49 +116,23 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
         // A no-show: White starts and moves, Black never comes.
         "1000 mv e2e4 w\n",
     ];
-    let mut boards = Vec::new();
-    for (i, steps) in games.iter().enumerate() {
-        let b = i as u32 + 1;
-        let d = dir.join(format!("b{b}"));
-        std::fs::create_dir_all(&d).unwrap();
-        let cfg = config(&d, 1, b, &accounts);
-        let tc = if b == 2 {
+    let round = Round::start(&dir, &accounts, games.len(), |t| {
+        let tc = if t.n == 2 {
             "40/5400+30:1800+30"
         } else {
-            "5400+30"
+            TIME_CONTROL
         };
-        if b == 2 {
-            let text = std::fs::read_to_string(&cfg).unwrap().replace(
-                "time_control = \"5400+30\"",
-                &format!("time_control = \"{tc}\""),
-            );
-            std::fs::write(&cfg, text).unwrap();
-        }
-        let t = trace(&d, steps, tc);
-        let j = d.join("j.jsonl");
-        boards.push(run_board(
-            &d,
-            &cfg,
-            Some(&t),
-            &["--journal", j.to_str().unwrap(), "--speed", "1"],
-        ));
-    }
-    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
+        t.event(tc, "");
+        t.run(Some(&t.trace(tc, games[t.n as usize - 1])), "1", true)
+    });
+    let boards = &round.boards;
+    let relay = relay_over(&dir, &accounts, &round.boards());
 
-    let url = format!("http://{}/console", relay.addr);
     let steps = format!(
         "\nreason = {:?}\nfreason = {:?}\n{CDP_STEPS}",
         REASON, FORFEIT_REASON
     );
-    let r = run_console_steps(
-        &chrome,
-        &url,
-        &dir,
-        &steps,
-        &["IA Hansen", SECRET, STUB],
-        &relay.stderr,
-    );
-    println!("{r:#}");
+    let r = page.run(&relay, &steps, &[STUB]);
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
 
     // 1. The correction's reason: asked, applied, journaled, in the history,
@@ -187,7 +145,7 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
         "{reply}"
     );
     assert!(text("history").contains(REASON), "{r}");
-    let j1 = journal_records(&dir.join("b1").join("j.jsonl"));
+    let j1 = round.records(1);
     let confirms: Vec<&Value> = j1.iter().filter(|v| v["arbiter"] == "confirm").collect();
     assert_eq!(confirms.len(), 1, "{confirms:?}");
     assert_eq!(confirms[0]["result"], "1-0");
@@ -242,7 +200,7 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
         "{reply}"
     );
     assert!(text("forfeit_history").contains(FORFEIT_REASON), "{r}");
-    let j4 = journal_records(&dir.join("b4").join("j.jsonl"));
+    let j4 = round.records(4);
     let forfeits: Vec<&Value> = j4.iter().filter(|v| v["arbiter"] == "forfeit").collect();
     assert_eq!(forfeits.len(), 1, "{forfeits:?}");
     assert_eq!(forfeits[0]["result"], "1-0");
@@ -348,12 +306,10 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
 const BOTH_LOST_REASON: &str = "both players refused to comply after a warning (11.7)";
 
 const LATE_STEPS: &str = r##"
-name, secret = sys.argv[4:6]
 def q(sel):
     return "document.querySelector(%s)" % json.dumps(sel)
 with steps() as res:
-    page(1280, 800, False)
-    log_in(name, secret)
+    console_page(1280, 800, False)
     wait("boards.size === 3", "the three boards")
     # 1. "Restore position" on board 1.2's illegal move, then its undo.
     ill = "li.alert[data-type=illegal_move][data-game='1.2']"
@@ -416,11 +372,8 @@ with steps() as res:
 ///   with no live button.
 #[test]
 fn a_late_ruling_an_undone_restore_and_0_0_in_chromium() {
-    let Some(chrome) = chromium_and_python() else {
-        return;
-    };
-    let dir = tempdir("console-late-browser");
-    let accounts = accounts(false);
+    let page = console_page_or_skip!("console-late-browser", false);
+    let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let games = [
         // A claim the board rejects while the arbiter watches, then two moves.
         "1000 mv g1f3 w\n15000 claim threefold b\n28000 mv g8f6 b\n30000 mv f3g1 w\n",
@@ -429,33 +382,10 @@ fn a_late_ruling_an_undone_restore_and_0_0_in_chromium() {
         // White resigns.
         "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 resign w\n",
     ];
-    let mut boards = Vec::new();
-    for (i, steps) in games.iter().enumerate() {
-        let b = i as u32 + 1;
-        let d = dir.join(format!("b{b}"));
-        std::fs::create_dir_all(&d).unwrap();
-        let cfg = config(&d, 1, b, &accounts);
-        let t = trace(&d, steps, "5400+30");
-        let j = d.join("j.jsonl");
-        boards.push(run_board(
-            &d,
-            &cfg,
-            Some(&t),
-            &["--journal", j.to_str().unwrap(), "--speed", "1"],
-        ));
-    }
-    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
-    let url = format!("http://{}/console", relay.addr);
+    let round = Round::of_steps(&dir, &accounts, &games, true);
+    let relay = relay_over(&dir, &accounts, &round.boards());
     let steps = format!("\nreason00 = {BOTH_LOST_REASON:?}\n{LATE_STEPS}");
-    let r = run_console_steps(
-        &chrome,
-        &url,
-        &dir,
-        &steps,
-        &["IA Hansen", SECRET],
-        &relay.stderr,
-    );
-    println!("{r:#}");
+    let r = page.run(&relay, &steps, &[]);
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
 
     // 1. Restore, then undone: the matter open again, live.
@@ -497,7 +427,7 @@ fn a_late_ruling_an_undone_restore_and_0_0_in_chromium() {
             && reply.contains("lost by both (11.8)"),
         "{reply}"
     );
-    let j3 = journal_records(&dir.join("b3").join("j.jsonl"));
+    let j3 = round.records(3);
     let c: Vec<&Value> = j3.iter().filter(|v| v["arbiter"] == "confirm").collect();
     assert_eq!(c.len(), 1, "{c:?}");
     assert_eq!(c[0]["result"], "0-0", "{c:?}");
@@ -517,7 +447,7 @@ fn a_late_ruling_an_undone_restore_and_0_0_in_chromium() {
         text("late_reply_kept").contains("the claim was decided two moves ago"),
         "{r}"
     );
-    let j1 = journal_records(&dir.join("b1").join("j.jsonl"));
+    let j1 = round.records(1);
     let o: Vec<&Value> = j1.iter().filter(|v| v["arbiter"] == "overrule").collect();
     assert_eq!(o.len(), 1, "journaled once: {o:?}");
     assert_eq!(o[0]["expect"]["event"]["type"], "claim", "{o:?}");

@@ -20,19 +20,9 @@
 mod common;
 
 use common::console::*;
-use common::mosquitto::broker;
 use common::*;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-
-/// The `[[arbiter.accounts]]` of the boards and the relay.
-fn accounts() -> String {
-    let hash = secret_hash(SECRET);
-    format!(
-        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{hash}\"\n\n\
-         [[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n"
-    )
-}
 
 /// Logs in as IA Hansen; the cookie's `name=value`.
 fn login_hansen(addr: &str) -> String {
@@ -59,28 +49,10 @@ fn alert_of(addr: &str, cookie: &str, kind: &str, game: &str) -> Value {
     })
 }
 
-/// `eboard ARGS --listen ADDR` (a board restarted there keeps the address
-/// the relay follows), once it serves.
-fn serving_at(args: &[&str], addr: &str, dir: &Path) -> Running {
-    let r = spawn_at(args, addr, dir);
-    poll(20, &format!("eboard serving at {addr}"), || {
-        std::net::TcpStream::connect(addr).ok()
-    });
-    r
-}
-
-fn records(journal: &Path) -> Vec<Value> {
-    std::fs::read_to_string(journal)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
-}
-
 /// The journal's `arbiter` records of `action` by `author` (a restarted
 /// board pauses the clocks itself, authored "eboard (downtime)").
 fn count(journal: &Path, action: &str, author: &str) -> usize {
-    records(journal)
+    journal_records(journal)
         .iter()
         .filter(|r| r["arbiter"] == action && r["author"] == author)
         .count()
@@ -110,7 +82,7 @@ fn mode(p: &Path) -> u32 {
 #[test]
 fn acks_sessions_and_command_ids_survive_a_killed_relay_and_board() {
     let dir = tempdir("console-restart");
-    let extra = accounts();
+    let extra = accounts(false);
     let bdir = dir.join("b1");
     let jdir = bdir.join("journal");
     std::fs::create_dir_all(&bdir).unwrap();
@@ -138,18 +110,9 @@ fn acks_sessions_and_command_ids_survive_a_killed_relay_and_board() {
     let args = run_args(Some(&trace));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut board = serving_at(&args, &board_addr, &bdir);
-    let relay_cfg = relay_config(&dir, &extra);
+    let relay_spec = HttpRelay::new(&dir, &extra, &[format!("http://{board_addr}")]);
     let state = dir.join("relay-state");
-    let board_url = format!("http://{board_addr}");
-    let relay_args = [
-        "relay",
-        "--config",
-        relay_cfg.to_str().unwrap(),
-        "--state-dir",
-        state.to_str().unwrap(),
-        board_url.as_str(),
-    ];
-    let mut relay = spawn(&relay_args, &[], &dir);
+    let mut relay = relay_spec.start();
     let r = relay.addr.clone();
 
     // Two sessions at the relay (the second logs out), one at the board.
@@ -238,7 +201,7 @@ fn acks_sessions_and_command_ids_survive_a_killed_relay_and_board() {
     let again_dir = bdir.join("again");
     std::fs::create_dir_all(&again_dir).unwrap();
     let board = serving_at(&args, &board_addr, &again_dir);
-    let relay = spawn(&relay_args, &[], &dir);
+    let relay = relay_spec.start();
     let r = relay.addr.clone();
 
     // The phone stays logged in; the logged-out cookie does not come back.
@@ -291,22 +254,15 @@ fn acks_sessions_and_command_ids_survive_a_killed_relay_and_board() {
 #[test]
 fn a_command_id_is_taken_once_over_http_and_mqtt_alike() {
     let dir = tempdir("console-ids-both");
-    let Some(broker) = broker(&dir) else {
+    let Some(sb) = signed_board(&dir, "") else {
         return;
     };
-    let url = broker.url();
-    let (key, pk) = console_key(&dir, "console.key");
-    let cfg = signed_board_config(&dir, &url, 2, &pk, "");
+    let (url, key, cfg) = (sb.url.clone(), sb.key.clone(), sb.cfg.clone());
     let jdir = dir.join("journal");
     let journal = jdir.join("board.jsonl");
     let start = || {
         let b = run_board(&dir, &cfg, None, &["--journal-dir", jdir.to_str().unwrap()]);
-        poll(20, "the command channel", || {
-            std::fs::read_to_string(&b.stderr)
-                .unwrap()
-                .contains("rulings: signed commands on")
-                .then_some(())
-        });
+        b.wait_log(20, "rulings: signed commands on");
         b
     };
     let mut board = start();
@@ -367,7 +323,7 @@ fn a_command_id_is_taken_once_over_http_and_mqtt_alike() {
 #[test]
 fn a_damaged_state_file_is_set_aside_named_and_alerted() {
     let dir = tempdir("console-state-damaged");
-    let extra = accounts();
+    let extra = accounts(false);
     let state = dir.join("state");
     std::fs::create_dir_all(&state).unwrap();
     let good = json!({"alert": "ab".repeat(32), "game": "1.1", "type": "flag", "event": {}, "by": "IA Hansen", "unix_ms": 1}).to_string();
@@ -426,7 +382,7 @@ fn a_damaged_state_file_is_set_aside_named_and_alerted() {
 #[test]
 fn a_boards_damaged_ruling_ids_are_set_aside_and_the_good_ones_still_hold() {
     let dir = tempdir("console-ids-damaged");
-    let extra = accounts();
+    let extra = accounts(false);
     let cfg = config(&dir, 1, 1, &extra);
     let jdir = dir.join("journal");
     std::fs::create_dir_all(&jdir).unwrap();

@@ -28,44 +28,14 @@
 mod common;
 
 use common::console::*;
+use common::round::*;
 use common::*;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-/// A trace (`DIR/NAME.jsonl`, 5400+30) of `steps` ([`TraceBuilder::steps`]).
-fn trace(dir: &Path, name: &str, steps: &str) -> PathBuf {
-    let p = dir.join(format!("{name}.jsonl"));
-    let text = TraceBuilder::new()
-        .header("time_control", "5400+30")
-        .steps(steps)
-        .text();
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-/// Quiet pawn moves, one every `gap_ms` from `from_ms`: a game that goes
-/// on for minutes without a capture, a check or a repetition.
-pub fn quiet_game(from_ms: u64, gap_ms: u64) -> String {
-    let moves = [
-        "a2a3", "a7a6", "b2b3", "b7b6", "c2c3", "c7c6", "d2d3", "d7d6", "e2e3", "e7e6", "f2f3",
-        "f7f6", "g2g3", "g7g6", "h2h3", "h7h6", "a3a4", "a6a5", "b3b4", "b6b5", "c3c4", "c6c5",
-        "d3d4", "d6d5", "e3e4", "e6e5", "f3f4", "f6f5", "g3g4", "g6g5", "h3h4", "h6h5",
-    ];
-    moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let by = if i % 2 == 0 { "w" } else { "b" };
-            format!("{} mv {m} {by}\n", from_ms + i as u64 * gap_ms)
-        })
-        .collect()
-}
 
 const CDP_STEPS: &str = r##"
-name, secret, dname, dsecret = sys.argv[4:8]
+dname, dsecret = sys.argv[6:8]
 with steps() as res:
-    page(1280, 800, False)
-    log_in(name, secret)
+    console_page(1280, 800, False)
     # 1. Confirm result on a drawn game: nothing preset, the board's result confirmed as it stands.
     wait("boards.get('1.1') && boards.get('1.1').result === '1/2-1/2'", "board 1.1's draw")
     click("#more-1\\.1 summary")
@@ -153,46 +123,21 @@ with steps() as res:
 
 #[test]
 fn the_console_decides_nothing_by_accident_in_chromium() {
-    let Some(chrome) = chromium_and_python() else {
-        return;
-    };
-    let dir = tempdir("console-rulings-browser");
-    let accounts = accounts(true);
-    let traces = [
+    let page = console_page_or_skip!("console-rulings-browser", true);
+    let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
+    // A game that goes on, a move every 8 s.
+    let quiet = quiet_steps(2000, 8000, 32);
+    let games = [
         // A draw by agreement, after board 1.2's claim.
-        "1000 mv e2e4 w\n3000 mv e7e5 b\n8000 offer w\n8500 accept b\n".to_owned(),
+        "1000 mv e2e4 w\n3000 mv e7e5 b\n8000 offer w\n8500 accept b\n",
         // A threefold claim after two moves: the board rejects it.
-        "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 claim threefold w\n".to_owned(),
-        // A game that goes on, a move every 8 s.
-        quiet_game(2000, 8000),
+        "1000 mv e2e4 w\n3000 mv e7e5 b\n4000 claim threefold w\n",
+        &quiet,
     ];
-    let mut boards = Vec::new();
-    for (i, steps) in traces.iter().enumerate() {
-        let b = i as u32 + 1;
-        let d = dir.join(format!("b{b}"));
-        std::fs::create_dir_all(&d).unwrap();
-        let cfg = config(&d, 1, b, &accounts);
-        let t = trace(&d, "game", steps);
-        let j = d.join("j.jsonl");
-        boards.push(run_board(
-            &d,
-            &cfg,
-            Some(&t),
-            &["--journal", j.to_str().unwrap(), "--speed", "1"],
-        ));
-    }
-    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
+    let round = Round::of_steps(&dir, &accounts, &games, true);
+    let relay = relay_over(&dir, &accounts, &round.boards());
 
-    let url = format!("http://{}/console", relay.addr);
-    let r = run_console_steps(
-        &chrome,
-        &url,
-        &dir,
-        CDP_STEPS,
-        &["IA Hansen", SECRET, "Deputy Dam", DEPUTY_SECRET],
-        &relay.stderr,
-    );
-    println!("{r:#}");
+    let r = page.run(&relay, CDP_STEPS, &["Deputy Dam", DEPUTY_SECRET]);
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
 
     // 1. Confirm result: nothing preset; the draw confirmed as it stands.
@@ -208,7 +153,7 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
         r["confirmed_status"], "1/2-1/2",
         "the draw stays a draw: {r}"
     );
-    let j1 = journal_records(&dir.join("b1").join("j.jsonl"));
+    let j1 = round.records(1);
     let confirms: Vec<&Value> = j1.iter().filter(|v| v["arbiter"] == "confirm").collect();
     assert_eq!(confirms.len(), 1, "{confirms:?}");
     assert!(
@@ -324,10 +269,8 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
 }
 
 const HELD_STEPS: &str = r##"
-name, secret = sys.argv[4:6]
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     HELD = "#alerts li[data-type='claim_held'][data-game='1.1'][data-open='true']"
     wait("!!document.querySelector(\"" + HELD + "\") && document.querySelectorAll(\"" + HELD + " button.ruling\").length > 1", "the held claim", 90)
     alert_id = js("document.querySelector(\"" + HELD + "\").id")
@@ -352,25 +295,12 @@ with steps() as res:
 /// move (ply 7, `threefold`, 9.2.1).
 #[test]
 fn a_claim_on_a_written_move_is_held_and_upheld_in_chromium() {
-    let Some(chrome) = chromium_and_python() else {
-        return;
-    };
-    let dir = tempdir("console-held-claim-browser");
-    let accounts = accounts(false);
+    let page = console_page_or_skip!("console-held-claim-browser", false);
+    let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let steps = "1000 mv g1f3 w\n2000 mv g8f6 b\n3000 mv f3g1 w\n4000 mv f6g8 b\n5000 mv g1f3 w\n6000 mv g8f6 b\n7000 mv f3g1 w\n9000 claim threefold b\n";
-    let cfg = config(&dir, 1, 1, &accounts);
-    let t = trace(&dir, "game", steps);
-    let board = run_board(&dir, &cfg, Some(&t), &["--speed", "5"]);
-    let url = format!("http://{}/console", board.addr);
-    let r = run_console_steps(
-        &chrome,
-        &url,
-        &dir,
-        HELD_STEPS,
-        &["IA Hansen", SECRET],
-        &board.stderr,
-    );
-    println!("{r:#}");
+    let table = Table::new(&dir, 1, &accounts);
+    let board = table.run(Some(&table.trace(TIME_CONTROL, steps)), "5", false);
+    let r = page.run(&board, HELD_STEPS, &[]);
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
     assert!(
         text("title").starts_with("Claim held for your ruling"),
@@ -404,10 +334,8 @@ fn a_claim_on_a_written_move_is_held_and_upheld_in_chromium() {
 }
 
 const TITLE_AND_DEFAULT_TIME_STEPS: &str = r##"
-name, secret = sys.argv[4:6]
 with steps() as res:
-    page(1280, 800, False)
-    log_in(name, secret)
+    console_page(1280, 800, False)
     wait("boards.size === 2", "the two boards")
     # Board 1.1: the breach (decided by the claim) and the claim (open).
     wait("(boards.get('1.1').open || []).some((o) => o.type === 'claim') && alerts.filter((a) => a.game === '1.1' && !a.ack).length === 2", "board 1.1's breach and claim")
@@ -439,40 +367,21 @@ with steps() as res:
 /// About 20 s.
 #[test]
 fn the_title_counts_what_is_open_and_a_forfeit_waits_for_the_default_time_in_chromium() {
-    let Some(chrome) = chromium_and_python() else {
-        return;
-    };
-    let dir = tempdir("console-title-default-time");
-    let accounts = accounts(false);
+    let page = console_page_or_skip!("console-title-default-time", false);
+    let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
     let games = [
         "1000 mv e2e4 w\n3000 lift g8\n3300 place g8\n5000 mv e7e5 b\n7000 claim touch_move w\n",
         "1000 mv e2e4 w\n",
     ];
-    let mut boards = Vec::new();
-    for (i, steps) in games.iter().enumerate() {
-        let b = i as u32 + 1;
-        let d = dir.join(format!("b{b}"));
-        std::fs::create_dir_all(&d).unwrap();
-        let cfg = config(&d, 1, b, &accounts);
-        if b == 2 {
-            let text = std::fs::read_to_string(&cfg).unwrap().replacen(
-                "time_control = \"5400+30\"\n",
-                "time_control = \"5400+30\"\nrules = \"fide-2009\"\n",
-                1,
-            );
-            std::fs::write(&cfg, text).unwrap();
+    let round = Round::start(&dir, &accounts, games.len(), |t| {
+        if t.n == 2 {
+            t.event(TIME_CONTROL, "rules = \"fide-2009\"\n");
         }
-        let t = trace(&d, "game", steps);
-        let j = d.join("j.jsonl");
-        boards.push(run_board(
-            &d,
-            &cfg,
-            Some(&t),
-            &["--journal", j.to_str().unwrap(), "--speed", "1"],
-        ));
-    }
+        let trace = t.trace(TIME_CONTROL, games[t.n as usize - 1]);
+        t.run(Some(&trace), "1", true)
+    });
     // The board itself: a plain forfeit 10 s into the round is refused.
-    let a2 = boards[1].addr.clone();
+    let a2 = round.boards[1].addr.clone();
     poll(30, "board 1.2's first move", || {
         let (_, b) = request(&a2, "GET", "/arbiter/state", &[ARBITER_AUTH], "");
         let st: Value = serde_json::from_str(&b).unwrap_or(Value::Null);
@@ -491,19 +400,10 @@ fn the_title_counts_what_is_open_and_a_forfeit_waits_for_the_default_time_in_chr
             && b.contains("6.6a"),
         "{b}"
     );
-    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
-    let url = format!("http://{}/console", relay.addr);
+    let relay = relay_over(&dir, &accounts, &round.boards());
     let freason = "Black withdrew from the tournament by telephone";
     let steps = format!("\nfreason = {freason:?}\n{TITLE_AND_DEFAULT_TIME_STEPS}");
-    let r = run_console_steps(
-        &chrome,
-        &url,
-        &dir,
-        &steps,
-        &["IA Hansen", SECRET],
-        &relay.stderr,
-    );
-    println!("{r:#}");
+    let r = page.run(&relay, &steps, &[]);
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
     assert_eq!(text("title"), "(1) eboard — arbiter's console", "{r}");
     assert_eq!(
@@ -539,7 +439,7 @@ fn the_title_counts_what_is_open_and_a_forfeit_waits_for_the_default_time_in_chr
             && reply.contains("decided by the arbiter before the default time of 15 min"),
         "{reply}"
     );
-    let j = journal_records(&dir.join("b2").join("j.jsonl"));
+    let j = round.records(2);
     let ff: Vec<&Value> = j.iter().filter(|v| v["arbiter"] == "forfeit").collect();
     assert_eq!(ff.len(), 2, "the refused one and the decided one: {ff:?}");
     assert_eq!(ff[1]["before_default_time"], true, "{ff:?}");
@@ -549,10 +449,9 @@ fn the_title_counts_what_is_open_and_a_forfeit_waits_for_the_default_time_in_chr
 
 const NO_ANSWER_STEPS: &str = r##"
 import os, signal, time
-name, secret, pid = sys.argv[4], sys.argv[5], int(sys.argv[6])
+pid = int(sys.argv[6])
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     wait("boards.get('1.1') && plyOf(boards.get('1.1')) === 1 && boards.get('1.1').clock && boards.get('1.1').clock.running === 'b'", "board 1.1 after 1. e4")
     click("#more-1\\.1 summary")
     # The board stops answering (a board hung, a broker away): the relay gets no reply.
@@ -591,34 +490,13 @@ with steps() as res:
 /// once (or answers its first outcome), and its journal has one pause.
 #[test]
 fn a_ruling_without_an_answer_is_sent_again_under_its_own_id_in_chromium() {
-    let Some(chrome) = chromium_and_python() else {
-        return;
-    };
-    let dir = tempdir("console-no-answer-browser");
-    let accounts = accounts(false);
-    let d = dir.join("b1");
-    std::fs::create_dir_all(&d).unwrap();
-    let cfg = config(&d, 1, 1, &accounts);
-    let t = trace(&d, "game", "1000 mv e2e4 w\n");
-    let j = d.join("j.jsonl");
-    let board = run_board(
-        &d,
-        &cfg,
-        Some(&t),
-        &["--journal", j.to_str().unwrap(), "--speed", "1"],
-    );
-    let relay = relay_over(&dir, &accounts, &[&board]);
-    let url = format!("http://{}/console", relay.addr);
+    let page = console_page_or_skip!("console-no-answer-browser", false);
+    let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
+    let round = Round::of_steps(&dir, &accounts, &["1000 mv e2e4 w\n"], true);
+    let board = &round.boards[0];
+    let relay = relay_over(&dir, &accounts, &[board]);
     let pid = board.child.id().to_string();
-    let r = run_console_steps(
-        &chrome,
-        &url,
-        &dir,
-        NO_ANSWER_STEPS,
-        &["IA Hansen", SECRET, &pid],
-        &relay.stderr,
-    );
-    println!("{r:#}");
+    let r = page.run(&relay, NO_ANSWER_STEPS, &[&pid]);
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
     let first = text("first");
     assert!(
@@ -654,7 +532,8 @@ fn a_ruling_without_an_answer_is_sent_again_under_its_own_id_in_chromium() {
             "{r}"
         );
     }
-    let pauses = journal_records(&j)
+    let pauses = round
+        .records(1)
         .into_iter()
         .filter(|v| v["arbiter"] == "pause")
         .count();

@@ -14,7 +14,7 @@
 mod common;
 
 use common::skip::skip_or_fail_under_ci;
-use common::{of, replay_steps, TraceBuilder, DRIFT};
+use common::{of, replay_steps, TraceBuilder, DRIFT, E4_E5_COPIED};
 use eboard::arbiter::GameConfig;
 use eboard::controller::Controller;
 use eboard::trace::{Event, Trace};
@@ -180,14 +180,7 @@ fn whose_board_differs_is_said_and_a_ruling_is_not_said_twice() {
     // White's illegal move: the ruling names the squares to put right;
     // nothing about White's board is said again, before or after.
     let steps = format!(
-        "{WHITE_E4}
-        3000 tactile lift e2
-        3200 tactile place e4
-        3400 tactile lift e7
-        3600 tactile place e5
-        8000 press b
-        9000 lift e7
-        9200 place e5
+        "{E4_E5_COPIED}
         10000 lift g1
         10200 place g4
         10500 press w

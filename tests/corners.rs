@@ -9,28 +9,11 @@
 
 mod common;
 
-use common::{of, replay_steps};
+use common::{fen_header as hdr, of, replay_steps, sans, ALL_RULES as ALL, CLAIM_ONLY};
 use serde_json::{json, Value};
-
-const ALL: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
-
-fn hdr(fen: &str) -> Value {
-    if fen.is_empty() {
-        json!({"trace": 1})
-    } else {
-        json!({"trace": 1, "start_fen": fen})
-    }
-}
 
 fn timed(fen: &str, mode: &str, tc: &str) -> Value {
     json!({"trace": 1, "start_fen": fen, "mode": mode, "time_control": tc, "supervision": "inadequate"})
-}
-
-fn sans(ev: &[Value]) -> Vec<String> {
-    of(ev, "move")
-        .iter()
-        .map(|m| m["san"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 // ---------------------------------------------------------------- §4.2
@@ -262,16 +245,6 @@ fn s7_4a_pawn_released_on_the_last_rank_still_commits_to_that_square() {
 const KRP: &str = "r3k3/4p3/8/8/8/8/8/R3K3 w - - 0 1";
 /// Ra1-b3 is illegal.
 const RB3: &str = "1000 lift a1\n1200 place b3\n1500 press w";
-
-/// The profiles (rules, mode, time control) where only the opponent's claim
-/// counts, and the article a claim cites.
-const CLAIM_ONLY: [(&str, &str, &str, &str); 5] = [
-    ("fide-2009", "rapid", "1500+10", "A4c"),
-    ("fide-2009-no", "rapid", "1500+10", "A4c"),
-    ("fide-2009", "blitz", "180+2", "B3c"),
-    ("fide-2009-no", "blitz", "180+2", "B3c"),
-    ("fide-2001", "blitz", "180", "C3"),
-];
 
 #[test]
 fn a4c_b3c_c3_a_claim_counts_while_the_claimant_holds_his_piece() {

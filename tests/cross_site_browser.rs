@@ -21,7 +21,7 @@ use serde_json::Value;
 /// rules from the console page itself. Prints `{"attacks", "own"}`.
 const CDP_PY: &str = r##"
 import http.server, socketserver, threading
-name, secret, board = sys.argv[4:7]
+board = sys.argv[6]
 ATTACK = """<!doctype html><meta charset=utf-8><title>not the console</title>
 <iframe name=sink></iframe>
 <form id=f method=POST action="BOARD/arbiter/pause" target=sink enctype="text/plain">
@@ -49,8 +49,7 @@ srv = socketserver.TCPServer(("127.0.0.1", 0), H)
 threading.Thread(target=srv.serve_forever, daemon=True).start()
 evil = "http://127.0.0.1:%d/" % srv.server_address[1]
 with steps() as res:
-    page(1024, 768, False)
-    log_in(name, secret)
+    console_page(1024, 768, False)
     call("Page.navigate", {"url": evil}, s)
     wait("document.title == 'not the console' && !!window.done", "the attacker's page")
     attacks = js("window.done")
@@ -69,16 +68,13 @@ fn a_page_of_another_origin_cannot_rule_with_the_arbiters_cookie() {
         return;
     };
     let dir = tempdir("cross-site-browser");
-    let accounts = format!(
-        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n",
-        secret_hash(SECRET)
-    );
+    let accounts = named_account("IA Hansen", SECRET);
     let cfg = config(&dir, 1, 1, &accounts);
     let journal = dir.join("j.jsonl");
     let run = run_board(&dir, &cfg, None, &["--journal", journal.to_str().unwrap()]);
     let board = format!("http://{}", run.addr);
     let url = format!("{board}/console");
-    let r = run_console_steps(
+    let r = run_steps(
         &chrome,
         &url,
         &dir,

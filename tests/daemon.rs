@@ -391,24 +391,8 @@ fn config_errors_name_the_file_line_and_key() {
 fn a_trace_header_that_contradicts_the_config_is_refused_naming_both() {
     let dir = tempdir("trace-header-conflict");
     let cfg = config(&dir, 1, 1, "");
-    let trace = dir.join("blitz.jsonl");
-    std::fs::write(
-        &trace,
-        TraceBuilder::new()
-            .header("time_control", "300+0")
-            .mv(1_000, "e2e4", "w")
-            .text(),
-    )
-    .unwrap();
-    let out = eboard(&[
-        "run",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--trace",
-        trace.to_str().unwrap(),
-        "--listen",
-        "127.0.0.1:0",
-    ]);
+    let trace = steps_trace(&dir, "blitz", "300+0", "1000 mv e2e4 w\n");
+    let out = eboard_run(&cfg, &["--trace", trace.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(78), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     for want in [
@@ -509,18 +493,10 @@ fn a_wall_clock_jump_on_restart_releases_nothing_early_and_forfeits_no_one() {
     let dir = tempdir("clockjump");
     let trace = opera_trace(&dir, 5);
     let cfg = config(&dir, 1, 5, "");
-    let text = std::fs::read_to_string(&cfg).unwrap();
-    std::fs::write(&cfg, text.replace("5400+30", "600+0")).unwrap();
+    common::round::event_keys(&cfg, "600+0", "");
     let journal = dir.join("j.jsonl");
-    let args = [
-        "--journal",
-        journal.to_str().unwrap(),
-        "--speed",
-        "50",
-        "--delay",
-        "900",
-    ];
-    let mut run = run_board(&dir, &cfg, Some(&trace), &args);
+    let args = journal_speed_delay(&journal, "50", "900");
+    let mut run = run_board(&dir, &cfg, Some(&trace), &refs(&args));
     let events = eboard::journal::events_path(&journal);
     poll(60, "the game's moves journaled", || {
         let text = std::fs::read_to_string(&events).unwrap_or_default();
@@ -529,12 +505,7 @@ fn a_wall_clock_jump_on_restart_releases_nothing_early_and_forfeits_no_one() {
     run.kill();
     drop(run);
     // The wall clock jumped: the journal's start now lies an hour further back.
-    let text = std::fs::read_to_string(&journal).unwrap();
-    let (head, rest) = text.split_once('\n').unwrap();
-    let mut header: Value = serde_json::from_str(head).unwrap();
-    let start = header["journal"]["started_at_unix_ms"].as_u64().unwrap();
-    header["journal"]["started_at_unix_ms"] = Value::from(start - 3_600_000);
-    std::fs::write(&journal, format!("{header}\n{rest}")).unwrap();
+    shift_journal_start(&journal, 3_600_000);
     // Another boot wrote the heartbeats.
     let beats: String = std::fs::read_to_string(&events)
         .unwrap()
@@ -543,7 +514,7 @@ fn a_wall_clock_jump_on_restart_releases_nothing_early_and_forfeits_no_one() {
         .collect();
     std::fs::write(&events, beats).unwrap();
 
-    let run = run_board(&dir, &cfg, Some(&trace), &args);
+    let run = run_board(&dir, &cfg, Some(&trace), &refs(&args));
     let public = get(&run.addr, "/games.pgn");
     assert!(!public.contains("1. e4"), "released early: {public}");
     let arbiter = SseReader::open(&run.addr, "/arbiter/events", &[ARBITER_AUTH]);

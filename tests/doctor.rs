@@ -403,16 +403,7 @@ fn the_audio_check_plays_a_test_on_each_output_and_names_the_missing_player() {
         return;
     }
     let dir = tempdir("doctor-audio");
-    let mut conf = String::new();
-    for name in ["white", "black", "arbiter"] {
-        conf.push_str(&format!(
-            "pcm.{name} {{\n type file\n slave.pcm \"null\"\n file \"{}\"\n format \"wav\"\n}}\n",
-            dir.join(format!("{name}.wav")).display()
-        ));
-    }
-    let rc = dir.join("asoundrc");
-    std::fs::write(&rc, conf).unwrap();
-    let alsa = format!("/usr/share/alsa/alsa.conf:{}", rc.display());
+    let alsa = common::voice::wav_outputs(&dir);
     let cfg = dir.join("board.toml");
     std::fs::write(
         &cfg,

@@ -8,6 +8,8 @@
 
 mod common;
 
+use common::pgn_tag as tag;
+
 use common::console::*;
 use common::*;
 use serde_json::{json, Value};
@@ -65,22 +67,10 @@ fn doctor_game(
     )
 }
 
-fn tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
-    let head = format!("[{name} \"");
-    pgn.lines()
-        .find_map(|l| l.strip_prefix(head.as_str()))
-        .and_then(|l| l.strip_suffix("\"]"))
-}
-
 #[test]
 fn a_double_forfeit_is_carried_by_every_feed_replayed_and_undone() {
     let dir = tempdir("double-forfeit");
-    let trace = dir.join("empty.jsonl");
-    std::fs::write(
-        &trace,
-        TraceBuilder::new().header("time_control", "5400+30").text(),
-    )
-    .unwrap();
+    let trace = steps_trace(&dir, "empty", TIME_CONTROL, "");
     let cfg = config(&dir, 1, 1, "");
     let journal = dir.join("j.jsonl");
     let j = journal.to_str().unwrap();
@@ -195,15 +185,7 @@ fn a_double_forfeit_is_carried_by_every_feed_replayed_and_undone() {
 #[test]
 fn a_double_forfeit_after_a_move_is_refused_naming_the_player_present() {
     let dir = tempdir("double-forfeit-moved");
-    let trace = dir.join("one.jsonl");
-    std::fs::write(
-        &trace,
-        TraceBuilder::new()
-            .header("time_control", "5400+30")
-            .mv(1_000, "e2e4", "w")
-            .text(),
-    )
-    .unwrap();
+    let trace = steps_trace(&dir, "one", TIME_CONTROL, "1000 mv e2e4 w\n");
     let cfg = config(&dir, 1, 1, "");
     let board = run_board(&dir, &cfg, Some(&trace), &[]);
     let a = board.addr.clone();
@@ -227,12 +209,7 @@ fn a_double_forfeit_after_a_move_is_refused_naming_the_player_present() {
 #[test]
 fn a_forfeit_counts_the_default_time_from_the_rounds_scheduled_start() {
     let dir = tempdir("session-start");
-    let trace = dir.join("empty.jsonl");
-    std::fs::write(
-        &trace,
-        TraceBuilder::new().header("time_control", "5400+30").text(),
-    )
-    .unwrap();
+    let trace = steps_trace(&dir, "empty", TIME_CONTROL, "");
     let now_s = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -307,12 +284,7 @@ fn a_forfeit_or_a_confirmation_undone_is_not_taken_as_standing_at_the_next_start
     let state_dir = dir.join("state");
     let jd = ["--journal-dir", state_dir.to_str().unwrap()];
     let cfg = config(&dir, 1, 1, "");
-    let trace = dir.join("empty.jsonl");
-    std::fs::write(
-        &trace,
-        TraceBuilder::new().header("time_control", "5400+30").text(),
-    )
-    .unwrap();
+    let trace = steps_trace(&dir, "empty", TIME_CONTROL, "");
     let board = run_board(&dir, &cfg, Some(&trace), &jd);
     let a = board.addr.clone();
     poll(30, "the board's state", || {

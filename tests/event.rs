@@ -529,15 +529,7 @@ fn a_board_without_a_broker_takes_its_config_file() {
     // Another board's file is refused, naming both numbers.
     let d = board_dir(&dir, 4);
     let cfg = config(&d, 1, 4, "");
-    let o = eboard(&[
-        "run",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--pairing",
-        frag.to_str().unwrap(),
-        "--listen",
-        "127.0.0.1:0",
-    ]);
+    let o = eboard_run(&cfg, &["--pairing", frag.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -662,13 +654,7 @@ fn a_board_switched_on_before_the_pairing_takes_it_when_it_comes() {
     let addr = free_loopback_addr();
     // Nothing on the broker yet: the board starts with its file's game.
     let board = spawn_at(
-        &[
-            "run",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--journal",
-            journal.to_str().unwrap(),
-        ],
+        &refs(&run_args(&cfg, None, Some(&journal), &[])),
         &addr,
         &dir,
     );

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{of, replay_steps};
+use common::{of, replay_steps, sans};
 use serde_json::{json, Value};
 
 const OLD: [&str; 3] = ["fide-2001", "fide-2009", "fide-2009-no"];
@@ -138,18 +138,7 @@ fn f34_before_2023_the_position_before_is_reinstated() {
 
 /// White plays Ra1-b3 (illegal) `n` times in blitz, putting it back each time.
 fn illegal_rook_moves(n: usize) -> String {
-    let mut s = String::new();
-    for i in 0..n {
-        let t = 1000 + i as u64 * 10_000;
-        s.push_str(&format!(
-            "{t} lift a1\n{} place b3\n{} press w\n{} lift b3\n{} place a1\n",
-            t + 200,
-            t + 500,
-            t + 3000,
-            t + 3200
-        ));
-    }
-    s
+    common::illegal_and_back(n, "a1", "b3")
 }
 
 /// F59 / F60, 2023 B.3 → A.5.2 and A.3 ("one minute instead of two"), and
@@ -377,13 +366,6 @@ fn supervised(fen: &str, mode: &str, tc: &str) -> Value {
 
 fn timed(fen: &str, mode: &str, tc: &str) -> Value {
     sup(fen, mode, tc, "inadequate")
-}
-
-fn sans(ev: &[Value]) -> Vec<String> {
-    of(ev, "move")
-        .iter()
-        .map(|m| m["san"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// 2023 7.5.2, where the board rules (standard; rapid A.4): "If during a

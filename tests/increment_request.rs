@@ -10,33 +10,8 @@ mod common;
 
 use common::console::*;
 use common::*;
+use common::{board_post as post, board_state as state};
 use serde_json::{json, Value};
-
-fn state(addr: &str) -> Value {
-    let bearer = format!("Bearer {ARBITER_TOKEN}");
-    let (s, _, b) = http(
-        addr,
-        "GET",
-        "/arbiter/state",
-        &[("Authorization", &bearer)],
-        "",
-    );
-    assert_eq!(s, 200, "{b}");
-    let v: Value = serde_json::from_str(&b).unwrap();
-    v[0]["state"].clone()
-}
-
-fn post(addr: &str, path: &str, body: Value) -> (u16, Value) {
-    let bearer = format!("Bearer {ARBITER_TOKEN}");
-    let (s, b) = request(
-        addr,
-        "POST",
-        path,
-        &[("Authorization", &bearer)],
-        &body.to_string(),
-    );
-    (s, serde_json::from_str(&b).unwrap_or(Value::Null))
-}
 
 /// After 1. f3 (the arbiter sets Black's clock to 1:40), 1… e5 2. g4 the
 /// clocks are paused with Black to move: 11 minutes, rapid under 2023.
@@ -55,10 +30,7 @@ fn iii4_agreed_over_the_api_and_replayed_alike_from_the_journal() {
     let path = dir.join("t.jsonl");
     std::fs::write(&path, trace().text()).unwrap();
     let cfg = config(&dir, 1, 1, "");
-    let text = std::fs::read_to_string(&cfg)
-        .unwrap()
-        .replace("time_control = \"5400+30\"", "time_control = \"660\"");
-    std::fs::write(&cfg, text).unwrap();
+    event_keys(&cfg, "660", "");
     let journal = dir.join("j.jsonl");
     let j = journal.to_str().unwrap();
     let mut board = run_board(&dir, &cfg, Some(&path), &["--journal", j]);

@@ -64,15 +64,7 @@ fn a_journal_damaged_in_its_middle_runs_alerts_and_ends_the_game_right() {
     let err = std::fs::read_to_string(&run.stderr).unwrap();
     assert!(err.contains("journal damaged at line"), "{err}");
     // The fresh journal is whole and replays to the same game.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_eboard"))
-        .args(["replay", jb.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    eboard_ok(&["replay", jb.to_str().unwrap()]);
     drop(run);
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -90,14 +82,7 @@ fn another_rounds_journal_is_refused_with_exit_78_and_an_empty_one_warned() {
     // The config of the next round, the journal left in place.
     let text = std::fs::read_to_string(&cfg).unwrap();
     std::fs::write(&cfg, text.replace("round = 1", "round = 2")).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_eboard"))
-        .args([
-            "run",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--listen",
-            "127.0.0.1:0",
-        ])
+    let out = run_command(&cfg)
         .args(["--trace", trace.to_str().unwrap()])
         .args(refs(&journal_args(&j, 0)))
         .output()
@@ -214,18 +199,7 @@ fn a_disk_that_fills_mid_game_and_empties_keeps_the_game_whole() {
     let pgn = final_pgn(&run.addr);
     assert_eq!(pgn, reference, "the game went on");
     // The journal holds the whole game: replayed, the same moves.
-    let replay = |p: &Path| {
-        let out = eboard_command()
-            .args(["replay", p.to_str().unwrap()])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let replay = |p: &Path| eboard_ok(&["replay", p.to_str().unwrap()]);
     let whole = replay(&ja);
     assert!(whole.matches("Rd8#").count() >= 1, "{whole}");
     poll(30, "every waiting line written", || {

@@ -86,8 +86,7 @@ print(out)
 
 #[test]
 fn the_live_page_shows_the_game() {
-    let Some(chrome) = chromium() else {
-        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+    let Some(chrome) = chromium_or_skip() else {
         return;
     };
     let dir = tempdir("page");
@@ -161,15 +160,7 @@ fn the_live_page_shows_the_game() {
         "no screenshot: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let occ = Command::new("python3")
-        .args(["-c", OCCUPANCY_PY, shot.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        occ.status.success(),
-        "{}",
-        String::from_utf8_lossy(&occ.stderr)
-    );
+    let occ = output_ok(Command::new("python3").args(["-c", OCCUPANCY_PY, shot.to_str().unwrap()]));
     let seen = String::from_utf8(occ.stdout).unwrap();
     let expected: String = (1..=8)
         .rev()
@@ -205,28 +196,11 @@ es.onmessage = (e) => {
 };
 es.addEventListener("lease", (e) => { __got.leases.push(e.lastEventId); });
 """
-try:
-    target = call("Target.createTarget", {"url": "about:blank"})["targetId"]
-    s = call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-    call("Page.enable", session=s)
-    call("Runtime.enable", session=s)
-    call("Page.navigate", {"url": url}, s)
-    deadline = time.time() + 20
-    while call("Runtime.evaluate", {"expression": "document.readyState", "returnByValue": True}, s)["result"].get("value") != "complete":
-        if time.time() > deadline: raise SystemExit("the page did not load")
-        time.sleep(0.1)
-    r = call("Runtime.evaluate", {"expression": COLLECT}, s)
-    if "exceptionDetails" in r: raise SystemExit("the collector failed: %r" % r)
-    deadline = time.time() + 90
-    while True:
-        r = call("Runtime.evaluate", {"expression": "JSON.stringify(window.__got)", "returnByValue": True}, s)
-        got = json.loads(r["result"]["value"])
-        if got["done"]: break
-        if time.time() > deadline: raise SystemExit("no game_end: %r" % got)
-        time.sleep(0.2)
-    print(json.dumps(got))
-finally:
-    p.kill()
+with steps() as res:
+    plain_page()
+    wait("document.readyState === 'complete'", "the page loaded", 20)
+    js(COLLECT)
+    res.update(json.loads(wait("window.__got.done && JSON.stringify(window.__got)", "the game_end", 90)))
 "#;
 
 /// Issue 26 §3: a real browser's `EventSource` follows the end of a
@@ -235,8 +209,7 @@ finally:
 /// sees every message once, in order, and no `lease` as a message.
 #[test]
 fn chromium_eventsource_follows_lease_ends_without_a_gap() {
-    let Some(chrome) = chromium() else {
-        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+    let Some(chrome) = chromium_or_skip() else {
         return;
     };
     let dir = tempdir("page-lease");
@@ -257,22 +230,7 @@ fn chromium_eventsource_follows_lease_ends_without_a_gap() {
     // A page of the board's origin (the live page: its own stream runs
     // beside the one the test opens).
     let url = format!("http://{}/", run.addr);
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            &cdp_script(LEASE_PY),
-            chrome.to_str().unwrap(),
-            &url,
-            dir.join("profile").to_str().unwrap(),
-        ])
-        .output()
-        .expect("python3");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let got = run_steps(&chrome, &url, &dir, LEASE_PY, &[], &run.stderr);
     let messages = got["messages"].as_array().unwrap();
     let leases = got["leases"].as_array().unwrap();
     assert!(leases.len() >= 2, "the game spans leases: {got}");

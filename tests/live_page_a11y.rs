@@ -11,7 +11,6 @@ mod common;
 
 use common::*;
 use serde_json::Value;
-use std::process::Command;
 
 /// Drives Chromium over the DevTools pipe (fds 3 and 4, messages ended by
 /// NUL): opens the page (with a MutationObserver counting the changes of
@@ -34,29 +33,16 @@ new MutationObserver((rs) => {
   }
 }).observe(document, {subtree: true, childList: true, characterData: true});
 '''
-try:
-    target = call("Target.createTarget", {"url": "about:blank"})["targetId"]
-    s = call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-    call("Page.enable", session=s)
-    call("Page.addScriptToEvaluateOnNewDocument", {"source": OBSERVE}, s)
-    call("Page.navigate", {"url": url}, s)
-    call("Runtime.enable", session=s)
-    deadline = time.time() + 60
-    while True:
-        r = call("Runtime.evaluate", {"expression":
-            "(document.querySelector('.result-live') || {}).textContent || ''", "returnByValue": True}, s)
-        if r["result"].get("value"): break
-        if time.time() > deadline: raise SystemExit("no result on the page")
-        time.sleep(0.2)
-    lang = call("Runtime.evaluate", {"expression": "document.documentElement.lang", "returnByValue": True}, s)["result"]["value"]
+with steps() as res:
+    plain_page(OBSERVE)
+    wait("(document.querySelector('.result-live') || {}).textContent || ''", "the result on the page")
+    lang = js("document.documentElement.lang")
     # A second and a half of clock ticks and renders: the regions stay put.
     time.sleep(1.5)
-    mut = call("Runtime.evaluate", {"expression": "JSON.stringify(window.__mut)", "returnByValue": True}, s)["result"]["value"]
+    mut = js("JSON.stringify(window.__mut)")
     call("Accessibility.enable", session=s)
     nodes = call("Accessibility.getFullAXTree", {}, s)["nodes"]
-    print(json.dumps({"lang": lang, "nodes": nodes, "mutations": json.loads(mut)}))
-finally:
-    p.kill()
+    res.update({"lang": lang, "nodes": nodes, "mutations": json.loads(mut)})
 "#;
 
 /// A node's value of `key` (`role`, `name`) as the tree reports it.
@@ -91,8 +77,7 @@ fn text_under(nodes: &[Value], id: &str) -> String {
 
 #[test]
 fn a_screen_reader_follows_the_live_page() {
-    let Some(chrome) = chromium() else {
-        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
+    let Some(chrome) = chromium_or_skip() else {
         return;
     };
     let dir = tempdir("page-a11y");
@@ -108,15 +93,7 @@ fn a_screen_reader_follows_the_live_page() {
     // then arrive live over the delayed public stream.
     let run = run_board(&dir, &cfg, Some(&trace), &["--speed", "25"]);
     let url = format!("http://{}/", run.addr);
-    let profile = dir.join("profile");
-    let browser = Command::new("python3")
-        .args([
-            "-c",
-            &cdp_script(CDP_PY),
-            chrome.to_str().unwrap(),
-            &url,
-            profile.to_str().unwrap(),
-        ])
+    let browser = steps_command(&chrome, &url, &dir, CDP_PY, &[])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -132,13 +109,7 @@ fn a_screen_reader_follows_the_live_page() {
         .unwrap()
         .to_owned();
     assert!(last_spoken.starts_with("Tårn Dora otte"), "{last_spoken}");
-    let out = browser.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let tree: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tree = steps_result(&browser.wait_with_output().unwrap(), &run.stderr);
     assert_eq!(tree["lang"], "da", "the page's lang is the event's");
     let nodes = tree["nodes"].as_array().unwrap();
     let named = |name: &str| {

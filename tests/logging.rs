@@ -155,14 +155,7 @@ fn a_config_error_ends_at_priority_err_with_exit_78() {
     let stderr_path = dir.join("stderr");
     let stderr = std::fs::File::create(&stderr_path).unwrap();
     let id = stderr.metadata().unwrap();
-    let status = eboard_command()
-        .args([
-            "run",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--listen",
-            "127.0.0.1:0",
-        ])
+    let status = run_command(&cfg)
         .stdin(std::process::Stdio::null())
         .stderr(stderr)
         .env("JOURNAL_STREAM", format!("{}:{}", id.dev(), id.ino()))

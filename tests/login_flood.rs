@@ -33,18 +33,7 @@ fn from(
     sock.connect(&target.into()).unwrap();
     let mut s: TcpStream = sock.into();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let mut req = format!(
-        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    if !body.is_empty() {
-        req.push_str("Content-Type: application/json\r\n");
-    }
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
-    req.push_str("\r\n");
-    req.push_str(body);
+    let req = http_request(addr, method, path, headers, body);
     if s.write_all(req.as_bytes()).is_err() {
         return (0, String::new());
     }

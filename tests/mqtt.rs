@@ -22,25 +22,8 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-fn strs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
-}
-
 fn board_args(cfg: &Path, trace: &Path, journal: &Path, speed: &str) -> Vec<String> {
-    [
-        "run",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--trace",
-        trace.to_str().unwrap(),
-        "--journal",
-        journal.to_str().unwrap(),
-        "--speed",
-        speed,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
+    run_args(cfg, Some(trace), Some(journal), &["--speed", speed])
 }
 
 fn moves_in(pgn: &str) -> usize {
@@ -88,7 +71,7 @@ fn boards_publish_through_a_broker_killed_mid_game_and_relays_serve_the_same_pgn
         let trace = opera_trace(&d, u64::from(b));
         let cfg = config(&d, 1, b, &mqtt);
         let args = board_args(&cfg, &trace, &d.join("j.jsonl"), "30");
-        boards.push(spawn(&strs(&args), &[], &d));
+        boards.push(spawn(&refs(&args), &[], &d));
     }
     // Mid-game: the broker goes away while the boards play on.
     poll(60, "moves at the relay", || {
@@ -161,14 +144,14 @@ fn a_board_killed_and_restarted_from_its_journal_loses_and_repeats_nothing() {
     let cfg = config(&dir, 2, 7, &mqtt);
     let journal = dir.join("j.jsonl");
     let args = board_args(&cfg, &trace, &journal, "30");
-    let mut board = spawn(&strs(&args), &[], &dir);
+    let mut board = spawn(&refs(&args), &[], &dir);
     poll(60, "moves at the relay", || {
         (moves_in(&get(&relay.addr, "/games.pgn")) >= 10).then_some(())
     });
     board.kill();
     let queue = dir.join("j.jsonl.mqtt");
     assert!(queue.exists(), "the queue beside the journal");
-    let board = spawn(&strs(&args), &[], &dir);
+    let board = spawn(&refs(&args), &[], &dir);
     let board_pgn = final_pgn(&board.addr);
     poll(60, "the relay's PGN equal to the board's", || {
         (get(&relay.addr, "/games.pgn") == board_pgn).then_some(())
@@ -283,13 +266,7 @@ fn fake_lichess(received: Arc<Mutex<Received>>, fail_first: usize) -> axum::Rout
                       headers: HeaderMap,
                       body: String| async move {
                     let mut r = r.lock().unwrap();
-                    let h = |k: &str| {
-                        headers
-                            .get(k)
-                            .and_then(|v| v.to_str().ok())
-                            .unwrap_or("")
-                            .to_owned()
-                    };
+                    let h = |k: &str| header_text(&headers, k);
                     r.calls
                         .push((id, h("authorization"), h("content-type"), body));
                     if r.calls.len() <= fail_first {
@@ -451,7 +428,7 @@ fn boards_publish_over_tls_with_passwords_and_refusals_are_reported() {
         let trace = opera_trace(&d, u64::from(b));
         let cfg = config(&d, 1, b, &mqtt);
         let args = board_args(&cfg, &trace, &d.join("j.jsonl"), "30");
-        (spawn(&strs(&args), envs, &d), d)
+        (spawn(&refs(&args), envs, &d), d)
     };
     // Board 1: the right password, the test CA trusted.
     let (b1, _) = board(

@@ -24,25 +24,16 @@
 
 mod common;
 
-use common::mosquitto::{broker_with_acl, docs_acl};
+use common::console::*;
+use common::mosquitto::{board_mqtt, docs_broker};
+use common::round::*;
 use common::*;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const ARBITER: &str = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
 /// The broadcast delay of every board, seconds (15 minutes).
 const DELAY_S: &str = "900";
-
-/// The ACL of `docs/mqtt.md` for tables 1..=3 of `dm-2026`.
-fn acl() -> String {
-    docs_acl(
-        &[1, 2, 3],
-        "user spectator\n\
-         topic read eboard/dm-2026/+/+/events\n\
-         topic read eboard/dm-2026/+/+/snapshot\n",
-    )
-}
 
 /// Every topic a client logged in as `user` receives on `#`, as it comes.
 fn sniff(port: u16, user: &str, password: &str) -> Arc<Mutex<Vec<String>>> {
@@ -76,21 +67,12 @@ fn sniff(port: u16, user: &str, password: &str) -> Arc<Mutex<Vec<String>>> {
 
 /// `GET path` with the arbiter's bearer token: (status, JSON body).
 fn arbiter_get(addr: &str, path: &str) -> (u16, Value) {
-    let bearer = format!("Bearer {ARBITER}");
-    let (s, b) = request(addr, "GET", path, &[("Authorization", bearer.as_str())], "");
-    (s, serde_json::from_str(&b).unwrap_or(Value::Null))
+    get_json(addr, path, ("Authorization", &console_bearer()))
 }
 
 /// The console's alerts of `kind` about `game`.
 fn alerts(addr: &str, kind: &str, game: Option<&str>) -> Vec<Value> {
-    let (s, v) = arbiter_get(addr, "/console/alerts");
-    assert_eq!(s, 200, "{v}");
-    v.as_array()
-        .unwrap()
-        .iter()
-        .filter(|a| a["type"] == kind && game.is_none_or(|g| a["game"] == g))
-        .cloned()
-        .collect()
+    console_alerts(addr, ("Authorization", &console_bearer()), kind, game)
 }
 
 fn log_of(r: &Running) -> String {
@@ -100,64 +82,25 @@ fn log_of(r: &Running) -> String {
 #[test]
 fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
     let dir = tempdir("mqtt-console");
-    let users = [
-        ("console", "console-pw"),
-        ("spectator", "spectator-pw"),
-        ("board1", "board1-pw"),
-        ("board2", "board2-pw"),
-        ("board3", "board3-pw"),
-    ];
-    let Some(broker) = broker_with_acl(&dir, &users, &acl()) else {
+    // The ACL of `docs/mqtt.md` for tables 1..=3 of `dm-2026`.
+    let spectator_acl = "user spectator\n\
+         topic read eboard/dm-2026/+/+/events\n\
+         topic read eboard/dm-2026/+/+/snapshot\n";
+    let Some(broker) = docs_broker(&dir, &[1, 2, 3], &["spectator"], spectator_acl) else {
         return;
     };
     let url = broker.url();
     let spectator = sniff(broker.port, "spectator", "spectator-pw");
 
     // The console's relay, subscribed before the boards play.
-    let key = dir.join("console.key");
-    let pk = eboard_ok(&["rule", "--keygen", key.to_str().unwrap()]);
-    let relay_dir = dir.join("relay");
-    std::fs::create_dir_all(&relay_dir).unwrap();
-    let relay_cfg = relay_dir.join("relay.toml");
-    std::fs::write(
-        &relay_cfg,
-        format!(
-            "[arbiter]\nruling_key = \"{}\"\n\n[[arbiter.accounts]]\nname = \"IA Hansen\"\ntoken = \"{ARBITER}\"\n",
-            key.display()
-        ),
-    )
-    .unwrap();
-    let relay_args = |user: &str| {
-        vec![
-            "relay".to_owned(),
-            "--mqtt".to_owned(),
-            url.clone(),
-            "--mqtt-username".to_owned(),
-            user.to_owned(),
-            "--event".to_owned(),
-            "DM 2026".to_owned(),
-            "--config".to_owned(),
-            relay_cfg.to_str().unwrap().to_owned(),
-        ]
-    };
-    let args = relay_args("console");
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let relay = spawn(&args, &[("EBOARD_MQTT_PASSWORD", "console-pw")], &relay_dir);
+    let (key, pk) = console_key(&dir, "console.key");
+    let relay_toml = format!("{}{}", ruling_key(&key), token_account());
+    let relay = MqttRelay::new(&dir, "relay", &url, "console", &relay_toml).start();
     // A relay with a console but the spectators' login: the ACL keeps the
     // arbiter topics from it.
-    let denied_dir = dir.join("denied");
-    std::fs::create_dir_all(&denied_dir).unwrap();
-    let args = relay_args("spectator");
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let denied = spawn(
-        &args,
-        &[("EBOARD_MQTT_PASSWORD", "spectator-pw")],
-        &denied_dir,
-    );
+    let denied = MqttRelay::new(&dir, "denied", &url, "spectator", &relay_toml).start();
     for r in [&relay, &denied] {
-        poll(20, "the relay subscribed", || {
-            log_of(r).contains("relay: subscribed to").then_some(())
-        });
+        r.wait_log(20, "relay: subscribed to");
     }
     assert!(
         log_of(&relay).contains("eboard/dm-2026/board/+/arbiter/#"),
@@ -165,7 +108,7 @@ fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
         log_of(&relay)
     );
     let relay_public = SseReader::open(&relay.addr, "/events", &[]);
-    let bearer = format!("Bearer {ARBITER}");
+    let bearer = console_bearer();
     let console_stream = SseReader::open(
         &relay.addr,
         "/arbiter/events",
@@ -173,47 +116,26 @@ fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
     );
 
     // The boards: 1 plays 1. e4, 2 and 3 an illegal e2-e5, at 4 s.
-    let mut boards = Vec::new();
-    let mut journals = Vec::new();
     let started = Instant::now();
-    for n in 1u32..=3 {
-        let d = dir.join(format!("b{n}"));
-        std::fs::create_dir_all(&d).unwrap();
-        let cfg = config(
-            &d,
-            1,
-            n,
-            &format!(
-                "[mqtt]\nurl = \"{url}\"\nusername = \"board{n}\"\npassword = \"board{n}-pw\"\n\
-                 arbiter_channel = {}\ncommand_keys = [\"{}\"]\n",
-                n != 3,
-                pk.trim()
-            ),
-        );
-        let trace = d.join("moves.jsonl");
-        let b = TraceBuilder::new().header("time_control", "5400+30");
-        let b = if n == 1 {
+    let mqtt = |n: u32| {
+        let keys = format!("arbiter_channel = {}\ncommand_keys = [\"{pk}\"]\n", n != 3);
+        board_mqtt(&url, n, &keys)
+    };
+    let mut round = Round::start_each(&dir, 3, mqtt, |t| {
+        let b = TraceBuilder::new().header("time_control", TIME_CONTROL);
+        let b = if t.n == 1 {
             b.mv(4_000, "e2e4", "w")
         } else {
             b.lift(4_000, "e2").place(4_200, "e5").press(4_400, "w")
         };
-        std::fs::write(&trace, b.text()).unwrap();
-        let j = d.join("j.jsonl");
-        boards.push(run_board(
-            &d,
-            &cfg,
+        let trace = write_trace(&t.dir, "moves", &b);
+        t.start(
             Some(&trace),
-            &[
-                "--journal",
-                j.to_str().unwrap(),
-                "--speed",
-                "1",
-                "--delay",
-                DELAY_S,
-            ],
-        ));
-        journals.push(j);
-    }
+            &refs(&t.journaled("1", &["--delay", DELAY_S])),
+        )
+    });
+    let journals: Vec<_> = round.tables.iter().map(|t| t.journal.clone()).collect();
+    let boards = &mut round.boards;
     // Board 2's own arbiter channel, to time the relay's alert against.
     let board_bearer = format!("Bearer {ARBITER_TOKEN}");
     let b2 = SseReader::open(
@@ -297,13 +219,7 @@ fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
     // The arbiter rules from the alert through the relay (signed command topic).
     let cmd = json!({"board": "1.2", "action": "restore", "id": "mqtt-console-restore-1",
         "expect": {"ply": 0}});
-    let (s, body) = request(
-        &relay.addr,
-        "POST",
-        "/arbiter/command",
-        &[("Authorization", bearer.as_str())],
-        &cmd.to_string(),
-    );
+    let (s, body) = console_command(&relay.addr, ("Authorization", &bearer), &cmd);
     assert_eq!(s, 200, "{body}");
     let restores: Vec<Value> = std::fs::read_to_string(&journals[1])
         .unwrap()
@@ -325,13 +241,7 @@ fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
     // relay with the games it does follow, never sent to table 2.
     let other = json!({"board": "2.2", "action": "pause", "id": "mqtt-console-other-round",
         "expect": {"ply": 0}});
-    let (s, body) = request(
-        &relay.addr,
-        "POST",
-        "/arbiter/command",
-        &[("Authorization", bearer.as_str())],
-        &other.to_string(),
-    );
+    let (s, body) = console_command(&relay.addr, ("Authorization", &bearer), &other);
     assert_eq!(s, 404, "{body}");
     assert!(
         body.contains("this relay follows no game 2.2") && body.contains("1.2"),
@@ -395,19 +305,10 @@ fn the_mqtt_relays_console_gets_the_arbiter_channel_before_the_delay() {
         "the arbiter channel's queue beside the journal"
     );
     boards[1].kill();
-    let d2 = dir.join("b2");
-    boards[1] = run_board(
-        &d2,
-        &d2.join("board2.toml"),
-        Some(&d2.join("moves.jsonl")),
-        &[
-            "--journal",
-            journals[1].to_str().unwrap(),
-            "--speed",
-            "1",
-            "--delay",
-            DELAY_S,
-        ],
+    let t2 = &round.tables[1];
+    boards[1] = t2.start(
+        Some(&t2.dir.join("moves.jsonl")),
+        &refs(&t2.journaled("1", &["--delay", DELAY_S])),
     );
     let downtime = poll(30, "board 1.2's downtime in the relay's console", || {
         alerts(&relay.addr, "irregularity", Some("1.2"))

@@ -23,9 +23,10 @@
 mod common;
 
 use common::mosquitto::{broker_with_queue, mosquitto_passwd};
+use common::round::{in_process_board, runtime};
 use common::*;
-use eboard::config::{Config, MqttConfig};
-use eboard::daemon::{Daemon, RunOptions};
+use eboard::config::MqttConfig;
+use eboard::daemon::Daemon;
 
 /// Round ms per wall ms: a game of 36 plies takes about 8 s.
 const SPEED: f64 = 30.0;
@@ -92,48 +93,16 @@ fn a_relay_whose_messages_the_broker_dropped_after_its_outage_shows_the_games_en
     let follower = SseReader::open(&relay.addr, "/events?game=1.2", &[]);
 
     let game = &eboard::pgn::read_games(DRAWN).expect("the game reads")[0];
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     let daemons: Vec<Daemon> = (1..=2u32)
         .map(|b| {
-            let trace = eboard::sim::simulate(
-                game,
-                &eboard::sim::SimOptions {
-                    seed: u64::from(b),
-                    ..Default::default()
-                },
-            )
-            .unwrap();
-            let mut cfg = Config::default();
-            cfg.event.name = Some("Open 2026".into());
-            cfg.event.time_control = Some("5400+30".into());
-            cfg.game.round = 1;
-            cfg.game.board = b;
-            cfg.mqtt = Some(MqttConfig {
+            let mqtt = MqttConfig {
                 url: url.clone(),
                 username: Some("board".into()),
                 password: Some("board-pw".into()),
                 ..Default::default()
-            });
-            Daemon::start(
-                RunOptions {
-                    config: cfg,
-                    delay_s: 0,
-                    journal: Some(dir.join(format!("b{b}.jsonl"))),
-                    source: Box::new(trace.records.into_iter().map(Ok)),
-                    source_header: Some(trace.header),
-                    source_is_recording: true,
-                    speed: SPEED,
-                    on_event: None,
-                    clock_device: None,
-                    source_is_live: false,
-                },
-                rt.handle(),
-            )
-            .unwrap()
+            };
+            in_process_board(&rt, &dir, game, b, mqtt, SPEED)
         })
         .collect();
     let state = |d: &Daemon| d.feed.public.view.borrow().games[0].state.clone();

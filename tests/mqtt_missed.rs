@@ -25,28 +25,18 @@
 
 mod common;
 
-use common::console::illegal_trace;
-use common::mosquitto::{broker_with_acl, docs_acl, mosquitto_passwd};
+use common::console::*;
+use common::mosquitto::{board_mqtt, docs_broker, mosquitto_passwd};
+use common::round::*;
 use common::*;
 use serde_json::{json, Value};
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-const ARBITER: &str = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
 /// The broadcast delay of the board, seconds (15 minutes).
 const DELAY_S: &str = "900";
 /// Board 2's retained alert list.
 const LIST: &str = "eboard/dm-2026/board/2/arbiter/alerts";
-
-/// The ACL of `docs/mqtt.md` for table 2 of `dm-2026`, and a `witness`
-/// that reads the arbiter topics (the test's own look at the broker).
-fn acl() -> String {
-    docs_acl(
-        &[2],
-        "user witness\ntopic read eboard/dm-2026/board/+/arbiter/#\n",
-    )
-}
 
 /// The latest payload of `topic` a client logged in as `witness` gets.
 fn witness(port: u16) -> Arc<Mutex<Option<Value>>> {
@@ -75,22 +65,8 @@ fn witness(port: u16) -> Arc<Mutex<Option<Value>>> {
 
 /// The console's alerts of `kind` about game 1.2.
 fn alerts(addr: &str, kind: &str) -> Vec<Value> {
-    let bearer = format!("Bearer {ARBITER}");
-    let (s, b) = request(
-        addr,
-        "GET",
-        "/console/alerts",
-        &[("Authorization", bearer.as_str())],
-        "",
-    );
-    assert_eq!(s, 200, "{b}");
-    let v: Value = serde_json::from_str(&b).unwrap();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .filter(|a| a["type"] == kind && a["game"] == "1.2")
-        .cloned()
-        .collect()
+    let bearer = console_bearer();
+    console_alerts(addr, ("Authorization", &bearer), kind, Some("1.2"))
 }
 
 /// Board 2's downtime alerts at the relay `addr`.
@@ -112,39 +88,19 @@ fn a_relay_away_when_an_alert_went_out_shows_it() {
     }
     let dir = tempdir("mqtt-missed");
     let passwd = dir.join("passwd");
-    let users = [
-        ("console", "console-pw"),
-        ("board2", "board2-pw"),
-        ("witness", "witness-pw"),
-    ];
-    let Some(mut broker) = broker_with_acl(&dir, &users, &acl()) else {
+    // The ACL of `docs/mqtt.md` for table 2 of `dm-2026`, and a `witness`
+    // that reads the arbiter topics (the test's own look at the broker).
+    let witness_acl = "user witness\ntopic read eboard/dm-2026/board/+/arbiter/#\n";
+    let Some(mut broker) = docs_broker(&dir, &[2], &["witness"], witness_acl) else {
         return;
     };
     let url = broker.url();
 
     // Board 2 plays an illegal e2-e5 at 4.4 s; no relay is listening.
-    let d = dir.join("b2");
-    std::fs::create_dir_all(&d).unwrap();
-    let cfg = config(
-        &d,
-        1,
-        2,
-        &format!(
-            "[mqtt]\nurl = \"{url}\"\nusername = \"board2\"\npassword = \"board2-pw\"\n\
-             arbiter_channel = true\n"
-        ),
-    );
-    let trace = illegal_trace(&d, 4_000);
-    let journal = d.join("j.jsonl");
-    let board_args = [
-        "--journal",
-        journal.to_str().unwrap(),
-        "--speed",
-        "1",
-        "--delay",
-        DELAY_S,
-    ];
-    let start_board = || run_board(&d, &cfg, Some(&trace), &board_args);
+    let table = Table::new(&dir, 2, &board_mqtt(&url, 2, "arbiter_channel = true\n"));
+    let trace = illegal_trace(&table.dir, 4_000);
+    let board_args = table.journaled("1", &["--delay", DELAY_S]);
+    let start_board = || table.start(Some(&trace), &refs(&board_args));
     let mut board = start_board();
     let board_bearer = format!("Bearer {ARBITER_TOKEN}");
     SseReader::open(
@@ -164,35 +120,8 @@ fn a_relay_away_when_an_alert_went_out_shows_it() {
     });
 
     // 1. The relay starts after the illegal move.
-    let relay_dir = dir.join("relay");
-    let state: PathBuf = relay_dir.join("state");
-    std::fs::create_dir_all(&relay_dir).unwrap();
-    let relay_cfg = relay_dir.join("relay.toml");
-    std::fs::write(
-        &relay_cfg,
-        format!("[[arbiter.accounts]]\nname = \"IA Hansen\"\ntoken = \"{ARBITER}\"\n"),
-    )
-    .unwrap();
-    let relay_args = [
-        "relay",
-        "--mqtt",
-        url.as_str(),
-        "--mqtt-username",
-        "console",
-        "--event",
-        "DM 2026",
-        "--config",
-        relay_cfg.to_str().unwrap(),
-        "--state-dir",
-        state.to_str().unwrap(),
-    ];
-    let start_relay = || {
-        spawn(
-            &relay_args,
-            &[("EBOARD_MQTT_PASSWORD", "console-pw")],
-            &relay_dir,
-        )
-    };
+    let relay_spec = MqttRelay::new(&dir, "relay", &url, "console", &token_account()).with_state();
+    let start_relay = || relay_spec.start();
     let relay_started = std::time::Instant::now();
     let mut relay = start_relay();
     let alert = poll(20, "the illegal move at a relay started after it", || {
@@ -204,7 +133,7 @@ fn a_relay_away_when_an_alert_went_out_shows_it() {
     );
     assert!(alert["ack"].is_null(), "{alert}");
     assert_eq!(alert["event"]["game"], "1.2", "{alert}");
-    let bearer = format!("Bearer {ARBITER}");
+    let bearer = console_bearer();
     let (s, b) = request(
         &relay.addr,
         "POST",

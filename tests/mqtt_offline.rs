@@ -19,20 +19,15 @@
 mod common;
 
 use common::console::*;
-use common::mosquitto::{broker_with_acl, docs_acl};
+use common::mosquitto::{board_mqtt, docs_broker};
+use common::round::*;
 use common::*;
 use serde_json::Value;
-use std::path::Path;
 
 /// How late the will of a frozen board may come: 1.5 × the keep-alive
 /// (5 s, `mqtt::publish::KEEP_ALIVE`, MQTT 3.1.1 §3.1.2.10), plus the
 /// broker's keep-alive check and the relay's reading (ms).
 const KEEP_ALIVE_BOUND_MS: u64 = 15_000;
-
-/// The ACL of `docs/mqtt.md` for tables 1..=3 of `dm-2026` and the console's relay.
-fn acl() -> String {
-    docs_acl(&[1, 2, 3], "")
-}
 
 /// Sends `signal` (`TERM`, `STOP`, `CONT`) to `board`.
 fn signal(board: &Running, signal: &str) {
@@ -46,16 +41,7 @@ fn signal(board: &Running, signal: &str) {
 
 /// The console's alerts of `kind` on `game`, oldest first.
 fn alerts(relay: &str, cookie: &str, kind: &str, game: &str) -> Vec<Value> {
-    let (s, _, b) = http(relay, "GET", "/console/alerts", &[("Cookie", cookie)], "");
-    assert_eq!(s, 200, "{b}");
-    let v: Value = serde_json::from_str(&b).unwrap();
-    let mut found: Vec<Value> = v
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|a| a["type"] == kind && a["game"] == game)
-        .cloned()
-        .collect();
+    let mut found = console_alerts(relay, ("Cookie", cookie), kind, Some(game));
     found.reverse();
     found
 }
@@ -77,53 +63,26 @@ fn nth_alert(relay: &str, cookie: &str, kind: &str, game: &str, n: usize, secs: 
     })
 }
 
-/// Board `n`'s daemon (round 1) playing the Opera Game, with its journal in `d`.
-fn board(d: &Path, url: &str, n: u32) -> Running {
-    let cfg = config(
-        d,
-        1,
-        n,
-        &format!("[mqtt]\nurl = \"{url}\"\nusername = \"board{n}\"\npassword = \"board{n}-pw\"\n"),
-    );
-    let j = d.join("j.jsonl");
-    let trace = opera_trace(d, u64::from(n));
-    run_board(
-        d,
-        &cfg,
-        Some(&trace),
-        &["--journal", j.to_str().unwrap(), "--speed", "10"],
-    )
+/// Table `t`'s daemon playing the Opera Game, with its journal.
+fn board(t: &Table) -> Running {
+    t.run(Some(&opera_trace(&t.dir, u64::from(t.n))), "10", true)
 }
 
 #[test]
 fn a_board_offline_and_back_reaches_the_mqtt_relays_console() {
     let dir = tempdir("mqtt-offline");
-    let users = [
-        ("console", "console-pw"),
-        ("board1", "board1-pw"),
-        ("board2", "board2-pw"),
-        ("board3", "board3-pw"),
-    ];
-    let Some(broker) = broker_with_acl(&dir, &users, &acl()) else {
+    // The ACL of `docs/mqtt.md` for tables 1..=3 of `dm-2026` and the console's relay.
+    let Some(broker) = docs_broker(&dir, &[1, 2, 3], &[], "") else {
         return;
     };
     let url = broker.url();
-    let dirs: Vec<_> = (1..=3)
-        .map(|n| {
-            let d = dir.join(format!("b{n}"));
-            std::fs::create_dir_all(&d).unwrap();
-            d
-        })
+    let tables: Vec<Table> = (1..=3)
+        .map(|n| Table::new(&dir, n, &board_mqtt(&url, n, "")))
         .collect();
 
     // Board 3 comes and goes (SIGTERM) before the relay starts.
-    let mut b3 = board(&dirs[2], &url, 3);
-    poll(20, "board 3 connected", || {
-        std::fs::read_to_string(&b3.stderr)
-            .ok()?
-            .contains("ready")
-            .then_some(())
-    });
+    let mut b3 = board(&tables[2]);
+    b3.wait_log(20, "ready");
     signal(&b3, "TERM");
     assert!(b3.child.wait().unwrap().success());
     let said = std::fs::read_to_string(&b3.stderr).unwrap();
@@ -133,32 +92,14 @@ fn a_board_offline_and_back_reaches_the_mqtt_relays_console() {
     );
 
     // The console's relay: board 3 is off now.
-    let relay_dir = dir.join("relay");
-    std::fs::create_dir_all(&relay_dir).unwrap();
-    let relay_cfg = relay_dir.join("relay.toml");
-    std::fs::write(
-        &relay_cfg,
-        format!(
-            "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n",
-            secret_hash(SECRET)
-        ),
+    let relay = MqttRelay::new(
+        &dir,
+        "relay",
+        &url,
+        "console",
+        &named_account("IA Hansen", SECRET),
     )
-    .unwrap();
-    let relay = spawn(
-        &[
-            "relay",
-            "--mqtt",
-            &url,
-            "--mqtt-username",
-            "console",
-            "--event",
-            "DM 2026",
-            "--config",
-            relay_cfg.to_str().unwrap(),
-        ],
-        &[("EBOARD_MQTT_PASSWORD", "console-pw")],
-        &relay_dir,
-    );
+    .start();
     let r = relay.addr.as_str();
     let public = SseReader::open(r, "/events", &[]);
     let arbiter = login(r, "IA Hansen", SECRET);
@@ -167,8 +108,8 @@ fn a_board_offline_and_back_reaches_the_mqtt_relays_console() {
     assert!(off3["ack"].is_null(), "{off3}");
 
     // Boards 1 and 2 play; the relay shows them.
-    let mut b1 = board(&dirs[0], &url, 1);
-    let b2 = board(&dirs[1], &url, 2);
+    let mut b1 = board(&tables[0]);
+    let b2 = board(&tables[1]);
     poll(30, "boards 1.1 and 1.2 at the console", || {
         let (s, _, b) = http(r, "GET", "/arbiter/state", &[("Cookie", &arbiter)], "");
         let v: Value = serde_json::from_str(&b).ok()?;
@@ -183,10 +124,10 @@ fn a_board_offline_and_back_reaches_the_mqtt_relays_console() {
     assert!(early.is_empty(), "{early:?}");
 
     // Board 1 killed (once its journal has records, to resume from): the will.
-    let j1 = dirs[0].join("j.jsonl");
+    let j1 = &tables[0].journal;
     poll(30, "board 1's journal", || {
         // The header, then records.
-        (journal_records(&j1).len() >= 3).then_some(())
+        (journal_records(j1).len() >= 3).then_some(())
     });
     let killed_at = unix_ms();
     b1.kill();
@@ -198,7 +139,7 @@ fn a_board_offline_and_back_reaches_the_mqtt_relays_console() {
     assert!(off1["resolved"].is_null(), "{off1}");
 
     // Restarted from its journal: back.
-    let b1 = board(&dirs[0], &url, 1);
+    let b1 = board(&tables[0]);
     let back = closed_offline(r, &arbiter, "1.1", 1, 20);
     assert!(
         back["resolved"]["how"]

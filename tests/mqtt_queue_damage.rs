@@ -63,17 +63,8 @@ fn a_cut_queue_line_is_sent_again_never_lost_silently() {
     let trace = opera_trace(&dir, 6);
     let cfg = config(&dir, 2, 7, &mqtt);
     let journal = dir.join("j.jsonl");
-    let args = [
-        "run",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--trace",
-        trace.to_str().unwrap(),
-        "--journal",
-        journal.to_str().unwrap(),
-        "--speed",
-        "20",
-    ];
+    let args = run_args(&cfg, Some(&trace), Some(&journal), &["--speed", "20"]);
+    let args = refs(&args);
     // The broker goes away at once: everything the board publishes waits
     // in its queue.
     broker.kill();

@@ -15,9 +15,10 @@
 mod common;
 
 use common::mosquitto::broker;
+use common::round::{in_process_board, runtime};
 use common::*;
-use eboard::config::{Config, MqttConfig};
-use eboard::daemon::{Daemon, RunOptions};
+use eboard::config::MqttConfig;
+use eboard::daemon::Daemon;
 use std::path::PathBuf;
 
 const BOARDS: u32 = 100;
@@ -55,46 +56,14 @@ fn a_hundred_boards_through_a_broker_killed_mid_round_and_two_relays_serve_their
         "{body}"
     );
 
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     let mut daemons = Vec::new();
     for b in 1..=BOARDS {
-        let trace = eboard::sim::simulate(
-            &games[b as usize - 1],
-            &eboard::sim::SimOptions {
-                seed: u64::from(b),
-                ..Default::default()
-            },
-        )
-        .unwrap();
-        let mut cfg = Config::default();
-        cfg.event.name = Some("Open 2026".into());
-        cfg.event.time_control = Some("5400+30".into());
-        cfg.game.round = 1;
-        cfg.game.board = b;
-        cfg.mqtt = Some(MqttConfig {
+        let mqtt = MqttConfig {
             url: url.clone(),
             ..Default::default()
-        });
-        let d = Daemon::start(
-            RunOptions {
-                config: cfg,
-                delay_s: 0,
-                journal: Some(dir.join(format!("b{b}.jsonl"))),
-                source: Box::new(trace.records.into_iter().map(Ok)),
-                source_header: Some(trace.header),
-                source_is_recording: true,
-                speed: SPEED,
-                on_event: None,
-                clock_device: None,
-                source_is_live: false,
-            },
-            rt.handle(),
-        )
-        .unwrap();
+        };
+        let d = in_process_board(&rt, &dir, &games[b as usize - 1], b, mqtt, SPEED);
         daemons.push(d);
     }
     let board_moves = |daemons: &[Daemon]| -> usize {

@@ -18,57 +18,20 @@
 
 mod common;
 
-use common::console::illegal_trace;
-use common::mosquitto::{broker_with_acl, docs_acl};
+use common::console::*;
+use common::mosquitto::{board_mqtt, docs_broker};
+use common::round::*;
 use common::*;
 use serde_json::{json, Value};
 
-const ARBITER: &str = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
-
-fn alerts(addr: &str, kind: &str) -> Vec<Value> {
-    let bearer = format!("Bearer {ARBITER}");
-    let (s, b) = request(
-        addr,
-        "GET",
-        "/console/alerts",
-        &[("Authorization", bearer.as_str())],
-        "",
-    );
-    assert_eq!(s, 200, "{b}");
-    let v: Value = serde_json::from_str(&b).unwrap();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .filter(|a| a["type"] == kind && a["game"] == "1.2")
-        .cloned()
-        .collect()
-}
-
-/// Board 1.2's state at the relay `addr` (its console's view), if known.
-fn state(addr: &str) -> Option<Value> {
-    let bearer = format!("Bearer {ARBITER}");
-    let (s, b) = request(
-        addr,
-        "GET",
-        "/arbiter/state",
-        &[("Authorization", bearer.as_str())],
-        "",
-    );
-    if s != 200 {
-        return None;
-    }
-    let v: Value = serde_json::from_str(&b).ok()?;
-    v.as_array()?
-        .iter()
-        .find(|s| s["state"]["game"] == "1.2")
-        .map(|s| s["state"].clone())
+/// IA Hansen's header at the relay's console.
+fn auth(bearer: &str) -> (&str, &str) {
+    ("Authorization", bearer)
 }
 
 const STEPS: &str = r##"
-name, secret = sys.argv[4:6]
 with steps() as res:
-    page(390, 844, True)
-    log_in(name, secret)
+    console_page(390, 844, True)
     wait("boards.get('1.2') && plyOf(boards.get('1.2')) === 1 && alerts.some((a) => a.type === 'illegal_move')", "game B and game A's alert")
     js("refresh()"); time.sleep(0.5)
     li = "Array.from(document.querySelectorAll('#alerts li, #acked-list li')).find((l) => l.dataset.type === 'illegal_move')"
@@ -84,70 +47,33 @@ fn a_stale_retained_alert_of_a_lost_journal_is_refused_with_a_reason() {
         return;
     }
     let dir = tempdir("mqtt-stale-alert");
-    let users = [("console", "console-pw"), ("board2", "board2-pw")];
-    let Some(broker) = broker_with_acl(&dir, &users, &docs_acl(&[2], "")) else {
+    let Some(broker) = docs_broker(&dir, &[2], &[], "") else {
         return;
     };
     let url = broker.url();
-    let key = dir.join("console.key");
-    let pk = eboard_ok(&["rule", "--keygen", key.to_str().unwrap()]);
-    let relay_dir = dir.join("relay");
-    std::fs::create_dir_all(&relay_dir).unwrap();
-    let relay_cfg = relay_dir.join("relay.toml");
-    std::fs::write(
-        &relay_cfg,
-        format!(
-            "[arbiter]\nruling_key = \"{}\"\n\n[[arbiter.accounts]]\nname = \"IA Hansen\"\ntoken = \"{ARBITER}\"\n",
-            key.display()
-        ),
-    )
-    .unwrap();
-    let relay_args = [
-        "relay",
-        "--mqtt",
-        url.as_str(),
-        "--mqtt-username",
-        "console",
-        "--event",
-        "DM 2026",
-        "--config",
-        relay_cfg.to_str().unwrap(),
-    ];
-    let start_relay = || {
-        spawn(
-            &relay_args,
-            &[("EBOARD_MQTT_PASSWORD", "console-pw")],
-            &relay_dir,
-        )
-    };
-    let mut relay = start_relay();
+    let (key, pk) = console_key(&dir, "console.key");
+    let relay_toml = format!("{}{}", ruling_key(&key), token_account());
+    let relay_spec = MqttRelay::new(&dir, "relay", &url, "console", &relay_toml);
+    let mut relay = relay_spec.start();
+    let bearer = console_bearer();
+    let alerts = |addr: &str| console_alerts(addr, auth(&bearer), "illegal_move", Some("1.2"));
 
     // 1. Game A: an illegal move at 4.4 s.
-    let d = dir.join("b2");
-    std::fs::create_dir_all(&d).unwrap();
-    let cfg = config(
-        &d,
-        1,
+    let table = Table::new(
+        &dir,
         2,
-        &format!(
-            "[mqtt]\nurl = \"{url}\"\nusername = \"board2\"\npassword = \"board2-pw\"\n\
-             arbiter_channel = true\ncommand_keys = [\"{}\"]\n",
-            pk.trim()
+        &board_mqtt(
+            &url,
+            2,
+            &format!("arbiter_channel = true\ncommand_keys = [\"{pk}\"]\n"),
         ),
     );
-    let journal = d.join("j.jsonl");
-    let board_args = [
-        "--journal",
-        journal.to_str().unwrap(),
-        "--speed",
-        "1",
-        "--delay",
-        "900",
-    ];
-    let game_a = illegal_trace(&d, 4_000);
-    let mut board = run_board(&d, &cfg, Some(&game_a), &board_args);
+    let d = &table.dir;
+    let board_args = table.journaled("1", &["--delay", "900"]);
+    let game_a = illegal_trace(d, 4_000);
+    let mut board = table.start(Some(&game_a), &refs(&board_args));
     let old = poll(30, "game A's illegal move at the relay", || {
-        alerts(&relay.addr, "illegal_move").pop()
+        alerts(&relay.addr).pop()
     });
 
     // 2. The relay and the board stop; the SD card replaced (the journal
@@ -155,7 +81,7 @@ fn a_stale_retained_alert_of_a_lost_journal_is_refused_with_a_reason() {
     // down: game A's alert from the broker's retained list.
     relay.kill();
     board.kill();
-    for e in std::fs::read_dir(&d).unwrap().flatten() {
+    for e in std::fs::read_dir(d).unwrap().flatten() {
         if e.file_name().to_string_lossy().starts_with("j.jsonl") {
             let p = e.path();
             if p.is_dir() {
@@ -165,25 +91,17 @@ fn a_stale_retained_alert_of_a_lost_journal_is_refused_with_a_reason() {
             }
         }
     }
-    relay = start_relay();
+    relay = relay_spec.start();
     let stale = poll(20, "game A's alert from the retained list", || {
-        alerts(&relay.addr, "illegal_move").pop()
+        alerts(&relay.addr).pop()
     });
     assert_eq!(stale["key"], old["key"], "{stale}");
 
     // 3. Game B on the same board: 1. e4 only.
-    let game_b = d.join("game-b.jsonl");
-    std::fs::write(
-        &game_b,
-        TraceBuilder::new()
-            .header("time_control", "5400+30")
-            .mv(1_000, "e2e4", "w")
-            .text(),
-    )
-    .unwrap();
-    board = run_board(&d, &cfg, Some(&game_b), &board_args);
+    let game_b = steps_trace(d, "game-b", TIME_CONTROL, "1000 mv e2e4 w");
+    board = table.start(Some(&game_b), &refs(&board_args));
     let st = poll(30, "game B at the relay", || {
-        state(&relay.addr)
+        console_state(&relay.addr, auth(&bearer), "1.2")
             .filter(|s| s["ply"] == 1 && s["moves"].as_array().is_some_and(|m| m.len() == 1))
     });
     println!("game B: {st}");
@@ -191,7 +109,7 @@ fn a_stale_retained_alert_of_a_lost_journal_is_refused_with_a_reason() {
         st["started_at_unix_ms"].as_u64().unwrap() > stale["unix_ms"].as_u64().unwrap(),
         "game B started after game A's alert: {st} / {stale}"
     );
-    let still = alerts(&relay.addr, "illegal_move");
+    let still = alerts(&relay.addr);
     assert_eq!(
         still.len(),
         1,
@@ -199,25 +117,17 @@ fn a_stale_retained_alert_of_a_lost_journal_is_refused_with_a_reason() {
     );
 
     // A ruling made from game A's alert: refused by the board with a reason.
-    let bearer = format!("Bearer {ARBITER}");
     let cmd = json!({"board": "1.2", "action": "restore", "id": "stale-restore-1",
         "expect": {"ply": 1, "event": {"type": "illegal_move", "t": stale["event"]["t"]}}});
-    let (s, body) = request(
-        &relay.addr,
-        "POST",
-        "/arbiter/command",
-        &[("Authorization", bearer.as_str())],
-        &cmd.to_string(),
-    );
+    let (s, body) = console_command(&relay.addr, ("Authorization", &bearer), &cmd);
     println!("the ruling from game A's alert: {s} {body}");
     assert_eq!(s, 409, "{body}");
     assert!(body.contains("no longer open"), "{body}");
     assert!(body.contains("this board raised no such alert"), "{body}");
-    let j: Vec<Value> = std::fs::read_to_string(&journal)
-        .unwrap()
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .filter(|v: &Value| v["arbiter"] == "restore")
+    let j: Vec<Value> = table
+        .records()
+        .into_iter()
+        .filter(|v| v["arbiter"] == "restore")
         .collect();
     assert_eq!(j.len(), 1, "{j:?}");
     // Journaled as the request with its `expect`: a replay refuses it alike
@@ -227,12 +137,12 @@ fn a_stale_retained_alert_of_a_lost_journal_is_refused_with_a_reason() {
 
     // The console page: game A's alert from an earlier game, no live button.
     if let Some(chrome) = chromium_and_python() {
-        let r = console::run_console_steps(
+        let r = run_steps(
             &chrome,
             &format!("http://{}/console", relay.addr),
             &dir,
             STEPS,
-            &["IA Hansen", ARBITER],
+            &["IA Hansen", CONSOLE_TOKEN],
             &relay.stderr,
         );
         println!("{r:#}");

@@ -10,15 +10,13 @@
 mod common;
 
 use common::skip::shared_pgn_dir_or_skip;
-use common::{of, replay_steps};
+use common::{of, replay_steps, ALL_RULES as ALL};
 use eboard::board::Orientation;
 use eboard::controller::replay;
 use eboard::pgn::PgnGame;
 use eboard::sim::{simulate, SimOptions};
 use eboard::trace::{BoardId, RecordKind, Trace};
 use serde_json::{json, Value};
-
-const ALL: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
 
 /// The quarter and half turns a board can be set down in.
 const TURNED: [Orientation; 3] = [Orientation::Rot90, Orientation::Rot180, Orientation::Rot270];

@@ -91,12 +91,7 @@ fn an_upgrade_during_a_game_is_refused_with_a_clear_message() {
         &["--journal-dir", state.to_str().unwrap(), "--speed", "20"],
     );
     let events = state.join("board.jsonl.events");
-    poll(30, "a journaled move", || {
-        std::fs::read_to_string(&events)
-            .ok()?
-            .contains("\"type\":\"move\"")
-            .then_some(())
-    });
+    wait_for_text(30, "a journaled move", &events, "\"type\":\"move\"");
     drop(run);
     let out = preinst(&dir, true, &[]);
     assert_eq!(out.status.code(), Some(1));

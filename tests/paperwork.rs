@@ -16,6 +16,7 @@
 mod common;
 
 use common::console::*;
+use common::round::*;
 use common::*;
 use serde_json::{json, Value};
 
@@ -40,15 +41,7 @@ fn rule_at(board: &str, action: &str, body: &str) -> (u16, String) {
 
 /// The console's alert of `kind` on `game`, once it is there.
 fn alert(relay: &str, cookie: &str, kind: &str, game: &str) -> Value {
-    poll(60, &format!("the {kind} alert of {game}"), || {
-        let (s, _, b) = http(relay, "GET", "/console/alerts", &[("Cookie", cookie)], "");
-        let v: Value = serde_json::from_str(&b).ok()?;
-        (s == 200).then_some(())?;
-        v.as_array()?
-            .iter()
-            .find(|a| a["type"] == kind && a["game"] == game)
-            .cloned()
-    })
+    console_alert(relay, ("Cookie", cookie), kind, game)
 }
 
 /// The CSV's rows as maps of header → cell (the report's cells hold no
@@ -83,20 +76,12 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     let dir = tempdir("paperwork");
     // The pairings of round 4 as fragments for `eboard run --pairing`.
     let pairings = dir.join("pairings");
-    let out = eboard_command()
-        .args(["event", TRF, "--round", "4", "--event", "DM 2026"])
-        .args(["--out", pairings.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = pairings.to_str().unwrap();
+    eboard_ok(&[
+        "event", TRF, "--round", "4", "--event", "DM 2026", "--out", out,
+    ]);
     // The boards: only the relay's account (no arbiter's secret on a board).
-    let relay_account = format!(
-        "\n[[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n"
-    );
+    let relay_account = format!("\n{}", relay_account());
     let mut boards = Vec::new();
     for n in [1u32, 2, 4] {
         let d = dir.join(format!("b{n}"));
@@ -130,20 +115,11 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
         boards.push(board);
     }
     // The relay: the arbiters' accounts live here.
-    let relay_cfg = relay_config(
-        &dir,
-        &format!(
-            "pairings = \"{TRF}\"\n\n[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n",
-            secret_hash(SECRET)
-        ),
+    let accounts = format!(
+        "pairings = \"{TRF}\"\n\n{}",
+        named_account("IA Hansen", SECRET)
     );
-    let urls: Vec<String> = boards
-        .iter()
-        .map(|b| format!("http://{}", b.addr))
-        .collect();
-    let mut args = vec!["relay", "--config", relay_cfg.to_str().unwrap()];
-    args.extend(urls.iter().map(String::as_str));
-    let relay = spawn(&args, &[], &dir);
+    let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
     let r = relay.addr.as_str();
     let cookie = login(r, "IA Hansen", SECRET);
     let me = [("Cookie", cookie.as_str())];
@@ -353,15 +329,12 @@ fn a_correction_undone_after_a_board_restart_leaves_the_final_result_everywhere(
     assert!(out.status.success(), "{out:?}");
     let fragment = pairings.join("board-1.toml");
     let cfg = config(&dir, 4, 1, &format!("pairings = \"{TRF}\"\n"));
-    let trace = dir.join("draw.jsonl");
-    std::fs::write(
-        &trace,
-        TraceBuilder::new()
-            .header("time_control", "5400+30")
-            .steps("1000 mv e2e4 w\n2000 mv e7e5 b\n3000 offer w\n3500 accept b\n")
-            .text(),
-    )
-    .unwrap();
+    let trace = steps_trace(
+        &dir,
+        "draw",
+        TIME_CONTROL,
+        "1000 mv e2e4 w\n2000 mv e7e5 b\n3000 offer w\n3500 accept b\n",
+    );
     let state = dir.join("state");
     let args = |pairing: &std::path::Path| -> Vec<String> {
         vec![

@@ -14,7 +14,7 @@ mod common;
 use common::*;
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 fn pgn_of(trace: &TraceBuilder) -> String {
     let out = eboard_with_input(&["replay", "-", "--pgn", "-"], &trace.text());
@@ -168,21 +168,7 @@ fn after_an_illegal_move_that_stood_the_record_stays_legal() {
         );
     }
     if let Some(pe) = pgn_extract() {
-        let mut child = Command::new(pe)
-            .args(["-s", "--quiet"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(pgn.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = output_with_input(Command::new(pe).args(["-s", "--quiet"]), &pgn);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "pgn-extract: {stderr}");
         assert!(

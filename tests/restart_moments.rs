@@ -228,12 +228,7 @@ fn other_boot(journal: &Path) {
 /// The wall clock stepped by `ms` (negative: back) while the daemon was
 /// down: round time 0 is that much off on the new wall clock.
 fn wall_stepped(journal: &Path, ms: i64) {
-    let text = std::fs::read_to_string(journal).unwrap();
-    let (head, rest) = text.split_once('\n').unwrap();
-    let mut header: Value = serde_json::from_str(head).unwrap();
-    let start = header["journal"]["started_at_unix_ms"].as_i64().unwrap();
-    header["journal"]["started_at_unix_ms"] = Value::from(start - ms);
-    std::fs::write(journal, format!("{header}\n{rest}")).unwrap();
+    shift_journal_start(journal, ms);
     edit_events(journal, |v| {
         if let Some(e) = v["epoch_unix_ms"].as_i64() {
             v["epoch_unix_ms"] = Value::from(e - ms);

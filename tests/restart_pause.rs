@@ -74,12 +74,7 @@ fn killed_during_blacks_think(name: &str) -> (std::path::PathBuf, std::path::Pat
     );
     run.kill();
     drop(stdin);
-    let text = std::fs::read_to_string(&journal).unwrap();
-    let (head, rest) = text.split_once('\n').unwrap();
-    let mut header: Value = serde_json::from_str(head).unwrap();
-    let start = header["journal"]["started_at_unix_ms"].as_u64().unwrap();
-    header["journal"]["started_at_unix_ms"] = Value::from(start - 3_600_000);
-    std::fs::write(&journal, format!("{header}\n{rest}")).unwrap();
+    shift_journal_start(&journal, 3_600_000);
     (dir, journal)
 }
 

@@ -51,18 +51,10 @@ fn a_kill_during_a_42_s_think_and_a_quick_restart_is_trusted_and_charged() {
     // 600+0; the wall clock kept (`rtc`), as on a board with a real-time
     // clock: the 30 s bound alone decides.
     let cfg = config(&dir, 1, 6, "\n[clock]\nwall_clock = \"rtc\"\n");
-    let text = std::fs::read_to_string(&cfg).unwrap();
-    std::fs::write(&cfg, text.replace("5400+30", "600+0")).unwrap();
+    common::round::event_keys(&cfg, "600+0", "");
     let journal = dir.join("j.jsonl");
-    let args = [
-        "--journal",
-        journal.to_str().unwrap(),
-        "--speed",
-        "1",
-        "--delay",
-        "10",
-    ];
-    let mut run = run_board(&dir, &cfg, Some(&trace), &args);
+    let args = journal_speed_delay(&journal, "1", "10");
+    let mut run = run_board(&dir, &cfg, Some(&trace), &refs(&args));
     // 42 s into Black's think (it began at 5.6 s): the last heartbeat
     // journaled at 47.6 s of round time or later.
     let events = eboard::journal::events_path(&journal);
@@ -90,7 +82,7 @@ fn a_kill_during_a_42_s_think_and_a_quick_restart_is_trusted_and_charged() {
     run.kill();
     drop(run);
 
-    let run = run_board(&dir, &cfg, Some(&trace), &args);
+    let run = run_board(&dir, &cfg, Some(&trace), &refs(&args));
     // Every public stream opened at once (a new SSE client, one resumed
     // from its last id, a WebSocket) must never withdraw a move published
     // (issue 25.8: "moves already public are never withdrawn from any feed").

@@ -24,29 +24,19 @@
 mod common;
 
 use common::console::*;
-use common::mosquitto::{broker_with_acl, docs_acl};
+use common::mosquitto::{board_mqtt, docs_broker};
+use common::round::*;
 use common::*;
 use serde_json::{json, Value};
-use std::path::PathBuf;
 
 const TRF: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/pairings-open-2026.trf"
 );
-const DEPUTY_SECRET: &str = "deputy sees everything";
 /// The broadcast delay, seconds of round time (15 minutes; the boards run
 /// at 50 times real time, so 18 s here).
 const DELAY_S: &str = "900";
 const SPEED: &str = "50";
-
-/// The ACL of `docs/mqtt.md` for tables 1..=4 of `dm-2026`, with the
-/// organiser who publishes the pairings and the console's relay.
-fn acl() -> String {
-    docs_acl(
-        &[1, 2, 3, 4],
-        "user organiser\ntopic write eboard/dm-2026/board/+/config\n",
-    )
-}
 
 /// The game of round `round` (`4.1`) in a PGN of several games.
 fn game_of(pgn: &str, round: &str) -> Option<String> {
@@ -71,41 +61,22 @@ fn rule(relay: &str, cookie: &str, cmd: Value) -> (u16, Value) {
 /// Game `game`'s undelayed state at the console, once `ready` holds.
 fn state_of(relay: &str, cookie: &str, game: &str, ready: impl Fn(&Value) -> bool) -> Value {
     poll(60, &format!("the state of {game}"), || {
-        let (s, _, b) = http(relay, "GET", "/arbiter/state", &[("Cookie", cookie)], "");
-        let v: Value = serde_json::from_str(&b).ok()?;
-        (s == 200).then_some(())?;
-        v.as_array()?
-            .iter()
-            .map(|g| g["state"].clone())
-            .find(|st| st["game"] == game && ready(st))
+        console_state(relay, ("Cookie", cookie), game).filter(|st| ready(st))
     })
 }
 
 /// The console's open alert of `kind` on `game`, once it is there.
 fn alert(relay: &str, cookie: &str, kind: &str, game: &str) -> Value {
-    poll(60, &format!("the {kind} alert of {game}"), || {
-        let (s, _, b) = http(relay, "GET", "/console/alerts", &[("Cookie", cookie)], "");
-        let v: Value = serde_json::from_str(&b).ok()?;
-        (s == 200).then_some(())?;
-        v.as_array()?
-            .iter()
-            .find(|a| a["type"] == kind && a["game"] == game)
-            .cloned()
-    })
+    console_alert(relay, ("Cookie", cookie), kind, game)
 }
 
 #[test]
 fn a_round_from_its_pairings_to_confirmed_results_on_one_console() {
     let dir = tempdir("round");
-    let users = [
-        ("organiser", "organiser-pw"),
-        ("console", "console-pw"),
-        ("board1", "board1-pw"),
-        ("board2", "board2-pw"),
-        ("board3", "board3-pw"),
-        ("board4", "board4-pw"),
-    ];
-    let Some(broker) = broker_with_acl(&dir, &users, &acl()) else {
+    // The ACL of `docs/mqtt.md` for tables 1..=4 of `dm-2026`, with the
+    // organiser who publishes the pairings and the console's relay.
+    let organiser_acl = "user organiser\ntopic write eboard/dm-2026/board/+/config\n";
+    let Some(broker) = docs_broker(&dir, &[1, 2, 3, 4], &["organiser"], organiser_acl) else {
         return;
     };
     let url = broker.url();
@@ -127,93 +98,39 @@ fn a_round_from_its_pairings_to_confirmed_results_on_one_console() {
 
     // 2. The console's relay, then the boards.
     let (key, pk) = console_key(&dir, "console.key");
-    let relay_dir = dir.join("relay");
-    std::fs::create_dir_all(&relay_dir).unwrap();
-    let relay_cfg = relay_dir.join("relay.toml");
-    std::fs::write(
-        &relay_cfg,
-        format!(
-            "[arbiter]\nruling_key = \"{}\"\n\n\
-             [[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n\
-             [[arbiter.accounts]]\nname = \"Deputy Dam\"\nrole = \"deputy\"\nsecret_hash = \"{}\"\n",
-            key.display(),
-            secret_hash(SECRET),
-            secret_hash(DEPUTY_SECRET)
-        ),
-    )
-    .unwrap();
-    let state = relay_dir.join("state");
-    let relay = spawn(
-        &[
-            "relay",
-            "--mqtt",
-            &url,
-            "--mqtt-username",
-            "console",
-            "--event",
-            "DM 2026",
-            "--config",
-            relay_cfg.to_str().unwrap(),
-            "--state-dir",
-            state.to_str().unwrap(),
-        ],
-        &[("EBOARD_MQTT_PASSWORD", "console-pw")],
-        &relay_dir,
-    );
+    let relay_toml = format!("{}{}", ruling_key(&key), arbiter_accounts(true));
+    let relay = MqttRelay::new(&dir, "relay", &url, "console", &relay_toml).with_state();
+    let relay_state = relay.dir.join("state");
+    let relay = relay.start();
     let public = SseReader::open(&relay.addr, "/events", &[]);
-    poll(20, "the relay subscribed", || {
-        std::fs::read_to_string(&relay.stderr)
-            .ok()?
-            .contains("relay: subscribed to")
-            .then_some(())
-    });
-    let mut boards = Vec::new();
-    let mut journals: Vec<PathBuf> = Vec::new();
-    for n in 1u32..=4 {
-        let d = dir.join(format!("b{n}"));
-        std::fs::create_dir_all(&d).unwrap();
-        // The file says round 1 and other players: the pairing wins.
-        let cfg = config(
-            &d,
-            1,
-            n,
-            &format!(
-                "[mqtt]\nurl = \"{url}\"\nusername = \"board{n}\"\npassword = \"board{n}-pw\"\n\
-                 board_config = true\nboard_config_wait = 10\narbiter_channel = true\n\
-                 command_keys = [\"{pk}\"]\n"
-            ),
+    relay.wait_log(20, "relay: subscribed to");
+    // The file says round 1 and other players: the pairing wins.
+    let mqtt = |n: u32| {
+        let keys = format!(
+            "board_config = true\nboard_config_wait = 10\narbiter_channel = true\n\
+             command_keys = [\"{pk}\"]\n"
         );
-        let trace = match n {
-            1 | 3 => Some(opera_trace(&d, u64::from(n))),
-            2 => Some(illegal_trace(&d, 12_000)),
+        board_mqtt(&url, n, &keys)
+    };
+    let round = Round::start_each(&dir, 4, mqtt, |t| {
+        let trace = match t.n {
+            1 | 3 => Some(opera_trace(&t.dir, u64::from(t.n))),
+            2 => Some(illegal_trace(&t.dir, 12_000)),
             _ => None, // board 4: nobody comes
         };
-        let j = d.join("j.jsonl");
-        boards.push(run_board(
-            &d,
-            &cfg,
+        t.start(
             trace.as_deref(),
-            &[
-                "--journal",
-                j.to_str().unwrap(),
-                "--speed",
-                SPEED,
-                "--delay",
-                DELAY_S,
-            ],
-        ));
-        journals.push(j);
-    }
+            &refs(&t.journaled(SPEED, &["--delay", DELAY_S])),
+        )
+    });
+    let journals: Vec<_> = round.tables.iter().map(|t| t.journal.clone()).collect();
 
     // 3. One page: every board with the pairing's players.
     let r = relay.addr.as_str();
     let arbiter = login(r, "IA Hansen", SECRET);
     let deputy = login(r, "Deputy Dam", DEPUTY_SECRET);
     let games = poll(30, "the four boards at the console", || {
-        let (s, _, b) = http(r, "GET", "/arbiter/state", &[("Cookie", &arbiter)], "");
-        let v: Value = serde_json::from_str(&b).ok()?;
-        let games: Vec<Value> = v.as_array()?.iter().map(|g| g["state"].clone()).collect();
-        (s == 200 && games.len() == 4).then_some(games)
+        console_states(r, ("Cookie", &arbiter)).filter(|games| games.len() == 4)
     });
     let players: Vec<(String, String, String)> = games
         .iter()
@@ -317,7 +234,7 @@ fn a_round_from_its_pairings_to_confirmed_results_on_one_console() {
     assert!(g2.contains("[Result \"*\"]"), "{g2}");
 
     // The journals: each ruling once, by the arbiter; nothing by the deputy.
-    let by = |j: &PathBuf, action: &str| -> Vec<Value> {
+    let by = |j: &std::path::PathBuf, action: &str| -> Vec<Value> {
         journal_records(j)
             .into_iter()
             .filter(|v| v["arbiter"] == action)
@@ -343,11 +260,11 @@ fn a_round_from_its_pairings_to_confirmed_results_on_one_console() {
         );
     }
     // The acknowledgement is kept in the relay's state.
-    let acks = std::fs::read_to_string(state.join("console-acks.jsonl")).unwrap();
+    let acks = std::fs::read_to_string(relay_state.join("console-acks.jsonl")).unwrap();
     assert!(
         acks.contains("\"by\":\"IA Hansen\"") && acks.contains("illegal_move"),
         "{acks}"
     );
-    drop(boards);
+    drop(round);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -12,14 +12,8 @@ mod common;
 
 use common::console::*;
 use common::*;
+use common::{board_post as post, board_state as bearer_state};
 use serde_json::{json, Value};
-
-fn accounts() -> String {
-    format!(
-        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n",
-        secret_hash(SECRET)
-    )
-}
 
 fn state(addr: &str, auth: &[(&str, &str)]) -> Value {
     let (s, _, b) = http(addr, "GET", "/arbiter/state", auth, "");
@@ -31,17 +25,13 @@ fn state(addr: &str, auth: &[(&str, &str)]) -> Value {
 #[test]
 fn rulings_are_refused_with_their_reason_and_undone_as_rulings() {
     let dir = tempdir("ruling-refusals");
-    let trace = dir.join("two.jsonl");
-    std::fs::write(
-        &trace,
-        TraceBuilder::new()
-            .header("time_control", "5400+30")
-            .mv(1_000, "e2e4", "w")
-            .mv(2_000, "e7e5", "b")
-            .text(),
-    )
-    .unwrap();
-    let cfg = config(&dir, 1, 1, &accounts());
+    let trace = steps_trace(
+        &dir,
+        "two",
+        TIME_CONTROL,
+        "1000 mv e2e4 w\n2000 mv e7e5 b\n",
+    );
+    let cfg = config(&dir, 1, 1, &named_account("IA Hansen", SECRET));
     let journal = dir.join("j.jsonl");
     let j = journal.to_str().unwrap();
     let mut board = run_board(&dir, &cfg, Some(&trace), &["--journal", j]);
@@ -168,31 +158,13 @@ fn rulings_are_refused_with_their_reason_and_undone_as_rulings() {
 fn board_with(dir: &std::path::Path, trace: &str, tc: &str) -> common::Running {
     let path = dir.join("t.jsonl");
     std::fs::write(&path, trace).unwrap();
-    let cfg = config(dir, 1, 1, &accounts());
+    let cfg = config(dir, 1, 1, &named_account("IA Hansen", SECRET));
     let text = std::fs::read_to_string(&cfg).unwrap().replace(
         "time_control = \"5400+30\"",
         &format!("time_control = \"{tc}\""),
     );
     std::fs::write(&cfg, text).unwrap();
     run_board(dir, &cfg, Some(&path), &["--speed", "50"])
-}
-
-/// POSTs `body` to `path` with the board's token: (status, reply).
-fn post(addr: &str, path: &str, body: Value) -> (u16, Value) {
-    let bearer = format!("Bearer {ARBITER_TOKEN}");
-    let (s, b) = request(
-        addr,
-        "POST",
-        path,
-        &[("Authorization", &bearer)],
-        &body.to_string(),
-    );
-    (s, serde_json::from_str(&b).unwrap_or(Value::Null))
-}
-
-fn bearer_state(addr: &str) -> Value {
-    let bearer = format!("Bearer {ARBITER_TOKEN}");
-    state(addr, &[("Authorization", &bearer)])
 }
 
 /// 2009 §6.9 (2023 6.9): a flag is a draw when the opponent cannot

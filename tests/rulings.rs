@@ -9,7 +9,6 @@
 mod common;
 
 use common::console::*;
-use common::mosquitto::broker;
 use common::*;
 use serde_json::Value;
 use std::path::Path;
@@ -83,23 +82,19 @@ fn retained(port: u16, topic: &str) -> Option<Value> {
 #[test]
 fn signed_rulings_are_applied_once_and_nothing_else_is() {
     let dir = tempdir("rulings");
-    let Some(broker) = broker(&dir) else {
+    let Some(sb) = signed_board(&dir, "command_window = 60\n") else {
         return;
     };
-    let url = broker.url();
-    let (key, pk) = console_key(&dir, "console.key");
+    let (broker, url, key, cfg) = (&sb.broker, sb.url.clone(), sb.key.clone(), sb.cfg.clone());
     let (forger, _) = console_key(&dir, "forger.key");
-    let cfg = signed_board_config(&dir, &url, 2, &pk, "command_window = 60\n");
     let trace = opera_trace(&dir, 2);
     let journal = dir.join("j.jsonl");
     let j = journal.to_str().unwrap();
     let board = run_board(&dir, &cfg, Some(&trace), &["--journal", j]);
-    poll(20, "the command channel", || {
-        std::fs::read_to_string(&board.stderr)
-            .unwrap()
-            .contains("rulings: signed commands on eboard/dm-2026/board/2/command")
-            .then_some(())
-    });
+    board.wait_log(
+        20,
+        "rulings: signed commands on eboard/dm-2026/board/2/command",
+    );
     let send = |key: &Path, id: &str, action: &str, arbiter: &str, extra: &[&str]| {
         let mut a = rule_args(key, &url, 2, action, arbiter, id);
         a.extend(extra.iter().map(|x| x.to_string()));
@@ -284,12 +279,7 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
     );
     // A restarted board still knows r-1.
     let again = run_board(&dir, &cfg, None, &["--journal", j]);
-    poll(20, "the command channel again", || {
-        std::fs::read_to_string(&again.stderr)
-            .unwrap()
-            .contains("rulings: signed commands")
-            .then_some(())
-    });
+    again.wait_log(20, "rulings: signed commands");
     let (code, reply, err) = send(&key, "r-1", "pause", "Hansen, IA", &[]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(reply["status"], "duplicate", "{reply}");
@@ -312,20 +302,16 @@ fn signed_rulings_are_applied_once_and_nothing_else_is() {
 #[test]
 fn the_mqtt_relays_console_rules_through_the_signed_command_topic() {
     let dir = tempdir("rulings-console");
-    let Some(broker) = broker(&dir) else {
+    let Some(sb) = signed_board(&dir, "") else {
         return;
     };
-    let url = broker.url();
-    let (key, pk) = console_key(&dir, "console.key");
-    let cfg = signed_board_config(&dir, &url, 2, &pk, "");
+    let (url, key, cfg) = (sb.url.clone(), sb.key.clone(), sb.cfg.clone());
     let journal = dir.join("j.jsonl");
     let board = run_board(&dir, &cfg, None, &["--journal", journal.to_str().unwrap()]);
-    poll(20, "the command channel", || {
-        std::fs::read_to_string(&board.stderr)
-            .unwrap()
-            .contains("rulings: signed commands on eboard/dm-2026/board/2/command")
-            .then_some(())
-    });
+    board.wait_log(
+        20,
+        "rulings: signed commands on eboard/dm-2026/board/2/command",
+    );
     const ARBITER: &str = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
     const DEPUTY: &str = "a1b2c3d4e5f60718293a4b5c6d7e8f90";
     let relay_cfg = dir.join("relay.toml");

@@ -11,25 +11,8 @@
 
 mod common;
 
-use common::{of, replay_steps};
+use common::{fen_header as hdr, of, replay_steps, sans, ALL_RULES as ALL};
 use serde_json::{json, Value};
-
-const ALL: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
-
-fn hdr(fen: &str) -> Value {
-    if fen.is_empty() {
-        json!({"trace": 1})
-    } else {
-        json!({"trace": 1, "start_fen": fen})
-    }
-}
-
-fn sans(ev: &[Value]) -> Vec<String> {
-    of(ev, "move")
-        .iter()
-        .map(|m| m["san"].as_str().unwrap().to_owned())
-        .collect()
-}
 
 fn touch_article(rules: &str, a2009: &str) -> String {
     if rules != "fide-2023" {
@@ -407,18 +390,7 @@ fn s35_first_promotion_choice_is_final() {
 
 /// White plays Ke1-e3 (illegal) `n` times, restoring each time.
 fn illegal_king_moves(n: usize) -> String {
-    let mut s = String::new();
-    for i in 0..n {
-        let t = 1000 + i as u64 * 10_000;
-        s.push_str(&format!(
-            "{t} lift e1\n{} place e3\n{} press w\n{} lift e3\n{} place e1\n",
-            t + 200,
-            t + 500,
-            t + 3000,
-            t + 3200
-        ));
-    }
-    s
+    common::illegal_and_back(n, "e1", "e3")
 }
 
 #[test]

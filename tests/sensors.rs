@@ -9,7 +9,9 @@
 
 mod common;
 
-use common::{eboard_command, false_alarm, of, opera_game, replay_steps, shared_pgn_dir_or_skip};
+use common::{
+    eboard_command, false_alarm, of, opera_game, output_ok, replay_steps, shared_pgn_dir_or_skip,
+};
 use eboard::controller::replay;
 use eboard::pgn::{read_games, PgnGame};
 use eboard::sensors::calibration::{IssueKind, Orientation};
@@ -342,17 +344,12 @@ fn virtual_board_reproduces_real_games() {
 fn calibrate_subcommand_writes_the_file_and_refuses_without_a_backend() {
     let out = std::env::temp_dir().join(format!("eboard-cal-{}.toml", std::process::id()));
     let hw = root().join("hw/mcp3008-hall.toml");
-    let st = eboard_command()
-        .args(["calibrate", "--virtual", "--hw"])
-        .arg(&hw)
-        .arg("-o")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
+    let st = output_ok(
+        eboard_command()
+            .args(["calibrate", "--virtual", "--hw"])
+            .arg(&hw)
+            .arg("-o")
+            .arg(&out),
     );
     let written = std::fs::read_to_string(&out).unwrap();
     std::fs::remove_file(&out).ok();

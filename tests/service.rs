@@ -331,12 +331,12 @@ fn a_finished_game_is_resumed_until_confirmed_then_rotated_when_the_service_star
     args.extend(["--speed", "100"]);
     let run = run_board_with_env(&dir, &cfg, Some(&trace), &args, &env);
     let events = state.join("board.jsonl.events");
-    poll(60, "the game's end in the journal", || {
-        std::fs::read_to_string(&events)
-            .ok()?
-            .contains("\"type\":\"game_end\"")
-            .then_some(())
-    });
+    wait_for_text(
+        60,
+        "the game's end in the journal",
+        &events,
+        "\"type\":\"game_end\"",
+    );
     drop(run);
     // Restarted before the arbiter confirmed the result (a power cut within
     // the round, DSU 004 §15): the finished game is resumed, its result
@@ -381,12 +381,12 @@ fn a_finished_game_is_resumed_until_confirmed_then_rotated_when_the_service_star
     }
     let (status, body) = request(&run.addr, "POST", "/arbiter/confirm", &[ARBITER_AUTH], "");
     assert_eq!(status, 200, "{body}");
-    poll(10, "the confirmation in the journal", || {
-        std::fs::read_to_string(&events)
-            .ok()?
-            .contains("\"type\":\"result_confirmed\"")
-            .then_some(())
-    });
+    wait_for_text(
+        10,
+        "the confirmation in the journal",
+        &events,
+        "\"type\":\"result_confirmed\"",
+    );
     drop(run);
     // Restarted within the round after the confirmation (ia16): the same
     // game, resumed with its confirmed result (before, a new game of the

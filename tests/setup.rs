@@ -6,10 +6,8 @@
 
 mod common;
 
-use common::{of, replay_steps};
+use common::{of, replay_steps, sans, ALL_RULES as ALL};
 use serde_json::{json, Value};
-
-const ALL: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
 
 fn article(rules: &str) -> &'static str {
     if rules == "fide-2023" {
@@ -17,13 +15,6 @@ fn article(rules: &str) -> &'static str {
     } else {
         "7.1a"
     }
-}
-
-fn sans(ev: &[Value]) -> Vec<String> {
-    of(ev, "move")
-        .iter()
-        .map(|m| m["san"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 fn guidance(ev: &[Value]) -> Vec<(Value, Value, Value)> {

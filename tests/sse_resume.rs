@@ -48,13 +48,8 @@ impl Client {
             .expect("bind a loopback source");
         sock.connect(&to.into()).expect("connect");
         let mut s: TcpStream = sock.into();
-        let mut req =
-            format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n");
-        for (k, v) in headers {
-            req.push_str(&format!("{k}: {v}\r\n"));
-        }
-        req.push_str("\r\n");
-        s.write_all(req.as_bytes()).unwrap();
+        s.write_all(sse_request(addr, path, headers).as_bytes())
+            .unwrap();
         let stream = s.try_clone().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
         let lease = std::sync::Arc::new(std::sync::OnceLock::new());
@@ -197,15 +192,8 @@ fn reconnecting_with_last_event_id_resumes_without_gap_or_duplicate_across_kill_
     let trace = opera_trace(&dir, 11);
     let cfg = config(&dir, 1, 4, "\n[clock]\nwall_clock = \"rtc\"\n");
     let journal = dir.join("j.jsonl");
-    let args = [
-        "--journal",
-        journal.to_str().unwrap(),
-        "--speed",
-        "15",
-        "--delay",
-        "15",
-    ];
-    let mut run = run_board(&dir, &cfg, Some(&trace), &args);
+    let args = journal_speed_delay(&journal, "15", "15");
+    let mut run = run_board(&dir, &cfg, Some(&trace), &refs(&args));
     let public = Client::open(&run.addr, "/events", &[]);
     let arbiter = Client::open(&run.addr, "/arbiter/events", &[TOKEN]);
 
@@ -236,7 +224,7 @@ fn reconnecting_with_last_event_id_resumes_without_gap_or_duplicate_across_kill_
     let public_last = second.last().unwrap().0.clone();
     let arbiter_last = arbiter_first.last().unwrap().0.clone();
 
-    let run = run_board(&dir, &cfg, Some(&trace), &args);
+    let run = run_board(&dir, &cfg, Some(&trace), &refs(&args));
     let public = Client::open(&run.addr, "/events", &[("Last-Event-ID", &public_last)]);
     let arbiter = Client::open(
         &run.addr,

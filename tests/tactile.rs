@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{of, replay_steps, DRIFT};
+use common::{of, replay_steps, vi_e4_e5, DRIFT};
 use serde_json::{json, Value};
 
 // Steps in the step language of `tests/common/trace.rs`:
@@ -18,15 +18,9 @@ fn hdr(lang: &str) -> Value {
 /// White plays e4 on the main board; Black copies it on the tactile board
 /// and answers e5 there, waits until the announcement has been spoken
 /// (E2.3c; about 2.5 s of speech, estimated from the words), presses.
-const OPENING: &str = "
-    1000 lift e2
-    1300 place e4
-    1600 press w
-    3000 tactile lift e2
-    3200 tactile place e4
-    4000 tactile lift e7
-    4300 tactile place e5
-    8000 press b";
+fn opening() -> String {
+    vi_e4_e5(8000)
+}
 
 #[test]
 fn s111_moves_made_on_both_boards_are_announced_to_both() {
@@ -34,7 +28,7 @@ fn s111_moves_made_on_both_boards_are_announced_to_both() {
         ("da", "fide-2009", "Erik fire", "Erik fem"),
         ("nb", "fide-2009-no", "Eva vier", "Eva fünf"),
     ] {
-        let ev = replay_steps(hdr(lang), OPENING, rules);
+        let ev = replay_steps(hdr(lang), &opening(), rules);
         let moves: Vec<&str> = of(&ev, "move")
             .iter()
             .map(|m| m["san"].as_str().unwrap())
@@ -74,7 +68,7 @@ fn s111_moves_made_on_both_boards_are_announced_to_both() {
 
 #[test]
 fn e2_3_clock_started_before_the_announcement_is_flagged() {
-    let steps = OPENING.replace("8000 press b", "4350 press b");
+    let steps = opening().replace("8000 press b", "4350 press b");
     let ev = replay_steps(hdr("da"), &steps, "fide-2009");
     let irr = of(&ev, "irregularity");
     assert_eq!(irr.len(), 1, "{ev:#?}");
@@ -86,7 +80,7 @@ fn e2_3_clock_started_before_the_announcement_is_flagged() {
 #[test]
 fn s113_s114_boards_differ_as_soon_as_a_copy_settles_wrong() {
     // White copies Black's e5 onto the main board as e6.
-    let steps = format!("{OPENING}\n9000 lift e7\n9300 place e6");
+    let steps = format!("{}\n9000 lift e7\n9300 place e6", opening());
     let ev = replay_steps(hdr("da"), &format!("{steps}\n12000 lift g1"), "fide-2009");
     let irr = of(&ev, "irregularity");
     assert_eq!(irr.len(), 1, "{ev:#?}");
@@ -96,7 +90,7 @@ fn s113_s114_boards_differ_as_soon_as_a_copy_settles_wrong() {
     let last = of(&ev, "announce").pop().unwrap();
     assert!(last["text"].as_str().unwrap().contains("Erik"), "{last}");
     // Copied correctly: nothing to report.
-    let ok = format!("{OPENING}\n9000 lift e7\n9300 place e5\n12000 lift g1");
+    let ok = format!("{}\n9000 lift e7\n9300 place e5\n12000 lift g1", opening());
     assert!(of(&replay_steps(hdr("da"), &ok, "fide-2009"), "irregularity").is_empty());
 }
 
@@ -125,7 +119,7 @@ fn s109_peg_pulled_is_a_touch() {
 fn s117_time_is_told_only_on_request() {
     let ev = replay_steps(
         hdr("da"),
-        &format!("{OPENING}\n9000 query time b"),
+        &format!("{}\n9000 query time b", opening()),
         "fide-2009",
     );
     let ann = of(&ev, "announce");
@@ -133,7 +127,10 @@ fn s117_time_is_told_only_on_request() {
     assert_eq!(ann[2]["t"], 9000);
     let ev = replay_steps(
         hdr("en"),
-        &format!("{OPENING}\n9000 query piece b N\n9100 query last_move b"),
+        &format!(
+            "{}\n9000 query piece b N\n9100 query last_move b",
+            opening()
+        ),
         "fide-2023",
     );
     let ann = of(&ev, "announce");
@@ -204,17 +201,9 @@ fn a_wrong_copy_of_a_capture_names_only_the_copys_squares() {
 /// in every edition, long before his press; the press then completes it.
 #[test]
 fn the_vi_players_own_move_is_announced_as_it_stands_in_every_edition() {
-    let steps = "
-        1000 lift e2
-        1300 place e4
-        1600 press w
-        3000 tactile lift e2
-        3200 tactile place e4
-        4000 tactile lift e7
-        4300 tactile place e5
-        9000 press b";
+    let steps = vi_e4_e5(9000);
     for (rules, _, _) in VI {
-        let ev = replay_steps(hdr("da"), steps, rules);
+        let ev = replay_steps(hdr("da"), &steps, rules);
         let said: Vec<u64> = of(&ev, "announce")
             .iter()
             .map(|a| a["t"].as_u64().unwrap())

@@ -9,12 +9,10 @@
 
 mod common;
 
-use common::{of, replay_events, TraceBuilder};
+use common::{of, replay_events, sans, TraceBuilder, ALL_RULES as ALL};
 use eboard::board::Orientation;
 use serde_json::{json, Value};
 use shakmaty::{Chess, Position, Square};
-
-const ALL: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
 
 /// The sensor square of the game's square `g` on a board turned by `o`.
 fn sensor(o: Orientation, g: &str) -> String {
@@ -74,13 +72,6 @@ fn game(from: Orientation, to: Orientation) -> TraceBuilder {
         t += 2000;
     }
     b
-}
-
-fn sans(ev: &[Value]) -> Vec<String> {
-    of(ev, "move")
-        .iter()
-        .map(|m| m["san"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 fn transferred(ev: &[Value]) -> Vec<&Value> {

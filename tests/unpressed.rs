@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{false_alarm, of, replay_steps, shared_pgn_dir_or_skip};
+use common::{false_alarm, of, replay_steps, sans, shared_pgn_dir_or_skip};
 use eboard::controller::replay;
 use eboard::pgn::read_games;
 use eboard::sim::{simulate, SimOptions};
@@ -16,13 +16,6 @@ use serde_json::{json, Value};
 use shakmaty::Color;
 
 const PROFILES: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
-
-fn sans(ev: &[Value]) -> Vec<String> {
-    of(ev, "move")
-        .iter()
-        .map(|m| m["san"].as_str().unwrap().to_owned())
-        .collect()
-}
 
 fn last_clock(ev: &[Value]) -> (u64, u64) {
     let c = of(ev, "clock");

@@ -8,18 +8,8 @@
 
 mod common;
 
-use common::{of, replay_steps};
+use common::{of, replay_steps, sans, CLAIM_ONLY};
 use serde_json::{json, Value};
-
-/// Where only the opponent's claim counts: (rules, mode, time control, the
-/// article a claim cites).
-const CLAIM_ONLY: [(&str, &str, &str, &str); 5] = [
-    ("fide-2009", "rapid", "1500+10", "A4c"),
-    ("fide-2009-no", "rapid", "1500+10", "A4c"),
-    ("fide-2009", "blitz", "180+2", "B3c"),
-    ("fide-2009-no", "blitz", "180+2", "B3c"),
-    ("fide-2001", "blitz", "180", "C3"),
-];
 
 /// Where the arbiter (the board) rules at the press: every standard game,
 /// 2001 rapid (§7.4 through B2), 2023 rapid and blitz (A.5.2: "If the
@@ -38,13 +28,6 @@ const RULED_AT_PRESS: [(&str, &str, &str); 7] = [
 fn timed(fen: &str, mode: &str, tc: &str) -> Value {
     json!({"trace": 1, "start_fen": fen, "mode": mode, "time_control": tc,
            "supervision": "inadequate", "sensing": "identity"})
-}
-
-fn sans(ev: &[Value]) -> Vec<String> {
-    of(ev, "move")
-        .iter()
-        .map(|m| m["san"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// White's bishop e2 is pinned by the rook e7: Be2-d3 leaves the white

@@ -4,28 +4,25 @@
 
 mod common;
 
-use common::{of, replay_steps};
+use common::{of, replay_steps, vi_e4_e5, vi_header};
 use serde_json::{json, Value};
 
 /// A two-board game, Black on the tactile board, no language set: the
 /// profile's language is spoken.
 fn hdr() -> Value {
-    json!({"trace": 1, "boards": ["main", "tactile"], "vi_player": "b", "time_control": "300+0"})
+    vi_header("300+0")
 }
 
 /// The moves e4 e5 (Black on the tactile board); White copies e5, offers a
 /// draw and plays Nf3 (the offer is said after the move, §9.1.2); Black copies it and touches b8: the offer lapses; he
 /// plays Nc6. The arbiter pauses and restarts the clock; Black asks for the
 /// last announcement again and for the time; White resigns.
-const GAME: &str = "
-    1000 lift e2
-    1300 place e4
-    1600 press w
-    3000 tactile lift e2
-    3200 tactile place e4
-    4000 tactile lift e7
-    4300 tactile place e5
-    8000 press b
+fn game() -> String {
+    format!("{}{GAME_ON}", vi_e4_e5(8000))
+}
+
+/// [`game`] after 1… e5.
+const GAME_ON: &str = "
     9000 lift e7
     9300 place e5
     10000 offer w
@@ -94,7 +91,7 @@ fn a_vi_game_is_spoken_in_the_profiles_language_and_words() {
             ],
         ),
     ] {
-        let ev = replay_steps(hdr(), GAME, rules);
+        let ev = replay_steps(hdr(), &game(), rules);
         let said = spoken(&ev);
         assert_eq!(said.len(), want.len(), "{rules}: {said:#?}");
         for ((_, text, _), w) in said.iter().zip(want) {
@@ -134,7 +131,7 @@ fn a_vi_game_is_spoken_in_the_profiles_language_and_words() {
 
 #[test]
 fn german_words_in_a_norwegian_game_carry_their_ssml() {
-    let ev = replay_steps(hdr(), GAME, "fide-2009-no");
+    let ev = replay_steps(hdr(), &game(), "fide-2009-no");
     let first = &of(&ev, "announce")[0];
     assert_eq!(
         first["ssml"],
@@ -145,7 +142,7 @@ fn german_words_in_a_norwegian_game_carry_their_ssml() {
     // German, no markup.
     let mut h = hdr();
     h["words"] = json!("scandinavian");
-    let ev = replay_steps(h, GAME, "fide-2009-no");
+    let ev = replay_steps(h, &game(), "fide-2009-no");
     let first = &of(&ev, "announce")[0];
     assert_eq!(first["text"], "Bonde Eva fire");
     assert!(first.get("ssml").is_none(), "{first}");
@@ -193,14 +190,14 @@ fn a_replay_with_the_speakers_reports_keeps_them() {
     // The daemon's journal holds a `spoken` record per announcement; its
     // replay reads them (and gives the same announcements). The moves'
     // words are reported played before each press (E2.3).
-    let mut steps = GAME.to_owned();
+    let mut steps = game();
     steps = steps
         .replace("    8000 press b", "    4700 spoken 2\n    8000 press b")
         .replace("    17000 press b", "    16500 spoken 6\n    17000 press b");
     let with = common::TraceBuilder::with_header(hdr()).steps(&steps);
     let text = with.text();
     assert!(text.contains("\"spoken\":2"), "{text}");
-    let plain = replay_steps(hdr(), GAME, "fide-2009-no");
+    let plain = replay_steps(hdr(), &game(), "fide-2009-no");
     let (_, events) =
         eboard::controller::replay(&with.trace(), Some("fide-2009-no".parse().unwrap()), None)
             .unwrap();

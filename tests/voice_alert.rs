@@ -6,21 +6,16 @@
 
 mod common;
 
+use common::console::console_alerts;
 use common::voice::{speech_programs, PacedGame};
-use common::{poll, request, tempdir, TraceBuilder, ARBITER_AUTH, ARBITER_TOKEN};
+use common::{poll, tempdir, TraceBuilder, ARBITER_AUTH, ARBITER_TOKEN};
 use serde_json::{json, Value};
 
 /// The board's `speech_alert`s so far (each alert's message, its
 /// `event`).
 fn speech_alerts(addr: &str) -> Vec<Value> {
-    let (s, b) = request(addr, "GET", "/console/alerts", &[ARBITER_AUTH], "");
-    assert_eq!(s, 200, "{b}");
-    serde_json::from_str::<Value>(&b)
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|a| a["type"] == "speech_alert")
+    console_alerts(addr, ARBITER_AUTH, "speech_alert", None)
+        .into_iter()
         .map(|a| a["event"].clone())
         .collect()
 }

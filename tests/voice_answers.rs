@@ -8,8 +8,8 @@
 mod common;
 
 use common::voice::{quiet_for, replayed_events, speech_programs, PacedGame};
-use common::{poll, TraceBuilder};
-use serde_json::{json, Value};
+use common::{poll, vi_header, TraceBuilder, VI_E4};
+use serde_json::Value;
 
 /// Both tests' board: Black is the visually impaired player, each player
 /// has his own output device.
@@ -21,15 +21,7 @@ const CONFIG: &str = "[event]\nname = \"DM\"\nrules = \"fide-2009\"\nspeak = tru
 /// Both tests' opening: 1. e4 made and pressed on the main board, copied on
 /// Black's tactile board.
 fn opening() -> TraceBuilder {
-    TraceBuilder::with_header(json!({"trace": 1, "boards": ["main", "tactile"],
-        "vi_player": "b", "time_control": "300+0"}))
-    .steps(
-        "1000 lift e2
-         1300 place e4
-         1600 press w
-         3000 tactile lift e2
-         3200 tactile place e4",
-    )
+    TraceBuilder::with_header(vi_header("300+0")).steps(VI_E4)
 }
 
 #[test]

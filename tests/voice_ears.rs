@@ -10,11 +10,11 @@ use common::voice::{
     assert_spoken_in_his_ear, between, quiet_for, replayed_events, speech_programs, spread_ms,
     PacedGame,
 };
-use common::{poll, tempdir, TraceBuilder};
-use eboard::voice::output::{Listener, Routing, Utterance};
+use common::{poll, tempdir, vi_e4_e5, vi_header, TraceBuilder};
+use eboard::voice::output::Utterance;
 use eboard::voice::tts::Espeak;
 use eboard::voice::Lang;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::time::{Duration, Instant};
 
 fn ms(d: Duration) -> i64 {
@@ -36,15 +36,7 @@ fn every_listener_hears_a_phrase_at_once() {
     let conf = alsa_config(&dir, &sinks.iter().collect::<Vec<_>>());
     // Only this test of the binary sets it; the daemon's test passes its own.
     std::env::set_var("ALSA_CONFIG_PATH", conf);
-    let dev = |d: &str| Listener {
-        device: Some(d.into()),
-        ..Listener::default()
-    };
-    let r = Routing {
-        white: dev("white"),
-        black: dev("black"),
-        arbiter: Some(dev("arbiter")),
-    };
+    let r = common::voice::routing_by_name();
     let u = Utterance {
         text: "Ulovligt træk af hvid. 2 minutter lagt til sorts tid. Ret stillingen på Erik to",
         ssml: None,
@@ -107,19 +99,9 @@ fn e2_3_his_move_counts_as_announced_when_his_own_output_has_played_it() {
          [voice.white]\ndevice = \"white\"\n\
          [voice.black]\ndevice = \"black\"\nspeed = 400\n\
          [voice.arbiter]\ndevice = \"arbiter\"\nspeed = 80\n";
-    let tb_text = TraceBuilder::with_header(json!({"trace": 1, "boards": ["main", "tactile"],
-        "vi_player": "b", "time_control": "300+0"}))
-    .steps(
-        "1000 lift e2
-         1300 place e4
-         1600 press w
-         3000 tactile lift e2
-         3200 tactile place e4
-         4000 tactile lift e7
-         4300 tactile place e5
-         5500 press b",
-    )
-    .text();
+    let tb_text = TraceBuilder::with_header(vi_header("300+0"))
+        .steps(&vi_e4_e5(5500))
+        .text();
     let mut game = PacedGame::start("ears-e23", &["white", "black", "arbiter"], config, &tb_text);
     let (white, black, arbiter) = (game.sink("white"), game.sink("black"), game.sink("arbiter"));
     // Black's press is in the journal, and every output has said e5.

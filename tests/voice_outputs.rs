@@ -177,29 +177,9 @@ fn each_device_gets_its_audio_through_alsa() {
         return;
     }
     let dir = common::tempdir("voice-out");
-    let mut conf = String::new();
-    for name in ["white", "black", "arbiter"] {
-        conf.push_str(&format!(
-            "pcm.{name} {{\n type file\n slave.pcm \"null\"\n file \"{}\"\n format \"wav\"\n}}\n",
-            dir.join(format!("{name}.wav")).display()
-        ));
-    }
-    let rc = dir.join("asoundrc");
-    std::fs::write(&rc, conf).unwrap();
     // Only this test of the binary runs aplay.
-    std::env::set_var(
-        "ALSA_CONFIG_PATH",
-        format!("/usr/share/alsa/alsa.conf:{}", rc.display()),
-    );
-    let dev = |d: &str| Listener {
-        device: Some(d.into()),
-        ..Listener::default()
-    };
-    let r = Routing {
-        white: dev("white"),
-        black: dev("black"),
-        arbiter: Some(dev("arbiter")),
-    };
+    std::env::set_var("ALSA_CONFIG_PATH", common::voice::wav_outputs(&dir));
+    let r = common::voice::routing_by_name();
     let tts = Espeak::new();
     // An answer to White: White's device and the arbiter's, not Black's.
     let u = Utterance {

@@ -1,11 +1,13 @@
-//! The arbiter's console in the tests: the accounts' secrets, a pass
-//! phrase's hash as `eboard token --hash` makes it, a login, and a
-//! journal's records (docs/console.md).
+//! The arbiter's console in the tests, a relay with accounts: the
+//! accounts and their secrets ([`accounts`], [`token_account`]), a pass
+//! phrase's hash as `eboard token --hash` makes it, a login; the HTTP
+//! relay over running boards ([`relay_over`]) and the MQTT relay of an
+//! event ([`MqttRelay`]); what its console says ([`console_alerts`],
+//! [`console_states`]); a journal's records (docs/console.md).
 
-use super::{cdp_script, eboard_with_input, http, spawn, Running};
+use super::{eboard_with_input, http, poll, refs, spawn, Running};
 use serde_json::Value;
-use std::path::Path;
-use std::process::Command;
+use std::path::{Path, PathBuf};
 
 /// The pass phrase of the tests' arbiter, IA Hansen.
 pub const SECRET: &str = "correct horse battery staple";
@@ -14,25 +16,61 @@ pub const RELAY_TOKEN: &str = "c157a79031e1c40f85931829bc5fc552";
 /// The pass phrase of the tests' deputy, Deputy Dam (role `deputy`).
 pub const DEPUTY_SECRET: &str = "deputy sees everything";
 
+/// IA Hansen's token (an account by token, no pass phrase) at the MQTT
+/// relays' consoles ([`token_account`]).
+pub const CONSOLE_TOKEN: &str = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+
+/// The `Authorization` header of [`CONSOLE_TOKEN`]: `Bearer …`.
+pub fn console_bearer() -> String {
+    format!("Bearer {CONSOLE_TOKEN}")
+}
+
 /// The `[[arbiter.accounts]]` of the console tests: IA Hansen (arbiter,
 /// [`SECRET`]), Deputy Dam (deputy, [`DEPUTY_SECRET`]) when `deputy`, and
 /// the hall's relay ([`RELAY_TOKEN`]). Each secret hashed as `eboard token
 /// --hash` does.
 pub fn accounts(deputy: bool) -> String {
-    let mut a = format!(
-        "[[arbiter.accounts]]\nname = \"IA Hansen\"\nsecret_hash = \"{}\"\n\n",
-        secret_hash(SECRET)
-    );
+    format!("{}{}", arbiter_accounts(deputy), relay_account())
+}
+
+/// [`accounts`] without the hall's relay: the arbiters' (a relay's own
+/// console).
+pub fn arbiter_accounts(deputy: bool) -> String {
+    let mut a = named_account("IA Hansen", SECRET);
+    a.push('\n');
     if deputy {
         a.push_str(&format!(
             "[[arbiter.accounts]]\nname = \"Deputy Dam\"\nrole = \"deputy\"\nsecret_hash = \"{}\"\n\n",
             secret_hash(DEPUTY_SECRET)
         ));
     }
-    a.push_str(&format!(
-        "[[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n"
-    ));
     a
+}
+
+/// An arbiter's account `name` with the pass phrase `secret` (hashed).
+pub fn named_account(name: &str, secret: &str) -> String {
+    format!(
+        "[[arbiter.accounts]]\nname = \"{name}\"\nsecret_hash = \"{}\"\n",
+        secret_hash(secret)
+    )
+}
+
+/// The hall relay's account on a board ([`RELAY_TOKEN`], role `relay`).
+pub fn relay_account() -> String {
+    format!(
+        "[[arbiter.accounts]]\nname = \"Hall relay\"\nrole = \"relay\"\ntoken = \"{RELAY_TOKEN}\"\n"
+    )
+}
+
+/// IA Hansen's account by [`CONSOLE_TOKEN`].
+pub fn token_account() -> String {
+    format!("[[arbiter.accounts]]\nname = \"IA Hansen\"\ntoken = \"{CONSOLE_TOKEN}\"\n")
+}
+
+/// `[arbiter] ruling_key`: the relay signs its rulings with the key file
+/// `key` ([`console_key`]); `[[arbiter.accounts]]` may follow.
+pub fn ruling_key(key: &Path) -> String {
+    format!("[arbiter]\nruling_key = \"{}\"\n\n", key.display())
 }
 
 /// An HTTP relay (`eboard relay --config DIR/relay.toml` made by
@@ -40,59 +78,61 @@ pub fn accounts(deputy: bool) -> String {
 /// addresses, started in `dir`.
 pub fn relay_over(dir: &Path, accounts: &str, boards: &[&Running]) -> Running {
     let cfg = relay_config(dir, accounts);
-    let urls: Vec<String> = boards
+    let mut args = vec!["relay".to_owned(), "--config".to_owned(), path_str(&cfg)];
+    args.extend(board_urls(boards));
+    spawn(&refs(&args), &[], dir)
+}
+
+/// The boards' URLs (`http://ADDR`).
+pub fn board_urls(boards: &[&Running]) -> Vec<String> {
+    boards
         .iter()
         .map(|r| format!("http://{}", r.addr))
-        .collect();
-    let mut args = vec!["relay", "--config", cfg.to_str().unwrap()];
-    args.extend(urls.iter().map(String::as_str));
-    spawn(&args, &[], dir)
+        .collect()
 }
 
-/// The python3 command of a console test's browser steps: [`CDP_PAGE`]
-/// then `steps` (which print one JSON object last, as [`CDP_PAGE`]'s
-/// `steps()` does), Chromium `chrome` on `url` with its profile in
-/// `DIR/profile`, `args` after (`sys.argv[4:]`). Not started.
-pub fn console_steps_command(
-    chrome: &Path,
-    url: &str,
-    dir: &Path,
-    steps: &str,
-    args: &[&str],
-) -> Command {
-    let mut c = Command::new("python3");
-    c.args(["-c", &cdp_script(&format!("{CDP_PAGE}{steps}"))])
-        .arg(chrome)
-        .arg(url)
-        .arg(dir.join("profile"))
-        .args(args);
-    c
+fn path_str(p: &Path) -> String {
+    p.to_str().unwrap().to_owned()
 }
 
-/// Runs a console test's browser steps ([`console_steps_command`]).
-/// Panics, with python's stderr, what was printed and the log `log` (the
-/// relay's or the board's stderr file), when the run fails; the printed
-/// JSON otherwise.
-pub fn run_console_steps(
-    chrome: &Path,
-    url: &str,
-    dir: &Path,
-    steps: &str,
-    args: &[&str],
-    log: &Path,
-) -> Value {
-    let out = console_steps_command(chrome, url, dir, steps, args)
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "the browser run failed: {}\nso far: {stdout}\nlog: {}",
-        String::from_utf8_lossy(&out.stderr),
-        std::fs::read_to_string(log).unwrap_or_default()
-    );
-    let last = stdout.lines().last().unwrap_or_default();
-    serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+/// An HTTP relay that keeps its state (`eboard relay --config
+/// DIR/relay.toml --state-dir DIR/relay-state URL…`, its config made by
+/// [`relay_config`]), started and started again by the test.
+pub struct HttpRelay {
+    dir: PathBuf,
+    pub args: Vec<String>,
+}
+
+impl HttpRelay {
+    /// The relay in `dir` with `accounts`, following the boards at `urls`.
+    pub fn new(dir: &Path, accounts: &str, urls: &[String]) -> HttpRelay {
+        let cfg = relay_config(dir, accounts);
+        let state = dir.join("relay-state");
+        let mut args = ["relay", "--config", cfg.to_str().unwrap()]
+            .map(str::to_owned)
+            .to_vec();
+        args.extend(["--state-dir".to_owned(), path_str(&state)]);
+        args.extend(urls.iter().cloned());
+        HttpRelay {
+            dir: dir.to_owned(),
+            args,
+        }
+    }
+
+    /// Starts it on a port of its own (waits until it serves).
+    pub fn start(&self) -> Running {
+        spawn(&refs(&self.args), &[], &self.dir)
+    }
+
+    /// Starts it at `addr` (kept across its restarts) and waits until its
+    /// console answers.
+    pub fn start_at(&self, addr: &str) -> Running {
+        let r = super::serving_at(&refs(&self.args), addr, &self.dir);
+        poll(20, "the relay serving", || {
+            (super::request(addr, "GET", "/console", &[], "").0 == 200).then_some(())
+        });
+        r
+    }
 }
 
 /// The argon2id hash of `secret`, as `eboard token --hash` prints it.
@@ -180,15 +220,13 @@ pub fn signed_board_config(
 /// 200 ms later, the clock pressed 200 ms after that) and leaves it on the
 /// board: the arbiter must restore.
 pub fn illegal_trace(dir: &Path, at_ms: u64) -> std::path::PathBuf {
-    let t = dir.join("illegal.jsonl");
-    let text = super::TraceBuilder::new()
-        .header("time_control", "5400+30")
-        .lift(at_ms, "e2")
-        .place(at_ms + 200, "e5")
-        .press(at_ms + 400, "w")
-        .text();
-    std::fs::write(&t, text).unwrap();
-    t
+    use super::round::{illegal_steps, steps_trace, TIME_CONTROL};
+    steps_trace(
+        dir,
+        "illegal",
+        TIME_CONTROL,
+        &illegal_steps(at_ms, "e2", "e5"),
+    )
 }
 
 /// The arguments of `eboard rule`: a ruling `action` on board `board` of
@@ -226,88 +264,194 @@ pub fn rule_args(
     .to_vec()
 }
 
-/// Python steps after [`super::CDP_DRIVER`] for the console's browser
-/// tests: `page(width, height, mobile)` opens a tab of that viewport (CSS
-/// px) on `url` and sets `s` (its session); `js(expr)` evaluates in it;
-/// `wait(expr, what)` polls until truthy (bounded, naming `what` and the
-/// page's text on timeout); `click(selector)` / `click_el(expr)` press the
-/// element's centre with the mouse; `type_into(selector, text)` types;
-/// `log_in(name, secret)`; `button_in(scope_selector, text_start)`: the JS
-/// expression of the first button there whose text starts so;
-/// `with steps() as res:` runs a test's steps (the indented block) that
-/// fill the dict `res`, prints `res` as JSON when they end or fail (so a
-/// failure shows what was seen so far) and closes Chromium.
-pub const CDP_PAGE: &str = r##"
-import contextlib
-s = None
-@contextlib.contextmanager
-def steps():
-    res = {}
-    try:
-        yield res
-        print(json.dumps(res), flush=True)
-    except SystemExit:
-        print(json.dumps(res), flush=True); raise
-    finally:
-        p.kill()
-def js(expr):
-    r = call("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True}, s)
-    if "exceptionDetails" in r: raise SystemExit("page error: %r" % r["exceptionDetails"])
-    return r["result"].get("value")
-def wait(expr, what, secs=60):
-    deadline = time.time() + secs
-    while True:
-        v = js("(() => { try { return " + expr + "; } catch (e) { return null; } })()")
-        if v: return v
-        if time.time() > deadline: raise SystemExit("timed out waiting for " + what + "; page: " + (js("document.body ? document.body.innerText : ''") or ""))
-        time.sleep(0.2)
-def click_el(expr):
-    box = js("(() => { const e = " + expr + "; e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()")
-    for t in ("mousePressed", "mouseReleased"):
-        call("Input.dispatchMouseEvent", {"type": t, "x": box[0], "y": box[1], "button": "left", "clickCount": 1}, s)
-def click(selector):
-    click_el("document.querySelector(%s)" % json.dumps(selector))
-def type_into(selector, text):
-    click(selector)
-    js("document.querySelector(%s).value = ''" % json.dumps(selector))
-    if text: call("Input.insertText", {"text": text}, s)
-def button_in(scope, start):
-    return "Array.from(document.querySelectorAll(%s)).find((b) => b.textContent.startsWith(%s))" % (json.dumps(scope + " button"), json.dumps(start))
-def viewport(width, height, mobile):
-    call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 2 if mobile else 1, "mobile": mobile}, s)
-def page(width, height, mobile, before=None):
-    global s
-    target = call("Target.createTarget", {"url": "about:blank"})["targetId"]
-    s = call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-    call("Page.enable", session=s)
-    call("Runtime.enable", session=s)
-    if before: call("Page.addScriptToEvaluateOnNewDocument", {"source": before}, s)
-    viewport(width, height, mobile)
-    call("Page.navigate", {"url": url}, s)
-def log_in(who, secret):
-    wait("(!document.getElementById('login').hidden && !!document.getElementById('name')) || document.getElementById('who').textContent.includes(%s)" % json.dumps(who), "the login form")
-    if js("document.getElementById('who').textContent.includes(%s)" % json.dumps(who)): return
-    type_into("#name", who); type_into("#secret", secret)
-    click("#login-button")
-    wait("document.getElementById('who').textContent.includes(%s)" % json.dumps(who), "the login of " + who)
-def confirm_in(box_id):
-    # The confirmation of a ruling: its question, then pressing its "yes".
-    box = "document.getElementById(%s)" % json.dumps(box_id)
-    q = wait(box + ".querySelector('.confirm .question').textContent", "the confirmation in " + box_id)
-    # A click lands at the coordinates measured just before it: an alert
-    # arriving in between moves the page (the alerts stand above), so the
-    # click can miss. Pressed again while the question still stands (a
-    # press that landed takes the question away: never applied twice).
-    for _ in range(5):
-        click_el(box + ".querySelector('.confirm-yes')")
-        gone = time.time() + 2
-        while time.time() < gone and js(box + ".querySelector('.confirm-yes') !== null"):
-            time.sleep(0.1)
-        if not js(box + ".querySelector('.confirm-yes') !== null"):
-            break
-    return q
-def outcome_in(box_id):
-    # The reply box's outcome, "applied: …" or "error: …" (not "Sending…").
-    box = "document.getElementById(%s)" % json.dumps(box_id)
-    return wait("(() => { const p = " + box + ".querySelector('p'); return p && /applied|error/.test(p.className) ? p.className.split(' ').pop() + ': ' + p.textContent : ''; })()", "the outcome in " + box_id)
-"##;
+/// An MQTT relay of the event "DM 2026" (`eboard relay --mqtt URL
+/// --mqtt-username USER --event "DM 2026" --config DIR/relay.toml …`, the
+/// password in `EBOARD_MQTT_PASSWORD`), in its own directory; started (and
+/// started again) by [`MqttRelay::start`].
+pub struct MqttRelay {
+    pub dir: PathBuf,
+    args: Vec<String>,
+    password: String,
+}
+
+impl MqttRelay {
+    /// The relay in `DIR/NAME` with `relay_toml` as its config, logged in
+    /// to the broker at `url` as `user` (password `USER-pw`, as
+    /// [`super::mosquitto::docs_broker`] makes them).
+    pub fn new(dir: &Path, name: &str, url: &str, user: &str, relay_toml: &str) -> MqttRelay {
+        let dir = dir.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let cfg = dir.join("relay.toml");
+        std::fs::write(&cfg, relay_toml).unwrap();
+        let args = [
+            "relay",
+            "--mqtt",
+            url,
+            "--mqtt-username",
+            user,
+            "--event",
+            "DM 2026",
+            "--config",
+            cfg.to_str().unwrap(),
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        MqttRelay {
+            dir,
+            args,
+            password: format!("{user}-pw"),
+        }
+    }
+
+    /// The relay keeping its state in `DIR/NAME/state` (`--state-dir`).
+    pub fn with_state(mut self) -> MqttRelay {
+        let state = self.dir.join("state");
+        self.args
+            .extend(["--state-dir".to_owned(), state.to_str().unwrap().to_owned()]);
+        self
+    }
+
+    /// Starts the relay (waits until it serves).
+    pub fn start(&self) -> Running {
+        let args: Vec<&str> = self.args.iter().map(String::as_str).collect();
+        spawn(
+            &args,
+            &[("EBOARD_MQTT_PASSWORD", self.password.as_str())],
+            &self.dir,
+        )
+    }
+}
+
+/// `GET path` at `addr` with the header `auth` (`Authorization` or
+/// `Cookie`): (status, JSON body, `null` when not JSON).
+pub fn get_json(addr: &str, path: &str, auth: (&str, &str)) -> (u16, Value) {
+    let (s, _, b) = http(addr, "GET", path, &[auth], "");
+    (s, serde_json::from_str(&b).unwrap_or(Value::Null))
+}
+
+/// The console's alerts at `addr` (asked with the header `auth`) of type
+/// `kind` about `game` (any game when `None`), as listed (newest first).
+pub fn console_alerts(
+    addr: &str,
+    auth: (&str, &str),
+    kind: &str,
+    game: Option<&str>,
+) -> Vec<Value> {
+    let (s, v) = get_json(addr, "/console/alerts", auth);
+    assert_eq!(s, 200, "{v}");
+    v.as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["type"] == kind && game.is_none_or(|g| a["game"] == g))
+        .cloned()
+        .collect()
+}
+
+/// The console's first alert of `kind` on `game` at `addr`, once it is
+/// there (at most 60 s).
+pub fn console_alert(addr: &str, auth: (&str, &str), kind: &str, game: &str) -> Value {
+    poll(60, &format!("the {kind} alert of {game}"), || {
+        let (s, v) = get_json(addr, "/console/alerts", auth);
+        (s == 200).then_some(())?;
+        v.as_array()?
+            .iter()
+            .find(|a| a["type"] == kind && a["game"] == game)
+            .cloned()
+    })
+}
+
+/// The games' undelayed states at the console at `addr` (`/arbiter/state`
+/// with the header `auth`), when it answers 200.
+pub fn console_states(addr: &str, auth: (&str, &str)) -> Option<Vec<Value>> {
+    let (s, v) = get_json(addr, "/arbiter/state", auth);
+    (s == 200).then_some(())?;
+    Some(v.as_array()?.iter().map(|g| g["state"].clone()).collect())
+}
+
+/// Game `game`'s state at the console at `addr`, if it has one.
+pub fn console_state(addr: &str, auth: (&str, &str), game: &str) -> Option<Value> {
+    console_states(addr, auth)?
+        .into_iter()
+        .find(|st| st["game"] == game)
+}
+
+/// `ConsolePage::new(NAME, DEPUTY)`, or a return from the calling test
+/// (skipped, [`ConsolePage::new`] said why).
+#[macro_export]
+macro_rules! console_page_or_skip {
+    ($name:expr, $deputy:expr) => {
+        match $crate::common::console::ConsolePage::new($name, $deputy) {
+            Some(page) => page,
+            None => return,
+        }
+    };
+}
+
+/// A console test in Chromium: the browser ([`super::chromium_and_python`]),
+/// a temporary directory and the console tests' [`accounts`].
+pub struct ConsolePage {
+    pub chrome: PathBuf,
+    pub dir: PathBuf,
+    pub accounts: String,
+}
+
+impl ConsolePage {
+    /// The test `name` (its directory), with Deputy Dam's account when
+    /// `deputy`; `None` (skipped) without Chromium or python3.
+    pub fn new(name: &str, deputy: bool) -> Option<ConsolePage> {
+        let chrome = super::chromium_and_python()?;
+        let dir = super::tempdir(name);
+        Some(ConsolePage {
+            chrome,
+            dir,
+            accounts: accounts(deputy),
+        })
+    }
+
+    /// Runs the browser `steps` ([`super::run_steps`]) on the console of
+    /// `server` (a relay or a board) with the arguments IA Hansen,
+    /// [`SECRET`] and `more`; prints and returns what they saw.
+    pub fn run(&self, server: &Running, steps: &str, more: &[&str]) -> Value {
+        let url = format!("http://{}/console", server.addr);
+        let mut args = vec!["IA Hansen", SECRET];
+        args.extend_from_slice(more);
+        let r = super::run_steps(&self.chrome, &url, &self.dir, steps, &args, &server.stderr);
+        println!("{r:#}");
+        r
+    }
+}
+
+/// POSTs the ruling `cmd` to `/arbiter/command` at `addr` with the header
+/// `auth`: (status, body).
+pub fn console_command(addr: &str, auth: (&str, &str), cmd: &Value) -> (u16, String) {
+    let (s, _, b) = http(addr, "POST", "/arbiter/command", &[auth], &cmd.to_string());
+    (s, b)
+}
+
+/// Board 2 taking rulings signed by the console's key over a broker on
+/// loopback ([`signed_board`]).
+pub struct SignedBoard {
+    pub broker: super::mosquitto::Broker,
+    /// The broker's URL.
+    pub url: String,
+    /// The console's signing key file ([`console_key`]).
+    pub key: PathBuf,
+    /// Board 2's config ([`signed_board_config`]).
+    pub cfg: PathBuf,
+}
+
+/// A broker (anonymous clients) in `dir`, the console's key
+/// `DIR/console.key` and board 2's config taking rulings signed by it
+/// (`extra` keys of `[mqtt]` after); `None` (skipped) without mosquitto.
+pub fn signed_board(dir: &Path, extra: &str) -> Option<SignedBoard> {
+    let broker = super::mosquitto::broker(dir)?;
+    let url = broker.url();
+    let (key, pk) = console_key(dir, "console.key");
+    let cfg = signed_board_config(dir, &url, 2, &pk, extra);
+    Some(SignedBoard {
+        broker,
+        url,
+        key,
+        cfg,
+    })
+}

@@ -6,7 +6,14 @@
 //! - [`process`]: the `eboard` binary run once ([`eboard`], [`eboard_ok`]) or
 //!   as a daemon on loopback ([`spawn`], [`run_board`]);
 //! - [`skip`]: skipping (or failing under CI) without a program or the corpus;
-//! - [`mosquitto`]: a broker on loopback for the MQTT tests;
+//! - [`round`]: a round of boards from traces (a directory, config,
+//!   trace and journal a table);
+//! - [`console`]: a relay with accounts (HTTP over running boards, or
+//!   MQTT), the console's logins and what it says;
+//! - [`mosquitto`]: a broker on loopback for the MQTT tests, set up as
+//!   `docs/mqtt.md` says (password file, ACL) when asked;
+//! - [`browser`]: a headless Chromium page driven over the DevTools
+//!   protocol, with its helpers (evaluate, wait, click, log in);
 //! - [`paced`]: audio outputs captured at real-time speed (ALSA into a
 //!   FIFO read at the sample rate);
 //! - [`voice`]: a game through `eboard run` with real speech and one paced
@@ -22,17 +29,21 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+pub mod browser;
 pub mod clock;
 pub mod console;
 pub mod heldout;
 pub mod mosquitto;
 pub mod paced;
 pub mod process;
+pub mod round;
 pub mod skip;
 pub mod trace;
 pub mod voice;
 
+pub use browser::*;
 pub use process::*;
+pub use round::*;
 pub use skip::*;
 pub use trace::*;
 
@@ -63,14 +74,33 @@ pub fn final_pgn(addr: &str) -> String {
 /// `--journal JOURNAL --speed 100 --delay DELAY_S`: a recorded game run
 /// fast with its journal, for the restart tests.
 pub fn journal_args(journal: &Path, delay_s: u32) -> Vec<String> {
-    vec![
-        "--journal".to_owned(),
-        journal.to_str().unwrap().to_owned(),
-        "--speed".to_owned(),
-        "100".to_owned(),
-        "--delay".to_owned(),
-        delay_s.to_string(),
+    journal_speed_delay(journal, "100", &delay_s.to_string())
+}
+
+/// `--journal JOURNAL --speed SPEED --delay DELAY_S`.
+pub fn journal_speed_delay(journal: &Path, speed: &str, delay_s: &str) -> Vec<String> {
+    [
+        "--journal",
+        journal.to_str().unwrap(),
+        "--speed",
+        speed,
+        "--delay",
+        delay_s,
     ]
+    .map(str::to_owned)
+    .to_vec()
+}
+
+/// The wall clock stepped by `ms` (negative: back) while the daemon was
+/// down: the journal's `started_at_unix_ms` moved `ms` back, so round time
+/// 0 lies that much further back on the new wall clock.
+pub fn shift_journal_start(journal: &Path, ms: i64) {
+    let text = std::fs::read_to_string(journal).unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(head).unwrap();
+    let start = header["journal"]["started_at_unix_ms"].as_i64().unwrap();
+    header["journal"]["started_at_unix_ms"] = serde_json::Value::from(start - ms);
+    std::fs::write(journal, format!("{header}\n{rest}")).unwrap();
 }
 
 /// The `&str`s of `v`, for an argument list.
@@ -101,19 +131,8 @@ pub fn http(
 ) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut req = format!(
-        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    if !body.is_empty() {
-        req.push_str("Content-Type: application/json\r\n");
-    }
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
-    req.push_str("\r\n");
-    req.push_str(body);
-    s.write_all(req.as_bytes()).unwrap();
+    s.write_all(http_request(addr, method, path, headers, body).as_bytes())
+        .unwrap();
     let mut buf = Vec::new();
     s.read_to_end(&mut buf).expect("read response");
     let text = String::from_utf8_lossy(&buf).into_owned();
@@ -126,6 +145,40 @@ pub fn http(
     (status, head.to_owned(), body.to_owned())
 }
 
+/// The text of one HTTP/1.0 request to `addr` (`Content-Type:
+/// application/json` with a body).
+pub fn http_request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> String {
+    let mut req = format!(
+        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if !body.is_empty() {
+        req.push_str("Content-Type: application/json\r\n");
+    }
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    req
+}
+
+/// The text of an HTTP/1.1 request for the event stream `path` at `addr`.
+pub fn sse_request(addr: &str, path: &str, headers: &[(&str, &str)]) -> String {
+    let mut req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req
+}
+
 /// One HTTP/1.0 request; returns (status, body).
 pub fn request(
     addr: &str,
@@ -136,6 +189,15 @@ pub fn request(
 ) -> (u16, String) {
     let (status, _, body) = http(addr, method, path, headers, body);
     (status, body)
+}
+
+/// The header `name` of `headers` as text (empty when absent or not text).
+pub fn header_text(headers: &axum::http::HeaderMap, name: &str) -> String {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned()
 }
 
 /// GET, expecting 200.
@@ -157,6 +219,24 @@ pub fn poll<T>(secs: u64, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
     }
 }
 
+/// Waits (at most `secs` seconds) until the file `path` contains `text`.
+pub fn wait_for_text(secs: u64, what: &str, path: &Path, text: &str) {
+    poll(secs, what, || {
+        std::fs::read_to_string(path)
+            .ok()?
+            .contains(text)
+            .then_some(())
+    });
+}
+
+/// The value of the PGN tag `name` in `pgn` (its first game), if any.
+pub fn pgn_tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
+    let prefix = format!("[{name} \"");
+    pgn.lines()
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+        .and_then(|l| l.strip_suffix("\"]"))
+}
+
 /// A server-sent-events reader on its own thread: every `data:` line with
 /// the local Unix time (ms) of its arrival.
 pub struct SseReader {
@@ -173,13 +253,8 @@ pub fn unix_ms() -> u64 {
 impl SseReader {
     pub fn open(addr: &str, path: &str, headers: &[(&str, &str)]) -> SseReader {
         let mut s = TcpStream::connect(addr).expect("connect");
-        let mut req =
-            format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n");
-        for (k, v) in headers {
-            req.push_str(&format!("{k}: {v}\r\n"));
-        }
-        req.push_str("\r\n");
-        s.write_all(req.as_bytes()).unwrap();
+        s.write_all(sse_request(addr, path, headers).as_bytes())
+            .unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let mut r = BufReader::new(s);
@@ -263,6 +338,25 @@ pub const ARBITER_TOKEN: &str = "7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b";
 /// The request header that carries [`ARBITER_TOKEN`].
 pub const ARBITER_AUTH: (&str, &str) = ("Authorization", "Bearer 7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b");
 
+/// `GET /arbiter/state` at the board `addr` with [`ARBITER_AUTH`] (200
+/// expected): its first game's state.
+pub fn board_state(addr: &str) -> serde_json::Value {
+    let (s, b) = request(addr, "GET", "/arbiter/state", &[ARBITER_AUTH], "");
+    assert_eq!(s, 200, "{b}");
+    let v: serde_json::Value = serde_json::from_str(&b).unwrap();
+    v[0]["state"].clone()
+}
+
+/// POSTs `body` to `path` at the board `addr` with [`ARBITER_AUTH`]:
+/// (status, the reply as JSON, `null` when it is not).
+pub fn board_post(addr: &str, path: &str, body: serde_json::Value) -> (u16, serde_json::Value) {
+    let (s, b) = request(addr, "POST", path, &[ARBITER_AUTH], &body.to_string());
+    (
+        s,
+        serde_json::from_str(&b).unwrap_or(serde_json::Value::Null),
+    )
+}
+
 /// A board config in `dir`.
 pub fn config(dir: &Path, round: u32, board: u32, extra: &str) -> PathBuf {
     let p = dir.join(format!("board{board}.toml"));
@@ -299,62 +393,6 @@ token = "7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b"
     p
 }
 
-/// Headless Chromium's flags in every browser test: no sandbox (root in
-/// the containers), no GPU, no network of its own (updates, sync).
-pub const HEADLESS_FLAGS: [&str; 7] = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-];
-
-/// Chromium run once on `url` with [`HEADLESS_FLAGS`], a fresh profile
-/// under `dir` and `extra` (`--dump-dom`, `--screenshot=…`); its output.
-pub fn headless(chrome: &Path, dir: &Path, extra: &[&str], url: &str) -> std::process::Output {
-    let profile = dir.join(format!("profile-{}", unique()));
-    Command::new(chrome)
-        .args(HEADLESS_FLAGS)
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(extra)
-        .arg(url)
-        .output()
-        .expect("run chromium")
-}
-
-/// Chromium's path when both it and python3 (which drives it over the
-/// DevTools pipe, [`CDP_DRIVER`]) are installed; otherwise `None` after
-/// [`skip_or_fail_under_ci`] said why.
-pub fn chromium_and_python() -> Option<PathBuf> {
-    let Some(chrome) = chromium() else {
-        skip_or_fail_under_ci("chromium is not installed (apt-get install -y chromium)");
-        return None;
-    };
-    if !Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        skip_or_fail_under_ci("python3 is not installed");
-        return None;
-    }
-    Some(chrome)
-}
-
-/// Headless Chromium's path, when installed (the live page's tests).
-pub fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| {
-            let out = Command::new("which").arg(name).output().ok()?;
-            out.status
-                .success()
-                .then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
-        })
-}
-
 /// python3 with python-chess, when installed.
 pub fn python_chess() -> Option<&'static str> {
     let ok = Command::new("python3")
@@ -388,20 +426,7 @@ while True:
     out.append({"headers": dict(g.headers), "moves": moves, "clocks": clocks, "comments": comments, "first_comment": g.comment})
 print(json.dumps(out))
 "#;
-    let mut child = Command::new("python3")
-        .args(["-c", script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(pgn.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = output_with_input(Command::new("python3").args(["-c", script]), pgn);
     assert!(
         out.status.success(),
         "python-chess: {}",
@@ -462,51 +487,4 @@ pub fn ws_frame(r: &mut impl Read) -> Option<(u8, Vec<u8>)> {
     let mut payload = vec![0u8; usize::try_from(len).ok()?];
     r.read_exact(&mut payload).ok()?;
     Some((h[0] & 0x0f, payload))
-}
-
-/// The start of a Python script that drives headless Chromium over the
-/// DevTools pipe (`--remote-debugging-pipe`: fds 3 and 4, messages ended by
-/// NUL): it reads `chrome, url, profile` from `sys.argv[1:4]`, starts the
-/// browser and defines `send`, `reply` and `call` (a CDP command and its
-/// result). The browser tests append what they do.
-pub const CDP_DRIVER: &str = r#"
-import json, os, subprocess, sys, time
-chrome, url, profile = sys.argv[1:4]
-to_chrome_r, to_chrome_w = os.pipe()
-from_chrome_r, from_chrome_w = os.pipe()
-def child():
-    os.dup2(to_chrome_r, 3); os.dup2(from_chrome_w, 4)
-p = subprocess.Popen([chrome] + HEADLESS_FLAGS + [
-    "--remote-debugging-pipe", "--user-data-dir=" + profile, "about:blank"],
-    pass_fds=(3, 4), preexec_fn=child, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-os.close(to_chrome_r); os.close(from_chrome_w)
-out = os.fdopen(to_chrome_w, "wb"); inp = os.fdopen(from_chrome_r, "rb")
-buf = b""; n = [0]
-def send(method, params=None, session=None):
-    n[0] += 1
-    msg = {"id": n[0], "method": method, "params": params or {}}
-    if session: msg["sessionId"] = session
-    out.write(json.dumps(msg).encode() + b"\0"); out.flush()
-    return n[0]
-def reply(i):
-    global buf
-    while True:
-        while b"\0" in buf:
-            raw, buf = buf.split(b"\0", 1)
-            m = json.loads(raw)
-            if m.get("id") == i:
-                if "error" in m: raise SystemExit("CDP error: %r" % m["error"])
-                return m["result"]
-        chunk = os.read(inp.fileno(), 1 << 16)
-        if not chunk: raise SystemExit("chromium closed the pipe")
-        buf += chunk
-def call(method, params=None, session=None):
-    return reply(send(method, params, session))
-"#;
-
-/// [`CDP_DRIVER`] (with [`HEADLESS_FLAGS`]) followed by `rest` (a test's
-/// steps).
-pub fn cdp_script(rest: &str) -> String {
-    let flags = serde_json::to_string(&HEADLESS_FLAGS).unwrap();
-    format!("HEADLESS_FLAGS = {flags}\n{CDP_DRIVER}{rest}")
 }

@@ -187,3 +187,32 @@ pub fn docs_acl(tables: &[u32], more: &str) -> String {
     a.push_str(more);
     a
 }
+
+/// The broker of `docs/mqtt.md` for the tables `tables` of `dm-2026`: the
+/// logins `console` and `boardN` (one a table) and `more_users`, each with
+/// the password `USER-pw`; the ACL [`docs_acl`] with `more_acl` (the other
+/// users' rules). `None` (skipped) without mosquitto.
+pub fn docs_broker(
+    dir: &Path,
+    tables: &[u32],
+    more_users: &[&str],
+    more_acl: &str,
+) -> Option<Broker> {
+    let names: Vec<String> = std::iter::once("console".to_owned())
+        .chain(more_users.iter().map(|u| (*u).to_owned()))
+        .chain(tables.iter().map(|n| format!("board{n}")))
+        .collect();
+    let passwords: Vec<String> = names.iter().map(|u| format!("{u}-pw")).collect();
+    let users: Vec<(&str, &str)> = names
+        .iter()
+        .map(String::as_str)
+        .zip(passwords.iter().map(String::as_str))
+        .collect();
+    broker_with_acl(dir, &users, &docs_acl(tables, more_acl))
+}
+
+/// A board's `[mqtt]` section for table `n` under [`docs_broker`]'s login
+/// (`boardN`, `boardN-pw`) at the broker `url`, with the keys `more` after.
+pub fn board_mqtt(url: &str, n: u32, more: &str) -> String {
+    format!("[mqtt]\nurl = \"{url}\"\nusername = \"board{n}\"\npassword = \"board{n}-pw\"\n{more}")
+}

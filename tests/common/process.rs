@@ -19,6 +19,25 @@ pub fn eboard_command() -> Command {
     }
 }
 
+/// `eboard run --config CFG --listen 127.0.0.1:0`, not yet started (its
+/// output, environment and more arguments the test's).
+pub fn run_command(cfg: &Path) -> Command {
+    let mut c = eboard_command();
+    c.args(["run", "--config", cfg.to_str().unwrap()])
+        .args(["--listen", "127.0.0.1:0"]);
+    c
+}
+
+/// Runs `eboard run --config CFG MORE… --listen 127.0.0.1:0` to completion
+/// with standard input closed (a start that is refused).
+pub fn eboard_run(cfg: &Path, more: &[&str]) -> Output {
+    run_command(cfg)
+        .args(more)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run eboard")
+}
+
 /// Runs `eboard ARGS` to completion with standard input closed; its exit
 /// status, standard output and standard error.
 pub fn eboard(args: &[&str]) -> Output {
@@ -29,15 +48,32 @@ pub fn eboard(args: &[&str]) -> Output {
         .expect("run eboard")
 }
 
+/// Runs `cmd` to completion and asserts that it succeeded (naming its
+/// standard error if not); its output.
+pub fn output_ok(cmd: &mut Command) -> Output {
+    let out = cmd.output().expect("run the program");
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Runs `eboard ARGS` with `input` as its standard input.
 pub fn eboard_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = eboard_command()
-        .args(args)
+    output_with_input(eboard_command().args(args), input)
+}
+
+/// Runs `cmd` to completion with `input` as its standard input; its exit
+/// status, standard output and standard error.
+pub fn output_with_input(cmd: &mut Command, input: &str) -> Output {
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("run eboard");
+        .expect("start the program");
     child
         .stdin
         .take()
@@ -45,6 +81,29 @@ pub fn eboard_with_input(args: &[&str], input: &str) -> Output {
         .write_all(input.as_bytes())
         .unwrap();
     child.wait_with_output().unwrap()
+}
+
+/// `run --config CFG [--trace TRACE] [--journal JOURNAL]` and `more`: the
+/// arguments of a board's `eboard run`.
+pub fn run_args(
+    cfg: &Path,
+    trace: Option<&Path>,
+    journal: Option<&Path>,
+    more: &[&str],
+) -> Vec<String> {
+    let mut args = vec!["run".to_owned(), "--config".to_owned(), path_arg(cfg)];
+    if let Some(t) = trace {
+        args.extend(["--trace".to_owned(), path_arg(t)]);
+    }
+    if let Some(j) = journal {
+        args.extend(["--journal".to_owned(), path_arg(j)]);
+    }
+    args.extend(more.iter().map(|a| (*a).to_owned()));
+    args
+}
+
+fn path_arg(p: &Path) -> String {
+    p.to_str().unwrap().to_owned()
 }
 
 /// Runs `eboard ARGS`, asserts it succeeded (naming the arguments and its
@@ -67,6 +126,18 @@ pub struct Running {
 }
 
 impl Running {
+    /// What the process wrote to its standard error so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.stderr).unwrap_or_default()
+    }
+
+    /// Waits (bounded, `secs`) until its standard error says `text`.
+    pub fn wait_log(&self, secs: u64, text: &str) {
+        super::poll(secs, &format!("{text:?} in the log"), || {
+            self.log().contains(text).then_some(())
+        });
+    }
+
     /// Ends the process (SIGKILL) and waits for it.
     pub fn kill(&mut self) {
         let _ = self.child.kill();
@@ -199,6 +270,15 @@ pub fn spawn_at(args: &[&str], addr: &str, dir: &Path) -> Running {
         addr: addr.to_owned(),
         stderr,
     }
+}
+
+/// [`spawn_at`], waiting (bounded, 20 s) until `addr` accepts connections.
+pub fn serving_at(args: &[&str], addr: &str, dir: &Path) -> Running {
+    let r = spawn_at(args, addr, dir);
+    super::poll(20, &format!("eboard serving at {addr}"), || {
+        std::net::TcpStream::connect(addr).ok()
+    });
+    r
 }
 
 /// `eboard run --config CFG ARGS --listen 127.0.0.1:0` reading records from

@@ -350,3 +350,101 @@ pub const DRIFT: &str = "
     20000 lift f1
     20200 place b5
     20500 press w";
+
+/// The visually impaired player's opening (Black, on his tactile board):
+/// White's 1. e4 made and pressed on the main board, copied on Black's
+/// tactile board. Step language of [`TraceBuilder::steps`].
+pub const VI_E4: &str = "
+    1000 lift e2
+    1300 place e4
+    1600 press w
+    3000 tactile lift e2
+    3200 tactile place e4";
+
+/// [`VI_E4`], then Black answers e5 on his tactile board (4.3 s) and
+/// presses at `press_ms`.
+pub fn vi_e4_e5(press_ms: u64) -> String {
+    format!("{VI_E4}\n    4000 tactile lift e7\n    4300 tactile place e5\n    {press_ms} press b")
+}
+
+/// The header of a game on a main and a tactile board, Black the visually
+/// impaired player, under the time control `tc`.
+pub fn vi_header(tc: &str) -> Value {
+    json!({"trace": 1, "boards": ["main", "tactile"], "vi_player": "b", "time_control": tc})
+}
+
+/// `game` simulated (`eboard::sim`) on an occupancy board without frames,
+/// with the random seed `seed`.
+pub fn simulate_occupancy(game: &eboard::pgn::PgnGame, seed: u64) -> Trace {
+    eboard::sim::simulate(
+        game,
+        &eboard::sim::SimOptions {
+            seed,
+            sensing: eboard::trace::Sensing::Occupancy,
+            frames: false,
+        },
+    )
+    .unwrap()
+}
+
+/// Every rule profile, oldest first.
+pub const ALL_RULES: [&str; 4] = ["fide-2001", "fide-2009", "fide-2009-no", "fide-2023"];
+
+/// A trace header starting from `fen` (the initial position when empty).
+pub fn fen_header(fen: &str) -> Value {
+    if fen.is_empty() {
+        json!({"trace": 1})
+    } else {
+        json!({"trace": 1, "start_fen": fen})
+    }
+}
+
+/// 1.e4 e5 on the main board, copied right on Black's tactile board
+/// (Black presses at 8 s, White copies e5 by 9.2 s): the start of
+/// [`DRIFT`]. Step language of [`TraceBuilder::steps`].
+pub const E4_E5_COPIED: &str = "
+    1000 lift e2
+    1300 place e4
+    1600 press w
+    3000 tactile lift e2
+    3200 tactile place e4
+    3400 tactile lift e7
+    3600 tactile place e5
+    8000 press b
+    9000 lift e7
+    9200 place e5";
+
+/// White moves `from`-`to` (an illegal move) `n` times, every 10 s from
+/// 1 s, presses, and puts the piece back each time (steps).
+pub fn illegal_and_back(n: usize, from: &str, to: &str) -> String {
+    (0..n)
+        .map(|i| {
+            let t = 1000 + i as u64 * 10_000;
+            format!(
+                "{t} lift {from}\n{} place {to}\n{} press w\n{} lift {to}\n{} place {from}\n",
+                t + 200,
+                t + 500,
+                t + 3000,
+                t + 3200
+            )
+        })
+        .collect()
+}
+
+/// The moves' SAN in the event stream `ev`, in order.
+pub fn sans(ev: &[Value]) -> Vec<String> {
+    of(ev, "move")
+        .iter()
+        .map(|m| m["san"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The profiles (rules, mode, time control) where only the opponent's
+/// claim counts, and the article a claim cites.
+pub const CLAIM_ONLY: [(&str, &str, &str, &str); 5] = [
+    ("fide-2009", "rapid", "1500+10", "A4c"),
+    ("fide-2009-no", "rapid", "1500+10", "A4c"),
+    ("fide-2009", "blitz", "180+2", "B3c"),
+    ("fide-2009-no", "blitz", "180+2", "B3c"),
+    ("fide-2001", "blitz", "180", "C3"),
+];

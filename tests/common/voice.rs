@@ -226,3 +226,34 @@ pub fn stretches_ms(game: &PacedGame, records: &[Value], heard: &[Heard]) -> Vec
         })
         .collect()
 }
+
+/// The ALSA outputs `white`, `black` and `arbiter` as WAV files
+/// `DIR/NAME.wav` (an asoundrc `DIR/asoundrc`): the value for
+/// `ALSA_CONFIG_PATH`.
+pub fn wav_outputs(dir: &Path) -> String {
+    let mut conf = String::new();
+    for name in ["white", "black", "arbiter"] {
+        conf.push_str(&format!(
+            "pcm.{name} {{\n type file\n slave.pcm \"null\"\n file \"{}\"\n format \"wav\"\n}}\n",
+            dir.join(format!("{name}.wav")).display()
+        ));
+    }
+    let rc = dir.join("asoundrc");
+    std::fs::write(&rc, conf).unwrap();
+    format!("/usr/share/alsa/alsa.conf:{}", rc.display())
+}
+
+/// Each listener on the ALSA device of its name: `white`, `black`,
+/// `arbiter`.
+pub fn routing_by_name() -> eboard::voice::output::Routing {
+    use eboard::voice::output::{Listener, Routing};
+    let dev = |d: &str| Listener {
+        device: Some(d.into()),
+        ..Listener::default()
+    };
+    Routing {
+        white: dev("white"),
+        black: dev("black"),
+        arbiter: Some(dev("arbiter")),
+    }
+}
