@@ -26,11 +26,9 @@
 //! microseconds (`cargo bench --bench voice`), far below the millisecond the
 //! daemon allows before the speech starts.
 //!
-//! Depends on `model` and `rules` (the edition's appendix), the modules
-//! below it in docs/dev/architecture.md's map. It must not depend on
-//! `arbiter` or `controller` (the controller puts the arbiter's
-//! announcements into words with it), on `config` (its settings are its own
-//! types), on `broadcast`, `server` or `app`.
+//! Depends on `model` and `rules` (the edition's appendix) only; never on
+//! `arbiter`, `controller` (which words the arbiter's announcements with
+//! it), `config`, `broadcast`, `server` or `app` (docs/dev/architecture.md).
 
 mod copies;
 mod durations;
