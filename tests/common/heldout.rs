@@ -53,6 +53,40 @@ pub fn hdr(tc: &str, extra: Value) -> Value {
     h
 }
 
+/// A game on an identity-sensing board from `fen` (`mode`, `tc`,
+/// `supervision`).
+pub fn game(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
+    hdr(
+        tc,
+        json!({"start_fen": fen, "mode": mode, "supervision": supervision, "sensing": "identity"}),
+    )
+}
+
+/// The moves 1. e4 e5 (White 1.5 s used, Black 1 s).
+pub const E4E5: &str =
+    "1000 lift e2\n1200 place e4\n1500 press w\n2000 lift e7\n2200 place e5\n2500 press b\n";
+
+/// How the board lies: the sensor square under the game's square.
+#[derive(Clone, Copy)]
+pub enum Lie {
+    Right,
+    Quarter,
+    Half,
+    ThreeQuarters,
+}
+
+/// The sensor square under the game's square `sq` on a board lying `lie`.
+pub fn sensor(lie: Lie, sq: shakmaty::Square) -> String {
+    let (f, r) = (sq.file() as u32, sq.rank() as u32);
+    let (f, r) = match lie {
+        Lie::Right => (f, r),
+        Lie::Quarter => (r, 7 - f),
+        Lie::Half => (7 - f, 7 - r),
+        Lie::ThreeQuarters => (7 - r, f),
+    };
+    shakmaty::Square::from_coords(f.try_into().unwrap(), r.try_into().unwrap()).to_string()
+}
+
 pub fn matches(ev: &[Value], spec: &str) -> bool {
     let (ty, rest) = spec.split_once('.').unwrap_or((spec, ""));
     ev.iter()

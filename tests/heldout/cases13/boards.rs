@@ -1,29 +1,9 @@
 //! Session 13's held-out cases for points 2 (a board turned or set right
 //! mid-game) and 6 (Appendix E copies, the visually impaired player Black).
 
-use crate::common::heldout::{case, hdr, run};
+use crate::common::heldout::{case, hdr, run, sensor, Lie};
 use serde_json::{json, Value};
 use shakmaty::{uci::UciMove, Chess, Position, Square};
-
-/// How the board lies: the sensor square under the game's square.
-#[derive(Clone, Copy)]
-enum Lie {
-    Right,
-    Quarter,
-    Half,
-    ThreeQuarters,
-}
-
-fn sensor(lie: Lie, sq: Square) -> String {
-    let (f, r) = (sq.file() as u32, sq.rank() as u32);
-    let (f, r) = match lie {
-        Lie::Right => (f, r),
-        Lie::Quarter => (r, 7 - f),
-        Lie::Half => (7 - f, 7 - r),
-        Lie::ThreeQuarters => (7 - r, f),
-    };
-    Square::from_coords(f.try_into().unwrap(), r.try_into().unwrap()).to_string()
-}
 
 /// Steps of a game: `before` played on the board lying `from` (its set-up
 /// read in one frame at t = 0 when it is not right), at 20 s every piece

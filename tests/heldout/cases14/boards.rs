@@ -4,29 +4,9 @@
 //! the pieces set down in the other order), and the arbiter's `position`
 //! ruling: it takes effect or is refused with a reason, never ignored.
 
-use crate::common::heldout::{case, hdr, run};
+use crate::common::heldout::{case, hdr, run, sensor, Lie};
 use serde_json::json;
 use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, Position, Square};
-
-/// How the board lies: the sensor square under the game's square.
-#[derive(Clone, Copy)]
-enum Lie {
-    Right,
-    Quarter,
-    Half,
-    ThreeQuarters,
-}
-
-fn sensor(lie: Lie, sq: Square) -> String {
-    let (f, r) = (sq.file() as u32, sq.rank() as u32);
-    let (f, r) = match lie {
-        Lie::Right => (f, r),
-        Lie::Quarter => (r, 7 - f),
-        Lie::Half => (7 - f, 7 - r),
-        Lie::ThreeQuarters => (7 - r, f),
-    };
-    Square::from_coords(f.try_into().unwrap(), r.try_into().unwrap()).to_string()
-}
 
 /// How the pieces go back on the board.
 #[derive(Clone, Copy)]
