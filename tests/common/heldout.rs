@@ -87,6 +87,50 @@ pub fn sensor(lie: Lie, sq: shakmaty::Square) -> String {
     shakmaty::Square::from_coords(f.try_into().unwrap(), r.try_into().unwrap()).to_string()
 }
 
+/// Appends to `s` the steps of the move `uci` in `pos`, made at `*t` on a
+/// board lying `lie`: a taken piece lifted first, the piece lifted at
+/// +100 ms and placed at +300 ms (whose it is when `colour`), a promotion
+/// given off the board at +400 ms, the clock pressed at +600 ms; then
+/// plays it on `pos` and moves `*t` 2 s on.
+pub fn play_on(
+    s: &mut String,
+    pos: &mut shakmaty::Chess,
+    t: &mut u64,
+    uci: &str,
+    lie: Lie,
+    colour: bool,
+) {
+    use shakmaty::Position;
+    let m = uci
+        .parse::<shakmaty::uci::UciMove>()
+        .unwrap()
+        .to_move(pos)
+        .unwrap();
+    let (from_sq, to_sq) = (m.from().unwrap(), m.to());
+    let by = if pos.turn().is_white() { "w" } else { "b" };
+    if pos.board().piece_at(to_sq).is_some() {
+        *s += &format!("{} lift {}\n", *t, sensor(lie, to_sq));
+    }
+    let c = if colour {
+        format!(" {by}")
+    } else {
+        String::new()
+    };
+    *s += &format!(
+        "{} lift {}\n{} place {}{c}\n",
+        *t + 100,
+        sensor(lie, from_sq),
+        *t + 300,
+        sensor(lie, to_sq)
+    );
+    if let Some(p) = m.promotion() {
+        *s += &format!("{} promote {}\n", *t + 400, p.char());
+    }
+    *s += &format!("{} press {by}\n", *t + 600);
+    pos.play_unchecked(m);
+    *t += 2000;
+}
+
 pub fn matches(ev: &[Value], spec: &str) -> bool {
     let (ty, rest) = spec.split_once('.').unwrap_or((spec, ""));
     ev.iter()

@@ -1,9 +1,9 @@
 //! Session 13's held-out cases for points 2 (a board turned or set right
 //! mid-game) and 6 (Appendix E copies, the visually impaired player Black).
 
-use crate::common::heldout::{case, hdr, run, sensor, Lie};
+use crate::common::heldout::{case, hdr, play_on, run, sensor, Lie};
 use serde_json::{json, Value};
-use shakmaty::{uci::UciMove, Chess, Position, Square};
+use shakmaty::{Chess, Position, Square};
 
 /// Steps of a game: `before` played on the board lying `from` (its set-up
 /// read in one frame at t = 0 when it is not right), at 20 s every piece
@@ -23,27 +23,7 @@ fn transfer(before: &[&str], from: Lie, to: Lie, after: &[&str], colour: bool) -
     }
     let mut t = 1000;
     let play = |s: &mut String, pos: &mut Chess, t: &mut u64, uci: &str, lie: Lie| {
-        let m = uci.parse::<UciMove>().unwrap().to_move(pos).unwrap();
-        let (from_sq, to_sq) = (m.from().unwrap(), m.to());
-        let by = if pos.turn().is_white() { "w" } else { "b" };
-        if pos.board().piece_at(to_sq).is_some() {
-            *s += &format!("{} lift {}\n", *t, sensor(lie, to_sq));
-        }
-        let c = if colour {
-            format!(" {by}")
-        } else {
-            String::new()
-        };
-        *s += &format!(
-            "{} lift {}\n{} place {}{c}\n{} press {by}\n",
-            *t + 100,
-            sensor(lie, from_sq),
-            *t + 300,
-            sensor(lie, to_sq),
-            *t + 600
-        );
-        pos.play_unchecked(m);
-        *t += 2000;
+        play_on(s, pos, t, uci, lie, colour)
     };
     for uci in before {
         play(&mut s, &mut pos, &mut t, uci, from);
