@@ -131,6 +131,25 @@ pub fn play_on(
     *t += 2000;
 }
 
+/// Appends to `s` the step of the piece on `sq` in `pos` set down at `t`
+/// on a board lying `lie` (whose piece it is when `colour`).
+pub fn set_down_on(
+    s: &mut String,
+    pos: &shakmaty::Chess,
+    t: u64,
+    sq: shakmaty::Square,
+    lie: Lie,
+    colour: bool,
+) {
+    use shakmaty::Position;
+    let c = match (colour, pos.board().color_at(sq)) {
+        (true, Some(c)) if c.is_white() => " w",
+        (true, Some(_)) => " b",
+        _ => "",
+    };
+    *s += &format!("{t} place {}{c}\n", sensor(lie, sq));
+}
+
 pub fn matches(ev: &[Value], spec: &str) -> bool {
     let (ty, rest) = spec.split_once('.').unwrap_or((spec, ""));
     ev.iter()

@@ -1,7 +1,7 @@
 //! Session 13's held-out cases for points 2 (a board turned or set right
 //! mid-game) and 6 (Appendix E copies, the visually impaired player Black).
 
-use crate::common::heldout::{case, hdr, play_on, run, sensor, Lie};
+use crate::common::heldout::{case, hdr, play_on, run, sensor, set_down_on, Lie};
 use serde_json::{json, Value};
 use shakmaty::{Chess, Position, Square};
 
@@ -35,12 +35,7 @@ fn transfer(before: &[&str], from: Lie, to: Lie, after: &[&str], colour: bool) -
         t2 += 10;
     }
     for sq in &occupied {
-        let c = match (colour, pos.board().color_at(*sq)) {
-            (true, Some(c)) if c.is_white() => " w",
-            (true, Some(_)) => " b",
-            _ => "",
-        };
-        s += &format!("{t2} place {}{c}\n", sensor(to, *sq));
+        set_down_on(&mut s, &pos, t2, *sq, to, colour);
         t2 += 10;
     }
     let mut t = 30_000;

@@ -4,7 +4,7 @@
 //! the pieces set down in the other order), and the arbiter's `position`
 //! ruling: it takes effect or is refused with a reason, never ignored.
 
-use crate::common::heldout::{case, hdr, play_on, run, sensor, Lie};
+use crate::common::heldout::{case, hdr, play_on, run, sensor, set_down_on, Lie};
 use serde_json::json;
 use shakmaty::{fen::Fen, CastlingMode, Chess, Position, Square};
 
@@ -68,12 +68,7 @@ fn transfer_sensed(
         if matches!(set, SetDown::Held) && i == half {
             t2 += 3000;
         }
-        let c = match (colour, pos.board().color_at(*sq)) {
-            (true, Some(c)) if c.is_white() => " w",
-            (true, Some(_)) => " b",
-            _ => "",
-        };
-        s += &format!("{t2} place {}{c}\n", sensor(to, *sq));
+        set_down_on(&mut s, &pos, t2, *sq, to, colour);
         t2 += 10;
     }
     let mut t = 30_000;
