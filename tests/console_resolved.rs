@@ -363,15 +363,13 @@ fn rulings_two_three_and_five_moves_late_are_refused_in_words() {
 fn a_board_restart_is_one_offline_alert_closed_when_back_and_kept_by_a_relay_restart() {
     let dir = tempdir("resolved-offline");
     let extra = accounts(false);
-    let d = dir.join("b1");
-    std::fs::create_dir_all(&d).unwrap();
-    let cfg = config(&d, 1, 1, &extra);
-    let t = steps_trace(&d, "game", TIME_CONTROL, "1000 mv e2e4 w\n3000 mv e7e5 b\n");
-    let j = d.join("j.jsonl");
+    let table = Table::new(&dir, 1, &extra);
+    let d = &table.dir;
+    let t = table.trace(TIME_CONTROL, "1000 mv e2e4 w\n3000 mv e7e5 b\n");
     let addr = free_loopback_addr();
-    let board_args = run_args(&cfg, Some(&t), Some(&j), &[]);
+    let board_args = run_args(&table.cfg, Some(&t), Some(&table.journal), &[]);
     let board_args = refs(&board_args);
-    let mut board = spawn_at(&board_args, &addr, &d);
+    let mut board = spawn_at(&board_args, &addr, d);
     let relay_spec = HttpRelay::new(&dir, &extra, &[format!("http://{addr}")]);
     let mut relay = relay_spec.start();
     let cookie = login(&relay.addr, "IA Hansen", SECRET);
@@ -407,7 +405,7 @@ fn a_board_restart_is_one_offline_alert_closed_when_back_and_kept_by_a_relay_res
     let when = offline["unix_ms"].as_u64().unwrap();
     // Back from its journal (the game as it stood; no trace played again).
     let resumed_args = [&board_args[..3], &board_args[5..]].concat();
-    let board = spawn_at(&resumed_args, &addr, &d);
+    let board = spawn_at(&resumed_args, &addr, d);
     let closed = poll(30, "the offline alert closed", || {
         game_alerts(&relay.addr, &cookie)
             .into_iter()
