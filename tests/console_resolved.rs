@@ -178,15 +178,9 @@ fn a_result_and_moves_taken_back_within_the_delay_never_reach_the_public() {
 /// The console's alert of `kind` at `addr`, once it is there.
 fn alert_of(addr: &str, cookie: &str, kind: &str) -> Value {
     poll(30, &format!("the {kind} alert at {addr}"), || {
-        let (s, _, b) = http(addr, "GET", "/console/alerts", &[("Cookie", cookie)], "");
-        assert_eq!(s, 200, "{b}");
-        serde_json::from_str::<Value>(&b)
-            .unwrap()
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["type"] == kind)
-            .cloned()
+        console_alerts(addr, ("Cookie", cookie), kind, None)
+            .into_iter()
+            .next()
     })
 }
 
@@ -374,16 +368,10 @@ fn a_board_restart_is_one_offline_alert_closed_when_back_and_kept_by_a_relay_res
     let mut relay = relay_spec.start();
     let cookie = login(&relay.addr, "IA Hansen", SECRET);
     let game_alerts = |relay: &str, cookie: &str| -> Vec<Value> {
-        let (s, _, b) = http(relay, "GET", "/console/alerts", &[("Cookie", cookie)], "");
-        assert_eq!(s, 200, "{b}");
-        serde_json::from_str::<Value>(&b)
-            .unwrap()
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|a| a["game"] == "1.1")
-            .cloned()
-            .collect()
+        let (s, v) = get_json(relay, "/console/alerts", ("Cookie", cookie));
+        assert_eq!(s, 200, "{v}");
+        let all = v.as_array().unwrap().iter();
+        all.filter(|a| a["game"] == "1.1").cloned().collect()
     };
     poll(30, "both moves at the relay", || {
         let (s, _, b) = http(
