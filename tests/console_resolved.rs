@@ -178,15 +178,9 @@ fn a_result_and_moves_taken_back_within_the_delay_never_reach_the_public() {
 /// The console's alert of `kind` at `addr`, once it is there.
 fn alert_of(addr: &str, cookie: &str, kind: &str) -> Value {
     poll(30, &format!("the {kind} alert at {addr}"), || {
-        let (s, _, b) = http(addr, "GET", "/console/alerts", &[("Cookie", cookie)], "");
-        assert_eq!(s, 200, "{b}");
-        serde_json::from_str::<Value>(&b)
-            .unwrap()
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["type"] == kind)
-            .cloned()
+        console_alerts(addr, ("Cookie", cookie), kind, None)
+            .into_iter()
+            .next()
     })
 }
 
@@ -363,29 +357,21 @@ fn rulings_two_three_and_five_moves_late_are_refused_in_words() {
 fn a_board_restart_is_one_offline_alert_closed_when_back_and_kept_by_a_relay_restart() {
     let dir = tempdir("resolved-offline");
     let extra = accounts(false);
-    let d = dir.join("b1");
-    std::fs::create_dir_all(&d).unwrap();
-    let cfg = config(&d, 1, 1, &extra);
-    let t = steps_trace(&d, "game", TIME_CONTROL, "1000 mv e2e4 w\n3000 mv e7e5 b\n");
-    let j = d.join("j.jsonl");
+    let table = Table::new(&dir, 1, &extra);
+    let d = &table.dir;
+    let t = table.trace(TIME_CONTROL, "1000 mv e2e4 w\n3000 mv e7e5 b\n");
     let addr = free_loopback_addr();
-    let board_args = run_args(&cfg, Some(&t), Some(&j), &[]);
+    let board_args = run_args(&table.cfg, Some(&t), Some(&table.journal), &[]);
     let board_args = refs(&board_args);
-    let mut board = spawn_at(&board_args, &addr, &d);
+    let mut board = spawn_at(&board_args, &addr, d);
     let relay_spec = HttpRelay::new(&dir, &extra, &[format!("http://{addr}")]);
     let mut relay = relay_spec.start();
     let cookie = login(&relay.addr, "IA Hansen", SECRET);
     let game_alerts = |relay: &str, cookie: &str| -> Vec<Value> {
-        let (s, _, b) = http(relay, "GET", "/console/alerts", &[("Cookie", cookie)], "");
-        assert_eq!(s, 200, "{b}");
-        serde_json::from_str::<Value>(&b)
-            .unwrap()
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|a| a["game"] == "1.1")
-            .cloned()
-            .collect()
+        let (s, v) = get_json(relay, "/console/alerts", ("Cookie", cookie));
+        assert_eq!(s, 200, "{v}");
+        let all = v.as_array().unwrap().iter();
+        all.filter(|a| a["game"] == "1.1").cloned().collect()
     };
     poll(30, "both moves at the relay", || {
         let (s, _, b) = http(
@@ -407,7 +393,7 @@ fn a_board_restart_is_one_offline_alert_closed_when_back_and_kept_by_a_relay_res
     let when = offline["unix_ms"].as_u64().unwrap();
     // Back from its journal (the game as it stood; no trace played again).
     let resumed_args = [&board_args[..3], &board_args[5..]].concat();
-    let board = spawn_at(&resumed_args, &addr, &d);
+    let board = spawn_at(&resumed_args, &addr, d);
     let closed = poll(30, "the offline alert closed", || {
         game_alerts(&relay.addr, &cookie)
             .into_iter()

@@ -31,13 +31,9 @@ fn login_hansen(addr: &str) -> String {
 
 /// The alerts of a console, newest first.
 fn alerts(addr: &str, cookie: &str) -> Vec<Value> {
-    let (s, _, b) = http(addr, "GET", "/console/alerts", &[("Cookie", cookie)], "");
-    assert_eq!(s, 200, "{b}");
-    serde_json::from_str::<Value>(&b)
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .clone()
+    let (s, v) = get_json(addr, "/console/alerts", ("Cookie", cookie));
+    assert_eq!(s, 200, "{v}");
+    v.as_array().unwrap().clone()
 }
 
 /// Waits for the console's alert of `kind` on game `game`.

@@ -53,6 +53,103 @@ pub fn hdr(tc: &str, extra: Value) -> Value {
     h
 }
 
+/// A game on an identity-sensing board from `fen` (`mode`, `tc`,
+/// `supervision`).
+pub fn game(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
+    hdr(
+        tc,
+        json!({"start_fen": fen, "mode": mode, "supervision": supervision, "sensing": "identity"}),
+    )
+}
+
+/// The moves 1. e4 e5 (White 1.5 s used, Black 1 s).
+pub const E4E5: &str =
+    "1000 lift e2\n1200 place e4\n1500 press w\n2000 lift e7\n2200 place e5\n2500 press b\n";
+
+/// How the board lies: the sensor square under the game's square.
+#[derive(Clone, Copy)]
+pub enum Lie {
+    Right,
+    Quarter,
+    Half,
+    ThreeQuarters,
+}
+
+/// The sensor square under the game's square `sq` on a board lying `lie`.
+pub fn sensor(lie: Lie, sq: shakmaty::Square) -> String {
+    let (f, r) = (sq.file() as u32, sq.rank() as u32);
+    let (f, r) = match lie {
+        Lie::Right => (f, r),
+        Lie::Quarter => (r, 7 - f),
+        Lie::Half => (7 - f, 7 - r),
+        Lie::ThreeQuarters => (7 - r, f),
+    };
+    shakmaty::Square::from_coords(f.try_into().unwrap(), r.try_into().unwrap()).to_string()
+}
+
+/// Appends to `s` the steps of the move `uci` in `pos`, made at `*t` on a
+/// board lying `lie`: a taken piece lifted first, the piece lifted at
+/// +100 ms and placed at +300 ms (whose it is when `colour`), a promotion
+/// given off the board at +400 ms, the clock pressed at +600 ms; then
+/// plays it on `pos` and moves `*t` 2 s on.
+pub fn play_on(
+    s: &mut String,
+    pos: &mut shakmaty::Chess,
+    t: &mut u64,
+    uci: &str,
+    lie: Lie,
+    colour: bool,
+) {
+    use shakmaty::Position;
+    let m = uci
+        .parse::<shakmaty::uci::UciMove>()
+        .unwrap()
+        .to_move(pos)
+        .unwrap();
+    let (from_sq, to_sq) = (m.from().unwrap(), m.to());
+    let by = if pos.turn().is_white() { "w" } else { "b" };
+    if pos.board().piece_at(to_sq).is_some() {
+        *s += &format!("{} lift {}\n", *t, sensor(lie, to_sq));
+    }
+    let c = if colour {
+        format!(" {by}")
+    } else {
+        String::new()
+    };
+    *s += &format!(
+        "{} lift {}\n{} place {}{c}\n",
+        *t + 100,
+        sensor(lie, from_sq),
+        *t + 300,
+        sensor(lie, to_sq)
+    );
+    if let Some(p) = m.promotion() {
+        *s += &format!("{} promote {}\n", *t + 400, p.char());
+    }
+    *s += &format!("{} press {by}\n", *t + 600);
+    pos.play_unchecked(m);
+    *t += 2000;
+}
+
+/// Appends to `s` the step of the piece on `sq` in `pos` set down at `t`
+/// on a board lying `lie` (whose piece it is when `colour`).
+pub fn set_down_on(
+    s: &mut String,
+    pos: &shakmaty::Chess,
+    t: u64,
+    sq: shakmaty::Square,
+    lie: Lie,
+    colour: bool,
+) {
+    use shakmaty::Position;
+    let c = match (colour, pos.board().color_at(sq)) {
+        (true, Some(c)) if c.is_white() => " w",
+        (true, Some(_)) => " b",
+        _ => "",
+    };
+    *s += &format!("{t} place {}{c}\n", sensor(lie, sq));
+}
+
 pub fn matches(ev: &[Value], spec: &str) -> bool {
     let (ty, rest) = spec.split_once('.').unwrap_or((spec, ""));
     ev.iter()

@@ -321,12 +321,10 @@ pub fn false_alarm(events: &[eboard::trace::Event]) -> Option<&eboard::trace::Ev
     })
 }
 
-/// The Appendix E copy drift both copy suites play (`tests/tactile.rs`,
-/// `tests/copies.rs`): 1.e4 e5 copied right; White's 2.Nf3 copied to h3 on
-/// the tactile board, Black plays Nc6 on it and presses; 3.Bb5. The boards
-/// last agreed after 1…e5 (ply 2), at Black's press at 8 s. Step language
-/// of [`TraceBuilder::steps`].
-pub const DRIFT: &str = "
+/// The text of [`E4_E5_COPIED`], for `concat!` ([`DRIFT`] starts so).
+macro_rules! e4_e5_copied {
+    () => {
+        "
     1000 lift e2
     1300 place e4
     1600 press w
@@ -336,7 +334,18 @@ pub const DRIFT: &str = "
     3600 tactile place e5
     8000 press b
     9000 lift e7
-    9200 place e5
+    9200 place e5"
+    };
+}
+
+/// The Appendix E copy drift both copy suites play (`tests/tactile.rs`,
+/// `tests/copies.rs`): 1.e4 e5 copied right; White's 2.Nf3 copied to h3 on
+/// the tactile board, Black plays Nc6 on it and presses; 3.Bb5. The boards
+/// last agreed after 1…e5 (ply 2), at Black's press at 8 s. Step language
+/// of [`TraceBuilder::steps`].
+pub const DRIFT: &str = concat!(
+    e4_e5_copied!(),
+    "
     10000 lift g1
     10200 place f3
     10500 press w
@@ -349,7 +358,8 @@ pub const DRIFT: &str = "
     19200 place c6
     20000 lift f1
     20200 place b5
-    20500 press w";
+    20500 press w"
+);
 
 /// The visually impaired player's opening (Black, on his tactile board):
 /// White's 1. e4 made and pressed on the main board, copied on Black's
@@ -402,17 +412,7 @@ pub fn fen_header(fen: &str) -> Value {
 /// 1.e4 e5 on the main board, copied right on Black's tactile board
 /// (Black presses at 8 s, White copies e5 by 9.2 s): the start of
 /// [`DRIFT`]. Step language of [`TraceBuilder::steps`].
-pub const E4_E5_COPIED: &str = "
-    1000 lift e2
-    1300 place e4
-    1600 press w
-    3000 tactile lift e2
-    3200 tactile place e4
-    3400 tactile lift e7
-    3600 tactile place e5
-    8000 press b
-    9000 lift e7
-    9200 place e5";
+pub const E4_E5_COPIED: &str = e4_e5_copied!();
 
 /// White moves `from`-`to` (an illegal move) `n` times, every 10 s from
 /// 1 s, presses, and puts the piece back each time (steps).

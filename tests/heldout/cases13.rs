@@ -17,18 +17,8 @@ mod clocks;
 #[path = "cases13/rows.rs"]
 mod rows;
 
-use crate::common::heldout::{case, hdr, run};
-use serde_json::{json, Value};
-
-/// A rapid or blitz game on an identity-sensing board, `supervision`
-/// `adequate` (2009 A3 / B2, 2023 A.4 / B.2) or `inadequate` (A4 / B3,
-/// A.5 / B.3).
-fn game(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
-    hdr(
-        tc,
-        json!({"start_fen": fen, "mode": mode, "supervision": supervision, "sensing": "identity"}),
-    )
-}
+use crate::common::heldout::{case, game, hdr, run};
+use serde_json::json;
 
 /// White's pawn e5 beside Black's d5 that did not just make a double step
 /// (no en passant square): exd6 is illegal (2009 §3.7d "umiddelbart efter

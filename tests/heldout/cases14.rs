@@ -21,16 +21,7 @@ mod rows;
 #[path = "cases14/vi.rs"]
 mod vi;
 
-use crate::common::heldout::{case, hdr, run};
-use serde_json::{json, Value};
-
-/// A game on an identity-sensing board.
-fn game(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
-    hdr(
-        tc,
-        json!({"start_fen": fen, "mode": mode, "supervision": supervision, "sensing": "identity"}),
-    )
-}
+use crate::common::heldout::{case, game, run};
 
 /// White's bishop e2 pinned by the rook e7 (Black can mate: a rook).
 const PINNED: &str = "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1";

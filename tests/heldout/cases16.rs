@@ -13,21 +13,9 @@
 //! reading taken is in docs/dev/profiles-notes.md ("Held-out cases, session 16").
 //! Run through the real binary by `tests/common/heldout.rs`, in parallel.
 
-use crate::common::heldout::{case, hdr, run};
-use serde_json::{json, Value};
+use crate::common::heldout::{case, game, hdr, run, E4E5};
+use serde_json::json;
 use shakmaty::{uci::UciMove, Chess, Position, Square};
-
-/// A game on an identity-sensing board.
-fn game(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
-    hdr(
-        tc,
-        json!({"start_fen": fen, "mode": mode, "supervision": supervision, "sensing": "identity"}),
-    )
-}
-
-/// White's 1. e4 e5 (White 1.5 s used, Black 1 s).
-const E4E5: &str =
-    "1000 lift e2\n1200 place e4\n1500 press w\n2000 lift e7\n2200 place e5\n2500 press b\n";
 
 /// Point 1 and 7: an illegal move in the final period of `1/60:60`:
 /// White's 2. Ng1-g3 (no knight move, §3.6). 2009 §6.2b "Opsparet tid fra

@@ -7,16 +7,8 @@
 //! the rest of its brief; what is left is in docs/dev/profiles-notes.md ("Held-out
 //! cases, session 17").
 
-use crate::common::heldout::{case, hdr, run};
-use serde_json::{json, Value};
-
-/// A game on an identity-sensing board.
-fn game(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
-    hdr(
-        tc,
-        json!({"start_fen": fen, "mode": mode, "supervision": supervision, "sensing": "identity"}),
-    )
-}
+use crate::common::heldout::{case, game, hdr, run};
+use serde_json::json;
 
 /// The rook h1 has moved and come back (FEN castling field `-`).
 const MOVED_ROOK: &str = "4k3/8/8/8/8/8/8/r3K2R w - - 0 1";

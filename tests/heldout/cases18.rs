@@ -9,21 +9,9 @@
 //! by Black in every profile. The readings chosen are in docs/dev/profiles-notes.md
 //! ("Held-out cases, session 18").
 
-use crate::common::heldout::{case, hdr, run, Case};
+use crate::common::heldout::{case, game, hdr, run, Case, E4E5};
 use crate::common::trace::DRIFT;
 use serde_json::{json, Value};
-
-/// A game on an identity-sensing board.
-fn game(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
-    hdr(
-        tc,
-        json!({"start_fen": fen, "mode": mode, "supervision": supervision, "sensing": "identity"}),
-    )
-}
-
-/// The moves 1. e4 e5 (White 1.5 s used, Black 1 s).
-const E4E5: &str =
-    "1000 lift e2\n1200 place e4\n1500 press w\n2000 lift e7\n2200 place e5\n2500 press b\n";
 
 /// Point 1: 2023 Guidelines III.2.2 "The Guidelines below … shall only
 /// apply to standard chess and rapid chess games without increment and not

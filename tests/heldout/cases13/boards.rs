@@ -1,29 +1,9 @@
 //! Session 13's held-out cases for points 2 (a board turned or set right
 //! mid-game) and 6 (Appendix E copies, the visually impaired player Black).
 
-use crate::common::heldout::{case, hdr, run};
+use crate::common::heldout::{case, hdr, play_on, run, sensor, set_down_on, Lie};
 use serde_json::{json, Value};
-use shakmaty::{uci::UciMove, Chess, Position, Square};
-
-/// How the board lies: the sensor square under the game's square.
-#[derive(Clone, Copy)]
-enum Lie {
-    Right,
-    Quarter,
-    Half,
-    ThreeQuarters,
-}
-
-fn sensor(lie: Lie, sq: Square) -> String {
-    let (f, r) = (sq.file() as u32, sq.rank() as u32);
-    let (f, r) = match lie {
-        Lie::Right => (f, r),
-        Lie::Quarter => (r, 7 - f),
-        Lie::Half => (7 - f, 7 - r),
-        Lie::ThreeQuarters => (7 - r, f),
-    };
-    Square::from_coords(f.try_into().unwrap(), r.try_into().unwrap()).to_string()
-}
+use shakmaty::{Chess, Position, Square};
 
 /// Steps of a game: `before` played on the board lying `from` (its set-up
 /// read in one frame at t = 0 when it is not right), at 20 s every piece
@@ -43,27 +23,7 @@ fn transfer(before: &[&str], from: Lie, to: Lie, after: &[&str], colour: bool) -
     }
     let mut t = 1000;
     let play = |s: &mut String, pos: &mut Chess, t: &mut u64, uci: &str, lie: Lie| {
-        let m = uci.parse::<UciMove>().unwrap().to_move(pos).unwrap();
-        let (from_sq, to_sq) = (m.from().unwrap(), m.to());
-        let by = if pos.turn().is_white() { "w" } else { "b" };
-        if pos.board().piece_at(to_sq).is_some() {
-            *s += &format!("{} lift {}\n", *t, sensor(lie, to_sq));
-        }
-        let c = if colour {
-            format!(" {by}")
-        } else {
-            String::new()
-        };
-        *s += &format!(
-            "{} lift {}\n{} place {}{c}\n{} press {by}\n",
-            *t + 100,
-            sensor(lie, from_sq),
-            *t + 300,
-            sensor(lie, to_sq),
-            *t + 600
-        );
-        pos.play_unchecked(m);
-        *t += 2000;
+        play_on(s, pos, t, uci, lie, colour)
     };
     for uci in before {
         play(&mut s, &mut pos, &mut t, uci, from);
@@ -75,12 +35,7 @@ fn transfer(before: &[&str], from: Lie, to: Lie, after: &[&str], colour: bool) -
         t2 += 10;
     }
     for sq in &occupied {
-        let c = match (colour, pos.board().color_at(*sq)) {
-            (true, Some(c)) if c.is_white() => " w",
-            (true, Some(_)) => " b",
-            _ => "",
-        };
-        s += &format!("{t2} place {}{c}\n", sensor(to, *sq));
+        set_down_on(&mut s, &pos, t2, *sq, to, colour);
         t2 += 10;
     }
     let mut t = 30_000;

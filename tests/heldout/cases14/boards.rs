@@ -4,29 +4,9 @@
 //! the pieces set down in the other order), and the arbiter's `position`
 //! ruling: it takes effect or is refused with a reason, never ignored.
 
-use crate::common::heldout::{case, hdr, run};
+use crate::common::heldout::{case, hdr, play_on, run, sensor, set_down_on, Lie};
 use serde_json::json;
-use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, Position, Square};
-
-/// How the board lies: the sensor square under the game's square.
-#[derive(Clone, Copy)]
-enum Lie {
-    Right,
-    Quarter,
-    Half,
-    ThreeQuarters,
-}
-
-fn sensor(lie: Lie, sq: Square) -> String {
-    let (f, r) = (sq.file() as u32, sq.rank() as u32);
-    let (f, r) = match lie {
-        Lie::Right => (f, r),
-        Lie::Quarter => (r, 7 - f),
-        Lie::Half => (7 - f, 7 - r),
-        Lie::ThreeQuarters => (7 - r, f),
-    };
-    Square::from_coords(f.try_into().unwrap(), r.try_into().unwrap()).to_string()
-}
+use shakmaty::{fen::Fen, CastlingMode, Chess, Position, Square};
 
 /// How the pieces go back on the board.
 #[derive(Clone, Copy)]
@@ -68,30 +48,7 @@ fn transfer_sensed(
     };
     let mut s = String::new();
     let play = |s: &mut String, pos: &mut Chess, t: &mut u64, uci: &str, lie: Lie| {
-        let m = uci.parse::<UciMove>().unwrap().to_move(pos).unwrap();
-        let (from_sq, to_sq) = (m.from().unwrap(), m.to());
-        let by = if pos.turn().is_white() { "w" } else { "b" };
-        if pos.board().piece_at(to_sq).is_some() {
-            *s += &format!("{} lift {}\n", *t, sensor(lie, to_sq));
-        }
-        let c = if colour {
-            format!(" {by}")
-        } else {
-            String::new()
-        };
-        *s += &format!(
-            "{} lift {}\n{} place {}{c}\n",
-            *t + 100,
-            sensor(lie, from_sq),
-            *t + 300,
-            sensor(lie, to_sq)
-        );
-        if let Some(p) = m.promotion() {
-            *s += &format!("{} promote {}\n", *t + 400, p.char());
-        }
-        *s += &format!("{} press {by}\n", *t + 600);
-        pos.play_unchecked(m);
-        *t += 2000;
+        play_on(s, pos, t, uci, lie, colour)
     };
     let mut t = 1000;
     for uci in before {
@@ -111,12 +68,7 @@ fn transfer_sensed(
         if matches!(set, SetDown::Held) && i == half {
             t2 += 3000;
         }
-        let c = match (colour, pos.board().color_at(*sq)) {
-            (true, Some(c)) if c.is_white() => " w",
-            (true, Some(_)) => " b",
-            _ => "",
-        };
-        s += &format!("{t2} place {}{c}\n", sensor(to, *sq));
+        set_down_on(&mut s, &pos, t2, *sq, to, colour);
         t2 += 10;
     }
     let mut t = 30_000;
