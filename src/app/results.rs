@@ -37,10 +37,7 @@ pub fn results(a: ResultsArgs) -> anyhow::Result<()> {
     let bytes =
         std::fs::read(&a.trf).with_context(|| format!("reading the pairings {trf_name}"))?;
     // TRF files of older programs are Latin-1: read and written back as such.
-    let (trf, latin1) = match String::from_utf8(bytes) {
-        Ok(s) => (s, false),
-        Err(e) => (e.into_bytes().iter().map(|&b| b as char).collect(), true),
-    };
+    let (trf, latin1) = crate::event::results::decode_trf(bytes);
     let (csv, csv_name) = if a.results.as_os_str() == "-" {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)?;
@@ -77,14 +74,7 @@ pub fn results(a: ResultsArgs) -> anyhow::Result<()> {
                 .join(", ")
         );
     }
-    let out: Vec<u8> = if latin1 {
-        w.text
-            .chars()
-            .map(|c| u8::try_from(c).unwrap_or(b'?'))
-            .collect()
-    } else {
-        w.text.into_bytes()
-    };
+    let out = crate::event::results::encode_trf(w.text, latin1);
     match &a.output {
         Some(p) if p.as_os_str() != "-" => {
             std::fs::write(p, &out).with_context(|| format!("writing {}", p.display()))?;

@@ -52,10 +52,7 @@ pub fn results_trf_for(
     let bytes = std::fs::read(path)
         .map_err(|e| refuse(500, &format!("reading the pairings {name}: {e}")))?;
     // TRF files of older programs are Latin-1: read and written back as such.
-    let (trf, latin1) = match String::from_utf8(bytes) {
-        Ok(t) => (t, false),
-        Err(e) => (e.into_bytes().iter().map(|&b| b as char).collect(), true),
-    };
+    let (trf, latin1) = crate::event::results::decode_trf(bytes);
     let games = from_states(states);
     let round = match round.map_or_else(|| the_round(&games), Ok) {
         Ok(r) => r,
@@ -75,14 +72,7 @@ pub fn results_trf_for(
             .join("; ")
     };
     let (blank, outside) = (named(&w.skipped), named(&w.outside));
-    let body: Vec<u8> = if latin1 {
-        w.text
-            .chars()
-            .map(|c| u8::try_from(c).unwrap_or(b'?'))
-            .collect()
-    } else {
-        w.text.into_bytes()
-    };
+    let body = crate::event::results::encode_trf(w.text, latin1);
     tracing::info!(round, written = w.written.len(), blank = %blank, outside = %outside, "results.trf served");
     Ok(TrfResults {
         body,

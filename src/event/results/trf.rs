@@ -224,3 +224,24 @@ pub fn write_trf(
     out.text.push_str(nl);
     Ok(out)
 }
+
+/// A TRF file's bytes as text: UTF-8, or else Latin-1 (the files of older
+/// pairing programs, byte for char). `true`: it was Latin-1.
+pub fn decode_trf(bytes: Vec<u8>) -> (String, bool) {
+    match String::from_utf8(bytes) {
+        Ok(t) => (t, false),
+        Err(e) => (e.into_bytes().iter().map(|&b| b as char).collect(), true),
+    }
+}
+
+/// TRF text back into bytes in the file's own encoding (`latin1`: a char
+/// outside Latin-1 becomes `?`).
+pub fn encode_trf(text: String, latin1: bool) -> Vec<u8> {
+    if latin1 {
+        text.chars()
+            .map(|c| u8::try_from(c).unwrap_or(b'?'))
+            .collect()
+    } else {
+        text.into_bytes()
+    }
+}
