@@ -519,6 +519,8 @@ impl Default for Profile {
 
 mod articles;
 pub use articles::*;
+mod decisions;
+pub use decisions::*;
 
 #[cfg(test)]
 mod tests;
