@@ -232,6 +232,16 @@ pub struct Profile {
     /// påstand skal dommeren træffe en afgørelse", seed 002), B3c or 2001
     /// C3, where only the claim counts.
     pub unclaimed_illegal_alerted: bool,
+    /// Whether the claimant's own adjustment (j'adoube, §4.2) ends his
+    /// right to claim the opponent's breach of Article 4: 2001 §4.6 "En
+    /// spiller mister sin ret til at fremsætte krav i anledning af
+    /// modstanderens overtrædelse af 4.3 eller 4.4, når han selv med vilje
+    /// har rørt en brik" (seed 000) and 2009-DK §4.7 "… så snart han selv
+    /// med vilje rører en brik" (seed 002): an adjustment is a deliberate
+    /// touch. Not 2009-NO §4.7 "etter at hun/han har rørt en brikke i den
+    /// hensikt å gjøre et trekk" (seed 003) nor 2023 4.8 "touches a piece
+    /// with the intention of moving or capturing it".
+    pub adjustment_ends_touch_claim: bool,
 }
 
 impl Profile {
@@ -427,6 +437,7 @@ impl Profile {
             board_observes_illegal_moves: false,
             unclaimed_illegal_alerted: illegal_rule == IllegalMoveRule::ClaimPenalty
                 && edition == Edition::Fide2023,
+            adjustment_ends_touch_claim: matches!(edition, Edition::Fide2001 | Edition::Fide2009),
         }
     }
 
