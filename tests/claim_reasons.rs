@@ -28,8 +28,12 @@ fn a_rejected_threefold_claim_names_the_positions_and_the_castling_rights() {
         );
         assert!(
             why.contains("after 1…e5 the same pieces stood, not the same position")
-                && why.contains("White castling king-side with the rook h1 possible there, lost since")
-                && why.contains("Black castling queen-side with the rook a8 possible there, lost since"),
+                && why.contains(
+                    "White castling king-side with the rook h1 possible there, lost since"
+                )
+                && why.contains(
+                    "Black castling queen-side with the rook a8 possible there, lost since"
+                ),
             "{rules}: {why}"
         );
         assert!(why.contains(&format!("({article})")), "{rules}: {why}");

@@ -148,3 +148,24 @@ fn rook_colour(sq: Square) -> Color {
         Color::Black
     }
 }
+
+impl Arbiter {
+    /// Why a game that ended drawn by the illegal-move rule (7.5.5, 2009
+    /// §7.4b) or on time (6.9) is a draw and no win: the side that could
+    /// not checkmate by any series of legal moves, and its material
+    /// (issue 40 point 7); `None` for other ends.
+    pub(super) fn no_mate_words(&self, o: &super::Outcome) -> Option<String> {
+        use crate::model::{EndReason, KnownOutcome, Score};
+        if o.result != Score::Game(KnownOutcome::Draw)
+            || !matches!(o.reason, EndReason::IllegalMoves | EndReason::Time)
+        {
+            return None;
+        }
+        let words: Vec<String> = [Color::White, Color::Black]
+            .into_iter()
+            .filter(|c| super::dead::can_mate(&self.pos, *c) == Some(false))
+            .map(|c| super::dead::cannot_mate_words(&self.pos, c))
+            .collect();
+        (!words.is_empty()).then(|| words.join("; "))
+    }
+}

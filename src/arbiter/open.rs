@@ -371,6 +371,10 @@ impl Arbiter {
                 o.result.as_str(),
                 o.reason
             );
+            // A draw and no win (7.5.5 / 6.9): why no mate (issue 40.7).
+            if let Some(w) = self.no_mate_words(&o) {
+                summary.push_str(&format!("; a draw, not a win: {w}"));
+            }
             // A draw claim the board rejected before this end, no move
             // since: if the arbiter finds it correct, the game was drawn
             // when it was made (ia16/ia18: its cost taken back too).
