@@ -8,8 +8,9 @@ mod common;
 use common::{of, replay_steps};
 use serde_json::json;
 
-/// 1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 4. Ke2 Ke7 5. Ke1 Ke8: the pieces of
-/// 1…e5 stand a third time, but the kings have moved: no castling rights.
+/// The moves 1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 4. Ke2 Ke7 5. Ke1 Ke8: the
+/// pieces after Black's first move stand a third time, but the kings have
+/// moved: no castling rights.
 const KINGS: &str = "1000 mv e2e4 w\n2000 mv e7e5 b\n3000 mv e1e2 w\n4000 mv e8e7 b\n\
                      5000 mv e2e1 w\n6000 mv e7e8 b\n7000 mv e1e2 w\n8000 mv e8e7 b\n\
                      9000 mv e2e1 w\n10000 mv e7e8 b\n11000 claim threefold w";
