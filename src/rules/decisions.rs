@@ -194,7 +194,8 @@ impl Profile {
                 "illegal_position_after_the_next_move",
                 art,
                 Arbiter,
-                "proposes the draw to the arbiter",
+                "declares the draw as the arbiter's eye once the next move is completed; \
+                 the arbiter can correct the result",
             ));
         }
         v.push(d(
