@@ -101,6 +101,13 @@ pub struct Header {
     /// clock, so a replay decides by the trace's times as the board did.
     /// Key `session_start_ms`.
     pub session_start_ms: Option<i64>,
+    /// Extension: the event setting `board_observes_illegal_moves` (2023
+    /// A.5.2 / B.3: the board rules a completed illegal move at the press
+    /// as the arbiter observing it; absent or `false`: the Laws' default,
+    /// it alerts the arbiter and waits for his intervention or the
+    /// opponent's claim before the opponent's next move;
+    /// [`crate::rules::Profile::with_board_observing`]).
+    pub board_observes_illegal_moves: Option<bool>,
 }
 
 /// What the arbiter says through an `arbiter` record. The contract names

@@ -286,17 +286,29 @@ fn a4c_b3c_c3_the_window_closes_when_the_claimants_move_is_made_not_pressed() {
 
 #[test]
 fn a5_2_and_2001_rapid_the_arbiter_rules_at_the_press() {
-    // 2023 A.5.2 (the board is the arbiter's eye) and 2001 rapid (§7.4
-    // through B2): no claim window; the ruling comes at the press.
+    // 2023 A.5.2 with the event's `board_observes_illegal_moves` (the
+    // board is the arbiter's eye) and 2001 rapid (§7.4 through B2): no
+    // claim window; the ruling comes at the press.
     for (rules, mode, tc) in [
         ("fide-2023", "rapid", "1500+10"),
         ("fide-2023", "blitz", "180+2"),
         ("fide-2001", "rapid", "1500"),
     ] {
-        let ev = replay_steps(timed(KRP, mode, tc), RB3, rules);
+        let mut h = timed(KRP, mode, tc);
+        h["board_observes_illegal_moves"] = json!(true);
+        let ev = replay_steps(h, RB3, rules);
         let ill = of(&ev, "illegal_move");
         assert_eq!(ill.len(), 1, "{rules} {mode}: {ev:#?}");
         assert_eq!(ill[0]["t"], 1500);
+    }
+    // 2023 A.5.2 without it (the Laws' default): alerted, not ruled
+    // (issue 40; tests/a52_illegal.rs).
+    for (mode, tc) in [("rapid", "1500+10"), ("blitz", "180+2")] {
+        let ev = replay_steps(timed(KRP, mode, tc), RB3, "fide-2023");
+        assert!(of(&ev, "illegal_move").is_empty(), "{mode}: {ev:#?}");
+        let irr = of(&ev, "irregularity");
+        assert_eq!(irr[0]["kind"], "illegal_move_unclaimed", "{mode}");
+        assert_eq!(irr[0]["t"], 1500);
     }
 }
 
@@ -385,9 +397,9 @@ const ND6: &str = "1000 lift e4\n1200 place d6\n1500 press w";
 
 #[test]
 fn a4c_both_kings_in_check_is_ruled_unasked_in_rapid_only() {
-    for rules in ALL {
-        // 2009 A4c: the arbiter intervenes unasked (rapid); 2023 rapid and
-        // 2001 rapid rule every illegal move at the press anyway.
+    for rules in ["fide-2001", "fide-2009", "fide-2009-no"] {
+        // 2009 A4c: the arbiter intervenes unasked (rapid); 2001 rapid
+        // rules every illegal move at the press anyway.
         let ev = replay_steps(timed(BOTH, "rapid", "1500+10"), ND6, rules);
         let ill = of(&ev, "illegal_move");
         assert_eq!(ill.len(), 1, "{rules}: {ev:#?}");
@@ -398,6 +410,11 @@ fn a4c_both_kings_in_check_is_ruled_unasked_in_rapid_only() {
         let ev = replay_steps(timed(BOTH, "blitz", "180+2"), ND6, rules);
         assert!(of(&ev, "illegal_move").is_empty(), "{rules}: {ev:#?}");
     }
+    // 2023 A.5.2 has no such clause (A.5.4 waits for the next move
+    // instead): the arbiter is alerted, nothing is ruled unasked.
+    let ev = replay_steps(timed(BOTH, "rapid", "1500+10"), ND6, "fide-2023");
+    assert!(of(&ev, "illegal_move").is_empty(), "{ev:#?}");
+    assert_eq!(of(&ev, "irregularity")[0]["kind"], "illegal_move_unclaimed");
 }
 
 #[test]

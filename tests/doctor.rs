@@ -81,7 +81,7 @@ fn a_good_config_passes_and_the_table_says_so() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{text}");
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 13, "{text}");
+    assert_eq!(lines.len(), 14, "{text}");
     assert!(
         lines[0].starts_with("config ") && lines[0].contains(" ok "),
         "{text}"
@@ -90,7 +90,8 @@ fn a_good_config_passes_and_the_table_says_so() {
         lines[11].starts_with("game ") && lines[11].contains("no game journaled"),
         "{text}"
     );
-    assert_eq!(lines[12], "eboard doctor: all checks passed");
+    assert!(lines[12].starts_with("rules "), "{text}");
+    assert_eq!(lines[13], "eboard doctor: all checks passed");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -444,4 +445,42 @@ fn the_audio_check_plays_a_test_on_each_output_and_names_the_missing_player() {
     let (status, detail) = doctor_audio(&dir, &cfg, &[("PATH", bin.to_str().unwrap())]);
     assert_eq!(status, "fail", "{detail}");
     assert!(detail.contains("alsa-utils"), "{detail}");
+}
+
+/// Issue 40 point 1: the `rules` row says who decides, per article, and
+/// the event's `board_observes_illegal_moves` with the Laws' default.
+#[test]
+fn the_rules_row_says_who_decides_and_the_events_choice() {
+    let dir = tempdir("doctor-rules");
+    let with = |event: &str| {
+        let cfg = config(&dir, 1, 1, "");
+        let text = std::fs::read_to_string(&cfg).unwrap();
+        std::fs::write(
+            &cfg,
+            text.replacen("[event]\n", &format!("[event]\n{event}"), 1),
+        )
+        .unwrap();
+        cfg
+    };
+    let cfg = with("rules = \"fide-2023\"\nmode = \"rapid\"\n");
+    let (code, v, _) = doctor(&dir, &cfg, &[]);
+    assert_eq!(code, 0, "{v}");
+    let (status, detail) = row(&v, "rules");
+    assert_eq!(status, "ok", "{detail}");
+    assert!(
+        detail.contains("checkmate 5.1.1 by automatic")
+            && detail.contains("illegal move A.5.2 by claim")
+            && detail.contains("board_observes_illegal_moves = false, the Laws' default"),
+        "{detail}"
+    );
+    let cfg =
+        with("rules = \"fide-2023\"\nmode = \"blitz\"\nboard_observes_illegal_moves = true\n");
+    let (_, v, _) = doctor(&dir, &cfg, &[]);
+    let detail = row(&v, "rules").1;
+    assert!(
+        detail.contains("illegal move 7.5.5 by arbiter")
+            && detail.contains("board_observes_illegal_moves = true"),
+        "{detail}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -149,7 +149,12 @@ fn illegal_rook_moves(n: usize) -> String {
 #[test]
 fn f59_f60_a_blitz_illegal_move_costs_a_minute_and_the_second_loses_in_2023() {
     let kr = "r3k3/4p3/8/8/8/8/8/R3K3 w - - 0 1";
-    let h = |sup: &str| json!({"trace": 1, "start_fen": kr, "mode": "blitz", "time_control": "180+2", "supervision": sup});
+    // Inadequate supervision: with the board as the arbiter's eye (the
+    // event's `board_observes_illegal_moves`, B.3 → A.5.2; issue 40).
+    let h = |sup: &str| {
+        json!({"trace": 1, "start_fen": kr, "mode": "blitz", "time_control": "180+2", "supervision": sup,
+                               "board_observes_illegal_moves": true})
+    };
     for sup in ["adequate", "inadequate"] {
         let ev = replay_steps(h(sup), &illegal_rook_moves(1), "fide-2023");
         let ill = of(&ev, "illegal_move");
@@ -356,8 +361,10 @@ const PAWN7: &str = "n1n1k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
 
 /// A timed game from `fen` in `mode` with `supervision`, identity sensing.
 fn sup(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
+    // The board as the arbiter's eye under 2023 A.5.2 / B.3 (issue 40: an
+    // event setting; the Laws' default, alert and wait, is tests/a52_illegal.rs).
     json!({"trace": 1, "start_fen": fen, "mode": mode, "time_control": tc,
-           "supervision": supervision, "sensing": "identity"})
+           "supervision": supervision, "sensing": "identity", "board_observes_illegal_moves": true})
 }
 
 fn supervised(fen: &str, mode: &str, tc: &str) -> Value {

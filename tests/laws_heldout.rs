@@ -31,7 +31,9 @@ const BD3: &str = "1000 lift e2\n1200 place d3 B\n1500 press w\n";
 fn unsupervised(fen: &str, mode: &str, tc: &str) -> Value {
     hdr(
         tc,
-        json!({"start_fen": fen, "mode": mode, "supervision": "inadequate", "sensing": "identity"}),
+        // The board as the arbiter's eye under 2023 A.5.2 / B.3 (issue 40).
+        json!({"start_fen": fen, "mode": mode, "supervision": "inadequate", "sensing": "identity",
+               "board_observes_illegal_moves": true}),
     )
 }
 
@@ -209,7 +211,13 @@ fn point_5_the_2023_rows_against_2009_and_2001() {
     let flag =
         "1000 lift e2\n1200 place e4\n1500 press w\n2000 lift e7\n2200 place e5\n2500 press b\n\
                 950000 claim time b\n";
-    let rapid = |tc: &str| hdr(tc, json!({"mode": "rapid", "supervision": "inadequate"}));
+    // 2023 A.5.2 with the board as the arbiter's eye (issue 40).
+    let rapid = |tc: &str| {
+        hdr(
+            tc,
+            json!({"mode": "rapid", "supervision": "inadequate", "board_observes_illegal_moves": true}),
+        )
+    };
     run(vec![
         // F17, 5.2.3: "provided both players have made at least one move";
         // 2009 §5.2c: no such condition.
@@ -340,7 +348,8 @@ fn point_5_the_2023_rows_against_2009_and_2001() {
         case(
             "5g F57 2023",
             "fide-2023",
-            hdr("660", json!({})),
+            // The board as the arbiter's eye (A.5.2; issue 40).
+            hdr("660", json!({"board_observes_illegal_moves": true})),
             "1000 lift e2\n1200 place e5\n1500 press w",
             &["illegal_move.penalty=+1 min to black"],
             &[],
@@ -418,7 +427,7 @@ fn point_5_the_2023_rows_against_2009_and_2001() {
             "fide-2023",
             hdr(
                 "180+2",
-                json!({"mode": "blitz", "supervision": "inadequate"}),
+                json!({"mode": "blitz", "supervision": "inadequate", "board_observes_illegal_moves": true}),
             ),
             twice,
             &[

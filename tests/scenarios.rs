@@ -483,7 +483,9 @@ fn s45_nothing_after_the_game_ended() {
 }
 
 fn rapid(fen: &str, mode: &str) -> Value {
-    json!({"trace": 1, "start_fen": fen, "mode": mode, "time_control": "1500+10", "supervision": "inadequate"})
+    // The board as the arbiter's eye under 2023 A.5.2 / B.3 (issue 40).
+    json!({"trace": 1, "start_fen": fen, "mode": mode, "time_control": "1500+10", "supervision": "inadequate",
+           "board_observes_illegal_moves": true})
 }
 
 const KRP: &str = "r3k3/4p3/8/8/8/8/8/R3K3 w - - 0 1";
@@ -817,7 +819,11 @@ fn resignation_against_a_lone_king_2023() {
 #[test]
 fn s49_s55_s57_illegal_move_ruled_unasked_where_the_arbiter_supervises() {
     let illegal = "1000 lift a1\n1200 place b3\n1500 press w";
-    let h = |mode: &str, sup: &str, tc: &str| json!({"trace": 1, "start_fen": KRP, "mode": mode, "time_control": tc, "supervision": sup});
+    // 2023 A.5.2 with the board as the arbiter's eye (issue 40).
+    let h = |mode: &str, sup: &str, tc: &str| {
+        json!({"trace": 1, "start_fen": KRP, "mode": mode, "time_control": tc, "supervision": sup,
+                                                     "board_observes_illegal_moves": true})
+    };
     // S49: 2009 rapid, adequate supervision: §7.4 without a claim.
     let ev = replay_steps(h("rapid", "adequate", "1500+10"), illegal, "fide-2009");
     assert_eq!(of(&ev, "illegal_move")[0]["penalty"], "+2 min to black");

@@ -26,8 +26,10 @@ const RULED_AT_PRESS: [(&str, &str, &str); 7] = [
 ];
 
 fn timed(fen: &str, mode: &str, tc: &str) -> Value {
+    // The board as the arbiter's eye under 2023 A.5.2 / B.3 (issue 40: an
+    // event setting; the Laws' default, alert and wait, is tests/a52_illegal.rs).
     json!({"trace": 1, "start_fen": fen, "mode": mode, "time_control": tc,
-           "supervision": "inadequate", "sensing": "identity"})
+           "supervision": "inadequate", "sensing": "identity", "board_observes_illegal_moves": true})
 }
 
 /// White's bishop e2 is pinned by the rook e7: Be2-d3 leaves the white

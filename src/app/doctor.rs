@@ -43,9 +43,9 @@ pub struct DoctorArgs {
 }
 
 /// The checks' names, in the table's order.
-pub const CHECKS: [&str; 12] = [
+pub const CHECKS: [&str; 13] = [
     "config", "sensors", "clock", "mqtt", "lichess", "disk", "time", "audio", "https", "secrets",
-    "session", "game",
+    "session", "game", "rules",
 ];
 
 /// `eboard doctor`: prints the table (or JSON); `Ok(false)` when a check
@@ -131,6 +131,7 @@ pub fn diagnose(args: &DoctorArgs) -> Vec<Finding> {
                 "secrets" => secrets(cfg),
                 "session" => session(cfg),
                 "game" => game(cfg, &args.journal_dir),
+                "rules" => rules(cfg),
                 _ => unreachable!("CHECKS"),
             },
             _ => no_config(check),
@@ -258,6 +259,16 @@ fn game(cfg: &Config, journal_dir: &Path) -> Finding {
                 archive.display()
             ),
         ),
+    }
+}
+
+/// Who decides, per article (issue 40 point 1): the game's profile's
+/// table ([`crate::rules::Profile::decisions`]), with the event settings
+/// that choose and the Laws' own default. Never fails.
+fn rules(cfg: &Config) -> Finding {
+    match super::settings::game_config(cfg, None) {
+        Ok(g) => Finding::new("rules", Status::Ok, g.profile.decisions_words()),
+        Err(e) => Finding::new("rules", Status::Warn, e.to_string()),
     }
 }
 

@@ -93,7 +93,8 @@ impl GameConfig {
                 .map_or(Mode::Standard, |tc| Profile::classify(edition, tc)),
         };
         let supervision = supervision.or(header.supervision).unwrap_or_default();
-        let profile = Profile::with_supervision(edition, mode, supervision);
+        let profile = Profile::with_supervision(edition, mode, supervision)
+            .with_board_observing(header.board_observes_illegal_moves.unwrap_or(false));
         let start = match header.start_fen.as_deref() {
             None => Chess::default(),
             Some(f) => f

@@ -60,6 +60,44 @@ fn cha_color(c: Color) -> chess::Color {
     }
 }
 
+/// Why `side` cannot checkmate, in words the arbiter can check on the
+/// board (issue 40 point 7): the material when it is insufficient by
+/// itself ("White has only a king", "… a king and a knight"), else that no
+/// sequence of legal moves ends in mate (the helpmate search,
+/// [`can_mate`]), with the material.
+pub fn cannot_mate_words(pos: &Chess, side: Color) -> String {
+    use shakmaty::Role;
+    let b = pos.board();
+    let name = if side == Color::White {
+        "White"
+    } else {
+        "Black"
+    };
+    let mut pieces = Vec::new();
+    for (role, one, many) in [
+        (Role::Queen, "a queen", "queens"),
+        (Role::Rook, "a rook", "rooks"),
+        (Role::Bishop, "a bishop", "bishops"),
+        (Role::Knight, "a knight", "knights"),
+        (Role::Pawn, "a pawn", "pawns"),
+    ] {
+        match (b.by_role(role) & b.by_color(side)).count() {
+            0 => {}
+            1 => pieces.push(one.to_owned()),
+            n => pieces.push(format!("{n} {many}")),
+        }
+    }
+    let material = match pieces.len() {
+        0 => "only a king".to_owned(),
+        _ => format!("a king and {}", pieces.join(", ")),
+    };
+    if pos.has_insufficient_material(side) {
+        format!("{name} has {material}: no mate is possible with it")
+    } else {
+        format!("{name} has {material}, but no sequence of legal moves leads to mate here")
+    }
+}
+
 /// Whether `winner` can checkmate by some sequence of legal moves (a
 /// helpmate). `Some(false)` is proven; `None` when the solver could not
 /// decide (the caller must then assume a mate is possible and leave the

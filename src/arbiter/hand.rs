@@ -348,6 +348,13 @@ impl Arbiter {
             if self.turn.adjust_next {
                 // j'adoube (§4.2): this lift is an adjustment, not a touch.
                 self.turn.adjust_next = false;
+                // But a deliberate touch where the claim's window closes on
+                // one (2001 §4.6, 2009-DK §4.7 "med vilje rører en brik").
+                if self.cfg.profile.adjustment_ends_touch_claim
+                    && self.pending_breach.as_ref().is_some_and(|b| b.by != by)
+                {
+                    self.pending_breach = None;
+                }
                 continue;
             }
             // A lift after the opponent began his reply to a move made and

@@ -236,6 +236,18 @@ impl Arbiter {
             self.rule_illegal(pending, None, t, out);
             return;
         };
+        // 2023 A.5.2: the arbiter may still intervene before the
+        // opponent's next move: he is told at once, nothing is ruled.
+        if p.unclaimed_illegal_alerted {
+            out.push(Event {
+                t,
+                kind: EventKind::Irregularity {
+                    kind: crate::model::IrregularityKind::IllegalMoveUnclaimed,
+                    article: p.articles.illegal_claim,
+                    squares: square_list(differs),
+                },
+            });
+        }
         // Only a claim before the opponent's own move is made counts: the
         // clock goes over as pressed, and the game goes on from the position
         // on the board, which a claim takes back.

@@ -180,7 +180,14 @@ impl Arbiter {
                 r.seq
             )));
         }
-        match c.time_control().period_for(c.moves_done(by)).1.bonus {
+        // `+0` adds nothing: no increment (issue 40).
+        match c
+            .time_control()
+            .period_for(c.moves_done(by))
+            .1
+            .bonus
+            .in_effect()
+        {
             Bonus::None => {}
             Bonus::Increment(_) => {
                 return Some(impossible(

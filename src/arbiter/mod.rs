@@ -108,6 +108,8 @@ mod written;
 // The default time of a no-show's forfeit (6.7.1, DSU 004 §11).
 mod default_time;
 mod refused_article;
+// Issue 40 point 7: the reasons of a rejected draw claim.
+mod claim_reasons;
 // A held draw claim overtaken by a move (no clock): ruled on its position.
 mod held_overtaken;
 pub use default_time::DefaultTimeState;

@@ -182,6 +182,9 @@ impl Arbiter {
                 });
             }
         }
+        if let Some(m) = self.open_unclaimed_illegal() {
+            v.push(m);
+        }
         if let Some(pb) = &self.pending_breach {
             if let Some(al) = self.last_alert("touch_move") {
                 let opp = side(!pb.by);
@@ -368,6 +371,10 @@ impl Arbiter {
                 o.result.as_str(),
                 o.reason
             );
+            // A draw and no win (7.5.5 / 6.9): why no mate (issue 40.7).
+            if let Some(w) = self.no_mate_words(&o) {
+                summary.push_str(&format!("; a draw, not a win: {w}"));
+            }
             // A draw claim the board rejected before this end, no move
             // since: if the arbiter finds it correct, the game was drawn
             // when it was made (ia16/ia18: its cost taken back too).
@@ -405,6 +412,75 @@ impl Arbiter {
         }
         v.sort_by_key(|m| m.t);
         v
+    }
+
+    /// 2023 A.5.2 / B.3: a completed illegal move the board alerted and
+    /// did not rule, while the opponent has not made his next move: the
+    /// arbiter may apply 7.5.5 ("If the arbiter observes an action taken
+    /// under Article 7.5.1 … he/she shall act according to Article
+    /// 7.5.5, provided the opponent has not made his/her next move") or
+    /// let it stand.
+    fn open_unclaimed_illegal(&self) -> Option<OpenMatter> {
+        let p = self.cfg.profile;
+        let pi = self.pending_illegal.as_ref()?;
+        if !p.unclaimed_illegal_alerted {
+            return None;
+        }
+        let al = self.alerts.iter().rev().find(|a| {
+            a.kind == "irregularity"
+                && matches!(
+                    a.event.kind,
+                    EventKind::Irregularity {
+                        kind: crate::model::IrregularityKind::IllegalMoveUnclaimed,
+                        ..
+                    }
+                )
+        })?;
+        let (by, opp) = (side(pi.by), side(!pi.by));
+        let count = self.illegal_counts[super::ci(pi.by)] + 1;
+        let penalty = if count >= p.illegal_moves_to_lose {
+            if p.illegal_loss_draw_exception
+                && super::dead::can_mate(&pi.before, !pi.by) == Some(false)
+            {
+                format!("the game drawn ({opp} cannot checkmate by any legal sequence)")
+            } else {
+                format!("the game lost (illegal move no. {count})")
+            }
+        } else {
+            crate::model::Penalty::TimeAdded {
+                to: !pi.by,
+                ms: p.illegal_move_bonus_ms,
+            }
+            .to_string()
+        };
+        let pen = p.articles.illegal_penalty;
+        Some(OpenMatter {
+            kind: "irregularity",
+            t: al.t,
+            by: Some(by_str(pi.by)),
+            summary: format!(
+                "{by} completed an illegal move; not ruled: {opp} may claim, or the arbiter \
+                 intervene, until {opp}'s next move is made; otherwise it stands ({})",
+                p.articles.illegal_claim
+            ),
+            rulings: vec![
+                ruling(
+                    "accept",
+                    Value::Null,
+                    &format!("Rule it illegal ({pen})"),
+                    format!(
+                        "{by}'s move is ruled illegal: {penalty} ({pen}); the position before it \
+                         is reinstated and {by} moves again"
+                    ),
+                ),
+                ruling(
+                    "overrule",
+                    Value::Null,
+                    "Let it stand",
+                    format!("{by}'s move stands as played; no penalty, no illegal move counted"),
+                ),
+            ],
+        })
     }
 
     /// The claim the board decided at this ply, if no move was made since,

@@ -56,7 +56,13 @@ impl Arbiter {
         // added before each move "in either delay or cumulative mode"
         // (`fide-2023.md` §2.5, U3), so a US or Bronstein delay is one too
         // (held-out 18-1c; before session 18 only a Fischer increment was).
-        let bonus = c.time_control().period_for(c.moves_done(by)).1.bonus;
+        // `+0` adds nothing: no increment (issue 40).
+        let bonus = c
+            .time_control()
+            .period_for(c.moves_done(by))
+            .1
+            .bonus
+            .in_effect();
         if p.edition == Edition::Fide2023 {
             match bonus {
                 Bonus::None => {}

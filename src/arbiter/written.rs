@@ -207,7 +207,9 @@ impl Arbiter {
         // a move written on the scoresheet could make the claim correct.
         let candidates = self.candidates(kind);
         if candidates.is_empty() {
-            let text = self.wrong_claim(by, t);
+            // The cost, then why (issue 40 point 7): the positions compared.
+            let why = self.claim_rejection_reason(kind);
+            let text = format!("{}; {why}", self.wrong_claim(by, t));
             self.draw_offer = Some(by);
             self.claim_event(by, kind, false, text, a.wrong_claim, t, out);
             self.push_clock(t, out);

@@ -39,6 +39,12 @@ pub(crate) fn arbiter_fields(m: &mut Map<String, Value>, game: &Arbiter) {
         "increment_request".into(),
         serde_json::to_value(game.increment_request_standing()).unwrap_or(Value::Null),
     );
+    // Who decides, per article (issue 40 point 1), with the event's
+    // choice where it has one.
+    m.insert(
+        "decisions".into(),
+        serde_json::to_value(game.config().profile.decisions()).unwrap_or(Value::Null),
+    );
     m.insert(
         "result_reason".into(),
         game.outcome()

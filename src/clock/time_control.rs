@@ -18,6 +18,20 @@ pub enum Bonus {
     Bronstein(u64),
 }
 
+impl Bonus {
+    /// The bonus as it acts: an increment or delay of 0 (`+0`, `d0`, `b0`)
+    /// adds nothing, so it is [`Bonus::None`]. 2023 Guidelines III.2.2
+    /// ("games without increment") and III.4 ask whether time is added
+    /// per move (the Glossary: the increment is time "added … before each
+    /// move"), not how the control was written.
+    pub fn in_effect(self) -> Bonus {
+        match self {
+            Bonus::Increment(0) | Bonus::UsDelay(0) | Bonus::Bronstein(0) => Bonus::None,
+            b => b,
+        }
+    }
+}
+
 /// When a Fischer increment is credited: the two conventions in use.
 ///
 /// Sources and measurements: `docs/clock.md`. Delays (`dN`, `bN`) are the

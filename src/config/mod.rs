@@ -16,6 +16,8 @@
 //! mode = "standard"                # standard | rapid | blitz
 //! time_control = "40/5400+30:1800+30"
 //! delay = 900                      # transmission delay, seconds (0..=3600)
+//! supervision = "inadequate"       # rapid and blitz (2023 A.4 / A.5)
+//! board_observes_illegal_moves = false # 2023 A.5.2: the Laws' default, alert and wait
 //! default_time_min = 15            # the default time (6.7.1; DSU 004 §11), minutes
 //! session_start = "2026-04-03T15:00:00+02:00" # the round's scheduled start (RFC 3339):
 //!                                  # the default time counts from it

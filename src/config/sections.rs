@@ -131,6 +131,15 @@ pub struct EventConfig {
     pub language: Option<Lang>,
     /// Arbiter supervision in rapid and blitz: `adequate` or `inadequate`.
     pub supervision: Option<Supervision>,
+    /// 2023 A.5.2 (rapid without adequate supervision; blitz through
+    /// B.3): `true`, the board rules a completed illegal move at the press
+    /// as the arbiter observing it ("If the arbiter observes an action
+    /// taken under Article 7.5.1 … he/she shall act according to Article
+    /// 7.5.5"). Absent or `false`, the Laws' default: the board alerts the
+    /// arbiter and waits for his intervention or the opponent's claim
+    /// before the opponent's next move; with neither, the move stands.
+    /// No effect elsewhere (docs/profiles.md, "Who decides").
+    pub board_observes_illegal_moves: Option<bool>,
     /// The event's default time, minutes after the start of the session: a
     /// player arriving later loses by forfeit (2023 6.7.1, 2009 §6.6a,
     /// 2001 §6.7). Absent: the profile's (2023: 0; 2009 Danish: 15, DSU 004

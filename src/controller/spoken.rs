@@ -47,6 +47,12 @@ pub fn spoken_kind(kind: &EventKind) -> Result<Audience, Silent> {
             kind: IrregularityKind::BoardsDiffer | IrregularityKind::PromotionPieceUnnamed,
             ..
         } => Err(Silent::AnnouncedByTheArbiter),
+        // 2023 A.5.2: the illegal move not ruled is for the arbiter; the
+        // board does not prompt the opponent's claim.
+        EventKind::Irregularity {
+            kind: IrregularityKind::IllegalMoveUnclaimed,
+            ..
+        } => Err(Silent::AnnouncedByTheArbiter),
         EventKind::Touch { .. } | EventKind::Clock { .. } | EventKind::Announce { .. } => {
             Err(Silent::NotNews)
         }

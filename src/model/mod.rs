@@ -389,6 +389,11 @@ named! {
         /// opponent's move too, but fits more than one series of moves
         /// (§6.7a / 2023 6.2.1). Nothing is applied; the arbiter is told.
         UnpressedMovesUnclear = "unpressed_moves_unclear",
+        /// 2023 A.5.2 (rapid without adequate supervision; blitz through
+        /// B.3): a completed illegal move the board does not rule. The
+        /// arbiter may apply 7.5.5 or the opponent claim, "provided the
+        /// opponent has not made his/her next move"; otherwise it stands.
+        IllegalMoveUnclaimed = "illegal_move_unclaimed",
     }
 }
 

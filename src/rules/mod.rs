@@ -211,6 +211,37 @@ pub struct Profile {
     /// `fide-2023.md`); 2009 / 2001 §7.4a: an illegal move like any other,
     /// the position before it reinstated.
     pub unreplaced_pawn_becomes_queen: bool,
+    /// The event setting `board_observes_illegal_moves` (`[event]`, the
+    /// trace header's key of that name): under 2023 A.5.2 (rapid without
+    /// adequate supervision; blitz through B.3) the board acts as the
+    /// arbiter who observes a completed illegal move and applies 7.5.5 at
+    /// the press ([`IllegalMoveRule::Arbiter`]). Off (the Laws' own
+    /// default: "If the arbiter does not intervene, the opponent shall be
+    /// entitled to claim … provided … the opponent has not made his/her
+    /// next move"; with no claim and no intervention the move stands),
+    /// the board alerts the arbiter and waits for his intervention or the
+    /// opponent's claim ([`IllegalMoveRule::ClaimPenalty`]). Only
+    /// [`Profile::board_observing_applies`] profiles read it.
+    pub board_observes_illegal_moves: bool,
+    /// Whether a completed illegal move the board does not rule is alerted
+    /// to the arbiter at once (`irregularity` `illegal_move_unclaimed`):
+    /// 2023 A.5.2 "If the arbiter observes an action taken under Article
+    /// 7.5.1 … he/she shall act according to Article 7.5.5, provided the
+    /// opponent has not made his/her next move" — the arbiter may still
+    /// intervene, so he is told. Not under 2009 A4c ("Kun efter en sådan
+    /// påstand skal dommeren træffe en afgørelse", seed 002), B3c or 2001
+    /// C3, where only the claim counts.
+    pub unclaimed_illegal_alerted: bool,
+    /// Whether the claimant's own adjustment (j'adoube, §4.2) ends his
+    /// right to claim the opponent's breach of Article 4: 2001 §4.6 "En
+    /// spiller mister sin ret til at fremsætte krav i anledning af
+    /// modstanderens overtrædelse af 4.3 eller 4.4, når han selv med vilje
+    /// har rørt en brik" (seed 000) and 2009-DK §4.7 "… så snart han selv
+    /// med vilje rører en brik" (seed 002): an adjustment is a deliberate
+    /// touch. Not 2009-NO §4.7 "etter at hun/han har rørt en brikke i den
+    /// hensikt å gjøre et trekk" (seed 003) nor 2023 4.8 "touches a piece
+    /// with the intention of moving or capturing it".
+    pub adjustment_ends_touch_claim: bool,
 }
 
 impl Profile {
@@ -349,7 +380,11 @@ impl Profile {
             // 2001 rapid: §7.4 through B2.
             (Edition::Fide2001, Mode::Rapid) => IllegalMoveRule::Arbiter,
             (Edition::Fide2001, Mode::Blitz) => IllegalMoveRule::ClaimWins,
-            // 2023 A.5.2: the arbiter who observes it applies 7.5.5; the board is his eye.
+            // 2023 A.5.2 / B.3: the arbiter who observes it applies 7.5.5,
+            // else the opponent may claim before his own next move, else it
+            // stands: the board waits (the event may make it the arbiter's
+            // eye, `with_board_observing`). A.4 / B.2: 7.5.5 at the press.
+            (Edition::Fide2023, _) if loose => IllegalMoveRule::ClaimPenalty,
             (Edition::Fide2023, _) => IllegalMoveRule::Arbiter,
             (_, Mode::Rapid) if loose => IllegalMoveRule::ClaimPenalty,
             (_, Mode::Blitz) if loose => IllegalMoveRule::ClaimWins,
@@ -383,8 +418,10 @@ impl Profile {
             },
             illegal_rule,
             release_binds_replacement: edition != Edition::Fide2001,
+            // 2023 has no such clause in A.5.2: A.5.4 instead (the arbiter
+            // waits for the next move, `article_illegal_position_draw`).
             illegal_positions_ruled_unasked: illegal_rule == IllegalMoveRule::ClaimPenalty
-                && edition != Edition::Fide2001,
+                && matches!(edition, Edition::Fide2009 | Edition::Fide2009No),
             flag_needs_claim,
             both_flags_draw: flag_needs_claim && edition != Edition::Fide2023,
             wrong_claim,
@@ -397,6 +434,42 @@ impl Profile {
                 || (matches!(edition, Edition::Fide2009 | Edition::Fide2009No) && !loose),
             unreplaced_pawn_becomes_queen: edition == Edition::Fide2023,
             increment_request: edition == Edition::Fide2023 && mode != Mode::Blitz,
+            board_observes_illegal_moves: false,
+            unclaimed_illegal_alerted: illegal_rule == IllegalMoveRule::ClaimPenalty
+                && edition == Edition::Fide2023,
+            adjustment_ends_touch_claim: matches!(edition, Edition::Fide2001 | Edition::Fide2009),
+        }
+    }
+
+    /// Whether the event setting `board_observes_illegal_moves` means
+    /// anything for this profile: 2023 rapid without adequate supervision
+    /// (A.5.2) and blitz through B.3. Elsewhere the Laws leave no choice:
+    /// the arbiter rules at the press (standard play, A.4 / B.2, 2001
+    /// rapid through B2) or only a claim counts (2009 A4c / B3c, 2001 C3).
+    pub fn board_observing_applies(&self) -> bool {
+        self.edition == Edition::Fide2023
+            && self.mode != Mode::Standard
+            && self.supervision == Supervision::Inadequate
+    }
+
+    /// The profile with the event setting `board_observes_illegal_moves`
+    /// ([`Profile::board_observes_illegal_moves`]): on, where it applies
+    /// ([`Profile::board_observing_applies`]), the board rules a completed
+    /// illegal move at the press as the arbiter observing it (2023 A.5.2,
+    /// first sentence); off, the Laws' default, it alerts and waits.
+    pub fn with_board_observing(self, on: bool) -> Profile {
+        if !self.board_observing_applies() {
+            return self;
+        }
+        Profile {
+            board_observes_illegal_moves: on,
+            illegal_rule: if on {
+                IllegalMoveRule::Arbiter
+            } else {
+                IllegalMoveRule::ClaimPenalty
+            },
+            unclaimed_illegal_alerted: !on,
+            ..self
         }
     }
 
@@ -457,6 +530,8 @@ impl Default for Profile {
 
 mod articles;
 pub use articles::*;
+mod decisions;
+pub use decisions::*;
 
 #[cfg(test)]
 mod tests;

@@ -162,6 +162,18 @@ pub(super) fn parse_header(obj: &Map<String, Value>, line: usize) -> Result<Head
     h.supervision = opt_named(obj, "supervision", line)?;
     h.date = opt_str(obj, "date", line)?.map(str::to_owned);
     h.words = opt_named(obj, "words", line)?;
+    h.board_observes_illegal_moves = match obj.get("board_observes_illegal_moves") {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(b)) => Some(*b),
+        Some(v) => {
+            return Err(TraceError {
+                line,
+                message: format!(
+                    "key 'board_observes_illegal_moves': expected true or false, found {v}"
+                ),
+            })
+        }
+    };
     h.default_time_ms = match obj.get("default_time_ms") {
         None | Some(Value::Null) => None,
         Some(v) => Some(v.as_u64().filter(|ms| *ms <= MAX_TRACE_MS).ok_or_else(|| {

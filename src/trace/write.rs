@@ -41,6 +41,9 @@ pub fn header_json(h: &Header) -> Value {
     if let Some(ms) = h.session_start_ms {
         m.insert("session_start_ms".into(), Value::from(ms));
     }
+    if let Some(b) = h.board_observes_illegal_moves {
+        m.insert("board_observes_illegal_moves".into(), Value::from(b));
+    }
     Value::Object(m)
 }
 

@@ -329,6 +329,12 @@ pub fn irregularity_phrase(kind: IrregularityKind, on: &[Square], voc: &Vocabula
                 "die Umwandlungsfigur ist nicht genannt",
                 "the promotion piece is not named",
             ],
+            IrregularityKind::IllegalMoveUnclaimed => [
+                "ulovligt træk, ikke påtalt",
+                "ulovlig trekk, ikke påberopt",
+                "regelwidriger Zug, nicht reklamiert",
+                "illegal move, not claimed",
+            ],
         },
     );
     let head = word(

@@ -56,9 +56,12 @@ pub fn hdr(tc: &str, extra: Value) -> Value {
 /// A game on an identity-sensing board from `fen` (`mode`, `tc`,
 /// `supervision`).
 pub fn game(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
+    // The board as the arbiter's eye under 2023 A.5.2 / B.3 (issue 40: an
+    // event setting; the Laws' default, alert and wait, is tests/a52_illegal.rs).
     hdr(
         tc,
-        json!({"start_fen": fen, "mode": mode, "supervision": supervision, "sensing": "identity"}),
+        json!({"start_fen": fen, "mode": mode, "supervision": supervision, "sensing": "identity",
+               "board_observes_illegal_moves": true}),
     )
 }
 

@@ -662,7 +662,8 @@ fn s16_point_1_more_castlings_and_the_final_period() {
             "fide-2023",
             hdr(
                 "1/600:600",
-                json!({"mode": "rapid", "supervision": "inadequate", "sensing": "identity"}),
+                json!({"mode": "rapid", "supervision": "inadequate", "sensing": "identity",
+                       "board_observes_illegal_moves": true}),
             ),
             format!("{E4E5}3000 lift g1\n3200 place g3 N\n3500 press w"),
             &[

@@ -109,6 +109,9 @@ pub fn game_header(cfg: &Config, base: Option<&Header>) -> Header {
         // Round time needs the round's clock: [`session_start_ms`] (the
         // daemon, at the game's start); a recording keeps its own.
         session_start_ms: b.session_start_ms,
+        board_observes_illegal_moves: e
+            .board_observes_illegal_moves
+            .or(b.board_observes_illegal_moves),
     }
 }
 

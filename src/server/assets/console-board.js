@@ -45,9 +45,26 @@ function card(g, st, opened) {
   more.appendChild(diagram(st.fen, []));
   if (!ro) more.appendChild(controls(g, st, id));
   more.appendChild(history(g, st, id, ro));
+  const dl = decisionsList(g, st, opened);
+  if (dl) more.appendChild(dl);
   c.appendChild(more);
   c.appendChild(replyBox(id));
   return c;
+}
+/** Who decides, per article (the state's `decisions`, issue 40): automatic, on a claim or by the arbiter, and the event's setting where it chooses. */
+function decisionsList(g, st, opened) {
+  const ds = st.decisions || [];
+  if (!ds.length) return null;
+  const d = el("details", { id: "decisions-" + g, class: "decisions" });
+  if (opened.has(d.id)) d.open = true;
+  d.appendChild(el("summary", {}, "Who decides"));
+  const ul = el("ul", {});
+  for (const x of ds) {
+    const s = x.setting ? "; [event] " + x.setting.key + " = " + x.setting.on + (x.setting.laws_default ? " (the Laws' default)" : "") : "";
+    ul.appendChild(el("li", { "data-decision": x.decision }, x.decision.replace(/_/g, " ") + " (" + x.article + "): " + x.by + " — " + x.board + s));
+  }
+  d.appendChild(ul);
+  return d;
 }
 /** The open "result to confirm" of a finished game, which a confirmation or a correction answers (the report then names the ruling). */
 function endMatter(st) {
