@@ -352,6 +352,20 @@ pub enum RecordKind {
         /// Whose output played it; `None`: all of them.
         by: Option<Color>,
     },
+    /// Extension (E2.3; 2023 D.2.4, 2001 F2.3): the announcement numbered
+    /// `n` could not be played on the output of the player `by` (the
+    /// device refused it, the speech program failed): `{"t": …, "unheard":
+    /// n, "by": "b"}`. Written by the daemon's speaker when an output
+    /// fails, beside its `speech_alert`, so that the press of a visually
+    /// impaired player whose own announcement never reached him is not
+    /// taken for a clock started before the announcement; a replay of the
+    /// journal decides alike.
+    Unheard {
+        /// The announcement's number (`announce.n`, from 1).
+        n: u64,
+        /// Whose output failed to play it.
+        by: Color,
+    },
     /// The arbiter acts; `author` names who (the API's token holder), when known.
     Arbiter {
         /// What the arbiter does.
@@ -391,9 +405,9 @@ pub struct TraceError {
 }
 
 /// The record kinds of the contract, by their key.
-pub const RECORD_KINDS: [&str; 14] = [
+pub const RECORD_KINDS: [&str; 15] = [
     "lift", "place", "frame", "press", "promote", "claim", "offer", "accept", "decline", "resign",
-    "adjust", "arbiter", "query", "spoken",
+    "adjust", "arbiter", "query", "spoken", "unheard",
 ];
 
 fn err<T>(line: usize, message: impl Into<String>) -> Result<T, TraceError> {

@@ -77,6 +77,35 @@ fn e2_3_clock_started_before_the_announcement_is_flagged() {
     assert_eq!(of(&ev, "move").len(), 2, "the move is still recorded");
 }
 
+/// E2.3 (issue 40.8): the blind player's own output failed to play his
+/// move's announcement (the daemon's `unheard` record): his press is no
+/// clock started before the announcement; the arbiter is told the
+/// announcement did not reach him. With the speech reported and no such
+/// record, the same press is flagged.
+#[test]
+fn e2_3_a_press_after_his_own_output_failed_is_not_flagged() {
+    // Reported timing: White's e4 heard by Black at 3500; Black's e5
+    // (announcement 2) never heard on his output.
+    let heard_e4 = |rest: &str| {
+        opening().replace(
+            "    4000 tactile lift e7",
+            &format!("    3500 spoken 1 b\n{rest}    4000 tactile lift e7"),
+        )
+    };
+    let failed = heard_e4("").replace("    8000 press b", "    4700 unheard 2 b\n    8000 press b");
+    let ev = replay_steps(hdr("da"), &failed, "fide-2009");
+    let irr = of(&ev, "irregularity");
+    assert_eq!(irr.len(), 1, "{ev:#?}");
+    assert_eq!(irr[0]["kind"], "announcement_not_heard");
+    assert_eq!(irr[0]["article"], "E2.3");
+    assert_eq!(of(&ev, "move").len(), 2, "the move stands");
+    // The same press, its announcement simply not played yet: flagged.
+    let ev = replay_steps(hdr("da"), &heard_e4(""), "fide-2009");
+    let irr = of(&ev, "irregularity");
+    assert_eq!(irr.len(), 1, "{ev:#?}");
+    assert_eq!(irr[0]["kind"], "clock_started_before_announcement");
+}
+
 #[test]
 fn s113_s114_boards_differ_as_soon_as_a_copy_settles_wrong() {
     // White copies Black's e5 onto the main board as e6.

@@ -54,12 +54,14 @@ fn an_output_that_cannot_play_is_alerted_to_the_arbiter_at_once() {
     );
     let addr = game.addr().to_owned();
     let alert = poll(20, "the speech alert", || speech_alerts(&addr).pop());
-    // White heard e4 meanwhile, and reported it; Black did not.
-    let records = poll(20, "White's report of e4", || {
+    // White heard e4 meanwhile, and reported it; Black did not, and his
+    // output's failure is journaled (`unheard`, E2.3: his press is then
+    // no clock started before the announcement; issue 40.8).
+    let records = poll(20, "White's report of e4 and Black's unheard", || {
         let r = game.records();
-        r.iter()
-            .any(|v| v["spoken"].is_u64() && v["by"] == "w")
-            .then_some(r)
+        (r.iter().any(|v| v["spoken"].is_u64() && v["by"] == "w")
+            && r.iter().any(|v| v["unheard"] == 1 && v["by"] == "b"))
+        .then_some(r)
     });
     let log = game.stop();
     // At once: within 2 s of the announcement (White's press at 1600 ms).

@@ -154,17 +154,21 @@ pub(super) fn check_programs(sink: &Sink) {
     }
 }
 
-/// Reports that `by` has heard announcement `n` on his output.
-fn report(sink: &Sink, n: u64, by: Color) {
+/// Reports that `by` has heard announcement `n` on his output (`heard`),
+/// or that his output could not play it (an `unheard` record, E2.3: his
+/// press is then no clock started before the announcement).
+fn report(sink: &Sink, n: u64, by: Color, heard: bool) {
     let sender = sink.lock().ok().and_then(|l| l.commands.clone());
     if let Some(s) = sender {
         let (reply, _) = tokio::sync::oneshot::channel();
-        let cmd = ArbiterCommand {
-            kind: RecordKind::Spoken { n, by: Some(by) },
-            reply,
+        let kind = if heard {
+            RecordKind::Spoken { n, by: Some(by) }
+        } else {
+            RecordKind::Unheard { n, by }
         };
+        let cmd = ArbiterCommand { kind, reply };
         if let Err(e) = s.try_send(cmd) {
-            tracing::warn!("speech: cannot report that announcement {n} was heard: {e}");
+            tracing::warn!("speech: cannot report announcement {n} (heard: {heard}): {e}");
         }
     }
 }
@@ -219,7 +223,7 @@ pub(super) fn speaker(cfg: &Config) -> Option<Speaker> {
                         if q.report {
                             for (ear, _) in &p.audio.ears {
                                 if let (Ear::Player(c), Some(_)) = (ear, p.heard_at(*ear)) {
-                                    report(&links, q.n, *c);
+                                    report(&links, q.n, *c, true);
                                 }
                             }
                         }
@@ -230,6 +234,13 @@ pub(super) fn speaker(cfg: &Config) -> Option<Speaker> {
                     Err(e) => {
                         if let Some(pkg) = e.package() {
                             tracing::error!("speech: {e} (package {pkg})");
+                        }
+                        if q.report {
+                            for (ear, _) in &p.audio.ears {
+                                if let Ear::Player(c) = ear {
+                                    report(&links, q.n, *c, false);
+                                }
+                            }
                         }
                         if failing.insert(device.clone()) {
                             alert(
@@ -245,6 +256,11 @@ pub(super) fn speaker(cfg: &Config) -> Option<Speaker> {
                 Err(e) => {
                     // Nothing can be played: every listener is without it.
                     tracing::error!("speech: announcement {}: {e}", q.n);
+                    if q.report {
+                        for c in [Color::White, Color::Black] {
+                            report(&links, q.n, c, false);
+                        }
+                    }
                     if failing.insert("espeak-ng".into()) {
                         alert(
                             &links,

@@ -345,6 +345,15 @@ impl Arbiter {
         self.speech_played = Some((*mv, t));
     }
 
+    /// E2.3: the announcement of `mv` could not be played on the output of
+    /// `by` (the daemon's speaker reported the output failing, an
+    /// `unheard` record): the announcement never reached him, so his press
+    /// is not a clock started before it (his own right to the
+    /// announcement was not given; the arbiter is told instead).
+    pub fn move_announcement_unheard(&mut self, mv: &Move, by: Color) {
+        self.speech_unheard = Some((*mv, by));
+    }
+
     /// E2.3c: when the announcement of `mv` finished playing, if it has
     /// (see [`Arbiter::move_announcement_played`]); `None` while it is
     /// still being spoken or was never announced.

@@ -253,6 +253,10 @@ pub struct Arbiter {
     /// E2.3c: the last move whose announcement finished playing, and when
     /// (ms); see `Arbiter::move_announcement_played`.
     speech_played: Option<(Move, u64)>,
+    /// E2.3: the last move whose announcement could not be played on the
+    /// output of this player (an `unheard` record); see
+    /// `Arbiter::move_announcement_unheard`.
+    speech_unheard: Option<(Move, Color)>,
     /// The end of each announcement is reported (`set_speech_tracked`).
     speech_tracked: bool,
     /// An illegal move that stood, claimable before the opponent's next move
@@ -383,6 +387,7 @@ impl Arbiter {
             pending_breach: None,
             announced: None,
             speech_played: None,
+            speech_unheard: None,
             speech_tracked: false,
             pending_illegal: None,
             draw_offer: None,
@@ -562,7 +567,7 @@ impl Arbiter {
             } => self.query(*what, *by, *piece, t, out),
             // The end of an announcement: the controller reports it
             // (`move_announcement_played`); nothing else to decide.
-            RecordKind::Spoken { .. } => {}
+            RecordKind::Spoken { .. } | RecordKind::Unheard { .. } => {}
             RecordKind::Arbiter {
                 action,
                 author,

@@ -202,10 +202,21 @@ impl Arbiter {
             // move counts as announced when its words have been played.
             && (!self.speech_tracked || self.move_announced_at(mv).is_some_and(|end| end <= t));
         if self.plays_tactile(side) && !heard {
+            // His own output failed to play it: the announcement never
+            // reached him, he is not at fault; the arbiter is told so that
+            // he announces the move himself (E2.3, Appendix E's right to
+            // the announcement), not that the clock was started early.
+            let unheard = self
+                .speech_unheard
+                .is_some_and(|(m, by)| m == *mv && by == side);
             out.push(Event {
                 t,
                 kind: EventKind::Irregularity {
-                    kind: IrregularityKind::ClockStartedBeforeAnnouncement,
+                    kind: if unheard {
+                        IrregularityKind::AnnouncementNotHeard
+                    } else {
+                        IrregularityKind::ClockStartedBeforeAnnouncement
+                    },
                     article: self.cfg.profile.articles.vi_clock_after_announcement,
                     squares: vec![mv.to().to_string()],
                 },

@@ -40,11 +40,12 @@ impl SpeechTiming {
     /// holds `spoken` records (the journal of a daemon that spoke), else
     /// estimated.
     pub fn of(trace: &Trace) -> SpeechTiming {
-        if trace
-            .records
-            .iter()
-            .any(|r| matches!(r.kind, RecordKind::Spoken { .. }))
-        {
+        if trace.records.iter().any(|r| {
+            matches!(
+                r.kind,
+                RecordKind::Spoken { .. } | RecordKind::Unheard { .. }
+            )
+        }) {
             SpeechTiming::Reported
         } else {
             SpeechTiming::Estimated
@@ -141,6 +142,9 @@ impl Controller {
         if let RecordKind::Spoken { n, by } = rec.kind {
             self.played(n, by, rec.t);
         }
+        if let RecordKind::Unheard { n, by } = rec.kind {
+            self.unheard(n, by);
+        }
         self.arbiter.record(rec, &mut self.decisions);
         self.render(out);
     }
@@ -199,6 +203,25 @@ impl Controller {
             let p = self.playing.remove(i);
             if let Some(mv) = p.mv {
                 self.arbiter.move_announcement_played(&mv, t);
+            }
+        }
+    }
+
+    /// E2.3: announcement `n` could not be played on the output of `by`
+    /// (an `unheard` record): it will never be heard there; the arbiter
+    /// is told whose announcement of which move failed.
+    fn unheard(&mut self, n: u64, by: Color) {
+        if self.timing != SpeechTiming::Reported {
+            return;
+        }
+        if let Some(i) = self
+            .playing
+            .iter()
+            .position(|p| p.n == n && (p.ear.is_none() || p.ear == Some(by)))
+        {
+            let p = self.playing.remove(i);
+            if let Some(mv) = p.mv {
+                self.arbiter.move_announcement_unheard(&mv, by);
             }
         }
     }

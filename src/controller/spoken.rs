@@ -53,6 +53,11 @@ pub fn spoken_kind(kind: &EventKind) -> Result<Audience, Silent> {
             kind: IrregularityKind::IllegalMoveUnclaimed,
             ..
         } => Err(Silent::AnnouncedByTheArbiter),
+        // E2.3: the player's own output failed; the arbiter announces.
+        EventKind::Irregularity {
+            kind: IrregularityKind::AnnouncementNotHeard,
+            ..
+        } => Err(Silent::AnnouncedByTheArbiter),
         EventKind::Touch { .. } | EventKind::Clock { .. } | EventKind::Announce { .. } => {
             Err(Silent::NotNews)
         }

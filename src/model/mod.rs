@@ -394,6 +394,12 @@ named! {
         /// arbiter may apply 7.5.5 or the opponent claim, "provided the
         /// opponent has not made his/her next move"; otherwise it stands.
         IllegalMoveUnclaimed = "illegal_move_unclaimed",
+        /// E2.3 (2023 D.2.4, 2001 F2.3): the visually impaired player
+        /// started the clock after a move whose announcement his own output
+        /// failed to play (an `unheard` record): not his fault, so not a
+        /// [`IrregularityKind::ClockStartedBeforeAnnouncement`]; the press
+        /// stands and the arbiter announces the move himself.
+        AnnouncementNotHeard = "announcement_not_heard",
     }
 }
 

@@ -427,6 +427,14 @@ pub(super) fn parse_kind(
                 Some(_) => Some(by(line)?),
             },
         },
+        "unheard" => RecordKind::Unheard {
+            n: obj.get("unheard").and_then(Value::as_u64).ok_or_else(|| TraceError {
+                line,
+                message: "key 'unheard': expected the announcement's number n (a non-negative integer)"
+                    .to_owned(),
+            })?,
+            by: by(line)?,
+        },
         "arbiter" => {
             let s = get_str(obj, "arbiter", line)?;
             let ms = |key: &str| -> Result<u64, TraceError> {

@@ -129,6 +129,10 @@ pub fn record_json(r: &Record) -> Value {
                 by(&mut m, *c);
             }
         }
+        RecordKind::Unheard { n, by: who } => {
+            m.insert("unheard".into(), Value::from(*n));
+            by(&mut m, *who);
+        }
         RecordKind::Arbiter {
             action,
             author,

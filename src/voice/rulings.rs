@@ -335,6 +335,12 @@ pub fn irregularity_phrase(kind: IrregularityKind, on: &[Square], voc: &Vocabula
                 "regelwidriger Zug, nicht reklamiert",
                 "illegal move, not claimed",
             ],
+            IrregularityKind::AnnouncementNotHeard => [
+                "trækket nåede ikke frem til spilleren, hans højttaler svigtede",
+                "trekket nådde ikke fram til spilleren, høyttaleren hans sviktet",
+                "die Ansage erreichte den Spieler nicht, seine Ausgabe fiel aus",
+                "the announcement did not reach the player, his output failed",
+            ],
         },
     );
     let head = word(

@@ -247,6 +247,9 @@ impl TraceBuilder {
                 }
                 None => self.record(json!({"t": t, "spoken": arg(2).parse::<u64>().unwrap()})),
             },
+            // `unheard N b`: Black's own output failed to play it (E2.3).
+            "unheard" => self
+                .record(json!({"t": t, "unheard": arg(2).parse::<u64>().unwrap(), "by": arg(3)})),
             "query" => match w.get(4) {
                 Some(p) => self.query_piece(t, arg(2), arg(3), p),
                 None => self.query(t, arg(2), arg(3)),
