@@ -30,6 +30,12 @@ pub(super) struct DowntimeMark {
     ms: u64,
     /// Whether it is charged to him now.
     charged: bool,
+    /// Whether the clock device ran through it (the daemon's record
+    /// charged it to the mover): a DGT clock on its batteries does, the
+    /// board's own clock does not.
+    device_ran: bool,
+    /// The round time of the `downtime` alert (the outage's end), ms.
+    alert_t: u64,
 }
 
 /// The last downtime and whom it is charged to (the state's `downtime`,
@@ -48,6 +54,10 @@ pub struct DowntimeStanding {
     pub ruling: u32,
     /// The article (2023 7.1, 2009 §6.13, 2001 §6.14).
     pub article: &'static str,
+    /// Whether the clock device kept running while the board was down.
+    pub clock_ran: bool,
+    /// The round time of the `downtime` alert, ms.
+    pub t: u64,
 }
 
 /// The increment a press of a player's move number `k` (0-based: the
@@ -230,6 +240,84 @@ impl Arbiter {
             clocks_stopped: self.paused(),
             ruling: m.seq,
             article: self.cfg.profile.article_downtime(),
+            clock_ran: m.device_ran,
+            t: m.alert_t,
+        })
+    }
+
+    /// The downtime as an open matter while the clocks wait for the
+    /// arbiter's resume (the state's `open`, on the `downtime` alert):
+    /// how long, whose clock ran, whether the clock device kept running,
+    /// whom it is charged to; the rulings: the other charge, and resume.
+    pub(super) fn downtime_matter(&self) -> Option<super::OpenMatter> {
+        use super::open::ruling;
+        use serde_json::json;
+        let d = self.downtime_standing()?;
+        if !d.clocks_stopped {
+            return None;
+        }
+        let m = self.downtime_mark()?;
+        let (w, b) = self.clock.as_ref()?.remaining_at(m.alert_t);
+        let who = side(m.side);
+        let ran = if m.device_ran {
+            "the clock device kept running"
+        } else {
+            "the clock was the board's own and stopped with it"
+        };
+        let charged = if m.charged {
+            format!("charged to {who}")
+        } else {
+            "charged to nobody".to_owned()
+        };
+        let mine = if m.side == Color::White { w } else { b };
+        let other = if m.charged {
+            ruling(
+                "downtime",
+                json!({"charge": "nobody"}),
+                "Charge nobody",
+                format!(
+                    "gives the {} back to {who}: {who} {} → {} ({})",
+                    hms(m.ms),
+                    hms(mine),
+                    hms(mine + m.ms),
+                    d.article
+                ),
+            )
+        } else {
+            ruling(
+                "downtime",
+                json!({"charge": "mover"}),
+                &format!("Charge to {who}"),
+                format!(
+                    "takes the {} off {who}'s clock, as if it had run: {who} {} → {} ({})",
+                    hms(m.ms),
+                    hms(mine),
+                    hms(mine.saturating_sub(m.ms)),
+                    d.article
+                ),
+            )
+        };
+        let on_move = side(self.pos.turn());
+        Some(super::OpenMatter {
+            kind: "irregularity",
+            t: m.alert_t,
+            by: Some(d.by),
+            summary: format!(
+                "the board was down {} while {who}'s clock ran; {ran}: {charged}; the clocks \
+                 wait for Resume at White {} · Black {} (or set the clocks)",
+                hms(m.ms),
+                hms(w),
+                hms(b)
+            ),
+            rulings: vec![
+                other,
+                ruling(
+                    "resume",
+                    serde_json::Value::Null,
+                    "Resume",
+                    format!("{on_move}'s clock runs again; the charge stays as it is now"),
+                ),
+            ],
         })
     }
 
@@ -274,6 +362,10 @@ impl Arbiter {
                 side: by,
                 ms,
                 charged,
+                device_ran: charged,
+                // The board's own clock stopped at the outage's start (the
+                // record's time); the alert is at its end.
+                alert_t: if charged { t } else { t.saturating_add(ms) },
             });
             self.push_clock(t, out);
             self.announce(Announcement::ClockPaused, t, out);

@@ -39,6 +39,12 @@ pub(crate) fn arbiter_fields(m: &mut Map<String, Value>, game: &Arbiter) {
         "increment_request".into(),
         serde_json::to_value(game.increment_request_standing()).unwrap_or(Value::Null),
     );
+    // The last downtime (issue 40.4): whom it is charged to, whether the
+    // clocks wait for Resume (the card says so).
+    m.insert(
+        "downtime".into(),
+        serde_json::to_value(game.downtime_standing()).unwrap_or(Value::Null),
+    );
     m.insert(
         "result_reason".into(),
         game.outcome()

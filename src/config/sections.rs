@@ -402,6 +402,23 @@ pub struct ClockConfig {
     /// disciplines the kernel). Either way a backward or implausible jump
     /// is never charged to a clock.
     pub wall_clock: Option<String>,
+    /// Whether the clock keeps running while the daemon is down (a power
+    /// cut, a crash; issue 40.4, `docs/clock.md`, "A restart"): a DGT 3000
+    /// has its own batteries and does (default `true`); the built-in clock
+    /// is the daemon itself and dies with it (default `false`); the
+    /// simulated clock stands for one outside the daemon whose presses come
+    /// as records with their own times (default `true`). When it does not,
+    /// a restart stops the clocks and charges the downtime to nobody until
+    /// the arbiter rules (2023 7.1).
+    pub runs_while_down: Option<bool>,
+}
+
+impl ClockConfig {
+    /// [`ClockConfig::runs_while_down`] with the device's default.
+    pub fn clock_runs_while_down(&self) -> bool {
+        self.runs_while_down
+            .unwrap_or(!matches!(self.device, ClockDevice::Builtin))
+    }
 }
 
 /// A date and time: a TOML string (checked as RFC 3339 by
