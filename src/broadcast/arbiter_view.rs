@@ -57,6 +57,11 @@ pub(crate) fn arbiter_fields(m: &mut Map<String, Value>, game: &Arbiter) {
             "moves_done".into(),
             json!({"white": clock.moves_done(Color::White), "black": clock.moves_done(Color::Black)}),
         );
+        // The control the clock runs (the console's "Time control" field).
+        c.insert(
+            "time_control".into(),
+            Value::from(clock.time_control().to_string()),
+        );
         c.insert(
             "moves_to_control".into(),
             clock
