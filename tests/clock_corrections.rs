@@ -24,8 +24,8 @@ fn secs(clk: &str) -> i64 {
     (p[0] * 3600.0 + p[1] * 60.0 + p[2]).round() as i64
 }
 
-/// 1. e4 e5 2. Nf3 Nc6 at `5400` (no increment, each move 10 s), then
-/// `extra` (the ruling, at 41 s), then 3. Bb5 a6 4. Ba4 Nf6, each 10 s.
+/// The moves e4 e5 Nf3 Nc6 at `5400` (no increment, each move 10 s),
+/// then `extra` (the ruling, at 41 s), then Bb5 a6 Ba4 Nf6, each 10 s.
 fn game(extra: &[serde_json::Value]) -> TraceBuilder {
     game_with(extra, &[])
 }

@@ -286,12 +286,9 @@ impl Arbiter {
             ArbiterAction::Undo(n) => self.undo(*n, t, out),
             ArbiterAction::Rewind(p) => self.rewind(*p, t, out),
             ArbiterAction::Increment(r) => self.increment_request(r, t, out),
-            ArbiterAction::TimeControl {
-                control: c,
-                from_move: m,
-                times: x,
-            } => self.install_time_control(c, *m, *x, t, out),
-            ArbiterAction::Downtime { charge, ms } => self.rule_downtime(*charge, *ms, t, out),
+            ArbiterAction::TimeControl { .. } | ArbiterAction::Downtime { .. } => {
+                self.clock_ruling(action, t, out)
+            }
         }
     }
 

@@ -88,10 +88,29 @@ fn adjusted(ms: u64, delta: i64) -> u64 {
 }
 
 impl Arbiter {
+    /// `time_control` or `downtime` at `t` (ms).
+    pub(super) fn clock_ruling(
+        &mut self,
+        action: &crate::trace::ArbiterAction,
+        t: u64,
+        out: &mut Decisions,
+    ) -> Result<Applied, Refusal> {
+        use crate::trace::ArbiterAction::{Downtime, TimeControl};
+        match action {
+            TimeControl {
+                control,
+                from_move,
+                times,
+            } => self.install_time_control(control, *from_move, *times, t, out),
+            Downtime { charge, ms } => self.rule_downtime(*charge, *ms, t, out),
+            _ => Err(impossible("not a clock ruling")),
+        }
+    }
+
     /// `time_control`: the right control `text` installed at `t` (ms),
     /// counting from move `from_move` (`None`: the next press), the times
     /// set to `times` when given.
-    pub(super) fn install_time_control(
+    fn install_time_control(
         &mut self,
         text: &str,
         from_move: Option<u32>,
@@ -324,7 +343,7 @@ impl Arbiter {
     /// `downtime`: with `ms`, the daemon's record of a downtime (the clocks
     /// stopped at `t`, charged to `charge`); without, the arbiter's ruling
     /// on the last one.
-    pub(super) fn rule_downtime(
+    fn rule_downtime(
         &mut self,
         charge: DowntimeCharge,
         ms: Option<u64>,

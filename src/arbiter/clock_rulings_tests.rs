@@ -23,9 +23,9 @@ fn downtime(charge: DowntimeCharge, ms: Option<u64>) -> ArbiterAction {
     ArbiterAction::Downtime { charge, ms }
 }
 
-/// 1. e4 at `5400` (Black's clock starts at 1 000 ms), the board down
-/// from 11 000 ms for three minutes, its own clock stopped with it.
-/// Also both clocks when it went down, ms.
+/// After 1. e4 at `5400`, the board down from 11 000 ms for three
+/// minutes, its own clock stopped with it; also both clocks when it went
+/// down, ms.
 fn after_a_power_cut() -> (Arbiter, (u64, u64)) {
     let header = Header {
         boards: vec![BoardId::Main],
