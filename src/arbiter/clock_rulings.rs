@@ -324,19 +324,24 @@ impl Arbiter {
             summary: format!(
                 "the board was down {} while {who}'s clock ran; {ran}: {charged}; the clocks \
                  wait for Resume at White {} · Black {} (or set the clocks)",
-                hms(m.ms),
+                if m.ms > 0 {
+                    hms(m.ms)
+                } else {
+                    "for a time not measured".to_owned()
+                },
                 hms(w),
                 hms(b)
             ),
-            rulings: vec![
-                other,
-                ruling(
+            rulings: (m.ms > 0)
+                .then_some(other)
+                .into_iter()
+                .chain([ruling(
                     "resume",
                     serde_json::Value::Null,
                     "Resume",
                     format!("{on_move}'s clock runs again; the charge stays as it is now"),
-                ),
-            ],
+                )])
+                .collect(),
         })
     }
 
@@ -410,6 +415,12 @@ impl Arbiter {
                 "no downtime is recorded on this board: set the clocks instead ({article})"
             )));
         };
+        if m.ms == 0 {
+            return Err(impossible(format!(
+                "the downtime was not measured (another boot, a wall clock not trusted): \
+                 nothing to charge; set the clocks by your best judgement instead ({article})"
+            )));
+        }
         if m.charged == charged {
             return Err(impossible(format!(
                 "the downtime of {} is already charged to {} ({article})",
