@@ -1,5 +1,6 @@
 //! Issue 40.4: a power cut on a board whose clock is the daemon itself
-//! (`[clock] runs_while_down = false`, the built-in clock's default): the
+//! (`[clock] runs_while_down = false`, the default of the built-in clock
+//! and of the clock engine alone, `simulated`): the
 //! clock died with the board, so nobody's time ran. On return the clocks
 //! stand where they stood when the board went down, nobody is charged,
 //! and the `downtime` alert names how long, whose clock ran and that the
@@ -75,7 +76,10 @@ fn board_state(addr: &str) -> Value {
 #[test]
 fn a_power_cut_on_the_boards_own_clock_charges_nobody_until_the_arbiter_does() {
     let dir = tempdir("ownclock");
-    let cfg = config(&dir, 1, 3, "\n[clock]\nruns_while_down = false\n");
+    // No `[clock]` section: the clock engine in the daemon (the default
+    // `simulated` device, as on a board without a clock device) is the
+    // board's own clock, `runs_while_down = false` by default.
+    let cfg = config(&dir, 1, 3, "");
     let journal = dir.join("j.jsonl");
     let args = ["--journal", journal.to_str().unwrap(), "--delay", "0"];
     let (mut run, mut stdin) = run_stdin(&dir, &cfg, &args);

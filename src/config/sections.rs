@@ -405,11 +405,12 @@ pub struct ClockConfig {
     /// Whether the clock keeps running while the daemon is down (a power
     /// cut, a crash; issue 40.4, `docs/clock.md`, "A restart"): a DGT 3000
     /// has its own batteries and does (default `true`); the built-in clock
-    /// is the daemon itself and dies with it (default `false`); the
-    /// simulated clock stands for one outside the daemon whose presses come
-    /// as records with their own times (default `true`). When it does not,
-    /// a restart stops the clocks and charges the downtime to nobody until
-    /// the arbiter rules (2023 7.1).
+    /// and the clock engine alone (`simulated`: the daemon keeps the time,
+    /// the presses come as records) are the daemon itself and die with it
+    /// (default `false`). When it does not, a restart stops the clocks and
+    /// charges the downtime to nobody until the arbiter rules (2023 7.1).
+    /// A recording replayed (`eboard run` on a trace file) brings its own
+    /// times and is not concerned.
     pub runs_while_down: Option<bool>,
 }
 
@@ -417,7 +418,7 @@ impl ClockConfig {
     /// [`ClockConfig::runs_while_down`] with the device's default.
     pub fn clock_runs_while_down(&self) -> bool {
         self.runs_while_down
-            .unwrap_or(!matches!(self.device, ClockDevice::Builtin))
+            .unwrap_or(matches!(self.device, ClockDevice::Dgt3000))
     }
 }
 
