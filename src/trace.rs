@@ -39,6 +39,7 @@ mod event;
 mod expect;
 mod hot;
 mod parse;
+mod parse_clock;
 mod reader;
 #[cfg(test)]
 mod tests;
@@ -199,6 +200,63 @@ pub enum ArbiterAction {
     /// cumulative increment (U7: the text names no mode); `"offer":
     /// "accepted"`: the opponent accepted the offer, the game is drawn.
     Increment(IncrementRequest),
+    /// Extension (issue 40.5): the clock was set with the wrong time
+    /// control; the arbiter installs the right one (2023 6.10.2: "If the
+    /// arbiter finds the clock setting wrong … the arbiter shall install
+    /// the correct setting and adjust the times and move-counter, if
+    /// necessary"; 2009 §6.10b, 2001 §6.14): `{"arbiter": "time_control",
+    /// "control": "5400+30"}`, in the config's syntax
+    /// ([`crate::clock::TimeControl::parse`]). From the next press on
+    /// every press credits the new control's bonus; the moves completed
+    /// stay counted, so the next period comes at the new control's move.
+    /// `"from_move": N` (a move number not after the current one): the
+    /// control counts from move N, each player credited now the increments
+    /// the new control would have given his moves since; `"white_ms"` /
+    /// `"black_ms"` (both): set the times in the same ruling instead.
+    TimeControl {
+        /// The right control, as the arbiter wrote it (validated).
+        control: String,
+        /// The move number it counts from (`None`: from the next press).
+        from_move: Option<u32>,
+        /// Both times set in the same ruling (White, Black), ms.
+        times: Option<(u64, u64)>,
+    },
+    /// Extension (issue 40.4): who is charged the time the board was down
+    /// (2023 7.1, 2009 §6.13, 2001 §6.14: the arbiter sets the clocks by
+    /// his best judgement after an interruption; 2023 6.11, 2009 §6.12:
+    /// the arbiter decides when the game restarts). Journaled by the
+    /// daemon on its restart with the downtime `ms` (the clocks stopped;
+    /// charged to nobody at the outage's start when the clock was the
+    /// board's own, to the player on move at its end when the clock
+    /// device ran through it); given by the arbiter without `ms`:
+    /// `{"arbiter": "downtime", "charge": "mover"}` takes the last
+    /// downtime off the clock of the player whose clock ran,
+    /// `"nobody"` gives it back.
+    Downtime {
+        /// Whom the downtime is charged to.
+        charge: DowntimeCharge,
+        /// The downtime, ms (round time): only in the daemon's own record.
+        ms: Option<u64>,
+    },
+}
+
+/// Whom a downtime is charged to ([`ArbiterAction::Downtime`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DowntimeCharge {
+    /// The player whose clock was running when the board went down.
+    Mover,
+    /// Nobody: the clocks show what they showed when it went down.
+    Nobody,
+}
+
+impl DowntimeCharge {
+    /// `mover` or `nobody`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DowntimeCharge::Mover => "mover",
+            DowntimeCharge::Nobody => "nobody",
+        }
+    }
 }
 
 /// The 2023 Guidelines III.4 request as the arbiter rules it
@@ -237,7 +295,7 @@ impl Forfeit {
 
 impl ArbiterAction {
     /// The action names.
-    pub const NAMES: [&'static str; 16] = [
+    pub const NAMES: [&'static str; 18] = [
         "restore",
         "accept",
         "overrule",
@@ -254,6 +312,8 @@ impl ArbiterAction {
         "uphold",
         "reject",
         "increment",
+        "time_control",
+        "downtime",
     ];
 
     /// The record's name for the action.
@@ -275,6 +335,8 @@ impl ArbiterAction {
             ArbiterAction::Uphold(_) => "uphold",
             ArbiterAction::Reject(_) => "reject",
             ArbiterAction::Increment(_) => "increment",
+            ArbiterAction::TimeControl { .. } => "time_control",
+            ArbiterAction::Downtime { .. } => "downtime",
         }
     }
 }

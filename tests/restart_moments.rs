@@ -32,7 +32,10 @@ impl Board {
     /// wall ms, a public delay of `delay` s.
     fn new(name: &str, tc: &str, speed: u32, delay: u32) -> Board {
         let dir = tempdir(name);
-        let cfg = config(&dir, 1, 3, "");
+        // A clock device that ran through the downtime (a DGT 3000 on its
+        // batteries, `[clock] runs_while_down`): the player on move used
+        // the time. The board's own clock is `restart_own_clock.rs`.
+        let cfg = config(&dir, 1, 3, "\n[clock]\nruns_while_down = true\n");
         let text = std::fs::read_to_string(&cfg).unwrap();
         std::fs::write(&cfg, text.replace("5400+30", tc)).unwrap();
         let journal = dir.join("j.jsonl");

@@ -42,7 +42,10 @@ fn events(journal: &Path) -> Vec<Value> {
 /// real-time clock).
 fn killed_during_blacks_think(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
     let dir = tempdir(name);
-    let cfg = config(&dir, 1, 3, "");
+    // A clock device that ran through the downtime (a DGT 3000 on its
+    // batteries, `[clock] runs_while_down`): the board's own clock is
+    // `restart_own_clock.rs`.
+    let cfg = config(&dir, 1, 3, "\n[clock]\nruns_while_down = true\n");
     let text = std::fs::read_to_string(&cfg).unwrap();
     std::fs::write(&cfg, text.replace("5400+30", "600+0")).unwrap();
     let journal = dir.join("j.jsonl");

@@ -318,6 +318,7 @@ impl Daemon {
                 rec.torn.as_ref().map(|t| t.line),
                 source_is_recording,
                 article,
+                config.clock.clock_runs_while_down(),
             ));
         }
         // What the journal found on opening (damage set aside, an empty

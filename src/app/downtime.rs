@@ -21,7 +21,7 @@ use crate::broadcast::delay::Feed;
 use crate::config::Config;
 use crate::journal;
 use crate::model::{BoardId, IrregularityKind};
-use crate::trace::{ArbiterAction, Event, EventKind, Record, RecordKind};
+use crate::trace::{ArbiterAction, DowntimeCharge, Event, EventKind, Record, RecordKind};
 use serde_json::Value;
 
 /// The author of the pause the daemon journals when a restart's downtime
@@ -210,11 +210,23 @@ pub fn facts(
     }
 }
 
-/// The resume told: the clocks paused for the arbiter when they must wait
-/// ([`clocks_wait_for_arbiter`]; journaled, so a later restart keeps them
-/// paused), the `downtime` irregularity on the arbiter's channel and in the
-/// events file, a heartbeat with this run's boot clock, and the lines of
-/// the start-up report.
+/// The resume told: the clocks stopped for the arbiter when they must wait
+/// (journaled as the daemon's `downtime` record, so a later restart keeps
+/// them stopped), the `downtime` irregularity on the arbiter's channel and
+/// in the events file, a heartbeat with this run's boot clock, and the
+/// lines of the start-up report.
+///
+/// A clock that does not run while the daemon is down (`runs_while_down`
+/// false: the built-in clock, the daemon itself) stopped with it: nobody's
+/// time ran (issue 40.4). The record is journaled at the outage's start,
+/// `since`, charged to nobody, and the clocks wait for the arbiter, who
+/// may charge it to the player on move (`{"arbiter": "downtime",
+/// "charge": "mover"}`), set the clocks, or resume (2023 7.1 / 6.11, 2009
+/// §6.13 / §6.12). A clock device that ran through it (a DGT clock on its
+/// batteries) charged the player on move as it ran; the clocks wait for
+/// the arbiter when the downtime cannot be shown harmless
+/// ([`clocks_wait_for_arbiter`]), and he may give it back (`"charge":
+/// "nobody"`).
 pub(super) fn announce(
     board: &mut BoardLoop,
     feed: &Feed,
@@ -222,39 +234,63 @@ pub(super) fn announce(
     torn_line: Option<usize>,
     recording: bool,
     article: &'static str,
+    runs_while_down: bool,
 ) -> Vec<String> {
     let mut report = Vec::new();
     let since = resume.last_t;
     let now = resume.clock.now_ms().max(board.last_t);
+    let downtime = now.saturating_sub(since);
     let charged = resume.charged_wall_ms();
-    let charged_to = board.controller.arbiter().clock().and_then(|c| {
-        let side = c.running()?;
-        Some((side, c.remaining_at(now)))
-    });
-    if !recording {
-        // A live board: what fell due in the downtime falls first, at its
-        // own time (a flag at the moment the charged clock showed zero,
-        // §6.8 / 2023 6.8): a game it ended has no clock left to stop.
-        // A recording's records due meanwhile come first; its loop fires
-        // them in order.
-        board.tick(now);
-    }
-    let arbiter = board.controller.arbiter();
-    let running =
-        arbiter.outcome().is_none() && arbiter.clock().is_some_and(|c| c.running().is_some());
-    let wait = running && clocks_wait_for_arbiter(resume.measure, charged, recording);
-    if wait {
-        board.record(Record {
-            t: now,
-            board: BoardId::Main,
-            kind: RecordKind::Arbiter {
-                action: ArbiterAction::Pause,
-                author: Some(DOWNTIME_AUTHOR.to_owned()),
-                expect: None,
-                reason: None,
+    let ran_then = {
+        let a = board.controller.arbiter();
+        a.outcome().is_none() && a.clock().and_then(|c| c.running()).is_some()
+    };
+    // The board's own clock died with it: stopped where it stood.
+    let stopped_with_board = !recording && !runs_while_down && ran_then;
+    let downtime_record = |t: u64, charge: DowntimeCharge| Record {
+        t,
+        board: BoardId::Main,
+        kind: RecordKind::Arbiter {
+            action: ArbiterAction::Downtime {
+                charge,
+                ms: Some(downtime),
             },
-        });
-    }
+            author: Some(DOWNTIME_AUTHOR.to_owned()),
+            expect: None,
+            reason: None,
+        },
+    };
+    let running_side = |b: &BoardLoop, at: u64| {
+        b.controller.arbiter().clock().and_then(|c| {
+            let side = c.running()?;
+            Some((side, c.remaining_at(at)))
+        })
+    };
+    let (wait, charged_to, ran_side) = if stopped_with_board {
+        let ran = running_side(board, since);
+        board.record(downtime_record(since, DowntimeCharge::Nobody));
+        // What else fell due meanwhile (no flag: the clocks stand).
+        board.tick(now);
+        (true, None, ran)
+    } else {
+        let charged_to = running_side(board, now);
+        if !recording {
+            // A live board: what fell due in the downtime falls first, at its
+            // own time (a flag at the moment the charged clock showed zero,
+            // §6.8 / 2023 6.8): a game it ended has no clock left to stop.
+            // A recording's records due meanwhile come first; its loop fires
+            // them in order.
+            board.tick(now);
+        }
+        let arbiter = board.controller.arbiter();
+        let running =
+            arbiter.outcome().is_none() && arbiter.clock().is_some_and(|c| c.running().is_some());
+        let wait = running && clocks_wait_for_arbiter(resume.measure, charged, recording);
+        if wait {
+            board.record(downtime_record(now, DowntimeCharge::Mover));
+        }
+        (wait, charged_to, charged_to)
+    };
     let e = Event {
         t: now,
         kind: EventKind::Irregularity {
@@ -274,6 +310,15 @@ pub(super) fn announce(
     extra.push(("wall_gap_ms", Value::from(resume.wall_gap_ms)));
     extra.push(("measured_by", Value::from(resume.measure.name())));
     extra.push(("clocks_stopped", Value::from(wait)));
+    // Whose clock ran when the board went down, and whether the clock
+    // device kept running through it (issue 40.4).
+    extra.push((
+        "running",
+        ran_side.map_or(Value::Null, |(c, _)| {
+            Value::from(crate::trace::color_str(c))
+        }),
+    ));
+    extra.push(("clock_ran", Value::from(runs_while_down || recording)));
     // What the downtime cost whom (the arbiter sets the clocks from it,
     // 2009 §6.13 / 2023 7.1): the player whose clock ran through it, the
     // round ms charged to him, and both clocks as they stand at `until_t`.
@@ -306,23 +351,35 @@ pub(super) fn announce(
     }
     board.last_heartbeat_t = Some(now);
     feed.arbiter.publish(0, None, &[msg]);
-    let whom = match charged_to {
-        Some((side, _)) => format!(
-            "charged to {}",
-            if side == shakmaty::Color::White {
-                "White"
-            } else {
-                "Black"
-            }
+    let name = |side: shakmaty::Color| match side {
+        shakmaty::Color::White => "White",
+        shakmaty::Color::Black => "Black",
+    };
+    let whom = match (charged_to, ran_side) {
+        (Some((side, _)), _) => format!("charged to {}", name(side)),
+        (None, Some((side, _))) => format!(
+            "{}'s clock ran; the board's own clock stopped with it: charged to nobody",
+            name(side)
         ),
-        None => "no clock ran".to_owned(),
+        (None, None) => "no clock ran".to_owned(),
     };
     report.push(format!(
         "downtime {} ms (round time {since}..{now}, measured by {}, {whom}) reported to the arbiter",
         now.saturating_sub(since),
         resume.measure.name()
     ));
-    if wait {
+    if stopped_with_board {
+        tracing::warn!(
+            downtime_ms = downtime,
+            "the board's own clock stopped with the board: nobody is charged; the clocks stay \
+             stopped until the arbiter resumes them"
+        );
+        report.push(
+            "the board's own clock stopped with the board: charged to nobody; clocks stopped \
+             until the arbiter resumes them"
+                .to_owned(),
+        );
+    } else if wait {
         let why = match resume.measure {
             Measure::Unmeasured => format!(
                 "the downtime cannot be measured (another boot; wall clock gap {} ms not trusted)",

@@ -286,6 +286,9 @@ impl Arbiter {
             ArbiterAction::Undo(n) => self.undo(*n, t, out),
             ArbiterAction::Rewind(p) => self.rewind(*p, t, out),
             ArbiterAction::Increment(r) => self.increment_request(r, t, out),
+            ArbiterAction::TimeControl { .. } | ArbiterAction::Downtime { .. } => {
+                self.clock_ruling(action, t, out)
+            }
         }
     }
 

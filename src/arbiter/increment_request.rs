@@ -40,9 +40,10 @@ pub const III4_OPPONENT_MS: u64 = 120_000;
 const III4_UNDER_MS: u64 = 120_000;
 
 /// A time control changed in the middle of the game by a standing III.4
-/// ruling ([`Arbiter::time_control_change`]): what the game record says
-/// where it happened (the PGN's `TimeControl` tag keeps the control the
-/// game started with, docs/broadcast.md).
+/// or 6.10.2 (`time_control`) ruling ([`Arbiter::time_control_change`]):
+/// what the game record says where it happened (after III.4 the PGN's
+/// `TimeControl` tag keeps the control the game started with; after a
+/// 6.10.2 correction it shows the control installed, docs/broadcast.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ControlChange {
     /// The completed plies when it was ruled (the record's comment follows
@@ -233,14 +234,13 @@ impl Arbiter {
         })
     }
 
-    /// The time control changed by a III.4 ruling not undone, if any (an
+    /// The time control changed by a III.4 or 6.10.2 ruling not undone, if any (an
     /// accepted offer changes none).
     pub fn time_control_change(&self) -> Option<ControlChange> {
-        let r = self
-            .rulings
-            .iter()
-            .rev()
-            .find(|r| r.action == "increment" && r.undone_by.is_none())?;
+        let r =
+            self.rulings.iter().rev().find(|r| {
+                matches!(r.action, "increment" | "time_control") && r.undone_by.is_none()
+            })?;
         let before = r.before.clock.as_ref()?.time_control().to_string();
         let after = self.clock.as_ref()?.time_control().to_string();
         if before == after {

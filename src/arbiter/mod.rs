@@ -112,6 +112,9 @@ mod refused_article;
 mod claim_reasons;
 // A held draw claim overtaken by a move (no clock): ruled on its position.
 mod held_overtaken;
+// The clock rulings of issue 40: `time_control` (6.10.2) and `downtime` (7.1).
+mod clock_rulings;
+pub use clock_rulings::DowntimeStanding;
 pub use default_time::DefaultTimeState;
 
 #[cfg(test)]
@@ -310,6 +313,9 @@ pub struct Arbiter {
     /// press (`Completion::Unpressed`), which the clock counts at his next
     /// press (`unpressed.rs`).
     unpressed: [u32; 2],
+    /// The downtimes the daemon recorded and the arbiter's charges of
+    /// them, oldest first (`clock_rulings.rs`).
+    downtimes: Vec<clock_rulings::DowntimeMark>,
 }
 
 /// A claim the board decided (`claim` event), kept so that the arbiter may
@@ -408,6 +414,7 @@ impl Arbiter {
             decided_claim: None,
             held_claim: None,
             unpressed: [0, 0],
+            downtimes: Vec::new(),
         }
     }
 

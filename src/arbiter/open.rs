@@ -147,6 +147,8 @@ impl Arbiter {
         if self.confirmation.is_some() {
             return v;
         }
+        // A downtime: the clocks wait for the arbiter (`clock_rulings.rs`).
+        v.extend(self.downtime_matter());
         let ply = self.ply();
         let a = self.cfg.profile.articles;
         // A completed illegal move open to a claim (rapid and blitz with

@@ -62,6 +62,8 @@ impl Arbiter {
             ArbiterAction::Rewind(_) => self.cfg.profile.article_vi_rewind(),
             ArbiterAction::Choose(_) => self.cfg.profile.article_ambiguous_move(),
             ArbiterAction::Increment(_) => a.increment_request,
+            ArbiterAction::TimeControl { .. } => ra.clock,
+            ArbiterAction::Downtime { .. } => self.cfg.profile.article_downtime(),
             ArbiterAction::Pause => ra.pause,
             ArbiterAction::Resume => ra.resume,
             ArbiterAction::Undo(n) => self.rulings.iter().find(|r| r.seq == *n)?.article,

@@ -108,7 +108,7 @@ pub(super) enum Scope {
 
 pub(super) fn scope(action: &str) -> Scope {
     match action {
-        "clock" | "increment" => Scope::Clock,
+        "clock" | "increment" | "time_control" | "downtime" => Scope::Clock,
         "pause" | "resume" | "choose" | "undo" => Scope::None,
         _ => Scope::Game,
     }

@@ -463,3 +463,5 @@ mod increment_request_tests;
 
 #[path = "claim_reasons_tests.rs"]
 mod claim_reasons_tests;
+#[path = "clock_rulings_tests.rs"]
+mod clock_rulings_tests;

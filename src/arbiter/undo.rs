@@ -107,6 +107,7 @@ impl Arbiter {
         let r = self.undo_check(seq)?.clone();
         let effect = match scope(r.action) {
             Scope::Clock if r.action == "increment" => self.undo_increment(&r, t, out)?,
+            Scope::Clock if r.action == "time_control" => self.undo_time_control(&r, t, out)?,
             Scope::Clock => {
                 let ((wb, bb), (wa, ba)) = r.clocks.unwrap_or(((0, 0), (0, 0)));
                 let c = self.clock.as_mut().ok_or_else(|| impossible("no clock"))?;

@@ -45,6 +45,12 @@ pub(crate) fn arbiter_fields(m: &mut Map<String, Value>, game: &Arbiter) {
         "decisions".into(),
         serde_json::to_value(game.config().profile.decisions()).unwrap_or(Value::Null),
     );
+    // The last downtime (issue 40.4): whom it is charged to, whether the
+    // clocks wait for Resume (the card says so).
+    m.insert(
+        "downtime".into(),
+        serde_json::to_value(game.downtime_standing()).unwrap_or(Value::Null),
+    );
     m.insert(
         "result_reason".into(),
         game.outcome()
@@ -56,6 +62,11 @@ pub(crate) fn arbiter_fields(m: &mut Map<String, Value>, game: &Arbiter) {
         c.insert(
             "moves_done".into(),
             json!({"white": clock.moves_done(Color::White), "black": clock.moves_done(Color::Black)}),
+        );
+        // The control the clock runs (the console's "Time control" field).
+        c.insert(
+            "time_control".into(),
+            Value::from(clock.time_control().to_string()),
         );
         c.insert(
             "moves_to_control".into(),

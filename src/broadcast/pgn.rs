@@ -166,12 +166,12 @@ pub(super) fn write_header(game: &Arbiter, extras: &PgnExtras, shape: &Shape, ou
         ("Black", or_q(&h.black)),
         ("Result", shape.result.to_owned()),
     ];
-    let standard_tc = cfg
-        .time_control
-        .as_ref()
-        .map_or("-".to_owned(), standard_time_control);
+    // The control the game is played at: the one the arbiter installed
+    // (6.10.2, `time_control`) or the configured one.
+    let control = game.installed_time_control().or(cfg.time_control.as_ref());
+    let standard_tc = control.map_or("-".to_owned(), standard_time_control);
     tags.push(("TimeControl", standard_tc.clone()));
-    if let Some(tc) = &cfg.time_control {
+    if let Some(tc) = control {
         let own = tc.to_string();
         if own != standard_tc {
             tags.push(("EboardTimeControl", own));

@@ -52,6 +52,7 @@
 //! start_at = "arbiter_or_press"    # or round_start; default: arbiter_or_press on
 //!                                  # the sensors, round_start for a recording / stdin
 //! wall_clock = "ntp"               # or rtc: may a restart trust the wall clock (docs/clock.md)
+//! runs_while_down = true           # the clock runs on while the daemon is down (default: true for dgt3000 only)
 //!
 //! [server]                         # optional: the HTTP listener (docs/server.md)
 //! tls = "auto"                     # auto (self-signed, kept) | files | off

@@ -411,6 +411,24 @@ pub struct ClockConfig {
     /// disciplines the kernel). Either way a backward or implausible jump
     /// is never charged to a clock.
     pub wall_clock: Option<String>,
+    /// Whether the clock keeps running while the daemon is down (a power
+    /// cut, a crash; issue 40.4, `docs/clock.md`, "A restart"): a DGT 3000
+    /// has its own batteries and does (default `true`); the built-in clock
+    /// and the clock engine alone (`simulated`: the daemon keeps the time,
+    /// the presses come as records) are the daemon itself and die with it
+    /// (default `false`). When it does not, a restart stops the clocks and
+    /// charges the downtime to nobody until the arbiter rules (2023 7.1).
+    /// A recording replayed (`eboard run` on a trace file) brings its own
+    /// times and is not concerned.
+    pub runs_while_down: Option<bool>,
+}
+
+impl ClockConfig {
+    /// [`ClockConfig::runs_while_down`] with the device's default.
+    pub fn clock_runs_while_down(&self) -> bool {
+        self.runs_while_down
+            .unwrap_or(matches!(self.device, ClockDevice::Dgt3000))
+    }
 }
 
 /// A date and time: a TOML string (checked as RFC 3339 by

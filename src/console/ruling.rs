@@ -61,6 +61,10 @@ fn body_keys(action: &str) -> Option<&'static [&'static str]> {
         "query" => &["what", "by", "piece"],
         "choose" => &["uci", "expect"],
         "uphold" | "reject" => &["move", "expect"],
+        // Issue 40: the right control installed (6.10.2), whom a downtime
+        // is charged to (7.1; `ms` is the daemon's own record's only).
+        "time_control" => &["control", "from_move", "white_ms", "black_ms", "expect"],
+        "downtime" => &["charge", "expect"],
         _ => return None,
     })
 }
@@ -76,7 +80,7 @@ fn parse_request(action: &str, bytes: &[u8]) -> Result<RecordKind, Refusal> {
     let Some(keys) = body_keys(action) else {
         return Err(refuse(
             404,
-            "actions: accept, overrule, restore, result, confirm, forfeit, clock, position, pause, resume, undo, rewind, increment, query, choose, uphold, reject",
+            "actions: accept, overrule, restore, result, confirm, forfeit, clock, position, pause, resume, undo, rewind, increment, query, choose, uphold, reject, time_control, downtime",
         ));
     };
     let mut obj = if bytes.iter().all(u8::is_ascii_whitespace) {

@@ -552,6 +552,7 @@ pub(super) fn parse_kind(
                         Some(o) => return err(line, format!("key 'offer': \"{o}\" is not \"refused\" or \"accepted\"")),
                     },
                 }),
+                "time_control" | "downtime" => super::parse_clock::action(s, obj, line)?,
                 "rewind" => {
                     let n = obj.get("ply").and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
                     ArbiterAction::Rewind(n.ok_or_else(|| TraceError {

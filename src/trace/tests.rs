@@ -37,9 +37,11 @@ fn every_record_kind_round_trips() {
 {"t":17,"arbiter":"pause"}
 {"t":18,"query":"piece","by":"b","piece":"N"}
 {"t":19,"arbiter":"increment","by":"w","offer":"accepted"}
+{"t":20,"arbiter":"time_control","control":"40/5400+30:1800+30","from_move":12,"white_ms":60000,"black_ms":70000}
+{"t":21,"arbiter":"downtime","charge":"nobody","ms":180000,"author":"eboard (downtime)"}
 "#;
     let tr = Trace::parse(text).unwrap();
-    assert_eq!(tr.records.len(), 19);
+    assert_eq!(tr.records.len(), 21);
     let mut out = Vec::new();
     tr.write(&mut out).unwrap();
     let again = Trace::parse(std::str::from_utf8(&out).unwrap()).unwrap();

@@ -189,6 +189,26 @@ pub fn record_json(r: &Record) -> Value {
                         m.insert("offer".into(), Value::from("accepted"));
                     }
                 }
+                ArbiterAction::TimeControl {
+                    control,
+                    from_move,
+                    times,
+                } => {
+                    m.insert("control".into(), Value::from(control.as_str()));
+                    if let Some(n) = from_move {
+                        m.insert("from_move".into(), Value::from(*n));
+                    }
+                    if let Some((w, b)) = times {
+                        m.insert("white_ms".into(), Value::from(*w));
+                        m.insert("black_ms".into(), Value::from(*b));
+                    }
+                }
+                ArbiterAction::Downtime { charge, ms } => {
+                    m.insert("charge".into(), Value::from(charge.as_str()));
+                    if let Some(ms) = ms {
+                        m.insert("ms".into(), Value::from(*ms));
+                    }
+                }
                 ArbiterAction::Uphold(Some(mv)) | ArbiterAction::Reject(Some(mv)) => {
                     m.insert("move".into(), Value::from(mv.as_str()));
                 }

@@ -115,9 +115,20 @@ fn is_public(e: &Event) -> bool {
 
 /// The rulings the public feed shows with the arbiter's name (their effects
 /// are public); the others (`overrule`, `accept` of a claim, `choose`) stay
-/// on the arbiter's channel.
-pub const PUBLIC_RULINGS: [&str; 9] = [
-    "restore", "result", "confirm", "forfeit", "position", "clock", "pause", "resume", "rewind",
+/// on the arbiter's channel. `time_control` (6.10.2) and `downtime` (7.1)
+/// change the clocks the public sees.
+pub const PUBLIC_RULINGS: [&str; 11] = [
+    "restore",
+    "result",
+    "confirm",
+    "forfeit",
+    "position",
+    "clock",
+    "pause",
+    "resume",
+    "rewind",
+    "time_control",
+    "downtime",
 ];
 
 /// What the board shows of an illegal move, compared with the position.

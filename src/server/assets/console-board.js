@@ -27,6 +27,13 @@ function card(g, st, opened) {
   clocks.appendChild(el("span", { class: "clk", "data-game": g, "data-side": "b" }));
   clocks.appendChild(document.createTextNode(st.clock ? (st.clock.running ? " (" + (st.clock.running === "w" ? "White" : "Black") + " to move)" : " (stopped)") + (st.clock.moves_to_control != null && (!st.result || st.result === "*") ? "; " + st.clock.moves_to_control + " moves to the time control" : "") : ""));
   c.appendChild(clocks);
+  // A downtime: what waits for Resume (the board's own clock stopped with it, or the device ran).
+  const dt = st.downtime;
+  if (dt && dt.clocks_stopped) {
+    const who = dt.by === "w" ? "White" : "Black";
+    c.appendChild(el("p", { class: "waiting", "data-type": "downtime" }, "Waiting for Resume: the board was down " + clockFull(dt.ms) + " while " + who + "'s clock ran; "
+      + (dt.clock_ran ? "the clock device kept running" : "the board's own clock stopped with it") + "; charged to " + (dt.charge === "mover" ? who : "nobody") + " (" + dt.article + ")"));
+  }
   const moves = (st.moves || []).slice(-6).map((m) => m.san).join(" ");
   c.appendChild(el("p", {}, "Last moves: " + (moves || "none")));
   if (st.result && st.result !== "*") c.appendChild(el("p", { class: "result", "data-status": st.result_status || "" }, "Result " + resultText(st.result) + (st.result_reason || st.reason ? " (" + String(st.result_reason || st.reason).replace(/_/g, " ") + ")" : "") + " — " + (st.result_status || "")));
@@ -88,6 +95,9 @@ function controls(g, st, id) {
   const mv = input("moves-" + g, "Moves completed", "40", "4");
   if (!(st.clock && st.clock.moves_to_control != null)) { mv.hidden = true; mv.previousSibling.hidden = true; }
   cl.appendChild(button("Set clocks…", () => proposeClock(g, cw.value, cb.value, mv.value, id)));
+  // The right time control installed (6.10.2): increment, delay, periods.
+  const tc = input("tc-" + g, "Time control", (st.clock && st.clock.time_control) || "5400+30", "12");
+  cl.appendChild(button("Install time control…", () => proposeTimeControl(g, tc.value, id), { class: "time-control" }));
   cl.appendChild(el("p", { class: "hint" }, "h:mm:ss or m:ss as the clock shows it; +2:00 / -0:30 adds or subtracts; empty leaves a clock as it is"));
   // The result: the board's confirmed as it stands; another one only with its reason.
   const res = row("result-row"), ended = st.result && st.result !== "*";

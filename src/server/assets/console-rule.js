@@ -271,6 +271,16 @@ function counterWords(st, n) {
 }
 function ordinal(k) { const t = k % 100, u = k % 10; return t >= 11 && t <= 13 ? "th" : u === 1 ? "st" : u === 2 ? "nd" : u === 3 ? "rd" : "th"; }
 
+/** The right time control installed (6.10.2): asked first, with the control before and after. */
+function proposeTimeControl(g, text, id) {
+  const st = boards.get(g), tc = String(text || "").trim();
+  if (!st || !st.clock) { say(id, "Board " + g + " has no clock", "reply error"); return; }
+  if (!tc) { say(id, "Time control: give the right control, e.g. 5400+30 or 40/5400+30:1800+30", "reply error"); return; }
+  const was = st.clock.time_control;
+  if (was === tc) { say(id, "Time control: the clock is set to " + tc + " already", "reply error"); return; }
+  propose(id, "Board " + g + ": install the time control " + tc + (was ? " (now " + was + ")" : "") + " from the next press on: every later press credits its increment, the next period comes at its move, the moves played keep their clocks (6.10.2)?",
+    "Install " + tc, () => send(g, "time_control", { control: tc }, expectOf(st, null, false), id));
+}
 /** The clock controls' ruling: both entries read, refused with an example, or shown before → after. */
 function proposeClock(g, wText, bText, movesText, id) {
   const st = boards.get(g); const now = remaining(st);

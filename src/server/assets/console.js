@@ -55,6 +55,13 @@ function describe(e) {
   // A quickplay-finish claim (§10.2 / III.5) is referred, not rejected (ia14).
   if (e.upheld === false) parts.push(/^referred to the arbiter/.test(e.consequence || "") ? "not decided by the board: referred to the arbiter" : "the board rejected it");
   if (e.type === "claim_held") parts.push("not decided by the board: correct only if the move written on the scoresheet is " + (e.candidates || []).map((c) => c.san).join(" or ") + "; no penalty given");
+  // A downtime (issue 40.4): how long, whose clock ran, whether it ran, whom it was charged to.
+  if (e.kind === "downtime" && e.downtime_ms != null) {
+    const side = (c) => (c === "w" ? "White" : "Black");
+    parts.push("the board was down " + clockFull(e.downtime_ms) + (e.running ? " while " + side(e.running) + "'s clock ran" : "; no clock ran")
+      + (e.clock_ran === false && e.running ? "; the board's own clock stopped with it: charged to nobody" : e.charged ? "; the clock ran on: charged to " + side(e.charged.by) : "")
+      + (e.clocks_stopped ? "; the clocks wait for Resume" : ""));
+  }
   if (e.article) parts.push("article " + e.article);
   if (e.penalty && e.penalty !== "none") parts.push("penalty given by the board: " + e.penalty);
   // The move in SAN, as the arbiter reads it (`san`, from the position where
