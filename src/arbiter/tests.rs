@@ -460,3 +460,6 @@ mod both_flags_tests;
 
 #[path = "increment_request_tests.rs"]
 mod increment_request_tests;
+
+#[path = "declared_tests.rs"]
+mod declared_tests;

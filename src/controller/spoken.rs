@@ -236,6 +236,7 @@ mod tests {
                 .into(),
                 reason: EndReason::Checkmate,
                 article: "5.1a",
+                declared: false,
             },
             EventKind::ResultConfirmed {
                 result: KnownOutcome::Draw.into(),
