@@ -79,6 +79,11 @@ impl Arbiter {
                 d.article, d.what
             )));
         }
+        // The arbiter's plain decision: as without an article (the fallen
+        // flags' results kept, `flag_declared`).
+        if d.ground == DeclaredGround::Decision {
+            return self.declare_result(result, reason, t, out);
+        }
         if d.ground == DeclaredGround::Forfeit {
             let KnownOutcome::Decisive { .. } = result else {
                 return Err(impossible(format!(

@@ -182,24 +182,37 @@ impl Profile {
                 d("6.7", "default time: the player absent loses", G::Forfeit),
             ],
         };
-        let more = [
+        // The appendices' claims (rapid / blitz without adequate
+        // supervision: 2023 A.5.2 / A.5.3, 2009 A4c / A4d / B3, 2001 B / C)
+        // where they are not the Laws' own articles (7.5.1, 6.8).
+        let mut more = vec![
             d(
                 a.illegal_penalty,
                 "illegal moves: the last one loses",
                 G::IllegalMoves,
             ),
-            d(
-                a.illegal_claim,
-                "an illegal move claimed: the claim wins",
-                G::IllegalMoves,
-            ),
             d(a.time, "a flag fell: the opponent wins", G::Time),
-            d(a.flag_claim, "a flag claimed: the claimant wins", G::Time),
+        ];
+        if a.illegal_claim != a.illegal_move {
+            more.push(d(
+                a.illegal_claim,
+                "an illegal move claimed by the opponent: the claim's penalty loses",
+                G::IllegalMoves,
+            ));
+        }
+        if a.flag_claim != a.flag {
+            more.push(d(
+                a.flag_claim,
+                "a flag claimed: the claimant wins",
+                G::Time,
+            ));
+        }
+        more.extend([
             d(a.resignation, "a player resigned", G::Resignation),
             d(a.agreement, "a draw agreed", G::Agreement),
             d(a.threefold, "threefold repetition claimed", G::Threefold),
             d(a.fifty_moves, "fifty moves claimed", G::FiftyMoves),
-        ];
+        ]);
         for m in more {
             if !v.iter().any(|x| x.article == m.article) {
                 v.push(m);

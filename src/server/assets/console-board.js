@@ -72,6 +72,8 @@ function controls(g, st, id) {
   if (!(st.clock && st.clock.moves_to_control != null)) { mv.hidden = true; mv.previousSibling.hidden = true; }
   cl.appendChild(button("Set clocks…", () => proposeClock(g, cw.value, cb.value, mv.value, id)));
   cl.appendChild(el("p", { class: "hint" }, "h:mm:ss or m:ss as the clock shows it; +2:00 / -0:30 adds or subtracts; empty leaves a clock as it is"));
+  // An ended board shows no clock controls (issue 40.9a): its clocks are stopped for good.
+  if (st.result && st.result !== "*") { clockRow.remove(); cl.remove(); }
   // The result: the board's confirmed as it stands; another one only with its reason.
   const res = row("result-row"), ended = st.result && st.result !== "*";
   if (ended && st.result_status === "provisional") {
@@ -86,7 +88,13 @@ function controls(g, st, id) {
   // 0-0 (both lost: both guilty, 11.8; or a forfeit that was a double one) only as a correction.
   for (const r of ended ? ["1-0", "0-1", "1/2-1/2", "0-0"] : ["1-0", "0-1", "1/2-1/2"]) sel.appendChild(el("option", { value: r }, r === "0-0" ? "0-0 (both lost)" : resultText(r)));
   const reason = el("input", { id: "reason-" + g, placeholder: "reason", "aria-label": "the reason for board " + g + "'s result", size: "14" });
-  res.appendChild(sel); res.appendChild(reason);
+  res.appendChild(sel);
+  // A result declared (not a correction) names its article, from the profile's list (issue 40.6).
+  const art = el("select", { id: "article-" + g, class: "result-article", "aria-label": "the article board " + g + "'s result is declared under" });
+  art.appendChild(el("option", { value: "" }, "— article —"));
+  for (const d of st.declared_articles || []) art.appendChild(el("option", { value: d.article }, d.article + " — " + d.what));
+  if (!ended) res.appendChild(art);
+  res.appendChild(reason);
   const verb = ended ? "Correct result" : "Declare result";
   res.appendChild(button(verb + "…", () => {
     const s = boards.get(g), r = sel.value, why = reason.value.trim();
@@ -94,8 +102,11 @@ function controls(g, st, id) {
     if (!why) { say(id, verb + ": give the reason (e.g. “" + (ended ? "players agreed another result" : "flag fell, Black claimed") + "”)", "reply error"); return; }
     if (s.result === r) { say(id, verb + ": the result is " + resultText(r) + " already", "reply error"); return; }
     const action = s.result && s.result !== "*" ? "confirm" : "result";
-    propose(id, "Board " + g + ": result " + resultText(s.result || "*") + " → " + (r === "0-0" ? "0-0 (both lost)" : resultText(r)) + " (" + why + ")?", verb,
-      () => send(g, action, { result: r, reason: why }, expectOf(s, endMatter(s), true), id));
+    if (action === "result" && !art.value) { say(id, verb + ": choose the article the result is declared under (nothing is preset)", "reply error"); return; }
+    const under = action === "result" ? " under " + art.selectedOptions[0].textContent + ", confirmed at once" : "";
+    const body = action === "result" ? { result: r, article: art.value, reason: why } : { result: r, reason: why };
+    propose(id, "Board " + g + ": result " + resultText(s.result || "*") + " → " + (r === "0-0" ? "0-0 (both lost)" : resultText(r)) + under + " (" + why + ")?", verb,
+      () => send(g, action, body, expectOf(s, endMatter(s), true), id));
   }, { class: "correct-result" }));
   // A no-show (Laws 6.7).
   const ff = row("forfeit-row");

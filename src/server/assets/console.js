@@ -200,10 +200,29 @@ function renderAlerts() {
   for (const a of unacked.filter(live).concat(unacked.filter((a) => !live(a)))) { open++; if (!decided(a)) waiting++; ol.appendChild(renderAlert(a)); }
   for (const a of alerts) if (closed(a)) { nacked++; acked.appendChild(renderAlert(a)); }
   $("open-count").textContent = "(" + waiting + " open" + (open > waiting ? ", " + (open - waiting) + " decided to acknowledge" : "") + ")";
+  // Issue 40.9c: every alert the board or an arbiter decided acknowledged in one action
+  // (never one that waits for a ruling, nor one no board state decides).
+  const decidedIds = unacked.filter((a) => !a.ack && decided(a)).map((a) => a.id);
+  let all = $("ack-decided");
+  if (!all) { all = button("", () => ackAll(all), { id: "ack-decided", class: "ack-decided" }); $("alerts-title").after(all); }
+  all.hidden = readOnly() || decidedIds.length === 0;
+  all.textContent = "Acknowledge all decided (" + decidedIds.length + ")";
+  all.dataset.ids = decidedIds.join(",");
   $("acked-count").textContent = String(nacked);
   $("acked").hidden = nacked === 0;
   $("no-alerts").hidden = open !== 0;
   document.title = (waiting ? "(" + waiting + ") " : "") + PAGE_TITLE;
+}
+/** "Acknowledge all decided": each decided alert acknowledged (the ids shown on the button when pressed); the status line says how many, and any refusal. */
+async function ackAll(b) {
+  const ids = (b.dataset.ids || "").split(",").filter(Boolean).map(Number);
+  let done = 0; const refused = [];
+  for (const id of ids) {
+    const r = await api("POST", "/console/ack", { id });
+    if (r.status === 200) done++; else refused.push("#" + id + " (" + r.status + (r.data && r.data.error ? ": " + r.data.error : "") + ")");
+  }
+  $("status").textContent = "Acknowledged " + done + " decided alert" + (done === 1 ? "" : "s") + (refused.length ? "; refused: " + refused.join(", ") : "") + ".";
+  schedule();
 }
 /** A new alert: said aloud (live region), a sound, a vibration, a notification where allowed. */
 function signal(fresh) {
