@@ -43,10 +43,15 @@ function card(g, st, opened) {
   if (opened.has(more.id)) more.open = true;
   more.appendChild(el("summary", {}, ro ? "Position and history" : "Position, rulings and history"));
   more.appendChild(diagram(st.fen, []));
-  if (!ro) more.appendChild(controls(g, st, id));
+  // Pause, Resume and the clocks on the card itself, under the clocks (issue 40.9b):
+  // reachable without opening "Position, rulings and history".
+  const clockBox = el("div", { class: "controls clock-controls", id: "clock-controls-" + g });
+  if (!ro) more.appendChild(controls(g, st, id, clockBox));
+  if (clockBox.firstChild) clocks.after(clockBox);
   more.appendChild(history(g, st, id, ro));
   c.appendChild(more);
   c.appendChild(replyBox(id));
+  placeReplyAgain(c, id);
   return c;
 }
 /** The open "result to confirm" of a finished game, which a confirmation or a correction answers (the report then names the ruling). */
@@ -54,17 +59,17 @@ function endMatter(st) {
   const m = ((st && st.open) || []).find((o) => o.type === "game_end");
   return m ? { type: m.type, t: m.t } : null;
 }
-function controls(g, st, id) {
+function controls(g, st, id, clockBox) {
   const f = el("div", { class: "controls" });
-  const row = (cls) => { const d = el("div", { class: "rulings " + cls }); f.appendChild(d); return d; };
-  const clockRow = row("clock-row");
+  const row = (cls, into) => { const d = el("div", { class: "rulings " + cls }); (into || f).appendChild(d); return d; };
+  const clockRow = row("clock-row", clockBox);
   // Pause and resume change a clock: asked first, in words of their effect (ia18).
   clockRow.appendChild(button("Pause…", () => proposePause(g, "pause", id), { class: "pause" }));
   clockRow.appendChild(button("Resume…", () => proposePause(g, "resume", id), { class: "resume" }));
   clockRow.appendChild(button("+2 min White…", () => proposeClock(g, "+2:00", "", "", id)));
   clockRow.appendChild(button("+2 min Black…", () => proposeClock(g, "", "+2:00", "", id)));
   // Set clocks (6.10b / 6.13): as the clocks show them, or an amount.
-  const cl = row("clock-set");
+  const cl = row("clock-set", clockBox);
   const input = (iid, label, ph, size) => { const l = el("label", { for: iid }, label); const i = el("input", { id: iid, placeholder: ph, size: size || "9", autocomplete: "off" }); cl.appendChild(l); cl.appendChild(i); return i; };
   const cw = input("clock-w-" + g, "White", "1:20:00 / +2:00");
   const cb = input("clock-b-" + g, "Black", "12:30 / -0:30");
