@@ -65,6 +65,7 @@ with steps() as res:
     js("document.getElementById('result-1.1').value = '0-1'")
     js("document.getElementById('article-1.1').value = '11.3.2.2'")
     type_into("#reason-1\\.1", "White's phone rang")
+    res["page_width"] = js("document.documentElement.scrollWidth")
     click_el(button_in("#board-1\\.1", "Declare result"))
     res["declare_question"] = confirm_in("reply-board-1.1")
     res["declare_reply"] = outcome_in("reply-board-1.1")
@@ -73,6 +74,8 @@ with steps() as res:
     # Issue 40.9a: an ended board shows no clock controls; no result waits for confirmation.
     res["clock_controls_after_end"] = js("document.querySelectorAll('#board-1\\\\.1 .clock-row, #board-1\\\\.1 .clock-set').length")
     res["end_alerts"] = js("alerts.filter((a) => a.type === 'game_end').length")
+    # Issue 40.9f: an alert sent again by a restarted relay (same content, a new number) is not new.
+    res["fresh_again"] = js("(() => { const a = {id: 900, key: 'k-40-9f', type: 'flag'}; const n1 = freshAlerts([a]).length; const n2 = freshAlerts([Object.assign({}, a, {id: 1})]).length; const n3 = freshAlerts([{id: 900, key: 'k-other', type: 'flag'}]).length; return [n1, n2, n3]; })()")
 "##;
 
 /// Pause and Resume ask first, in words of their effect; a tap sends nothing.
@@ -154,8 +157,17 @@ fn pause_and_resume_ask_first_in_words_of_their_effect_on_a_phone() {
         "{r}"
     );
     assert_eq!(r["declared"], "confirmed rules_infraction 11.3.2.2", "{r}");
+    assert!(
+        r["page_width"].as_u64().is_some_and(|w| w <= 390),
+        "the article's list keeps the page within the phone's width: {r}"
+    );
     assert_eq!(r["clock_controls_after_end"], 0, "issue 40.9a: {r}");
     assert_eq!(r["end_alerts"], 0, "no result to confirm: {r}");
+    assert_eq!(
+        r["fresh_again"],
+        serde_json::json!([1, 0, 1]),
+        "issue 40.9f: named by content, not by the relay's number: {r}"
+    );
     assert_eq!(rulings, ["pause", "resume", "result"], "{r}");
     drop(relay);
     drop(round);

@@ -221,7 +221,9 @@ async function ackAll(b) {
     const r = await api("POST", "/console/ack", { id });
     if (r.status === 200) done++; else refused.push("#" + id + " (" + r.status + (r.data && r.data.error ? ": " + r.data.error : "") + ")");
   }
-  $("status").textContent = "Acknowledged " + done + " decided alert" + (done === 1 ? "" : "s") + (refused.length ? "; refused: " + refused.join(", ") : "") + ".";
+  let said = $("ack-decided-said");
+  if (!said) { said = el("p", { id: "ack-decided-said", role: "status" }); b.after(said); }
+  said.textContent = "Acknowledged " + done + " decided alert" + (done === 1 ? "" : "s") + (refused.length ? "; refused: " + refused.join(", ") : "") + ".";
   schedule();
 }
 /** A new alert: said aloud (live region), a sound, a vibration, a notification where allowed. */
@@ -245,6 +247,20 @@ function drawnKey() {
   const parts = Array.from(boards.entries()).map(([g, s]) => [g, s.ply, s.moves && s.moves.length, s.open, s.rulings, s.result, s.result_status, s.stage, s.clock && s.clock.running, s.fen]);
   return JSON.stringify(alerts) + JSON.stringify(parts) + (me && me.role);
 }
+/**
+ * The alerts not seen before, unacknowledged and unresolved (none at the
+ * first load): named by content (`key`), not by the relay's number, so an
+ * alert a restarted relay sends again under a new number is not announced
+ * as new, and a new alert that gets an old number is (issue 40.9f).
+ */
+function freshAlerts(list) {
+  const fresh = [];
+  for (const x of list) {
+    const name = x.key || "#" + x.id;
+    if (!seen.has(name)) { seen.add(name); if (!first && !x.ack && !x.resolved) fresh.push(x); }
+  }
+  return fresh;
+}
 async function refresh() {
   timer = null;
   const [s, a] = await Promise.all([api("GET", "/arbiter/state"), api("GET", "/console/alerts")]);
@@ -252,8 +268,7 @@ async function refresh() {
   if (s.status === 200 && Array.isArray(s.data)) for (const snap of s.data) if (snap.state) boards.set(snap.state.game, snap.state);
   if (a.status === 200 && Array.isArray(a.data)) {
     alerts = a.data;
-    const fresh = [];
-    for (const x of alerts) if (!seen.has(x.id)) { seen.add(x.id); if (!first && !x.ack && !x.resolved) fresh.push(x); }
+    const fresh = freshAlerts(alerts);
     if (fresh.length) signal(fresh);
     first = false;
   }
