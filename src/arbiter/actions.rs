@@ -203,7 +203,7 @@ impl Arbiter {
                 }
                 Ok(applied)
             }
-            ArbiterAction::SetResult(result) => self.declare_result(*result, reason, t, out),
+            ArbiterAction::SetResult(result) => self.declare_result(*result, reason, false, t, out),
             ArbiterAction::DeclareResult { result, article } => {
                 self.declare_result_under(*result, article, reason, t, out)
             }

@@ -5,10 +5,12 @@
 //! 11.3.2.2 a device, "the player shall lose the game. The opponent shall
 //! win."; 2009 §12.3b "skal spilleren tabe partiet. Modstanderen skal
 //! vinde", seed 002; misconduct, a forfeit, illegal moves, a flag, a
-//! resignation, a draw). Either way the declaration is the arbiter's own
-//! act: the result is confirmed by it (`result_confirmed` at once; DSU
-//! regulations 004 §15's provisional result is for results the board
-//! found, `confirm.rs`), and the `game_end` says `declared`.
+//! resignation, a draw). Under an article the declaration is the
+//! arbiter's own act: the result is confirmed by it (`result_confirmed` at
+//! once; DSU regulations 004 §15's provisional result is for results the
+//! board found, `confirm.rs`), and the `game_end` says `declared`. Without
+//! an article (the record of journals written before issue 40) the
+//! result stays provisional, as it was.
 
 use super::announce::Decisions;
 use super::confirm::Confirmation;
@@ -30,17 +32,29 @@ fn name(c: Color) -> &'static str {
 
 impl Arbiter {
     /// `result` without an article: the arbiter's decision, or the flag's
-    /// result ([`Arbiter::flag_declared`]); confirmed at once.
+    /// result ([`Arbiter::flag_declared`]). Provisional as before issue 40
+    /// (`confirm` follows), so that a journal written before articles
+    /// replays to the same rulings (its `confirm`, its `undo` numbers);
+    /// `confirmed`: the same result under the article of the arbiter's
+    /// decision (12.1 / §13.1), confirmed by that act.
     pub(super) fn declare_result(
         &mut self,
         result: KnownOutcome,
         reason: Option<&str>,
+        confirmed: bool,
         t: u64,
         out: &mut Decisions,
     ) -> Result<Applied, Refusal> {
         self.not_over_yet()?;
         let (why, article) = self.flag_declared(result, reason.is_some())?;
-        Ok(self.declared(result, (why, article), reason, t, out))
+        if confirmed {
+            return Ok(self.declared(result, (why, article), reason, t, out));
+        }
+        self.end(result, why, article, t, out);
+        Ok(Applied {
+            article,
+            effect: format!("the game ends {} ({why})", result.as_str()),
+        })
     }
 
     /// `result` under `article` (one of the profile's declared articles),
@@ -82,7 +96,7 @@ impl Arbiter {
         // The arbiter's plain decision: as without an article (the fallen
         // flags' results kept, `flag_declared`).
         if d.ground == DeclaredGround::Decision {
-            return self.declare_result(result, reason, t, out);
+            return self.declare_result(result, reason, true, t, out);
         }
         if d.ground == DeclaredGround::Forfeit {
             let KnownOutcome::Decisive { .. } = result else {

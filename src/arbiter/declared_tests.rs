@@ -154,21 +154,36 @@ fn an_article_not_in_the_profiles_list_is_refused_naming_the_list() {
 }
 
 #[test]
-fn a_plain_declared_result_is_confirmed_by_that_act() {
+fn the_arbiters_decision_under_12_1_is_confirmed_a_bare_result_stays_provisional() {
     let mut a = game(Some("5400+30"));
     feed(&mut a, &play(1_000, Color::White, Square::E2, Square::E4));
     let d = feed(
         &mut a,
-        &[arbiter(
+        &[declared(
             2_000,
-            ArbiterAction::SetResult(KnownOutcome::Draw),
-            Some("IA Hansen"),
+            KnownOutcome::Draw,
+            "12.1",
+            Some("both players agreed to stop"),
         )],
     );
     assert!(events(&d).contains(&"result_confirmed"), "{d:?}");
     let o = a.outcome().unwrap();
     assert_eq!((o.reason, o.article), (EndReason::ArbiterDecision, "12.1"));
     assert!(a.confirmation().is_some());
+    // The record of journals written before articles: provisional, as it
+    // was (its `confirm` and `undo` numbers replay alike).
+    let mut p = game(Some("5400+30"));
+    feed(&mut p, &play(1_000, Color::White, Square::E2, Square::E4));
+    let d = feed(
+        &mut p,
+        &[arbiter(
+            2_000,
+            ArbiterAction::SetResult(KnownOutcome::Draw),
+            Some("IA Hansen"),
+        )],
+    );
+    assert_eq!(events(&d), ["game_end", "ruling"], "{d:?}");
+    assert!(p.confirmation().is_none());
     // 2009: the same phone under §12.3b is the 2009 article.
     let header = Header {
         boards: vec![BoardId::Main],
