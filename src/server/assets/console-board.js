@@ -59,6 +59,19 @@ function endMatter(st) {
   const m = ((st && st.open) || []).find((o) => o.type === "game_end");
   return m ? { type: m.type, t: m.t } : null;
 }
+/**
+ * The board's own record of a decisive end that `r` contradicts (the
+ * recorded loser does not lose in `r`), in words with its article ("White
+ * resigned (0-1, 5.1.2)"), or null: a result the arbiter gave, a draw, or
+ * a correction that keeps the loser's loss (0-0 among them).
+ */
+function contradictedRecord(st, r) {
+  const how = { resignation: " resigned", checkmate: " was checkmated", time: "'s flag fell", illegal_moves: " completed the illegal move that loses" }[st.result_reason];
+  if (!how || (st.result !== "1-0" && st.result !== "0-1")) return null;
+  const loser = st.result === "1-0" ? "Black" : "White";
+  if (r === "0-0" || r === st.result) return null;
+  return loser + how + " (" + resultText(st.result) + (st.result_article ? ", " + st.result_article : "") + ")";
+}
 function controls(g, st, id, clockBox) {
   const f = el("div", { class: "controls" });
   const row = (cls, into) => { const d = el("div", { class: "rulings " + cls }); (into || f).appendChild(d); return d; };
@@ -110,8 +123,12 @@ function controls(g, st, id, clockBox) {
     if (action === "result" && !art.value) { say(id, verb + ": choose the article the result is declared under (nothing is preset)", "reply error"); return; }
     const under = action === "result" ? " under " + art.selectedOptions[0].textContent + ", confirmed at once" : "";
     const body = action === "result" ? { result: r, article: art.value, reason: why } : { result: r, reason: why };
-    propose(id, "Board " + g + ": result " + resultText(s.result || "*") + " → " + (r === "0-0" ? "0-0 (both lost)" : resultText(r)) + under + " (" + why + ")?", verb,
+    const ask = () => propose(id, "Board " + g + ": result " + resultText(s.result || "*") + " → " + (r === "0-0" ? "0-0 (both lost)" : resultText(r)) + under + " (" + why + ")?", verb,
       () => send(g, action, body, expectOf(s, endMatter(s), true), id));
+    // A correction that contradicts the board's record (1-0 after White resigned) is asked once more, naming the record (issue 40.9g).
+    const rec = action === "confirm" ? contradictedRecord(s, r) : null;
+    if (rec) { propose(id, "Board " + g + ": the board's record says " + rec + "; " + resultText(r) + " contradicts it. Correct it all the same?", "Yes, " + resultText(r) + " all the same", ask); return; }
+    ask();
   }, { class: "correct-result" }));
   // A no-show (Laws 6.7).
   const ff = row("forfeit-row");

@@ -77,6 +77,7 @@ function propose(id, question, yes, run) {
  */
 function placeReply(id) {
   const box = document.getElementById(id), b = lastPressed, card = box && box.closest("article.board");
+  if (box && b && box.contains(b)) return; // asked again from the question itself: it stays where it is
   const row = b && b.isConnected ? b.closest(".rulings") : null;
   const sel = row ? "." + Array.from(row.classList).map((k) => CSS.escape(k)).join(".") : null;
   // Only a row the card has once (the clock rows, the result, the forfeit, …): a redraw finds it again.
