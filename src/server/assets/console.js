@@ -204,10 +204,12 @@ function renderAlerts() {
   // (never one that waits for a ruling, nor one no board state decides).
   const decidedIds = unacked.filter((a) => !a.ack && decided(a)).map((a) => a.id);
   let all = $("ack-decided");
-  if (!all) { all = button("", () => ackAll(all), { id: "ack-decided", class: "ack-decided" }); $("alerts-title").after(all); }
-  all.hidden = readOnly() || decidedIds.length === 0;
-  all.textContent = "Acknowledge all decided (" + decidedIds.length + ")";
-  all.dataset.ids = decidedIds.join(",");
+  if (readOnly() || decidedIds.length === 0) { if (all) all.remove(); all = null; }
+  else if (!all) { all = button("", () => ackAll(all), { id: "ack-decided", class: "ack-decided" }); $("alerts-title").after(all); }
+  if (all) {
+    all.textContent = "Acknowledge all decided (" + decidedIds.length + ")";
+    all.dataset.ids = decidedIds.join(",");
+  }
   $("acked-count").textContent = String(nacked);
   $("acked").hidden = nacked === 0;
   $("no-alerts").hidden = open !== 0;
