@@ -133,30 +133,28 @@ impl Arbiter {
             _ => false,
         };
         match (d.ground.wants_win(), result) {
-            (Some(true), KnownOutcome::Decisive { winner }) => {
-                if cannot_mate(winner) {
-                    if let G::Infraction {
-                        draw_if_no_mate: true,
-                    } = d.ground
-                    {
-                        return Err(impossible(format!(
-                            "{} cannot win by any legal sequence: under {} his score is a draw's and \
+            (Some(true), KnownOutcome::Decisive { winner }) if cannot_mate(winner) => {
+                if let G::Infraction {
+                    draw_if_no_mate: true,
+                } = d.ground
+                {
+                    return Err(impossible(format!(
+                        "{} cannot win by any legal sequence: under {} his score is a draw's and \
                              the offender's a loss (0-½), a score the board's results (1-0, 0-1, \
                              1/2-1/2) cannot carry; declare it under the arbiter's decision and \
                              record the score on the paperwork",
-                            name(winner),
-                            d.article
-                        )));
-                    }
-                    if draw_exception {
-                        return Err(impossible(format!(
-                            "{} cannot checkmate by any legal sequence: under {} the game is drawn, \
+                        name(winner),
+                        d.article
+                    )));
+                }
+                if draw_exception {
+                    return Err(impossible(format!(
+                        "{} cannot checkmate by any legal sequence: under {} the game is drawn, \
                              not {}; declare 1/2-1/2",
-                            name(winner),
-                            d.article,
-                            result.as_str()
-                        )));
-                    }
+                        name(winner),
+                        d.article,
+                        result.as_str()
+                    )));
                 }
             }
             (Some(true), KnownOutcome::Draw) => {
