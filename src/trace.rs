@@ -238,6 +238,20 @@ pub enum ArbiterAction {
         /// The downtime, ms (round time): only in the daemon's own record.
         ms: Option<u64>,
     },
+    /// Extension (issue 40.6): the arbiter declares the result under an
+    /// article of the profile's list (`Profile::declared_articles`: 2023
+    /// 11.3.2.2 a phone, 11.5 / 11.7 / 12.9.6 misconduct, 6.7.1 default
+    /// time, 7.5.5 illegal moves, 6.9 a flag, 5.1.2 resignation, 9.2.2 /
+    /// 9.3.2 claims …) with his reason: `{"arbiter": "result", "result":
+    /// "0-1", "article": "11.3.2.2", "reason": "…"}`. Confirmed by that
+    /// act (no provisional result, DSU 004 §15). An article not in the
+    /// profile's list is refused (422) with the list.
+    DeclareResult {
+        /// The result.
+        result: KnownOutcome,
+        /// The article, as the arbiter gave it.
+        article: String,
+    },
 }
 
 /// Whom a downtime is charged to ([`ArbiterAction::Downtime`]).
@@ -273,6 +287,9 @@ pub struct IncrementRequest {
 
 /// The longest `reason` an `arbiter` record takes, in characters.
 pub const MAX_REASON_CHARS: usize = 500;
+
+/// The longest `article` a declared result takes (`arbiter: result`), in characters.
+pub const MAX_ARTICLE_CHARS: usize = 24;
 
 /// The result of a forfeit (a game not played).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -337,6 +354,7 @@ impl ArbiterAction {
             ArbiterAction::Increment(_) => "increment",
             ArbiterAction::TimeControl { .. } => "time_control",
             ArbiterAction::Downtime { .. } => "downtime",
+            ArbiterAction::DeclareResult { .. } => "result",
         }
     }
 }

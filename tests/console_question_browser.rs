@@ -30,10 +30,13 @@ STAGE = "boards.get('1.1').stage + ' ' + (boards.get('1.1').clock.running || '-'
 with steps() as res:
     console_page(390, 844, True)
     wait("boards.get('1.1') && plyOf(boards.get('1.1')) === 1 && boards.get('1.1').clock && boards.get('1.1').clock.running === 'b'", "board 1.1 after 1. e4")
-    click("#more-1\\.1 summary")
+    # Issue 40.9b: Pause on the card itself ("Position, rulings and history" closed);
+    # its question right under the row pressed, also after a redraw.
+    res["details_closed"] = js("!document.getElementById('more-1.1').open")
     # A tap on Pause: a question, nothing sent.
     click_el(button_in("#board-1\\.1", "Pause"))
     time.sleep(1.5); js("refresh()"); time.sleep(0.5)
+    res["question_under_row"] = js("(() => { const b = document.getElementById('reply-board-1.1'); const p = b && b.previousElementSibling; return p ? p.className : ''; })()")
     res["pause_question"] = js("(() => { const q = document.querySelector('#reply-board-1\\\\.1 .confirm .question'); return q ? q.textContent : ''; })()")
     res["after_pause_tap"] = js(STAGE)
     if res["pause_question"]:
@@ -56,6 +59,23 @@ with steps() as res:
     # Nothing to resume: said, nothing sent.
     click_el(button_in("#board-1\\.1", "Resume"))
     res["nothing"] = outcome_in("reply-board-1.1")
+    # Issue 40.6: White's phone rings; 0-1 declared under 11.3.2.2 from the card's form.
+    click("#more-1\\.1 summary")
+    res["articles"] = js("Array.from(document.getElementById('article-1.1').options).map((o) => o.value)")
+    js("document.getElementById('result-1.1').value = '0-1'")
+    js("document.getElementById('article-1.1').value = '11.3.2.2'")
+    type_into("#reason-1\\.1", "White's phone rang")
+    res["page_width"] = js("document.documentElement.scrollWidth")
+    click_el(button_in("#board-1\\.1", "Declare result"))
+    res["declare_question"] = confirm_in("reply-board-1.1")
+    res["declare_reply"] = outcome_in("reply-board-1.1")
+    res["declared"] = wait("(() => { const s = boards.get('1.1'); return s.result === '0-1' ? s.result_status + ' ' + s.result_reason + ' ' + s.result_article : ''; })()", "the declared result")
+    time.sleep(1.5); js("refresh()"); time.sleep(0.5)
+    # Issue 40.9a: an ended board shows no clock controls; no result waits for confirmation.
+    res["clock_controls_after_end"] = js("document.querySelectorAll('#board-1\\\\.1 .clock-row, #board-1\\\\.1 .clock-set').length")
+    res["end_alerts"] = js("alerts.filter((a) => a.type === 'game_end').length")
+    # Issue 40.9f: an alert sent again by a restarted relay (same content, a new number) is not new.
+    res["fresh_again"] = js("(() => { const a = {id: 900, key: 'k-40-9f', type: 'flag'}; const n1 = freshAlerts([a]).length; const n2 = freshAlerts([Object.assign({}, a, {id: 1})]).length; const n3 = freshAlerts([{id: 900, key: 'k-other', type: 'flag'}]).length; return [n1, n2, n3]; })()")
 "##;
 
 /// Pause and Resume ask first, in words of their effect; a tap sends nothing.
@@ -70,6 +90,11 @@ fn pause_and_resume_ask_first_in_words_of_their_effect_on_a_phone() {
     assert_eq!(
         r["after_pause_tap"], "playing b",
         "a tap on Pause stopped the clocks at once: {r}"
+    );
+    assert_eq!(r["details_closed"], true, "{r}");
+    assert_eq!(
+        r["question_under_row"], "rulings clock-row",
+        "issue 40.9b: the question where the arbiter pressed: {r}"
     );
     let q = text("pause_question");
     assert!(
@@ -113,7 +138,37 @@ fn pause_and_resume_ask_first_in_words_of_their_effect_on_a_phone() {
         .into_iter()
         .filter_map(|v| v["arbiter"].as_str().map(str::to_owned))
         .collect();
-    assert_eq!(rulings, ["pause", "resume"], "{r}");
+    // Issue 40.6: the article offered, asked first, confirmed by the act.
+    let articles = r["articles"].as_array().unwrap();
+    assert!(
+        articles[0] == "" && articles.iter().any(|a| a == "11.3.2.2"),
+        "{r}"
+    );
+    let q = text("declare_question");
+    assert!(
+        q.contains("→ 0-1 under 11.3.2.2 — an electronic device")
+            && q.contains("confirmed at once (White's phone rang)?"),
+        "{r}"
+    );
+    assert!(
+        text("declare_reply").starts_with(
+            "applied: Applied on board 1.1 by IA Hansen: the game ends 0-1 (rules_infraction), confirmed as declared"
+        ),
+        "{r}"
+    );
+    assert_eq!(r["declared"], "confirmed rules_infraction 11.3.2.2", "{r}");
+    assert!(
+        r["page_width"].as_u64().is_some_and(|w| w <= 390),
+        "the article's list keeps the page within the phone's width: {r}"
+    );
+    assert_eq!(r["clock_controls_after_end"], 0, "issue 40.9a: {r}");
+    assert_eq!(r["end_alerts"], 0, "no result to confirm: {r}");
+    assert_eq!(
+        r["fresh_again"],
+        serde_json::json!([1, 0, 1]),
+        "issue 40.9f: named by content, not by the relay's number: {r}"
+    );
+    assert_eq!(rulings, ["pause", "resume", "result"], "{r}");
     drop(relay);
     drop(round);
     std::fs::remove_dir_all(&dir).ok();

@@ -332,6 +332,15 @@ with steps() as res:
     wait("boards.get('1.3') && boards.get('1.3').result === '0-1'", "board 1.3's resignation")
     click("#more-1\\.3 summary")
     res["both_option"] = js("Array.from(document.getElementById('result-1.3').options).map((o) => o.textContent)")
+    # Issue 40.9g: 1-0 after White resigned contradicts the board's record: asked once more, naming it; Cancel sends nothing.
+    js("document.getElementById('result-1.3').value = '1-0'")
+    type_into("#reason-1\\.3", "scoresheets say so")
+    click_el(button_in("#board-1\\.3", "Correct result"))
+    res["record_question"] = wait("document.querySelector('#reply-board-1\\\\.3 .confirm .question').textContent", "the record's question")
+    click_el("document.querySelector('#reply-board-1\\\\.3 .confirm-yes')")
+    res["record_then"] = wait("(() => { const q = document.querySelector('#reply-board-1\\\\.3 .confirm .question'); return q && !q.textContent.includes('record') ? q.textContent : ''; })()", "the correction's question after the record's")
+    click_el("document.querySelector('#reply-board-1\\\\.3 .confirm-no')")
+    res["record_result"] = js("boards.get('1.3').result")
     js("document.getElementById('result-1.3').value = '0-0'")
     type_into("#reason-1\\.3", reason00)
     click_el(button_in("#board-1\\.3", "Correct result"))
@@ -415,6 +424,16 @@ fn a_late_ruling_an_undone_restore_and_0_0_in_chromium() {
             .any(|o| o == "0-0 (both lost)"),
         "{r}"
     );
+    let rq = text("record_question");
+    assert!(
+        rq.contains("the board's record says White resigned (0-1, 5.1.2); 1-0 contradicts it"),
+        "issue 40.9g: {r}"
+    );
+    assert!(
+        text("record_then").contains("0-1 → 1-0"),
+        "asked once more, then the correction's own question: {r}"
+    );
+    assert_eq!(r["record_result"], "0-1", "nothing sent: {r}");
     let q = text("both_question");
     assert!(
         q.contains("0-1 → 0-0 (both lost)") && q.contains(BOTH_LOST_REASON),

@@ -59,6 +59,12 @@ with steps() as res:
     res["claim_reply"] = outcome_in("reply-" + alert_id)
     res["claim_outcome"] = wait("(() => { const li = document.getElementById(%s); return li && li.dataset.open === 'false' && li.querySelector('.outcome') ? li.querySelector('.outcome').textContent : ''; })()" % json.dumps(alert_id), "the claim's outcome")
     res["claim_live_buttons"] = js("document.getElementById(%s).querySelectorAll('button.ruling, .confirm button').length" % json.dumps(alert_id))
+    # Issue 40.9c: the decided claim acknowledged with every other decided alert in one action.
+    res["ack_all_label"] = wait("(() => { const b = document.getElementById('ack-decided'); return b ? b.textContent : ''; })()", "Acknowledge all decided")
+    click("#ack-decided")
+    res["ack_all_said"] = wait("(() => { const p = document.getElementById('ack-decided-said'); return p ? p.textContent : ''; })()", "its outcome")
+    res["claim_acked"] = wait("(() => { const li = document.getElementById(%s); return li && li.closest('#acked-list') && li.textContent.includes('Acknowledged by IA Hansen') ? 'yes' : ''; })()" % json.dumps(alert_id), "the claim acknowledged")
+    res["ack_all_after"] = js("!!document.getElementById('ack-decided')")
     # 3. Set clocks with 1:20:00 (1 h 20 min, as the clock shows it).
     wait("boards.get('1.3') && boards.get('1.3').clock", "board 1.3's clock")
     click("#more-1\\.3 summary")
@@ -202,6 +208,18 @@ fn the_console_decides_nothing_by_accident_in_chromium() {
         "{r}"
     );
     assert_eq!(r["claim_live_buttons"], 0, "{r}");
+    // Issue 40.9c: "Acknowledge all decided" in one action.
+    assert!(
+        text("ack_all_label").starts_with("Acknowledge all decided ("),
+        "{r}"
+    );
+    assert!(
+        text("ack_all_said").starts_with("Acknowledged ")
+            && !text("ack_all_said").contains("refused"),
+        "{r}"
+    );
+    assert_eq!(r["claim_acked"], "yes", "{r}");
+    assert_eq!(r["ack_all_after"], false, "nothing decided left: {r}");
 
     // 3. Set clocks: 1:20:00 is 1 h 20 min, asked first.
     let q = text("clock_question");

@@ -1,7 +1,9 @@
 //! The round's paperwork (issue 24.9), from a real round: `eboard event`
 //! writes round 4 of `tests/data/pairings-open-2026.trf` as the boards'
-//! pairings; three boards play it (4.1 the Opera Game, 4.2 an illegal
-//! move, 4.4 a no-show) behind an HTTP relay with the arbiters' console;
+//! pairings; four boards play it (4.1 the Opera Game, 4.2 an illegal
+//! move, 4.3 a loss for White's phone the arbiter declares under 2023
+//! 11.3.2.2, issue 40.6, 4.4 a no-show) behind an HTTP relay with the
+//! arbiters' console;
 //! the boards carry only the relay's account (issue 24.10), the arbiters'
 //! accounts are the relay's. The arbiter acknowledges the illegal move at
 //! the console and rules at the boards (restore, forfeit, confirm). Then:
@@ -83,7 +85,7 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     // The boards: only the relay's account (no arbiter's secret on a board).
     let relay_account = format!("\n{}", relay_account());
     let mut boards = Vec::new();
-    for n in [1u32, 2, 4] {
+    for n in [1u32, 2, 3, 4] {
         let d = dir.join(format!("b{n}"));
         std::fs::create_dir_all(&d).unwrap();
         let cfg = config(&d, 4, n, &relay_account);
@@ -155,8 +157,47 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     let (s, b) = rule_at(&boards[1].addr, "restore", "");
     assert_eq!(s, 200, "{b}");
     // 4.4: nobody came.
-    let (s, b) = rule_at(&boards[2].addr, "forfeit", r#"{"result": "1-0"}"#);
+    let (s, b) = rule_at(&boards[3].addr, "forfeit", r#"{"result": "1-0"}"#);
     assert_eq!(s, 200, "{b}");
+    // 4.3: White's phone rings (2023 11.3.2.2): the arbiter declares the
+    // loss under its article, with his reason; an article not in the
+    // profile's list is refused with the list (issue 40.6).
+    let (s, b) = rule_at(
+        &boards[2].addr,
+        "result",
+        r#"{"result": "0-1", "article": "12.3b", "reason": "phone"}"#,
+    );
+    assert_eq!(s, 422, "{b}");
+    assert!(b.contains("11.3.2.2 (an electronic device"), "{b}");
+    let (s, b) = rule_at(
+        &boards[2].addr,
+        "result",
+        r#"{"result": "0-1", "article": "11.3.2.2", "reason": "White's phone rang in the playing venue"}"#,
+    );
+    assert_eq!(s, 200, "{b}");
+    let reply: Value = serde_json::from_str(&b).unwrap();
+    let end = reply["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["type"] == "game_end")
+        .unwrap_or_else(|| panic!("{reply}"));
+    assert_eq!(
+        (&end["article"], &end["reason"], &end["declared"]),
+        (&json!("11.3.2.2"), &json!("rules_infraction"), &json!(true)),
+        "{end}"
+    );
+    let pgn = http(&boards[2].addr, "GET", "/games.pgn", &[], "").2;
+    assert_eq!(
+        common::pgn_tag(&pgn, "Termination"),
+        Some("rules infraction"),
+        "{pgn}"
+    );
+    assert_eq!(
+        common::pgn_tag(&pgn, "ResultStatus"),
+        Some("confirmed"),
+        "{pgn}"
+    );
     // 4.1: the game ends; its result confirmed; a second confirmation is
     // refused by the boards that know it changes nothing (issue 24.1).
     let end = alert(r, &cookie, "game_end", "4.1");
@@ -177,6 +218,7 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
         };
         (has("4.2", "ruling", "restore")
             && has("4.4", "ruling", "forfeit")
+            && has("4.3", "ruling", "result")
             && has("4.1", "ruling", "confirm")
             && has("4.1", "refused", "confirm"))
         .then_some(rows)
@@ -204,6 +246,21 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     assert_eq!(restore["who"], "Chief Arbiter", "{restore:?}");
     assert!(restore["outcome"].starts_with("applied"), "{restore:?}");
     assert!(!restore["article"].is_empty(), "{restore:?}");
+    // 4.3's declared loss: its article in the report, confirmed by the
+    // act (no "result to confirm" alert).
+    let phone = find("4.3", "ruling", "result");
+    assert_eq!(phone["article"], "11.3.2.2", "{phone:?}");
+    assert!(phone["outcome"].starts_with("applied"), "{phone:?}");
+    assert!(
+        !rows
+            .iter()
+            .any(|x| x["game"] == "4.3" && x["kind"] == "alert" && x["what"] == "game_end"),
+        "{rows:?}"
+    );
+    assert!(
+        console_alerts(r, ("Cookie", cookie.as_str()), "game_end", Some("4.3")).is_empty(),
+        "a declared result waits for no confirmation"
+    );
     let forfeit = find("4.4", "ruling", "forfeit");
     assert!(forfeit["outcome"].starts_with("applied"), "{forfeit:?}");
     find("4.1", "alert", "game_end");
@@ -236,13 +293,17 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     // The refused confirmation's row: its article and its outcome.
     let row = html
         .split("<tr>")
-        .find(|r| r.contains("<td class=\"refused\">refused ("))
+        .find(|r| r.contains("<td class=\"refused\">refused (") && r.contains("<td>confirm</td>"))
         .unwrap_or_else(|| panic!("no refused row: {html}"));
     assert!(
         row.contains("<td>DSU 004 §15</td>") && row.contains("<td>confirm</td>"),
         "{row}"
     );
     assert!(html.contains("Frandsen,Lars"), "{html}");
+    assert!(
+        html.contains("<td>11.3.2.2</td>"),
+        "the phone's article: {html}"
+    );
     assert_eq!(http(r, "GET", "/console/report?tz=noon", &me, "").0, 422);
     if let Ok(keep) = std::env::var("EBOARD_KEEP_REPORT") {
         std::fs::write(keep, &html).unwrap();
@@ -271,11 +332,12 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     let entries = eboard::event::trf::round_entries(&text, "round4.trf", 4).unwrap();
     let code = |rank: u32| entries.iter().find(|e| e.rank == rank).unwrap().result;
     // 4.1 Iversen (9) - Dahl (4) 1-0; 4.4 Eriksen (5) - Christensen (3) 1-0
-    // forfeit; 4.2 Frandsen (6) - Andersen (1) unfinished; 4.3 not played here.
+    // forfeit; 4.2 Frandsen (6) - Andersen (1) unfinished; 4.3 Berg (2) -
+    // Holm (8) 0-1, White's phone (11.3.2.2), confirmed by the declaration.
     assert_eq!((code(9), code(4)), ('1', '0'));
     assert_eq!((code(5), code(3)), ('+', '-'));
     assert_eq!((code(6), code(1)), (' ', ' '));
-    assert_eq!((code(2), code(8)), (' ', ' '));
+    assert_eq!((code(2), code(8)), ('0', '1'));
     assert_eq!(code(7), 'H', "the bye is kept");
     // The pairings still read (the file is a TRF-16 as before).
     eboard::event::read_round(&text, "round4.trf", 4).unwrap();

@@ -58,6 +58,7 @@ pub(super) fn describe(e: &Event) -> Option<String> {
             result,
             reason,
             article,
+            ..
         } => format!("{t} game over: {result} ({reason}, article {article})"),
         EventKind::IllegalMove {
             by,

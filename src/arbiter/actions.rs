@@ -203,20 +203,9 @@ impl Arbiter {
                 }
                 Ok(applied)
             }
-            ArbiterAction::SetResult(result) => {
-                if let Some(o) = self.outcome() {
-                    return Err(impossible(format!(
-                        "the game is already over ({}, {}): confirm or correct its result instead",
-                        o.result.as_str(),
-                        o.reason
-                    )));
-                }
-                let (reason, article) = self.flag_declared(*result, reason.is_some())?;
-                self.end(*result, reason, article, t, out);
-                applied(
-                    article,
-                    format!("the game ends {} ({reason})", result.as_str()),
-                )
+            ArbiterAction::SetResult(result) => self.declare_result(*result, reason, false, t, out),
+            ArbiterAction::DeclareResult { result, article } => {
+                self.declare_result_under(*result, article, reason, t, out)
             }
             ArbiterAction::SetClock {
                 white_ms,

@@ -254,6 +254,20 @@ impl Arbiter {
         t: u64,
         out: &mut Decisions,
     ) {
+        self.end_with(result, (reason, article), false, t, out);
+    }
+
+    /// [`Arbiter::end`], `declared` when the arbiter declared the result
+    /// himself (the `game_end` says so: no result waits for his
+    /// confirmation, issue 40.6).
+    pub(super) fn end_with(
+        &mut self,
+        result: impl Into<Score>,
+        (reason, article): (EndReason, &'static str),
+        declared: bool,
+        t: u64,
+        out: &mut Decisions,
+    ) {
         let result = result.into();
         let outcome = Outcome {
             result,
@@ -273,6 +287,7 @@ impl Arbiter {
                 result,
                 reason,
                 article,
+                declared,
             },
         });
     }

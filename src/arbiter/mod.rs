@@ -75,6 +75,8 @@ mod config;
 mod confirm;
 mod copying;
 pub mod dead;
+// A result the arbiter declares himself, under its article (issue 40.6).
+mod declared;
 mod draw;
 mod end;
 mod frames;

@@ -56,6 +56,11 @@ impl Arbiter {
             ArbiterAction::SetResult(r) => {
                 self.flag_declared(*r, false).map_or(ra.result, |(_, x)| x)
             }
+            ArbiterAction::DeclareResult { article, .. } => self
+                .cfg
+                .profile
+                .declared_article(article)
+                .map_or(ra.result, |d| d.article),
             ArbiterAction::SetClock { .. } => ra.clock,
             ArbiterAction::SetPosition(_) => ra.position,
             // Appendix E: back to where the two boards agree (E2.8, D.2.9).

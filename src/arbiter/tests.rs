@@ -465,3 +465,5 @@ mod increment_request_tests;
 mod claim_reasons_tests;
 #[path = "clock_rulings_tests.rs"]
 mod clock_rulings_tests;
+#[path = "declared_tests.rs"]
+mod declared_tests;

@@ -56,6 +56,25 @@ pub(crate) fn arbiter_fields(m: &mut Map<String, Value>, game: &Arbiter) {
         game.outcome()
             .map_or(Value::Null, |o| Value::from(o.reason.as_str())),
     );
+    // Issue 40.6: the article of the result (the console's "declared under
+    // 11.3.2.2"), and the articles a result may be declared under in this
+    // profile (the "Declare result" form's list).
+    m.insert(
+        "result_article".into(),
+        game.outcome()
+            .map_or(Value::Null, |o| Value::from(o.article)),
+    );
+    m.insert(
+        "declared_articles".into(),
+        Value::from(
+            game.config()
+                .profile
+                .declared_articles()
+                .iter()
+                .map(|d| json!({"article": d.article, "what": d.what, "win": d.ground.wants_win()}))
+                .collect::<Vec<_>>(),
+        ),
+    );
     if let (Some(Value::Object(c)), Some(clock)) = (m.get_mut("clock"), game.clock()) {
         use shakmaty::Color;
         let turn = game.position().turn();

@@ -189,7 +189,13 @@ pub(super) fn write_header(game: &Arbiter, extras: &PgnExtras, shape: &Shape, ou
             EndReason::Time | EndReason::TimeVsInsufficientMaterial => "time forfeit",
             // A no-show: the PGN standard's "administratively adjudicated
             // as a loss" (docs/console.md, results).
-            EndReason::IllegalMoves | EndReason::Forfeit => "rules infraction",
+            // A loss the arbiter declared for an infraction (a phone, 2023
+            // 11.3.2.2; misconduct): the standard's "administratively
+            // adjudicated as a loss due to a violation of a rule" (PGN
+            // spec 9.8.1).
+            EndReason::IllegalMoves | EndReason::Forfeit | EndReason::RulesInfraction => {
+                "rules infraction"
+            }
             // The arbiter decided the result (declared or corrected): the
             // standard's "result due to third party adjudication".
             EndReason::ArbiterDecision => "adjudication",

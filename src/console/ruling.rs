@@ -13,7 +13,7 @@
 //! | `accept` | – | `{"arbiter": "accept"}` |
 //! | `overrule` | – | `{"arbiter": "overrule"}` |
 //! | `restore` | – | `{"arbiter": "restore"}` |
-//! | `result` | `{"result": "1-0"}` (`1-0`, `0-1`, `1/2-1/2`) | `{"arbiter": "result", …}` |
+//! | `result` | `{"result": "1-0"}` (`1-0`, `0-1`, `1/2-1/2`), optionally `"article": "11.3.2.2"` (one of the profile's declared articles, issue 40.6) and `"reason"`; confirmed at once | `{"arbiter": "result", …}` |
 //! | `clock` | `{"white_ms": …, "black_ms": …}` | `{"arbiter": "clock", …}` |
 //! | `position` | `{"fen": "…"}` | `{"arbiter": "position", …}` |
 //! | `pause`, `resume` | – | `{"arbiter": "pause"}` / `"resume"` |
@@ -51,7 +51,8 @@ pub const MAX_ID: usize = 100;
 fn body_keys(action: &str) -> Option<&'static [&'static str]> {
     Some(match action {
         "accept" | "overrule" | "restore" | "pause" | "resume" => &["expect"],
-        "result" | "confirm" => &["result", "reason", "expect"],
+        "result" => &["result", "article", "reason", "expect"],
+        "confirm" => &["result", "reason", "expect"],
         "forfeit" => &["result", "reason", "before_default_time", "expect"],
         "clock" => &["white_ms", "black_ms", "moves", "expect"],
         "position" => &["fen", "expect"],

@@ -247,6 +247,7 @@ mod tests {
                 .into(),
                 reason: EndReason::Checkmate,
                 article: "5.1a",
+                declared: false,
             },
             EventKind::ResultConfirmed {
                 result: KnownOutcome::Draw.into(),

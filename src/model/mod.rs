@@ -335,6 +335,11 @@ named! {
         Forfeit = "forfeit",
         /// §10.2: a quickplay-finish claim upheld.
         InsufficientLosingChances = "insufficient_losing_chances",
+        /// Extension (issue 40.6): the arbiter declared the game lost for a
+        /// rules infraction under its article (2023 11.3.2.2 a device,
+        /// 11.5 / 11.7 / 12.9.6, 2009 §12.3b / §12.6 / §12.8 / §13.4d, 2001
+        /// §12.5 / §12.7 / §13.4d); PGN `Termination "rules infraction"`.
+        RulesInfraction = "rules_infraction",
     }
 }
 

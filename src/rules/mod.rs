@@ -14,7 +14,9 @@ pub use crate::model::{Edition, Mode, Supervision};
 
 mod appendix;
 mod completion;
+mod declared;
 mod default_time;
+pub use declared::{DeclaredArticle, DeclaredGround};
 pub use default_time::DefaultTime;
 
 /// Who acts on a completed illegal move.

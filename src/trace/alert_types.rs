@@ -37,14 +37,16 @@ pub fn is_alert(kind: &str) -> bool {
 }
 
 /// Whether the message `v` is an alert: its `type` is one
-/// ([`is_alert`]), except the `game_end` of a forfeit: the arbiter
-/// entered it and it is confirmed at once, so there is no result to
-/// confirm (the forfeit's `ruling` says what was done).
+/// ([`is_alert`]), except the `game_end` of a forfeit or of a result the
+/// arbiter declared himself (`declared: true`, issue 40.6): he entered it
+/// and it is confirmed at once, so there is no result to confirm (the
+/// `ruling` says what was done).
 pub fn is_alert_message(v: &serde_json::Value) -> bool {
     let Some(kind) = v.get("type").and_then(serde_json::Value::as_str) else {
         return false;
     };
     is_alert(kind)
         && !(kind == "game_end"
-            && v.get("reason").and_then(serde_json::Value::as_str) == Some("forfeit"))
+            && (v.get("reason").and_then(serde_json::Value::as_str) == Some("forfeit")
+                || v.get("declared").and_then(serde_json::Value::as_bool) == Some(true)))
 }

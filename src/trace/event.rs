@@ -285,6 +285,12 @@ pub enum EventKind {
         reason: EndReason,
         /// The article.
         article: &'static str,
+        /// Extension (issue 40.6): the arbiter declared this result
+        /// himself (`arbiter: result`), confirmed by that act: a
+        /// `result_confirmed` follows and no result waits for
+        /// confirmation. Written only when true.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        declared: bool,
     },
 }
 

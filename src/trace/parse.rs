@@ -460,10 +460,23 @@ pub(super) fn parse_kind(
                 "overrule" => ArbiterAction::Overrule,
                 "result" => {
                     let r = get_str(obj, "result", line)?;
-                    ArbiterAction::SetResult(parse_result(r).map_err(|e| TraceError {
+                    let result = parse_result(r).map_err(|e| TraceError {
                         line,
                         message: format!("key 'result': {e}"),
-                    })?)
+                    })?;
+                    match opt_str(obj, "article", line)?.map(str::trim) {
+                        None => ArbiterAction::SetResult(result),
+                        Some(a) if a.is_empty() || a.chars().count() > MAX_ARTICLE_CHARS => {
+                            return err(
+                                line,
+                                format!("key 'article': expected the article the result is declared under (e.g. \"11.3.2.2\", at most {MAX_ARTICLE_CHARS} characters), found \"{a}\""),
+                            )
+                        }
+                        Some(a) => ArbiterAction::DeclareResult {
+                            result,
+                            article: a.to_owned(),
+                        },
+                    }
                 }
                 "clock" => ArbiterAction::SetClock {
                     white_ms: ms("white_ms")?,

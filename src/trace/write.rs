@@ -147,6 +147,10 @@ pub fn record_json(r: &Record) -> Value {
                 ArbiterAction::SetResult(r) => {
                     m.insert("result".into(), Value::from(r.as_str()));
                 }
+                ArbiterAction::DeclareResult { result, article } => {
+                    m.insert("result".into(), Value::from(result.as_str()));
+                    m.insert("article".into(), Value::from(article.as_str()));
+                }
                 ArbiterAction::Confirm(Some(r)) => {
                     m.insert("result".into(), Value::from(r.as_str()));
                 }

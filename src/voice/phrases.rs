@@ -142,7 +142,8 @@ pub fn game_end_phrase(
         EndReason::BothFlags
         | EndReason::ArbiterDecision
         | EndReason::Forfeit
-        | EndReason::InsufficientLosingChances => None,
+        | EndReason::InsufficientLosingChances
+        | EndReason::RulesInfraction => None,
     });
     sentence(match why {
         Some(w) => {

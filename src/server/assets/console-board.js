@@ -50,12 +50,17 @@ function card(g, st, opened) {
   if (opened.has(more.id)) more.open = true;
   more.appendChild(el("summary", {}, ro ? "Position and history" : "Position, rulings and history"));
   more.appendChild(diagram(st.fen, []));
-  if (!ro) more.appendChild(controls(g, st, id));
+  // Pause, Resume and the clocks on the card itself, under the clocks (issue 40.9b):
+  // reachable without opening "Position, rulings and history".
+  const clockBox = el("div", { class: "controls clock-controls", id: "clock-controls-" + g });
+  if (!ro) more.appendChild(controls(g, st, id, clockBox));
+  if (clockBox.firstChild) clocks.after(clockBox);
   more.appendChild(history(g, st, id, ro));
   const dl = decisionsList(g, st, opened);
   if (dl) more.appendChild(dl);
   c.appendChild(more);
   c.appendChild(replyBox(id));
+  placeReplyAgain(c, id);
   return c;
 }
 /** Who decides, per article (the state's `decisions`, issue 40): automatic, on a claim or by the arbiter, and the event's setting where it chooses. */
@@ -78,17 +83,30 @@ function endMatter(st) {
   const m = ((st && st.open) || []).find((o) => o.type === "game_end");
   return m ? { type: m.type, t: m.t } : null;
 }
-function controls(g, st, id) {
+/**
+ * The board's own record of a decisive end that `r` contradicts (the
+ * recorded loser does not lose in `r`), in words with its article ("White
+ * resigned (0-1, 5.1.2)"), or null: a result the arbiter gave, a draw, or
+ * a correction that keeps the loser's loss (0-0 among them).
+ */
+function contradictedRecord(st, r) {
+  const how = { resignation: " resigned", checkmate: " was checkmated", time: "'s flag fell", illegal_moves: " completed the illegal move that loses" }[st.result_reason];
+  if (!how || (st.result !== "1-0" && st.result !== "0-1")) return null;
+  const loser = st.result === "1-0" ? "Black" : "White";
+  if (r === "0-0" || r === st.result) return null;
+  return loser + how + " (" + resultText(st.result) + (st.result_article ? ", " + st.result_article : "") + ")";
+}
+function controls(g, st, id, clockBox) {
   const f = el("div", { class: "controls" });
-  const row = (cls) => { const d = el("div", { class: "rulings " + cls }); f.appendChild(d); return d; };
-  const clockRow = row("clock-row");
+  const row = (cls, into) => { const d = el("div", { class: "rulings " + cls }); (into || f).appendChild(d); return d; };
+  const clockRow = row("clock-row", clockBox);
   // Pause and resume change a clock: asked first, in words of their effect (ia18).
   clockRow.appendChild(button("Pause…", () => proposePause(g, "pause", id), { class: "pause" }));
   clockRow.appendChild(button("Resume…", () => proposePause(g, "resume", id), { class: "resume" }));
   clockRow.appendChild(button("+2 min White…", () => proposeClock(g, "+2:00", "", "", id)));
   clockRow.appendChild(button("+2 min Black…", () => proposeClock(g, "", "+2:00", "", id)));
   // Set clocks (6.10b / 6.13): as the clocks show them, or an amount.
-  const cl = row("clock-set");
+  const cl = row("clock-set", clockBox);
   const input = (iid, label, ph, size) => { const l = el("label", { for: iid }, label); const i = el("input", { id: iid, placeholder: ph, size: size || "9", autocomplete: "off" }); cl.appendChild(l); cl.appendChild(i); return i; };
   const cw = input("clock-w-" + g, "White", "1:20:00 / +2:00");
   const cb = input("clock-b-" + g, "Black", "12:30 / -0:30");
@@ -99,6 +117,8 @@ function controls(g, st, id) {
   const tc = input("tc-" + g, "Time control", (st.clock && st.clock.time_control) || "5400+30", "12");
   cl.appendChild(button("Install time control…", () => proposeTimeControl(g, tc.value, id), { class: "time-control" }));
   cl.appendChild(el("p", { class: "hint" }, "h:mm:ss or m:ss as the clock shows it; +2:00 / -0:30 adds or subtracts; empty leaves a clock as it is"));
+  // An ended board shows no clock controls (issue 40.9a): its clocks are stopped for good.
+  if (st.result && st.result !== "*") { clockRow.remove(); cl.remove(); }
   // The result: the board's confirmed as it stands; another one only with its reason.
   const res = row("result-row"), ended = st.result && st.result !== "*";
   if (ended && st.result_status === "provisional") {
@@ -113,7 +133,13 @@ function controls(g, st, id) {
   // 0-0 (both lost: both guilty, 11.8; or a forfeit that was a double one) only as a correction.
   for (const r of ended ? ["1-0", "0-1", "1/2-1/2", "0-0"] : ["1-0", "0-1", "1/2-1/2"]) sel.appendChild(el("option", { value: r }, r === "0-0" ? "0-0 (both lost)" : resultText(r)));
   const reason = el("input", { id: "reason-" + g, placeholder: "reason", "aria-label": "the reason for board " + g + "'s result", size: "14" });
-  res.appendChild(sel); res.appendChild(reason);
+  res.appendChild(sel);
+  // A result declared (not a correction) names its article, from the profile's list (issue 40.6).
+  const art = el("select", { id: "article-" + g, class: "result-article", "aria-label": "the article board " + g + "'s result is declared under" });
+  art.appendChild(el("option", { value: "" }, "— article —"));
+  for (const d of st.declared_articles || []) art.appendChild(el("option", { value: d.article }, d.article + " — " + d.what));
+  if (!ended) res.appendChild(art);
+  res.appendChild(reason);
   const verb = ended ? "Correct result" : "Declare result";
   res.appendChild(button(verb + "…", () => {
     const s = boards.get(g), r = sel.value, why = reason.value.trim();
@@ -121,8 +147,15 @@ function controls(g, st, id) {
     if (!why) { say(id, verb + ": give the reason (e.g. “" + (ended ? "players agreed another result" : "flag fell, Black claimed") + "”)", "reply error"); return; }
     if (s.result === r) { say(id, verb + ": the result is " + resultText(r) + " already", "reply error"); return; }
     const action = s.result && s.result !== "*" ? "confirm" : "result";
-    propose(id, "Board " + g + ": result " + resultText(s.result || "*") + " → " + (r === "0-0" ? "0-0 (both lost)" : resultText(r)) + " (" + why + ")?", verb,
-      () => send(g, action, { result: r, reason: why }, expectOf(s, endMatter(s), true), id));
+    if (action === "result" && !art.value) { say(id, verb + ": choose the article the result is declared under (nothing is preset)", "reply error"); return; }
+    const under = action === "result" ? " under " + art.selectedOptions[0].textContent + ", confirmed at once" : "";
+    const body = action === "result" ? { result: r, article: art.value, reason: why } : { result: r, reason: why };
+    const ask = () => propose(id, "Board " + g + ": result " + resultText(s.result || "*") + " → " + (r === "0-0" ? "0-0 (both lost)" : resultText(r)) + under + " (" + why + ")?", verb,
+      () => send(g, action, body, expectOf(s, endMatter(s), true), id));
+    // A correction that contradicts the board's record (1-0 after White resigned) is asked once more, naming the record (issue 40.9g).
+    const rec = action === "confirm" ? contradictedRecord(s, r) : null;
+    if (rec) { propose(id, "Board " + g + ": the board's record says " + rec + "; " + resultText(r) + " contradicts it. Correct it all the same?", "Yes, " + resultText(r) + " all the same", ask); return; }
+    ask();
   }, { class: "correct-result" }));
   // A no-show (Laws 6.7).
   const ff = row("forfeit-row");

@@ -9,6 +9,8 @@
 "use strict";
 const replies = new Map(); // reply box id → [text, class], kept across redraws
 const pending = new Map(); // reply box id → {question, yes, run}: a ruling waiting for its confirmation
+const replyAt = new Map(); // reply box id → the selector of the row of controls the arbiter pressed in (issue 40.9b)
+let lastPressed = null; // the button last pressed: its question is shown under its row
 
 function el(tag, attrs, text) {
   const e = document.createElement(tag);
@@ -18,7 +20,7 @@ function el(tag, attrs, text) {
 }
 function button(label, onClick, extra) {
   const b = el("button", Object.assign({ type: "button" }, extra || {}), label);
-  b.addEventListener("click", onClick); return b;
+  b.addEventListener("click", (e) => { lastPressed = b; onClick(e); }); return b;
 }
 async function api(method, path, body) {
   const r = await fetch(path, { method, credentials: "same-origin", headers: body ? { "Content-Type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined });
@@ -63,10 +65,36 @@ function repaint(id) { const b = document.getElementById(id); if (b) paintReply(
 function say(id, text, cls) { pending.delete(id); replies.set(id, [text, cls]); repaint(id); }
 /** Asks before a ruling: `question` names its effect, before → after. */
 function propose(id, question, yes, run) {
-  replies.delete(id); pending.set(id, { question, yes, run }); repaint(id);
+  replies.delete(id); pending.set(id, { question, yes, run }); placeReply(id); repaint(id);
   const y = document.querySelector("#" + CSS.escape(id) + " .confirm-yes"); if (y) y.focus();
 }
 
+/**
+ * The question (and then the outcome) shown where the arbiter pressed
+ * (issue 40.9b): the reply box moves under the row of controls of the
+ * button pressed, when that row is in the box's own card; kept there
+ * across redraws (placeReplyAgain) until a question is asked elsewhere.
+ */
+function placeReply(id) {
+  const box = document.getElementById(id), b = lastPressed, card = box && box.closest("article.board");
+  if (box && b && box.contains(b)) return; // asked again from the question itself: it stays where it is
+  const row = b && b.isConnected ? b.closest(".rulings") : null;
+  const sel = row ? "." + Array.from(row.classList).map((k) => CSS.escape(k)).join(".") : null;
+  // Only a row the card has once (the clock rows, the result, the forfeit, …): a redraw finds it again.
+  if (!card || !row || !card.contains(row) || row.contains(box) || card.querySelectorAll(sel).length !== 1) {
+    replyAt.delete(id);
+    if (card && box.parentNode !== card) card.appendChild(box); // home: the card's end
+    return;
+  }
+  replyAt.set(id, sel);
+  row.after(box);
+}
+/** A card drawn again: its reply box back under the row it was asked from. */
+function placeReplyAgain(card, id) {
+  const sel = replyAt.get(id), box = card.querySelector("#" + CSS.escape(id));
+  const row = sel && card.querySelector(sel);
+  if (row && box) row.after(box);
+}
 /** A reply that is no answer of the board's: the relay, the broker or the board away (a 502/503/504, or no reply at all). */
 const noAnswer = (status) => status === 502 || status === 503 || status === 504;
 const NO_ANSWER = ": the board may have applied it or not. Send the same ruling again to learn its outcome "

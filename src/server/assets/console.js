@@ -207,10 +207,33 @@ function renderAlerts() {
   for (const a of unacked.filter(live).concat(unacked.filter((a) => !live(a)))) { open++; if (!decided(a)) waiting++; ol.appendChild(renderAlert(a)); }
   for (const a of alerts) if (closed(a)) { nacked++; acked.appendChild(renderAlert(a)); }
   $("open-count").textContent = "(" + waiting + " open" + (open > waiting ? ", " + (open - waiting) + " decided to acknowledge" : "") + ")";
+  // Issue 40.9c: every alert the board or an arbiter decided acknowledged in one action
+  // (never one that waits for a ruling, nor one no board state decides).
+  const decidedIds = unacked.filter((a) => !a.ack && decided(a)).map((a) => a.id);
+  let all = $("ack-decided");
+  if (readOnly() || decidedIds.length === 0) { if (all) all.remove(); all = null; }
+  else if (!all) { all = button("", () => ackAll(all), { id: "ack-decided", class: "ack-decided" }); $("alerts-title").after(all); }
+  if (all) {
+    all.textContent = "Acknowledge all decided (" + decidedIds.length + ")";
+    all.dataset.ids = decidedIds.join(",");
+  }
   $("acked-count").textContent = String(nacked);
   $("acked").hidden = nacked === 0;
   $("no-alerts").hidden = open !== 0;
   document.title = (waiting ? "(" + waiting + ") " : "") + PAGE_TITLE;
+}
+/** "Acknowledge all decided": each decided alert acknowledged (the ids shown on the button when pressed); the status line says how many, and any refusal. */
+async function ackAll(b) {
+  const ids = (b.dataset.ids || "").split(",").filter(Boolean).map(Number);
+  let done = 0; const refused = [];
+  for (const id of ids) {
+    const r = await api("POST", "/console/ack", { id });
+    if (r.status === 200) done++; else refused.push("#" + id + " (" + r.status + (r.data && r.data.error ? ": " + r.data.error : "") + ")");
+  }
+  let said = $("ack-decided-said");
+  if (!said) { said = el("p", { id: "ack-decided-said", role: "status" }); b.after(said); }
+  said.textContent = "Acknowledged " + done + " decided alert" + (done === 1 ? "" : "s") + (refused.length ? "; refused: " + refused.join(", ") : "") + ".";
+  schedule();
 }
 /** A new alert: said aloud (live region), a sound, a vibration, a notification where allowed. */
 function signal(fresh) {
@@ -233,6 +256,20 @@ function drawnKey() {
   const parts = Array.from(boards.entries()).map(([g, s]) => [g, s.ply, s.moves && s.moves.length, s.open, s.rulings, s.result, s.result_status, s.stage, s.clock && s.clock.running, s.fen]);
   return JSON.stringify(alerts) + JSON.stringify(parts) + (me && me.role);
 }
+/**
+ * The alerts not seen before, unacknowledged and unresolved (none at the
+ * first load): named by content (`key`), not by the relay's number, so an
+ * alert a restarted relay sends again under a new number is not announced
+ * as new, and a new alert that gets an old number is (issue 40.9f).
+ */
+function freshAlerts(list) {
+  const fresh = [];
+  for (const x of list) {
+    const name = x.key || "#" + x.id;
+    if (!seen.has(name)) { seen.add(name); if (!first && !x.ack && !x.resolved) fresh.push(x); }
+  }
+  return fresh;
+}
 async function refresh() {
   timer = null;
   const [s, a] = await Promise.all([api("GET", "/arbiter/state"), api("GET", "/console/alerts")]);
@@ -240,8 +277,7 @@ async function refresh() {
   if (s.status === 200 && Array.isArray(s.data)) for (const snap of s.data) if (snap.state) boards.set(snap.state.game, snap.state);
   if (a.status === 200 && Array.isArray(a.data)) {
     alerts = a.data;
-    const fresh = [];
-    for (const x of alerts) if (!seen.has(x.id)) { seen.add(x.id); if (!first && !x.ack && !x.resolved) fresh.push(x); }
+    const fresh = freshAlerts(alerts);
     if (fresh.length) signal(fresh);
     first = false;
   }
