@@ -235,7 +235,17 @@ impl Arbiter {
                                     "choose",
                                     json!({"uci": c.uci}),
                                     &format!("Choose {}", c.san),
-                                    format!("{} is the move played", c.san),
+                                    if c.displaced.is_empty() {
+                                        format!("{} is the move played", c.san)
+                                    } else {
+                                        format!(
+                                            "{} is the move played; the pieces on {} were \
+                                             displaced, to be put right ({})",
+                                            c.san,
+                                            c.displaced.join(" "),
+                                            a.displaced
+                                        )
+                                    },
                                 )
                             })
                             .collect(),

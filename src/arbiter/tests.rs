@@ -460,3 +460,6 @@ mod both_flags_tests;
 
 #[path = "increment_request_tests.rs"]
 mod increment_request_tests;
+
+#[path = "displaced_tests.rs"]
+mod displaced_tests;
