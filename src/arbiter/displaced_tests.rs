@@ -218,11 +218,14 @@ fn a_board_read_two_ways_with_as_many_displaced_pieces_is_held_for_the_arbiter()
         "Nd5".into(),
         vec!["g2".into(), "h2".into(), "d3".into()]
     )));
-    assert!(named.contains(&(
-        "d3d5".into(),
-        "Qd5".into(),
-        vec!["g2".into(), "h2".into(), "c3".into()]
-    )), "{named:?}");
+    assert!(
+        named.contains(&(
+            "d3d5".into(),
+            "Qd5".into(),
+            vec!["g2".into(), "h2".into(), "c3".into()]
+        )),
+        "{named:?}"
+    );
     assert_eq!(a.illegal_counts(), (0, 0));
     let open = a.open();
     let m = open
@@ -230,7 +233,10 @@ fn a_board_read_two_ways_with_as_many_displaced_pieces_is_held_for_the_arbiter()
         .find(|m| m.kind == "ambiguous_move")
         .expect("open");
     assert_eq!(m.rulings.len(), 2, "{m:?}");
-    assert!(m.rulings.iter().any(|r| r.effect.contains("g2 h2 d3")), "{m:?}");
+    assert!(
+        m.rulings.iter().any(|r| r.effect.contains("g2 h2 d3")),
+        "{m:?}"
+    );
     // The arbiter saw the knight played: Nd5 stands, the three to put back.
     let d = feed(
         &mut a,

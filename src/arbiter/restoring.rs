@@ -67,9 +67,7 @@ impl Arbiter {
     ) -> bool {
         let _ = side;
         let mut readings = self.displaced_readings(bi);
-        let forced = self
-            .forced
-            .filter(|f| readings.iter().any(|(m, _)| m == f));
+        let forced = self.forced.filter(|f| readings.iter().any(|(m, _)| m == f));
         let (mv, extra) = match forced {
             Some(f) => {
                 self.forced = None;
