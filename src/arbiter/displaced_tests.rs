@@ -264,3 +264,6 @@ fn a_board_read_two_ways_with_as_many_displaced_pieces_is_held_for_the_arbiter()
     );
     assert!(events(&d).contains(&"position_restored"), "{d:?}");
 }
+
+#[path = "withdraw_tests.rs"]
+mod withdraw_tests;

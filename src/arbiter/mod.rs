@@ -53,6 +53,7 @@
 //! | `alive.rs` | the cheap proof that the dead-position check after a move answers "not dead" (issue 28) |
 //! | `ambiguous.rs` | a press whose board fits several moves: held readings, `ambiguous_move`, `choose` |
 //! | `unpressed.rs` | a move made and not pressed, then the opponent's move: the board read as the moves made since (§1.1, §6.7a, 2023 6.2.1.2), on two boards the presser's (E2.1) |
+//! | `withdraw.rs` | the board's penalties for illegal moves withdrawn, or re-classified as displaced pieces (7.4.1), by the arbiter |
 //! | `unpressed_illegal.rs` | an illegal move made and not pressed, then replied to: stands (2009 A4c / B3c, 2001 C3, 2023 A.5.2, A.5.4) or ruled when made / completed (§7.4a, 7.5.1) |
 //!
 //! Depends on `model`, `trace`, `rules`, `clock`, `board`, `recognize`,
@@ -111,6 +112,8 @@ mod refused_article;
 // A held draw claim overtaken by a move (no clock): ruled on its position.
 mod held_overtaken;
 pub use default_time::DefaultTimeState;
+// The board's penalties for illegal moves withdrawn or re-classified (issue 40 §2).
+mod withdraw;
 
 #[cfg(test)]
 mod tests;
@@ -304,6 +307,9 @@ pub struct Arbiter {
     /// press (`Completion::Unpressed`), which the clock counts at his next
     /// press (`unpressed.rs`).
     unpressed: [u32; 2],
+    /// The penalties given for illegal moves, oldest first, for the
+    /// arbiter to withdraw (`withdraw.rs`).
+    penalties: Vec<withdraw::GivenPenalty>,
 }
 
 /// A claim the board decided (`claim` event), kept so that the arbiter may
@@ -401,6 +407,7 @@ impl Arbiter {
             decided_claim: None,
             held_claim: None,
             unpressed: [0, 0],
+            penalties: Vec::new(),
         }
     }
 

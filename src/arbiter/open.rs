@@ -178,7 +178,9 @@ impl Arbiter {
                     summary: format!(
                         "{penalty}; the board waits for the position before it to be set up again{running}"
                     ),
-                    rulings: vec![restore_ruling()],
+                    rulings: std::iter::once(restore_ruling())
+                        .chain(self.penalty_rulings(al.t))
+                        .collect(),
                 });
             }
         }
@@ -397,6 +399,10 @@ impl Arbiter {
                     "The claim was correct: 1/2-1/2",
                     words,
                 ));
+            }
+            if o.reason == EndReason::IllegalMoves {
+                // The board's loss by the count (7.5.5): the arbiter's to withdraw.
+                rulings.extend(self.penalty_rulings(o.t));
             }
             if let Some((winner, words)) = &postponed {
                 summary = format!(

@@ -162,3 +162,22 @@ impl Arbiter {
         }
     }
 }
+
+impl Arbiter {
+    /// The arbiter has reinstated the game's position on the board himself
+    /// (§7.4a / 2023 7.5.1, §7.5 / 7.6): the mover's board is taken as
+    /// showing it, play goes on (`position_restored`).
+    pub(super) fn reinstated_by_arbiter(&mut self, t: u64, out: &mut Decisions) {
+        let bi = self.mi();
+        let pos = self.pos.clone();
+        self.boards[bi].sensed.reset_to(pos.board());
+        self.boards[bi].synced = true;
+        self.set_restoring(false);
+        out.push(Event {
+            t,
+            kind: EventKind::PositionRestored {
+                fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
+            },
+        });
+    }
+}
