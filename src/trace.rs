@@ -39,6 +39,7 @@ mod event;
 mod expect;
 mod hot;
 mod parse;
+mod penalty_ref;
 mod reader;
 #[cfg(test)]
 mod tests;

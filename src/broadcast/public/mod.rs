@@ -116,8 +116,18 @@ fn is_public(e: &Event) -> bool {
 /// The rulings the public feed shows with the arbiter's name (their effects
 /// are public); the others (`overrule`, `accept` of a claim, `choose`) stay
 /// on the arbiter's channel.
-pub const PUBLIC_RULINGS: [&str; 9] = [
-    "restore", "result", "confirm", "forfeit", "position", "clock", "pause", "resume", "rewind",
+pub const PUBLIC_RULINGS: [&str; 11] = [
+    "restore",
+    "result",
+    "confirm",
+    "forfeit",
+    "position",
+    "clock",
+    "pause",
+    "resume",
+    "rewind",
+    "withdraw",
+    "displaced",
 ];
 
 /// What the board shows of an illegal move, compared with the position.
@@ -267,6 +277,8 @@ impl Publisher {
                         penalty_article: (*penalty_article).to_owned(),
                         played: p,
                         corrected: false,
+                        t: e.t,
+                        withdrawn: false,
                     });
                 }
                 EventKind::PositionRestored { .. } => {
@@ -291,6 +303,10 @@ impl Publisher {
         }
         let n = game.moves().len();
         self.marks.retain(|m| m.after_ply <= n);
+        // A penalty withdrawn (or given again by an undo) by the arbiter.
+        for m in self.marks.iter_mut() {
+            m.withdrawn = game.penalty_withdrawn(m.t);
+        }
         if !changed {
             self.seq += 1;
             // The arbiter's state changes on what only he sees (a claim
