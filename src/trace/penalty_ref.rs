@@ -36,3 +36,56 @@ pub(super) fn read(obj: &Map<String, Value>, line: usize) -> Result<PenaltyRef, 
         (None, None) => PenaltyRef::Answered,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse_record, record_json, ArbiterAction, PenaltyRef, RecordKind};
+    use serde_json::{json, Value};
+
+    fn action(v: Value) -> Result<ArbiterAction, String> {
+        let obj = v.as_object().expect("object").clone();
+        let r = parse_record(&obj, 1).map_err(|e| e.message)?;
+        // Written back, read again: the same record.
+        let again = record_json(&r);
+        let back = parse_record(again.as_object().expect("object"), 1).expect("round trip");
+        assert_eq!(back, r);
+        match r.kind {
+            RecordKind::Arbiter { action, .. } => Ok(action),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn withdraw_and_displaced_name_their_penalty_and_round_trip() {
+        assert_eq!(
+            action(json!({"t": 5, "arbiter": "withdraw"})),
+            Ok(ArbiterAction::Withdraw(PenaltyRef::Answered))
+        );
+        assert_eq!(
+            action(
+                json!({"t": 5, "arbiter": "withdraw", "event": {"type": "illegal_move", "t": 1200}})
+            ),
+            Ok(ArbiterAction::Withdraw(PenaltyRef::Event(1200)))
+        );
+        assert_eq!(
+            action(json!({"t": 5, "arbiter": "withdraw", "ruling": 3})),
+            Ok(ArbiterAction::Withdraw(PenaltyRef::Ruling(3)))
+        );
+        assert_eq!(
+            action(json!({"t": 5, "arbiter": "displaced", "uci": "c3d5"})),
+            Ok(ArbiterAction::Displaced {
+                penalty: PenaltyRef::Answered,
+                uci: Some("c3d5".into())
+            })
+        );
+        let bad =
+            action(json!({"t": 5, "arbiter": "withdraw", "event": {"type": "claim", "t": 1}}));
+        assert!(bad.is_err_and(|e| e.contains("key 'event'")));
+        let both = action(
+            json!({"t": 5, "arbiter": "withdraw", "event": {"type": "illegal_move", "t": 1}, "ruling": 2}),
+        );
+        assert!(both.is_err_and(|e| e.contains("not both")));
+        let uci = action(json!({"t": 5, "arbiter": "displaced", "uci": "Nd5"}));
+        assert!(uci.is_err_and(|e| e.contains("key 'uci'")));
+    }
+}
