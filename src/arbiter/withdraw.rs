@@ -294,12 +294,18 @@ impl Arbiter {
     /// A game the count of illegal moves ended goes on from the position
     /// before the illegal move, the offender's clock running.
     fn reopen_before(&mut self, p: &GivenPenalty, t: u64) {
+        // An illegal move that stood (a claim ruled on it, 2009 A4c) leaves
+        // the record; the game's position is then the one before it.
         if self.moves.last().is_some_and(|m| m.illegal) {
             self.moves.pop();
             self.history.pop();
             self.keys.pop();
         }
-        self.pos = p.before.clone();
+        self.pos = self
+            .history
+            .last()
+            .cloned()
+            .unwrap_or_else(|| p.before.clone());
         self.resume_play();
         self.pending_illegal = None;
         self.turn = Turn::default();
