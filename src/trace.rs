@@ -40,6 +40,7 @@ mod expect;
 mod hot;
 mod parse;
 mod parse_clock;
+mod penalty_ref;
 mod reader;
 #[cfg(test)]
 mod tests;
@@ -252,6 +253,25 @@ pub enum ArbiterAction {
         /// The article, as the arbiter gave it.
         article: String,
     },
+    /// Extension: withdraw a penalty the board gave for an illegal move
+    /// (2023 7.5.5, 2009 §7.4b): the time given to the opponent and the
+    /// offender's illegal-move count, or the game lost (or drawn) by it,
+    /// which then goes on. `{"arbiter": "withdraw"}`: the illegal move the
+    /// ruling's `expect.event` names, else the last penalty given;
+    /// `"event": {"type": "illegal_move", "t": T}` names it, `"ruling":
+    /// SEQ` names the ruling that gave it (an `accept`).
+    Withdraw(PenaltyRef),
+    /// Extension: an illegal move re-classified as a legal move beside
+    /// pieces displaced (knocked over) and put back by the player (2023
+    /// 7.4.1, 2009 §7.3): its penalty withdrawn, the legal move completed
+    /// as at the press: `{"arbiter": "displaced"}` (the move the board
+    /// read), `"uci": "c3d5"` names it; `"event"` as for `withdraw`.
+    Displaced {
+        /// The illegal move re-classified.
+        penalty: PenaltyRef,
+        /// The legal move played (UCI); `None`: the board's reading.
+        uci: Option<String>,
+    },
 }
 
 /// Whom a downtime is charged to ([`ArbiterAction::Downtime`]).
@@ -271,6 +291,19 @@ impl DowntimeCharge {
             DowntimeCharge::Nobody => "nobody",
         }
     }
+}
+
+/// Which penalty a `withdraw` or `displaced` ruling concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PenaltyRef {
+    /// The illegal move the ruling's `expect.event` names, else the last
+    /// penalty given and not withdrawn.
+    #[default]
+    Answered,
+    /// The `illegal_move` event at this round time, ms.
+    Event(u64),
+    /// The penalty given by this ruling (its seq).
+    Ruling(u32),
 }
 
 /// The 2023 Guidelines III.4 request as the arbiter rules it
@@ -312,7 +345,7 @@ impl Forfeit {
 
 impl ArbiterAction {
     /// The action names.
-    pub const NAMES: [&'static str; 18] = [
+    pub const NAMES: [&'static str; 20] = [
         "restore",
         "accept",
         "overrule",
@@ -331,6 +364,8 @@ impl ArbiterAction {
         "increment",
         "time_control",
         "downtime",
+        "withdraw",
+        "displaced",
     ];
 
     /// The record's name for the action.
@@ -355,6 +390,8 @@ impl ArbiterAction {
             ArbiterAction::TimeControl { .. } => "time_control",
             ArbiterAction::Downtime { .. } => "downtime",
             ArbiterAction::DeclareResult { .. } => "result",
+            ArbiterAction::Withdraw(_) => "withdraw",
+            ArbiterAction::Displaced { .. } => "displaced",
         }
     }
 }

@@ -92,8 +92,8 @@ fn an_arbiter_rules_from_the_relays_console_in_chromium() {
     );
     assert_eq!(
         r["offered"],
-        serde_json::json!(["restore"]),
-        "only the position is open, no penalty offered twice: {r}"
+        serde_json::json!(["restore", "withdraw"]),
+        "the position, and the penalty's withdrawal (issue 40), never the penalty twice: {r}"
     );
     let reply = r["reply"].as_str().unwrap();
     assert!(

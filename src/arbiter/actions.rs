@@ -14,7 +14,7 @@ use crate::model::ClaimKind;
 use crate::rules::RulingArticles;
 use crate::trace::{ArbiterAction, Event, EventKind, Expect};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, Color, Position};
 
 impl Arbiter {
     /// The arbiter's actions (the `arbiter` records and the arbiter API):
@@ -278,6 +278,10 @@ impl Arbiter {
             ArbiterAction::TimeControl { .. } | ArbiterAction::Downtime { .. } => {
                 self.clock_ruling(action, t, out)
             }
+            ArbiterAction::Withdraw(p) => self.withdraw(*p, expect, t, out),
+            ArbiterAction::Displaced { penalty, uci } => {
+                self.reclassify_displaced(*penalty, uci.as_deref(), expect, t, out)
+            }
         }
     }
 
@@ -540,10 +544,10 @@ impl Arbiter {
                 self.pos = target;
                 "a new start position set up before the first move".to_owned()
             }
-            None => return Err(impossible(
-                "not a position of this game: only an earlier position of the game (a take-back) \
-                     or, before the first move, a new start can be set",
-            )),
+            None => return self.position_after_move(&target, t, out).unwrap_or_else(|| Err(impossible(
+                "not a position of this game: only an earlier position of the game (a take-back), \
+                     the position after one legal move, or before the first move a new start can be set",
+            ))),
         };
         // A result the take-back withdraws is said by name (ia12: a draw by
         // agreement vanished under "the game goes on").
@@ -566,24 +570,5 @@ impl Arbiter {
                 None => effect,
             },
         })
-    }
-}
-
-impl Arbiter {
-    /// The arbiter has reinstated the game's position on the board himself
-    /// (§7.4a / 2023 7.5.1, §7.5 / 7.6): the mover's board is taken as
-    /// showing it, play goes on (`position_restored`).
-    fn reinstated_by_arbiter(&mut self, t: u64, out: &mut Decisions) {
-        let bi = self.mi();
-        let pos = self.pos.clone();
-        self.boards[bi].sensed.reset_to(pos.board());
-        self.boards[bi].synced = true;
-        self.set_restoring(false);
-        out.push(Event {
-            t,
-            kind: EventKind::PositionRestored {
-                fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
-            },
-        });
     }
 }

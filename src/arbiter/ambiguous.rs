@@ -30,7 +30,7 @@ use crate::recognize::{recognize, Recognition};
 use crate::trace::{ArbiterAction, By, Event, EventKind, MoveChoice, Record, RecordKind};
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{Bitboard, CastlingMode, Chess, Color, Move, Position};
 
 /// One reading of a held press: the game as it goes on after that candidate.
 #[derive(Debug, Clone)]
@@ -44,6 +44,12 @@ pub(super) struct Branch {
     /// A later input was an illegal move, a touch-move breach or an
     /// irregularity under this reading.
     failed: bool,
+    /// The squares this reading takes as displaced pieces (2023 7.4.1,
+    /// 2009 §7.3); empty for a reading of the board as it stands.
+    displaced: Bitboard,
+    /// The decisions of the held press itself under this reading: not
+    /// later evidence (its own `displaced` notice is no objection).
+    own: usize,
 }
 
 /// A press held because the board fits several moves.
@@ -59,6 +65,9 @@ pub(super) struct Held {
     branches: Vec<Branch>,
     /// The `ambiguous_move` alert was raised.
     alerted: bool,
+    /// The readings differ in the pieces they take as displaced (2023
+    /// 7.4.1): asked at once, the squares to put right depend on it.
+    displaced: bool,
 }
 
 /// Whether a decision objects to the play under a reading.
@@ -112,43 +121,59 @@ impl Arbiter {
         {
             return false;
         }
-        let Recognition::Move { mv, tied, .. } =
-            recognize(&self.pos, &self.boards[self.mi()].sensed, self.turn.promote)
-        else {
-            return false;
-        };
-        if tied.is_empty() {
+        let candidates: Vec<(Move, Bitboard)> =
+            match recognize(&self.pos, &self.boards[self.mi()].sensed, self.turn.promote) {
+                Recognition::Move { mv, tied, .. } if !tied.is_empty() => std::iter::once(mv)
+                    .chain(tied)
+                    .map(|m| (m, Bitboard::EMPTY))
+                    .collect(),
+                // A legal move beside displaced pieces, read several ways
+                // with as many squares displaced (2023 7.4.1): never a
+                // penalty, nor a reading, on a guess.
+                Recognition::NoLegalMove { .. } => self.displaced_readings(self.mi()),
+                _ => return false,
+            };
+        if candidates.len() < 2 {
             return false;
         }
-        let candidates: Vec<Move> = std::iter::once(mv).chain(tied).collect();
+        let displaced = candidates.iter().any(|(_, x)| !x.is_empty());
+        let snapshot = self.clone();
+        let mut branches = Vec::with_capacity(candidates.len());
+        for (mv, extra) in candidates {
+            let mut game = Box::new(snapshot.clone());
+            game.forced = Some(mv);
+            let mut bout = Decisions::new();
+            game.record(rec, &mut bout);
+            if displaced && game.forced.is_some() {
+                // The press took another path than the displaced pieces
+                // (the moves made since the last press, a board set up
+                // turned): not this hold's.
+                return false;
+            }
+            game.forced = None;
+            let own = if displaced { bout.len() } else { 0 };
+            branches.push(Branch {
+                mv,
+                game,
+                out: bout,
+                failed: false,
+                displaced: extra,
+                own,
+            });
+        }
         tracing::info!(
             t = rec.t,
-            candidates = ?candidates.iter().map(|m| uci(*m)).collect::<Vec<_>>(),
+            candidates = ?branches.iter().map(|b| uci(b.mv)).collect::<Vec<_>>(),
+            displaced,
             "press held: the board fits several moves"
         );
-        let snapshot = self.clone();
-        let branches = candidates
-            .into_iter()
-            .map(|mv| {
-                let mut game = Box::new(snapshot.clone());
-                game.forced = Some(mv);
-                let mut bout = Decisions::new();
-                game.record(rec, &mut bout);
-                game.forced = None;
-                Branch {
-                    mv,
-                    game,
-                    out: bout,
-                    failed: false,
-                }
-            })
-            .collect();
         self.held = Some(Box::new(Held {
             by: side,
             ply: self.moves.len() as u32 + 1,
             before: self.pos.clone(),
             branches,
             alerted: false,
+            displaced,
         }));
         self.settle_held(rec.t, false, out);
         true
@@ -201,7 +226,8 @@ impl Arbiter {
             return;
         };
         for b in h.branches.iter_mut() {
-            if !b.failed && b.out.as_slice().iter().any(objects) {
+            let later = b.out.as_slice().get(b.own..).unwrap_or(&[]);
+            if !b.failed && later.iter().any(objects) {
                 tracing::debug!(candidate = %uci(b.mv), "reading fails on later evidence");
                 b.failed = true;
             }
@@ -216,7 +242,7 @@ impl Arbiter {
             return;
         }
         let next_completed = standing.iter().any(|&i| moves_in(&h.branches[i].out) >= 2);
-        if h.alerted || !(standing.is_empty() || next_completed || at_end) {
+        if h.alerted || !(standing.is_empty() || next_completed || at_end || h.displaced) {
             return;
         }
         h.alerted = true;
@@ -230,6 +256,7 @@ impl Arbiter {
             .map(|b| MoveChoice {
                 uci: uci(b.mv),
                 san: SanPlus::from_move(h.before.clone(), b.mv).to_string(),
+                displaced: crate::model::square_names(b.displaced),
             })
             .collect();
         out.push(Event {
@@ -316,6 +343,7 @@ impl Arbiter {
                     .map(|m| MoveChoice {
                         uci: uci(*m),
                         san: SanPlus::from_move(self.pos.clone(), *m).to_string(),
+                        displaced: Vec::new(),
                     })
                     .collect(),
                 article: self.cfg.profile.article_ambiguous_move(),

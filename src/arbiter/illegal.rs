@@ -437,6 +437,7 @@ impl Arbiter {
             (penalty, None)
         };
         let penalty_article = p.article_illegal_penalty(claim_wins);
+        self.note_penalty(side, penalty, penalty_article, t);
         out.push(Event {
             t,
             kind: EventKind::IllegalMove {

@@ -53,6 +53,7 @@
 //! | `alive.rs` | the cheap proof that the dead-position check after a move answers "not dead" (issue 28) |
 //! | `ambiguous.rs` | a press whose board fits several moves: held readings, `ambiguous_move`, `choose` |
 //! | `unpressed.rs` | a move made and not pressed, then the opponent's move: the board read as the moves made since (§1.1, §6.7a, 2023 6.2.1.2), on two boards the presser's (E2.1) |
+//! | `withdraw.rs` | the board's penalties for illegal moves withdrawn, or re-classified as displaced pieces (7.4.1), by the arbiter |
 //! | `unpressed_illegal.rs` | an illegal move made and not pressed, then replied to: stands (2009 A4c / B3c, 2001 C3, 2023 A.5.2, A.5.4) or ruled when made / completed (§7.4a, 7.5.1) |
 //!
 //! Depends on `model`, `trace`, `rules`, `clock`, `board`, `recognize`,
@@ -118,6 +119,8 @@ mod held_overtaken;
 mod clock_rulings;
 pub use clock_rulings::DowntimeStanding;
 pub use default_time::DefaultTimeState;
+// The board's penalties for illegal moves withdrawn or re-classified (issue 40 §2).
+mod withdraw;
 
 #[cfg(test)]
 mod tests;
@@ -318,6 +321,9 @@ pub struct Arbiter {
     /// The downtimes the daemon recorded and the arbiter's charges of
     /// them, oldest first (`clock_rulings.rs`).
     downtimes: Vec<clock_rulings::DowntimeMark>,
+    /// The penalties given for illegal moves, oldest first, for the
+    /// arbiter to withdraw (`withdraw.rs`).
+    penalties: Vec<withdraw::GivenPenalty>,
 }
 
 /// A claim the board decided (`claim` event), kept so that the arbiter may
@@ -417,6 +423,7 @@ impl Arbiter {
             held_claim: None,
             unpressed: [0, 0],
             downtimes: Vec::new(),
+            penalties: Vec::new(),
         }
     }
 

@@ -180,7 +180,9 @@ impl Arbiter {
                     summary: format!(
                         "{penalty}; the board waits for the position before it to be set up again{running}"
                     ),
-                    rulings: vec![restore_ruling()],
+                    rulings: std::iter::once(restore_ruling())
+                        .chain(self.penalty_rulings(al.t))
+                        .collect(),
                 });
             }
         }
@@ -240,7 +242,17 @@ impl Arbiter {
                                     "choose",
                                     json!({"uci": c.uci}),
                                     &format!("Choose {}", c.san),
-                                    format!("{} is the move played", c.san),
+                                    if c.displaced.is_empty() {
+                                        format!("{} is the move played", c.san)
+                                    } else {
+                                        format!(
+                                            "{} is the move played; the pieces on {} were \
+                                             displaced, to be put right ({})",
+                                            c.san,
+                                            c.displaced.join(" "),
+                                            a.displaced
+                                        )
+                                    },
                                 )
                             })
                             .collect(),
@@ -396,6 +408,10 @@ impl Arbiter {
                     "The claim was correct: 1/2-1/2",
                     words,
                 ));
+            }
+            if o.reason == EndReason::IllegalMoves {
+                // The board's loss by the count (7.5.5): the arbiter's to withdraw.
+                rulings.extend(self.penalty_rulings(o.t));
             }
             if let Some((winner, words)) = &postponed {
                 summary = format!(

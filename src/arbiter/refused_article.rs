@@ -72,6 +72,9 @@ impl Arbiter {
             ArbiterAction::Pause => ra.pause,
             ArbiterAction::Resume => ra.resume,
             ArbiterAction::Undo(n) => self.rulings.iter().find(|r| r.seq == *n)?.article,
+            // The penalty's article (7.5.5 / §7.4b); the re-classification's 7.4.1 / §7.3.
+            ArbiterAction::Withdraw(_) => a.illegal_penalty,
+            ArbiterAction::Displaced { .. } => a.displaced,
         })
     }
 }

@@ -11,13 +11,53 @@ use crate::board::Change;
 use crate::model::IrregularityKind;
 use crate::trace::{Event, EventKind};
 use shakmaty::fen::Fen;
-use shakmaty::{Color, EnPassantMode, Position, Role};
+use shakmaty::{Bitboard, Color, EnPassantMode, Move, Position, Role};
 
 impl Arbiter {
-    /// §7.3 / §7.5: the board shows a legal move and, away from it, one or
-    /// two pieces knocked over or displaced. The move is completed; the
-    /// arbiter and the players are told which squares to put right, and the
-    /// board is guided back to the position.
+    /// The readings of the mover's board `bi` as a legal move beside
+    /// displaced pieces (2009 §7.3, 2023 7.4.1: knocked over or displaced,
+    /// whatever their number), those with the fewest displaced squares
+    /// once the readings the mover's own hand rules out are dropped
+    /// ([`Self::carried_through`]). Several: the board does not tell them
+    /// apart (the press is held, `ambiguous.rs`); none: no legal move
+    /// explains the rest of the board.
+    pub(super) fn displaced_readings(&self, bi: usize) -> Vec<(Move, Bitboard)> {
+        let all = crate::recognize::readings_with_displaced(
+            &self.pos,
+            &self.boards[bi].sensed,
+            self.turn.promote,
+        );
+        let mut kept = all
+            .into_iter()
+            .filter(|(_, extra)| !self.carried_through(*extra))
+            .peekable();
+        let fewest = kept.peek().map(|(_, extra)| extra.count());
+        kept.take_while(|(_, extra)| Some(extra.count()) == fewest)
+            .collect()
+    }
+
+    /// Whether the mover carried a piece himself from or to the squares
+    /// `extra` a reading takes as displaced: then they are part of his
+    /// move, not displaced pieces (§7.3 speaks of pieces displaced, §4 of
+    /// pieces moved): his king (Ke1-g1 Rh1-f1 out of check read as Kf1
+    /// with g1 and h1 "displaced", Ke1-c1 Ra1-d1 through check as Rc1 with
+    /// d1 and e1: §3.8b(2), an illegal move, §7.4a / 7.5.1, never §7.3),
+    /// or the piece he touched first carried from one of them to another.
+    fn carried_through(&self, extra: Bitboard) -> bool {
+        let first = self.turn.touches.first().map(|t| t.square);
+        self.turn.placed.iter().any(|(from, to, _)| {
+            let king = self.pos.board().role_at(*from) == Some(Role::King);
+            (king && (extra.contains(*from) || extra.contains(*to)))
+                || (extra.contains(*from) && extra.contains(*to) && first == Some(*from))
+        })
+    }
+
+    /// §7.3 / 2023 7.4.1: the board shows a legal move and, away from it,
+    /// pieces knocked over or displaced (any number of them). The move is
+    /// completed; the arbiter and the players are told which squares to
+    /// put right, and the board is guided back to the position. Where
+    /// several readings fit equally, the press was held (`ambiguous.rs`)
+    /// and this copy of the game takes its own reading (`forced`).
     pub(super) fn try_displaced(
         &mut self,
         side: Color,
@@ -25,33 +65,30 @@ impl Arbiter {
         t: u64,
         out: &mut Decisions,
     ) -> bool {
-        let Some((mv, extra)) = crate::recognize::nearest_with_displaced(
-            &self.pos,
-            &self.boards[bi].sensed,
-            self.turn.promote,
-            2,
-        ) else {
-            return false;
-        };
         let _ = side;
-        // A piece the mover carried himself from one of those squares to
-        // another is part of his move, not a displaced piece (§7.3 speaks of
-        // pieces displaced, §4 of pieces moved): his king (a castling through
-        // or out of check, `Ke1-g1 Rh1-f1`) or the piece he touched first.
-        let first = self.turn.touches.first().map(|t| t.square);
-        // His king carried from or to one of those squares went elsewhere
-        // than the legal move read says: Ke1-g1 Rh1-f1 out of check read as
-        // Kf1 with g1 and h1 "displaced", Ke1-c1 Ra1-d1 through check as Rc1
-        // with d1 and e1 (§3.8b(2): an illegal move, §7.4a / 7.5.1, never
-        // §7.3).
-        let carried = self.turn.placed.iter().any(|(from, to, _)| {
-            let king = self.pos.board().role_at(*from) == Some(Role::King);
-            (king && (extra.contains(*from) || extra.contains(*to)))
-                || (extra.contains(*from) && extra.contains(*to) && first == Some(*from))
-        });
-        if carried {
-            return false;
-        }
+        let mut readings = self.displaced_readings(bi);
+        let forced = self.forced.filter(|f| readings.iter().any(|(m, _)| m == f));
+        let (mv, extra) = match forced {
+            Some(f) => {
+                self.forced = None;
+                readings.retain(|(m, _)| *m == f);
+                readings[0]
+            }
+            None => match readings.first() {
+                None => return false,
+                Some(first) => {
+                    if readings.len() > 1 {
+                        // Not held (the hold looks at presses only before
+                        // anything else): still no penalty on a guess.
+                        tracing::warn!(
+                            readings = readings.len(),
+                            "displaced pieces read several ways; the first taken"
+                        );
+                    }
+                    *first
+                }
+            },
+        };
         out.push(Event {
             t,
             kind: EventKind::Irregularity {
@@ -123,5 +160,24 @@ impl Arbiter {
                 },
             });
         }
+    }
+}
+
+impl Arbiter {
+    /// The arbiter has reinstated the game's position on the board himself
+    /// (§7.4a / 2023 7.5.1, §7.5 / 7.6): the mover's board is taken as
+    /// showing it, play goes on (`position_restored`).
+    pub(super) fn reinstated_by_arbiter(&mut self, t: u64, out: &mut Decisions) {
+        let bi = self.mi();
+        let pos = self.pos.clone();
+        self.boards[bi].sensed.reset_to(pos.board());
+        self.boards[bi].synced = true;
+        self.set_restoring(false);
+        out.push(Event {
+            t,
+            kind: EventKind::PositionRestored {
+                fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
+            },
+        });
     }
 }

@@ -87,6 +87,9 @@ pub(super) struct Facts {
     /// it is open at, whether it was overruled): an undo of the overrule
     /// puts the board's decision back, open again at its own ply.
     claim_mark: Option<(u64, u32, bool)>,
+    /// The penalties given for illegal moves (a withdrawal undone gives
+    /// them back).
+    penalties: Vec<super::withdraw::GivenPenalty>,
 }
 
 impl Facts {
@@ -151,6 +154,7 @@ impl Arbiter {
                 .decided_claim
                 .as_ref()
                 .map(|d| (d.t, d.ply, d.overruled)),
+            penalties: self.penalties.clone(),
         }
     }
 
@@ -174,6 +178,7 @@ impl Arbiter {
         self.illegal_counts = f.illegal_counts;
         self.flags = f.flags;
         self.original_outcome = f.original_outcome;
+        self.penalties = f.penalties;
         // The same claim as then: its standing as then (facts from before
         // it leave it as it is: the ruling that restores them decides).
         if let (Some(d), Some((ct, ply, overruled))) = (self.decided_claim.as_mut(), f.claim_mark) {
@@ -220,7 +225,14 @@ impl Arbiter {
             return Ok(());
         };
         let ply = self.ply();
-        if let Some(ev) = &e.event {
+        // A penalty is withdrawn from its alert also once the position was
+        // reinstated (`withdraw.rs`).
+        let penalty = matches!(name, "withdraw" | "displaced");
+        if let Some(ev) = e
+            .event
+            .as_ref()
+            .filter(|ev| !(penalty && self.names_penalty(ev)))
+        {
             if !self.is_open(ev) {
                 let what = ev.kind.replace('_', " ");
                 if e.ply < ply {

@@ -467,3 +467,5 @@ mod claim_reasons_tests;
 mod clock_rulings_tests;
 #[path = "declared_tests.rs"]
 mod declared_tests;
+#[path = "displaced_tests.rs"]
+mod displaced_tests;

@@ -148,6 +148,11 @@ impl Arbiter {
                     self.sensors_again(&before.sensed, t);
                 }
                 self.restore_facts(before, t);
+                if matches!(r.action, "withdraw" | "displaced" | "position") {
+                    // A penalty withdrawn is given again, a move completed
+                    // taken back: the clocks by the amounts it changed.
+                    self.clocks_back(&r, t);
+                }
                 if reread {
                     return Ok(Applied {
                         article: r.article,
@@ -282,6 +287,17 @@ impl Arbiter {
     pub(super) fn mark_undone(&mut self, seq: u32, by: u32) {
         if let Some(r) = self.rulings.iter_mut().find(|r| r.seq == seq) {
             r.undone_by = Some(by);
+        }
+    }
+
+    /// The clocks given back the amounts ruling `r` changed them by.
+    fn clocks_back(&mut self, r: &RulingEntry, t: u64) {
+        if let (Some(((wb, bb), (wa, ba))), Some(c)) = (r.clocks, self.clock.as_mut()) {
+            let (w, b) = c.remaining_at(t);
+            let back = |now: u64, before: u64, after: u64| {
+                (now as i64 + before as i64 - after as i64).max(0) as u64
+            };
+            c.set(back(w, wb, wa), back(b, bb, ba), t);
         }
     }
 }

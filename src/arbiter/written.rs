@@ -233,6 +233,7 @@ impl Arbiter {
                     .map(|m| MoveChoice {
                         uci: m.to_uci(CastlingMode::Standard).to_string(),
                         san: san(&self.pos, m),
+                        displaced: Vec::new(),
                     })
                     .collect(),
                 article: self.written_article(kind),

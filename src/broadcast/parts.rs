@@ -31,6 +31,14 @@ pub struct IllegalMark {
     pub played: String,
     /// The position was reinstated (or play went on from it).
     pub corrected: bool,
+    /// The `illegal_move` event's round time, ms (0 in a snapshot kept
+    /// before it was recorded).
+    #[serde(default)]
+    pub t: u64,
+    /// Its penalty was withdrawn by the arbiter (`withdraw`, `displaced`:
+    /// issue 40 §2): the feeds no longer show it.
+    #[serde(default)]
+    pub withdrawn: bool,
 }
 
 impl IllegalMark {
@@ -85,6 +93,9 @@ pub(super) struct Parts {
 
 impl Parts {
     pub(super) fn of(info: &GameInfo, marks: &[IllegalMark], game: &Arbiter, t: u64) -> Parts {
+        // A penalty the arbiter withdrew is no illegal move in the record.
+        let shown: Vec<IllegalMark> = marks.iter().filter(|m| !m.withdrawn).cloned().collect();
+        let marks = &shown[..];
         let result = game.outcome().map_or("*", |o| o.result.as_str());
         let mut tags: Vec<(String, String)> = Vec::new();
         if info.trial {

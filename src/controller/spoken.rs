@@ -237,6 +237,7 @@ mod tests {
                 candidates: vec![MoveChoice {
                     uci: "f3e5".into(),
                     san: "Nxe5".into(),
+                    displaced: Vec::new(),
                 }],
                 article: "13.4",
             },

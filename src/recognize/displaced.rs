@@ -21,20 +21,43 @@ pub fn may_show_explained_move(pos: &Chess, sensed: &SensedBoard) -> bool {
         && (target & !occ & !placed).is_empty()
 }
 
-/// The legal move the board shows apart from a few displaced pieces (§7.3,
-/// §7.5): squares away from the move that changed on the board. Returns the
-/// move and those squares, when at most `max_displaced` squares differ and
-/// the move itself is fully explained by the history.
+/// The legal move the board shows apart from displaced pieces (§7.3,
+/// 2023 7.4.1), when at most `max_displaced` squares away from it differ:
+/// the first of [`readings_with_displaced`] with the fewest such squares.
 pub fn nearest_with_displaced(
     pos: &Chess,
     sensed: &SensedBoard,
     promote: Option<Role>,
     max_displaced: u32,
 ) -> Option<(Move, Bitboard)> {
+    readings_with_displaced(pos, sensed, promote)
+        .into_iter()
+        .next()
+        .filter(|(_, extra)| extra.count() as u32 <= max_displaced)
+}
+
+/// Every legal move the board shows apart from displaced pieces (§7.3 /
+/// 2009 §7.3, 2023 7.4.1: pieces knocked over or displaced, whatever their
+/// number): the squares the move itself empties and fills read as the move
+/// leaves them and the history evidences them (lifted, placed on), and the
+/// squares away from it that differ from the position after it (the
+/// displaced ones) were each lifted or placed on since the last completed
+/// move. Returned with those squares, fewest first (move-generation order
+/// among equals); empty when no legal move explains the rest.
+///
+/// One pass over the legal moves, each compared with the board by a few
+/// bitboard operations (the position after the move against the sensed
+/// occupancy, the differing squares counted): linear in the legal moves,
+/// never in the subsets of displaced squares (docs/dev/performance.md).
+pub fn readings_with_displaced(
+    pos: &Chess,
+    sensed: &SensedBoard,
+    promote: Option<Role>,
+) -> Vec<(Move, Bitboard)> {
     let side = pos.turn();
     let board = pos.board();
     let touched = sensed.lifted() | sensed.placed();
-    let mut best: Option<(u32, Move, Bitboard)> = None;
+    let mut found: Vec<(Move, Bitboard)> = Vec::new();
     for mv in legal_moves(pos) {
         if let Some(role) = mv.promotion() {
             if role != promote.unwrap_or(Role::Queen) {
@@ -49,20 +72,18 @@ pub fn nearest_with_displaced(
         let move_squares = e.vacated | e.cleared | filled;
         let expected = (board.occupied() & !e.vacated) | filled;
         let extra = expected ^ sensed.occupied();
-        let n = extra.count() as u32;
         let evidenced = ((e.vacated | e.cleared) & !sensed.lifted()).is_empty()
             && (filled & !sensed.placed()).is_empty();
-        if n == 0
-            || n > max_displaced
+        if extra.is_empty()
             || !(extra & move_squares).is_empty()
             || !(extra & !touched).is_empty()
             || !evidenced
         {
             continue;
         }
-        if best.as_ref().is_none_or(|(b, _, _)| n < *b) {
-            best = Some((n, mv, extra));
-        }
+        found.push((mv, extra));
     }
-    best.map(|(_, m, x)| (m, x))
+    // Stable: move-generation order among readings with as many squares.
+    found.sort_by_key(|(_, extra)| extra.count());
+    found
 }

@@ -13,8 +13,8 @@
 //!
 //! The module's files: [`effect`] (what a move does to the squares),
 //! `cache` ([`recognize`], answering the same reading once), `explain`
-//! (which legal moves explain a reading) and `displaced` (a move beside a
-//! few displaced pieces, and the cheap test whether an explained move can
+//! (which legal moves explain a reading) and `displaced` (a move beside
+//! displaced pieces, any number of them, and the cheap test whether an explained move can
 //! be on the board at all).
 //!
 //! Depends on `board` (the reading) and `legal` (the moves), the modules
@@ -29,7 +29,7 @@ mod effect;
 mod explain;
 
 pub use cache::recognize;
-pub use displaced::{may_show_explained_move, nearest_with_displaced};
+pub use displaced::{may_show_explained_move, nearest_with_displaced, readings_with_displaced};
 pub use effect::{effect, Effect};
 
 use shakmaty::{Bitboard, Chess, Move, Role};

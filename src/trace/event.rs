@@ -10,6 +10,11 @@ pub struct MoveChoice {
     pub uci: String,
     /// SAN with check or mate suffix.
     pub san: String,
+    /// Extension: the squares this reading takes as displaced pieces
+    /// (knocked over or displaced beside the move, 2023 7.4.1, 2009 §7.3),
+    /// a1 first; absent when the reading has none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub displaced: Vec<String>,
 }
 
 /// `w` / `b` in the event stream.

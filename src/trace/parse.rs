@@ -566,6 +566,16 @@ pub(super) fn parse_kind(
                     },
                 }),
                 "time_control" | "downtime" => super::parse_clock::action(s, obj, line)?,
+                "withdraw" => ArbiterAction::Withdraw(super::penalty_ref::read(obj, line)?),
+                "displaced" => ArbiterAction::Displaced {
+                    penalty: super::penalty_ref::read(obj, line)?,
+                    uci: match opt_str(obj, "uci", line)? {
+                        Some(u) if u.parse::<shakmaty::uci::UciMove>().is_err() => {
+                            return err(line, format!("key 'uci': \"{u}\" is not a UCI move"))
+                        }
+                        u => u.map(str::to_owned),
+                    },
+                },
                 "rewind" => {
                     let n = obj.get("ply").and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
                     ArbiterAction::Rewind(n.ok_or_else(|| TraceError {

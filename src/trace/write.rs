@@ -213,6 +213,13 @@ pub fn record_json(r: &Record) -> Value {
                         m.insert("ms".into(), Value::from(*ms));
                     }
                 }
+                ArbiterAction::Withdraw(p) => penalty_ref(&mut m, *p),
+                ArbiterAction::Displaced { penalty, uci } => {
+                    penalty_ref(&mut m, *penalty);
+                    if let Some(u) = uci {
+                        m.insert("uci".into(), Value::from(u.as_str()));
+                    }
+                }
                 ArbiterAction::Uphold(Some(mv)) | ArbiterAction::Reject(Some(mv)) => {
                     m.insert("move".into(), Value::from(mv.as_str()));
                 }
@@ -230,4 +237,20 @@ pub fn record_json(r: &Record) -> Value {
         m.insert("board".into(), Value::from(r.board.as_str()));
     }
     Value::Object(m)
+}
+
+/// A `withdraw` / `displaced` ruling's penalty, as `parse` reads it.
+fn penalty_ref(m: &mut Map<String, Value>, p: PenaltyRef) {
+    match p {
+        PenaltyRef::Answered => {}
+        PenaltyRef::Event(t) => {
+            m.insert(
+                "event".into(),
+                serde_json::json!({"type": "illegal_move", "t": t}),
+            );
+        }
+        PenaltyRef::Ruling(n) => {
+            m.insert("ruling".into(), Value::from(n));
+        }
+    }
 }

@@ -117,7 +117,7 @@ fn is_public(e: &Event) -> bool {
 /// are public); the others (`overrule`, `accept` of a claim, `choose`) stay
 /// on the arbiter's channel. `time_control` (6.10.2) and `downtime` (7.1)
 /// change the clocks the public sees.
-pub const PUBLIC_RULINGS: [&str; 11] = [
+pub const PUBLIC_RULINGS: [&str; 13] = [
     "restore",
     "result",
     "confirm",
@@ -129,6 +129,8 @@ pub const PUBLIC_RULINGS: [&str; 11] = [
     "rewind",
     "time_control",
     "downtime",
+    "withdraw",
+    "displaced",
 ];
 
 /// What the board shows of an illegal move, compared with the position.
@@ -278,6 +280,8 @@ impl Publisher {
                         penalty_article: (*penalty_article).to_owned(),
                         played: p,
                         corrected: false,
+                        t: e.t,
+                        withdrawn: false,
                     });
                 }
                 EventKind::PositionRestored { .. } => {
@@ -302,6 +306,10 @@ impl Publisher {
         }
         let n = game.moves().len();
         self.marks.retain(|m| m.after_ply <= n);
+        // A penalty withdrawn (or given again by an undo) by the arbiter.
+        for m in self.marks.iter_mut() {
+            m.withdrawn = game.penalty_withdrawn(m.t);
+        }
         if !changed {
             self.seq += 1;
             // The arbiter's state changes on what only he sees (a claim

@@ -44,7 +44,7 @@ impl Publisher {
             "reason": outcome.map(|o| o.reason),
             "result_status": status,
             "stage": stage_name(game),
-            "marks": self.marks,
+            "marks": self.marks.iter().filter(|m| !m.withdrawn).collect::<Vec<_>>(),
             "started_at_unix_ms": info.started_at_unix_ms,
             "speed": info.speed,
             "delay_ms": info.delay_ms,
