@@ -40,6 +40,8 @@ mod expect;
 mod hot;
 mod parse;
 mod parse_clock;
+mod parse_header;
+use parse_header::parse_header;
 mod penalty_ref;
 mod reader;
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! refused with the reason (`ruling_refused`), never ignored.
 
 use super::announce::{Announcement, Decisions};
-use super::open::side;
+use super::matter::side;
 use super::refusal::{hms, impossible, stale, Applied, Refusal};
 use super::rulings::RulingEntry;
 use super::{key, Arbiter, DecidedClaim};

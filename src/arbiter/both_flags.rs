@@ -5,7 +5,7 @@
 //! draw, never a win for either side (docs/profiles.md, "Both flags
 //! fallen").
 
-use super::open::{OpenMatter, OpenRuling};
+use super::matter::{OpenMatter, OpenRuling};
 use super::Arbiter;
 use serde_json::json;
 use shakmaty::Color;

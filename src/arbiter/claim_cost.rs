@@ -10,7 +10,7 @@
 
 use super::announce::Decisions;
 use super::confirm::Confirmation;
-use super::open::side;
+use super::matter::side;
 use super::refusal::{hms, impossible, Refusal};
 use super::rulings::Facts;
 use super::{Arbiter, DecidedClaim, Outcome};

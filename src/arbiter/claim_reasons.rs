@@ -9,7 +9,7 @@
 //! samme felter, og alle brikkers mulige træk er de samme", seed 002) —
 //! or the moves counted (§9.3 / 9.3.2).
 
-use super::open::side;
+use super::matter::side;
 use super::Arbiter;
 use crate::model::ClaimKind;
 use shakmaty::{Color, EnPassantMode, Position, Square};

@@ -10,7 +10,7 @@
 //! before it back for `time_control` (`undo.rs`).
 
 use super::announce::{Announcement, Decisions};
-use super::open::side;
+use super::matter::side;
 use super::refusal::{hms, impossible, stale, Applied, Refusal};
 use super::rulings::RulingEntry;
 use super::Arbiter;
@@ -269,7 +269,7 @@ impl Arbiter {
     /// how long, whose clock ran, whether the clock device kept running,
     /// whom it is charged to; the rulings: the other charge, and resume.
     pub(super) fn downtime_matter(&self) -> Option<super::OpenMatter> {
-        use super::open::ruling;
+        use super::matter::ruling;
         use serde_json::json;
         let d = self.downtime_standing()?;
         if !d.clocks_stopped {

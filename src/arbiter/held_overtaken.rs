@@ -10,7 +10,7 @@
 //! Reject come back once the game stands there again. Never an Uphold or
 //! Reject that could only be refused (409).
 
-use super::open::{ruling, OpenMatter};
+use super::matter::{ruling, OpenMatter};
 use super::written::HeldClaim;
 use super::Arbiter;
 use serde_json::json;

@@ -23,7 +23,7 @@
 //! the two minutes and the increments it credited since are taken back.
 
 use super::announce::Decisions;
-use super::open::side;
+use super::matter::side;
 use super::refusal::{hms, impossible, stale, Applied, Refusal};
 use super::rulings::RulingEntry;
 use super::Arbiter;

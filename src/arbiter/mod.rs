@@ -47,6 +47,11 @@
 //! | `undo.rs` | `undo`: whether a ruling can be undone now (a later ruling, the game moved on, a move counter's time control), and its reversal |
 //! | `not_undone.rs` | why a ruling is not undone (a pause, a resume, a choice, an undo) and what to rule instead: an undo of an undo names the ruling to give again and its amounts |
 //! | `open.rs` | the matters open for the arbiter, with the rulings the Laws leave open, worded by effect |
+//! | `matter.rs` | an open matter and its rulings as the state lists them (the words every file raising one uses) |
+//! | `played.rs` | [`PlayedMove`], one completed move of the game record |
+//! | `clock_rulings.rs` | the clock's corrections: `time_control` (6.10.2) and `downtime` (7.1), issue 40 |
+//! | `declared.rs` | a result the arbiter declares under its article (11.3.2.2, 12.9 …), confirmed by that act |
+//! | `claim_reasons.rs` | why a draw claim is rejected (the positions compared, what differs) and why mate is impossible |
 //! | `confirm.rs` | results provisional until confirmed or corrected, forfeits (DSU 004 §15) |
 //! | `setup.rs` | the set-up before the first move: guidance, a wrong initial position (§7.1a / 7.2.1) |
 //! | `dead.rs` | dead positions and mating material (§5.2b, §6.9) |
@@ -84,6 +89,10 @@ mod frames;
 mod hand;
 mod illegal;
 mod increment_request;
+mod matter;
+// One completed move of the game record.
+mod played;
+pub use played::PlayedMove;
 mod moves;
 // Why a ruling is not undone, and what to rule instead.
 mod not_undone;
@@ -132,7 +141,7 @@ pub use config::{
 };
 pub use confirm::Confirmation;
 pub use increment_request::{ControlChange, IncrementStanding, III4_EXTRA_MS, III4_OPPONENT_MS};
-pub use open::{OpenMatter, OpenRuling};
+pub use matter::{OpenMatter, OpenRuling};
 pub use phase::{Outcome, PendingEnd, Phase, Stage};
 pub use refusal::{Refusal as RulingRefusal, IMPOSSIBLE, STALE};
 pub use rulings::RulingEntry;
@@ -159,29 +168,6 @@ use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
 use touch::Touch;
-
-/// One completed move of the game record.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlayedMove {
-    /// SAN with check or mate suffix.
-    pub san: String,
-    /// UCI.
-    pub uci: String,
-    /// Who moved.
-    pub by: Color,
-    /// Trace time of completion, ms.
-    pub t: u64,
-    /// The mover's remaining time after the move (increment included), ms,
-    /// when a clock runs.
-    pub clock_ms: Option<u64>,
-    /// Both clocks (white, black) as they stood once the move was
-    /// completed, ms, when a clock runs: what an E2.8 rewind to this move
-    /// sets them back to.
-    pub clocks: Option<(u64, u64)>,
-    /// An illegal move that stood (rapid or blitz, no claim before the
-    /// opponent's next move: 2009 A4c / B3c); `san` then holds `Ng1-g3`.
-    pub illegal: bool,
-}
 
 /// How a move came to count as completed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,7 +12,7 @@
 //! flag".
 
 use super::announce::Decisions;
-use super::open::side;
+use super::matter::side;
 use super::refusal::{impossible, stale, Applied, Refusal};
 use super::{Arbiter, DecidedClaim};
 use crate::model::{Edition, EndReason, KnownOutcome};

@@ -17,7 +17,7 @@
 //! (`rulings.rs`).
 
 use super::announce::Decisions;
-use super::open::{OpenMatter, OpenRuling};
+use super::matter::{OpenMatter, OpenRuling};
 use super::refusal::{hms, impossible, moves_ago, Applied, Refusal};
 use super::Arbiter;
 use crate::clock::Clock;

@@ -23,7 +23,7 @@
 
 use super::announce::Decisions;
 use super::hand::Turn;
-use super::open::side;
+use super::matter::side;
 use super::refusal::{hms, impossible, stale, Applied, Refusal};
 use super::{ci, Arbiter, CompletedMove, Completion};
 use crate::board::SensedBoard;
@@ -131,12 +131,12 @@ impl Arbiter {
     /// The rulings that reverse the penalty of the `illegal_move` at `t`
     /// (ms), for its open matter: "Withdraw penalty", and "It was
     /// displaced pieces: keep the move" where the board reads the move.
-    pub(super) fn penalty_rulings(&self, t: u64) -> Vec<super::open::OpenRuling> {
+    pub(super) fn penalty_rulings(&self, t: u64) -> Vec<super::matter::OpenRuling> {
         let Some(p) = self.penalties.iter().rfind(|p| p.t == t && !p.withdrawn) else {
             return Vec::new();
         };
         let who = side(p.by);
-        let mut v = vec![super::open::ruling(
+        let mut v = vec![super::matter::ruling(
             "withdraw",
             serde_json::Value::Null,
             "Withdraw penalty",
@@ -159,7 +159,7 @@ impl Arbiter {
             .filter(|_| self.ply() == p.ply && same(&self.pos, &p.before))
         {
             let san = shakmaty::san::SanPlus::from_move(p.before.clone(), mv).to_string();
-            v.push(super::open::ruling(
+            v.push(super::matter::ruling(
                 "displaced",
                 serde_json::json!({"uci": UciMove::from_standard(mv).to_string()}),
                 &format!("It was displaced pieces: keep {san}"),

@@ -21,7 +21,7 @@
 //!   are not restarted (`resume` is refused).
 
 use super::announce::Decisions;
-use super::open::OpenMatter;
+use super::matter::OpenMatter;
 use super::refusal::{impossible, stale, Applied, Refusal};
 use super::touch::Touch;
 use super::{key, Arbiter};
@@ -409,12 +409,12 @@ impl Arbiter {
             names.join(" or ")
         );
         let cost = self.wrong_claim_cost(h.by);
-        let mut rulings: Vec<super::open::OpenRuling> = h
+        let mut rulings: Vec<super::matter::OpenRuling> = h
             .candidates
             .iter()
             .zip(&names)
             .map(|(m, s)| {
-                super::open::ruling(
+                super::matter::ruling(
                     "uphold",
                     json!({"move": m.to_uci(CastlingMode::Standard).to_string()}),
                     &format!("Uphold: {s} written (draw, {article})"),
@@ -425,7 +425,7 @@ impl Arbiter {
                 )
             })
             .collect();
-        rulings.push(super::open::ruling(
+        rulings.push(super::matter::ruling(
             "reject",
             Value::Null,
             &format!("Reject ({cost}, {})", self.cfg.profile.articles.wrong_claim),
