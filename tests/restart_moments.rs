@@ -34,7 +34,7 @@ impl Board {
         let dir = tempdir(name);
         // A clock device that ran through the downtime (a DGT 3000 on its
         // batteries, `[clock] runs_while_down`): the player on move used
-        // the time. The board's own clock is `restart_own_clock.rs`.
+        // the time. The board's own clock is `restart_pause.rs` (`own_clock`).
         let cfg = config(&dir, 1, 3, "\n[clock]\nruns_while_down = true\n");
         let text = std::fs::read_to_string(&cfg).unwrap();
         std::fs::write(&cfg, text.replace("5400+30", tc)).unwrap();
