@@ -76,6 +76,12 @@ with steps() as res:
     res["end_alerts"] = js("alerts.filter((a) => a.type === 'game_end').length")
     # Issue 40.9f: an alert sent again by a restarted relay (same content, a new number) is not new.
     res["fresh_again"] = js("(() => { const a = {id: 900, key: 'k-40-9f', type: 'flag'}; const n1 = freshAlerts([a]).length; const n2 = freshAlerts([Object.assign({}, a, {id: 1})]).length; const n3 = freshAlerts([{id: 900, key: 'k-other', type: 'flag'}]).length; return [n1, n2, n3]; })()")
+    # Issue 40.9e: the offline alert names its reason, or that none came (an MQTT last
+    # will without one); a ruling for a board the relay knows offline says so on the card,
+    # not a bare "Sending…" (the request itself held back here: nothing reaches the board).
+    res["offline_mqtt"] = js("describe({type: 'board_offline', game: '1.1', topic: 'eboard/dm/board/1/status', reason: null})")
+    res["offline_http"] = js("describe({type: 'board_offline', game: '1.1', base: 'http://10.0.0.3:8080', reason: 'the board does not answer'})")
+    res["offline_sending"] = js("(() => { const real = api; api = () => new Promise(() => {}); offline.add('1.1'); send('1.1', 'pause', null, null, 'reply-board-1.1'); const r = replies.get('reply-board-1.1'); offline.delete('1.1'); api = real; return r ? r[0] : ''; })()")
 "##;
 
 /// Pause and Resume ask first, in words of their effect; a tap sends nothing.
@@ -167,6 +173,19 @@ fn pause_and_resume_ask_first_in_words_of_their_effect_on_a_phone() {
         r["fresh_again"],
         serde_json::json!([1, 0, 1]),
         "issue 40.9f: named by content, not by the relay's number: {r}"
+    );
+    assert_eq!(
+        r["offline_mqtt"],
+        "eboard/dm/board/1/status: no reason given (the board's link was lost without a word: power, network or a crash)",
+        "issue 40.9e: {r}"
+    );
+    assert_eq!(
+        r["offline_http"], "http://10.0.0.3:8080: the board does not answer",
+        "{r}"
+    );
+    assert!(
+        text("offline_sending").starts_with("Board 1.1 is offline (see its alert): pause is sent, but the board can apply it only once it is back"),
+        "issue 40.9e: a ruling for an offline board says so: {r}"
     );
     assert_eq!(rulings, ["pause", "resume", "result"], "{r}");
     drop(relay);

@@ -106,7 +106,12 @@ const NO_ANSWER = ": the board may have applied it or not. Send the same ruling 
 async function send(game, action, body, expect, id, cmdId) {
   const command = { board: game, action, body: body || null, id: cmdId || newId(), expect };
   const again = () => send(game, action, body, expect, id, command.id);
-  say(id, "Sending " + action + " to board " + game + (cmdId ? " again (the same ruling)" : "") + "…", "reply");
+  // A board the relay knows offline: the card says so, not a bare "Sending…" (issue 40.9).
+  say(id, offline.has(game)
+    ? "Board " + game + " is offline (see its alert): " + action + " is sent, but the board can apply it only once it is back "
+      + "(over MQTT the broker keeps it; a ruling older than the board's window, 60 s by default, is refused); "
+      + "its outcome, or \"No answer\", shows here"
+    : "Sending " + action + " to board " + game + (cmdId ? " again (the same ruling)" : "") + "…", "reply");
   let r;
   try {
     r = await api("POST", "/arbiter/command", command);

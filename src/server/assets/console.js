@@ -71,7 +71,11 @@ function describe(e) {
   if (e.squares && e.squares.length) parts.push("squares " + e.squares.join(" "));
   if (e.result) parts.push("result " + resultText(e.result) + (e.reason ? " (" + String(e.reason).replace(/_/g, " ") + ")" : ""));
   if (e.consequence) parts.push(e.consequence);
-  if (e.base) parts.push(e.base + (e.reason ? ": " + e.reason : ""));
+  // A board offline (HTTP relay: its address; MQTT relay: its status topic): the reason
+  // always named, or that none came (a last will without one: the link was lost).
+  if (e.type === "board_offline") parts.push((e.base || e.topic || "the board") + ": "
+    + (e.reason || "no reason given (the board's link was lost without a word: power, network or a crash)"));
+  else if (e.base) parts.push(e.base + (e.reason ? ": " + e.reason : ""));
   return parts.join("; ");
 }
 const gameOrder = (x, y) => { const [a, b] = x.split(".").map(Number), [c, d] = y.split(".").map(Number); return a - c || b - d; };
