@@ -225,6 +225,63 @@ fn a_wrong_copy_of_a_capture_names_only_the_copys_squares() {
     }
 }
 
+/// Issue 40.8 (E2.7, 2023 D.2.9): the same capture copied one square off
+/// (White's pawn set down on d4, next to d5) or with the captured pawn
+/// left standing beside it, then his own move: his own wrong copy is the
+/// boards differing, never §7.3 / 7.4.1 displaced pieces.
+#[test]
+fn a_capture_copied_one_square_off_is_boards_differ_not_displaced() {
+    let head = "
+        1000 lift e2
+        1300 place e4
+        1600 press w
+        3000 tactile lift e2
+        3200 tactile place e4
+        4000 tactile lift d7
+        4300 tactile place d5
+        8000 press b
+        9000 lift d7
+        9200 place d5
+        10000 lift d5
+        10100 lift e4
+        10300 place d5
+        10600 press w";
+    // Then he puts his board right, White copies Nf6 and plays Nc3.
+    let on = "21000 lift g8\n21300 place f6\n22000 lift b1\n22300 place c3\n23000 press w";
+    for (copy, squares, fix) in [
+        (
+            "12000 tactile lift d5\n12200 tactile lift e4\n12400 tactile place d4",
+            json!(["d4", "d5"]),
+            "20000 tactile lift d4\n20300 tactile place d5",
+        ),
+        (
+            "12000 tactile lift e4\n12400 tactile place e5",
+            // Occupancy cannot tell the pawn on d5 is Black's: e5 only.
+            json!(["e5"]),
+            "20000 tactile lift e5",
+        ),
+    ] {
+        let steps = format!(
+            "{head}\n{copy}\n13000 tactile lift g8\n13300 tactile place f6\n19000 press b\n{fix}\n{on}"
+        );
+        for (rules, differ, _) in VI {
+            let ev = replay_steps(hdr("da"), &steps, rules);
+            let irr = of(&ev, "irregularity");
+            assert_eq!(irr.len(), 1, "{rules} {copy}: {irr:#?}");
+            assert_eq!(irr[0]["kind"], "boards_differ", "{rules} {copy}: {irr:#?}");
+            assert_eq!(irr[0]["article"], differ, "{rules}");
+            assert_eq!(irr[0]["squares"], squares, "{rules} {copy}");
+            assert!(of(&ev, "illegal_move").is_empty(), "{rules}: {ev:#?}");
+            let sans: Vec<&Value> = of(&ev, "move").iter().map(|m| &m["san"]).collect();
+            assert_eq!(
+                sans,
+                ["e4", "d5", "exd5", "Nf6", "Nc3"],
+                "{rules} {copy}: {ev:#?}"
+            );
+        }
+    }
+}
+
 /// E2.3c (F2.3c, D.2.3): his move is made when it "er blevet meddelt",
 /// and it is announced as soon as it stands on the tactile board (300 ms),
 /// in every edition, long before his press; the press then completes it.

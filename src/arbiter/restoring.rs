@@ -65,7 +65,13 @@ impl Arbiter {
         t: u64,
         out: &mut Decisions,
     ) -> bool {
-        let _ = side;
+        // Appendix E2.7 (2023 D.2.9, 2001 F2.7): on the visually impaired
+        // player's own tactile board the pieces beside his legal move are
+        // his copy of the record gone wrong (a capture copied with the
+        // captured piece left, a piece set down beside its square), not
+        // pieces knocked over: the boards differ, and he is told where.
+        let own_copy =
+            self.boards[bi].id != crate::trace::BoardId::Main && self.plays_tactile(side);
         let mut readings = self.displaced_readings(bi);
         let forced = self.forced.filter(|f| readings.iter().any(|(m, _)| m == f));
         let (mv, extra) = match forced {
@@ -89,20 +95,27 @@ impl Arbiter {
                 }
             },
         };
-        out.push(Event {
-            t,
-            kind: EventKind::Irregularity {
-                kind: IrregularityKind::Displaced,
-                article: self.cfg.profile.articles.displaced,
-                squares: square_list(extra),
-            },
-        });
+        if !own_copy {
+            out.push(Event {
+                t,
+                kind: EventKind::Irregularity {
+                    kind: IrregularityKind::Displaced,
+                    article: self.cfg.profile.articles.displaced,
+                    squares: square_list(extra),
+                },
+            });
+        }
         let completed = CompletedMove {
             mv,
             how: Completion::Pressed,
             promotion_assumed: false,
         };
         self.complete(completed, t, out);
+        if own_copy {
+            // The move first, then the squares (as a copy error read from
+            // the record is said, `clock.rs`).
+            self.report_boards_differ(bi, extra, t, out);
+        }
         if !self.ended() {
             // The board still shows the displaced pieces: follow the sensors.
             let pos = self.pos.clone();
