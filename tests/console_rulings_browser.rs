@@ -67,6 +67,10 @@ with steps() as res:
     res["ack_all_after"] = js("!!document.getElementById('ack-decided')")
     # 3. Set clocks with 1:20:00 (1 h 20 min, as the clock shows it).
     wait("boards.get('1.3') && boards.get('1.3').clock", "board 1.3's clock")
+    # Right after one of board 1.3's moves: the clock ruling and its undo (4.)
+    # fall before its next move, 20 s later (an undo after a move is refused, 409).
+    p13 = js("plyOf(boards.get('1.3'))")
+    wait("plyOf(boards.get('1.3')) > %d" % p13, "a fresh move on board 1.3", 60)
     click("#more-1\\.3 summary")
     type_into("#clock-w-1\\.3", "1:20:00")
     click_el(button_in("#board-1\\.3", "Set clocks"))
@@ -131,8 +135,9 @@ with steps() as res:
 fn the_console_decides_nothing_by_accident_in_chromium() {
     let page = console_page_or_skip!("console-rulings-browser", true);
     let (dir, accounts) = (page.dir.clone(), page.accounts.clone());
-    // A game that goes on, a move every 8 s.
-    let quiet = quiet_steps(2000, 8000, 32);
+    // A game that goes on, a move every 20 s: the clock ruling and its undo
+    // are made between two of its moves (the test waits for one first).
+    let quiet = quiet_steps(2000, 20_000, 32);
     let games = [
         // A draw by agreement, after board 1.2's claim.
         "1000 mv e2e4 w\n3000 mv e7e5 b\n8000 offer w\n8500 accept b\n",
