@@ -183,14 +183,9 @@ const VI: [(&str, &str, &str); 4] = [
     ("fide-2023", "D.2.9", "D.2.9"),
 ];
 
-/// E2.7 / F2.7 / D.2.9: 1.e4 d5 2.exd5, Black (tactile) takes the d5 pawn
-/// off but sets White's pawn down on e5, then plays Nf6 and presses. The
-/// boards differ only where the copy differs (d5, e5), not on his own
-/// move's squares; his move is completed at his press; nothing is an
-/// illegal move or a displaced piece.
-#[test]
-fn a_wrong_copy_of_a_capture_names_only_the_copys_squares() {
-    let steps = "
+/// 1.e4 d5 2.exd5, each move copied right on the other board, up to
+/// White's press of exd5 (Black still to copy it on his tactile board).
+const EXD5: &str = "
         1000 lift e2
         1300 place e4
         1600 press w
@@ -204,13 +199,24 @@ fn a_wrong_copy_of_a_capture_names_only_the_copys_squares() {
         10000 lift d5
         10100 lift e4
         10300 place d5
-        10600 press w
+        10600 press w";
+
+/// E2.7 / F2.7 / D.2.9: 1.e4 d5 2.exd5, Black (tactile) takes the d5 pawn
+/// off but sets White's pawn down on e5, then plays Nf6 and presses. The
+/// boards differ only where the copy differs (d5, e5), not on his own
+/// move's squares; his move is completed at his press; nothing is an
+/// illegal move or a displaced piece.
+#[test]
+fn a_wrong_copy_of_a_capture_names_only_the_copys_squares() {
+    let steps = &format!(
+        "{EXD5}
         12000 tactile lift d5
         12200 tactile lift e4
         12400 tactile place e5
         13000 tactile lift g8
         13300 tactile place f6
-        19000 press b";
+        19000 press b"
+    );
     for (rules, differ, _) in VI {
         let ev = replay_steps(hdr("da"), steps, rules);
         let irr = of(&ev, "irregularity");
@@ -231,21 +237,7 @@ fn a_wrong_copy_of_a_capture_names_only_the_copys_squares() {
 /// boards differing, never §7.3 / 7.4.1 displaced pieces.
 #[test]
 fn a_capture_copied_one_square_off_is_boards_differ_not_displaced() {
-    let head = "
-        1000 lift e2
-        1300 place e4
-        1600 press w
-        3000 tactile lift e2
-        3200 tactile place e4
-        4000 tactile lift d7
-        4300 tactile place d5
-        8000 press b
-        9000 lift d7
-        9200 place d5
-        10000 lift d5
-        10100 lift e4
-        10300 place d5
-        10600 press w";
+    let head = EXD5;
     // Then he puts his board right, White copies Nf6 and plays Nc3.
     let on = "21000 lift g8\n21300 place f6\n22000 lift b1\n22300 place c3\n23000 press w";
     for (copy, squares, fix) in [

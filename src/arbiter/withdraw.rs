@@ -377,21 +377,7 @@ impl Arbiter {
                 hms(ms)
             );
         }
-        self.turn = Turn::default();
-        let completed = CompletedMove {
-            mv,
-            how: Completion::Pressed,
-            promotion_assumed: false,
-        };
-        self.complete(completed, t, out);
-        if paused {
-            if let Some(c) = self.clock.as_mut() {
-                c.stop(t);
-            }
-            self.push_clock(t, out);
-        }
-        let san = self.moves.last().map(|m| m.san.clone()).unwrap_or_default();
-        let put_right = self.read_sensors_after(p.by, t, out);
+        let (san, put_right) = self.complete_as_pressed(mv, p.by, paused, t, out);
         Ok(Applied {
             article: self.cfg.profile.articles.displaced,
             effect: format!(
@@ -461,21 +447,7 @@ impl Arbiter {
             c.start(by, t);
         }
         self.pending_illegal = None;
-        self.turn = Turn::default();
-        let completed = CompletedMove {
-            mv,
-            how: Completion::Pressed,
-            promotion_assumed: false,
-        };
-        self.complete(completed, t, out);
-        if paused {
-            if let Some(c) = self.clock.as_mut() {
-                c.stop(t);
-            }
-            self.push_clock(t, out);
-        }
-        let san = self.moves.last().map(|m| m.san.clone()).unwrap_or_default();
-        let put_right = self.read_sensors_after(by, t, out);
+        let (san, put_right) = self.complete_as_pressed(mv, by, paused, t, out);
         let standing = self
             .penalties
             .last()
@@ -495,5 +467,36 @@ impl Arbiter {
                 side(by)
             ),
         }))
+    }
+}
+
+impl Arbiter {
+    /// Completes `mv` by `by` now as if pressed (the `displaced` and
+    /// `position` rulings that keep a legal move), the clocks stopped again
+    /// when they were paused (`paused`); its SAN and the squares the board
+    /// must still put right, in words.
+    fn complete_as_pressed(
+        &mut self,
+        mv: Move,
+        by: Color,
+        paused: bool,
+        t: u64,
+        out: &mut Decisions,
+    ) -> (String, String) {
+        self.turn = Turn::default();
+        let completed = CompletedMove {
+            mv,
+            how: Completion::Pressed,
+            promotion_assumed: false,
+        };
+        self.complete(completed, t, out);
+        if paused {
+            if let Some(c) = self.clock.as_mut() {
+                c.stop(t);
+            }
+            self.push_clock(t, out);
+        }
+        let san = self.moves.last().map(|m| m.san.clone()).unwrap_or_default();
+        (san, self.read_sensors_after(by, t, out))
     }
 }
