@@ -44,10 +44,12 @@ use serde_json::json;
 use std::sync::Arc;
 
 const HTML: &str = include_str!("assets/console.html");
-/// The page's script, one file as served: the clock times
-/// (`console-time.js`), the rulings (`console-rule.js`), a board's card
-/// (`console-board.js`), the page (`console.js`).
+/// The page's script, one file as served: the clock readouts as a clock
+/// shows them (`clock-text.js`, shared with the live page), the clock
+/// entries (`console-time.js`), the rulings (`console-rule.js`), a board's
+/// card (`console-board.js`), the page (`console.js`).
 const JS: &str = concat!(
+    include_str!("assets/clock-text.js"),
     include_str!("assets/console-time.js"),
     include_str!("assets/console-rule.js"),
     include_str!("assets/console-board.js"),
