@@ -158,6 +158,11 @@ pub struct EventConfig {
     pub session_start: Option<String>,
     /// Speak the announcements (Appendix E) on the sound device with espeak-ng.
     pub speak: Option<bool>,
+    /// The event's time zone, an IANA name of the tz database
+    /// (`"Europe/Copenhagen"`): every wall time the console and the round
+    /// report show is in it ([`super::zone`]). Absent: the machine's local
+    /// zone (`TZ`, `/etc/localtime`), else UTC.
+    pub time_zone: Option<String>,
 }
 
 /// `[game]`: this board's game.

@@ -36,6 +36,9 @@ pub struct Console {
     /// results into it ([`super::results`]).
     pub pairings: Option<std::path::PathBuf>,
     ids: Arc<CommandIds>,
+    /// The event's time zone (`[event] time_zone`): every wall time the
+    /// console's page and the round report show is in it.
+    pub zone: crate::config::zone::EventZone,
 }
 
 impl Console {
@@ -53,6 +56,7 @@ impl Console {
             forward,
             pairings: None,
             ids: Arc::new(CommandIds::in_memory()),
+            zone: crate::config::zone::EventZone::system(),
         }
     }
 
@@ -60,6 +64,25 @@ impl Console {
     pub fn with_pairings(mut self, trf: Option<std::path::PathBuf>) -> Console {
         self.pairings = trf;
         self
+    }
+
+    /// The console showing its times in `zone` (default: the machine's).
+    pub fn with_time_zone(mut self, zone: crate::config::zone::EventZone) -> Console {
+        self.zone = zone;
+        self
+    }
+
+    /// The event's zone as the page takes it (issue 40 §9: every time
+    /// 24-hour in it): `time_zone`, the name `Intl.DateTimeFormat` takes
+    /// (null for a zone without one), `time_zone_name`, the name shown,
+    /// and `utc_offset_min`, its offset at `now_ms` (minutes east of UTC),
+    /// for a browser that does not know the name.
+    pub fn zone_json(&self, now_ms: u64) -> Value {
+        json!({
+            "time_zone": self.zone.browser_name(),
+            "time_zone_name": self.zone.name(),
+            "utc_offset_min": self.zone.offset_min(now_ms),
+        })
     }
 
     /// The console with the board's store of ruling ids (shared with its
