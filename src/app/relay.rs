@@ -250,7 +250,12 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
                 cfg.as_ref()
                     .and_then(|c| c.arbiter.pairings.as_ref().map(PathBuf::from)),
             )
-            .with_time_zone(zone),
+            .with_time_zone(zone)
+            .with_event_head(
+                cfg.as_ref()
+                    .map(crate::console::report::norm::EventHead::of)
+                    .unwrap_or_default(),
+            ),
     );
     console.spawn_feed(rt.handle());
     let fed = console.clone();

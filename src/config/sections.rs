@@ -163,6 +163,9 @@ pub struct EventConfig {
     /// report show is in it ([`super::zone`]). Absent: the machine's local
     /// zone (`TZ`, `/etc/localtime`), else UTC.
     pub time_zone: Option<String>,
+    /// The chief arbiter, as the round report names him for the norm file
+    /// (`"IA Hansen, Peter (FIDE id 1401234)"`).
+    pub chief_arbiter: Option<String>,
 }
 
 /// `[game]`: this board's game.

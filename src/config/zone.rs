@@ -129,6 +129,23 @@ impl EventZone {
         self.at(unix_ms).strftime("%Y.%m.%d").to_string()
     }
 
+    /// The zone's abbreviation at Unix ms `unix_ms` (`CEST`, `CET`), or
+    /// its offset where it has none (`UTC+01:00`, `UTC`).
+    pub fn abbreviation(&self, unix_ms: u64) -> String {
+        let n = self.offset_name(unix_ms);
+        match n.split_once(" (") {
+            Some((abbr, _)) => abbr.to_owned(),
+            None => n,
+        }
+    }
+
+    /// Unix ms as the wall time with the abbreviation in force, which
+    /// tells the hour repeated at the autumn change apart:
+    /// `2026-10-25 02:30:00 CEST`, `2026-10-25 02:30:00 CET`.
+    pub fn stamp(&self, unix_ms: u64) -> String {
+        format!("{} {}", self.wall(unix_ms), self.abbreviation(unix_ms))
+    }
+
     /// The offset in force at Unix ms `unix_ms`, named: `CET (UTC+01:00)`,
     /// `CEST (UTC+02:00)`, `UTC`; a fixed offset as `UTC+01:00`.
     pub fn offset_name(&self, unix_ms: u64) -> String {
@@ -187,6 +204,9 @@ mod tests {
         assert_eq!(z.date(change - 3 * 3_600_000 - 1), "2026.10.24");
         assert_eq!(z.date(change - 3 * 3_600_000), "2026.10.25");
         assert_eq!(z.offset_min(change), 60);
+        // The hour 02:00-03:00 twice: the abbreviation tells them apart.
+        assert_eq!(z.stamp(change - 1_800_000), "2026-10-25 02:30:00 CEST");
+        assert_eq!(z.stamp(change + 1_800_000), "2026-10-25 02:30:00 CET");
     }
 
     #[test]

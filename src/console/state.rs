@@ -39,6 +39,9 @@ pub struct Console {
     /// The event's time zone (`[event] time_zone`): every wall time the
     /// console's page and the round report show is in it.
     pub zone: crate::config::zone::EventZone,
+    /// The event's head the round report prints (name, place, date, rate
+    /// of play, chief arbiter: the server's `[event]`).
+    pub head: super::report::norm::EventHead,
 }
 
 impl Console {
@@ -57,6 +60,7 @@ impl Console {
             pairings: None,
             ids: Arc::new(CommandIds::in_memory()),
             zone: crate::config::zone::EventZone::system(),
+            head: Default::default(),
         }
     }
 
@@ -69,6 +73,12 @@ impl Console {
     /// The console showing its times in `zone` (default: the machine's).
     pub fn with_time_zone(mut self, zone: crate::config::zone::EventZone) -> Console {
         self.zone = zone;
+        self
+    }
+
+    /// The console with the event's head for the round report.
+    pub fn with_event_head(mut self, head: super::report::norm::EventHead) -> Console {
+        self.head = head;
         self
     }
 
