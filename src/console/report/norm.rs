@@ -138,6 +138,11 @@ pub fn decision(e: &Value) -> Option<String> {
                 None => format!("penalty: {pen}{count}"),
             })
         }
+        // 2009 §9.2a / 2023 9.2.1: the board cannot decide it, the arbiter does.
+        "claim_held" => Some(format!(
+            "{} claim held for the arbiter: correct only with a move written on the scoresheet",
+            text("kind").unwrap_or("draw").replace('_', " ")
+        )),
         "touch_move" => text("penalty").map(|p| format!("penalty: {p}")),
         "game_end" => {
             let result = text("result")?;

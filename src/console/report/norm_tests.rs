@@ -3,7 +3,7 @@
 //! players' titles, federations and FIDE ids, each decision with its
 //! outcome, penalty and article.
 
-use super::norm::EventHead;
+use super::norm::{self, EventHead};
 use super::*;
 use crate::config::zone::EventZone;
 use crate::console::alerts::AlertQueue;
@@ -176,6 +176,11 @@ fn the_report_names_titles_federations_ids_and_each_decision_with_its_article() 
         end.detail.starts_with("result 1-0: checkmate"),
         "{}",
         end.detail
+    );
+    let held = serde_json::json!({"type": "claim_held", "by": "b", "kind": "threefold", "article": "9.2.1"});
+    assert_eq!(
+        norm::decision(&held).as_deref(),
+        Some("threefold claim held for the arbiter: correct only with a move written on the scoresheet")
     );
     let ruling = rows.iter().find(|r| r.what == "restore").unwrap();
     assert_eq!(
