@@ -60,6 +60,12 @@ fn accounts_sessions_deputies_and_the_back_off() {
         (v["name"].as_str(), v["role"].as_str()),
         (Some("IA Hansen"), Some("arbiter"))
     );
+    // The zone the page writes its times in (issue 40 §9): without
+    // `[event] time_zone`, the machine's.
+    assert!(
+        v["time_zone_name"].is_string() && v["utc_offset_min"].is_i64(),
+        "{v}"
+    );
     // No CORS on the arbiter's side.
     let (_, head, _) = http(a, "GET", "/arbiter/state", &me, "");
     assert!(
