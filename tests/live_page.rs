@@ -4,7 +4,7 @@
 //! squares. Skipped (with the reason printed) when Chromium is missing,
 //! unless `CI` is set.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::process::Command;

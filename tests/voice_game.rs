@@ -12,7 +12,7 @@
 //! four languages at once (one thread each in one test; see
 //! [`a_whole_game_in_each_language_at_once`]).
 
-mod common;
+use crate::common;
 
 use common::paced::Heard;
 use common::skip::shared_pgn_dir_or_skip;
