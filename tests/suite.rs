@@ -6,15 +6,18 @@
 //! instead of 86 times, and libtest runs the tests of every file side by
 //! side on the machine's cores, where 86 binaries ran one after another
 //! (a binary with one 80-second test held one core). `Cargo.toml` sets
-//! `autotests = false` and names this binary and the three files that keep
+//! `autotests = false` and names this binary and the four files that keep
 //! a process of their own, because they change the process for every test
-//! in it:
+//! in it or need the machine to themselves:
 //!
 //! - `scan_alloc.rs` installs a counting global allocator (it counts every
 //!   allocation of the process);
 //! - `voice_ears.rs` and `voice_outputs.rs` set `ALSA_CONFIG_PATH` for the
 //!   process, which every `aplay` and daemon a test of this binary starts
-//!   would inherit.
+//!   would inherit;
+//! - `voice_game.rs` speaks four languages' whole games at once in real
+//!   time and checks each phrase plays within its length: beside the other
+//!   tests (load 7) its phrases played 30 % over.
 //!
 //! Run one file's tests with `cargo test --test suite <file>::`, e.g.
 //! `cargo test --test suite mqtt_console::`. A new file of `tests/` must be
@@ -108,7 +111,6 @@ mod voice;
 mod voice_alert;
 mod voice_answers;
 mod voice_duration;
-mod voice_game;
 
 /// Every `tests/*.rs` is compiled into a test binary: a module of this
 /// file, or a `[[test]]` of its own in `Cargo.toml`.

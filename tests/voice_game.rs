@@ -12,7 +12,7 @@
 //! four languages at once (one thread each in one test; see
 //! [`a_whole_game_in_each_language_at_once`]).
 
-use crate::common;
+mod common;
 
 use common::paced::Heard;
 use common::skip::shared_pgn_dir_or_skip;
