@@ -5,7 +5,7 @@
 //! feeds; the HTTP relay merging the boards' arbiter channels and
 //! forwarding rulings with the arbiter's name.
 
-mod common;
+use crate::common;
 
 use common::pgn_tag as tag;
 

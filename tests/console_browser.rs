@@ -11,7 +11,8 @@
 //! side game left out of the results TRF. Skipped (with the reason
 //! printed) when Chromium or python3 is missing, unless `CI` is set.
 
-mod common;
+use crate::common;
+use crate::console_page_or_skip;
 
 use common::console::*;
 use common::round::*;

@@ -1,7 +1,7 @@
 //! The trace contract driven through the `eboard` binary, as an external
 //! acceptance test would: hand-written traces in, events / PGN / errors out.
 
-mod common;
+use crate::common;
 
 use common::{eboard_with_input, of, TraceBuilder};
 use serde_json::Value;

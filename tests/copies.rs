@@ -11,7 +11,7 @@
 //! E2.3c: the move is made when it "er blevet meddelt"; only then may the
 //! opponent's clock be started.
 
-mod common;
+use crate::common;
 
 use common::skip::skip_or_fail_under_ci;
 use common::{of, replay_steps, TraceBuilder, DRIFT, E4_E5_COPIED};

