@@ -351,6 +351,8 @@ impl Arbiter {
                 // The board's loss by the count (7.5.5): the arbiter's to withdraw.
                 rulings.extend(self.penalty_rulings(o.t));
             }
+            // Any other end the board declared alone (issue 40 §2).
+            rulings.extend(self.end_withdrawal_ruling(&o));
             if let Some((winner, words)) = &postponed {
                 summary = format!(
                     "{summary}; {words}: correct to 1/2-1/2 if {} could not win by normal means, or \
