@@ -204,3 +204,35 @@ fn a_resignation_is_no_decision_of_the_board_and_is_not_cancelled_so() {
     assert!(reason.contains("not the board's decision"), "{reason}");
     assert!(a.outcome().is_some());
 }
+
+#[test]
+fn withdrawn_seventy_five_moves_are_not_declared_again_until_a_capture_or_pawn_move() {
+    let header = Header {
+        boards: vec![BoardId::Main],
+        ..Header::default()
+    };
+    let mut cfg = GameConfig::from_header(&header, None, None).expect("valid header");
+    // 149 half-moves without a capture or pawn move: White's next one is
+    // the 150th (2023 9.6.2).
+    cfg.start = "4k3/4p3/8/8/8/8/8/R3K3 w - - 149 80"
+        .parse::<shakmaty::fen::Fen>()
+        .expect("fen")
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("legal");
+    let mut a = Arbiter::new(cfg);
+    feed(&mut a, &play(1_000, Color::White, Square::A1, Square::A2));
+    let o = a.outcome().expect("75 moves");
+    assert_eq!(o.reason, EndReason::SeventyFiveMoves);
+    let d = cancel(&mut a, 2_000, None);
+    assert_eq!(refused(&d), None, "{d:?}");
+    assert_eq!(applied(&d).map(|(a, _)| a), Some("9.6.2"));
+    feed(&mut a, &play(3_000, Color::Black, Square::E8, Square::D8));
+    feed(&mut a, &play(4_000, Color::White, Square::A2, Square::A3));
+    assert_eq!(a.ply(), 3);
+    assert!(a.outcome().is_none(), "{:?}", a.outcome());
+    // A pawn move starts the count again: the end is the board's again at
+    // its 150th half-move (not reached here), and the record goes on.
+    feed(&mut a, &play(5_000, Color::Black, Square::E7, Square::E6));
+    assert!(a.outcome().is_none());
+    assert!(!a.end_withdrawn(EndReason::SeventyFiveMoves));
+}
