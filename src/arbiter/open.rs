@@ -417,8 +417,15 @@ impl Arbiter {
             t: al.t,
             by: Some(by_str(pi.by)),
             summary: format!(
-                "{by} completed an illegal move; not ruled: {opp} may claim, or the arbiter \
+                "{by} {}; not ruled: {opp} may claim, or the arbiter \
                  intervene, until {opp}'s next move is made; otherwise it stands ({})",
+                match pi.without_move() {
+                    true => format!(
+                        "pressed the clock without making a move ({})",
+                        p.articles.press_without_move
+                    ),
+                    false => "completed an illegal move".to_owned(),
+                },
                 p.articles.illegal_claim
             ),
             rulings: vec![
