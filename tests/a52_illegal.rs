@@ -170,6 +170,13 @@ fn a_press_without_a_move_is_alerted_and_ruled_only_on_a_claim() {
         assert_eq!(ill[0]["t"], 6000, "{mode}");
         assert_eq!(ill[0]["penalty"], "+1 min to black", "{mode}");
         assert_eq!(ill[0]["penalty_article"], "7.5.5", "{mode}");
+        // The arbiter observing it rules it: the same.
+        let ruled = format!("{PRESS_WITHOUT_MOVE}\n6000 arbiter accept");
+        let ev = replay_steps(header(mode, tc, None), &ruled, "fide-2023");
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{mode}: {ev:#?}");
+        assert_eq!(ill[0]["penalty"], "+1 min to black", "{mode}");
+        assert_eq!(ill[0]["article"], "7.5.3", "{mode}");
         // Not claimed: White makes his move, Black replies; it stood.
         let stood = format!(
             "{PRESS_WITHOUT_MOVE}\n7000 lift g1\n7200 place f3 N\n7500 press w\n\
