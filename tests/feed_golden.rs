@@ -469,4 +469,50 @@ mod withdrawn_penalty {
             "{pgn}"
         );
     }
+
+    #[test]
+    fn the_livechess_tournament_follows_a_time_control_the_arbiter_installs() {
+        let header = Header {
+            boards: vec![BoardId::Main],
+            time_control: Some("5400".into()),
+            ..Header::default()
+        };
+        let cfg = GameConfig::from_header(&header, None, None).expect("header");
+        let mut c = Controller::new(cfg);
+        let mut p = Publisher::new(GameInfo {
+            time_control: Some("5400".into()),
+            ..info()
+        });
+        p.snapshot_now(c.arbiter(), 0);
+        let step = |c: &mut Controller, p: &mut Publisher, r: Record| {
+            let mut events = Vec::new();
+            c.feed(&r, &mut events);
+            p.update(c.arbiter(), &events, r.t, true)
+                .and_then(|u| u.snapshot)
+                .map(|s| {
+                    let tournament = eboard::broadcast::livechess::tournament_json(&[&s]);
+                    tournament["timecontrol"].clone()
+                })
+        };
+        step(&mut c, &mut p, rec(1_000, RecordKind::Lift(Square::E2)));
+        let place = RecordKind::Place {
+            square: Square::E4,
+            color: None,
+            piece: None,
+        };
+        step(&mut c, &mut p, rec(1_100, place));
+        let tc = step(&mut c, &mut p, rec(1_200, RecordKind::Press(Color::White)));
+        assert_eq!(tc, Some(serde_json::json!("5400")));
+        // 6.10.2: the clock was set wrong; the arbiter installs 5400+30.
+        let install = ArbiterAction::TimeControl {
+            control: "5400+30".into(),
+            from_move: None,
+            times: None,
+        };
+        let tc = step(&mut c, &mut p, ruled(2_000, install));
+        assert_eq!(tc, Some(serde_json::json!("5400+30")));
+        // Undone: the configured control again.
+        let tc = step(&mut c, &mut p, ruled(3_000, ArbiterAction::Undo(1)));
+        assert_eq!(tc, Some(serde_json::json!("5400")));
+    }
 }
