@@ -138,7 +138,7 @@ fn the_arbiter_observing_it_applies_7_5_5_before_the_reply() {
     assert_eq!(sans(&ev), ["e5"]);
 }
 
-/// 1. e4 e5, then White presses his clock without a move (2023 7.5.3: "If
+/// After 1. e4 e5 White presses his clock without a move (2023 7.5.3: "If
 /// the player presses the clock without making a move, it shall be
 /// considered and penalized as if an illegal move"), which A.5.2 / B.3
 /// leave to the arbiter and the opponent's claim as any illegal move.

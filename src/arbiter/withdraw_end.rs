@@ -49,6 +49,10 @@ pub(super) struct WithdrawnEnd {
     ply: u32,
 }
 
+/// The game end a `withdraw` names: its `game_end` event's round time
+/// (ms, when named) and the clocks (White, Black, ms) it goes on with.
+pub(super) type EndRef = (Option<u64>, Option<(u64, u64)>);
+
 /// How a game end the board declared is withdrawn.
 enum Kind {
     /// The move that ended it is taken back (a misread position).
@@ -78,7 +82,7 @@ impl Arbiter {
     pub(super) fn names_end(
         r: PenaltyRef,
         expect: Option<&crate::trace::Expect>,
-    ) -> Option<(Option<u64>, Option<(u64, u64)>)> {
+    ) -> Option<EndRef> {
         match r {
             PenaltyRef::End { t, times } => Some((t, times)),
             PenaltyRef::Answered => expect
