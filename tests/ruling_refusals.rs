@@ -553,28 +553,17 @@ fn a_claim_on_a_written_move_is_held_for_the_arbiter_per_profile() {
 #[test]
 fn a_flag_the_board_declared_is_cancelled_with_the_clocks_and_undone() {
     let dir = tempdir("ruling-flag-cancel");
-    let trace = TraceBuilder::new().adjust(65_000, "w").text();
-    let board = board_with(&dir, &trace, "60");
+    let board = board_with(&dir, &TraceBuilder::new().adjust(65_000, "w").text(), "60");
     let a = board.addr.clone();
     let st = poll(30, "the game ended on time", || {
         let st = bearer_state(&a);
-        (st["result"] == "0-1").then_some(st)
+        (st["result"] == "0-1" && st["result_reason"] == "time").then_some(st)
     });
-    assert_eq!(st["result_reason"], "time", "{st}");
-    let end = st["open"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["type"] == "game_end")
-        .unwrap()
-        .clone();
-    let cancel = end["rulings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["action"] == "withdraw")
-        .unwrap_or_else(|| panic!("no cancel offered: {end}"))
-        .clone();
+    let open = st["open"].as_array().unwrap();
+    let end = open.iter().find(|m| m["type"] == "game_end").unwrap();
+    let rulings = end["rulings"].as_array().unwrap();
+    let cancel = rulings.iter().find(|r| r["action"] == "withdraw");
+    let cancel = cancel.unwrap_or_else(|| panic!("no cancel offered: {end}"));
     assert_eq!(cancel["label"], "Cancel the board's time", "{cancel}");
     assert_eq!(cancel["body"]["white_ms"], 0, "{cancel}");
     let expect = json!({"ply": st["ply"], "event": {"type": "game_end", "t": end["t"]}});
@@ -586,29 +575,20 @@ fn a_flag_the_board_declared_is_cancelled_with_the_clocks_and_undone() {
         "{v}"
     );
     assert_eq!(bearer_state(&a)["result"], "0-1");
-    let (s, v) = post(
-        &a,
-        "/arbiter/withdraw",
-        json!({"white_ms": 3_600_000, "black_ms": 60_000, "reason": "the clock was defective", "expect": expect}),
-    );
+    let body = json!({"white_ms": 3_600_000, "black_ms": 60_000,
+                      "reason": "the clock was defective", "expect": expect});
+    let (s, v) = post(&a, "/arbiter/withdraw", body);
     assert_eq!(s, 200, "{v}");
     let st = bearer_state(&a);
     assert_eq!(st["result"], "*", "{st}");
     let r = &st["rulings"][0];
-    assert_eq!(r["action"], "withdraw", "{st}");
-    assert_eq!(r["article"], "6.10.2", "{st}");
-    assert!(
-        r["effect"]
-            .as_str()
-            .unwrap()
-            .contains("the board's 0-1 (time) withdrawn"),
-        "{r}"
+    assert_eq!(
+        (&r["action"], &r["article"]),
+        (&json!("withdraw"), &json!("6.10.2"))
     );
-    let (s, v) = post(
-        &a,
-        "/arbiter/undo",
-        json!({"ruling": 1, "expect": {"ply": st["ply"]}}),
-    );
-    assert_eq!(s, 200, "{v}");
+    let effect = r["effect"].as_str().unwrap();
+    assert!(effect.contains("the board's 0-1 (time) withdrawn"), "{r}");
+    let undo = json!({"ruling": 1, "expect": {"ply": st["ply"]}});
+    assert_eq!(post(&a, "/arbiter/undo", undo).0, 200);
     assert_eq!(bearer_state(&a)["result"], "0-1");
 }
