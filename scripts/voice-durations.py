@@ -3,7 +3,7 @@
 installed espeak-ng (issue 29, point 6; docs/voice.md).
 
 Input: the measurements of tests/voice_duration.rs,
-    EBOARD_DURATION_CSV=/tmp/dur.tsv cargo test --test voice_duration
+    EBOARD_DURATION_CSV=/tmp/dur.tsv cargo test --test suite voice_duration::
 (one line per phrase: vocabulary, set (fit or held-out), wpm, characters,
 real ms, estimated ms, phrase).
 

@@ -8,7 +8,7 @@
 //! not the arbiter unless the event says so (`board_observes_illegal_moves`):
 //! it alerts him at once and waits.
 
-mod common;
+use crate::common;
 
 use common::{of, replay_steps, sans};
 use serde_json::{json, Value};

@@ -4,7 +4,7 @@
 //! the arbiter and his `choose` record picks the reading; no reading ever
 //! gives a penalty. Run under every profile.
 
-mod common;
+use crate::common;
 
 use common::{of, replay_events, sans, TraceBuilder, ALL_RULES as ALL};
 use serde_json::{json, Value};

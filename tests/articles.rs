@@ -4,7 +4,7 @@
 //! `../shared/rules/fide-2023.md`; a change of any article in the code, or a
 //! decision kind added without its row here, fails it.
 
-mod common;
+use crate::common;
 
 use common::heldout::{case, hdr, run};
 use eboard::rules::{Edition, IllegalMoveRule, Mode, Profile, Supervision};

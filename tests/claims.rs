@@ -2,8 +2,6 @@
 //! the j'adoube adjustment and the right to claim a touch-move breach;
 //! a rejected draw claim names the positions compared and what differs.
 
-mod common;
-
 /// Issue 40 point 8: the right to claim a breach of Article 4 after the
 /// claimant's own adjustment (j'adoube), per profile. 2001 §4.6 "En spiller
 /// mister sin ret til at fremsætte krav … når han selv med vilje har rørt

@@ -30,6 +30,7 @@ fn data_bytes(c: u8) -> [u8; 4] {
         b'.' => [0x2d, 0x29, 0xed, 0xe9],
         b'e' => [0x6d, 0x69, 0x5d, 0x59],
         b'4' => [0x3d, 0x39, 0x4d, 0x49],
+        b'7' => [0x3d, 0x39, 0x7d, 0x79],
         other => panic!("no hand-written bytes for {other:#04x}"),
     }
 }
@@ -74,9 +75,10 @@ fn highs(n: usize) -> Vec<PinTx> {
 #[test]
 fn time_display_sends_exact_i2c_bytes() {
     let mut expect = init_writes();
-    expect.push(row_write(0, b"1:30:29< 1:30:00"));
+    // 1:30:28.1 shows 1:30:28 (the whole seconds left, as a clock shows them).
+    expect.push(row_write(0, b"1:30:28< 1:30:00"));
     expect.push(row_write(1, b"                "));
-    expect.push(row_write(0, b"1:30:28< 1:30:00")); // poll at 500 ms
+    expect.push(row_write(0, b"1:30:27< 1:30:00")); // poll at 500 ms
                                                     // poll at 900 ms: same text, no traffic.
     expect.push(row_write(1, b"1. e4           "));
     let mut i2c = I2cMock::new(&expect);
@@ -167,7 +169,7 @@ fn buttons_are_debounced_by_consecutive_polls() {
 fn bus_errors_are_typed_not_panics() {
     let mut expect = init_writes();
     expect.push(row_write(1, b"                "));
-    expect.push(row_write(0, b"1:30:29< 1:30:00").with_error(ErrorKind::Other));
+    expect.push(row_write(0, b"1:30:28< 1:30:00").with_error(ErrorKind::Other));
     let mut i2c = I2cMock::new(&expect);
     let mut white = PinMock::new(&[
         PinTx::get(State::High),

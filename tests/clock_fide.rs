@@ -16,7 +16,7 @@
 //! Skips with a printed reason when `../shared/data` is absent; fails under
 //! CI (env `CI` set).
 
-mod common;
+use crate::common;
 
 use common::{simulate_occupancy, skip_or_fail_under_ci};
 use eboard::controller::replay;

@@ -12,7 +12,7 @@
 //! the flag stays fallen); through the arbiter, in standard play, a flag is
 //! never followed by a completed move.
 
-mod common;
+use crate::common;
 
 use common::{of, replay_events, TraceBuilder};
 use eboard::clock::{Bonus, Clock, ClockStart, Period, TimeControl};

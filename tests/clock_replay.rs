@@ -2,7 +2,7 @@
 //! games): every `clock` event must equal an independent model of the time
 //! control to the millisecond, and the PGN's own clock readings.
 
-mod common;
+use crate::common;
 
 use common::{simulate_occupancy, skip_or_fail_under_ci};
 use eboard::controller::replay;

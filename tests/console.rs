@@ -5,7 +5,7 @@
 //! feeds; the HTTP relay merging the boards' arbiter channels and
 //! forwarding rulings with the arbiter's name.
 
-mod common;
+use crate::common;
 
 use common::pgn_tag as tag;
 
@@ -59,6 +59,12 @@ fn accounts_sessions_deputies_and_the_back_off() {
     assert_eq!(
         (v["name"].as_str(), v["role"].as_str()),
         (Some("IA Hansen"), Some("arbiter"))
+    );
+    // The zone the page writes its times in (issue 40 §9): without
+    // `[event] time_zone`, the machine's.
+    assert!(
+        v["time_zone_name"].is_string() && v["utc_offset_min"].is_i64(),
+        "{v}"
     );
     // No CORS on the arbiter's side.
     let (_, head, _) = http(a, "GET", "/arbiter/state", &me, "");

@@ -11,7 +11,8 @@
 //! side game left out of the results TRF. Skipped (with the reason
 //! printed) when Chromium or python3 is missing, unless `CI` is set.
 
-mod common;
+use crate::common;
+use crate::console_page_or_skip;
 
 use common::console::*;
 use common::round::*;
@@ -147,6 +148,9 @@ with steps() as res:
     wait("document.querySelectorAll(\"" + A + " button.ruling\").length === 2", "the referred claim", 90)
     aid = js("document.querySelector(\"" + A + "\").id")
     res["text"] = js("document.querySelector(\"" + A + "\").textContent")
+    res["heading"] = js("document.querySelector(\"" + A + " h3\").textContent")
+    res["alert_ms"] = js("alerts.find((a) => 'alert-' + a.id === '" + aid + "').unix_ms")
+    res["status"] = wait("/Updated/.test(document.getElementById('status').textContent) && document.getElementById('status').textContent", "the status line")
     res["buttons"] = js("Array.from(document.querySelectorAll(\"" + A + " button.ruling\")).map((b) => b.textContent)")
     click(A + " button.ruling[data-action='reject']")
     res["question"] = confirm_in("reply-" + aid)
@@ -162,6 +166,9 @@ with steps() as res:
 /// applied. Then "Results TRF-16" on a game whose players are not in the
 /// pairings (a side game): the page says it was left out, by whom (it was
 /// a 422 for the whole file, which the download link never showed).
+/// And (issue 40 §9) the page's times are the event's (`[event] time_zone
+/// = "America/New_York"`, not the machine's UTC nor the browser's), 24-hour
+/// `HH:MM:SS`, and the page says the zone once.
 #[test]
 fn a_referred_quickplay_claim_and_a_side_game_left_out_of_the_trf_in_chromium() {
     let page = console_page_or_skip!("console-referred-browser", false);
@@ -174,7 +181,7 @@ fn a_referred_quickplay_claim_and_a_side_game_left_out_of_the_trf_in_chromium() 
     std::fs::write(
         &cfg,
         format!(
-            "[event]\nname = \"DM 2026\"\nrules = \"fide-2009\"\nmode = \"rapid\"\ntime_control = \"900\"\n\n\
+            "[event]\nname = \"DM 2026\"\nrules = \"fide-2009\"\nmode = \"rapid\"\ntime_control = \"900\"\ntime_zone = \"America/New_York\"\n\n\
              [game]\nround = 1\nboard = 1\n\n[game.white]\nname = \"Lyn, Lars\"\n\n[game.black]\nname = \"Blitz, Bo\"\n\n\
              [arbiter]\ntoken = \"7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b\"\npairings = \"{trf}\"\n{}",
             page.accounts
@@ -195,6 +202,17 @@ fn a_referred_quickplay_claim_and_a_side_game_left_out_of_the_trf_in_chromium() 
     assert_eq!(
         r["buttons"],
         serde_json::json!(["Uphold: draw (10.2)…", "Reject: +2 min to Black (10.2)…"]),
+        "{r}"
+    );
+    // The alert's time in the event's zone, 24-hour, as the server writes it.
+    let ms = r["alert_ms"].as_u64().expect("the alert's unix_ms");
+    let zone = eboard::config::zone::EventZone::named("America/New_York").unwrap();
+    assert!(
+        text("heading").ends_with(&format!(" · {}", zone.time(ms))),
+        "24-hour, in America/New_York: {r}"
+    );
+    assert!(
+        text("status").contains("times in America/New_York, 24-hour"),
         "{r}"
     );
     let (q, reply) = (text("question"), text("reply"));

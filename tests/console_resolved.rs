@@ -18,7 +18,7 @@
 //!   claim" on the breach the board had already settled (found in the
 //!   4-board walk-through as an IA).
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::*;

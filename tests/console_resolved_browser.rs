@@ -24,7 +24,8 @@
 //! Skipped (with the reason printed) when Chromium or python3 is missing,
 //! unless `CI` is set.
 
-mod common;
+use crate::common;
+use crate::console_page_or_skip;
 
 use common::console::*;
 use common::round::*;

@@ -17,7 +17,7 @@
 //!   likewise, the good ids still holding (one applied, one pending when
 //!   the board stopped: neither applied again).
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::*;

@@ -1,7 +1,7 @@
 //! The trace contract driven through the `eboard` binary, as an external
 //! acceptance test would: hand-written traces in, events / PGN / errors out.
 
-mod common;
+use crate::common;
 
 use common::{eboard_with_input, of, TraceBuilder};
 use serde_json::Value;
@@ -203,10 +203,10 @@ fn pgn_has_the_seven_tag_roster_and_clocks() {
         assert!(pgn.contains(tag), "{tag} in\n{pgn}");
     }
     // Over the board both clocks start at 1:30:30: White 1.9 s used + 30 s
-    // (1:30:58.1, shown as the clock shows it, rounded up), Black 61 s used
-    // + 30 s.
+    // (1:30:58.1, shown as the clock shows it: the whole seconds left,
+    // truncated), Black 61 s used + 30 s.
     assert!(
-        pgn.contains("1. e4 {[%clk 1:30:59]} c5 {[%clk 1:29:59]} 0-1"),
+        pgn.contains("1. e4 {[%clk 1:30:58]} c5 {[%clk 1:29:59]} 0-1"),
         "{pgn}"
     );
     // Online style: the clocks start at 1:30:00; the tag stays PGN's.
@@ -219,7 +219,7 @@ fn pgn_has_the_seven_tag_roster_and_clocks() {
         "{pgn}"
     );
     assert!(
-        pgn.contains("1. e4 {[%clk 1:30:29]} c5 {[%clk 1:29:29]} 0-1"),
+        pgn.contains("1. e4 {[%clk 1:30:28]} c5 {[%clk 1:29:29]} 0-1"),
         "{pgn}"
     );
 }

@@ -11,7 +11,7 @@
 //! E2.3c: the move is made when it "er blevet meddelt"; only then may the
 //! opponent's clock be started.
 
-mod common;
+use crate::common;
 
 use common::skip::skip_or_fail_under_ci;
 use common::{of, replay_steps, TraceBuilder, DRIFT, E4_E5_COPIED};
@@ -252,7 +252,7 @@ fn e2_8_the_rewind_to_where_both_boards_agreed_is_offered_applied_and_undone() {
         "{}",
         rewind.effect
     );
-    let shown = |k: &str| eboard::clock::fmt_shown(at_ply_2[k].as_u64().unwrap());
+    let shown = |k: &str| eboard::clock::fmt_hms(at_ply_2[k].as_u64().unwrap());
     let clocks = format!("White {} · Black {}", shown("white_ms"), shown("black_ms"));
     assert!(rewind.effect.contains(&clocks), "{}", rewind.effect);
     // A ruling made from a stale view is refused; the one offered applies.

@@ -7,7 +7,7 @@
 //! each edition. The article texts relied on are quoted in
 //! `docs/profiles.md` ("The Laws' remaining corners").
 
-mod common;
+use crate::common;
 
 use common::{fen_header as hdr, of, replay_steps, sans, ALL_RULES as ALL, CLAIM_ONLY};
 use serde_json::{json, Value};

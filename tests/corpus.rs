@@ -6,7 +6,7 @@
 //! Skips with a printed reason when `../shared/data` is absent (a fresh
 //! machine); under CI (`CI` set) its absence is a failure.
 
-mod common;
+use crate::common;
 
 use common::{false_alarm, shared_pgn_dir_or_skip};
 use eboard::controller::replay;

@@ -10,7 +10,7 @@
 //! page (JSON, same origin) is applied. Skipped (with the reason printed)
 //! when Chromium or python3 is missing, unless `CI` is set.
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::*;

@@ -2,7 +2,7 @@
 //! public feed, the delay, the arbiter API, the illegal move as played, and
 //! a kill -9 followed by a restart from the journal.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

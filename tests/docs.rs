@@ -13,7 +13,7 @@
 //!   them, with the secrets where they belong (docs/console.md, "Where the
 //!   secrets live").
 
-mod common;
+use crate::common;
 
 use common::mosquitto::{broker_with, docs_acl, mosquitto_or_skip};
 use common::*;

@@ -4,7 +4,7 @@
 //! a calibration file with a dead sensor; the table, `--json` and the exit
 //! status (0 all passed, 1 a check failed).
 
-mod common;
+use crate::common;
 
 use common::mosquitto::broker_with;
 use common::*;

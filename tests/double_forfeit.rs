@@ -6,7 +6,7 @@
 //! result after a restart; `undo` gives the game back, playable; a double
 //! forfeit once a player has moved is refused, naming him.
 
-mod common;
+use crate::common;
 
 use common::pgn_tag as tag;
 

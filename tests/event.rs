@@ -17,7 +17,7 @@
 //! Length: the pairing files' reading and the boards configured from them
 //! share the TRF file and its hand-derived board order.
 
-mod common;
+use crate::common;
 
 use common::mosquitto::broker;
 use common::*;

@@ -8,7 +8,7 @@
 //! and blitz) injected into some, so the marks, the comments and the
 //! record that starts after an illegal move that stood are covered too.
 
-mod common;
+use crate::common;
 
 use common::shared_pgn_dir_or_skip;
 use eboard::arbiter::GameConfig;

@@ -3,7 +3,7 @@
 //! validators it was given (strong `ETag`, `Last-Modified`), gzip when it
 //! asks, and CORS preflights are answered for the public feeds only.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::io::{Read, Write};

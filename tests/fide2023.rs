@@ -2,7 +2,7 @@
 //! `../shared/rules/fide-2023.md` §3 (F17: 5.2.3) against 2009 §5.2c and
 //! 2001 §5.2c (seeds 002, 000), which have no such condition.
 
-mod common;
+use crate::common;
 
 use common::{of, replay_steps, sans};
 use serde_json::{json, Value};

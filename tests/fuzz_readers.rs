@@ -3,7 +3,7 @@
 //! files of `eboard event` (TRF-16, CSV). No input may
 //! make them panic; a journal cut anywhere loses nothing before the cut.
 
-mod common;
+use crate::common;
 
 use common::opera_game;
 use eboard::config::Config;

@@ -6,7 +6,7 @@
 //! apply is refused 422 with its reason; the daemon's journal replayed by
 //! `eboard replay` decides the same (the ruling is a trace record).
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::*;

@@ -9,7 +9,7 @@
 //! `prlimit(2)`) mid-game: alerted both ways, the game goes on, the journal
 //! replays exactly as an uninterrupted run's.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -17,7 +17,7 @@
 //! Skips with a printed reason when `../shared/data` is absent; under CI
 //! (`CI` set) that is a failure.
 
-mod common;
+use crate::common;
 
 use common::shared_pgn_dir_or_skip;
 use eboard::arbiter::GameConfig;

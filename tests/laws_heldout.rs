@@ -19,7 +19,7 @@ mod cases16;
 mod cases17;
 #[path = "heldout/cases18.rs"]
 mod cases18;
-mod common;
+use crate::common;
 
 use common::heldout::{case, hdr, run};
 use serde_json::{json, Value};

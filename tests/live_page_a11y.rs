@@ -7,7 +7,7 @@
 //! `spoken`), the page's `lang` the event's. Skipped (with the reason
 //! printed) when Chromium is missing, unless `CI` is set.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

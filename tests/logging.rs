@@ -5,7 +5,7 @@
 //! at all when `RUST_LOG` asks for errors only. Records of the `log` crate
 //! (rumqttc and rustls log through it) reach the same subscriber.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::os::unix::fs::MetadataExt;

@@ -8,7 +8,7 @@
 //! attack, from the attacker's own address — keeps working, and logs in
 //! again from his device while his account is blocked.
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::*;

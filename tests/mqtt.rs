@@ -14,7 +14,7 @@
 //! Length: one broker set-up serves every uplink case (publishing, relays,
 //! outages, restarts, credentials); split, each file would repeat it.
 
-mod common;
+use crate::common;
 
 use common::mosquitto::*;
 use common::*;

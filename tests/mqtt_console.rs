@@ -22,7 +22,7 @@
 //! says at warn and in its console that the announced channel does not
 //! reach it (never silently).
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::mosquitto::{board_mqtt, docs_broker};

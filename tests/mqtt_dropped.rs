@@ -20,7 +20,7 @@
 //! Skips with a printed reason without `mosquitto`; under CI (`CI` set)
 //! that is a failure.
 
-mod common;
+use crate::common;
 
 use common::mosquitto::{broker_with_queue, mosquitto_passwd};
 use common::round::{in_process_board, runtime};

@@ -23,7 +23,7 @@
 //! 5. mosquitto restarted again, board 2 not: the board publishes its list
 //!    again on reconnecting, and a relay started then has the alerts.
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::mosquitto::{board_mqtt, docs_broker, mosquitto_passwd};

@@ -16,7 +16,7 @@
 //!   ("stopped") at once;
 //! - none of this on the relay's public feed (as on the HTTP relay).
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::mosquitto::{board_mqtt, docs_broker};

@@ -10,7 +10,7 @@
 //! Without `mosquitto` the test is skipped with a message, unless `CI` is
 //! set (then it fails).
 
-mod common;
+use crate::common;
 
 use common::mosquitto::*;
 use common::*;

@@ -12,7 +12,7 @@
 //! under CI (`CI` set) either absence is a failure. The broker is
 //! `common::mosquitto`'s (max 10,000 queued messages per client).
 
-mod common;
+use crate::common;
 
 use common::mosquitto::broker;
 use common::round::{in_process_board, runtime};

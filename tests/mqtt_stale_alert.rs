@@ -16,7 +16,7 @@
 //! earlier game, with no live button (Chromium, 390×844), and does not
 //! count it as waiting.
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::mosquitto::{board_mqtt, docs_broker};

@@ -7,7 +7,7 @@
 //! way, with frames and with lift/place records: the moves are those of the
 //! board as wired, and the one irregularity carries the profile's article.
 
-mod common;
+use crate::common;
 
 use common::skip::shared_pgn_dir_or_skip;
 use common::{of, replay_steps, ALL_RULES as ALL};

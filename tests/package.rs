@@ -3,7 +3,7 @@
 //! man pages and completions `eboard generate` writes, and `preinst`
 //! refusing an upgrade while a game is in progress (docs/service.md).
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::os::unix::fs::PermissionsExt;

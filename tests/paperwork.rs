@@ -15,7 +15,7 @@
 //!   which our own TRF reader takes back: 1/0 for the game played, +/- for
 //!   the forfeit, the unfinished game blank and named.
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::round::*;
@@ -117,8 +117,11 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
         boards.push(board);
     }
     // The relay: the arbiters' accounts live here.
+    // And the event's zone and chief arbiter (issue 40 §9): the report's
+    // times are in Copenhagen's, not the machine's UTC.
     let accounts = format!(
-        "pairings = \"{TRF}\"\n\n{}",
+        "pairings = \"{TRF}\"\n\n{}\n[event]\ntime_zone = \"Europe/Copenhagen\"\n\
+         chief_arbiter = \"IA Hansen, Peter\"\n",
         named_account("IA Hansen", SECRET)
     );
     let relay = relay_over(&dir, &accounts, &boards.iter().collect::<Vec<_>>());
@@ -303,6 +306,27 @@ fn a_rounds_report_and_its_results_in_the_pairings_trf() {
     assert!(
         html.contains("<td>11.3.2.2</td>"),
         "the phone's article: {html}"
+    );
+    // A norm-file document (issue 40 §9): the chief arbiter, the players'
+    // ratings, federations and FIDE ids (from the pairings), every time in
+    // the event's zone with its abbreviation, none in UTC.
+    for want in [
+        "<dt>Chief arbiter</dt><dd>IA Hansen, Peter</dd>",
+        "Andersen,Mads</td><td>2560</td><td>DEN</td><td>1400001</td>",
+        "Wall times in Europe/Copenhagen, 24-hour",
+        "<h3>Board 4.",
+    ] {
+        assert!(html.contains(want), "{want}: {html}");
+    }
+    assert!(!html.contains(" UTC"), "no time in UTC: {html}");
+    let ack = html
+        .split("acknowledged by IA Hansen at ")
+        .nth(1)
+        .and_then(|rest| rest.split([';', '<']).next())
+        .unwrap_or_default();
+    assert!(
+        ack.len() == 23 && ack.ends_with(" CET") || ack.len() == 24 && ack.ends_with(" CEST"),
+        "the acknowledgement in Copenhagen's time: {ack:?}"
     );
     assert_eq!(http(r, "GET", "/console/report?tz=noon", &me, "").0, 422);
     if let Ok(keep) = std::env::var("EBOARD_KEEP_REPORT") {

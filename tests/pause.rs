@@ -7,7 +7,7 @@
 //! bestemmer hvornår partiet genoptages" (seed 002), 2001 §6.13c (seed 000,
 //! "Turneringslederen bestemmer hvornår partiet genoptages"), 2023 6.11.3.
 
-mod common;
+use crate::common;
 
 use common::{of, replay_events, TraceBuilder};
 use serde_json::{json, Value};

@@ -9,7 +9,7 @@
 //! python-chess and pgn-extract are installed by `.ci/run`; without them
 //! the checks skip with a reason, under CI they fail.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{json, Value};

@@ -5,7 +5,7 @@
 //!
 //! Without the tools the test skips with a printed reason, except under CI.
 
-mod common;
+use crate::common;
 
 use common::{eboard_ok, skip_or_fail_under_ci, tempdir};
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! side only, is refused every arbiter action (403), and the journal names
 //! him as the author of his queries; the arbiter's token still acts.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! (the hand model's choices vary with the seed) replay to the same moves,
 //! in every sensing mode; and no input makes the trace reader panic.
 
-mod common;
+use crate::common;
 
 use common::false_alarm;
 use eboard::controller::replay;

@@ -1,6 +1,6 @@
 //! `eboard relay`: three board daemons merged into one feed, boards in order.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

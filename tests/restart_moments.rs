@@ -9,7 +9,7 @@
 //! rarer moments"). Session 16 adds a restart between two periods and a
 //! heartbeat torn by a power cut.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

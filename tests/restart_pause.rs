@@ -13,7 +13,7 @@
 //!   genoptages" (2009 §6.12c, seed 002; 2023 6.11.3 "The arbiter shall
 //!   decide when the game restarts"). A press meanwhile is shown to him.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

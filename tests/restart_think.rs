@@ -12,7 +12,7 @@
 //! 42 s gap, round time rewound to the last move, the five public moves
 //! withdrawn from the feed, the clocks stopped for the arbiter).
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -21,7 +21,7 @@
 //!    players, the confirmed results and the forfeit; no journal has
 //!    anything by the deputy.
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::mosquitto::{board_mqtt, docs_broker};

@@ -8,7 +8,7 @@
 //! each ruling's article and effect; `undo` reverses a confirmation; the
 //! board restarted from its journal decides alike.
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::*;

@@ -6,7 +6,7 @@
 //! logged at warn. The broker lets anyone publish: the board's check is
 //! the only one.
 
-mod common;
+use crate::common;
 
 use common::console::*;
 use common::*;

@@ -9,7 +9,7 @@
 //! Length: one test per scenario of the digest, in the digest's order, so
 //! a reader finds S-numbers in one place.
 
-mod common;
+use crate::common;
 
 use common::{fen_header as hdr, of, replay_steps, sans, ALL_RULES as ALL};
 use serde_json::{json, Value};

@@ -7,7 +7,7 @@
 //! The real-game part skips with a printed reason when
 //! `../shared/data/pgn` is absent; under CI (`CI` set) that is a failure.
 
-mod common;
+use crate::common;
 
 use common::{
     eboard_command, false_alarm, of, opera_game, output_ok, replay_steps, shared_pgn_dir_or_skip,

@@ -4,7 +4,7 @@
 //! arbiter out; idle keep-alive connections are closed; HTTPS on the same
 //! port with the certificate made at first start.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::io::{Read, Write};

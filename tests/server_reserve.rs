@@ -10,7 +10,7 @@
 //! other's; a WebSocket
 //! client that reads nothing is closed, one that answers pings is not.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::io::{ErrorKind, Read, Write};

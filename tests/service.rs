@@ -10,7 +10,7 @@
 //! `relay.toml` and a board's address as `EBOARD_RELAY_ARGS`, serves the
 //! board and keeps its state in the state directory.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::os::unix::net::UnixDatagram;

@@ -4,7 +4,7 @@
 //! and `wrong_initial_position` only when a move is completed from a set-up
 //! that was never right, in every profile.
 
-mod common;
+use crate::common;
 
 use common::{of, replay_steps, sans, ALL_RULES as ALL};
 use serde_json::{json, Value};

@@ -8,7 +8,7 @@
 //! reused proof is not; a full stream cap closes an unproven stream first;
 //! a relay follows a board across its leases (issue 26 §3).
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! a visually impaired player on the tactile peg board, one game record.
 //! Scenarios S109–S117 of `../shared/rules/digest.md` §8 K.
 
-mod common;
+use crate::common;
 
 use common::{of, replay_steps, vi_e4_e5, DRIFT};
 use serde_json::{json, Value};

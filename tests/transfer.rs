@@ -7,7 +7,7 @@
 //! the game goes on from the transferred position, no illegal move is
 //! ruled for the transfer, and the arbiter is told.
 
-mod common;
+use crate::common;
 
 use common::{of, replay_events, sans, TraceBuilder, ALL_RULES as ALL};
 use eboard::board::Orientation;

@@ -5,7 +5,7 @@
 //! that it is never taken for a real game; a `--trace` replaces it, and
 //! then nothing is marked.
 
-mod common;
+use crate::common;
 
 use common::*;
 

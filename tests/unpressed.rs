@@ -5,7 +5,7 @@
 //! running changes nothing), and nothing is ruled. The texts and the
 //! readings chosen: `docs/profiles.md`, "A move not pressed".
 
-mod common;
+use crate::common;
 
 use common::{false_alarm, of, replay_steps, sans, shared_pgn_dir_or_skip};
 use eboard::controller::replay;

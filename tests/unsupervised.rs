@@ -6,7 +6,7 @@
 //! The texts (2009 A4c / B3c, 2001 C3, 2023 A.5.2) are quoted in
 //! `docs/profiles.md`, "Unsupervised play: an illegal move that stands".
 
-mod common;
+use crate::common;
 
 use common::{of, replay_steps, sans, CLAIM_ONLY};
 use serde_json::{json, Value};

@@ -5,7 +5,7 @@
 //! promotion question and a piece moved after its announcement (E2.3) are
 //! played out on short scenarios.
 
-mod common;
+use crate::common;
 
 use common::skip::shared_pgn_dir_or_skip;
 use common::voice::changes;

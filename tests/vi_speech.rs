@@ -2,7 +2,7 @@
 //! event he must know is spoken, in his language and words, to the players
 //! it concerns, in time order.
 
-mod common;
+use crate::common;
 
 use common::{of, replay_steps, vi_e4_e5, vi_header};
 use serde_json::{json, Value};

@@ -1,13 +1,13 @@
 //! Speech and the `announce` command (issue 6 item 7): espeak-ng writes a
 //! WAV file for a phrase in every language, and sox (`sox FILE -n stat`)
 //! must find it speech-length and not silent. Timings of the synthesis are
-//! printed (`cargo test --test voice -- --nocapture`).
+//! printed (`cargo test --test suite voice:: -- --nocapture`).
 //!
 //! Without espeak-ng or sox the speech tests skip with a printed reason,
 //! except under CI (`CI` set), where they fail. Debian packages: `espeak-ng`
 //! and `sox`.
 
-mod common;
+use crate::common;
 
 use common::skip_or_fail_under_ci;
 use eboard::rules::Edition;

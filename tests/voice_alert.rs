@@ -4,7 +4,7 @@
 //! and the player program missing altogether. The alert is read where the
 //! arbiter reads it (`GET /console/alerts`, the arbiter's token).
 
-mod common;
+use crate::common;
 
 use common::console::console_alerts;
 use common::voice::{speech_programs, PacedGame};

@@ -5,7 +5,7 @@
 //! position while White thinks — about 28 s of speech — and White's move
 //! comes 4 s into it.
 
-mod common;
+use crate::common;
 
 use common::voice::{quiet_for, replayed_events, speech_programs, PacedGame};
 use common::{poll, vi_header, TraceBuilder, VI_E4};

@@ -12,7 +12,7 @@
 //! speed, characters, measured ms, estimated ms, phrase) for refitting
 //! (`scripts/voice-durations.py` fits on the `fit` rows only).
 
-mod common;
+use crate::common;
 
 use common::skip::{shared_pgn_dir_or_skip, skip_or_fail_under_ci};
 use eboard::model::{ClaimKind, EndReason, IrregularityKind, Penalty};

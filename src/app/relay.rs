@@ -239,11 +239,23 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
             }
         }
     };
+    let zone = match &cfg {
+        Some(c) => c.time_zone(),
+        None => crate::config::zone::EventZone::system(),
+    };
+    tracing::info!("relay: times in {}", zone.name());
     let console = std::sync::Arc::new(
-        console.with_pairings(
-            cfg.as_ref()
-                .and_then(|c| c.arbiter.pairings.as_ref().map(PathBuf::from)),
-        ),
+        console
+            .with_pairings(
+                cfg.as_ref()
+                    .and_then(|c| c.arbiter.pairings.as_ref().map(PathBuf::from)),
+            )
+            .with_time_zone(zone)
+            .with_event_head(
+                cfg.as_ref()
+                    .map(crate::console::report::norm::EventHead::of)
+                    .unwrap_or_default(),
+            ),
     );
     console.spawn_feed(rt.handle());
     let fed = console.clone();

@@ -77,7 +77,9 @@ pub(super) fn daemon_router_kept(
     let console = std::sync::Arc::new(
         crate::console::state::Console::new(accounts, d.feed.arbiter.clone(), None)
             .with_command_ids(kept.ids.clone())
-            .with_pairings(cfg.arbiter.pairings.as_ref().map(std::path::PathBuf::from)),
+            .with_pairings(cfg.arbiter.pairings.as_ref().map(std::path::PathBuf::from))
+            .with_time_zone(cfg.time_zone())
+            .with_event_head(crate::console::report::norm::EventHead::of(cfg)),
     );
     console.spawn_feed(rt);
     if let Some(files) = &kept.console {

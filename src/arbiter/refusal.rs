@@ -41,8 +41,8 @@ pub(super) struct Applied {
     pub(super) effect: String,
 }
 
-/// `H:MM:SS` as the clocks show it.
-pub(super) use crate::clock::fmt_shown as hms;
+/// `H:MM:SS` as the clocks show it (the whole seconds left, truncated).
+pub(super) use crate::clock::fmt_hms as hms;
 
 /// "N moves" in words, for the reasons.
 pub(super) fn moves_ago(n: u32) -> String {

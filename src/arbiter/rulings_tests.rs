@@ -170,7 +170,8 @@ fn undo_reverses_a_clock_ruling_and_a_correction_keeps_the_reason() {
         )],
     );
     let (_, effect) = applied(&d).expect("applied");
-    assert!(effect.starts_with("White 1:30:59 → 0:01:20"), "{effect}");
+    // White has 1:30:58.998: the clock shows 1:30:58 (the whole seconds left).
+    assert!(effect.starts_with("White 1:30:58 → 0:01:20"), "{effect}");
     let d = feed(
         &mut a,
         &[ruled(3_000, ArbiterAction::Undo(1), seen(1, None))],

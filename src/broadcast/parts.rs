@@ -8,7 +8,7 @@ use super::game_info::{GameInfo, TRIAL_TAG};
 use super::livechess;
 use super::pgn::PgnExtras;
 use crate::arbiter::Arbiter;
-use crate::clock::fmt_shown;
+use crate::clock::fmt_hms;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -121,9 +121,9 @@ impl Parts {
             tags.push(("ResultStatus".into(), st.into()));
         }
         if let Some((w, b)) = game.clock().map(|c| c.remaining_at(t)) {
-            // As the clock shows them: rounded up to the second, as `[%clk]`.
-            tags.push(("WhiteClock".into(), fmt_shown(w)));
-            tags.push(("BlackClock".into(), fmt_shown(b)));
+            // As the clock shows them: the whole seconds left, as `[%clk]`.
+            tags.push(("WhiteClock".into(), fmt_hms(w)));
+            tags.push(("BlackClock".into(), fmt_hms(b)));
         }
         let mut comments: Vec<(usize, String)> =
             marks.iter().map(|m| (m.after_ply, m.comment())).collect();

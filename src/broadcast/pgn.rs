@@ -19,7 +19,7 @@
 //! a first comment gives the ruling and the moves before it.
 
 use crate::arbiter::Arbiter;
-use crate::clock::{fmt_shown, TimeControl};
+use crate::clock::{fmt_hms, TimeControl};
 use crate::model::{EndReason, Score};
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode, Position};
@@ -264,7 +264,7 @@ pub(super) fn before_token(game: &Arbiter, extras: &PgnExtras, shape: &Shape) ->
             side(m.by)
         ));
         if let Some(ms) = m.clock_ms {
-            text.push_str(&format!(" [%clk {}]", fmt_shown(ms)));
+            text.push_str(&format!(" [%clk {}]", fmt_hms(ms)));
         }
         before = vec![text];
         for n in 1..=shape.first {
@@ -301,10 +301,11 @@ pub(super) fn move_tokens(
         tokens.push(format!("{no}..."));
     }
     tokens.push(m.san.clone());
-    // What the clock shows after the press: rounded up (docs/clock.md).
+    // What the clock shows after the press: the whole seconds left,
+    // truncated (docs/clock.md, "What a clock shows").
     let mut comment: Vec<String> = m
         .clock_ms
-        .map(|ms| format!("[%clk {}]", fmt_shown(ms)))
+        .map(|ms| format!("[%clk {}]", fmt_hms(ms)))
         .into_iter()
         .collect();
     comment.extend(comment_after(extras, i + 1));
@@ -385,7 +386,6 @@ pub fn standard_time_control(tc: &TimeControl) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::fmt_hms;
 
     #[test]
     fn time_controls_in_the_standard_form() {
@@ -406,9 +406,9 @@ mod tests {
         assert_eq!(fmt_hms(5_428_100), "1:30:28");
         assert_eq!(fmt_hms(59_999), "0:00:59");
         assert_eq!(fmt_hms(0), "0:00:00");
-        // [%clk] is what the clock shows: rounded up.
-        assert_eq!(fmt_shown(5_428_100), "1:30:29");
-        assert_eq!(fmt_shown(59_999), "0:01:00");
-        assert_eq!(fmt_shown(0), "0:00:00");
+        // [%clk] is what the clock shows: the whole seconds left, truncated
+        // (issue 40 §9: 1:17:18.9 shows 1:17:18).
+        assert_eq!(fmt_hms(4_638_900), "1:17:18");
+        assert_eq!(fmt_hms(900), "0:00:00");
     }
 }

@@ -35,7 +35,8 @@
 //!
 //! Screen: row 0 is the left and the right player's time as `H:MM:SS`
 //! with a two-character middle: `< ` left runs, ` >` right runs, `||`
-//! paused: `"1:30:29< 1:30:00"`. Row 1 is the last move's text. A row is
+//! paused: `"1:30:28< 1:30:00"` (the whole seconds left, truncated, as a
+//! chess clock shows them: [`hms_text`]). Row 1 is the last move's text. A row is
 //! written (DDRAM address command `0x80 | addr`, then 16 characters, as one
 //! I2C write) only when its text changes, i.e. once a second while a clock
 //! runs.
@@ -207,10 +208,11 @@ impl Default for BuiltinConfig {
     }
 }
 
-/// `H:MM:SS` for `ms` rounded up to whole seconds, capped at 9:59:59
-/// ([`super::MAX_DISPLAY_S`]; formatted by [`super::fmt_hms`]).
+/// `H:MM:SS` for `ms` as a chess clock shows it, the whole seconds left
+/// (truncated, [`super::fmt_hms`]), capped at 9:59:59
+/// ([`super::MAX_DISPLAY_S`]).
 pub fn hms_text(ms: u64) -> String {
-    super::fmt_hms(ms.div_ceil(1000).min(super::MAX_DISPLAY_S) * 1000)
+    super::fmt_hms((ms / 1000).min(super::MAX_DISPLAY_S) * 1000)
 }
 
 /// Row 0 of the screen for `face` at `now_ms` (module docs).
@@ -406,12 +408,35 @@ mod tests {
             running: Some(Color::White),
             at_ms: 0,
         };
-        assert_eq!(&times_row(&f, 0, true), b"1:30:29< 1:30:00");
-        assert_eq!(&times_row(&f, 0, false), b"1:30:00 >1:30:29");
+        assert_eq!(&times_row(&f, 0, true), b"1:30:28< 1:30:00");
+        assert_eq!(&times_row(&f, 0, false), b"1:30:00 >1:30:28");
         assert_eq!(
             &times_row(&f.stopped_at(100), 100, true),
             b"1:30:28||1:30:00"
         );
         assert_eq!(&row_text("Nf3 \\ ü"), b"Nf3 ? ?         ");
+    }
+
+    /// The LCD shows the whole seconds left, truncated, as a chess clock
+    /// does (issue 40 §9: an IA read 1:17:18 on the DGT clock where eboard
+    /// showed 1:17:19); the last second shows 0:00:00 before the flag falls.
+    #[test]
+    fn the_lcd_shows_the_whole_seconds_left() {
+        assert_eq!(hms_text(4_638_900), "1:17:18");
+        assert_eq!(hms_text(4_638_000), "1:17:18");
+        assert_eq!(hms_text(900), "0:00:00");
+        assert_eq!(hms_text(0), "0:00:00");
+        assert_eq!(
+            hms_text(36_000_000),
+            "9:59:59",
+            "capped at the display's most"
+        );
+        let f = ClockFace {
+            white_ms: 4_638_900,
+            black_ms: 900,
+            running: Some(Color::Black),
+            at_ms: 0,
+        };
+        assert_eq!(&times_row(&f, 0, true), b"1:17:18 >0:00:00");
     }
 }

@@ -22,10 +22,6 @@ fn hms_text() {
     assert_eq!(fmt_hms(36_000_000 + 61_000), "10:01:01", "hours not capped");
     assert_eq!(split_hms(MAX_DISPLAY_S), (9, 59, 59));
     assert_eq!(split_hms(3_599), (0, 59, 59));
-    assert_eq!(fmt_shown(5_458_100), "1:30:59");
-    assert_eq!(fmt_shown(5_458_000), "1:30:58");
-    assert_eq!(fmt_shown(1), "0:00:01");
-    assert_eq!(fmt_shown(0), "0:00:00");
 }
 
 #[test]
@@ -241,6 +237,25 @@ fn flag_time_is_exact() {
     let mut d = Clock::new(TimeControl::parse("60d5").unwrap());
     d.start(Color::White, 1_000);
     assert_eq!(d.flag_time(), Some((Color::White, 66_000)));
+}
+
+/// A clock shows the whole seconds left, truncated (issue 40 §9): with
+/// 900 ms left it shows 0:00:00 while the flag has not fallen; the flag
+/// falls when 0:00:00.0 is reached, not when 0:00:00 is first shown.
+#[test]
+fn the_last_second_shows_zero_and_the_flag_falls_at_zero() {
+    let mut c = Clock::new(TimeControl::parse("60@base").unwrap());
+    c.start(Color::White, 0);
+    let t = 59_100;
+    let (w, _) = c.remaining_at(t);
+    assert_eq!(w, 900);
+    assert_eq!(builtin::hms_text(w), "0:00:00");
+    assert_eq!(fmt_hms(w), "0:00:00");
+    assert_eq!(c.flag_time(), Some((Color::White, 60_000)), "not before 0");
+    assert!(!c.is_flagged(Color::White));
+    // 1:17:18.9 shows 1:17:18, as the DGT clock on the table showed it.
+    assert_eq!(builtin::hms_text(4_638_900), "1:17:18");
+    assert_eq!(fmt_hms(4_638_900), "1:17:18");
 }
 
 #[test]

@@ -400,20 +400,17 @@ pub fn split_hms(secs: u64) -> (u64, u64, u64) {
     (secs / 3600, secs / 60 % 60, secs % 60)
 }
 
-/// `H:MM:SS` of `ms` milliseconds, truncated to whole seconds as a clock
-/// shows them and PGN's `[%clk]` writes them: `5_428_100` → `1:30:28`,
-/// `59_999` → `0:00:59`. Hours are neither padded nor capped. The one
-/// formatter of clock times (PGN, the clock devices, the terminal view).
+/// `H:MM:SS` of `ms` milliseconds as a chess clock shows them: the whole
+/// seconds that remain, truncated (`4_638_900` → `1:17:18`, `59_999` →
+/// `0:00:59`, `900` → `0:00:00`: a clock shows 0:00:00 for the last second
+/// and its flag falls when 0:00:00.0 is reached). Hours are neither padded
+/// nor capped. The one formatter of clock readouts for people and feeds:
+/// PGN's `[%clk]` and `WhiteClock` / `BlackClock` ("the time displayed on
+/// the player's clock", PGN supplement §4.2), the built-in clock's LCD,
+/// the arbiter's rulings, the terminal view; the console's and the live
+/// page's `clockFull` / `clockText` (`server/assets/clock-text.js`) agree
+/// (docs/clock.md, "What a clock shows").
 pub fn fmt_hms(ms: u64) -> String {
     let (h, m, s) = split_hms(ms / 1000);
     format!("{h}:{m:02}:{s:02}")
-}
-
-/// `H:MM:SS` of `ms` milliseconds as a clock *shows* them after a press:
-/// rounded up to whole seconds (a clock shows 0:00:00 only when the time is
-/// up), as eboard's DGT 3000 driver and built-in LCD show them and as DGT
-/// clocks do in FIDE broadcasts (docs/clock.md): `5_458_100` → `1:30:59`,
-/// `0` → `0:00:00`. PGN's `[%clk]` is written with it.
-pub fn fmt_shown(ms: u64) -> String {
-    fmt_hms(ms.div_ceil(1000) * 1000)
 }

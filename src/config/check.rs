@@ -47,6 +47,9 @@ impl Config {
         if let Some(s) = &e.session_start {
             instant::parse_rfc3339(s).map_err(|m| ("event", "session_start", m))?;
         }
+        if let Some(z) = &e.time_zone {
+            zone::EventZone::named(z).map_err(|m| ("event", "time_zone", m))?;
+        }
         if let Some(v) = &self.game.vi_player {
             if !["w", "b"].contains(&v.as_str()) {
                 return Err(("game", "vi_player", format!("\"{v}\": allowed are w, b")));

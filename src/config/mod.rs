@@ -21,6 +21,8 @@
 //! default_time_min = 15            # the default time (6.7.1; DSU 004 §11), minutes
 //! session_start = "2026-04-03T15:00:00+02:00" # the round's scheduled start (RFC 3339):
 //!                                  # the default time counts from it
+//! time_zone = "Europe/Copenhagen"  # every wall time shown (console, report);
+//!                                  # default: the machine's (/etc/localtime), else UTC
 //!
 //! [game]
 //! round = 3
@@ -106,6 +108,7 @@ mod located;
 mod sections;
 #[cfg(test)]
 mod tests;
+pub mod zone;
 
 pub use located::ConfigFileError;
 pub use sections::*;
@@ -241,6 +244,18 @@ impl Config {
             "config"
         } else {
             &self.source.file
+        }
+    }
+
+    /// The event's time zone (`[event] time_zone`, checked at load), else
+    /// the machine's local zone, else UTC ([`zone::EventZone`]).
+    pub fn time_zone(&self) -> zone::EventZone {
+        match &self.event.time_zone {
+            Some(n) => zone::EventZone::named(n).unwrap_or_else(|e| {
+                tracing::error!("[event] time_zone: {e}; times are shown in the machine's zone");
+                zone::EventZone::system()
+            }),
+            None => zone::EventZone::system(),
         }
     }
 

@@ -158,6 +158,14 @@ pub struct EventConfig {
     pub session_start: Option<String>,
     /// Speak the announcements (Appendix E) on the sound device with espeak-ng.
     pub speak: Option<bool>,
+    /// The event's time zone, an IANA name of the tz database
+    /// (`"Europe/Copenhagen"`): every wall time the console and the round
+    /// report show is in it ([`super::zone`]). Absent: the machine's local
+    /// zone (`TZ`, `/etc/localtime`), else UTC.
+    pub time_zone: Option<String>,
+    /// The chief arbiter, as the round report names him for the norm file
+    /// (`"IA Hansen, Peter (FIDE id 1401234)"`).
+    pub chief_arbiter: Option<String>,
 }
 
 /// `[game]`: this board's game.

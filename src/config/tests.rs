@@ -194,3 +194,17 @@ fn the_rounds_scheduled_start_as_text_or_a_toml_date_time() {
         assert_eq!(e.line, Some(3), "{bad}: {e}");
     }
 }
+
+/// `[event] time_zone` (issue 40 §9): an IANA name; a bad one is refused
+/// naming the file, the key, its line and the value.
+#[test]
+fn the_events_time_zone_is_an_iana_name() {
+    let c = parse("[event]\ntime_zone = \"Europe/Copenhagen\"\n").unwrap();
+    assert_eq!(c.time_zone().name(), "Europe/Copenhagen");
+    let e = parse("[event]\nname = \"x\"\ntime_zone = \"CEST+1\"\n").unwrap_err();
+    assert_eq!(e.key, "event.time_zone");
+    assert_eq!(e.line, Some(3));
+    let text = e.to_string();
+    assert!(text.contains("\"CEST+1\""), "{text}");
+    assert!(text.contains("board.toml"), "{text}");
+}

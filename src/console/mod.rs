@@ -19,8 +19,10 @@
 //! It depends on the model below it: the event stream's types
 //! (`crate::trace`), the channels (`crate::broadcast::delay`), the event's
 //! results (`crate::event`), the disk (`crate::disk`), TLS
-//! (`crate::tls`, the relay's client to the boards) and the civil dates
-//! of `crate::config::instant` (the report's wall times). It must not depend on
+//! (`crate::tls`, the relay's client to the boards), the civil dates
+//! of `crate::config::instant` and the event's time zone of
+//! `crate::config::zone` (the page's and the report's wall times), and the
+//! config's `[event]` (the report's head, `report::norm`). It must not depend on
 //! the HTTP transport (`crate::server`: axum, requests, cookies,
 //! responses), on `crate::mqtt` or on `crate::app`: they use it. Its
 //! statuses are numbers ([`refusal::Refusal`]), which the transport writes

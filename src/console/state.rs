@@ -36,6 +36,12 @@ pub struct Console {
     /// results into it ([`super::results`]).
     pub pairings: Option<std::path::PathBuf>,
     ids: Arc<CommandIds>,
+    /// The event's time zone (`[event] time_zone`): every wall time the
+    /// console's page and the round report show is in it.
+    pub zone: crate::config::zone::EventZone,
+    /// The event's head the round report prints (name, place, date, rate
+    /// of play, chief arbiter: the server's `[event]`).
+    pub head: super::report::norm::EventHead,
 }
 
 impl Console {
@@ -53,6 +59,8 @@ impl Console {
             forward,
             pairings: None,
             ids: Arc::new(CommandIds::in_memory()),
+            zone: crate::config::zone::EventZone::system(),
+            head: Default::default(),
         }
     }
 
@@ -60,6 +68,31 @@ impl Console {
     pub fn with_pairings(mut self, trf: Option<std::path::PathBuf>) -> Console {
         self.pairings = trf;
         self
+    }
+
+    /// The console showing its times in `zone` (default: the machine's).
+    pub fn with_time_zone(mut self, zone: crate::config::zone::EventZone) -> Console {
+        self.zone = zone;
+        self
+    }
+
+    /// The console with the event's head for the round report.
+    pub fn with_event_head(mut self, head: super::report::norm::EventHead) -> Console {
+        self.head = head;
+        self
+    }
+
+    /// The event's zone as the page takes it (issue 40 §9: every time
+    /// 24-hour in it): `time_zone`, the name `Intl.DateTimeFormat` takes
+    /// (null for a zone without one), `time_zone_name`, the name shown,
+    /// and `utc_offset_min`, its offset at `now_ms` (minutes east of UTC),
+    /// for a browser that does not know the name.
+    pub fn zone_json(&self, now_ms: u64) -> Value {
+        json!({
+            "time_zone": self.zone.browser_name(),
+            "time_zone_name": self.zone.name(),
+            "utc_offset_min": self.zone.offset_min(now_ms),
+        })
     }
 
     /// The console with the board's store of ruling ids (shared with its

@@ -40,14 +40,16 @@ use axum::http::{header, Extensions, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::sync::Arc;
 
 const HTML: &str = include_str!("assets/console.html");
-/// The page's script, one file as served: the clock times
-/// (`console-time.js`), the rulings (`console-rule.js`), a board's card
-/// (`console-board.js`), the page (`console.js`).
+/// The page's script, one file as served: the clock readouts as a clock
+/// shows them (`clock-text.js`, shared with the live page), the clock
+/// entries (`console-time.js`), the rulings (`console-rule.js`), a board's
+/// card (`console-board.js`), the page (`console.js`).
 const JS: &str = concat!(
+    include_str!("assets/clock-text.js"),
     include_str!("assets/console-time.js"),
     include_str!("assets/console-rule.js"),
     include_str!("assets/console-board.js"),
@@ -101,12 +103,20 @@ pub async fn logout(State(s): State<Arc<AppState>>, headers: HeaderMap) -> Respo
 /// `GET /console/me`: who the session is.
 pub async fn me(State(s): State<Arc<AppState>>, headers: HeaderMap, ext: Extensions) -> Response {
     match authorize(&s, &headers, &ext) {
-        Ok(who) => Json(json!({
-            "name": who.name,
-            "role": who.role.as_str(),
-            "relay": s.arbiter.is_none(),
-        }))
-        .into_response(),
+        Ok(who) => {
+            let mut v = json!({
+                "name": who.name,
+                "role": who.role.as_str(),
+                "relay": s.arbiter.is_none(),
+            });
+            // The event's zone (issue 40 §9): the page writes every time in it.
+            if let (Some(c), Some(o)) = (s.console.as_deref(), v.as_object_mut()) {
+                if let Value::Object(z) = c.zone_json(unix_ms()) {
+                    o.extend(z);
+                }
+            }
+            Json(v).into_response()
+        }
         Err(r) => r.into_response(),
     }
 }

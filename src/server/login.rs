@@ -49,12 +49,19 @@ pub async fn login(
         "{DEVICE_COOKIE}={}; Path=/console/login; HttpOnly; SameSite=Strict; Max-Age={DEVICE_TTL_S}{secure}",
         l.device
     );
-    let mut r = Json(json!({
+    let mut body = json!({
         "name": l.account.name,
         "role": l.account.role.as_str(),
         "expires_in_s": ttl,
-    }))
-    .into_response();
+    });
+    // The event's zone (issue 40 §9), as `GET /console/me` gives it.
+    if let (serde_json::Value::Object(z), Some(o)) = (
+        console.zone_json(crate::console::wall_clock::unix_ms()),
+        body.as_object_mut(),
+    ) {
+        o.extend(z);
+    }
+    let mut r = Json(body).into_response();
     if let Ok(v) = HeaderValue::from_str(&cookie) {
         r.headers_mut().insert(header::SET_COOKIE, v);
     }

@@ -12,7 +12,12 @@ use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 
 const HTML: &str = include_str!("assets/live.html");
-const JS: &str = include_str!("assets/live.js");
+/// The page's script, one file as served: the clock readouts as a clock
+/// shows them (`clock-text.js`, shared with the console), the page.
+const JS: &str = concat!(
+    include_str!("assets/clock-text.js"),
+    include_str!("assets/live.js")
+);
 const CSS: &str = include_str!("assets/live.css");
 
 /// `GET /[?game=R.B|?round=R]`: the page with the current public states of

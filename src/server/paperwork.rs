@@ -1,6 +1,7 @@
 //! The round's paperwork over HTTP (`docs/console.md`, "The round's
 //! paperwork"), behind the console's login (any role): the round report
-//! (`GET /console/report[?tz=+01:00]`, print-ready HTML, and `.csv`), the
+//! (`GET /console/report[?tz=+01:00]`, print-ready HTML, and `.csv`, in
+//! the event's time zone unless `tz` names another), the
 //! results (`GET /console/results.csv`) and the results written into the
 //! pairings' TRF-16 (`GET /console/results.trf[?round=N]`). What they hold
 //! is the console's ([`crate::console::report`],
@@ -9,6 +10,7 @@
 
 use super::auth::authorize;
 use super::state::AppState;
+use crate::config::zone::EventZone;
 use crate::console::alerts::Alert;
 use crate::console::refusal::{refuse, Refusal};
 use crate::console::report;
@@ -21,7 +23,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::sync::Arc;
 
-/// The report's query: `tz`, an offset from UTC (`+01:00`; default UTC).
+/// The report's query: `tz`, an offset from UTC (`+01:00`) or an IANA
+/// zone name; default: the event's zone (`[event] time_zone`).
 #[derive(Debug, Deserialize)]
 pub struct Params {
     #[serde(default)]
@@ -60,8 +63,16 @@ fn gather(s: &AppState, headers: &HeaderMap, ext: &Extensions) -> Result<Sources
     })
 }
 
-fn offset(p: &Params) -> Result<i32, Refusal> {
-    report::parse_offset(p.tz.trim_end()).map_err(|e| refuse(422, &e))
+/// The zone the report is written in: `?tz=`, else the event's.
+fn zone(s: &AppState, p: &Params) -> Result<EventZone, Refusal> {
+    let event = s
+        .console
+        .as_deref()
+        .map(|c| c.zone.clone())
+        .unwrap_or_default();
+    Ok(report::zone_param(p.tz.trim_end())
+        .map_err(|e| refuse(422, &e))?
+        .unwrap_or(event))
 }
 
 /// The paperwork's one shape: what the report is made of ([`gather`]: the
@@ -104,10 +115,16 @@ pub async fn report(
     Query(p): Query<Params>,
 ) -> Response {
     respond(&s, &headers, &ext, |src| {
-        let off = offset(&p)?;
-        let rows = report::rows(&src.states, &src.alerts, &src.rulings);
+        let zone = zone(&s, &p)?;
+        let rows = report::rows(&src.states, &src.alerts, &src.rulings, &zone);
         let results = crate::event::results::from_states(&src.states);
-        let html = report::to_html(&rows, &results, off, unix_ms());
+        let mut head = s
+            .console
+            .as_deref()
+            .map(|c| c.head.clone())
+            .unwrap_or_default();
+        head.date = head.date_of(&src.states, &zone);
+        let html = report::to_html(&rows, &results, &head, &zone, unix_ms());
         Ok((
             [
                 (header::CONTENT_TYPE, "text/html; charset=utf-8"),
@@ -127,9 +144,12 @@ pub async fn report_csv(
     Query(p): Query<Params>,
 ) -> Response {
     respond(&s, &headers, &ext, |src| {
-        let off = offset(&p)?;
+        let zone = zone(&s, &p)?;
         Ok(csv_response(
-            report::to_csv(&report::rows(&src.states, &src.alerts, &src.rulings), off),
+            report::to_csv(
+                &report::rows(&src.states, &src.alerts, &src.rulings, &zone),
+                &zone,
+            ),
             "round-report.csv",
         ))
     })

@@ -73,9 +73,16 @@ pub struct Hms {
 }
 
 impl Hms {
-    /// The display for `ms` remaining, rounded *up* to whole seconds (so the
-    /// clock never shows 0:00:00 before the engine's flag falls); `None`
+    /// The whole seconds to *set* for `ms` remaining, rounded *up*; `None`
     /// past 9:59:59, the most a DGT 3000 shows.
+    ///
+    /// Not a display (eboard's displays truncate, [`crate::clock::fmt_hms`]):
+    /// `SETNRUN` sets whole seconds on a device that then runs on by
+    /// itself. Rounded up, the device's time is at most a second more than
+    /// the engine's, so its flag falls at most a second after the engine's
+    /// (which decides, and which the next press sets right again), never
+    /// before: a flag shown on the table before the player's time is up
+    /// would take a fraction of a second from him and could be claimed.
     pub fn from_ms_ceil(ms: u64) -> Option<Hms> {
         let secs = ms.div_ceil(1000);
         if secs > crate::clock::MAX_DISPLAY_S {

@@ -9,9 +9,20 @@
 //! | `GET /console/report.csv` | the same rows as CSV (RFC 4180) |
 //! | `GET /console/results.csv` | each game's result and its status ([`crate::event::results`]) |
 //!
-//! `?tz=+01:00` shows wall times at that UTC offset (default UTC); every
+//! Wall times are in the event's time zone (`[event] time_zone`, issue 40
+//! §9; [`crate::config::zone`]), each with the abbreviation in force
+//! (`CEST`, `CET`: a round across the autumn change has the hour 02:00 twice);
+//! `?tz=+01:00` (a fixed offset) or `?tz=Europe/Oslo` overrides it. Every
 //! row also carries the round time (the game's clock time since the round
 //! started, `t`, ms; shown h:mm:ss) and, in the CSV, Unix ms.
+//!
+//! As a norm-file document ([`norm`]): the event's head (name, place,
+//! date, round, rate of play, chief arbiter), per board the players with
+//! title, rating, federation and FIDE id, the result and its termination in
+//! words, and per game every decision with its article: the claims upheld,
+//! rejected or referred with their penalty, the illegal moves with theirs,
+//! the board's own decisions (a game's end) and every ruling with who gave
+//! it and when.
 //!
 //! Where the rows come from:
 //! - alerts: the console's queue ([`super::alerts`]) with their
@@ -27,6 +38,7 @@
 //! + `t` / `speed`), else when the event arrived here.
 
 use super::alerts::Alert;
+use crate::config::zone::EventZone;
 use serde_json::Value;
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -169,12 +181,18 @@ fn still_open(st: Option<&Value>, e: &Value) -> bool {
         .any(|m| m["type"] == e["type"] && m["t"] == e["t"])
 }
 
-/// What an alert said, in a few words.
+/// What an alert said, in a few words: the decision it carries first
+/// ([`norm::decision`]: a claim's outcome, a penalty with its article).
 fn alert_detail(e: &Value) -> String {
-    let mut parts = Vec::new();
+    let mut parts: Vec<String> = norm::decision(e).into_iter().collect();
     for key in [
         "touched", "san", "claim", "kind", "reason", "result", "problem", "penalty", "error",
     ] {
+        // The penalty, the result and the claim's kind are in the
+        // decision already (the penalty with its article).
+        if matches!(key, "penalty" | "result" | "reason" | "kind") && !parts.is_empty() {
+            continue;
+        }
         let v = text(e, key);
         if !v.is_empty() {
             // The move in SAN (never UCI: the arbiter reads the report).
@@ -189,7 +207,14 @@ fn alert_detail(e: &Value) -> String {
 /// alert of `alerts` (the console's queue), every ruling event of
 /// `rulings` ([`RulingLog::list`]) and every applied ruling of the boards'
 /// `states` (their `rulings` history) not among the events.
-pub fn rows(states: &[Value], alerts: &[Alert], rulings: &[(u64, Value)]) -> Vec<Row> {
+/// Times in the text (an acknowledgement's) are in `zone`, with its
+/// abbreviation ([`EventZone::stamp`]).
+pub fn rows(
+    states: &[Value],
+    alerts: &[Alert],
+    rulings: &[(u64, Value)],
+    zone: &EventZone,
+) -> Vec<Row> {
     let mut out = Vec::new();
     for a in alerts {
         let e = &a.event;
@@ -201,7 +226,7 @@ pub fn rows(states: &[Value], alerts: &[Alert], rulings: &[(u64, Value)]) -> Vec
             .or_else(|| t.and_then(|t| wall_of(st, t)))
             .unwrap_or(a.unix_ms);
         let mut outcome = match (&a.ack, &a.resolved) {
-            (Some(k), _) => format!("acknowledged by {} at {} UTC", k.by, wall(k.unix_ms, 0)),
+            (Some(k), _) => format!("acknowledged by {} at {}", k.by, zone.stamp(k.unix_ms)),
             (None, Some(_)) => "resolved".to_owned(),
             // Still among the board's open matters: awaiting a ruling;
             // otherwise decided (by the board or a ruling) but nobody
@@ -211,7 +236,7 @@ pub fn rows(states: &[Value], alerts: &[Alert], rulings: &[(u64, Value)]) -> Vec
             (None, None) => "not acknowledged".to_owned(),
         };
         if let Some(r) = &a.resolved {
-            outcome.push_str(&format!("; {} (at {} UTC)", r.how, wall(r.unix_ms, 0)));
+            outcome.push_str(&format!("; {} (at {})", r.how, zone.stamp(r.unix_ms)));
         }
         // The rulings that answered it (`answers`: its type and round time).
         for r in st
@@ -347,7 +372,12 @@ fn undone_by(state: Option<&Value>, seq: u64) -> Option<u64> {
 }
 
 #[cfg(test)]
+mod norm_tests;
+#[cfg(test)]
 mod tests;
 
 mod format;
 pub use format::*;
+mod html;
+pub use html::to_html;
+pub mod norm;

@@ -1,6 +1,7 @@
 //! Tests of [`super`] (report.rs).
 
 use super::*;
+use crate::config::zone::EventZone;
 use crate::console::alerts::AlertQueue;
 use serde_json::json;
 
@@ -40,7 +41,7 @@ fn every_alert_and_ruling_once_in_order_with_its_outcome() {
         1_775_000_025_100,
     );
     log.take(r#"{"type":"move","game":"4.2"}"#, 1);
-    let rows = rows(&[state], &q.list(), &log.list());
+    let rows = rows(&[state], &q.list(), &log.list(), &EventZone::utc());
     let what: Vec<(&str, &str)> = rows.iter().map(|r| (r.kind, r.what.as_str())).collect();
     assert_eq!(
         what,
@@ -66,11 +67,17 @@ fn every_alert_and_ruling_once_in_order_with_its_outcome() {
         rows[3].outcome,
         "refused (409): the claim was decided three moves ago"
     );
-    let csv = to_csv(&rows, 120);
+    let csv = to_csv(&rows, &EventZone::fixed(120));
     assert!(csv.starts_with(CSV_HEADER), "{csv}");
     assert!(csv.contains("UTC+02:00"), "{csv}");
     assert_eq!(csv.matches("\r\n").count(), 6);
-    let html = to_html(&rows, &[], 0, 1_775_000_100_000);
+    let html = to_html(
+        &rows,
+        &[],
+        &Default::default(),
+        &EventZone::utc(),
+        1_775_000_100_000,
+    );
     assert!(html.contains("White 1:20:00 → 0:01:20"));
     assert!(!html.contains("<script"));
 }
@@ -92,7 +99,7 @@ fn an_alert_not_acknowledged_is_open_only_while_the_board_has_it_open() {
     )
     .unwrap();
     let waiting = state(json!([{"type": "claim", "t": 5000, "by": "w"}]), json!([]));
-    let rows_open = rows(&[waiting], &q.list(), &[]);
+    let rows_open = rows(&[waiting], &q.list(), &[], &EventZone::utc());
     assert_eq!(rows_open[0].outcome, "open: awaiting a ruling");
     let decided = state(
         json!([]),
@@ -100,7 +107,7 @@ fn an_alert_not_acknowledged_is_open_only_while_the_board_has_it_open() {
                 "article": "9.2", "effect": "drawn", "undone_by": null,
                 "answers": {"type": "claim", "t": 5000}}]),
     );
-    let rows_decided = rows(&[decided], &q.list(), &[]);
+    let rows_decided = rows(&[decided], &q.list(), &[], &EventZone::utc());
     assert_eq!(
         rows_decided[0].outcome,
         "not acknowledged; answered by ruling #1 (overrule)"
@@ -132,7 +139,7 @@ fn times_and_offsets() {
         detail: "\"&'".into(),
         outcome: "open".into(),
     };
-    let html = to_html(&[row], &[], 0, 0);
+    let html = to_html(&[row], &[], &Default::default(), &EventZone::utc(), 0);
     assert!(html.contains("&lt;script&gt;") && html.contains("&quot;&amp;&#39;"));
 }
 
@@ -165,7 +172,7 @@ fn refused_rulings_stay_in_the_round_report_across_a_relay_restart() {
     let list = again.list();
     assert_eq!(list.len(), 1, "{list:?}");
     assert_eq!(list[0].0, 1_795_695_750_000, "kept with when it arrived");
-    let rows = rows(&[], &[], &list);
+    let rows = rows(&[], &[], &list, &EventZone::utc());
     let row = rows
         .iter()
         .find(|r| r.kind == "refused")
@@ -188,6 +195,6 @@ fn a_touch_move_breach_is_reported_in_san() {
         1_775_000_004_300,
     )
     .unwrap();
-    let rows = rows(&[], &q.list(), &[]);
+    let rows = rows(&[], &q.list(), &[], &EventZone::utc());
     assert_eq!(rows[0].detail, "touched: g1; played: Nc3");
 }

@@ -293,7 +293,7 @@ function history(g, st, id, readOnly) {
   if (!list.length) return sec;
   const ol = el("ol", { id: "history-" + g });
   for (const r of list) {
-    const when = st.started_at_unix_ms && r.t != null ? new Date(st.started_at_unix_ms + r.t / (st.speed || 1)).toLocaleTimeString() : "";
+    const when = st.started_at_unix_ms && r.t != null ? wallTime(st.started_at_unix_ms + r.t / (st.speed || 1)) : "";
     const li = el("li", { "data-seq": r.seq, class: r.undone_by ? "undone" : "" });
     li.appendChild(el("span", {}, "#" + r.seq + (when ? " " + when : "") + " · " + r.action + " by " + r.author
       + (r.article ? " (" + r.article + ")" : "") + (r.effect ? ": " + r.effect : "")
@@ -471,7 +471,7 @@ function renderRoundControls() {
 /** Round time `t` (ms) of board `st` as wall time, hh:mm (its clock: `started_at_unix_ms`, `speed`). */
 function wallHm(st, t) {
   if (!st.started_at_unix_ms || t == null) return "round time " + clockFull(t);
-  return new Date(st.started_at_unix_ms + t / (st.speed || 1)).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return wallTime(st.started_at_unix_ms + t / (st.speed || 1), true);
 }
 
 /**

@@ -1,25 +1,12 @@
-// The arbiter's console: clock times as the clocks show them and as
-// arbiters write them (issue 24 §4). Display and entry agree: a clock under
-// an hour shows m:ss ("12:30"), from an hour h:mm:ss ("1:20:00"); entry takes
+// The arbiter's console: clock times as arbiters write them (issue 24 §4).
+// Display and entry agree: a clock under an hour shows m:ss ("12:30"), from
+// an hour h:mm:ss ("1:20:00") (`clockText` / `clockFull`, clock-text.js:
+// the whole seconds left, truncated, as a clock shows them); entry takes
 // exactly those two forms, or an amount to add or subtract ("+2:00",
 // "-0:30", "+2 min", "+30 s"). Anything else (a bare "20": minutes or
-// seconds?) is refused with an example. Loaded before console.js (one file
-// as served: src/server/console.rs).
+// seconds?) is refused with an example. Loaded after clock-text.js and
+// before console.js (one file as served: src/server/console.rs).
 "use strict";
-
-/** A clock as its display shows it: ms rounded up to the second, m:ss under an hour, else h:mm:ss. */
-function clockText(ms) {
-  if (ms == null) return "–";
-  const s = Math.ceil(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
-  return (h ? h + ":" + String(m).padStart(2, "0") : m) + ":" + String(s % 60).padStart(2, "0");
-}
-
-/** A clock in full, h:mm:ss (the preview's words: "1:20:00 → 0:01:20"). */
-function clockFull(ms) {
-  if (ms == null) return "–";
-  const s = Math.ceil(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
-  return h + ":" + String(m).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
-}
 
 const CLOCK_EXAMPLES = "write 1:20:00 (1 h 20 min), 12:30 (12 min 30 s), +2:00 or -0:30 (add or subtract), +2 min";
 

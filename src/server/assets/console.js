@@ -20,6 +20,29 @@ const offline = new Set();  // games offline (relay)
 let alerts = [];
 let lastDrawn = "";
 let me = null, seen = new Set(), first = true, timer = null, source = null, audio = null;
+/**
+ * Unix ms as the event's wall time, 24-hour HH:MM:SS (`short`: HH:MM), in
+ * the event's zone the server names (`me.time_zone`, issue 40 §9: one zone
+ * everywhere, never the browser's own zone or 12-hour clock); a zone the
+ * browser does not know: at the offset the server gave (`utc_offset_min`).
+ */
+const wallFormats = new Map();
+function wallTime(ms, short) {
+  if (ms == null || !isFinite(ms)) return "";
+  const tz = me && me.time_zone;
+  const key = tz + (short ? ":s" : "");
+  if (tz && !wallFormats.has(key)) {
+    const opts = { timeZone: tz, hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+    if (!short) opts.second = "2-digit";
+    try { wallFormats.set(key, new Intl.DateTimeFormat("en-GB", opts)); } catch (e) { wallFormats.set(key, null); }
+  }
+  const f = tz ? wallFormats.get(key) : null;
+  if (f) return f.format(new Date(ms));
+  const d = new Date(ms + ((me && me.utc_offset_min) || 0) * 60000), p = (n) => String(n).padStart(2, "0");
+  return p(d.getUTCHours()) + ":" + p(d.getUTCMinutes()) + (short ? "" : ":" + p(d.getUTCSeconds()));
+}
+/** The zone the page's times are in, as the page says it once. */
+function zoneWords() { return "times in " + ((me && (me.time_zone_name || me.time_zone)) || "UTC") + ", 24-hour"; }
 // Alerts held in the open list by this page although acknowledged (or
 // resolved) elsewhere: one with a question of this arbiter's open on it, and
 // after it the outcome of his answer, until he moves it himself (ia18: it
@@ -144,7 +167,7 @@ function tick() {
 function renderAlert(a) {
   const st = a.game ? boards.get(a.game) : null;
   const li = el("li", { class: "alert" + (a.ack || a.resolved ? " acked" : ""), id: "alert-" + a.id, "data-type": a.type, "data-game": a.game || "" });
-  li.appendChild(el("h3", {}, (TITLES[a.type] || a.type) + (a.game ? " — board " + a.game : "") + " · " + new Date(a.unix_ms).toLocaleTimeString()));
+  li.appendChild(el("h3", {}, (TITLES[a.type] || a.type) + (a.game ? " — board " + a.game : "") + " · " + wallTime(a.unix_ms)));
   li.appendChild(el("p", {}, describe(a.event)));
   const id = "reply-alert-" + a.id;
   if (st && !/^board_/.test(a.type)) {
@@ -160,17 +183,17 @@ function renderAlert(a) {
     } else {
       li.dataset.open = "false";
       const r = answerOf(st, a);
-      const words = earlierGame(st, a) ? "From an earlier game on board " + a.game + ": it happened at " + new Date(a.unix_ms).toLocaleTimeString()
-          + ", before the game now on the board began (" + new Date(st.started_at_unix_ms).toLocaleTimeString() + ": a new game, or the board started afresh without its journal). Nothing to rule on it here: rule from the board's current alerts or its card."
+      const words = earlierGame(st, a) ? "From an earlier game on board " + a.game + ": it happened at " + wallTime(a.unix_ms)
+          + ", before the game now on the board began (" + wallTime(st.started_at_unix_ms) + ": a new game, or the board started afresh without its journal). Nothing to rule on it here: rule from the board's current alerts or its card."
         : st.open === undefined ? "This board does not say what is open (an older eboard): rule from its card."
         : r ? "Decided: " + r.action + " by " + r.author + (r.article ? " (" + r.article + ")" : "") + (r.effect ? ": " + r.effect : "") + (r.undone_by ? " — undone by #" + r.undone_by : "")
         : "Nothing left to rule: " + (st.result && st.result !== "*" && a.type !== "game_end" ? "the game is over (" + resultText(st.result) + ")" : a.type === "game_end" && st.result_status && st.result_status !== "provisional" ? "the result is " + st.result_status + " (" + resultText(st.result) + ")" : "the board decided it or the game moved on") + ".";
       li.appendChild(el("p", { class: "outcome" }, words));
     }
   }
-  if (a.resolved) li.appendChild(el("p", { class: "outcome resolved" }, "Resolved at " + new Date(a.resolved.unix_ms).toLocaleTimeString() + ": " + a.resolved.how));
+  if (a.resolved) li.appendChild(el("p", { class: "outcome resolved" }, "Resolved at " + wallTime(a.resolved.unix_ms) + ": " + a.resolved.how));
   li.appendChild(replyBox(id));
-  if (a.ack) li.appendChild(el("p", {}, "Acknowledged by " + a.ack.by + " at " + new Date(a.ack.unix_ms).toLocaleTimeString()));
+  if (a.ack) li.appendChild(el("p", {}, "Acknowledged by " + a.ack.by + " at " + wallTime(a.ack.unix_ms)));
   // Acknowledged (or resolved) elsewhere while this arbiter's question stood:
   // kept here (below the question, so nothing above it moves) until he moves it.
   if ((a.ack || a.resolved) && heldOpen(a)) {
@@ -289,7 +312,7 @@ async function refresh() {
   // the clocks tick on their own.
   const key = drawnKey();
   if (key !== lastDrawn) { lastDrawn = key; keepInPlace(() => { renderAlerts(); renderOverview(); renderBoards(); }); }
-  $("status").textContent = "Updated " + new Date().toLocaleTimeString();
+  $("status").textContent = "Updated " + wallTime(Date.now()) + " (" + zoneWords() + ")";
 }
 function schedule() { if (!timer) timer = setTimeout(refresh, 150); }
 /** Redraws with `draw` while a question the arbiter is answering (a pending "…?" with its

@@ -1,5 +1,6 @@
 // eboard live page: draws the games of the feed from /boards.json and the
 // event stream /events. No arbiter's login: that is the console's, over HTTPS.
+// Served after clock-text.js (`clockFull`; src/server/page.rs).
 "use strict";
 
 const GLYPH = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
@@ -27,12 +28,6 @@ function placement(fen) {
     }
   });
   return squares;
-}
-
-function clockText(ms) {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
-  return `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}`;
 }
 
 function playerName(p, fallback) {
@@ -164,7 +159,7 @@ function drawClocks(g) {
       // The feed is delayed: the clock is shown as it stood delay_ms ago.
       ms -= Math.max(0, Date.now() - (g.delay_ms || 0) / (g.speed || 1) - g.clock.unix_ms) * (g.speed || 1);
     }
-    c.textContent = clockText(ms);
+    c.textContent = clockFull(ms);
     c.classList.toggle("running", running);
   }
 }
