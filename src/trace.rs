@@ -306,6 +306,16 @@ pub enum PenaltyRef {
     Event(u64),
     /// The penalty given by this ruling (its seq).
     Ruling(u32),
+    /// Extension (issue 40 §2): the game end the board declared alone
+    /// (checkmate, stalemate, a dead position, a flag, 2023 9.6), withdrawn:
+    /// `"event": {"type": "game_end", "t": T}` and/or, for a flag, both
+    /// `"white_ms"` and `"black_ms"`: the clocks the game goes on with.
+    End {
+        /// The `game_end` event's round time, ms, when named.
+        t: Option<u64>,
+        /// The clocks (White, Black) the game goes on with, ms.
+        times: Option<(u64, u64)>,
+    },
 }
 
 /// The 2023 Guidelines III.4 request as the arbiter rules it

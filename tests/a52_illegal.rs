@@ -137,3 +137,64 @@ fn the_arbiter_observing_it_applies_7_5_5_before_the_reply() {
     assert!(of(&ev, "illegal_move").is_empty(), "{ev:#?}");
     assert_eq!(sans(&ev), ["e5"]);
 }
+
+/// After 1. e4 e5 White presses his clock without a move (2023 7.5.3: "If
+/// the player presses the clock without making a move, it shall be
+/// considered and penalized as if an illegal move"), which A.5.2 / B.3
+/// leave to the arbiter and the opponent's claim as any illegal move.
+const PRESS_WITHOUT_MOVE: &str = "
+    1000 lift e2
+    1200 place e4 P
+    1500 press w
+    3000 lift e7
+    3200 place e5 p
+    3500 press b
+    5000 press w";
+
+#[test]
+fn a_press_without_a_move_is_alerted_and_ruled_only_on_a_claim() {
+    // Main before: the board ruled it at the press (+1 min to Black),
+    // nobody claiming.
+    for (mode, tc) in A52 {
+        let ev = replay_steps(header(mode, tc, None), PRESS_WITHOUT_MOVE, "fide-2023");
+        assert!(of(&ev, "illegal_move").is_empty(), "{mode}: {ev:#?}");
+        let alerts = unclaimed(&ev);
+        assert_eq!(alerts.len(), 1, "{mode}: {ev:#?}");
+        assert_eq!(alerts[0]["t"], 5000, "{mode}");
+        assert_eq!(alerts[0]["article"], "A.5.2", "{mode}");
+        // Claimed before Black's next move: 7.5.5's minute, White on move.
+        let claimed = format!("{PRESS_WITHOUT_MOVE}\n6000 claim illegal_move b");
+        let ev = replay_steps(header(mode, tc, None), &claimed, "fide-2023");
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{mode}: {ev:#?}");
+        assert_eq!(ill[0]["t"], 6000, "{mode}");
+        assert_eq!(ill[0]["penalty"], "+1 min to black", "{mode}");
+        assert_eq!(ill[0]["penalty_article"], "7.5.5", "{mode}");
+        // The arbiter observing it rules it: the same.
+        let ruled = format!("{PRESS_WITHOUT_MOVE}\n6000 arbiter accept");
+        let ev = replay_steps(header(mode, tc, None), &ruled, "fide-2023");
+        let ill = of(&ev, "illegal_move");
+        assert_eq!(ill.len(), 1, "{mode}: {ev:#?}");
+        assert_eq!(ill[0]["penalty"], "+1 min to black", "{mode}");
+        assert_eq!(ill[0]["article"], "7.5.3", "{mode}");
+        // Not claimed: White makes his move, Black replies; it stood.
+        let stood = format!(
+            "{PRESS_WITHOUT_MOVE}\n7000 lift g1\n7200 place f3 N\n7500 press w\n\
+             9000 lift b8\n9200 place c6 n\n9500 press b\n10000 claim illegal_move b"
+        );
+        let ev = replay_steps(header(mode, tc, None), &stood, "fide-2023");
+        assert_eq!(sans(&ev), ["e4", "e5", "Nf3", "Nc6"], "{mode}: {ev:#?}");
+        assert!(of(&ev, "illegal_move").is_empty(), "{mode}: {ev:#?}");
+        assert_eq!(of(&ev, "claim")[0]["upheld"], false, "{mode}");
+    }
+    // The event setting: the board rules it at the press, as before.
+    let ev = replay_steps(
+        header("rapid", "1500+10", Some(true)),
+        PRESS_WITHOUT_MOVE,
+        "fide-2023",
+    );
+    let ill = of(&ev, "illegal_move");
+    assert_eq!(ill.len(), 1, "{ev:#?}");
+    assert_eq!(ill[0]["t"], 5000);
+    assert_eq!(ill[0]["article"], "7.5.3");
+}

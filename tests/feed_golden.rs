@@ -405,4 +405,114 @@ mod withdrawn_penalty {
         assert!(pgn.contains("Illegal move by White"), "{pgn}");
         assert_eq!(c.arbiter().illegal_counts(), (1, 0));
     }
+
+    #[test]
+    fn a_mate_the_arbiter_cancels_leaves_the_public_pgn_and_an_undo_brings_it_back() {
+        let header = Header {
+            boards: vec![BoardId::Main],
+            time_control: Some("5400+30".into()),
+            ..Header::default()
+        };
+        let cfg = GameConfig::from_header(&header, None, None).expect("header");
+        let mut c = Controller::new(cfg);
+        let mut p = Publisher::new(info());
+        p.snapshot_now(c.arbiter(), 0);
+        let mut pgn = String::new();
+        let mut step = |c: &mut Controller, p: &mut Publisher, r: Record| {
+            let mut events = Vec::new();
+            c.feed(&r, &mut events);
+            if let Some(u) = p.update(c.arbiter(), &events, r.t, true) {
+                if let Some(s) = u.snapshot {
+                    pgn = s.pgn.to_string();
+                }
+            }
+            pgn.clone()
+        };
+        // 1. f3 e5 2. g4 Qh4#, as the board read it.
+        let moves = [
+            (Square::F2, Square::F3, Color::White),
+            (Square::E7, Square::E5, Color::Black),
+            (Square::G2, Square::G4, Color::White),
+            (Square::D8, Square::H4, Color::Black),
+        ];
+        let mut t = 1_000;
+        for (from, to, side) in moves {
+            step(&mut c, &mut p, rec(t, RecordKind::Lift(from)));
+            let place = RecordKind::Place {
+                square: to,
+                color: None,
+                piece: None,
+            };
+            step(&mut c, &mut p, rec(t + 100, place));
+            step(&mut c, &mut p, rec(t + 200, RecordKind::Press(side)));
+            t += 1_000;
+        }
+        let end = c.arbiter().outcome().expect("mate");
+        let pgn = step(&mut c, &mut p, rec(t, RecordKind::Lift(Square::A7)));
+        assert!(
+            pgn.contains("Qh4#") && pgn.contains("[Result \"0-1\"]"),
+            "{pgn}"
+        );
+        // The arbiter cancels the board's mate: the move and the result leave.
+        let cancel = ArbiterAction::Withdraw(PenaltyRef::End {
+            t: Some(end.t),
+            times: None,
+        });
+        let pgn = step(&mut c, &mut p, ruled(t + 1_000, cancel));
+        assert!(c.arbiter().outcome().is_none());
+        assert!(!pgn.contains("Qh4") && !pgn.contains("0-1"), "{pgn}");
+        assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+        // Undone: the mate and its result are back.
+        let pgn = step(&mut c, &mut p, ruled(t + 2_000, ArbiterAction::Undo(1)));
+        assert!(
+            pgn.contains("Qh4#") && pgn.contains("[Result \"0-1\"]"),
+            "{pgn}"
+        );
+    }
+
+    #[test]
+    fn the_livechess_tournament_follows_a_time_control_the_arbiter_installs() {
+        let header = Header {
+            boards: vec![BoardId::Main],
+            time_control: Some("5400".into()),
+            ..Header::default()
+        };
+        let cfg = GameConfig::from_header(&header, None, None).expect("header");
+        let mut c = Controller::new(cfg);
+        let mut p = Publisher::new(GameInfo {
+            time_control: Some("5400".into()),
+            ..info()
+        });
+        p.snapshot_now(c.arbiter(), 0);
+        let step = |c: &mut Controller, p: &mut Publisher, r: Record| {
+            let mut events = Vec::new();
+            c.feed(&r, &mut events);
+            p.update(c.arbiter(), &events, r.t, true)
+                .and_then(|u| u.snapshot)
+                .map(|s| {
+                    let tournament = eboard::broadcast::livechess::tournament_json(&[&s]);
+                    tournament["timecontrol"].clone()
+                })
+        };
+        step(&mut c, &mut p, rec(1_000, RecordKind::Lift(Square::E2)));
+        let place = RecordKind::Place {
+            square: Square::E4,
+            color: None,
+            piece: None,
+        };
+        step(&mut c, &mut p, rec(1_100, place));
+        let tc = step(&mut c, &mut p, rec(1_200, RecordKind::Press(Color::White)));
+        assert_eq!(tc, Some(serde_json::json!("5400")));
+        // 6.10.2: the clock was set wrong; the arbiter installs 5400+30.
+        let install = ArbiterAction::TimeControl {
+            control: "5400+30".into(),
+            from_move: None,
+            times: None,
+        };
+        let tc = step(&mut c, &mut p, ruled(2_000, install));
+        assert_eq!(tc, Some(serde_json::json!("5400+30")));
+        // Undone: the configured control again.
+        let tc = step(&mut c, &mut p, ruled(3_000, ArbiterAction::Undo(1)));
+        assert_eq!(tc, Some(serde_json::json!("5400")));
+    }
 }

@@ -543,3 +543,52 @@ fn a_claim_on_a_written_move_is_held_for_the_arbiter_per_profile() {
         }
     }
 }
+
+/// Issue 40 §2, 2023 6.10.1 (a defective clock: "the arbiter … shall use
+/// his/her best judgement when determining the times to be shown"): the
+/// board ends the game on White's flag by itself; the `game_end` alert
+/// offers its cancellation with the clocks to give; without clocks that
+/// show no flag it is refused 409 naming the flag, with them the result is
+/// withdrawn and the game goes on; the undo gives the board's result back.
+#[test]
+fn a_flag_the_board_declared_is_cancelled_with_the_clocks_and_undone() {
+    let dir = tempdir("ruling-flag-cancel");
+    let board = board_with(&dir, &TraceBuilder::new().adjust(65_000, "w").text(), "60");
+    let a = board.addr.clone();
+    let st = poll(30, "the game ended on time", || {
+        let st = bearer_state(&a);
+        (st["result"] == "0-1" && st["result_reason"] == "time").then_some(st)
+    });
+    let open = st["open"].as_array().unwrap();
+    let end = open.iter().find(|m| m["type"] == "game_end").unwrap();
+    let rulings = end["rulings"].as_array().unwrap();
+    let cancel = rulings.iter().find(|r| r["action"] == "withdraw");
+    let cancel = cancel.unwrap_or_else(|| panic!("no cancel offered: {end}"));
+    assert_eq!(cancel["label"], "Cancel the board's time", "{cancel}");
+    assert_eq!(cancel["body"]["white_ms"], 0, "{cancel}");
+    let expect = json!({"ply": st["ply"], "event": {"type": "game_end", "t": end["t"]}});
+    let (s, v) = post(&a, "/arbiter/withdraw", json!({ "expect": expect }));
+    assert_eq!(s, 409, "{v}");
+    let why = v["error"].as_str().unwrap();
+    assert!(
+        why.contains("White's clock would still show the flag"),
+        "{v}"
+    );
+    assert_eq!(bearer_state(&a)["result"], "0-1");
+    let body = json!({"white_ms": 3_600_000, "black_ms": 60_000,
+                      "reason": "the clock was defective", "expect": expect});
+    let (s, v) = post(&a, "/arbiter/withdraw", body);
+    assert_eq!(s, 200, "{v}");
+    let st = bearer_state(&a);
+    assert_eq!(st["result"], "*", "{st}");
+    let r = &st["rulings"][0];
+    assert_eq!(
+        (&r["action"], &r["article"]),
+        (&json!("withdraw"), &json!("6.10.2"))
+    );
+    let effect = r["effect"].as_str().unwrap();
+    assert!(effect.contains("the board's 0-1 (time) withdrawn"), "{r}");
+    let undo = json!({"ruling": 1, "expect": {"ply": st["ply"]}});
+    assert_eq!(post(&a, "/arbiter/undo", undo).0, 200);
+    assert_eq!(bearer_state(&a)["result"], "0-1");
+}

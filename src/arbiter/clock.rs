@@ -128,7 +128,11 @@ impl Arbiter {
             Recognition::NoMove => {
                 let a = self.cfg.profile.articles;
                 if self.cfg.profile.press_without_move_is_illegal {
-                    self.illegal(side, a.press_without_move, Bitboard::EMPTY, false, t, out);
+                    // 2023 A.5.2 / B.3: alerted, ruled on a claim or by the
+                    // arbiter (`illegal.rs`); else ruled at the press.
+                    if !self.press_without_move_alerted(side, t, out) {
+                        self.illegal(side, a.press_without_move, Bitboard::EMPTY, false, t, out);
+                    }
                 } else {
                     out.push(Event {
                         t,

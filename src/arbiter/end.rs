@@ -120,11 +120,16 @@ impl Arbiter {
             return;
         }
         let reps = self.repetitions();
-        if p.automatic_fivefold && reps >= 5 {
+        // A 9.6 draw the arbiter withdrew is not declared again for the
+        // same position / run of moves (`withdraw_end.rs`).
+        if p.automatic_fivefold && reps >= 5 && !self.end_withdrawn(EndReason::Fivefold) {
             self.end(KnownOutcome::Draw, EndReason::Fivefold, a.fivefold, t, out);
             return;
         }
-        if p.automatic_fivefold && self.pos.halfmoves() >= 150 {
+        if p.automatic_fivefold
+            && self.pos.halfmoves() >= 150
+            && !self.end_withdrawn(EndReason::SeventyFiveMoves)
+        {
             self.end(
                 KnownOutcome::Draw,
                 EndReason::SeventyFiveMoves,

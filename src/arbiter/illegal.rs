@@ -57,7 +57,59 @@ pub(super) struct PendingIllegal {
     pub(super) queen: Option<Move>,
 }
 
+impl PendingIllegal {
+    /// Whether it is a press without a move (2023 7.5.3): no piece moved.
+    pub(super) fn without_move(&self) -> bool {
+        !self.stood && self.differs.is_empty() && self.on_board == *self.before.board()
+    }
+}
+
 impl Arbiter {
+    /// 2023 7.5.3 ("If the player presses the clock without making a move,
+    /// it shall be considered and penalized as if an illegal move") where
+    /// A.5.2 / B.3 leave illegal moves to the arbiter and the opponent's
+    /// claim ("If the arbiter observes an action taken under Article 7.5.1,
+    /// 7.5.2, 7.5.3 or 7.5.4, he/she shall act according to Article 7.5.5,
+    /// provided the opponent has not made his/her next move"): alerted like
+    /// an unclaimed illegal move, the clock over as pressed, nothing ruled;
+    /// open to the claim and the arbiter's ruling until the opponent's
+    /// next move. Whether it was (else the caller rules it at the press).
+    pub(super) fn press_without_move_alerted(
+        &mut self,
+        side: Color,
+        t: u64,
+        out: &mut Decisions,
+    ) -> bool {
+        let p = self.cfg.profile;
+        if !p.unclaimed_illegal_alerted || p.illegal_rule != IllegalMoveRule::ClaimPenalty {
+            return false;
+        }
+        out.push(Event {
+            t,
+            kind: EventKind::Irregularity {
+                kind: crate::model::IrregularityKind::IllegalMoveUnclaimed,
+                article: p.articles.illegal_claim,
+                squares: Vec::new(),
+            },
+        });
+        if let Some(c) = self.clock.as_mut() {
+            c.press(side, t);
+        }
+        self.push_clock(t, out);
+        self.pending_illegal = Some(PendingIllegal {
+            by: side,
+            article: p.article_illegal_ruled(p.articles.press_without_move, false),
+            differs: Bitboard::EMPTY,
+            before: self.pos.clone(),
+            stood: false,
+            on_board: self.pos.board().clone(),
+            turn: self.binding_turn(),
+            reply: None,
+            queen: None,
+        });
+        true
+    }
+
     /// The legal promotion to a queen by `side` whose squares are among
     /// `differs` and whose last-rank square holds `side`'s pawn on the
     /// board (a pawn moved to the last rank and not replaced, 2023 7.5.2).
@@ -357,6 +409,17 @@ impl Arbiter {
             pi.article
         };
         if self.penalise_illegal(side, article, pi.differs, claimant, t, out) {
+            return;
+        }
+        let same = pi.before.board() == self.pos.board() && pi.before.turn() == self.pos.turn();
+        if pi.without_move() && !same {
+            // A press without a move claimed after the offender's own move
+            // (before the opponent's next one, A.5.2): nothing was moved
+            // by it to reinstate; 7.5.5's time is given.
+            if let Some(c) = self.clock.as_mut() {
+                c.adjust(opponent, p.illegal_move_bonus_ms as i64);
+            }
+            self.push_clock(t, out);
             return;
         }
         if let Some(mv) = pi.queen.filter(|_| !pi.stood) {

@@ -60,6 +60,7 @@
 //! | `unpressed.rs` | a move made and not pressed, then the opponent's move: the board read as the moves made since (§1.1, §6.7a, 2023 6.2.1.2), on two boards the presser's (E2.1) |
 //! | `withdraw.rs` | the board's penalties for illegal moves withdrawn, or re-classified as displaced pieces (7.4.1), by the arbiter |
 //! | `unpressed_illegal.rs` | an illegal move made and not pressed, then replied to: stands (2009 A4c / B3c, 2001 C3, 2023 A.5.2, A.5.4) or ruled when made / completed (§7.4a, 7.5.1) |
+//! | `withdraw_end.rs` | a game end the board declared alone (mate, stalemate, dead position, a flag, 9.6) cancelled by the arbiter: the game goes on |
 //!
 //! Depends on `model`, `trace`, `rules`, `clock`, `board`, `recognize`,
 //! `legal` and `pgn`, the modules below it in docs/dev/architecture.md's
@@ -130,6 +131,7 @@ pub use clock_rulings::DowntimeStanding;
 pub use default_time::DefaultTimeState;
 // The board's penalties for illegal moves withdrawn or re-classified (issue 40 §2).
 mod withdraw;
+mod withdraw_end;
 
 #[cfg(test)]
 mod tests;
@@ -310,6 +312,9 @@ pub struct Arbiter {
     /// The penalties given for illegal moves, oldest first, for the
     /// arbiter to withdraw (`withdraw.rs`).
     penalties: Vec<withdraw::GivenPenalty>,
+    /// The board's game ends the arbiter withdrew that it must not declare
+    /// again at once (`withdraw_end.rs`).
+    ends_withdrawn: Vec<withdraw_end::WithdrawnEnd>,
 }
 
 /// A claim the board decided (`claim` event), kept so that the arbiter may
@@ -410,6 +415,7 @@ impl Arbiter {
             unpressed: [0, 0],
             downtimes: Vec::new(),
             penalties: Vec::new(),
+            ends_withdrawn: Vec::new(),
         }
     }
 

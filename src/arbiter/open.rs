@@ -351,6 +351,8 @@ impl Arbiter {
                 // The board's loss by the count (7.5.5): the arbiter's to withdraw.
                 rulings.extend(self.penalty_rulings(o.t));
             }
+            // Any other end the board declared alone (issue 40 §2).
+            rulings.extend(self.end_withdrawal_ruling(&o));
             if let Some((winner, words)) = &postponed {
                 summary = format!(
                     "{summary}; {words}: correct to 1/2-1/2 if {} could not win by normal means, or \
@@ -415,8 +417,15 @@ impl Arbiter {
             t: al.t,
             by: Some(by_str(pi.by)),
             summary: format!(
-                "{by} completed an illegal move; not ruled: {opp} may claim, or the arbiter \
+                "{by} {}; not ruled: {opp} may claim, or the arbiter \
                  intervene, until {opp}'s next move is made; otherwise it stands ({})",
+                match pi.without_move() {
+                    true => format!(
+                        "pressed the clock without making a move ({})",
+                        p.articles.press_without_move
+                    ),
+                    false => "completed an illegal move".to_owned(),
+                },
                 p.articles.illegal_claim
             ),
             rulings: vec![

@@ -73,6 +73,14 @@ impl Arbiter {
             ArbiterAction::Resume => ra.resume,
             ArbiterAction::Undo(n) => self.rulings.iter().find(|r| r.seq == *n)?.article,
             // The penalty's article (7.5.5 / §7.4b); the re-classification's 7.4.1 / §7.3.
+            // A game end withdrawn: the article of the end it reverses
+            // (a flag's: the clocks set).
+            ArbiterAction::Withdraw(crate::trace::PenaltyRef::End { times: Some(_), .. }) => {
+                ra.clock
+            }
+            ArbiterAction::Withdraw(crate::trace::PenaltyRef::End { .. }) => {
+                self.outcome()?.article
+            }
             ArbiterAction::Withdraw(_) => a.illegal_penalty,
             ArbiterAction::Displaced { .. } => a.displaced,
         })

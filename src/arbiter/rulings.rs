@@ -90,6 +90,9 @@ pub(super) struct Facts {
     /// The penalties given for illegal moves (a withdrawal undone gives
     /// them back).
     penalties: Vec<super::withdraw::GivenPenalty>,
+    /// The board's game ends withdrawn (an undo of the withdrawal lets
+    /// the board declare them again).
+    ends_withdrawn: Vec<super::withdraw_end::WithdrawnEnd>,
 }
 
 impl Facts {
@@ -155,6 +158,7 @@ impl Arbiter {
                 .as_ref()
                 .map(|d| (d.t, d.ply, d.overruled)),
             penalties: self.penalties.clone(),
+            ends_withdrawn: self.ends_withdrawn.clone(),
         }
     }
 
@@ -179,6 +183,7 @@ impl Arbiter {
         self.flags = f.flags;
         self.original_outcome = f.original_outcome;
         self.penalties = f.penalties;
+        self.ends_withdrawn = f.ends_withdrawn;
         // The same claim as then: its standing as then (facts from before
         // it leave it as it is: the ruling that restores them decides).
         if let (Some(d), Some((ct, ply, overruled))) = (self.decided_claim.as_mut(), f.claim_mark) {

@@ -469,3 +469,5 @@ mod clock_rulings_tests;
 mod declared_tests;
 #[path = "displaced_tests.rs"]
 mod displaced_tests;
+#[path = "withdraw_end_tests.rs"]
+mod withdraw_end_tests;

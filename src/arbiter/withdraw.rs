@@ -194,6 +194,7 @@ impl Arbiter {
                     )))
                 }
             },
+            PenaltyRef::End { .. } => None,
             PenaltyRef::Answered => expect
                 .and_then(|e| e.event.as_ref())
                 .filter(|e| e.kind == "illegal_move")
@@ -229,6 +230,10 @@ impl Arbiter {
         t: u64,
         out: &mut Decisions,
     ) -> Result<Applied, Refusal> {
+        // The game end the board declared (`withdraw_end.rs`).
+        if let Some((end_t, times)) = Self::names_end(r, expect) {
+            return self.withdraw_end(end_t, times, t, out);
+        }
         let i = self.penalty_index(r, expect)?;
         let effect = self.withdraw_at(i, t, out)?;
         Ok(Applied {

@@ -51,6 +51,20 @@ pub const TRIAL_TAG: (&str, &str) = (
 );
 
 impl GameInfo {
+    /// The info as it stands for `game`: a time control the arbiter
+    /// installed (2023 6.10.2 "the arbiter shall install the correct
+    /// setting", the `time_control` ruling, while it is not undone)
+    /// replaces the configured one, in the config's syntax
+    /// ([`crate::clock::TimeControl`]'s `Display`), so the LiveChess
+    /// `tournament.json`'s `timecontrol` follows it as the PGN's does.
+    pub fn for_game(&self, game: &crate::arbiter::Arbiter) -> GameInfo {
+        let mut info = self.clone();
+        if let Some(tc) = game.installed_time_control() {
+            info.time_control = Some(tc.to_string());
+        }
+        info
+    }
+
     /// `round.board`.
     pub fn id(&self) -> String {
         format!("{}.{}", self.round, self.board)

@@ -40,7 +40,7 @@ pub fn rebuilt(p: &Publisher, game: &Arbiter, t: u64) -> (Snapshot, Snapshot) {
     let public = Snapshot {
         seq: p.seq(),
         t,
-        info: info.clone(),
+        info: info.for_game(game),
         pgn: pgn.into(),
         game: Json::from(game_json),
         pairing: parts.pairing,

@@ -23,6 +23,7 @@
 //! | `rewind` | `{"ply": N}` (Appendix E2.8: back to ply N, the clocks as they stood then) | `{"arbiter": "rewind", …}` |
 //! | `increment` | `{"by": "b"}`, optionally `"mode": "delay"`, `"offer": "accepted"` (2023 Guidelines III.4: five seconds per move for both, two extra minutes to the opponent; or the draw offer it is accepted) | `{"arbiter": "increment", …}` |
 //! | `withdraw` | – (the illegal move `expect.event` names), or `{"event": {"type": "illegal_move", "t": T}}`, or `{"ruling": SEQ}` (the `accept` that gave it) | the penalty the board gave withdrawn: the opponent's minutes and the count, or the game lost by it (2023 7.5.5, 2009 §7.4b) |
+//! | `withdraw` (a game end) | – from the `game_end` alert, or `{"event": {"type": "game_end", "t": T}}`; a flag's end also `"white_ms"`, `"black_ms"` (both: the clocks the game goes on with) | the game end the board declared alone (checkmate, stalemate, dead position: the move taken back; a flag; 2023 9.6) withdrawn, the game goes on (issue 40 §2) |
 //! | `displaced` | as `withdraw`, optionally `"uci": "c3d5"` | the illegal move re-classified as displaced pieces (2023 7.4.1, 2009 §7.3): penalty withdrawn, the legal move kept |
 //! | `uphold`, `reject` | – or `{"move": "g1f3"}` (the move written on the scoresheet, UCI or SAN) | a draw claim the board held (`claim_held`, §9.2a / 9.2.1): drawn without the move, or the wrong claim's cost and the written move to be made |
 //!
@@ -68,7 +69,9 @@ fn body_keys(action: &str) -> Option<&'static [&'static str]> {
         // is charged to (7.1; `ms` is the daemon's own record's only).
         "time_control" => &["control", "from_move", "white_ms", "black_ms", "expect"],
         "downtime" => &["charge", "expect"],
-        "withdraw" => &["event", "ruling", "reason", "expect"],
+        "withdraw" => &[
+            "event", "ruling", "white_ms", "black_ms", "reason", "expect",
+        ],
         "displaced" => &["event", "ruling", "uci", "reason", "expect"],
         _ => return None,
     })

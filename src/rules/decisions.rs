@@ -84,19 +84,19 @@ impl Profile {
                 "checkmate",
                 a.checkmate,
                 Automatic,
-                "ends the game at the move",
+                "ends the game at the move; the arbiter can cancel it (withdraw)",
             ),
             d(
                 "stalemate",
                 a.stalemate,
                 Automatic,
-                "ends the game at the move",
+                "ends the game at the move; the arbiter can cancel it (withdraw)",
             ),
             d(
                 "dead_position",
                 a.dead_position,
                 Automatic,
-                "ends the game at the move",
+                "ends the game at the move; the arbiter can cancel it (withdraw)",
             ),
         ];
         if self.automatic_fivefold {
@@ -104,13 +104,13 @@ impl Profile {
                 "fivefold",
                 a.fivefold,
                 Automatic,
-                "ends the game at the move",
+                "ends the game at the move; the arbiter can cancel it (withdraw)",
             ));
             v.push(d(
                 "seventy_five_moves",
                 a.seventy_five_moves,
                 Automatic,
-                "ends the game at the move",
+                "ends the game at the move; the arbiter can cancel it (withdraw)",
             ));
         }
         v.push(d(
@@ -146,7 +146,8 @@ impl Profile {
                 "flag",
                 a.flag,
                 Arbiter,
-                "calls the flag as the arbiter observing the clock",
+                "calls the flag as the arbiter observing the clock; the arbiter can cancel it \
+                 with the clocks (withdraw)",
             )
         });
         let observing = self.board_observing_applies().then_some(EventSetting {

@@ -461,9 +461,9 @@ pub(super) fn parse_kind(
                     },
                 }),
                 "time_control" | "downtime" => super::parse_clock::action(s, obj, line)?,
-                "withdraw" => ArbiterAction::Withdraw(super::penalty_ref::read(obj, line)?),
+                "withdraw" => ArbiterAction::Withdraw(super::penalty_ref::read(obj, line, true)?),
                 "displaced" => ArbiterAction::Displaced {
-                    penalty: super::penalty_ref::read(obj, line)?,
+                    penalty: super::penalty_ref::read(obj, line, false)?,
                     uci: match opt_str(obj, "uci", line)? {
                         Some(u) if u.parse::<shakmaty::uci::UciMove>().is_err() => {
                             return err(line, format!("key 'uci': \"{u}\" is not a UCI move"))

@@ -5,20 +5,28 @@ use super::*;
 
 /// The penalty a `withdraw` / `displaced` ruling names: `"event": {"type":
 /// "illegal_move", "t": T}`, `"ruling": SEQ`, or neither (the one its
-/// `expect.event` answers, else the last).
-pub(super) fn read(obj: &Map<String, Value>, line: usize) -> Result<PenaltyRef, TraceError> {
+/// `expect.event` answers, else the last). A `withdraw` (`end`) may name
+/// the game end instead: `"event": {"type": "game_end", "t": T}`, and for a
+/// flag's end the clocks the game goes on with, `"white_ms"` and
+/// `"black_ms"` (both).
+pub(super) fn read(
+    obj: &Map<String, Value>,
+    line: usize,
+    end: bool,
+) -> Result<PenaltyRef, TraceError> {
+    let expected = if end {
+        "{\"type\": \"illegal_move\" or \"game_end\", \"t\": round ms}"
+    } else {
+        "{\"type\": \"illegal_move\", \"t\": round ms}"
+    };
     let event = match obj.get("event") {
         None | Some(Value::Null) => None,
         Some(v) => {
-            let ok = v.get("type").and_then(Value::as_str) == Some("illegal_move");
+            let kind = v.get("type").and_then(Value::as_str);
+            let ok = kind == Some("illegal_move") || (end && kind == Some("game_end"));
             match (ok, v.get("t").and_then(Value::as_u64)) {
-                (true, Some(t)) => Some(t),
-                _ => {
-                    return err(
-                        line,
-                        format!("key 'event': expected {{\"type\": \"illegal_move\", \"t\": round ms}}, found {v}"),
-                    )
-                }
+                (true, Some(t)) => Some((kind == Some("game_end"), t)),
+                _ => return err(line, format!("key 'event': expected {expected}, found {v}")),
             }
         }
     };
@@ -29,11 +37,55 @@ pub(super) fn read(obj: &Map<String, Value>, line: usize) -> Result<PenaltyRef, 
             None => return err(line, format!("key 'ruling': expected the number (seq, from 1) of the ruling that gave the penalty, found {v}")),
         },
     };
-    Ok(match (event, ruling) {
-        (Some(_), Some(_)) => return err(line, "give 'event' or 'ruling', not both".to_owned()),
-        (Some(t), None) => PenaltyRef::Event(t),
-        (None, Some(n)) => PenaltyRef::Ruling(n),
-        (None, None) => PenaltyRef::Answered,
+    let ms = |k: &str| -> Result<Option<u64>, TraceError> {
+        match obj.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => match v.as_u64() {
+                Some(n) => Ok(Some(n)),
+                None => err(
+                    line,
+                    format!("key '{k}': expected the clock's time in ms, found {v}"),
+                ),
+            },
+        }
+    };
+    let times = match (ms("white_ms")?, ms("black_ms")?) {
+        (None, None) => None,
+        (Some(w), Some(b)) if end => Some((w, b)),
+        (Some(_), Some(_)) => {
+            return err(
+                line,
+                "keys 'white_ms', 'black_ms': only a withdrawn game end takes the clocks"
+                    .to_owned(),
+            )
+        }
+        _ => return err(
+            line,
+            "give both 'white_ms' and 'black_ms' (the clocks the game goes on with), or neither"
+                .to_owned(),
+        ),
+    };
+    Ok(match (event, ruling, times) {
+        (Some(_), Some(_), _) => return err(line, "give 'event' or 'ruling', not both".to_owned()),
+        (None, Some(_), Some(_)) => {
+            return err(
+                line,
+                "the clocks go with the game end, not with a ruling's penalty".to_owned(),
+            )
+        }
+        (Some((false, _)), None, Some(_)) => return err(
+            line,
+            "the clocks go with the game end (\"type\": \"game_end\"), not with an illegal move"
+                .to_owned(),
+        ),
+        (Some((true, t)), None, times) => PenaltyRef::End { t: Some(t), times },
+        (None, None, Some(times)) => PenaltyRef::End {
+            t: None,
+            times: Some(times),
+        },
+        (Some((false, t)), None, None) => PenaltyRef::Event(t),
+        (None, Some(n), None) => PenaltyRef::Ruling(n),
+        (None, None, None) => PenaltyRef::Answered,
     })
 }
 
@@ -87,5 +139,32 @@ mod tests {
         assert!(both.is_err_and(|e| e.contains("not both")));
         let uci = action(json!({"t": 5, "arbiter": "displaced", "uci": "Nd5"}));
         assert!(uci.is_err_and(|e| e.contains("key 'uci'")));
+    }
+
+    #[test]
+    fn withdraw_names_the_game_end_and_a_flags_clocks_and_round_trips() {
+        assert_eq!(
+            action(json!({"t": 5, "arbiter": "withdraw", "event": {"type": "game_end", "t": 900}})),
+            Ok(ArbiterAction::Withdraw(PenaltyRef::End {
+                t: Some(900),
+                times: None
+            }))
+        );
+        assert_eq!(
+            action(json!({"t": 5, "arbiter": "withdraw", "white_ms": 60000, "black_ms": 30000})),
+            Ok(ArbiterAction::Withdraw(PenaltyRef::End {
+                t: None,
+                times: Some((60_000, 30_000))
+            }))
+        );
+        let one = action(json!({"t": 5, "arbiter": "withdraw", "white_ms": 60000}));
+        assert!(one.is_err_and(|e| e.contains("both 'white_ms' and 'black_ms'")));
+        let displaced =
+            action(json!({"t": 5, "arbiter": "displaced", "event": {"type": "game_end", "t": 1}}));
+        assert!(displaced.is_err_and(|e| e.contains("key 'event'")));
+        let illegal = action(
+            json!({"t": 5, "arbiter": "withdraw", "event": {"type": "illegal_move", "t": 1}, "white_ms": 1, "black_ms": 1}),
+        );
+        assert!(illegal.is_err_and(|e| e.contains("not with an illegal move")));
     }
 }

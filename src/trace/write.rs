@@ -252,5 +252,17 @@ fn penalty_ref(m: &mut Map<String, Value>, p: PenaltyRef) {
         PenaltyRef::Ruling(n) => {
             m.insert("ruling".into(), Value::from(n));
         }
+        PenaltyRef::End { t, times } => {
+            if let Some(t) = t {
+                m.insert(
+                    "event".into(),
+                    serde_json::json!({"type": "game_end", "t": t}),
+                );
+            }
+            if let Some((w, b)) = times {
+                m.insert("white_ms".into(), Value::from(w));
+                m.insert("black_ms".into(), Value::from(b));
+            }
+        }
     }
 }

@@ -379,7 +379,7 @@ impl Publisher {
         let public = Snapshot {
             seq: self.seq,
             t,
-            info: self.info.clone(),
+            info: self.info.for_game(game),
             pgn,
             game: game_json,
             pairing: parts.pairing,

@@ -169,6 +169,8 @@ function openRulings(g, st, m, id, readOnly) {
     // "Correct result", chosen and with its reason.
     if (r.action === "confirm" && r.body && r.body.result) { another = true; continue; }
     if (readOnly) { box.appendChild(el("p", { class: "effect" }, r.label + ": " + (r.effect || ""))); continue; }
+    // A flag's end cancelled (issue 40 §2): with the clocks the game goes on with.
+    if (r.action === "withdraw" && r.body && r.body.white_ms != null) { box.appendChild(flagCancel(g, st, m, r, id)); continue; }
     const b = button(r.label + "…", () => {
       const x = expectOf(st, { type: m.type, t: m.t }, false);
       propose(id, "Board " + g + ": " + (r.effect || r.label) + "?", r.label, () => send(g, r.action, r.body, x, id));
@@ -178,6 +180,33 @@ function openRulings(g, st, m, id, readOnly) {
   }
   if (another && !readOnly) box.appendChild(el("p", { class: "hint" }, "Another result: “Correct result” under the board's “Position, rulings and history”, with its reason."));
   return box;
+}
+
+/**
+ * "Cancel the board's time" on a flag's game end (issue 40 §2, a defective
+ * clock: 6.10.1): both clocks entered as the clocks show them, shown before
+ * → after; a clock left at 0:00 is refused here, as the board would (409).
+ */
+function flagCancel(g, st, m, r, id) {
+  const row = el("div", { class: "rulings flag-cancel" });
+  const w = el("input", { type: "text", size: "8", "aria-label": "White's clock", value: clockText(r.body.white_ms) });
+  const b = el("input", { type: "text", size: "8", "aria-label": "Black's clock", value: clockText(r.body.black_ms) });
+  row.appendChild(el("span", {}, "White ")); row.appendChild(w); row.appendChild(el("span", {}, " Black ")); row.appendChild(b);
+  row.appendChild(button(r.label + "…", () => {
+    const v = [];
+    for (const [side, input, was] of [["White", w, r.body.white_ms], ["Black", b, r.body.black_ms]]) {
+      const e = parseClockEntry(input.value);
+      if (e.error) { say(id, side + ": " + e.error, "reply error"); return; }
+      const ms = e.keep ? was : e.ms != null ? e.ms : was + e.add;
+      if (!(ms > 0)) { say(id, side + "'s clock would still show the flag (0:00): give the time the game goes on with", "reply error"); return; }
+      v.push([side, was, ms]);
+    }
+    const words = v.map(([side, was, ms]) => side + " " + clockFull(was) + " → " + clockFull(ms)).join(", ");
+    propose(id, "Board " + g + ": " + r.effect + " — " + words + "?", r.label,
+      () => send(g, r.action, { white_ms: Math.round(v[0][2]), black_ms: Math.round(v[1][2]) }, expectOf(st, { type: m.type, t: m.t }, false), id));
+  }, { class: "ruling", "data-action": r.action }));
+  row.appendChild(el("p", { class: "effect" }, r.effect || ""));
+  return row;
 }
 
 /** 2023 Guidelines III.4 (the state's `increment_request`): due while the player having the move has less than two minutes. */
