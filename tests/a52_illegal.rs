@@ -198,3 +198,64 @@ fn a_press_without_a_move_is_alerted_and_ruled_only_on_a_claim() {
     assert_eq!(ill[0]["t"], 5000);
     assert_eq!(ill[0]["article"], "7.5.3");
 }
+
+/// White's pawn b7 left on b8 (made, not pressed), Black's reply made,
+/// White's late press, Black's press (`tests/fide2023.rs` has the same
+/// game with the board as the arbiter's eye).
+const PAWN7: &str = "n1n1k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
+const PAWN_LEFT_ON_B8: &str = "
+    1000 lift b7
+    1200 place b8 P
+    3000 lift e8
+    3200 place d7 k
+    5000 press w
+    7000 press b";
+
+/// 2023 A.5.4: "if the arbiter sees both kings in check, or a pawn
+/// standing on the furthest rank, he/she waits until the next move is
+/// completed. If an illegal position is still on the board, he/she
+/// declares a draw." The draw is the arbiter's: by the Laws' default the
+/// board alerts him once the reply is completed with the pawn still on
+/// b8 (the square named) and declares nothing; his `result` under A.5.4
+/// draws the game, and is refused while the position is legal.
+#[test]
+fn a_5_4_the_board_alerts_the_illegal_position_and_the_arbiter_declares_the_draw() {
+    for (mode, tc) in A52 {
+        let mut h = header(mode, tc, None);
+        h["start_fen"] = json!(PAWN7);
+        let ev = replay_steps(h.clone(), PAWN_LEFT_ON_B8, "fide-2023");
+        assert!(of(&ev, "game_end").is_empty(), "{mode}: {ev:#?}");
+        let alerts: Vec<&Value> = of(&ev, "irregularity")
+            .into_iter()
+            .filter(|e| e["kind"] == "illegal_position")
+            .collect();
+        assert_eq!(alerts.len(), 1, "{mode}: {ev:#?}");
+        assert_eq!(
+            (
+                &alerts[0]["article"],
+                &alerts[0]["squares"],
+                &alerts[0]["t"]
+            ),
+            (&json!("A.5.4"), &json!(["b8"]), &json!(7000)),
+            "{mode}"
+        );
+        let declared = format!(
+            "{PAWN_LEFT_ON_B8}\n    8000 arbiter result result=1/2-1/2 article=A.5.4 reason=pawn_on_b8"
+        );
+        let ev = replay_steps(h, &declared, "fide-2023");
+        let end = of(&ev, "game_end");
+        assert_eq!(end.len(), 1, "{mode}: {ev:#?}");
+        assert_eq!(
+            (&end[0]["result"], &end[0]["article"], &end[0]["t"]),
+            (&json!("1/2-1/2"), &json!("A.5.4"), &json!(8000)),
+            "{mode}"
+        );
+    }
+    // A.5.4 on a legal position: refused, the game goes on.
+    let ev = replay_steps(
+        header("rapid", "1500+10", None),
+        "1000 lift e2\n1200 place e4 P\n1500 press w\n2000 arbiter result result=1/2-1/2 article=A.5.4 reason=none",
+        "fide-2023",
+    );
+    assert!(of(&ev, "game_end").is_empty(), "{ev:#?}");
+}

@@ -124,6 +124,19 @@ impl Arbiter {
     ) -> Result<EndReason, Refusal> {
         use DeclaredGround as G;
         let p = self.cfg.profile;
+        if d.ground == G::IllegalPosition
+            && super::unpressed_illegal::illegal_position_squares(shakmaty::Position::board(
+                &self.pos,
+            ))
+            .is_empty()
+        {
+            return Err(impossible(format!(
+                "{} ({}): the position on the board is legal (no pawn on its furthest rank, \
+                 not both kings in check); A.5.4 draws only an illegal position still on the \
+                 board",
+                d.article, d.what
+            )));
+        }
         let cannot_mate = |c: Color| dead::can_mate(&self.pos, c) == Some(false);
         // Where the article draws when the winner cannot checkmate.
         let draw_exception = match d.ground {
@@ -191,6 +204,7 @@ impl Arbiter {
             (G::Agreement, _) => EndReason::Agreement,
             (G::Threefold, _) => EndReason::Threefold,
             (G::FiftyMoves, _) => EndReason::FiftyMoves,
+            (G::IllegalPosition, _) => EndReason::ArbiterDecision,
             // Entered as a forfeit before this (`declare_result_under`).
             (G::Forfeit, _) => EndReason::Forfeit,
         })

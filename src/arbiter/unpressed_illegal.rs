@@ -289,19 +289,25 @@ impl Arbiter {
 
     /// 2023 A.5.4: an illegal position (both kings in check, a pawn on the
     /// furthest rank) still on the board once the next move is completed:
-    /// the game is drawn.
+    /// "If an illegal position is still on the board, he/she declares a
+    /// draw" — the arbiter. The board alerts him (`irregularity`
+    /// `illegal_position`, the squares named) and he declares it (`result`
+    /// under A.5.4, [`crate::rules::DeclaredGround::IllegalPosition`]); as
+    /// the arbiter's eye (`[event] board_observes_illegal_moves`) it
+    /// declares the draw itself, which the arbiter can withdraw.
     pub(super) fn draw_if_still_illegal(&mut self, t: u64, out: &mut Decisions) {
-        let Some(article) = self.cfg.profile.article_illegal_position_draw() else {
+        let p = self.cfg.profile;
+        let Some(article) = p.article_illegal_position_draw() else {
             return;
         };
         if self.ended() {
             return;
         }
-        let b = self.pos.board();
-        let pawns_on_far_rank =
-            (b.pawns() & b.white() & Bitboard::from_rank(shakmaty::Rank::Eighth)).any()
-                || (b.pawns() & b.black() & Bitboard::from_rank(shakmaty::Rank::First)).any();
-        if pawns_on_far_rank || super::illegal::both_kings_in_check(b) {
+        let squares = illegal_position_squares(self.pos.board());
+        if squares.is_empty() {
+            return;
+        }
+        if p.board_observes_illegal_moves {
             self.end(
                 crate::model::KnownOutcome::Draw,
                 crate::model::EndReason::ArbiterDecision,
@@ -309,6 +315,21 @@ impl Arbiter {
                 t,
                 out,
             );
+        } else {
+            tracing::warn!(
+                article,
+                ?squares,
+                "an illegal position is still on the board after the next move: the arbiter \
+                 declares the draw"
+            );
+            out.push(crate::trace::Event {
+                t,
+                kind: crate::trace::EventKind::Irregularity {
+                    kind: crate::model::IrregularityKind::IllegalPosition,
+                    article,
+                    squares: squares.iter().map(ToString::to_string).collect(),
+                },
+            });
         }
     }
 
@@ -394,4 +415,17 @@ fn long_form(pos: &Chess, mv: &Move) -> String {
             None => mv.to().to_string(),
         },
     }
+}
+
+/// The squares that make `board` an illegal position under 2023 A.5.4:
+/// the pawns on their furthest rank, and both kings when both stand in
+/// check; empty when it is none.
+pub(super) fn illegal_position_squares(board: &shakmaty::Board) -> Vec<shakmaty::Square> {
+    let far = (board.pawns() & board.white() & Bitboard::from_rank(shakmaty::Rank::Eighth))
+        | (board.pawns() & board.black() & Bitboard::from_rank(shakmaty::Rank::First));
+    let mut v: Vec<shakmaty::Square> = far.into_iter().collect();
+    if super::illegal::both_kings_in_check(board) {
+        v.extend(board.kings());
+    }
+    v
 }

@@ -63,8 +63,13 @@ enum Kind {
     InPlace,
 }
 
-fn kind(reason: EndReason) -> Option<Kind> {
-    Some(match reason {
+/// How the game end `o` is withdrawn, when it is one the board can declare
+/// alone: the automatic ends, and the draw 2023 A.5.4 gives the arbiter,
+/// which the board declares as the arbiter's eye (`[event]
+/// board_observes_illegal_moves`).
+fn kind(o: &Outcome) -> Option<Kind> {
+    Some(match o.reason {
+        EndReason::ArbiterDecision if o.article == "A.5.4" => Kind::InPlace,
         EndReason::Checkmate | EndReason::Stalemate | EndReason::DeadPosition => Kind::TakeBack,
         EndReason::Time | EndReason::TimeVsInsufficientMaterial | EndReason::BothFlags => {
             Kind::Flag
@@ -102,8 +107,8 @@ impl Arbiter {
             .rev()
             .find(|r| r.t == o.t && r.undone_by.is_none() && r.action != "withdraw");
         let words = format!("{} ({})", o.result.as_str(), o.reason);
-        match (kind(o.reason), by_ruling) {
-            (Some(Kind::Flag), Some(r)) if matches!(r.action, "result" | "confirm") => {
+        match (kind(o), by_ruling) {
+            (Some(_), Some(r)) if matches!(r.action, "result" | "confirm") => {
                 Some(impossible(format!(
                     "{words} was declared by the arbiter (ruling #{}, {}), not by the board: undo \
                      ruling #{} to withdraw it",
@@ -139,8 +144,11 @@ impl Arbiter {
             return None;
         }
         let words = format!("{} ({})", o.result.as_str(), o.reason);
-        let label = format!("Cancel the board's {}", o.reason.as_str().replace('_', " "));
-        let (body, effect) = match kind(o.reason)? {
+        let label = match o.reason {
+            EndReason::ArbiterDecision => format!("Cancel the board's draw ({})", o.article),
+            r => format!("Cancel the board's {}", r.as_str().replace('_', " ")),
+        };
+        let (body, effect) = match kind(o)? {
             Kind::TakeBack => {
                 let m = self.moves.last()?;
                 (
@@ -217,7 +225,7 @@ impl Arbiter {
         }
         let words = format!("{} ({})", o.result.as_str(), o.reason);
         let ra = RulingArticles::of(self.cfg.profile.edition);
-        let k = kind(o.reason).ok_or_else(|| impossible("not the board's game end"))?;
+        let k = kind(&o).ok_or_else(|| impossible("not the board's game end"))?;
         if times.is_some() && !matches!(k, Kind::Flag) {
             return Err(impossible(format!(
                 "{words} is no flag: the clocks are not part of withdrawing it (set them with \

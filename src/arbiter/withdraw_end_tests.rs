@@ -136,7 +136,7 @@ fn a_false_flag_is_cancelled_only_with_clocks_that_show_no_flag() {
     let (article, effect) = applied(&d).expect("applied");
     assert_eq!(article, "6.10.2");
     assert!(
-        effect.contains("the board's 1-0 (time) withdrawn: clocks White 0:00:59 → 0:00:59, Black 0:00:00 → 0:00:45"),
+        effect.contains("the board's 1-0 (time) withdrawn: clocks White 0:00:58 → 0:00:59, Black 0:00:00 → 0:00:45"),
         "{effect}"
     );
     assert!(a.outcome().is_none());

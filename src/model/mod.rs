@@ -405,6 +405,14 @@ named! {
         /// [`IrregularityKind::ClockStartedBeforeAnnouncement`]; the press
         /// stands and the arbiter announces the move himself.
         AnnouncementNotHeard = "announcement_not_heard",
+        /// 2023 A.5.4 (rapid A.5, blitz B.3): an illegal position (both
+        /// kings in check, a pawn on the furthest rank) still on the board
+        /// once the move after the illegal move that stood is completed;
+        /// the arbiter declares the draw ("he/she declares a draw"). The
+        /// board declares it itself only as the arbiter's eye (`[event]
+        /// board_observes_illegal_moves`). `squares`: the kings in check or
+        /// the pawns on the furthest rank.
+        IllegalPosition = "illegal_position",
     }
 }
 

@@ -191,13 +191,21 @@ impl Profile {
             ));
         }
         if let Some(art) = self.article_illegal_position_draw() {
-            v.push(d(
-                "illegal_position_after_the_next_move",
-                art,
-                Arbiter,
-                "declares the draw as the arbiter's eye once the next move is completed; \
-                 the arbiter can correct the result",
-            ));
+            v.push(Decision {
+                setting: observing,
+                ..d(
+                    "illegal_position_after_the_next_move",
+                    art,
+                    Arbiter,
+                    if self.board_observes_illegal_moves {
+                        "declares the draw as the arbiter's eye once the next move is \
+                         completed; the arbiter can withdraw it"
+                    } else {
+                        "alerts the arbiter once the next move is completed with the position \
+                         still illegal; he declares the draw"
+                    },
+                )
+            });
         }
         v.push(d(
             "touch_move",

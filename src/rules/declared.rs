@@ -61,6 +61,12 @@ pub enum DeclaredGround {
     Threefold,
     /// A fifty-move claim upheld (2023 9.3.2, 2009 / 2001 §9.3b).
     FiftyMoves,
+    /// 2023 A.5.4 (rapid A.5, blitz B.3): an illegal position (both kings
+    /// in check, a pawn on the furthest rank) still on the board once the
+    /// next move is completed: "he/she declares a draw"; PGN `Termination
+    /// "adjudication"`. Declared only while the position on the board is
+    /// such a position.
+    IllegalPosition,
 }
 
 impl DeclaredGround {
@@ -74,7 +80,7 @@ impl DeclaredGround {
             | DeclaredGround::Forfeit
             | DeclaredGround::IllegalMoves => "rules infraction",
             DeclaredGround::Time => "time forfeit",
-            DeclaredGround::Decision => "adjudication",
+            DeclaredGround::Decision | DeclaredGround::IllegalPosition => "adjudication",
             _ => "normal",
         }
     }
@@ -89,9 +95,10 @@ impl DeclaredGround {
             | DeclaredGround::IllegalMoves
             | DeclaredGround::Time
             | DeclaredGround::Resignation => Some(true),
-            DeclaredGround::Agreement | DeclaredGround::Threefold | DeclaredGround::FiftyMoves => {
-                Some(false)
-            }
+            DeclaredGround::Agreement
+            | DeclaredGround::Threefold
+            | DeclaredGround::FiftyMoves
+            | DeclaredGround::IllegalPosition => Some(false),
         }
     }
 }
@@ -213,6 +220,14 @@ impl Profile {
             d(a.threefold, "threefold repetition claimed", G::Threefold),
             d(a.fifty_moves, "fifty moves claimed", G::FiftyMoves),
         ]);
+        if let Some(art) = self.article_illegal_position_draw() {
+            more.push(d(
+                art,
+                "an illegal position (both kings in check, a pawn on the furthest rank) still on \
+                 the board after the next move: drawn",
+                G::IllegalPosition,
+            ));
+        }
         for m in more {
             if !v.iter().any(|x| x.article == m.article) {
                 v.push(m);

@@ -341,6 +341,12 @@ pub fn irregularity_phrase(kind: IrregularityKind, on: &[Square], voc: &Vocabula
                 "die Ansage erreichte den Spieler nicht, seine Ausgabe fiel aus",
                 "the announcement did not reach the player, his output failed",
             ],
+            IrregularityKind::IllegalPosition => [
+                "ulovlig stilling efter det næste træk",
+                "ulovlig stilling etter neste trekk",
+                "regelwidrige Stellung nach dem nächsten Zug",
+                "illegal position after the next move",
+            ],
         },
     );
     let head = word(
