@@ -67,7 +67,7 @@ impl Arbiter {
     }
 
     /// Whether the alert at `ev` answered by a ruling already (a decided claim overruled).
-    fn answered(&self, kind: &str, t: u64) -> bool {
+    pub(super) fn answered(&self, kind: &str, t: u64) -> bool {
         self.rulings.iter().any(|r| {
             r.undone_by.is_none()
                 && r.answers
@@ -446,56 +446,6 @@ impl Arbiter {
                     format!("{by}'s move stands as played; no penalty, no illegal move counted"),
                 ),
             ],
-        })
-    }
-
-    /// 2023 A.5.4: the illegal position the board alerted, while it is
-    /// still on the board and the game goes on: the arbiter declares the
-    /// draw ("If an illegal position is still on the board, he/she declares
-    /// a draw").
-    fn open_illegal_position(&self) -> Option<OpenMatter> {
-        let al = self.alerts.iter().rev().find(|a| {
-            matches!(
-                a.event.kind,
-                EventKind::Irregularity {
-                    kind: crate::model::IrregularityKind::IllegalPosition,
-                    ..
-                }
-            )
-        })?;
-        let EventKind::Irregularity {
-            article, squares, ..
-        } = &al.event.kind
-        else {
-            return None;
-        };
-        let now = super::unpressed_illegal::illegal_position_squares(shakmaty::Position::board(
-            &self.pos,
-        ));
-        if self.ended() || now.is_empty() || self.answered("irregularity", al.t) {
-            return None;
-        }
-        let on = squares.join(", ");
-        Some(OpenMatter {
-            kind: "irregularity",
-            t: al.t,
-            by: None,
-            summary: format!(
-                "an illegal position is still on the board after the next move ({on}): the \
-                 arbiter declares the draw ({article})"
-            ),
-            rulings: vec![ruling(
-                "result",
-                json!({
-                    "result": "1/2-1/2",
-                    "article": article,
-                    "reason": format!(
-                        "an illegal position still on the board after the next move ({on})"
-                    ),
-                }),
-                &format!("Declare the draw ({article})"),
-                format!("the game is drawn ({article}): an illegal position ({on}) is still on the board after the next move"),
-            )],
         })
     }
 

@@ -287,6 +287,54 @@ impl Arbiter {
         true
     }
 
+    /// 2023 A.5.4: the illegal position the board alerted, while it is
+    /// still on the board and the game goes on: the arbiter declares the
+    /// draw ("If an illegal position is still on the board, he/she declares
+    /// a draw").
+    pub(super) fn open_illegal_position(&self) -> Option<super::matter::OpenMatter> {
+        let al = self.alerts.iter().rev().find(|a| {
+            matches!(
+                a.event.kind,
+                crate::trace::EventKind::Irregularity {
+                    kind: crate::model::IrregularityKind::IllegalPosition,
+                    ..
+                }
+            )
+        })?;
+        let crate::trace::EventKind::Irregularity {
+            article, squares, ..
+        } = &al.event.kind
+        else {
+            return None;
+        };
+        let now = illegal_position_squares(shakmaty::Position::board(&self.pos));
+        if self.ended() || now.is_empty() || self.answered("irregularity", al.t) {
+            return None;
+        }
+        let on = squares.join(", ");
+        Some(super::matter::OpenMatter {
+            kind: "irregularity",
+            t: al.t,
+            by: None,
+            summary: format!(
+                "an illegal position is still on the board after the next move ({on}): the \
+                 arbiter declares the draw ({article})"
+            ),
+            rulings: vec![super::matter::ruling(
+                "result",
+                serde_json::json!({
+                    "result": "1/2-1/2",
+                    "article": article,
+                    "reason": format!(
+                        "an illegal position still on the board after the next move ({on})"
+                    ),
+                }),
+                &format!("Declare the draw ({article})"),
+                format!("the game is drawn ({article}): an illegal position ({on}) is still on the board after the next move"),
+            )],
+        })
+    }
+
     /// 2023 A.5.4: an illegal position (both kings in check, a pawn on the
     /// furthest rank) still on the board once the next move is completed:
     /// "If an illegal position is still on the board, he/she declares a
