@@ -43,6 +43,13 @@ fn openpty() -> Pty {
         )
     };
     assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+    // openpty(3) sets no close-on-exec: the daemons and browsers other tests
+    // of this process start (tests/suite.rs) would inherit both ends.
+    for fd in [m, s] {
+        // SAFETY: fcntl on the two descriptors openpty just returned.
+        let rc = unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+        assert_eq!(rc, 0, "FD_CLOEXEC: {}", std::io::Error::last_os_error());
+    }
     let mut buf = [0 as libc::c_char; 128];
     // SAFETY: buf is writable for its length.
     let rc = unsafe { libc::ttyname_r(s, buf.as_mut_ptr(), buf.len()) };
