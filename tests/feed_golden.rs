@@ -347,32 +347,45 @@ mod withdrawn_penalty {
         )
     }
 
-    #[test]
-    fn a_withdrawn_penalty_leaves_the_public_pgn_and_an_undo_brings_it_back() {
+    /// A board at 5400+30 and its publisher (the snapshot taken at 0),
+    /// with the last public PGN and `marks` (none yet).
+    fn published() -> (Controller, Publisher, (String, serde_json::Value)) {
         let header = Header {
             boards: vec![BoardId::Main],
             time_control: Some("5400+30".into()),
             ..Header::default()
         };
         let cfg = GameConfig::from_header(&header, None, None).expect("header");
-        let mut c = Controller::new(cfg);
+        let c = Controller::new(cfg);
         let mut p = Publisher::new(info());
         p.snapshot_now(c.arbiter(), 0);
-        let mut pgn = String::new();
-        let mut marks = serde_json::Value::Null;
-        let mut step = |c: &mut Controller, p: &mut Publisher, r: Record| {
-            let mut events = Vec::new();
-            c.feed(&r, &mut events);
-            if let Some(u) = p.update(c.arbiter(), &events, r.t, true) {
-                if let Some(s) = u.snapshot {
-                    pgn = s.pgn.to_string();
-                    let state: serde_json::Value =
-                        serde_json::from_str(&s.state.to_string()).expect("json");
-                    marks = state["marks"].clone();
-                }
+        (c, p, (String::new(), serde_json::Value::Null))
+    }
+
+    /// Feeds `r`; the public PGN and the state's `marks` of the last
+    /// snapshot (kept in `last` between snapshots).
+    fn step(
+        c: &mut Controller,
+        p: &mut Publisher,
+        last: &mut (String, serde_json::Value),
+        r: Record,
+    ) -> (String, serde_json::Value) {
+        let mut events = Vec::new();
+        c.feed(&r, &mut events);
+        if let Some(u) = p.update(c.arbiter(), &events, r.t, true) {
+            if let Some(s) = u.snapshot {
+                let state: serde_json::Value =
+                    serde_json::from_str(&s.state.to_string()).expect("json");
+                *last = (s.pgn.to_string(), state["marks"].clone());
             }
-            (pgn.clone(), marks.clone())
-        };
+        }
+        last.clone()
+    }
+
+    #[test]
+    fn a_withdrawn_penalty_leaves_the_public_pgn_and_an_undo_brings_it_back() {
+        let (mut c, mut p, mut last) = published();
+        let mut step = |c: &mut Controller, p: &mut Publisher, r: Record| step(c, p, &mut last, r);
         // 1. e2-e5: illegal, +2 min to Black, marked in the PGN.
         step(&mut c, &mut p, rec(1_000, RecordKind::Lift(Square::E2)));
         step(
@@ -408,26 +421,9 @@ mod withdrawn_penalty {
 
     #[test]
     fn a_mate_the_arbiter_cancels_leaves_the_public_pgn_and_an_undo_brings_it_back() {
-        let header = Header {
-            boards: vec![BoardId::Main],
-            time_control: Some("5400+30".into()),
-            ..Header::default()
-        };
-        let cfg = GameConfig::from_header(&header, None, None).expect("header");
-        let mut c = Controller::new(cfg);
-        let mut p = Publisher::new(info());
-        p.snapshot_now(c.arbiter(), 0);
-        let mut pgn = String::new();
-        let mut step = |c: &mut Controller, p: &mut Publisher, r: Record| {
-            let mut events = Vec::new();
-            c.feed(&r, &mut events);
-            if let Some(u) = p.update(c.arbiter(), &events, r.t, true) {
-                if let Some(s) = u.snapshot {
-                    pgn = s.pgn.to_string();
-                }
-            }
-            pgn.clone()
-        };
+        let (mut c, mut p, mut last) = published();
+        let mut step =
+            |c: &mut Controller, p: &mut Publisher, r: Record| step(c, p, &mut last, r).0;
         // 1. f3 e5 2. g4 Qh4#, as the board read it.
         let moves = [
             (Square::F2, Square::F3, Color::White),
