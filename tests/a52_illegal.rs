@@ -10,6 +10,7 @@
 
 use crate::common;
 
+use common::trace::{PAWN7, PAWN_LEFT_ON_B8};
 use common::{of, replay_steps, sans};
 use serde_json::{json, Value};
 
@@ -198,18 +199,6 @@ fn a_press_without_a_move_is_alerted_and_ruled_only_on_a_claim() {
     assert_eq!(ill[0]["t"], 5000);
     assert_eq!(ill[0]["article"], "7.5.3");
 }
-
-/// White's pawn b7 left on b8 (made, not pressed), Black's reply made,
-/// White's late press, Black's press (`tests/fide2023.rs` has the same
-/// game with the board as the arbiter's eye).
-const PAWN7: &str = "n1n1k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
-const PAWN_LEFT_ON_B8: &str = "
-    1000 lift b7
-    1200 place b8 P
-    3000 lift e8
-    3200 place d7 k
-    5000 press w
-    7000 press b";
 
 /// 2023 A.5.4: "if the arbiter sees both kings in check, or a pawn
 /// standing on the furthest rank, he/she waits until the next move is

@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use common::trace::{PAWN7, PAWN_LEFT_ON_B8};
 use common::{of, replay_steps, sans};
 use serde_json::{json, Value};
 
@@ -357,7 +358,6 @@ fn f17_a_claim_accepted_after_a_move_each_is_an_agreement() {
 // point 1; docs/profiles.md, "An illegal move made and not pressed"). -----
 
 /// White's pawn b7 goes to b8 and stays a pawn (identity sensing).
-const PAWN7: &str = "n1n1k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
 
 /// A timed game from `fen` in `mode` with `supervision`, identity sensing.
 fn sup(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
@@ -480,15 +480,8 @@ fn a_reply_made_illegal_by_the_queen_is_judged_at_its_own_press_in_2023() {
 /// on b8: drawn at that press.
 #[test]
 fn a_5_4_the_draw_comes_at_the_reply_completed_after_the_offenders_late_press() {
-    let steps = "
-        1000 lift b7
-        1200 place b8 P
-        3000 lift e8
-        3200 place d7 k
-        5000 press w
-        7000 press b";
     for (mode, tc) in [("rapid", "1500+10"), ("blitz", "180+2")] {
-        let ev = replay_steps(timed(PAWN7, mode, tc), steps, "fide-2023");
+        let ev = replay_steps(timed(PAWN7, mode, tc), PAWN_LEFT_ON_B8, "fide-2023");
         assert!(of(&ev, "illegal_move").is_empty(), "{mode}: {ev:#?}");
         let end = of(&ev, "game_end");
         assert_eq!(end.len(), 1, "{mode}: {ev:#?}");

@@ -8,6 +8,7 @@
 
 use crate::common;
 
+use common::trace::PAWN7;
 use common::{of, replay_steps, sans, CLAIM_ONLY};
 use serde_json::{json, Value};
 
@@ -178,7 +179,6 @@ fn castling_through_check_claimed_in_time_is_ruled() {
 }
 
 /// White's pawn b7 goes to b8 and stays a pawn (identity sensing).
-const PAWN7: &str = "n1n1k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
 const B8_ON: &str = "
     1000 lift b7
     1200 place b8 P

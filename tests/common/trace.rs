@@ -451,3 +451,17 @@ pub const CLAIM_ONLY: [(&str, &str, &str, &str); 5] = [
     ("fide-2009-no", "blitz", "180+2", "B3c"),
     ("fide-2001", "blitz", "180", "C3"),
 ];
+
+/// White's pawn on b7, ready to go to b8 unpromoted (2023 7.5.2 / A.5.4,
+/// 2009 §7.4a / A4c); knights on a8 and c8, the kings on e8 and e1.
+pub const PAWN7: &str = "n1n1k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
+
+/// From [`PAWN7`]: the pawn left on b8 (made, not pressed), Black's reply
+/// Ke8-d7 made, White's late press, then Black's press.
+pub const PAWN_LEFT_ON_B8: &str = "
+    1000 lift b7
+    1200 place b8 P
+    3000 lift e8
+    3200 place d7 k
+    5000 press w
+    7000 press b";
