@@ -357,8 +357,6 @@ fn f17_a_claim_accepted_after_a_move_each_is_an_agreement() {
 // ---- 2023 7.5.2 and A.5.4 after a move made and not pressed (issue 25,
 // point 1; docs/profiles.md, "An illegal move made and not pressed"). -----
 
-/// White's pawn b7 goes to b8 and stays a pawn (identity sensing).
-
 /// A timed game from `fen` in `mode` with `supervision`, identity sensing.
 fn sup(fen: &str, mode: &str, tc: &str, supervision: &str) -> Value {
     // The board as the arbiter's eye under 2023 A.5.2 / B.3 (issue 40: an
