@@ -82,6 +82,20 @@ fn fools_mate_prelude(a: &mut Arbiter) {
     assert_eq!(a.phase(), &Phase::Playing);
 }
 
+/// The fool's mate to its end: [`fools_mate_prelude`], then 2...Qh4#
+/// made at 4,000–4,100 ms and pressed at 4,200.
+fn fools_mate_pressed(a: &mut Arbiter) {
+    fools_mate_prelude(a);
+    feed(
+        a,
+        &[
+            lift(4_000, Square::D8),
+            place(4_100, Square::H4),
+            press(4_200, Color::Black),
+        ],
+    );
+}
+
 #[test]
 fn set_up_until_the_first_move_then_playing() {
     let mut a = game(None);
@@ -190,15 +204,7 @@ fn resignation_ends_and_later_input_is_ignored() {
 #[test]
 fn the_arbiters_take_back_reopens_an_ended_game() {
     let mut a = game(None);
-    fools_mate_prelude(&mut a);
-    feed(
-        &mut a,
-        &[
-            lift(4_000, Square::D8),
-            place(4_100, Square::H4),
-            press(4_200, Color::Black),
-        ],
-    );
+    fools_mate_pressed(&mut a);
     assert!(a.phase().is_ended());
     // Back to the position after 1. f3 e5 (White to move); the board still
     // shows the mate: the pieces must be put back.

@@ -64,15 +64,7 @@ fn cancel_offered(a: &Arbiter) -> Option<String> {
 #[test]
 fn a_false_mate_is_cancelled_the_move_taken_back_and_the_undo_ends_it_again() {
     let mut a = game(Some("300+2"));
-    fools_mate_prelude(&mut a);
-    feed(
-        &mut a,
-        &[
-            lift(4_000, Square::D8),
-            place(4_100, Square::H4),
-            press(4_200, Color::Black),
-        ],
-    );
+    fools_mate_pressed(&mut a);
     let o = a.outcome().expect("mate");
     assert_eq!(o.reason, EndReason::Checkmate);
     assert_eq!(
