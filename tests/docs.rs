@@ -15,7 +15,7 @@
 
 use crate::common;
 
-use common::mosquitto::{broker_with, docs_acl, mosquitto_or_skip};
+use common::mosquitto::{broker_with, docs_acl, docs_acl_round, mosquitto_or_skip};
 use common::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -119,6 +119,40 @@ fn the_acl_generator_of_the_mqtt_doc_runs_as_written_against_mosquitto() {
         mode & 0o077,
         0,
         "the passwords file is the organiser's only"
+    );
+    // The next round (issue 41): the same run with ROUND=2 rewrites the
+    // ACL for round 2's public topics and keeps every password.
+    let round2: Vec<(String, String)> = vars
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.clone(),
+                if k == "ROUND" {
+                    "2".to_owned()
+                } else {
+                    v.clone()
+                },
+            )
+        })
+        .collect();
+    let passwd = std::fs::read_to_string(dir.join("eboard.passwd")).unwrap();
+    let (ok, said) = run_sh(&dir, script, &round2);
+    assert!(ok, "{said}");
+    assert!(said.contains("round 2"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("eboard-passwords.txt")).unwrap(),
+        passwords
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("eboard.passwd")).unwrap(),
+        passwd
+    );
+    let acl2 = std::fs::read_to_string(dir.join("eboard.acl")).unwrap();
+    let organiser = "user spectator\ntopic read eboard/dm-2026/+/+/events\ntopic read eboard/dm-2026/+/+/snapshot\n\n\
+         user organiser\ntopic write eboard/dm-2026/board/+/config\n";
+    assert_eq!(
+        rules(&acl2),
+        rules(&docs_acl_round(2, &[1, 2, 3, 4], organiser))
     );
 
     // A real mosquitto with the generated files.

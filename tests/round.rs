@@ -24,7 +24,7 @@
 use crate::common;
 
 use common::console::*;
-use common::mosquitto::{board_mqtt, docs_broker};
+use common::mosquitto::{board_mqtt, docs_broker_round};
 use common::round::*;
 use common::*;
 use serde_json::{json, Value};
@@ -73,10 +73,11 @@ fn alert(relay: &str, cookie: &str, kind: &str, game: &str) -> Value {
 #[test]
 fn a_round_from_its_pairings_to_confirmed_results_on_one_console() {
     let dir = tempdir("round");
-    // The ACL of `docs/mqtt.md` for tables 1..=4 of `dm-2026`, with the
-    // organiser who publishes the pairings and the console's relay.
+    // The ACL of `docs/mqtt.md` for tables 1..=4 of round 4 of `dm-2026`,
+    // with the organiser who publishes the pairings and the console's relay.
     let organiser_acl = "user organiser\ntopic write eboard/dm-2026/board/+/config\n";
-    let Some(broker) = docs_broker(&dir, &[1, 2, 3, 4], &["organiser"], organiser_acl) else {
+    let Some(broker) = docs_broker_round(&dir, 4, &[1, 2, 3, 4], &["organiser"], organiser_acl)
+    else {
         return;
     };
     let url = broker.url();

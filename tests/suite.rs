@@ -69,6 +69,7 @@ mod live_page_a11y;
 mod logging;
 mod login_flood;
 mod mqtt;
+mod mqtt_bound;
 mod mqtt_console;
 mod mqtt_dropped;
 mod mqtt_missed;

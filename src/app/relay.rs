@@ -37,6 +37,14 @@ pub struct RelayArgs {
     /// With --mqtt: only this event (its name as in the boards' config; default: every event).
     #[arg(long, value_name = "NAME")]
     event: Option<String>,
+    /// With --mqtt: follow only these rounds (`--round 3`, `--round 3,4`;
+    /// default: every round, the latest one per table). Messages of other
+    /// rounds are not subscribed to (issue 41, docs/mqtt.md "The relay").
+    #[arg(long, value_name = "R", value_delimiter = ',')]
+    round: Vec<u32>,
+    /// With --mqtt: follow only tables 1..=N (default: every table).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    boards: Option<u32>,
     /// With --mqtt: the first topic level (default: the --config file's
     /// [mqtt] topic_prefix, else eboard).
     #[arg(long, value_name = "PREFIX")]
@@ -68,6 +76,8 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
         mqtt_ca_file,
         event,
         topic_prefix,
+        round,
+        boards,
         config,
         listen,
         state_dir,
@@ -186,6 +196,10 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
                     public: channel.clone(),
                     console: console_channel.clone(),
                     alerts: console_channel.as_ref().map(|_| list_alerts),
+                    scope: crate::mqtt::relay::Scope {
+                        rounds: round,
+                        boards,
+                    },
                 },
             )
             .anyhow()
@@ -199,6 +213,9 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
         None => {
             if mqtt_username.is_some() || mqtt_ca_file.is_some() || topic_prefix.is_some() {
                 bail!("--mqtt-username, --mqtt-ca-file and --topic-prefix are for --mqtt");
+            }
+            if !round.is_empty() || boards.is_some() {
+                bail!("--round and --boards are for --mqtt (the HTTP relay follows the boards it is given)");
             }
             if urls.is_empty() {
                 bail!("{shown}: no [mqtt] section: give board URLs or --mqtt URL");

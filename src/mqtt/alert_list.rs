@@ -160,22 +160,33 @@ pub fn cut_alert(game: Option<&str>, board: u32, epoch: u64, kept: usize, topic:
 /// The relay's side: takes table `board`'s list (`payload`, from `topic`)
 /// and sends each alert to `alerts` (the console's queue, which drops
 /// the ones it has), after an `uplink_alert` when the list was cut
-/// ([`cut_alert`]; the game from the alerts, else `game_of` its epoch). A
-/// payload not understood is logged at info.
+/// ([`cut_alert`]; the game from the alerts, else `game_of` its epoch). An
+/// alert that `bound` refuses (one about another table's game, issue 41:
+/// [`super::bound`]) is not sent: the reasons are returned. A payload not
+/// understood is logged at info.
 pub fn feed(
     payload: &[u8],
     topic: &str,
     board: u32,
     game_of: impl Fn(u64) -> Option<String>,
+    bound: impl Fn(&Value) -> Result<(), String>,
     alerts: &mpsc::UnboundedSender<Arc<str>>,
-) {
-    let list = match serde_json::from_slice::<AlertList>(payload) {
+) -> Vec<String> {
+    let mut list = match serde_json::from_slice::<AlertList>(payload) {
         Ok(l) => l,
         Err(e) => {
             tracing::info!(topic, error = %e, "relay: alert list not understood");
-            return;
+            return Vec::new();
         }
     };
+    let mut refused = Vec::new();
+    list.alerts.retain(|a| match bound(a) {
+        Ok(()) => true,
+        Err(why) => {
+            refused.push(why);
+            false
+        }
+    });
     if list.cut > 0 {
         let game = list
             .alerts
@@ -194,6 +205,7 @@ pub fn feed(
     for a in &list.alerts {
         let _ = alerts.send(Arc::from(a.to_string()));
     }
+    refused
 }
 
 #[cfg(test)]
@@ -205,14 +217,14 @@ mod tests {
         let (tx, mut rx) = mpsc::unbounded_channel();
         let topic = "eboard/dm/board/2/arbiter/alerts";
         let list = r#"{"epoch":5,"kept":64,"cut":0,"alerts":[{"type":"illegal_move","game":"1.2","t":9}]}"#;
-        feed(list.as_bytes(), topic, 2, |_| None, &tx);
+        feed(list.as_bytes(), topic, 2, |_| None, |_| Ok(()), &tx);
         let got: Vec<Arc<str>> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
         assert_eq!(
             got,
             [Arc::from(r#"{"game":"1.2","t":9,"type":"illegal_move"}"#)]
         );
         let cut = r#"{"epoch":5,"kept":64,"cut":3,"alerts":[{"type":"flag","game":"1.2","t":90}]}"#;
-        feed(cut.as_bytes(), topic, 2, |_| None, &tx);
+        feed(cut.as_bytes(), topic, 2, |_| None, |_| Ok(()), &tx);
         let got: Vec<serde_json::Value> = std::iter::from_fn(|| rx.try_recv().ok())
             .map(|m| serde_json::from_str(&m).unwrap())
             .collect();
@@ -223,8 +235,19 @@ mod tests {
         assert!(got[0]["error"].as_str().unwrap().contains("last 64 alerts"));
         assert_eq!(got[1]["type"], "flag");
         // Not understood: nothing, never a panic.
-        feed(b"{\"alerts\":7}", topic, 2, |_| None, &tx);
+        feed(b"{\"alerts\":7}", topic, 2, |_| None, |_| Ok(()), &tx);
         assert!(rx.try_recv().is_err());
+        // Another table's alert in board 2's list: refused, the rest fed.
+        let forged = r#"{"epoch":5,"kept":64,"cut":0,"alerts":[{"type":"flag","game":"1.3","t":9},{"type":"flag","game":"1.2","t":10}]}"#;
+        let bound = |a: &Value| match a.get("game").and_then(Value::as_str) {
+            Some(g) => super::super::bound::check_game(g, None, 2),
+            None => Ok(()),
+        };
+        let why = feed(forged.as_bytes(), topic, 2, |_| None, bound, &tx);
+        assert_eq!(why.len(), 1, "{why:?}");
+        assert!(why[0].contains("1.3"), "{why:?}");
+        let got: Vec<Arc<str>> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
+        assert_eq!(got, [Arc::from(r#"{"game":"1.2","t":10,"type":"flag"}"#)]);
     }
 
     #[test]

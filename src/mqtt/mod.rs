@@ -38,6 +38,7 @@
 
 pub mod alert_list;
 pub mod arbiter;
+pub mod bound;
 pub mod command;
 pub mod outbox;
 pub mod publish;

@@ -36,6 +36,16 @@
 //! this relay was away (started late, restarted, or subscribed again after
 //! a broker restart).
 //!
+//! Every message is bound to its source ([`super::bound`], issue 41): a
+//! table's messages are taken only about that table's game (the round and
+//! board of a public topic, the board of an arbiter topic, and the round of
+//! the table's game where it is known), only of the rounds and boards
+//! followed ([`Scope`]; without rounds, the latest round per table, whose
+//! earlier game leaves the view), up to [`bound::MAX_MESSAGE`] bytes, for
+//! at most [`bound::MAX_GAMES`] games, of no game started in the future and
+//! with no sequence number far ahead; the rest is dropped with a warn line
+//! and an `uplink_alert` on the console (rate-limited, [`bound::Refusals`]).
+//!
 //! With a console the relay also follows the tables' status
 //! ([`super::status`]: retained, the board's will): a board offline, and
 //! back online after that, become `board_offline` / `board_resumed`
@@ -43,6 +53,8 @@
 
 use super::alert_list;
 use super::arbiter::{self, Follow};
+pub use super::bound::Scope;
+use super::bound::{self, Refusals};
 use super::refresh::Refresh;
 pub use super::stream::GAP_WAIT;
 use super::stream::{BoardStream, Public};
@@ -79,12 +91,22 @@ pub struct Outputs {
     /// on the console's stream (its readers had them, or the queue shows
     /// them).
     pub alerts: Option<mpsc::UnboundedSender<Arc<str>>>,
+    /// The rounds and boards followed (default: every round, the latest
+    /// per table, and every table).
+    pub scope: Scope,
 }
 
 /// The first wait before reconnecting to the broker.
 pub const RETRY_MIN: Duration = Duration::from_millis(500);
 /// The longest wait before reconnecting to the broker.
 pub const RETRY_MAX: Duration = Duration::from_secs(5);
+
+/// The relay's clock, Unix ms (for [`bound::check_numbers`]).
+fn unix_now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
 
 /// Splits `{prefix}/{event}/{round}/{board}/{kind}` into the board's key and the kind.
 fn board_of<'a>(prefix: &str, topic: &'a str) -> Option<((String, u32, u32), &'a str)> {
@@ -144,6 +166,7 @@ pub fn start(
             public: out,
             console: None,
             alerts: None,
+            scope: Scope::default(),
         },
     )
 }
@@ -170,10 +193,7 @@ pub fn start_with(
     let level = event
         .as_deref()
         .map_or_else(|| "+".to_owned(), |e| super::slug(Some(e)));
-    let mut filters = vec![
-        format!("{prefix}/{level}/+/+/events"),
-        format!("{prefix}/{level}/+/+/snapshot"),
-    ];
+    let mut filters = out.scope.public_filters(&format!("{prefix}/{level}"));
     let user = broker.login.as_ref().map(|l| l.username.clone());
     let arbiter_filter = arbiter::filter(&prefix, event.as_deref());
     if out.console.is_some() {
@@ -223,6 +243,10 @@ pub fn start_with(
         let mut not_published: HashSet<(String, u32)> = HashSet::new();
         let mut refused: HashSet<String> = HashSet::new();
         let mut presence = super::status::Tracker::default();
+        let scope = out.scope.clone();
+        let mut refusals = Refusals::default();
+        // Without rounds given: the round followed per table, (event, board).
+        let mut latest: HashMap<(String, u32), u32> = HashMap::new();
         let mut subscribed = false;
         // Connected now, and when to subscribe again (module doc).
         let mut connected = false;
@@ -280,7 +304,31 @@ pub fn start_with(
                     }
                     Ok(Event::Incoming(Packet::Publish(p))) => {
                         let now = Instant::now();
+                        let now_ms = unix_now_ms();
+                        let mut refuse = |why: &str| {
+                            if let (Some(a), Some(c)) = (refusals.refuse(&p.topic, why, now), &console) {
+                                c.publish(0, None, &[a]);
+                            }
+                        };
+                        if p.payload.len() > bound::MAX_MESSAGE {
+                            refuse(&format!(
+                                "{} bytes, more than the {} taken from a table's topic (a real game's snapshot is a few KB)",
+                                p.payload.len(),
+                                bound::MAX_MESSAGE
+                            ));
+                            continue;
+                        }
                         if let (Some(c), Some(table)) = (&console, super::status::table_of(&prefix, &p.topic)) {
+                            if !scope.has_board(table.1) {
+                                continue;
+                            }
+                            let named = serde_json::from_slice::<serde_json::Value>(&p.payload)
+                                .ok()
+                                .and_then(|v| v.get("game").and_then(|g| g.as_str()).map(str::to_owned));
+                            if let Some(Err(why)) = named.map(|g| bound::check_game(&g, None, table.1)) {
+                                refuse(&why);
+                                continue;
+                            }
                             if let Some(m) = presence.take(table, &p.topic, &p.payload) {
                                 c.publish(0, None, &[m]);
                             }
@@ -289,6 +337,9 @@ pub fn start_with(
                         if let (true, Some(c), Some((table, kind))) =
                             (follow_arbiter, &console, arbiter::table_of(&prefix, &p.topic))
                         {
+                            if !scope.has_board(table.1) {
+                                continue;
+                            }
                             if kind == "alerts" {
                                 if let Some(tx) = &out.alerts {
                                     let game_of = |epoch: u64| {
@@ -297,7 +348,15 @@ pub fn start_with(
                                             .find(|t| t.follow.announced.is_some_and(|(e, _)| e == epoch))
                                             .and_then(|t| t.game.clone())
                                     };
-                                    alert_list::feed(&p.payload, &p.topic, table.1, game_of, tx);
+                                    let board = table.1;
+                                    let check = |a: &serde_json::Value| match a.get("game").and_then(|g| g.as_str()) {
+                                        Some(g) => bound::check_game(g, None, board),
+                                        None => Ok(()),
+                                    };
+                                    let why = alert_list::feed(&p.payload, &p.topic, table.1, game_of, check, tx);
+                                    if let Some(first) = why.first() {
+                                        refuse(&format!("{} of its alerts: {first}", why.len()));
+                                    }
                                 }
                                 continue;
                             }
@@ -308,6 +367,36 @@ pub fn start_with(
                                     continue;
                                 }
                             };
+                            // The table's game, when its stream is of this one.
+                            let known = tables.get(&table).and_then(|t| {
+                                t.stream.snapshot.as_ref().filter(|_| t.stream.epoch() == w.epoch).map(|s| s.info.round)
+                            });
+                            let checked = bound::check_numbers(&w, now_ms)
+                                .and_then(|()| bound::check_wire(&w, known, table.1))
+                                .and_then(|()| match tables.get(&table).and_then(|t| t.stream.too_far(&w)) {
+                                    Some(why) if w.oob.is_none() => Err(why),
+                                    _ => Ok(()),
+                                })
+                                .and_then(|()| {
+                                    if tables.len() >= bound::MAX_GAMES && !tables.contains_key(&table) {
+                                        Err(format!("this relay follows {} tables already", bound::MAX_GAMES))
+                                    } else {
+                                        Ok(())
+                                    }
+                                });
+                            if let Err(why) = checked {
+                                refuse(&why);
+                                continue;
+                            }
+                            let round = w
+                                .snapshot
+                                .as_ref()
+                                .map(|s| s.info.round)
+                                .or_else(|| w.msg.as_ref().and_then(|m| m.get("game")?.as_str()).and_then(crate::broadcast::delay::parse_game_id).map(|g| g.0));
+                            if round.is_some_and(|r| !scope.has_round(r)) {
+                                tracing::debug!(topic = %p.topic, ?round, "relay: a round not followed");
+                                continue;
+                            }
                             let t = tables.entry(table.clone()).or_default();
                             if t.follow.received.is_none() {
                                 tracing::info!("relay: table {} of {}: its arbiter channel is followed (undelayed, for the console)", table.1, table.0);
@@ -343,10 +432,50 @@ pub fn start_with(
                             "snapshot" => true,
                             _ => continue,
                         };
+                        if !scope.has_board(key.2) || !scope.has_round(key.1) {
+                            continue;
+                        }
                         match serde_json::from_slice::<Wire>(&p.payload) {
                             Ok(w) => {
+                                let table = (key.0.clone(), key.2);
+                                let checked = bound::check_numbers(&w, now_ms)
+                                    .and_then(|()| bound::check_wire(&w, Some(key.1), key.2))
+                                    .and_then(|()| match boards.get(&key).and_then(|b| b.too_far(&w)) {
+                                        Some(why) => Err(why),
+                                        None => Ok(()),
+                                    })
+                                    .and_then(|()| {
+                                        if boards.len() >= bound::MAX_GAMES && !boards.contains_key(&key) {
+                                            Err(format!("this relay keeps {} games already", bound::MAX_GAMES))
+                                        } else {
+                                            Ok(())
+                                        }
+                                    });
+                                if let Err(why) = checked {
+                                    refuse(&why);
+                                    continue;
+                                }
+                                if scope.rounds.is_empty() {
+                                    // The latest round per table: an earlier
+                                    // round's game is not followed, and leaves.
+                                    let r = latest.entry(table.clone()).or_insert(key.1);
+                                    if key.1 < *r {
+                                        tracing::debug!(topic = %p.topic, "relay: an earlier round than the table's latest");
+                                        continue;
+                                    }
+                                    if key.1 > *r {
+                                        let old = std::mem::replace(r, key.1);
+                                        tracing::info!("relay: board {} of {} plays round {} now: game {old}.{} leaves", key.2, key.0, key.1, key.2);
+                                        boards.remove(&(key.0.clone(), old, key.2));
+                                        out.public.forget((old, key.2));
+                                        if let Some(c) = &console {
+                                            if !covered.contains(&(key.0.clone(), old, key.2)) {
+                                                c.forget((old, key.2));
+                                            }
+                                        }
+                                    }
+                                }
                                 if snapshot && follow_arbiter {
-                                    let table = (key.0.clone(), key.2);
                                     if w.arbiter_channel {
                                         let t = tables.entry(table).or_default();
                                         if t.follow.announced.is_none_or(|(e, _)| e < w.epoch) {

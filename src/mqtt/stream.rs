@@ -105,6 +105,27 @@ impl BoardStream {
         self.drain(out, now)
     }
 
+    /// The game (its `epoch`) the stream follows (0: none yet).
+    pub fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
+    /// Why `w` must not be taken (issue 41: one message must not shut out
+    /// the board's next ones): a `seq` more than
+    /// [`super::bound::SEQ_AHEAD`] past the last message taken of the same
+    /// game (once one was), which would skip every honest message below it.
+    pub fn too_far(&self, w: &Wire) -> Option<String> {
+        let ahead = super::bound::SEQ_AHEAD;
+        (w.epoch == self.epoch && self.done > 0 && w.seq > self.done.saturating_add(ahead)).then(
+            || {
+                format!(
+                    "its sequence number {} is more than {ahead} past the last one taken ({})",
+                    w.seq, self.done
+                )
+            },
+        )
+    }
+
     /// Forwards the messages in order; skips a gap older than [`GAP_WAIT`].
     /// Whether it skipped one (messages lost: the relay was not subscribed,
     /// or the broker dropped them).

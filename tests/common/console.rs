@@ -311,6 +311,12 @@ impl MqttRelay {
         self
     }
 
+    /// The relay with the arguments `more` too (`--round 1 --boards 2`).
+    pub fn with_args(mut self, more: &[&str]) -> MqttRelay {
+        self.args.extend(more.iter().map(|a| (*a).to_owned()));
+        self
+    }
+
     /// Starts the relay (waits until it serves).
     pub fn start(&self) -> Running {
         let args: Vec<&str> = self.args.iter().map(String::as_str).collect();

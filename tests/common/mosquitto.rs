@@ -156,18 +156,25 @@ pub fn broker_with_acl(dir: &Path, users: &[(&str, &str)], acl: &str) -> Option<
 }
 
 /// The ACL of `docs/mqtt.md` ("The arbiter channel") for the tables
-/// `tables` of the event `dm-2026`: each board `boardN` writes its own
-/// topics (its presence `status` among them) and reads its configuration
-/// and commands; `console` (the
-/// console's relay) reads every table's public and arbiter topics and
-/// writes the commands; `more` is appended (other users).
+/// `tables` of round 1 of the event `dm-2026`: [`docs_acl_round`].
 pub fn docs_acl(tables: &[u32], more: &str) -> String {
+    docs_acl_round(1, tables, more)
+}
+
+/// The ACL of `docs/mqtt.md` ("The arbiter channel", as its generator
+/// writes it with `ROUND`) for the tables `tables` of round `round` of the
+/// event `dm-2026`: each board `boardN` writes only its own game's public
+/// topics (`round`/N, issue 41) and its table's topics (its presence
+/// `status` among them) and reads its configuration and commands;
+/// `console` (the console's relay) reads every table's public and arbiter
+/// topics and writes the commands; `more` is appended (other users).
+pub fn docs_acl_round(round: u32, tables: &[u32], more: &str) -> String {
     let mut a = String::from("# eboard: DM 2026 (docs/mqtt.md)\n");
     for n in tables {
         a.push_str(&format!(
             "user board{n}\n\
-             topic write eboard/dm-2026/+/{n}/events\n\
-             topic write eboard/dm-2026/+/{n}/snapshot\n\
+             topic write eboard/dm-2026/{round}/{n}/events\n\
+             topic write eboard/dm-2026/{round}/{n}/snapshot\n\
              topic write eboard/dm-2026/board/{n}/arbiter/#\n\
              topic write eboard/dm-2026/board/{n}/reply\n\
              topic write eboard/dm-2026/board/{n}/status\n\
@@ -198,6 +205,17 @@ pub fn docs_broker(
     more_users: &[&str],
     more_acl: &str,
 ) -> Option<Broker> {
+    docs_broker_round(dir, 1, tables, more_users, more_acl)
+}
+
+/// [`docs_broker`] for round `round` ([`docs_acl_round`]).
+pub fn docs_broker_round(
+    dir: &Path,
+    round: u32,
+    tables: &[u32],
+    more_users: &[&str],
+    more_acl: &str,
+) -> Option<Broker> {
     let names: Vec<String> = std::iter::once("console".to_owned())
         .chain(more_users.iter().map(|u| (*u).to_owned()))
         .chain(tables.iter().map(|n| format!("board{n}")))
@@ -208,11 +226,92 @@ pub fn docs_broker(
         .map(String::as_str)
         .zip(passwords.iter().map(String::as_str))
         .collect();
-    broker_with_acl(dir, &users, &docs_acl(tables, more_acl))
+    broker_with_acl(dir, &users, &docs_acl_round(round, tables, more_acl))
 }
 
 /// A board's `[mqtt]` section for table `n` under [`docs_broker`]'s login
 /// (`boardN`, `boardN-pw`) at the broker `url`, with the keys `more` after.
 pub fn board_mqtt(url: &str, n: u32, more: &str) -> String {
     format!("[mqtt]\nurl = \"{url}\"\nusername = \"board{n}\"\npassword = \"board{n}-pw\"\n{more}")
+}
+
+/// Publishes `messages` (topic, payload, retained) at QoS 1 to the broker
+/// on 127.0.0.1:`port` logged in as `user` (password `USER-pw`, as
+/// [`docs_broker`] makes them), in order, and waits (at most 60 s) until
+/// the broker acknowledged each one. mosquitto acknowledges a publication
+/// its ACL drops too (`docs/mqtt.md`, "ACL"), so this says nothing about
+/// what was delivered.
+pub fn publish_as(port: u16, user: &str, messages: &[(String, Vec<u8>, bool)]) {
+    use rumqttc::{Client, Event, Packet, QoS};
+    let (client, mut conn) = Client::new(login(port, user, "publish"), 64);
+    let want = messages.len();
+    let to_send = messages.to_vec();
+    // The client lives until every acknowledgement is in (its requests
+    // closed would end the connection).
+    let sender = std::thread::spawn(move || {
+        for (topic, payload, retain) in to_send {
+            if client
+                .publish(topic, QoS::AtLeastOnce, retain, payload)
+                .is_err()
+            {
+                break;
+            }
+        }
+        client
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut acked = 0;
+    for ev in conn.iter() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{acked} of {want} publications acknowledged as {user}"
+        );
+        match ev {
+            Ok(Event::Incoming(Packet::PubAck(_))) => acked += 1,
+            Ok(_) => {}
+            Err(e) => panic!("publishing as {user}: {e}"),
+        }
+        if acked == want {
+            break;
+        }
+    }
+    let client = sender.join().unwrap();
+    let _ = client.disconnect();
+}
+
+/// The options of a test client logged in as `user` (password `USER-pw`)
+/// at 127.0.0.1:`port`: packets up to 4 MiB, keep-alive 5 s.
+fn login(port: u16, user: &str, what: &str) -> rumqttc::MqttOptions {
+    let mut o = rumqttc::MqttOptions::new(
+        format!("{what}-{user}-{}", rand::random::<u32>()),
+        "127.0.0.1",
+        port,
+    );
+    o.set_credentials(user, format!("{user}-pw"));
+    o.set_max_packet_size(4 << 20, 4 << 20);
+    o.set_keep_alive(std::time::Duration::from_secs(5));
+    o
+}
+
+/// The retained message on `topic` (JSON), read as `user` (password
+/// `USER-pw`) from the broker on 127.0.0.1:`port`, once there is one (at
+/// most 30 s).
+pub fn retained_json(port: u16, user: &str, topic: &str) -> serde_json::Value {
+    use rumqttc::{Client, Event, Packet, QoS};
+    let (client, mut conn) = Client::new(login(port, user, "read"), 16);
+    client.subscribe(topic, QoS::AtLeastOnce).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    for ev in conn.iter() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no retained message on {topic}"
+        );
+        if let Ok(Event::Incoming(Packet::Publish(p))) = ev {
+            if let Ok(v) = serde_json::from_slice(&p.payload) {
+                let _ = client.disconnect();
+                return v;
+            }
+        }
+    }
+    panic!("the connection reading {topic} ended");
 }

@@ -219,6 +219,23 @@ impl Channel {
         *self.tap.lock().unwrap_or_else(|e| e.into_inner()) = Some(tap);
     }
 
+    /// Drops game `game` (round, board) from the view, when it is there:
+    /// an MQTT relay that follows the latest round per table drops the
+    /// table's earlier game (`crate::mqtt::relay`, issue 41). Its stream
+    /// messages stay in the resume window.
+    pub fn forget(&self, game: (u32, u32)) {
+        let _numbering = self.lock_recent();
+        self.view.send_if_modified(|v| {
+            let at = |s: &Arc<Snapshot>| (s.info.round, s.info.board) == game;
+            if !v.games.iter().any(at) {
+                return false;
+            }
+            let games = v.games.iter().filter(|s| !at(s)).cloned().collect();
+            *v = Arc::new(View { games });
+            true
+        });
+    }
+
     fn lock_recent(&self) -> std::sync::MutexGuard<'_, Recent> {
         self.recent.lock().unwrap_or_else(|e| e.into_inner())
     }
