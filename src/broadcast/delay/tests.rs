@@ -59,3 +59,51 @@ async fn the_tap_gets_an_update_only_when_the_public_does() {
         .unwrap();
     assert_eq!(u.seq, 1);
 }
+
+/// A snapshot of game (`round`, `board`), nothing else in it.
+fn bare(round: u32, board: u32) -> Arc<Snapshot> {
+    Arc::new(Snapshot {
+        seq: 1,
+        t: 0,
+        info: crate::broadcast::public::GameInfo {
+            round,
+            board,
+            event: None,
+            site: None,
+            country: None,
+            website: None,
+            date: None,
+            mode: Default::default(),
+            time_control: None,
+            white: Default::default(),
+            black: Default::default(),
+            started_at_unix_ms: 0,
+            speed: 1.0,
+            delay_ms: 0,
+            trial: false,
+        },
+        pgn: Default::default(),
+        game: serde_json::json!({}).into(),
+        pairing: serde_json::json!({}),
+        state: serde_json::json!({}).into(),
+        outline: None,
+    })
+}
+
+#[test]
+fn a_forgotten_game_leaves_the_view_and_the_others_stay() {
+    let ch = Channel::new();
+    for (r, b) in [(1, 1), (1, 2), (2, 1)] {
+        ch.publish(0, Some(bare(r, b)), &[]);
+    }
+    ch.forget((1, 1));
+    ch.forget((7, 7)); // not there: nothing changes
+    let games: Vec<(u32, u32)> = ch
+        .view
+        .borrow()
+        .games
+        .iter()
+        .map(|s| (s.info.round, s.info.board))
+        .collect();
+    assert_eq!(games, [(1, 2), (2, 1)]);
+}
