@@ -39,7 +39,7 @@ pub struct RelayArgs {
     event: Option<String>,
     /// With --mqtt: follow only these rounds (`--round 3`, `--round 3,4`;
     /// default: every round, the latest one per table). Messages of other
-    /// rounds are not subscribed to (issue 41, docs/mqtt.md "The relay").
+    /// rounds are not subscribed to (issue 41, docs/relay-integrity.md).
     #[arg(long, value_name = "R", value_delimiter = ',')]
     round: Vec<u32>,
     /// With --mqtt: follow only tables 1..=N (default: every table).

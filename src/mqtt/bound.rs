@@ -24,11 +24,11 @@ use tokio::time::Instant;
 
 /// The largest message taken from a table's topics, bytes (256 KiB).
 /// Measured: a retained snapshot of the Opera Game (33 moves) is 3.2 KB,
-/// an events message 1.7 KB on average (`docs/mqtt.md`); a snapshot grows
-/// by about 150 bytes a ply (the PGN's SAN and `[%clk]`, the state's and
-/// the LiveChess game's move lists), so a 300-move game, longer than any
-/// played in a FIDE-rated event since 1989 (Nikolić–Arsović, 269 moves),
-/// is about 95 KB. 256 KiB is over twice that; a board's retained alert
+/// an events message 1.7 KB on average (measured, `docs/mqtt.md`);
+/// estimated, not measured: a snapshot grows by about 150 bytes a ply (the
+/// PGN's SAN and `[%clk]`, the state's and the LiveChess game's move
+/// lists), so a 300-move game, longer than the longest rated one
+/// (Nikolić–Arsović, Belgrade 1989, 269 moves), is about 95 KB. 256 KiB is over twice that; a board's retained alert
 /// list is bounded at 64 KiB ([`super::alert_list::MAX_BYTES`]).
 pub const MAX_MESSAGE: usize = 256 * 1024;
 
@@ -41,10 +41,10 @@ pub const MAX_MESSAGE: usize = 256 * 1024;
 pub const EPOCH_AHEAD_MS: u64 = 5 * 60 * 1000;
 
 /// The largest `seq` taken: 100,000 messages. The public stream of a game
-/// is about two messages a ply (the Opera Game: 68 for 66 plies); the
-/// arbiter channel a few more; the longest rated game (269 moves) is some
-/// 2,000. A sequence number beyond every later honest one would shut out
-/// the board's next messages ([`super::stream`]).
+/// is about one message a ply (the Opera Game: 68 for 66 plies, measured);
+/// the arbiter channel carries more; estimated: the longest rated game (269
+/// moves) is some thousands. A sequence number beyond every later honest
+/// one would shut out the board's next messages ([`super::stream`]).
 pub const MAX_SEQ: u64 = 100_000;
 
 /// How far past the last message taken of a game a message's `seq` may be:
