@@ -334,10 +334,14 @@ fn the_example_board_and_relay_load_with_the_secrets_where_they_belong() {
     assert!(relay.arbiter.ruling_key.is_some());
     assert_eq!(relay.mqtt.as_ref().unwrap().url, mqtt.url);
     // `eboard doctor` on each: the board's secrets row is clean, and the
-    // relay's accounts are where they belong.
-    for (file, want) in [
-        ("board.toml", "no console account"),
-        ("relay.toml", "a relay's config"),
+    // relay's accounts are where they belong (the relay's own rows).
+    for (file, check, want) in [
+        ("board.toml", "secrets", "no console account"),
+        (
+            "relay.toml",
+            "accounts",
+            "2 can log in: IA Hansen (arbiter), Deputy Dam (deputy)",
+        ),
     ] {
         let dir = tempdir("docs-examples");
         let out = eboard_command()
@@ -359,7 +363,7 @@ fn the_example_board_and_relay_load_with_the_secrets_where_they_belong() {
             .as_array()
             .unwrap()
             .iter()
-            .find(|c| c["check"] == "secrets")
+            .find(|c| c["check"] == check)
             .unwrap()
             .clone();
         assert_eq!(row["status"], "ok", "{file}: {row}");
