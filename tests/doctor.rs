@@ -149,6 +149,31 @@ fn the_session_row_says_from_when_the_default_time_counts() {
             && detail.contains("scheduled start 2026-11-26T15:00:00+01:00"),
         "{detail}"
     );
+    // The 2023 Laws give no default time (6.7.1: zero when the
+    // regulations are silent); DSU 004 §11 gives 15 minutes whatever the
+    // edition, so a DSU event says so apart from the Laws.
+    let cfg = with("rules = \"fide-2023\"\n", "");
+    let (_, v, _) = doctor(&dir, &cfg, &[]);
+    assert!(row(&v, "session").1.contains("0 min (6.7.1"), "{v}");
+    let cfg = with("rules = \"fide-2023\"\nregulations = \"dsu-004\"\n", "");
+    let (_, v, _) = doctor(&dir, &cfg, &[]);
+    assert!(row(&v, "session").1.contains("15 min (DSU 004 §11)"), "{v}");
+    // The invitation's own rule still wins.
+    let cfg = with(
+        "rules = \"fide-2023\"\nregulations = \"dsu-004\"\ndefault_time_min = 30\n",
+        "",
+    );
+    let (_, v, _) = doctor(&dir, &cfg, &[]);
+    assert!(
+        row(&v, "session")
+            .1
+            .contains("30 min (the event's regulations)"),
+        "{v}"
+    );
+    let cfg = with("regulations = \"dsu-2004\"\n", "");
+    let (code, v, _) = doctor(&dir, &cfg, &[]);
+    assert_eq!(code, 1, "{v}");
+    assert!(row(&v, "config").1.contains("regulations"), "{v}");
     // A TOML date-time is taken too.
     let cfg = with("session_start = 2026-11-26T15:00:00+01:00\n", "");
     let (_, v, _) = doctor(&dir, &cfg, &[]);

@@ -79,10 +79,12 @@ fn table_round(round: &RoundPairings) -> Result<(u32, u32), String> {
         match p {
             None => p = Some(this),
             Some(q) if q == this => {}
-            Some(q) => return Err(format!(
+            Some(q) => {
+                return Err(format!(
                 "line {}: the game {a}-{b} is not in the round of the table where {q} meets {n}",
                 g.line
-            )),
+            ))
+            }
         }
     }
     p.map(|p| (n, p))

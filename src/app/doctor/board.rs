@@ -270,9 +270,13 @@ pub(super) fn rules(cfg: &Config) -> Finding {
 pub(super) fn session(cfg: &Config) -> Finding {
     const C: &str = "session";
     let edition = cfg.event.rules.unwrap_or_default();
-    let d = match cfg.event.default_time_min {
-        Some(min) => crate::rules::DefaultTime::of_event(min.saturating_mul(60_000)),
-        None => crate::rules::DefaultTime::of(edition),
+    let d = match (cfg.event.default_time_min, cfg.event.regulations) {
+        (Some(min), _) => crate::rules::DefaultTime::of_event(min.saturating_mul(60_000)),
+        (None, Some(r)) => {
+            let (ms, source) = r.default_time();
+            crate::rules::DefaultTime { ms, source }
+        }
+        (None, None) => crate::rules::DefaultTime::of(edition),
     };
     let what = format!("the default time of {} ({})", d.words(), d.source);
     if let Some(s) = &cfg.event.session_start {
