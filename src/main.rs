@@ -21,7 +21,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Replay a sensor trace (JSON Lines, ../shared/spec/trace-format.md) through the controller.
+    /// Replay a sensor trace (JSON Lines of sensor records, as `eboard simulate` and a board's journal write them) through the controller.
     Replay(app::ReplayArgs),
     /// Turn a PGN game into a sensor trace with a physical model of players' hands.
     Simulate(app::SimulateArgs),

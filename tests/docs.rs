@@ -367,11 +367,39 @@ fn the_example_board_and_relay_load_with_the_secrets_where_they_belong() {
         .is_some());
     assert!(relay.arbiter.ruling_key.is_some());
     assert_eq!(relay.mqtt.as_ref().unwrap().url, mqtt.url);
+    assert!(
+        relay.arbiter.pairings.is_some(),
+        "the console's Results TRF-16 needs the pairings"
+    );
+    // The HTTP pair: no broker; the board holds the relay's account, whose
+    // token is the relay's relay_token; the relay holds the arbiters'.
+    let http_board = Config::load(&root().join("docs/examples/board-http.toml")).unwrap();
+    let http_relay = Config::load(&root().join("docs/examples/relay-http.toml")).unwrap();
+    assert!(http_board.mqtt.is_none() && http_relay.mqtt.is_none());
+    assert!(console_secrets_on_board(&http_board).is_empty());
+    let relay_account = &http_board.arbiter.accounts[0];
+    assert_eq!(relay_account.role.as_deref(), Some("relay"));
+    assert_eq!(relay_account.token, http_relay.arbiter.relay_token);
+    assert!(console_accounts(&http_relay)
+        .unwrap()
+        .verify("IA Hansen", common::console::SECRET)
+        .is_some());
+    assert!(http_relay.arbiter.pairings.is_some());
     // `eboard doctor` on each: the board's secrets row is clean, and the
-    // relay's accounts are where they belong.
-    for (file, want) in [
-        ("board.toml", "no console account"),
-        ("relay.toml", "a relay's config"),
+    // relay's accounts are where they belong (the relay's own rows).
+    for (file, check, want) in [
+        ("board.toml", "secrets", "no console account"),
+        (
+            "relay.toml",
+            "accounts",
+            "2 can log in: IA Hansen (arbiter), Deputy Dam (deputy)",
+        ),
+        ("board-http.toml", "secrets", "no console account"),
+        (
+            "relay-http.toml",
+            "accounts",
+            "2 can log in: IA Hansen (arbiter), Deputy Dam (deputy)",
+        ),
     ] {
         let dir = tempdir("docs-examples");
         let out = eboard_command()
@@ -393,7 +421,7 @@ fn the_example_board_and_relay_load_with_the_secrets_where_they_belong() {
             .as_array()
             .unwrap()
             .iter()
-            .find(|c| c["check"] == "secrets")
+            .find(|c| c["check"] == check)
             .unwrap()
             .clone();
         assert_eq!(row["status"], "ok", "{file}: {row}");

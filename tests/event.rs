@@ -789,3 +789,78 @@ fn a_finished_board_takes_the_next_round_once_its_result_is_confirmed() {
         "{text}"
     );
 }
+
+/// A round robin (`tests/data/round-robin-6.trf`: six players drawn 1-6,
+/// round 3 paired after two played rounds) lands on the Berger table's
+/// boards (FIDE Handbook C.05 Annex 1, round 3 for six: 2-6, 3-1, 4-5):
+/// from the file's `092 Individual: Round Robin`, or with `--board-order
+/// berger` when the file does not say; without either, the round is
+/// numbered as a Swiss round (4-5 first: its higher player has the most
+/// points) and a warning names the flag.
+#[test]
+fn a_round_robin_lands_on_the_berger_tables_boards() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/round-robin-6.trf");
+    let list = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.starts_with("   ") && l.contains(" - "))
+            .map(|l| {
+                let (w, b) = l.split_once(" - ").unwrap();
+                let name = |s: &str| {
+                    s.split(',')
+                        .next()
+                        .unwrap()
+                        .split(' ')
+                        .next_back()
+                        .unwrap()
+                        .to_owned()
+                };
+                format!(
+                    "{}:{}-{}",
+                    l.trim_start().split(' ').next().unwrap(),
+                    name(w),
+                    name(b)
+                )
+            })
+            .collect()
+    };
+    let berger = ["1:Hansen-Petersen", "2:Larsen-Rasmussen", "3:Nielsen-Olsen"];
+    let out = eboard_ok(&["event", file, "--round", "3"]);
+    assert_eq!(list(&out), berger, "{out}");
+
+    let dir = tempdir("event-rr");
+    let unsaid = dir.join("rr.trf");
+    let text = std::fs::read_to_string(file).unwrap();
+    std::fs::write(&unsaid, text.replace("092 Individual: Round Robin\n", "")).unwrap();
+    let unsaid = unsaid.to_str().unwrap();
+    let out = eboard(&["event", unsaid, "--round", "3"]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        list(&stdout),
+        ["1:Nielsen-Olsen", "2:Larsen-Rasmussen", "3:Hansen-Petersen"],
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("fits a round of the Berger table")
+            && stderr.contains("--board-order berger"),
+        "{stderr}"
+    );
+    let out = eboard_ok(&["event", unsaid, "--round", "3", "--board-order", "berger"]);
+    assert_eq!(list(&out), berger, "{out}");
+    // A Swiss round is refused as a Berger round, naming the game.
+    let open = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/pairings-open-2026.trf"
+    );
+    let out = eboard(&["event", open, "--round", "1", "--board-order", "berger"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("round robin (Berger table)") && stderr.contains("line "),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -17,9 +17,10 @@
 use crate::common;
 
 use common::mosquitto::*;
+use common::tls::{serve_https, test_pki};
 use common::*;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 fn board_args(cfg: &Path, trace: &Path, journal: &Path, speed: &str) -> Vec<String> {
@@ -331,51 +332,6 @@ fn the_round_pgn_is_pushed_to_lichess_with_retries_and_only_when_changed() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// A test CA and a server certificate it signs (for 127.0.0.1 and
-/// localhost), as PEM files and DER.
-struct TestPki {
-    /// The CA's certificate (PEM): what `ca_file` names.
-    ca: PathBuf,
-    /// The server's certificate and key (PEM), for mosquitto.
-    cert: PathBuf,
-    key: PathBuf,
-    cert_der: Vec<u8>,
-    key_der: Vec<u8>,
-}
-
-fn test_pki(dir: &Path) -> TestPki {
-    use rcgen::{
-        BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose,
-        IsCa, KeyPair, KeyUsagePurpose,
-    };
-    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca_params
-        .distinguished_name
-        .push(DnType::CommonName, "eboard test CA");
-    ca_params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
-    let mut params =
-        CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()]).unwrap();
-    params
-        .distinguished_name
-        .push(DnType::CommonName, "localhost");
-    params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
-    let key = KeyPair::generate().unwrap();
-    let cert = params.signed_by(&key, &ca).unwrap();
-    let pki = TestPki {
-        ca: dir.join("ca.pem"),
-        cert: dir.join("server.pem"),
-        key: dir.join("server.key"),
-        cert_der: cert.der().to_vec(),
-        key_der: key.serialize_der(),
-    };
-    std::fs::write(&pki.ca, ca.pem()).unwrap();
-    std::fs::write(&pki.cert, cert.pem()).unwrap();
-    std::fs::write(&pki.key, key.serialize_pem()).unwrap();
-    pki
-}
-
 /// The process's standard error so far.
 fn stderr_of(r: &Running) -> String {
     std::fs::read_to_string(&r.stderr).unwrap_or_default()
@@ -517,37 +473,8 @@ fn boards_publish_over_tls_with_passwords_and_refusals_are_reported() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// A TLS listener for axum: handshakes that fail are recorded, not served.
-struct TlsListener {
-    tcp: tokio::net::TcpListener,
-    acceptor: tokio_rustls::TlsAcceptor,
-    failed: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
-}
-
-impl axum::serve::Listener for TlsListener {
-    type Io = tokio_rustls::server::TlsStream<tokio::net::TcpStream>;
-    type Addr = std::net::SocketAddr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        loop {
-            let Ok((tcp, addr)) = self.tcp.accept().await else {
-                continue;
-            };
-            match self.acceptor.accept(tcp).await {
-                Ok(tls) => return (tls, addr),
-                Err(e) => self.failed.lock().unwrap().push(e.to_string()),
-            }
-        }
-    }
-
-    fn local_addr(&self) -> std::io::Result<Self::Addr> {
-        self.tcp.local_addr()
-    }
-}
-
 #[test]
 fn the_pgn_is_pushed_to_lichess_over_tls_trusting_only_the_ca_file() {
-    use tokio_rustls::rustls;
     let dir = tempdir("lichess-tls");
     let pki = test_pki(&dir);
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -555,29 +482,8 @@ fn the_pgn_is_pushed_to_lichess_over_tls_trusting_only_the_ca_file() {
         .enable_all()
         .build()
         .unwrap();
-    let server = rustls::ServerConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .unwrap()
-    .with_no_client_auth()
-    .with_single_cert(
-        vec![pki.cert_der.clone().into()],
-        rustls::pki_types::PrivatePkcs8KeyDer::from(pki.key_der.clone()).into(),
-    )
-    .unwrap();
-    let failed = Arc::new(Mutex::new(Vec::new()));
-    let listener = TlsListener {
-        tcp: rt
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .unwrap(),
-        acceptor: tokio_rustls::TlsAcceptor::from(Arc::new(server)),
-        failed: failed.clone(),
-    };
-    let port = listener.tcp.local_addr().unwrap().port();
     let received = Arc::new(Mutex::new(Received::default()));
-    let app = fake_lichess(received.clone(), 0);
-    rt.spawn(async move { axum::serve(listener, app).await });
+    let (port, failed) = serve_https(&rt, &pki, fake_lichess(received.clone(), 0));
 
     // Board 1 trusts the test CA (ca_file) and names the server "localhost";
     // board 2 does not trust it.

@@ -85,6 +85,7 @@ mod pgn_consumers;
 mod pgn_tools;
 mod player_device;
 mod properties;
+mod readme_commands;
 mod relay;
 mod relay_split_proxy;
 mod restart_moments;

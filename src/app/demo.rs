@@ -51,9 +51,10 @@ pub struct DemoArgs {
     /// the virtual bus and drivers.
     #[arg(long, conflicts_with = "hw")]
     pub direct: bool,
-    /// Also serve the live page and the feeds on ADDR (e.g. 127.0.0.1:8080)
-    /// and keep serving after the game until Ctrl-C.
-    #[arg(long, value_name = "ADDR")]
+    /// Also serve the live page and the feeds on ADDR (`--listen` alone:
+    /// 127.0.0.1:8080, this machine only; 0.0.0.0:8080 for the network) and
+    /// keep serving after the game until Ctrl-C.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
     pub listen: Option<String>,
 }
 

@@ -65,6 +65,13 @@ pub struct EventArgs {
     /// so no board starts with an earlier round's players.
     #[arg(long, value_name = "N")]
     pub boards: Option<u32>,
+    /// How the boards are numbered: swiss (FIDE's order for publishing Swiss
+    /// pairings: score, sum of scores, rank) or berger (a round robin's, the
+    /// Berger table's order; docs/event.md). Default: berger when the TRF's
+    /// 092 line says round robin, else swiss (with a warning when the round
+    /// looks like a round of the Berger table).
+    #[arg(long, value_name = "ORDER", value_parser = ["swiss", "berger"])]
+    pub board_order: Option<String>,
     /// Write each board's configuration into this directory as
     /// board-N.toml (for boards without a broker: `eboard run --pairing`).
     #[arg(long, value_name = "DIR")]
@@ -83,7 +90,8 @@ pub fn event(args: EventArgs) -> anyhow::Result<()> {
     // TRF files of older programs are Latin-1: read as such when not UTF-8.
     let text = String::from_utf8(text)
         .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| b as char).collect());
-    let round = event::read_round(&text, &shown, args.round).anyhow()?;
+    let mut round = event::read_round(&text, &shown, args.round).anyhow()?;
+    board_order(&mut round, args.board_order.as_deref(), &shown)?;
     if let Some(tc) = &args.time_control {
         crate::clock::TimeControl::parse(tc)
             .map_err(|e| anyhow!("--time-control \"{tc}\": {e}"))?;
@@ -130,6 +138,38 @@ pub fn event(args: EventArgs) -> anyhow::Result<()> {
             "published {} board configurations to {broker} under {prefix}/{slug}/board/N/config",
             boards.len()
         );
+    }
+    Ok(())
+}
+
+/// Numbers a round robin's boards by the Berger table
+/// ([`event::berger`]): with `--board-order berger`, or when the TRF's
+/// `092` says round robin (unless `--board-order swiss`). A round that
+/// fits a round of the table, everyone paired, in a file that does not say
+/// what it is gets a warning naming the flag: Swiss numbering would send
+/// every game of a round robin to another table.
+fn board_order(round: &mut RoundPairings, flag: Option<&str>, shown: &str) -> anyhow::Result<()> {
+    use crate::event::berger;
+    let says = berger::says_round_robin(round);
+    match flag {
+        Some("swiss") => {}
+        Some(_) => berger::number_boards(round, shown).anyhow()?,
+        None if says => {
+            berger::number_boards(round, shown).anyhow()?;
+            tracing::info!(
+                "{shown}: boards in the Berger table's order (the file's 092 line: \"{}\")",
+                round.system.as_deref().unwrap_or("")
+            );
+        }
+        None => {
+            let everyone = round.pairings.len() as u32 == round.players / 2;
+            if everyone && berger::fits(round) {
+                tracing::warn!(
+                    "{shown}: round {} fits a round of the Berger table (a round robin) and the file does not say which system it is: the boards are numbered as a Swiss round's; give --board-order berger for a round robin, --board-order swiss to silence this",
+                    round.round
+                );
+            }
+        }
     }
     Ok(())
 }

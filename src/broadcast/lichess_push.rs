@@ -226,24 +226,47 @@ pub fn start_with(
     channel: Arc<Channel>,
     options: Options,
 ) -> Result<watch::Receiver<PushStatus>, String> {
-    let mut builder = reqwest::Client::builder()
-        .timeout(TIMEOUT)
-        .user_agent(USER_AGENT)
-        .tls_built_in_root_certs(true);
-    for der in &target.extra_roots {
-        let cert = reqwest::Certificate::from_der(der)
-            .map_err(|e| format!("lichess push: [lichess] ca_file: {e}"))?;
-        builder = builder.add_root_certificate(cert);
-    }
-    let client = builder.build().map_err(|e| {
-        format!(
-            "lichess push: cannot make the HTTP client: {}",
-            crate::tls::error_chain(&e)
-        )
-    })?;
+    let client = client(&target, TIMEOUT).map_err(|e| format!("lichess push: {e}"))?;
     let (tx, rx) = watch::channel(PushStatus::default());
     rt.spawn(run(client, target, channel, tx, options));
     Ok(rx)
+}
+
+/// The HTTP client of every request to `target` (the push, `eboard
+/// doctor`'s check): the built-in webpki roots and `[lichess] ca_file`'s,
+/// [`USER_AGENT`], each request cut off after `timeout`. Called inside a
+/// tokio runtime (reqwest's connector needs its reactor). Errors: a bad
+/// `ca_file` certificate, a client that cannot be made.
+pub fn client(target: &PushTarget, timeout: Duration) -> Result<reqwest::Client, String> {
+    let mut builder = reqwest::Client::builder()
+        .timeout(timeout)
+        .user_agent(USER_AGENT)
+        .tls_built_in_root_certs(true);
+    for der in &target.extra_roots {
+        let cert =
+            reqwest::Certificate::from_der(der).map_err(|e| format!("[lichess] ca_file: {e}"))?;
+        builder = builder.add_root_certificate(cert);
+    }
+    builder.build().map_err(|e| {
+        format!(
+            "cannot make the HTTP client: {}",
+            crate::tls::error_chain(&e)
+        )
+    })
+}
+
+/// Why `request` (`"POST https://…"`) got no answer, in words: a refused
+/// TLS certificate names its cause and the remedy (`[lichess] ca_file`).
+pub fn request_error(request: &str, e: &reqwest::Error) -> String {
+    match crate::tls::certificate_problem(e) {
+        Some(why) => format!(
+            "{request}: the server's TLS certificate is refused: {why}; if it is signed by a \
+             private CA (or a TLS-inspecting proxy's), give that CA's certificate (PEM) as \
+             [lichess] ca_file ({})",
+            crate::tls::error_chain(e)
+        ),
+        None => format!("{request}: {}", crate::tls::error_chain(e)),
+    }
 }
 
 /// One POST; a transport failure is a [`Verdict::Retry`].
@@ -256,16 +279,7 @@ async fn push(client: &reqwest::Client, target: &PushTarget, pgn: &str) -> Verdi
         .send()
         .await
         .map_err(|e| e.without_url()) // the message names it once, first
-        .map_err(|e| match crate::tls::certificate_problem(&e) {
-            Some(why) => format!(
-                "POST {}: the server's TLS certificate is refused: {why}; if it is signed by a \
-                 private CA (or a TLS-inspecting proxy's), give that CA's certificate (PEM) as \
-                 [lichess] ca_file ({})",
-                target.url(),
-                crate::tls::error_chain(&e)
-            ),
-            None => format!("POST {}: {}", target.url(), crate::tls::error_chain(&e)),
-        });
+        .map_err(|e| request_error(&format!("POST {}", target.url()), &e));
     let r = match sent {
         Ok(r) => r,
         Err(why) => return Verdict::Retry { why, after: None },

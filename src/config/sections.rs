@@ -1,7 +1,9 @@
 //! The TOML sections of the configuration file, one struct each, with the
 //! values serde checks as it reads them (`docs/config` keys in `eboard.toml(5)`).
 
-use crate::model::{ClockStartAt, Edition, Lang, Mode, Player, Sensing, Supervision, WordChoice};
+use crate::model::{
+    ClockStartAt, Edition, Lang, Mode, Player, Regulations, Sensing, Supervision, WordChoice,
+};
 use serde::Deserialize;
 
 /// `[voice]`: one audio output per listener (Appendix E: the announcements
@@ -146,6 +148,12 @@ pub struct EventConfig {
     /// §11; 2009 Norwegian: 60; 2001: 60). A forfeit entered before it has
     /// passed is refused unless the arbiter decides so explicitly.
     pub default_time_min: Option<u64>,
+    /// The event's regulations besides the Laws, whatever their edition:
+    /// `"dsu-004"` (the Danish Chess Union's, seed 004) sets the default
+    /// time to 15 minutes (§11; `default_time_min` still wins, as an
+    /// invitation's own rule) and has results reported to the arbiter
+    /// (§15). Absent: the Laws' edition's defaults.
+    pub regulations: Option<Regulations>,
     /// The round's scheduled start, RFC 3339 with its offset
     /// (`"2026-11-26T15:00:00+01:00"`; a TOML date-time is taken too): the
     /// default time counts from it (2023 6.7.1: White's clock is started

@@ -18,6 +18,7 @@
 //! or `app` (which send, serve and write the assignments) or on anything
 //! else above it.
 
+pub mod berger;
 pub mod csv;
 pub mod results;
 pub mod trf;
@@ -136,7 +137,7 @@ pub fn config_topic(prefix: &str, event_slug: &str, board: u32) -> String {
 /// A pairing of the round before it is numbered: the two players, their
 /// scores before the round (tenths of a point) and their pairing numbers
 /// (TRF start rank; CSV: none).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Pairing {
     /// White.
     pub white: Player,
@@ -206,6 +207,12 @@ pub struct RoundPairings {
     /// is free text (`90 min/40 moves + 30 min + 30 s/move`), not a
     /// control eboard could set.
     pub time_control_text: Option<String>,
+    /// The number of players the file lists (TRF `001` records; CSV: the
+    /// paired players), for a round robin's table ([`berger`]).
+    pub players: u32,
+    /// The type of tournament the file names (TRF `092`, e.g.
+    /// "Individual: Round Robin"), if any.
+    pub system: Option<String>,
 }
 
 /// The games in board order, numbered from 1: the file's board numbers

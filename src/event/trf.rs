@@ -304,6 +304,12 @@ pub fn read_round(text: &str, file: &str, round: u32) -> Result<RoundPairings, P
                     out.event = Some(name.to_owned());
                 }
             }
+            "092" => {
+                let t = line.get(4..).unwrap_or("").trim();
+                if !t.is_empty() {
+                    out.system = Some(t.to_owned());
+                }
+            }
             "122" => {
                 let tc = line.get(4..).unwrap_or("").trim();
                 if !tc.is_empty() {
@@ -316,6 +322,7 @@ pub fn read_round(text: &str, file: &str, round: u32) -> Result<RoundPairings, P
     if players.is_empty() {
         return Err(whole("no player records (lines starting \"001 \")".into()));
     }
+    out.players = u32::try_from(players.len()).unwrap_or(u32::MAX);
     let score = |r: &Record| -> u32 {
         r.rounds
             .iter()

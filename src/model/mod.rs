@@ -204,6 +204,30 @@ named! {
     }
 }
 
+named! {
+    /// The event's regulations besides the Laws (`[event] regulations`,
+    /// issue 43 §4): they hold whatever the Laws' edition.
+    pub enum Regulations {
+        /// DSU's "Reglement for DM og koordinerede turneringer" (seed 004):
+        /// §11, a player arriving "senere end 15 minutter efter rundens
+        /// annoncerede starttidspunkt" loses the game (the default time is
+        /// 15 minutes); §15, the winner, at a draw White, reports the result
+        /// to the arbiter at once (results stay provisional until the
+        /// arbiter confirms them).
+        Dsu004 = "dsu-004",
+    }
+}
+
+impl Regulations {
+    /// The default time the regulations set, ms after the round's
+    /// announced start, and their paragraph.
+    pub fn default_time(self) -> (u64, &'static str) {
+        match self {
+            Regulations::Dsu004 => (15 * 60_000, "DSU 004 §11"),
+        }
+    }
+}
+
 impl Edition {
     /// The profile name (same as [`Edition::as_str`]).
     pub const fn name(self) -> &'static str {

@@ -38,6 +38,7 @@ pub mod paced;
 pub mod process;
 pub mod round;
 pub mod skip;
+pub mod tls;
 pub mod trace;
 pub mod voice;
 

@@ -105,6 +105,7 @@ pub fn game_header(cfg: &Config, base: Option<&Header>) -> Header {
         default_time_ms: e
             .default_time_min
             .map(|min| min.saturating_mul(60_000))
+            .or(e.regulations.map(|r| r.default_time().0))
             .or(b.default_time_ms),
         // Round time needs the round's clock: [`session_start_ms`] (the
         // daemon, at the game's start); a recording keeps its own.

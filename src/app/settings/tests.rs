@@ -105,3 +105,24 @@ fn game_settings_errors_name_the_key_line() {
         "{e}"
     );
 }
+
+#[test]
+fn the_dsu_regulations_give_15_minutes_default_time_under_any_edition() {
+    // DSU 004 §11 (seed 004): 15 minutes after the round's announced
+    // start, whatever the Laws' edition; the 2023 Laws alone give zero
+    // (6.7.1), and an invitation's own default_time_min wins.
+    let header = |event: &str| game_header(&parse(&format!("[event]\n{event}")), None);
+    assert_eq!(header("rules = \"fide-2023\"\n").default_time_ms, None);
+    assert_eq!(
+        header("rules = \"fide-2023\"\nregulations = \"dsu-004\"\n").default_time_ms,
+        Some(15 * 60_000)
+    );
+    assert_eq!(
+        header("rules = \"fide-2001\"\nregulations = \"dsu-004\"\n").default_time_ms,
+        Some(15 * 60_000)
+    );
+    assert_eq!(
+        header("regulations = \"dsu-004\"\ndefault_time_min = 30\n").default_time_ms,
+        Some(30 * 60_000)
+    );
+}
