@@ -416,6 +416,7 @@ named! {
     }
 }
 
+pub mod text;
 mod values;
 pub use values::*;
 
