@@ -420,6 +420,21 @@ mod tests {
         assert_eq!(std("300"), "300");
     }
 
+    /// Issue 41: a tag value is one string token (PGN standard §7), a
+    /// comment one brace comment (§5), whatever the text holds.
+    #[test]
+    fn tag_values_and_comments_hold_no_structure() {
+        assert_eq!(
+            tag_value("Morphy \"Paul\" \\\n[Result \"0-1\"]\t\u{1b}"),
+            "Morphy \\\"Paul\\\" \\\\ [Result \\\"0-1\\\"]  "
+        );
+        assert_eq!(tag_value("Hølm, Änders"), "Hølm, Änders");
+        assert_eq!(
+            comment_text("flag fell}\n[Event \"x\"]\u{2028}"),
+            "flag fell) [Event \"x\"] "
+        );
+    }
+
     #[test]
     fn clk_format() {
         assert_eq!(fmt_hms(5_428_100), "1:30:28");

@@ -375,5 +375,20 @@ mod tests {
         let (field, why) = a.check().unwrap_err();
         assert_eq!(field, "session_start");
         assert!(why.contains("RFC 3339"), "{why}");
+        // Issue 41: no control character in any text, named by field.
+        a.session_start = None;
+        a.black.name = Some("Karl\"]\n[Result \"0-1\"]".into());
+        let (field, why) = a.check().unwrap_err();
+        assert_eq!(field, "black.name");
+        assert!(
+            why.starts_with("U+000A (line feed) at character 7"),
+            "{why}"
+        );
+        a.black.name = Some("Karl, Duke".into());
+        a.event = Some("DM\u{1b}[2J".into());
+        assert_eq!(a.check().unwrap_err().0, "event");
+        a.event = None;
+        a.white.federation = Some("D\u{202e}N".into());
+        assert_eq!(a.check().unwrap_err().0, "white.federation");
     }
 }
