@@ -485,3 +485,41 @@ pub fn read_round(text: &str, file: &str, round: u32) -> Result<RoundPairings, P
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 41: a control character in a line eboard reads refuses the
+    /// file, naming the line, the field and the column; other records are
+    /// not read, so not refused.
+    #[test]
+    fn control_characters_name_line_field_and_column() {
+        let player = "001    1 m  g Andersen,Mads                     2560 DEN     1400001 1990/01/01  0.0    1";
+        let blocks = "     2 w  ";
+        let text = format!("012 Open\n{player}{blocks}\n");
+        assert!(
+            read_round(&text, "t.trf", 1).is_err(),
+            "one player: unpaired"
+        );
+        let e = read_round(&format!("012 Op\u{1b}[2Jen\n{player}\n"), "t.trf", 1).unwrap_err();
+        assert_eq!(
+            (e.line, e.field.as_str()),
+            (Some(1), "event name (record 012)")
+        );
+        assert!(e.message.starts_with("U+001B (escape) at column 7"), "{e}");
+        let bidi = player.replace("Andersen", "Ander\u{202e}en");
+        let e = read_round(&format!("012 Open\n{bidi}\n"), "t.trf", 1).unwrap_err();
+        assert_eq!(
+            (e.line, e.field.as_str()),
+            (Some(2), "name (columns 15-47)"),
+            "{e}"
+        );
+        let e = read_round(&format!("{player}     2 w\u{9b}\n"), "t.trf", 1).unwrap_err();
+        assert_eq!(e.field, "round 1 (columns 92-101)", "{e}");
+        assert!(!e.to_string().chars().any(crate::model::text::is_control));
+        // A record eboard does not read keeps whatever it holds.
+        let e = read_round(&format!("XXR \t9\n{player}{blocks}\n"), "t.trf", 1).unwrap_err();
+        assert!(!e.message.contains("U+0009"), "{e}");
+    }
+}
