@@ -191,7 +191,10 @@ where
 /// err), so that `journalctl -u eboard -p err` shows why the service
 /// failed (journald stores unprefixed lines at priority info).
 pub fn fatal_line(style: LogStyle, error: &dyn fmt::Display) -> String {
-    let text = format!("{error:#}");
+    // An error may quote what was read (a name, a key): its control
+    // characters are shown escaped, never acted on by the terminal or the
+    // journal (issue 41; [`crate::model::text`]).
+    let text = crate::model::text::escape_controls_but_newlines(&format!("{error:#}")).into_owned();
     match style {
         LogStyle::Journald => {
             // One journal entry per line: a message of several lines keeps

@@ -77,6 +77,7 @@ mod mqtt_offline;
 mod mqtt_queue_damage;
 mod mqtt_scale;
 mod mqtt_stale_alert;
+mod names;
 mod orientation;
 mod package;
 mod paperwork;

@@ -67,11 +67,16 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<()> {
     let (trace, source) = demo_records(&args)?;
     // Checked before anything starts: the game's settings from its header.
     GameConfig::from_header(&trace.header, None, None).anyhow()?;
+    // The names are the recording's: shown, never acted on by the
+    // terminal (issue 41).
+    let shown = |v: &Option<String>| {
+        crate::model::text::escape_controls(v.as_deref().unwrap_or("?")).into_owned()
+    };
     println!(
         "eboard demo: {} – {}, {} ({} records from {source}, {} sensing, speed ×{})",
-        trace.header.white.as_deref().unwrap_or("?"),
-        trace.header.black.as_deref().unwrap_or("?"),
-        trace.header.event.as_deref().unwrap_or("?"),
+        shown(&trace.header.white),
+        shown(&trace.header.black),
+        shown(&trace.header.event),
         trace.records.len(),
         trace.header.sensing.as_str(),
         args.speed,

@@ -87,9 +87,9 @@ pub struct EventArgs {
 pub fn event(args: EventArgs) -> anyhow::Result<()> {
     let shown = args.file.display().to_string();
     let text = std::fs::read(&args.file).with_context(|| shown.clone())?;
-    // TRF files of older programs are Latin-1: read as such when not UTF-8.
-    let text = String::from_utf8(text)
-        .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| b as char).collect());
+    // TRF files of older programs are Windows-1252 (Latin-1 but for
+    // 0x80-0x9F): read as such when not UTF-8.
+    let (text, _) = event::results::decode_trf(text);
     let mut round = event::read_round(&text, &shown, args.round).anyhow()?;
     board_order(&mut round, args.board_order.as_deref(), &shown)?;
     if let Some(tc) = &args.time_control {
@@ -108,7 +108,13 @@ pub fn event(args: EventArgs) -> anyhow::Result<()> {
         a.check()
             .map_err(|(field, m)| anyhow!("{shown}: board {}: {field}: {m}", a.board))?;
     }
-    print!("{}", pairing_list(&round, &boards));
+    // The list names players from the pairing file: no control character
+    // of it reaches the arbiter's terminal (the readers refuse them; this
+    // is the terminal's own guard, issue 41).
+    print!(
+        "{}",
+        crate::model::text::escape_controls_but_newlines(&pairing_list(&round, &boards))
+    );
     let cfg = match &args.config {
         Some(p) => Some(Config::load(p).anyhow()?),
         None => None,

@@ -7,10 +7,13 @@ use crate::trace::{Event, EventKind};
 /// the others as one line (the ones [`describe`] shows).
 pub(super) fn show(e: &Event) {
     if let EventKind::Move { fen, .. } = &e.kind {
-        println!("\n{}", describe(e).unwrap_or_default());
+        let line = describe(e).unwrap_or_default();
+        println!("\n{}", crate::model::text::escape_controls(&line));
         print_board(fen);
     } else if let Some(line) = describe(e) {
-        println!("{line}");
+        // A ruling's reason is the arbiter's text: shown, never acted on
+        // by the terminal (issue 41).
+        println!("{}", crate::model::text::escape_controls(&line));
     }
 }
 

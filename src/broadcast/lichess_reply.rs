@@ -50,10 +50,6 @@ pub struct Prepared {
     pub withheld: Vec<Withheld>,
 }
 
-fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
 /// The value of tag `name` in `pgn`'s header.
 pub fn tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
     let start = format!("[{name} \"");
@@ -83,7 +79,7 @@ pub fn with_names(snap: &Snapshot) -> Result<String, String> {
         {
             Some(name) => {
                 let old = format!("[{side} \"{shown}\"]\n");
-                let new = format!("[{side} \"{}\"]\n", escape(name));
+                let new = format!("[{side} \"{}\"]\n", super::pgn::tag_value(name));
                 pgn = pgn.replacen(&old, &new, 1);
             }
             None => missing.push(side),

@@ -24,8 +24,27 @@ use crate::model::{EndReason, Score};
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode, Position};
 
-fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+/// `v` as a tag value (a string token) holds it, between its quotes: a
+/// backslash and a quote escaped with a backslash, and every control
+/// character ([`crate::model::text::is_control`]) written as a space,
+/// since "non-printing characters like newline and tab are not permitted
+/// inside of strings" (the PGN standard, 1994-03-12, §7 "Tokens"; tag
+/// pairs §8.1, the Seven Tag Roster §8.1.1). A name with a newline then
+/// stays one tag and never forges another tag or game (issue 41). The
+/// inputs refuse such names already; this is the writer's own guard.
+pub fn tag_value(v: &str) -> String {
+    crate::model::text::replace_controls(v, ' ')
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+}
+
+/// `text` as a brace comment `{…}` holds it: a `}` (which would end the
+/// comment, the PGN standard §5: brace comments do not nest and end at
+/// the first `}`) written as `)`, and every control character as a space
+/// (a comment is one token of the movetext's lines; a newline in it could
+/// start a line with `%`, the standard's §6 escape, or a forged tag).
+pub fn comment_text(text: &str) -> String {
+    crate::model::text::replace_controls(text, ' ').replace('}', ")")
 }
 
 /// What a live broadcast adds to the game record.
@@ -37,8 +56,8 @@ pub struct PgnExtras {
     /// `WhiteClock`, ...), in order.
     pub tags: Vec<(String, String)>,
     /// Comments placed after the given number of completed moves (0: before
-    /// the first move), in order; `}` is replaced since PGN comments cannot
-    /// hold it.
+    /// the first move), in order; `}` and control characters are replaced
+    /// since PGN comments cannot hold them ([`comment_text`]).
     pub comments: Vec<(usize, String)>,
 }
 
@@ -208,7 +227,7 @@ pub(super) fn write_header(game: &Arbiter, extras: &PgnExtras, shape: &Shape, ou
         .map(|(k, v)| (*k, v.as_str()))
         .chain(extras.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())))
     {
-        out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+        out.push_str(&format!("[{k} \"{}\"]\n", tag_value(v)));
     }
     out.push('\n');
 }
@@ -219,7 +238,7 @@ pub(super) fn comment_after(extras: &PgnExtras, n: usize) -> Vec<String> {
         .comments
         .iter()
         .filter(|(at, _)| *at == n)
-        .map(|(_, c)| c.replace('}', ")"))
+        .map(|(_, c)| comment_text(c))
         .collect()
 }
 
@@ -271,7 +290,7 @@ pub(super) fn before_token(game: &Arbiter, extras: &PgnExtras, shape: &Shape) ->
             before.extend(comment_after(extras, n));
         }
     }
-    (!before.is_empty()).then(|| format!("{{{}}}", before.join(" ").replace('}', ")")))
+    (!before.is_empty()).then(|| format!("{{{}}}", comment_text(&before.join(" "))))
 }
 
 /// The start of the comment that swallows the moves after an illegal move
@@ -350,7 +369,7 @@ pub const BOTH_LOST_COMMENT: &str = "{the game declared lost by both players (0-
 /// the middle, the result, the open line and the empty line after the game.
 pub(super) fn finish(shape: &Shape, stood: Option<String>, wrap: &mut Wrap, out: &mut String) {
     if let Some(text) = stood {
-        wrap.push(&format!("{{{}}}", text.replace('}', ")")), out);
+        wrap.push(&format!("{{{}}}", comment_text(&text)), out);
     }
     if shape.termination != shape.result {
         wrap.push(shape.both_lost, out);
@@ -399,6 +418,21 @@ mod tests {
         assert_eq!(std("5400d5"), "5400", "no delay in the standard");
         assert_eq!(std("40/7200:3600b10"), "40/7200:3600");
         assert_eq!(std("300"), "300");
+    }
+
+    /// Issue 41: a tag value is one string token (PGN standard §7), a
+    /// comment one brace comment (§5), whatever the text holds.
+    #[test]
+    fn tag_values_and_comments_hold_no_structure() {
+        assert_eq!(
+            tag_value("Morphy \"Paul\" \\\n[Result \"0-1\"]\t\u{1b}"),
+            "Morphy \\\"Paul\\\" \\\\ [Result \\\"0-1\\\"]  "
+        );
+        assert_eq!(tag_value("Hølm, Änders"), "Hølm, Änders");
+        assert_eq!(
+            comment_text("flag fell}\n[Event \"x\"]\u{2028}"),
+            "flag fell) [Event \"x\"] "
+        );
     }
 
     #[test]

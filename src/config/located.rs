@@ -1,6 +1,7 @@
 //! Where each key stands in the file: the 1-based line of a key and the key
 //! an error's span falls in, for errors that name file, line and key.
 
+use crate::model::text::{check_text, ControlChar};
 use std::collections::BTreeMap;
 
 /// A configuration error: the file, the 1-based line (when known), the key
@@ -96,6 +97,47 @@ impl<'i> Located<'i> {
             }
         }
         None
+    }
+
+    /// The first string value of the document that holds a control
+    /// character ([`crate::model::text::is_control`]: a newline, an escape,
+    /// a bidirectional override, …): its dotted key (`game.white.name`;
+    /// an array's items numbered from 1, `mqtt.command_keys.2`), the
+    /// 1-based line of the value and the character. Every value is checked,
+    /// so no key of the file takes one (issue 41 §3).
+    pub(super) fn control_in_strings(&self) -> Option<(String, usize, ControlChar)> {
+        fn value(
+            v: &toml::Spanned<toml::de::DeValue<'_>>,
+            name: String,
+            text: &str,
+        ) -> Option<(String, usize, ControlChar)> {
+            match v.get_ref() {
+                toml::de::DeValue::String(s) => check_text(s)
+                    .err()
+                    .map(|c| (name, line_of(text, v.span().start), c)),
+                toml::de::DeValue::Table(t) => table(t, &name, text),
+                toml::de::DeValue::Array(a) => a
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, item)| value(item, format!("{name}.{}", i + 1), text)),
+                _ => None,
+            }
+        }
+        fn table(
+            t: &toml::de::DeTable<'_>,
+            prefix: &str,
+            text: &str,
+        ) -> Option<(String, usize, ControlChar)> {
+            t.iter().find_map(|(k, v)| {
+                let name = if prefix.is_empty() {
+                    k.get_ref().to_string()
+                } else {
+                    format!("{prefix}.{}", k.get_ref())
+                };
+                value(v, name, text)
+            })
+        }
+        table(self.doc.as_ref()?.get_ref(), "", self.text)
     }
 
     /// The dotted key whose key or value holds byte offset `at` (the

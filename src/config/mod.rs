@@ -87,7 +87,9 @@
 //! working directory.
 //!
 //! Unknown keys and bad values are errors naming the file, the line, the key
-//! and what is allowed.
+//! and what is allowed. No value takes a control character (a newline, a
+//! tab, an escape, a bidirectional override: [`crate::model::text`]): a
+//! name is data, never structure in the PGN, the page or a terminal.
 //!
 //! This module turns the TOML into its own section structs and checks what
 //! it can see in the text alone; it depends on [`crate::model`] only. The
@@ -207,6 +209,16 @@ impl Config {
                 message: e.message().trim().to_owned(),
             }
         })?;
+        // Names and text are data (issue 41 §3): no value takes a control
+        // character; the file is refused, naming the line and the key.
+        if let Some((key, line, c)) = located.control_in_strings() {
+            return Err(ConfigFileError {
+                file: file.to_owned(),
+                line: Some(line),
+                key,
+                message: format!("{c}; remove it (a name cannot hold a new line, a tab, an escape or a bidirectional override)"),
+            });
+        }
         cfg.check().map_err(|(table, key, message)| {
             let key = if table.is_empty() {
                 key.to_owned()

@@ -208,3 +208,51 @@ fn the_events_time_zone_is_an_iana_name() {
     assert!(text.contains("\"CEST+1\""), "{text}");
     assert!(text.contains("board.toml"), "{text}");
 }
+
+/// Issue 41 §3: a control character in any value (a newline that would
+/// forge a PGN tag, a terminal's escape, a bidirectional override) is
+/// refused with the file, the value's line and the key.
+#[test]
+fn control_characters_are_refused_with_file_line_and_key() {
+    let forged =
+        "[event]\nname = \"DM\"\n\n[game.white]\nname = \"Morphy\\\"]\\n[Result \\\"0-1\\\"]\"\n";
+    let e = parse(forged).unwrap_err();
+    assert_eq!(
+        (e.line, e.key.as_str()),
+        (Some(5), "game.white.name"),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .starts_with("board.toml:5: key 'game.white.name': U+000A (line feed) at character 9"),
+        "{e}"
+    );
+    for (text, key) in [
+        (
+            "[event]\nsite = \"Odense\\u001b]0;x\\u0007\"\n",
+            "event.site",
+        ),
+        ("[game.black]\nname = \"\\u202eKarl\"\n", "game.black.name"),
+        ("[arbiter]\nname = \"a\\tb\"\n", "arbiter.name"),
+        (
+            "[mqtt]\nurl = \"mqtt://b\"\ncommand_keys = [\"ab\", \"c\\u0085\"]\n",
+            "mqtt.command_keys.2",
+        ),
+    ] {
+        let e = parse(text).unwrap_err();
+        assert_eq!(e.key, key, "{e}");
+        assert!(
+            !e.to_string().chars().any(crate::model::text::is_control),
+            "{e:?}"
+        );
+    }
+    // A multi-line string is refused too (TOML allows one; a name cannot).
+    let e = parse("[game.white]\nname = \"\"\"Mor\nphy\"\"\"\n").unwrap_err();
+    assert_eq!(
+        (e.line, e.key.as_str()),
+        (Some(2), "game.white.name"),
+        "{e}"
+    );
+    // Names beyond ASCII are names.
+    assert!(parse("[game.white]\nname = \"Hølm, Änders\"\n").is_ok());
+}

@@ -114,6 +114,13 @@ fn parse_request(action: &str, bytes: &[u8]) -> Result<RecordKind, Refusal> {
             }
         )));
     }
+    // Names and text are data (issue 41 §3): a reason (or any text of the
+    // body) is one line of printable characters; refused, naming the key.
+    if let Some((key, c)) = obj.iter().find_map(|(k, v)| control_in(k, v)) {
+        return Err(unprocessable(&format!(
+            "key '{key}': {c}; a reason is one line of text"
+        )));
+    }
     if action == "query" {
         let what = obj.remove("what").unwrap_or(Value::Null);
         obj.insert("query".into(), what);
@@ -123,6 +130,25 @@ fn parse_request(action: &str, bytes: &[u8]) -> Result<RecordKind, Refusal> {
     let (_, kind) = parse_record_kind(&obj)
         .map_err(|e| unprocessable(&e.replacen("key 'query'", "key 'what'", 1)))?;
     Ok(kind)
+}
+
+/// The first string of `value` (at `key`, objects and arrays searched
+/// inside: `expect.event`) that holds a control character
+/// ([`crate::model::text::is_control`]), with its dotted key.
+fn control_in(key: &str, value: &Value) -> Option<(String, crate::model::text::ControlChar)> {
+    match value {
+        Value::String(s) => crate::model::text::check_text(s)
+            .err()
+            .map(|c| (key.to_owned(), c)),
+        Value::Object(m) => m
+            .iter()
+            .find_map(|(k, v)| control_in(&format!("{key}.{k}"), v)),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| control_in(&format!("{key}.{}", i + 1), v)),
+        _ => None,
+    }
 }
 
 /// An action of `POST /arbiter/{action}` (its JSON body `bytes`) by

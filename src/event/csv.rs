@@ -11,7 +11,10 @@
 //! Fields are separated by `,` (or `;` when the header has no comma, as a
 //! spreadsheet in a comma-decimal locale writes it); a field may be quoted
 //! (`"Larsen, Bent"`, `""` inside is a quote). Unknown columns are errors
-//! (a misspelt `white_fide` would otherwise be lost silently).
+//! (a misspelt `white_fide` would otherwise be lost silently). A field
+//! with a control character (a newline, a tab inside a name, an escape, a
+//! bidirectional override: [`crate::model::text`]) is refused, naming its
+//! line and column.
 
 use super::{Pairing, PairingError, RoundPairings, Unplayed};
 use crate::model::Player;
@@ -137,6 +140,14 @@ pub fn read_round(text: &str, file: &str, round: u32) -> Result<RoundPairings, P
     let mut boards_seen: Vec<(u32, usize)> = Vec::new();
     for (n, line) in lines {
         let row = fields(line, sep).map_err(|e| err(Some(n), "", e.into()))?;
+        // Names and text are data (issue 41 §3): a field with a control
+        // character is refused, naming its line and column.
+        for (i, v) in row.iter().enumerate() {
+            if let Err(c) = crate::model::text::check_text(v) {
+                let column = names.get(i).map_or("", String::as_str);
+                return Err(err(Some(n), column, c.to_string()));
+            }
+        }
         if row.len() > names.len() {
             return Err(err(
                 Some(n),

@@ -74,7 +74,9 @@ impl BoardAssignment {
     /// Checks what a config would check of the same values (the board
     /// applies it as its `[game]`): round and board from 1, titles of
     /// [`crate::config::TITLES`], three-letter federations, positive FIDE
-    /// ids. The error names the field (`white.title`).
+    /// ids, no control character in any text (a newline, an escape, a
+    /// bidirectional override: [`crate::model::text`]; issue 41 §3). The
+    /// error names the field (`white.title`, `black.name`).
     pub fn check(&self) -> Result<(), (String, String)> {
         if self.round == 0 {
             return Err(("round".into(), "rounds count from 1".into()));
@@ -84,6 +86,15 @@ impl BoardAssignment {
         }
         for (side, p) in [("white", &self.white), ("black", &self.black)] {
             check_player(p).map_err(|(f, m)| (format!("{side}.{f}"), m))?;
+        }
+        for (field, text) in [
+            ("event", &self.event),
+            ("time_control", &self.time_control),
+            ("session_start", &self.session_start),
+        ] {
+            if let Some(Err(c)) = text.as_deref().map(crate::model::text::check_text) {
+                return Err((field.to_owned(), c.to_string()));
+            }
         }
         if let Some(tc) = &self.time_control {
             crate::clock::TimeControl::parse(tc)
@@ -99,6 +110,17 @@ impl BoardAssignment {
 
 /// Checks one player's fields: (field, message) on the first bad one.
 pub fn check_player(p: &Player) -> Result<(), (&'static str, String)> {
+    // Names and text are data, never structure (issue 41 §3): no control
+    // character in any text field, whichever way the player came in.
+    for (field, text) in [
+        ("name", &p.name),
+        ("title", &p.title),
+        ("federation", &p.federation),
+    ] {
+        if let Some(Err(c)) = text.as_deref().map(crate::model::text::check_text) {
+            return Err((field, c.to_string()));
+        }
+    }
     if let Some(t) = &p.title {
         if !crate::config::TITLES.contains(&t.as_str()) {
             return Err((
@@ -360,5 +382,20 @@ mod tests {
         let (field, why) = a.check().unwrap_err();
         assert_eq!(field, "session_start");
         assert!(why.contains("RFC 3339"), "{why}");
+        // Issue 41: no control character in any text, named by field.
+        a.session_start = None;
+        a.black.name = Some("Karl\"]\n[Result \"0-1\"]".into());
+        let (field, why) = a.check().unwrap_err();
+        assert_eq!(field, "black.name");
+        assert!(
+            why.starts_with("U+000A (line feed) at character 7"),
+            "{why}"
+        );
+        a.black.name = Some("Karl, Duke".into());
+        a.event = Some("DM\u{1b}[2J".into());
+        assert_eq!(a.check().unwrap_err().0, "event");
+        a.event = None;
+        a.white.federation = Some("D\u{202e}N".into());
+        assert_eq!(a.check().unwrap_err().0, "white.federation");
     }
 }

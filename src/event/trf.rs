@@ -89,6 +89,56 @@ fn block_start(r: u32) -> usize {
     92 + (r as usize - 1) * 10
 }
 
+/// The field of a `001` record that column `c` (1-based) falls in, as the
+/// errors name it.
+fn field_of_column(c: usize) -> String {
+    match c {
+        1..=4 => "record code (columns 1-3)".into(),
+        5..=8 => "start rank (columns 5-8)".into(),
+        9..=10 => "sex (column 10)".into(),
+        11..=14 => "title (columns 11-13)".into(),
+        15..=48 => "name (columns 15-47)".into(),
+        49..=53 => "rating (columns 49-52)".into(),
+        54..=57 => "federation (columns 54-56)".into(),
+        58..=69 => "FIDE id (columns 58-68)".into(),
+        70..=80 => "birth date (columns 70-79)".into(),
+        81..=91 => "points and rank (columns 81-89)".into(),
+        c => {
+            let r = (c - 92) / 10 + 1;
+            let s = block_start(r as u32);
+            format!("round {r} (columns {s}-{})", s + 9)
+        }
+    }
+}
+
+/// Refuses a line that eboard reads (`001`, `012`, `122`) when it holds a
+/// control character ([`crate::model::text::is_control`]: an escape, a
+/// newline, a bidirectional override, …): names and text are data, never
+/// structure (issue 41 §3). A pairing program never writes one, so the
+/// file is damaged or forged: refused, naming the line, the field and the
+/// column, never passed on to the boards, the PGN or the terminal
+/// (`docs/event.md`, "Control characters").
+fn check_line(line: &str, n: usize, file: &str) -> Result<(), PairingError> {
+    let Err(c) = crate::model::text::check_text(line) else {
+        return Ok(());
+    };
+    let field = match line.get(..3) {
+        Some("001") => field_of_column(c.at),
+        Some("012") => "event name (record 012)".into(),
+        _ => "time control (record 122)".into(),
+    };
+    Err(PairingError {
+        file: file.to_owned(),
+        line: Some(n),
+        field,
+        message: format!(
+            "{} at column {}: a pairing program never writes one; fix the name there and export again",
+            crate::model::text::describe(c.ch),
+            c.at
+        ),
+    })
+}
+
 fn record(line: &str, n: usize, file: &str) -> Result<Record, PairingError> {
     let err = |field: &str, message: String| PairingError {
         file: file.to_owned(),
@@ -243,6 +293,7 @@ pub fn round_entries(text: &str, file: &str, round: u32) -> Result<Vec<RoundEntr
         if line.get(..3) != Some("001") {
             continue;
         }
+        check_line(line, i + 1, file)?;
         let r = record(line, i + 1, file)?;
         let (opponent, colour, result) = r
             .rounds
@@ -282,6 +333,9 @@ pub fn read_round(text: &str, file: &str, round: u32) -> Result<RoundPairings, P
         let n = i + 1;
         let line = line.trim_end_matches('\r');
         let code = line.get(..3).unwrap_or("");
+        if matches!(code, "001" | "012" | "122") {
+            check_line(line, n, file)?;
+        }
         match code {
             "001" => {
                 let r = record(line, n, file)?;
@@ -437,4 +491,42 @@ pub fn read_round(text: &str, file: &str, round: u32) -> Result<RoundPairings, P
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 41: a control character in a line eboard reads refuses the
+    /// file, naming the line, the field and the column; other records are
+    /// not read, so not refused.
+    #[test]
+    fn control_characters_name_line_field_and_column() {
+        let player = "001    1 m  g Andersen,Mads                     2560 DEN     1400001 1990/01/01  0.0    1";
+        let blocks = "     2 w  ";
+        let text = format!("012 Open\n{player}{blocks}\n");
+        assert!(
+            read_round(&text, "t.trf", 1).is_err(),
+            "one player: unpaired"
+        );
+        let e = read_round(&format!("012 Op\u{1b}[2Jen\n{player}\n"), "t.trf", 1).unwrap_err();
+        assert_eq!(
+            (e.line, e.field.as_str()),
+            (Some(1), "event name (record 012)")
+        );
+        assert!(e.message.starts_with("U+001B (escape) at column 7"), "{e}");
+        let bidi = player.replace("Andersen", "Ander\u{202e}en");
+        let e = read_round(&format!("012 Open\n{bidi}\n"), "t.trf", 1).unwrap_err();
+        assert_eq!(
+            (e.line, e.field.as_str()),
+            (Some(2), "name (columns 15-47)"),
+            "{e}"
+        );
+        let e = read_round(&format!("{player}     2 w\u{9b}\n"), "t.trf", 1).unwrap_err();
+        assert_eq!(e.field, "round 1 (columns 92-101)", "{e}");
+        assert!(!e.to_string().chars().any(crate::model::text::is_control));
+        // A record eboard does not read keeps whatever it holds.
+        let e = read_round(&format!("XXR \t9\n{player}{blocks}\n"), "t.trf", 1).unwrap_err();
+        assert!(!e.message.contains("U+0009"), "{e}");
+    }
 }

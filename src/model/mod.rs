@@ -440,6 +440,7 @@ named! {
     }
 }
 
+pub mod text;
 mod values;
 pub use values::*;
 

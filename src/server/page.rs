@@ -35,10 +35,7 @@ pub async fn index(State(s): State<Arc<AppState>>, Query(q): Query<FilterQuery>)
         .filter(|g| filter.follows(g.info.round, g.info.board))
         .map(|g| g.state.value())
         .collect();
-    // `</` cannot end the script element from inside a JSON string.
-    let json = serde_json::to_string(&states)
-        .unwrap_or_else(|_| "[]".into())
-        .replace("</", "<\\/");
+    let json = json_in_script(&serde_json::to_string(&states).unwrap_or_else(|_| "[]".into()));
     // The page's language: the event's (every game shown speaks it), else English.
     let lang = states
         .iter()
@@ -62,6 +59,30 @@ pub async fn index(State(s): State<Arc<AppState>>, Query(q): Query<FilterQuery>)
         .into_response()
 }
 
+/// JSON text as a `<script>` element may hold it: `<`, `>` and `&` as
+/// `\u003c`, `\u003e`, `\u0026`, and U+2028 / U+2029 as `\u2028` /
+/// `\u2029` (JSON escapes, RFC 8259 §7: the value read is the same). No
+/// name can then end the element (`</script>`) or put the HTML parser
+/// into the script's "escaped" states (`<!--` then `<script>`, after which
+/// the page's own `</script>` no longer ends it: the HTML Living Standard,
+/// §4.12.1.3 "Restrictions for contents of script elements"), which left
+/// the live page on "Connecting…" for every spectator (issue 41). These
+/// characters appear in serde_json's output only inside strings.
+pub fn json_in_script(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// `GET /live.js`.
 pub async fn script() -> impl IntoResponse {
     (
@@ -82,6 +103,17 @@ mod tests {
     /// Issue 24.10: the public page, served over plain HTTP on the venue's
     /// network, never invites a secret: no password field, no token, no
     /// bearer header, nothing read from the arbiter's channel.
+    #[test]
+    fn json_in_a_script_cannot_end_or_escape_it() {
+        let names = serde_json::json!({"white": "<!--<script>", "black": "</script><b>&amp;\u{2028}\u{2029}"});
+        let text = json_in_script(&names.to_string());
+        for bad in ["<", ">", "&", "\u{2028}", "\u{2029}"] {
+            assert!(!text.contains(bad), "{bad:?} in {text}");
+        }
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, names, "the same value read back");
+    }
+
     #[test]
     fn the_public_page_invites_no_secret() {
         let html = HTML.to_ascii_lowercase();

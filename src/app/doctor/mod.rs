@@ -112,7 +112,12 @@ pub fn doctor(args: DoctorArgs) -> anyhow::Result<bool> {
         let v = serde_json::json!({ "ok": ok, "checks": findings });
         println!("{v}");
     } else {
-        print!("{}", table(&findings));
+        // A finding may quote a file's text: shown, never acted on by the
+        // terminal (issue 41).
+        print!(
+            "{}",
+            crate::model::text::escape_controls_but_newlines(&table(&findings))
+        );
         println!(
             "{}",
             if ok {

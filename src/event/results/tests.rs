@@ -193,3 +193,16 @@ fn the_round_is_the_one_round_of_the_games() {
         Err(vec![4, 5])
     );
 }
+
+/// A file that is not UTF-8 is Windows-1252 (issue 41): `š` (0x9A) is a
+/// letter, not the C1 control Latin-1 has there, and the bytes go back as
+/// they came, the unassigned 0x81 among them.
+#[test]
+fn windows_1252_files_read_and_written_back_byte_for_byte() {
+    let bytes = b"001    1 m    Ba\x9aa,\x8aime \x81\xe6\n".to_vec();
+    let (text, latin) = decode_trf(bytes.clone());
+    assert!(latin);
+    assert!(text.contains("Baša,Šime"), "{text:?}");
+    assert!(text.contains('\u{81}') && text.contains('æ'));
+    assert_eq!(encode_trf(text, true), bytes);
+}

@@ -225,21 +225,46 @@ pub fn write_trf(
     Ok(out)
 }
 
-/// A TRF file's bytes as text: UTF-8, or else Latin-1 (the files of older
-/// pairing programs, byte for char). `true`: it was Latin-1.
+/// The characters Windows-1252 puts at bytes 0x80-0x9F (the WHATWG
+/// Encoding Standard's index for windows-1252; 0x81, 0x8D, 0x8F, 0x90 and
+/// 0x9D are unassigned and stay the C1 controls Latin-1 has there).
+const CP1252_HIGH: [char; 32] = [
+    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}',
+    '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
+];
+
+/// A TRF file's bytes as text: UTF-8, or else Windows-1252 (the files of
+/// older pairing programs on Windows; Latin-1 but for 0x80-0x9F, where
+/// Latin-1 has the C1 controls a name cannot hold: `š` is 0x9A there),
+/// byte for char. `true`: it was not UTF-8.
 pub fn decode_trf(bytes: Vec<u8>) -> (String, bool) {
     match String::from_utf8(bytes) {
         Ok(t) => (t, false),
-        Err(e) => (e.into_bytes().iter().map(|&b| b as char).collect(), true),
+        Err(e) => (
+            e.into_bytes()
+                .iter()
+                .map(|&b| match b {
+                    0x80..=0x9f => CP1252_HIGH[usize::from(b - 0x80)],
+                    b => char::from(b),
+                })
+                .collect(),
+            true,
+        ),
     }
 }
 
-/// TRF text back into bytes in the file's own encoding (`latin1`: a char
-/// outside Latin-1 becomes `?`).
+/// TRF text back into bytes in the file's own encoding (`latin1`: the
+/// Windows-1252 of [`decode_trf`]; a char outside it becomes `?`).
 pub fn encode_trf(text: String, latin1: bool) -> Vec<u8> {
     if latin1 {
         text.chars()
-            .map(|c| u8::try_from(c).unwrap_or(b'?'))
+            .map(|c| match CP1252_HIGH.iter().position(|&h| h == c) {
+                Some(i) => 0x80 + i as u8,
+                None => u8::try_from(c)
+                    .ok()
+                    .filter(|b| !(0x80..=0x9f).contains(b))
+                    .unwrap_or(b'?'),
+            })
             .collect()
     } else {
         text.into_bytes()
