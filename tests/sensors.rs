@@ -445,3 +445,45 @@ fn a_touch_seen_only_through_frames_names_the_piece_lifted() {
     );
     assert_eq!(sans(&ev), ["Nxe5"], "{ev:#?}");
 }
+
+/// `eboard calibrate --watch` (issue 43 §5): the live sensor view of the
+/// simulated colour board in the initial position, read by its committed
+/// calibration: two frames, each the 8 × 8 board with White's pieces on
+/// ranks 1-2 and Black's on 7-8, each square naming its sensor.
+#[test]
+fn the_live_sensor_view_shows_each_square_with_its_sensor() {
+    let hw = root().join("hw/mcp3008-hall.toml");
+    let cal = root().join("calibration/virtual-mcp3008-hall.toml");
+    let out = output_ok(
+        eboard_command()
+            .args([
+                "calibrate",
+                "--virtual",
+                "--watch",
+                "--frames",
+                "2",
+                "--interval-ms",
+                "0",
+                "--hw",
+            ])
+            .arg(&hw)
+            .arg("--calibration")
+            .arg(&cal),
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches(" scan ").count(), 2, "{text}");
+    let frame: Vec<&str> = text.lines().skip(2).take(8).collect();
+    assert!(
+        frame[0].trim_start().starts_with("8 ") && frame[0].matches('B').count() == 8,
+        "{text}"
+    );
+    assert!(
+        frame[7].trim_start().starts_with("1 ") && frame[7].matches('W').count() == 8,
+        "{text}"
+    );
+    assert!(
+        frame[7].contains("#0 ") && frame[0].contains("#63"),
+        "{text}"
+    );
+    assert_eq!(frame[3].matches(" .").count(), 8, "{text}");
+}

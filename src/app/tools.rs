@@ -8,6 +8,7 @@ use crate::trace::Sensing;
 use anyhow::{anyhow, bail, Context};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// What a simulated board senses (the command line's spelling of
 /// [`Sensing`]: occupancy, colour, identity). The variants have no doc
@@ -91,6 +92,21 @@ pub struct CalibrateArgs {
     /// Scans averaged per step.
     #[arg(long, default_value_t = 50)]
     samples: u32,
+    /// Do not calibrate: show the board as the sensors read it now, over
+    /// and over (each square's sensor, raw value and state), to find a
+    /// miswired or dead square by putting a piece on it.
+    #[arg(long)]
+    watch: bool,
+    /// With --watch: the calibration to read the values by (orientation;
+    /// a colour board's thresholds).
+    #[arg(long, value_name = "FILE", requires = "watch")]
+    calibration: Option<PathBuf>,
+    /// With --watch: stop after N frames (default: until Ctrl-C).
+    #[arg(long, value_name = "N", requires = "watch")]
+    frames: Option<u64>,
+    /// With --watch: the time between frames, ms.
+    #[arg(long, value_name = "MS", default_value_t = 500, requires = "watch")]
+    interval_ms: u64,
 }
 
 /// The arguments of `eboard announce`.
@@ -293,10 +309,22 @@ pub fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
         virtual_board,
         output,
         samples,
+        watch,
+        calibration,
+        frames,
+        interval_ms,
     } = args;
     let (hw, output) = (hw.as_path(), output.as_deref());
     use crate::sensors::{virtual_hw, HwDesign};
     let design = HwDesign::load(hw).anyhow()?;
+    if watch {
+        let cal = match &calibration {
+            Some(p) => Some(crate::sensors::Calibration::load(p).anyhow()?),
+            None => None,
+        };
+        let every = Duration::from_millis(interval_ms);
+        return watch_sensors(&design, cal.as_ref(), virtual_board, frames, every);
+    }
     let cal = if virtual_board {
         let opts = virtual_hw::VirtualOptions {
             calibration_samples: samples,
@@ -337,5 +365,74 @@ pub fn calibrate(args: CalibrateArgs) -> anyhow::Result<()> {
             Ok(())
         }
         None => write_to(Path::new("-"), &text),
+    }
+}
+
+/// `eboard calibrate --watch`: frames of [`crate::sensors::watch::frame`]
+/// on standard output, `every` apart, `frames` of them (none: until
+/// Ctrl-C); the simulated board shows the initial position.
+fn watch_sensors(
+    design: &crate::sensors::HwDesign,
+    cal: Option<&crate::sensors::Calibration>,
+    virtual_board: bool,
+    frames: Option<u64>,
+    every: Duration,
+) -> anyhow::Result<()> {
+    use crate::sensors::{RawScan, SensorArray};
+    fn run<A: SensorArray>(
+        mut array: A,
+        design: &crate::sensors::HwDesign,
+        cal: Option<&crate::sensors::Calibration>,
+        frames: Option<u64>,
+        every: Duration,
+    ) -> anyhow::Result<()> {
+        array
+            .init()
+            .map_err(|e| anyhow::anyhow!("{}: bus init: {e:?}", design.shown()))?;
+        let mut raw = RawScan::default();
+        let mut n = 0u64;
+        loop {
+            array
+                .read(&mut raw)
+                .map_err(|e| anyhow::anyhow!("{}: bus read: {e:?}", design.shown()))?;
+            n += 1;
+            // The command's output for the user, not a log line.
+            println!(
+                "{} scan {n}\n{}",
+                design.shown(),
+                crate::sensors::watch::frame(design, cal, &raw)
+            );
+            if frames.is_some_and(|f| n >= f) {
+                return Ok(());
+            }
+            std::thread::sleep(every);
+        }
+    }
+    if virtual_board {
+        use crate::sensors::virtual_hw::{VirtualBoard, VirtualOptions};
+        let board = VirtualBoard::new(design, &VirtualOptions::default());
+        board.show(crate::sensors::debounce::Sample::from_board(
+            &shakmaty::Board::default(),
+            true,
+        ));
+        return run(board.array(), design, cal, frames, every);
+    }
+    #[cfg(feature = "rpi")]
+    {
+        run(
+            crate::sensors::rpi::open(design).anyhow()?,
+            design,
+            cal,
+            frames,
+            every,
+        )
+    }
+    #[cfg(not(feature = "rpi"))]
+    {
+        let _ = run::<crate::sensors::virtual_hw::VirtualArray>;
+        bail!(
+            "{}: this build has no hardware backend: build with `--features rpi` on the Pi, or use --virtual",
+            design.shown()
+        );
     }
 }

@@ -36,6 +36,7 @@ pub mod mcp3008;
 pub mod rpi;
 pub mod scanner;
 pub mod virtual_hw;
+pub mod watch;
 
 pub use calibration::{Calibration, HealthReport};
 pub use debounce::{Changes, Debouncer, Sample};
