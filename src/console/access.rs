@@ -130,12 +130,68 @@ pub struct Accounts {
 /// a repetition or dictionary words keep it below.
 pub const MIN_TOKEN_GUESSES_LOG10: f64 = 19.0;
 
+/// The shortest dictionary word counted in a pass phrase, characters
+/// ([`check_token`]): a random token holds two- and three-letter words by
+/// chance, a pass phrase holds words.
+pub const MIN_WORD: usize = 4;
+
+/// How many characters of `body` (base64 or hex, so ASCII) lie in
+/// dictionary words of [`MIN_WORD`] letters or more, by zxcvbn's matching
+/// over overlapping windows of 20 characters (zxcvbn's count of guesses is
+/// a saturating `u64`, so for a whole long pass phrase every reading ties
+/// at its ceiling and the sequence it returns says nothing of the words),
+/// and of each run of letters between digits and separators.
+fn worded(body: &str) -> usize {
+    use zxcvbn::matching::patterns::MatchPattern as P;
+    const WINDOW: usize = 20;
+    const STEP: usize = 10;
+    let mut covered = vec![false; body.len()];
+    let mut start = 0;
+    loop {
+        let end = (start + WINDOW).min(body.len());
+        let Some(window) = body.get(start..end) else {
+            break;
+        };
+        for m in zxcvbn::zxcvbn(window, &[]).sequence() {
+            if matches!(m.pattern, P::Dictionary(_)) && m.j + 1 - m.i >= MIN_WORD {
+                for c in covered.iter_mut().skip(start + m.i).take(m.j + 1 - m.i) {
+                    *c = true;
+                }
+            }
+        }
+        if end == body.len() {
+            break;
+        }
+        start += STEP;
+    }
+    // And each piece between separators that is one word ("tree-7-house"):
+    // zxcvbn's reading of a window may take a short word for brute force.
+    let mut at = 0;
+    for piece in body.split(|c: char| !c.is_ascii_alphabetic()) {
+        let n = piece.len();
+        if n >= MIN_WORD {
+            let e = zxcvbn::zxcvbn(piece, &[]);
+            if let [m] = e.sequence() {
+                if matches!(m.pattern, P::Dictionary(_)) {
+                    covered[at..at + n].iter_mut().for_each(|c| *c = true);
+                }
+            }
+        }
+        at += n + 1;
+    }
+    covered.iter().filter(|c| **c).count()
+}
+
 /// Checks that `token` carries at least [`MIN_TOKEN_BITS`] bits when
 /// random — hex digits count 4 bits, base64 / base64url characters 6;
 /// other characters (spaces, punctuation) are refused — and that it has
 /// no pattern: zxcvbn's estimate (Dropbox's entropy estimator: sequences,
 /// repeats, keyboard walks, dictionary words) must reach
-/// [`MIN_TOKEN_GUESSES_LOG10`]. The error says how to make a good one.
+/// [`MIN_TOKEN_GUESSES_LOG10`] — and that it is no pass phrase: dictionary
+/// words of [`MIN_WORD`] letters or more (zxcvbn's matches, l33t and
+/// reversed ones included) make up less than half of it (hex tokens, whose
+/// alphabet holds no phrase but l33t lookalikes, are not asked this). The
+/// error says how to make a good one.
 pub fn check_token(token: &str) -> Result<(), String> {
     let body = token.trim_end_matches('=');
     let hex = body.chars().all(|c| c.is_ascii_hexdigit());
@@ -162,8 +218,20 @@ pub fn check_token(token: &str) -> Result<(), String> {
         ));
     }
     let estimate = zxcvbn::zxcvbn(body, &[]);
+    use zxcvbn::matching::patterns::MatchPattern as P;
+    // A pass phrase ("correct-horse-battery-staple-…"): enough words push
+    // zxcvbn's estimate to its ceiling, yet each word is one of some
+    // thousands, not 6 random bits a character (issue 41 §4).
+    let chars = body.chars().count();
+    let worded = if hex { 0 } else { worded(body) };
+    if worded * 2 >= chars {
+        return Err(format!(
+            "the token is not random: it is a pass phrase ({worded} of its {chars} characters are \
+             dictionary words, each one of some thousands: far fewer guesses than {MIN_TOKEN_BITS} \
+             random bits); {how}"
+        ));
+    }
     if estimate.guesses_log10() < MIN_TOKEN_GUESSES_LOG10 {
-        use zxcvbn::matching::patterns::MatchPattern as P;
         let mut patterns: Vec<&str> = estimate
             .sequence()
             .iter()
