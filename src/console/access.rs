@@ -12,7 +12,8 @@
 //!   ([`Accounts::keep_sessions`], [`super::kept::SessionFile`]) they
 //!   survive a restart of the server.
 //! - Failed authentications are counted per client source (IPv4 address,
-//!   IPv6 /64) and, for a login naming an account, per account
+//!   IPv6 address; each IPv6 /64 with more free) and, for a login naming
+//!   an account, per account
 //!   ([`super::backoff`]): the first [`FREE_FAILURES`] are free, then each
 //!   further failure blocks the source (the account) twice as long as the
 //!   one before (1 s, 2 s, 4 s, … at most [`MAX_BLOCK`], an account at
@@ -469,7 +470,7 @@ impl Accounts {
         }
     }
 
-    /// How long `ip`'s source (IPv4 address, IPv6 /64) is still blocked
+    /// How long `ip`'s source (IPv4 address, IPv6 address or its /64) is still blocked
     /// at `now`, if it is.
     pub fn blocked(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
         self.backoff.blocked(ip, now)

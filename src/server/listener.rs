@@ -61,10 +61,13 @@ pub const SLOW_REQUEST: Duration = Duration::from_millis(100);
 /// 4 × 8 KiB. A browser's head with the console's cookies is under 2 KiB.
 pub const HEAD_LIMIT: usize = 16 * 1024;
 
-/// The most a connection's read buffer holds (hyper's
+/// The most a connection's buffer holds (hyper's
 /// `http1::Builder::max_buf_size`, at least 8 KiB): a head, or a request
-/// body's pieces (bodies are at most [`super::BODY_LIMIT`]).
-pub const READ_BUFFER: usize = 2 * HEAD_LIMIT;
+/// body's pieces (bodies are at most [`super::BODY_LIMIT`]). At twice the
+/// head limit, 1,000 connections each holding a head just under it took
+/// 38 MB (hyper reserves up to this much per connection); at the head
+/// limit, the figures in `docs/server.md`.
+pub const READ_BUFFER: usize = HEAD_LIMIT;
 
 /// File descriptors kept free below the process's limit for the journal,
 /// the clock device, the uplinks and the arbiter's reserve.
