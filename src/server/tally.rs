@@ -142,8 +142,8 @@ impl Counts {
     }
 }
 
-/// What the admission reads of a slot (kept apart from [`Slot`], whose
-/// drop takes the admission's lock).
+/// What the admission reads of a slot (kept apart from
+/// [`super::admission::Slot`], whose drop takes the admission's lock).
 #[derive(Debug)]
 pub(super) struct Shared {
     /// The host ([`crate::console::backoff::host_key`]).
