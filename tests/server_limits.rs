@@ -437,14 +437,15 @@ fn plain_from(source: std::net::IpAddr, to: SocketAddr, path: &str) -> u16 {
     status_of(&got)
 }
 
-/// `GET path` with the arbiter's token over TLS from `source`, trusting
+/// `GET path` with the bearer `token` over TLS from `source`, trusting
 /// only the daemon's own certificate (kept in `dir`): the status (0: the
 /// connection refused or the handshake cut).
-fn arbiter_from(
+fn tls_from(
     dir: &std::path::Path,
     source: std::net::IpAddr,
     to: SocketAddr,
     path: &str,
+    token: &str,
 ) -> u16 {
     use rustls::pki_types::pem::PemObject;
     use rustls::pki_types::{CertificateDer, ServerName};
@@ -467,8 +468,7 @@ fn arbiter_from(
     let name = ServerName::try_from("localhost").unwrap();
     let conn = rustls::ClientConnection::new(std::sync::Arc::new(config), name).unwrap();
     let mut tls = rustls::StreamOwned::new(conn, tcp);
-    let req =
-        format!("GET {path} HTTP/1.0\r\nHost: x\r\nAuthorization: Bearer {ARBITER_TOKEN}\r\n\r\n");
+    let req = format!("GET {path} HTTP/1.0\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n");
     if tls.write_all(req.as_bytes()).is_err() {
         return 0;
     }
@@ -553,7 +553,8 @@ fn one_host_of_a_64_does_not_lock_out_its_neighbours_or_the_arbiter() {
         let (mut n_ok, mut a_ok, mut g_ok) = (0, 0, 0);
         for _ in 0..15 {
             n_ok += usize::from(plain_from(neighbour, addr, "/games.pgn") == 200);
-            a_ok += usize::from(arbiter_from(&dir, arbiter, addr, "/arbiter/state") == 200);
+            a_ok +=
+                usize::from(tls_from(&dir, arbiter, addr, "/arbiter/state", ARBITER_TOKEN) == 200);
             g_ok += usize::from(plain_from(greedy, addr, "/games.pgn") == 200);
         }
         println!(
@@ -570,6 +571,22 @@ fn one_host_of_a_64_does_not_lock_out_its_neighbours_or_the_arbiter() {
             "the host at its limit, by closing its own oldest idle one"
         );
         drop(held);
+        // The back-off: the greedy host guesses tokens until it is blocked;
+        // its neighbour's wrong token is still checked (401, not 429: one
+        // host does not block its /64), the arbiter's is still taken.
+        let wrong = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+        let guesses: Vec<u16> = (0..8)
+            .map(|_| tls_from(&dir, greedy, addr, "/arbiter/state", wrong))
+            .collect();
+        let neighbours = tls_from(&dir, neighbour, addr, "/arbiter/state", wrong);
+        let arbiters = tls_from(&dir, arbiter, addr, "/arbiter/state", ARBITER_TOKEN);
+        println!(
+            "the greedy host's wrong tokens: {guesses:?}; then its neighbour's: {neighbours}, \
+             the arbiter's token: {arbiters}"
+        );
+        assert_eq!(guesses.last(), Some(&429), "the guessing host is blocked");
+        assert_eq!(neighbours, 401, "its neighbour on the /64 is not blocked");
+        assert_eq!(arbiters, 200);
     })
     .join()
     .unwrap();
