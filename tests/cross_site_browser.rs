@@ -7,7 +7,8 @@
 //! pause, and a real HTML form submitted to `/arbiter/pause`. None is
 //! applied (the board's journal holds no pause) and each is logged as
 //! refused. Back on the console, the same pause sent by the console's own
-//! page (JSON, same origin) is applied. Skipped (with the reason printed)
+//! page (JSON, same origin) is applied. And such a page cannot frame the
+//! logged-in console (issue 41 §3). Skipped (with the reason printed)
 //! when Chromium or python3 is missing, unless `CI` is set.
 
 use crate::common;
@@ -133,5 +134,77 @@ fn a_request_forwarded_in_clear_is_refused_on_the_arbiters_routes() {
             "{h}"
         );
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// After the console login, serves a page on a port of its own that frames
+/// the console and, beside it, the public live page; prints the frames'
+/// URLs as Chromium loaded them (`unreachableUrl`: refused).
+const FRAMER_PY: &str = r##"
+import http.server, socketserver, threading
+board = sys.argv[6]
+FRAMER = """<!doctype html><meta charset=utf-8><title>framer</title>
+<iframe id=console src="BOARD/console" width=600 height=400></iframe>
+<iframe id=live src="BOARD/" width=600 height=400></iframe>""".replace("BOARD", board)
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        b = FRAMER.encode()
+        self.send_response(200); self.send_header("Content-Type", "text/html"); self.send_header("Content-Length", str(len(b)))
+        self.end_headers(); self.wfile.write(b)
+    def log_message(self, *a): pass
+srv = socketserver.TCPServer(("127.0.0.1", 0), H)
+threading.Thread(target=srv.serve_forever, daemon=True).start()
+evil = "http://127.0.0.1:%d/" % srv.server_address[1]
+with steps() as res:
+    console_page(1024, 768, False)
+    call("Page.navigate", {"url": evil}, s)
+    wait("document.title == 'framer'", "the framing page")
+    def frames():
+        tree = call("Page.getFrameTree", {}, s)["frameTree"]
+        return [{"url": c["frame"].get("url", ""), "unreachable": c["frame"].get("unreachableUrl", "")}
+                for c in tree.get("childFrames", [])]
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        f = frames()
+        if len(f) == 2 and all(x["url"] not in ("", "about:blank") for x in f):
+            break
+        time.sleep(0.2)
+    res.update({"frames": frames()})
+"##;
+
+/// Issue 41 §3: another page cannot frame the logged-in console
+/// (clickjacking): Chromium refuses the frame by the console's
+/// `X-Frame-Options` / CSP `frame-ancestors`, while the public live page
+/// in the frame beside it loads (broadcasters embed it).
+#[test]
+fn another_page_cannot_frame_the_console_the_live_page_it_can() {
+    let Some(chrome) = chromium_and_python() else {
+        return;
+    };
+    let dir = tempdir("framed-console");
+    let accounts = named_account("IA Hansen", SECRET);
+    let cfg = config(&dir, 1, 1, &accounts);
+    let run = run_board(&dir, &cfg, None, &[]);
+    let board = format!("http://{}", run.addr);
+    let url = format!("{board}/console");
+    let r = run_steps(
+        &chrome,
+        &url,
+        &dir,
+        FRAMER_PY,
+        &["IA Hansen", SECRET, &board],
+        &run.stderr,
+    );
+    println!("{r}");
+    let frames = r["frames"].as_array().cloned().unwrap_or_default();
+    assert_eq!(frames.len(), 2, "{r}");
+    let (console, live) = (&frames[0], &frames[1]);
+    assert_ne!(
+        console["url"],
+        Value::from(url.as_str()),
+        "the console loaded in another page's frame: {r}"
+    );
+    assert_eq!(console["unreachable"], Value::from(url.as_str()), "{r}");
+    assert_eq!(live["url"], Value::from(format!("{board}/")), "{r}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -2,7 +2,10 @@
 //! (`docs/server.md`): one address holding thousands of idle and
 //! never-reading stream connections does not lock spectators or the
 //! arbiter out; idle keep-alive connections are closed; HTTPS on the same
-//! port with the certificate made at first start.
+//! port with the certificate made at first start. And issue 41's: one host
+//! of a venue's IPv6 /64 does not lock out the others; endless request
+//! heads are cut at the limit; the arbiter's answers are never framed nor
+//! kept; a pass phrase is no token.
 
 use crate::common;
 
@@ -236,4 +239,355 @@ fn https_on_the_same_port_with_the_certificate_made_at_first_start() {
     let pem2 = std::fs::read(dir.join("eboard-tls-cert.pem")).unwrap();
     assert_eq!(pem, pem2);
     drop(again);
+}
+
+/// The daemon's resident memory, kB (`VmRSS` of `/proc/PID/status`).
+fn rss_kb(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap()
+}
+
+/// Issue 41 §2: hyper's default read buffer let every connection hold a
+/// ~400 KB unfinished request head (4,060 connections: 1.83 GB). 300
+/// connections each send 400 KB of a head that never ends and stay open:
+/// the daemon closes each at the head limit, its memory stays near idle;
+/// a head of exactly the limit is answered 431.
+#[test]
+fn large_unfinished_heads_are_cut_at_the_limit_and_memory_stays_bounded() {
+    let dir = tempdir("heads");
+    let cfg = config(&dir, 1, 1, "\n[server]\nmax_connections_per_address = 0\n");
+    let board = run_board(&dir, &cfg, None, &[]);
+    let idle = rss_kb(board.child.id());
+    let pad = "a".repeat(400 * 1024);
+    let head = format!("GET /games.pgn HTTP/1.1\r\nHost: x\r\nX-Pad: {pad}");
+    let mut held = Vec::new();
+    for _ in 0..300 {
+        let mut s = TcpStream::connect(&board.addr).unwrap();
+        s.set_write_timeout(Some(Duration::from_secs(5))).unwrap();
+        // Cut at the limit, the daemon resets the connection: the write fails.
+        let _ = s.write_all(head.as_bytes());
+        held.push(s);
+    }
+    // Each is closed (or reset) by the daemon within a few seconds, well
+    // before its idle timeout (10 s), and the memory never held them.
+    let mut peak = rss_kb(board.child.id());
+    let mut open: Vec<bool> = vec![true; held.len()];
+    poll(8, "every connection with an endless head closed", || {
+        peak = peak.max(rss_kb(board.child.id()));
+        for (o, s) in open.iter_mut().zip(held.iter_mut()) {
+            if *o {
+                s.set_nonblocking(true).unwrap();
+                let mut buf = [0u8; 4096];
+                *o = matches!(s.read(&mut buf), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock);
+            }
+        }
+        open.iter().all(|o| !o).then_some(())
+    });
+    println!("300 heads of 400 KB: RSS idle {idle} kB, peak {peak} kB");
+    assert!(
+        peak < idle + 24 * 1024,
+        "RSS {idle} kB → {peak} kB under 300 unfinished heads of 400 KB"
+    );
+    // A head of exactly the limit, read whole: 431 (RFC 6585 §5).
+    let mut s = TcpStream::connect(&board.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let start = "GET /games.pgn HTTP/1.1\r\nHost: x\r\nX-Pad: ";
+    let limit = eboard::server::listener::HEAD_LIMIT;
+    s.write_all(format!("{start}{}", "a".repeat(limit - start.len())).as_bytes())
+        .unwrap();
+    let mut got = Vec::new();
+    let _ = s.read_to_end(&mut got);
+    let text = String::from_utf8_lossy(&got);
+    assert!(
+        text.starts_with("HTTP/1.1 431"),
+        "at the head limit: {text:?}"
+    );
+    // A head just under it is served.
+    let (status, _) = request(
+        &board.addr,
+        "GET",
+        "/games.pgn",
+        &[("X-Pad", &"a".repeat(limit - 200))],
+        "",
+    );
+    assert_eq!(status, 200, "a head just under the limit");
+}
+
+/// Issue 41 §3: the console and the arbiter's answers say they may not be
+/// framed (clickjacking) nor kept by a cache; the public page and feeds
+/// stay embeddable (broadcasters frame them). Issue 41 §4: `Via` is a
+/// proxy's header like `X-Forwarded-For`.
+#[test]
+fn the_arbiters_answers_are_never_framed_nor_kept_the_public_ones_are_free() {
+    let dir = tempdir("frames");
+    let cfg = config(&dir, 1, 1, "");
+    let trace = opera_trace(&dir, 7);
+    let board = run_board(&dir, &cfg, Some(&trace), &[]);
+    let auth = [ARBITER_AUTH];
+    let wrong = [("Authorization", "Bearer wrong")];
+    for (path, headers, want) in [
+        ("/console", &[][..], 200),
+        ("/arbiter/state", &auth[..], 200),
+        ("/arbiter/state", &wrong[..], 401),
+        ("/console/me", &[][..], 401),
+    ] {
+        let (status, head, _) = http(&board.addr, "GET", path, headers, "");
+        assert_eq!(status, want, "{path}: {head}");
+        let head = head.to_ascii_lowercase();
+        assert!(head.contains("\r\nx-frame-options: deny"), "{path}: {head}");
+        assert!(
+            head.contains("frame-ancestors 'none'"),
+            "{path}: no CSP frame-ancestors: {head}"
+        );
+        assert!(
+            head.contains("\r\ncache-control: no-store"),
+            "{path}: {head}"
+        );
+    }
+    for path in ["/", "/games.pgn", "/boards.json"] {
+        let (status, head, _) = http(&board.addr, "GET", path, &[], "");
+        assert_eq!(status, 200, "{path}");
+        let head = head.to_ascii_lowercase();
+        assert!(!head.contains("x-frame-options"), "{path}: {head}");
+        assert!(!head.contains("frame-ancestors"), "{path}: {head}");
+    }
+    let via = [ARBITER_AUTH, ("Via", "1.1 proxy.example")];
+    let (status, body) = request(&board.addr, "GET", "/arbiter/state", &via, "");
+    assert_eq!(status, 403, "through a proxy in clear (Via): {body}");
+    assert!(body.contains("(via)"), "{body}");
+    let (status, _) = request(&board.addr, "GET", "/games.pgn", &via[1..], "");
+    assert_eq!(status, 200, "the public feed through a proxy");
+}
+
+/// Issue 41 §4: a pass phrase of dictionary words is refused as a token at
+/// start, the error naming the file, line and key.
+#[test]
+fn a_pass_phrase_token_is_refused_at_start() {
+    let dir = tempdir("phrase");
+    let cfg = config(&dir, 1, 1, "");
+    let text = std::fs::read_to_string(&cfg).unwrap().replace(
+        ARBITER_TOKEN,
+        "correct-horse-battery-staple-purple-monkey-dishwasher",
+    );
+    std::fs::write(&cfg, text).unwrap();
+    let stderr = dir.join("stderr.txt");
+    let mut child = run_command(&cfg)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .spawn()
+        .unwrap();
+    // Refused at once; a daemon still running after 20 s took it.
+    let until = Instant::now() + Duration::from_secs(20);
+    let refused = loop {
+        match child.try_wait().unwrap() {
+            Some(status) => break Some(status),
+            None if Instant::now() > until => break None,
+            None => std::thread::sleep(Duration::from_millis(50)),
+        }
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    let err = std::fs::read_to_string(&stderr).unwrap();
+    let status = refused.unwrap_or_else(|| panic!("the pass phrase was taken as a token: {err}"));
+    assert!(!status.success());
+    assert!(err.contains("board1.toml:23"), "{err}");
+    assert!(err.contains("arbiter.token"), "{err}");
+    assert!(err.contains("pass phrase"), "{err}");
+    assert!(err.contains("eboard token"), "{err}");
+    assert!(
+        !err.contains("dishwasher"),
+        "the token is not echoed: {err}"
+    );
+}
+
+/// A connection from `source` to `to` (None when it cannot be made).
+fn connect_from(source: std::net::IpAddr, to: SocketAddr) -> Option<TcpStream> {
+    let domain = socket2::Domain::for_address(to);
+    let sock = socket2::Socket::new(domain, socket2::Type::STREAM, None).ok()?;
+    sock.bind(&SocketAddr::new(source, 0).into()).ok()?;
+    sock.connect_timeout(&to.into(), Duration::from_secs(5))
+        .ok()?;
+    Some(sock.into())
+}
+
+/// The status of a whole HTTP answer (0: none, the connection closed or reset).
+fn status_of(answer: &[u8]) -> u16 {
+    std::str::from_utf8(answer.get(9..12).unwrap_or(b"000"))
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
+
+/// `GET path` over plain HTTP from `source`: the status (0: refused).
+fn plain_from(source: std::net::IpAddr, to: SocketAddr, path: &str) -> u16 {
+    let Some(mut s) = connect_from(source, to) else {
+        return 0;
+    };
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let req = format!("GET {path} HTTP/1.0\r\nHost: x\r\n\r\n");
+    if s.write_all(req.as_bytes()).is_err() {
+        return 0;
+    }
+    let mut got = Vec::new();
+    let _ = s.read_to_end(&mut got);
+    status_of(&got)
+}
+
+/// `GET path` with the bearer `token` over TLS from `source`, trusting
+/// only the daemon's own certificate (kept in `dir`): the status (0: the
+/// connection refused or the handshake cut).
+fn tls_from(
+    dir: &std::path::Path,
+    source: std::net::IpAddr,
+    to: SocketAddr,
+    path: &str,
+    token: &str,
+) -> u16 {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, ServerName};
+    let pem = std::fs::read(dir.join("eboard-tls-cert.pem")).expect("the certificate is kept");
+    let mut roots = rustls::RootCertStore::empty();
+    roots
+        .add(CertificateDer::from_pem_slice(&pem).unwrap())
+        .unwrap();
+    let config = rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let Some(tcp) = connect_from(source, to) else {
+        return 0;
+    };
+    tcp.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let name = ServerName::try_from("localhost").unwrap();
+    let conn = rustls::ClientConnection::new(std::sync::Arc::new(config), name).unwrap();
+    let mut tls = rustls::StreamOwned::new(conn, tcp);
+    let req = format!("GET {path} HTTP/1.0\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n");
+    if tls.write_all(req.as_bytes()).is_err() {
+        return 0;
+    }
+    let mut got = Vec::new();
+    let _ = tls.read_to_end(&mut got);
+    status_of(&got)
+}
+
+/// Runs `cmd` (an `ip` or `sysctl` command line) in this thread's network
+/// namespace; its error, if it failed.
+fn net_setup(cmd: &str) -> Result<(), String> {
+    let mut words = cmd.split_whitespace();
+    let out = std::process::Command::new(words.next().unwrap())
+        .args(words)
+        .output()
+        .map_err(|e| format!("`{cmd}`: {e}"))?;
+    match out.status.success() {
+        true => Ok(()),
+        false => Err(format!(
+            "`{cmd}`: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )),
+    }
+}
+
+/// Issue 41 §1: a venue's Wi-Fi is one IPv6 /64. One host of it holding 40
+/// connections (past its 32) locked every other client of the /64 out,
+/// the arbiter with a valid token included (0 of 15 over 30 s). Run in a
+/// network namespace of its own (`unshare(CLONE_NEWNET)` of this test's
+/// thread: the daemon it starts and its sockets are in it), with
+/// 2001:db8:41:64::/64 routed to `lo` and `ip_nonlocal_bind`, so any
+/// address of the /64 can be a client.
+#[test]
+fn one_host_of_a_64_does_not_lock_out_its_neighbours_or_the_arbiter() {
+    std::thread::spawn(|| {
+        // SAFETY: unshare(2) with a flag only changes this thread's namespaces.
+        if unsafe { libc::unshare(libc::CLONE_NEWNET) } != 0 {
+            let e = std::io::Error::last_os_error();
+            skip_or_fail_under_ci(&format!(
+                "no network namespace (unshare: {e}; needs CAP_SYS_ADMIN)"
+            ));
+            return;
+        }
+        for cmd in [
+            "ip link set lo up",
+            "ip -6 addr add 2001:db8:41:64::1/64 dev lo nodad",
+            "ip -6 route add local 2001:db8:41:64::/64 dev lo table local",
+            "sysctl -qw net.ipv6.ip_nonlocal_bind=1",
+        ] {
+            if let Err(e) = net_setup(cmd) {
+                skip_or_fail_under_ci(&format!("the /64 on lo cannot be set up: {e}"));
+                return;
+            }
+        }
+        let dir = tempdir("v6-64");
+        let cfg = config(&dir, 1, 1, "");
+        let trace = opera_trace(&dir, 7);
+        let addr: SocketAddr = "[2001:db8:41:64::1]:8080".parse().unwrap();
+        let args = [
+            "run",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+        ];
+        let _board = serving_at(&args, &addr.to_string(), &dir);
+        wait_for_text(
+            20,
+            "the certificate",
+            &dir.join("stderr.txt"),
+            "fingerprint=",
+        );
+        let host = |s: &str| -> std::net::IpAddr { s.parse().unwrap() };
+        let (greedy, neighbour, arbiter) = (
+            host("2001:db8:41:64::a"),
+            host("2001:db8:41:64:1234:5678:9abc:def0"),
+            host("2001:db8:41:64::c"),
+        );
+        // The greedy host opens 40 connections and holds them, sending nothing.
+        let held: Vec<TcpStream> = (0..40).filter_map(|_| connect_from(greedy, addr)).collect();
+        assert_eq!(held.len(), 40, "the greedy host's connections");
+        let (mut n_ok, mut a_ok, mut g_ok) = (0, 0, 0);
+        for _ in 0..15 {
+            n_ok += usize::from(plain_from(neighbour, addr, "/games.pgn") == 200);
+            a_ok +=
+                usize::from(tls_from(&dir, arbiter, addr, "/arbiter/state", ARBITER_TOKEN) == 200);
+            g_ok += usize::from(plain_from(greedy, addr, "/games.pgn") == 200);
+        }
+        println!(
+            "one host of the /64 holding 40 connections: its neighbour served {n_ok}/15, \
+             the arbiter (token, TLS) {a_ok}/15, the greedy host itself {g_ok}/15"
+        );
+        assert_eq!(n_ok, 15, "another host of the same /64");
+        assert_eq!(
+            a_ok, 15,
+            "the arbiter with a valid token, from the same /64"
+        );
+        assert_eq!(
+            g_ok, 15,
+            "the host at its limit, by closing its own oldest idle one"
+        );
+        drop(held);
+        // The back-off: the greedy host guesses tokens until it is blocked;
+        // its neighbour's wrong token is still checked (401, not 429: one
+        // host does not block its /64), the arbiter's is still taken.
+        let wrong = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+        let guesses: Vec<u16> = (0..8)
+            .map(|_| tls_from(&dir, greedy, addr, "/arbiter/state", wrong))
+            .collect();
+        let neighbours = tls_from(&dir, neighbour, addr, "/arbiter/state", wrong);
+        let arbiters = tls_from(&dir, arbiter, addr, "/arbiter/state", ARBITER_TOKEN);
+        println!(
+            "the greedy host's wrong tokens: {guesses:?}; then its neighbour's: {neighbours}, \
+             the arbiter's token: {arbiters}"
+        );
+        assert_eq!(guesses.last(), Some(&429), "the guessing host is blocked");
+        assert_eq!(neighbours, 401, "its neighbour on the /64 is not blocked");
+        assert_eq!(arbiters, 200);
+    })
+    .join()
+    .unwrap();
 }

@@ -8,7 +8,8 @@
 //! busiest source's oldest unproven stream) instead of getting 503, while
 //! sources holding about as many get 503 rather than closing each
 //! other's; a WebSocket
-//! client that reads nothing is closed, one that answers pings is not.
+//! client that reads nothing is closed, one that answers pings is not; a
+//! client that takes 2 s to send its request is served during the flood.
 
 use crate::common;
 
@@ -195,6 +196,55 @@ fn the_reserve_and_the_stream_cap_hold_under_many_addresses() {
         "the closures are reported: {log}"
     );
     drop(streams);
+}
+
+/// Issue 41 §2: under a reconnect flood that turns the house over, a
+/// client that takes 2 s to send its request was closed as the oldest
+/// idle connection before it finished: never served. The connection
+/// closed for a newcomer is now the oldest of the source holding the most.
+#[test]
+fn a_slow_request_start_is_served_under_a_reconnect_flood() {
+    let dir = tempdir("slow-start");
+    let cfg = config(&dir, 1, 1, LIMITS);
+    let trace = opera_trace(&dir, 7);
+    let board = run_board(&dir, &cfg, Some(&trace), &[]);
+    let addr: SocketAddr = board.addr.parse().unwrap();
+    let sources: Vec<Ipv4Addr> = (2..18).map(|i| Ipv4Addr::new(127, 0, 0, i)).collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let reconnects = Arc::new(AtomicUsize::new(0));
+    let flood = idle_flood(addr, sources, 4, stop.clone(), reconnects.clone());
+    poll(20, "the idle flood filling the house", || {
+        (reconnects.load(Ordering::Relaxed) >= 16).then_some(())
+    });
+    let slow_at = Ipv4Addr::new(127, 0, 0, 201);
+    let mut answers = Vec::new();
+    let mut turned = usize::MAX;
+    for _ in 0..2 {
+        let before = reconnects.load(Ordering::Relaxed);
+        let mut s = connect_from(slow_at, addr).expect("connect");
+        let _ = s.write_all(b"GET /games.pgn HTTP/1.1\r\n");
+        // The slow client itself (the scenario, not a wait for a
+        // condition): the rest of its head 2 s later.
+        std::thread::sleep(Duration::from_secs(2));
+        let _ = s.write_all(b"Host: x\r\nConnection: close\r\n\r\n");
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut got = Vec::new();
+        let _ = s.read_to_end(&mut got);
+        let status: u16 = std::str::from_utf8(got.get(9..12).unwrap_or(b"000"))
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        answers.push(status);
+        turned = turned.min(reconnects.load(Ordering::Relaxed) - before);
+    }
+    stop.store(true, Ordering::Relaxed);
+    flood.join().unwrap();
+    println!("a request head sent over 2 s during the flood: {answers:?}; the flood reconnected at least {turned} times meanwhile");
+    assert!(
+        turned >= 64,
+        "the flood did not turn the house over during the slow start ({turned} reconnections): no test"
+    );
+    assert_eq!(answers, [200, 200], "the slow request start (0: closed)");
 }
 
 /// A WebSocket client frame (masked, RFC 6455 §5.3) of `opcode` with `payload` (< 126 bytes).

@@ -280,7 +280,7 @@ pub struct ServerConfig {
     /// Connections served at once (default 4096, lowered to the process's
     /// file-descriptor limit).
     pub max_connections: Option<usize>,
-    /// Connections from one address (an IPv6 /64) at once; 0: no limit
+    /// Connections from one address (an IPv6 /128) at once; 0: no limit
     /// (behind a reverse proxy on the same host). Default 32.
     pub max_connections_per_address: Option<usize>,
     /// Of `max_connections`, the last ones kept for connections that showed
@@ -289,7 +289,7 @@ pub struct ServerConfig {
     /// Public streams (`/events`, `/ws`) at once (default 1024, at most a
     /// quarter of `max_connections`).
     pub max_streams: Option<usize>,
-    /// Public streams from one address (an IPv6 /64) at once (default 4;
+    /// Public streams from one address (an IPv6 /128) at once (default 4;
     /// 0: no limit, as with `max_connections_per_address = 0`).
     pub max_streams_per_address: Option<usize>,
     /// Seconds a WebSocket client has to answer a ping (default 10).

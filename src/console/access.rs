@@ -12,7 +12,8 @@
 //!   ([`Accounts::keep_sessions`], [`super::kept::SessionFile`]) they
 //!   survive a restart of the server.
 //! - Failed authentications are counted per client source (IPv4 address,
-//!   IPv6 /64) and, for a login naming an account, per account
+//!   IPv6 address; each IPv6 /64 with more free) and, for a login naming
+//!   an account, per account
 //!   ([`super::backoff`]): the first [`FREE_FAILURES`] are free, then each
 //!   further failure blocks the source (the account) twice as long as the
 //!   one before (1 s, 2 s, 4 s, … at most [`MAX_BLOCK`], an account at
@@ -38,6 +39,7 @@
 use super::backoff::BackOff;
 use super::kept::{KeptSession, SessionFile};
 pub use super::role::Role;
+pub use super::token::{check_token, new_token, MIN_TOKEN_BITS, MIN_TOKEN_GUESSES_LOG10, MIN_WORD};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use rand::RngCore;
@@ -61,8 +63,6 @@ pub use super::backoff::{
 pub const MAX_CHECKS: usize = 1;
 /// The default session lifetime (12 h: a long round day).
 pub const DEFAULT_SESSION: Duration = Duration::from_secs(12 * 3600);
-/// The least entropy of a token, bits.
-pub const MIN_TOKEN_BITS: usize = 128;
 /// The session cookie's name.
 pub const COOKIE: &str = "eboard_session";
 /// The most sessions kept at once (the oldest are dropped first).
@@ -122,81 +122,6 @@ pub struct Accounts {
     /// The slow checks' permits ([`MAX_CHECKS`]).
     checks: Arc<Semaphore>,
     kept: OnceLock<SessionFile>,
-}
-
-/// The least zxcvbn estimate of a token's guesses, log10: zxcvbn's
-/// ceiling (its count of guesses is a `u64`, about 10^19.3), which every
-/// random token of 20 characters or more reaches; a pattern, a sequence,
-/// a repetition or dictionary words keep it below.
-pub const MIN_TOKEN_GUESSES_LOG10: f64 = 19.0;
-
-/// Checks that `token` carries at least [`MIN_TOKEN_BITS`] bits when
-/// random — hex digits count 4 bits, base64 / base64url characters 6;
-/// other characters (spaces, punctuation) are refused — and that it has
-/// no pattern: zxcvbn's estimate (Dropbox's entropy estimator: sequences,
-/// repeats, keyboard walks, dictionary words) must reach
-/// [`MIN_TOKEN_GUESSES_LOG10`]. The error says how to make a good one.
-pub fn check_token(token: &str) -> Result<(), String> {
-    let body = token.trim_end_matches('=');
-    let hex = body.chars().all(|c| c.is_ascii_hexdigit());
-    let b64 = body
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '-' | '_'));
-    let bits = if hex {
-        4 * body.len()
-    } else if b64 {
-        6 * body.len()
-    } else {
-        0
-    };
-    let mut distinct: Vec<char> = body.chars().collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let how = "make one with `eboard token` or `openssl rand -base64 32`";
-    if bits < MIN_TOKEN_BITS || distinct.len() < 8 {
-        return Err(format!(
-            "the token is too weak ({} characters{}): a token needs at least {MIN_TOKEN_BITS} random bits \
-             (22 base64url characters or 32 hex digits); {how}",
-            token.chars().count(),
-            if hex || b64 { "" } else { ", not base64 or hex" }
-        ));
-    }
-    let estimate = zxcvbn::zxcvbn(body, &[]);
-    if estimate.guesses_log10() < MIN_TOKEN_GUESSES_LOG10 {
-        use zxcvbn::matching::patterns::MatchPattern as P;
-        let mut patterns: Vec<&str> = estimate
-            .sequence()
-            .iter()
-            .filter_map(|m| match m.pattern {
-                P::Dictionary(_) => Some("a dictionary word"),
-                P::Spatial(_) => Some("a keyboard walk"),
-                P::Repeat(_) => Some("a repetition"),
-                P::Sequence(_) => Some("a sequence"),
-                P::Regex(_) => Some("a regular pattern"),
-                P::Date(_) => Some("a date"),
-                _ => None,
-            })
-            .collect();
-        patterns.dedup();
-        return Err(format!(
-            "the token is not random: it has a pattern ({}; about 10^{:.0} guesses by zxcvbn's estimate, \
-             a random token needs 10^{MIN_TOKEN_GUESSES_LOG10:.0} or more); {how}",
-            if patterns.is_empty() {
-                "too few kinds of character".to_owned()
-            } else {
-                patterns.join(", ")
-            },
-            estimate.guesses_log10()
-        ));
-    }
-    Ok(())
-}
-
-/// A fresh token of 256 random bits (64 hex digits), as `eboard token` prints it.
-pub fn new_token() -> String {
-    let mut b = [0u8; 32];
-    rand::rng().fill_bytes(&mut b);
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// The argon2id hash (PHC string) of `secret` with a fresh salt, for the
@@ -401,7 +326,7 @@ impl Accounts {
         }
     }
 
-    /// How long `ip`'s source (IPv4 address, IPv6 /64) is still blocked
+    /// How long `ip`'s source (IPv4 address, IPv6 address or its /64) is still blocked
     /// at `now`, if it is.
     pub fn blocked(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
         self.backoff.blocked(ip, now)

@@ -95,6 +95,21 @@ fn weak_tokens_are_refused_with_the_way_to_a_strong_one() {
         assert!(e.contains("eboard token"), "{e}");
         assert!(!e.contains(patterned), "the token is not echoed: {e}");
     }
+    // Pass phrases: dictionary words with separators, long enough for
+    // zxcvbn's ceiling (issue 41 §4).
+    for phrase in [
+        "correct-horse-battery-staple-purple-monkey-dishwasher",
+        "correct_horse_battery_staple_orange_violin_window_garden",
+        "CorrectHorseBatteryStaplePurpleMonkeyDishwasherLamp",
+        "tree-7-house-3-river-9-cloud-5-stone-1-apple-8-music",
+    ] {
+        let e = check_token(phrase)
+            .err()
+            .unwrap_or_else(|| panic!("{phrase}: taken"));
+        assert!(e.contains("pass phrase"), "{phrase}: {e}");
+        assert!(e.contains("eboard token"), "{e}");
+        assert!(!e.contains(phrase), "the token is not echoed: {e}");
+    }
     // Random ones pass: `eboard token`'s, hex and base64 of 128 bits.
     for _ in 0..200 {
         check_token(&new_token()).unwrap();
@@ -102,6 +117,14 @@ fn weak_tokens_are_refused_with_the_way_to_a_strong_one() {
         rand::rng().fill_bytes(&mut b);
         let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
         check_token(&hex).unwrap();
+        let mut b = [0u8; 32];
+        rand::rng().fill_bytes(&mut b);
+        let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        let b64: String = b
+            .iter()
+            .map(|x| alphabet[usize::from(x % 64)] as char)
+            .collect();
+        check_token(&b64).unwrap_or_else(|e| panic!("{b64}: {e}"));
     }
     check_token("d3b07384d113edec49eaa6238ad5ff00").unwrap();
     check_token("2n2kI0zdjtW6thq5lVAICw==").unwrap(); // openssl rand -base64 16

@@ -1,10 +1,15 @@
 //! The failed-authentication back-off and the login admission (issue 26
 //! §1–§2; `docs/console.md`, "Security model").
 //!
-//! - **Who is counted.** A *source*: an IPv4 address or an IPv6 /64 (one
-//!   host's privacy addresses, or one customer's prefix, count once —
-//!   the same key as the listener's per-address connection limit,
-//!   [`source_key`]); and, for a login naming an account, that *account*.
+//! - **Who is counted.** A *source*: an IPv4 address or an IPv6 host
+//!   (/128, [`host_key`], the key of the listener's per-address connection
+//!   limit); each IPv6 /64 as well ([`prefix_key`]), with
+//!   [`PREFIX_FREE_FAILURES`] free: a venue's Wi-Fi is one /64, so one
+//!   host guessing there blocks itself, not its neighbours (issue 41 §1),
+//!   while an attacker holding a whole /64 and a fresh address for every
+//!   guess gets [`PREFIX_FREE_FAILURES`] free guesses in all, then the /64
+//!   is blocked like a source. And, for a login naming an account, that
+//!   *account*.
 //! - **Bounded memory.** At most [`MAX_TRACKED`] sources are remembered; a
 //!   new one then evicts the source whose last failure is the oldest —
 //!   never the whole table. Accounts are the configured ones only.
@@ -19,8 +24,8 @@
 //!   the client gone) stays counted. Concurrent guesses therefore see the
 //!   block as soon as the free ones are spent: at most `FREE_FAILURES + 1`
 //!   checks start before an account is blocked, however many run at once.
-//! - **One login in flight per source**: a second one while the first is
-//!   checked gets 429 (`Retry-After: 1`).
+//! - **One login in flight per source**, at most [`PREFIX_IN_FLIGHT`] per
+//!   IPv6 /64: another while they are checked gets 429 (`Retry-After: 1`).
 //! - **Known devices.** A successful login leaves a device cookie
 //!   ([`DEVICE_COOKIE`], 256 random bits, held as its SHA-256, at most
 //!   [`MAX_DEVICES`], the least recently used evicted). A login that
@@ -45,11 +50,21 @@ pub const MAX_BLOCK: Duration = Duration::from_secs(300);
 /// The longest an account's logins are blocked after failed logins (the
 /// bounded penalty: the arbiter's own fresh login waits at most this).
 pub const ACCOUNT_MAX_BLOCK: Duration = Duration::from_secs(60);
-/// The most sources whose failures are remembered (the oldest evicted first).
+/// The most sources whose failures are remembered (the oldest evicted
+/// first); as many IPv6 /64s besides.
 pub const MAX_TRACKED: usize = 4096;
+/// Failed authentications from one IPv6 /64, its hosts together, before
+/// the /64 is blocked: a venue's Wi-Fi of 12 hosts at [`FREE_FAILURES`]
+/// each, not 2^64 of them.
+pub const PREFIX_FREE_FAILURES: u32 = 64;
+/// Logins checked at once from one IPv6 /64 (one per host).
+pub const PREFIX_IN_FLIGHT: usize = 4;
 
-/// The key a client address is counted under: the IPv4 address, or the /64
-/// of an IPv6 address (IPv4-mapped addresses count as IPv4).
+/// The source a client address belongs to: the IPv4 address, or the /64
+/// of an IPv6 address (IPv4-mapped addresses count as IPv4). A /64 is one
+/// host's privacy addresses (RFC 8981) — or a whole venue's Wi-Fi, so
+/// limits per host are counted per [`host_key`] and only a generous budget
+/// per /64 ([`prefix_key`]).
 pub fn source_key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
@@ -60,6 +75,24 @@ pub fn source_key(ip: IpAddr) -> IpAddr {
                 IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
             }
         },
+    }
+}
+
+/// The key of one host: the IPv4 address or the whole IPv6 address (/128);
+/// IPv4-mapped addresses count as IPv4.
+pub fn host_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(a) => a.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        IpAddr::V4(_) => ip,
+    }
+}
+
+/// The IPv6 /64 an address is in ([`source_key`]); `None` for IPv4 (and
+/// IPv4-mapped) addresses, whose source is the host.
+pub fn prefix_key(ip: IpAddr) -> Option<IpAddr> {
+    match host_key(ip) {
+        IpAddr::V6(_) => Some(source_key(ip)),
+        IpAddr::V4(_) => None,
     }
 }
 
@@ -82,12 +115,17 @@ impl Failures {
 
     /// Counts one failure at `now`; the block it starts (capped at `cap`).
     fn charge(&mut self, now: Instant, cap: Duration) -> Option<Duration> {
+        self.charge_past(FREE_FAILURES, now, cap)
+    }
+
+    /// [`Failures::charge`] with `free` failures free.
+    fn charge_past(&mut self, free: u32, now: Instant, cap: Duration) -> Option<Duration> {
         self.count = self.count.saturating_add(1);
         self.last = now;
-        if self.count <= FREE_FAILURES {
+        if self.count <= free {
             return None;
         }
-        let doubling = (self.count - FREE_FAILURES - 1).min(16);
+        let doubling = (self.count - free - 1).min(16);
         let block = Duration::from_secs(1u64 << doubling).min(cap);
         self.blocked_until = Some(now + block);
         Some(block)
@@ -115,27 +153,46 @@ struct Device {
 #[derive(Debug, Default)]
 struct Table {
     sources: HashMap<IpAddr, Failures>,
+    /// IPv6 /64s, their hosts together ([`PREFIX_FREE_FAILURES`]).
+    prefixes: HashMap<IpAddr, Failures>,
     accounts: HashMap<String, Failures>,
     /// SHA-256 of the device cookie's value → the device.
     devices: HashMap<String, Device>,
 }
 
+/// The entry of `key` in `map`, made (evicting the oldest when full).
+fn tracked(map: &mut HashMap<IpAddr, Failures>, key: IpAddr, now: Instant) -> &mut Failures {
+    if !map.contains_key(&key) && map.len() >= MAX_TRACKED {
+        if let Some(oldest) = map.iter().min_by_key(|(_, f)| f.last).map(|(k, _)| *k) {
+            map.remove(&oldest);
+        }
+    }
+    map.entry(key).or_insert_with(|| Failures::new(now))
+}
+
 impl Table {
     /// The entry of `source`, made (evicting the oldest when full).
     fn source(&mut self, source: IpAddr, now: Instant) -> &mut Failures {
-        if !self.sources.contains_key(&source) && self.sources.len() >= MAX_TRACKED {
-            if let Some(oldest) = self
-                .sources
-                .iter()
-                .min_by_key(|(_, f)| f.last)
-                .map(|(k, _)| *k)
-            {
-                self.sources.remove(&oldest);
-            }
-        }
-        self.sources
-            .entry(source)
-            .or_insert_with(|| Failures::new(now))
+        tracked(&mut self.sources, source, now)
+    }
+
+    /// Charges a failure of host `source` at `now` to it and to its /64
+    /// (`prefix`); the longer block started, if any.
+    fn charge(&mut self, source: IpAddr, prefix: Option<IpAddr>, now: Instant) -> Option<Duration> {
+        let host = self.source(source, now).charge(now, MAX_BLOCK);
+        let net = prefix.and_then(|p| {
+            tracked(&mut self.prefixes, p, now).charge_past(PREFIX_FREE_FAILURES, now, MAX_BLOCK)
+        });
+        host.max(net)
+    }
+
+    /// How long host `source` or its /64 is still blocked at `now`, if it is.
+    fn blocked(&self, source: IpAddr, prefix: Option<IpAddr>, now: Instant) -> Option<Duration> {
+        let host = self.sources.get(&source).and_then(|f| f.blocked(now));
+        let net = prefix
+            .and_then(|p| self.prefixes.get(&p))
+            .and_then(|f| f.blocked(now));
+        host.max(net)
     }
 
     fn account(&mut self, name: &str, now: Instant) -> &mut Failures {
@@ -149,7 +206,14 @@ impl Table {
 #[derive(Debug, Default)]
 pub struct BackOff {
     table: Mutex<Table>,
-    in_flight: Arc<Mutex<HashSet<IpAddr>>>,
+    in_flight: Arc<Mutex<InFlight>>,
+}
+
+/// The logins being checked: per host, and how many per IPv6 /64.
+#[derive(Debug, Default)]
+struct InFlight {
+    hosts: HashSet<IpAddr>,
+    prefixes: HashMap<IpAddr, usize>,
 }
 
 /// Why a login may not start now.
@@ -158,7 +222,8 @@ pub enum NotNow {
     /// Blocked for this long (the account's block, or the source's for a
     /// name of no account).
     Blocked(Duration),
-    /// Another login from the same source is being checked.
+    /// Another login from the same source (or [`PREFIX_IN_FLIGHT`] from
+    /// its /64) is being checked.
     InFlight,
 }
 
@@ -167,8 +232,10 @@ pub enum NotNow {
 /// the client gone), the charge stays. Holds the source's one login slot.
 #[derive(Debug)]
 pub struct LoginAttempt {
-    in_flight: Arc<Mutex<HashSet<IpAddr>>>,
+    in_flight: Arc<Mutex<InFlight>>,
     source: IpAddr,
+    /// The IPv6 /64 of the source.
+    prefix: Option<IpAddr>,
     account: Option<String>,
     /// The known device it came from (its cookie's SHA-256), charged
     /// instead of the account.
@@ -179,10 +246,16 @@ pub struct LoginAttempt {
 
 impl Drop for LoginAttempt {
     fn drop(&mut self) {
-        self.in_flight
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&self.source);
+        let mut f = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        f.hosts.remove(&self.source);
+        if let Some(p) = self.prefix {
+            if let Some(n) = f.prefixes.get_mut(&p) {
+                *n -= 1;
+                if *n == 0 {
+                    f.prefixes.remove(&p);
+                }
+            }
+        }
     }
 }
 
@@ -190,7 +263,7 @@ impl BackOff {
     /// How long `ip`'s source is still blocked at `now`, if it is.
     pub fn blocked(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
         let t = self.table.lock().unwrap_or_else(|e| e.into_inner());
-        t.sources.get(&source_key(ip)).and_then(|f| f.blocked(now))
+        t.blocked(host_key(ip), prefix_key(ip), now)
     }
 
     /// How long the account `name` is still blocked at `now`, if it is.
@@ -203,7 +276,7 @@ impl BackOff {
     /// starts, if any.
     pub fn failed(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
         let mut t = self.table.lock().unwrap_or_else(|e| e.into_inner());
-        t.source(source_key(ip), now).charge(now, MAX_BLOCK)
+        t.charge(host_key(ip), prefix_key(ip), now)
     }
 
     /// Counts a failed login of `account` (a configured account's name) at
@@ -227,7 +300,7 @@ impl BackOff {
         device: Option<&str>,
         now: Instant,
     ) -> Result<LoginAttempt, NotNow> {
-        let source = source_key(ip);
+        let (source, prefix) = (host_key(ip), prefix_key(ip));
         let mut t = self.table.lock().unwrap_or_else(|e| e.into_inner());
         let known = match (account, device) {
             (Some(a), Some(d)) => t
@@ -240,20 +313,23 @@ impl BackOff {
         let blocked = match account {
             _ if known.is_some() => None,
             Some(a) => t.accounts.get(a).and_then(|f| f.blocked(now)),
-            None => t.sources.get(&source).and_then(|f| f.blocked(now)),
+            None => t.blocked(source, prefix, now),
         };
         if let Some(wait) = blocked {
             return Err(NotNow::Blocked(wait));
         }
-        if !self
-            .in_flight
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(source)
         {
-            return Err(NotNow::InFlight);
+            let mut f = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+            let busy_prefix = prefix
+                .is_some_and(|p| f.prefixes.get(&p).copied().unwrap_or(0) >= PREFIX_IN_FLIGHT);
+            if busy_prefix || !f.hosts.insert(source) {
+                return Err(NotNow::InFlight);
+            }
+            if let Some(p) = prefix {
+                *f.prefixes.entry(p).or_insert(0) += 1;
+            }
         }
-        let by_source = t.source(source, now).charge(now, MAX_BLOCK);
+        let by_source = t.charge(source, prefix, now);
         let block = match (&known, account) {
             (Some(d), _) => {
                 if let Some(x) = t.devices.get_mut(d) {
@@ -268,6 +344,7 @@ impl BackOff {
         Ok(LoginAttempt {
             in_flight: self.in_flight.clone(),
             source,
+            prefix,
             account: known
                 .is_none()
                 .then(|| account.map(str::to_owned))
@@ -314,7 +391,7 @@ impl BackOff {
     /// behind the same source must not give him free tries again).
     pub fn succeeded(&self, ip: IpAddr) {
         let mut t = self.table.lock().unwrap_or_else(|e| e.into_inner());
-        let key = source_key(ip);
+        let key = host_key(ip);
         if t.sources
             .get(&key)
             .is_some_and(|f| f.count <= FREE_FAILURES)
@@ -359,6 +436,11 @@ impl LoginAttempt {
         if t.sources.get_mut(&self.source).is_some_and(refund) {
             t.sources.remove(&self.source);
         }
+        if let Some(p) = self.prefix {
+            if let Some(f) = t.prefixes.get_mut(&p) {
+                f.count = f.count.saturating_sub(1);
+            }
+        }
         if let Some(a) = &self.account {
             if t.accounts.get_mut(a).is_some_and(refund) {
                 t.accounts.remove(a);
@@ -382,6 +464,12 @@ impl LoginAttempt {
         if let Some(f) = t.sources.get_mut(&self.source) {
             refund(f);
         }
+        if let Some(f) = self.prefix.and_then(|p| t.prefixes.get_mut(&p)) {
+            f.count = f.count.saturating_sub(1);
+            if f.count <= PREFIX_FREE_FAILURES {
+                f.blocked_until = None;
+            }
+        }
         if let Some(a) = &self.account {
             if let Some(f) = t.accounts.get_mut(a) {
                 refund(f);
@@ -394,172 +482,5 @@ impl LoginAttempt {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ip(s: &str) -> IpAddr {
-        s.parse().unwrap()
-    }
-
-    #[test]
-    fn an_ipv6_64_is_one_source() {
-        let b = BackOff::default();
-        let t0 = Instant::now();
-        // 1,495 guesses from one /64, each from its own address (issue 26).
-        let blocks = (0..1495u32)
-            .filter_map(|i| b.failed(ip(&format!("2001:db8:7:9::{:x}", i + 1)), t0))
-            .count();
-        assert_eq!(blocks, 1495 - FREE_FAILURES as usize);
-        assert_eq!(b.blocked(ip("2001:db8:7:9:ffff::1"), t0), Some(MAX_BLOCK));
-        assert_eq!(b.blocked(ip("2001:db8:7:a::1"), t0), None, "the next /64");
-        b.failed(ip("::ffff:192.0.2.1"), t0);
-        assert_eq!(b.tracked_sources(), 2, "IPv4-mapped counts as IPv4");
-        assert_eq!(source_key(ip("::ffff:192.0.2.1")), ip("192.0.2.1"));
-    }
-
-    #[test]
-    fn a_full_table_evicts_the_oldest_source_never_the_blocked_newcomers() {
-        let b = BackOff::default();
-        let t0 = Instant::now();
-        let guesser = ip("198.51.100.9");
-        for _ in 0..=FREE_FAILURES + 3 {
-            b.failed(guesser, t0 + Duration::from_secs(1000));
-        }
-        assert!(b.blocked(guesser, t0 + Duration::from_secs(1000)).is_some());
-        // Many more sources than the table holds, each older than the guesser's last failure.
-        for i in 0..(MAX_TRACKED as u32 + 500) {
-            let a = IpAddr::from((0x0a00_0000u32 + i).to_be_bytes());
-            b.failed(a, t0 + Duration::from_millis(u64::from(i) / 8));
-        }
-        assert_eq!(b.tracked_sources(), MAX_TRACKED, "bounded, not wiped");
-        assert!(
-            b.blocked(guesser, t0 + Duration::from_secs(1000)).is_some(),
-            "the most recent guesser is kept"
-        );
-        // The first sources (oldest) went; the last are kept.
-        let last = IpAddr::from((0x0a00_0000u32 + MAX_TRACKED as u32 + 499).to_be_bytes());
-        let first = IpAddr::from(0x0a00_0000u32.to_be_bytes());
-        let t = t0 + Duration::from_secs(2000);
-        for _ in 0..FREE_FAILURES {
-            b.failed(last, t);
-        }
-        assert!(b.failed(last, t).is_some(), "its count was kept");
-        for _ in 0..FREE_FAILURES {
-            assert_eq!(b.failed(first, t), None, "its count was evicted");
-        }
-    }
-
-    #[test]
-    fn concurrent_logins_are_charged_before_the_check() {
-        let b = BackOff::default();
-        let t0 = Instant::now();
-        // 32 logins at once from 32 addresses at one account: the charge
-        // happens at the start, so only FREE_FAILURES + 1 may be checked.
-        let mut started = Vec::new();
-        let mut refused = 0;
-        for i in 0..32u8 {
-            match b.begin_login(IpAddr::from([192, 0, 2, i]), Some("IA Hansen"), None, t0) {
-                Ok(a) => started.push(a),
-                Err(NotNow::Blocked(_)) => refused += 1,
-                Err(NotNow::InFlight) => panic!("distinct sources"),
-            }
-        }
-        assert_eq!(started.len(), FREE_FAILURES as usize + 1);
-        assert_eq!(refused, 32 - started.len());
-        assert_eq!(started.last().unwrap().block, Some(Duration::from_secs(1)));
-        // They all time out (dropped unresolved): still counted.
-        drop(started);
-        let t1 = t0 + Duration::from_secs(1);
-        let a = b
-            .begin_login(ip("192.0.2.200"), Some("IA Hansen"), None, t1)
-            .unwrap();
-        assert_eq!(a.block, Some(Duration::from_secs(2)), "the 7th failure");
-    }
-
-    #[test]
-    fn one_login_in_flight_per_source_and_a_success_is_refunded() {
-        let b = BackOff::default();
-        let t0 = Instant::now();
-        let nat = ip("2001:db8:1:2::5");
-        let a = b.begin_login(nat, Some("IA Hansen"), None, t0).unwrap();
-        assert_eq!(
-            b.begin_login(ip("2001:db8:1:2::6"), None, None, t0)
-                .unwrap_err(),
-            NotNow::InFlight,
-            "the same /64"
-        );
-        assert!(b.begin_login(ip("2001:db8:1:3::6"), None, None, t0).is_ok());
-        a.succeeded(&b);
-        // Refunded: five free failures again for the account.
-        for _ in 0..FREE_FAILURES {
-            let x = b.begin_login(nat, Some("IA Hansen"), None, t0).unwrap();
-            assert_eq!(x.block, None);
-        }
-        let x = b.begin_login(nat, Some("IA Hansen"), None, t0).unwrap();
-        assert_eq!(x.block, Some(Duration::from_secs(1)));
-        drop(x);
-        // The account's block is bounded.
-        for k in 0..40u64 {
-            let t = t0 + Duration::from_secs(1000 * (k + 1));
-            drop(b.begin_login(nat, Some("IA Hansen"), None, t).unwrap());
-        }
-        let t = t0 + Duration::from_secs(41_000);
-        assert_eq!(b.account_blocked("IA Hansen", t), None);
-        let x = b.begin_login(nat, Some("IA Hansen"), None, t).unwrap();
-        assert_eq!(x.block, Some(ACCOUNT_MAX_BLOCK));
-        // A login not checked (busy) is refunded.
-        x.not_checked(&b);
-        assert!(b.account_blocked("IA Hansen", t).is_some());
-    }
-
-    /// The arbiter's device (he logged in from it before) is let in while
-    /// someone behind his address keeps his account blocked; a stolen
-    /// device cookie gets FREE_FAILURES guesses and is then forgotten.
-    #[test]
-    fn a_known_device_is_not_held_back_by_its_accounts_block() {
-        let b = BackOff::default();
-        let t0 = Instant::now();
-        let nat = ip("192.0.2.7");
-        b.remember_device("phone", "IA Hansen", t0);
-        for _ in 0..=FREE_FAILURES + 4 {
-            drop(b.begin_login(nat, Some("IA Hansen"), None, t0));
-        }
-        assert!(b.account_blocked("IA Hansen", t0).is_some());
-        assert!(matches!(
-            b.begin_login(nat, Some("IA Hansen"), None, t0),
-            Err(NotNow::Blocked(_))
-        ));
-        assert!(matches!(
-            b.begin_login(nat, Some("IA Hansen"), Some("someone's"), t0),
-            Err(NotNow::Blocked(_))
-        ));
-        assert!(
-            matches!(
-                b.begin_login(nat, Some("Deputy"), Some("phone"), t0),
-                Ok(LoginAttempt { block: None, .. })
-            ),
-            "another account's: counted as without a device"
-        );
-        let his = b
-            .begin_login(nat, Some("IA Hansen"), Some("phone"), t0)
-            .unwrap();
-        assert_eq!(his.block, None);
-        his.succeeded(&b);
-        assert!(
-            b.account_blocked("IA Hansen", t0).is_some(),
-            "the guesser stays blocked"
-        );
-        // Guessing with the device cookie: five tries, then it is forgotten.
-        for _ in 0..FREE_FAILURES {
-            drop(
-                b.begin_login(nat, Some("IA Hansen"), Some("phone"), t0)
-                    .unwrap(),
-            );
-        }
-        assert!(!b.is_known_device("phone", "IA Hansen"));
-        assert!(matches!(
-            b.begin_login(nat, Some("IA Hansen"), Some("phone"), t0),
-            Err(NotNow::Blocked(_))
-        ));
-    }
-}
+#[path = "backoff_tests.rs"]
+mod tests;

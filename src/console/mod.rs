@@ -29,7 +29,7 @@
 //! out.
 //!
 //! Inside, each file uses only files below it (no circle): `role`,
-//! `refusal`, `wall_clock` and `backoff` at the bottom; `kept` over them;
+//! `refusal`, `wall_clock`, `backoff` and `token` at the bottom; `kept` over them;
 //! `access`, `alerts`, `command_ids`, `forward`, `board` and `report` over
 //! those; `state` over all of these; `identify`, `login`, `command_task`,
 //! `results` over `state`; `ruling` at the top.
@@ -50,4 +50,5 @@ pub mod results;
 pub mod role;
 pub mod ruling;
 pub mod state;
+pub mod token;
 pub mod wall_clock;

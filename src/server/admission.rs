@@ -3,14 +3,23 @@
 //!
 //! - Every new connection is admitted as a **public** one. At most
 //!   [`Limits::max_connections`] − [`Limits::reserved`] public connections
-//!   are open at once, and at most [`Limits::per_address`] from one source
-//!   (IPv4 address or IPv6 /64, [`crate::console::backoff::source_key`], the
-//!   back-off's key).
-//! - When the public slots are full, the **oldest idle** public connection
-//!   (no request being answered, no stream: a keep-alive connection
-//!   between requests, a client still sending its head or its TLS
-//!   handshake) is closed to admit the new one. Only when every public
-//!   connection is busy is the new one refused.
+//!   are open at once, at most [`Limits::per_address`] from one host
+//!   (IPv4 address or IPv6 /128, [`crate::console::backoff::host_key`]) and
+//!   at most [`Limits::per_prefix`] from one IPv6 /64 (a venue's Wi-Fi is
+//!   one /64: one host there must not lock out the others, issue 41 §1).
+//!   A newcomer from a host (a /64) at its limit closes that host's (that
+//!   /64's) oldest idle connection; only when all of them are busy is it
+//!   refused. So an arbiter behind the address of someone holding its
+//!   limit in idle connections still gets in, and then into the reserve.
+//! - When the public slots are full, an **idle** public connection (no
+//!   request being answered, no stream: a keep-alive connection between
+//!   requests, a client still sending its head or its TLS handshake) is
+//!   closed to admit the new one: the oldest of the source (IPv4 address,
+//!   IPv6 /64, [`crate::console::backoff::source_key`]) holding the most
+//!   connections, else the oldest of all. A client from a source holding
+//!   few that takes seconds to send its request is then not closed by a
+//!   reconnect flood from sources holding many (issue 41 §2). Only when
+//!   every public connection is busy is the new one refused.
 //! - A connection enters the **arbiter's reserve** (the last
 //!   [`Limits::reserved`] slots) only once one of its requests has shown
 //!   an arbiter or console route with valid credentials (a session cookie
@@ -34,7 +43,9 @@
 
 use super::lease::Leases;
 pub use super::limits::Limits;
-use std::collections::{BTreeMap, HashMap};
+pub use super::tally::CLOSE_MARGIN;
+use super::tally::{Class, Counts, Shared, Standing, StreamShared};
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -42,109 +53,6 @@ use std::time::{Duration, Instant};
 
 /// How often refused connections are reported (one warn line with counts).
 pub const REFUSAL_REPORT: Duration = Duration::from_secs(10);
-
-/// At the stream cap, an unproven newcomer from a source already holding
-/// unproven streams closes another source's only when that source holds at
-/// least this many more (a hysteresis): without it, 140 attacking sources
-/// holding 7 or 8 streams each closed each other's 2,500–3,000 times a
-/// second (docs/server.md, "SSE streams end after a lease").
-pub const CLOSE_MARGIN: usize = 2;
-
-/// Where a connection's slot is counted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Class {
-    /// A public slot; closed when idle and the house is full.
-    Public,
-    /// The arbiter's reserve: credentials were shown on it.
-    Reserve,
-    /// Closed to admit another: no longer counted.
-    Evicted,
-}
-
-/// The counts, under one lock.
-#[derive(Debug, Default)]
-struct Counts {
-    public: usize,
-    reserve: usize,
-    streams: usize,
-    per_address: HashMap<IpAddr, usize>,
-    streams_per_address: HashMap<IpAddr, usize>,
-    /// Public connections by age (admission order), oldest first.
-    order: BTreeMap<u64, Arc<Shared>>,
-    next_id: u64,
-    /// Unproven streams by age, oldest first.
-    unproven: BTreeMap<u64, Arc<StreamShared>>,
-    /// Unproven streams per source.
-    unproven_per_address: HashMap<IpAddr, usize>,
-    next_stream: u64,
-}
-
-impl Counts {
-    /// Takes a stream's place back (it closed, or was closed for another).
-    fn uncount_stream(&mut self, key: IpAddr) {
-        self.streams -= 1;
-        if let Some(n) = self.streams_per_address.get_mut(&key) {
-            *n -= 1;
-            if *n == 0 {
-                self.streams_per_address.remove(&key);
-            }
-        }
-    }
-
-    /// Removes stream `id` of `key` from the unproven ones.
-    fn unlist(&mut self, id: u64, key: IpAddr) {
-        if self.unproven.remove(&id).is_some() {
-            if let Some(n) = self.unproven_per_address.get_mut(&key) {
-                *n -= 1;
-                if *n == 0 {
-                    self.unproven_per_address.remove(&key);
-                }
-            }
-        }
-    }
-
-    /// Closes the oldest unproven stream of the source holding the most
-    /// unproven streams, for a newcomer from `newcomer` (`None`: a proven
-    /// newcomer, always let in); whether one was closed. An unproven
-    /// newcomer whose source holds `k` unproven streams closes one only
-    /// when the victim's source holds at least `k` + [`CLOSE_MARGIN`], or
-    /// when `k` is 0 (a fresh source always gets in while any stream is
-    /// unproven): sources holding about as many never close each other's.
-    fn close_unproven(&mut self, newcomer: Option<IpAddr>) -> bool {
-        let Some(most) = self.unproven_per_address.values().copied().max() else {
-            return false;
-        };
-        if let Some(key) = newcomer {
-            let mine = self.unproven_per_address.get(&key).copied().unwrap_or(0);
-            if mine > 0 && most < mine + CLOSE_MARGIN {
-                return false;
-            }
-        }
-        let victim = self
-            .unproven
-            .values()
-            .find(|s| self.unproven_per_address.get(&s.key) == Some(&most))
-            .cloned();
-        let Some(victim) = victim else {
-            return false;
-        };
-        self.unlist(victim.id, victim.key);
-        self.uncount_stream(victim.key);
-        victim.set_standing(Standing::Closed);
-        // A stored permit: the stream ends even if it is not waiting yet.
-        victim.closed.notify_one();
-        true
-    }
-
-    fn uncount(&mut self, key: IpAddr) {
-        if let Some(n) = self.per_address.get_mut(&key) {
-            *n -= 1;
-            if *n == 0 {
-                self.per_address.remove(&key);
-            }
-        }
-    }
-}
 
 /// The connections open now: public, reserved and streams, in total and
 /// per source.
@@ -172,32 +80,9 @@ pub struct Admission {
 pub struct Slot {
     admission: Arc<Admission>,
     id: u64,
+    /// The host ([`crate::console::backoff::host_key`]).
     key: IpAddr,
     shared: Arc<Shared>,
-}
-
-/// What the admission reads of a slot (kept apart from [`Slot`], whose
-/// drop takes the admission's lock).
-#[derive(Debug)]
-struct Shared {
-    key: IpAddr,
-    /// Requests being answered (until their response body is dropped) and
-    /// streams running on this connection.
-    busy: AtomicUsize,
-    /// Changed under the admission's lock.
-    class: Mutex<Class>,
-    /// Notified when the slot is taken to admit another connection.
-    evicted: tokio::sync::Notify,
-}
-
-impl Shared {
-    fn class(&self) -> Class {
-        *self.class.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn set_class(&self, class: Class) {
-        *self.class.lock().unwrap_or_else(|p| p.into_inner()) = class;
-    }
 }
 
 /// A request or a stream in progress on a connection: it is not idle.
@@ -207,38 +92,6 @@ pub struct Busy(Arc<Slot>);
 impl Drop for Busy {
     fn drop(&mut self) {
         self.0.shared.busy.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-/// Whether a stream's client has shown that it reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Standing {
-    /// Nothing shown yet: closed first when a newcomer needs the place.
-    Unproven,
-    /// A lease's proof came back, or a ping was echoed.
-    Proven,
-    /// Closed to admit another: no longer counted.
-    Closed,
-}
-
-/// What the admission reads of a stream.
-#[derive(Debug)]
-struct StreamShared {
-    id: u64,
-    key: IpAddr,
-    /// Changed under the admission's lock.
-    standing: Mutex<Standing>,
-    /// Notified when the stream is closed to admit another.
-    closed: tokio::sync::Notify,
-}
-
-impl StreamShared {
-    fn standing(&self) -> Standing {
-        *self.standing.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn set_standing(&self, s: Standing) {
-        *self.standing.lock().unwrap_or_else(|p| p.into_inner()) = s;
     }
 }
 
@@ -265,7 +118,7 @@ impl StreamTicket {
     pub fn prove(&self) {
         let mut c = self.busy.0.admission.lock();
         if self.shared.standing() == Standing::Unproven {
-            c.unlist(self.shared.id, self.shared.key);
+            c.unlist(self.shared.id, self.shared.source);
             self.shared.set_standing(Standing::Proven);
         }
     }
@@ -283,7 +136,7 @@ impl Drop for StreamTicket {
         match self.shared.standing() {
             Standing::Closed => {}
             Standing::Unproven => {
-                c.unlist(self.shared.id, self.shared.key);
+                c.unlist(self.shared.id, self.shared.source);
                 c.uncount_stream(self.shared.key);
             }
             Standing::Proven => c.uncount_stream(self.shared.key),
@@ -323,11 +176,11 @@ impl Drop for Slot {
             Class::Public => {
                 c.public -= 1;
                 c.order.remove(&self.id);
-                c.uncount(self.key);
+                c.uncount(self.key, self.shared.prefix);
             }
             Class::Reserve => {
                 c.reserve -= 1;
-                c.uncount(self.key);
+                c.uncount(self.key, self.shared.prefix);
             }
             Class::Evicted => {}
         }
@@ -387,7 +240,8 @@ impl Slot {
             return Err(StreamRefusal::PerAddress(per));
         }
         let full = c.streams >= limits.max_streams;
-        if full && !c.close_unproven((!proven).then_some(self.key)) {
+        let source = self.shared.source;
+        if full && !c.close_unproven((!proven).then_some(source)) {
             drop(c);
             self.admission.refused(&self.admission.streams_refused);
             return Err(StreamRefusal::Full(limits.max_streams));
@@ -399,6 +253,7 @@ impl Slot {
         let shared = Arc::new(StreamShared {
             id,
             key: self.key,
+            source,
             standing: Mutex::new(if proven {
                 Standing::Proven
             } else {
@@ -408,7 +263,7 @@ impl Slot {
         });
         if !proven {
             c.unproven.insert(id, shared.clone());
-            *c.unproven_per_address.entry(self.key).or_insert(0) += 1;
+            *c.unproven_per_address.entry(source).or_insert(0) += 1;
         }
         drop(c);
         if full {
@@ -447,42 +302,70 @@ impl Admission {
         self.counts.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A slot for a connection from `ip`: a public one, after closing the
-    /// oldest idle public connection when they are all taken. `None` when
-    /// the source is at its limit or every public connection is busy.
+    /// A slot for a connection from `ip`: a public one, after closing an
+    /// idle one when its host (its IPv6 /64) is at its limit — that host's
+    /// (that /64's) oldest — or when every public slot is taken — the
+    /// oldest of the source holding the most, else the oldest of all.
+    /// `None` when the connections that would have to close are all busy.
     pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Option<Arc<Slot>> {
-        let key = crate::console::backoff::source_key(ip);
+        use crate::console::backoff::{host_key, prefix_key, source_key};
+        let (key, prefix, source) = (host_key(ip), prefix_key(ip), source_key(ip));
         let mut c = self.lock();
-        let mine = c.per_address.get(&key).copied().unwrap_or(0);
         let per = self.limits.per_address;
-        if per > 0 && mine >= per {
-            drop(c);
-            self.refused(&self.refused_address);
-            return None;
+        let count = |m: &HashMap<IpAddr, usize>, k: &IpAddr| m.get(k).copied().unwrap_or(0);
+        let mut closed = false;
+        if per > 0 && count(&c.per_address, &key) >= per {
+            if !self.evict_oldest_idle(&mut c, |_, s| s.key == key) {
+                drop(c);
+                self.refused(&self.refused_address);
+                return None;
+            }
+            closed = true;
+        }
+        if let Some(p) = prefix.filter(|_| per > 0) {
+            if count(&c.per_prefix, &p) >= self.limits.per_prefix {
+                if !self.evict_oldest_idle(&mut c, |_, s| s.prefix == Some(p)) {
+                    drop(c);
+                    self.refused(&self.refused_address);
+                    return None;
+                }
+                closed = true;
+            }
         }
         let public_slots = self
             .limits
             .max_connections
             .saturating_sub(self.limits.reserved);
         let full = c.public >= public_slots;
-        if full && !self.evict_oldest_idle(&mut c) {
-            drop(c);
-            self.refused(&self.refused_total);
-            return None;
+        if full {
+            let most = c.most_held();
+            let evicted = self.evict_oldest_idle(&mut c, |c, s| c.held(s.source) == most)
+                || self.evict_oldest_idle(&mut c, |_, _| true);
+            if !evicted {
+                drop(c);
+                self.refused(&self.refused_total);
+                return None;
+            }
+            closed = true;
         }
         let id = c.next_id;
         c.next_id += 1;
         c.public += 1;
         *c.per_address.entry(key).or_insert(0) += 1;
+        if let Some(p) = prefix {
+            *c.per_prefix.entry(p).or_insert(0) += 1;
+        }
         let shared = Arc::new(Shared {
             key,
+            prefix,
+            source,
             busy: AtomicUsize::new(0),
             class: Mutex::new(Class::Public),
             evicted: tokio::sync::Notify::new(),
         });
         c.order.insert(id, shared.clone());
         drop(c);
-        if full {
+        if closed {
             self.report();
         }
         Some(Arc::new(Slot {
@@ -493,12 +376,13 @@ impl Admission {
         }))
     }
 
-    /// Closes the oldest public connection that is idle; whether one was.
-    fn evict_oldest_idle(&self, c: &mut Counts) -> bool {
+    /// Closes the oldest idle public connection that `which` picks;
+    /// whether one was.
+    fn evict_oldest_idle(&self, c: &mut Counts, which: impl Fn(&Counts, &Shared) -> bool) -> bool {
         let found = c
             .order
             .iter()
-            .find(|(_, s)| s.busy.load(Ordering::Acquire) == 0)
+            .find(|(_, s)| s.busy.load(Ordering::Acquire) == 0 && which(c, s))
             .map(|(&id, s)| (id, s.clone()));
         let Some((id, slot)) = found else {
             return false;
@@ -506,7 +390,7 @@ impl Admission {
         slot.set_class(Class::Evicted);
         c.order.remove(&id);
         c.public -= 1;
-        c.uncount(slot.key);
+        c.uncount(slot.key, slot.prefix);
         // A stored permit: the connection's task closes it even if it is
         // not waiting yet.
         slot.evicted.notify_one();

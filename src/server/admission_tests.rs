@@ -17,30 +17,62 @@ fn ip(i: u8) -> IpAddr {
     IpAddr::from([10, 0, 0, i])
 }
 
+/// Whether `s` was told to close (to admit another).
+fn told(s: &Arc<Slot>) -> bool {
+    let f = s.evicted();
+    futures_util::pin_mut!(f);
+    futures_util::FutureExt::now_or_never(f).is_some()
+}
+
 #[test]
 fn one_address_gets_its_share_and_no_more() {
     let a = Admission::new(limits(100, 3, 10));
     let x: IpAddr = "192.168.1.7".parse().unwrap();
     let y: IpAddr = "192.168.1.8".parse().unwrap();
     let held: Vec<_> = (0..3).map(|_| a.admit(x).unwrap()).collect();
-    assert!(a.admit(x).is_none(), "a fourth from one address");
+    // A fourth closes the address's own oldest idle one (the arbiter
+    // behind a NAT at its limit still gets in, issue 41 §1)…
+    let fourth = a.admit(x).expect("its own oldest idle one makes room");
+    assert!(told(&held[0]) && !told(&held[1]) && !told(&held[2]));
+    assert_eq!(a.open().0, 3, "still its share");
+    // …and when all of its own are busy it is refused.
+    let busy: Vec<_> = held[1..]
+        .iter()
+        .chain([&fourth])
+        .map(|s| s.busy())
+        .collect();
+    assert!(a.admit(x).is_none(), "a fifth while its three are busy");
     assert!(a.admit(y).is_some(), "another address is still let in");
+    drop(busy);
     drop(held);
     assert!(a.admit(x).is_some(), "slots come back when closed");
 }
 
+/// A venue's Wi-Fi is one /64 (issue 41 §1): its hosts are counted one by
+/// one (/128), the /64 as a whole against `per_prefix`.
 #[test]
-fn ipv6_hosts_count_by_their_64_prefix() {
-    let a = Admission::new(limits(100, 2, 10));
+fn ipv6_hosts_count_by_their_128_and_the_64_has_a_budget() {
+    let mut l = limits(100, 2, 10);
+    l.per_prefix = 3;
+    let a = Admission::new(l);
     let p1: IpAddr = "2001:db8:1:2::1".parse().unwrap();
     let p2: IpAddr = "2001:db8:1:2:aaaa::9".parse().unwrap();
     let other: IpAddr = "2001:db8:1:3::1".parse().unwrap();
-    let _h = (a.admit(p1).unwrap(), a.admit(p2).unwrap());
-    assert!(a.admit(p1).is_none());
-    assert!(a.admit(other).is_some());
+    let h1 = (a.admit(p1).unwrap(), a.admit(p1).unwrap());
+    let h2 = a
+        .admit(p2)
+        .expect("a neighbour on the /64 of a host at its limit");
+    // The /64's budget: its oldest idle connection is closed for a fourth.
+    let h3 = a.admit(p2).expect("the /64's oldest idle one makes room");
+    assert!(told(&h1.0) && !told(&h1.1) && !told(&h2));
+    let busy = (h1.1.busy(), h2.busy(), h3.busy());
+    assert!(a.admit(p2).is_none(), "the /64's budget, all busy");
+    assert!(a.admit(other).is_some(), "another /64");
+    drop(busy);
     let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
     let v4: IpAddr = "10.0.0.1".parse().unwrap();
-    let _m = (a.admit(mapped).unwrap(), a.admit(v4).unwrap());
+    let m = (a.admit(mapped).unwrap(), a.admit(v4).unwrap());
+    let _busy = (m.0.busy(), m.1.busy());
     assert!(
         a.admit(v4).is_none(),
         "IPv4-mapped counts as the IPv4 address"

@@ -21,27 +21,72 @@
 //!   the header to a cross-origin request without a preflight), so a
 //!   request with `Authorization` is left to the token check.
 //! - **Forwarded in clear.** A plain-HTTP request from loopback that
-//!   carries `Forwarded`, `X-Forwarded-For`, `X-Forwarded-Proto`, or
-//!   `X-Real-IP` came through a proxy on this host, so from wherever the
+//!   carries `Forwarded`, `X-Forwarded-For`, `X-Forwarded-Proto`,
+//!   `X-Real-IP`, `Via` (which RFC 9110 §7.6.3 has every HTTP proxy add)
+//!   or another of [`FORWARDING_HEADERS`] came through a proxy on this
+//!   host, so from wherever the
 //!   proxy's client is: the arbiter's routes refuse it (403, logged), as
 //!   they refuse plain HTTP from another host
 //!   ([`super::listener::guard`]). A proxy must pass TLS through
 //!   (`docs/server.md`, "Behind a proxy").
+//! - **Never framed, never kept.** Every answer on the arbiter's routes
+//!   ([`protect`]) carries `X-Frame-Options: DENY` (RFC 7034) and a
+//!   `Content-Security-Policy` with `frame-ancestors 'none'` (CSP Level 2,
+//!   W3C), so another page cannot frame the logged-in console and trick
+//!   the arbiter into clicking a ruling (clickjacking), and `Cache-Control:
+//!   no-store` (RFC 9111 §5.2.2.5), so no browser or proxy keeps the
+//!   arbiter's JSON, the console or the report. The public live page and
+//!   feeds stay embeddable and cacheable (broadcasters frame them).
 
 use super::listener::{is_arbiter_path, Connection};
-use axum::http::{header, HeaderMap, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 
-/// Headers a proxy adds to a request it forwards (RFC 7239 and the de
-/// facto `X-` ones).
-pub const FORWARDING_HEADERS: [&str; 4] = [
+/// Headers a proxy adds to a request it forwards: RFC 7239's `Forwarded`,
+/// the de facto `X-` ones (nginx, HAProxy, Apache's mod_proxy), RFC 9110
+/// §7.6.3's `Via` (every HTTP proxy must add it), and the client-address
+/// headers of CDNs and load balancers.
+pub const FORWARDING_HEADERS: [&str; 11] = [
     "forwarded",
     "x-forwarded-for",
     "x-forwarded-proto",
     "x-real-ip",
+    "via",
+    "x-forwarded-host",
+    "x-forwarded-port",
+    "x-forwarded-server",
+    "x-client-ip",
+    "true-client-ip",
+    "cf-connecting-ip",
 ];
+
+/// The console's policy (CSP Level 3): its own scripts, styles (and the
+/// round report's inline `<style>`), requests and images only; no plugin,
+/// no `<base>`, forms to itself; never inside a frame.
+pub const CONSOLE_CSP: &str =
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+frame-ancestors 'none'";
+
+/// The middleware (outermost, so refusals get them too): on the arbiter's
+/// routes, the headers that keep the answer out of frames and caches (see
+/// the module's doc); other routes pass unchanged.
+pub async fn protect(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    if !is_arbiter_path(req.uri().path()) {
+        return next.run(req).await;
+    }
+    let mut r = next.run(req).await;
+    let h = r.headers_mut();
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONSOLE_CSP),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
 
 /// The middleware: the checks above on the arbiter's routes; other routes pass.
 pub async fn check(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
@@ -127,7 +172,6 @@ pub fn cross_site(method: &Method, headers: &HeaderMap, tls: bool) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderValue;
 
     fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
         let mut h = HeaderMap::new();
@@ -203,5 +247,10 @@ mod tests {
             assert_eq!(forwarded_in_clear(conn(true), &m), None, "{h}");
         }
         assert_eq!(forwarded_in_clear(conn(false), &HeaderMap::new()), None);
+        // Via alone (issue 41 §4): what every HTTP proxy adds.
+        let mut via = HeaderMap::new();
+        via.insert("via", HeaderValue::from_static("1.1 nginx"));
+        let why = forwarded_in_clear(conn(false), &via).expect("Via is a proxy's");
+        assert!(why.contains("(via)"), "{why}");
     }
 }

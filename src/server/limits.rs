@@ -14,8 +14,9 @@ pub struct Limits {
     /// what the process's file-descriptor limit allows, less [`FD_MARGIN`].
     pub max_connections: usize,
     /// Connections from one address at once (`max_connections_per_address`;
-    /// 0: no per-address limit, for a server behind a reverse proxy on the
-    /// same host, where every client comes from loopback).
+    /// an IPv4 address or an IPv6 /128; 0: no per-address limit, nor per
+    /// /64, for a server behind a reverse proxy on the same host, where
+    /// every client comes from loopback).
     pub per_address: usize,
     /// Of `max_connections`, the last slots kept for connections that
     /// showed the arbiter's credentials (`reserved_connections`).
@@ -41,7 +42,16 @@ pub struct Limits {
     /// this less up to a tenth at random, so streams opened together do
     /// not reconnect together.
     pub stream_lease: Duration,
+    /// Connections from one IPv6 /64 at once, its hosts together (a venue's
+    /// Wi-Fi is one /64; issue 41 §1): [`DEFAULT_PER_PREFIX`], lowered at
+    /// start to a quarter of `max_connections` (never below `per_address`).
+    /// The bound on what one attacker holding a whole /64 can take.
+    pub per_prefix: usize,
 }
+
+/// The default of [`Limits::per_prefix`]: 32 hosts of a venue's /64 at
+/// `per_address` each, or some hundreds of spectators' phones at a few.
+pub const DEFAULT_PER_PREFIX: usize = 1024;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -55,6 +65,7 @@ impl Default for Limits {
             idle_timeout: Duration::from_secs(10),
             write_timeout: Duration::from_secs(30),
             stream_lease: Duration::from_secs(60),
+            per_prefix: DEFAULT_PER_PREFIX,
         }
     }
 }

@@ -3,8 +3,8 @@
 //!
 //! - **Admission** ([`super::admission`]). At most
 //!   [`Limits::max_connections`] connections at once and at most
-//!   [`Limits::per_address`] from one address (IPv4 address, or IPv6 /64
-//!   prefix: one host's privacy addresses count as one). When the house is
+//!   [`Limits::per_address`] from one address (IPv4 address, or IPv6
+//!   /128), [`Limits::per_prefix`] from one IPv6 /64. When the house is
 //!   full the oldest idle connection without credentials is closed to let
 //!   the new one in; a connection refused is closed at once, before
 //!   anything is read, and counted in a warn line: the first at once, then
@@ -12,6 +12,8 @@
 //!   the arbiter's: a connection enters them once it has shown an arbiter
 //!   or console route with valid credentials, and is then never closed to
 //!   admit another. Streams have their own cap ([`Limits::max_streams`]).
+//! - **Size.** A request head is at most [`HEAD_LIMIT`] bytes (431 past
+//!   it), and a connection's read buffer at most [`READ_BUFFER`].
 //! - **Time.** A client has [`Limits::idle_timeout`] to send a request head,
 //!   also between requests on a keep-alive connection (hyper's header read
 //!   timeout runs while the connection waits for the next request), and to
@@ -51,6 +53,22 @@ use tower::ServiceExt;
 /// ([`serve_one`]).
 pub const SLOW_REQUEST: Duration = Duration::from_millis(100);
 
+/// The largest request head (request line and headers), bytes; a longer
+/// one is answered 431 Request Header Fields Too Large (RFC 6585 §5) and
+/// the connection closed (hyper's `http1::Builder::max_header_size`).
+/// hyper's default, its ~400 KB read buffer, let 4,060 connections hold
+/// 1.83 GB (issue 41 §2); nginx's `large_client_header_buffers` allows
+/// 4 × 8 KiB. A browser's head with the console's cookies is under 2 KiB.
+pub const HEAD_LIMIT: usize = 16 * 1024;
+
+/// The most a connection's buffer holds (hyper's
+/// `http1::Builder::max_buf_size`, at least 8 KiB): a head, or a request
+/// body's pieces (bodies are at most [`super::BODY_LIMIT`]). At twice the
+/// head limit, 1,000 connections each holding a head just under it took
+/// 38 MB (hyper reserves up to this much per connection); at the head
+/// limit, the figures in `docs/server.md`.
+pub const READ_BUFFER: usize = HEAD_LIMIT;
+
 /// File descriptors kept free below the process's limit for the journal,
 /// the clock device, the uplinks and the arbiter's reserve.
 pub const FD_MARGIN: usize = 64;
@@ -67,6 +85,10 @@ impl Limits {
         }
         self.reserved = self.reserved.min(self.max_connections / 2);
         self.max_streams = self.max_streams.min(self.max_connections / 4).max(1);
+        self.per_prefix = self
+            .per_prefix
+            .min(self.max_connections / 4)
+            .max(self.per_address);
         (self, fds)
     }
 }
@@ -312,7 +334,9 @@ async fn serve_one<S>(
     let service = TowerToHyperService::new(service);
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
-        .header_read_timeout(limits.idle_timeout);
+        .header_read_timeout(limits.idle_timeout)
+        .max_header_size(HEAD_LIMIT)
+        .max_buf_size(READ_BUFFER);
     let io = WriteTimeout::new(io, limits.write_timeout);
     let _ = http
         .serve_connection(TokioIo::new(io), service)

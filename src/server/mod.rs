@@ -59,6 +59,7 @@ mod sse;
 pub mod state;
 mod stream;
 pub mod subscription;
+mod tally;
 
 pub use state::AppState;
 
@@ -111,6 +112,7 @@ pub fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn(cross_site::check))
         .layer(axum::middleware::from_fn(listener::guard))
+        .layer(axum::middleware::from_fn(cross_site::protect))
         .with_state(Arc::new(state))
 }
 

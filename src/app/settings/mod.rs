@@ -325,6 +325,7 @@ pub fn listening(
         stream_lease: sv
             .stream_lease_s
             .map_or(d.stream_lease, Duration::from_secs),
+        per_prefix: d.per_prefix,
     };
     let (limits, fds) = limits.fitted_to_process();
     tracing::info!(
@@ -336,6 +337,7 @@ pub fn listening(
         idle_timeout_s = limits.idle_timeout.as_secs(),
         write_timeout_s = limits.write_timeout.as_secs(),
         stream_lease_s = limits.stream_lease.as_secs(),
+        per_prefix = limits.per_prefix,
         open_file_limit = fds,
         "HTTP limits"
     );
