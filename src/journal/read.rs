@@ -285,11 +285,13 @@ pub fn scan<R: BufRead>(mut input: R) -> Result<Scan, TraceError> {
         Check::Bad => (None, true),
         Check::Missing => {
             let ext = journal_ext(first_text);
-            // A version with checksums without one: its checksum was changed.
+            // A version with checksums without one: its checksum was
+            // changed (a newer version than this eboard's is refused by
+            // name below, whatever it carries).
             let on = ext
                 .as_ref()
                 .and_then(|j| j.get("version")?.as_u64())
-                .is_some_and(|v| v >= CHECKSUMS_FROM);
+                .is_some_and(|v| (CHECKSUMS_FROM..=JOURNAL_VERSION).contains(&v));
             (ext.filter(|_| !on), on)
         }
     };

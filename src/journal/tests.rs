@@ -147,7 +147,7 @@ fn a_damaged_journal_is_set_aside_and_resumed_up_to_the_damage() {
     std::fs::write(mqtt_path(&p), "N\t0\n").unwrap();
     // Record 2 damaged in the middle.
     let text = std::fs::read_to_string(&p).unwrap();
-    let damaged = text.replacen("{\"press\":\"w\",\"t\":2}", "{\"press\":\"w\",\"t", 1);
+    let damaged = text.replacen("{\"press\":\"w\",\"t\":2,", "{\"press\":\"w\",\"t", 1);
     assert_ne!(damaged, text);
     std::fs::write(&p, &damaged).unwrap();
     let (mut j, rec) = Journal::open(&p, &h, 99).unwrap();
@@ -429,7 +429,7 @@ fn a_damaged_journal_on_a_disk_still_full_resumes_and_writes_when_it_can() {
     }
     drop(j);
     let text = std::fs::read_to_string(&p).unwrap();
-    let damaged = text.replacen("{\"press\":\"w\",\"t\":2}", "{\"pr", 1);
+    let damaged = text.replacen("{\"press\":\"w\",\"t\":2,", "{\"pr", 1);
     std::fs::write(&p, &damaged).unwrap();
     let plan = Arc::new(Mutex::new(FaultPlan {
         space: Some(0),
