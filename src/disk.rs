@@ -21,6 +21,8 @@
 //! It must not depend on `journal` or `mqtt` (which write through it) or on
 //! any other module: it is at the bottom of docs/dev/architecture.md's map.
 
+pub mod checksum;
+
 use std::collections::{BTreeSet, VecDeque};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};

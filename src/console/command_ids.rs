@@ -163,9 +163,9 @@ impl Inner {
         let Some(f) = &mut self.file else {
             return Ok(());
         };
-        let mut line = json!({"id": id, "outcome": outcome})
-            .to_string()
-            .into_bytes();
+        let mut line =
+            crate::disk::checksum::seal_json(&json!({"id": id, "outcome": outcome}).to_string())
+                .into_bytes();
         line.push(b'\n');
         match f.append(line) {
             Health::Failing { error, .. } => Err(error),

@@ -12,8 +12,12 @@
 //! file with every good line takes its place, and the caller alerts the
 //! arbiter ([`Damage::alert_json`], a `journal_alert` of problem `damaged`
 //! naming the file and line), as the journal does (`docs/journal.md`).
+//! Every line is written with its checksum (the last key `"crc32c"`,
+//! [`crate::disk::checksum`], issue 41): a line whose checksum fails is
+//! damage; a line without one (written before checksums) is read as it is.
 
 use super::role::Role;
+use crate::disk::checksum::{self, Check};
 use crate::disk::write_private;
 use crate::disk::{os_opener, Health, RecordFile};
 use serde_json::{json, Value};
@@ -209,9 +213,15 @@ pub fn read_lines<T>(
             let line = &bytes[start..start + len];
             start += len + 1;
             end = start as u64;
-            let parsed = std::str::from_utf8(line)
-                .map_err(|e| format!("not UTF-8: {e}"))
-                .and_then(|s| serde_json::from_str::<Value>(s).map_err(|e| e.to_string()))
+            let unsealed = match checksum::check_json(line) {
+                Check::Good { .. } => checksum::unseal_json(line),
+                Check::Bad => None,
+                Check::Missing => Some(line.to_vec()),
+            };
+            let parsed = unsealed
+                .ok_or_else(|| "its checksum (crc32c) fails: the line was changed".to_owned())
+                .and_then(|l| String::from_utf8(l).map_err(|e| format!("not UTF-8: {e}")))
+                .and_then(|s| serde_json::from_str::<Value>(&s).map_err(|e| e.to_string()))
                 .and_then(|v| parse(&v));
             match parsed {
                 Ok(x) => {
@@ -348,7 +358,7 @@ impl AckLog {
             "by": by,
             "unix_ms": unix_ms,
         });
-        let mut bytes = line.to_string().into_bytes();
+        let mut bytes = checksum::seal_json(&line.to_string()).into_bytes();
         bytes.push(b'\n');
         match self.file.append(bytes) {
             Health::Failing { error, .. } => Err(error),
@@ -387,9 +397,9 @@ impl OwnAlertLog {
     /// Appends message `event` dated `unix_ms` and syncs it. Errors: the
     /// disk refused it (it waits in memory and is written before the next).
     pub fn append(&mut self, event: &Value, unix_ms: u64) -> Result<(), String> {
-        let mut bytes = json!({"event": event, "unix_ms": unix_ms})
-            .to_string()
-            .into_bytes();
+        let mut bytes =
+            checksum::seal_json(&json!({"event": event, "unix_ms": unix_ms}).to_string())
+                .into_bytes();
         bytes.push(b'\n');
         match self.file.append(bytes) {
             Health::Failing { error, .. } => Err(error),
@@ -414,13 +424,13 @@ pub struct KeptSession {
 
 impl KeptSession {
     fn to_line(&self) -> String {
-        json!({
+        let line = json!({
             "session_sha256": self.id_sha256,
             "name": self.name,
             "role": self.role.as_str(),
             "expires_unix_ms": self.expires_unix_ms,
-        })
-        .to_string()
+        });
+        checksum::seal_json(&line.to_string())
     }
 
     fn from_json(v: &Value) -> Result<KeptSession, String> {
@@ -557,6 +567,28 @@ mod tests {
         // The fresh file reads clean.
         let (_, again, none) = SessionFile::open(&p).unwrap();
         assert_eq!((again.len(), none), (2, None));
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_changed_digit_in_a_kept_line_is_damage_not_another_ack() {
+        let d = dir("flip");
+        let p = d.join(ACKS_FILE);
+        let (mut log, _, _) = AckLog::open(&p).unwrap();
+        let ev = json!({"type": "illegal_move", "game": "1.2", "t": 12400});
+        log.append("k1", &ev, "IA Hansen", 1000).unwrap();
+        log.append("k2", &ev, "IA Hansen", 2000).unwrap();
+        drop(log);
+        let text = std::fs::read_to_string(&p).unwrap();
+        // Bit rot: 2000 read as 3000 (one bit), still valid JSON.
+        let changed = text.replacen("\"unix_ms\":2000", "\"unix_ms\":3000", 1);
+        assert_ne!(changed, text);
+        std::fs::write(&p, &changed).unwrap();
+        let (_, kept, damage) = AckLog::open(&p).unwrap();
+        let damage = damage.unwrap();
+        assert_eq!((kept.len(), damage.line), (1, 2), "{damage}");
+        assert!(damage.error.contains("checksum"), "{damage}");
+        assert_eq!(std::fs::read_to_string(&damage.set_aside).unwrap(), changed);
         let _ = std::fs::remove_dir_all(&d);
     }
 }

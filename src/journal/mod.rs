@@ -34,6 +34,9 @@
 //!   once when it recovers ([`Alert`]). The game never stops for the disk.
 //! - A torn last line (power cut) is reported and cut off when the journal
 //!   is reopened; nothing before it is lost.
+//! - Every records line carries its checksum (`"crc32c"`, from version
+//!   [`CHECKSUMS_FROM`]): a line whose checksum fails (a bad byte that
+//!   left valid JSON) is damage, the last line's too.
 //! - A damaged line before the last one (a bad byte, a half-written record
 //!   of an older eboard) ends what is resumed: the file is set aside as
 //!   `JOURNAL.damaged-<unix s>` and the game resumed from the records
@@ -62,16 +65,24 @@ pub use alert::Alert;
 use files::{file_len, repair_events, set_aside, sync_dir, unix_s};
 pub use read::{read_journal, scan, Damage, Recovered, Scan};
 pub use rotate::{
-    game_ended, has_event, last_event, rotate, standing, unconfirmed_result, Standing, ARCHIVE,
-    CURRENT, KEEP_GAMES,
+    game_ended, has_event, last_event, recover_rotation, rotate, standing, unconfirmed_result,
+    Standing, ARCHIVE, CURRENT, KEEP_GAMES,
 };
 
 /// The journal format this build writes (`journal.version` in the
 /// header) and the newest it reads. Version 0 is a journal written before
-/// the key existed (the same lines, read the same way). A journal of a
-/// newer version is refused with a message rather than misread (a
-/// downgrade during a game; `docs/service.md`).
-pub const JOURNAL_VERSION: u64 = 1;
+/// the key existed (the same lines, read the same way); version 2 adds a
+/// checksum to every line of the records file ([`CHECKSUMS_FROM`]). A
+/// journal of a newer version is refused with a message rather than
+/// misread (a downgrade during a game; `docs/service.md`).
+pub const JOURNAL_VERSION: u64 = 2;
+
+/// The first journal version whose every records line carries its
+/// checksum (`"crc32c"`, [`crate::disk::checksum`], issue 41): a line
+/// whose checksum fails, or that has none, ends what is resumed (damage,
+/// never a different game). Older journals are resumed as they are, said
+/// once at warn (a changed byte in them cannot be found).
+pub const CHECKSUMS_FROM: u64 = 2;
 
 /// The sibling file holding the events of `journal`.
 pub fn events_path(journal: &Path) -> PathBuf {
@@ -117,6 +128,9 @@ pub struct Journal {
     next_retry_t: u64,
     /// The game's id (`journal.game_id` in the header).
     game_id: Option<String>,
+    /// Records lines carry their checksum (a journal of version
+    /// [`CHECKSUMS_FROM`] on; an older one resumed goes on without).
+    checksummed: bool,
 }
 
 /// Why a journal cannot be used.
@@ -249,6 +263,16 @@ impl Journal {
                         differences,
                     });
                 }
+                let checksummed = rec.version >= CHECKSUMS_FROM;
+                if !checksummed {
+                    tracing::warn!(
+                        file = %path.display(),
+                        "journal of format version {} (written before checksums): resumed as it \
+                         is, and its lines go on without a checksum; a changed byte in it cannot \
+                         be found (the next game's journal has them)",
+                        rec.version
+                    );
+                }
                 let mut j = match &rec.damage {
                     None => {
                         if (rec.good_len as u64) < file_len(path)? {
@@ -260,7 +284,13 @@ impl Journal {
                             f.sync_all().map_err(io_err(path))?;
                         }
                         repair_events(&events)?;
-                        Journal::on_files(path, opener, rec.good_len as u64, rec.game_id.clone())?
+                        Journal::on_files(
+                            path,
+                            opener,
+                            rec.good_len as u64,
+                            rec.game_id.clone(),
+                            checksummed,
+                        )?
                     }
                     Some(d) => {
                         let aside = set_aside(path)?;
@@ -282,7 +312,8 @@ impl Journal {
                         File::open(&aside)
                             .and_then(|f| f.take(rec.good_len as u64).read_to_end(&mut good))
                             .map_err(io_err(&aside))?;
-                        let mut j = Journal::on_files(path, opener, 0, rec.game_id.clone())?;
+                        let mut j =
+                            Journal::on_files(path, opener, 0, rec.game_id.clone(), checksummed)?;
                         j.put(false, good);
                         if let Err(e) = j.sync() {
                             tracing::error!("journal: {e}");
@@ -335,9 +366,22 @@ impl Journal {
                     }
                 }
                 File::create(path).map_err(io_err(path))?;
+                // An events file left without its game's records (a kill in
+                // the middle of a rotation of an older eboard, a journal
+                // removed by hand): kept beside, never emptied.
+                if file_len(&events)? > 0 {
+                    let to = sibling(&events, &format!(".orphan-{}", unix_s()));
+                    std::fs::rename(&events, &to).map_err(io_err(&events))?;
+                    tracing::warn!(
+                        "the events file {} has no journal beside it: kept as {} (a new game \
+                         starts)",
+                        events.display(),
+                        to.display()
+                    );
+                }
                 File::create(&events).map_err(io_err(&events))?;
                 let game_id = identity::new_game_id();
-                let mut j = Journal::on_files(path, opener, 0, Some(game_id.clone()))?;
+                let mut j = Journal::on_files(path, opener, 0, Some(game_id.clone()), true)?;
                 let mut h = header_json(header);
                 if let Value::Object(m) = &mut h {
                     m.insert(
@@ -367,6 +411,7 @@ impl Journal {
         opener: &Opener,
         records_end: u64,
         game_id: Option<String>,
+        checksummed: bool,
     ) -> Result<Journal, JournalError> {
         let events = events_path(path);
         let events_end = file_len(&events)?;
@@ -377,6 +422,7 @@ impl Journal {
             alerts: Vec::new(),
             next_retry_t: 0,
             game_id,
+            checksummed,
         })
     }
 
@@ -442,7 +488,15 @@ impl Journal {
     }
 
     fn write_line(&mut self, events: bool, json: &str) -> Result<(), JournalError> {
-        // The whole line first, then one write: whole or not at all.
+        // The whole line first (a records line with its checksum), then one
+        // write: whole or not at all.
+        let sealed;
+        let json = if !events && self.checksummed {
+            sealed = crate::disk::checksum::seal_json(json);
+            sealed.as_str()
+        } else {
+            json
+        };
         let mut line = Vec::with_capacity(json.len() + 1);
         line.extend_from_slice(json.as_bytes());
         line.push(b'\n');

@@ -12,13 +12,21 @@
 //!   the damage and what follows it are reported ([`Recovered::damage`])
 //!   for the caller to set aside ([`super::Journal::open`]).
 
+use crate::disk::checksum::{self, Check};
 use crate::trace::{Header, Line, Record, TraceError, TraceReader, MAX_LINE_BYTES};
 use serde_json::Value;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::io::{BufRead, Read};
 use std::rc::Rc;
 
-use super::JOURNAL_VERSION;
+use super::{CHECKSUMS_FROM, JOURNAL_VERSION};
+
+/// The `journal` object of a header line, when the line is JSON.
+fn journal_ext(line: &[u8]) -> Option<Value> {
+    let l = std::str::from_utf8(line).ok()?;
+    let mut v = serde_json::from_str::<Value>(l.trim_start_matches('\u{feff}').trim()).ok()?;
+    v.get_mut("journal").map(Value::take)
+}
 
 /// A damaged line before the journal's last line.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,38 +77,181 @@ pub struct Scan {
     pub bytes: u64,
 }
 
-/// A [`BufRead`] that counts the bytes consumed.
-struct Counted<R> {
-    inner: R,
-    pos: Rc<Cell<u64>>,
-    last: Rc<Cell<Option<u8>>>,
+/// Why a journal with checksums stopped being read at a line.
+#[derive(Debug, Clone)]
+struct Failure {
+    /// The line (1-based).
+    line: usize,
+    /// What is wrong with it.
+    message: String,
+    /// A last line cut before its end (a torn write), not damage.
+    torn: bool,
 }
 
-impl<R: BufRead> Read for Counted<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.pos.set(self.pos.get() + n as u64);
-        if n > 0 {
-            self.last.set(Some(buf[n - 1]));
+/// The journal's bytes as the trace reader is to see them, the raw bytes
+/// counted (`pos`: where the lines wholly read end; `last`: the last raw
+/// byte read). With `on` (a journal with checksums, version 2) each line
+/// is checked ([`checksum::check_json`]) and given without its checksum;
+/// the first line that fails is an error (its [`Failure`] kept), and the
+/// lines after it are given as they are, to be counted. Without `on`
+/// (a journal written before checksums) every byte is given as it is.
+struct Checked<R> {
+    inner: R,
+    on: bool,
+    /// The line being given (checked, without its checksum).
+    line: Vec<u8>,
+    /// Bytes of `line` taken by the reader.
+    given: usize,
+    /// The raw end of `line`, bytes.
+    line_end: u64,
+    /// Raw lines read.
+    lines: usize,
+    pos: Rc<Cell<u64>>,
+    last: Rc<Cell<Option<u8>>>,
+    failure: Rc<RefCell<Option<Failure>>>,
+}
+
+impl<R: BufRead> Checked<R> {
+    /// Reads, checks and holds the next raw line; false at the end.
+    fn next_checked(&mut self) -> std::io::Result<bool> {
+        let mut raw = Vec::new();
+        let bound = (MAX_LINE_BYTES + SEAL_BYTES) as u64;
+        (&mut self.inner)
+            .take(bound + 1)
+            .read_until(b'\n', &mut raw)?;
+        if raw.is_empty() {
+            return Ok(false);
         }
+        self.lines += 1;
+        let start = self.line_end;
+        let newline = raw.last() == Some(&b'\n');
+        let mut end = start + raw.len() as u64;
+        let text = raw.strip_suffix(b"\n").unwrap_or(&raw);
+        let line_no = self.lines;
+        let fail = |message: String, torn: bool| Failure {
+            line: line_no,
+            message,
+            torn,
+        };
+        let failure = if !newline && raw.len() as u64 > bound {
+            // Over the bound: the rest of the line passed over, unread.
+            end += skip_line(&mut self.inner)?;
+            Some(fail(
+                format!("longer than {MAX_LINE_BYTES} bytes: not a journal record"),
+                false,
+            ))
+        } else {
+            match checksum::check_json(text) {
+                Check::Good { len } => {
+                    self.line.clear();
+                    self.line.extend_from_slice(&text[..len]);
+                    self.line.push(b'}');
+                    if newline {
+                        self.line.push(b'\n');
+                    }
+                    None
+                }
+                Check::Bad => Some(fail(
+                    "its checksum (crc32c) does not match its bytes: the line was changed \
+                     on the disk (a bad byte)"
+                        .into(),
+                    false,
+                )),
+                // Cut before its end by a crash: the last line, no newline.
+                Check::Missing if !newline => Some(fail(
+                    "cut before its end (no checksum, no newline): a torn write".into(),
+                    true,
+                )),
+                Check::Missing => Some(fail(
+                    "it has no checksum (crc32c) where every line of this journal has one: \
+                     the line was changed on the disk (a bad byte) or cut"
+                        .into(),
+                    false,
+                )),
+            }
+        };
+        self.line_end = end;
+        self.given = 0;
+        if let Some(f) = failure {
+            // The rest is given as it is, to be counted.
+            self.on = false;
+            self.line.clear();
+            self.pos.set(end);
+            self.last.set(raw.last().copied());
+            *self.failure.borrow_mut() = Some(f.clone());
+            return Err(std::io::Error::other(f.message));
+        }
+        Ok(true)
+    }
+}
+
+/// Bytes the checksum adds to a line (`,"crc32c":"…"`, 8 hex digits).
+const SEAL_BYTES: usize = 32;
+
+/// Reads and drops the rest of a line up to its newline; the bytes dropped.
+fn skip_line<R: BufRead>(input: &mut R) -> std::io::Result<u64> {
+    let mut n = 0u64;
+    loop {
+        let (used, done) = {
+            let avail = input.fill_buf()?;
+            if avail.is_empty() {
+                return Ok(n);
+            }
+            match avail.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (avail.len(), false),
+            }
+        };
+        input.consume(used);
+        n += used as u64;
+        if done {
+            return Ok(n);
+        }
+    }
+}
+
+impl<R: BufRead> Read for Checked<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(buf.len());
+        buf[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
         Ok(n)
     }
 }
 
-impl<R: BufRead> BufRead for Counted<R> {
+impl<R: BufRead> BufRead for Checked<R> {
     fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        self.inner.fill_buf()
+        if !self.on {
+            return self.inner.fill_buf();
+        }
+        if self.given == self.line.len() && !self.next_checked()? {
+            return Ok(&[]);
+        }
+        if !self.on {
+            return self.inner.fill_buf();
+        }
+        Ok(&self.line[self.given..])
     }
     fn consume(&mut self, amt: usize) {
-        if amt > 0 {
+        if amt == 0 {
+            return;
+        }
+        if !self.on {
             if let Ok(b) = self.inner.fill_buf() {
                 if let Some(x) = b.get(amt - 1) {
                     self.last.set(Some(*x));
                 }
             }
+            self.inner.consume(amt);
+            self.pos.set(self.pos.get() + amt as u64);
+            return;
         }
-        self.inner.consume(amt);
-        self.pos.set(self.pos.get() + amt as u64);
+        self.given = (self.given + amt).min(self.line.len());
+        self.last.set(Some(self.line[self.given - 1]));
+        if self.given == self.line.len() {
+            self.pos.set(self.line_end);
+        }
     }
 }
 
@@ -116,22 +267,47 @@ pub fn read_journal(text: &str) -> Result<Option<Recovered>, TraceError> {
 /// error.
 pub fn scan<R: BufRead>(mut input: R) -> Result<Scan, TraceError> {
     // The header's line, for its `journal` extension (which the contract's
-    // reader leaves out); bounded like every line.
+    // reader leaves out) and whether the journal's lines carry checksums
+    // (version 2 on); bounded like every line.
     let mut first = Vec::new();
     let _ = input
         .by_ref()
-        .take(MAX_LINE_BYTES as u64 + 1)
+        .take((MAX_LINE_BYTES + SEAL_BYTES) as u64 + 1)
         .read_until(b'\n', &mut first);
-    let ext = std::str::from_utf8(&first)
-        .ok()
-        .and_then(|l| serde_json::from_str::<Value>(l.trim_start_matches('\u{feff}').trim()).ok())
-        .and_then(|mut v| v.get_mut("journal").map(Value::take));
+    let first_text = first.strip_suffix(b"\n").unwrap_or(&first);
+    let (ext, on) = match checksum::check_json(first_text) {
+        Check::Good { .. } => (
+            checksum::unseal_json(first_text).and_then(|h| journal_ext(&h)),
+            true,
+        ),
+        // A header whose checksum fails: damage at line 1 (its version is
+        // not to be believed).
+        Check::Bad => (None, true),
+        Check::Missing => {
+            let ext = journal_ext(first_text);
+            // A version with checksums without one: its checksum was
+            // changed (a newer version than this eboard's is refused by
+            // name below, whatever it carries).
+            let on = ext
+                .as_ref()
+                .and_then(|j| j.get("version")?.as_u64())
+                .is_some_and(|v| (CHECKSUMS_FROM..=JOURNAL_VERSION).contains(&v));
+            (ext.filter(|_| !on), on)
+        }
+    };
     let pos = Rc::new(Cell::new(0u64));
     let last = Rc::new(Cell::new(None));
-    let mut reader = TraceReader::new(Counted {
+    let failure = Rc::new(RefCell::new(None));
+    let mut reader = TraceReader::new(Checked {
         inner: std::io::Cursor::new(first).chain(input),
+        on,
+        line: Vec::new(),
+        given: 0,
+        line_end: 0,
+        lines: 0,
         pos: pos.clone(),
         last: last.clone(),
+        failure: failure.clone(),
     });
     let mut header: Option<Header> = None;
     let mut records = Vec::new();
@@ -166,9 +342,20 @@ pub fn scan<R: BufRead>(mut input: R) -> Result<Scan, TraceError> {
         }
     }
     let bytes = pos.get();
+    // A line whose checksum failed: the error names what is wrong; a torn
+    // one is torn, any other is damage, the last line's too (bit rot there
+    // is no crash).
+    let failed = failure.borrow_mut().take();
+    let damaged_last = failed.as_ref().is_some_and(|f| !f.torn);
+    if let Some(f) = failed {
+        bad = Some(TraceError {
+            line: f.line,
+            message: f.message,
+        });
+    }
     let (torn, damage) = match bad {
         None => (None, None),
-        Some(e) if lines_after == 0 => (Some(e), None),
+        Some(e) if lines_after == 0 && !damaged_last => (Some(e), None),
         Some(error) => (
             None,
             Some(Damage {

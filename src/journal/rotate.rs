@@ -154,6 +154,7 @@ pub fn unconfirmed_result(journal: &Path) -> Option<String> {
 /// board with an arbiter (it is resumed: [`unconfirmed_result`]), which
 /// calls this only when the game is to go. Errors name the file.
 pub fn rotate(dir: &Path, keep: usize) -> Result<Option<PathBuf>, JournalError> {
+    recover_rotation(dir)?;
     let current = dir.join(CURRENT);
     if !current.exists() || !game_ended(&current) {
         return Ok(None);
@@ -184,6 +185,69 @@ pub fn rotate(dir: &Path, keep: usize) -> Result<Option<PathBuf>, JournalError> 
             .map_err(io_err(d))?;
     }
     prune(&games, keep)?;
+    Ok(Some(to))
+}
+
+/// Finishes a rotation a kill cut between its two renames ([`rotate`]
+/// moves the records, then the events): `dir/board.jsonl.events` left
+/// without `dir/board.jsonl` goes to the one archived game of `dir/games/`
+/// that has no events file. When no archived game, or more than one, lacks
+/// its events, which game they belong to is not guessed: they are kept as
+/// `board.jsonl.events.orphan-<unix s>`, at warn. Called at every start of
+/// a journal directory (`eboard run --journal-dir`) before the journal is
+/// read, and by [`rotate`]. Returns where the events went, `None` when
+/// there was nothing to recover. Errors name the file.
+pub fn recover_rotation(dir: &Path) -> Result<Option<PathBuf>, JournalError> {
+    let current = dir.join(CURRENT);
+    let ev = events_path(&current);
+    if current.exists() || !ev.exists() {
+        return Ok(None);
+    }
+    let games = dir.join(ARCHIVE);
+    let mut lacking: Vec<PathBuf> = match std::fs::read_dir(&games) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .filter(|p| !events_path(p).exists())
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(io_err(&games)(e)),
+    };
+    lacking.sort();
+    let to = match &lacking[..] {
+        [one] => {
+            let to = events_path(one);
+            tracing::warn!(
+                "{} was left behind by a rotation cut short (a kill between its two renames): \
+                 moved to its game, {}",
+                ev.display(),
+                to.display()
+            );
+            to
+        }
+        _ => {
+            let to = super::sibling(&ev, &format!(".orphan-{}", super::files::unix_s()));
+            tracing::warn!(
+                "{} has no journal beside it and {} archived game(s) lack their events ({}): \
+                 which game it belongs to is not guessed; kept as {}",
+                ev.display(),
+                lacking.len(),
+                lacking
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                to.display()
+            );
+            to
+        }
+    };
+    std::fs::rename(&ev, &to).map_err(io_err(&ev))?;
+    for d in [dir, games.as_path()] {
+        if let Ok(f) = File::open(d) {
+            let _ = f.sync_all();
+        }
+    }
     Ok(Some(to))
 }
 

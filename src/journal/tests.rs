@@ -147,7 +147,7 @@ fn a_damaged_journal_is_set_aside_and_resumed_up_to_the_damage() {
     std::fs::write(mqtt_path(&p), "N\t0\n").unwrap();
     // Record 2 damaged in the middle.
     let text = std::fs::read_to_string(&p).unwrap();
-    let damaged = text.replacen("{\"press\":\"w\",\"t\":2}", "{\"press\":\"w\",\"t", 1);
+    let damaged = text.replacen("{\"press\":\"w\",\"t\":2,", "{\"press\":\"w\",\"t", 1);
     assert_ne!(damaged, text);
     std::fs::write(&p, &damaged).unwrap();
     let (mut j, rec) = Journal::open(&p, &h, 99).unwrap();
@@ -429,7 +429,7 @@ fn a_damaged_journal_on_a_disk_still_full_resumes_and_writes_when_it_can() {
     }
     drop(j);
     let text = std::fs::read_to_string(&p).unwrap();
-    let damaged = text.replacen("{\"press\":\"w\",\"t\":2}", "{\"pr", 1);
+    let damaged = text.replacen("{\"press\":\"w\",\"t\":2,", "{\"pr", 1);
     std::fs::write(&p, &damaged).unwrap();
     let plan = Arc::new(Mutex::new(FaultPlan {
         space: Some(0),
@@ -486,5 +486,40 @@ fn the_standing_counts_the_arbiters_undos() {
     let mut refused = forfeit.to_vec();
     refused.push(r#"{"t":9,"type":"ruling_refused","action":"undo","reason":"…"}"#);
     assert!(write(&refused).confirmed);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_journal_written_before_checksums_resumes_and_goes_on_without() {
+    let dir = tmp("legacy");
+    let p = dir.join("j.jsonl");
+    // Version 1, the header of `header()`: no line has a checksum.
+    let mut h = crate::trace::header_json(&header());
+    h["journal"] = serde_json::json!({"version": 1, "started_at_unix_ms": 5});
+    std::fs::write(&p, format!("{h}\n{{\"t\":1,\"press\":\"w\"}}\n")).unwrap();
+    let (mut j, rec) = Journal::open(&p, &header(), 9).unwrap();
+    let rec = rec.unwrap();
+    assert_eq!((rec.version, rec.records.len()), (1, 1));
+    assert!(rec.damage.is_none() && j.take_alerts().is_empty());
+    j.record(&press(2)).unwrap();
+    drop(j);
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert!(!text.contains("crc32c"), "one format a file: {text}");
+    let r = read_journal(&text).unwrap().unwrap();
+    assert_eq!(r.records, vec![press(1), press(2)]);
+    // A new game's journal has them on every line.
+    std::fs::remove_file(&p).unwrap();
+    let (mut j, _) = Journal::open(&p, &header(), 9).unwrap();
+    j.record(&press(1)).unwrap();
+    drop(j);
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert_eq!(text.lines().count(), 2);
+    assert!(text
+        .lines()
+        .all(|l| l.ends_with("\"}") && l.contains(",\"crc32c\":\"")));
+    assert_eq!(
+        read_journal(&text).unwrap().unwrap().version,
+        JOURNAL_VERSION
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -22,6 +22,8 @@ use std::path::{Path, PathBuf};
 /// ([`rotate_other_game`], the next pairing: [`super::pairing::Taken`]).
 pub(super) fn journal_in(dir: &Path, keep: usize, confirms: bool) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(dir).with_context(|| format!("--journal-dir {}", dir.display()))?;
+    // A rotation a kill cut short: its events file to its game first.
+    crate::journal::recover_rotation(dir).anyhow()?;
     let current = dir.join(crate::journal::CURRENT);
     if confirms {
         let s = crate::journal::standing(&current);

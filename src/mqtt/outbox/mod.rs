@@ -12,6 +12,16 @@
 //! - `A seq` the broker acknowledged `seq`;
 //! - `N seq` every message up to `seq` was queued (written on compaction).
 //!
+//! Every line ends with its checksum, a last field `crc32c=<8 hex>`, the
+//! CRC-32C of the bytes before its tab ([`crate::disk::checksum`], issue
+//! 41). In a file whose lines carry checksums, a line whose checksum fails
+//! or is missing is damage (a bad byte that may have left a line that
+//! parses): its message is queued again from the journal's replay as a cut
+//! one is, its number (which may be the changed byte) not believed alone:
+//! the numbers between its neighbours are claimed too. A file written
+//! before checksums (no line with a good one) is read as before, and the
+//! compaction at opening writes it anew with checksums.
+//!
 //! Every line is built whole and written with one `write` call; a failed or
 //! short write is cut off again and retried, in order, before the next line
 //! ([`crate::disk::RecordFile`]): the file never holds a part of a line in
@@ -31,8 +41,11 @@
 //! cut one on the same line is read. The file is compacted again when
 //! every entry is acknowledged and [`COMPACT_AFTER`] lines were written.
 
+use crate::disk::checksum::{self, Check};
 use crate::disk::{os_opener, Health, Opener, RecordFile};
-use read::{bounded_lines, cut_seq, parse_line, take, trailing_record, QLine, ReadState};
+use read::{
+    bounded_lines, cut_seq, parse_line, take, trailing_record, trailing_sealed, QLine, ReadState,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
@@ -117,10 +130,20 @@ impl Outbox {
             Err(e) => return Err(err(path, "cannot read the MQTT queue", e)),
         }
         let count = lines.len();
+        // Lines with checksums (this version's file): every line must have
+        // a good one.
+        let sealed = lines
+            .iter()
+            .any(|(l, _, over)| !over && matches!(checksum::check_text(l), Check::Good { .. }));
         for (i, (line, newline, over)) in lines.into_iter().enumerate() {
             let n = i + 1;
             let last = n == count;
-            match (!over).then(|| parse_line(&line)).flatten() {
+            let parsed = match (over, sealed) {
+                (true, _) => None,
+                (false, true) => checksum::unseal_text(&line).and_then(parse_line),
+                (false, false) => parse_line(&line),
+            };
+            match parsed {
                 // An `A`/`N` without its newline may have lost digits.
                 Some(QLine::A(_) | QLine::N(_)) if !newline => {}
                 Some(q) => take(q, &mut st),
@@ -136,7 +159,12 @@ impl Outbox {
                     let seq = cut_seq(&line);
                     tracing::warn!(
                         file = %path.display(),
-                        "MQTT queue line {n} cut short{}: {}",
+                        "MQTT queue line {n} cut short{}{}: {}",
+                        if sealed {
+                            " or changed (its checksum fails)"
+                        } else {
+                            ""
+                        },
                         seq.map(|s| format!(" (message {s})")).unwrap_or_default(),
                         if seq.is_some() {
                             "it is queued again from the journal's replay"
@@ -144,13 +172,20 @@ impl Outbox {
                             "the messages it may have held are queued again from the journal's replay"
                         }
                     );
-                    match seq {
-                        Some(s) => {
-                            st.lost.insert(s);
-                        }
-                        None => unknown.push((n, st.prev_e)),
+                    if let Some(s) = seq {
+                        st.lost.insert(s);
                     }
-                    if let Some(q) = trailing_record(&line) {
+                    // A number read from a line whose checksum failed may
+                    // be the changed byte: its neighbours' gap too.
+                    if seq.is_none() || sealed {
+                        unknown.push((n, st.prev_e));
+                    }
+                    let trailing = if sealed {
+                        trailing_sealed(&line)
+                    } else {
+                        trailing_record(&line)
+                    };
+                    if let Some(q) = trailing {
                         take(q, &mut st);
                     }
                 }
@@ -173,10 +208,12 @@ impl Outbox {
         // A cut line of unknown number below the high-water mark: every
         // number between its neighbours not queued (a resend is idempotent).
         for (_, before) in unknown {
+            // No entry after it: up to the high-water mark itself (the
+            // mark's own message may be the damaged line's).
             let after = entries
                 .range(before + 1..)
                 .next()
-                .map_or(high_water, |(s, _)| *s);
+                .map_or(high_water + 1, |(s, _)| *s);
             lost.extend(
                 (before + 1..after.min(high_water + 1)).filter(|s| !entries.contains_key(s)),
             );
@@ -217,7 +254,7 @@ impl Outbox {
             return Ok(());
         };
         let tmp = path.with_extension("tmp");
-        let mut text = format!("N\t{}\n", self.last_seq);
+        let mut text = sealed(&format!("N\t{}", self.last_seq));
         for (seq, e) in &self.entries {
             text.push_str(&line(*seq, e));
         }
@@ -329,7 +366,7 @@ impl Outbox {
             return Ok(());
         }
         self.lines += 1;
-        self.write(vec![format!("A\t{seq}\n").into_bytes()], false)?;
+        self.write(vec![sealed(&format!("A\t{seq}")).into_bytes()], false)?;
         if self.entries.is_empty()
             && self.lines >= COMPACT_AFTER
             && self.file.as_ref().is_some_and(|f| f.waiting() == 0)
@@ -378,11 +415,18 @@ fn fmt_seqs(s: &BTreeSet<u64>) -> String {
 }
 
 fn line(seq: u64, e: &Entry) -> String {
-    format!(
-        "E\t{seq}\t{}\t{}\n",
+    sealed(&format!(
+        "E\t{seq}\t{}\t{}",
         e.events,
         e.snapshot.as_deref().unwrap_or("")
-    )
+    ))
+}
+
+/// `text` with its checksum field and newline.
+fn sealed(text: &str) -> String {
+    let mut s = checksum::seal_text(text);
+    s.push('\n');
+    s
 }
 
 mod read;

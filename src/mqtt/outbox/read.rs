@@ -89,6 +89,15 @@ pub(super) fn trailing_record(line: &[u8]) -> Option<QLine> {
         .find_map(|i| parse_line(&line[i..]))
 }
 
+/// [`trailing_record`] in a file with checksums: the record from there on
+/// only when its own checksum is good.
+pub(super) fn trailing_sealed(line: &[u8]) -> Option<QLine> {
+    (1..line.len())
+        .rev()
+        .filter(|&i| matches!(&line[i..], [b'E' | b'A', b'\t', ..]))
+        .find_map(|i| parse_line(crate::disk::checksum::unseal_text(&line[i..])?))
+}
+
 /// Reads the lines of `input`, each at most `max` bytes (a longer one is
 /// returned cut to `max`, flagged), with whether it ended with a newline.
 pub(super) fn bounded_lines<R: BufRead>(

@@ -94,7 +94,7 @@ fn a_cut_line_of_unknown_number_queues_its_neighbours_gap_again() {
     // numbers between its neighbours are queued again.
     drop(o);
     let text = std::fs::read_to_string(&p).unwrap();
-    assert!(text.starts_with("N\t20\n"), "{text}");
+    assert!(text.starts_with("N\t20\tcrc32c="), "{text}");
     let whole = line(9, &entry(9));
     std::fs::write(&p, text.replacen(&whole, "E\t9", 1)).unwrap();
     let o = Outbox::open(&p).unwrap();
@@ -137,4 +137,58 @@ fn an_injected_enospc_keeps_the_messages_and_tears_no_line() {
     drop(o);
     let o = Outbox::open(&p).unwrap();
     assert_eq!(pending(&o), [1, 2, 3, 4]);
+}
+
+/// A changed byte in any line of the queue (issue 41 §1): never a message
+/// sent with other content, never one dropped unsaid. Each line, one byte
+/// changed (a digit of its payload, its middle, its checksum), the queue
+/// reopened: every message it gives is the one queued, and every message
+/// pending before is pending still, or claimed lost, or above the queue's
+/// last number (both queued again from the journal's replay).
+#[test]
+fn a_changed_byte_in_any_queue_line_never_sends_another_message() {
+    let (p, _) = queue_of("flip", 30);
+    let mut o = Outbox::open(&p).unwrap();
+    for s in [3, 4, 10, 22] {
+        o.ack(s).unwrap();
+    }
+    drop(o);
+    let bytes = std::fs::read(&p).unwrap();
+    let before = pending(&Outbox::open(&p).unwrap());
+    std::fs::write(&p, &bytes).unwrap();
+    let mut start = 0;
+    let mut changes = 0;
+    for end in (0..bytes.len()).filter(|&i| bytes[i] == b'\n') {
+        let l = &bytes[start..end];
+        let digit = l.iter().position(|b| b.is_ascii_digit()).map(|i| start + i);
+        let payload = l.iter().rposition(|b| b.is_ascii_digit() && *b != b'0');
+        for pos in [
+            digit,
+            payload.map(|i| start + i),
+            Some((start + end) / 2),
+            Some(end - 2),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let mut b = bytes.clone();
+            b[pos] ^= 0x01;
+            std::fs::write(&p, &b).unwrap();
+            let o = Outbox::open(&p).unwrap();
+            for (s, e) in std::iter::successors(o.next_from(0), |(s, _)| o.next_from(s + 1)) {
+                assert_eq!(e, &entry(s), "byte {pos}: message {s} changed");
+            }
+            for s in &before {
+                assert!(
+                    o.next_from(*s).is_some_and(|(n, _)| n == *s)
+                        || o.lost().contains(s)
+                        || *s > o.last_seq(),
+                    "byte {pos}: message {s} dropped unsaid"
+                );
+            }
+            changes += 1;
+        }
+        start = end + 1;
+    }
+    assert!(changes > 100, "{changes}");
 }
