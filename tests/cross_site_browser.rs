@@ -16,6 +16,7 @@ use crate::common;
 use common::console::*;
 use common::*;
 use serde_json::Value;
+use std::path::Path;
 
 /// After the console login (`argv[4]`, `argv[5]`), serves the attacker's
 /// page on a port of its own, opens it, waits for its five attempts, then
@@ -63,25 +64,30 @@ with steps() as res:
     res.update({"attacks": attacks, "sink": sink, "own": own})
 "##;
 
+/// A board in `dir` with IA Hansen's account (`extra`: more `eboard run`
+/// flags), and Chromium's `steps` run on its console with his name, secret
+/// and the board's address: their result, and the board (still running).
+fn console_steps(chrome: &Path, dir: &Path, extra: &[&str], steps: &str) -> (Value, Running) {
+    let cfg = config(dir, 1, 1, &named_account("IA Hansen", SECRET));
+    let run = run_board(dir, &cfg, None, extra);
+    let board = format!("http://{}", run.addr);
+    let url = format!("{board}/console");
+    let r = run_steps(chrome, &url, dir, steps, &["IA Hansen", SECRET, &board], &run.stderr);
+    (r, run)
+}
+
 #[test]
 fn a_page_of_another_origin_cannot_rule_with_the_arbiters_cookie() {
     let Some(chrome) = chromium_and_python() else {
         return;
     };
     let dir = tempdir("cross-site-browser");
-    let accounts = named_account("IA Hansen", SECRET);
-    let cfg = config(&dir, 1, 1, &accounts);
     let journal = dir.join("j.jsonl");
-    let run = run_board(&dir, &cfg, None, &["--journal", journal.to_str().unwrap()]);
-    let board = format!("http://{}", run.addr);
-    let url = format!("{board}/console");
-    let r = run_steps(
+    let (r, run) = console_steps(
         &chrome,
-        &url,
         &dir,
+        &["--journal", journal.to_str().unwrap()],
         CDP_PY,
-        &["IA Hansen", SECRET, &board],
-        &run.stderr,
     );
     let stderr = std::fs::read_to_string(&run.stderr).unwrap_or_default();
     println!("{r}");
@@ -182,19 +188,8 @@ fn another_page_cannot_frame_the_console_the_live_page_it_can() {
         return;
     };
     let dir = tempdir("framed-console");
-    let accounts = named_account("IA Hansen", SECRET);
-    let cfg = config(&dir, 1, 1, &accounts);
-    let run = run_board(&dir, &cfg, None, &[]);
+    let (r, run) = console_steps(&chrome, &dir, &[], FRAMER_PY);
     let board = format!("http://{}", run.addr);
-    let url = format!("{board}/console");
-    let r = run_steps(
-        &chrome,
-        &url,
-        &dir,
-        FRAMER_PY,
-        &["IA Hansen", SECRET, &board],
-        &run.stderr,
-    );
     println!("{r}");
     let frames = r["frames"].as_array().cloned().unwrap_or_default();
     assert_eq!(frames.len(), 2, "{r}");

@@ -49,15 +49,6 @@ fn from(
     (status, head)
 }
 
-fn rss_kb(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap()
-}
-
 /// The cookie `name=value` pairs a response head sets, joined for a `Cookie` header.
 fn cookies(head: &str) -> String {
     head.lines()

@@ -61,15 +61,6 @@ fn quiet_round(dir: &std::path::Path, url: &str, tables: usize, moves: usize) ->
     )
 }
 
-/// The relay's RSS, kB (`/proc/PID/status`, `VmRSS`).
-fn rss_kb(r: &Running) -> u64 {
-    let s = std::fs::read_to_string(format!("/proc/{}/status", r.child.id())).unwrap();
-    s.lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap()
-}
-
 #[test]
 fn board_ones_credentials_cannot_forge_board_twos_alerts() {
     let dir = tempdir("mqtt-forged");
@@ -186,8 +177,8 @@ fn a_flood_of_retained_junk_leaves_the_relay_with_the_real_games() {
             (pgn.matches("1. a3").count() == 2).then_some(())
         });
     }
-    let before = rss_kb(&relay);
-    let every_before = rss_kb(&every);
+    let before = rss_kb(relay.child.id());
+    let every_before = rss_kb(every.child.id());
     let port = broker.port;
     let real = retained_json(port, "console", "eboard/dm-2026/1/1/snapshot");
     let junk = |r: u32, b: u32| {
@@ -223,7 +214,7 @@ fn a_flood_of_retained_junk_leaves_the_relay_with_the_real_games() {
         let pgn = get(&relay.addr, "/games.pgn");
         (pgn.matches(" f6 ").count() == 2).then_some(pgn)
     });
-    let after = rss_kb(&relay);
+    let after = rss_kb(relay.child.id());
     println!("relay (--round 1 --boards 2) RSS before the flood {before} kB, after {after} kB");
     every.wait_log(30, "bytes, more than");
     let games = |addr: &str| -> usize {
@@ -234,7 +225,7 @@ fn a_flood_of_retained_junk_leaves_the_relay_with_the_real_games() {
         let n = games(&every.addr);
         (n == 982).then_some(n)
     });
-    let every_after = rss_kb(&every);
+    let every_after = rss_kb(every.child.id());
     let every_json = get(&every.addr, "/boards.json").len();
     println!(
         "relay (every round and table) RSS before the flood {every_before} kB, after {every_after} kB; \

@@ -241,16 +241,6 @@ fn https_on_the_same_port_with_the_certificate_made_at_first_start() {
     drop(again);
 }
 
-/// The daemon's resident memory, kB (`VmRSS` of `/proc/PID/status`).
-fn rss_kb(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap()
-}
-
 /// Issue 41 §2: hyper's default read buffer let every connection hold a
 /// ~400 KB unfinished request head (4,060 connections: 1.83 GB). 300
 /// connections each send 400 KB of a head that never ends and stay open:

@@ -51,6 +51,29 @@ pub const TRIAL_TAG: (&str, &str) = (
 );
 
 impl GameInfo {
+    /// Game `round`.`board` with nothing else known: no event, no names,
+    /// no time control, real-time speed, no delay, not a trial (a feed's
+    /// reader before the game's first snapshot; the tests' games).
+    pub fn bare(round: u32, board: u32) -> GameInfo {
+        GameInfo {
+            round,
+            board,
+            event: None,
+            site: None,
+            country: None,
+            website: None,
+            date: None,
+            mode: crate::model::Mode::default(),
+            time_control: None,
+            white: crate::model::Player::default(),
+            black: crate::model::Player::default(),
+            started_at_unix_ms: 0,
+            speed: 1.0,
+            delay_ms: 0,
+            trial: false,
+        }
+    }
+
     /// The info as it stands for `game`: a time control the arbiter
     /// installed (2023 6.10.2 "the arbiter shall install the correct
     /// setting", the `time_control` ruling, while it is not undone)

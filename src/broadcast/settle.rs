@@ -264,23 +264,7 @@ mod tests {
             "result_status": status,
             "reason": null,
         });
-        let info = GameInfo {
-            round: 1,
-            board: 2,
-            event: None,
-            site: None,
-            country: None,
-            website: None,
-            date: None,
-            mode: crate::model::Mode::default(),
-            time_control: None,
-            white: crate::model::Player::default(),
-            black: crate::model::Player::default(),
-            started_at_unix_ms: 0,
-            speed: 1.0,
-            delay_ms: 0,
-            trial: false,
-        };
+        let info = GameInfo::bare(1, 2);
         Update {
             seq: t,
             t,

@@ -5,7 +5,7 @@
 //!
 //! - `JOURNAL` (e.g. `board1.jsonl`) is a trace in the contract's format:
 //!   the header first (with the extension key `journal`:
-//!   `{"version": 1, "started_at_unix_ms": …}`: the journal format's
+//!   `{"version": 2, "started_at_unix_ms": …}`: the journal format's
 //!   version ([`JOURNAL_VERSION`]; absent in journals written before it,
 //!   read as version 0, the same lines) and the Unix time of round time 0,
 //!   which the reader of the contract ignores), then every record the controller was
@@ -56,12 +56,14 @@ use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
 pub mod alert;
+mod events;
 mod files;
 pub mod identity;
 pub mod read;
 mod rotate;
 
 pub use alert::Alert;
+pub use events::{last_epoch, last_event_t, last_heartbeat};
 use files::{file_len, repair_events, set_aside, sync_dir, unix_s};
 pub use read::{read_journal, scan, Damage, Recovered, Scan};
 pub use rotate::{
@@ -566,55 +568,6 @@ impl Journal {
         }
         self.take_alerts()
     }
-}
-
-/// The round time of the last line of an events file (for the downtime).
-pub fn last_event_t(journal: &Path) -> Option<u64> {
-    last_event_u64(journal, "t")
-}
-
-/// The Unix time of round time 0 set by the last resume whose wall clock
-/// could not be trusted (the `epoch_unix_ms` of the last `downtime` event
-/// carrying one in the events file), ms; `None`: the header's start holds.
-pub fn last_epoch(journal: &Path) -> Option<u64> {
-    last_event_u64(journal, "epoch_unix_ms")
-}
-
-/// The last `heartbeat` line of `journal`'s events file (`docs/journal.md`):
-/// round time `t`, and, from this version on, `boot_id` and `boottime_ms`
-/// (the kernel's boot and its boot-time clock when `t` was journaled) —
-/// what a restart measures its downtime with (`app::downtime`).
-pub fn last_heartbeat(journal: &Path) -> Option<Value> {
-    let f = File::open(events_path(journal)).ok()?;
-    let mut found = None;
-    read::for_each_line(BufReader::new(f), |l| {
-        if !l.contains("\"heartbeat\"") {
-            return;
-        }
-        if let Some(v) = serde_json::from_str::<Value>(l)
-            .ok()
-            .filter(|v| v["type"] == "heartbeat")
-        {
-            found = Some(v);
-        }
-    });
-    found
-}
-
-/// The number under `key` in the last line of `journal`'s events file that
-/// has one.
-fn last_event_u64(journal: &Path, key: &str) -> Option<u64> {
-    let f = File::open(events_path(journal)).ok()?;
-    let mut found = None;
-    read::for_each_line(BufReader::new(f), |l| {
-        if let Some(n) = serde_json::from_str::<Value>(l)
-            .ok()
-            .and_then(|v| v.get(key)?.as_u64())
-        {
-            found = Some(n);
-        }
-    });
-    found
 }
 
 #[cfg(test)]

@@ -190,23 +190,7 @@ mod tests {
     /// `wire(seq, 9)` carrying the board's snapshot after it, whose state
     /// says `seq`.
     fn with_snapshot(seq: u64) -> Wire {
-        let info = GameInfo {
-            round: 1,
-            board: 1,
-            event: None,
-            site: None,
-            country: None,
-            website: None,
-            date: None,
-            mode: Default::default(),
-            time_control: None,
-            white: Default::default(),
-            black: Default::default(),
-            started_at_unix_ms: 0,
-            speed: 1.0,
-            delay_ms: 0,
-            trial: false,
-        };
+        let info = GameInfo::bare(1, 1);
         Wire {
             snapshot: Some(Snapshot {
                 seq,

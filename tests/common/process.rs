@@ -322,3 +322,15 @@ pub fn run_stdin(dir: &Path, cfg: &Path, args: &[&str]) -> (Running, std::proces
         stdin,
     )
 }
+
+/// A process's resident memory, kB (`VmRSS` of `/proc/PID/status`): the
+/// memory bounds of the flood tests (`login_flood`, `server_limits`,
+/// `mqtt_bound`).
+pub fn rss_kb(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap()
+}
