@@ -72,7 +72,14 @@ fn console_steps(chrome: &Path, dir: &Path, extra: &[&str], steps: &str) -> (Val
     let run = run_board(dir, &cfg, None, extra);
     let board = format!("http://{}", run.addr);
     let url = format!("{board}/console");
-    let r = run_steps(chrome, &url, dir, steps, &["IA Hansen", SECRET, &board], &run.stderr);
+    let r = run_steps(
+        chrome,
+        &url,
+        dir,
+        steps,
+        &["IA Hansen", SECRET, &board],
+        &run.stderr,
+    );
     (r, run)
 }
 
