@@ -197,6 +197,7 @@ fn another_page_cannot_frame_the_console_the_live_page_it_can() {
     let dir = tempdir("framed-console");
     let (r, run) = console_steps(&chrome, &dir, &[], FRAMER_PY);
     let board = format!("http://{}", run.addr);
+    let url = format!("{board}/console");
     println!("{r}");
     let frames = r["frames"].as_array().cloned().unwrap_or_default();
     assert_eq!(frames.len(), 2, "{r}");
