@@ -13,7 +13,9 @@
 //!   `author`) — at its round time. `eboard replay JOURNAL` replays the game.
 //! - `JOURNAL.events` (e.g. `board1.jsonl.events`) holds the decisions: the
 //!   event stream, one JSON object a line, as `eboard replay --json` prints
-//!   it, plus the daemon's own events (`irregularity` of kind `downtime`).
+//!   it, plus the daemon's own events (`irregularity` of kind `downtime`,
+//!   heartbeats), each line with its checksum as the last key `"crc32c"`
+//!   (on disk only; its readers check it and take it off, `events.rs`).
 //!   The records stay a pure trace; the events never need to be parsed back
 //!   (replaying the records gives them again).
 //!
