@@ -286,3 +286,72 @@ fn a_changed_byte_in_the_events_file_never_changes_a_restarts_decision_silently(
     assert_eq!(found, changes, "every change found");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Through the real daemon: a board killed in a recorded game, a digit of
+/// its last heartbeat's round time changed, restarted: the arbiter is told
+/// (`journal_alert` `damaged` naming the events file and the line), the
+/// downtime is not measured (`measured_by` `none`, `events_damaged` 1), and
+/// the game goes on.
+#[test]
+fn a_resumed_daemon_tells_the_arbiter_of_a_damaged_events_line() {
+    use crate::common::*;
+    let dir = tempdir("events-daemon");
+    let trace = opera_trace(&dir, 5);
+    let cfg = config(&dir, 1, 5, "");
+    let journal = dir.join("j.jsonl");
+    let args = journal_speed_delay(&journal, "50", "0");
+    let mut run = run_board(&dir, &cfg, Some(&trace), &refs(&args));
+    let ev = events_path(&journal);
+    poll(60, "moves and a heartbeat journaled", || {
+        let text = std::fs::read_to_string(&ev).unwrap_or_default();
+        (text.matches("\"type\":\"move\"").count() >= 4 && text.contains("\"heartbeat\""))
+            .then_some(())
+    });
+    run.kill();
+    drop(run);
+    let text = std::fs::read_to_string(&ev).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let k = lines
+        .iter()
+        .rposition(|l| l.contains("\"heartbeat\""))
+        .unwrap();
+    let mut changed = lines[k].as_bytes().to_vec();
+    let at = lines[k].find("\"t\":").unwrap() + 4;
+    changed[at] ^= 0x01;
+    let mut out: Vec<u8> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        out.extend_from_slice(if i == k { &changed } else { l.as_bytes() });
+        out.push(b'\n');
+    }
+    std::fs::write(&ev, &out).unwrap();
+
+    let run = run_board(&dir, &cfg, Some(&trace), &refs(&args));
+    let arbiter = SseReader::open(&run.addr, "/arbiter/events", &[ARBITER_AUTH]);
+    // The downtime irregularity, then the alerts of the journal's opening.
+    let msgs = arbiter.until(20, |v| {
+        v["type"] == "journal_alert" && v["problem"] == "damaged"
+    });
+    let alert = &msgs.last().unwrap().1;
+    let downtime = msgs
+        .iter()
+        .map(|(_, v)| v)
+        .find(|v| v["kind"] == "downtime")
+        .unwrap_or_else(|| panic!("no downtime: {msgs:?}"));
+    assert_eq!(downtime["measured_by"], "none", "{downtime}");
+    assert_eq!(downtime["events_damaged"], 1, "{downtime}");
+    assert!(
+        alert["file"].as_str().unwrap().ends_with("j.jsonl.events"),
+        "{alert}"
+    );
+    assert_eq!(alert["lines"], serde_json::json!([k + 1]), "{alert}");
+    poll(60, "the game goes on after the restart", || {
+        let text = std::fs::read_to_string(&ev).unwrap_or_default();
+        (text.matches("\"type\":\"move\"").count()
+            > lines
+                .iter()
+                .filter(|l| l.contains("\"type\":\"move\""))
+                .count())
+        .then_some(())
+    });
+    std::fs::remove_dir_all(&dir).ok();
+}
