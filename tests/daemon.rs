@@ -510,7 +510,13 @@ fn a_wall_clock_jump_on_restart_releases_nothing_early_and_forfeits_no_one() {
     let beats: String = std::fs::read_to_string(&events)
         .unwrap()
         .lines()
-        .map(|l| l.replace("\"boot_id\":\"", "\"boot_id\":\"another-boot-") + "\n")
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            if let Some(id) = v["boot_id"].as_str() {
+                v["boot_id"] = Value::from(format!("another-boot-{id}"));
+            }
+            sealed_event_line(&v)
+        })
         .collect();
     std::fs::write(&events, beats).unwrap();
 

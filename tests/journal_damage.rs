@@ -31,7 +31,7 @@ use std::sync::{Arc, Mutex};
 /// Games of the TWIC file played (0-based).
 const GAMES: [usize; 2] = [2, 17];
 
-fn tempdir(name: &str) -> PathBuf {
+pub(crate) fn tempdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("eboard-jdamage-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
@@ -39,7 +39,7 @@ fn tempdir(name: &str) -> PathBuf {
 }
 
 /// The real games' traces, with an identity in the header.
-fn real_traces() -> Option<Vec<Trace>> {
+pub(crate) fn real_traces() -> Option<Vec<Trace>> {
     let dir = shared_pgn_dir_or_skip()?;
     let text = std::fs::read_to_string(dir.join("twic1599_1110games.pgn")).unwrap();
     let games = eboard::pgn::read_games(&text).unwrap();
@@ -65,7 +65,7 @@ fn real_traces() -> Option<Vec<Trace>> {
 
 /// The events the arbiter decides from `records` fed in order (as the
 /// daemon's resume feeds a journal), and the SAN moves.
-fn decide(header: &Header, records: &[Record]) -> (Vec<String>, Vec<String>) {
+pub(crate) fn decide(header: &Header, records: &[Record]) -> (Vec<String>, Vec<String>) {
     let mut c = Controller::new(GameConfig::from_header(header, None, None).unwrap());
     let mut events: Vec<Event> = Vec::new();
     for r in records {

@@ -109,7 +109,9 @@ fn an_upgrade_during_a_game_is_refused_with_a_clear_message() {
         .success());
     // The game over (the daemon's own game_end line): allowed.
     let mut text = std::fs::read_to_string(&events).unwrap();
-    text.push_str("{\"t\":99999,\"type\":\"game_end\",\"result\":\"1-0\"}\n");
+    text.push_str(&sealed_event_line(&serde_json::json!(
+        {"t": 99999, "type": "game_end", "result": "1-0"}
+    )));
     std::fs::write(&events, text).unwrap();
     assert!(preinst(&dir, true, &[]).status.success());
     std::fs::remove_dir_all(&dir).unwrap();

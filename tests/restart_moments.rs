@@ -247,7 +247,7 @@ fn edit_events(journal: &Path, mut f: impl FnMut(&mut Value)) {
         .map(|l| {
             let mut v: Value = serde_json::from_str(l).unwrap();
             f(&mut v);
-            format!("{v}\n")
+            sealed_event_line(&v)
         })
         .collect();
     std::fs::write(&ev, text).unwrap();

@@ -150,7 +150,7 @@ fn an_unmeasured_restart_holds_the_clocks_until_the_arbiter_resumes() {
             if v["type"] == "heartbeat" {
                 v["boot_id"] = Value::from("00000000-0000-0000-0000-000000000000");
             }
-            format!("{v}\n")
+            sealed_event_line(&v)
         })
         .collect();
     std::fs::write(&ev, text).unwrap();
@@ -226,6 +226,7 @@ mod think {
             now_unix: (EPOCH as i64 + HB_T as i64 + wall_after_hb) as u64,
             speed: 1.0,
             synchronised: sync,
+            events_damaged: 0,
         }
     }
 
@@ -370,7 +371,7 @@ mod own_clock {
                         v["boottime_ms"] = Value::from(b.saturating_sub(ms));
                     }
                 }
-                format!("{v}\n")
+                sealed_event_line(&v)
             })
             .collect();
         std::fs::write(&ev, text).unwrap();

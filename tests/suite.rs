@@ -55,6 +55,7 @@ mod docs;
 mod doctor;
 mod double_forfeit;
 mod event;
+mod events_damage;
 mod feed_golden;
 mod feeds_polling;
 mod fide2023;

@@ -196,6 +196,20 @@ impl Daemon {
             ))),
             _ => None,
         };
+        // Damaged lines of the events file (their checksum fails): read as
+        // absent, the downtime not measured; the arbiter is told.
+        if let (Some(_), Some(p)) = (&recovered, &journal_path) {
+            let lines = journal::events_read(p).damaged;
+            if !lines.is_empty() {
+                let a = journal::Alert::EventsDamaged {
+                    file: journal::events_path(p),
+                    lines,
+                };
+                a.log();
+                report.push(format!("journal: {}", a.to_json(0)));
+                pending_alerts.push(a);
+            }
+        }
         let clock = match &resume {
             Some(r) => r.clock,
             None => RoundClock::new(started_at, speed),

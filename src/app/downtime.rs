@@ -77,6 +77,9 @@ pub struct Resume {
     pub measure: Measure,
     /// The kernel's word on the time's synchronisation (None: not asked, `rtc`).
     pub synchronised: Option<bool>,
+    /// Damaged lines of the events file ([`ResumeFacts::events_damaged`]);
+    /// more than 0: the downtime was not measured.
+    pub events_damaged: usize,
 }
 
 impl Resume {
@@ -105,6 +108,14 @@ pub struct ResumeFacts {
     pub speed: f64,
     /// The wall clock's synchronisation ([`wall_clock_synchronised`]).
     pub synchronised: Option<bool>,
+    /// Lines of the events file whose checksum failed
+    /// ([`journal::EventsRead::damaged`]): read as absent, and the
+    /// heartbeat and the epoch are then not trusted to measure the
+    /// downtime (the damaged line may have been the last of either, and an
+    /// earlier one measures across an earlier, uncharged downtime): the
+    /// round goes on from the journal's last time, the clocks wait for the
+    /// arbiter (`docs/journal.md`).
+    pub events_damaged: usize,
 }
 
 /// The round time of a resumed game: on the same boot as its last heartbeat
@@ -119,16 +130,17 @@ pub fn resume_round(f: &ResumeFacts) -> Resume {
     let last_wall = f.epoch as i128 + (f.last_t as f64 / speed) as i128;
     let wall_gap_ms =
         (f.now_unix as i128 - last_wall).clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+    let whole = f.events_damaged == 0;
     let same_boot = match (&f.heartbeat, &f.boot_now) {
         (Some((t, then)), Some(now))
-            if then.boot_id == now.boot_id && now.boottime_ms >= then.boottime_ms =>
+            if whole && then.boot_id == now.boot_id && now.boottime_ms >= then.boottime_ms =>
         {
             let advance = ((now.boottime_ms - then.boottime_ms) as f64 * speed) as u64;
             Some(t.saturating_add(advance).max(f.last_t))
         }
         _ => None,
     };
-    let plausible = (0..=QUICK_RESTART_MS as i64).contains(&wall_gap_ms);
+    let plausible = whole && (0..=QUICK_RESTART_MS as i64).contains(&wall_gap_ms);
     let (clock, measure) = if let Some(now_round) = same_boot {
         (RoundClock::resume_at(now_round, speed), Measure::BootTime)
     } else if plausible && f.synchronised != Some(false) {
@@ -146,6 +158,7 @@ pub fn resume_round(f: &ResumeFacts) -> Resume {
         wall_gap_ms,
         measure,
         synchronised: f.synchronised,
+        events_damaged: f.events_damaged,
     }
 }
 
@@ -207,6 +220,7 @@ pub fn facts(
         now_unix,
         speed,
         synchronised,
+        events_damaged: journal::events_read(path).damaged.len(),
     }
 }
 
@@ -329,6 +343,10 @@ pub(super) fn announce(
     if let Some(synced) = resume.synchronised {
         extra.push(("wall_clock_synchronised", Value::from(synced)));
     }
+    if resume.events_damaged > 0 {
+        // Why the downtime was not measured (`docs/journal.md`).
+        extra.push(("events_damaged", Value::from(resume.events_damaged)));
+    }
     if resume.measure != Measure::WallClock {
         // The round's time 0 as this run keeps it: a later restart
         // measured on the wall clock measures from it.
@@ -437,6 +455,7 @@ mod tests {
             now_unix: 1_000_000 + 50_000 + 3_600_000,
             speed: 1.0,
             synchronised: Some(false),
+            events_damaged: 0,
         }
     }
 

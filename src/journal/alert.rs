@@ -57,6 +57,17 @@ pub enum Alert {
         /// Records not written.
         lost: usize,
     },
+    /// Lines of the events file (`JOURNAL.events`) whose checksum fails,
+    /// found on start (problem `damaged` too): read as absent, nothing set
+    /// aside (the game is resumed from its records); a result they may
+    /// have confirmed is taken as not confirmed, the downtime as not
+    /// measured (`docs/journal.md`).
+    EventsDamaged {
+        /// The events file.
+        file: PathBuf,
+        /// The damaged lines (1-based).
+        lines: Vec<usize>,
+    },
 }
 
 impl Alert {
@@ -68,6 +79,7 @@ impl Alert {
             Alert::Damaged { .. } => "damaged",
             Alert::Empty { .. } => "empty",
             Alert::LostAtClose { .. } => "lost_at_close",
+            Alert::EventsDamaged { .. } => "damaged",
         }
     }
 
@@ -137,6 +149,18 @@ impl Alert {
                     "the disk did not take them before the stop".into(),
                 );
             }
+            Alert::EventsDamaged { file, lines } => {
+                put("file", file.display().to_string().into());
+                put("line", lines.first().copied().unwrap_or(0).into());
+                put("lines", lines.clone().into());
+                put(
+                    "action",
+                    "lines of the events file fail their checksum: read as absent; the game is \
+                     resumed from its records, a result is taken as not confirmed (confirm it \
+                     again) and the downtime as not measured (check the clocks, then resume)"
+                        .into(),
+                );
+            }
         }
         v.to_string()
     }
@@ -178,6 +202,11 @@ impl Alert {
             Alert::LostAtClose { file, lost } => tracing::error!(
                 file = %file.display(),
                 "journal: {lost} record(s) never reached the disk before the stop"
+            ),
+            Alert::EventsDamaged { file, lines } => tracing::warn!(
+                file = %file.display(),
+                "events file damaged at line(s) {lines:?} (checksum): read as absent; a result \
+                 not confirmed again, the downtime not measured"
             ),
         }
     }

@@ -13,7 +13,9 @@
 //!   `author`) — at its round time. `eboard replay JOURNAL` replays the game.
 //! - `JOURNAL.events` (e.g. `board1.jsonl.events`) holds the decisions: the
 //!   event stream, one JSON object a line, as `eboard replay --json` prints
-//!   it, plus the daemon's own events (`irregularity` of kind `downtime`).
+//!   it, plus the daemon's own events (`irregularity` of kind `downtime`,
+//!   heartbeats), each line with its checksum as the last key `"crc32c"`
+//!   (on disk only; its readers check it and take it off, `events.rs`).
 //!   The records stay a pure trace; the events never need to be parsed back
 //!   (replaying the records gives them again).
 //!
@@ -63,7 +65,9 @@ pub mod read;
 mod rotate;
 
 pub use alert::Alert;
-pub use events::{last_epoch, last_event_t, last_heartbeat};
+pub use events::{
+    events_read, for_each_event, last_epoch, last_event_t, last_heartbeat, EventsRead,
+};
 use files::{file_len, repair_events, set_aside, sync_dir, unix_s};
 pub use read::{read_journal, scan, Damage, Recovered, Scan};
 pub use rotate::{
@@ -133,6 +137,9 @@ pub struct Journal {
     /// Records lines carry their checksum (a journal of version
     /// [`CHECKSUMS_FROM`] on; an older one resumed goes on without).
     checksummed: bool,
+    /// Events lines carry their checksum (a new game's events file, or a
+    /// resumed one whose lines have them; an older one goes on without).
+    events_sealed: bool,
 }
 
 /// Why a journal cannot be used.
@@ -417,6 +424,7 @@ impl Journal {
     ) -> Result<Journal, JournalError> {
         let events = events_path(path);
         let events_end = file_len(&events)?;
+        let events_sealed = events::sealed_or_new(path);
         Ok(Journal {
             path: path.to_owned(),
             records: RecordFile::open(path, opener, records_end).map_err(io_err(path))?,
@@ -425,6 +433,7 @@ impl Journal {
             next_retry_t: 0,
             game_id,
             checksummed,
+            events_sealed,
         })
     }
 
@@ -490,10 +499,15 @@ impl Journal {
     }
 
     fn write_line(&mut self, events: bool, json: &str) -> Result<(), JournalError> {
-        // The whole line first (a records line with its checksum), then one
-        // write: whole or not at all.
+        // The whole line first (with its checksum), then one write: whole
+        // or not at all.
         let sealed;
-        let json = if !events && self.checksummed {
+        let seal = if events {
+            self.events_sealed
+        } else {
+            self.checksummed
+        };
+        let json = if seal {
             sealed = crate::disk::checksum::seal_json(json);
             sealed.as_str()
         } else {
@@ -512,7 +526,9 @@ impl Journal {
         self.write_line(false, &crate::trace::record_json(rec).to_string())
     }
 
-    /// Appends an event line (JSON text of one event).
+    /// Appends an event line (JSON text of one event, an object), its
+    /// checksum as the last key `"crc32c"` on disk (not in the event
+    /// stream: the readers of the file take it off, [`for_each_event`]).
     pub fn event(&mut self, json: &str) -> Result<(), JournalError> {
         self.write_line(true, json)
     }

@@ -422,7 +422,18 @@ pub(super) fn header_ext(
 
 /// Calls `f` with every line of `input` (at most [`MAX_LINE_BYTES`] bytes;
 /// a longer line, or one that is not UTF-8, is skipped), in order.
-pub fn for_each_line<R: BufRead>(mut input: R, mut f: impl FnMut(&str)) {
+pub fn for_each_line<R: BufRead>(input: R, mut f: impl FnMut(&str)) {
+    for_each_line_bytes(input, |l| {
+        if let Some(s) = l.and_then(|b| std::str::from_utf8(b).ok()) {
+            f(s);
+        }
+    });
+}
+
+/// Calls `f` with every line of `input`, in order, as bytes: `None` for a
+/// line longer than [`MAX_LINE_BYTES`] (of which at most that much is
+/// held), so a reader that checks every line can count it.
+pub fn for_each_line_bytes<R: BufRead>(mut input: R, mut f: impl FnMut(Option<&[u8]>)) {
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -435,10 +446,10 @@ pub fn for_each_line<R: BufRead>(mut input: R, mut f: impl FnMut(&str)) {
                     Err(_) => return,
                 };
                 if avail.is_empty() {
-                    if !buf.is_empty() && !over {
-                        if let Ok(s) = std::str::from_utf8(&buf) {
-                            f(s);
-                        }
+                    if over {
+                        f(None);
+                    } else if !buf.is_empty() {
+                        f(Some(&buf));
                     }
                     return;
                 }
@@ -459,10 +470,6 @@ pub fn for_each_line<R: BufRead>(mut input: R, mut f: impl FnMut(&str)) {
                 break;
             }
         }
-        if !over {
-            if let Ok(s) = std::str::from_utf8(&buf) {
-                f(s);
-            }
-        }
+        f((!over).then_some(&buf[..]));
     }
 }

@@ -2,10 +2,10 @@
 //! --journal-dir DIR`, the service's `/var/lib/eboard`): a finished game's
 //! journal moves to `DIR/games/`, the newest [`KEEP_GAMES`] kept.
 
-use super::{events_path, io_err, read, scan_file, JournalError};
+use super::events::for_each_event;
+use super::{events_path, io_err, scan_file, JournalError};
 use serde_json::Value;
 use std::fs::File;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 /// The current game's journal in a journal directory (`eboard run
@@ -20,9 +20,13 @@ pub const ARCHIVE: &str = "games";
 pub const KEEP_GAMES: usize = 50;
 
 /// Whether the game of `journal` has ended ([`standing`]: a `game_end`
-/// event that no later `undo` withdrew).
+/// event that no later `undo` withdrew), its events file undamaged: a
+/// game whose events file has a damaged line is not taken as ended (the
+/// line may have been an `undo`), so it is never archived on that word;
+/// it is resumed, its records replayed (`docs/journal.md`).
 pub fn game_ended(journal: &Path) -> bool {
-    standing(journal).result.is_some()
+    let s = standing(journal);
+    s.result.is_some() && s.damaged == 0
 }
 
 /// Whether the events file of `journal` holds an event of type `kind`
@@ -43,19 +47,6 @@ pub fn last_event(journal: &Path, kind: &str) -> Option<Value> {
     found
 }
 
-/// Every event of the events file of `journal`, in order (lines that are
-/// not JSON are passed over; nothing when the file cannot be read).
-fn for_each_event(journal: &Path, mut f: impl FnMut(Value)) {
-    let Ok(file) = File::open(events_path(journal)) else {
-        return;
-    };
-    read::for_each_line(BufReader::new(file), |l| {
-        if let Ok(v) = serde_json::from_str::<Value>(l) {
-            f(v);
-        }
-    });
-}
-
 /// Where a journaled game stands as its events say, the arbiter's undos
 /// counted: a forfeit or a result the arbiter gave and then withdrew
 /// (`undo`, `docs/console.md`) leaves the game in progress again, a
@@ -65,15 +56,24 @@ pub struct Standing {
     /// The result of the game's end (`1-0`, `0-1`, `1/2-1/2`, `0-0`; `?`
     /// when the event names none); `None` while the game goes on.
     pub result: Option<String>,
-    /// The arbiter confirmed it (a `result_confirmed` event not undone).
+    /// The arbiter confirmed it (a `result_confirmed` event not undone),
+    /// and no line of the events file is damaged: a damaged line (its
+    /// checksum fails, `docs/journal.md`) may have been the confirmation
+    /// or its `undo`, so the result is then taken as not confirmed (the
+    /// arbiter confirms again).
     pub confirmed: bool,
+    /// The events file's damaged lines (checksum failed), read as absent
+    /// and said at warn; 0 when it is whole.
+    pub damaged: usize,
 }
 
 /// [`Standing`] of the game of `journal`, read from its events file. A
 /// ruling's events (its `game_end`, its `result_confirmed`) come before its
 /// own `ruling` event and share its round time `t`; an `undo` of ruling #N
 /// (its effect: "ruling #N … undone", as `broadcast::settle` reads it)
-/// brings back the standing from before ruling #N's events.
+/// brings back the standing from before ruling #N's events. A damaged
+/// line is read as absent, and then the result is not confirmed
+/// ([`Standing::confirmed`]).
 pub fn standing(journal: &Path) -> Standing {
     let mut now = Standing::default();
     // The standing before the events of the record being read: taken when
@@ -81,7 +81,7 @@ pub fn standing(journal: &Path) -> Standing {
     let mut mark = now.clone();
     let mut last_t: Option<u64> = None;
     let mut before: std::collections::HashMap<u64, Standing> = Default::default();
-    for_each_event(journal, |v| {
+    let read = for_each_event(journal, |v| {
         let t = v.get("t").and_then(Value::as_u64);
         if t != last_t {
             mark = now.clone();
@@ -118,6 +118,10 @@ pub fn standing(journal: &Path) -> Standing {
             _ => {}
         }
     });
+    now.damaged = read.damaged.len();
+    if now.damaged > 0 {
+        now.confirmed = false;
+    }
     now
 }
 

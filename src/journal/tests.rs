@@ -385,12 +385,15 @@ fn a_finished_game_is_rotated_and_the_archive_bounded() {
             .append(true)
             .open(events_path(&cur))
             .unwrap();
-        f.write_all(b"{\"t\":9,\"type\":\"game_end\",\"result\":\"1-0\"}\n")
+        // Lines as this version writes them (sealed: the file's other
+        // lines are).
+        let sealed = |json: &str| crate::disk::checksum::seal_json(json) + "\n";
+        f.write_all(sealed(r#"{"t":9,"type":"game_end","result":"1-0"}"#).as_bytes())
             .unwrap();
         if start == 1_000 {
             // Ended: provisional until the arbiter confirms (DSU 004 §15).
             assert_eq!(unconfirmed_result(&cur).as_deref(), Some("1-0"));
-            f.write_all(b"{\"t\":12,\"type\":\"result_confirmed\",\"result\":\"1-0\"}\n")
+            f.write_all(sealed(r#"{"t":12,"type":"result_confirmed","result":"1-0"}"#).as_bytes())
                 .unwrap();
             assert_eq!(unconfirmed_result(&cur), None, "confirmed");
         }
@@ -521,5 +524,59 @@ fn a_journal_written_before_checksums_resumes_and_goes_on_without() {
         read_journal(&text).unwrap().unwrap().version,
         JOURNAL_VERSION
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn events_lines_are_sealed_and_a_failing_one_is_read_as_absent() {
+    let dir = tmp("events-crc");
+    let p = dir.join("j.jsonl");
+    let (mut j, _) = Journal::open(&p, &header(), 9).unwrap();
+    j.record(&press(1)).unwrap();
+    j.event(r#"{"t":5,"type":"game_end","result":"1-0"}"#)
+        .unwrap();
+    j.event(r#"{"t":8,"type":"result_confirmed","result":"1-0"}"#)
+        .unwrap();
+    drop(j);
+    let ev = events_path(&p);
+    let text = std::fs::read_to_string(&ev).unwrap();
+    assert!(
+        text.lines()
+            .all(|l| crate::disk::checksum::unseal_json(l.as_bytes()).is_some()),
+        "{text}"
+    );
+    // The readers take the key off.
+    let v = last_event(&p, "game_end").unwrap();
+    assert!(v.get("crc32c").is_none(), "{v}");
+    assert_eq!(
+        standing(&p),
+        Standing {
+            result: Some("1-0".into()),
+            confirmed: true,
+            damaged: 0
+        }
+    );
+    // A changed digit in the confirmation: damage, not read; the result
+    // not confirmed, the game not taken as ended (never archived on it).
+    std::fs::write(&ev, text.replace("\"t\":8", "\"t\":9")).unwrap();
+    let s = standing(&p);
+    assert_eq!(
+        (s.result.as_deref(), s.confirmed, s.damaged),
+        (Some("1-0"), false, 1)
+    );
+    assert!(!game_ended(&p));
+    assert_eq!(events_read(&p).damaged, vec![2]);
+    assert_eq!(last_event_t(&p), Some(5));
+    // An events file written before checksums: read as it is.
+    std::fs::write(&ev, "{\"t\":5,\"type\":\"game_end\",\"result\":\"0-1\"}\n").unwrap();
+    assert_eq!(unconfirmed_result(&p).as_deref(), Some("0-1"));
+    assert!(events_read(&p).unsealed && game_ended(&p));
+    // Resumed, its new lines go on without (one format a file).
+    let (mut j, _) = Journal::open(&p, &header(), 9).unwrap();
+    j.event(r#"{"t":7,"type":"result_confirmed","result":"0-1"}"#)
+        .unwrap();
+    drop(j);
+    assert!(!std::fs::read_to_string(&ev).unwrap().contains("crc32c"));
+    assert!(standing(&p).confirmed);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -496,3 +496,16 @@ pub fn ws_frame(r: &mut impl Read) -> Option<(u8, Vec<u8>)> {
     r.read_exact(&mut payload).ok()?;
     Some((h[0] & 0x0f, payload))
 }
+
+/// An events-file line a test edited (`v`, read from `JOURNAL.events`)
+/// written back as the daemon writes it: its old checksum key taken off,
+/// the line sealed again (`eboard::disk::checksum::seal_json`, the last key
+/// `"crc32c"`, `docs/journal.md`), with its newline. A test that changes a
+/// line stages another run's file, not damage.
+pub fn sealed_event_line(v: &serde_json::Value) -> String {
+    let mut v = v.clone();
+    if let Some(m) = v.as_object_mut() {
+        m.remove(eboard::disk::checksum::KEY);
+    }
+    eboard::disk::checksum::seal_json(&v.to_string()) + "\n"
+}
