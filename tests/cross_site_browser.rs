@@ -18,11 +18,26 @@ use common::*;
 use serde_json::Value;
 use std::path::Path;
 
+/// The attacker's web server, for the steps below: `serve_page(html)`
+/// serves `html` on a port of its own on 127.0.0.1 and returns its URL.
+const SERVE_PAGE_PY: &str = r##"
+import http.server, socketserver, threading
+def serve_page(html):
+    class H(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            b = html.encode()
+            self.send_response(200); self.send_header("Content-Type", "text/html"); self.send_header("Content-Length", str(len(b)))
+            self.end_headers(); self.wfile.write(b)
+        def log_message(self, *a): pass
+    srv = socketserver.TCPServer(("127.0.0.1", 0), H)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return "http://127.0.0.1:%d/" % srv.server_address[1]
+"##;
+
 /// After the console login (`argv[4]`, `argv[5]`), serves the attacker's
 /// page on a port of its own, opens it, waits for its five attempts, then
 /// rules from the console page itself. Prints `{"attacks", "own"}`.
 const CDP_PY: &str = r##"
-import http.server, socketserver, threading
 board = sys.argv[6]
 ATTACK = """<!doctype html><meta charset=utf-8><title>not the console</title>
 <iframe name=sink></iframe>
@@ -41,15 +56,7 @@ window.done = Promise.all(tries.map(([path, type, body]) =>
     .then(() => "sent", (e) => "error: " + e)))
   .then((r) => { document.getElementById("f").submit(); return r; });
 </script>""".replace("BOARD", board)
-class H(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        b = ATTACK.encode()
-        self.send_response(200); self.send_header("Content-Type", "text/html"); self.send_header("Content-Length", str(len(b)))
-        self.end_headers(); self.wfile.write(b)
-    def log_message(self, *a): pass
-srv = socketserver.TCPServer(("127.0.0.1", 0), H)
-threading.Thread(target=srv.serve_forever, daemon=True).start()
-evil = "http://127.0.0.1:%d/" % srv.server_address[1]
+evil = serve_page(ATTACK)
 with steps() as res:
     console_page(1024, 768, False)
     call("Page.navigate", {"url": evil}, s)
@@ -72,11 +79,12 @@ fn console_steps(chrome: &Path, dir: &Path, extra: &[&str], steps: &str) -> (Val
     let run = run_board(dir, &cfg, None, extra);
     let board = format!("http://{}", run.addr);
     let url = format!("{board}/console");
+    let steps = format!("{SERVE_PAGE_PY}{steps}");
     let r = run_steps(
         chrome,
         &url,
         dir,
-        steps,
+        &steps,
         &["IA Hansen", SECRET, &board],
         &run.stderr,
     );
@@ -154,20 +162,11 @@ fn a_request_forwarded_in_clear_is_refused_on_the_arbiters_routes() {
 /// the console and, beside it, the public live page; prints the frames'
 /// URLs as Chromium loaded them (`unreachableUrl`: refused).
 const FRAMER_PY: &str = r##"
-import http.server, socketserver, threading
 board = sys.argv[6]
 FRAMER = """<!doctype html><meta charset=utf-8><title>framer</title>
 <iframe id=console src="BOARD/console" width=600 height=400></iframe>
 <iframe id=live src="BOARD/" width=600 height=400></iframe>""".replace("BOARD", board)
-class H(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        b = FRAMER.encode()
-        self.send_response(200); self.send_header("Content-Type", "text/html"); self.send_header("Content-Length", str(len(b)))
-        self.end_headers(); self.wfile.write(b)
-    def log_message(self, *a): pass
-srv = socketserver.TCPServer(("127.0.0.1", 0), H)
-threading.Thread(target=srv.serve_forever, daemon=True).start()
-evil = "http://127.0.0.1:%d/" % srv.server_address[1]
+evil = serve_page(FRAMER)
 with steps() as res:
     console_page(1024, 768, False)
     call("Page.navigate", {"url": evil}, s)
