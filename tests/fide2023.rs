@@ -383,18 +383,11 @@ fn timed(fen: &str, mode: &str, tc: &str) -> Value {
 /// its own press.
 #[test]
 fn an_unpressed_pawn_pressed_after_the_reply_becomes_a_queen_in_2023() {
-    let steps = "
-        1000 lift b7
-        1200 place b8 P
-        3000 lift e8
-        3200 place d7 k
-        5000 press w
-        7000 press b";
     for (mode, tc, bonus) in [
         ("standard", "5400+30", "+2 min to black"),
         ("rapid", "1500+10", "+1 min to black"),
     ] {
-        let ev = replay_steps(supervised(PAWN7, mode, tc), steps, "fide-2023");
+        let ev = replay_steps(supervised(PAWN7, mode, tc), PAWN_LEFT_ON_B8, "fide-2023");
         let ill = of(&ev, "illegal_move");
         assert_eq!(ill.len(), 1, "{mode}: {ev:#?}");
         assert_eq!(ill[0]["t"], 5000, "{mode}");
@@ -409,7 +402,11 @@ fn an_unpressed_pawn_pressed_after_the_reply_becomes_a_queen_in_2023() {
         assert_eq!(m[1]["fen"], "nQn5/3k4/8/8/8/8/8/4K3 w - - 1 2", "{mode}");
     }
     // 2009 §7.4a has no queen: the position before is reinstated.
-    let ev = replay_steps(supervised(PAWN7, "standard", "5400+30"), steps, "fide-2009");
+    let ev = replay_steps(
+        supervised(PAWN7, "standard", "5400+30"),
+        PAWN_LEFT_ON_B8,
+        "fide-2009",
+    );
     assert_eq!(of(&ev, "illegal_move")[0]["article"], "7.4a", "{ev:#?}");
     assert!(of(&ev, "move").is_empty(), "{ev:#?}");
 }
