@@ -35,6 +35,11 @@ enum Command {
     /// and one lifted pawn → orientation and thresholds. Reports stuck, weak
     /// and noisy sensors.
     Calibrate(app::CalibrateArgs),
+    /// A board design's builder's kit from its hw/*.toml: the wiring
+    /// diagram (NAME.svg: the Pi's header, every chip pin, every square's
+    /// sensor line) and the builder's sheet (NAME.md: parts, 3.3 V power
+    /// budget, Pi models, the built-in clock's wiring) (hw/kit/).
+    Kit(app::KitArgs),
     /// The board daemon: records from a trace (or standard input) through
     /// the controller, journaled, broadcast over HTTP (feeds, live page,
     /// arbiter API).
@@ -137,6 +142,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => app::demo(args),
         Command::Announce(args) => app::announce(args),
         Command::Calibrate(args) => app::calibrate(args),
+        Command::Kit(args) => app::kit(args),
         Command::Run(args) => app::run(args),
         Command::Relay(args) => app::relay(args),
         Command::Event(args) => app::event(args),

@@ -63,6 +63,7 @@ mod fuzz_readers;
 mod increment_request;
 mod journal_daemon;
 mod journal_damage;
+mod kit;
 mod laws_heldout;
 mod lichess_push;
 mod live_page;

@@ -10,7 +10,7 @@
 //! - [`relay`] (`eboard relay`): many boards' feeds merged (HTTP or MQTT);
 //! - [`event`] (`eboard event`): a round's pairings sent to the boards
 //!   ([`pairing`]: the board's side);
-//! - [`replay`], [`simulate`], [`announce`], [`calibrate`]: the offline tools.
+//! - [`replay`], [`simulate`], [`announce`], [`calibrate`], [`kit`]: the offline tools.
 //!
 //! Start-up turns the config into each consumer's settings
 //! ([`settings`]); one [`shutdown::Shutdown`] (SIGTERM, Ctrl-C) stops
@@ -33,6 +33,7 @@ pub mod doctor;
 pub mod downtime;
 mod event;
 mod heartbeat;
+mod kit;
 mod memory;
 pub mod pairing;
 mod relay;
@@ -53,6 +54,7 @@ mod view;
 pub use demo::{demo, DemoArgs};
 pub use doctor::{doctor, DoctorArgs};
 pub use event::{event, pairing_list, EventArgs};
+pub use kit::{kit, KitArgs};
 pub use relay::{relay, RelayArgs};
 pub use results::{results, ResultsArgs};
 pub use rule::{rule, RuleArgs};

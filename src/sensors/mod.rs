@@ -29,6 +29,7 @@ pub mod debounce;
 pub mod gpio_matrix;
 pub mod hc165;
 pub mod hw;
+pub mod kit;
 pub mod live;
 pub mod mcp23017;
 pub mod mcp3008;
