@@ -10,6 +10,12 @@ use crate::sensors::mcp3008::FULL_SCALE;
 use crate::sensors::{RawScan, ReadingKind, SensorArray};
 use shakmaty::{Board, Square};
 
+/// The squares of ranks 3–6 (a1 = bit 0): occupied in the middle-ranks
+/// step.
+pub const MIDDLE_RANKS: u64 = 0x0000_FFFF_FFFF_0000;
+/// Ranks 3–4: White's pieces in the middle-ranks step.
+pub const MIDDLE_WHITE: u64 = 0x0000_0000_FFFF_0000;
+
 /// Per-sensor statistics over the samples of one step.
 struct Stats {
     active: [u32; 64],
@@ -87,10 +93,12 @@ pub fn calibrate<A: SensorArray>(
     let start = take(array, samples)?;
     operator.perform(Step::LiftE2)?;
     let lifted = take(array, samples)?;
+    operator.perform(Step::MiddleRanks)?;
+    let middle = take(array, samples)?;
     operator.perform(Step::Done)?;
 
     // Which sensors see a piece, in each step.
-    let (present_start, present_lifted, m_abs);
+    let (present_start, present_lifted, present_middle, m_abs);
     if analog {
         let delta = |s: &Stats, i: usize| s.mean(i) - empty.mean(i);
         let mut mags: Vec<i32> = (0..64).map(|i| delta(&start, i).abs()).collect();
@@ -100,6 +108,7 @@ pub fn calibrate<A: SensorArray>(
         let on = |s: &Stats, i: usize| delta(s, i).abs() * 4 > m_abs;
         present_start = (0..64).fold(0u64, |a, i| a | u64::from(on(&start, i)) << i);
         present_lifted = (0..64).fold(0u64, |a, i| a | u64::from(on(&lifted, i)) << i);
+        present_middle = (0..64).fold(0u64, |a, i| a | u64::from(on(&middle, i)) << i);
         for i in 0..64 {
             let e = empty.mean(i);
             if e <= 2 || e >= i32::from(FULL_SCALE) - 2 {
@@ -116,6 +125,9 @@ pub fn calibrate<A: SensorArray>(
         present_lifted = (0..64).fold(0u64, |a, i| {
             a | u64::from(lifted.magnet(i, active_low)) << i
         });
+        present_middle = (0..64).fold(0u64, |a, i| {
+            a | u64::from(middle.magnet(i, active_low)) << i
+        });
         for i in 0..64 {
             if empty.magnet(i, active_low) {
                 issues.push((
@@ -123,7 +135,7 @@ pub fn calibrate<A: SensorArray>(
                     IssueKind::Stuck,
                     "sees a magnet on the empty board".into(),
                 ));
-            } else if empty.flickers(i) || start.flickers(i) {
+            } else if empty.flickers(i) || start.flickers(i) || middle.flickers(i) {
                 issues.push((
                     i as u8,
                     IssueKind::Noisy,
@@ -164,34 +176,68 @@ pub fn calibrate<A: SensorArray>(
     }
     let game_sq = |i: usize| orientation.apply(sensed_sq(i));
     let white_start = Board::default().white().0;
-    let mut untested = Vec::new();
+    // The middle-ranks step, read in the orientation found: every piece two
+    // ranks towards the middle, so ranks 3–6 are occupied, White's on 3–4.
+    let (middle_occ, white_middle) = (MIDDLE_RANKS, MIDDLE_WHITE);
+    let middle_mismatches = (0..64)
+        .filter(|&i| (present_middle >> i & 1) != (middle_occ >> game_sq(i) as u32 & 1))
+        .count();
+    if middle_mismatches > 8 {
+        return Err(CalError::Unexpected(format!(
+            "the board does not show the pieces on ranks 3-6 ({middle_mismatches} squares differ): \
+             move White's pieces from ranks 1-2 to 3-4 and Black's from 8-7 to 6-5, each on its own file"
+        )));
+    }
     for i in 0..64 {
         let sq = game_sq(i);
-        let expected = start_occ >> sq as u32 & 1 == 1;
-        let seen = present_start >> i & 1 == 1;
-        if !expected {
-            untested.push(sq);
-            if seen && !analog && !issues.iter().any(|x| x.0 == i as u8) {
+        let in_start = start_occ >> sq as u32 & 1 == 1;
+        let in_middle = middle_occ >> sq as u32 & 1 == 1;
+        for (step, expected, seen) in [
+            (
+                "the initial position",
+                in_start,
+                present_start >> i & 1 == 1,
+            ),
+            ("ranks 3-6", in_middle, present_middle >> i & 1 == 1),
+        ] {
+            if analog || issues.iter().any(|x| x.0 == i as u8) {
+                continue;
+            }
+            if seen && !expected {
                 issues.push((
                     i as u8,
                     IssueKind::Stuck,
-                    "sees a magnet on an empty square".into(),
+                    format!("sees a magnet on an empty square ({step})"),
+                ));
+            } else if !seen && expected {
+                issues.push((
+                    i as u8,
+                    IssueKind::Stuck,
+                    format!("sees no magnet under a piece ({step})"),
                 ));
             }
-        } else if !seen && !analog {
-            issues.push((
-                i as u8,
-                IssueKind::Stuck,
-                "sees no magnet under a piece".into(),
-            ));
         }
     }
+    // Every square held a piece in one of the two steps.
+    let untested: Vec<Square> = Vec::new();
 
     let mut analog_cal = None;
     if analog {
         let delta = |i: usize| start.mean(i) - empty.mean(i);
         let is_white = |i: usize| white_start >> game_sq(i) as u32 & 1 == 1;
         let under = |i: usize| start_occ >> game_sq(i) as u32 & 1 == 1;
+        // A sensor's own response to a piece and the piece's colour: from
+        // the initial position, else from the middle-ranks step.
+        let response = |i: usize| -> Option<(i32, bool)> {
+            let sq = game_sq(i) as u32;
+            if under(i) {
+                Some((delta(i), is_white(i)))
+            } else if middle_occ >> sq & 1 == 1 {
+                Some((middle.mean(i) - empty.mean(i), white_middle >> sq & 1 == 1))
+            } else {
+                None
+            }
+        };
         let wd: Vec<i32> = (0..64)
             .filter(|&i| under(i) && is_white(i))
             .map(delta)
@@ -215,13 +261,12 @@ pub fn calibrate<A: SensorArray>(
         for i in 0..64 {
             let b = empty.mean(i);
             let nz = i32::from(empty.max[i].saturating_sub(empty.min[i]));
-            let d = delta(i);
             // This sensor's own response where a piece stood on it, else the
             // typical one of that colour.
             let (mut w, mut k) = (wmed, bmed);
-            if under(i) {
+            if let Some((d, white)) = response(i) {
                 let mag = d.abs();
-                let right_side = if is_white(i) {
+                let right_side = if white {
                     (d < 0) == (wmed < 0)
                 } else {
                     (d < 0) == (bmed < 0)
@@ -246,7 +291,7 @@ pub fn calibrate<A: SensorArray>(
                             format!("response {mag} codes, typical {m_abs}"),
                         ));
                     }
-                    if is_white(i) {
+                    if white {
                         w = d;
                     } else {
                         k = d;

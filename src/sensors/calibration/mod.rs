@@ -17,7 +17,13 @@
 //!    when the board is turned 180° (and under a mirror), so occupancy alone
 //!    cannot tell; with e2 known, exactly one of the eight symmetries of the
 //!    square fits (digest §7.1b: orientation contrary to §2.1).
-//! 4. **Put it back**.
+//! 4. **Put it back, and move every piece two ranks towards the middle**
+//!    (White's to ranks 3–4, Black's to 6–5, each on its own file): the 32
+//!    squares empty in the initial position now hold a piece, so every
+//!    sensor is tested with a magnet (ADC boards: each its own response,
+//!    hence its own thresholds), not only the 32 the initial position
+//!    covers (issue 43 §5).
+//! 5. **Put the pieces back**.
 //!
 //! The result is a [`Calibration`] file (TOML, `calibration/`). While the
 //! daemon runs, [`Scanner::health`](super::Scanner::health) reports
@@ -31,7 +37,7 @@ mod flow;
 mod steps;
 
 pub use crate::board::Orientation;
-pub use flow::calibrate;
+pub use flow::{calibrate, MIDDLE_RANKS, MIDDLE_WHITE};
 pub use steps::{Operator, Step, TerminalOperator};
 
 /// What is wrong with a sensor.

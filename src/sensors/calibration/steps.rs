@@ -14,7 +14,12 @@ pub enum Step {
     StartPosition,
     /// Lift the white pawn from e2 and hold it above the board.
     LiftE2,
-    /// Put the pawn back on e2.
+    /// Put the pawn back, then move every piece two ranks towards the
+    /// middle on its own file (White's to ranks 3–4, Black's to 6–5): the
+    /// 32 squares empty in the initial position each get a piece, so all
+    /// 64 sensors are tested with a magnet (issue 43 §5).
+    MiddleRanks,
+    /// Put the pieces back on their starting squares.
     Done,
 }
 
@@ -29,7 +34,11 @@ impl Step {
             Step::LiftE2 => {
                 "Lift the white pawn from e2 (the king's pawn) and hold it well above the board, then press Enter."
             }
-            Step::Done => "Put the pawn back on e2. Calibration done.",
+            Step::MiddleRanks => {
+                "Put the pawn back on e2. Then move every piece two ranks towards the middle, each on its own file: \
+                 White's from ranks 1 and 2 to ranks 3 and 4, Black's from ranks 8 and 7 to ranks 6 and 5. Then press Enter."
+            }
+            Step::Done => "Put the pieces back on their starting squares. Calibration done.",
         }
     }
 }
