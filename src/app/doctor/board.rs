@@ -65,9 +65,10 @@ pub(super) fn sensors(cfg: &Config, shown: &str) -> Finding {
         "calibration healthy on all 64 squares".to_owned()
     } else {
         format!(
-            "calibration healthy on {} squares; {} never tested with a piece ({}): the calibration \
-             tests the squares occupied in the initial position only, so put a piece on each of \
-             these before the round and see the board's state (/state) show it",
+            "calibration healthy on {} squares; {} never tested with a piece ({}): this calibration \
+             was made before the middle-ranks step; run `eboard calibrate` again (it tests all 64), \
+             or put a piece on each of these before the round and see the board's state (/state) \
+             show it",
             64 - untested.len(),
             untested.len(),
             untested.join(" ")

@@ -96,6 +96,10 @@ impl Operator for VirtualOperator {
                 occupied: start.occupied & !e2,
                 white: start.white & !e2,
             },
+            Step::MiddleRanks => Sample {
+                occupied: crate::sensors::calibration::MIDDLE_RANKS,
+                white: crate::sensors::calibration::MIDDLE_WHITE,
+            },
         });
         Ok(())
     }
