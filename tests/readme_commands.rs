@@ -116,3 +116,31 @@ fn no_help_text_points_to_the_shared_directory_a_clone_lacks() {
         assert!(!text.contains("../shared"), "{what}: {text}");
     }
 }
+
+/// Issue 43 §2: the user docs (docs/*.md, hw/, calibration/, hw/kit/) name
+/// their sources as published, never a path into the development
+/// material a clone or a package does not have. `docs/dev/` is for
+/// developers and may.
+#[test]
+fn no_user_doc_points_to_the_shared_directory() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for dir in ["docs", "hw", "hw/kit", "calibration"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "md") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (n, line) in text.lines().enumerate() {
+                    assert!(
+                        !line.contains("../shared") && !line.contains("seed 00"),
+                        "{}:{}: {line}",
+                        path.display(),
+                        n + 1
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 20, "{checked} docs read");
+}
