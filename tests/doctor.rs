@@ -542,6 +542,35 @@ fn the_rules_row_says_who_decides_and_the_events_choice() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Issue 43 §4: under DSU's regulations a board no arbiter can reach is a
+/// `warn` (§15: its results would stay provisional for good); with the
+/// arbiter's token it is `ok`.
+#[test]
+fn under_dsu_004_a_board_without_an_arbiter_is_a_warning() {
+    let dir = tempdir("doctor-dsu");
+    let cfg = config(&dir, 1, 1, "");
+    let text = std::fs::read_to_string(&cfg).unwrap().replacen(
+        "[event]\n",
+        "[event]\nregulations = \"dsu-004\"\n",
+        1,
+    );
+    std::fs::write(&cfg, &text).unwrap();
+    let (_, v, _) = doctor(&dir, &cfg, &[]);
+    assert_eq!(row(&v, "rules").0, "ok", "{v}");
+    let without = text.replace("token = \"7f3c9a1e5b2d4c6e8a0b1c2d3e4f5a6b\"\n", "");
+    assert_ne!(without, text);
+    std::fs::write(&cfg, without).unwrap();
+    let (code, v, _) = doctor(&dir, &cfg, &[]);
+    let (status, detail) = row(&v, "rules");
+    assert_eq!(status, "warn", "{detail}");
+    assert!(
+        detail.contains("DSU 004 §15") && detail.contains("relay_token"),
+        "{detail}"
+    );
+    assert_eq!(code, 0, "a warning is not a failure: {v}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A lichess for the doctor, over HTTPS with the test CA's certificate
 /// (lichess's API, <https://lichess.org/api>): `POST /api/token/test`
 /// (the body: tokens, comma-separated) answers each token's user and

@@ -254,9 +254,25 @@ pub(super) fn game(cfg: &Config, journal_dir: &Path) -> Finding {
 
 /// Who decides, per article (issue 40 point 1): the game's profile's
 /// table ([`crate::rules::Profile::decisions`]), with the event settings
-/// that choose and the Laws' own default. Never fails.
+/// that choose and the Laws' own default. `warn` under DSU's regulations
+/// (`[event] regulations = "dsu-004"`) on a board no arbiter can reach:
+/// §15 has results reported to the arbiter, so they stay provisional
+/// until he confirms them, and nobody could (issue 43 §4). Never fails.
 pub(super) fn rules(cfg: &Config) -> Finding {
+    let trial = cfg.board.source == crate::config::SourceKind::Trial;
+    let dsu = cfg.event.regulations == Some(crate::model::Regulations::Dsu004);
     match settings::game_config(cfg, None) {
+        Ok(g) if dsu && !trial && !super::super::run::results_confirmed_here(cfg) => Finding::new(
+            "rules",
+            Status::Warn,
+            format!(
+                "{}; DSU 004 §15: results are reported to the arbiter and stay provisional until \
+                 he confirms them, but no arbiter can reach this board (no [arbiter] token or \
+                 accounts, no relay_token, no [mqtt] command_keys): give it the relay's account \
+                 ([arbiter] relay_token) or the console's key ([mqtt] command_keys)",
+                g.profile.decisions_words()
+            ),
+        ),
         Ok(g) => Finding::new("rules", Status::Ok, g.profile.decisions_words()),
         Err(e) => Finding::new("rules", Status::Warn, e.to_string()),
     }
