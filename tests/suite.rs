@@ -52,6 +52,7 @@ mod cross_site_browser;
 mod daemon;
 mod daemon_clock;
 mod docs;
+mod docs_commands;
 mod doctor;
 mod double_forfeit;
 mod event;
