@@ -67,6 +67,7 @@ mod laws_heldout;
 mod lichess_push;
 mod live_page;
 mod live_page_a11y;
+mod live_round_browser;
 mod logging;
 mod login_flood;
 mod mqtt;
