@@ -213,7 +213,31 @@ with steps() as res:
     call("Page.navigate", {"url": url + "?game=1.2"}, s)
     settled("innerWidth === 390 && !!document.querySelector('section.game td[data-piece]')", "board 2 on the phone")
     res["phone_game"] = {"shot": shot("game-390x844"), "width": js(WIDTH)}
+    # The standings as `/standings.json` gives them (docs/broadcast.md's
+    # contract; this relay has no TRF, so its answer is given to the page).
+    stub = "const real = window.fetch; window.fetch = (u, o) => String(u).endsWith('/standings.json') ? Promise.resolve(new Response(%s, {status: 200, headers: {'Content-Type': 'application/json'}})) : real(u, o);" % json.dumps(sys.argv[5])
+    # (The same tab: the relay serves four streams an address.)
+    call("Page.addScriptToEvaluateOnNewDocument", {"source": stub}, s)
+    viewport(1280, 800, False)
+    call("Page.navigate", {"url": url}, s)
+    settled("!document.getElementById('standings').hidden && document.querySelectorAll('#grid .tile').length === 6 && /delay/.test(document.getElementById('status').textContent)", "the standings, connected")
+    js("document.getElementById('standings').scrollIntoView()")
+    res["standings"] = {"heading": js("document.getElementById('standings-h').textContent"),
+        "provisional": js("document.getElementById('standings-provisional').checkVisibility() && document.getElementById('standings-provisional').textContent"),
+        "head": js("Array.from(document.querySelectorAll('table.standings thead th')).map((th) => [th.textContent, th.querySelector('abbr') ? th.querySelector('abbr').title : ''])"),
+        "rows": js("Array.from(document.querySelectorAll('table.standings tbody tr')).map((tr) => Array.from(tr.children).map((c) => c.textContent))"),
+        "status": js("document.getElementById('status').textContent"), "shot": shot("standings-1280x800")}
 "##;
+
+/// `/standings.json` as the contract between "live" and "hall" writes it
+/// (issue 42): round 3 of 7, two games unconfirmed, two tie-breaks, a
+/// shared second place, a player without title, federation or rating.
+const STANDINGS: &str = r#"{"event": "DM 2026", "round": 3, "rounds": 7, "provisional": true,
+ "unconfirmed": ["3.2", "3.5"],
+ "tiebreaks": [{"code": "BH", "name": "Buchholz"}, {"code": "SB", "name": "Sonneborn-Berger"}],
+ "rows": [{"rank": 1, "tied": false, "start": 4, "name": "Hansen, Anna", "title": "IM", "fed": "DEN", "rating": 2401, "fide_id": 1234567, "points": 2.5, "tiebreaks": [5.5, 4.25]},
+  {"rank": 2, "tied": true, "start": 1, "name": "Berg, Erik", "title": "GM", "fed": "NOR", "rating": 2550, "fide_id": null, "points": 2, "tiebreaks": [5, 3]},
+  {"rank": 2, "tied": true, "start": 9, "name": "Ravn, Lis", "title": null, "fed": null, "rating": null, "fide_id": null, "points": 2, "tiebreaks": [5, 3]}]}"#;
 
 /// FEN placement → piece letter per square (every square, "" when empty).
 fn squares(fen: &str) -> Value {
@@ -297,7 +321,7 @@ fn a_spectator_follows_a_delayed_round_on_a_screen_a_tablet_and_a_phone() {
         &url,
         &dir,
         STEPS,
-        &[shots.to_str().unwrap()],
+        &[shots.to_str().unwrap(), STANDINGS],
         &relay.stderr,
     );
     for shot in [
@@ -531,6 +555,44 @@ fn a_spectator_follows_a_delayed_round_on_a_screen_a_tablet_and_a_phone() {
     let all = get(&relay.addr, links[1].as_str().unwrap());
     assert_eq!(all.matches("[Event ").count(), 6, "{all}");
     assert_eq!(get(&relay.addr, "/games.pgn?round=2"), "", "no round 2");
+    // The standings: the contract's columns and rows, "provisional" said.
+    let st = &res["standings"];
+    println!("screenshot: {}", st["shot"].as_str().unwrap());
+    assert_eq!(st["heading"], "Standings after round 3 of 7", "{st}");
+    assert_eq!(
+        st["provisional"], "Provisional: the results of 3.2, 3.5 are not confirmed yet.",
+        "{st}"
+    );
+    let head: Vec<&str> = st["head"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h[0].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        head,
+        ["Rank", "Title", "Name", "Fed", "Rating", "Points", "BH", "SB"],
+        "{st}"
+    );
+    assert_eq!(st["head"][6][1], "Buchholz", "{st}");
+    assert_eq!(
+        st["rows"],
+        json!([
+            [
+                "1",
+                "IM",
+                "Hansen, Anna",
+                "DEN",
+                "2401",
+                "2½",
+                "5.5",
+                "4.25"
+            ],
+            ["2=", "GM", "Berg, Erik", "NOR", "2550", "2", "5", "3"],
+            ["2=", "", "Ravn, Lis", "", "", "2", "5", "3"]
+        ]),
+        "{st}"
+    );
     let (s, why) = request(&relay.addr, "GET", "/games.pgn?game=7", &[], "");
     assert_eq!(s, 400, "{why}");
     assert!(why.contains("game=7"), "{why}");
