@@ -239,29 +239,6 @@ const STANDINGS: &str = r#"{"event": "DM 2026", "round": 3, "rounds": 7, "provis
   {"rank": 2, "tied": true, "start": 1, "name": "Berg, Erik", "title": "GM", "fed": "NOR", "rating": 2550, "fide_id": null, "points": 2, "tiebreaks": [5, 3]},
   {"rank": 2, "tied": true, "start": 9, "name": "Ravn, Lis", "title": null, "fed": null, "rating": null, "fide_id": null, "points": 2, "tiebreaks": [5, 3]}]}"#;
 
-/// FEN placement → piece letter per square (every square, "" when empty).
-fn squares(fen: &str) -> Value {
-    let mut m = serde_json::Map::new();
-    for (i, row) in fen.split(' ').next().unwrap().split('/').enumerate() {
-        let mut f = 0u8;
-        for ch in row.chars() {
-            if let Some(n) = ch.to_digit(10) {
-                for _ in 0..n {
-                    m.insert(format!("{}{}", (b'a' + f) as char, 8 - i), json!(""));
-                    f += 1;
-                }
-            } else {
-                m.insert(
-                    format!("{}{}", (b'a' + f) as char, 8 - i),
-                    json!(ch.to_string()),
-                );
-                f += 1;
-            }
-        }
-    }
-    Value::Object(m)
-}
-
 /// The relay's public state of each game, once `ready` holds for all six.
 fn public_states(relay: &str, ready: impl Fn(u32, &Value) -> bool) -> Vec<Value> {
     poll(120, "the round's results through the delay", || {
@@ -459,9 +436,9 @@ fn a_spectator_follows_a_delayed_round_on_a_screen_a_tablet_and_a_phone() {
     assert_eq!(w[2]["text"], "exd6");
 
     // Stepping: the board follows, en passant and promotion included.
-    let start = squares("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let start = fen_squares("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     assert_eq!(res["home"], start, "Home: the start position");
-    let ply5 = squares("rnbqkb1r/ppp1pppp/3P1n2/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3");
+    let ply5 = fen_squares("rnbqkb1r/ppp1pppp/3P1n2/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3");
     assert_eq!(res["ply5"], ply5, "3. exd6 e.p.: the pawn passed taken off");
     assert_eq!(res["ply5_current"], json!(["5"]));
     assert!(
@@ -472,7 +449,7 @@ fn a_spectator_follows_a_delayed_round_on_a_screen_a_tablet_and_a_phone() {
         "{}",
         res["ply5_shown"]
     );
-    let ply9 = squares("r1bQkb1r/pp3ppp/2n1pn2/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 5");
+    let ply9 = fen_squares("r1bQkb1r/pp3ppp/2n1pn2/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 5");
     assert_eq!(res["ply9"], ply9, "5. cxd8=Q+: the promotion");
     assert_eq!(
         res["ply9_last"],
@@ -485,11 +462,11 @@ fn a_spectator_follows_a_delayed_round_on_a_screen_a_tablet_and_a_phone() {
     );
     assert_eq!(
         game["final"],
-        squares(states[1]["fen"].as_str().unwrap()),
+        fen_squares(states[1]["fen"].as_str().unwrap()),
         "the feed's position"
     );
     assert_eq!(res["end_following"], true);
-    let ply3 = squares("rnbqkb1r/pppppppp/5n2/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2");
+    let ply3 = fen_squares("rnbqkb1r/pppppppp/5n2/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2");
     assert_eq!(res["ply3"], ply3, "a click on 2. e5");
     assert_ne!(res["ply4"], ply3, "the next-move button");
     assert_eq!(res["ply_last"], game["final"], "the last-move button");

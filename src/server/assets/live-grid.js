@@ -75,7 +75,7 @@ function points(x) {
 
 /**
  * The standings of `/standings.json` (the relay's, from the event's TRF and
- * the confirmed results; the contract in docs/broadcast.md): a table of
+ * the confirmed results; the contract in docs/live-page.md): a table of
  * rank, title, name, federation, rating, points and the tie-breaks it
  * names, "provisional" while a game of the round lacks a confirmed result.
  * Absent (the section hidden) when the server has none (404) or answers
