@@ -121,6 +121,30 @@ mod tests {
         assert_eq!(back, names, "the same value read back");
     }
 
+    /// Issue 42: the page's assets are all built in; nothing is fetched
+    /// from the net (no CDN, no font): the only outside address is the
+    /// players' FIDE profile, a link the spectator may follow.
+    #[test]
+    fn the_live_page_loads_nothing_from_the_net() {
+        for (name, text) in [("live.html", HTML), ("live.css", CSS)] {
+            assert!(
+                !text.contains("http:") && !text.contains("https:"),
+                "{name}"
+            );
+            assert!(
+                !text.contains("@import") && !text.contains("url("),
+                "{name}"
+            );
+        }
+        let outside: Vec<&str> = JS
+            .match_indices("https://")
+            .map(|(i, _)| &JS[i..])
+            .collect();
+        assert_eq!(outside.len(), 1, "{outside:?}");
+        assert!(outside[0].starts_with("https://ratings.fide.com/profile/"));
+        assert!(!JS.contains("http://") && !JS.contains("import("));
+    }
+
     #[test]
     fn the_public_page_invites_no_secret() {
         let html = HTML.to_ascii_lowercase();
