@@ -202,6 +202,7 @@ function render(g) {
   drawHeader();
   if (gridMode()) {
     if (gamesEl.children.length) { gamesEl.replaceChildren(); games.forEach(drawTile); }
+    gamesEl.hidden = true;
     document.getElementById("round").hidden = false;
     drawTile(g);
     drawClocks(g);
@@ -220,7 +221,6 @@ function render(g) {
   if (!FILTER) h2.append(" ", el("a", { href: "/?game=" + encodeURIComponent(g.game), class: "follow" }, "follow this game"));
   drawPlayer(s, g, "white");
   drawPlayer(s, g, "black");
-  drawBoard(s, g);
   if (g.lang) document.documentElement.lang = g.lang;
   drawMoves(s.querySelector(".moves"), g);
   // Live regions change only when their words change (a screen reader
@@ -264,7 +264,7 @@ function drawBoard(s, g) {
 // The move list in two columns (number, White, Black), one item a ply: the
 // SAN shown, the spoken words read (in the event's language). Only new
 // plies are added, so the live region reads each move once; a take-back
-// redraws from where the game goes on.
+// redraws from where the game goes on. Then the board at the ply shown.
 function drawMoves(ol, g) {
   while (ol.children.length > g.moves.length ||
          (ol.children.length && ol.lastElementChild.dataset.san !== g.moves[ol.children.length - 1].san)) {
