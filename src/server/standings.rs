@@ -2,7 +2,7 @@
 //! ([`crate::event::standings`]), from the TRF-16 the event was set up
 //! from (`[arbiter] pairings`, the console's [`pairings`]) and the results
 //! the public (delayed) feed shows final: the standings never run ahead of
-//! the transmission delay. `docs/server.md` has the JSON.
+//! the transmission delay. `docs/broadcast.md`, "Standings", has the JSON.
 //!
 //! The file is read at each request (a pairing program exporting a new
 //! round is seen at once) and parsed again only when its bytes changed.

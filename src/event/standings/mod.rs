@@ -93,7 +93,7 @@ pub struct Row {
 }
 
 /// The standings after round [`Standings::round`] as it stands: the JSON
-/// of `GET /standings.json` (`docs/server.md`).
+/// of `GET /standings.json` (`docs/broadcast.md`, "Standings").
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Standings {
     /// The event's name (TRF `012`, else the feed's).

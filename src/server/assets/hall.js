@@ -14,6 +14,9 @@ const games = new Map();
 let standings = null;
 let standingsNote = "";
 let away = false;
+let awaySince = 0;
+/** How long the relay is away before the page says so, ms. */
+const AWAY_MS = 3000;
 let page = 0;
 let loads = 0;
 
@@ -112,7 +115,9 @@ function drawHeader() {
   $("round").textContent = r ? "Round " + r + of : "";
   const delay = any ? (any.delay_ms || 0) : 0;
   $("delay").textContent = delay > 0 ? "Moves shown " + Math.round(delay / 60000) + " min late" : "";
-  $("away").hidden = !away;
+  // Said once away for a few seconds: the stream's own reconnection at the
+  // end of each lease (docs/server.md) is no news for the hall.
+  $("away").hidden = !(away && Date.now() - awaySince >= AWAY_MS);
 }
 
 function drawBoards() {
@@ -120,6 +125,8 @@ function drawBoards() {
   const pages = Math.max(1, Math.ceil(list.length / PER_PAGE));
   const p = page % pages;
   const shown = list.slice(p * PER_PAGE, (p + 1) * PER_PAGE);
+  // Six boards or fewer: one column, the names and clocks larger still.
+  $("grid").classList.toggle("wide", list.length <= PER_PAGE / 2);
   $("grid").replaceChildren(...shown.map(tile));
   shown.forEach(drawClocks);
   $("board-page").textContent = pages > 1
@@ -238,8 +245,11 @@ function connect() {
     drawHeader();
   };
   stream.onerror = () => {
-    away = true;
-    drawHeader();
+    if (!away) {
+      away = true;
+      awaySince = Date.now();
+      setTimeout(drawHeader, AWAY_MS);
+    }
     if (stream.readyState === EventSource.CLOSED) {
       // Refused rather than dropped (a relay starting up): open anew.
       setTimeout(connect, 2000);
