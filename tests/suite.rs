@@ -69,6 +69,7 @@ mod lichess_push;
 mod live_page;
 mod live_page_a11y;
 mod live_round_browser;
+mod live_standings_browser;
 mod logging;
 mod login_flood;
 mod mqtt;

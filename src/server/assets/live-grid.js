@@ -81,7 +81,9 @@ function points(x) {
  * Absent (the section hidden) when the server has none (404) or answers
  * something else.
  */
+let standingsAgain = null, standingsTries = 0;
 async function loadStandings() {
+  clearTimeout(standingsAgain);
   const sec = document.getElementById("standings");
   let s = null;
   try {
@@ -114,4 +116,10 @@ async function loadStandings() {
   table.append(body);
   document.getElementById("standings-table").replaceChildren(table);
   sec.hidden = false;
+  // A relay's stream can bring a confirmation before its standings count
+  // it (they follow the boards' snapshots): asked again, 1 s, 2 s, 4 s …
+  // later, while they still list a game this page shows confirmed.
+  const behind = (s.unconfirmed || []).some((id) => games.has(id) && ["confirmed", "corrected", "forfeit"].includes(games.get(id).result_status));
+  standingsTries = behind ? standingsTries + 1 : 0;
+  if (behind && standingsTries <= 6) standingsAgain = setTimeout(loadStandings, 500 * 2 ** standingsTries);
 }

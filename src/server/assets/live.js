@@ -442,7 +442,15 @@ function connect() {
     connected = true;
     setText(statusEl, connectedWords(distinct([...games.values()].map((g) => g.delay_ms || 0))));
   };
-  es.onerror = () => { connected = false; setText(statusEl, "Reconnecting…"); };
+  // A stream's lease ends every minute (docs/server.md) and EventSource
+  // reconnects within a second: the status (a polite live region) says
+  // "Reconnecting…" only when the stream stays away longer.
+  let away = null;
+  es.onerror = () => {
+    connected = false;
+    clearTimeout(away);
+    away = setTimeout(() => { if (!connected) setText(statusEl, "Reconnecting…"); }, 2000);
+  };
   es.onmessage = (e) => {
     try { onMessage(JSON.parse(e.data)); } catch (err) { /* a malformed message is skipped */ }
   };
