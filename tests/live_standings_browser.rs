@@ -44,7 +44,7 @@ with steps() as res:
 /// Points as the page writes them: 2.5 → "2½", 0.5 → "½", 2 → "2".
 fn points(x: f64) -> String {
     match (x.fract() == 0.5, x.trunc()) {
-        (true, w) if w == 0.0 => "½".to_owned(),
+        (true, 0.0) => "½".to_owned(),
         (true, w) => format!("{w}½"),
         _ => format!("{x}"),
     }
