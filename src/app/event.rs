@@ -156,25 +156,21 @@ pub fn event(args: EventArgs) -> anyhow::Result<()> {
 /// every game of a round robin to another table.
 fn board_order(round: &mut RoundPairings, flag: Option<&str>, shown: &str) -> anyhow::Result<()> {
     use crate::event::berger;
-    let says = berger::says_round_robin(round);
-    match flag {
-        Some("swiss") => {}
-        Some(_) => berger::number_boards(round, shown).anyhow()?,
-        None if says => {
-            berger::number_boards(round, shown).anyhow()?;
+    if crate::event::berger_order(round, flag) {
+        berger::number_boards(round, shown).anyhow()?;
+        if flag.is_none() {
             tracing::info!(
                 "{shown}: boards in the Berger table's order (the file's 092 line: \"{}\")",
                 round.system.as_deref().unwrap_or("")
             );
         }
-        None => {
-            let everyone = round.pairings.len() as u32 == round.players / 2;
-            if everyone && berger::fits(round) {
-                tracing::warn!(
-                    "{shown}: round {} fits a round of the Berger table (a round robin) and the file does not say which system it is: the boards are numbered as a Swiss round's; give --board-order berger for a round robin, --board-order swiss to silence this",
-                    round.round
-                );
-            }
+    } else if flag.is_none() {
+        let everyone = round.pairings.len() as u32 == round.players / 2;
+        if everyone && berger::fits(round) {
+            tracing::warn!(
+                "{shown}: round {} fits a round of the Berger table (a round robin) and the file does not say which system it is: the boards are numbered as a Swiss round's; give --board-order berger for a round robin, --board-order swiss to silence this",
+                round.round
+            );
         }
     }
     Ok(())

@@ -21,6 +21,7 @@
 pub mod berger;
 pub mod csv;
 pub mod results;
+pub mod standings;
 pub mod trf;
 
 use crate::model::Player;
@@ -260,6 +261,20 @@ pub fn order_boards(pairings: &[Pairing]) -> Vec<(u32, &Pairing)> {
             .then(ha.1.cmp(&hb.1))
     });
     v.into_iter().zip(1u32..).map(|(p, n)| (n, p)).collect()
+}
+
+/// Whether `round`'s boards are numbered by the Berger table
+/// ([`berger::number_boards`]) rather than FIDE's Swiss order
+/// ([`order_boards`]): `flag` is `eboard event --board-order` (`swiss`,
+/// `berger`); without it, when the file's `092` says round robin
+/// ([`berger::says_round_robin`]). The one rule `eboard event` numbers the
+/// boards by and the standings map the boards' games back by.
+pub fn berger_order(round: &RoundPairings, flag: Option<&str>) -> bool {
+    match flag {
+        Some("swiss") => false,
+        Some(_) => true,
+        None => berger::says_round_robin(round),
+    }
 }
 
 /// The boards of `round`: one assignment per game in board order

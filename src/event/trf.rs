@@ -311,6 +311,52 @@ pub fn round_entries(text: &str, file: &str, round: u32) -> Result<Vec<RoundEntr
     Ok(out)
 }
 
+/// One player record (`001`) with every round's block, as
+/// [`player_records`] reads it: the cross-table the standings are counted
+/// from (`super::standings`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerRecord {
+    /// The file's 1-based line.
+    pub line: usize,
+    /// The start rank (columns 5-8).
+    pub rank: u32,
+    /// The player.
+    pub player: Player,
+    /// Round 1, 2, …: (the opponent's start rank, 0 for none; the colour
+    /// `w`, `b`, `-` or blank; the result code, blank for none yet).
+    pub rounds: Vec<(u32, char, char)>,
+}
+
+/// Every player record (`001`) of a TRF-16 text, in the file's order.
+/// Errors as [`read_round`]'s: a record that does not read, naming its
+/// line and field; the same start rank twice.
+pub fn player_records(text: &str, file: &str) -> Result<Vec<PlayerRecord>, PairingError> {
+    let mut out: Vec<PlayerRecord> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.get(..3) != Some("001") {
+            continue;
+        }
+        check_line(line, i + 1, file)?;
+        let r = record(line, i + 1, file)?;
+        if let Some(first) = out.iter().find(|p| p.rank == r.rank) {
+            return Err(PairingError {
+                file: file.to_owned(),
+                line: Some(i + 1),
+                field: "start rank (columns 5-8)".into(),
+                message: format!("{} is also the start rank of line {}", r.rank, first.line),
+            });
+        }
+        out.push(PlayerRecord {
+            line: r.line,
+            rank: r.rank,
+            player: r.player,
+            rounds: r.rounds,
+        });
+    }
+    Ok(out)
+}
+
 /// Reads round `round`'s pairings from a TRF-16 text; `file` names it in
 /// errors. Each game is in both players' records: they must agree
 /// (opponents, colours), else the error names both lines.

@@ -10,10 +10,11 @@
 //! ([`preflight`]).
 
 use super::state::AppState;
+use super::subscription::FilterQuery;
 use crate::broadcast::delay::View;
 use crate::broadcast::livechess;
 use crate::config::instant::{civil_from_days, days_from_civil};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -163,10 +164,27 @@ fn json_of(req: &HeaderMap, v: &serde_json::Value, modified: u64) -> Response {
     conditional(req, body, "application/json", modified)
 }
 
-/// Every game of the feed, in (round, board) order.
-pub async fn games_pgn(State(s): State<Arc<AppState>>, req: HeaderMap) -> Response {
+/// Every game of the feed, in (round, board) order; `?game=R.B` only that
+/// game, `?round=R` only that round's (the live page's downloads: the
+/// game's PGN, the round's, as lichess's broadcast page offers both); 400
+/// naming the parameter when it is malformed. The filter's game or round
+/// not in the feed (yet) is an empty body, as an empty feed is.
+pub async fn games_pgn(
+    State(s): State<Arc<AppState>>,
+    Query(q): Query<FilterQuery>,
+    req: HeaderMap,
+) -> Response {
+    let filter = match q.filter() {
+        Ok(f) => f,
+        Err(e) => return (StatusCode::BAD_REQUEST, e).into_response(),
+    };
     let view = s.public.view.borrow().clone();
-    let text: String = view.games.iter().map(|g| g.pgn.as_str()).collect();
+    let text: String = view
+        .games
+        .iter()
+        .filter(|g| filter.follows(g.info.round, g.info.board))
+        .map(|g| g.pgn.as_str())
+        .collect();
     conditional(
         &req,
         text.into_bytes(),

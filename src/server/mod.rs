@@ -27,6 +27,8 @@
 //! | `POST /arbiter/command` | one ruling as `{board, action, body, arbiter, id}`, applied once per id ([`crate::console::ruling`]) |
 //! | `GET /console`, `/console/*` | the arbiter's console: login, alert queue, acknowledgements ([`crate::console`]) |
 //! | `GET /console/report`, `/console/report.csv`, `/console/results.csv`, `/console/results.trf` | the round's paperwork: every alert and ruling, the results ([`crate::console::report`], [`crate::console::results`]) |
+//! | `GET /standings.json` | the event's standings from the pairings' TRF-16 and the results the public feed shows final ([`standings`]) |
+//! | `GET /hall` | the hall display for the venue's screen: the round's boards and the standings ([`hall`]) |
 //!
 //! Nothing under `/arbiter/` or `/console/` sends CORS headers: only the
 //! pages this server serves may read them; a state-changing request there
@@ -49,6 +51,7 @@ pub mod certificate;
 mod console;
 pub mod cross_site;
 mod feeds;
+mod hall;
 pub mod lease;
 pub mod limits;
 pub mod listener;
@@ -56,6 +59,7 @@ mod login;
 mod page;
 mod paperwork;
 mod sse;
+mod standings;
 pub mod state;
 mod stream;
 pub mod subscription;
@@ -99,6 +103,10 @@ pub fn router(state: AppState) -> Router {
         .route("/console/report.csv", get(paperwork::report_csv))
         .route("/console/results.csv", get(paperwork::results_csv))
         .route("/console/results.trf", get(paperwork::results_trf))
+        .route("/standings.json", get(standings::json))
+        .route("/hall", get(hall::page))
+        .route("/hall.js", get(hall::script))
+        .route("/hall.css", get(hall::style))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,

@@ -1,7 +1,9 @@
 //! The live page: plain HTML, CSS and JavaScript built into the binary (no
 //! external assets). It draws every game of the feed (board, clocks, moves,
-//! the illegal-move marking) from `/boards.json` and `/events`, and, once
-//! the arbiter gives the token, the alerts of `/arbiter/events`.
+//! the illegal-move marking) from the embedded states and `/events`: one
+//! game in full (players beside their clocks, the move list to step
+//! through, flip, the PGN downloads), more as the round at a glance (a
+//! tile a board) with the standings of `/standings.json`.
 //! `/?game=R.B` shows one game (and streams only it), `/?round=R` one round.
 
 use super::state::AppState;
@@ -13,9 +15,14 @@ use std::sync::Arc;
 
 const HTML: &str = include_str!("assets/live.html");
 /// The page's script, one file as served: the clock readouts as a clock
-/// shows them (`clock-text.js`, shared with the console), the page.
+/// shows them (`clock-text.js`, shared with the console), the positions of
+/// a game's plies (`live-replay.js`), the page's words (`live-words.js`),
+/// the round at a glance and the standings (`live-grid.js`), the page.
 const JS: &str = concat!(
     include_str!("assets/clock-text.js"),
+    include_str!("assets/live-replay.js"),
+    include_str!("assets/live-words.js"),
+    include_str!("assets/live-grid.js"),
     include_str!("assets/live.js")
 );
 const CSS: &str = include_str!("assets/live.css");
@@ -112,6 +119,30 @@ mod tests {
         }
         let back: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back, names, "the same value read back");
+    }
+
+    /// Issue 42: the page's assets are all built in; nothing is fetched
+    /// from the net (no CDN, no font): the only outside address is the
+    /// players' FIDE profile, a link the spectator may follow.
+    #[test]
+    fn the_live_page_loads_nothing_from_the_net() {
+        for (name, text) in [("live.html", HTML), ("live.css", CSS)] {
+            assert!(
+                !text.contains("http:") && !text.contains("https:"),
+                "{name}"
+            );
+            assert!(
+                !text.contains("@import") && !text.contains("url("),
+                "{name}"
+            );
+        }
+        let outside: Vec<&str> = JS
+            .match_indices("https://")
+            .map(|(i, _)| &JS[i..])
+            .collect();
+        assert_eq!(outside.len(), 1, "{outside:?}");
+        assert!(outside[0].starts_with("https://ratings.fide.com/profile/"));
+        assert!(!JS.contains("http://") && !JS.contains("import("));
     }
 
     #[test]

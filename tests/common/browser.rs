@@ -8,7 +8,7 @@
 //! (`--dump-dom`, `--screenshot`).
 
 use super::{skip_or_fail_under_ci, unique};
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -283,4 +283,28 @@ pub fn run_steps(
         .output()
         .expect("run python3");
     steps_result(&out, log)
+}
+
+/// A FEN's placement as the live page's board shows it (`data-piece` per
+/// `data-square`): every square, its piece letter or "" when empty.
+pub fn fen_squares(fen: &str) -> Value {
+    let mut m = serde_json::Map::new();
+    for (i, row) in fen.split(' ').next().unwrap().split('/').enumerate() {
+        let mut f = 0u8;
+        for ch in row.chars() {
+            if let Some(n) = ch.to_digit(10) {
+                for _ in 0..n {
+                    m.insert(format!("{}{}", (b'a' + f) as char, 8 - i), json!(""));
+                    f += 1;
+                }
+            } else {
+                m.insert(
+                    format!("{}{}", (b'a' + f) as char, 8 - i),
+                    json!(ch.to_string()),
+                );
+                f += 1;
+            }
+        }
+    }
+    Value::Object(m)
 }

@@ -18,6 +18,9 @@
 //!   FIFO read at the sample rate);
 //! - [`voice`]: a game through `eboard run` with real speech and one paced
 //!   output per listener, its journal replayed, the per-ear checks;
+//! - [`standings`]: a round of six boards configured from a TRF by
+//!   `eboard event` and a relay knowing the pairings (`/standings.json`,
+//!   `/hall`);
 //! - here: temporary directories, HTTP / SSE / WebSocket clients on plain
 //!   blocking sockets with bounded waits, the Opera Game as a trace, a
 //!   board config, python-chess as a PGN reader.
@@ -38,6 +41,7 @@ pub mod paced;
 pub mod process;
 pub mod round;
 pub mod skip;
+pub mod standings;
 pub mod tls;
 pub mod trace;
 pub mod voice;

@@ -243,3 +243,25 @@ pub fn runtime() -> tokio::runtime::Runtime {
         .build()
         .unwrap()
 }
+
+/// The game of the PGN text `pgn` (tags and movetext) simulated into
+/// `DIR/game.jsonl` with the seed `seed` (hands, clock presses, the end: a
+/// resignation for a decisive result without mate, an offer and its
+/// acceptance for a draw); its time control left to the config, as
+/// [`super::opera_trace`] does.
+pub fn pgn_trace(dir: &Path, pgn: &str, seed: u64) -> PathBuf {
+    let game = eboard::pgn::read_games(pgn).unwrap().remove(0);
+    let mut trace = eboard::sim::simulate(
+        &game,
+        &eboard::sim::SimOptions {
+            seed,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    trace.header.time_control = None;
+    let p = dir.join("game.jsonl");
+    let mut f = std::fs::File::create(&p).unwrap();
+    trace.write(&mut f).unwrap();
+    p
+}

@@ -25,6 +25,8 @@ impl Publisher {
             "t": t,
             "trial": info.trial,
             "event": info.event,
+            "date": info.date,
+            "site": info.site,
             "round": info.round,
             "board": info.board,
             "white": info.white,
