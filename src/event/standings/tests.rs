@@ -275,6 +275,11 @@ fn the_files_tiebreak_list() {
     assert_eq!(s.rows[0].tiebreaks.len(), 1);
     assert_eq!(read("092 Individual: Round Robin").tiebreaks, [SB]);
     assert_eq!(read("XXR 9").rounds, Some(9));
+    assert_eq!(read("132 26/11/27  26/11/28").rounds, Some(2));
+    assert_eq!(read("").rounds, None);
+    let ev = read("142 0");
+    assert_eq!(ev.rounds, None);
+    assert!(ev.notes[0].contains("record 142"), "{:?}", ev.notes);
 }
 
 /// Bad input: a game result without an opponent, an opponent who does not
@@ -309,7 +314,8 @@ fn a_cross_table_that_does_not_add_up_is_refused_naming_the_line() {
 #[test]
 fn the_pairings_file_of_round_four() {
     let ev = Event::read(PAIRINGS, "pairings-open-2026.trf", None).unwrap();
-    assert_eq!((ev.round, ev.rounds), (4, None));
+    // Its `132` has the dates of four rounds.
+    assert_eq!((ev.round, ev.rounds), (4, Some(4)));
     let (s, _) = ev.standings(&[]);
     assert_eq!(s.unconfirmed, ["4.1", "4.2", "4.3", "4.4"]);
     for line in PAIRINGS.lines().filter(|l| l.starts_with("001")) {
