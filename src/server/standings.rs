@@ -80,20 +80,17 @@ fn event(path: &Path) -> Result<Arc<Event>, (StatusCode, String)> {
 
 /// The standings as they stand now, or the refusal (404 without a
 /// pairings file, 500 / 422 naming the file).
-fn current(s: &AppState) -> Result<crate::event::standings::Standings, Response> {
+fn current(s: &AppState) -> Result<crate::event::standings::Standings, (StatusCode, String)> {
     let Some(path) = s.console.as_ref().and_then(|c| c.pairings.clone()) else {
         return Err((
             StatusCode::NOT_FOUND,
             "no standings: this server knows no pairings file; set [arbiter] pairings = \
              \"round.trf\" (the TRF-16 the event was set up from) in its config (docs/event.md, \
-             \"Standings\")",
-        )
-            .into_response());
+             \"Standings\")"
+                .to_owned(),
+        ));
     };
-    let ev = event(&path).map_err(|(status, text)| {
-        warn_once(&text);
-        (status, text).into_response()
-    })?;
+    let ev = event(&path).inspect_err(|(_, text)| warn_once(text))?;
     let view = s.public.view.borrow().clone();
     let states: Vec<serde_json::Value> =
         view.games.iter().map(|g| g.state.value().clone()).collect();
@@ -109,7 +106,7 @@ fn current(s: &AppState) -> Result<crate::event::standings::Standings, Response>
 pub async fn json(State(s): State<Arc<AppState>>) -> Response {
     let standings = match current(&s) {
         Ok(x) => x,
-        Err(r) => return r,
+        Err(refusal) => return refusal.into_response(),
     };
     let body = serde_json::to_string(&standings).unwrap_or_else(|_| "{}".into());
     (
@@ -132,7 +129,7 @@ pub async fn json(State(s): State<Arc<AppState>>) -> Response {
 pub async fn csv(State(s): State<Arc<AppState>>) -> Response {
     let st = match current(&s) {
         Ok(x) => x,
-        Err(r) => return r,
+        Err(refusal) => return refusal.into_response(),
     };
     let field = crate::event::results::csv_field;
     let mut head = vec![
