@@ -3,7 +3,8 @@
 //! results confirmed one by one by the arbiter (`POST /arbiter/confirm`,
 //! corrections, a forfeit), the standings following the public feed from
 //! provisional to final, with points, Buchholz and Sonneborn-Berger as
-//! computed by hand (`common::standings::BY_HAND`; FIDE C.07 2026).
+//! computed by hand (`common::standings::BY_HAND`; FIDE C.07 2026); the
+//! same as CSV (`/standings.csv`).
 
 use crate::common;
 
@@ -114,6 +115,12 @@ fn standings_follow_the_confirmed_results_from_provisional_to_final() {
         assert!(first.get(key).is_some(), "{key} missing: {first}");
     }
 
+    let csv = get(r, "/standings.csv");
+    assert!(
+        csv.ends_with("provisional: waiting for 3.1 3.2 3.3 3.4 3.5 3.6\r\n"),
+        "{csv}"
+    );
+
     // Board 2 (Dahl - Iversen) confirmed: it counts, the rest waits.
     rule(&boards, 2, "/arbiter/confirm", Value::Null);
     let s = standings_when(r, "board 2 confirmed", |s| unconfirmed(s).len() == 5);
@@ -150,6 +157,23 @@ fn standings_follow_the_confirmed_results_from_provisional_to_final() {
         (&unrated["rating"], &unrated["fide_id"]),
         (&Value::Null, &Value::Null)
     );
+    // The same as a spreadsheet reads it.
+    let csv = get(r, "/standings.csv");
+    let lines: Vec<&str> = csv.split("\r\n").collect();
+    assert_eq!(
+        lines[0],
+        "rank,start,name,title,fed,rating,fide_id,points,BH,SB"
+    );
+    assert_eq!(
+        lines[1],
+        "1,4,\"Dahl,Ingrid\",WGM,NOR,2350,1500004,2.5,5.5,4.25"
+    );
+    assert_eq!(
+        lines[3],
+        "3=,1,\"Andersen,Mads\",GM,DEN,2560,1400001,2.5,4,2.75"
+    );
+    assert_eq!(lines[13], "13,12,\"Lund,Mikkel\",,DEN,1750,1400012,0,1.5,0");
+    assert_eq!(lines.len(), 15, "no provisional line: {csv}");
     drop(relay);
     std::fs::remove_dir_all(&dir).ok();
 }

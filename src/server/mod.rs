@@ -27,7 +27,7 @@
 //! | `POST /arbiter/command` | one ruling as `{board, action, body, arbiter, id}`, applied once per id ([`crate::console::ruling`]) |
 //! | `GET /console`, `/console/*` | the arbiter's console: login, alert queue, acknowledgements ([`crate::console`]) |
 //! | `GET /console/report`, `/console/report.csv`, `/console/results.csv`, `/console/results.trf` | the round's paperwork: every alert and ruling, the results ([`crate::console::report`], [`crate::console::results`]) |
-//! | `GET /standings.json` | the event's standings from the pairings' TRF-16 and the results the public feed shows final ([`standings`]) |
+//! | `GET /standings.json`, `/standings.csv` | the event's standings from the pairings' TRF-16 and the results the public feed shows final ([`standings`]) |
 //! | `GET /hall` | the hall display for the venue's screen: the round's boards and the standings ([`hall`]) |
 //!
 //! Nothing under `/arbiter/` or `/console/` sends CORS headers: only the
@@ -107,6 +107,7 @@ pub fn router(state: AppState) -> Router {
         .route("/hall", get(hall::page))
         .route("/hall.js", get(hall::script))
         .route("/hall.css", get(hall::style))
+        .route("/standings.csv", get(standings::csv))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,

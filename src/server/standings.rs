@@ -78,24 +78,19 @@ fn event(path: &Path) -> Result<Arc<Event>, (StatusCode, String)> {
     Ok(ev)
 }
 
-/// `GET /standings.json`.
-pub async fn json(State(s): State<Arc<AppState>>) -> Response {
+/// The standings as they stand now, or the refusal (404 without a
+/// pairings file, 500 / 422 naming the file).
+fn current(s: &AppState) -> Result<crate::event::standings::Standings, (StatusCode, String)> {
     let Some(path) = s.console.as_ref().and_then(|c| c.pairings.clone()) else {
-        return (
+        return Err((
             StatusCode::NOT_FOUND,
             "no standings: this server knows no pairings file; set [arbiter] pairings = \
              \"round.trf\" (the TRF-16 the event was set up from) in its config (docs/event.md, \
-             \"Standings\")",
-        )
-            .into_response();
+             \"Standings\")"
+                .to_owned(),
+        ));
     };
-    let ev = match event(&path) {
-        Ok(ev) => ev,
-        Err((status, text)) => {
-            warn_once(&text);
-            return (status, text).into_response();
-        }
-    };
+    let ev = event(&path).inspect_err(|(_, text)| warn_once(text))?;
     let view = s.public.view.borrow().clone();
     let states: Vec<serde_json::Value> =
         view.games.iter().map(|g| g.state.value().clone()).collect();
@@ -104,6 +99,15 @@ pub async fn json(State(s): State<Arc<AppState>>) -> Response {
     for w in &warnings {
         warn_once(w);
     }
+    Ok(standings)
+}
+
+/// `GET /standings.json`.
+pub async fn json(State(s): State<Arc<AppState>>) -> Response {
+    let standings = match current(&s) {
+        Ok(x) => x,
+        Err(refusal) => return refusal.into_response(),
+    };
     let body = serde_json::to_string(&standings).unwrap_or_else(|_| "{}".into());
     (
         [
@@ -112,6 +116,57 @@ pub async fn json(State(s): State<Arc<AppState>>) -> Response {
             (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
         ],
         body,
+    )
+        .into_response()
+}
+
+/// `GET /standings.csv`: the same standings as a spreadsheet reads them
+/// (RFC 4180, CRLF; a cell a spreadsheet would take for a formula is
+/// guarded, [`crate::event::results::csv_field`]): `rank` (`3=` a shared
+/// place), start rank, name, title, federation, rating, FIDE id, points,
+/// then one column per tie-break by its code; a last line says
+/// `provisional` and the games waiting, when so.
+pub async fn csv(State(s): State<Arc<AppState>>) -> Response {
+    let st = match current(&s) {
+        Ok(x) => x,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let field = crate::event::results::csv_field;
+    let mut head = vec![
+        "rank", "start", "name", "title", "fed", "rating", "fide_id", "points",
+    ];
+    head.extend(st.tiebreaks.iter().map(|t| t.code));
+    let mut out = head.join(",") + "\r\n";
+    let opt = |v: Option<String>| v.unwrap_or_default();
+    for r in &st.rows {
+        let mut cells = vec![
+            format!("{}{}", r.rank, if r.tied { "=" } else { "" }),
+            r.start.to_string(),
+            r.name.clone(),
+            opt(r.title.clone()),
+            opt(r.fed.clone()),
+            opt(r.rating.map(|x| x.to_string())),
+            opt(r.fide_id.map(|x| x.to_string())),
+            r.points.to_string(),
+        ];
+        cells.extend(r.tiebreaks.iter().map(f64::to_string));
+        let line: Vec<String> = cells.iter().map(|c| field(c)).collect();
+        out.push_str(&line.join(","));
+        out.push_str("\r\n");
+    }
+    if st.provisional {
+        let waiting = format!("provisional: waiting for {}", st.unconfirmed.join(" "));
+        out.push_str(&field(&waiting));
+        out.push_str("\r\n");
+    }
+    let name = format!("attachment; filename=\"standings-round-{}.csv\"", st.round);
+    (
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
+            (header::CACHE_CONTROL, "no-cache".to_owned()),
+            (header::CONTENT_DISPOSITION, name),
+        ],
+        out,
     )
         .into_response()
 }

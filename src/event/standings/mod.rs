@@ -100,7 +100,8 @@ pub struct Standings {
     pub event: String,
     /// The round whose results are being confirmed.
     pub round: u32,
-    /// The rounds of the event when the file says (TRF-25 `142`, JaVaFo's `XXR`).
+    /// The rounds of the event when the file says (TRF-25 `142`, JaVaFo's
+    /// `XXR`, else TRF-16's round dates `132`, one a round); else null.
     pub rounds: Option<u32>,
     /// Whether a game of the round lacks its final result.
     pub provisional: bool,
@@ -236,6 +237,15 @@ impl Event {
             .collect();
         let mut notes = Vec::new();
         let (rounds, listed) = header(text, file, &mut notes);
+        let rounds = match rounds {
+            Some(r) if r < round => {
+                notes.push(format!(
+                    "{file}: the file gives {r} rounds (142, XXR or the dates of 132) but has round {round}: the number of rounds is not shown"
+                ));
+                None
+            }
+            r => r,
+        };
         let tiebreaks = match listed {
             Some((line, codes)) => supported(&codes, line, file, &mut notes),
             None if round_robin => vec![SB],
@@ -424,14 +434,14 @@ fn entry(opp: Option<usize>, code: char) -> Entry {
     Entry { opp, kind, halves }
 }
 
-/// The rounds (`142`, `XXR`) and the tie-break list (`212` after its
+/// The rounds (`142`, `XXR`, else the number of dates in `132`) and the tie-break list (`212` after its
 /// points, else `202`: line, codes) of the file's header records.
 fn header(
     text: &str,
     file: &str,
     notes: &mut Vec<String>,
 ) -> (Option<u32>, Option<(usize, Vec<String>)>) {
-    let (mut rounds, mut t202, mut t212) = (None, None, None);
+    let (mut rounds, mut dates, mut t202, mut t212) = (None, None, None, None);
     for (i, line) in text.lines().enumerate() {
         let code = line.get(..3).unwrap_or("");
         let rest = line.get(4..).unwrap_or("").trim();
@@ -449,6 +459,8 @@ fn header(
                     i + 1
                 )),
             },
+            // TRF-16's dates of the rounds: one a round, as scheduled.
+            "132" => dates = Some(rest.split_whitespace().count() as u32).filter(|n| *n > 0),
             "202" => t202 = Some((i + 1, codes())),
             "212" => {
                 let mut c = codes();
@@ -462,7 +474,7 @@ fn header(
             _ => {}
         }
     }
-    (rounds, t212.or(t202))
+    (rounds.or(dates), t212.or(t202))
 }
 
 /// The file's tie-break list as far as eboard computes it; the first code

@@ -275,6 +275,11 @@ fn the_files_tiebreak_list() {
     assert_eq!(s.rows[0].tiebreaks.len(), 1);
     assert_eq!(read("092 Individual: Round Robin").tiebreaks, [SB]);
     assert_eq!(read("XXR 9").rounds, Some(9));
+    assert_eq!(read("132 26/11/27  26/11/28").rounds, Some(2));
+    assert_eq!(read("").rounds, None);
+    let ev = read("142 0");
+    assert_eq!(ev.rounds, None);
+    assert!(ev.notes[0].contains("record 142"), "{:?}", ev.notes);
 }
 
 /// Bad input: a game result without an opponent, an opponent who does not
@@ -309,7 +314,8 @@ fn a_cross_table_that_does_not_add_up_is_refused_naming_the_line() {
 #[test]
 fn the_pairings_file_of_round_four() {
     let ev = Event::read(PAIRINGS, "pairings-open-2026.trf", None).unwrap();
-    assert_eq!((ev.round, ev.rounds), (4, None));
+    // Its `132` has the dates of four rounds.
+    assert_eq!((ev.round, ev.rounds), (4, Some(4)));
     let (s, _) = ev.standings(&[]);
     assert_eq!(s.unconfirmed, ["4.1", "4.2", "4.3", "4.4"]);
     for line in PAIRINGS.lines().filter(|l| l.starts_with("001")) {
@@ -319,4 +325,58 @@ fn the_pairings_file_of_round_four() {
         let bye = if start == 7 { 0.5 } else { 0.0 };
         assert_eq!(row.points, file_points + bye, "start rank {start}");
     }
+}
+
+/// A round robin (`092 Individual: Round Robin`, the project's 6-player
+/// file, round 3 paired): the boards as the Berger table numbers them
+/// (`eboard event`'s order), Sonneborn-Berger only, the opponents' final
+/// scores as they are (C.07 art. 15.2: no article 16). With 2-6 1-0, 3-1
+/// 0-1 and 4-5 ½-½ every place is shared: 1 and 4 (2½, SB 1), 2 and 5
+/// (2, SB 2¼), 3 and 6 (0, SB 0).
+#[test]
+fn a_round_robin_by_the_berger_table_and_sonneborn_berger() {
+    let text = include_str!("../../../tests/data/round-robin-6.trf");
+    let ev = Event::read(text, "round-robin-6.trf", None).unwrap();
+    assert!(ev.round_robin);
+    assert_eq!((ev.round, ev.tiebreaks.clone()), (3, vec![SB]));
+    let boards: Vec<(u32, u32, u32)> = ev
+        .boards
+        .iter()
+        .map(|g| (g.board, g.white, g.black))
+        .collect();
+    assert_eq!(boards, [(1, 2, 6), (2, 3, 1), (3, 4, 5)]);
+    let rr = |n: u32| {
+        let (name, id) = match n {
+            1 => ("Rasmussen,Allan", 1_400_101),
+            2 => ("Hansen,Sune Berg", 1_400_102),
+            3 => ("Larsen,Ellen", 1_400_103),
+            4 => ("Nielsen,Peter Heine", 1_400_104),
+            5 => ("Olsen,Jens", 1_400_105),
+            _ => ("Petersen,Kasper", 1_400_106),
+        };
+        player(name, Some(id))
+    };
+    let games = [
+        game(1, rr(2), rr(6), "1-0", Some("confirmed")),
+        game(2, rr(3), rr(1), "0-1", Some("confirmed")),
+        game(3, rr(4), rr(5), "1/2-1/2", Some("confirmed")),
+    ];
+    let (s, warnings) = ev.standings(&games);
+    assert!(warnings.is_empty() && !s.provisional, "{warnings:?} {s:?}");
+    let got: Vec<(u32, bool, u32, f64, f64)> = s
+        .rows
+        .iter()
+        .map(|r| (r.rank, r.tied, r.start, r.points, r.tiebreaks[0]))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1, true, 1, 2.5, 1.0),
+            (1, true, 4, 2.5, 1.0),
+            (3, true, 2, 2.0, 2.25),
+            (3, true, 5, 2.0, 2.25),
+            (5, true, 3, 0.0, 0.0),
+            (5, true, 6, 0.0, 0.0),
+        ]
+    );
 }
