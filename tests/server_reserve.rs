@@ -385,3 +385,49 @@ fn a_websocket_client_that_reads_nothing_is_closed_one_that_answers_pings_is_not
     let log = std::fs::read_to_string(&board.stderr).unwrap();
     assert!(log.contains("answered no ping"), "{log}");
 }
+
+/// Issue 41 §4: the arbiter's reserve from any address once
+/// authenticated. One address (spectators behind the arbiter's NAT, say)
+/// holds its whole budget of connections busy (4 streams that never
+/// read, `max_connections_per_address = 4`): the arbiter from that same
+/// address, with his token, is served every time (let in on probation,
+/// into the reserve with his credentials); a spectator from it is refused
+/// (503), and so is an arbiter's route without credentials after its
+/// answer; another address is served as before.
+#[test]
+fn the_arbiter_is_served_from_an_address_holding_its_whole_budget() {
+    let dir = tempdir("reserve-any-address");
+    let limits = "\n[server]\nmax_connections = 64\nreserved_connections = 8\nmax_streams = 16\n\
+                  max_connections_per_address = 4\nmax_streams_per_address = 4\n";
+    let cfg = config(&dir, 1, 1, limits);
+    let trace = opera_trace(&dir, 7);
+    let board = run_board(&dir, &cfg, Some(&trace), &[]);
+    let addr: SocketAddr = board.addr.parse().unwrap();
+    let shared = Ipv4Addr::new(127, 0, 0, 41);
+    let held: Vec<(u16, TcpStream)> = (0..4).map(|_| stream_never_read(shared, addr)).collect();
+    assert!(held.iter().all(|(s, _)| *s == 200), "the four streams");
+    let (mut arbiter, mut spectator, mut anonymous, mut other) = (0, 0, 0, 0);
+    let start = Instant::now();
+    for _ in 0..15 {
+        arbiter +=
+            usize::from(timed_from(shared, addr, "/arbiter/state", &[ARBITER_AUTH]).0 == 200);
+        spectator += usize::from(timed_from(shared, addr, "/games.pgn", &[]).0 == 200);
+        anonymous += usize::from(timed_from(shared, addr, "/arbiter/state", &[]).0 == 200);
+        other +=
+            usize::from(timed_from(Ipv4Addr::new(127, 0, 0, 42), addr, "/games.pgn", &[]).0 == 200);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (status, _) = timed_from(shared, addr, "/games.pgn", &[]);
+    println!(
+        "one address holding its 4 connections busy: the arbiter (token) from it served \
+         {arbiter}/15, a spectator from it {spectator}/15 (then {status}), without credentials \
+         {anonymous}/15, another address {other}/15, in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    assert_eq!(arbiter, 15, "the arbiter from the address at its limit");
+    assert_eq!(spectator, 0, "a spectator from it");
+    assert!(status == 503 || status == 0, "{status}");
+    assert_eq!(anonymous, 0, "no credentials, no reserve");
+    assert_eq!(other, 15, "another address");
+    drop(held);
+}
