@@ -13,6 +13,9 @@
 //!   game 1.2 refused with an alert naming both pairs of players.
 //! - **The pairing's players, MQTT**: the same pairings and the same two
 //!   boards through mosquitto and the ACL of `docs/mqtt.md`.
+//! - **A flooding board URL**: a 64 MB `/boards.json` and 1,000 stream
+//!   messages of 200 KB; the relay's RSS stays within 64 MB of what it was
+//!   and the real board beside it is served.
 
 use crate::common;
 
@@ -242,5 +245,129 @@ fn an_mqtt_relay_refuses_a_game_whose_players_are_not_the_pairings() {
     });
     assert_eq!(public_games(&relay.addr), ["1.1"]);
     assert!(console_state(&relay.addr, me, "1.2").is_none());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A fake board at `127.0.0.1:PORT` for the flood: `/boards.json` is
+/// `junk_mb` MB of a JSON array that never closes, `/events` an SSE
+/// stream of `events` messages of `pad` bytes each, naming game 1.1 (its
+/// own table's, never vetted: held) and game 1.2 (another table's:
+/// refused) in turn. Serves until the test ends.
+fn flooding_board(
+    junk_mb: usize,
+    events: usize,
+    pad: usize,
+) -> (
+    std::net::SocketAddr,
+    std::sync::Arc<std::sync::atomic::AtomicBool>,
+) {
+    use std::io::{BufRead, BufReader, Write};
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sent = done.clone();
+    std::thread::spawn(move || {
+        for conn in l.incoming() {
+            let Ok(mut s) = conn else { continue };
+            let sent = sent.clone();
+            std::thread::spawn(move || {
+                let mut line = String::new();
+                let mut r = BufReader::new(s.try_clone().unwrap());
+                if r.read_line(&mut line).is_err() {
+                    return;
+                }
+                loop {
+                    let mut h = String::new();
+                    if r.read_line(&mut h).map_or(true, |n| n == 0) || h == "\r\n" {
+                        break;
+                    }
+                }
+                let chunk = vec![b' '; 1 << 20];
+                if line.starts_with("GET /boards.json") {
+                    let _ = s.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n[");
+                    for _ in 0..junk_mb {
+                        if s.write_all(&chunk).is_err() {
+                            return;
+                        }
+                    }
+                } else if line.starts_with("GET /events") {
+                    let _ = s.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n");
+                    let padding = "x".repeat(pad);
+                    for i in 0..events {
+                        let game = if i % 2 == 0 { "1.1" } else { "1.2" };
+                        let m = format!(
+                            "id: {i}\ndata: {{\"type\":\"move\",\"game\":\"{game}\",\"pad\":\"{padding}\"}}\n\n"
+                        );
+                        if s.write_all(m.as_bytes()).is_err() {
+                            return;
+                        }
+                    }
+                    sent.store(true, std::sync::atomic::Ordering::Relaxed);
+                    // Open, silent: the relay keeps the connection.
+                    let _ = r.read_line(&mut String::new());
+                } else {
+                    let _ = s.write_all(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
+                }
+            });
+        }
+    });
+    (addr, done)
+}
+
+/// A board URL flooding the relay: a 64 MB `/boards.json` and 1,000
+/// stream messages of 200 KB (half of its own game, never vetted; half of
+/// another table's): the relay reads 1 MiB of the body, holds at most
+/// 1 MiB of the messages, refuses the rest with alerts, and serves a real
+/// board beside it; its RSS stays within 64 MB of what it was.
+#[test]
+fn a_flooding_board_url_leaves_the_relays_memory_bounded() {
+    let dir = tempdir("relay-flood");
+    let real = board(&dir, "b2", 2, None, |d| opera_trace(d, 2));
+    let (flood, sent) = flooding_board(64, 1_000, 200_000);
+    let relay = HttpRelay::new(
+        &dir,
+        &arbiter_accounts(false),
+        &[
+            format!("1=http://{flood}"),
+            format!("2=http://{}", real.addr),
+        ],
+    );
+    let relay = relay.start();
+    let r = relay.addr.as_str();
+    let before = rss_kb(relay.child.id());
+    let cookie = login(r, "IA Hansen", SECRET);
+    let me = ("Cookie", cookie.as_str());
+    let base = format!("http://{flood}");
+    // One alert per source and 10 minutes: the first refusal's (the
+    // body's or another table's message, whichever came first).
+    let alert = poll(60, "the alert about the flooding board", || {
+        refusals(r, me, "refused")
+            .into_iter()
+            .find(|a| a["event"]["base"] == base.as_str())
+    });
+    println!("{alert}");
+    poll(60, "board 2's result at the relay", || {
+        get(r, "/games.pgn")
+            .contains("[Result \"1-0\"]")
+            .then_some(())
+    });
+    // Until the 1,000 messages are sent (the relay reads as they go).
+    let mut peak = 0;
+    poll(120, "the flood sent to its end", || {
+        peak = peak.max(rss_kb(relay.child.id()));
+        sent.load(std::sync::atomic::Ordering::Relaxed)
+            .then_some(())
+    });
+    peak = peak.max(rss_kb(relay.child.id()));
+    let after = rss_kb(relay.child.id());
+    println!(
+        "a board URL flooding (64 MB /boards.json, 1,000 × 200 KB messages): relay RSS \
+         {before} kB before, {after} kB after, peak {peak} kB"
+    );
+    assert_eq!(public_games(r), ["1.2"]);
+    assert!(
+        peak < before + 64 * 1024,
+        "the relay's RSS grew from {before} kB to {peak} kB"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

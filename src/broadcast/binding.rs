@@ -28,6 +28,11 @@ use tokio::time::Instant;
 /// the game's snapshot, a few seconds at most: one a ply).
 pub const MAX_HELD: usize = 256;
 
+/// The most bytes of such held messages per source: 1 MiB (an events
+/// message is 1.7 KB on average, measured, `docs/mqtt.md`); past it the
+/// oldest go first (the game's snapshot covers them).
+pub const MAX_HELD_BYTES: usize = 1024 * 1024;
+
 /// The largest `/boards.json` (`/arbiter/state`) read from one board:
 /// 1 MiB, four times [`MAX_MESSAGE`]; a board serves its own game (the
 /// Opera Game's snapshot is 3.2 KB, measured).
@@ -343,8 +348,12 @@ impl Binding {
             }
             match self.fits(base, *table, bound, boards, game) {
                 Ok(true) => {
-                    if bound.held.len() >= MAX_HELD {
-                        bound.held.pop_front();
+                    let mut bytes: usize = bound.held.iter().map(|(_, m)| m.len()).sum();
+                    while bound.held.len() >= MAX_HELD || bytes + msg.len() > MAX_HELD_BYTES {
+                        let Some((_, m)) = bound.held.pop_front() else {
+                            break;
+                        };
+                        bytes -= m.len();
                         tracing::debug!(
                             base,
                             "relay: a held message dropped (its game's snapshot covers it)"
