@@ -390,16 +390,16 @@ fn keep_state(
 fn pairings_of(file: PathBuf) -> crate::broadcast::bound::Pairings {
     use crate::broadcast::bound::Paired;
     type Stamp = Option<(u64, std::time::SystemTime)>;
-    let cache: std::sync::Mutex<std::collections::HashMap<u32, (Stamp, Option<Vec<Paired>>)>> =
-        std::sync::Mutex::default();
+    // Per round: the file's stamp when read, its boards (None: unpaired).
+    type Cache = std::collections::HashMap<u32, (Stamp, Option<Vec<Paired>>)>;
+    let cache: std::sync::Mutex<Cache> = std::sync::Mutex::default();
     crate::broadcast::bound::Pairings::new(move |round: u32, board: u32| {
         let stamp: Stamp = std::fs::metadata(&file)
             .ok()
             .and_then(|m| Some((m.len(), m.modified().ok()?)));
         let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-        let fresh = cache
-            .get(&round)
-            .is_some_and(|(s, _)| *s == stamp && s.is_some());
+        // A file gone stays read as gone (said once) until it is back.
+        let fresh = cache.get(&round).is_some_and(|(s, _)| *s == stamp);
         if !fresh {
             let shown = file.display().to_string();
             let read = std::fs::read(&file)

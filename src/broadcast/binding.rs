@@ -125,8 +125,12 @@ pub struct Taken {
 pub struct Binding {
     bind: Bind,
     /// Per base URL: its configured table and its binding.
-    sources: Mutex<(HashMap<String, (Table, Bound)>, HashMap<u32, String>)>,
+    sources: Mutex<Sources>,
 }
+
+/// Per base URL its configured table and binding; per table the URL that
+/// holds it.
+type Sources = (HashMap<String, (Table, Bound)>, HashMap<u32, String>);
 
 impl Binding {
     /// The bindings of `sources` (base URL, configured table) under
@@ -155,7 +159,7 @@ impl Binding {
         })
     }
 
-    fn lock(&self) -> MutexGuard<'_, (HashMap<String, (Table, Bound)>, HashMap<u32, String>)> {
+    fn lock(&self) -> MutexGuard<'_, Sources> {
         self.sources.lock().unwrap_or_else(|e| e.into_inner())
     }
 
