@@ -40,6 +40,7 @@ pub mod round;
 pub mod skip;
 pub mod tls;
 pub mod trace;
+pub mod venue64;
 pub mod voice;
 
 pub use browser::*;
