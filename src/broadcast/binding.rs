@@ -126,6 +126,8 @@ pub struct Binding {
     bind: Bind,
     /// Per base URL: its configured table and its binding.
     sources: Mutex<Sources>,
+    /// Games that left their table and are still shown ([`Binding::keep_retired`]).
+    retired: std::sync::atomic::AtomicUsize,
 }
 
 /// Per base URL its configured table and binding; per table the URL that
@@ -156,6 +158,7 @@ impl Binding {
         Ok(Binding {
             bind,
             sources: Mutex::new((map, boards)),
+            retired: std::sync::atomic::AtomicUsize::new(0),
         })
     }
 
@@ -375,6 +378,15 @@ impl Binding {
         };
         self.refuse(base, &why);
         None
+    }
+
+    /// Whether a game that left its table (an earlier round) may stay in
+    /// view (the console's): at most [`MAX_GAMES`] in a run, so a board
+    /// counting rounds up cannot fill the relay.
+    pub fn keep_retired(&self) -> bool {
+        self.retired
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            < MAX_GAMES
     }
 
     /// The games `base` reports now (taken), as `round.board`.

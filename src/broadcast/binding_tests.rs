@@ -153,3 +153,10 @@ fn a_configured_table_and_the_pairings_players() {
         .snapshots
         .is_empty());
 }
+
+#[test]
+fn earlier_games_stay_in_the_consoles_view_within_the_cap() {
+    let (b, _) = binding(&[("http://a", Table::Any)], None);
+    assert!((0..MAX_GAMES).all(|_| b.keep_retired()));
+    assert!(!b.keep_retired(), "past the cap the earlier game leaves");
+}

@@ -242,7 +242,12 @@ async fn refresher(
                 *feed.games.lock().unwrap_or_else(|e| e.into_inner()) =
                     feed.binding.games_of(&base);
                 for game in taken.forget {
-                    out.forget(game);
+                    // The console keeps a table's earlier game (its result
+                    // may still be confirmed), as the MQTT relay's does;
+                    // the public feeds follow the table's latest.
+                    if feed.token.is_none() || !feed.binding.keep_retired() {
+                        out.forget(game);
+                    }
                 }
                 for s in taken.snapshots {
                     out.publish(0, Some(Arc::new(s)), &[]);
