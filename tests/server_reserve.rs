@@ -385,3 +385,122 @@ fn a_websocket_client_that_reads_nothing_is_closed_one_that_answers_pings_is_not
     let log = std::fs::read_to_string(&board.stderr).unwrap();
     assert!(log.contains("answered no ping"), "{log}");
 }
+
+/// Issue 41 §4: the arbiter's reserve from any address once
+/// authenticated. One address (spectators behind the arbiter's NAT, say)
+/// holds its whole budget of connections busy (4 streams that never
+/// read, `max_connections_per_address = 4`): the arbiter from that same
+/// address, with his token, is served every time (let in on probation,
+/// into the reserve with his credentials); a spectator from it is refused
+/// (503), and so is an arbiter's route without credentials after its
+/// answer; another address is served as before.
+#[test]
+fn the_arbiter_is_served_from_an_address_holding_its_whole_budget() {
+    let dir = tempdir("reserve-any-address");
+    let limits = "\n[server]\nmax_connections = 64\nreserved_connections = 8\nmax_streams = 16\n\
+                  max_connections_per_address = 4\nmax_streams_per_address = 4\n";
+    let cfg = config(&dir, 1, 1, limits);
+    let trace = opera_trace(&dir, 7);
+    let board = run_board(&dir, &cfg, Some(&trace), &[]);
+    let addr: SocketAddr = board.addr.parse().unwrap();
+    let shared = Ipv4Addr::new(127, 0, 0, 41);
+    let held: Vec<(u16, TcpStream)> = (0..4).map(|_| stream_never_read(shared, addr)).collect();
+    assert!(held.iter().all(|(s, _)| *s == 200), "the four streams");
+    let (mut arbiter, mut spectator, mut anonymous, mut other) = (0, 0, 0, 0);
+    let start = Instant::now();
+    for _ in 0..15 {
+        arbiter +=
+            usize::from(timed_from(shared, addr, "/arbiter/state", &[ARBITER_AUTH]).0 == 200);
+        spectator += usize::from(timed_from(shared, addr, "/games.pgn", &[]).0 == 200);
+        anonymous += usize::from(timed_from(shared, addr, "/arbiter/state", &[]).0 == 200);
+        other +=
+            usize::from(timed_from(Ipv4Addr::new(127, 0, 0, 42), addr, "/games.pgn", &[]).0 == 200);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (status, _) = timed_from(shared, addr, "/games.pgn", &[]);
+    println!(
+        "one address holding its 4 connections busy: the arbiter (token) from it served \
+         {arbiter}/15, a spectator from it {spectator}/15 (then {status}), without credentials \
+         {anonymous}/15, another address {other}/15, in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    assert_eq!(arbiter, 15, "the arbiter from the address at its limit");
+    assert_eq!(spectator, 0, "a spectator from it");
+    assert!(status == 503 || status == 0, "{status}");
+    assert_eq!(anonymous, 0, "no credentials, no reserve");
+    assert_eq!(other, 15, "another address");
+    drop(held);
+}
+
+/// Issue 41 §4, from a venue's single /64: hosts of the /64 hold its whole
+/// budget busy (4 hosts × 4 streams that never read = the 16 a /64 may
+/// hold at `max_connections = 64`). The arbiter from a fifth host of the
+/// same /64, with his token over TLS, is served every time; a spectator
+/// from it is refused (503), as before (closed).
+#[test]
+fn the_arbiter_is_served_from_a_64_holding_its_whole_budget() {
+    use common::venue64::*;
+    in_venue_64(|| {
+        let dir = tempdir("reserve-64");
+        let limits =
+            "\n[server]\nmax_connections = 64\nreserved_connections = 8\nmax_streams = 16\n\
+                      max_connections_per_address = 4\nmax_streams_per_address = 4\n";
+        let cfg = config(&dir, 1, 1, limits);
+        let trace = opera_trace(&dir, 7);
+        let args = [
+            "run",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+        ];
+        let _board = serving_at(&args, VENUE_BOARD, &dir);
+        wait_for_text(
+            20,
+            "the certificate",
+            &dir.join("stderr.txt"),
+            "fingerprint=",
+        );
+        let addr: SocketAddr = VENUE_BOARD.parse().unwrap();
+        let host = |s: &str| -> std::net::IpAddr { s.parse().unwrap() };
+        let mut held = Vec::new();
+        for h in [
+            "2001:db8:41:64::a",
+            "2001:db8:41:64::b",
+            "2001:db8:41:64::c",
+            "2001:db8:41:64::d",
+        ] {
+            for _ in 0..4 {
+                let mut s = connect_from(host(h), addr).expect("connect");
+                s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .unwrap();
+                s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+                let mut head = [0u8; 12];
+                s.read_exact(&mut head).unwrap();
+                assert_eq!(&head[9..12], b"200", "a stream of the /64");
+                held.push(s);
+            }
+        }
+        let (arbiter, neighbour) = (host("2001:db8:41:64::e"), host("2001:db8:41:64::f"));
+        let (mut a_ok, mut n_ok) = (0, 0);
+        let mut n_status = Vec::new();
+        for _ in 0..15 {
+            a_ok +=
+                usize::from(tls_from(&dir, arbiter, addr, "/arbiter/state", ARBITER_TOKEN) == 200);
+            let s = plain_from(neighbour, addr, "/games.pgn");
+            n_ok += usize::from(s == 200);
+            n_status.push(s);
+        }
+        println!(
+            "a /64 holding its 16 connections busy: the arbiter (token, TLS) from a fifth host \
+             served {a_ok}/15, a spectator from a sixth {n_ok}/15 ({n_status:?})"
+        );
+        assert_eq!(a_ok, 15, "the arbiter from the /64 at its budget");
+        assert_eq!(n_ok, 0, "a spectator from it");
+        assert!(
+            n_status.iter().all(|s| *s == 503 || *s == 0),
+            "{n_status:?}"
+        );
+        drop(held);
+    });
+}

@@ -94,6 +94,7 @@ mod player_device;
 mod properties;
 mod readme_commands;
 mod relay;
+mod relay_bound;
 mod relay_split_proxy;
 mod restart_moments;
 mod restart_pause;

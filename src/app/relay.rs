@@ -15,7 +15,9 @@ use std::time::Duration;
 /// The arguments of `eboard relay`.
 #[derive(Debug, clap::Args)]
 pub struct RelayArgs {
-    /// The board daemons' base URLs (http://host:port).
+    /// The board daemons' base URLs (http://host:port), each bound to its
+    /// table: `2=URL` (table 2), `3.2=URL` (game 3.2 only), or bare (the
+    /// table of the first game it reports; docs/relay-integrity.md).
     #[arg(required_unless_present_any = ["mqtt", "config"])]
     urls: Vec<String>,
     /// Follow the boards through this MQTT broker instead: mqtt://host[:port]
@@ -37,12 +39,13 @@ pub struct RelayArgs {
     /// With --mqtt: only this event (its name as in the boards' config; default: every event).
     #[arg(long, value_name = "NAME")]
     event: Option<String>,
-    /// With --mqtt: follow only these rounds (`--round 3`, `--round 3,4`;
-    /// default: every round, the latest one per table). Messages of other
-    /// rounds are not subscribed to (issue 41, docs/relay-integrity.md).
+    /// Follow only these rounds (`--round 3`, `--round 3,4`; default:
+    /// every round, the latest one per table). With --mqtt, messages of
+    /// other rounds are not subscribed to; from board URLs they are
+    /// dropped (issue 41, docs/relay-integrity.md).
     #[arg(long, value_name = "R", value_delimiter = ',')]
     round: Vec<u32>,
-    /// With --mqtt: follow only tables 1..=N (default: every table).
+    /// Follow only tables 1..=N (default: every table).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     boards: Option<u32>,
     /// With --mqtt: the first topic level (default: the --config file's
@@ -120,6 +123,11 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
     // The MQTT relay's alerts from the boards' retained alert lists, for
     // the console's queue (`crate::mqtt::alert_list`).
     let (list_alerts, mut list_alerts_rx) = tokio::sync::mpsc::unbounded_channel();
+    // The event's pairings: a table's game must be the pairing's (issue 41).
+    let pairings_file = cfg
+        .as_ref()
+        .and_then(|c| c.arbiter.pairings.as_ref().map(PathBuf::from));
+    let pairings = pairings_file.clone().map(pairings_of);
     let console = match url {
         Some(url) => {
             if !urls.is_empty() {
@@ -200,6 +208,7 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
                         rounds: round,
                         boards,
                     },
+                    pairings,
                 },
             )
             .anyhow()
@@ -214,17 +223,45 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
             if mqtt_username.is_some() || mqtt_ca_file.is_some() || topic_prefix.is_some() {
                 bail!("--mqtt-username, --mqtt-ca-file and --topic-prefix are for --mqtt");
             }
-            if !round.is_empty() || boards.is_some() {
-                bail!("--round and --boards are for --mqtt (the HTTP relay follows the boards it is given)");
-            }
             if urls.is_empty() {
                 bail!("{shown}: no [mqtt] section: give board URLs or --mqtt URL");
             }
-            crate::broadcast::relay::start(rt.handle(), urls.clone(), channel.clone()).anyhow()?;
+            // Every board URL bound to its table; the refusals alerted on
+            // the console (its channel with a relay token, else its queue).
+            let arbiter_channel = relay_token
+                .as_ref()
+                .map(|_| std::sync::Arc::new(crate::broadcast::delay::Channel::with_backlog()));
+            let alert: crate::broadcast::binding::AlertSink = match &arbiter_channel {
+                Some(c) => {
+                    let c = c.clone();
+                    std::sync::Arc::new(move |a| c.publish(0, None, &[a]))
+                }
+                None => {
+                    let tx = list_alerts.clone();
+                    std::sync::Arc::new(move |a| {
+                        let _ = tx.send(a);
+                    })
+                }
+            };
+            let bind = crate::broadcast::relay::Bind {
+                scope: crate::broadcast::bound::Scope {
+                    rounds: round,
+                    boards,
+                },
+                pairings,
+                alert: Some(alert),
+                ..Default::default()
+            };
+            crate::broadcast::relay::start_bound(
+                rt.handle(),
+                urls.clone(),
+                channel.clone(),
+                bind.clone(),
+            )
+            .anyhow()?;
             match relay_token {
                 Some(token) => {
-                    let arbiter =
-                        std::sync::Arc::new(crate::broadcast::delay::Channel::with_backlog());
+                    let arbiter = arbiter_channel.unwrap_or_default();
                     let fwd = std::sync::Arc::new(
                         crate::console::forward::Forwarder::new(
                             token.clone(),
@@ -245,6 +282,7 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
                         std::sync::Arc::new(move |game: &str, base: &str| {
                             table.set_board(game, base)
                         }),
+                        bind,
                     )
                     .anyhow()?;
                     crate::console::state::Console::new(accounts, arbiter, Some(fwd))
@@ -263,10 +301,7 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
     tracing::info!("relay: times in {}", zone.name());
     let console = std::sync::Arc::new(
         console
-            .with_pairings(
-                cfg.as_ref()
-                    .and_then(|c| c.arbiter.pairings.as_ref().map(PathBuf::from)),
-            )
+            .with_pairings(pairings_file)
             .with_time_zone(zone)
             .with_event_head(
                 cfg.as_ref()
@@ -344,4 +379,66 @@ fn keep_state(
         console.alerts.take(&d.alert_json(), now);
     }
     Ok(())
+}
+
+/// The pairings in `file` (`[arbiter] pairings`, TRF-16 or CSV) as the
+/// relay checks a table's game against them ([`crate::broadcast::bound`]):
+/// read again when the file changes (its length or modification time),
+/// per round. A round the file does not pair, or a file that cannot be
+/// read, leaves the players unchecked (the round and board still are),
+/// said once at warn.
+fn pairings_of(file: PathBuf) -> crate::broadcast::bound::Pairings {
+    use crate::broadcast::bound::Paired;
+    type Stamp = Option<(u64, std::time::SystemTime)>;
+    // Per round: the file's stamp when read, its boards (None: unpaired).
+    type Cache = std::collections::HashMap<u32, (Stamp, Option<Vec<Paired>>)>;
+    let cache: std::sync::Mutex<Cache> = std::sync::Mutex::default();
+    crate::broadcast::bound::Pairings::new(move |round: u32, board: u32| {
+        let stamp: Stamp = std::fs::metadata(&file)
+            .ok()
+            .and_then(|m| Some((m.len(), m.modified().ok()?)));
+        let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+        // A file gone stays read as gone (said once) until it is back.
+        let fresh = cache.get(&round).is_some_and(|(s, _)| *s == stamp);
+        if !fresh {
+            let shown = file.display().to_string();
+            let read = std::fs::read(&file)
+                .map_err(|e| format!("{shown}: {e}"))
+                .and_then(|bytes| {
+                    let (text, _) = crate::event::results::decode_trf(bytes);
+                    let mut r = crate::event::read_round(&text, &shown, round)
+                        .map_err(|e| e.to_string())?;
+                    // As `eboard event` numbers a round robin's boards.
+                    if crate::event::berger::says_round_robin(&r) {
+                        crate::event::berger::number_boards(&mut r, &shown)
+                            .map_err(|e| e.to_string())?;
+                    }
+                    Ok(r)
+                });
+            let games = match read {
+                Ok(r) if !r.pairings.is_empty() => Some(
+                    crate::event::assignments(&r, None, None)
+                        .into_iter()
+                        .map(|a| Paired::Players(a.white, a.black))
+                        .collect(),
+                ),
+                Ok(_) => None,
+                Err(e) => {
+                    tracing::warn!(
+                        "relay: [arbiter] pairings: {e}: the players of round {round}'s games are not checked"
+                    );
+                    None
+                }
+            };
+            cache.insert(round, (stamp, games));
+        }
+        match cache.get(&round).and_then(|(_, g)| g.as_ref()) {
+            None => Paired::Unknown,
+            Some(games) => games
+                .get(board as usize - 1)
+                .filter(|_| board >= 1)
+                .cloned()
+                .unwrap_or(Paired::NoBoard(games.len() as u32)),
+        }
+    })
 }

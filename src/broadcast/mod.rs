@@ -16,6 +16,8 @@
 //! `lichess_push::Settings`).
 
 mod arbiter_view;
+pub mod binding;
+pub mod bound;
 pub mod delay;
 pub mod event_id;
 pub mod event_stream;

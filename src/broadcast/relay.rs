@@ -22,7 +22,14 @@
 //! docs/server.md) with an `event: lease` whose id is a proof: the relay
 //! forwards nothing of it, keeps the id and reconnects at once, without
 //! an outage reported, so it stays a proven reader of the board.
+//!
+//! Every board URL is bound to its table ([`super::binding`], issue 41):
+//! what it serves of another table's game, of a game whose players are not
+//! the pairing's, or beyond the caps is dropped and alerted, never
+//! published nor taken as the forwarding table's board.
 
+pub use super::binding::Bind;
+use super::binding::{Binding, Table, MAX_SNAPSHOTS_BODY};
 use super::delay::Channel;
 pub use super::event_stream::{event_data, events, MAX_EVENT};
 use super::public::Snapshot;
@@ -45,7 +52,7 @@ pub const FETCH_TIMEOUT: Duration = Duration::from_secs(5);
 /// `https://host:port`, no trailing slash kept; a `#sha256=…` pin is not
 /// part of it, see [`board_pin`]).
 pub fn base_url(url: &str) -> Result<String, String> {
-    let u = url.trim();
+    let u = super::binding::split_source(url)?.1;
     let u = u
         .split_once('#')
         .map_or(u, |(b, _)| b)
@@ -70,7 +77,7 @@ pub fn base_url(url: &str) -> Result<String, String> {
 /// (the fingerprint the board prints at start; the fragment is never sent).
 /// `None` when the URL has none.
 pub fn board_pin(url: &str) -> Result<Option<[u8; 32]>, String> {
-    let Some((_, fragment)) = url.trim().split_once('#') else {
+    let Some((_, fragment)) = super::binding::split_source(url)?.1.split_once('#') else {
         return Ok(None);
     };
     let Some(print) = fragment.strip_prefix("sha256=") else {
@@ -113,24 +120,52 @@ struct Feed {
     on_game: Option<OnGame>,
     /// The games each board plays, for its offline alerts.
     games: Arc<std::sync::Mutex<Vec<String>>>,
+    /// Every source's table ([`super::binding`]), shared by the feed's sources.
+    binding: Arc<Binding>,
 }
 
 /// Told `(game "round.board", base URL)` for each game a board's snapshots show.
 pub type OnGame = Arc<dyn Fn(&str, &str) + Send + Sync>;
 
-/// Starts following `urls` into `out` on `rt`.
+/// Starts following `urls` into `out` on `rt`, each URL bound to the
+/// first table it reports ([`start_bound`] with no scope, no pairings and
+/// the refusals logged only).
 pub fn start(
     rt: &tokio::runtime::Handle,
     urls: Vec<String>,
     out: Arc<Channel>,
 ) -> Result<(), String> {
+    start_bound(rt, urls, out, Bind::default())
+}
+
+/// Starts following `urls` (each `URL`, `N=URL` or `R.N=URL`:
+/// [`super::binding::split_source`]) into `out` on `rt`, every source
+/// bound to its table under `bind`.
+pub fn start_bound(
+    rt: &tokio::runtime::Handle,
+    urls: Vec<String>,
+    out: Arc<Channel>,
+    bind: Bind,
+) -> Result<(), String> {
+    let binding = binding(&urls, bind)?;
     spawn_all(rt, urls, out, || Feed {
         events: "/events",
         snapshots: "/boards.json",
         token: None,
         on_game: None,
         games: Arc::default(),
+        binding: binding.clone(),
     })
+}
+
+/// The bindings of `urls` under `bind`.
+fn binding(urls: &[String], bind: Bind) -> Result<Arc<Binding>, String> {
+    let mut sources: Vec<(String, Table)> = Vec::new();
+    for u in urls {
+        let (table, _) = super::binding::split_source(u)?;
+        sources.push((base_url(u)?, table));
+    }
+    Binding::new(bind, &sources).map(Arc::new)
 }
 
 /// Starts following the arbiter's channel of each of `urls` (`GET
@@ -139,13 +174,17 @@ pub fn start(
 /// told which board plays which game; a board that cannot be followed gives
 /// one `{"type": "board_offline", "game", "base", "reason"}` message per
 /// outage, and `{"type": "board_resumed", …}` when it is followed again.
+/// Every source is bound to its table under `bind`, as in [`start_bound`]:
+/// `on_game` is told only the games a board may report.
 pub fn start_arbiter(
     rt: &tokio::runtime::Handle,
     urls: Vec<String>,
     token: &str,
     out: Arc<Channel>,
     on_game: OnGame,
+    bind: Bind,
 ) -> Result<(), String> {
+    let binding = binding(&urls, bind)?;
     let token: Arc<str> = Arc::from(token);
     spawn_all(rt, urls, out, || Feed {
         events: "/arbiter/events",
@@ -153,6 +192,7 @@ pub fn start_arbiter(
         token: Some(token.clone()),
         on_game: Some(on_game.clone()),
         games: Arc::default(),
+        binding: binding.clone(),
     })
 }
 
@@ -193,15 +233,27 @@ async fn refresher(
     loop {
         match fetch_boards(&client, &base, &feed).await {
             Ok(list) => {
-                let ids: Vec<String> = list.iter().map(|s| s.info.id()).collect();
+                let taken = feed.binding.snapshots(&base, list);
                 if let Some(f) = &feed.on_game {
-                    for id in &ids {
-                        f(id, &base);
+                    for s in &taken.snapshots {
+                        f(&s.info.id(), &base);
                     }
                 }
-                *feed.games.lock().unwrap_or_else(|e| e.into_inner()) = ids;
-                for s in list {
+                *feed.games.lock().unwrap_or_else(|e| e.into_inner()) =
+                    feed.binding.games_of(&base);
+                for game in taken.forget {
+                    // The console keeps a table's earlier game (its result
+                    // may still be confirmed), as the MQTT relay's does;
+                    // the public feeds follow the table's latest.
+                    if feed.token.is_none() || !feed.binding.keep_retired() {
+                        out.forget(game);
+                    }
+                }
+                for s in taken.snapshots {
                     out.publish(0, Some(Arc::new(s)), &[]);
+                }
+                for m in taken.release {
+                    out.publish(0, None, &[m]);
                 }
             }
             Err(e) => tracing::info!(%base, error = %e, "relay: snapshots not read"),
@@ -225,7 +277,19 @@ async fn fetch_boards(
     if !resp.status().is_success() {
         return Err(format!("HTTP {}", resp.status()));
     }
-    let bytes = resp.bytes().await.map_err(|e| e.to_string())?;
+    // At most MAX_SNAPSHOTS_BODY, counted as it comes (issue 41).
+    let mut resp = resp;
+    let mut bytes = Vec::new();
+    while let Some(chunk) = resp.chunk().await.map_err(|e| e.to_string())? {
+        if bytes.len() + chunk.len() > MAX_SNAPSHOTS_BODY {
+            feed.binding.refuse_body(base, feed.snapshots);
+            return Err(format!(
+                "{} over {MAX_SNAPSHOTS_BODY} bytes",
+                feed.snapshots
+            ));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
     serde_json::from_slice(&bytes).map_err(|e| e.to_string())
 }
 
@@ -439,7 +503,9 @@ async fn stream_once(
         if e.data.is_empty() {
             continue;
         }
-        out.publish(0, None, &[Arc::from(e.data)]);
+        if let Some(m) = feed.binding.message(base, Arc::from(e.data)) {
+            out.publish(0, None, &[m]);
+        }
         notify.notify_one();
     }
     Ok(leased)

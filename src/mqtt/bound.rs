@@ -5,7 +5,9 @@
 //! number far ahead. Whatever else arrives is dropped and said: a warn line
 //! and an `uplink_alert` on the console naming the topic and what did not
 //! match ([`Refusals`], rate-limited so that a flood does not flood the
-//! arbiter's alert queue).
+//! arbiter's alert queue). The transport-free part (the scope, the game
+//! and the pairing's players, the caps, the refusals) is
+//! `crate::broadcast::bound`, which the HTTP relay uses too.
 //!
 //! Why: the broker's ACL decides who may write a table's topics, not what
 //! the messages say. With board 1's login a message on board 1's own topic
@@ -16,21 +18,13 @@
 //! board's login.
 
 use super::Wire;
+pub use crate::broadcast::bound::{
+    check_game, check_players, Paired, Pairings, Refusals, Scope, MAX_GAMES, MAX_MESSAGE,
+    REFUSAL_BURST, REFUSAL_EVERY,
+};
 use serde_json::Value;
-use std::collections::HashMap;
-use std::sync::Arc;
-use std::time::Duration;
-use tokio::time::Instant;
-
-/// The largest message taken from a table's topics, bytes (256 KiB).
-/// Measured: a retained snapshot of the Opera Game (33 moves) is 3.2 KB,
-/// an events message 1.7 KB on average (measured, `docs/mqtt.md`);
-/// estimated, not measured: a snapshot grows by about 150 bytes a ply (the
-/// PGN's SAN and `[%clk]`, the state's and the LiveChess game's move
-/// lists), so a 300-move game, longer than the longest rated one
-/// (Nikolić–Arsović, Belgrade 1989, 269 moves), is about 95 KB. 256 KiB is over twice that; a board's retained alert
-/// list is bounded at 64 KiB ([`super::alert_list::MAX_BYTES`]).
-pub const MAX_MESSAGE: usize = 256 * 1024;
+use std::collections::HashSet;
+use std::hash::Hash;
 
 /// How far in the future a game's `epoch` (the Unix ms its game started,
 /// by the board's clock) may be by the relay's clock: 5 minutes. Boards and
@@ -51,84 +45,28 @@ pub const MAX_SEQ: u64 = 100_000;
 /// 10,000 (a relay away for a whole long game is behind by less).
 pub const SEQ_AHEAD: u64 = 10_000;
 
-/// The most games (public streams) and tables (arbiter channels) a relay
-/// keeps: 1,000, over three times the largest opens' boards (300 and more
-/// at the biggest Swiss events); lichess takes at most 100 games a round.
-pub const MAX_GAMES: usize = 1_000;
-
-/// The alerts about refused messages: at most one per topic per
-/// [`REFUSAL_EVERY`], and at most [`REFUSAL_BURST`] in all per
-/// [`REFUSAL_EVERY`]; the others are counted into the next one.
-pub const REFUSAL_EVERY: Duration = Duration::from_secs(600);
-/// See [`REFUSAL_EVERY`].
-pub const REFUSAL_BURST: u32 = 20;
-
-/// The rounds and boards a relay follows (`eboard relay --round R
-/// --boards N`); empty: every round (the latest one per table) and every
-/// table.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Scope {
-    /// The rounds followed (empty: every round, the latest per table).
-    pub rounds: Vec<u32>,
-    /// Tables 1..=N (`None`: every table).
-    pub boards: Option<u32>,
-}
-
-impl Scope {
-    /// Whether the table `board` is followed.
-    pub fn has_board(&self, board: u32) -> bool {
-        board >= 1 && self.boards.is_none_or(|n| board <= n)
-    }
-
-    /// Whether round `round` is followed.
-    pub fn has_round(&self, round: u32) -> bool {
-        self.rounds.is_empty() || self.rounds.contains(&round)
-    }
-
-    /// The topic filters of the public topics (`events`, `snapshot`) under
-    /// `base` (`{prefix}/{event}`): one per round and board when both are
-    /// given (the broker then sends nothing else, at most 512 filters),
-    /// one per round when the rounds are, else `base/+/+/…`.
-    pub fn public_filters(&self, base: &str) -> Vec<String> {
-        let kinds = ["events", "snapshot"];
-        match (&self.rounds[..], self.boards) {
-            (rs, Some(n)) if !rs.is_empty() && rs.len() as u64 * u64::from(n) <= 256 => rs
-                .iter()
-                .flat_map(|r| {
-                    (1..=n).flat_map(move |b| kinds.map(|k| format!("{base}/{r}/{b}/{k}")))
-                })
-                .collect(),
-            ([], _) => kinds.map(|k| format!("{base}/+/+/{k}")).to_vec(),
-            (rs, _) => rs
-                .iter()
-                .flat_map(|r| kinds.map(|k| format!("{base}/{r}/+/{k}")))
-                .collect(),
-        }
+/// The topic filters of the public topics (`events`, `snapshot`) under
+/// `base` (`{prefix}/{event}`) for `scope`: one per round and board when
+/// both are given (the broker then sends nothing else, at most 512
+/// filters), one per round when the rounds are, else `base/+/+/…`.
+pub fn public_filters(scope: &Scope, base: &str) -> Vec<String> {
+    let kinds = ["events", "snapshot"];
+    match (&scope.rounds[..], scope.boards) {
+        (rs, Some(n)) if !rs.is_empty() && rs.len() as u64 * u64::from(n) <= 256 => rs
+            .iter()
+            .flat_map(|r| (1..=n).flat_map(move |b| kinds.map(|k| format!("{base}/{r}/{b}/{k}"))))
+            .collect(),
+        ([], _) => kinds.map(|k| format!("{base}/+/+/{k}")).to_vec(),
+        (rs, _) => rs
+            .iter()
+            .flat_map(|r| kinds.map(|k| format!("{base}/{r}/+/{k}")))
+            .collect(),
     }
 }
 
 /// The game a message names in its `"game": "r.b"` (`None`: none).
 fn named_game(msg: &Value) -> Option<&str> {
     msg.get("game").and_then(Value::as_str)
-}
-
-/// Whether game id `game` (`r.b`) is round `round` (any, when `None`) at
-/// table `board`; else what did not match.
-pub fn check_game(game: &str, round: Option<u32>, board: u32) -> Result<(), String> {
-    let Some((r, b)) = crate::broadcast::delay::parse_game_id(game) else {
-        return Err(format!("game \"{game}\" is not a game id (round.board)"));
-    };
-    if b != board {
-        return Err(format!(
-            "it names game {game} (board {b}), not board {board}'s"
-        ));
-    }
-    match round {
-        Some(want) if r != want => Err(format!(
-            "it names game {game} (round {r}), not round {want}'s game at board {board}"
-        )),
-        _ => Ok(()),
-    }
 }
 
 /// Whether `w`, on a topic of table `board` (and of round `round`, when
@@ -176,61 +114,48 @@ pub fn check_numbers(w: &Wire, now_unix_ms: u64) -> Result<(), String> {
     Ok(())
 }
 
-/// The relay's refusals: each logged, and alerted on the console at most
-/// once per topic and [`REFUSAL_BURST`] times in all per [`REFUSAL_EVERY`].
-#[derive(Debug, Default)]
-pub struct Refusals {
-    /// Per topic: when it was last alerted, and the refusals since.
-    topics: HashMap<String, (Option<Instant>, u64)>,
-    /// The alerts of the current window, and when it began.
-    window: Option<(Instant, u32)>,
-    /// Refusals not alerted because of the burst limit.
-    held: u64,
+/// The pairing's players of a table's games (issue 41 §2): a snapshot
+/// must name them ([`check_players`]); after one that did not, the
+/// messages of its game (of its table, `K`) are refused until a snapshot
+/// that does. Without pairings, everything passes.
+#[derive(Debug)]
+pub struct Players<K> {
+    pairings: Option<Pairings>,
+    mismatched: HashSet<K>,
 }
 
-impl Refusals {
-    /// Refuses a message of `topic` for `why`: the console alert to raise
-    /// now (an `uplink_alert` naming the topic, the reason and how many
-    /// messages were refused since the last one), or `None` while the limit
-    /// holds (logged at debug then).
-    pub fn refuse(&mut self, topic: &str, why: &str, now: Instant) -> Option<Arc<str>> {
-        if self.topics.len() >= 4 * MAX_GAMES {
-            // Bounded: the topics alerted in this window stay.
-            self.topics
-                .retain(|_, (at, _)| at.is_some_and(|a| now.duration_since(a) < REFUSAL_EVERY));
+impl<K: Hash + Eq + Clone> Players<K> {
+    /// The checks against `pairings` (`None`: none).
+    pub fn new(pairings: Option<Pairings>) -> Self {
+        Players {
+            pairings,
+            mismatched: HashSet::new(),
         }
-        let (at, since) = self.topics.entry(topic.to_owned()).or_insert((None, 0));
-        *since += 1;
-        let fresh = at.is_none_or(|a| now.duration_since(a) >= REFUSAL_EVERY);
-        let window = match self.window {
-            Some((start, n)) if now.duration_since(start) < REFUSAL_EVERY => (start, n),
-            _ => (now, 0),
+    }
+
+    /// Whether `w`, of game or table `key`, may be taken; else why not.
+    pub fn check(&mut self, key: &K, w: &Wire) -> Result<(), String> {
+        let Some(p) = &self.pairings else {
+            return Ok(());
         };
-        if !fresh || window.1 >= REFUSAL_BURST {
-            self.window = Some(window);
-            if fresh {
-                self.held += 1;
+        let Some(s) = &w.snapshot else {
+            if self.mismatched.contains(key) {
+                return Err(
+                    "its game's last snapshot named other players than the pairing's".to_owned(),
+                );
             }
-            tracing::debug!(topic, why, "relay: message refused");
-            return None;
+            return Ok(());
+        };
+        let game = (s.info.round, s.info.board);
+        let checked = check_players(&p.of(game.0, game.1), game, &s.info.white, &s.info.black);
+        if checked.is_err() {
+            if self.mismatched.len() < 4 * MAX_GAMES {
+                self.mismatched.insert(key.clone());
+            }
+        } else {
+            self.mismatched.remove(key);
         }
-        let refused = std::mem::take(since);
-        *at = Some(now);
-        self.window = Some((window.0, window.1 + 1));
-        let held = std::mem::take(&mut self.held);
-        tracing::warn!(topic, refused, "relay: a message refused: {why}");
-        let mut v = serde_json::json!({
-            "type": "uplink_alert",
-            "uplink": "mqtt",
-            "topic": topic,
-            "error": format!("a message on {topic} refused: {why}"),
-            "action": "dropped: not on this relay's feeds, console or report; the table's own messages are still taken",
-            "refused": refused,
-        });
-        if held > 0 {
-            v["held"] = Value::from(held);
-        }
-        Some(Arc::from(v.to_string()))
+        checked
     }
 }
 

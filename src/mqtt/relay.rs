@@ -94,6 +94,10 @@ pub struct Outputs {
     /// The rounds and boards followed (default: every round, the latest
     /// per table, and every table).
     pub scope: Scope,
+    /// The event's pairings (`[arbiter] pairings`): a table's snapshot
+    /// must name the pairing's players ([`bound::check_players`]); `None`:
+    /// the round and board only.
+    pub pairings: Option<bound::Pairings>,
 }
 
 /// The first wait before reconnecting to the broker.
@@ -167,6 +171,7 @@ pub fn start(
             console: None,
             alerts: None,
             scope: Scope::default(),
+            pairings: None,
         },
     )
 }
@@ -193,7 +198,7 @@ pub fn start_with(
     let level = event
         .as_deref()
         .map_or_else(|| "+".to_owned(), |e| super::slug(Some(e)));
-    let mut filters = out.scope.public_filters(&format!("{prefix}/{level}"));
+    let mut filters = bound::public_filters(&out.scope, &format!("{prefix}/{level}"));
     let user = broker.login.as_ref().map(|l| l.username.clone());
     let arbiter_filter = arbiter::filter(&prefix, event.as_deref());
     if out.console.is_some() {
@@ -244,7 +249,10 @@ pub fn start_with(
         let mut refused: HashSet<String> = HashSet::new();
         let mut presence = super::status::Tracker::default();
         let scope = out.scope.clone();
-        let mut refusals = Refusals::default();
+        let mut refusals = Refusals::new("mqtt");
+        // The pairing's players, per game (public topics) and per table.
+        let mut game_players = bound::Players::new(out.pairings.clone());
+        let mut table_players = bound::Players::new(out.pairings.clone());
         // Without rounds given: the round followed per table, (event, board).
         let mut latest: HashMap<(String, u32), u32> = HashMap::new();
         let mut subscribed = false;
@@ -373,6 +381,7 @@ pub fn start_with(
                             });
                             let checked = bound::check_numbers(&w, now_ms)
                                 .and_then(|()| bound::check_wire(&w, known, table.1))
+                                .and_then(|()| table_players.check(&table, &w))
                                 .and_then(|()| match tables.get(&table).and_then(|t| t.stream.too_far(&w)) {
                                     Some(why) if w.oob.is_none() => Err(why),
                                     _ => Ok(()),
@@ -440,6 +449,7 @@ pub fn start_with(
                                 let table = (key.0.clone(), key.2);
                                 let checked = bound::check_numbers(&w, now_ms)
                                     .and_then(|()| bound::check_wire(&w, Some(key.1), key.2))
+                                    .and_then(|()| game_players.check(&key, &w))
                                     .and_then(|()| match boards.get(&key).and_then(|b| b.too_far(&w)) {
                                         Some(why) => Err(why),
                                         None => Ok(()),

@@ -26,6 +26,15 @@
 //!   or a bearer token, [`Slot::credentials_shown`], called by
 //!   [`super::arbiter::authorize_caller`] and a successful login). A
 //!   connection in the reserve is never closed to admit another.
+//! - A connection over a limit (its host's, its /64's, the house's, with
+//!   none of theirs idle to close) is not refused while the reserve has
+//!   free places: it is let in **on probation** ([`Admission::admit_probation`])
+//!   for one request. An arbiter's or console route with valid credentials
+//!   moves it into the reserve, whatever his address holds (issue 41 §4:
+//!   spectators behind the arbiter's NAT, a flood from his /64); any other
+//!   request is answered 503 (a public route) or as the route answers (a
+//!   login form, a 401), and the connection closed. At most the reserve's
+//!   free places are on probation; a newcomer closes the oldest idle one.
 //! - **Streams** (`/events`, `/ws`) hold a [`StreamTicket`]: at most
 //!   [`Limits::max_streams`] at once (well below the connection limit) and
 //!   [`Limits::streams_per_address`] per source; over the per-source cap,
@@ -182,6 +191,11 @@ impl Drop for Slot {
                 c.reserve -= 1;
                 c.uncount(self.key, self.shared.prefix);
             }
+            Class::Probation => {
+                c.probation -= 1;
+                c.probation_order.remove(&self.id);
+                c.uncount(self.key, self.shared.prefix);
+            }
             Class::Evicted => {}
         }
     }
@@ -204,6 +218,13 @@ impl Slot {
         self.shared.class() == Class::Reserve
     }
 
+    /// Whether the connection is on probation: let in over its limits for
+    /// one request that shows the arbiter's credentials
+    /// ([`Admission::admit_probation`]).
+    pub fn on_probation(&self) -> bool {
+        self.shared.class() == Class::Probation
+    }
+
     /// The limits it was admitted under.
     pub fn limits(&self) -> &Limits {
         &self.admission.limits
@@ -219,11 +240,29 @@ impl Slot {
     /// when there is room (else it stays public). Idempotent.
     pub fn credentials_shown(&self) {
         let mut c = self.admission.lock();
-        if self.shared.class() == Class::Public && c.reserve < self.admission.limits.reserved {
-            self.shared.set_class(Class::Reserve);
-            c.public -= 1;
-            c.reserve += 1;
-            c.order.remove(&self.id);
+        let reserved = self.admission.limits.reserved;
+        if self.shared.class() == Class::Public
+            && c.reserve < reserved
+            && c.reserve + c.probation >= reserved
+        {
+            // A place on probation, idle, gives way to the arbiter.
+            evict_idle_probation(&mut c);
+        }
+        match self.shared.class() {
+            Class::Public if c.reserve + c.probation < reserved => {
+                self.shared.set_class(Class::Reserve);
+                c.public -= 1;
+                c.reserve += 1;
+                c.order.remove(&self.id);
+            }
+            // Its place was one of the reserve's free ones.
+            Class::Probation => {
+                self.shared.set_class(Class::Reserve);
+                c.probation -= 1;
+                c.reserve += 1;
+                c.probation_order.remove(&self.id);
+            }
+            _ => {}
         }
     }
 
@@ -376,6 +415,47 @@ impl Admission {
         }))
     }
 
+    /// A slot on probation for a connection from `ip` that [`Admission::admit`]
+    /// refused: on one of the reserve's free places (the reserve's
+    /// connections and those on probation together at most
+    /// [`Limits::reserved`]), after closing the oldest idle connection on
+    /// probation when they are all taken; `None` when every one is busy,
+    /// or there is no reserve. Counted per host and /64 like any other.
+    pub fn admit_probation(self: &Arc<Self>, ip: IpAddr) -> Option<Arc<Slot>> {
+        use crate::console::backoff::{host_key, prefix_key, source_key};
+        let (key, prefix, source) = (host_key(ip), prefix_key(ip), source_key(ip));
+        let mut c = self.lock();
+        if c.reserve >= self.limits.reserved {
+            return None;
+        }
+        if c.reserve + c.probation >= self.limits.reserved && !evict_idle_probation(&mut c) {
+            return None;
+        }
+        let id = c.next_id;
+        c.next_id += 1;
+        c.probation += 1;
+        *c.per_address.entry(key).or_insert(0) += 1;
+        if let Some(p) = prefix {
+            *c.per_prefix.entry(p).or_insert(0) += 1;
+        }
+        let shared = Arc::new(Shared {
+            key,
+            prefix,
+            source,
+            busy: AtomicUsize::new(0),
+            class: Mutex::new(Class::Probation),
+            evicted: tokio::sync::Notify::new(),
+        });
+        c.probation_order.insert(id, shared.clone());
+        drop(c);
+        Some(Arc::new(Slot {
+            admission: self.clone(),
+            id,
+            key,
+            shared,
+        }))
+    }
+
     /// Closes the oldest idle public connection that `which` picks;
     /// whether one was.
     fn evict_oldest_idle(&self, c: &mut Counts, which: impl Fn(&Counts, &Shared) -> bool) -> bool {
@@ -437,6 +517,25 @@ impl Admission {
         let c = self.lock();
         (c.public, c.reserve, c.streams)
     }
+}
+
+/// Closes the oldest idle connection on probation; whether one was.
+fn evict_idle_probation(c: &mut Counts) -> bool {
+    let idle = c
+        .probation_order
+        .iter()
+        .find(|(_, s)| s.busy.load(Ordering::Acquire) == 0)
+        .map(|(&id, s)| (id, s.clone()));
+    let Some((id, slot)) = idle else {
+        return false;
+    };
+    slot.set_class(Class::Evicted);
+    c.probation_order.remove(&id);
+    c.probation -= 1;
+    c.uncount(slot.key, slot.prefix);
+    // A stored permit, as for a public one.
+    slot.evicted.notify_one();
+    true
 }
 
 #[cfg(test)]

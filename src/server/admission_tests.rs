@@ -281,3 +281,35 @@ fn sources_holding_about_as_many_streams_do_not_close_each_others() {
     drop((xs, ys, y3, s1, s2));
     assert_eq!(a.open().2, 0);
 }
+
+#[test]
+fn over_its_limit_a_connection_is_on_probation_for_the_arbiters_credentials() {
+    // 2 per address, 3 reserved.
+    let a = Admission::new(limits(10, 2, 3));
+    let held: Vec<_> = (0..2).map(|_| a.admit(ip(1)).unwrap()).collect();
+    let busy: Vec<_> = held.iter().map(|s| s.busy()).collect();
+    // Both busy: refused as public, let in on probation.
+    assert!(a.admit(ip(1)).is_none());
+    let arbiter = a.admit_probation(ip(1)).unwrap();
+    assert!(arbiter.on_probation() && !arbiter.in_reserve());
+    let spectator = a.admit_probation(ip(1)).unwrap();
+    let third = a.admit_probation(ip(1)).unwrap();
+    // The reserve's three free places are taken: a fourth closes the
+    // oldest idle one on probation (the arbiter's, not yet busy).
+    let _request = arbiter.busy();
+    let fourth = a.admit_probation(ip(1)).unwrap();
+    {
+        let f = spectator.evicted();
+        futures_util::pin_mut!(f);
+        assert!(futures_util::FutureExt::now_or_never(f).is_some());
+    }
+    // Credentials: into the reserve, whatever the address holds.
+    arbiter.credentials_shown();
+    assert!(arbiter.in_reserve() && !arbiter.on_probation());
+    assert_eq!(a.open(), (2, 1, 0));
+    drop((spectator, third, fourth, busy, held, _request, arbiter));
+    assert_eq!(a.open(), (0, 0, 0));
+    // No reserve, no probation.
+    let none = Admission::new(limits(10, 2, 0));
+    assert!(none.admit_probation(ip(1)).is_none());
+}

@@ -226,7 +226,12 @@ pub async fn serve(
             }
         };
         let accepted = std::time::Instant::now();
-        let Some(slot) = admission.admit(peer.ip()) else {
+        // Over a limit: on probation, for the arbiter's credentials
+        // (`Admission::admit_probation`), else closed at once.
+        let Some(slot) = admission
+            .admit(peer.ip())
+            .or_else(|| admission.admit_probation(peer.ip()))
+        else {
             continue; // closed at once: over a limit
         };
         let _ = stream.set_nodelay(true);
@@ -313,9 +318,20 @@ async fn serve_one<S>(
         req.extensions_mut().insert(conn);
         req.extensions_mut().insert(slot.clone());
         let router = router.clone();
+        let probation = slot.on_probation().then(|| slot.clone());
         async move {
             let path = req.uri().path().to_owned();
-            let response = router.oneshot(req).await?;
+            if probation.is_some() && !is_arbiter_path(&path) {
+                return Ok(over_limit(busy));
+            }
+            let mut response = router.oneshot(req).await?;
+            if probation.is_some_and(|s| s.on_probation()) {
+                // No credentials shown: this answer, then closed.
+                response.headers_mut().insert(
+                    axum::http::header::CONNECTION,
+                    axum::http::HeaderValue::from_static("close"),
+                );
+            }
             let handler = head.elapsed();
             if handler + since.unwrap_or_default() > SLOW_REQUEST {
                 tracing::debug!(
@@ -342,6 +358,28 @@ async fn serve_one<S>(
         .serve_connection(TokioIo::new(io), service)
         .with_upgrades()
         .await;
+}
+
+/// The answer to a public request on a connection on probation (over its
+/// address's limit, [`super::admission::Admission::admit_probation`]): 503
+/// with `Retry-After`, then closed.
+fn over_limit(busy: Busy) -> axum::response::Response {
+    use axum::http::{header, HeaderValue, StatusCode};
+    let mut r = axum::response::Response::new(axum::body::Body::new(BusyBody {
+        body: axum::body::Body::from(
+            "too many connections from this address (server limits, docs/server.md): retry shortly\n",
+        ),
+        _busy: busy,
+    }));
+    *r.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+    let h = r.headers_mut();
+    h.insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+    h.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    r
 }
 
 /// A response body that keeps its connection busy (not idle) until it is

@@ -25,6 +25,11 @@ pub(super) enum Class {
     Reserve,
     /// Closed to admit another: no longer counted.
     Evicted,
+    /// Over its host's (its /64's, the house's) limit, let in on the
+    /// arbiter's reserve's free places only to show credentials on its
+    /// first request: it then enters the reserve, else it is answered and
+    /// closed ([`super::admission::Admission::admit_probation`]).
+    Probation,
 }
 
 /// The counts, under one lock.
@@ -33,6 +38,10 @@ pub(super) struct Counts {
     pub(super) public: usize,
     pub(super) reserve: usize,
     pub(super) streams: usize,
+    /// Connections on probation (counted per host and /64 too).
+    pub(super) probation: usize,
+    /// Connections on probation by age, oldest first.
+    pub(super) probation_order: BTreeMap<u64, Arc<Shared>>,
     /// Connections per host ([`crate::console::backoff::host_key`]).
     pub(super) per_address: HashMap<IpAddr, usize>,
     /// Connections per IPv6 /64.

@@ -44,6 +44,7 @@ pub mod skip;
 pub mod standings;
 pub mod tls;
 pub mod trace;
+pub mod venue64;
 pub mod voice;
 
 pub use browser::*;
