@@ -64,12 +64,14 @@ with steps() as res:
     res["heading"] = js("document.querySelector(\"" + ALERT + " h3\").textContent")
     res["unix_ms"] = js("alerts.find((a) => a.type === 'illegal_move' && a.game === '1.2').unix_ms")
     res["tile_alert"] = js("document.getElementById('ov-1.2').className")
+    res["shot_tablet"] = shot("console-1280x800")
     # The phone.
     viewport(390, 844, True)
     wait("window.innerWidth === 390", "the phone's viewport")
     js("window.scrollTo(0, 0)")
     res["phone"] = js("""(() => { const a = document.querySelector("%s").getBoundingClientRect();
         return { top: a.top, bottom: a.bottom, width: document.documentElement.scrollWidth }; })()""" % ALERT.replace('"', '\\"'))
+    res["shot_phone"] = shot("console-390x844")
     click(ALERT + " button.ack")
     wait("!document.querySelector(\"" + ALERT + "\") && !!document.querySelector(\"#acked-list li[data-game='1.2']\")", "the alert acknowledged")
     # Open alerts first: the open list above the acknowledged one (and both above the overview).
@@ -216,6 +218,16 @@ fn the_round_at_a_glance_on_a_tablet_and_a_phone_in_chromium() {
     assert_eq!(r["unix_ms_after"], r["unix_ms"], "{r}");
     assert_eq!(r["heading_after"], r["heading"], "{r}");
     drop(relay);
+    // The screenshots outlive the test's directory (docs/console.md shows
+    // them): the temporary directory's eboard-console-*.png.
+    for key in ["shot_tablet", "shot_phone"] {
+        let made = std::path::PathBuf::from(text(key));
+        let kept = std::env::temp_dir().join(format!(
+            "eboard-{}",
+            made.file_name().unwrap().to_string_lossy()
+        ));
+        std::fs::copy(&made, &kept).unwrap_or_else(|e| panic!("{}: {e}", made.display()));
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

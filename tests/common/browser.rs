@@ -142,7 +142,8 @@ pub fn cdp_script(rest: &str) -> String {
 /// in as `name`, `secret` (`sys.argv[4:6]`); `button_in(scope_selector,
 /// text_start)`: the JS expression of
 /// the first button there whose text starts so; `confirm_in(box_id)` /
-/// `outcome_in(box_id)`: a ruling's question confirmed, its outcome; `with
+/// `outcome_in(box_id)`: a ruling's question confirmed, its outcome;
+/// `shot(name)`: a screenshot, `NAME.png` in the test's directory; `with
 /// steps() as res:` runs a test's steps (the indented block) that fill the
 /// dict `res`, prints `res` as JSON when they end or fail (so a failure
 /// shows what was seen so far) and closes Chromium.
@@ -182,6 +183,14 @@ def type_into(selector, text):
     if text: call("Input.insertText", {"text": text}, s)
 def button_in(scope, start):
     return "Array.from(document.querySelectorAll(%s)).find((b) => b.textContent.startsWith(%s))" % (json.dumps(scope + " button"), json.dumps(start))
+def shot(name):
+    # A screenshot of the page as it is now: NAME.png beside the profile
+    # (the test's directory); returns its path.
+    import base64
+    data = call("Page.captureScreenshot", {"format": "png"}, s)["data"]
+    path = os.path.join(os.path.dirname(sys.argv[3]), name + ".png")
+    open(path, "wb").write(base64.b64decode(data))
+    return path
 def viewport(width, height, mobile):
     call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 2 if mobile else 1, "mobile": mobile}, s)
 def tab(before=None):
