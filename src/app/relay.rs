@@ -5,7 +5,7 @@
 
 use super::settings;
 use super::shutdown::Shutdown;
-use super::{bind, close_runtime, runtime, serve_until, Anyhow};
+use super::{bind, close_runtime, reader_runtime, runtime, serve_until, Anyhow};
 use crate::config::Config;
 use crate::server::AppState;
 use anyhow::{anyhow, bail, Context};
@@ -120,6 +120,8 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
     // The MQTT relay's alerts from the boards' retained alert lists, for
     // the console's queue (`crate::mqtt::alert_list`).
     let (list_alerts, mut list_alerts_rx) = tokio::sync::mpsc::unbounded_channel();
+    // The HTTP relay's readers of the boards' public streams ([`reader_runtime`]).
+    let mut readers = None;
     let console = match url {
         Some(url) => {
             if !urls.is_empty() {
@@ -220,7 +222,8 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
             if urls.is_empty() {
                 bail!("{shown}: no [mqtt] section: give board URLs or --mqtt URL");
             }
-            crate::broadcast::relay::start(rt.handle(), urls.clone(), channel.clone()).anyhow()?;
+            let r = readers.insert(reader_runtime()?);
+            crate::broadcast::relay::start(r.handle(), urls.clone(), channel.clone()).anyhow()?;
             match relay_token {
                 Some(token) => {
                     let arbiter =
@@ -314,6 +317,9 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
         serve_until(l, router, listening, signal).await
     });
     close_runtime(rt, Duration::from_millis(200));
+    if let Some(r) = readers {
+        close_runtime(r, Duration::from_millis(200));
+    }
     served
 }
 
