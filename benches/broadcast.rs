@@ -109,8 +109,11 @@ fn main() {
             )
         })
         .collect();
+    // Read where the relay publishes (its readers' thread in layout 4): a
+    // probe among the relay's 1,000 stream tasks would time its own wait
+    // behind their fan-out, not the hop.
     let at_relay = common::stage_probe(
-        relay_rt,
+        readers_rt,
         &relay_probe,
         clocks.clone(),
         speed,
