@@ -13,16 +13,24 @@
 //! beside the board); unset, both runs, one after the other (issue 28).
 //! Every run prints the load and the busiest other processes beside its
 //! figures, and fails (exit non-zero) when a client missed a move.
+//!
+//! `EBOARD_BENCH_RUNTIMES` (4): where the parts run (issue 42 §7). `1`:
+//! everything on one runtime of two workers (the layout of issue 28's
+//! figures, for comparison): a move's message then waited behind the
+//! wake-ups of the 1,000 stream tasks and the 1,000 bench clients of the
+//! messages before it at each of its task hops. `3`: the 20 boards, the
+//! relay and the 1,000 clients each on a runtime of two workers of its own,
+//! as deployed (the boards are Pis of their own, the relay the organiser's
+//! machine, the spectators elsewhere), the relay reading the boards on its
+//! own runtime (the product before issue 42). `4`: the same, the relay's
+//! readers of the boards' streams on a thread of their own, as the
+//! product's relay now does (`app::reader_runtime`). Every layout shares
+//! the machine's cores with the hog.
 
 mod common;
 
-use common::{env, Gated};
-use eboard::broadcast::delay::Channel;
-use eboard::config::Config;
-use eboard::console::board::ArbiterAccess;
-use eboard::daemon::{Daemon, RunOptions};
-use eboard::server::{router, AppState};
-use std::sync::{mpsc, Arc};
+use common::env;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -47,96 +55,32 @@ fn main() {
     let boards = env("EBOARD_BENCH_BOARDS", 20);
     let clients = env("EBOARD_BENCH_CLIENTS", 1000);
     let speed = env("EBOARD_BENCH_SPEED", 10) as f64;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let pgn = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/src/data/opera-game.pgn"
-    ))
-    .unwrap();
-    let game = eboard::pgn::read_games(&pgn).unwrap().remove(0);
+    let runtimes = env("EBOARD_BENCH_RUNTIMES", 4);
+    let workers = |n: usize| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(n)
+            .enable_all()
+            .build()
+            .unwrap()
+    };
+    // The boards' runtime; the relay's and the clients' when apart; the
+    // relay's readers of the boards' streams on a thread of their own as
+    // the product's relay does (`app::reader_runtime`).
+    let rt = workers(2);
+    let apart = (runtimes >= 3).then(|| (workers(2), workers(2)));
+    let relay_rt = apart.as_ref().map_or(&rt, |(r, _)| r);
+    let clients_rt = apart.as_ref().map_or(&rt, |(_, c)| c);
+    let readers = (runtimes >= 4).then(|| workers(1));
+    let readers_rt = readers.as_ref().unwrap_or(relay_rt);
 
-    // The board daemons, each with its server.
-    let mut gos = Vec::new();
-    let mut urls = Vec::new();
-    let clocks = common::Clocks::default();
-    let mut daemons = Vec::new();
-    let mut moves_expected = 0;
-    for b in 1..=boards as u32 {
-        let trace = eboard::sim::simulate(
-            &game,
-            &eboard::sim::SimOptions {
-                seed: u64::from(b),
-                ..Default::default()
-            },
-        )
-        .unwrap();
-        moves_expected += 33;
-        let mut cfg = Config::default();
-        cfg.game.board = b;
-        cfg.event.name = Some("Benchmark".into());
-        let (go_tx, go_rx) = mpsc::channel();
-        let d = Daemon::start(
-            RunOptions {
-                config: cfg,
-                delay_s: 0,
-                journal: None,
-                source: Box::new(Gated {
-                    go: go_rx,
-                    offset: None,
-                    records: trace.records.clone().into_iter(),
-                }),
-                source_header: Some(trace.header.clone()),
-                source_is_recording: true,
-                speed,
-                on_event: None,
-                clock_device: None,
-                source_is_live: false,
-            },
-            rt.handle(),
-        )
-        .unwrap();
-        let app = router(AppState {
-            console: None,
-            public: d.feed.public.clone(),
-            arbiter: Some(ArbiterAccess {
-                channel: d.feed.arbiter.clone(),
-                token: None,
-                name: "bench".into(),
-                commands: d.commands.clone(),
-                player: None,
-            }),
-        });
-        let l = rt
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .unwrap();
-        urls.push(format!("http://{}", l.local_addr().unwrap()));
-        rt.spawn(eboard::server::serve(l, app, loopback_listening()));
-        clocks.lock().unwrap().insert(format!("1.{b}"), d.clock);
-        gos.push(go_tx);
-        daemons.push(d);
-    }
-
-    // The relay and its server.
-    let relay = Arc::new(Channel::new());
-    eboard::broadcast::relay::start(rt.handle(), urls, relay.clone()).unwrap();
-    let relay_probe = relay.clone();
-    let l = rt
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .unwrap();
-    let relay_addr = l.local_addr().unwrap().to_string();
-    rt.spawn(eboard::server::serve(
-        l,
-        router(AppState {
-            console: None,
-            public: relay,
-            arbiter: None,
-        }),
-        loopback_listening(),
-    ));
+    // The board daemons, each with its server, and the relay.
+    let round = common::round::Round::start(&rt, boards, speed);
+    let moves_expected = boards * common::round::OPERA_MOVES;
+    let clocks = round.clocks.clone();
+    let daemons = &round.daemons;
+    let relay = common::round::serve_relay(relay_rt, readers_rt, round.urls.clone());
+    let relay_probe = relay.channel.clone();
+    let relay_addr = relay.addr.clone();
 
     // The clients: latency of every move at every client, µs.
     let specs = (0..clients)
@@ -146,8 +90,8 @@ fn main() {
             moves_expected,
         })
         .collect();
-    let sse = common::SseClients::spawn(&rt, specs, clocks.clone(), speed);
-    sse.wait_connected(&rt);
+    let sse = common::SseClients::spawn(clients_rt, specs, clocks.clone(), speed);
+    sse.wait_connected(clients_rt);
     // Stage probes (issue 28 §5), in this process: each board's public
     // feed (after the board loop, the delay line and the snapshot's
     // serialisation) and the relay's merged feed (after the boards' HTTP
@@ -155,16 +99,31 @@ fn main() {
     // relay's fan-out to its streams, the socket writes and the reading.
     let at_boards: Vec<_> = daemons
         .iter()
-        .map(|d| common::stage_probe(&rt, &d.feed.public, clocks.clone(), speed, 33))
+        .map(|d| {
+            common::stage_probe(
+                &rt,
+                &d.feed.public,
+                clocks.clone(),
+                speed,
+                common::round::OPERA_MOVES,
+            )
+        })
         .collect();
-    let at_relay = common::stage_probe(&rt, &relay_probe, clocks.clone(), speed, moves_expected);
+    // Read where the relay publishes (its readers' thread in layout 4): a
+    // probe among the relay's 1,000 stream tasks would time its own wait
+    // behind their fan-out, not the hop.
+    let at_relay = common::stage_probe(
+        readers_rt,
+        &relay_probe,
+        clocks.clone(),
+        speed,
+        moves_expected,
+    );
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let hogging = hog.then(|| common::cpu_hog(stop.clone()));
     // Go: every board starts its game now.
     let started = Instant::now();
-    for (go, d) in gos.iter().zip(&daemons) {
-        let _ = go.send(d.clock.now_ms() + 500);
-    }
+    round.go();
     sse.wait_done(started, Duration::from_secs(120));
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     if let Some(h) = hogging {
@@ -173,7 +132,12 @@ fn main() {
     sse.report(
         "broadcast latency, move completed → SSE client of the relay",
         &format!(
-            "boards {boards}, clients {clients}, speed ×{speed}, {}",
+            "boards {boards}, clients {clients}, speed ×{speed}, {}, {}",
+            match runtimes {
+                0..=2 => "boards, relay and clients on one runtime of two workers",
+                3 => "boards, relay and clients on a runtime of two workers each",
+                _ => "boards, relay and clients on a runtime of two workers each, the relay's readers on a thread of their own",
+            },
             if hog {
                 "one core kept busy by a CPU hog thread of the bench"
             } else {
@@ -212,7 +176,7 @@ fn print_stages(
     at_relay: &[common::Probe],
     at_clients: &[u64],
 ) {
-    let marks = common::stages::MARKS.lock().unwrap().clone();
+    let marks = common::stages::marks();
     let clocks = clocks.lock().unwrap().clone();
     let done_us = |m: &common::stages::Mark| {
         clocks
@@ -255,16 +219,4 @@ fn print_stages(
         println!("    {what}: {}", common::summary(&v));
     }
     println!("    (rows 5 and 6: every move at each of the {clients} clients)");
-}
-
-/// Every bench client comes from 127.0.0.1: no per-address limit (as
-/// behind a reverse proxy, docs/server.md), plain HTTP.
-fn loopback_listening() -> eboard::server::Listening {
-    eboard::server::Listening {
-        limits: eboard::server::Limits {
-            per_address: 0,
-            ..eboard::server::Limits::default()
-        },
-        tls: None,
-    }
 }

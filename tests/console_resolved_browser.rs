@@ -4,13 +4,14 @@
 //! - §3, **Correct result** carries the arbiter's reason: a draw corrected
 //!   to 1-0 with a reason; the reason is in the question, the board's
 //!   reply, the board's journal (`arbiter` record `reason`), the board's
-//!   history, the round report and the PGN (a comment; `Termination
-//!   "adjudication"`);
+//!   history and the round report, never the public PGN (issue 42 §5: a
+//!   comment in fixed words; `Termination "adjudication"`); the page says
+//!   so beside the reason field;
 //! - the **forfeit** of a no-show after the present player's first move
 //!   asks for the arbiter's reason (refused without one, nothing sent),
 //!   shows its effect before it is applied, and the reason reaches the
-//!   board's reply, journal, history, the round report and the PGN (a
-//!   comment);
+//!   board's reply, journal, history and the round report, not the PGN
+//!   (a comment in fixed words);
 //! - §4, the **move counter** of a multi-period control (40/5400+30:
 //!   1800+30): "Moves completed" is offered, asked before → after, and the
 //!   board's clock counts from it (`moves_done`, `moves_to_control`);
@@ -63,6 +64,8 @@ with steps() as res:
     wait("boards.get('1.1') && boards.get('1.1').result === '1/2-1/2'", "board 1.1's draw")
     click("#more-1\\.1 summary")
     js("document.getElementById('result-1.1').value = '1-0'")
+    res["reason_note"] = js("document.getElementById('reason-private-1.1').textContent")
+    res["reason_described"] = js("document.getElementById('reason-1.1').getAttribute('aria-describedby')")
     type_into("#reason-1\\.1", reason)
     click_el(button_in("#board-1\\.1", "Correct result"))
     res["correct_question"] = confirm_in("reply-board-1.1")
@@ -136,8 +139,8 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
     let r = page.run(&relay, &steps, &[STUB]);
     let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
 
-    // 1. The correction's reason: asked, applied, journaled, in the history,
-    // the round report and the PGN.
+    // 1. The correction's reason: asked, applied, journaled, in the history
+    // and the round report; not in the public PGN.
     let q = text("correct_question");
     assert!(q.contains("½-½ → 1-0") && q.contains(REASON), "{q}");
     let reply = text("correct_reply");
@@ -174,7 +177,18 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
         let pgn = get(&boards[0].addr, "/games.pgn");
         pgn.contains("[Result \"1-0\"]").then_some(pgn)
     });
-    assert!(pgn.contains(REASON), "{pgn}");
+    // Public: fixed words, never the arbiter's (issue 42 §5).
+    assert!(!pgn.contains(REASON), "{pgn}");
+    assert!(
+        pgn.contains("Result corrected by the arbiter to 1-0"),
+        "{pgn}"
+    );
+    assert_eq!(
+        text("reason_note"),
+        "Not published: kept in the journal and the round report",
+        "{r}"
+    );
+    assert_eq!(text("reason_described"), "reason-private-1.1", "{r}");
     assert!(pgn.contains("[Termination \"adjudication\"]"), "{pgn}");
     assert!(pgn.contains("[ResultStatus \"corrected\"]"), "{pgn}");
 
@@ -235,12 +249,10 @@ fn reasons_move_counters_and_new_alerts_in_chromium() {
         let pgn = get(&boards[3].addr, "/games.pgn");
         pgn.contains("[Result \"1-0\"]").then_some(pgn)
     });
-    assert!(
-        pgn.contains(&format!(
-            "forfeit entered by the arbiter 1-0: {FORFEIT_REASON}"
-        )),
-        "{pgn}"
-    );
+    // The public PGN says the forfeit in fixed words, never the arbiter's
+    // reason (issue 42 §5: it stays in the journal and the report).
+    assert!(pgn.contains("Black forfeits: did not appear ("), "{pgn}");
+    assert!(!pgn.contains(FORFEIT_REASON), "{pgn}");
     assert!(pgn.contains("[ResultStatus \"forfeit\"]"), "{pgn}");
 
     // 2. The move counter.

@@ -16,6 +16,7 @@
 
 use crate::common;
 
+use common::lichess::*;
 use common::mosquitto::*;
 use common::tls::{serve_https, test_pki};
 use common::*;
@@ -246,41 +247,6 @@ fn config_errors_name_the_mqtt_and_lichess_keys() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// What the fake lichess endpoint received.
-#[derive(Default)]
-struct Received {
-    calls: Vec<(String, String, String, String)>,
-}
-
-/// A fake lichess broadcast push endpoint recording every call (round id,
-/// `Authorization`, `Content-Type`, body); the first `fail_first` calls
-/// get 503 (the uplink must retry).
-fn fake_lichess(received: Arc<Mutex<Received>>, fail_first: usize) -> axum::Router {
-    use axum::extract::{Path as UrlPath, State};
-    use axum::http::{HeaderMap, StatusCode};
-    axum::Router::new()
-        .route(
-            "/api/broadcast/round/{id}/push",
-            axum::routing::post(
-                move |State(r): State<Arc<Mutex<Received>>>,
-                      UrlPath(id): UrlPath<String>,
-                      headers: HeaderMap,
-                      body: String| async move {
-                    let mut r = r.lock().unwrap();
-                    let h = |k: &str| header_text(&headers, k);
-                    r.calls
-                        .push((id, h("authorization"), h("content-type"), body));
-                    if r.calls.len() <= fail_first {
-                        (StatusCode::SERVICE_UNAVAILABLE, "busy".to_owned())
-                    } else {
-                        (StatusCode::OK, "{\"games\":[]}".to_owned())
-                    }
-                },
-            ),
-        )
-        .with_state(received)
-}
-
 #[test]
 fn the_round_pgn_is_pushed_to_lichess_with_retries_and_only_when_changed() {
     let dir = tempdir("lichess");
@@ -289,13 +255,7 @@ fn the_round_pgn_is_pushed_to_lichess_with_retries_and_only_when_changed() {
         .enable_all()
         .build()
         .unwrap();
-    let received = Arc::new(Mutex::new(Received::default()));
-    let listener = rt
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .unwrap();
-    let addr = listener.local_addr().unwrap();
-    let app = fake_lichess(received.clone(), 2);
-    rt.spawn(async move { axum::serve(listener, app).await });
+    let (addr, received) = serve_fake_lichess(&rt, 2);
 
     let trace = opera_trace(&dir, 9);
     let cfg = config(

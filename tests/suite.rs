@@ -92,6 +92,7 @@ mod pgn_consumers;
 mod pgn_tools;
 mod player_device;
 mod properties;
+mod public_reasons;
 mod readme_commands;
 mod relay;
 mod relay_bound;

@@ -1,8 +1,12 @@
-//! Shared by the broadcast and MQTT latency benchmarks: knobs, a gated
-//! record source, and SSE clients measuring move latency.
+//! Shared by the broadcast, MQTT and first-paint benchmarks: knobs, a
+//! gated record source, SSE clients measuring move latency, a round of
+//! boards and a relay over them (`round`).
 
 #[allow(dead_code)] // used by the broadcast bench only
 pub mod stages;
+
+#[allow(dead_code)] // used by the broadcast and first-paint benches only
+pub mod round;
 
 use eboard::daemon::{unix_now_ms, RoundClock};
 use eboard::trace::Record;

@@ -118,6 +118,22 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .context("cannot start the runtime")
 }
 
+/// The runtime of an HTTP relay's readers of its boards' streams (issue 42
+/// §7): one worker thread of their own, so that a board's message is read
+/// and re-published when it arrives, not after the relay's fan-out of the
+/// messages before it to every spectator's stream, which runs on
+/// [`runtime`]'s workers. Mostly asleep, the thread gets a core at once
+/// when a board writes (the kernel favours a thread that slept over a busy
+/// one).
+fn reader_runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("eboard-relay-in")
+        .enable_all()
+        .build()
+        .context("cannot start the boards' readers' runtime")
+}
+
 /// The listen backlog: connections the kernel completes before they are
 /// accepted. A burst of connections (a client opening thousands, which
 /// the listener then refuses) must not fill it, or the next spectator's or

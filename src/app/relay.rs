@@ -5,7 +5,7 @@
 
 use super::settings;
 use super::shutdown::Shutdown;
-use super::{bind, close_runtime, runtime, serve_until, Anyhow};
+use super::{bind, close_runtime, reader_runtime, runtime, serve_until, Anyhow};
 use crate::config::Config;
 use crate::server::AppState;
 use anyhow::{anyhow, bail, Context};
@@ -128,6 +128,8 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
         .as_ref()
         .and_then(|c| c.arbiter.pairings.as_ref().map(PathBuf::from));
     let pairings = pairings_file.clone().map(pairings_of);
+    // The HTTP relay's readers of the boards' public streams ([`reader_runtime`]).
+    let mut readers = None;
     let console = match url {
         Some(url) => {
             if !urls.is_empty() {
@@ -252,8 +254,9 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
                 alert: Some(alert),
                 ..Default::default()
             };
+            let r = readers.insert(reader_runtime()?);
             crate::broadcast::relay::start_bound(
-                rt.handle(),
+                r.handle(),
                 urls.clone(),
                 channel.clone(),
                 bind.clone(),
@@ -349,6 +352,9 @@ pub fn relay(args: RelayArgs) -> anyhow::Result<()> {
         serve_until(l, router, listening, signal).await
     });
     close_runtime(rt, Duration::from_millis(200));
+    if let Some(r) = readers {
+        close_runtime(r, Duration::from_millis(200));
+    }
     served
 }
 

@@ -49,10 +49,14 @@ impl Arbiter {
             .and_then(|()| self.apply_action(action, expect, reason, t, out));
         match result {
             Ok(mut applied) => {
-                // The arbiter's reason stays with what the ruling did.
-                if let Some(r) = reason {
+                // The arbiter's reason stays with what the ruling did (his
+                // channel, the journal, the report; never the public's:
+                // `reason_at`).
+                let reason_at = reason.map(|r| {
+                    let at = applied.effect.len();
                     applied.effect.push_str(&format!(" — reason: {r}"));
-                }
+                    at
+                });
                 let seq = self.rulings.len() as u32 + 1;
                 if let ArbiterAction::Undo(n) = action {
                     self.mark_undone(*n, seq);
@@ -88,6 +92,7 @@ impl Arbiter {
                             seq,
                             effect: applied.effect,
                             answers,
+                            reason_at,
                         },
                     });
                 }

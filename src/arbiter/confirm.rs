@@ -33,6 +33,12 @@ impl Arbiter {
         self.confirmation.as_ref()
     }
 
+    /// The article under which a player who has not arrived loses (a
+    /// forfeit): the profile's (2023 6.7.1, 2009 §6.6a, 2001 6.7).
+    pub fn forfeit_article(&self) -> &'static str {
+        RulingArticles::of(self.cfg.profile.edition).forfeit
+    }
+
     /// `confirm`: the result stands as the board has it (or `correct`
     /// replaces it: one ruling, announced once; a correction back to the
     /// board's own result restores its reason, e.g. `agreement`). Before

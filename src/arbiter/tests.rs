@@ -427,6 +427,7 @@ fn a_result_is_provisional_until_the_arbiter_confirms_or_corrects_it() {
             seq: 2,
             effect: "0-1 (checkmate) corrected to 1/2-1/2 (arbiter_decision), confirmed".into(),
             answers: None,
+            reason_at: None,
         }
     );
 }

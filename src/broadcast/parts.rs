@@ -7,10 +7,12 @@
 use super::game_info::{GameInfo, TRIAL_TAG};
 use super::livechess;
 use super::pgn::PgnExtras;
-use crate::arbiter::Arbiter;
+use crate::arbiter::{Arbiter, Confirmation};
 use crate::clock::fmt_hms;
+use crate::model::{KnownOutcome, Score};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use shakmaty::Color;
 
 /// An illegal move as the public sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,6 +79,32 @@ pub fn result_status(game: &Arbiter) -> Option<&'static str> {
     })
 }
 
+/// The public comment on a forfeit or a corrected result, in fixed words
+/// (issue 42 §5): who forfeited, with the article of the Laws that makes
+/// a player who has not arrived lose (2023 6.7.1, 2009 §6.6a; the
+/// profile's), or that the arbiter corrected the result. Never the
+/// arbiter's reason. `None` for a result confirmed as the board had it.
+fn confirmation_words(c: &Confirmation, game: &Arbiter) -> Option<String> {
+    if c.forfeit {
+        let article = game.forfeit_article();
+        return Some(match c.result {
+            Score::Game(KnownOutcome::Decisive {
+                winner: Color::White,
+            }) => {
+                format!("Black forfeits: did not appear ({article})")
+            }
+            Score::Game(KnownOutcome::Decisive {
+                winner: Color::Black,
+            }) => {
+                format!("White forfeits: did not appear ({article})")
+            }
+            _ => format!("Both players forfeit: neither appeared ({article})"),
+        });
+    }
+    c.corrected
+        .then(|| format!("Result corrected by the arbiter to {}", c.result.as_str()))
+}
+
 /// What a snapshot's outputs share: the PGN's extras, the public comment on
 /// illegal moves, the result's status, the pairing entry.
 pub(super) struct Parts {
@@ -132,20 +160,14 @@ impl Parts {
         if let Some(ch) = game.time_control_change() {
             comments.push((ch.ply as usize, ch.comment()));
         }
-        // A corrected result or a forfeit keeps the arbiter's reason in the
-        // record.
-        if let Some(c) = game.confirmation().filter(|c| c.corrected || c.forfeit) {
-            if let Some(why) = &c.reason {
-                let what = if c.forfeit {
-                    "forfeit entered by the arbiter"
-                } else {
-                    "result corrected by the arbiter to"
-                };
-                comments.push((
-                    game.moves().len(),
-                    format!("{what} {}: {why}", c.result.as_str()),
-                ));
-            }
+        // A forfeit or a corrected result is said in fixed words; the
+        // arbiter's own reason is never public (issue 42 §5: it stays in
+        // the journal and the round report).
+        if let Some(words) = game
+            .confirmation()
+            .and_then(|c| confirmation_words(c, game))
+        {
+            comments.push((game.moves().len(), words));
         }
         let extras = PgnExtras {
             round: Some(info.id()),

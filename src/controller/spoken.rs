@@ -263,6 +263,7 @@ mod tests {
                 seq: 1,
                 effect: "the position is reinstated".into(),
                 answers: None,
+                reason_at: None,
             },
             EventKind::RulingRefused {
                 action: "clock",

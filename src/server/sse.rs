@@ -3,14 +3,39 @@
 //! when the stream cap needs its place, and its place under the cap
 //! ([`super::admission`]). The arbiter's stream uses the same response,
 //! without ticket and lease.
+//!
+//! The body is written here, not by axum's `Sse` (issue 42 §7): a
+//! published message arrives framed once for every client ([`Msg::sse`]),
+//! and each client's stream hands those shared bytes to hyper as they are
+//! (no event built, no copy, per client and message); the keep-alive
+//! comment comes on a fixed period instead of a timer reset at every
+//! message.
+//!
+//! [`Msg::sse`]: crate::broadcast::delay::Msg::sse
 
 use super::admission::{Slot, StreamTicket};
 use super::subscription::{Item, Subscription};
+use axum::body::{Body, Bytes};
 use axum::http::StatusCode;
-use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// How often an open stream gets a keep-alive comment (`:` and an empty
+/// line, which no `EventSource` dispatches): as axum's `KeepAlive`'s
+/// default, so a proxy's idle timeout (nginx's 60 s) never closes a
+/// stream of a quiet game. Sent on this period whatever else was sent.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// A shared text as the bytes of a body frame (no copy).
+struct Shared(Arc<str>);
+
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+}
 
 /// A public SSE stream's lease: when it ends, and the proofs.
 struct Lease {
@@ -25,6 +50,8 @@ struct SseState {
     lease: Option<Lease>,
     /// The lease's last event was sent: the stream ends.
     ended: bool,
+    /// The keep-alive's period ([`KEEP_ALIVE`]).
+    keep_alive: tokio::time::Interval,
 }
 
 /// Resolves when `ticket`'s stream was closed to admit another; never
@@ -44,10 +71,11 @@ async fn lease_ends(lease: &mut Option<Lease>) {
     }
 }
 
-/// The next event of a stream; `None` ends it: the feed closed, the client
-/// lagged, it was closed to admit another, or its lease ended (after the
-/// lease's own event: `event: lease`, `id:` the proof, `retry:`).
-async fn next_event(st: &mut SseState) -> Option<Event> {
+/// The next event of a stream, as the bytes to write; `None` ends it: the
+/// feed closed, the client lagged, it was closed to admit another, or its
+/// lease ended (after the lease's own event: `event: lease`, `id:` the
+/// proof, `retry:` in ms).
+async fn next_event(st: &mut SseState) -> Option<Bytes> {
     if st.ended {
         return None;
     }
@@ -61,18 +89,18 @@ async fn next_event(st: &mut SseState) -> Option<Event> {
             st.ended = true;
             let slot = &st.lease.as_ref()?.slot;
             let proof = slot.leases().issue(st.sub.last_id(), std::time::Instant::now());
-            Some(
-                Event::default()
-                    .event(super::lease::LEASE_EVENT)
-                    .id(proof)
-                    .retry(super::lease::LEASE_RETRY)
-                    .data(r#"{"type":"lease"}"#),
-            )
+            Some(Bytes::from(format!(
+                "event: {}\nid: {proof}\nretry: {}\ndata: {{\"type\":\"lease\"}}\n\n",
+                super::lease::LEASE_EVENT,
+                super::lease::LEASE_RETRY.as_millis()
+            )))
         }
         item = st.sub.next_item() => Some(match item? {
-            Item::Comment(c) => Event::default().comment(c),
-            Item::Message { id, json } => Event::default().id(id.as_ref()).data(json.as_ref()),
+            // A comment is one line (`Subscription` writes them).
+            Item::Comment(c) => Bytes::from(format!(": {}\n\n", c.replace(['\r', '\n'], " "))),
+            Item::Message { sse, .. } => Bytes::from_owner(Shared(sse)),
         }),
+        _ = st.keep_alive.tick() => Some(Bytes::from_static(b":\n\n")),
     }
 }
 
@@ -95,18 +123,28 @@ pub(super) fn sse(sub: Subscription, public: bool, ticket: Option<StreamTicket>)
         }
     });
     let leased = lease.is_some();
+    let mut keep_alive =
+        tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+    keep_alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let state = SseState {
         sub,
         ticket,
         lease,
         ended: false,
+        keep_alive,
     };
     let stream = futures_util::stream::unfold(state, |mut st| async move {
         let event = next_event(&mut st).await?;
         Some((Ok::<_, Infallible>(event), st))
     });
-    let mut r = Sse::new(stream)
-        .keep_alive(KeepAlive::default())
+    // The headers of axum's `Sse` (the WHATWG's `text/event-stream`).
+    let mut r = (
+        [
+            (axum::http::header::CONTENT_TYPE, "text/event-stream"),
+            (axum::http::header::CACHE_CONTROL, "no-cache"),
+        ],
+        Body::from_stream(stream),
+    )
         .into_response();
     if public {
         r.headers_mut().insert(

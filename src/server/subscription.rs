@@ -6,7 +6,7 @@
 //! behind the channel's capacity is dropped.
 
 use crate::broadcast::delay::parse_game_id;
-use crate::broadcast::delay::{Channel, Msg};
+use crate::broadcast::delay::{sse_event, Channel, Msg};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
@@ -77,6 +77,10 @@ pub enum Item {
         id: Arc<str>,
         /// One JSON object.
         json: Arc<str>,
+        /// `id` and `json` as one server-sent event ([`sse_event`]): a
+        /// published message's is framed once and shared by every client
+        /// ([`Msg::sse`]).
+        sse: Arc<str>,
     },
 }
 
@@ -136,9 +140,13 @@ impl Subscription {
                 view.games
                     .iter()
                     .filter(|g| filter.follows(g.info.round, g.info.board))
-                    .map(|g| Item::Message {
-                        id: start.event_id.clone(),
-                        json: g.state.shared(),
+                    .map(|g| {
+                        let json = g.state.shared();
+                        Item::Message {
+                            id: start.event_id.clone(),
+                            sse: sse_event(&start.event_id, &json),
+                            json,
+                        }
                     }),
             );
         }
@@ -150,6 +158,7 @@ impl Subscription {
                 .map(|m| Item::Message {
                     id: m.event_id,
                     json: m.json,
+                    sse: m.sse,
                 }),
         );
         Subscription {
@@ -224,6 +233,7 @@ impl Subscription {
                     return Some(Item::Message {
                         id: m.event_id,
                         json: m.json,
+                        sse: m.sse,
                     });
                 }
                 Err(RecvError::Lagged(n)) => {

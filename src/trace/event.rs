@@ -258,6 +258,13 @@ pub enum EventKind {
         effect: String,
         /// The alert it answered (`expect.event`), if any.
         answers: Option<EventRef>,
+        /// Where the arbiter's own words begin in `effect` (a byte offset:
+        /// `" — reason: …"` to its end), when the ruling carried a reason.
+        /// Not serialised: the journal, the arbiter's channel and the round
+        /// report keep the whole effect; the public feeds show it up to
+        /// here only (issue 42 §5, `broadcast::public`).
+        #[serde(skip)]
+        reason_at: Option<usize>,
     },
     /// Extension (issue 24.1): an arbiter's ruling the board refused, and
     /// why: the state it was made from no longer holds (409), or it is

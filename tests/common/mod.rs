@@ -36,6 +36,7 @@ pub mod browser;
 pub mod clock;
 pub mod console;
 pub mod heldout;
+pub mod lichess;
 pub mod mosquitto;
 pub mod paced;
 pub mod process;

@@ -30,6 +30,31 @@ pub struct Msg {
     /// The game it is about, (round, board), from its `"game": "r.b"`
     /// (`None`: about no one game, e.g. a downtime alert).
     pub game: Option<(u32, u32)>,
+    /// The message as one server-sent event ([`sse_event`] of `event_id`
+    /// and `json`), framed once when it is published and shared by every
+    /// stream client: a relay's fan-out to a thousand spectators writes
+    /// the same bytes a thousand times, it does not frame them a thousand
+    /// times (issue 42 §7).
+    pub sse: Arc<str>,
+}
+
+/// `json` as one server-sent event with the id `id` (WHATWG HTML
+/// §9.2.6, "Interpreting an event stream"): `id: ID`, one `data: ` line per
+/// line of the text, then the empty line that dispatches it. The feeds'
+/// messages are compact JSON, one line; a text of several lines (a relay
+/// forwarding what a board sent) keeps its lines.
+pub fn sse_event(id: &str, json: &str) -> Arc<str> {
+    let mut s = String::with_capacity(id.len() + json.len() + 16);
+    s.push_str("id: ");
+    s.push_str(id);
+    s.push('\n');
+    for line in json.lines() {
+        s.push_str("data: ");
+        s.push_str(line);
+        s.push('\n');
+    }
+    s.push('\n');
+    Arc::from(s)
 }
 
 /// The game a message names in its top-level `"game": "round.board"`, read
@@ -405,16 +430,18 @@ impl Channel {
                     k: r.pos.k + 1,
                 }
             };
+            let event_id: Arc<str> = Arc::from(
+                IdText {
+                    stream: &r.stream,
+                    boot: r.boot,
+                    pos: r.pos,
+                }
+                .to_string(),
+            );
             let msg = Msg {
                 id: r.next_id,
-                event_id: Arc::from(
-                    IdText {
-                        stream: &r.stream,
-                        boot: r.boot,
-                        pos: r.pos,
-                    }
-                    .to_string(),
-                ),
+                sse: sse_event(&event_id, m),
+                event_id,
                 pos: r.pos,
                 seq,
                 json: m.clone(),

@@ -91,3 +91,22 @@ fn a_forgotten_game_leaves_the_view_and_the_others_stay() {
         .collect();
     assert_eq!(games, [(1, 2), (2, 1)]);
 }
+
+#[test]
+fn a_message_is_framed_once_as_the_server_sent_event_every_client_writes() {
+    // WHATWG HTML §9.2.6: `id:`, one `data:` line per line, an empty line.
+    assert_eq!(
+        &*sse_event("b-1-2", r#"{"type":"move"}"#),
+        "id: b-1-2\ndata: {\"type\":\"move\"}\n\n"
+    );
+    assert_eq!(&*sse_event("x", "a\nb"), "id: x\ndata: a\ndata: b\n\n");
+    // Published: the frame names the message's own id and text.
+    let ch = Channel::new();
+    let mut rx = ch.events.subscribe();
+    ch.publish(0, None, &[Arc::from(r#"{"game":"1.2"}"#)]);
+    let m = rx.try_recv().unwrap();
+    assert_eq!(
+        &*m.sse,
+        format!("id: {}\ndata: {}\n\n", m.event_id, m.json).as_str()
+    );
+}

@@ -10,6 +10,10 @@
 //! corrects the comment when the position is reinstated. Everything else
 //! (touches, irregularities, claims, announcements, draw offers) goes to the
 //! arbiter only (§13.7a: irregularities are reported to the arbiter).
+//! The rulings of [`PUBLIC_RULINGS`] are public with what they did in the
+//! board's words, never with the arbiter's own reason (issue 42 §5:
+//! `public_text`); the PGN says a forfeit or a correction in fixed words
+//! (`parts::confirmation_words`).
 //!
 //! Every message carries `"game": "round.board"`. For blind spectators
 //! (Appendix E's words, issue 14) each `move` also carries `spoken`, the
@@ -132,6 +136,34 @@ pub const PUBLIC_RULINGS: [&str; 13] = [
     "withdraw",
     "displaced",
 ];
+
+/// The public text of the feed message `msg` of event `e`: a ruling's
+/// `effect` without the arbiter's own words (issue 42 §5: his reason for a
+/// forfeit, a correction or a declared result stays in the journal, his
+/// channel and the round report; the public gets what the ruling did, in
+/// the board's fixed words, and the PGN its `Termination`). Any other
+/// message as it is.
+fn public_text(e: &Event, msg: &Value) -> String {
+    match (&e.kind, msg) {
+        (
+            EventKind::Ruling {
+                effect,
+                reason_at: Some(at),
+                ..
+            },
+            Value::Object(m),
+        ) => {
+            let mut m = m.clone();
+            // Never more than the board's words: an offset off a character
+            // boundary (impossible: it is where the reason was appended)
+            // shows none.
+            let shown = effect.get(..*at).unwrap_or_default();
+            m.insert("effect".into(), Value::from(shown));
+            Value::Object(m).to_string()
+        }
+        _ => msg.to_string(),
+    }
+}
 
 /// What the board shows of an illegal move, compared with the position.
 fn played(game: &Arbiter) -> String {
@@ -294,7 +326,7 @@ impl Publisher {
             let mut msg = self.message_value(e, &extra);
             if is_public(e) {
                 changed = true;
-                public.push(Arc::from(msg.to_string()));
+                public.push(Arc::from(public_text(e, &msg)));
             }
             // The arbiter's copy says when it happened on the board (wall
             // time, Unix ms, from its round time): an alert shows that time,

@@ -2,6 +2,9 @@
 // its diagram, clocks, open matters, history and the ruling controls
 // (console-rule.js sends them). Served as one script with the others
 // (src/server/console.rs); docs/console.md.
+// Said beside every reason field: the arbiter's own words reach no public
+// feed (issue 42 §5; docs/broadcast.md, "What is public").
+const PRIVATE_REASON = "Not published: kept in the journal and the round report";
 function renderBoards() {
   const box = $("boards");
   // Redrawn when the state changes: what the arbiter is typing (and where) stays.
@@ -132,7 +135,7 @@ function controls(g, st, id, clockBox) {
   sel.appendChild(el("option", { value: "" }, "— result —"));
   // 0-0 (both lost: both guilty, 11.8; or a forfeit that was a double one) only as a correction.
   for (const r of ended ? ["1-0", "0-1", "1/2-1/2", "0-0"] : ["1-0", "0-1", "1/2-1/2"]) sel.appendChild(el("option", { value: r }, r === "0-0" ? "0-0 (both lost)" : resultText(r)));
-  const reason = el("input", { id: "reason-" + g, placeholder: "reason", "aria-label": "the reason for board " + g + "'s result", size: "14" });
+  const reason = el("input", { id: "reason-" + g, placeholder: "reason", "aria-label": "the reason for board " + g + "'s result", size: "14", "aria-describedby": "reason-private-" + g });
   res.appendChild(sel);
   // A result declared (not a correction) names its article, from the profile's list (issue 40.6).
   const art = el("select", { id: "article-" + g, class: "result-article", "aria-label": "the article board " + g + "'s result is declared under" });
@@ -140,6 +143,8 @@ function controls(g, st, id, clockBox) {
   for (const d of st.declared_articles || []) art.appendChild(el("option", { value: d.article }, d.article + " — " + d.what));
   if (!ended) res.appendChild(art);
   res.appendChild(reason);
+  // The arbiter's words stay private (issue 42 §5): the public feeds say the correction in fixed words.
+  res.appendChild(el("p", { class: "hint reason-private", id: "reason-private-" + g }, PRIVATE_REASON));
   const verb = ended ? "Correct result" : "Declare result";
   res.appendChild(button(verb + "…", () => {
     const s = boards.get(g), r = sel.value, why = reason.value.trim();
@@ -161,8 +166,9 @@ function controls(g, st, id, clockBox) {
   const ff = row("forfeit-row");
   const fsel = el("select", { id: "forfeit-" + g, "aria-label": "forfeit on board " + g });
   for (const [v, t] of [["", "— forfeit —"], ["1-0", "1-0 (Black absent)"], ["0-1", "0-1 (White absent)"], ["0-0", "0-0 (both absent)"]]) fsel.appendChild(el("option", { value: v }, t));
-  const fwhy = el("input", { id: "forfeit-reason-" + g, placeholder: "reason", "aria-label": "the reason for board " + g + "'s forfeit", size: "14" });
+  const fwhy = el("input", { id: "forfeit-reason-" + g, placeholder: "reason", "aria-label": "the reason for board " + g + "'s forfeit", size: "14", "aria-describedby": "forfeit-reason-private-" + g });
   ff.appendChild(fsel); ff.appendChild(fwhy);
+  ff.appendChild(el("p", { class: "hint reason-private", id: "forfeit-reason-private-" + g }, PRIVATE_REASON));
   // The default time (6.7.1, DSU 004 §11): when a forfeit becomes possible;
   // before it only as the arbiter's explicit decision (the player withdrew
   // or sent word), asked as such and journaled with its reason.
