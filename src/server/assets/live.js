@@ -435,7 +435,14 @@ function onMessage(m) {
 function connect() {
   const initial = document.getElementById("initial-state");
   if (initial) {
-    try { JSON.parse(initial.textContent).forEach(onMessage); } catch (err) { /* drawn from the stream instead */ }
+    try {
+      const states = JSON.parse(initial.textContent);
+      // Every game known before the first draw: a round's page draws its
+      // tiles at once, not the first game in full (a layout thrown away
+      // when the second arrives): the first paint (issue 42 §7).
+      states.forEach((m) => { if (m.type === "state") games.set(m.game, m); });
+      states.forEach(onMessage);
+    } catch (err) { /* drawn from the stream instead */ }
   }
   const es = new EventSource("/events" + FILTER);
   es.onopen = () => {
