@@ -21,7 +21,9 @@ const MESSAGES: [&str; 3] = [
 
 /// A board daemon's two endpoints the relay reads: `/events` (the three
 /// messages, CRLF line ends on the second, then the stream stays open)
-/// and `/boards.json` (no snapshots).
+/// and `/boards.json` (its game's snapshot, as a board serves it: the
+/// relay takes a board URL's messages only about the game its snapshot
+/// binds it to, issue 41).
 async fn board() -> String {
     use axum::response::IntoResponse;
     let events = || async {
@@ -39,7 +41,17 @@ async fn board() -> String {
     };
     let app = axum::Router::new()
         .route("/events", axum::routing::get(events))
-        .route("/boards.json", axum::routing::get(|| async { "[]" }));
+        .route(
+            "/boards.json",
+            axum::routing::get(|| async {
+                let info = eboard::broadcast::public::GameInfo::bare(1, 1);
+                serde_json::json!([{
+                    "seq": 1, "t": 0, "info": info, "pgn": "", "game": {}, "pairing": {},
+                    "state": {"type": "state", "game": "1.1", "round": 1, "board": 1}
+                }])
+                .to_string()
+            }),
+        );
     let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = l.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(l, app).await });

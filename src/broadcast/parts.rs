@@ -98,7 +98,10 @@ fn confirmation_words(c: &Confirmation, game: &Arbiter) -> Option<String> {
             }) => {
                 format!("White forfeits: did not appear ({article})")
             }
-            _ => format!("Both players forfeit: neither appeared ({article})"),
+            // A double forfeit: the PGN's own fixed comment says it
+            // (`pgn::DOUBLE_FORFEIT_COMMENT`), once.
+            Score::BothLost => return None,
+            Score::Game(_) => format!("Entered as a forfeit ({article})"),
         });
     }
     c.corrected
