@@ -25,15 +25,6 @@ use common::*;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
-fn arbiter_state(addr: &str) -> Value {
-    let (s, b) = request(addr, "GET", "/arbiter/state", &[ARBITER_AUTH], "");
-    assert_eq!(s, 200, "{b}");
-    let v: Value = serde_json::from_str(&b).unwrap();
-    v.as_array().and_then(|a| a.first()).map_or(v.clone(), |x| {
-        x.get("state").cloned().unwrap_or_else(|| x.clone())
-    })
-}
-
 #[test]
 fn a_result_corrected_and_undone_within_the_delay_never_reaches_the_public() {
     let dir = tempdir("resolved-delay");
@@ -48,7 +39,7 @@ fn a_result_corrected_and_undone_within_the_delay_never_reaches_the_public() {
     let public = SseReader::open(&board.addr, "/events", &[]);
     // Undelayed: the draw by agreement, then the arbiter's mistake and its undo.
     poll(30, "the draw on the arbiter's state", || {
-        (arbiter_state(&board.addr)["result"] == "1/2-1/2").then_some(())
+        (board_state(&board.addr)["result"] == "1/2-1/2").then_some(())
     });
     let (s, b) = request(
         &board.addr,
@@ -58,7 +49,7 @@ fn a_result_corrected_and_undone_within_the_delay_never_reaches_the_public() {
         &json!({"result": "1-0", "reason": "pressed the wrong result"}).to_string(),
     );
     assert_eq!(s, 200, "{b}");
-    assert_eq!(arbiter_state(&board.addr)["result"], "1-0");
+    assert_eq!(board_state(&board.addr)["result"], "1-0");
     let (s, b) = request(
         &board.addr,
         "POST",
@@ -68,7 +59,7 @@ fn a_result_corrected_and_undone_within_the_delay_never_reaches_the_public() {
     );
     assert_eq!(s, 200, "{b}");
     let undone_at = Instant::now();
-    assert_eq!(arbiter_state(&board.addr)["result"], "1/2-1/2");
+    assert_eq!(board_state(&board.addr)["result"], "1/2-1/2");
     // Everything the public gets until the undo's delay has passed (and 2 s more).
     let mut seen = Vec::new();
     while let Some(left) =
@@ -116,7 +107,7 @@ fn a_result_and_moves_taken_back_within_the_delay_never_reach_the_public() {
     let board = run_board(&dir, &cfg, Some(&trace), &["--speed", "1", "--delay", "6"]);
     let public = SseReader::open(&board.addr, "/events", &[]);
     poll(30, "Black's move on the arbiter's state", || {
-        (arbiter_state(&board.addr)["ply"] == 2).then_some(())
+        (board_state(&board.addr)["ply"] == 2).then_some(())
     });
     // Undelayed: a result declared by mistake, then the game set back to
     // the position after 1.e4 (a take-back that reopens it).
@@ -138,7 +129,7 @@ fn a_result_and_moves_taken_back_within_the_delay_never_reach_the_public() {
     );
     assert_eq!(s, 200, "{b}");
     let taken_at = Instant::now();
-    let st = arbiter_state(&board.addr);
+    let st = board_state(&board.addr);
     assert_eq!(
         (&st["ply"], &st["result"]),
         (&json!(1), &json!("*")),
@@ -244,12 +235,12 @@ fn a_claim_the_board_decided_is_in_its_undelayed_state_at_once() {
     let run = run_board(&dir, &cfg, Some(&trace), &["--speed", "1"]);
     // The breach: e7-e5 stands (ply 2), the touch move open.
     poll(30, "the touch-move breach open", || {
-        let st = arbiter_state(&run.addr);
+        let st = board_state(&run.addr);
         (st["ply"] == 2 && st["open"].to_string().contains("touch_move")).then_some(())
     });
     // The claim (t = 7000 ms) decides it; nothing else happens after it.
     let st = poll(20, "the claim in the state", || {
-        let st = arbiter_state(&run.addr);
+        let st = board_state(&run.addr);
         st["open"].to_string().contains("\"claim\"").then_some(st)
     });
     assert_eq!(st["ply"], 1, "e7-e5 taken back: {st}");
@@ -313,7 +304,7 @@ fn rulings_two_three_and_five_moves_late_are_refused_in_words() {
         .collect();
     for ((board, journal), (_, plies, action, expect, reason)) in boards.iter().zip(&cases) {
         let st = poll(30, &format!("{plies} plies on the board"), || {
-            let st = arbiter_state(&board.addr);
+            let st = board_state(&board.addr);
             (st["ply"] == *plies).then_some(st)
         });
         assert!(
@@ -335,7 +326,7 @@ fn rulings_two_three_and_five_moves_late_are_refused_in_words() {
         assert_eq!(v["refused"]["type"], "ruling_refused", "{v}");
         assert_eq!(v["refused"]["status"], 409, "{v}");
         assert_eq!(v["refused"]["reason"], *reason, "{v}");
-        let st = arbiter_state(&board.addr);
+        let st = board_state(&board.addr);
         assert_eq!(st["rulings"], json!([]), "never given: {st}");
         assert_eq!(st["ply"], *plies, "{st}");
         let recs = journal_records(journal);

@@ -14,18 +14,6 @@ use common::console::*;
 use common::*;
 use serde_json::{json, Value};
 
-fn state(addr: &str) -> Value {
-    let (s, b) = request(addr, "GET", "/arbiter/state", &[ARBITER_AUTH], "");
-    assert_eq!(s, 200, "{b}");
-    let v: Value = serde_json::from_str(&b).unwrap();
-    v[0]["state"].clone()
-}
-
-fn post(addr: &str, path: &str, body: Value) -> (u16, Value) {
-    let (s, b) = request(addr, "POST", path, &[ARBITER_AUTH], &body.to_string());
-    (s, serde_json::from_str(&b).unwrap_or(Value::Null))
-}
-
 /// The first message of `r` that `f` accepts, within `secs`.
 fn wait_for(r: &SseReader, secs: u64, f: impl Fn(&Value) -> bool) -> Value {
     let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
@@ -77,17 +65,17 @@ fn a_double_forfeit_is_carried_by_every_feed_replayed_and_undone() {
     let mut board = run_board(&dir, &cfg, Some(&trace), &["--journal", j]);
     let a = board.addr.clone();
     poll(30, "the board's state", || {
-        (state(&a)["ply"] == 0).then_some(())
+        (board_state(&a)["ply"] == 0).then_some(())
     });
     let public = SseReader::open(&a, "/events", &[]);
 
-    let (s, v) = post(
+    let (s, v) = board_post(
         &a,
         "/arbiter/forfeit",
         json!({"result": "0-0", "expect": {"ply": 0, "result": "*"}}),
     );
     assert_eq!(s, 200, "{v}");
-    let st = state(&a);
+    let st = board_state(&a);
     assert_eq!(st["result"], "0-0", "{st}");
     assert_eq!(st["result_status"], "forfeit", "{st}");
     assert_eq!(st["result_reason"], "forfeit", "{st}");
@@ -151,28 +139,28 @@ fn a_double_forfeit_is_carried_by_every_feed_replayed_and_undone() {
             .any(|r| r["arbiter"] == "forfeit" && r["result"] == "0-0"),
         "{recs:?}"
     );
-    let before = state(&a)["rulings"].clone();
+    let before = board_state(&a)["rulings"].clone();
     board.kill();
     let board = run_board(&dir, &cfg, Some(&trace), &["--journal", j]);
     let b = board.addr.clone();
     poll(30, "the replayed double forfeit", || {
-        let st = state(&b);
+        let st = board_state(&b);
         (st["rulings"] == before).then_some(st)
     });
-    let st = state(&b);
+    let st = board_state(&b);
     assert_eq!(
         (&st["result"], &st["result_status"]),
         (&json!("0-0"), &json!("forfeit"))
     );
 
     // Undone: the game as before it, and White may still come.
-    let (s, v) = post(
+    let (s, v) = board_post(
         &b,
         "/arbiter/undo",
         json!({"ruling": 1, "expect": {"ply": 0}}),
     );
     assert_eq!(s, 200, "{v}");
-    let st = state(&b);
+    let st = board_state(&b);
     assert_eq!(st["result"], "*", "{st}");
     assert_eq!(st["result_status"], Value::Null, "{st}");
     assert_eq!(st["rulings"][0]["undone_by"], 2, "{st}");
@@ -189,13 +177,13 @@ fn a_double_forfeit_after_a_move_is_refused_naming_the_player_present() {
     let cfg = config(&dir, 1, 1, "");
     let board = run_board(&dir, &cfg, Some(&trace), &[]);
     let a = board.addr.clone();
-    poll(30, "White's move", || (state(&a)["ply"] == 1).then_some(()));
-    let (s, v) = post(&a, "/arbiter/forfeit", json!({"result": "0-0"}));
+    poll(30, "White's move", || (board_state(&a)["ply"] == 1).then_some(()));
+    let (s, v) = board_post(&a, "/arbiter/forfeit", json!({"result": "0-0"}));
     assert_eq!(s, 422, "{v}");
     let why = v["error"].as_str().unwrap();
     assert!(why.starts_with("White has moved"), "{why}");
     assert!(why.contains("1-0"), "his win by forfeit is named: {why}");
-    assert_eq!(state(&a)["result"], "*");
+    assert_eq!(board_state(&a)["result"], "*");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -239,7 +227,7 @@ fn a_forfeit_counts_the_default_time_from_the_rounds_scheduled_start() {
     let mut board = run_board(&dir, &cfg, Some(&trace), &["--journal", j]);
     let a = board.addr.clone();
     let st = poll(30, "the board's state", || {
-        let st = state(&a);
+        let st = board_state(&a);
         (st["ply"] == 0).then_some(st)
     });
     let d = &st["default_time"];
@@ -250,9 +238,9 @@ fn a_forfeit_counts_the_default_time_from_the_rounds_scheduled_start() {
         "16 min before round time 0: {st}"
     );
     assert_eq!(d["passes_t"], 0, "the default time has passed: {st}");
-    let (s, v) = post(&a, "/arbiter/forfeit", json!({"result": "1-0"}));
+    let (s, v) = board_post(&a, "/arbiter/forfeit", json!({"result": "1-0"}));
     assert_eq!(s, 200, "{v}");
-    assert_eq!(state(&a)["result_status"], "forfeit");
+    assert_eq!(board_state(&a)["result_status"], "forfeit");
     board.kill();
     let header: Value = serde_json::from_str(
         std::fs::read_to_string(&journal)
@@ -288,26 +276,26 @@ fn a_forfeit_or_a_confirmation_undone_is_not_taken_as_standing_at_the_next_start
     let board = run_board(&dir, &cfg, Some(&trace), &jd);
     let a = board.addr.clone();
     poll(30, "the board's state", || {
-        (state(&a)["ply"] == 0).then_some(())
+        (board_state(&a)["ply"] == 0).then_some(())
     });
-    let (s, v) = post(
+    let (s, v) = board_post(
         &a,
         "/arbiter/forfeit",
         json!({"result": "1-0", "expect": {"ply": 0, "result": "*"}}),
     );
     assert_eq!(s, 200, "{v}");
-    let (s, v) = post(
+    let (s, v) = board_post(
         &a,
         "/arbiter/undo",
         json!({"ruling": 1, "expect": {"ply": 0}}),
     );
     assert_eq!(s, 200, "{v}");
-    assert_eq!(state(&a)["result"], "*");
+    assert_eq!(board_state(&a)["result"], "*");
     drop(board);
     let board = run_board(&dir, &cfg, Some(&trace), &jd);
     let a = board.addr.clone();
     let st = poll(30, "the resumed game", || {
-        let st = state(&a);
+        let st = board_state(&a);
         (st["rulings"].as_array().map(Vec::len) == Some(2)).then_some(st)
     });
     assert_eq!(st["result"], "*", "the game goes on: {st}");
@@ -325,19 +313,19 @@ fn a_forfeit_or_a_confirmation_undone_is_not_taken_as_standing_at_the_next_start
 
     // The arbiter ends it (his decision), confirms it, then withdraws the
     // confirmation: provisional again across a restart, kept for him.
-    let (s, v) = post(
+    let (s, v) = board_post(
         &a,
         "/arbiter/result",
         json!({"result": "1/2-1/2", "expect": {"ply": 0, "result": "*"}}),
     );
     assert_eq!(s, 200, "{v}");
-    let (s, v) = post(
+    let (s, v) = board_post(
         &a,
         "/arbiter/confirm",
         json!({"expect": {"ply": 0, "result": "1/2-1/2"}}),
     );
     assert_eq!(s, 200, "{v}");
-    let (s, v) = post(
+    let (s, v) = board_post(
         &a,
         "/arbiter/undo",
         json!({"ruling": 4, "expect": {"ply": 0}}),
@@ -347,7 +335,7 @@ fn a_forfeit_or_a_confirmation_undone_is_not_taken_as_standing_at_the_next_start
     let board = run_board(&dir, &cfg, Some(&trace), &jd);
     let a = board.addr.clone();
     let st = poll(30, "the resumed game", || {
-        let st = state(&a);
+        let st = board_state(&a);
         (st["rulings"].as_array().map(Vec::len) == Some(5)).then_some(st)
     });
     assert_eq!(

@@ -389,16 +389,6 @@ mod own_clock {
         serde_json::from_str(&reply).unwrap()
     }
 
-    /// The board's undelayed state (`/arbiter/state`).
-    fn board_state(addr: &str) -> Value {
-        let (s, b) = request(addr, "GET", "/arbiter/state", &[ARBITER_AUTH], "");
-        assert_eq!(s, 200, "{b}");
-        let v: Value = serde_json::from_str(&b).unwrap();
-        v.as_array().and_then(|a| a.first()).map_or(v.clone(), |x| {
-            x.get("state").cloned().unwrap_or_else(|| x.clone())
-        })
-    }
-
     #[test]
     fn a_power_cut_on_the_boards_own_clock_charges_nobody_until_the_arbiter_does() {
         let dir = tempdir("ownclock");
