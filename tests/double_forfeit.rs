@@ -177,7 +177,9 @@ fn a_double_forfeit_after_a_move_is_refused_naming_the_player_present() {
     let cfg = config(&dir, 1, 1, "");
     let board = run_board(&dir, &cfg, Some(&trace), &[]);
     let a = board.addr.clone();
-    poll(30, "White's move", || (board_state(&a)["ply"] == 1).then_some(()));
+    poll(30, "White's move", || {
+        (board_state(&a)["ply"] == 1).then_some(())
+    });
     let (s, v) = board_post(&a, "/arbiter/forfeit", json!({"result": "0-0"}));
     assert_eq!(s, 422, "{v}");
     let why = v["error"].as_str().unwrap();
