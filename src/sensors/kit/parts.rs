@@ -88,7 +88,10 @@ pub const DIODE: Part = Part {
 /// absolute maximum ratings and recommended operating conditions (VCC 2 to
 /// 6 V) but not the ICC row of its electrical characteristics, nor does TI's
 /// CD74HC165 sheet (SCHS156D) in the copy at hand, so 80 µA (static, VCC =
-/// 6 V, -40 to 85 °C) is not checked against it. A static figure: the
+/// 6 V, -40 to 85 °C) is not checked against it. The newest revision
+/// found, SCLS116H (December 2015), has the row in its table 6.7
+/// "Electrical Characteristics, SN74HC165"; only its contents list was at
+/// hand. A static figure: the
 /// clocked current (CPD × VCC² × f) comes on top and stays far below a
 /// milliampere at the scan's SPI clock.
 pub const HC165: Part = Part {
