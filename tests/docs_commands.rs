@@ -8,129 +8,16 @@
 //! of a synopsis (`[--listen ADDR]`) are left out, a placeholder `…` too;
 //! the leading `sudo -u eboard` and `VAR=value` assignments are dropped.
 //!
-//! The commands that run whole with files of this repository are run for
-//! real by their own tests: `eboard event` on TRF files (`tests/event.rs`),
-//! `eboard kit` (`tests/kit.rs`), `eboard results` (`tests/event.rs`), the
-//! docs' marked shell blocks (`tests/docs.rs`).
+//! Each command is then run to its end, with the files it names, by
+//! `tests/docs_run.rs`.
 
 use crate::common;
 
-use std::path::{Path, PathBuf};
+use common::doc_commands::{commands, root, user_docs, words};
+
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The user docs read.
-fn user_docs() -> Vec<PathBuf> {
-    let mut out = vec![
-        root().join("README.md"),
-        root().join("hw/README.md"),
-        root().join("hw/kit/README.md"),
-        root().join("calibration/README.md"),
-    ];
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
-        .unwrap()
-        .filter_map(|e| Some(e.ok()?.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    docs.sort();
-    out.extend(docs);
-    out
-}
-
-/// Every `eboard …` command line in the code blocks of `doc`: (line, the
-/// command as written, its words to run).
-fn commands(doc: &Path) -> Vec<(usize, String, Vec<String>)> {
-    let text = std::fs::read_to_string(doc).unwrap();
-    let mut out = Vec::new();
-    let (mut in_block, mut joined, mut first) = (false, String::new(), 0);
-    for (n, line) in text.lines().enumerate() {
-        if line.trim_start().starts_with("```") {
-            in_block = !in_block;
-            joined.clear();
-            continue;
-        }
-        if !in_block || line.trim_start().starts_with('#') {
-            continue;
-        }
-        if joined.is_empty() {
-            first = n + 1;
-        }
-        // A comment after the command, then a continuation line.
-        let code = match line.find(" #") {
-            Some(at) => &line[..at],
-            None => line,
-        };
-        if let Some(cont) = code.trim_end().strip_suffix('\\') {
-            joined.push_str(cont);
-            joined.push(' ');
-            continue;
-        }
-        joined.push_str(code);
-        let whole = std::mem::take(&mut joined);
-        let Some(at) = whole.find("eboard ").filter(|&at| {
-            let before = &whole[..at];
-            before.trim().is_empty() || before.ends_with(' ')
-        }) else {
-            continue;
-        };
-        let command = whole[at..].trim().to_owned();
-        // `sudo -u eboard eboard doctor`: the second `eboard` is the command.
-        let command = command
-            .strip_prefix("eboard eboard ")
-            .map(|rest| format!("eboard {rest}"))
-            .unwrap_or(command);
-        let starts_with_a_command = command
-            .get("eboard ".len()..)
-            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_lowercase()));
-        if !starts_with_a_command {
-            continue;
-        }
-        out.push((first, command.clone(), words(&command)));
-    }
-    out
-}
-
-/// The words of a command as the shell would split them (double quotes
-/// kept together), without optional `[…]` groups and `…` placeholders.
-fn words(command: &str) -> Vec<String> {
-    let mut plain = String::new();
-    let mut depth = 0;
-    for c in command.chars() {
-        match c {
-            '[' => depth += 1,
-            ']' if depth > 0 => depth -= 1,
-            _ if depth == 0 => plain.push(c),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    let (mut word, mut quoted, mut any) = (String::new(), false, false);
-    for c in plain.chars() {
-        match c {
-            '"' => {
-                quoted = !quoted;
-                any = true;
-            }
-            c if c.is_whitespace() && !quoted => {
-                if any || !word.is_empty() {
-                    out.push(std::mem::take(&mut word));
-                }
-                any = false;
-            }
-            c => word.push(c),
-        }
-    }
-    if any || !word.is_empty() {
-        out.push(word);
-    }
-    out.retain(|w| w != "…");
-    out.remove(0); // "eboard"
-    out
-}
 
 /// Runs `eboard ARGS` in `dir` for at most `secs`: (exit code or None when
 /// it was still running, standard error).

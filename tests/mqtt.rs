@@ -305,22 +305,15 @@ fn alive(r: &mut Running) -> bool {
 #[test]
 fn boards_publish_over_tls_with_passwords_and_refusals_are_reported() {
     let dir = tempdir("mqtt-tls");
-    let pki = test_pki(&dir);
-    let passwd = dir.join("passwd");
-    mosquitto_passwd(&passwd, "relay", "relay-pw", true);
-    mosquitto_passwd(&passwd, "board1", "board1-pw", false);
-    mosquitto_passwd(&passwd, "board2", "the-old-one", false);
-    let Some(broker) = broker_with(
-        &dir,
-        &format!(
-            "certfile {}\nkeyfile {}\nrequire_certificate false\npassword_file {}\nallow_anonymous false\n",
-            pki.cert.display(),
-            pki.key.display(),
-            passwd.display()
-        ),
-    ) else {
+    let users = [
+        ("relay", "relay-pw"),
+        ("board1", "board1-pw"),
+        ("board2", "the-old-one"),
+    ];
+    let Some((broker, pki)) = tls_broker(&dir, &users) else {
         return;
     };
+    let passwd = dir.join("passwd");
     let port = broker.port;
     let ca = pki.ca.to_str().unwrap();
     // The relay: login by flag, password from the environment, CA by flag,

@@ -53,6 +53,7 @@ mod daemon;
 mod daemon_clock;
 mod docs;
 mod docs_commands;
+mod docs_run;
 mod doctor;
 mod double_forfeit;
 mod event;

@@ -56,6 +56,30 @@ pub fn results(a: ResultsArgs) -> anyhow::Result<()> {
         Err(rounds) if rounds.is_empty() => bail!("{csv_name}: no game"),
         Err(rounds) => bail!("{csv_name}: games of rounds {rounds:?}: say which with --round"),
     };
+    // Games of another round are never written into this one's column: a
+    // file of round 4 given with --round 3 is refused, not written back
+    // unchanged as if round 3 had no result.
+    let others: Vec<String> = games
+        .iter()
+        .filter(|g| g.round != round)
+        .map(|g| g.game())
+        .collect();
+    if games.is_empty() {
+        bail!("{csv_name}: no game");
+    }
+    if others.len() == games.len() {
+        bail!(
+            "{csv_name}: no game of round {round} (its games: {}): give the results of round {round}, or their round with --round",
+            others.join(", ")
+        );
+    }
+    if !others.is_empty() {
+        tracing::warn!(
+            round,
+            "left out, not games of round {round}: {}",
+            others.join(", ")
+        );
+    }
     let w = write_trf(&trf, &trf_name, round, &games).anyhow()?;
     for (game, why) in &w.skipped {
         tracing::warn!(game, "left blank: {why}");

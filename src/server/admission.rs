@@ -347,8 +347,8 @@ impl Admission {
     /// oldest of the source holding the most, else the oldest of all.
     /// `None` when the connections that would have to close are all busy.
     pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Option<Arc<Slot>> {
-        use crate::console::backoff::{host_key, prefix_key, source_key};
-        let (key, prefix, source) = (host_key(ip), prefix_key(ip), source_key(ip));
+        use crate::console::backoff::{host_key, prefix_key};
+        let (key, prefix) = (host_key(ip), prefix_key(ip));
         let mut c = self.lock();
         let per = self.limits.per_address;
         let count = |m: &HashMap<IpAddr, usize>, k: &IpAddr| m.get(k).copied().unwrap_or(0);
@@ -387,32 +387,12 @@ impl Admission {
             }
             closed = true;
         }
-        let id = c.next_id;
-        c.next_id += 1;
-        c.public += 1;
-        *c.per_address.entry(key).or_insert(0) += 1;
-        if let Some(p) = prefix {
-            *c.per_prefix.entry(p).or_insert(0) += 1;
-        }
-        let shared = Arc::new(Shared {
-            key,
-            prefix,
-            source,
-            busy: AtomicUsize::new(0),
-            class: Mutex::new(Class::Public),
-            evicted: tokio::sync::Notify::new(),
-        });
-        c.order.insert(id, shared.clone());
+        let slot = self.book(&mut c, Class::Public, ip);
         drop(c);
         if closed {
             self.report();
         }
-        Some(Arc::new(Slot {
-            admission: self.clone(),
-            id,
-            key,
-            shared,
-        }))
+        Some(slot)
     }
 
     /// A slot on probation for a connection from `ip` that [`Admission::admit`]
@@ -422,8 +402,6 @@ impl Admission {
     /// probation when they are all taken; `None` when every one is busy,
     /// or there is no reserve. Counted per host and /64 like any other.
     pub fn admit_probation(self: &Arc<Self>, ip: IpAddr) -> Option<Arc<Slot>> {
-        use crate::console::backoff::{host_key, prefix_key, source_key};
-        let (key, prefix, source) = (host_key(ip), prefix_key(ip), source_key(ip));
         let mut c = self.lock();
         if c.reserve >= self.limits.reserved {
             return None;
@@ -431,9 +409,18 @@ impl Admission {
         if c.reserve + c.probation >= self.limits.reserved && !evict_idle_probation(&mut c) {
             return None;
         }
+        Some(self.book(&mut c, Class::Probation, ip))
+    }
+
+    /// Books a connection from `ip` as `class` (a public one or one on
+    /// probation; the caller has checked the limits): its id, its kind's
+    /// count, its host's and its /64's counts, its place in its kind's
+    /// order (oldest first, for eviction).
+    fn book(self: &Arc<Self>, c: &mut Counts, class: Class, ip: IpAddr) -> Arc<Slot> {
+        use crate::console::backoff::{host_key, prefix_key, source_key};
+        let (key, prefix, source) = (host_key(ip), prefix_key(ip), source_key(ip));
         let id = c.next_id;
         c.next_id += 1;
-        c.probation += 1;
         *c.per_address.entry(key).or_insert(0) += 1;
         if let Some(p) = prefix {
             *c.per_prefix.entry(p).or_insert(0) += 1;
@@ -443,17 +430,25 @@ impl Admission {
             prefix,
             source,
             busy: AtomicUsize::new(0),
-            class: Mutex::new(Class::Probation),
+            class: Mutex::new(class),
             evicted: tokio::sync::Notify::new(),
         });
-        c.probation_order.insert(id, shared.clone());
-        drop(c);
-        Some(Arc::new(Slot {
+        match class {
+            Class::Probation => {
+                c.probation += 1;
+                c.probation_order.insert(id, shared.clone());
+            }
+            _ => {
+                c.public += 1;
+                c.order.insert(id, shared.clone());
+            }
+        }
+        Arc::new(Slot {
             admission: self.clone(),
             id,
             key,
             shared,
-        }))
+        })
     }
 
     /// Closes the oldest idle public connection that `which` picks;

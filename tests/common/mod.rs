@@ -18,6 +18,8 @@
 //!   FIFO read at the sample rate);
 //! - [`voice`]: a game through `eboard run` with real speech and one paced
 //!   output per listener, its journal replayed, the per-ear checks;
+//! - [`doc_commands`]: the `eboard …` commands of the user docs' code
+//!   blocks, as written;
 //! - [`standings`]: a round of six boards configured from a TRF by
 //!   `eboard event` and a relay knowing the pairings (`/standings.json`,
 //!   `/hall`);
@@ -35,6 +37,7 @@ use std::time::{Duration, Instant};
 pub mod browser;
 pub mod clock;
 pub mod console;
+pub mod doc_commands;
 pub mod heldout;
 pub mod lichess;
 pub mod mosquitto;

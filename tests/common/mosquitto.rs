@@ -155,6 +155,30 @@ pub fn broker_with_acl(dir: &Path, users: &[(&str, &str)], acl: &str) -> Option<
     )
 }
 
+/// The broker over TLS (the test CA's certificate for `localhost` and
+/// 127.0.0.1: `ca.pem`, `server.pem`, `server.key` in `dir`) with the
+/// logins `users` (name, password) and no anonymous client, as
+/// `docs/mqtt.md` has an organiser run it (its ACL: [`broker_with_acl`]);
+/// `None` (skipped) without mosquitto.
+pub fn tls_broker(dir: &Path, users: &[(&str, &str)]) -> Option<(Broker, super::tls::TestPki)> {
+    mosquitto_or_skip()?;
+    let pki = super::tls::test_pki(dir);
+    let passwd = dir.join("passwd");
+    for (i, (user, password)) in users.iter().enumerate() {
+        mosquitto_passwd(&passwd, user, password, i == 0);
+    }
+    let broker = broker_with(
+        dir,
+        &format!(
+            "certfile {}\nkeyfile {}\nrequire_certificate false\npassword_file {}\nallow_anonymous false\n",
+            pki.cert.display(),
+            pki.key.display(),
+            passwd.display()
+        ),
+    )?;
+    Some((broker, pki))
+}
+
 /// The ACL of `docs/mqtt.md` ("The arbiter channel") for the tables
 /// `tables` of round 1 of the event `dm-2026`: [`docs_acl_round`].
 pub fn docs_acl(tables: &[u32], more: &str) -> String {

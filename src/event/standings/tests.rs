@@ -5,6 +5,7 @@ use super::*;
 
 const OPEN: &str = include_str!("../../../tests/data/standings-open-2026.trf");
 const PAIRINGS: &str = include_str!("../../../tests/data/pairings-open-2026.trf");
+include!("../../../tests/data/standings-open-2026-by-hand.rs");
 
 fn player(name: &str, fide_id: Option<u64>) -> Player {
     Player {
@@ -70,14 +71,16 @@ fn round_3() -> Vec<GameResult> {
 }
 
 /// (rank, tied, start, points, BH, SB) of every row.
-fn table(s: &Standings) -> Vec<(u32, bool, u32, f64, f64, f64)> {
+/// (rank, tied, start, points, first and second tie-break): the shape of
+/// [`BY_HAND`].
+fn table(s: &Standings) -> Vec<(u64, bool, u64, f64, f64, f64)> {
     s.rows
         .iter()
         .map(|r| {
             (
-                r.rank,
+                u64::from(r.rank),
                 r.tied,
-                r.start,
+                u64::from(r.start),
                 r.points,
                 r.tiebreaks[0],
                 r.tiebreaks[1],
@@ -120,23 +123,7 @@ fn thirteen_players_after_round_three_by_hand() {
     assert_eq!((s.round, s.provisional), (3, false));
     assert!(s.unconfirmed.is_empty());
     assert_eq!(s.tiebreaks, [BH, SB]);
-    #[rustfmt::skip]
-    let by_hand = [
-        (1, false, 4, 2.5, 5.5, 4.25),
-        (2, false, 2, 2.5, 4.5, 3.25),
-        (3, true, 1, 2.5, 4.0, 2.75),
-        (3, true, 6, 2.5, 4.0, 2.75),
-        (5, false, 9, 1.5, 5.5, 2.25),
-        (6, false, 3, 1.5, 5.0, 1.75),
-        (7, false, 13, 1.5, 3.5, 1.25),
-        (8, false, 10, 1.5, 3.0, 0.25),
-        (9, false, 8, 1.0, 6.0, 1.0),
-        (10, false, 5, 1.0, 5.0, 1.0),
-        (11, false, 11, 1.0, 3.0, 1.0),
-        (12, false, 7, 0.5, 4.5, 0.75),
-        (13, false, 12, 0.0, 1.5, 0.0),
-    ];
-    assert_eq!(table(&s), by_hand);
+    assert_eq!(table(&s), BY_HAND);
     let first = &s.rows[0];
     assert_eq!(first.name, "Dahl,Ingrid");
     assert_eq!(first.title.as_deref(), Some("WGM"));

@@ -21,26 +21,46 @@ pub struct Part {
     pub supply_ua: Option<u32>,
     /// The document and the row the figure comes from.
     pub source: &'static str,
+    /// The datasheet's own words for the figure, quoted from the row that
+    /// was read; `None` when the row could not be read from any source at
+    /// hand (the sheet then says the figure is unconfirmed), and for parts
+    /// with no supply current.
+    pub checked: Option<&'static str>,
 }
 
 /// The omnipolar Hall switch of the occupancy designs: switches on either
 /// pole, so both colours' magnets (white north down, black south down) are
 /// seen. Bypass capacitor at VCC: "0.01-µF (minimum) ceramic" (the pin
 /// table of the DRV5033 datasheet, TI SLIS152).
+///
+/// Supply current: **unconfirmed**. The datasheet found is TI SLIS152G
+/// (May 2014, revised September 2016), its table 6.5 "Electrical
+/// Characteristics"; the stored copies at hand give its contents list and
+/// its pin table but not the ICC row, so 3.5 mA (the figure this kit has
+/// carried) is not checked against it. The DRV5033-Q1 sheet (SLIS164E)
+/// was no more complete.
 pub const DRV5033: Part = Part {
     name: "TI DRV5033 (e.g. DRV5033FAQLPG, TO-92)",
     what: "omnipolar Hall switch, open-drain output",
     supply_ua: Some(3_500),
-    source: "TI DRV5033 datasheet (SLIS152), 6.5 Electrical Characteristics, ICC max",
+    source: "TI DRV5033 datasheet (SLIS152G, 2016), 6.5 Electrical Characteristics, ICC max",
+    checked: None,
 };
 
 /// The linear (ratiometric) Hall sensor of the colour design: VCC/2 with no
 /// field, rising with a south pole at the branded face.
+///
+/// Supply current: **unconfirmed**. The datasheet found is TI SBAS640B
+/// (January 2018, revised April 2021; its first page: "Operates From 3.3-V
+/// and 5-V Power Supplies", "Low-Noise Output With ±1-mA Drive"); the ICC
+/// row of its Electrical Characteristics table was not in the stored copies
+/// at hand, so 10 mA is not checked against it.
 pub const DRV5055A1: Part = Part {
     name: "TI DRV5055A1 (e.g. DRV5055A1QLPG, TO-92)",
     what: "ratiometric linear Hall sensor, 3.3 V",
     supply_ua: Some(10_000),
-    source: "TI DRV5055 datasheet (SBAS640), 5.5 Electrical Characteristics, ICC max",
+    source: "TI DRV5055 datasheet (SBAS640B, 2021), Electrical Characteristics, ICC max",
+    checked: None,
 };
 
 /// A reed switch (the diode matrices).
@@ -49,6 +69,7 @@ pub const REED: Part = Part {
     what: "closes over a piece's magnet",
     supply_ua: None,
     source: "passive",
+    checked: None,
 };
 
 /// The matrix diode.
@@ -57,30 +78,59 @@ pub const DIODE: Part = Part {
     what: "signal diode, one per switch (no ghosting)",
     supply_ua: None,
     source: "passive",
+    checked: None,
 };
 
 /// The shift register of `hc165-chain`.
+///
+/// Supply current: **unconfirmed**. The datasheet found is TI SCLS116G
+/// (December 1982, revised August 2013); the stored copy at hand gives its
+/// absolute maximum ratings and recommended operating conditions (VCC 2 to
+/// 6 V) but not the ICC row of its electrical characteristics, nor does TI's
+/// CD74HC165 sheet (SCHS156D) in the copy at hand, so 80 µA (static, VCC =
+/// 6 V, -40 to 85 °C) is not checked against it. The newest revision
+/// found, SCLS116H (December 2015), has the row in its table 6.7
+/// "Electrical Characteristics, SN74HC165"; only its contents list was at
+/// hand. A static figure: the
+/// clocked current (CPD × VCC² × f) comes on top and stays far below a
+/// milliampere at the scan's SPI clock.
 pub const HC165: Part = Part {
     name: "74HC165 (DIP-16 or SOIC-16)",
     what: "8-bit parallel-in serial-out shift register",
     supply_ua: Some(80),
-    source: "TI SN74HC165 datasheet (SCLS116), ICC, -40 to 85 °C",
+    source: "TI SN74HC165 datasheet (SCLS116G, 2013), ICC, VCC = 6 V, -40 to 85 °C",
+    checked: None,
 };
 
 /// The I/O expander of `mcp23017-bank`.
+///
+/// Supply current: confirmed, Microchip DS20001952C (2005-2016), Table 1-1
+/// "DC Characteristics" (1.8 V ≤ VDD ≤ 5.5 V, -40 °C ≤ TA ≤ +125 °C),
+/// parameter D004: "Supply Current IDD — — 1 mA SCL/SCK = 1 MHz". The Pi's
+/// I2C runs at 100-400 kHz, under the row's condition.
 pub const MCP23017: Part = Part {
     name: "Microchip MCP23017 (DIP-28)",
     what: "16-bit I2C I/O expander",
     supply_ua: Some(1_000),
-    source: "Microchip MCP23017 datasheet (DS20001952), DC characteristics, IDD max",
+    source:
+        "Microchip MCP23017 datasheet (DS20001952C), Table 1-1 DC Characteristics, D004 IDD max",
+    checked: Some("D004 Supply Current IDD, max 1 mA, SCL/SCK = 1 MHz"),
 };
 
 /// The ADC of `mcp3008-hall`.
+///
+/// Supply current: confirmed from the datasheet's first page, Microchip
+/// DS21295D (2008), "Features": "500 µA max. active current at 5V" (and
+/// "5 nA typical standby current, 2 µA max."). The row of its electrical
+/// characteristics table was not in the copies at hand; the features line
+/// states the same maximum. The reference input (VREF, tied to the same
+/// 3.3 V rail) draws its own current, not in this figure.
 pub const MCP3008: Part = Part {
     name: "Microchip MCP3008 (DIP-16)",
     what: "8-channel 10-bit SPI ADC",
     supply_ua: Some(500),
-    source: "Microchip MCP3008 datasheet (DS21295), IDD max, conversion at VDD = 5 V",
+    source: "Microchip MCP3008 datasheet (DS21295D), Features: max. active current at VDD = 5 V",
+    checked: Some("500 µA max. active current at 5V"),
 };
 
 /// Pull-up resistor of an open-drain sensor line.
@@ -89,6 +139,7 @@ pub const R10K: Part = Part {
     what: "pull-up to 3.3 V of a sensor line",
     supply_ua: None,
     source: "passive",
+    checked: None,
 };
 
 /// Decoupling capacitor.
@@ -97,6 +148,7 @@ pub const C100N: Part = Part {
     what: "decoupling at each chip's and each sensor's VCC",
     supply_ua: None,
     source: "passive",
+    checked: None,
 };
 
 /// A piece's magnet (the main boards).
@@ -105,6 +157,7 @@ pub const MAGNET_PIECE: Part = Part {
     what: "one in each piece's base (white: north down, black: south down)",
     supply_ua: None,
     source: "passive",
+    checked: None,
 };
 
 /// A peg's magnet (the tactile board).
@@ -113,6 +166,7 @@ pub const MAGNET_PEG: Part = Part {
     what: "one in each peg's base",
     supply_ua: None,
     source: "passive",
+    checked: None,
 };
 
 /// The ribbon to the Pi.
@@ -121,6 +175,7 @@ pub const HEADER: Part = Part {
     what: "the Pi's 40-pin header to the board",
     supply_ua: None,
     source: "passive",
+    checked: None,
 };
 
 /// The 3.3 V regulator for the sensors.
@@ -129,6 +184,7 @@ pub const REGULATOR: Part = Part {
     what: "the sensors' own 3.3 V rail, fed from the Pi's 5 V pins",
     supply_ua: None,
     source: "passive",
+    checked: None,
 };
 
 /// The built-in clock's buttons.
@@ -137,6 +193,7 @@ pub const BUTTON: Part = Part {
     what: "a player's clock button, between its GPIO and GND",
     supply_ua: None,
     source: "passive",
+    checked: None,
 };
 
 /// The built-in clock's display.
@@ -145,6 +202,7 @@ pub const LCD: Part = Part {
     what: "the built-in clock's display",
     supply_ua: None,
     source: "its module's own sheet: powered from 5 V, backlight included",
+    checked: None,
 };
 
 /// The current through one closed open-drain sensor's 10 kΩ pull-up at

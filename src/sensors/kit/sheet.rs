@@ -153,6 +153,18 @@ fn sensors(kit: &Kit, o: &mut String) {
     o.push('\n');
 }
 
+/// The power table's source cell: the datasheet's row, and its words
+/// when it was read; a figure not checked against its datasheet says so.
+fn source_cell(part: &super::parts::Part) -> String {
+    match part.checked {
+        Some(words) => format!("{}: \"{words}\"", part.source),
+        None => format!(
+            "{} — **unconfirmed**: the row was not read here; check it in the datasheet before sizing the regulator",
+            part.source
+        ),
+    }
+}
+
 fn power(kit: &Kit, o: &mut String) {
     let _ = writeln!(o, "## Power\n");
     if kit.budget_ua == 0 {
@@ -178,7 +190,7 @@ fn power(kit: &Kit, o: &mut String) {
                 b.count,
                 ma(ua),
                 ma(ua * b.count),
-                cell(b.part.source)
+                cell(&source_cell(&b.part))
             );
         }
     }

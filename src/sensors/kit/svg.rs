@@ -6,7 +6,7 @@
 //! Plain text, no script, no external reference: it opens in any browser
 //! and prints on A3.
 
-use super::{gpio_at, Kit, PINS_3V3, PINS_5V, PINS_GND};
+use super::{gpio_at, Kit, PiLine, PINS_3V3, PINS_5V, PINS_GND};
 use std::fmt::Write;
 
 /// Text as SVG character data (`&`, `<`, `>`, `"` escaped).
@@ -88,37 +88,7 @@ fn header(kit: &Kit, out: &mut String) -> i32 {
             (2 * r as u8 + 2, 256, "start", 278),
         ] {
             let line = kit.pi.iter().find(|l| l.pin == pin);
-            let (fill, label, weight) = match line {
-                Some(l) => (
-                    if l.gpio.is_some() {
-                        "#1455c8"
-                    } else if l.signal == "GND" {
-                        "#000000"
-                    } else {
-                        "#c81414"
-                    },
-                    match l.gpio {
-                        Some(g) => format!("GPIO {g} · {}", l.signal),
-                        None => l.signal.clone(),
-                    },
-                    "bold",
-                ),
-                None => (
-                    "#ffffff",
-                    if PINS_3V3.contains(&pin) {
-                        "3.3 V".to_owned()
-                    } else if PINS_5V.contains(&pin) {
-                        "5 V".to_owned()
-                    } else if PINS_GND.contains(&pin) {
-                        "GND".to_owned()
-                    } else {
-                        gpio_at(pin)
-                            .map(|g| format!("GPIO {g}"))
-                            .unwrap_or_default()
-                    },
-                    "normal",
-                ),
-            };
+            let (fill, label, weight) = pin_look(pin, line);
             let colour = if line.is_some() { "#000000" } else { "#888888" };
             let _ = writeln!(
                 out,
@@ -142,10 +112,7 @@ fn header(kit: &Kit, out: &mut String) -> i32 {
     );
     for l in &kit.pi {
         y += LINE_H + 2;
-        let what = match l.gpio {
-            Some(g) => format!("pin {} · GPIO {g} · {} → {}", l.pin, l.signal, l.to),
-            None => format!("pin {} · {} → {}", l.pin, l.signal, l.to),
-        };
+        let what = format!("pin {} · {} → {}", l.pin, line_label(l), l.to);
         let _ = writeln!(
             out,
             "<text x=\"20\" y=\"{y}\" font-size=\"11\">{}</text>",
@@ -153,6 +120,40 @@ fn header(kit: &Kit, out: &mut String) -> i32 {
         );
     }
     y
+}
+
+/// A header pin's fill, label and font weight: a pin the design uses in
+/// the colour of its kind (a GPIO blue, ground black, power red) with its
+/// line's label, an unused one white with the pin's own name.
+fn pin_look(pin: u8, line: Option<&PiLine>) -> (&'static str, String, &'static str) {
+    match line {
+        Some(l) if l.gpio.is_some() => ("#1455c8", line_label(l), "bold"),
+        Some(l) if l.signal == "GND" => ("#000000", line_label(l), "bold"),
+        Some(l) => ("#c81414", line_label(l), "bold"),
+        None => {
+            let name = if PINS_3V3.contains(&pin) {
+                "3.3 V".to_owned()
+            } else if PINS_5V.contains(&pin) {
+                "5 V".to_owned()
+            } else if PINS_GND.contains(&pin) {
+                "GND".to_owned()
+            } else {
+                gpio_at(pin)
+                    .map(|g| format!("GPIO {g}"))
+                    .unwrap_or_default()
+            };
+            ("#ffffff", name, "normal")
+        }
+    }
+}
+
+/// A Pi line's label: `GPIO 17 · ROW0`, or the signal alone for a power
+/// or ground pin (`3.3 V`).
+fn line_label(l: &PiLine) -> String {
+    match l.gpio {
+        Some(g) => format!("GPIO {g} · {}", l.signal),
+        None => l.signal.clone(),
+    }
 }
 
 /// Each chip as a box of its pins; returns the bottom.
