@@ -6,8 +6,9 @@
 //! Traces are written in the step language of `tests/common/trace.rs`
 //! (`TraceBuilder::steps`), one step a line: `T lift SQ`, `T mv UCI C`, ….
 //!
-//! Length: one test per scenario of the digest, in the digest's order, so
-//! a reader finds S-numbers in one place.
+//! One file: the digest's acceptance scenarios as one table, one test per
+//! scenario in the digest's S-number order, so a reader finds every
+//! S-number in one place.
 
 use crate::common;
 

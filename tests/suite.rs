@@ -31,6 +31,7 @@ mod ambiguous;
 mod articles;
 mod claims;
 mod clock_builtin_hal;
+mod clock_dgt_faults;
 mod clock_dgt_pty;
 mod clock_fide;
 mod clock_model;
@@ -46,6 +47,7 @@ mod console_restart;
 mod console_rulings_browser;
 mod contract;
 mod copies;
+mod copies_rewind;
 mod corners;
 mod corpus;
 mod cross_site_browser;
@@ -55,8 +57,11 @@ mod docs;
 mod docs_commands;
 mod docs_run;
 mod doctor;
+mod doctor_devices;
+mod doctor_network;
 mod double_forfeit;
 mod event;
+mod event_boards;
 mod events_damage;
 mod feed_golden;
 mod feeds_polling;
@@ -152,3 +157,4 @@ fn every_test_file_is_compiled() {
          as `mod NAME;`, or give them a [[test]] in Cargo.toml): {missing:?}"
     );
 }
+

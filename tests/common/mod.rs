@@ -23,6 +23,14 @@
 //! - [`standings`]: a round of six boards configured from a TRF by
 //!   `eboard event` and a relay knowing the pairings (`/standings.json`,
 //!   `/hall`);
+//! - [`pairings`]: the TRF-16 pairing file of `eboard event`'s tests;
+//! - [`doctor`]: `eboard doctor --json` run, and one row of its table;
+//! - [`copies`]: Appendix E's two-board game (its header, what is said);
+//! - [`restart`]: a board on its journal killed and started again, and the
+//!   journal edits that stand for a longer downtime, a new boot, a step of
+//!   the wall clock;
+//! - [`dgt_fake`]: a fake DGT board and DGT 3000 on a real pseudo-terminal,
+//!   and the driver's rig on its other side;
 //! - here: temporary directories, HTTP / SSE / WebSocket clients on plain
 //!   blocking sockets with bounded waits, the Opera Game as a trace, a
 //!   board config, python-chess as a PGN reader.
@@ -37,12 +45,17 @@ use std::time::{Duration, Instant};
 pub mod browser;
 pub mod clock;
 pub mod console;
+pub mod copies;
+pub mod dgt_fake;
 pub mod doc_commands;
+pub mod doctor;
 pub mod heldout;
 pub mod lichess;
 pub mod mosquitto;
 pub mod paced;
+pub mod pairings;
 pub mod process;
+pub mod restart;
 pub mod round;
 pub mod skip;
 pub mod standings;
