@@ -14,6 +14,16 @@
 //! Every run prints the load and the busiest other processes beside its
 //! figures, and fails (exit non-zero) when a client missed a move.
 //!
+//! The clients (`common::SseClients`) share the machine with the product
+//! here, which a spectator's browser does not, so each reads as cheaply as
+//! a browser's `EventSource` does and no more: the bytes as they arrive,
+//! cut into lines in one buffer kept for the client's life; the last
+//! `id:` (sent back as `Last-Event-ID` when a lease ends), `retry:`, the
+//! lease's event; of a move's JSON only `game` and `t` are parsed (a
+//! typed, borrowed parse: serde skips the other fields without building
+//! them). What they check is unchanged: every client gets every move
+//! (the run fails otherwise), the latency of each from its clock press.
+//!
 //! `EBOARD_BENCH_RUNTIMES` (4): where the parts run (issue 42 §7). `1`:
 //! everything on one runtime of two workers (the layout of issue 28's
 //! figures, for comparison): a move's message then waited behind the

@@ -24,14 +24,13 @@
 
 mod common;
 
-use common::{env, ClientSpec, Gated};
+use common::{env, ClientSpec};
 use eboard::broadcast::delay::Channel;
 use eboard::broadcast::public::Update;
 use eboard::config::{Config, MqttConfig};
-use eboard::daemon::{Daemon, RunOptions};
 use eboard::mqtt::{publish, BoardTopics, BrokerAddr};
 use std::io::{Read, Write};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A child process killed when dropped (mosquitto, a relay).
@@ -275,27 +274,8 @@ fn main() {
             url: url.clone(),
             ..Default::default()
         });
-        let (go_tx, go_rx) = mpsc::channel();
-        let d = Daemon::start(
-            RunOptions {
-                config: cfg,
-                delay_s: 0,
-                journal: journal.then(|| dir.join(format!("b{b}.jsonl"))),
-                source: Box::new(Gated {
-                    go: go_rx,
-                    offset: None,
-                    records: trace.records.clone().into_iter(),
-                }),
-                source_header: Some(trace.header.clone()),
-                source_is_recording: true,
-                speed,
-                on_event: None,
-                clock_device: None,
-                source_is_live: false,
-            },
-            rt.handle(),
-        )
-        .unwrap();
+        let journal = journal.then(|| dir.join(format!("b{b}.jsonl")));
+        let (d, go_tx) = common::round::start_board(&rt, cfg, trace, journal, speed);
         clocks.lock().unwrap().insert(format!("1.{b}"), d.clock);
         // Go: this board starts its game now.
         let _ = go_tx.send(d.clock.now_ms() + 500);

@@ -108,7 +108,7 @@ fn the_live_page_shows_the_game() {
     assert!(want.len() > 10);
 
     let out = headless(&chrome, &dir, &["--dump-dom"], &url);
-    let dom = String::from_utf8_lossy(&out.stdout);
+    let dom = shown_dom(&out);
     let mut squares = 0;
     for part in dom.split("data-square=\"").skip(1) {
         let sq = &part[..2];
@@ -138,11 +138,11 @@ fn the_live_page_shows_the_game() {
         &["--dump-dom"],
         &format!("{url}?game={game}"),
     );
-    let own = String::from_utf8_lossy(&own.stdout);
+    let own = shown_dom(&own);
     assert_eq!(own.matches("data-square=\"").count(), 64, "{own}");
     assert!(own.contains("Rd8#") && !own.contains("follow this game"));
     let other = headless(&chrome, &dir, &["--dump-dom"], &format!("{url}?game=9.9"));
-    let other = String::from_utf8_lossy(&other.stdout);
+    let other = shown_dom(&other);
     assert_eq!(other.matches("data-square=\"").count(), 0, "{other}");
 
     let shot = dir.join("page.png");

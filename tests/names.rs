@@ -200,7 +200,7 @@ fn a_script_comment_name_leaves_the_live_page_working() {
     final_pgn(&board.addr);
     let url = format!("http://{}/", board.addr);
     let out = headless(&chrome, &dir, &["--dump-dom"], &url);
-    let dom = String::from_utf8_lossy(&out.stdout);
+    let dom = shown_dom(&out);
     // live.js ran: it drew the board and the moves from the embedded state.
     assert_eq!(
         dom.matches("data-square=\"").count(),

@@ -5,7 +5,7 @@
 #[allow(dead_code)] // used by the broadcast bench only
 pub mod stages;
 
-#[allow(dead_code)] // used by the broadcast and first-paint benches only
+#[allow(dead_code)] // the round's boards, by every bench; its relay, not by the MQTT bench
 pub mod round;
 
 use eboard::daemon::{unix_now_ms, RoundClock};
@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// What else the machine is doing: the load averages and the processes
 /// taking the most CPU now (besides this one), printed beside every
@@ -119,6 +119,7 @@ pub fn stage_probe(
     let mut rx = channel.events.subscribe();
     let got = out.clone();
     rt.spawn(async move {
+        let mut table = HashMap::new();
         let mut n = 0;
         while n < moves_expected {
             let msg = match rx.recv().await {
@@ -133,10 +134,7 @@ pub fn stage_probe(
                 .duration_since(std::time::UNIX_EPOCH)
                 .unwrap()
                 .as_micros() as u64;
-            let v: serde_json::Value = serde_json::from_str(&msg.json).unwrap();
-            let clock = clocks.lock().unwrap()[v["game"].as_str().unwrap()];
-            let t = v["t"].as_u64().unwrap();
-            let done_us = clock.started_at_unix_ms() * 1000 + (t as f64 * 1000.0 / speed) as u64;
+            let done_us = move_done_us(&msg.json, &mut table, &clocks, speed);
             got.lock().unwrap().push(Probe {
                 id: msg.id,
                 done_us,
@@ -169,6 +167,40 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
     }
     let i = ((sorted.len() - 1) as f64 * p).round() as usize;
     sorted[i] as f64 / 1000.0
+}
+
+/// What a client reads of a move message: its game (`"1.5"`) and its
+/// round time `t` (ms), the fields the latency needs; serde skips the
+/// rest without building it (the old clients built a `serde_json::Value`
+/// of every move: a map and a string per field, on the cores the relay
+/// needs; issue 42 §7).
+#[derive(serde::Deserialize)]
+struct MoveAt<'a> {
+    #[serde(borrow)]
+    game: std::borrow::Cow<'a, str>,
+    t: u64,
+}
+
+/// Bytes a client asks the socket for at a time.
+const READ_CHUNK: usize = 16 * 1024;
+
+/// When the move of the message `json` was completed (its clock press),
+/// Unix µs: its `t` on its game's round clock, looked up in `table` (a
+/// client's own copy of `clocks`, taken again when the game is not in
+/// it yet). Panics on a move without `game` or `t`, or of a game no board
+/// plays: the bench would measure nothing.
+fn move_done_us(
+    json: &str,
+    table: &mut HashMap<String, RoundClock>,
+    clocks: &Clocks,
+    speed: f64,
+) -> u64 {
+    let m: MoveAt = serde_json::from_str(json).expect("a move message names its game and t");
+    if !table.contains_key(m.game.as_ref()) {
+        *table = clocks.lock().unwrap().clone();
+    }
+    let clock = table[m.game.as_ref()];
+    clock.started_at_unix_ms() * 1000 + (m.t as f64 * 1000.0 / speed) as u64
 }
 
 /// One SSE client to start: the server, the path it follows (`/events`,
@@ -261,6 +293,10 @@ impl SseClients {
                 let mut last_id: Option<String> = None;
                 let mut retry_ms = 0u64;
                 let mut pass = 0u32;
+                let mut buf: Vec<u8> = Vec::with_capacity(READ_CHUNK);
+                // The games' round clocks, copied once (again only for a
+                // game not yet in it): no lock shared by every client a move.
+                let mut table = HashMap::new();
                 while mine.len() < moves_expected {
                     if pass > 0 {
                         tokio::time::sleep(Duration::from_millis(retry_ms)).await;
@@ -283,48 +319,70 @@ impl SseClients {
                     {
                         continue;
                     }
-                    let mut lines = BufReader::new(s).lines();
+                    // The stream as a browser's `EventSource` reads it:
+                    // the bytes as they come, cut into lines in one
+                    // buffer kept for the client's life (no `String` a
+                    // line); only a move's `game` and `t` are parsed
+                    // ([`MoveAt`]).
                     let mut lease = false;
-                    while let Ok(Some(line)) = lines.next_line().await {
+                    buf.clear();
+                    loop {
+                        buf.reserve(READ_CHUNK);
+                        match s.read_buf(&mut buf).await {
+                            Ok(0) | Err(_) => break,
+                            Ok(_) => {}
+                        }
                         if !announced {
                             announced = true;
                             connected.add_permits(1);
                         }
-                        if let Some(id) = line.strip_prefix("id: ") {
-                            last_id = Some(id.to_owned());
-                            continue;
+                        let (mut start, mut data_lines) = (0, 0u64);
+                        while let Some(end) = buf[start..].iter().position(|&b| b == b'\n') {
+                            let line = &buf[start..start + end];
+                            start += end + 1;
+                            let line = line.strip_suffix(b"\r").unwrap_or(line);
+                            let Ok(line) = std::str::from_utf8(line) else {
+                                continue;
+                            };
+                            if let Some(id) = line.strip_prefix("id: ") {
+                                let last = last_id.get_or_insert_with(String::new);
+                                last.clear();
+                                last.push_str(id);
+                                continue;
+                            }
+                            if let Some(ms) = line.strip_prefix("retry: ") {
+                                retry_ms = ms.parse().unwrap_or(retry_ms);
+                                continue;
+                            }
+                            if line == "event: lease" {
+                                lease = true;
+                                continue;
+                            }
+                            if line.starts_with(": Last-Event-ID not resumed") {
+                                // Moves between the last id and the states are
+                                // lost to this client: the bench then fails.
+                                reconnects.not_resumed.fetch_add(1, Relaxed);
+                                continue;
+                            }
+                            let Some(data) = line.strip_prefix("data: ") else {
+                                continue;
+                            };
+                            data_lines += 1;
+                            if !data.contains("\"type\":\"move\"") {
+                                continue;
+                            }
+                            let now_us = std::time::SystemTime::now()
+                                .duration_since(std::time::UNIX_EPOCH)
+                                .unwrap()
+                                .as_micros() as u64;
+                            let done_us = move_done_us(data, &mut table, &clocks, speed);
+                            mine.push((now_us, now_us.saturating_sub(done_us)));
+                            if mine.len() == moves_expected {
+                                break;
+                            }
                         }
-                        if let Some(ms) = line.strip_prefix("retry: ") {
-                            retry_ms = ms.parse().unwrap_or(retry_ms);
-                            continue;
-                        }
-                        if line == "event: lease" {
-                            lease = true;
-                            continue;
-                        }
-                        if line.starts_with(": Last-Event-ID not resumed") {
-                            // Moves between the last id and the states are
-                            // lost to this client: the bench then fails.
-                            reconnects.not_resumed.fetch_add(1, Relaxed);
-                            continue;
-                        }
-                        let Some(data) = line.strip_prefix("data: ") else {
-                            continue;
-                        };
-                        messages.fetch_add(1, Relaxed);
-                        if !data.contains("\"type\":\"move\"") {
-                            continue;
-                        }
-                        let now_us = std::time::SystemTime::now()
-                            .duration_since(std::time::UNIX_EPOCH)
-                            .unwrap()
-                            .as_micros() as u64;
-                        let v: serde_json::Value = serde_json::from_str(data).unwrap();
-                        let clock = clocks.lock().unwrap()[v["game"].as_str().unwrap()];
-                        let t = v["t"].as_u64().unwrap();
-                        let done_us =
-                            clock.started_at_unix_ms() * 1000 + (t as f64 * 1000.0 / speed) as u64;
-                        mine.push((now_us, now_us.saturating_sub(done_us)));
+                        buf.drain(..start);
+                        messages.fetch_add(data_lines, Relaxed);
                         if mine.len() == moves_expected {
                             break;
                         }

@@ -2,6 +2,8 @@
 //! on loopback (the broadcast and first-paint benches): each board plays
 //! the Opera Game from its own simulated trace (seed = its number) once
 //! told to go, serves its feeds; the relay follows their HTTP streams.
+//! The MQTT bench starts its boards (its own games, journaled, over MQTT)
+//! with the same [`start_board`].
 
 use super::{Clocks, Gated};
 use eboard::broadcast::delay::Channel;
@@ -9,6 +11,7 @@ use eboard::config::Config;
 use eboard::console::board::ArbiterAccess;
 use eboard::daemon::{Daemon, RunOptions};
 use eboard::server::{router, AppState};
+use eboard::trace::Trace;
 use std::sync::{mpsc, Arc};
 
 /// Moves of the Opera Game (17. Rd8#: 33 plies).
@@ -49,27 +52,7 @@ impl Round {
             let mut cfg = Config::default();
             cfg.game.board = b;
             cfg.event.name = Some("Benchmark".into());
-            let (go_tx, go_rx) = mpsc::channel();
-            let d = Daemon::start(
-                RunOptions {
-                    config: cfg,
-                    delay_s: 0,
-                    journal: None,
-                    source: Box::new(Gated {
-                        go: go_rx,
-                        offset: None,
-                        records: trace.records.clone().into_iter(),
-                    }),
-                    source_header: Some(trace.header.clone()),
-                    source_is_recording: true,
-                    speed,
-                    on_event: None,
-                    clock_device: None,
-                    source_is_live: false,
-                },
-                rt.handle(),
-            )
-            .unwrap();
+            let (d, go_tx) = start_board(rt, cfg, &trace, None, speed);
             let app = router(AppState {
                 console: None,
                 public: d.feed.public.clone(),
@@ -104,6 +87,41 @@ impl Round {
             let _ = go.send(d.clock.now_ms() + 500);
         }
     }
+}
+
+/// One board daemon on `rt` playing `trace` at `speed` once told to go:
+/// send it the round time (ms) its first record is shifted to (the
+/// returned sender; [`Round::go`]). `journal`: its journal file (and so its
+/// MQTT queue on disk), or none. The set-up every bench's boards share.
+pub fn start_board(
+    rt: &tokio::runtime::Runtime,
+    config: Config,
+    trace: &Trace,
+    journal: Option<std::path::PathBuf>,
+    speed: f64,
+) -> (Daemon, mpsc::Sender<u64>) {
+    let (go_tx, go_rx) = mpsc::channel();
+    let d = Daemon::start(
+        RunOptions {
+            config,
+            delay_s: 0,
+            journal,
+            source: Box::new(Gated {
+                go: go_rx,
+                offset: None,
+                records: trace.records.clone().into_iter(),
+            }),
+            source_header: Some(trace.header.clone()),
+            source_is_recording: true,
+            speed,
+            on_event: None,
+            clock_device: None,
+            source_is_live: false,
+        },
+        rt.handle(),
+    )
+    .unwrap();
+    (d, go_tx)
 }
 
 /// A relay serving what it merged.

@@ -12,52 +12,38 @@
 
 use super::state::AppState;
 use axum::extract::State;
-use axum::http::header;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use std::sync::Arc;
 
 const HTML: &str = include_str!("assets/hall.html");
 /// The page's script as served: the clock readouts as a clock shows them
-/// (`clock-text.js`, shared with the live page and the console), the page.
+/// (`clock-text.js`, shared with the live page and the console), the
+/// stream and a game's state from its messages (`feed.js`, shared with
+/// the live page), the page.
 const JS: &str = concat!(
     include_str!("assets/clock-text.js"),
+    include_str!("assets/feed.js"),
     include_str!("assets/hall.js")
 );
 const CSS: &str = include_str!("assets/hall.css");
 
 /// `GET /hall`: the page with the public states of the games embedded, so
-/// its first paint shows the boards before any network round trip.
+/// its first paint shows the boards before any network round trip; its
+/// style and script inlined as the live page's ([`super::page::document`]).
 pub async fn page(State(s): State<Arc<AppState>>) -> Response {
     let view = s.public.view.borrow().clone();
     let states: Vec<&serde_json::Value> = view.games.iter().map(|g| g.state.value()).collect();
-    let json = super::page::json_in_script(
-        &serde_json::to_string(&states).unwrap_or_else(|_| "[]".into()),
-    );
-    let html = HTML.replace(
-        "<!--STATE-->",
-        &format!("<script id=\"initial-state\" type=\"application/json\">{json}</script>"),
-    );
-    (
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        html,
-    )
-        .into_response()
+    super::page::document(HTML, CSS, JS, &states, "en")
 }
 
 /// `GET /hall.js`.
-pub async fn script() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        JS,
-    )
+pub async fn script() -> Response {
+    super::page::asset(super::page::JS_TYPE, JS)
 }
 
 /// `GET /hall.css`.
-pub async fn style() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS)
+pub async fn style() -> Response {
+    super::page::asset(super::page::CSS_TYPE, CSS)
 }
 
 #[cfg(test)]
@@ -75,5 +61,11 @@ mod tests {
         for route in ["/boards.json", "/standings.json", "/events"] {
             assert!(JS.contains(route), "{route}");
         }
+    }
+
+    /// Its style and script are inlined as the live page's (issue 42 §7).
+    #[test]
+    fn the_halls_assets_can_be_inlined() {
+        super::super::page::assert_inlinable(HTML, CSS, JS);
     }
 }

@@ -15,11 +15,14 @@ use std::sync::Arc;
 
 const HTML: &str = include_str!("assets/live.html");
 /// The page's script, one file as served: the clock readouts as a clock
-/// shows them (`clock-text.js`, shared with the console), the positions of
-/// a game's plies (`live-replay.js`), the page's words (`live-words.js`),
-/// the round at a glance and the standings (`live-grid.js`), the page.
+/// shows them (`clock-text.js`, shared with the console), the stream and
+/// a game's state from its messages (`feed.js`, shared with the hall
+/// display), the positions of a game's plies (`live-replay.js`), the
+/// page's words (`live-words.js`), the round at a glance and the standings
+/// (`live-grid.js`), the page.
 const JS: &str = concat!(
     include_str!("assets/clock-text.js"),
+    include_str!("assets/feed.js"),
     include_str!("assets/live-replay.js"),
     include_str!("assets/live-words.js"),
     include_str!("assets/live-grid.js"),
@@ -42,7 +45,6 @@ pub async fn index(State(s): State<Arc<AppState>>, Query(q): Query<FilterQuery>)
         .filter(|g| filter.follows(g.info.round, g.info.board))
         .map(|g| g.state.value())
         .collect();
-    let json = json_in_script(&serde_json::to_string(&states).unwrap_or_else(|_| "[]".into()));
     // The page's language: the event's (every game shown speaks it), else English.
     let lang = states
         .iter()
@@ -50,21 +52,69 @@ pub async fn index(State(s): State<Arc<AppState>>, Query(q): Query<FilterQuery>)
         .reduce(|a, b| if a == b { a } else { "" })
         .filter(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphabetic()))
         .unwrap_or("en");
-    let html = HTML
-        .replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1)
-        .replace(
+    document(HTML, CSS, JS, &states, lang)
+}
+
+/// A page built into the binary as served (the live page, the hall
+/// display): `html` with its style `css` at `<!--STYLE-->`, the games'
+/// `states` (JSON in a `<script id="initial-state">`, [`json_in_script`])
+/// at `<!--STATE-->`, its script `js` at `<!--SCRIPT-->`, and `lang` as
+/// the document's language. One response, nothing more to fetch before
+/// the first paint: with the style and the script as two more requests,
+/// a relay serving 20 boards' streams answered them 60–110 ms after the
+/// page (issue 42 §7, `docs/dev/performance.md`). The assets' own routes
+/// ([`asset`]) stay for other pages and tools.
+pub(super) fn document(
+    html: &str,
+    css: &str,
+    js: &str,
+    states: &[&serde_json::Value],
+    lang: &str,
+) -> Response {
+    let json = json_in_script(&serde_json::to_string(states).unwrap_or_else(|_| "[]".into()));
+    let mut page = String::with_capacity(html.len() + css.len() + js.len() + json.len() + 128);
+    let mut rest = html.replacen("<html lang=\"en\">", &format!("<html lang=\"{lang}\">"), 1);
+    for (mark, open, text, close) in [
+        ("<!--STYLE-->", "<style>", css, "</style>"),
+        (
             "<!--STATE-->",
-            &format!("<script id=\"initial-state\" type=\"application/json\">{json}</script>"),
-        );
+            "<script id=\"initial-state\" type=\"application/json\">",
+            json.as_str(),
+            "</script>",
+        ),
+        ("<!--SCRIPT-->", "<script>", js, "</script>"),
+    ] {
+        let Some((before, after)) = rest.split_once(mark) else {
+            continue;
+        };
+        page.push_str(before);
+        page.push_str(open);
+        page.push_str(text);
+        page.push_str(close);
+        rest = after.to_owned();
+    }
+    page.push_str(&rest);
     (
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        html,
+        page,
     )
         .into_response()
 }
+
+/// An asset built into the binary, as its own route serves it (`/live.js`,
+/// `/hall.css`, …): `content_type` is its MIME type with the charset.
+pub(super) fn asset(content_type: &'static str, text: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], text).into_response()
+}
+
+/// The MIME type of a script asset.
+pub(super) const JS_TYPE: &str = "text/javascript; charset=utf-8";
+
+/// The MIME type of a style asset.
+pub(super) const CSS_TYPE: &str = "text/css; charset=utf-8";
 
 /// JSON text as a `<script>` element may hold it: `<`, `>` and `&` as
 /// `\u003c`, `\u003e`, `\u0026`, and U+2028 / U+2029 as `\u2028` /
@@ -91,16 +141,29 @@ pub fn json_in_script(json: &str) -> String {
 }
 
 /// `GET /live.js`.
-pub async fn script() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        JS,
-    )
+pub async fn script() -> Response {
+    asset(JS_TYPE, JS)
 }
 
 /// `GET /live.css`.
-pub async fn style() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS)
+pub async fn style() -> Response {
+    asset(CSS_TYPE, CSS)
+}
+
+/// Panics unless `css` and `js` can be inlined into `html` by
+/// [`document`] (the live page's test and the hall's).
+#[cfg(test)]
+pub(super) fn assert_inlinable(html: &str, css: &str, js: &str) {
+    for (name, text) in [("style", css), ("script", js)] {
+        let lower = text.to_ascii_lowercase();
+        for bad in ["</style", "</script", "<!--", "<script"] {
+            assert!(!lower.contains(bad), "the {name} holds {bad}");
+        }
+    }
+    for mark in ["<!--STYLE-->", "<!--STATE-->", "<!--SCRIPT-->"] {
+        assert_eq!(html.matches(mark).count(), 1, "{mark}");
+    }
+    assert!(!html.contains("<link") && !html.contains("<script src"));
 }
 
 #[cfg(test)]
@@ -143,6 +206,46 @@ mod tests {
         assert_eq!(outside.len(), 1, "{outside:?}");
         assert!(outside[0].starts_with("https://ratings.fide.com/profile/"));
         assert!(!JS.contains("http://") && !JS.contains("import("));
+    }
+
+    /// The style and the script are inlined into the page (issue 42 §7):
+    /// nothing in them may end their element early or put the HTML
+    /// parser into a script's escaped states (HTML Living Standard
+    /// §4.12.1.3), and the page has a place for each.
+    #[test]
+    fn the_pages_assets_can_be_inlined() {
+        assert_inlinable(HTML, CSS, JS);
+    }
+
+    /// The page as served: the style, the states and the script in it, in
+    /// that order, the language set.
+    #[test]
+    fn a_page_is_served_whole() {
+        let st =
+            serde_json::json!({"type": "state", "game": "1.1", "white": {"name": "</script>"}});
+        let r = document(HTML, CSS, JS, &[&st], "de");
+        let body =
+            futures_util::FutureExt::now_or_never(axum::body::to_bytes(r.into_body(), usize::MAX))
+                .unwrap()
+                .unwrap();
+        let page = String::from_utf8(body.to_vec()).unwrap();
+        assert!(page.starts_with("<!doctype html>\n<html lang=\"de\">"));
+        let style = page
+            .find(&format!("<style>{CSS}</style>"))
+            .expect("the style");
+        let state = page
+            .find("<script id=\"initial-state\"")
+            .expect("the states");
+        let script = page
+            .find(&format!("<script>{JS}</script>"))
+            .expect("the script");
+        assert!(style < state && state < script);
+        assert!(!page.contains("<!--STYLE-->") && !page.contains("<!--SCRIPT-->"));
+        assert_eq!(
+            page.matches("</script>").count(),
+            2,
+            "the name stays inside its string"
+        );
     }
 
     #[test]

@@ -6,10 +6,22 @@
 //!
 //! The body is written here, not by axum's `Sse` (issue 42 §7): a
 //! published message arrives framed once for every client ([`Msg::sse`]),
-//! and each client's stream hands those shared bytes to hyper as they are
-//! (no event built, no copy, per client and message); the keep-alive
-//! comment comes on a fixed period instead of a timer reset at every
-//! message.
+//! and each stream copies those shared bytes into its own buffer; the
+//! keep-alive comment comes on a fixed period instead of a timer reset at
+//! every message.
+//!
+//! **One wake-up, one write.** A stream's waiting (its channel, its lease,
+//! its closing for a newcomer, the keep-alive) is one long-lived future,
+//! the [`pump`], that appends every event it can take without waiting to
+//! the stream's buffer; hyper gets the whole buffer as one body frame (one
+//! HTTP chunk, one `writev`), however many messages queued up while the
+//! stream's task waited for a core. hyper polls a body again after each
+//! frame and once more after its flush (`hyper::proto::h1::dispatch`,
+//! `poll_loop`): the pump's waker ([`Flag`]) records whether anything it
+//! waits on fired since it last returned `Pending`, and when nothing did
+//! the body answers `Pending` without polling it, so a wake-up locks the
+//! channel's shared waiter list (`tokio::sync::broadcast`'s `tail`, one
+//! for the 1,000 streams of a relay) once, not three times.
 //!
 //! [`Msg::sse`]: crate::broadcast::delay::Msg::sse
 
@@ -18,8 +30,14 @@ use super::subscription::{Item, Subscription};
 use axum::body::{Body, Bytes};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use futures_util::task::AtomicWaker;
+use http_body::Frame;
 use std::convert::Infallible;
-use std::sync::Arc;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
 
 /// How often an open stream gets a keep-alive comment (`:` and an empty
@@ -28,30 +46,16 @@ use std::time::Duration;
 /// stream of a quiet game. Sent on this period whatever else was sent.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// A shared text as the bytes of a body frame (no copy).
-struct Shared(Arc<str>);
-
-impl AsRef<[u8]> for Shared {
-    fn as_ref(&self) -> &[u8] {
-        self.0.as_bytes()
-    }
-}
+/// The most bytes of events one body frame carries: past it the pump
+/// lets hyper write before it takes more (a reconnecting client's states
+/// and backlog, or a stream that fell far behind, go out in frames of
+/// about this size).
+const FRAME_BYTES: usize = 64 * 1024;
 
 /// A public SSE stream's lease: when it ends, and the proofs.
 struct Lease {
-    ends: std::pin::Pin<Box<tokio::time::Sleep>>,
+    ends: Pin<Box<tokio::time::Sleep>>,
     slot: Arc<Slot>,
-}
-
-/// A stream's state between two of its events.
-struct SseState {
-    sub: Subscription,
-    ticket: Option<StreamTicket>,
-    lease: Option<Lease>,
-    /// The lease's last event was sent: the stream ends.
-    ended: bool,
-    /// The keep-alive's period ([`KEEP_ALIVE`]).
-    keep_alive: tokio::time::Interval,
 }
 
 /// Resolves when `ticket`'s stream was closed to admit another; never
@@ -71,36 +75,129 @@ async fn lease_ends(lease: &mut Option<Lease>) {
     }
 }
 
-/// The next event of a stream, as the bytes to write; `None` ends it: the
-/// feed closed, the client lagged, it was closed to admit another, or its
-/// lease ended (after the lease's own event: `event: lease`, `id:` the
-/// proof, `retry:` in ms).
-async fn next_event(st: &mut SseState) -> Option<Bytes> {
-    if st.ended {
-        return None;
+/// The bytes a stream has ready for its next body frame.
+type Outbox = Arc<Mutex<Vec<u8>>>;
+
+/// A stream's events, appended to `out` as they come; returns when the
+/// stream ends: the feed closed, the client lagged, it was closed to
+/// admit another, or its lease ended (after the lease's own event:
+/// `event: lease`, `id:` the proof, `retry:` in ms).
+async fn pump(
+    mut sub: Subscription,
+    ticket: Option<StreamTicket>,
+    mut lease: Option<Lease>,
+    mut keep_alive: tokio::time::Interval,
+    out: Outbox,
+) {
+    let push = |bytes: &[u8]| {
+        let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+        o.extend_from_slice(bytes);
+        o.len()
+    };
+    // One registration for the stream's whole life (not one per message).
+    let closed = closed(&ticket);
+    tokio::pin!(closed);
+    loop {
+        let ready = tokio::select! {
+            biased;
+            () = &mut closed => {
+                tracing::debug!("unproven SSE stream closed to admit another");
+                return;
+            }
+            () = lease_ends(&mut lease) => {
+                if let Some(l) = &lease {
+                    let proof = l.slot.leases().issue(sub.last_id(), std::time::Instant::now());
+                    push(format!(
+                        "event: {}\nid: {proof}\nretry: {}\ndata: {{\"type\":\"lease\"}}\n\n",
+                        super::lease::LEASE_EVENT,
+                        super::lease::LEASE_RETRY.as_millis()
+                    ).as_bytes());
+                }
+                return;
+            }
+            item = sub.next_item() => match item {
+                None => return,
+                // A comment is one line (`Subscription` writes them).
+                Some(Item::Comment(c)) => {
+                    push(format!(": {}\n\n", c.replace(['\r', '\n'], " ")).as_bytes())
+                }
+                Some(Item::Message { sse, .. }) => push(sse.as_bytes()),
+            },
+            _ = keep_alive.tick() => push(b":\n\n"),
+        };
+        if ready >= FRAME_BYTES {
+            // Let hyper write this frame first (the yield wakes the task
+            // again at once).
+            tokio::task::yield_now().await;
+        }
     }
-    tokio::select! {
-        biased;
-        () = closed(&st.ticket) => {
-            tracing::debug!("unproven SSE stream closed to admit another");
-            None
+}
+
+/// The pump's waker: notes that something the pump waits on fired, then
+/// wakes the connection's task.
+#[derive(Default)]
+struct Flag {
+    fired: AtomicBool,
+    task: AtomicWaker,
+}
+
+impl Wake for Flag {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.fired.store(true, Ordering::Release);
+        self.task.wake();
+    }
+}
+
+/// An SSE stream's body: its [`pump`]'s events, one frame per wake-up.
+struct SseBody {
+    pump: Pin<Box<dyn Future<Output = ()> + Send>>,
+    out: Outbox,
+    flag: Arc<Flag>,
+    /// [`SseBody::flag`] as a waker.
+    waker: Waker,
+    /// The pump returned `Pending` and nothing it waits on fired since:
+    /// polling it again would find nothing.
+    idle: bool,
+    /// The pump returned: the stream ends once `out` is written.
+    ended: bool,
+}
+
+impl http_body::Body for SseBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let this = self.get_mut();
+        if !this.ended {
+            this.flag.task.register(cx.waker());
+            let fired = this.flag.fired.swap(false, Ordering::AcqRel);
+            if !this.idle || fired {
+                let mut inner = Context::from_waker(&this.waker);
+                this.ended = this.pump.as_mut().poll(&mut inner).is_ready();
+                this.idle = !this.ended;
+            }
         }
-        () = lease_ends(&mut st.lease) => {
-            st.ended = true;
-            let slot = &st.lease.as_ref()?.slot;
-            let proof = slot.leases().issue(st.sub.last_id(), std::time::Instant::now());
-            Some(Bytes::from(format!(
-                "event: {}\nid: {proof}\nretry: {}\ndata: {{\"type\":\"lease\"}}\n\n",
-                super::lease::LEASE_EVENT,
-                super::lease::LEASE_RETRY.as_millis()
-            )))
+        let frame = {
+            let mut o = this.out.lock().unwrap_or_else(|e| e.into_inner());
+            (!o.is_empty()).then(|| Bytes::from(std::mem::take(&mut *o)))
+        };
+        match frame {
+            Some(bytes) => Poll::Ready(Some(Ok(Frame::data(bytes)))),
+            None if this.ended => Poll::Ready(None),
+            None => Poll::Pending,
         }
-        item = st.sub.next_item() => Some(match item? {
-            // A comment is one line (`Subscription` writes them).
-            Item::Comment(c) => Bytes::from(format!(": {}\n\n", c.replace(['\r', '\n'], " "))),
-            Item::Message { sse, .. } => Bytes::from_owner(Shared(sse)),
-        }),
-        _ = st.keep_alive.tick() => Some(Bytes::from_static(b":\n\n")),
+    }
+
+    fn is_end_stream(&self) -> bool {
+        // `out` is taken whenever the pump is polled: empty once it ended.
+        self.ended
     }
 }
 
@@ -126,24 +223,23 @@ pub(super) fn sse(sub: Subscription, public: bool, ticket: Option<StreamTicket>)
     let mut keep_alive =
         tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
     keep_alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let state = SseState {
-        sub,
-        ticket,
-        lease,
+    let out: Outbox = Arc::default();
+    let flag = Arc::new(Flag::default());
+    let body = SseBody {
+        pump: Box::pin(pump(sub, ticket, lease, keep_alive, out.clone())),
+        out,
+        waker: Waker::from(flag.clone()),
+        flag,
+        idle: false,
         ended: false,
-        keep_alive,
     };
-    let stream = futures_util::stream::unfold(state, |mut st| async move {
-        let event = next_event(&mut st).await?;
-        Some((Ok::<_, Infallible>(event), st))
-    });
     // The headers of axum's `Sse` (the WHATWG's `text/event-stream`).
     let mut r = (
         [
             (axum::http::header::CONTENT_TYPE, "text/event-stream"),
             (axum::http::header::CACHE_CONTROL, "no-cache"),
         ],
-        Body::from_stream(stream),
+        Body::new(body),
     )
         .into_response();
     if public {
@@ -252,3 +348,7 @@ pub(super) struct SseAdmitted<'a> {
 /// accepted: a proven reader` (a page's `EventSource` does not see it; a
 /// probe or a test does).
 pub const LEASE_HEADER: &str = "eboard-lease";
+
+#[cfg(test)]
+#[path = "sse_tests.rs"]
+mod tests;

@@ -43,6 +43,24 @@ pub fn headless(chrome: &Path, dir: &Path, extra: &[&str], url: &str) -> Output 
         .expect("run chromium")
 }
 
+/// What a page shows, from Chromium's `--dump-dom` (`out`): the DOM
+/// without its `<script>` elements. The live page's and the hall's scripts
+/// are inlined into them (issue 42 §7), as the games' states always were:
+/// their words (a link's text, a move) are not what the page shows.
+pub fn shown_dom(out: &Output) -> String {
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let mut shown = String::with_capacity(dom.len());
+    let mut rest: &str = &dom;
+    while let Some(i) = rest.find("<script") {
+        shown.push_str(&rest[..i]);
+        rest = rest[i..]
+            .find("</script>")
+            .map_or("", |j| &rest[i + j + "</script>".len()..]);
+    }
+    shown.push_str(rest);
+    shown
+}
+
 /// Headless Chromium's path, when installed.
 pub fn chromium() -> Option<PathBuf> {
     ["chromium", "chromium-browser", "google-chrome"]

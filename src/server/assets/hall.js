@@ -2,7 +2,8 @@
 // and the event stream /events, the standings from /standings.json. Public
 // routes only: everything is as late as the transmission delay. After the
 // relay was away it reads the boards and the standings again by itself.
-// Served after clock-text.js (`clockFull`; src/server/hall.rs).
+// Served after clock-text.js (`clockFull`) and feed.js (the stream, a
+// game's state; src/server/hall.rs).
 "use strict";
 
 /** Boards on one page (two columns of six); more cycle every PAGE_MS. */
@@ -13,8 +14,8 @@ const PAGE_MS = 15000;
 const games = new Map();
 let standings = null;
 let standingsNote = "";
+/** The relay has been away AWAY_MS: the page says so. */
 let away = false;
-let awaySince = 0;
 /** How long the relay is away before the page says so, ms. */
 const AWAY_MS = 3000;
 let page = 0;
@@ -41,11 +42,6 @@ function num(v) {
 
 function final(g) {
   return ["confirmed", "corrected", "forfeit"].includes(g.result_status);
-}
-
-// Round time t (ms) as Unix ms.
-function unixOf(g, t) {
-  return g.started_at_unix_ms + t / (g.speed || 1);
 }
 
 /** The round on show: the newest round of the feed. */
@@ -96,12 +92,7 @@ function drawClocks(g) {
   for (const side of ["white", "black"]) {
     const c = t.querySelector(".clock." + side);
     if (!g.clock) { c.textContent = "–"; continue; }
-    let ms = g.clock[side + "_ms"];
-    const running = g.clock.running === side[0] && (!g.result || g.result === "*");
-    if (running) {
-      // The feed is delayed: the clock as it stood delay_ms ago.
-      ms -= Math.max(0, Date.now() - (g.delay_ms || 0) / (g.speed || 1) - g.clock.unix_ms) * (g.speed || 1);
-    }
+    const { ms, running } = clockNow(g, side);
     c.textContent = clockFull(ms);
     c.classList.toggle("running", running);
   }
@@ -117,7 +108,7 @@ function drawHeader() {
   $("delay").textContent = delay > 0 ? "Moves shown " + Math.round(delay / 60000) + " min late" : "";
   // Said once away for a few seconds: the stream's own reconnection at the
   // end of each lease (docs/server.md) is no news for the hall.
-  $("away").hidden = !(away && Date.now() - awaySince >= AWAY_MS);
+  $("away").hidden = !away;
 }
 
 function drawBoards() {
@@ -178,30 +169,8 @@ function onMessage(m) {
   }
   const g = games.get(m.game);
   if (!g) return;
-  switch (m.type) {
-    case "move":
-      g.fen = m.fen;
-      g.moves = (g.moves || []).slice(0, m.ply - 1);
-      g.moves.push({ san: m.san });
-      break;
-    case "clock":
-      g.clock = g.clock || {};
-      g.clock.white_ms = m.white_ms;
-      g.clock.black_ms = m.black_ms;
-      g.clock.unix_ms = unixOf(g, m.t);
-      g.clock.running = g.result && g.result !== "*" ? null : (g.fen || "").split(" ")[1];
-      break;
-    case "game_end":
-      g.result = m.result;
-      g.result_status = g.result_status === "forfeit" ? "forfeit" : "provisional";
-      if (g.clock) g.clock.running = null;
-      break;
-    case "result_confirmed":
-      g.result = m.result;
-      g.result_status = m.forfeit ? "forfeit" : m.corrected ? "corrected" : "confirmed";
-      setTimeout(loadStandings, 500);
-      break;
-  }
+  applyToGame(g, m);
+  if (m.type === "result_confirmed") setTimeout(loadStandings, 500);
 }
 
 /** The boards as the server has them now (after a restart: all of them). */
@@ -234,31 +203,22 @@ function reload() {
   loadStandings();
 }
 
-let stream = null;
 function connect() {
-  stream = new EventSource("/events");
-  stream.onopen = () => {
-    if (away) {
+  followFeed("/events", AWAY_MS, {
+    open: (back) => {
       away = false;
-      reload();
-    }
-    drawHeader();
-  };
-  stream.onerror = () => {
-    if (!away) {
+      if (back) reload();
+      drawHeader();
+    },
+    away: () => {
       away = true;
-      awaySince = Date.now();
-      setTimeout(drawHeader, AWAY_MS);
-    }
-    if (stream.readyState === EventSource.CLOSED) {
-      // Refused rather than dropped (a relay starting up): open anew.
-      setTimeout(connect, 2000);
-    }
-  };
-  stream.onmessage = (e) => {
-    try { onMessage(JSON.parse(e.data)); } catch (err) { return; }
-    draw();
-  };
+      drawHeader();
+    },
+    message: (m) => {
+      onMessage(m);
+      draw();
+    },
+  });
 }
 
 const initial = document.getElementById("initial-state");

@@ -4,7 +4,8 @@
 // through, flip, downloads); more (a relay, `?round=R`): the round at a
 // glance (live-grid.js) and the standings. No arbiter's login: that is the
 // console's, over HTTPS. Served last, after clock-text.js (`clockFull`),
-// live-replay.js, live-words.js and live-grid.js (src/server/page.rs).
+// feed.js (the stream, a game's state), live-replay.js, live-words.js and
+// live-grid.js (src/server/page.rs).
 "use strict";
 
 const GLYPH = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
@@ -340,11 +341,6 @@ document.addEventListener("keydown", (e) => {
   if (what) { e.preventDefault(); step(s.dataset.game, what); } else if (e.key === "f") flipBoard(s.dataset.game);
 });
 
-// Round time t (ms) as Unix ms.
-function unixOf(g, t) {
-  return g.started_at_unix_ms + t / (g.speed || 1);
-}
-
 /** Each side's clock after its last move up to `ply` (`clock_ms`), for a position stepped back to. */
 function clocksAt(g, ply) {
   const out = { white: null, black: null };
@@ -364,12 +360,7 @@ function drawClocks(g) {
     const c = s.querySelector(gridMode() ? ".tp." + side + " .clk" : ".clock." + side);
     let ms = null, running = false;
     if (past) ms = past[side];
-    else if (g.clock) {
-      ms = g.clock[side + "_ms"];
-      running = g.clock.running === side[0] && (!g.result || g.result === "*");
-      // The feed is delayed: the clock is shown as it stood delay_ms ago.
-      if (running) ms -= Math.max(0, Date.now() - (g.delay_ms || 0) / (g.speed || 1) - g.clock.unix_ms) * (g.speed || 1);
-    }
+    else if (g.clock) ({ ms, running } = clockNow(g, side));
     setText(c, g.clock || past ? clockFull(ms) : "–");
     c.classList.toggle("running", running);
     // The running clock is marked in words too, not by its colour alone.
@@ -390,34 +381,12 @@ function onMessage(m) {
   if (!g) return;
   switch (m.type) {
     case "move":
-      g.fen = m.fen;
-      g.moves = g.moves.slice(0, m.ply - 1);
-      g.moves.push({ san: m.san, uci: m.uci, by: m.by, spoken: m.spoken, clock_ms: m.clock_ms });
+      applyToGame(g, m);
       if (m.lang) g.lang = m.lang;
       g.marks = (g.marks || []).map((k) => ({ ...k, corrected: true }));
       break;
-    case "clock":
-      g.clock = g.clock || {};
-      g.clock.white_ms = m.white_ms;
-      g.clock.black_ms = m.black_ms;
-      g.clock.unix_ms = unixOf(g, m.t);
-      g.clock.running = g.result && g.result !== "*" ? null : g.fen.split(" ")[1];
-      // The mover's clock after his move (the state's `clock_ms`): the
-      // `clock` event that follows a `move` (the trace contract).
-      if (g.moves.length) {
-        const last = g.moves[g.moves.length - 1];
-        if (last.clock_ms == null) last.clock_ms = last.by === "b" ? m.black_ms : m.white_ms;
-      }
-      break;
-    case "game_end":
-      g.result = m.result;
-      g.reason = m.reason;
-      g.result_status = g.result_status === "forfeit" ? "forfeit" : "provisional";
-      if (g.clock) g.clock.running = null;
-      break;
     case "result_confirmed":
-      g.result = m.result;
-      g.result_status = m.forfeit ? "forfeit" : m.corrected ? "corrected" : "confirmed";
+      applyToGame(g, m);
       if (gridMode()) loadStandings();
       break;
     case "illegal_move":
@@ -427,7 +396,7 @@ function onMessage(m) {
       g.marks = (g.marks || []).map((k) => ({ ...k, corrected: true }));
       break;
     default:
-      return;
+      if (!applyToGame(g, m)) return;
   }
   render(g);
 }
@@ -444,23 +413,18 @@ function connect() {
       states.forEach(onMessage);
     } catch (err) { /* drawn from the stream instead */ }
   }
-  const es = new EventSource("/events" + FILTER);
-  es.onopen = () => {
-    connected = true;
-    setText(statusEl, connectedWords(distinct([...games.values()].map((g) => g.delay_ms || 0))));
-  };
-  // A stream's lease ends every minute (docs/server.md) and EventSource
-  // reconnects within a second: the status (a polite live region) says
-  // "Reconnecting…" only when the stream stays away longer.
-  let away = null;
-  es.onerror = () => {
-    connected = false;
-    clearTimeout(away);
-    away = setTimeout(() => { if (!connected) setText(statusEl, "Reconnecting…"); }, 2000);
-  };
-  es.onmessage = (e) => {
-    try { onMessage(JSON.parse(e.data)); } catch (err) { /* a malformed message is skipped */ }
-  };
+  followFeed("/events" + FILTER, 2000, {
+    open: () => {
+      connected = true;
+      setText(statusEl, connectedWords(distinct([...games.values()].map((g) => g.delay_ms || 0))));
+    },
+    // "Reconnecting…" (a polite live region) only when the stream stays away.
+    away: () => {
+      connected = false;
+      setText(statusEl, "Reconnecting…");
+    },
+    message: onMessage,
+  });
 }
 
 setInterval(() => games.forEach(drawClocks), 250);
