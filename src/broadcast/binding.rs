@@ -310,20 +310,7 @@ impl Binding {
                 let (now, later): (Vec<_>, Vec<_>) =
                     bound.held.drain(..).partition(|(g, _)| *g == game);
                 bound.held = later.into();
-                // Those the snapshot already shows (their round time is
-                // not after its decision's) are not sent again: a page
-                // applying an old `move` after the state would step back
-                // to it, and an old `illegal_move` would be marked twice.
-                let (held, before) = (now.len(), taken.release.len());
-                taken.release.extend(
-                    now.into_iter()
-                        .map(|(_, m)| m)
-                        .filter(|m| time_of(m).is_none_or(|t| t > s.t)),
-                );
-                let covered = held - (taken.release.len() - before);
-                if covered > 0 {
-                    tracing::debug!(base, game = %s.info.id(), covered, "relay: held messages its snapshot shows already, not sent");
-                }
+                taken.release.extend(now.into_iter().map(|(_, m)| m));
                 taken.snapshots.push(s);
             }
             // Held messages of a game that left are not waited for.
@@ -408,16 +395,6 @@ impl Binding {
             b.games.iter().map(|(r, b)| format!("{r}.{b}")).collect()
         })
     }
-}
-
-/// A message's round time `t` (ms, the trace contract's), when it has one.
-fn time_of(msg: &str) -> Option<u64> {
-    #[derive(serde::Deserialize)]
-    struct TimeOf {
-        #[serde(default)]
-        t: Option<u64>,
-    }
-    serde_json::from_str::<TimeOf>(msg).ok()?.t
 }
 
 /// Whether `msg` has a top-level `"game"` that is not null.

@@ -160,22 +160,3 @@ fn earlier_games_stay_in_the_consoles_view_within_the_cap() {
     assert!((0..MAX_GAMES).all(|_| b.keep_retired()));
     assert!(!b.keep_retired(), "past the cap the earlier game leaves");
 }
-
-#[test]
-fn held_messages_the_snapshot_already_shows_are_not_sent_again() {
-    let (b, _) = binding(&[("http://a", Table::Board(1))], None);
-    let at = |t: u64, ply: u32| -> Arc<str> {
-        Arc::from(json!({"type": "move", "game": "1.1", "t": t, "ply": ply}).to_string())
-    };
-    // The board's stream ran ahead of and behind its snapshot's read.
-    for (t, ply) in [(1_000, 1), (2_000, 2), (3_000, 3)] {
-        assert!(b.message("http://a", at(t, ply)).is_none(), "held");
-    }
-    let mut s = snap(1, 1, "W", "B");
-    s.t = 2_000;
-    let t = b.snapshots("http://a", vec![s]);
-    assert_eq!(t.snapshots.len(), 1);
-    // Plies 1 and 2 are in the snapshot: sent again, a page would step
-    // back to ply 1; only ply 3 is news.
-    assert_eq!(t.release, vec![at(3_000, 3)]);
-}
