@@ -128,6 +128,10 @@ pub struct Binding {
     sources: Mutex<Sources>,
     /// Games that left their table and are still shown ([`Binding::keep_retired`]).
     retired: std::sync::atomic::AtomicUsize,
+    /// Whether a game's snapshot shows every message of the feed up to
+    /// its round time (the public feed: [`Binding::public`]); then the
+    /// held messages it shows are not sent again.
+    covers: bool,
 }
 
 /// Per base URL its configured table and binding; per table the URL that
@@ -159,7 +163,21 @@ impl Binding {
             bind,
             sources: Mutex::new((map, boards)),
             retired: std::sync::atomic::AtomicUsize::new(0),
+            covers: false,
         })
+    }
+
+    /// This binding for the public feed (`/events`, `/boards.json`): a
+    /// game's public snapshot shows every public message up to its round
+    /// time `t` (the board's publisher builds it after each decision,
+    /// `broadcast::public`), so of the messages held for it only those
+    /// after it are sent on; a page applying an older `move` after the
+    /// snapshot would step back to it, an older `illegal_move` would be
+    /// marked twice. Not for the arbiter's feed: an alert is an event of
+    /// his channel that his `/arbiter/state` need not show.
+    pub fn public(mut self) -> Binding {
+        self.covers = true;
+        self
     }
 
     fn lock(&self) -> MutexGuard<'_, Sources> {
@@ -310,7 +328,15 @@ impl Binding {
                 let (now, later): (Vec<_>, Vec<_>) =
                     bound.held.drain(..).partition(|(g, _)| *g == game);
                 bound.held = later.into();
-                taken.release.extend(now.into_iter().map(|(_, m)| m));
+                let (held, before) = (now.len(), taken.release.len());
+                taken.release.extend(
+                    now.into_iter()
+                        .map(|(_, m)| m)
+                        .filter(|m| !self.covers || time_of(m).is_none_or(|t| t > s.t)),
+                );
+                if taken.release.len() - before < held {
+                    tracing::debug!(base, game = %s.info.id(), "relay: held messages its public snapshot shows already, not sent");
+                }
                 taken.snapshots.push(s);
             }
             // Held messages of a game that left are not waited for.
@@ -395,6 +421,16 @@ impl Binding {
             b.games.iter().map(|(r, b)| format!("{r}.{b}")).collect()
         })
     }
+}
+
+/// A message's round time `t` (ms, the trace contract's), when it has one.
+fn time_of(msg: &str) -> Option<u64> {
+    #[derive(serde::Deserialize)]
+    struct TimeOf {
+        #[serde(default)]
+        t: Option<u64>,
+    }
+    serde_json::from_str::<TimeOf>(msg).ok()?.t
 }
 
 /// Whether `msg` has a top-level `"game"` that is not null.

@@ -160,3 +160,40 @@ fn earlier_games_stay_in_the_consoles_view_within_the_cap() {
     assert!((0..MAX_GAMES).all(|_| b.keep_retired()));
     assert!(!b.keep_retired(), "past the cap the earlier game leaves");
 }
+
+/// Held messages of the board's stream that ran ahead of and behind the
+/// read of its snapshot, plies 1–3 at 1 s, 2 s, 3 s; the snapshot read
+/// shows the game at 2 s.
+fn held_then_snapshot(b: &Binding) -> Vec<Arc<str>> {
+    for (t, ply) in [(1_000, 1), (2_000, 2), (3_000, 3)] {
+        assert!(b.message("http://a", at(t, ply)).is_none(), "held");
+    }
+    let mut s = snap(1, 1, "W", "B");
+    s.t = 2_000;
+    let taken = b.snapshots("http://a", vec![s]);
+    assert_eq!(taken.snapshots.len(), 1);
+    taken.release
+}
+
+fn at(t: u64, ply: u32) -> Arc<str> {
+    Arc::from(json!({"type": "move", "game": "1.1", "t": t, "ply": ply}).to_string())
+}
+
+#[test]
+fn on_the_public_feed_held_messages_the_snapshot_shows_are_not_sent_again() {
+    let (b, _) = binding(&[("http://a", Table::Board(1))], None);
+    // Plies 1 and 2 are in the public snapshot: sent again, a page would
+    // step back to ply 1 and mark an illegal move twice; only ply 3 is news.
+    assert_eq!(held_then_snapshot(&b.public()), vec![at(3_000, 3)]);
+}
+
+#[test]
+fn on_the_arbiters_feed_every_held_message_is_sent_on() {
+    // His state need not show an alert of his channel: nothing held is
+    // dropped (console_restart's acknowledged alerts depend on it).
+    let (b, _) = binding(&[("http://a", Table::Board(1))], None);
+    assert_eq!(
+        held_then_snapshot(&b),
+        vec![at(1_000, 1), at(2_000, 2), at(3_000, 3)]
+    );
+}

@@ -34,7 +34,7 @@ use super::delay::Channel;
 pub use super::event_stream::{event_data, events, MAX_EVENT};
 use super::public::Snapshot;
 use crate::retry::{Backoff, Outage};
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -147,7 +147,7 @@ pub fn start_bound(
     out: Arc<Channel>,
     bind: Bind,
 ) -> Result<(), String> {
-    let binding = binding(&urls, bind)?;
+    let binding = Arc::new(binding(&urls, bind)?.public());
     spawn_all(rt, urls, out, || Feed {
         events: "/events",
         snapshots: "/boards.json",
@@ -159,13 +159,13 @@ pub fn start_bound(
 }
 
 /// The bindings of `urls` under `bind`.
-fn binding(urls: &[String], bind: Bind) -> Result<Arc<Binding>, String> {
+fn binding(urls: &[String], bind: Bind) -> Result<Binding, String> {
     let mut sources: Vec<(String, Table)> = Vec::new();
     for u in urls {
         let (table, _) = super::binding::split_source(u)?;
         sources.push((base_url(u)?, table));
     }
-    Binding::new(bind, &sources).map(Arc::new)
+    Binding::new(bind, &sources)
 }
 
 /// Starts following the arbiter's channel of each of `urls` (`GET
@@ -184,7 +184,7 @@ pub fn start_arbiter(
     on_game: OnGame,
     bind: Bind,
 ) -> Result<(), String> {
-    let binding = binding(&urls, bind)?;
+    let binding = Arc::new(binding(&urls, bind)?);
     let token: Arc<str> = Arc::from(token);
     spawn_all(rt, urls, out, || Feed {
         events: "/arbiter/events",
@@ -491,22 +491,43 @@ async fn stream_once(
     }
     let mut events = std::pin::pin!(events(resp.bytes_stream()));
     let mut leased = false;
-    while let Some(e) = events.next().await {
-        let e = e?;
-        if !e.id.is_empty() {
-            link.last_event_id = Some(e.id);
+    let mut batch: Vec<Arc<str>> = Vec::new();
+    while let Some(first) = events.next().await {
+        // The events already read with it (a board sends a decision's
+        // messages, a move and its clock, in one write) go out as one
+        // publication: the relay's streams wake once for them, not once
+        // a message (issue 42 §7, docs/dev/performance.md).
+        let mut next = Some(first);
+        let (mut failed, mut any) = (None, false);
+        while let Some(e) = next.take() {
+            let e = match e {
+                Ok(e) => e,
+                Err(why) => {
+                    failed = Some(why);
+                    break;
+                }
+            };
+            if !e.id.is_empty() {
+                link.last_event_id = Some(e.id);
+            }
+            if e.event == super::event_id::LEASE_EVENT {
+                leased = true;
+            } else if !e.data.is_empty() {
+                any = true;
+                batch.extend(feed.binding.message(base, Arc::from(e.data)));
+            }
+            next = events.next().now_or_never().flatten();
         }
-        if e.event == super::event_id::LEASE_EVENT {
-            leased = true;
-            continue;
+        if !batch.is_empty() {
+            out.publish(0, None, &batch);
+            batch.clear();
         }
-        if e.data.is_empty() {
-            continue;
+        if any {
+            notify.notify_one();
         }
-        if let Some(m) = feed.binding.message(base, Arc::from(e.data)) {
-            out.publish(0, None, &[m]);
+        if let Some(why) = failed {
+            return Err(why);
         }
-        notify.notify_one();
     }
     Ok(leased)
 }
