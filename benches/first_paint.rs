@@ -62,6 +62,8 @@ with steps() as res:
             return {fcp: p['first-contentful-paint'], fp: p['first-paint'],
                     ttfb: n.responseStart, response_end: n.responseEnd,
                     dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd,
+                    script: (performance.getEntriesByName('live:script')[0] || {}).startTime,
+                    drawn: (performance.getEntriesByName('live:drawn')[0] || {}).startTime,
                     bytes: n.transferSize, html: document.documentElement.outerHTML.length,
                     resources: performance.getEntriesByType('resource').map((e) => [e.name.replace(/^.*\//, '/'), e.startTime, e.responseEnd])};
         })()"""))
@@ -150,6 +152,8 @@ fn main() {
         ("first contentful paint", "fcp"),
         ("time to the first byte (responseStart)", "ttfb"),
         ("the HTML read (responseEnd)", "response_end"),
+        ("the page's script running (its mark live:script)", "script"),
+        ("the embedded games drawn (live:drawn)", "drawn"),
         ("DOMContentLoaded done", "dcl"),
     ] {
         println!("  {what}: {}", spread(&ms(key)));

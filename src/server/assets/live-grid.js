@@ -27,9 +27,7 @@ function tileOf(g) {
   const info = el("div", { class: "info" });
   info.append(el("div", { class: "th" }), tilePlayer("black"), tilePlayer("white"), el("div", { class: "last" }), el("div", { class: "res" }));
   a.append(mini, info);
-  const grid = document.getElementById("grid");
-  const all = [...grid.children, a].sort((x, y) => order(x.dataset.game) - order(y.dataset.game));
-  all.forEach((c) => grid.append(c));
+  insertInOrder(document.getElementById("grid"), a, g.game);
   return a;
 }
 

@@ -8,6 +8,10 @@
 // live-grid.js (src/server/page.rs).
 "use strict";
 
+// The bench's marks (benches/first_paint.rs): the script running, the
+// embedded games drawn.
+performance.mark("live:script");
+
 const GLYPH = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
 const NAME = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
 const games = new Map();
@@ -42,6 +46,18 @@ function setText(e, text) {
 function order(id) {
   const [r, b] = id.split(".").map(Number);
   return r * 10000 + b;
+}
+
+/**
+ * Puts `node` (of game `id`, "R.B") into `parent` before the first child
+ * of a later game: the children stay in (round, board) order, and none
+ * is moved (moving every child for each new one made the first draw of a
+ * 20-board round quadratic: issue 42 §7).
+ */
+function insertInOrder(parent, node, id) {
+  const k = order(id);
+  const next = [...parent.children].find((c) => order(c.dataset.game) > k);
+  parent.insertBefore(node, next || null);
 }
 
 function distinct(xs) {
@@ -163,8 +179,7 @@ function section(g) {
   right.append(dl);
   layout.append(left, right);
   s.append(layout);
-  const all = [...gamesEl.children, s].sort((a, b) => order(a.dataset.game) - order(b.dataset.game));
-  all.forEach((c) => gamesEl.append(c));
+  insertInOrder(gamesEl, s, g.game);
   return s;
 }
 
@@ -199,8 +214,12 @@ function shownPly(g) {
   return view.ply === null || !replayOf(g) ? g.moves.length : Math.min(view.ply, g.moves.length);
 }
 
+// While the embedded states are drawn (`connect`): the header once after
+// them all, not once a game.
+let drawingAll = false;
+
 function render(g) {
-  drawHeader();
+  if (!drawingAll) drawHeader();
   if (gridMode()) {
     if (gamesEl.children.length) { gamesEl.replaceChildren(); games.forEach(drawTile); }
     gamesEl.hidden = true;
@@ -222,7 +241,8 @@ function render(g) {
   if (!FILTER) h2.append(" ", el("a", { href: "/?game=" + encodeURIComponent(g.game), class: "follow" }, "follow this game"));
   drawPlayer(s, g, "white");
   drawPlayer(s, g, "black");
-  if (g.lang) document.documentElement.lang = g.lang;
+  // Set only when it changes: each set invalidates the whole document's style.
+  if (g.lang && document.documentElement.lang !== g.lang) document.documentElement.lang = g.lang;
   drawMoves(s.querySelector(".moves"), g);
   // Live regions change only when their words change (a screen reader
   // reads every change).
@@ -371,8 +391,20 @@ function drawClocks(g) {
   }
 }
 
+/** Whether state `b` shows what `a` (the state held, with the messages applied since) shows. */
+function sameState(a, b) {
+  const last = (g) => (g.moves && g.moves.length ? g.moves[g.moves.length - 1].uci : "");
+  return a.t === b.t && a.fen === b.fen && (a.moves || []).length === (b.moves || []).length && last(a) === last(b) &&
+    a.result === b.result && a.result_status === b.result_status && (a.marks || []).length === (b.marks || []).length &&
+    JSON.stringify(a.clock) === JSON.stringify(b.clock);
+}
+
 function onMessage(m) {
   if (m.type === "state") {
+    // The stream opens with each game's state: the one embedded in the
+    // page, as a rule, which is not drawn again.
+    const had = games.get(m.game);
+    if (had && sameState(had, m)) return;
     games.set(m.game, m);
     render(m);
     return;
@@ -409,8 +441,12 @@ function connect() {
       // Every game known before the first draw: a round's page draws its
       // tiles at once, not the first game in full (a layout thrown away
       // when the second arrives): the first paint (issue 42 §7).
-      states.forEach((m) => { if (m.type === "state") games.set(m.game, m); });
-      states.forEach(onMessage);
+      const all = states.filter((m) => m.type === "state");
+      all.forEach((m) => games.set(m.game, m));
+      drawingAll = true;
+      try { all.forEach(render); } finally { drawingAll = false; }
+      drawHeader();
+      performance.mark("live:drawn");
     } catch (err) { /* drawn from the stream instead */ }
   }
   followFeed("/events" + FILTER, 2000, {
