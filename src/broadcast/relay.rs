@@ -34,7 +34,7 @@ use super::delay::Channel;
 pub use super::event_stream::{event_data, events, MAX_EVENT};
 use super::public::Snapshot;
 use crate::retry::{Backoff, Outage};
-use futures_util::{FutureExt, StreamExt};
+use futures_util::StreamExt;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -491,43 +491,22 @@ async fn stream_once(
     }
     let mut events = std::pin::pin!(events(resp.bytes_stream()));
     let mut leased = false;
-    let mut batch: Vec<Arc<str>> = Vec::new();
-    while let Some(first) = events.next().await {
-        // The events already read with it (a board sends a decision's
-        // messages, a move and its clock, in one write) go out as one
-        // publication: the relay's streams wake once for them, not once
-        // a message (issue 42 §7, docs/dev/performance.md).
-        let mut next = Some(first);
-        let (mut failed, mut any) = (None, false);
-        while let Some(e) = next.take() {
-            let e = match e {
-                Ok(e) => e,
-                Err(why) => {
-                    failed = Some(why);
-                    break;
-                }
-            };
-            if !e.id.is_empty() {
-                link.last_event_id = Some(e.id);
-            }
-            if e.event == super::event_id::LEASE_EVENT {
-                leased = true;
-            } else if !e.data.is_empty() {
-                any = true;
-                batch.extend(feed.binding.message(base, Arc::from(e.data)));
-            }
-            next = events.next().now_or_never().flatten();
+    while let Some(e) = events.next().await {
+        let e = e?;
+        if !e.id.is_empty() {
+            link.last_event_id = Some(e.id);
         }
-        if !batch.is_empty() {
-            out.publish(0, None, &batch);
-            batch.clear();
+        if e.event == super::event_id::LEASE_EVENT {
+            leased = true;
+            continue;
         }
-        if any {
-            notify.notify_one();
+        if e.data.is_empty() {
+            continue;
         }
-        if let Some(why) = failed {
-            return Err(why);
+        if let Some(m) = feed.binding.message(base, Arc::from(e.data)) {
+            out.publish(0, None, &[m]);
         }
+        notify.notify_one();
     }
     Ok(leased)
 }
