@@ -452,6 +452,27 @@ pub const CLAIM_ONLY: [(&str, &str, &str, &str); 5] = [
     ("fide-2001", "blitz", "180", "C3"),
 ];
 
+/// Checks that Black's claim of White's illegal move, in the claim-only
+/// profile (`rules`, `mode`, the `article` of [`CLAIM_ONLY`]), was upheld
+/// and ruled as the article says: in blitz White loses (B3c / C3: Black
+/// can still mate), else two minutes go to Black (A4c, §7.4).
+pub fn assert_whites_illegal_move_ruled(ev: &[Value], rules: &str, mode: &str, article: &str) {
+    assert_eq!(
+        of(ev, "claim")[0]["upheld"],
+        true,
+        "{rules} {mode}: {ev:#?}"
+    );
+    let ill = of(ev, "illegal_move");
+    assert_eq!(ill.len(), 1, "{rules} {mode}");
+    assert_eq!(ill[0]["article"], article);
+    if mode == "blitz" {
+        assert_eq!(ill[0]["penalty"], "game lost", "{rules}");
+        assert_eq!(of(ev, "game_end")[0]["result"], "0-1", "{rules}");
+    } else {
+        assert_eq!(ill[0]["penalty"], "+2 min to black", "{rules}");
+    }
+}
+
 /// White's pawn on b7, ready to go to b8 unpromoted (2023 7.5.2 / A.5.4,
 /// 2009 §7.4a / A4c); knights on a8 and c8, the kings on e8 and e1.
 pub const PAWN7: &str = "n1n1k3/1P6/8/8/8/8/8/4K3 w - - 0 1";
